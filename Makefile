@@ -1,0 +1,91 @@
+# warpex build.  `make` builds bin/warpex (with CUDA when nvcc is present),
+# `make test` runs the CPU test suite, `make demo` explores a bundled example.
+# Missing flex/bison are installed with apt-get when running as root.
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -Wall -Wextra -Werror -Wno-unused-parameter
+CSTD    := -std=c11 -D_GNU_SOURCE
+DEPS    := -MMD -MP
+THREADS := -pthread
+NVCC    ?= $(shell command -v nvcc 2>/dev/null)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+NVARCH  ?= -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_90,code=compute_90
+NVFLAGS ?= -O3 -std=c++17 $(NVARCH) -Xcompiler -Wall -Xcompiler -Werror --expt-relaxed-constexpr
+
+B := build
+LIB_DIRS := util parser network explorer hash graph
+LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
+GEN_SRC  := $(B)/gen/exp_parse.c $(B)/gen/exp_lex.c
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/obj/gen/%.o)
+CLI_OBJ  := $(patsubst %.c,$(B)/obj/%.o,$(wildcard cli/*.c))
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/%.c=bin/tests/%)
+INC      := -I. -I$(B)/gen
+
+ifneq ($(NVCC),)
+  CU_SRC  := $(wildcard kernels/*.cu)
+  GPU_OBJ := $(CU_SRC:%.cu=$(B)/obj/%.o)
+  GPU_LIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static -ldl -lrt -lstdc++
+  GPU_DEF := -DWX_HAVE_CUDA=1
+else
+  GPU_OBJ := $(B)/obj/kernels/nogpu.o
+  GPU_LIBS :=
+  GPU_DEF :=
+endif
+
+LIBS := -lm $(THREADS)
+
+.PHONY: all test demo clean examples bench bench-gpu gpu-test tools asan-test
+all: bin/warpex
+
+tools:
+	@command -v flex >/dev/null && command -v bison >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "warpex: installing flex and bison"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq flex bison) >/dev/null || exit 1; \
+	  else echo "warpex needs flex and bison: run 'sudo apt-get install -y flex bison'"; exit 1; fi; }
+
+$(B)/gen/exp_parse.c $(B)/gen/exp_parse.h: parser/exp.y | tools
+	@mkdir -p $(B)/gen
+	bison -Wall -Werror --defines=$(B)/gen/exp_parse.h -o $(B)/gen/exp_parse.c $<
+
+$(B)/gen/exp_lex.c $(B)/gen/exp_lex.h: parser/exp.l $(B)/gen/exp_parse.h | tools
+	@mkdir -p $(B)/gen
+	flex --header-file=$(B)/gen/exp_lex.h -o $(B)/gen/exp_lex.c $<
+
+# Generated code gets the warnings it can pass; ours gets -Werror.
+$(B)/obj/gen/%.o: $(B)/gen/%.c $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(CFLAGS) $(DEPS) $(INC) -w -c $< -o $@
+
+$(B)/obj/%.o: %.c | $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(GPU_DEF) $(DEPS) $(INC) -c $< -o $@
+
+$(B)/obj/kernels/%.o: kernels/%.cu $(wildcard kernels/*.cuh) network/image.h explorer/explore.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) $(INC) -c $< -o $@
+
+$(B)/libwarpex.a: $(LIB_OBJ) $(GPU_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+bin/warpex: $(CLI_OBJ) $(B)/libwarpex.a
+	@mkdir -p bin
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(B)/libwarpex.a $(GPU_LIBS) $(LIBS)
+
+bin/tests/%: tests/%.c tests/check.h $(B)/libwarpex.a
+	@mkdir -p bin/tests
+	$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(INC) $< -o $@ $(B)/libwarpex.a $(GPU_LIBS) $(LIBS)
+
+test: bin/warpex $(TEST_BIN)
+	@sh tests/run.sh
+
+demo: bin/warpex
+	./bin/warpex explore examples/traffic/traffic.exp --deadlock --trace
+
+clean:
+	rm -rf $(B) bin
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

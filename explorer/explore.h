@@ -1,0 +1,131 @@
+/*
+ * explore.h -- the backend-neutral explorer API.
+ *
+ * explore_seq (simple sequential reference, the test oracle), explore_cpu
+ * (multi-threaded, lock-free table) and explore_gpu (kernels/explore.cu)
+ * take the same image and options and fill the same result, so the CLI and
+ * the twin tests drive them uniformly.
+ *
+ * What is promised (and so what tests compare):
+ *   - when result.complete: states = number of distinct reachable vectors,
+ *     transitions = number of distinct (source, label, target) triples,
+ *     deadlocks = number of reachable states without successors; identical
+ *     on every backend;
+ *   - state ids are dense, 0 is the initial state, and ids are assigned in
+ *     BFS level order (every state of depth d has a smaller id than every
+ *     state of depth d+1).  Order *within* a level may differ between
+ *     backends and runs (explore_seq is deterministic);
+ *   - a trace is a shortest path from the initial state to the violation
+ *     (all backends agree on its length, not on the path);
+ *   - on WX_ELIMIT (table or memory full) the counts in the result are the
+ *     partial counts so far and result.complete is false: never a result.
+ */
+#ifndef WX_EXPLORE_H
+#define WX_EXPLORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../network/image.h"
+#include "../util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum explore_backend { EXPLORE_AUTO, EXPLORE_SEQ, EXPLORE_CPU, EXPLORE_GPU };
+
+enum explore_violation { VIOLATION_NONE = 0, VIOLATION_DEADLOCK, VIOLATION_ACTION };
+
+/* One distinct product transition. */
+struct product_edge {
+    uint64_t src, dst;
+    uint32_t label;
+};
+
+/* Receives every distinct product transition exactly once, in batches, from
+ * worker threads (so emit must be thread-safe).  A non-zero return (a WX_E
+ * code, with err filled) aborts the exploration with that code. */
+struct edge_sink {
+    int (*emit)(void *ctx, const struct product_edge *edges, size_t n, struct wx_error *err);
+    void *ctx;
+};
+
+struct explore_stats {
+    uint64_t states, transitions, bytes;
+    uint32_t depth;
+    double seconds;
+};
+
+struct gpu_options {
+    uint32_t blocks;          /* 0 = default for the device */
+    uint32_t threads;         /* per block, multiple of 32; 0 = default */
+    uint32_t iterations;      /* iterations per launch (-k); 0 = default */
+    uint64_t hash_bytes;      /* global table size; 0 = from free memory */
+    uint32_t probe_bound;     /* bounded double hashing; 0 = default */
+    int use_textures;         /* 1 textures, 0 plain loads, -1 default */
+};
+
+struct explore_options {
+    unsigned threads;         /* explore_cpu: 0 = all online cores */
+    uint64_t memory_bytes;    /* table + state store budget; 0 = default */
+    bool stop_on_deadlock;    /* --deadlock: first deadlock is a violation */
+    const uint8_t *action_match; /* NULL, or n_labels flags: a reachable
+                                  transition with a flagged label is a violation */
+    bool trace;               /* build a shortest trace to the violation */
+    bool keep_vectors;        /* result.vectors gets every state's vector */
+    struct edge_sink *sink;   /* NULL, or receives all distinct transitions */
+    void (*progress)(void *ctx, const struct explore_stats *s); /* ~1/s */
+    void *progress_ctx;
+    struct gpu_options gpu;
+};
+
+struct trace {
+    uint32_t len;             /* number of transitions */
+    uint32_t *labels;         /* len result-label ids */
+    uint64_t *states;         /* len + 1 state ids, states[0] == 0 */
+    uint32_t *vectors;        /* (len + 1) * words */
+};
+
+struct explore_result {
+    uint64_t states, transitions, deadlocks;
+    uint32_t depth;           /* largest BFS level reached */
+    bool complete;            /* whole reachable space explored */
+    enum explore_violation violation;
+    uint64_t violation_state; /* id of the deadlock / source of the action */
+    struct trace trace;       /* filled when violation and options.trace */
+    uint32_t *vectors;        /* keep_vectors: states * words, by id */
+    uint64_t bytes;           /* memory used by table and store */
+    double seconds;
+    const char *backend;      /* "seq", "cpu" or "gpu" */
+    char device[128];         /* GPU name or "" */
+    unsigned threads;         /* CPU threads used */
+};
+
+int explore_seq(const struct image *img, const struct explore_options *opt,
+                struct explore_result *res, struct wx_error *err);
+int explore_cpu(const struct image *img, const struct explore_options *opt,
+                struct explore_result *res, struct wx_error *err);
+int explore_gpu(const struct image *img, const struct explore_options *opt,
+                struct explore_result *res, struct wx_error *err);
+
+/* 1 when a usable CUDA device exists (name copied out), 0 otherwise
+ * (including builds without CUDA). */
+int gpu_available(char *name, size_t size);
+
+/* Dispatches on backend; EXPLORE_AUTO = GPU when available, else CPU. */
+int explore_run(enum explore_backend backend, const struct image *img,
+                const struct explore_options *opt, struct explore_result *res,
+                struct wx_error *err);
+
+void explore_result_free(struct explore_result *res);
+
+/* Default memory budget: half of physical RAM (bytes). */
+uint64_t explore_default_memory(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,20 @@
+/*
+ * nogpu.c -- the GPU entry points of a build made without nvcc.  The CLI's
+ * `--backend auto` then runs the CPU backend; `--backend gpu` is an error.
+ */
+#include "../explorer/explore.h"
+
+int gpu_available(char *name, size_t size)
+{
+    if (size)
+        name[0] = '\0';
+    return 0;
+}
+
+int explore_gpu(const struct image *img, const struct explore_options *opt,
+                struct explore_result *res, struct wx_error *err)
+{
+    (void)img, (void)opt, (void)res;
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                   "this warpex was built without CUDA (nvcc was not found): --backend gpu is unavailable");
+}

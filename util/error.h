@@ -1,0 +1,43 @@
+/*
+ * error.h -- how failures travel in warpex.
+ *
+ * Every fallible function returns an int status (WX_OK == 0 or one of the
+ * WX_E* codes below) and fills a caller-owned struct wx_error.  Nothing below
+ * cli/ prints an error or calls exit(): the CLI formats the error as one line
+ *     file:line:col: message
+ * (location parts omitted when unknown) and exits with the status as the
+ * process exit code.  The codes therefore equal the documented exit codes.
+ */
+#ifndef WX_ERROR_H
+#define WX_ERROR_H
+
+#include <stddef.h>
+
+enum {
+    WX_OK = 0,
+    WX_EVIOLATION = 1, /* a checked property is violated (not an error)   */
+    WX_EINPUT = 2,     /* usage error or malformed / unsupported input     */
+    WX_ELIMIT = 3,     /* a resource limit was hit (memory, table, encoding)*/
+    WX_ESYSTEM = 4     /* I/O failure, CUDA failure, internal error         */
+};
+
+struct wx_error {
+    int code;          /* one of the WX_E* codes; WX_OK when no error      */
+    char file[256];    /* file the problem is in, "" when none             */
+    int line, col;     /* 1-based; 0 when unknown                          */
+    char msg[768];
+};
+
+/* Clears e (code = WX_OK, empty strings). */
+void wx_error_clear(struct wx_error *e);
+
+/* Fills e and returns code, so callers can write `return wx_fail(...)`.
+ * file may be NULL; line/col may be 0. */
+int wx_fail(struct wx_error *e, int code, const char *file, int line, int col,
+            const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+/* Formats e as "file:line:col: msg" into buf (always NUL-terminated). */
+void wx_error_format(const struct wx_error *e, char *buf, size_t size);
+
+#endif
