@@ -15,6 +15,7 @@
  * counts, and malformed images.
  */
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,36 @@
 static unsigned long long seed = 7031;
 
 #include "image_builder.h"
+
+/* The random part runs thousands of checks: those pass silently (counted)
+ * and fail loudly, and each image then gets one summary PASS/FAIL line. */
+static unsigned long quiet_passes;
+
+__attribute__((format(printf, 2, 3))) static int qcheck(int ok, const char *fmt, ...)
+{
+    if (ok) {
+        quiet_passes++;
+        return 1;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("FAIL ", stdout);
+    vprintf(fmt, ap);
+    fputc('\n', stdout);
+    va_end(ap);
+    fflush(stdout);
+    check_failures++;
+    return 0;
+}
+
+#define QCHECK_EQ_U64(found, expected, ...)                                        \
+    do {                                                                           \
+        unsigned long long f_ = (unsigned long long)(found);                       \
+        unsigned long long e_ = (unsigned long long)(expected);                    \
+        char n_[512];                                                              \
+        snprintf(n_, sizeof n_, __VA_ARGS__);                                      \
+        qcheck(f_ == e_, "%s: expected %llu, found %llu", n_, e_, f_);             \
+    } while (0)
 
 /* A random network.  Large ones (> 32 components) keep most components
  * quiet so that the state space stays small. */
@@ -354,7 +385,7 @@ static int is_successor(const struct image *img, const uint32_t *v, uint32_t lab
 static void check_vectors(const struct image *img, const struct ref *r, const struct explore_result *res,
                           const char *what)
 {
-    if (!check(res->vectors != NULL, "%s: vectors kept", what))
+    if (!qcheck(res->vectors != NULL, "%s: vectors kept", what))
         return;
     uint32_t w = img->words;
     uint8_t *seen = calloc(r->n + 1, 1);
@@ -375,18 +406,18 @@ static void check_vectors(const struct image *img, const struct ref *r, const st
     int zero = 1;
     for (uint32_t i = 0; i < w; i++)
         zero &= res->vectors[i] == 0;
-    check(zero, "%s: id 0 is the all-zero vector (seed %llu)", what, seed);
-    check(unknown == 0 && dup == 0, "%s: kept vectors are the reachable ones, each once "
+    qcheck(zero, "%s: id 0 is the all-zero vector (seed %llu)", what, seed);
+    qcheck(unknown == 0 && dup == 0, "%s: kept vectors are the reachable ones, each once "
           "(unknown %llu, duplicate %llu; seed %llu)", what, (unsigned long long)unknown,
           (unsigned long long)dup, seed);
-    CHECK_EQ_U64(order, 0, "%s: ids in BFS level order (seed %llu)", what, seed);
+    QCHECK_EQ_U64(order, 0, "%s: ids in BFS level order (seed %llu)", what, seed);
     free(seen);
 }
 
 static void check_edges(const struct image *img, const struct explore_result *res, struct sink_rec *s,
                         const char *what)
 {
-    CHECK_EQ_U64(s->n, res->transitions, "%s: sink got `transitions` edges (seed %llu)", what, seed);
+    QCHECK_EQ_U64(s->n, res->transitions, "%s: sink got `transitions` edges (seed %llu)", what, seed);
     qsort(s->e, s->n, sizeof *s->e, edge_cmp);
     uint64_t dup = 0, bad = 0;
     for (uint64_t i = 0; i < s->n; i++) {
@@ -397,7 +428,7 @@ static void check_edges(const struct image *img, const struct explore_result *re
                              res->vectors + s->e[i].dst * img->words))
             bad++;
     }
-    check(dup == 0 && bad == 0, "%s: sink edges distinct and real (dup %llu, bad %llu; seed %llu)", what,
+    qcheck(dup == 0 && bad == 0, "%s: sink edges distinct and real (dup %llu, bad %llu; seed %llu)", what,
           (unsigned long long)dup, (unsigned long long)bad, seed);
 }
 
@@ -431,14 +462,14 @@ static void check_violation(const struct image *img, const struct ref *r, const 
     enum explore_violation kind;
     uint32_t len;
     ref_violation(img, r, opt->stop_on_deadlock, opt->action_match, &kind, &len);
-    CHECK_EQ_U64(res->violation, kind, "%s: violation kind (seed %llu)", what, seed);
+    QCHECK_EQ_U64(res->violation, kind, "%s: violation kind (seed %llu)", what, seed);
     if (kind == VIOLATION_NONE || res->violation != kind)
         return;
-    check(!res->complete, "%s: a violation stops the exploration", what);
+    qcheck(!res->complete, "%s: a violation stops the exploration", what);
     if (!opt->trace)
         return;
     const struct trace *t = &res->trace;
-    CHECK_EQ_U64(t->len, len, "%s: trace is shortest (seed %llu)", what, seed);
+    QCHECK_EQ_U64(t->len, len, "%s: trace is shortest (seed %llu)", what, seed);
     if (t->len != len || !t->states || !t->vectors)
         return;
     uint32_t w = img->words;
@@ -456,7 +487,7 @@ static void check_violation(const struct image *img, const struct ref *r, const 
                                             : opt->action_match[t->labels[t->len - 1]]
                                                   && res->violation_state == t->states[t->len - 1];
     free(o.rec);
-    check(ok && zero && bad_steps == 0 && bad_ids == 0 && end_ok,
+    qcheck(ok && zero && bad_steps == 0 && bad_ids == 0 && end_ok,
           "%s: trace replays (start %d/%d, bad steps %u, bad ids %u, end %d; seed %llu)", what, ok, zero,
           bad_steps, bad_ids, end_ok, seed);
 }
@@ -485,7 +516,7 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
     struct succ_gen g;
     struct succs o = { 0 };
     uint64_t diff = 0;
-    if (check(succ_init(&g, img, &err) == WX_OK, "image %u: succ_init", idx)) {
+    if (qcheck(succ_init(&g, img, &err) == WX_OK, "image %u: succ_init", idx)) {
         for (uint64_t i = 0; i < r->n; i++) {
             nv_succ(img, r->vec + i * r->words, &o);
             if (succ_expand(&g, r->vec + i * r->words, &err) != WX_OK || g.n != o.n) {
@@ -503,7 +534,7 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
         succ_free(&g);
     }
     free(o.rec);
-    CHECK_EQ_U64(diff, 0, "image %u: successors == reference on %llu states (seed %llu)", idx,
+    QCHECK_EQ_U64(diff, 0, "image %u: successors == reference on %llu states (seed %llu)", idx,
                  (unsigned long long)r->n, seed);
 
     /* Full explorations: seq and cpu x threads, vectors and sinks. */
@@ -514,13 +545,13 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
             struct explore_options opt = { .memory_bytes = TEST_MEMORY, .keep_vectors = true, .sink = &sink };
             snprintf(what, sizeof what, "image %u %s/%u", idx, cpu ? "cpu" : "seq", thread_counts[ti]);
             int rc = run(cpu, thread_counts[ti], img, &opt, &res, &err);
-            if (!check(rc == WX_OK, "%s: explores (rc %d: %s)", what, rc, err.msg))
+            if (!qcheck(rc == WX_OK, "%s: explores (rc %d: %s)", what, rc, err.msg))
                 continue;
-            check(res.complete && res.violation == VIOLATION_NONE, "%s: complete, no violation", what);
-            CHECK_EQ_U64(res.states, r->n, "%s: states (seed %llu)", what, seed);
-            CHECK_EQ_U64(res.transitions, r->transitions, "%s: transitions (seed %llu)", what, seed);
-            CHECK_EQ_U64(res.deadlocks, r->deadlocks, "%s: deadlocks (seed %llu)", what, seed);
-            CHECK_EQ_U64(res.depth, r->depth, "%s: depth (seed %llu)", what, seed);
+            qcheck(res.complete && res.violation == VIOLATION_NONE, "%s: complete, no violation", what);
+            QCHECK_EQ_U64(res.states, r->n, "%s: states (seed %llu)", what, seed);
+            QCHECK_EQ_U64(res.transitions, r->transitions, "%s: transitions (seed %llu)", what, seed);
+            QCHECK_EQ_U64(res.deadlocks, r->deadlocks, "%s: deadlocks (seed %llu)", what, seed);
+            QCHECK_EQ_U64(res.depth, r->depth, "%s: depth (seed %llu)", what, seed);
             check_vectors(img, r, &res, what);
             check_edges(img, &res, &s, what);
             explore_result_free(&res);
@@ -541,7 +572,7 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
             snprintf(what, sizeof what, "image %u violation variant %d %s/%u", idx, variant,
                      cpu ? "cpu" : "seq", th);
             int rc = run(cpu, th, img, &opt, &res, &err);
-            if (!check(rc == WX_OK, "%s: returns WX_OK (rc %d: %s)", what, rc, err.msg))
+            if (!qcheck(rc == WX_OK, "%s: returns WX_OK (rc %d: %s)", what, rc, err.msg))
                 continue;
             check_violation(img, r, &opt, &res, what);
             explore_result_free(&res);
@@ -560,7 +591,7 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
             snprintf(what, sizeof what, "image %u budget of %llu states %s/%u", idx, (unsigned long long)k,
                      cpu ? "cpu" : "seq", cpu ? thread_counts[run_i] : 1);
             int rc = run(cpu, cpu ? thread_counts[run_i] : 1, img, &opt, &res, &err);
-            check(rc == WX_ELIMIT && !res.complete && res.states <= k && res.states > 0
+            qcheck(rc == WX_ELIMIT && !res.complete && res.states <= k && res.states > 0
                       && res.transitions <= r->transitions,
                   "%s: WX_ELIMIT with partial counts (rc %d, complete %d, states %llu; seed %llu)", what, rc,
                   res.complete, (unsigned long long)res.states, seed);
@@ -581,7 +612,7 @@ static void test_random(unsigned want)
         struct image img;
         tb_build(b, &img, &rng);
         struct wx_error err;
-        if (!check(succ_check_image(&img, &err) == WX_OK, "random image %u is well-formed: %s (seed %llu)",
+        if (!qcheck(succ_check_image(&img, &err) == WX_OK, "random image %u is well-formed: %s (seed %llu)",
                    attempts, err.msg, seed)) {
             image_release(&img);
             continue;
@@ -591,7 +622,11 @@ static void test_random(unsigned want)
         if (r.too_big) {
             rejected++;
         } else {
+            int before = check_failures;
+            unsigned long passes = quiet_passes;
             test_image(&img, &r, &rng, done);
+            check(check_failures == before, "random image %u (%u components, %u words, %llu states): %lu checks",
+                  done, img.n_comps, img.words, (unsigned long long)r.n, quiet_passes - passes);
             done++;
             total_states += r.n;
             if (img.words > max_words)
