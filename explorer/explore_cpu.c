@@ -59,8 +59,13 @@ enum act { ACT_RESUME, ACT_NEXT_LEVEL, ACT_REHASH, ACT_STOP };
 
 struct shared;
 
+/* Workers and the shared state are allocated 64-aligned (zalloc64), so the
+ * _Alignas below really separate cache lines: a worker's hot fields must
+ * not share a line with its neighbour's. */
 struct worker {
-    struct shared *sh;
+    /* Written only by the owner (relaxed), read by thread 0's progress. */
+    _Alignas(64) _Atomic uint64_t transitions, deadlocks;
+    _Alignas(64) struct shared *sh;
     unsigned index;
     pthread_t tid;
     struct succ_gen g;
@@ -70,9 +75,7 @@ struct worker {
     size_t hash_cap;
     uint64_t expanded;
     struct wx_error err;
-    /* Written only by the owner (relaxed), read by thread 0's progress. */
-    _Atomic uint64_t transitions, deadlocks;
-} __attribute__((aligned(64)));
+};
 
 struct shared {
     const struct image *img;
@@ -114,6 +117,15 @@ struct shared {
     int rc;
     struct wx_error err;
 };
+
+static void *zalloc64(size_t size)
+{
+    size = (size + 63) / 64 * 64;
+    void *p = aligned_alloc(64, size ? size : 64);
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
 
 static inline void bump(_Atomic uint64_t *x)
 {
@@ -365,6 +377,13 @@ static void *worker_main(void *arg)
 {
     struct worker *w = arg;
     struct shared *sh = w->sh;
+    /* The worker allocates its own buffers, so that they come from its
+     * thread's malloc arena, not next to another worker's. */
+    int rc = succ_init(&w->g, sh->img, &w->err);
+    if (!rc && sh->opt->sink && !(w->edges = malloc(EXPLORE_EDGE_BATCH * sizeof *w->edges)))
+        rc = wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    if (rc)
+        fail(sh, rc, &w->err); /* halts: this worker then only meets the others */
     pthread_mutex_lock(&sh->m);
     while (!sh->go)
         pthread_cond_wait(&sh->cv, &sh->m);
@@ -374,11 +393,11 @@ static void *worker_main(void *arg)
         if (quiet(w, true) == ACT_STOP)
             break;
     }
-    if (w->edges) {
-        int rc = flush_edges(w);
-        if (rc)
-            fail(sh, rc, &w->err);
-    }
+    if (w->edges && (rc = flush_edges(w)))
+        fail(sh, rc, &w->err);
+    succ_free(&w->g);
+    free(w->edges);
+    free(w->hash);
     return NULL;
 }
 
@@ -404,9 +423,9 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
     if (rc)
         return rc;
 
-    struct shared *sh = calloc(1, sizeof *sh);
+    struct shared *sh = zalloc64(sizeof *sh);
     unsigned n = thread_count(opt);
-    struct worker *w = calloc(n, sizeof *w);
+    struct worker *w = zalloc64(n * sizeof *w);
     if (!sh || !w) {
         free(sh), free(w);
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
@@ -417,7 +436,6 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
     pthread_mutex_init(&sh->m, NULL);
     pthread_mutex_init(&sh->vm, NULL);
     pthread_cond_init(&sh->cv, NULL);
-    unsigned ready = 0; /* workers with their generator set up */
 
     uint64_t max_states = vtable_states_for_budget(explore_budget(opt), img->words, explore_extra_bytes(opt));
     if (max_states == 0) {
@@ -436,17 +454,8 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
             goto out;
         }
     }
-    for (; ready < n; ready++) {
-        w[ready].sh = sh;
-        w[ready].index = ready;
-        if ((rc = succ_init(&w[ready].g, img, err)))
-            goto out;
-        if (opt->sink && !(w[ready].edges = malloc(EXPLORE_EDGE_BATCH * sizeof *w[ready].edges))) {
-            ready++; /* so that its generator is freed */
-            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-            goto out;
-        }
-    }
+    for (unsigned i = 0; i < n; i++)
+        w[i].sh = sh, w[i].index = i;
 
     /* The initial state: the all-zero vector, id 0, level 0 = [0, 1). */
     uint32_t zero[IMAGE_MAX_WORDS] = { 0 };
@@ -500,11 +509,6 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
         res->vectors = s ? s : v;
     }
 out:
-    for (unsigned i = 0; i < ready; i++) {
-        succ_free(&w[i].g);
-        free(w[i].edges);
-        free(w[i].hash);
-    }
     vtable_free(sh->t);
     free(sh->parent);
     free(sh->plabel);

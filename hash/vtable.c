@@ -31,13 +31,21 @@ struct vtable {
 
     _Atomic uint64_t *slots; /* nslots */
     uint64_t nslots;
-    uint64_t load_limit;     /* ids allowed at the current nslots */
+    uint64_t grow_at;        /* ids at which growth is wanted: load 1/2 */
+    uint64_t load_limit;     /* ids at which inserts turn FULL: load 3/4,
+                                or max_states at the largest size */
+    /* Flags that spare inserters from reading next_id: set (once per slot
+     * array) by the inserter whose fresh id crosses grow_at / load_limit,
+     * cleared when the array is replaced.  Read-mostly, so they may share
+     * this cache line with the fields above. */
+    _Atomic int want_grow;
+    _Atomic int over;
 
     _Atomic uint64_t *next_slots; /* during growth */
     uint64_t next_nslots;
 
-    /* The id counter is hammered by every inserter: keep it off the line
-     * of the read-mostly fields above. */
+    /* The id counter is written by every insert: keep it off the line of
+     * the read-mostly fields above (the struct is allocated 64-aligned). */
     _Alignas(64) _Atomic uint64_t next_id;
     char pad[64 - sizeof(uint64_t)];
 };
@@ -91,11 +99,15 @@ uint64_t vtable_states_for_budget(uint64_t bytes, uint32_t words, uint64_t extra
     return n > VTABLE_ID_LIMIT ? VTABLE_ID_LIMIT : n;
 }
 
-static uint64_t limit_for(uint64_t nslots, uint64_t max_states)
+/* Sets the limits for the current nslots. */
+static void set_limits(struct vtable *t)
 {
-    uint64_t l = nslots / VTABLE_MAX_LOAD_DEN * VTABLE_MAX_LOAD_NUM
-                 + nslots % VTABLE_MAX_LOAD_DEN * VTABLE_MAX_LOAD_NUM / VTABLE_MAX_LOAD_DEN;
-    return l < max_states ? l : max_states;
+    uint64_t n = t->nslots;
+    uint64_t l = n / VTABLE_MAX_LOAD_DEN * VTABLE_MAX_LOAD_NUM + n % VTABLE_MAX_LOAD_DEN * VTABLE_MAX_LOAD_NUM / VTABLE_MAX_LOAD_DEN;
+    t->load_limit = l < t->max_states ? l : t->max_states;
+    t->grow_at = n < t->max_slots ? n / 2 : UINT64_MAX;
+    atomic_store_explicit(&t->want_grow, 0, memory_order_relaxed);
+    atomic_store_explicit(&t->over, 0, memory_order_relaxed);
 }
 
 int vtable_new(struct vtable **out, uint32_t words, uint64_t max_states, struct wx_error *err)
@@ -106,7 +118,9 @@ int vtable_new(struct vtable **out, uint32_t words, uint64_t max_states, struct 
     if (max_states == 0 || max_states > VTABLE_ID_LIMIT)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "vector table: a capacity of %llu states is out of range",
                        (unsigned long long)max_states);
-    struct vtable *t = calloc(1, sizeof *t);
+    struct vtable *t = aligned_alloc(64, (sizeof *t + 63) / 64 * 64);
+    if (t)
+        memset(t, 0, sizeof *t);
     if (!t)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "vector table: out of memory");
     t->words = words;
@@ -115,7 +129,7 @@ int vtable_new(struct vtable **out, uint32_t words, uint64_t max_states, struct 
     t->max_slots = max_states / VTABLE_MAX_LOAD_NUM * VTABLE_MAX_LOAD_DEN
                    + (max_states % VTABLE_MAX_LOAD_NUM) * VTABLE_MAX_LOAD_DEN / VTABLE_MAX_LOAD_NUM + 2;
     t->nslots = t->max_slots < INITIAL_SLOTS ? t->max_slots : INITIAL_SLOTS;
-    t->load_limit = limit_for(t->nslots, max_states);
+    set_limits(t);
     /* The store is malloc'ed, not calloc'ed: large blocks come from mmap and
      * are committed page by page as ids fill them. */
     if (max_states > SIZE_MAX / 4 / words)
@@ -211,8 +225,10 @@ enum vtable_outcome vtable_lookup_hashed(struct vtable *t, const uint32_t *vec, 
                     return VTABLE_ABSENT;
                 /* Absent.  The load check comes before the claim so that a
                  * FULL table keeps its probe chains intact (a claimed slot
-                 * is never given back). */
-                if (atomic_load_explicit(&t->next_id, memory_order_relaxed) >= t->load_limit)
+                 * is never given back).  Threads racing past it overshoot
+                 * load_limit by at most one insert each: the slot array
+                 * has room for that (load 3/4 < 1). */
+                if (atomic_load_explicit(&t->over, memory_order_relaxed))
                     return VTABLE_FULL;
                 if (!atomic_compare_exchange_strong_explicit(slot, &s, tag | SLOT_RESERVED,
                                                              memory_order_acquire, memory_order_acquire))
@@ -223,11 +239,18 @@ enum vtable_outcome vtable_lookup_hashed(struct vtable *t, const uint32_t *vec, 
                      * store is exhausted.  DEAD keeps the chain intact;
                      * waiters skip it as a non-matching slot. */
                     atomic_store_explicit(slot, tag | SLOT_DEAD, memory_order_release);
+                    atomic_store_explicit(&t->over, 1, memory_order_relaxed);
                     return VTABLE_FULL;
                 }
                 memcpy(t->store + fresh * words, vec, (size_t)words * 4u);
                 atomic_store_explicit(slot, tag | (fresh + 1), memory_order_release);
                 *id = fresh;
+                if (fresh + 1 >= t->grow_at || fresh + 1 >= t->load_limit) {
+                    if (fresh + 1 >= t->grow_at && !atomic_load_explicit(&t->want_grow, memory_order_relaxed))
+                        atomic_store_explicit(&t->want_grow, 1, memory_order_relaxed);
+                    if (fresh + 1 >= t->load_limit && !atomic_load_explicit(&t->over, memory_order_relaxed))
+                        atomic_store_explicit(&t->over, 1, memory_order_relaxed);
+                }
                 return VTABLE_INSERTED;
             }
             if ((s & ~ID_MASK) != tag)
@@ -276,8 +299,7 @@ bool vtable_can_grow(const struct vtable *t) { return t->nslots < t->max_slots; 
 
 bool vtable_wants_grow(const struct vtable *t)
 {
-    return t->nslots < t->max_slots
-           && atomic_load_explicit(&((struct vtable *)t)->next_id, memory_order_relaxed) >= t->load_limit / 3 * 2;
+    return atomic_load_explicit(&((struct vtable *)t)->want_grow, memory_order_relaxed) != 0;
 }
 
 /* ---- growth (quiet points only) ---- */
@@ -332,7 +354,7 @@ void vtable_grow_end(struct vtable *t)
     t->nslots = t->next_nslots;
     t->next_slots = NULL;
     t->next_nslots = 0;
-    t->load_limit = limit_for(t->nslots, t->max_states);
+    set_limits(t);
 }
 
 uint32_t *vtable_take_store(struct vtable *t)

@@ -129,7 +129,7 @@ uint64_t vtable_bytes(const struct vtable *t);
 /* True when the slot array can still double (it is below max_slots). */
 bool vtable_can_grow(const struct vtable *t);
 
-/* True when growth is possible and the load passed 2/3 of the maximum. */
+/* True when growth is possible and an insert took the load past 1/2. */
 bool vtable_wants_grow(const struct vtable *t);
 
 /* Growth, at a quiet point: begin allocates the larger slot array (WX_ELIMIT
