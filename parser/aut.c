@@ -34,6 +34,7 @@ struct scan {
     const char *name;       /* file name for error locations                  */
     const char *line_start; /* first byte of the current line                 */
     uint64_t line;          /* current line, 1-based                          */
+    bool cut_by_eot;        /* the current line ends at an EOT, not an LF     */
     struct wx_error *err;
 };
 
@@ -370,6 +371,7 @@ static const char *next_line(struct scan *s, const char **pos, const char **le)
     const char *e = nl ? nl : s->end;
     *pos = nl ? nl + 1 : s->end;
     s->line_start = p;
+    s->cut_by_eot = !nl && s->end < s->real_end;
     while (e > p && (is_blank((unsigned char)e[-1]) || e[-1] == '\r'))
         e--;
     *le = e;
@@ -377,9 +379,9 @@ static const char *next_line(struct scan *s, const char **pos, const char **le)
 }
 
 /* An error on a line that an EOT cut short is reported as the EOT's fault. */
-static int eot_cut(struct scan *s, const char *next, int rc)
+static int eot_cut(struct scan *s, int rc)
 {
-    if (rc != WX_OK && next == s->end && s->end < s->real_end)
+    if (rc != WX_OK && s->cut_by_eot)
         return fail_at(s, WX_EINPUT, s->end, "EOT byte (0x04) inside a line: an "
                        "EOT may only end the input after a complete line");
     return rc;
@@ -401,8 +403,12 @@ static int scan_file(struct scan *s, const char *buf, struct strtab *labels,
     s->line = 0;
     for (;;) {
         if (pos >= s->end) {
-            s->line_start = pos;
-            s->line++;
+            /* Report at the end of the input: on a new line after a final
+             * LF, else after the last line's text. */
+            if (s->line == 0 || pos[-1] == '\n') {
+                s->line_start = pos;
+                s->line++;
+            }
             return fail_at(s, WX_EINPUT, pos, "missing header 'des (initial, "
                            "transitions, states)': the file is empty");
         }
@@ -411,7 +417,7 @@ static int scan_file(struct scan *s, const char *buf, struct strtab *labels,
         if (p < le)
             break;
     }
-    if ((rc = eot_cut(s, pos, scan_header(s, p, le, &h))))
+    if ((rc = eot_cut(s, scan_header(s, p, le, &h))))
         return rc;
 
     lts_init(out, h.n_states);
@@ -425,7 +431,7 @@ static int scan_file(struct scan *s, const char *buf, struct strtab *labels,
         const char *lab = NULL;
         size_t len = 0;
         rc = scan_transition(s, p, le, h.n_states, &src, &lab, &len, &dst);
-        if ((rc = eot_cut(s, pos, rc)))
+        if ((rc = eot_cut(s, rc)))
             return rc;
         if (n_lines++ >= h.n_trans) {
             /* Keep scanning (for errors and the total), storing nothing. */

@@ -122,6 +122,21 @@ static char *slurp(const char *path, size_t *len)
     return b;
 }
 
+/* Prints the start of a failing input with non-printable bytes escaped, so
+ * the test log stays text (tests/run.sh greps it). */
+static void dump(const char *p, size_t n)
+{
+    printf("input (first 2000 bytes, escaped):\n");
+    for (size_t i = 0; i < n && i < 2000; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c == '\n' || (c >= 0x20 && c < 0x7f && c != '\\'))
+            putchar(c);
+        else
+            printf("\\x%02X", c);
+    }
+    putchar('\n');
+}
+
 static char tmpdir[] = "/tmp/wx_test_aut_XXXXXX";
 
 static const char *tmp_path(const char *name)
@@ -809,8 +824,7 @@ static void test_random_roundtrip(uint64_t base, int cases)
         if (!ok) {
             failed++;
             check(0, "random read: seed %llu: %s %s", (unsigned long long)seed, err_text(&e), why);
-            fwrite(b.p, 1, b.n < 2000 ? b.n : 2000, stdout);
-            putchar('\n');
+            dump(b.p, b.n);
         }
         if (rc == WX_OK) {
             /* Through aut_writer and back (needs initial 0). */
@@ -855,7 +869,7 @@ static void test_random_mutations(uint64_t base, int cases)
         lts_free(&exp);
         if (b.n == 0)
             put(&b, "x", 1);
-        for (unsigned k = 1 + rn(3); k--;) {
+        for (unsigned k = 1 + rn(3); k-- && b.n > 0;) {
             size_t at = rn((unsigned)b.n);
             if (rn(4) == 0)
                 b.n = at; /* truncate */
@@ -884,6 +898,7 @@ static void test_random_mutations(uint64_t base, int cases)
         if (!ok) {
             failed++;
             check(0, "mutation: seed %llu: rc %d, %s", (unsigned long long)seed, rc, err_text(&e));
+            dump(b.p, b.n);
         }
         strtab_free(t);
     }
