@@ -159,8 +159,8 @@ static const char *scan_state(struct scan *s, const char *p, const char *lim,
     return q;
 }
 
-/* After a number at [num, p): a blank-separated further number or a '/'
- * means an mCRL2 probability distribution "s1 p1 s2 ... sn". */
+/* Called just after a state number: a '/' or a blank-separated further
+ * number means an mCRL2 probability distribution "s1 p1 s2 ... sn". */
 static bool looks_probabilistic(const char *p, const char *lim)
 {
     if (p < lim && *p == '/')
@@ -468,7 +468,7 @@ int aut_read_buffer(const char *data, size_t len, const char *name,
                     struct wx_error *err)
 {
     struct scan s = {0};
-    const char *eot = memchr(data, AUT_EOT, len);
+    const char *eot = len ? memchr(data, AUT_EOT, len) : NULL;
     s.end = eot ? eot : data + len;
     s.real_end = data + len;
     s.name = name;
@@ -774,7 +774,9 @@ int aut_writer_close(struct aut_writer *w, uint64_t n_states, struct wx_error *e
     if (close(w->fd) != 0)
         writer_fail_errno(w, "close");
     int rc = w->status;
-    if (rc != WX_OK) {
+    if (rc == WX_OK)
+        wx_error_clear(err);
+    else {
         *err = w->err;
         unlink(w->path);
     }
