@@ -23,8 +23,8 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=bin/tests/%)
 INC      := -I. -I$(B)/gen
 
-ifneq ($(NVCC),)
-  CU_SRC  := $(wildcard kernels/*.cu)
+CU_SRC := $(if $(NVCC),$(wildcard kernels/*.cu))
+ifneq ($(CU_SRC),)
   GPU_OBJ := $(CU_SRC:%.cu=$(B)/obj/%.o)
   GPU_LIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static -ldl -lrt -lstdc++
   GPU_DEF := -DWX_HAVE_CUDA=1
