@@ -47,16 +47,10 @@ char *label_fold_upper(const char *s, bool regex)
             in_bracket = false;
             continue;
         }
-        if (r[i] == '[' && (r[i + 1] == ':' || r[i + 1] == '=' || r[i + 1] == '.')) {
-            char kind = r[i + 1];
-            const char *end = NULL;
-            for (size_t j = i + 2; j + 1 < n; j++)
-                if (r[j] == kind && r[j + 1] == ']') {
-                    end = r + j;
-                    break;
-                }
+        if (r[i] == '[' && r[i + 1] == ':') {
+            const char *end = strstr(r + i + 2, ":]");
             if (end) {
-                i = (size_t)(end - r) + 1; /* skip "[:name:]" unchanged */
+                i = (size_t)(end - r) + 1; /* "[:alpha:]" is a keyword: keep it */
                 continue;
             }
         }

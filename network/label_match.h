@@ -31,6 +31,7 @@
  * Case folding (reference languages LOTOS, CCS, CSP): patterns and templates
  * are folded to upper case by label_fold_upper(), which leaves escaped
  * characters (`\w`, `\1`) and bracket class names (`[:alpha:]`) alone.
+ * ([=e=] and [.c.] name characters, so they are folded like the others.)
  *
  * Ownership: a label_match owns its compiled patterns and templates.  Matching
  * is re-entrant (regexec on a shared regex_t is thread-safe in glibc), but
@@ -58,8 +59,9 @@ struct label_match {
 size_t label_gate_len(const char *label);
 
 /* Returns a malloc'd upper-case copy of s (NULL on OOM).  With `regex`, the
- * character after a backslash and class names inside brackets ([:name:],
- * [=c=], [.c.]) are kept as written, so the pattern keeps its meaning. */
+ * character after a backslash (outside brackets) and class names inside
+ * brackets ([:name:]) are kept as written, so the pattern keeps its
+ * meaning. */
 char *label_fold_upper(const char *s, bool regex);
 
 /* Compiles n patterns (templates: NULL for hide/cut, else n replacement

@@ -43,7 +43,8 @@ void net_discard_all(struct network *ops, size_t n)
         net_discard(&ops[i]);
 }
 
-/* Does s (after blanks) read "<kw> <number>" up to the end of the label? */
+/* Does s (after blanks) read "<kw> <number>" up to the end of the label?
+ * The number is what strtod reads, or a fraction of two such. */
 static bool kw_number(const char *s, const char *kw)
 {
     size_t k = strlen(kw);
@@ -56,6 +57,12 @@ static bool kw_number(const char *s, const char *kw)
     strtod(s, &end);
     if (end == s)
         return false;
+    if (*end == '/') { /* a probability written as a fraction, p/q */
+        const char *q = end + 1;
+        strtod(q, &end);
+        if (end == q)
+            return false;
+    }
     end += strspn(end, " \t");
     return *end == '\0';
 }
