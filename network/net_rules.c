@@ -233,11 +233,16 @@ int rule_buf_product(struct rule_buf *b, const struct network *ops,
         s->cur = c;
         s->cur_cap = k;
     }
+    uint64_t total = 1; /* rules this product adds: fail before building them */
     for (size_t j = 0; j < k; j++) {
         if (lo[j] >= hi[j])
             return WX_OK;
         s->cur[j] = lo[j];
+        if (__builtin_mul_overflow(total, (uint64_t)(hi[j] - lo[j]), &total))
+            return WX_ELIMIT;
     }
+    if (total > b->max_rules - b->n_rules)
+        return WX_ELIMIT;
     for (;;) {
         uint64_t np = 0;
         for (size_t j = 0; j < k; j++) {

@@ -1,6 +1,27 @@
 /* network_build.c -- EXP and AUT files to a flat network (network_build.h):
  * file names, leaf resolution, .exp inclusion; the meaning itself is in the
- * transforms (network_transform.h). */
+ * transforms (network_transform.h).
+ *
+ * Decisions (exp(LOCAL) leaves room, or we differ on purpose):
+ *   - A leaf NAME is looked up as written (absolute, or relative to the
+ *     working directory, like exp.open), then relative to the directory of
+ *     the .exp file that names it.  NAME without a known extension means
+ *     NAME.aut (exp.open tries NAME.bcg first; we cannot read BCG, and say so
+ *     when only NAME.bcg exists).  .bcg, .seq and .fc2 leaves are WX_EINPUT
+ *     at the leaf, with a bcg_io conversion hint for BCG.
+ *   - "x.exp" leaves are flattened as if parenthesised (exp.open pastes the
+ *     text, which can parse differently: "a.exp" || B with a.exp = hide G in
+ *     A means hide G in (A || B) there, (hide G in A) || B here).  They use
+ *     the including file's reference language, hidden label and folding (a
+ *     network has one hidden label).  Cycles (compared by realpath) and
+ *     nesting deeper than MAX_INCLUDE_DEPTH are WX_EINPUT at the leaf.
+ *   - Errors: in a leaf file, at the leaf file's line (the AUT reader's
+ *     location); a missing leaf, at the leaf in the .exp that names it; an
+ *     EXP construct, at the construct in the file that contains it.
+ *   - net_options.verbose is not acted on here (nothing below cli/ prints):
+ *     the duplicate transitions dropped from each leaf stay countable in
+ *     comps[c].n_duplicates.
+ */
 #include "network_build.h"
 
 #include <stdlib.h>
