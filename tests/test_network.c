@@ -707,6 +707,7 @@ static struct mem_leaf leaves[] = {
     {"up", "2|0:a:1|1:b:0", 0},
     {"upcase", "2|0:A:1|1:B !X:0", 0},
     {"big", "2|0:a:1|0:a:0|1:a:0|1:a:1", 0},
+    {"csp1", "3|0:t:1|1:delta:2|0:delta:2", 0},
     {"big8", "1|0:a1:0|0:a2:0|0:a3:0|0:a4:0|0:a5:0|0:a6:0|0:a7:0|0:a8:0", 0},
     {NULL, NULL, 0},
 };
@@ -887,6 +888,41 @@ static void test_general(void)
     expect("LOTOS vector elements and results fold",
            VPAR(false, VECS("a * _ -> x", "b * _ -> y"), OPS(LEAF("upcase"), LEAF("g1"))), &lotos,
            2, 2, "X:1 Y !X:1");
+}
+
+static void test_languages(void)
+{
+    struct { enum exp_lang lang; bool header; const char *hidden, *term; bool fold; } c[] = {
+        {EXP_LANG_NONE, false, "i", "exit", false},
+        {EXP_LANG_NONE, true, "i", "exit", true}, /* plain "behaviour" = LOTOS */
+        {EXP_LANG_LOTOS, true, "i", "exit", true},
+        {EXP_LANG_ELOTOS, true, "i", "exit", false},
+        {EXP_LANG_CCS, true, "t", NULL, true},
+        {EXP_LANG_CSP, true, "t", "delta", true},
+        {EXP_LANG_MCRL, true, "tau", NULL, false},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        struct net_ctx ctx = {0};
+        struct wx_error err;
+        net_ctx_init(&ctx, c[i].lang, c[i].header, NULL, false, &err);
+        bool term_ok = c[i].term ? ctx.termination && strcmp(ctx.termination, c[i].term) == 0
+                                 : ctx.termination == NULL;
+        check(strcmp(strtab_str(ctx.labels, ctx.hidden), c[i].hidden) == 0 && term_ok &&
+                  ctx.fold == c[i].fold,
+              "language %d (header %d): hidden \"%s\", termination %s, fold %d", c[i].lang,
+              c[i].header, c[i].hidden, c[i].term ? c[i].term : "none", c[i].fold);
+        strtab_free(ctx.labels);
+    }
+    struct net_ctx ctx = {0};
+    struct wx_error err;
+    net_ctx_init(&ctx, EXP_LANG_CCS, true, "tau", true, &err);
+    check(strcmp(strtab_str(ctx.labels, ctx.hidden), "tau") == 0 && !ctx.fold,
+          "--hidden and --case override the language");
+    strtab_free(ctx.labels);
+    struct bopt csp = {.lang = EXP_LANG_CSP};
+    expect("CSP: t is hidden, delta synchronises",
+           GPAR(false, NULL, OPS(LEAF("csp1"), LEAF("csp1")), NULL), &csp, 5, 8,
+           "delta:4 t:4");
 }
 
 /* ------------------------------------------------------------------ */
@@ -1746,6 +1782,7 @@ int main(void)
     test_leaf_and_unary();
     test_vectors();
     test_general();
+    test_languages();
     test_errors();
 #ifdef HAVE_FILE_TESTS
     test_files();
