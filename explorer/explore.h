@@ -11,10 +11,11 @@
  *     transitions = number of distinct (source, label, target) triples,
  *     deadlocks = number of reachable states without successors; identical
  *     on every backend;
- *   - state ids are dense, 0 is the initial state, and ids are assigned in
- *     BFS level order (every state of depth d has a smaller id than every
- *     state of depth d+1).  Order *within* a level may differ between
- *     backends and runs (explore_seq is deterministic);
+ *   - state ids are dense and 0 is the initial state.  explore_seq and
+ *     explore_cpu assign ids in BFS level order (every state of depth d has a
+ *     smaller id than every state of depth d+1; order within a level may
+ *     vary between runs of explore_cpu; explore_seq is deterministic).  The
+ *     GPU backend promises dense ids only;
  *   - a trace is a shortest path from the initial state to the violation
  *     (all backends agree on its length, not on the path);
  *   - on WX_ELIMIT (table or memory full) the counts in the result are the
