@@ -628,7 +628,10 @@ static size_t new_comp(struct gen *g)
     struct rng *r = &g->r;
     struct randnet *rn = g->rn;
     struct naive_lts l = { 0 };
-    l.n_states = 1 + rng_below(r, 6);
+    /* mostly 1-6 states; rarely a larger one with a wide fan-out, so that a
+     * (state, label) has more targets than one image entry holds */
+    bool big = rng_pct(r, 4);
+    l.n_states = big ? 8 + rng_below(r, 13) : 1 + rng_below(r, 6);
     l.initial = rng_pct(r, 30) ? rng_below(r, l.n_states) : 0;
     /* the component's own alphabet */
     char *alpha[8];
@@ -645,7 +648,7 @@ static size_t new_comp(struct gen *g)
         alpha[na++] = rn_strdup("i");
     if (rng_pct(r, 8))
         alpha[na++] = rn_strdup("exit");
-    size_t cap = 64;
+    size_t cap = 128;
     l.src = rn_xmalloc(cap * sizeof *l.src);
     l.dst = rn_xmalloc(cap * sizeof *l.dst);
     l.label = rn_xmalloc(cap * sizeof *l.label);
@@ -663,11 +666,13 @@ static size_t new_comp(struct gen *g)
         for (uint32_t k = 0; k < m; k++)
             ADD(s, alpha[rng_below(r, (uint32_t)na)], rng_below(r, l.n_states));
     }
-    if (l.n_states >= 3 && rng_pct(r, 40)) {
+    if (l.n_states >= 3 && (big || rng_pct(r, 40))) {
         /* nondeterminism: one (state, label) with >= 3 targets */
         uint32_t s = rng_below(r, l.n_states);
         const char *lab = alpha[rng_below(r, (uint32_t)na)];
         uint32_t t0 = rng_below(r, l.n_states), nt = 3 + rng_below(r, l.n_states - 2);
+        if (big)
+            nt = l.n_states;
         for (uint32_t k = 0; k < nt && k < l.n_states; k++)
             ADD(s, lab, (t0 + k) % l.n_states);
     }
@@ -1170,7 +1175,8 @@ int randnet_generate(uint64_t seed, const struct randnet_params *pin, struct ran
         g.p = &p;
         g.limit = 4 * p.max_states;
         rn->attempts = attempt + 1;
-        uint32_t leaves = 1 + rng_below(&g.r, p.max_leaves);
+        /* one seed in five may use up to twice the leaves: wider vectors */
+        uint32_t leaves = 1 + rng_below(&g.r, seed % 5 == 0 ? 2 * p.max_leaves : p.max_leaves);
         struct lset L = { 0 };
         rn->root = gen_node(&g, 0, leaves, &L);
         lset_free(&L);

@@ -60,7 +60,8 @@ char *rn_print(const struct exp_node *n, uint64_t style_seed);
 /* ---- the generator ---- */
 struct randnet_params {
     uint32_t max_states;   /* product bound (default 5000) */
-    uint32_t max_leaves;   /* leaf occurrences (default 6) */
+    uint32_t max_leaves;   /* leaf occurrences (default 6; doubled for seeds
+                              divisible by 5) */
     uint32_t max_depth;    /* operator nesting (default 4) */
     bool avoid_ambiguous;  /* default true: stay where the semantics texts
                               are explicit (see randnet.c) */
