@@ -253,6 +253,17 @@ void rn_free(struct exp_node *n)
 
 struct sb { char *s; size_t n, cap; };
 
+/* Printing context: the style generator, and the subtrees that are printed
+ * as an included "x.exp" leaf (randnet only; `self` is the subtree whose own
+ * file is being printed). */
+struct pctx {
+    struct rng r;
+    size_t n_incl;
+    const struct exp_node *const *incl;
+    char *const *incl_names;
+    const struct exp_node *self;
+};
+
 static void sb_put(struct sb *b, const char *s, size_t n)
 {
     if (b->n + n + 1 > b->cap) {
@@ -305,13 +316,13 @@ static bool is_idf(const char *s)
 /* A label / pattern / file name: IDF when allowed and the style says so,
  * else a string literal.  Backslashes are written raw (kept by the lexer
  * because \(, \), \1, \{ are no ANSI-C escapes) or doubled. */
-static void print_label(struct sb *b, struct rng *st, const char *s)
+static void print_label(struct sb *b, struct pctx *st, const char *s)
 {
-    if (is_idf(s) && rng_pct(st, 60)) {
+    if (is_idf(s) && rng_pct(&st->r, 60)) {
         sb_str(b, s);
         return;
     }
-    bool dbl = rng_pct(st, 50);
+    bool dbl = rng_pct(&st->r, 50);
     sb_str(b, "\"");
     for (const char *p = s; *p; p++) {
         if (*p == '"')
@@ -324,23 +335,23 @@ static void print_label(struct sb *b, struct rng *st, const char *s)
     sb_str(b, "\"");
 }
 
-static void print_list(struct sb *b, struct rng *st, size_t n, char *const *l)
+static void print_list(struct sb *b, struct pctx *st, size_t n, char *const *l)
 {
     for (size_t i = 0; i < n; i++) {
         if (i)
-            sb_str(b, rng_pct(st, 50) ? ", " : ",");
+            sb_str(b, rng_pct(&st->r, 50) ? ", " : ",");
         print_label(b, st, l[i]);
     }
 }
 
-static void print_iface(struct sb *b, struct rng *st, const struct exp_iface *f)
+static void print_iface(struct sb *b, struct pctx *st, const struct exp_iface *f)
 {
     for (size_t i = 0; i < f->n; i++) {
         if (i)
             sb_str(b, ", ");
         print_label(b, st, f->el[i].label);
         if (f->el[i].degree >= 0)
-            sb_fmt(b, rng_pct(st, 50) ? "#%d" : " # %d", f->el[i].degree);
+            sb_fmt(b, rng_pct(&st->r, 50) ? "#%d" : " # %d", f->el[i].degree);
     }
 }
 
@@ -355,7 +366,7 @@ static const char *mode_word(enum exp_mode m)
     }
 }
 
-static void print_node(struct sb *b, struct rng *st, const struct exp_node *n, int indent);
+static void print_node(struct sb *b, struct pctx *st, const struct exp_node *n, int indent);
 
 static void nl(struct sb *b, int indent)
 {
@@ -366,9 +377,9 @@ static void nl(struct sb *b, int indent)
 
 /* An operand inside par / LOTOS operators: parenthesised when it would print
  * as a LOTOS infix operator or a LOTOS hide (or just by style). */
-static void print_operand(struct sb *b, struct rng *st, const struct exp_node *n, int indent)
+static void print_operand(struct sb *b, struct pctx *st, const struct exp_node *n, int indent)
 {
-    bool paren = n->kind == EXP_PAR_GENERAL || n->kind == EXP_HIDE || rng_pct(st, 10);
+    bool paren = n->kind == EXP_PAR_GENERAL || n->kind == EXP_HIDE || rng_pct(&st->r, 10);
     if (paren)
         sb_str(b, "(");
     print_node(b, st, n, indent);
@@ -376,15 +387,23 @@ static void print_operand(struct sb *b, struct rng *st, const struct exp_node *n
         sb_str(b, ")");
 }
 
-static void print_node(struct sb *b, struct rng *st, const struct exp_node *n, int indent)
+static void print_node(struct sb *b, struct pctx *st, const struct exp_node *n, int indent)
 {
+    for (size_t i = 0; i < st->n_incl; i++) {
+        if (st->incl[i] == n && n != st->self) {
+            sb_str(b, "\"");
+            sb_str(b, st->incl_names[i]);
+            sb_str(b, "\"");
+            return;
+        }
+    }
     switch (n->kind) {
     case EXP_LEAF: {
         size_t l = strlen(n->path);
         bool aut = l > 4 && strcmp(n->path + l - 4, ".aut") == 0;
         char base[512];
         snprintf(base, sizeof base, "%.*s", (int)(aut ? l - 4 : l), n->path);
-        uint32_t r = rng_below(st, 10);
+        uint32_t r = rng_below(&st->r, 10);
         if (aut && is_idf(base) && r < 2)
             sb_str(b, base);                    /* extension-less IDF */
         else if (aut && is_idf(base) && r < 4)
@@ -399,7 +418,7 @@ static void print_node(struct sb *b, struct rng *st, const struct exp_node *n, i
     case EXP_HIDE:
     case EXP_CUT:
         if (n->kind == EXP_HIDE && n->mode == EXP_MODE_GATE && !n->all_but && n->n_pats > 0 &&
-            rng_pct(st, 40)) {
+            rng_pct(&st->r, 40)) {
             /* LOTOS hide: its body extends right, so the caller's parentheses
              * (print_operand) or ours close it */
             sb_str(b, "(hide ");
@@ -407,10 +426,10 @@ static void print_node(struct sb *b, struct rng *st, const struct exp_node *n, i
             sb_str(b, " in");
             nl(b, indent + 1);
             print_operand(b, st, n->body, indent + 1);
-            sb_str(b, rng_pct(st, 30) ? " end hide)" : ")");
+            sb_str(b, rng_pct(&st->r, 30) ? " end hide)" : ")");
             return;
         }
-        if (n->mode != EXP_MODE_GATE || rng_pct(st, 30)) {
+        if (n->mode != EXP_MODE_GATE || rng_pct(&st->r, 30)) {
             sb_str(b, mode_word(n->mode));
             sb_str(b, " ");
         }
@@ -425,7 +444,7 @@ static void print_node(struct sb *b, struct rng *st, const struct exp_node *n, i
         sb_str(b, n->kind == EXP_HIDE ? "end hide" : "end cut");
         return;
     case EXP_RENAME:
-        if (n->mode != EXP_MODE_GATE || rng_pct(st, 30)) {
+        if (n->mode != EXP_MODE_GATE || rng_pct(&st->r, 30)) {
             sb_str(b, mode_word(n->mode));
             sb_str(b, " ");
         }
@@ -446,10 +465,10 @@ static void print_node(struct sb *b, struct rng *st, const struct exp_node *n, i
     case EXP_PAR_VECTORS: {
         if (n->label_mode)
             sb_str(b, "label ");
-        else if (rng_pct(st, 30))
+        else if (rng_pct(&st->r, 30))
             sb_str(b, "gate ");
         sb_str(b, "par using");
-        bool star = rng_pct(st, 70);
+        bool star = rng_pct(&st->r, 70);
         for (size_t v = 0; v < n->n_vecs; v++) {
             nl(b, indent + 1);
             for (size_t k = 0; k < n->vecs[v].n; k++) {
@@ -485,7 +504,7 @@ static void print_node(struct sb *b, struct rng *st, const struct exp_node *n, i
         for (size_t i = 0; i < n->global.n; i++)
             plain &= n->global.el[i].degree < 0;
         if (!n->label_mode && n->n_ops == 2 && !locals && plain &&
-            !(n->global_all && n->global.n) && rng_pct(st, 60)) {
+            !(n->global_all && n->global.n) && rng_pct(&st->r, 60)) {
             /* LOTOS infix form; the caller parenthesises us */
             print_operand(b, st, n->ops[0], indent);
             nl(b, indent);
@@ -507,7 +526,7 @@ static void print_node(struct sb *b, struct rng *st, const struct exp_node *n, i
         }
         if (n->label_mode)
             sb_str(b, "label ");
-        else if (rng_pct(st, 30))
+        else if (rng_pct(&st->r, 30))
             sb_str(b, "gate ");
         sb_str(b, "par");
         if (n->global_all) {
@@ -537,7 +556,7 @@ static void print_node(struct sb *b, struct rng *st, const struct exp_node *n, i
 char *rn_print(const struct exp_node *n, uint64_t style_seed)
 {
     struct sb b = { 0 };
-    struct rng st = { style_seed };
+    struct pctx st = { .r = { style_seed } };
     print_node(&b, &st, n, 0);
     sb_str(&b, "\n");
     return b.s;
@@ -1073,6 +1092,16 @@ static struct exp_node *gen_node(struct gen *g, uint32_t depth, uint32_t leaves,
         for (size_t i = 0; i < k; i++)
             lset_free(&ls[i]);
     }
+    if (n->kind != EXP_LEAF && rng_pct(r, 8)) {
+        /* this subtree goes to its own file, included as "randnet_subK.exp" */
+        struct randnet *rn = g->rn;
+        rn->incl = rn_xrealloc(rn->incl, (rn->n_incl + 1) * sizeof *rn->incl);
+        rn->incl_names = rn_xrealloc(rn->incl_names, (rn->n_incl + 1) * sizeof *rn->incl_names);
+        char name[64];
+        snprintf(name, sizeof name, "randnet_sub%zu.exp", rn->n_incl);
+        rn->incl[rn->n_incl] = n;
+        rn->incl_names[rn->n_incl++] = rn_strdup(name);
+    }
     struct lset L = { 0 };
     subtree_labels(g, n, &L);
     for (int w = 0; w < 2 && !g->failed && rng_pct(r, 30); w++) {
@@ -1150,6 +1179,27 @@ static void rn_clear(struct randnet *rn)
     rn->n_comps = 0;
     free(rn->exp_text);
     rn->exp_text = NULL;
+    for (size_t i = 0; i < rn->n_incl; i++)
+        free(rn->incl_names[i]);
+    free(rn->incl);
+    free(rn->incl_names);
+    rn->incl = NULL;
+    rn->incl_names = NULL;
+    rn->n_incl = 0;
+}
+
+/* EXP text of `n` as written in the files: included subtrees by name,
+ * except `self` (the subtree whose own file this is). */
+static char *rn_print_files(const struct randnet *rn, const struct exp_node *n,
+                            const struct exp_node *self, uint64_t style)
+{
+    struct sb b = { 0 };
+    struct pctx st = { .r = { style }, .n_incl = rn->n_incl,
+                       .incl = (const struct exp_node *const *)rn->incl,
+                       .incl_names = rn->incl_names, .self = self };
+    print_node(&b, &st, n, 0);
+    sb_str(&b, "\n");
+    return b.s;
 }
 
 int randnet_generate(uint64_t seed, const struct randnet_params *pin, struct randnet *rn,
@@ -1192,7 +1242,7 @@ int randnet_generate(uint64_t seed, const struct randnet_params *pin, struct ran
             if (naive_explore(rn->root, &o, &res, &e2) == WX_OK &&
                 (res.states >= 6 || attempt >= 4)) {
                 /* accepted: write the files */
-                rn->exp_text = rn_print(rn->root, rng_next(&g.r));
+                rn->exp_text = rn_print_files(rn, rn->root, NULL, rng_next(&g.r));
                 const char *parent = p.tmp_parent ? p.tmp_parent : getenv("TMPDIR");
                 if (!parent || !*parent)
                     parent = "/tmp";
@@ -1209,6 +1259,24 @@ int randnet_generate(uint64_t seed, const struct randnet_params *pin, struct ran
                     if (rc != WX_OK) {
                         randnet_free(rn, true);
                         return rc;
+                    }
+                }
+                for (size_t i = 0; i < rn->n_incl; i++) {
+                    /* parenthesised, so that CADP's textual inclusion and a
+                     * parenthesised substitution mean the same */
+                    char path[800];
+                    snprintf(path, sizeof path, "%s/%s", rn->dir, rn->incl_names[i]);
+                    char *t = rn_print_files(rn, rn->incl[i], rn->incl[i], rng_next(&g.r));
+                    FILE *f = fopen(path, "w");
+                    if (f) {
+                        fprintf(f, "(* included by randnet.exp *)\n(%s)\n", t);
+                        if (fclose(f) != 0)
+                            f = NULL;
+                    }
+                    free(t);
+                    if (!f) {
+                        randnet_free(rn, true);
+                        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot write");
                     }
                 }
                 snprintf(rn->exp_path, sizeof rn->exp_path, "%s/randnet.exp", rn->dir);
@@ -1235,6 +1303,11 @@ void randnet_free(struct randnet *rn, bool remove_files)
         for (size_t c = 0; c < rn->n_comps; c++) {
             char path[800];
             snprintf(path, sizeof path, "%s/%s", rn->dir, rn->comp_names[c]);
+            unlink(path);
+        }
+        for (size_t i = 0; i < rn->n_incl; i++) {
+            char path[800];
+            snprintf(path, sizeof path, "%s/%s", rn->dir, rn->incl_names[i]);
             unlink(path);
         }
         if (rn->exp_path[0])

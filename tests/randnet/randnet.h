@@ -14,8 +14,9 @@
  *    non-zero initial states, duplicate lines) written as .aut files into a
  *    fresh temporary directory, and a random .exp composing them (vector
  *    par in gate/label mode, generalised par with global/local interfaces
- *    and #N, LOTOS operators, hide/cut/rename in every mode).  The product
- *    is kept below params.max_states (checked with the naive explorer).
+ *    and #N, LOTOS operators, hide/cut/rename in every mode, sometimes a
+ *    subtree in its own .exp file included as a leaf).  The product is kept
+ *    below params.max_states (checked with the naive explorer).
  *
  * Deterministic: the same seed and params give the same files, byte for
  * byte.  Not thread-safe (uses no globals, but rn_* share nothing either:
@@ -78,6 +79,10 @@ struct randnet {
     struct naive_lts *comps;
     char **comp_names;     /* leaf names as written in the .exp (file names) */
     uint32_t attempts;     /* candidates drawn before one fit max_states */
+    size_t n_incl;         /* subtrees written to their own "x.exp" file and
+                              included as a leaf (the tree keeps them inline) */
+    struct exp_node **incl;
+    char **incl_names;
 };
 
 /* Draws a network.  Returns WX_OK, or WX_ESYSTEM when files cannot be
