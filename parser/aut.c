@@ -368,7 +368,7 @@ static int scan_transition(struct scan *s, const char *p, const char *le,
 /* A direct-mapped cache in front of strtab_intern.  AUT files repeat a few
  * labels millions of times; a hit costs a cheap hash of the label's length
  * and its first and last 8 bytes plus one compare, instead of hashing the
- * whole label inside the strtab.  Collisions only cost hits (every hit is
+ * whole label inside the strtab.  Collisions only cost misses (every hit is
  * verified against the interned text). */
 #define AUT_LCACHE 4096 /* entries, a power of two (16 KiB on the stack) */
 
