@@ -38,7 +38,7 @@ echo "== 3. aut_read with the proposed linear-time lts_finish" | tee -a "$log"
 $d/aut_bench_bucket "$f" 3 | grep -v memchr | tee -a "$log"
 # As the Makefile's bench target promises: a summary in bench/RESULTS.md.
 best() { grep 'aut_read best' "$log" | sed -n "${1}p" | sed 's/aut_read best: //'; }
-wr=$(grep '^aut_write' "$log" | head -1 | sed 's/.*s, //')
+wr=$(grep '^aut_write' "$log" | head -1 | sed 's/.*MB: //')
 {
   echo ""
   echo "### aut_read.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -n), one core"
@@ -47,6 +47,6 @@ wr=$(grep '^aut_write' "$log" | head -1 | sed 's/.*s, //')
   echo "- aut_read, library as is: $(best 1)"
   echo "- scanner + interning only: $(best 2)"
   echo "- aut_read with linear-time lts_finish (bench/aut_lts_bucket.c): $(best 3)"
-  echo "- aut_write (same LTS, to /tmp): $wr (wall)"
+  echo "- aut_write (same LTS, to /tmp): $wr"
 } >> bench/RESULTS.md
 rm -f "$log"
