@@ -5,7 +5,9 @@
 #   1. the library as it is (scan + intern + lts_add + lts_finish);
 #   2. scanner and label interning only (lts builder stubbed out,
 #      bench/aut_lts_stub.c);
-#   3. with the linear-time lts_finish proposed in bench/aut_lts_bucket.c.
+#   3. with the linear-time lts_finish proposed in bench/aut_lts_bucket.c;
+# and the writer's speed (aut_write of the LTS just read).  Appends a summary
+# to bench/RESULTS.md.
 # usage: bench/aut_read.sh [MEGABYTES]   (default 320)
 set -e
 cd "$(dirname "$0")/.."
@@ -25,11 +27,26 @@ $C -o $d/aut_bench_bucket bench/aut_bench.c bench/aut_lts_bucket.c $d/lts_weak.o
 f=/tmp/warpex_bench_${mb}M.aut
 [ -f "$f" ] || $d/aut_gen "$f" "$mb" 1
 ls -l "$f"
-pin=""
-command -v taskset >/dev/null && pin="taskset -c 0"
-echo "== 1. aut_read (library as is)"
-$pin $d/aut_bench "$f" 3
-echo "== 2. scanner + interning only (lts builder stubbed: no dedup, so 0 duplicates)"
-$pin $d/aut_bench_scan "$f" 3 | grep -v memchr
-echo "== 3. aut_read with the proposed linear-time lts_finish"
-$pin $d/aut_bench_bucket "$f" 3 | grep -v memchr
+# Single-threaded code, so "one core"; not pinned: on a shared machine a
+# pinned core may be the busy one.
+log=$(mktemp)
+echo "== 1. aut_read (library as is)" | tee -a "$log"
+$d/aut_bench "$f" 3 | tee -a "$log"
+echo "== 2. scanner + interning only (lts builder stubbed: no dedup, so 0 duplicates)" | tee -a "$log"
+$d/aut_bench_scan "$f" 3 | grep -v memchr | tee -a "$log"
+echo "== 3. aut_read with the proposed linear-time lts_finish" | tee -a "$log"
+$d/aut_bench_bucket "$f" 3 | grep -v memchr | tee -a "$log"
+# As the Makefile's bench target promises: a summary in bench/RESULTS.md.
+best() { grep 'aut_read best' "$log" | sed -n "${1}p" | sed 's/aut_read best: //'; }
+wr=$(grep '^aut_write' "$log" | head -1 | sed 's/.*MB: //')
+{
+  echo ""
+  echo "### aut_read.sh, $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -n), one core"
+  echo "file: $(basename "$f") ($(wc -c < "$f") bytes, $(sed -n 's/.*, \([0-9]*\) transitions.*/\1/p' "$log" | head -1) transitions);" \
+       "best of 3, MB = 10^6 bytes"
+  echo "- aut_read, library as is: $(best 1)"
+  echo "- scanner + interning only: $(best 2)"
+  echo "- aut_read with linear-time lts_finish (bench/aut_lts_bucket.c): $(best 3)"
+  echo "- aut_write (same LTS, to /tmp): $wr"
+} >> bench/RESULTS.md
+rm -f "$log"

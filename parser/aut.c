@@ -124,7 +124,11 @@ static int num_text(const char *p, const char *q, char *buf, size_t size)
  * Returns the position after the digits (== p when there are none). */
 static const char *scan_number(const char *p, const char *lim, uint64_t *v)
 {
+    /* 19 digits cannot overflow 64 bits: no checks on the usual path. */
+    const char *fast_end = lim - p > 19 ? p + 19 : lim;
     uint64_t x = 0;
+    for (; p < fast_end && is_digit((unsigned char)*p); p++)
+        x = x * 10 + (uint64_t)(*p - '0');
     bool over = false;
     for (; p < lim && is_digit((unsigned char)*p); p++)
         over |= __builtin_mul_overflow(x, 10u, &x) |
@@ -361,6 +365,42 @@ static int scan_transition(struct scan *s, const char *p, const char *le,
     return WX_OK;
 }
 
+/* A direct-mapped cache in front of strtab_intern.  AUT files repeat a few
+ * labels millions of times; a hit costs a cheap hash of the label's length
+ * and its first and last 8 bytes plus one compare, instead of hashing the
+ * whole label inside the strtab.  Collisions only cost misses (every hit is
+ * verified against the interned text). */
+#define AUT_LCACHE 4096 /* entries, a power of two (16 KiB on the stack) */
+
+struct lcache {
+    uint32_t id[AUT_LCACHE]; /* UINT32_MAX: empty */
+};
+
+static uint32_t lcache_slot(const char *p, size_t n)
+{
+    uint64_t a = 0, b = 0;
+    if (n >= 8) {
+        memcpy(&a, p, 8);
+        memcpy(&b, p + n - 8, 8);
+    } else {
+        memcpy(&a, p, n);
+    }
+    uint64_t h = (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^ n;
+    return (uint32_t)(h >> 40) & (AUT_LCACHE - 1);
+}
+
+/* The id of p[0..n) in labels; UINT32_MAX when out of memory. */
+static uint32_t intern(struct lcache *c, struct strtab *labels, const char *p, size_t n)
+{
+    uint32_t slot = lcache_slot(p, n), id = c->id[slot];
+    if (id != UINT32_MAX && strtab_len(labels, id) == n &&
+        memcmp(strtab_str(labels, id), p, n) == 0)
+        return id;
+    id = strtab_intern(labels, p, n);
+    c->id[slot] = id;
+    return id;
+}
+
 /* The next line from *pos: sets s->line_start, returns its first non-blank
  * byte and in *le its end with trailing blanks and CRs removed, and moves *pos
  * past its LF.  A blank line gives the same pointer as *le. */
@@ -420,6 +460,8 @@ static int scan_file(struct scan *s, const char *buf, struct strtab *labels,
     if ((rc = eot_cut(s, scan_header(s, p, le, &h))))
         return rc;
 
+    struct lcache cache;
+    memset(&cache, 0xff, sizeof cache); /* every id UINT32_MAX: empty */
     lts_init(out, h.n_states);
     uint64_t n_lines = 0, surplus_line = 0;
     while (pos < s->end) {
@@ -439,7 +481,7 @@ static int scan_file(struct scan *s, const char *buf, struct strtab *labels,
                 surplus_line = s->line;
             continue;
         }
-        uint32_t id = strtab_intern(labels, lab, len);
+        uint32_t id = intern(&cache, labels, lab, len);
         if (id == UINT32_MAX || lts_add(out, src, id, dst) != 0)
             return oom(s);
     }

@@ -335,6 +335,25 @@ static void test_duplicates_and_labels(void)
     rd_free(&r);
 }
 
+/* Labels equal in length and in their first and last 8 bytes collide in the
+ * reader's label cache; they must still be told apart. */
+static void test_label_cache_collisions(void)
+{
+    struct rd r;
+    rd_str(&r, "des (0, 6, 2)\n"
+               "(0, \"AAAAAAAA1ZZZZZZZZ\", 1)\n(0, \"AAAAAAAA2ZZZZZZZZ\", 1)\n"
+               "(0, AAAAAAAA1ZZZZZZZZ, 0)\n(1, \"AAAAAAAA2ZZZZZZZZ\", 0)\n"
+               "(1, ab, 0)\n(1, \"ab\\0\", 0)\n");
+    check(r.rc == WX_OK && strtab_count(r.t) == 4 &&
+              find_trans(&r, 0, "AAAAAAAA1ZZZZZZZZ", 1) >= 0 &&
+              find_trans(&r, 0, "AAAAAAAA2ZZZZZZZZ", 1) >= 0 &&
+              find_trans(&r, 0, "AAAAAAAA1ZZZZZZZZ", 0) >= 0 &&
+              find_trans(&r, 1, "AAAAAAAA2ZZZZZZZZ", 0) >= 0 &&
+              find_trans(&r, 1, "ab\\0", 0) >= 0,
+          "labels colliding in the reader's cache stay distinct (%s)", err_text(&r.err));
+    rd_free(&r);
+}
+
 static void test_errors_in_memory(void)
 {
     struct rd r;
@@ -925,6 +944,7 @@ int main(void)
     test_long_label();
     test_eot();
     test_duplicates_and_labels();
+    test_label_cache_collisions();
     test_errors_in_memory();
     test_read_paths();
     test_bad_files();
