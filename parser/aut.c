@@ -463,6 +463,12 @@ static int scan_file(struct scan *s, const char *buf, struct strtab *labels,
     struct lcache cache;
     memset(&cache, 0xff, sizeof cache); /* every id UINT32_MAX: empty */
     lts_init(out, h.n_states);
+    /* Pre-size from the header, but never beyond what the file can hold (a
+     * transition line has at least 8 bytes), so a lying header costs nothing. */
+    uint64_t fits = (uint64_t)(s->end - pos) / 8;
+    if (lts_reserve(out, h.n_trans < fits ? h.n_trans : fits) != 0)
+        return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory reading %llu transitions",
+                       (unsigned long long)h.n_trans);
     uint64_t n_lines = 0, surplus_line = 0;
     while (pos < s->end) {
         s->line++;
