@@ -1718,6 +1718,16 @@ static void test_files(void)
     } else {
         check(0, "--hidden tau: %s", err.msg);
     }
+    put("sub/dups.aut", "des (0, 3, 2)\n(0, A, 1)\n(0, A, 1)\n(1, B, 0)\n");
+    put("sub/dups.exp", "\"a.aut\" ||| \"dups.aut\"\n");
+    if (network_from_file(tpath("sub/dups.exp"), NULL, &net, &err) == WX_OK) {
+        check(net.n_comps == 2 && net.comps[0].n_duplicates == 0 &&
+                  net.comps[1].n_duplicates == 1 && strstr(net.comp_names[1], "dups.aut"),
+              "dropped duplicate lines stay countable per component (for -v)");
+        network_free(&net);
+    } else {
+        check(0, "dups.exp: %s", err.msg);
+    }
     expect_file("LOTOS header folds operator labels", tpath("sub/lotos.exp"), NULL, 2, 2,
                 "B:1 i:1");
     struct net_options cs = {.case_sensitive = true};
