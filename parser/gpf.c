@@ -777,8 +777,11 @@ static int wr_layout(struct wr *w)
         if (slots < min_slots)
             min_slots = slots;
         /* >= 1 bit: GPUexplore's field macros misread 0-bit fields at word
-         * boundaries; bit 30 of int 0 stays clear so no vector's first int
-         * reads as the empty marker 0x7FFFFFFF */
+         * boundaries.  Bit 30 of int 0 is never set, so no vector's first
+         * int reads as the empty marker 0x7FFFFFFF: a field that would cover
+         * it starts at bit 31 instead.  The format has no gaps (a field ends
+         * where the next begins), so the skipped bits widen the previous
+         * field, whose values stay below its real width: bit 30 stays 0. */
         uint32_t width = bitlen(img->comp_states[c] - 1);
         if (width == 0)
             width = 1;
