@@ -1092,6 +1092,91 @@ static void print_bits(FILE *out, uint64_t v, uint32_t n)
         fputc((v >> (i - 1)) & 1 ? '1' : '0', out);
 }
 
+/* Prints every entry of an image, decoded field by field. */
+static void print_entries(const struct image *img)
+{
+    for (uint32_t c = 0; c < img->n_comps; c++)
+        for (uint32_t s = 0; s < img->comp_states[c]; s++)
+            for (uint32_t x = img->state_offsets[img->proc_offsets[c] + s];
+                 x < img->state_offsets[img->proc_offsets[c] + s + 1]; x++) {
+                uint64_t e = img->trans[x];
+                uint32_t ab = img->act_bits, sb = img->state_bits[c];
+                uint32_t slots = image_entry_slots(ab, sb);
+                printf("trans[%u] (comp %u, state %u) = 0x%016llx\n  ", x, c, s, (unsigned long long)e);
+                uint32_t used_slots = 0;
+                while (used_slots < slots && image_entry_target(e, ab, sb, used_slots) != UINT32_MAX)
+                    used_slots++;
+                printf("bits 63..%u: 0 (", 1 + ab + used_slots * sb);
+                if (used_slots < slots)
+                    printf("empty slots %u..%u", used_slots, slots - 1);
+                if (1 + ab + slots * sb < 64)
+                    printf("%sunused bit%s", used_slots < slots ? ", " : "", 1 + ab + slots * sb < 63 ? "s" : "");
+                printf(") ");
+                for (uint32_t k = used_slots; k > 0; k--) {
+                    printf("slot%u:", k - 1);
+                    print_bits(stdout, (e >> (1 + ab + (k - 1) * sb)) & ((1ull << sb) - 1), sb);
+                    printf(" ");
+                }
+                printf("label:");
+                print_bits(stdout, image_entry_label(e, ab), ab);
+                printf(" sync:%u\n  = %s %s", (unsigned)image_entry_is_sync(e),
+                       image_entry_is_sync(e) ? "sync, class" : "local, label",
+                       image_entry_is_sync(e) ? "" : strtab_str(img->labels, image_entry_label(e, ab)));
+                if (image_entry_is_sync(e))
+                    printf("%u", image_entry_label(e, ab));
+                printf(", targets");
+                for (uint32_t k = 0; k < slots; k++) {
+                    uint32_t t = image_entry_target(e, ab, sb, k);
+                    if (t == UINT32_MAX)
+                        break;
+                    printf(" %u", t);
+                }
+                printf("\n");
+            }
+}
+
+/* The two smaller illustrations of docs/image.md: an entry with several
+ * targets, and fields straddling a word boundary. */
+static void print_more_examples(void)
+{
+    struct network net;
+    struct image img;
+    struct wx_error err;
+    net_new(&net, "i");
+    add_comp(&net, "dice.aut", 7, "0 roll 1; 0 roll 2; 0 roll 3; 0 roll 4; 0 roll 5; 0 roll 6");
+    add_rule(&net, "roll", "0:roll");
+    network_normalise(&net);
+    if (image_compile(&net, &img, &err) == WX_OK) {
+        printf("\n== dice: act_bits %u, state_bits %u, slots %u\n", img.act_bits, img.state_bits[0],
+               image_entry_slots(img.act_bits, img.state_bits[0]));
+        print_entries(&img);
+        image_free(&img);
+    }
+    network_free(&net);
+    net_new(&net, "i");
+    for (int c = 0; c < 4; c++)
+        add_comp(&net, "w.aut", 500, "0 a 1");
+    if (image_compile(&net, &img, &err) == WX_OK) {
+        uint32_t vec[IMAGE_MAX_WORDS] = {0}, val[4] = {1, 2, 3, 499};
+        printf("\n== straddle: first_bit =");
+        for (uint32_t c = 0; c <= img.n_comps; c++)
+            printf(" %u", img.first_bit[c]);
+        printf(", words = %u\nvector (1, 2, 3, 499):", img.words);
+        for (uint32_t c = 0; c < img.n_comps; c++)
+            set_of(&img, vec, c, val[c]);
+        for (uint32_t w = 0; w < img.words; w++) {
+            printf(" word %u = 0x%08x = ", w, vec[w]);
+            print_bits(stdout, vec[w], 32);
+        }
+        printf("\nread back:");
+        for (uint32_t c = 0; c < img.n_comps; c++)
+            printf(" %u", field_of(&img, vec, c));
+        printf("\n");
+        image_free(&img);
+    }
+    network_free(&net);
+}
+
 /* Prints the arrays of the traffic image for docs/image.md. */
 static int print_traffic(void)
 {
@@ -1132,44 +1217,7 @@ static int print_traffic(void)
     for (uint32_t r = 0; r < img.n_rules * img.mask_words; r++)
         printf(" 0x%08x", img.rule_mask[r]);
     printf("\n\n== entries (bit 63 .. bit 0)\n");
-    for (uint32_t c = 0; c < img.n_comps; c++)
-        for (uint32_t s = 0; s < img.comp_states[c]; s++)
-            for (uint32_t x = img.state_offsets[img.proc_offsets[c] + s];
-                 x < img.state_offsets[img.proc_offsets[c] + s + 1]; x++) {
-                uint64_t e = img.trans[x];
-                uint32_t ab = img.act_bits, sb = img.state_bits[c];
-                uint32_t slots = image_entry_slots(ab, sb);
-                printf("trans[%u] (comp %u, state %u) = 0x%016llx\n  ", x, c, s, (unsigned long long)e);
-                uint32_t used_slots = 0;
-                while (used_slots < slots && image_entry_target(e, ab, sb, used_slots) != UINT32_MAX)
-                    used_slots++;
-                printf("bits 63..%u: 0 (", 1 + ab + used_slots * sb);
-                if (used_slots < slots)
-                    printf("empty slots %u..%u", used_slots, slots - 1);
-                if (1 + ab + slots * sb < 64)
-                    printf("%sunused bit%s", used_slots < slots ? ", " : "", 1 + ab + slots * sb < 63 ? "s" : "");
-                printf(") ");
-                for (uint32_t k = used_slots; k > 0; k--) {
-                    printf("slot%u:", k - 1);
-                    print_bits(stdout, (e >> (1 + ab + (k - 1) * sb)) & ((1ull << sb) - 1), sb);
-                    printf(" ");
-                }
-                printf("label:");
-                print_bits(stdout, image_entry_label(e, ab), ab);
-                printf(" sync:%u\n  = %s %s", (unsigned)image_entry_is_sync(e),
-                       image_entry_is_sync(e) ? "sync, class" : "local, label",
-                       image_entry_is_sync(e) ? "" : strtab_str(img.labels, image_entry_label(e, ab)));
-                if (image_entry_is_sync(e))
-                    printf("%u", image_entry_label(e, ab));
-                printf(", targets");
-                for (uint32_t k = 0; k < slots; k++) {
-                    uint32_t t = image_entry_target(e, ab, sb, k);
-                    if (t == UINT32_MAX)
-                        break;
-                    printf(" %u", t);
-                }
-                printf("\n");
-            }
+    print_entries(&img);
     struct prod p;
     explore_image(&img, &p);
     printf("\n== product: %llu states, %zu transitions, %llu deadlocks\n", (unsigned long long)p.states.n,
@@ -1198,6 +1246,7 @@ static int print_traffic(void)
     }
     image_free(&img);
     network_free(&net);
+    print_more_examples();
     return 0;
 }
 
