@@ -298,7 +298,7 @@ static int layout(struct compiler *cc)
     uint64_t bit = 0, offs = 0;
     for (uint32_t c = 0; c < n; c++) {
         uint32_t s = net->comps[c].n_states;
-        img->first_bit[c] = (uint32_t)bit; /* bit <= 31 * 2^32 checked below, before overflow */
+        img->first_bit[c] = (uint32_t)bit; /* <= 32 * max_words: the loop stops beyond */
         img->comp_states[c] = s;
         img->proc_offsets[c] = (uint32_t)offs;
         bit += bitlen((uint64_t)s - 1);
