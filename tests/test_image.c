@@ -29,6 +29,7 @@
 
 #include "../network/image.h"
 #include "../network/network.h"
+#include "../network/network_build.h"
 #include "../parser/gpf.h"
 #include "../util/strtab.h"
 #include "check.h"
@@ -1177,13 +1178,19 @@ static void print_more_examples(void)
     network_free(&net);
 }
 
-/* Prints the arrays of the traffic image for docs/image.md. */
+/* Prints the arrays of the traffic image (built from examples/traffic/traffic.exp
+ * by the EXP front end) for docs/image.md. */
 static int print_traffic(void)
 {
     struct network net;
     struct image img;
     struct wx_error err;
-    traffic_network(&net);
+    struct net_options opt;
+    memset(&opt, 0, sizeof opt);
+    if (network_from_exp("examples/traffic/traffic.exp", &opt, &net, &err) != WX_OK) {
+        printf("traffic.exp: %s:%d:%d: %s (run from the repository root)\n", err.file, err.line, err.col, err.msg);
+        return 1;
+    }
     if (image_compile(&net, &img, &err) != WX_OK) {
         printf("compile failed: %s\n", err.msg);
         return 1;
@@ -1412,6 +1419,48 @@ static void test_hand_made(void)
     }
     network_free(&net);
 
+}
+
+/* examples/traffic/traffic.exp through the EXP front end: the same product,
+ * labels compared by text, as the hand-built network of the docs. */
+static void test_traffic_exp(void)
+{
+    struct net_options opt;
+    memset(&opt, 0, sizeof opt);
+    struct network exp_net, hand_net;
+    struct image exp_img, hand_img;
+    struct wx_error err;
+    wx_error_clear(&err);
+    int rc = network_from_exp("examples/traffic/traffic.exp", &opt, &exp_net, &err);
+    if (!check(rc == WX_OK, "traffic.exp reads (%s:%d:%d: %s)", err.file, err.line, err.col, err.msg))
+        return;
+    traffic_network(&hand_net);
+    if (compile_ok(&exp_net, &exp_img, "traffic.exp")) {
+        if (check_decode(&exp_net, &exp_img, "traffic.exp") && compile_ok(&hand_net, &hand_img, "traffic")) {
+            struct prod a, b;
+            explore_image(&exp_img, &a);
+            explore_image(&hand_img, &b);
+            int mapped = 1;
+            for (size_t i = 0; i < a.n_edges; i++) {
+                const char *t = strtab_str(exp_img.labels, a.edges[i].label);
+                uint32_t id = strtab_find(hand_img.labels, t, strlen(t));
+                mapped &= id != UINT32_MAX;
+                a.edges[i].label = id;
+            }
+            char why[200];
+            check(mapped && same_product(&a, &b, 1, why, sizeof why) && exp_img.n_classes == 2 &&
+                      exp_img.words == 1,
+                  "traffic.exp = the documented hand-built network: same states and labelled transitions, "
+                  "2 classes, 1 word %s",
+                  why);
+            prod_free(&a);
+            prod_free(&b);
+            image_free(&hand_img);
+        }
+        image_free(&exp_img);
+    }
+    network_free(&exp_net);
+    network_free(&hand_net);
 }
 
 static void test_random(uint64_t seed0, int *n_fit_gpf)
@@ -2036,6 +2085,7 @@ int main(int argc, char **argv)
         die("mkdir tests/out");
     printf("note: seed %llu (run bin/tests/test_image SEED to repeat)\n", (unsigned long long)seed);
     test_hand_made();
+    test_traffic_exp();
     test_limits();
     int fit = 0;
     test_random(seed, &fit);
