@@ -15,7 +15,9 @@ static int emit(void *ctx, const struct product_edge *e, size_t n, struct wx_err
         if (o->aut) {
             const char *text = strtab_str(o->img->labels, e[i].label);
             rc = aut_writer_add(o->aut, e[i].src, text, strtab_len(o->img->labels, e[i].label),
-                                e[i].dst, err);
+                                e[i].dst);
+            if (rc != WX_OK)
+                wx_fail(err, rc, o->aut_path, 0, 0, "writing the product LTS failed");
         }
         if (rc == WX_OK && o->csr)
             rc = csr_builder_add(o->csr, e[i].src, e[i].label, e[i].dst, err);
