@@ -112,8 +112,9 @@ struct naive_options {
     naive_free_fn free_file;
     FILE *aut_out;            /* non-NULL: the product is written as .aut */
     /* non-NULL: called once per distinct label of a reachable transition
-     * (hidden = it is the hidden label), after the exploration. */
-    void (*label_fn)(void *ctx, const char *label, bool hidden);
+     * (hidden = it is the hidden label; count = distinct transitions with
+     * that label), after the exploration. */
+    void (*label_fn)(void *ctx, const char *label, bool hidden, uint64_t count);
     void *label_ctx;
 };
 

@@ -593,7 +593,7 @@ static void lset_free(struct lset *l)
     memset(l, 0, sizeof *l);
 }
 
-static void lset_fn(void *ctx, const char *label, bool hidden)
+static void lset_fn(void *ctx, const char *label, bool hidden, uint64_t count)
 {
     if (!hidden)
         lset_add(ctx, label);
