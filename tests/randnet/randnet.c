@@ -593,9 +593,10 @@ static void lset_free(struct lset *l)
     memset(l, 0, sizeof *l);
 }
 
+/* Visible, non-stochastic labels: the ones worth naming in operators. */
 static void lset_fn(void *ctx, const char *label, bool hidden, uint64_t count)
 {
-    if (!hidden)
+    if (!hidden && strncmp(label, "rate ", 5) != 0 && !strstr(label, "; rate "))
         lset_add(ctx, label);
 }
 
@@ -664,7 +665,11 @@ static size_t new_comp(struct gen *g)
         alpha[na++] = rn_strdup(buf);
     }
     if (rng_pct(r, 50))
-        alpha[na++] = rn_strdup("i");
+        alpha[na++] = rn_strdup(rn->hidden);
+    if (strcmp(rn->hidden, "i") != 0 && rng_pct(r, 30))
+        alpha[na++] = rn_strdup("i");          /* visible here */
+    if (rn->rate && rng_pct(r, 50))
+        alpha[na++] = rn_strdup(rng_pct(r, 50) ? "rate 0.5" : "b !1; rate 2");
     if (rng_pct(r, 8))
         alpha[na++] = rn_strdup("exit");
     size_t cap = 128;
@@ -717,6 +722,8 @@ static void subtree_labels(struct gen *g, const struct exp_node *n, struct lset 
 {
     struct naive_options o = { 0 };
     o.max_states = g->limit;
+    o.hidden = g->rn->hidden;
+    o.rate = g->rn->rate;
     o.leaf = randnet_leaf;
     o.leaf_ctx = g->rn;
     o.label_fn = lset_fn;
@@ -835,7 +842,7 @@ static bool patterns_safe(const struct gen *g, enum exp_kind k, enum exp_mode mo
     if (!g->p->avoid_ambiguous)
         return true;
     for (size_t i = 0; i < n; i++) {
-        if (k != EXP_HIDE && re_matches(pats[i], mode, "i"))
+        if (k != EXP_HIDE && re_matches(pats[i], mode, g->rn->hidden))
             return false;
         if (re_matches(pats[i], mode, "exit"))
             return false;
@@ -950,7 +957,7 @@ static struct exp_node *gen_vectors(struct gen *g, size_t k, struct exp_node **o
         }
         char res[64];
         if (label_mode && rng_pct(r, 5)) {
-            snprintf(res, sizeof res, "i");
+            snprintf(res, sizeof res, "%s", g->rn->hidden);
         } else {
             char *s = random_label(r, true);
             if (label_mode)
@@ -1223,6 +1230,10 @@ int randnet_generate(uint64_t seed, const struct randnet_params *pin, struct ran
         rng_next(&g.r);
         g.rn = rn;
         g.p = &p;
+        /* variants: another hidden label (one seed in 7), stochastic labels
+         * (one seed in 6) */
+        rn->hidden = seed % 7 == 3 ? "tau" : "i";
+        rn->rate = seed % 6 == 1;
         g.limit = 4 * p.max_states;
         rn->attempts = attempt + 1;
         /* one seed in five may use up to twice the leaves: wider vectors */
@@ -1233,6 +1244,8 @@ int randnet_generate(uint64_t seed, const struct randnet_params *pin, struct ran
         if (!g.failed) {
             struct naive_options o = { 0 };
             o.max_states = p.max_states;
+            o.hidden = rn->hidden;
+            o.rate = rn->rate;
             o.leaf = randnet_leaf;
             o.leaf_ctx = rn;
             struct naive_result res;
