@@ -408,12 +408,14 @@ static void test_randnet(void)
         o.leaf_ctx = &a;
         o.hidden = a.hidden;
         o.rate = a.rate;
+        o.lang = a.lang;
         struct naive_result r1, r2;
         int rc1 = naive_explore(a.root, &o, &r1, &err);
         struct naive_options o2 = { 0 };
         o2.base_dir = a.dir;
         o2.hidden = a.hidden;
         o2.rate = a.rate;
+        o2.lang = a.lang;
         int rc2 = naive_explore(a.root, &o2, &r2, &err);
         if (!check(rc1 == WX_OK && rc2 == WX_OK && r1.states == r2.states &&
                        r1.transitions == r2.transitions && r1.deadlocks == r2.deadlocks &&

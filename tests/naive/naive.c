@@ -1422,6 +1422,9 @@ int naive_explore(const struct exp_node *root, const struct naive_options *opt,
 int naive_explore_file(const struct exp_file *f, const struct naive_options *opt,
                        struct naive_result *res, struct wx_error *err)
 {
-    enum exp_lang lang = opt->lang != EXP_LANG_NONE ? opt->lang : f->lang;
+    /* a bare "behaviour" header means LOTOS */
+    enum exp_lang lang = opt->lang != EXP_LANG_NONE ? opt->lang
+                         : f->lang == EXP_LANG_NONE && f->has_header ? EXP_LANG_LOTOS
+                                                                       : f->lang;
     return explore_lang(f->root, lang, opt, res, err);
 }

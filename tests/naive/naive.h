@@ -130,7 +130,8 @@ struct naive_result {
 int naive_explore(const struct exp_node *root, const struct naive_options *opt,
                   struct naive_result *res, struct wx_error *err);
 
-/* Convenience: the whole file (root + header language). */
+/* Convenience: the whole file (root + header language; a bare "behaviour"
+ * header means LOTOS; opt->lang, when not NONE, overrides the header). */
 int naive_explore_file(const struct exp_file *f, const struct naive_options *opt,
                        struct naive_result *res, struct wx_error *err);
 
