@@ -286,7 +286,7 @@ struct nx {
     uint64_t n_states, cap_states;
     uint64_t *slot;              /* hash table of id + 1, 0 = empty */
     uint64_t n_slot;
-    uint64_t *pairs;             /* (label << 32 | ...) scratch, see explore */
+    uint64_t *pairs;             /* one state's edges: label << 40 | target id */
     size_t n_pairs, cap_pairs;
     uint64_t *edges;             /* aut_out: src, label, dst triples */
     size_t n_edges, cap_edges;

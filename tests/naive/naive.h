@@ -55,8 +55,9 @@
  * (source, label text, target) triples, deadlocks = reachable states without
  * any outgoing transition.
  *
- * Not thread-safe (one exploration at a time per naive_options); allocates
- * only during the call and frees everything before returning.
+ * Reentrant (no global state; concurrent calls need their own leaf
+ * callbacks to be thread-safe); allocates only during the call and frees
+ * everything before returning.
  */
 #ifndef WX_TESTS_NAIVE_H
 #define WX_TESTS_NAIVE_H
