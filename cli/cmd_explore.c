@@ -188,7 +188,7 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
     }
     uint8_t *flags = NULL;
     if (o->action) {
-        uint32_t matched;
+        uint32_t matched = 0;
         rc = match_actions(&img, o->action, &flags, &matched, err);
         if (rc != WX_OK) {
             image_free(&img);
