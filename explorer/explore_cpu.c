@@ -49,8 +49,11 @@
 #define MAX_THREADS 1024u
 /* Thread 0 looks at the clock every this many expanded states. */
 #define PROGRESS_EVERY 256u
-/* Successors whose home slots are prefetched ahead of their lookup. */
-#define PREFETCH_AHEAD 8u
+/* Lookups are pipelined over a state's successors: home slots are
+ * prefetched SLOT_AHEAD successors ahead, and the stored vectors that they
+ * point to VECTOR_AHEAD ahead (by then their slots have arrived). */
+#define SLOT_AHEAD 8u
+#define VECTOR_AHEAD 3u
 /* Ids re-inserted per grab while growing the table. */
 #define REHASH_CHUNK 8192u
 
@@ -308,15 +311,19 @@ static void expand(struct worker *w, uint64_t id)
     }
     for (size_t i = 0; i < n; i++) {
         w->hash[i] = vtable_hash(succ_vector(&w->g, i), sh->words);
-        if (i < PREFETCH_AHEAD)
+        if (i < SLOT_AHEAD)
             vtable_prefetch(sh->t, w->hash[i]);
     }
+    for (size_t i = 0; i < n && i < VECTOR_AHEAD; i++)
+        vtable_prefetch_vector(sh->t, w->hash[i]);
     for (size_t i = 0; i < n; i++) {
         const uint32_t label = succ_label(&w->g, i);
         uint64_t t;
         enum vtable_outcome o;
-        if (i + PREFETCH_AHEAD < n)
-            vtable_prefetch(sh->t, w->hash[i + PREFETCH_AHEAD]);
+        if (i + SLOT_AHEAD < n)
+            vtable_prefetch(sh->t, w->hash[i + SLOT_AHEAD]);
+        if (i + VECTOR_AHEAD < n)
+            vtable_prefetch_vector(sh->t, w->hash[i + VECTOR_AHEAD]);
         while ((o = vtable_lookup_hashed(sh->t, succ_vector(&w->g, i), w->hash[i], VTABLE_INSERT, &t))
                == VTABLE_FULL) {
             if (!vtable_can_grow(sh->t)) {
@@ -448,6 +455,8 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
     if (opt->trace) {
         sh->parent = malloc(max_states * sizeof *sh->parent);
         sh->plabel = malloc(max_states * sizeof *sh->plabel);
+        vtable_advise_huge(sh->parent, max_states * sizeof *sh->parent);
+        vtable_advise_huge(sh->plabel, max_states * sizeof *sh->plabel);
         if (!sh->parent || !sh->plabel) {
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cannot reserve trace links for %llu states",
                          (unsigned long long)max_states);

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define ID_BITS 40u
 #define ID_MASK ((1ull << ID_BITS) - 1)
@@ -85,6 +86,40 @@ static inline uint64_t home_slot(uint64_t h, uint64_t nslots)
 
 static inline uint64_t slot_tag(uint64_t h) { return h & TAG_MASK; }
 
+/* ---- memory ---- */
+
+#define HUGE_PAGE (2u << 20)
+
+void vtable_advise_huge(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    uintptr_t b = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+    uintptr_t e = ((uintptr_t)p + bytes) & ~(uintptr_t)(HUGE_PAGE - 1);
+    if (e > b)
+        madvise((void *)b, e - b, MADV_HUGEPAGE);
+#else
+    (void)p, (void)bytes;
+#endif
+}
+
+/* Slot arrays: zeroed, lazily committed anonymous mappings, released with
+ * slots_free (munmap gives large arrays straight back to the system). */
+static _Atomic uint64_t *slots_alloc(uint64_t n)
+{
+    size_t bytes = (size_t)n * sizeof(uint64_t);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    vtable_advise_huge(p, bytes);
+    return p;
+}
+
+static void slots_free(_Atomic uint64_t *s, uint64_t n)
+{
+    if (s)
+        munmap((void *)s, (size_t)n * sizeof(uint64_t));
+}
+
 /* ---- sizing ---- */
 
 uint64_t vtable_bytes_per_state(uint32_t words)
@@ -135,15 +170,16 @@ int vtable_new(struct vtable **out, uint32_t words, uint64_t max_states, struct 
     if (max_states > SIZE_MAX / 4 / words)
         goto oom;
     t->store = malloc((size_t)max_states * words * 4u);
-    t->slots = calloc((size_t)t->nslots, sizeof *t->slots);
+    t->slots = slots_alloc(t->nslots);
     if (!t->store || !t->slots)
         goto oom;
+    vtable_advise_huge(t->store, (size_t)max_states * words * 4u);
     atomic_init(&t->next_id, 0);
     *out = t;
     return WX_OK;
 oom:
     free(t->store);
-    free(t->slots);
+    slots_free(t->slots, t->nslots);
     free(t);
     return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
                    "vector table: cannot reserve %llu states of %u words (%llu bytes); lower the memory budget",
@@ -156,8 +192,8 @@ void vtable_free(struct vtable *t)
     if (!t)
         return;
     free(t->store);
-    free(t->slots);
-    free(t->next_slots);
+    slots_free(t->slots, t->nslots);
+    slots_free(t->next_slots, t->next_nslots);
     free(t);
 }
 
@@ -200,6 +236,15 @@ static inline int same(const uint32_t *a, const uint32_t *b, uint32_t words)
 void vtable_prefetch(const struct vtable *t, uint64_t hash)
 {
     __builtin_prefetch(&t->slots[home_slot(hash, t->nslots)], 1, 3);
+}
+
+void vtable_prefetch_vector(const struct vtable *t, uint64_t hash)
+{
+    /* A relaxed peek: a stale or torn view only costs a useless prefetch. */
+    uint64_t s = atomic_load_explicit(&t->slots[home_slot(hash, t->nslots)], memory_order_relaxed);
+    uint64_t f = s & ID_MASK;
+    if ((s & ~ID_MASK) == slot_tag(hash) << ID_BITS && f != 0 && f < SLOT_DEAD)
+        __builtin_prefetch(t->store + (f - 1) * t->words, 0, 3);
 }
 
 enum vtable_outcome vtable_lookup(struct vtable *t, const uint32_t *vec, enum vtable_mode mode,
@@ -307,7 +352,7 @@ bool vtable_wants_grow(const struct vtable *t)
 int vtable_grow_begin(struct vtable *t, struct wx_error *err)
 {
     uint64_t n = t->nslots * 2 < t->max_slots ? t->nslots * 2 : t->max_slots;
-    t->next_slots = calloc((size_t)n, sizeof *t->next_slots);
+    t->next_slots = slots_alloc(n);
     if (!t->next_slots)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "vector table: out of memory growing to %llu slots",
                        (unsigned long long)n);
@@ -349,7 +394,7 @@ void vtable_grow_part(struct vtable *t, uint64_t begin, uint64_t end)
 
 void vtable_grow_end(struct vtable *t)
 {
-    free(t->slots);
+    slots_free(t->slots, t->nslots);
     t->slots = t->next_slots;
     t->nslots = t->next_nslots;
     t->next_slots = NULL;

@@ -39,7 +39,8 @@
  * id counter is a relaxed fetch_add: only its atomicity matters.
  *
  * Capacity.  The store holds at most max_states vectors (fixed at creation,
- * reserved as lazily committed memory, so only used pages cost RAM).  The
+ * reserved as lazily committed memory, so only used pages cost RAM; store
+ * and slot arrays ask for transparent huge pages).  The
  * slot array starts small and grows by doubling, up to max_slots
  * (~ max_states / VTABLE_MAX_LOAD), but only at a quiet point: the caller
  * guarantees that no lookup runs between vtable_grow_begin and
@@ -57,6 +58,7 @@
 #define WX_VTABLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../util/error.h"
@@ -112,6 +114,16 @@ enum vtable_outcome vtable_lookup(struct vtable *t, const uint32_t *vec, enum vt
  * the cache misses of the probes overlap (the table is far larger than the
  * caches, and each probe is one random access). */
 void vtable_prefetch(const struct vtable *t, uint64_t hash);
+
+/* The second stage: when the home slot of hash (prefetched a while ago)
+ * holds a published id with the hash's tag, starts loading that id's
+ * stored vector, which the lookup will compare.  A hint only. */
+void vtable_prefetch_vector(const struct vtable *t, uint64_t hash);
+
+/* Asks for transparent huge pages on the 2 MiB-aligned interior of a large
+ * array (e.g. the explorers' parent links): random accesses over gigabytes
+ * otherwise miss the TLB on nearly every access.  A hint only. */
+void vtable_advise_huge(void *p, size_t bytes);
 
 /* Number of ids handed out (exact at a quiet point; a lower bound of the
  * published ids otherwise, since an id is counted before it is published). */
