@@ -54,7 +54,7 @@ if [ "$1" = "--synth" ]; then
 fi
 
 [ -x bin/warpex ] || make -s bin/warpex || exit 4
-printf '%-36s %7s %12s %13s %9s %12s %12s %9s %6s\n' model threads states transitions seconds \
+printf '%-44s %7s %12s %13s %9s %12s %12s %9s %6s\n' model threads states transitions seconds \
     'states/s' 'trans/s' 'B/state' eff
 for f in "$@"; do
     t1=
@@ -76,7 +76,7 @@ for f in "$@"; do
             if (sec <= 0) sec = 1e-9
             bps = by == "" ? "-" : sprintf("%.1f", by / st)
             eff = t1 == "" ? "-" : sprintf("%.2f", t1 / (t * sec))
-            printf "%-36s %7d %12d %13d %9.3f %12.0f %12.0f %9s %6s\n", f, t, st, tr, sec, st / sec, tr / sec, bps, eff
+            printf "%-44s %7d %12d %13d %9.3f %12.0f %12.0f %9s %6s\n", f, t, st, tr, sec, st / sec, tr / sec, bps, eff
         }'
     done
 done

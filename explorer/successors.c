@@ -65,8 +65,11 @@ int succ_check_image(const struct image *img, struct wx_error *err)
                 return bad(err, "rule names a component beyond n_comps", r, n);
             any |= m;
         }
-        if (!any)
-            return bad(err, "rule has no participant", r, 0);
+        uint32_t np = 0;
+        for (uint32_t w = 0; w < img->mask_words; w++)
+            np += (uint32_t)__builtin_popcount(img->rule_mask[(size_t)r * img->mask_words + w]);
+        if (!any || np < 2)
+            return bad(err, "synchronising rule with fewer than 2 participants", r, np);
     }
     for (uint32_t c = 0; c < n; c++) {
         const uint32_t *so = img->state_offsets + img->proc_offsets[c];
@@ -122,23 +125,6 @@ int succ_init(struct succ_gen *g, const struct image *img, struct wx_error *err)
     g->words = img->words;
     g->stride = img->words + 1;
 
-    /* The most groups one state can have: per component, the most sync
-     * entries in one segment (each entry starts at most one group). */
-    size_t max_groups = 0;
-    for (uint32_t c = 0; c < n; c++) {
-        const uint32_t *so = img->state_offsets + img->proc_offsets[c];
-        uint32_t most = 0;
-        for (uint32_t s = 0; s < img->comp_states[c]; s++) {
-            uint32_t k = 0;
-            for (uint32_t i = so[s]; i < so[s + 1]; i++)
-                k += image_entry_is_sync(img->trans[i]);
-            if (k > most)
-                most = k;
-        }
-        max_groups += most;
-    }
-    g->max_groups = max_groups;
-
     size_t parts = 0;
     for (size_t i = 0; i < (size_t)img->n_rules * img->mask_words; i++)
         parts += (size_t)__builtin_popcount(img->rule_mask[i]);
@@ -148,8 +134,12 @@ int succ_init(struct succ_gen *g, const struct image *img, struct wx_error *err)
     g->rec2 = malloc(g->cap * g->stride * 4);
     g->order_cap = 16;
     g->order = malloc(g->order_cap * sizeof *g->order);
-    g->groups = malloc((max_groups + 1) * sizeof *g->groups);
+    g->groups = malloc(((size_t)n + 1) * sizeof *g->groups);
     g->group_of = malloc(((size_t)n + 1) * sizeof *g->group_of);
+    g->run_comp = malloc(((size_t)n + 1) * sizeof *g->run_comp);
+    g->run_pos = malloc(((size_t)n + 1) * sizeof *g->run_pos);
+    g->run_end = malloc(((size_t)n + 1) * sizeof *g->run_end);
+    g->heap = malloc(((size_t)n + 1) * sizeof *g->heap);
     g->present = calloc((size_t)img->mask_words + 1, sizeof *g->present);
     g->targets_cap = 64;
     g->targets = malloc(g->targets_cap * sizeof *g->targets);
@@ -158,7 +148,8 @@ int succ_init(struct succ_gen *g, const struct image *img, struct wx_error *err)
     g->parts = malloc(((size_t)n + 1) * sizeof *g->parts);
     g->odo = malloc(((size_t)n + 1) * sizeof *g->odo);
     g->cur = malloc((size_t)g->words * sizeof *g->cur);
-    if (!g->rec || !g->rec2 || !g->order || !g->groups || !g->group_of || !g->present || !g->targets
+    if (!g->rec || !g->rec2 || !g->order || !g->groups || !g->group_of || !g->run_comp || !g->run_pos
+        || !g->run_end || !g->heap || !g->present || !g->targets
         || !g->rule_part_start || !g->rule_part || !g->parts || !g->odo || !g->cur) {
         succ_free(g);
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "successor generator: out of memory");
@@ -181,6 +172,10 @@ void succ_free(struct succ_gen *g)
     free(g->order);
     free(g->groups);
     free(g->group_of);
+    free(g->run_comp);
+    free(g->run_pos);
+    free(g->run_end);
+    free(g->heap);
     free(g->present);
     free(g->targets);
     free(g->rule_part_start);
@@ -342,20 +337,13 @@ static int product(struct succ_gen *g, uint32_t m, uint32_t label, const uint32_
     }
 }
 
-static int group_cmp(const void *x, const void *y)
-{
-    uint64_t a = ((const struct succ_group *)x)->key, b = ((const struct succ_group *)y)->key;
-    return a < b ? -1 : a > b;
-}
-
-/* Fires the rules of class k, whose groups are g->groups[gi .. gj). */
-static int fire_class(struct succ_gen *g, uint32_t k, size_t gi, size_t gj, const uint32_t *vec,
-                      struct wx_error *err)
+/* Fires the rules of class k, whose groups are g->groups[0 .. nb). */
+static int fire_class(struct succ_gen *g, uint32_t k, uint32_t nb, const uint32_t *vec, struct wx_error *err)
 {
     const struct image *img = g->img;
     const uint32_t mw = img->mask_words;
     int rc = WX_OK;
-    for (size_t x = gi; x < gj; x++) {
+    for (uint32_t x = 0; x < nb; x++) {
         uint32_t c = (uint32_t)g->groups[x].key;
         g->present[c >> 5] |= 1u << (c & 31);
         g->group_of[c] = (uint32_t)x;
@@ -388,11 +376,105 @@ static int fire_class(struct succ_gen *g, uint32_t k, size_t gi, size_t gj, cons
             g->parts[i].targets = g->targets + g->parts[i].tbegin;
         rc = product(g, m, img->class_result[k], vec, err);
     }
-    for (size_t x = gi; x < gj; x++) {
+    for (uint32_t x = 0; x < nb; x++) {
         uint32_t c = (uint32_t)g->groups[x].key;
         g->present[c >> 5] &= ~(1u << (c & 31));
     }
     return rc;
+}
+
+/* ---- merging the components' class runs ---- */
+
+/* The class at a run's cursor. */
+static inline uint32_t run_class(const struct succ_gen *g, uint32_t r)
+{
+    return image_entry_label(g->img->trans[g->run_pos[r]], g->img->act_bits);
+}
+
+/* Heap order: class, then component (unique per run). */
+static inline int run_less(const struct succ_gen *g, uint32_t a, uint32_t b)
+{
+    uint32_t ka = run_class(g, a), kb = run_class(g, b);
+    return ka != kb ? ka < kb : g->run_comp[a] < g->run_comp[b];
+}
+
+static void heap_down(struct succ_gen *g, uint32_t i, uint32_t n)
+{
+    uint32_t *h = g->heap;
+    for (;;) {
+        uint32_t l = 2 * i + 1, m = i;
+        if (l < n && run_less(g, h[l], h[m]))
+            m = l;
+        if (l + 1 < n && run_less(g, h[l + 1], h[m]))
+            m = l + 1;
+        if (m == i)
+            return;
+        uint32_t t = h[i];
+        h[i] = h[m], h[m] = t;
+        i = m;
+    }
+}
+
+/* First entry in [lo, hi) of a class-sorted run whose class is >= k. */
+static uint32_t lower_bound_class(const struct image *img, uint32_t lo, uint32_t hi, uint32_t k)
+{
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (image_entry_label(img->trans[mid], img->act_bits) < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Visits the classes offered by at least two components, in increasing
+ * class order, and fires each.  A class offered by one component alone
+ * cannot fire (every sync rule has >= 2 participants, succ_check_image),
+ * so when the smallest run's class is below every other run's, that run
+ * jumps (binary search) to the next class another run offers: a channel
+ * offering hundreds of classes in one state costs a few probes, not one
+ * step per class. */
+static int fire_classes(struct succ_gen *g, uint32_t nruns, const uint32_t *vec, struct wx_error *err)
+{
+    const struct image *img = g->img;
+    uint32_t *h = g->heap, n = nruns;
+    for (uint32_t i = 0; i < n; i++)
+        h[i] = i;
+    for (uint32_t i = n / 2; i-- > 0;)
+        heap_down(g, i, n);
+    while (n > 1) {
+        uint32_t r = h[0], k = run_class(g, r);
+        uint32_t k2 = run_class(g, h[1]);
+        if (n > 2 && run_class(g, h[2]) < k2)
+            k2 = run_class(g, h[2]);
+        if (k < k2) {
+            /* Only run r offers classes k .. k2-1: skip them. */
+            uint32_t p = lower_bound_class(img, g->run_pos[r] + 1, g->run_end[r], k2);
+            if (p == g->run_end[r])
+                h[0] = h[--n];
+            else
+                g->run_pos[r] = p;
+            heap_down(g, 0, n);
+            continue;
+        }
+        /* At least two runs are at class k: pop all of them (components
+         * come out in increasing order). */
+        uint32_t nb = 0;
+        while (n > 0 && run_class(g, h[0]) == k) {
+            uint32_t q = h[0], i = g->run_pos[q], j = i + 1;
+            while (j < g->run_end[q] && image_entry_label(img->trans[j], img->act_bits) == k)
+                j++;
+            g->groups[nb++] = (struct succ_group){ .key = (uint64_t)k << 32 | g->run_comp[q], .begin = i, .end = j };
+            g->run_pos[q] = j;
+            if (j == g->run_end[q])
+                h[0] = h[--n];
+            heap_down(g, 0, n);
+        }
+        if (fire_class(g, k, nb, vec, err))
+            return WX_ELIMIT;
+    }
+    return WX_OK;
 }
 
 /* ---- the generator ---- */
@@ -401,7 +483,7 @@ int succ_expand(struct succ_gen *g, const uint32_t *vec, struct wx_error *err)
 {
     const struct image *img = g->img;
     const uint32_t n = img->n_comps, ab = img->act_bits;
-    size_t ng = 0;
+    uint32_t nruns = 0;
     g->n = 0;
 
     memcpy(g->cur, vec, (size_t)g->words * 4);
@@ -427,42 +509,14 @@ int succ_expand(struct succ_gen *g, const uint32_t *vec, struct wx_error *err)
             }
         }
         image_set_field(g->cur, first, width, s);
-        /* Sync entries: one group per class, in class order. */
-        while (i < end) {
-            uint32_t k = image_entry_label(img->trans[i], ab), j = i + 1;
-            while (j < end && image_entry_label(img->trans[j], ab) == k)
-                j++;
-            g->groups[ng].key = (uint64_t)k << 32 | c;
-            g->groups[ng].begin = i;
-            g->groups[ng].end = j;
-            ng++;
-            i = j;
+        /* Sync entries, sorted by class: this component's run. */
+        if (i < end) {
+            g->run_comp[nruns] = c;
+            g->run_pos[nruns] = i;
+            g->run_end[nruns++] = end;
         }
     }
-    if (ng > 1) {
-        /* Groups arrive sorted by component, then class; order by class. */
-        if (ng <= SMALL_SORT) {
-            for (size_t i = 1; i < ng; i++) {
-                struct succ_group x = g->groups[i];
-                size_t j = i;
-                while (j > 0 && g->groups[j - 1].key > x.key) {
-                    g->groups[j] = g->groups[j - 1];
-                    j--;
-                }
-                g->groups[j] = x;
-            }
-        } else {
-            qsort(g->groups, ng, sizeof *g->groups, group_cmp);
-        }
-    }
-    for (size_t gi = 0; gi < ng;) {
-        uint32_t k = (uint32_t)(g->groups[gi].key >> 32);
-        size_t gj = gi + 1;
-        while (gj < ng && (uint32_t)(g->groups[gj].key >> 32) == k)
-            gj++;
-        if (fire_class(g, k, gi, gj, vec, err))
-            return WX_ELIMIT;
-        gi = gj;
-    }
+    if (nruns > 1 && fire_classes(g, nruns, vec, err))
+        return WX_ELIMIT;
     return sort_unique(g, err);
 }

@@ -57,10 +57,14 @@ struct succ_gen {
     uint32_t *order;
     size_t order_cap;
 
-    /* Class grouping: the (class, comp) pairs with entries in this state,
-     * sorted by key; at most max_groups of them. */
-    struct succ_group *groups;
-    size_t max_groups;
+    /* Classes: each component's sync entries in this state form a run
+     * sorted by class; the runs are merged class by class through a
+     * min-heap of run cursors (no per-state sort, no per-class list). */
+    uint32_t *run_comp, *run_pos, *run_end; /* n_comps: component, cursor
+                                 and end (entry indices) of each run */
+    uint32_t *heap;           /* n_comps: runs by their cursor's key */
+    struct succ_group *groups;/* n_comps: the groups of the class being
+                                 fired, one per offering component */
     uint32_t *group_of;       /* n_comps: group index of the comp in the
                                  class being fired */
     uint32_t *present;        /* mask_words: comps with entries of that class */
