@@ -125,6 +125,23 @@ int succ_init(struct succ_gen *g, const struct image *img, struct wx_error *err)
     g->words = img->words;
     g->stride = img->words + 1;
 
+    /* Few classes (relative to components): counting sort; many: heap. */
+    g->strategy = img->n_classes <= 16u * n + 64 ? SUCC_COUNTING : SUCC_HEAP;
+    /* The most groups one state can have: per component, the most sync
+     * entries in one segment (each entry starts at most one group). */
+    size_t max_groups = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        const uint32_t *so = img->state_offsets + img->proc_offsets[c];
+        uint32_t most = 0;
+        for (uint32_t s = 0; s < img->comp_states[c]; s++) {
+            uint32_t k = 0;
+            for (uint32_t i = so[s]; i < so[s + 1]; i++)
+                k += image_entry_is_sync(img->trans[i]);
+            if (k > most)
+                most = k;
+        }
+        max_groups += most;
+    }
     size_t parts = 0;
     for (size_t i = 0; i < (size_t)img->n_rules * img->mask_words; i++)
         parts += (size_t)__builtin_popcount(img->rule_mask[i]);
@@ -139,6 +156,11 @@ int succ_init(struct succ_gen *g, const struct image *img, struct wx_error *err)
     g->run_comp = malloc(((size_t)n + 1) * sizeof *g->run_comp);
     g->run_pos = malloc(((size_t)n + 1) * sizeof *g->run_pos);
     g->run_end = malloc(((size_t)n + 1) * sizeof *g->run_end);
+    g->run_key = malloc(((size_t)n + 1) * sizeof *g->run_key);
+    g->cut = malloc((max_groups + 1) * sizeof *g->cut);
+    g->sorted = malloc((max_groups + 1) * sizeof *g->sorted);
+    g->class_count = calloc((size_t)img->n_classes + 1, sizeof *g->class_count);
+    g->class_start = malloc(((size_t)img->n_classes + 1) * sizeof *g->class_start);
     g->heap = malloc(((size_t)n + 1) * sizeof *g->heap);
     g->present = calloc((size_t)img->mask_words + 1, sizeof *g->present);
     g->targets_cap = 64;
@@ -149,7 +171,7 @@ int succ_init(struct succ_gen *g, const struct image *img, struct wx_error *err)
     g->odo = malloc(((size_t)n + 1) * sizeof *g->odo);
     g->cur = malloc((size_t)g->words * sizeof *g->cur);
     if (!g->rec || !g->rec2 || !g->order || !g->groups || !g->group_of || !g->run_comp || !g->run_pos
-        || !g->run_end || !g->heap || !g->present || !g->targets
+        || !g->run_end || !g->run_key || !g->cut || !g->sorted || !g->class_count || !g->class_start || !g->heap || !g->present || !g->targets
         || !g->rule_part_start || !g->rule_part || !g->parts || !g->odo || !g->cur) {
         succ_free(g);
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "successor generator: out of memory");
@@ -175,6 +197,11 @@ void succ_free(struct succ_gen *g)
     free(g->run_comp);
     free(g->run_pos);
     free(g->run_end);
+    free(g->run_key);
+    free(g->cut);
+    free(g->sorted);
+    free(g->class_count);
+    free(g->class_start);
     free(g->heap);
     free(g->present);
     free(g->targets);
@@ -337,17 +364,19 @@ static int product(struct succ_gen *g, uint32_t m, uint32_t label, const uint32_
     }
 }
 
-/* Fires the rules of class k, whose groups are g->groups[0 .. nb). */
-static int fire_class(struct succ_gen *g, uint32_t k, uint32_t nb, const uint32_t *vec, struct wx_error *err)
+/* Fires the rules of class k, whose groups (one per offering component)
+ * are grp[0 .. nb). */
+static int fire_class(struct succ_gen *g, uint32_t k, struct succ_group *grp, uint32_t nb, const uint32_t *vec,
+                      struct wx_error *err)
 {
     const struct image *img = g->img;
     const uint32_t mw = img->mask_words;
     int rc = WX_OK;
     for (uint32_t x = 0; x < nb; x++) {
-        uint32_t c = (uint32_t)g->groups[x].key;
+        uint32_t c = (uint32_t)grp[x].key;
         g->present[c >> 5] |= 1u << (c & 31);
         g->group_of[c] = (uint32_t)x;
-        g->groups[x].tcount = UINT32_MAX;
+        grp[x].tcount = UINT32_MAX;
     }
     size_t used = 0;
     for (uint32_t r = img->class_rule_start[k]; r < img->class_rule_start[k + 1] && rc == WX_OK; r++) {
@@ -360,7 +389,7 @@ static int fire_class(struct succ_gen *g, uint32_t k, uint32_t nb, const uint32_
         uint32_t m = 0;
         for (uint32_t q = g->rule_part_start[r]; q < g->rule_part_start[r + 1]; q++) {
             uint32_t c = g->rule_part[q];
-            struct succ_group *gr = &g->groups[g->group_of[c]];
+            struct succ_group *gr = &grp[g->group_of[c]];
             if (gr->tcount == UINT32_MAX && (rc = gather(g, c, gr, &used, err)))
                 break;
             g->parts[m].first = img->first_bit[c];
@@ -377,7 +406,7 @@ static int fire_class(struct succ_gen *g, uint32_t k, uint32_t nb, const uint32_
         rc = product(g, m, img->class_result[k], vec, err);
     }
     for (uint32_t x = 0; x < nb; x++) {
-        uint32_t c = (uint32_t)g->groups[x].key;
+        uint32_t c = (uint32_t)grp[x].key;
         g->present[c >> 5] &= ~(1u << (c & 31));
     }
     return rc;
@@ -385,27 +414,23 @@ static int fire_class(struct succ_gen *g, uint32_t k, uint32_t nb, const uint32_
 
 /* ---- merging the components' class runs ---- */
 
-/* The class at a run's cursor. */
-static inline uint32_t run_class(const struct succ_gen *g, uint32_t r)
+/* Sets the heap key of run r from its cursor: class << 32 | component,
+ * unique per run, so the heap order is total. */
+static inline void run_rekey(struct succ_gen *g, uint32_t r)
 {
-    return image_entry_label(g->img->trans[g->run_pos[r]], g->img->act_bits);
-}
-
-/* Heap order: class, then component (unique per run). */
-static inline int run_less(const struct succ_gen *g, uint32_t a, uint32_t b)
-{
-    uint32_t ka = run_class(g, a), kb = run_class(g, b);
-    return ka != kb ? ka < kb : g->run_comp[a] < g->run_comp[b];
+    g->run_key[r] = (uint64_t)image_entry_label(g->img->trans[g->run_pos[r]], g->img->act_bits) << 32
+                    | g->run_comp[r];
 }
 
 static void heap_down(struct succ_gen *g, uint32_t i, uint32_t n)
 {
     uint32_t *h = g->heap;
+    const uint64_t *key = g->run_key;
     for (;;) {
         uint32_t l = 2 * i + 1, m = i;
-        if (l < n && run_less(g, h[l], h[m]))
+        if (l < n && key[h[l]] < key[h[m]])
             m = l;
-        if (l + 1 < n && run_less(g, h[l + 1], h[m]))
+        if (l + 1 < n && key[h[l + 1]] < key[h[m]])
             m = l + 1;
         if (m == i)
             return;
@@ -440,41 +465,83 @@ static int fire_classes(struct succ_gen *g, uint32_t nruns, const uint32_t *vec,
     const struct image *img = g->img;
     uint32_t *h = g->heap, n = nruns;
     for (uint32_t i = 0; i < n; i++)
-        h[i] = i;
+        h[i] = i, run_rekey(g, i);
     for (uint32_t i = n / 2; i-- > 0;)
         heap_down(g, i, n);
     while (n > 1) {
-        uint32_t r = h[0], k = run_class(g, r);
-        uint32_t k2 = run_class(g, h[1]);
-        if (n > 2 && run_class(g, h[2]) < k2)
-            k2 = run_class(g, h[2]);
+        uint32_t r = h[0], k = (uint32_t)(g->run_key[r] >> 32);
+        uint32_t k2 = (uint32_t)(g->run_key[h[1]] >> 32);
+        if (n > 2 && (uint32_t)(g->run_key[h[2]] >> 32) < k2)
+            k2 = (uint32_t)(g->run_key[h[2]] >> 32);
         if (k < k2) {
             /* Only run r offers classes k .. k2-1: skip them. */
             uint32_t p = lower_bound_class(img, g->run_pos[r] + 1, g->run_end[r], k2);
             if (p == g->run_end[r])
                 h[0] = h[--n];
             else
-                g->run_pos[r] = p;
+                g->run_pos[r] = p, run_rekey(g, r);
             heap_down(g, 0, n);
             continue;
         }
         /* At least two runs are at class k: pop all of them (components
          * come out in increasing order). */
         uint32_t nb = 0;
-        while (n > 0 && run_class(g, h[0]) == k) {
+        while (n > 0 && (uint32_t)(g->run_key[h[0]] >> 32) == k) {
             uint32_t q = h[0], i = g->run_pos[q], j = i + 1;
             while (j < g->run_end[q] && image_entry_label(img->trans[j], img->act_bits) == k)
                 j++;
-            g->groups[nb++] = (struct succ_group){ .key = (uint64_t)k << 32 | g->run_comp[q], .begin = i, .end = j };
+            g->groups[nb++] = (struct succ_group){ .key = g->run_key[q], .begin = i, .end = j };
             g->run_pos[q] = j;
             if (j == g->run_end[q])
                 h[0] = h[--n];
+            else
+                run_rekey(g, q);
             heap_down(g, 0, n);
         }
-        if (fire_class(g, k, nb, vec, err))
+        if (fire_class(g, k, g->groups, nb, vec, err))
             return WX_ELIMIT;
     }
     return WX_OK;
+}
+
+/* The same for images with few classes (SUCC_COUNTING): the runs are cut
+ * into groups, counted per class, and a counting sort orders them --
+ * O(groups + n_classes) per state, where the heap costs a few comparisons
+ * per group (many components, each offering one or two classes). */
+static int fire_classes_counting(struct succ_gen *g, uint32_t nruns, const uint32_t *vec, struct wx_error *err)
+{
+    const struct image *img = g->img;
+    uint32_t ng = 0;
+    for (uint32_t r = 0; r < nruns; r++)
+        for (uint32_t i = g->run_pos[r], end = g->run_end[r]; i < end;) {
+            uint32_t k = image_entry_label(img->trans[i], img->act_bits), j = i + 1;
+            while (j < end && image_entry_label(img->trans[j], img->act_bits) == k)
+                j++;
+            g->cut[ng++] = (struct succ_group){ .key = (uint64_t)k << 32 | g->run_comp[r], .begin = i, .end = j };
+            g->class_count[k]++;
+            i = j;
+        }
+    /* Prefix sums over the classes, then scatter: stable, so each class's
+     * groups stay in component order. */
+    uint32_t acc = 0;
+    for (uint32_t k = 0; k < img->n_classes; k++) {
+        uint32_t c = g->class_count[k];
+        g->class_start[k] = acc;
+        acc += c;
+    }
+    for (uint32_t x = 0; x < ng; x++) {
+        uint32_t k = (uint32_t)(g->cut[x].key >> 32);
+        g->sorted[g->class_start[k]++] = g->cut[x];
+    }
+    /* class_start[k] now ends class k's groups. */
+    int rc = WX_OK;
+    for (uint32_t k = 0; k < img->n_classes; k++) {
+        uint32_t c = g->class_count[k];
+        g->class_count[k] = 0;
+        if (c >= 2 && rc == WX_OK)
+            rc = fire_class(g, k, g->sorted + g->class_start[k] - c, c, vec, err);
+    }
+    return rc;
 }
 
 /* ---- the generator ---- */
@@ -516,7 +583,8 @@ int succ_expand(struct succ_gen *g, const uint32_t *vec, struct wx_error *err)
             g->run_end[nruns++] = end;
         }
     }
-    if (nruns > 1 && fire_classes(g, nruns, vec, err))
+    if (nruns > 1
+        && (g->strategy == SUCC_COUNTING ? fire_classes_counting(g, nruns, vec, err) : fire_classes(g, nruns, vec, err)))
         return WX_ELIMIT;
     return sort_unique(g, err);
 }

@@ -58,11 +58,21 @@ struct succ_gen {
     size_t order_cap;
 
     /* Classes: each component's sync entries in this state form a run
-     * sorted by class; the runs are merged class by class through a
-     * min-heap of run cursors (no per-state sort, no per-class list). */
+     * sorted by class.  The classes offered by >= 2 components are visited
+     * in increasing order by one of two strategies, chosen by succ_init
+     * from the image (tests may override it; both give the same output):
+     * SUCC_HEAP merges the runs through a min-heap of run cursors, jumping
+     * over classes one component offers alone (few components, many
+     * classes, e.g. a channel accepting any of hundreds of data);
+     * SUCC_COUNTING cuts the runs into groups and counting-sorts them by
+     * class (many components, few classes). */
+    enum { SUCC_HEAP, SUCC_COUNTING } strategy;
+    struct succ_group *cut, *sorted; /* SUCC_COUNTING: at most max_groups */
+    uint32_t *class_count, *class_start; /* SUCC_COUNTING: n_classes */
     uint32_t *run_comp, *run_pos, *run_end; /* n_comps: component, cursor
                                  and end (entry indices) of each run */
-    uint32_t *heap;           /* n_comps: runs by their cursor's key */
+    uint64_t *run_key;        /* n_comps: class at the cursor << 32 | component */
+    uint32_t *heap;           /* n_comps: runs ordered by run_key */
     struct succ_group *groups;/* n_comps: the groups of the class being
                                  fired, one per offering component */
     uint32_t *group_of;       /* n_comps: group index of the comp in the

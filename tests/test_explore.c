@@ -525,11 +525,15 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
     struct wx_error err;
     struct explore_result res;
 
-    /* Successors of every reachable state, against the reference. */
+    /* Successors of every reachable state, against the reference, with
+     * both class-merging strategies. */
     struct succ_gen g;
     struct succs o = { 0 };
     uint64_t diff = 0;
-    if (qcheck(succ_init(&g, img, &err) == WX_OK, "image %u: succ_init", idx)) {
+    for (int strategy = 0; strategy < 2; strategy++) {
+        if (!qcheck(succ_init(&g, img, &err) == WX_OK, "image %u: succ_init", idx))
+            continue;
+        g.strategy = strategy ? SUCC_COUNTING : SUCC_HEAP;
         for (uint64_t i = 0; i < r->n; i++) {
             nv_succ(img, r->vec + i * r->words, &o);
             if (succ_expand(&g, r->vec + i * r->words, &err) != WX_OK || g.n != o.n) {
