@@ -40,19 +40,23 @@
  *
  * Capacity.  The store holds at most max_states vectors (fixed at creation,
  * reserved as lazily committed memory, so only used pages cost RAM; store
- * and slot arrays ask for transparent huge pages).  The
- * slot array starts small and grows by doubling, up to max_slots
- * (~ max_states / VTABLE_MAX_LOAD), but only at a quiet point: the caller
- * guarantees that no lookup runs between vtable_grow_begin and
- * vtable_grow_end (vtable_grow_part may run on many threads at once).
- * An insert returns FULL when the current slot array reaches
- * VTABLE_MAX_LOAD, or the store is exhausted: the caller may then grow
- * (vtable_can_grow) and retry, or treat FULL as a resource limit.  FULL
- * never hides a FOUND: the probe sequence is searched before the check.
+ * and slot arrays ask for transparent huge pages).  The slot array starts
+ * small and grows by doubling, up to max_slots (~ max_states /
+ * VTABLE_MAX_LOAD), but only at a quiet point: the caller guarantees that
+ * no lookup runs between vtable_grow_begin and vtable_grow_end
+ * (vtable_grow_part may run on many threads at once).  An insert returns
+ * FULL once the current slot array has reached VTABLE_MAX_LOAD, or the
+ * store is exhausted: the caller may then grow (vtable_can_grow) and retry,
+ * or treat FULL as a resource limit.  FULL never hides a FOUND: the probe
+ * sequence is searched first.  The inserts that cross half load and the
+ * maximum load raise flags (want_grow, over) that the others read instead
+ * of the id counter, so the counter's cache line sees one atomic add per
+ * insert and nothing else; threads racing past the `over` check overshoot
+ * the maximum load by at most one insert each.
  *
- * Thread safety: vtable_lookup, vtable_count, vtable_vector (of a published
- * id) and vtable_wants_grow may be called concurrently; everything else
- * only at a quiet point.
+ * Thread safety: vtable_lookup(_hashed), vtable_prefetch(_vector),
+ * vtable_count, vtable_vector (of a published id) and vtable_wants_grow may
+ * be called concurrently; everything else only at a quiet point.
  */
 #ifndef WX_VTABLE_H
 #define WX_VTABLE_H
@@ -125,8 +129,8 @@ void vtable_prefetch_vector(const struct vtable *t, uint64_t hash);
  * otherwise miss the TLB on nearly every access.  A hint only. */
 void vtable_advise_huge(void *p, size_t bytes);
 
-/* Number of ids handed out (exact at a quiet point; a lower bound of the
- * published ids otherwise, since an id is counted before it is published). */
+/* Number of ids handed out, at most max_states (exact at a quiet point;
+ * while inserts run, ids counted here may not be published yet). */
 uint64_t vtable_count(const struct vtable *t);
 
 /* The vector of a published id (words words, read-only). */
