@@ -40,7 +40,7 @@ synth() {
     [ "$cores" -gt 2 ] && t="1,2,$cores"
     bin/bench_synth cycles 8 8 --threads "$t" --seq       # 16.8 M states, 1 word, local only
     bin/bench_synth buffers 12 3 --threads "$t" --seq     # 16.8 M states, 1 word, synchronising
-    bin/bench_synth buffers 11 3 --pad 40 --threads "$t"  # 4.2 M states, 3 words, straddling
+    bin/bench_synth buffers 11 3 --pad 30 --threads "$t"  # 4.2 M states, 2 words, straddling fields
 }
 
 if [ $# -eq 0 ]; then

@@ -11,7 +11,7 @@
  *
  * Options: --threads 1,2,4   thread counts for explore_cpu (default 1 and all
  *                            online cores);  --seq  also time explore_seq;
- *          --pad BITS        a leading 1-state component BITS wide (moves the
+ *          --pad BITS        a leading 1-state component BITS (<= 32) wide (moves the
  *                            other fields: more words, straddling fields);
  *          --memory BYTES    budget (default: explore_default_memory()).
  * One line per run; efficiency = (time with the first thread count x that
@@ -76,7 +76,7 @@ int main(int argc, char **argv)
     for (int i = 4; i < argc; i++) {
         if (!strcmp(argv[i], "--seq"))
             seq = 1;
-        else if (!strcmp(argv[i], "--pad") && i + 1 < argc)
+        else if (!strcmp(argv[i], "--pad") && i + 1 < argc && atoi(argv[i + 1]) >= 0 && atoi(argv[i + 1]) <= 32)
             pad = (uint32_t)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--memory") && i + 1 < argc)
             memory = strtoull(argv[++i], NULL, 0);
