@@ -5,8 +5,9 @@
 #    exists, the AUT reader with network/lts.c;
 #  - runs the driver on every file of tests/{bad,good}/{aut,exp} (manifests
 #    named EXPECT* or README* excepted): one PASS/FAIL line per file.  FAIL on
-#    any sanitizer report, crash, or broken error contract; for EXP files also
-#    when a good file is rejected or a bad one accepted;
+#    any sanitizer report, crash, broken error contract, or output printed by
+#    the reader itself; for EXP files also when a good file is rejected or a
+#    bad one accepted;
 #  - builds tests/test_exp_parse.c (constructs, bad files, round trips, fuzz)
 #    with the same sanitizers and runs it: one PASS/FAIL line.
 # Needs cc with libasan/libubsan (gcc's packages), and bison and flex or the
@@ -79,6 +80,8 @@ for dir in tests/bad/exp tests/good/exp tests/bad/aut tests/good/aut; do
         what=$(head -n 1 "$log" | cut -c1-160)
         if grep -q 'Sanitizer\|runtime error' "$log"; then
             fail "asan $f: sanitizer report (exit $rc):"; sed 's/^/    /' "$log" | head -40
+        elif [ "$(wc -l < "$log")" -ne 1 ]; then
+            fail "asan $f: the reader printed something itself:"; sed 's/^/    /' "$log" | head -10
         elif [ "$rc" -ne 10 ] && [ "$rc" -ne 11 ]; then
             fail "asan $f: exit status $rc: $what"
         elif [ "$kind" = exp ] && [ "$rc" -ne "$want" ]; then
