@@ -603,6 +603,10 @@ static void test_details(void)
         int rc = exp_parse_file("tests/no/such/file.exp", &g, &e);
         check(rc == WX_EINPUT && !g && strstr(e.msg, "cannot open") &&
               !strcmp(e.file, "tests/no/such/file.exp"), "missing file: WX_EINPUT, cannot open");
+        g = (struct exp_file *)1;
+        rc = exp_parse_file("tests", &g, &e);
+        check(rc == WX_EINPUT && !g && strstr(e.msg, "cannot read"),
+              "a directory: WX_EINPUT, cannot read (found %d '%s')", rc, e.msg);
     }
 }
 
