@@ -16,7 +16,7 @@ Each family object provides:
                             family has no closed form
 """
 
-from ltsgen import (HIDDEN, Aut, explore, lagrange, mat_pow, poly_eval,
+from ltsgen import (HIDDEN, Aut, explore, lagrange, mat_mul, poly_eval,
                     poly_str, replace, vector)
 
 class Milner:
@@ -169,8 +169,9 @@ class Buffers:
             if k < n - 1:
                 iface.append("M%d" % (k + 1))
                 ren.append("OUT -> M%d" % (k + 1))
-            ops.append("    %s -> gate rename %s in \"%s\" end rename"
-                       % (", ".join(iface), ", ".join(ren), tmpl))
+            # the leaf is an IDF without extension (= buffer_d<d>.aut)
+            ops.append("    %s -> gate rename %s in %s end rename"
+                       % (", ".join(iface), ", ".join(ren), tmpl[:-len(".aut")]))
         lines.append("\n  ||\n".join(ops))
         lines.append("  end par")
         lines.append("end hide")
@@ -295,37 +296,59 @@ class TokenRing:
 
 class Philosophers:
     """Dining philosophers: n philosophers and n forks, all components.
-    Philosopher i: thinking -i-> hungry -"GET !i !i"-> has left fork
-    -"GET !i !i+1"-> has both -"EAT !i"-> done eating -"PUT !i !i"-> has right
-    fork -"PUT !i !i+1"-> thinking (left fork = fork i, right = fork i+1).
+    Philosopher i (left fork = fork i, right fork = fork i+1): thinking -i->
+    hungry -"GET !i !f1"-> has its first fork -"GET !i !f2"-> has both
+    -"EAT !i"-> done eating -"PUT !i !i"-> has the right fork only
+    -"PUT !i !i+1"-> thinking.  Symmetric: everybody's first fork is the
+    left one; asym: philosopher n-1 takes its right fork (fork 0) first.
     Fork f: free, taken by philosopher f, or taken by philosopher f-1.
     Composition: (P_0 ||| ... ||| P_n-1) |[GET, PUT]| (F_0 ||| ... ||| F_n-1).
 
-    Fork states are functions of the philosophers' states, so reachable
-    states are the cyclic words over the 6 philosopher states in which no
-    philosopher holding its right fork (states 3,4,5) is followed by one
-    holding its left fork (states 2,3,4):
-        states      = trace(M^n) - 1, M[a][b] = 0 iff a in {3,4,5}, b in {2,3,4}
-        transitions = n * sum_{p,a,q} en(p,a,q) M[p][a] M[a][q] (M^(n-2))[q][p] - n
-                      with en = 1 except: a=1 needs p not in {3,4,5}, a=2
-                      needs q not in {2,3,4}
-    (the "- 1" and "- n" remove the word 5^n, which has no predecessor)
-        deadlocks   = 1 (everybody holds the left fork; the usual demo for
-                      --deadlock)"""
+    Philosopher states 0..5 in the order above; L_i / R_i = the states in
+    which philosopher i holds its left / right fork (symmetric: {2,3,4} /
+    {3,4,5}; the asymmetric one: {3,4} / {2,3,4,5}).  Fork states are
+    functions of the philosophers' states, so the reachable states are among
+    the cyclic words x_0..x_n-1 with no x_i in R_i followed by x_i+1 in
+    L_i+1 (fork i+1 held twice):
+        states      = trace(M_0 M_1 .. M_n-1) - 1,
+                      M_i[a][b] = 0 iff a in R_i and b in L_i+1
+        transitions = sum_i sum_{p,a,q} en_i(p,a,q) M_i-1[p][a] M_i[a][q]
+                      (M_i+1 .. M_i-2)[q][p]  - n
+                      (en_i = 1 except in states 1 and 2, which need the fork
+                      to take to be free: not held by the neighbour sharing it)
+        deadlocks   = 1 symmetric (all hold their left fork: a blocked
+                      philosopher is in state 1 or 2, and one in state 1
+                      waits for a neighbour that can move), 0 asymmetric
+                      (forks are taken in increasing number: no circular
+                      wait)
+    The "- 1" and "- n" remove the word 5^n (everybody holds only the right
+    fork), which satisfies the constraint but has no predecessor: the only
+    way into state 5 is 4 -> 5, and before the last such move that
+    philosopher and its left neighbour would both have held the same fork;
+    its n outgoing transitions go with it.  That no other word is unreachable
+    is established by the explorer (n = 2..8), not proved."""
 
     name = "philosophers"
-    small = [dict(n=2), dict(n=3), dict(n=5), dict(n=7)]
-    large = [dict(n=9), dict(n=11), dict(n=12), dict(n=14)]
-    check_sizes = [dict(n=k) for k in range(2, 10)]
+    small = [dict(n=2), dict(n=3), dict(n=5), dict(n=7),
+             dict(n=3, asym=True), dict(n=6, asym=True)]
+    large = [dict(n=9), dict(n=11), dict(n=12), dict(n=14), dict(n=12, asym=True)]
+    check_sizes = ([dict(n=k) for k in range(2, 9)] +
+                   [dict(n=k, asym=True) for k in range(2, 9)])
 
-    HOLD_L = (2, 3, 4)
-    HOLD_R = (3, 4, 5)
+    HOLD_L, HOLD_R = (2, 3, 4), (3, 4, 5)
+    ASYM_L, ASYM_R = (3, 4), (2, 3, 4, 5)
 
     def inst(self, p):
-        return "philosophers_n%d" % p["n"]
+        return "philosophers_%sn%d" % ("asym_" if p.get("asym") else "", p["n"])
 
     def desc(self, p):
-        return "n=%d" % p["n"]
+        return "n=%d%s" % (p["n"], ",asym" if p.get("asym") else "")
+
+    def forks(self, p, i):
+        """(first, second) fork of philosopher i."""
+        n = p["n"]
+        r = (i + 1) % n
+        return (r, i) if (p.get("asym") and i == n - 1) else (i, r)
 
     def files(self, p):
         n = p["n"]
@@ -334,10 +357,11 @@ class Philosophers:
         out = {}
         for i in range(n):
             r = (i + 1) % n
+            f1, f2 = self.forks(p, i)
             aut = Aut("think")
             aut.add("think", HIDDEN, "hungry")
-            aut.add("hungry", "GET !%d !%d" % (i, i), "left")
-            aut.add("left", "GET !%d !%d" % (i, r), "both")
+            aut.add("hungry", "GET !%d !%d" % (i, f1), "first")
+            aut.add("first", "GET !%d !%d" % (i, f2), "both")
             aut.add("both", "EAT !%d" % i, "ate")
             aut.add("ate", "PUT !%d !%d" % (i, i), "right")
             aut.add("right", "PUT !%d !%d" % (i, r), "think")
@@ -352,64 +376,80 @@ class Philosophers:
             out["%s_f%d.aut" % (pre, f)] = aut.text()
         phils = " ||| ".join('"%s_p%d.aut"' % (pre, i) for i in range(n))
         forks = " ||| ".join('"%s_f%d.aut"' % (pre, i) for i in range(n))
+        why = ("philosopher %d takes its right fork first, so this does not\n"
+               "   deadlock." % (n - 1) if p.get("asym") else
+               "everybody takes the left fork first, so this deadlocks.")
         text = ("(* Dining philosophers, %d philosophers and %d forks (generated by\n"
                 "   examples/gen.py).  \"GET !i !f\": philosopher i takes fork f;\n"
-                "   everybody takes the left fork first, so this deadlocks. *)\n"
-                "(%s)\n|[GET, PUT]|\n(%s)\n" % (n, n, phils, forks))
+                "   %s *)\n"
+                "(%s)\n|[GET, PUT]|\n(%s)\n" % (n, n, why, phils, forks))
         out[pre + ".exp"] = text
         return out
 
     def model(self, p):
         n = p["n"]
-        FREE, OWNER, LEFT = 0, 1, 2   # fork f taken by phil f / by phil f-1
+        FREE = 0   # else 1 + the philosopher holding the fork
 
         def succ(s):
             ph, fk = s
             for i in range(n):
-                r = (i + 1) % n
                 x = ph[i]
+                f1, f2 = self.forks(p, i)
+                r = (i + 1) % n
                 if x == 0:
                     yield HIDDEN, (replace(ph, i, 1), fk)
-                elif x == 1 and fk[i] == FREE:
-                    yield "GET !%d !%d" % (i, i), (replace(ph, i, 2), replace(fk, i, OWNER))
-                elif x == 2 and fk[r] == FREE:
-                    yield "GET !%d !%d" % (i, r), (replace(ph, i, 3), replace(fk, r, LEFT))
+                elif x in (1, 2):
+                    f = f1 if x == 1 else f2
+                    if fk[f] == FREE:
+                        yield ("GET !%d !%d" % (i, f),
+                               (replace(ph, i, x + 1), replace(fk, f, 1 + i)))
                 elif x == 3:
                     yield "EAT !%d" % i, (replace(ph, i, 4), fk)
                 elif x == 4:
                     yield "PUT !%d !%d" % (i, i), (replace(ph, i, 5), replace(fk, i, FREE))
-                elif x == 5:
+                else:
                     yield "PUT !%d !%d" % (i, r), (replace(ph, i, 0), replace(fk, r, FREE))
         return ((0,) * n, (FREE,) * n), succ
 
     def formula(self, p):
         n = p["n"]
-        M = [[0 if (a in self.HOLD_R and b in self.HOLD_L) else 1
-              for b in range(6)] for a in range(6)]
-        Mn = mat_pow(M, n)
-        states = sum(Mn[i][i] for i in range(6))
-        Mr = mat_pow(M, n - 2)
+        asym = [bool(p.get("asym")) and i == n - 1 for i in range(n)]
+        L = [self.ASYM_L if a else self.HOLD_L for a in asym]
+        R = [self.ASYM_R if a else self.HOLD_R for a in asym]
+        M = [[[0 if (a in R[i] and b in L[(i + 1) % n]) else 1 for b in range(6)]
+              for a in range(6)] for i in range(n)]
+        ident = [[int(a == b) for b in range(6)] for a in range(6)]
 
-        def en(pv, a, qv):
-            if a == 1:
-                return pv not in self.HOLD_R
-            if a == 2:
-                return qv not in self.HOLD_L
-            return True
-        acc = 0
-        for pv in range(6):
-            for a in range(6):
-                for qv in range(6):
-                    if en(pv, a, qv):
-                        acc += M[pv][a] * M[a][qv] * Mr[qv][pv]
-        # The word 5^n (everybody holds only the right fork) satisfies the
-        # pairwise constraint but has no predecessor: the only way into
-        # state 5 is 4 -> 5 (put the left fork), and before the last such
-        # move that philosopher and its left neighbour would both have held
-        # the same fork.  It is not initial, so it is unreachable; its n
-        # outgoing transitions are removed with it.  (That no other word is
-        # unreachable is checked by the explorer, n = 2..9.)
-        return states - 1, n * acc - n, 1
+        def chain(first, count):
+            """M_first M_first+1 ... (count factors, indices mod n)."""
+            acc = ident
+            for k in range(count):
+                acc = mat_mul(acc, M[(first + k) % n])
+            return acc
+        whole = chain(0, n)
+        states = sum(whole[a][a] for a in range(6))
+
+        def en(i, pv, a, qv):
+            # fork i (left) is shared with the left neighbour's right hand,
+            # fork i+1 (right) with the right neighbour's left hand
+            if a not in (1, 2):
+                return True
+            want_left = (a == 1) != asym[i]
+            if want_left:
+                return pv not in R[(i - 1) % n]
+            return qv not in L[(i + 1) % n]
+        trans = 0
+        for i in range(n):
+            Mp, Mi = M[(i - 1) % n], M[i]
+            rest = chain(i + 1, n - 2)   # from x_i+1 back to x_i-1
+            for pv in range(6):
+                for a in range(6):
+                    if not Mp[pv][a]:
+                        continue
+                    for qv in range(6):
+                        if Mi[a][qv] and en(i, pv, a, qv):
+                            trans += rest[qv][pv]
+        return states - 1, trans - n, 0 if any(asym) else 1
 
 
 class Mutex:
@@ -571,8 +611,9 @@ class ABP:
     for acknowledgement bits (RL, LS).  Receiver: EXP(b) -"KR !x !b"->
     DLV(x,b) -"OUT !x"-> ACK(b) -"RL !b"-> EXP(1-b); EXP(b) -"KR !x !1-b"->
     ACK(1-b) -"RL !1-b"-> EXP(b).
-    Composition: hide SK, KR, RL, LS in (S |[SK, LS]| (K ||| L)) |[KR, RL]| R
-    (LOTOS hide, no "end hide").
+    Composition: hide SK, KR, RL, LS in (S |[SK, LS]| ("channels.exp"))
+    |[KR, RL]| R (LOTOS hide, no "end hide"), where the included
+    "abp_d<d>_channels.exp" is K ||| L.
 
     Counts are polynomials in d (data independence: a state holds at most 3
     data values, so #states = sum_j c_j d(d-1)..(d-j+1) with j <= 3, likewise
@@ -625,11 +666,16 @@ class ABP:
             lch.add(b, "LS !%d" % b, "empty")
             lch.add(b, HIDDEN, "empty")
         out["abp_l.aut"] = lch.text()
+        # the two channels are an EXP file of their own, included as a leaf
+        # (parenthesised, so CADP's textual inclusion parses the same)
+        out[pre + "_channels.exp"] = (
+            "-- the lossy channels of %s.exp: data (K) and acknowledgements (L)\n"
+            "\"%s_k.aut\" ||| \"abp_l.aut\"\n" % (pre, pre))
         out[pre + ".exp"] = (
             "(* Alternating bit protocol, %d data value(s), lossy channels K (data)\n"
             "   and L (acknowledgements) (generated by examples/gen.py). *)\n"
-            "hide SK, KR, RL, LS in\n"
-            "  (\"%s_sender.aut\" |[SK, LS]| (\"%s_k.aut\" ||| \"abp_l.aut\"))\n"
+            "hide SK, KR, RL, LS in      -- LOTOS hide: no \"end hide\", it extends to the end\n"
+            "  (\"%s_sender.aut\" |[SK, LS]| (\"%s_channels.exp\"))\n"
             "  |[KR, RL]|\n"
             "  \"%s_receiver.aut\"\n" % (d, pre, pre, pre))
         return out

@@ -49,6 +49,8 @@
 #define MAX_THREADS 1024u
 /* Thread 0 looks at the clock every this many expanded states. */
 #define PROGRESS_EVERY 256u
+/* Successors whose home slots are prefetched ahead of their lookup. */
+#define PREFETCH_AHEAD 8u
 /* Ids re-inserted per grab while growing the table. */
 #define REHASH_CHUNK 8192u
 
@@ -64,6 +66,8 @@ struct worker {
     struct succ_gen g;
     struct product_edge *edges;
     size_t nedges;
+    uint64_t *hash;           /* hashes of the current successors */
+    size_t hash_cap;
     uint64_t expanded;
     struct wx_error err;
     /* Written only by the owner (relaxed), read by thread 0's progress. */
@@ -280,11 +284,29 @@ static void expand(struct worker *w, uint64_t id)
     }
     if (atomic_load_explicit(&sh->halt, memory_order_relaxed) != HALT_NONE)
         return; /* HALT_LEVEL: only deadlocks are looked for now */
-    for (size_t i = 0; i < w->g.n; i++) {
+    const size_t n = w->g.n;
+    if (n > w->hash_cap) {
+        size_t cap = w->hash_cap * 2 > n ? w->hash_cap * 2 : n;
+        uint64_t *h = realloc(w->hash, cap * sizeof *h);
+        if (!h) {
+            fail(sh, wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "out of memory"), &w->err);
+            return;
+        }
+        w->hash = h, w->hash_cap = cap;
+    }
+    for (size_t i = 0; i < n; i++) {
+        w->hash[i] = vtable_hash(succ_vector(&w->g, i), sh->words);
+        if (i < PREFETCH_AHEAD)
+            vtable_prefetch(sh->t, w->hash[i]);
+    }
+    for (size_t i = 0; i < n; i++) {
         const uint32_t label = succ_label(&w->g, i);
         uint64_t t;
         enum vtable_outcome o;
-        while ((o = vtable_lookup(sh->t, succ_vector(&w->g, i), VTABLE_INSERT, &t)) == VTABLE_FULL) {
+        if (i + PREFETCH_AHEAD < n)
+            vtable_prefetch(sh->t, w->hash[i + PREFETCH_AHEAD]);
+        while ((o = vtable_lookup_hashed(sh->t, succ_vector(&w->g, i), w->hash[i], VTABLE_INSERT, &t))
+               == VTABLE_FULL) {
             if (!vtable_can_grow(sh->t)) {
                 wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0,
                         "memory budget exhausted after %llu states; raise it (--memory)",
@@ -481,6 +503,7 @@ out:
     for (unsigned i = 0; i < ready; i++) {
         succ_free(&w[i].g);
         free(w[i].edges);
+        free(w[i].hash);
     }
     vtable_free(sh->t);
     free(sh->parent);

@@ -174,11 +174,30 @@ static uint64_t wait_published(_Atomic uint64_t *slot)
     }
 }
 
+/* Vectors are a few words: an inline loop beats a call to memcmp. */
+static inline int same(const uint32_t *a, const uint32_t *b, uint32_t words)
+{
+    uint32_t d = 0;
+    for (uint32_t i = 0; i < words; i++)
+        d |= a[i] ^ b[i];
+    return d == 0;
+}
+
+void vtable_prefetch(const struct vtable *t, uint64_t hash)
+{
+    __builtin_prefetch(&t->slots[home_slot(hash, t->nslots)], 1, 3);
+}
+
 enum vtable_outcome vtable_lookup(struct vtable *t, const uint32_t *vec, enum vtable_mode mode,
                                   uint64_t *id)
 {
+    return vtable_lookup_hashed(t, vec, vtable_hash(vec, t->words), mode, id);
+}
+
+enum vtable_outcome vtable_lookup_hashed(struct vtable *t, const uint32_t *vec, uint64_t h,
+                                         enum vtable_mode mode, uint64_t *id)
+{
     const uint32_t words = t->words;
-    const uint64_t h = vtable_hash(vec, words);
     const uint64_t tag = slot_tag(h) << ID_BITS;
     const uint64_t n = t->nslots;
     uint64_t i = home_slot(h, n);
@@ -220,7 +239,7 @@ enum vtable_outcome vtable_lookup(struct vtable *t, const uint32_t *vec, enum vt
             }
             if (f == SLOT_DEAD)
                 break;
-            if (memcmp(t->store + (f - 1) * words, vec, (size_t)words * 4u) == 0) {
+            if (same(t->store + (f - 1) * words, vec, words)) {
                 *id = f - 1;
                 return VTABLE_FOUND;
             }
@@ -274,11 +293,22 @@ int vtable_grow_begin(struct vtable *t, struct wx_error *err)
     return WX_OK;
 }
 
+/* Ids re-inserted per batch while growing: their hashes are computed and
+ * their home slots prefetched before the first CAS of the batch. */
+#define GROW_BATCH 16
+
 void vtable_grow_part(struct vtable *t, uint64_t begin, uint64_t end)
 {
     const uint64_t n = t->next_nslots;
+    uint64_t hs[GROW_BATCH];
     for (uint64_t id = begin; id < end; id++) {
-        uint64_t h = vtable_hash(t->store + id * t->words, t->words);
+        uint64_t k = (id - begin) % GROW_BATCH;
+        if (k == 0)
+            for (uint64_t j = 0; j < GROW_BATCH && id + j < end; j++) {
+                hs[j] = vtable_hash(t->store + (id + j) * t->words, t->words);
+                __builtin_prefetch(&t->next_slots[home_slot(hs[j], n)], 1, 3);
+            }
+        uint64_t h = hs[k];
         uint64_t v = slot_tag(h) << ID_BITS | (id + 1);
         uint64_t i = home_slot(h, n);
         /* Distinct ids hold distinct vectors: no comparison, just the first

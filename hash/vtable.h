@@ -98,9 +98,20 @@ void vtable_free(struct vtable *t);
 
 /* The one probe routine: finds vec, or (INSERT) inserts it.  *id is set for
  * FOUND and INSERTED.  Never blocks except to wait for a concurrent insert
- * of a vector with the same tag to publish. */
+ * of a vector with the same tag to publish.  hash must be
+ * vtable_hash(vec, words). */
+enum vtable_outcome vtable_lookup_hashed(struct vtable *t, const uint32_t *vec, uint64_t hash,
+                                         enum vtable_mode mode, uint64_t *id);
+
+/* vtable_lookup_hashed with the hash computed here. */
 enum vtable_outcome vtable_lookup(struct vtable *t, const uint32_t *vec, enum vtable_mode mode,
                                   uint64_t *id);
+
+/* Starts loading the home slot of a hash into the cache.  A caller with
+ * several vectors to look up hashes and prefetches a few ahead, so that
+ * the cache misses of the probes overlap (the table is far larger than the
+ * caches, and each probe is one random access). */
+void vtable_prefetch(const struct vtable *t, uint64_t hash);
 
 /* Number of ids handed out (exact at a quiet point; a lower bound of the
  * published ids otherwise, since an id is counted before it is published). */

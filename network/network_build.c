@@ -28,12 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#if __has_include("../parser/aut.h")
 #include "../parser/aut.h"
-#else /* until the AUT reader lands on main: its announced contract */
-int aut_read(const char *path, struct strtab *labels, struct lts *out,
-             uint32_t *initial, struct wx_error *err);
-#endif
 #include "network_transform.h"
 
 #define MAX_INCLUDE_DEPTH 64

@@ -28,6 +28,13 @@
  *
  * Errors: one located message, the first one found (exp_perr); the scanner
  * reports lexical errors itself and returns YYerror.
+ *
+ * Depth: every level of the tree holds at least two parser stack entries
+ * while it is parsed, so with YYMAXDEPTH = 10000 a tree is at most 5000
+ * levels deep (deeper input is refused with WX_ELIMIT): code walking the
+ * tree may recurse.  The limit binds chains of LOTOS infix operators (right
+ * associative, so each operator nests); "par ... end par" takes any number
+ * of operands at one level.
  */
 %require "3.6"
 %define api.pure full
@@ -72,13 +79,30 @@ static int exp_yylex(YYSTYPE *val, YYLTYPE *loc, struct exp_pstate *ps)
     return exp_scan_lex(val, loc, ps->scanner);
 }
 
+/* Bison says "memory exhausted" both when its stacks would pass YYMAXDEPTH
+ * and when malloc fails; its allocator notes the second case here.  Only
+ * stack allocation sites use it, outside any parse state, hence per thread. */
+static _Thread_local bool stack_oom;
+
+static void *stack_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        stack_oom = true;
+    return p;
+}
+#define YYMALLOC stack_malloc
+#define YYFREE free
+
 static void exp_yyerror(YYLTYPE *loc, struct exp_pstate *ps, const char *msg)
 {
-    /* Only bison's own messages come here ("memory exhausted": the parser
-     * stack limit, reached by extremely deep nesting). */
-    if (strstr(msg, "exhausted"))
+    /* Only bison's own messages come here: "memory exhausted". */
+    if (stack_oom)
+        exp_poom(ps, loc->first_line, loc->first_column);
+    else if (ps->err->code == WX_OK && strstr(msg, "exhausted"))
         wx_fail(ps->err, WX_ELIMIT, ps->name, loc->first_line, loc->first_column,
-                "behaviour nested too deeply (parser stack limit %d)", YYMAXDEPTH);
+                "behaviour nested too deeply (parser stack limit of %d entries; "
+                "for long chains of LOTOS operators use 'par ... end par')", YYMAXDEPTH);
     else
         exp_perr(ps, loc->first_line, loc->first_column, "%s", msg);
 }
@@ -842,6 +866,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct exp_pstate *ps)
     sym_text(yypcontext_token(ctx), tok, sizeof tok);
     len = (size_t)snprintf(msg, sizeof msg, "syntax error: unexpected %s", tok);
     n = yypcontext_expected_tokens(ctx, exp, MAXEXP);
+    if (n < 0)                          /* LAC ran out of memory */
+        return n;
     for (i = 0; i < n; i++)
         if (!unsupported_only(exp[i]))
             shown[m++] = exp[i];
@@ -859,16 +885,23 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct exp_pstate *ps)
 
 /* ---- driver ----------------------------------------------------------------- */
 
-/* The jump target of a flex fatal error (out of memory while creating the
- * scan buffer, before any tree is built).  One per thread: parses on
- * different threads do not interfere. */
-static _Thread_local jmp_buf *fatal_jmp;
-
-void exp_scan_fatal(const char *msg, void *scanner)
+/* Points the scanner at input[0..size) (ending in two NULs).  Returns -1
+ * when flex ran out of memory (its fatal error jumps here); the caller then
+ * frees ps->scan_mem.  ps lives in the caller's frame, so its contents are
+ * well defined after the jump.  Scanning an in-place buffer never allocates,
+ * so no fatal error can happen later (ps->fatal is NULL then). */
+static int start_scanner(struct exp_pstate *ps, char *input, size_t size)
 {
-    (void)msg;
-    (void)scanner;
-    longjmp(*fatal_jmp, 1);
+    jmp_buf jb;
+
+    ps->fatal = &jb;
+    if (setjmp(jb) != 0) {
+        ps->fatal = NULL;
+        return -1;
+    }
+    exp_scan__scan_buffer(input, size, ps->scanner);
+    ps->fatal = NULL;
+    return 0;
 }
 
 int exp_parse_string(const char *text, size_t len, const char *name,
@@ -877,9 +910,8 @@ int exp_parse_string(const char *text, size_t len, const char *name,
     struct exp_pstate ps;
     struct exp_file *f;
     yyscan_t scanner;
-    jmp_buf jb;
-    jmp_buf *volatile saved = fatal_jmp;
-    int rc;
+    char *input;
+    int rc, i;
 
     *out = NULL;
     wx_error_clear(err);
@@ -887,35 +919,38 @@ int exp_parse_string(const char *text, size_t len, const char *name,
     ps.name = name ? name : "<string>";
     ps.err = err;
     ps.line = ps.col = 1;
+    if (len > (size_t)INT_MAX - 2)      /* flex counts buffer bytes in int */
+        return wx_fail(err, WX_ELIMIT, ps.name, 0, 0, "input too large (%zu bytes)", len);
+    /* The scanner reads the input in place: a copy ending in the two NUL
+     * bytes flex requires. */
+    input = malloc(len + 2);
     f = calloc(1, sizeof *f);
     if (f)
         f->name = exp_strndup(ps.name, strlen(ps.name));
-    if (!f || !f->name) {
+    if (!input || !f || !f->name) {
+        free(input);
         exp_file_free(f);
         return exp_poom(&ps, 0, 0);
     }
+    memcpy(input, text, len);
+    input[len] = input[len + 1] = '\0';
     if (exp_scan_lex_init_extra(&ps, &scanner) != 0) {
+        free(input);
         exp_file_free(f);
         return exp_poom(&ps, 0, 0);
     }
     ps.scanner = scanner;
-    fatal_jmp = &jb;
-    if (setjmp(jb) != 0) {
-        fatal_jmp = saved;
-        exp_scan_lex_destroy(scanner);
+    if (start_scanner(&ps, input, len + 2) < 0) {
+        for (i = 0; i < EXP_SCAN_MEM; i++)
+            free(ps.scan_mem[i]);
+        free(input);
         exp_file_free(f);
         return exp_poom(&ps, 0, 0);
     }
-    if (len > (size_t)INT_MAX - 2) {   /* flex buffers are int-sized */
-        fatal_jmp = saved;
-        exp_scan_lex_destroy(scanner);
-        exp_file_free(f);
-        return wx_fail(err, WX_ELIMIT, ps.name, 0, 0, "input too large (%zu bytes)", len);
-    }
-    exp_scan__scan_bytes(text, (int)len, scanner);
+    stack_oom = false;
     rc = exp_yyparse(&ps);
-    fatal_jmp = saved;
     exp_scan_lex_destroy(scanner);
+    free(input);
     if (rc != 0 || err->code != WX_OK) {
         exp_node_free(ps.root);
         exp_file_free(f);

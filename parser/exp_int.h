@@ -11,10 +11,15 @@
 #ifndef WX_EXP_INT_H
 #define WX_EXP_INT_H
 
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "exp_ast.h"
+
+/* Most blocks the scanner holds at once: its state, the buffer stack and one
+ * buffer (the input itself is the driver's). */
+#define EXP_SCAN_MEM 6
 
 /* State of one parse, shared by scanner and parser (the scanner's "extra"). */
 struct exp_pstate {
@@ -25,6 +30,10 @@ struct exp_pstate {
     enum exp_lang lang;        /* set by the header before the behaviour */
     bool has_header;
     struct exp_node *root;     /* set when the whole file was parsed */
+    /* Scanner memory, tracked so that a flex fatal error (only possible
+     * when out of memory while setting up) can release it: see exp.l. */
+    void *scan_mem[EXP_SCAN_MEM];
+    jmp_buf *fatal;            /* where a flex fatal error jumps to */
 };
 
 /* Records an input error (WX_EINPUT) at line:col unless an error is already

@@ -15,6 +15,7 @@
  * counts, and malformed images.
  */
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,186 +28,37 @@
 
 static unsigned long long seed = 7031;
 
-static uint64_t rng_next(uint64_t *s)
+#include "image_builder.h"
+
+/* The random part runs thousands of checks: those pass silently (counted)
+ * and fail loudly, and each image then gets one summary PASS/FAIL line. */
+static unsigned long quiet_passes;
+
+__attribute__((format(printf, 2, 3))) static int qcheck(int ok, const char *fmt, ...)
 {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-static uint32_t rnd(uint64_t *s, uint32_t n) { return n ? (uint32_t)(rng_next(s) % n) : 0; }
-
-static uint32_t bits_for(uint32_t v) /* bits to hold values 0 .. v */
-{
-    uint32_t b = 0;
-    while (b < 32 && (v >> b))
-        b++;
-    return b;
-}
-
-/* ======================================================================
- * A test image builder: components, transitions and rules in plain lists,
- * encoded into a struct image exactly as image.h describes.
- * ====================================================================== */
-
-struct ttr { uint32_t c, s, sync, lab, tgt; }; /* lab: label (local) or class (sync) */
-
-struct tb {
-    uint32_t n, n_labels, n_classes;
-    uint32_t states[128], width[128], sbits[128];
-    uint32_t act_bits;           /* 0 = smallest that fits */
-    uint32_t max_per_entry;      /* 0 = fill entries; else at most this many targets per entry */
-    struct ttr tr[4096];
-    uint32_t ntr;
-    uint32_t class_result[64];
-    uint32_t rule_class[256], rule_np[256], rule_comp[256][128];
-    uint32_t nrules;
-};
-
-static void tb_add(struct tb *b, uint32_t c, uint32_t s, uint32_t sync, uint32_t lab, uint32_t tgt)
-{
-    if (b->ntr < 4096)
-        b->tr[b->ntr++] = (struct ttr){ c, s, sync, lab, tgt };
-}
-
-static void tb_rule(struct tb *b, uint32_t k, uint32_t np, const uint32_t *comps)
-{
-    b->rule_class[b->nrules] = k;
-    b->rule_np[b->nrules] = np;
-    memcpy(b->rule_comp[b->nrules], comps, np * 4);
-    b->nrules++;
-}
-
-static void image_release(struct image *img)
-{
-    free(img->first_bit);
-    free(img->comp_states);
-    free(img->proc_offsets);
-    free(img->state_offsets);
-    free(img->trans);
-    free(img->state_bits);
-    free(img->class_result);
-    free(img->class_rule_start);
-    free(img->rule_mask);
-    memset(img, 0, sizeof *img);
-}
-
-static int ttr_order(const void *x, const void *y)
-{
-    const struct ttr *a = x, *b = y;
-    if (a->sync != b->sync)
-        return a->sync < b->sync ? -1 : 1;
-    if (a->lab != b->lab)
-        return a->lab < b->lab ? -1 : 1;
+    if (ok) {
+        quiet_passes++;
+        return 1;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("FAIL ", stdout);
+    vprintf(fmt, ap);
+    fputc('\n', stdout);
+    va_end(ap);
+    fflush(stdout);
+    check_failures++;
     return 0;
 }
 
-/* Encodes b into img.  rng shuffles local entry order and splits. */
-static void tb_build(const struct tb *b, struct image *img, uint64_t *rng)
-{
-    memset(img, 0, sizeof *img);
-    uint32_t n = b->n;
-    img->n_comps = n;
-    img->n_labels = b->n_labels;
-    img->hidden = UINT32_MAX;
-    img->first_bit = calloc(n + 1, 4);
-    img->comp_states = calloc(n + 1, 4);
-    img->state_bits = calloc(n + 1, 4);
-    for (uint32_t c = 0; c < n; c++) {
-        img->first_bit[c + 1] = img->first_bit[c] + b->width[c];
-        img->comp_states[c] = b->states[c];
-        img->state_bits[c] = b->sbits[c] ? b->sbits[c] : bits_for(b->states[c]);
-    }
-    img->words = (img->first_bit[n] + 1 + 31) / 32; /* keep bit 31 of the last word free */
-    uint32_t ab = bits_for(b->n_labels ? b->n_labels - 1 : 0);
-    uint32_t abk = bits_for(b->n_classes ? b->n_classes - 1 : 0);
-    if (abk > ab)
-        ab = abk;
-    if (ab == 0)
-        ab = 1;
-    if (b->act_bits > ab)
-        ab = b->act_bits;
-    img->act_bits = ab;
-
-    img->proc_offsets = calloc(n + 1, 4);
-    uint32_t total_states = 0;
-    for (uint32_t c = 0; c < n; c++) {
-        img->proc_offsets[c] = total_states;
-        total_states += b->states[c] + 1;
-    }
-    img->proc_offsets[n] = total_states;
-    img->state_offsets = calloc(total_states + 1, 4);
-    img->trans = calloc(4 * b->ntr + 8, 8);
-    uint32_t ne = 0;
-    struct ttr *tmp = malloc((b->ntr + 1) * sizeof *tmp);
-    for (uint32_t c = 0; c < n; c++) {
-        uint32_t sb = img->state_bits[c], slots = (63 - ab) / sb;
-        for (uint32_t s = 0; s < b->states[c]; s++) {
-            img->state_offsets[img->proc_offsets[c] + s] = ne;
-            uint32_t m = 0;
-            for (uint32_t i = 0; i < b->ntr; i++)
-                if (b->tr[i].c == c && b->tr[i].s == s)
-                    tmp[m++] = b->tr[i];
-            /* Local first, sync by class; within local, shuffle the label
-             * groups' order (image.h does not sort local entries). */
-            qsort(tmp, m, sizeof *tmp, ttr_order);
-            uint32_t nl = 0;
-            while (nl < m && !tmp[nl].sync)
-                nl++;
-            for (uint32_t i = nl; i > 1; i--) {
-                uint32_t r = rnd(rng, i);
-                struct ttr x = tmp[i - 1];
-                tmp[i - 1] = tmp[r], tmp[r] = x;
-            }
-            /* Group runs of (sync, lab) -- locals are shuffled, so one label
-             * may form several runs, which is allowed -- and split each run
-             * into entries. */
-            for (uint32_t i = 0; i < m;) {
-                uint32_t j = i;
-                while (j < m && tmp[j].sync == tmp[i].sync && tmp[j].lab == tmp[i].lab)
-                    j++;
-                for (uint32_t p = i; p < j;) {
-                    uint32_t cap = slots;
-                    if (b->max_per_entry && b->max_per_entry < cap)
-                        cap = 1 + rnd(rng, b->max_per_entry);
-                    uint64_t e = tmp[i].sync | (uint64_t)tmp[i].lab << 1;
-                    for (uint32_t k = 0; k < cap && p < j; k++, p++)
-                        e |= (uint64_t)(tmp[p].tgt + 1) << (1 + ab + k * sb);
-                    img->trans[ne++] = e;
-                }
-                i = j;
-            }
-        }
-        img->state_offsets[img->proc_offsets[c] + b->states[c]] = ne;
-    }
-    free(tmp);
-    img->n_entries = ne;
-
-    img->n_classes = b->n_classes;
-    img->class_result = calloc(b->n_classes + 1, 4);
-    memcpy(img->class_result, b->class_result, b->n_classes * 4);
-    img->class_rule_start = calloc(b->n_classes + 2, 4);
-    img->mask_words = (n + 31) / 32;
-    img->n_rules = b->nrules;
-    img->rule_mask = calloc((size_t)b->nrules * img->mask_words + 1, 4);
-    uint32_t r = 0;
-    for (uint32_t k = 0; k < b->n_classes; k++) {
-        img->class_rule_start[k] = r;
-        for (uint32_t q = 0; q < b->nrules; q++) {
-            if (b->rule_class[q] != k)
-                continue;
-            for (uint32_t i = 0; i < b->rule_np[q]; i++) {
-                uint32_t c = b->rule_comp[q][i];
-                img->rule_mask[(size_t)r * img->mask_words + c / 32] |= 1u << (c % 32);
-            }
-            r++;
-        }
-    }
-    img->class_rule_start[b->n_classes] = r;
-    img->n_rules = r;
-    img->max_class_entries = 0;
-}
+#define QCHECK_EQ_U64(found, expected, ...)                                        \
+    do {                                                                           \
+        unsigned long long f_ = (unsigned long long)(found);                       \
+        unsigned long long e_ = (unsigned long long)(expected);                    \
+        char n_[512];                                                              \
+        snprintf(n_, sizeof n_, __VA_ARGS__);                                      \
+        qcheck(f_ == e_, "%s: expected %llu, found %llu", n_, e_, f_);             \
+    } while (0)
 
 /* A random network.  Large ones (> 32 components) keep most components
  * quiet so that the state space stays small. */
@@ -533,7 +385,7 @@ static int is_successor(const struct image *img, const uint32_t *v, uint32_t lab
 static void check_vectors(const struct image *img, const struct ref *r, const struct explore_result *res,
                           const char *what)
 {
-    if (!check(res->vectors != NULL, "%s: vectors kept", what))
+    if (!qcheck(res->vectors != NULL, "%s: vectors kept", what))
         return;
     uint32_t w = img->words;
     uint8_t *seen = calloc(r->n + 1, 1);
@@ -554,18 +406,18 @@ static void check_vectors(const struct image *img, const struct ref *r, const st
     int zero = 1;
     for (uint32_t i = 0; i < w; i++)
         zero &= res->vectors[i] == 0;
-    check(zero, "%s: id 0 is the all-zero vector (seed %llu)", what, seed);
-    check(unknown == 0 && dup == 0, "%s: kept vectors are the reachable ones, each once "
+    qcheck(zero, "%s: id 0 is the all-zero vector (seed %llu)", what, seed);
+    qcheck(unknown == 0 && dup == 0, "%s: kept vectors are the reachable ones, each once "
           "(unknown %llu, duplicate %llu; seed %llu)", what, (unsigned long long)unknown,
           (unsigned long long)dup, seed);
-    CHECK_EQ_U64(order, 0, "%s: ids in BFS level order (seed %llu)", what, seed);
+    QCHECK_EQ_U64(order, 0, "%s: ids in BFS level order (seed %llu)", what, seed);
     free(seen);
 }
 
 static void check_edges(const struct image *img, const struct explore_result *res, struct sink_rec *s,
                         const char *what)
 {
-    CHECK_EQ_U64(s->n, res->transitions, "%s: sink got `transitions` edges (seed %llu)", what, seed);
+    QCHECK_EQ_U64(s->n, res->transitions, "%s: sink got `transitions` edges (seed %llu)", what, seed);
     qsort(s->e, s->n, sizeof *s->e, edge_cmp);
     uint64_t dup = 0, bad = 0;
     for (uint64_t i = 0; i < s->n; i++) {
@@ -576,7 +428,7 @@ static void check_edges(const struct image *img, const struct explore_result *re
                              res->vectors + s->e[i].dst * img->words))
             bad++;
     }
-    check(dup == 0 && bad == 0, "%s: sink edges distinct and real (dup %llu, bad %llu; seed %llu)", what,
+    qcheck(dup == 0 && bad == 0, "%s: sink edges distinct and real (dup %llu, bad %llu; seed %llu)", what,
           (unsigned long long)dup, (unsigned long long)bad, seed);
 }
 
@@ -610,14 +462,14 @@ static void check_violation(const struct image *img, const struct ref *r, const 
     enum explore_violation kind;
     uint32_t len;
     ref_violation(img, r, opt->stop_on_deadlock, opt->action_match, &kind, &len);
-    CHECK_EQ_U64(res->violation, kind, "%s: violation kind (seed %llu)", what, seed);
+    QCHECK_EQ_U64(res->violation, kind, "%s: violation kind (seed %llu)", what, seed);
     if (kind == VIOLATION_NONE || res->violation != kind)
         return;
-    check(!res->complete, "%s: a violation stops the exploration", what);
+    qcheck(!res->complete, "%s: a violation stops the exploration", what);
     if (!opt->trace)
         return;
     const struct trace *t = &res->trace;
-    CHECK_EQ_U64(t->len, len, "%s: trace is shortest (seed %llu)", what, seed);
+    QCHECK_EQ_U64(t->len, len, "%s: trace is shortest (seed %llu)", what, seed);
     if (t->len != len || !t->states || !t->vectors)
         return;
     uint32_t w = img->words;
@@ -635,7 +487,7 @@ static void check_violation(const struct image *img, const struct ref *r, const 
                                             : opt->action_match[t->labels[t->len - 1]]
                                                   && res->violation_state == t->states[t->len - 1];
     free(o.rec);
-    check(ok && zero && bad_steps == 0 && bad_ids == 0 && end_ok,
+    qcheck(ok && zero && bad_steps == 0 && bad_ids == 0 && end_ok,
           "%s: trace replays (start %d/%d, bad steps %u, bad ids %u, end %d; seed %llu)", what, ok, zero,
           bad_steps, bad_ids, end_ok, seed);
 }
@@ -664,7 +516,7 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
     struct succ_gen g;
     struct succs o = { 0 };
     uint64_t diff = 0;
-    if (check(succ_init(&g, img, &err) == WX_OK, "image %u: succ_init", idx)) {
+    if (qcheck(succ_init(&g, img, &err) == WX_OK, "image %u: succ_init", idx)) {
         for (uint64_t i = 0; i < r->n; i++) {
             nv_succ(img, r->vec + i * r->words, &o);
             if (succ_expand(&g, r->vec + i * r->words, &err) != WX_OK || g.n != o.n) {
@@ -682,7 +534,7 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
         succ_free(&g);
     }
     free(o.rec);
-    CHECK_EQ_U64(diff, 0, "image %u: successors == reference on %llu states (seed %llu)", idx,
+    QCHECK_EQ_U64(diff, 0, "image %u: successors == reference on %llu states (seed %llu)", idx,
                  (unsigned long long)r->n, seed);
 
     /* Full explorations: seq and cpu x threads, vectors and sinks. */
@@ -693,13 +545,13 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
             struct explore_options opt = { .memory_bytes = TEST_MEMORY, .keep_vectors = true, .sink = &sink };
             snprintf(what, sizeof what, "image %u %s/%u", idx, cpu ? "cpu" : "seq", thread_counts[ti]);
             int rc = run(cpu, thread_counts[ti], img, &opt, &res, &err);
-            if (!check(rc == WX_OK, "%s: explores (rc %d: %s)", what, rc, err.msg))
+            if (!qcheck(rc == WX_OK, "%s: explores (rc %d: %s)", what, rc, err.msg))
                 continue;
-            check(res.complete && res.violation == VIOLATION_NONE, "%s: complete, no violation", what);
-            CHECK_EQ_U64(res.states, r->n, "%s: states (seed %llu)", what, seed);
-            CHECK_EQ_U64(res.transitions, r->transitions, "%s: transitions (seed %llu)", what, seed);
-            CHECK_EQ_U64(res.deadlocks, r->deadlocks, "%s: deadlocks (seed %llu)", what, seed);
-            CHECK_EQ_U64(res.depth, r->depth, "%s: depth (seed %llu)", what, seed);
+            qcheck(res.complete && res.violation == VIOLATION_NONE, "%s: complete, no violation", what);
+            QCHECK_EQ_U64(res.states, r->n, "%s: states (seed %llu)", what, seed);
+            QCHECK_EQ_U64(res.transitions, r->transitions, "%s: transitions (seed %llu)", what, seed);
+            QCHECK_EQ_U64(res.deadlocks, r->deadlocks, "%s: deadlocks (seed %llu)", what, seed);
+            QCHECK_EQ_U64(res.depth, r->depth, "%s: depth (seed %llu)", what, seed);
             check_vectors(img, r, &res, what);
             check_edges(img, &res, &s, what);
             explore_result_free(&res);
@@ -720,7 +572,7 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
             snprintf(what, sizeof what, "image %u violation variant %d %s/%u", idx, variant,
                      cpu ? "cpu" : "seq", th);
             int rc = run(cpu, th, img, &opt, &res, &err);
-            if (!check(rc == WX_OK, "%s: returns WX_OK (rc %d: %s)", what, rc, err.msg))
+            if (!qcheck(rc == WX_OK, "%s: returns WX_OK (rc %d: %s)", what, rc, err.msg))
                 continue;
             check_violation(img, r, &opt, &res, what);
             explore_result_free(&res);
@@ -739,7 +591,7 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
             snprintf(what, sizeof what, "image %u budget of %llu states %s/%u", idx, (unsigned long long)k,
                      cpu ? "cpu" : "seq", cpu ? thread_counts[run_i] : 1);
             int rc = run(cpu, cpu ? thread_counts[run_i] : 1, img, &opt, &res, &err);
-            check(rc == WX_ELIMIT && !res.complete && res.states <= k && res.states > 0
+            qcheck(rc == WX_ELIMIT && !res.complete && res.states <= k && res.states > 0
                       && res.transitions <= r->transitions,
                   "%s: WX_ELIMIT with partial counts (rc %d, complete %d, states %llu; seed %llu)", what, rc,
                   res.complete, (unsigned long long)res.states, seed);
@@ -760,7 +612,7 @@ static void test_random(unsigned want)
         struct image img;
         tb_build(b, &img, &rng);
         struct wx_error err;
-        if (!check(succ_check_image(&img, &err) == WX_OK, "random image %u is well-formed: %s (seed %llu)",
+        if (!qcheck(succ_check_image(&img, &err) == WX_OK, "random image %u is well-formed: %s (seed %llu)",
                    attempts, err.msg, seed)) {
             image_release(&img);
             continue;
@@ -770,7 +622,11 @@ static void test_random(unsigned want)
         if (r.too_big) {
             rejected++;
         } else {
+            int before = check_failures;
+            unsigned long passes = quiet_passes;
             test_image(&img, &r, &rng, done);
+            check(check_failures == before, "random image %u (%u components, %u words, %llu states): %lu checks",
+                  done, img.n_comps, img.words, (unsigned long long)r.n, quiet_passes - passes);
             done++;
             total_states += r.n;
             if (img.words > max_words)
@@ -907,6 +763,43 @@ static void test_known(void)
     free(b);
 }
 
+/* A deadlock of depth d beats an action violation from depth d (its trace
+ * is shorter) even when the action's source is expanded first: initial
+ * state -a-> A (id 1), -b-> B (id 2); A -flag-> C; B is a deadlock. */
+static void test_deadlock_beats_action(void)
+{
+    uint64_t rng = seed;
+    struct tb *b = calloc(1, sizeof *b);
+    struct image img;
+    b->n = 1, b->n_labels = 3;
+    b->states[0] = 4, b->width[0] = 2;
+    tb_add(b, 0, 0, 0, 0, 1);
+    tb_add(b, 0, 0, 0, 1, 2);
+    tb_add(b, 0, 1, 0, 2, 3);
+    tb_add(b, 0, 3, 0, 0, 3);
+    tb_build(b, &img, &rng);
+    const uint8_t flag[3] = { 0, 0, 1 };
+    for (unsigned i = 0; i < 4; i++) {
+        struct explore_options opt = { .memory_bytes = TEST_MEMORY, .threads = i, .trace = true,
+                                       .stop_on_deadlock = true, .action_match = flag };
+        struct explore_result res;
+        struct wx_error err;
+        int rc = i == 0 ? explore_seq(&img, &opt, &res, &err) : explore_cpu(&img, &opt, &res, &err);
+        check(rc == WX_OK && res.violation == VIOLATION_DEADLOCK && res.trace.len == 1 && res.violation_state == 2,
+              "deadlock beats a same-level action: %s/%u (violation %d, len %u)", i ? "cpu" : "seq", i,
+              (int)res.violation, res.trace.len);
+        explore_result_free(&res);
+        opt.stop_on_deadlock = false;
+        rc = i == 0 ? explore_seq(&img, &opt, &res, &err) : explore_cpu(&img, &opt, &res, &err);
+        check(rc == WX_OK && res.violation == VIOLATION_ACTION && res.trace.len == 2 && res.violation_state == 1
+                  && res.trace.labels[1] == 2 && res.trace.states[2] == 3,
+              "without --deadlock the action is reported: %s/%u", i ? "cpu" : "seq", i);
+        explore_result_free(&res);
+    }
+    image_release(&img);
+    free(b);
+}
+
 static void test_bad(void)
 {
     uint64_t rng = seed;
@@ -1006,6 +899,7 @@ int main(void)
         images = (unsigned)strtoul(s, NULL, 0);
     printf("# test_explore seed %llu, %u random images (set WX_SEED / WX_IMAGES to change)\n", seed, images);
     test_known();
+    test_deadlock_beats_action();
     test_bad();
     test_growth();
     test_random(images);

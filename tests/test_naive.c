@@ -41,6 +41,13 @@ static const struct { const char *name, *text; } comps[] = {
     { "F", "des (0, 2, 3)\n(0, a, 1)\n(1, exit, 2)\n" },
     /* W: quoted label with embedded quotes */
     { "W", "des (0, 1, 2)\n(0, \"MSG !\"a,b\" !\"x\"\", 1)\n" },
+    /* for the EXP manual's examples */
+    { "F1", "des (0, 2, 3)\n(0, b, 1)\n(0, c, 2)\n" },
+    { "F2", "des (0, 1, 2)\n(0, b, 1)\n" },
+    { "F4", "des (0, 1, 2)\n(0, c, 1)\n" },
+    { "V1", "des (0, 2, 3)\n(0, \"G1 !5\", 1)\n(0, H, 2)\n" },
+    { "V2", "des (0, 2, 3)\n(0, \"G2 !5\", 1)\n(0, \"G2 !6\", 2)\n" },
+    { "V3", "des (0, 2, 3)\n(0, \"G3 !5\", 1)\n(0, X, 2)\n" },
     /* T: 0 -i-> 1 -exit-> 2, plus 0 -t-> 0 */
     { "T", "des (0, 3, 3)\n(0, i, 1)\n(1, exit, 2)\n(0, t, 0)\n" },
 };
@@ -55,7 +62,7 @@ static struct naive_options opts(void)
 /* Sorted "|"-joined label set collector. */
 struct labs { char text[1024]; char *l[64]; size_t n; };
 
-static void collect(void *ctx, const char *label, bool hidden)
+static void collect(void *ctx, const char *label, bool hidden, uint64_t count)
 {
     struct labs *L = ctx;
     if (L->n < 64)
@@ -235,6 +242,40 @@ static void test_general(void)
     expect("label par all", p, 2, 1, 1, "a");
 }
 
+/* The examples of CADP's exp(LOCAL) page, with small leaves. */
+static void test_manual_examples(void)
+{
+    /* gate par G in G1#2, G2 -> f1 || G1#2 -> f2 || G1#2 -> f3 || G2 -> f4
+     * with G = a, G1 = b, G2 = c: (0000) -b-> 1100, 1010, 0110 (any two of
+     * f1..f3), -c-> 2001 (f1 with f4); 0110 -c-> 2111; 2001 -b-> 2111 */
+    struct exp_node *p =
+        rn_par_general(false, false, 4, OPS(L("F1"), L("F2"), L("F2"), L("F4")));
+    rn_add_global(p, "a", -1);
+    rn_add_local(p, 0, "b", 2);
+    rn_add_local(p, 0, "c", -1);
+    rn_add_local(p, 1, "b", 2);
+    rn_add_local(p, 2, "b", 2);
+    rn_add_local(p, 3, "c", -1);
+    expect("manual: local G1#2 and G2", p, 6, 6, 3, "b|c");
+    /* gate par G#1, G#2 -> f1 || G#1, G#2 -> f2 || G#1, G#2 -> f3: pairs or
+     * alone, as with the global a#1, a#2 */
+    p = rn_par_general(false, false, 3, OPS(L("G"), L("G"), L("G")));
+    for (size_t k = 0; k < 3; k++) {
+        rn_add_local(p, k, "a", 1);
+        rn_add_local(p, k, "a", 2);
+    }
+    expect("manual: local G#1, G#2", p, 8, 18, 1, "a");
+    /* gate par using G1 || _ || G3 -> G13, G1 || G2 || _ -> G12,
+     * G1 || _ || _ -> G1, H || _ || _ -> H: offers carried to the results;
+     * "G2 !6" and X fit no vector and are blocked */
+    p = rn_par_vectors(false, 3, OPS(L("V1"), L("V2"), L("V3")));
+    rn_add_vector(p, ARR("G1", NULL, "G3"), "G13");
+    rn_add_vector(p, ARR("G1", "G2", NULL), "G12");
+    rn_add_vector(p, ARR("G1", NULL, NULL), "G1");
+    rn_add_vector(p, ARR("H", NULL, NULL), "H");
+    expect("manual: vectors", p, 5, 4, 4, "G1 !5|G12 !5|G13 !5|H");
+}
+
 static void test_hide_cut_rename(void)
 {
     expect("total hide", rn_hide(EXP_MODE_TOTAL, false, 1, ARR("g !1"), L("A")), 3, 2, 2,
@@ -365,10 +406,16 @@ static void test_randnet(void)
         struct naive_options o = { 0 };
         o.leaf = randnet_leaf;
         o.leaf_ctx = &a;
+        o.hidden = a.hidden;
+        o.rate = a.rate;
+        o.lang = a.lang;
         struct naive_result r1, r2;
         int rc1 = naive_explore(a.root, &o, &r1, &err);
         struct naive_options o2 = { 0 };
         o2.base_dir = a.dir;
+        o2.hidden = a.hidden;
+        o2.rate = a.rate;
+        o2.lang = a.lang;
         int rc2 = naive_explore(a.root, &o2, &r2, &err);
         if (!check(rc1 == WX_OK && rc2 == WX_OK && r1.states == r2.states &&
                        r1.transitions == r2.transitions && r1.deadlocks == r2.deadlocks &&
@@ -408,6 +455,7 @@ int main(void)
     test_basic();
     test_vectors();
     test_general();
+    test_manual_examples();
     test_hide_cut_rename();
     test_errors_and_reader();
     test_randnet();

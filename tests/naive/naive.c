@@ -286,7 +286,7 @@ struct nx {
     uint64_t n_states, cap_states;
     uint64_t *slot;              /* hash table of id + 1, 0 = empty */
     uint64_t n_slot;
-    uint64_t *pairs;             /* (label << 32 | ...) scratch, see explore */
+    uint64_t *pairs;             /* one state's edges: label << 40 | target id */
     size_t n_pairs, cap_pairs;
     uint64_t *edges;             /* aut_out: src, label, dst triples */
     size_t n_edges, cap_edges;
@@ -297,7 +297,7 @@ struct nx {
     uint32_t *labs;              /* distinct labels scratch */
     size_t n_labs, cap_labs;
     uint32_t *cur;               /* the state being expanded */
-    uint8_t *seen;               /* label_fn: labels of reachable edges */
+    uint64_t *seen;              /* label_fn: reachable edges per label */
     size_t n_seen;
 };
 
@@ -1300,11 +1300,11 @@ static void explore(struct nx *x, struct naive_result *res)
                     size_t nn = x->n_seen ? x->n_seen : 64;
                     while (nn <= l)
                         nn *= 2;
-                    x->seen = nx_realloc(x, x->seen, nn);
-                    memset(x->seen + x->n_seen, 0, nn - x->n_seen);
+                    x->seen = nx_realloc(x, x->seen, nn * sizeof *x->seen);
+                    memset(x->seen + x->n_seen, 0, (nn - x->n_seen) * sizeof *x->seen);
                     x->n_seen = nn;
                 }
-                x->seen[l] = 1;
+                x->seen[l]++;
             }
             if (x->opt->aut_out) {
                 nx_grow(x, (void **)&x->edges, &x->cap_edges, 3 * (x->n_edges + 1),
@@ -1406,7 +1406,8 @@ static int explore_lang(const struct exp_node *root, enum exp_lang lang,
         write_product(x, opt->aut_out);
     for (size_t l = 0; opt->label_fn && l < x->n_seen; l++)
         if (x->seen[l])
-            opt->label_fn(opt->label_ctx, strtab_str(x->tab, (uint32_t)l), l == x->hidden);
+            opt->label_fn(opt->label_ctx, strtab_str(x->tab, (uint32_t)l), l == x->hidden,
+                          x->seen[l]);
     nx_cleanup(x);
     free(x);
     return WX_OK;
@@ -1421,6 +1422,9 @@ int naive_explore(const struct exp_node *root, const struct naive_options *opt,
 int naive_explore_file(const struct exp_file *f, const struct naive_options *opt,
                        struct naive_result *res, struct wx_error *err)
 {
-    enum exp_lang lang = opt->lang != EXP_LANG_NONE ? opt->lang : f->lang;
+    /* a bare "behaviour" header means LOTOS */
+    enum exp_lang lang = opt->lang != EXP_LANG_NONE ? opt->lang
+                         : f->lang == EXP_LANG_NONE && f->has_header ? EXP_LANG_LOTOS
+                                                                       : f->lang;
     return explore_lang(f->root, lang, opt, res, err);
 }

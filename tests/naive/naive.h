@@ -55,8 +55,9 @@
  * (source, label text, target) triples, deadlocks = reachable states without
  * any outgoing transition.
  *
- * Not thread-safe (one exploration at a time per naive_options); allocates
- * only during the call and frees everything before returning.
+ * Reentrant (no global state; concurrent calls need their own leaf
+ * callbacks to be thread-safe); allocates only during the call and frees
+ * everything before returning.
  */
 #ifndef WX_TESTS_NAIVE_H
 #define WX_TESTS_NAIVE_H
@@ -112,8 +113,9 @@ struct naive_options {
     naive_free_fn free_file;
     FILE *aut_out;            /* non-NULL: the product is written as .aut */
     /* non-NULL: called once per distinct label of a reachable transition
-     * (hidden = it is the hidden label), after the exploration. */
-    void (*label_fn)(void *ctx, const char *label, bool hidden);
+     * (hidden = it is the hidden label; count = distinct transitions with
+     * that label), after the exploration. */
+    void (*label_fn)(void *ctx, const char *label, bool hidden, uint64_t count);
     void *label_ctx;
 };
 
@@ -129,7 +131,8 @@ struct naive_result {
 int naive_explore(const struct exp_node *root, const struct naive_options *opt,
                   struct naive_result *res, struct wx_error *err);
 
-/* Convenience: the whole file (root + header language). */
+/* Convenience: the whole file (root + header language; a bare "behaviour"
+ * header means LOTOS; opt->lang, when not NONE, overrides the header). */
 int naive_explore_file(const struct exp_file *f, const struct naive_options *opt,
                        struct naive_result *res, struct wx_error *err);
 

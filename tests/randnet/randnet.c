@@ -14,6 +14,7 @@
  */
 #include "randnet.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <regex.h>
@@ -262,6 +263,7 @@ struct pctx {
     const struct exp_node *const *incl;
     char *const *incl_names;
     const struct exp_node *self;
+    bool lower;          /* write operator labels in lower case */
 };
 
 static void sb_put(struct sb *b, const char *s, size_t n)
@@ -316,8 +318,17 @@ static bool is_idf(const char *s)
 /* A label / pattern / file name: IDF when allowed and the style says so,
  * else a string literal.  Backslashes are written raw (kept by the lexer
  * because \(, \), \1, \{ are no ANSI-C escapes) or doubled. */
-static void print_label(struct sb *b, struct pctx *st, const char *s)
+static void print_label(struct sb *b, struct pctx *st, const char *s0)
 {
+    char low[512];
+    const char *s = s0;
+    if (st->lower) {
+        size_t i = 0;
+        for (; s0[i] && i + 1 < sizeof low; i++)
+            low[i] = (char)tolower((unsigned char)s0[i]);
+        low[i] = 0;
+        s = low;
+    }
     if (is_idf(s) && rng_pct(&st->r, 60)) {
         sb_str(b, s);
         return;
@@ -593,9 +604,10 @@ static void lset_free(struct lset *l)
     memset(l, 0, sizeof *l);
 }
 
-static void lset_fn(void *ctx, const char *label, bool hidden)
+/* Visible, non-stochastic labels: the ones worth naming in operators. */
+static void lset_fn(void *ctx, const char *label, bool hidden, uint64_t count)
 {
-    if (!hidden)
+    if (!hidden && strncmp(label, "rate ", 5) != 0 && !strstr(label, "; rate "))
         lset_add(ctx, label);
 }
 
@@ -664,9 +676,18 @@ static size_t new_comp(struct gen *g)
         alpha[na++] = rn_strdup(buf);
     }
     if (rng_pct(r, 50))
-        alpha[na++] = rn_strdup("i");
+        alpha[na++] = rn_strdup(rn->hidden);
+    if (strcmp(rn->hidden, "i") != 0 && rng_pct(r, 30))
+        alpha[na++] = rn_strdup("i");          /* visible here */
+    if (rn->rate && rng_pct(r, 50))
+        alpha[na++] = rn_strdup(rng_pct(r, 50) ? "rate 0.5" : "b !1; rate 2");
     if (rng_pct(r, 8))
         alpha[na++] = rn_strdup("exit");
+    if (rn->lang == EXP_LANG_LOTOS)          /* LOTOS gates are upper case */
+        for (size_t i = 0; i < na; i++)
+            if (strcmp(alpha[i], rn->hidden) != 0 && strcmp(alpha[i], "exit") != 0)
+                for (char *c = alpha[i]; *c; c++)
+                    *c = (char)toupper((unsigned char)*c);
     size_t cap = 128;
     l.src = rn_xmalloc(cap * sizeof *l.src);
     l.dst = rn_xmalloc(cap * sizeof *l.dst);
@@ -717,6 +738,9 @@ static void subtree_labels(struct gen *g, const struct exp_node *n, struct lset 
 {
     struct naive_options o = { 0 };
     o.max_states = g->limit;
+    o.hidden = g->rn->hidden;
+    o.rate = g->rn->rate;
+    o.lang = g->rn->lang;
     o.leaf = randnet_leaf;
     o.leaf_ctx = g->rn;
     o.label_fn = lset_fn;
@@ -835,13 +859,18 @@ static bool patterns_safe(const struct gen *g, enum exp_kind k, enum exp_mode mo
     if (!g->p->avoid_ambiguous)
         return true;
     for (size_t i = 0; i < n; i++) {
-        if (k != EXP_HIDE && re_matches(pats[i], mode, "i"))
+        char pat[256];                  /* as the reader folds it */
+        snprintf(pat, sizeof pat, "%s", pats[i]);
+        if (g->rn->lang == EXP_LANG_LOTOS)
+            for (char *c = pat; *c; c++)
+                *c = (char)toupper((unsigned char)*c);
+        if (k != EXP_HIDE && re_matches(pat, mode, g->rn->hidden))
             return false;
-        if (re_matches(pats[i], mode, "exit"))
+        if (re_matches(pat, mode, "exit"))
             return false;
         for (size_t j = 0; j < L->n; j++)
             if (strncmp(L->s[j], "exit", 4) == 0 && gate_of(L->s[j]) == 4 &&
-                re_matches(pats[i], mode, L->s[j]))
+                re_matches(pat, mode, L->s[j]))
                 return false;
     }
     return true;
@@ -949,8 +978,8 @@ static struct exp_node *gen_vectors(struct gen *g, size_t k, struct exp_node **o
             }
         }
         char res[64];
-        if (label_mode && rng_pct(r, 5)) {
-            snprintf(res, sizeof res, "i");
+        if (label_mode && g->rn->lang != EXP_LANG_LOTOS && rng_pct(r, 5)) {
+            snprintf(res, sizeof res, "%s", g->rn->hidden);
         } else {
             char *s = random_label(r, true);
             if (label_mode)
@@ -1196,7 +1225,8 @@ static char *rn_print_files(const struct randnet *rn, const struct exp_node *n,
     struct sb b = { 0 };
     struct pctx st = { .r = { style }, .n_incl = rn->n_incl,
                        .incl = (const struct exp_node *const *)rn->incl,
-                       .incl_names = rn->incl_names, .self = self };
+                       .incl_names = rn->incl_names, .self = self,
+                       .lower = rn->lang == EXP_LANG_LOTOS };
     print_node(&b, &st, n, 0);
     sb_str(&b, "\n");
     return b.s;
@@ -1223,6 +1253,16 @@ int randnet_generate(uint64_t seed, const struct randnet_params *pin, struct ran
         rng_next(&g.r);
         g.rn = rn;
         g.p = &p;
+        /* variants: another hidden label (one seed in 7), stochastic labels
+         * (one seed in 6) */
+        rn->hidden = seed % 7 == 3 ? "tau" : "i";
+        rn->rate = seed % 6 == 1;
+        /* LOTOS reference language (one seed in 13): labels folded */
+        rn->lang = seed % 13 == 5 ? EXP_LANG_LOTOS : EXP_LANG_NONE;
+        if (rn->lang == EXP_LANG_LOTOS) {
+            rn->rate = false;
+            rn->hidden = "i";
+        }
         g.limit = 4 * p.max_states;
         rn->attempts = attempt + 1;
         /* one seed in five may use up to twice the leaves: wider vectors */
@@ -1233,6 +1273,9 @@ int randnet_generate(uint64_t seed, const struct randnet_params *pin, struct ran
         if (!g.failed) {
             struct naive_options o = { 0 };
             o.max_states = p.max_states;
+            o.hidden = rn->hidden;
+            o.rate = rn->rate;
+            o.lang = rn->lang;
             o.leaf = randnet_leaf;
             o.leaf_ctx = rn;
             struct naive_result res;
@@ -1285,8 +1328,11 @@ int randnet_generate(uint64_t seed, const struct randnet_params *pin, struct ran
                     randnet_free(rn, true);
                     return wx_fail(err, WX_ESYSTEM, rn->exp_path, 0, 0, "cannot create");
                 }
-                fprintf(f, "(* randnet seed %llu *)\n-- generated by tests/randnet\n%s",
-                        (unsigned long long)seed, rn->exp_text);
+                static const char *const hdr[] = { "lotos behaviour\n", "behaviour\n",
+                                                   "lotos behavior\n" };
+                fprintf(f, "(* randnet seed %llu *)\n-- generated by tests/randnet\n%s%s",
+                        (unsigned long long)seed,
+                        rn->lang == EXP_LANG_LOTOS ? hdr[seed % 3] : "", rn->exp_text);
                 fclose(f);
                 return WX_OK;
             }

@@ -79,6 +79,16 @@ struct randnet {
     struct naive_lts *comps;
     char **comp_names;     /* leaf names as written in the .exp (file names) */
     uint32_t attempts;     /* candidates drawn before one fit max_states */
+    const char *hidden;    /* hidden label of this network: "i", or "tau"
+                              for some seeds (then "i" is a visible label);
+                              explore with net_options.hidden = this */
+    enum exp_lang lang;    /* LOTOS for some seeds: the file has a LOTOS
+                              header, leaf labels are upper case and the
+                              operators' labels are written in lower case
+                              (folded by the reader); explore with
+                              naive_options.lang = this */
+    bool rate;             /* leaves use "rate R" / "L; rate R" labels:
+                              explore with net_options.rate = true */
     size_t n_incl;         /* subtrees written to their own "x.exp" file and
                               included as a leaf (the tree keeps them inline) */
     struct exp_node **incl;

@@ -118,8 +118,8 @@ static void report_json(const struct cli_options *o, const struct image *img,
 static void report_text(const struct cli_options *o, const struct image *img,
                         const struct explore_result *r)
 {
-    printf("model:        %s (%u components, %u word%s per state)\n", o->input, img->n_comps,
-           img->words, img->words == 1 ? "" : "s");
+    printf("model:        %s (%u component%s, %u word%s per state)\n", o->input, img->n_comps,
+           img->n_comps == 1 ? "" : "s", img->words, img->words == 1 ? "" : "s");
     printf("backend:      %s", r->backend ? r->backend : "?");
     if (r->device[0])
         printf(" (%s)", r->device);
@@ -188,7 +188,7 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
     }
     uint8_t *flags = NULL;
     if (o->action) {
-        uint32_t matched;
+        uint32_t matched = 0;
         rc = match_actions(&img, o->action, &flags, &matched, err);
         if (rc != WX_OK) {
             image_free(&img);

@@ -178,6 +178,12 @@ int cli_load_image(const struct cli_options *o, struct image *img, struct wx_err
     int rc = network_from_file(o->input, &o->net, &net, err);
     if (rc != WX_OK)
         return rc;
+    if (o->verbose)
+        for (uint32_t c = 0; c < net.n_comps; c++)
+            if (net.comps[c].n_duplicates)
+                fprintf(stderr, "warpex: %s: %llu duplicate transition line%s dropped\n",
+                        net.comp_names[c], (unsigned long long)net.comps[c].n_duplicates,
+                        net.comps[c].n_duplicates == 1 ? "" : "s");
     rc = image_compile(&net, img, err);
     network_free(&net);
     return rc;
