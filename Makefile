@@ -88,7 +88,7 @@ test: bin/warpex $(TEST_BIN)
 demo: bin/warpex
 	./bin/warpex explore examples/traffic/traffic.exp --deadlock
 	@echo
-	./bin/warpex explore examples/philosophers/philosophers_5.exp --deadlock --trace || [ $$? -eq 1 ]
+	./bin/warpex explore examples/philosophers/philosophers_n5.exp --deadlock --trace || [ $$? -eq 1 ]
 
 # Large instances of the example families (up to >= 10^9 states).
 examples:
