@@ -67,7 +67,8 @@ static int cmp_line(const void *a, const void *b)
 
 static char *hist_text(struct hist *h)
 {
-    qsort(h->line, h->n, sizeof *h->line, cmp_line);
+    if (h->n)
+        qsort(h->line, h->n, sizeof *h->line, cmp_line);
     size_t len = 1;
     for (size_t i = 0; i < h->n; i++)
         len += strlen(h->line[i]) + 2;
