@@ -10,7 +10,11 @@
  *            written .aut files, explored by the oracle (parser + files);
  *   network  network_from_exp, explored by a tiny BFS over network.h's rule
  *            semantics written here (flattening alone);
- *   seq, cpu image_compile + explore_seq, explore_cpu with 2 threads.
+ *   seq, cpu image_compile + explore_seq, explore_cpu with 2 threads;
+ *   gpu      explore_gpu on the same image, when gpu_available() (CUDA
+ *            builds on a machine with a device; skipped otherwise).
+ * Every explorer also reports each distinct transition to an edge sink: the
+ * number of transitions per label must equal the oracle's, too.
  * A mismatch prints the seed, every answer and the directory, whose files
  * are kept; otherwise they are removed.
  *
@@ -303,18 +307,26 @@ static int run_seed(uint64_t seed, bool verbose)
     struct net_options no = { 0 };
     no.hidden = rn.hidden;
     no.rate = rn.rate;
-    struct counts seq = { .rc = -1, .msg = "not run" }, cpu = { .rc = -1, .msg = "not run" };
+    /* the real explorers: seq, cpu (2 threads), and gpu when a device is there */
+    enum { SEQ, CPU, GPU, NB };
+    static const char *const bname[NB] = { "seq", "cpu", "gpu" };
+    struct counts be[NB];
+    for (int k = 0; k < NB; k++)
+        be[k] = (struct counts){ .rc = -1, .msg = "not run" };
+    char dev[128];
+    int nb = gpu_available(dev, sizeof dev) ? NB : GPU;
     netc.rc = network_from_exp(rn.exp_path, &no, &net, &err);
     if (netc.rc == WX_OK) {
         explore_network(&net, 1000000, &netc);
         struct image img;
-        seq.rc = cpu.rc = image_compile(&net, &img, &err);
-        if (seq.rc == WX_OK) {
-            for (int k = 0; k < 2; k++) {
-                struct counts *c = k ? &cpu : &seq;
+        int rc = image_compile(&net, &img, &err);
+        if (rc == WX_OK) {
+            for (int k = 0; k < nb; k++) {
+                struct counts *c = &be[k];
                 struct explore_options eo = { 0 };
                 eo.threads = 2;
                 eo.memory_bytes = 64u << 20;
+                eo.gpu.hash_bytes = 64u << 20;
                 struct explore_result res;
                 memset(&res, 0, sizeof res);
                 struct label_counter lc = { .n = img.n_labels };
@@ -322,7 +334,9 @@ static int run_seed(uint64_t seed, bool verbose)
                 lc.count = calloc(img.n_labels + 1, sizeof *lc.count);
                 struct edge_sink sink = { count_edges, &lc };
                 eo.sink = &sink;
-                c->rc = k ? explore_cpu(&img, &eo, &res, &err) : explore_seq(&img, &eo, &res, &err);
+                c->rc = k == SEQ   ? explore_seq(&img, &eo, &res, &err)
+                        : k == CPU ? explore_cpu(&img, &eo, &res, &err)
+                                   : explore_gpu(&img, &eo, &res, &err);
                 for (uint32_t l = 0; l <= img.n_labels; l++)
                     if (lc.count[l])
                         hist_add(&h, l < img.n_labels ? strtab_str(img.labels, l) : "<bad label>",
@@ -342,36 +356,44 @@ static int run_seed(uint64_t seed, bool verbose)
             }
             image_free(&img);
         } else {
-            wx_error_format(&err, seq.msg, sizeof seq.msg);
-            snprintf(cpu.msg, sizeof cpu.msg, "%s", seq.msg);
+            for (int k = 0; k < nb; k++) {
+                be[k].rc = rc;
+                wx_error_format(&err, be[k].msg, sizeof be[k].msg);
+            }
         }
         network_free(&net);
     } else {
         wx_error_format(&err, netc.msg, sizeof netc.msg);
     }
 
-    bool ok = same(&ref, &parsed) && same(&ref, &netc) && same(&ref, &seq) && same(&ref, &cpu);
-    char a[1200], b[1200], c[1200], d[1200], e[1200];
-    counts_str(&ref, a, sizeof a);
-    counts_str(&parsed, b, sizeof b);
-    counts_str(&netc, c, sizeof c);
-    counts_str(&seq, d, sizeof d);
-    counts_str(&cpu, e, sizeof e);
-    check(ok, "seed %llu: naive %s, parsed %s, network %s, seq %s, cpu %s%s%s",
-          (unsigned long long)seed, a, b, c, d, e, ok ? "" : "; files kept in ",
+    bool ok = same(&ref, &parsed) && same(&ref, &netc);
+    for (int k = 0; k < nb; k++)
+        ok = ok && same(&ref, &be[k]);
+    char line[6000], one[1200];
+    counts_str(&ref, one, sizeof one);
+    snprintf(line, sizeof line, "naive %s", one);
+    counts_str(&parsed, one, sizeof one);
+    snprintf(line + strlen(line), sizeof line - strlen(line), ", parsed %s", one);
+    counts_str(&netc, one, sizeof one);
+    snprintf(line + strlen(line), sizeof line - strlen(line), ", network %s", one);
+    for (int k = 0; k < nb; k++) {
+        counts_str(&be[k], one, sizeof one);
+        snprintf(line + strlen(line), sizeof line - strlen(line), ", %s %s", bname[k], one);
+    }
+    check(ok, "seed %llu: %s%s%s", (unsigned long long)seed, line, ok ? "" : "; files kept in ",
           ok ? "" : rn.dir);
     if (!ok) {
-        const struct counts *all[] = { &ref, &parsed, &netc, &seq, &cpu };
-        static const char *const names[] = { "naive", "parsed", "network", "seq", "cpu" };
-        for (int i = 0; i < 5; i++)
-            if (all[i]->hist)
-                printf("  %s labels: %s\n", names[i], all[i]->hist);
+        if (ref.hist)
+            printf("  naive labels: %s\n", ref.hist);
+        for (int k = 0; k < nb; k++)
+            if (be[k].hist)
+                printf("  %s labels: %s\n", bname[k], be[k].hist);
     }
     if (verbose || !ok)
         printf("%s", rn.exp_text);
     free(ref.hist);
-    free(seq.hist);
-    free(cpu.hist);
+    for (int k = 0; k < NB; k++)
+        free(be[k].hist);
     randnet_free(&rn, ok && !verbose);
     return ok;
 }
