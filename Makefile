@@ -88,7 +88,7 @@ bin/warpex: $(CLI_OBJ) $(B)/libwarpex.a
 
 bin/tests/%: tests/%.c tests/check.h $(B)/libwarpex.a
 	@mkdir -p bin/tests
-	$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(INC) $< -o $@ $(B)/libwarpex.a $(GPU_LIBS) $(LIBS)
+	$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(DEPS) $(INC) $< -o $@ $(B)/libwarpex.a $(GPU_LIBS) $(LIBS)
 
 test: bin/warpex $(TEST_BIN)
 	@sh tests/run.sh
@@ -120,4 +120,4 @@ bench-gpu:
 clean:
 	rm -rf $(B) bin
 
--include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj bin/tests -name '*.d' 2>/dev/null)

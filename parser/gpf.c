@@ -19,6 +19,8 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "../util/arith.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,16 +190,6 @@ static uint32_t packed(const uint32_t *w, uint32_t nb, uint64_t i, uint64_t *wor
     *word = i / k;
     uint32_t sh = (uint32_t)(i % k) * nb;
     return (uint32_t)((w[i / k] >> sh) & ((1ull << nb) - 1));
-}
-
-static uint32_t bitlen(uint64_t v)
-{
-    uint32_t b = 0;
-    while (v) {
-        b++;
-        v >>= 1;
-    }
-    return b;
 }
 
 static uint32_t popcount32(uint32_t x)
@@ -672,22 +664,10 @@ struct u32vec {
 
 static int push32(struct u32vec *a, uint32_t x)
 {
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? 2 * a->cap : 1024;
-        uint32_t *v = realloc(a->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        a->v = v;
-        a->cap = cap;
-    }
+    if (wx_reserve((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v, 1024) != 0)
+        return -1;
     a->v[a->n++] = x;
     return 0;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
 }
 
 /* Appends fields of nb bits, floor(32/nb) per word starting on a fresh word. */
@@ -753,14 +733,14 @@ static int wr_layout(struct wr *w)
                            "lives in one warp and rule masks are built with 1 << nr_procs)",
                         w->n, GPF_MAX_PROCS);
     /* ids 0 .. n_classes-1; the kernel's "no label" sentinel is 1 << bits_act */
-    w->bits_act = bitlen(img->n_classes > 1 ? img->n_classes - 1 : 1);
+    w->bits_act = wx_bitlen(img->n_classes > 1 ? img->n_classes - 1 : 1);
     if (w->bits_act > 30)
         return wr_limit(w, "%u synchronisation classes need %u label bits; the kernel's no-label "
                            "sentinel 1 << bits_act must fit in an int (bits_act <= 30)",
                         img->n_classes, w->bits_act);
     uint32_t pos = 0, min_slots = UINT32_MAX;
     for (uint32_t c = 0; c < w->n; c++) {
-        uint32_t bs = bitlen(img->comp_states[c]);
+        uint32_t bs = wx_bitlen(img->comp_states[c]);
         if (w->bits_act + bs > 31)
             return wr_limit(w, "component %u (%s): %u states need %u-bit slots, and with %u label bits "
                                "(%u classes) that exceeds the 31 bits of a GPUexplore entry",
@@ -775,7 +755,7 @@ static int wr_layout(struct wr *w)
          * it starts at bit 31 instead.  The format has no gaps (a field ends
          * where the next begins), so the skipped bits widen the previous
          * field, whose values stay below its real width: bit 30 stays 0. */
-        uint32_t width = bitlen(img->comp_states[c] - 1);
+        uint32_t width = wx_bitlen(img->comp_states[c] - 1);
         if (width == 0)
             width = 1;
         if (pos <= 30 && pos + width > 30)
@@ -835,7 +815,7 @@ static int wr_entries(struct wr *w)
                 /* local entries of different result labels merge: GPUexplore
                  * ignores local labels; duplicates would only repeat work */
                 if (w->n_targets > 1)
-                    qsort(w->targets, w->n_targets, sizeof *w->targets, cmp_u32);
+                    qsort(w->targets, w->n_targets, sizeof *w->targets, wx_cmp_u32);
                 uint32_t base = sync | (key << 1), e = base, k = 0, n_entries = 0;
                 for (size_t i = 0; i < w->n_targets; i++) {
                     if (i > 0 && w->targets[i] == w->targets[i - 1])
@@ -865,7 +845,7 @@ static int wr_entries(struct wr *w)
             return wr_oom(w);
     }
     /* offsets are packed once nr_trans, hence their width, is known */
-    w->nbits_off = bitlen(w->trans.n);
+    w->nbits_off = wx_bitlen(w->trans.n);
     if (w->nbits_off == 0)
         w->nbits_off = 1;
     if (w->nbits_off >= 32)
@@ -910,7 +890,7 @@ static int wr_rules(struct wr *w)
         goto oom;
     if (w->sync.n >= (size_t)INT32_MAX)
         return free(fields.v), wr_limit(w, "too many rule words");
-    uint32_t nb = bitlen(w->sync.n);
+    uint32_t nb = wx_bitlen(w->sync.n);
     if (nb == 0)
         nb = 1;
     if (pack_fields(&w->soff, fields.v, fields.n, nb) != 0)
