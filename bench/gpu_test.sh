@@ -57,7 +57,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"
 
 if [ -x bin/gpu/test_gpu ]; then
     t1=$(date +%s)
-    bin/gpu/test_gpu --seed "$seed" --images "$images" $big >"$LOG/test_gpu.log" 2>&1
+    timeout "${GPU_TEST_TIMEOUT:-300}" bin/gpu/test_gpu --seed "$seed" --images "$images" $big >"$LOG/test_gpu.log" 2>&1
     rc=$?
     p=$(grep -c '^PASS ' "$LOG/test_gpu.log"); f=$(grep -c '^FAIL ' "$LOG/test_gpu.log")
     grep '^FAIL ' "$LOG/test_gpu.log" | head -20
@@ -66,7 +66,7 @@ if [ -x bin/gpu/test_gpu ]; then
     if [ $sanitize = 1 ] && command -v compute-sanitizer >/dev/null; then
         for tool in memcheck racecheck synccheck; do
             t1=$(date +%s)
-            compute-sanitizer --tool $tool --error-exitcode 97 --print-limit 20 \
+            timeout "${GPU_SAN_TIMEOUT:-120}" compute-sanitizer --tool $tool --error-exitcode 97 --print-limit 20 \
                 bin/gpu/test_gpu --quick --images 4 --seed "$seed" >"$LOG/$tool.log" 2>&1
             rc=$?
             errs=$(grep -E '^========= (ERROR SUMMARY|RACECHECK SUMMARY)' "$LOG/$tool.log" | tail -1)

@@ -939,9 +939,11 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                                                                "per-state set holds"
                               : ctl.error == GPU_ERR_EDGES   ? "the GPU edge buffer overflowed within one launch"
                               : ctl.error == GPU_ERR_COMBOS  ? "a rule has more than 2^62 combinations in one state"
+                              : ctl.error == GPU_ERR_SPIN    ? "internal error: a reserved table slot was never "
+                                                               "published"
                                                              : "internal GPU queue overflow";
-            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
-                         "%s after %llu states and %llu transitions (table %llu bytes, %llu slots of %u words; "
+            rc = wx_fail(err, ctl.error == GPU_ERR_SPIN || ctl.error == GPU_ERR_QUEUE ? WX_ESYSTEM : WX_ELIMIT,
+                         NULL, 0, 0, "%s after %llu states and %llu transitions (table %llu bytes, %llu slots of %u words; "
                          "per-state set %u)",
                          why, ctl.n_states, ctl.n_trans, (unsigned long long)st.table_bytes,
                          (unsigned long long)slots, SW, D);

@@ -32,13 +32,14 @@
 
 #include "gpu_int.cuh"
 
-enum { CACHE_FOUND = 0, CACHE_INSERTED = 1, CACHE_FULL = 2 };
+enum { CACHE_FOUND = 0, CACHE_INSERTED = 1, CACHE_FULL = 2, CACHE_SPIN = 3 };
 
 __device__ __forceinline__ int cache_insert(uint32_t *cache, uint32_t C, uint32_t probes, uint32_t sw,
                                             const uint32_t *v, unsigned long long h, uint32_t *row)
 {
     const uint32_t key_ctl = v[sw - 1];
     uint32_t s = (uint32_t)(((h >> 32) * (unsigned long long)C) >> 32);
+    uint32_t spins = 0;
     for (uint32_t j = 0; j < probes && j < C; j++, s = (s + 1 == C) ? 0 : s + 1) {
         volatile uint32_t *r = cache + (size_t)s * sw;
         for (;;) {
@@ -54,8 +55,11 @@ __device__ __forceinline__ int cache_insert(uint32_t *cache, uint32_t C, uint32_
                 }
                 continue;
             }
-            if (c == GPU_RESERVED)
+            if (c == GPU_RESERVED) {
+                if (++spins > GPU_SPIN_LIMIT)
+                    return CACHE_SPIN; /* a bug: see GPU_SPIN_LIMIT */
                 continue;
+            }
             if (c == key_ctl) {
                 __threadfence_block();
                 bool eq = true;

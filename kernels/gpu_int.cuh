@@ -37,8 +37,14 @@ enum {
     GPU_ERR_DEDUPE = 2,      /* a state has more distinct successors than the set holds */
     GPU_ERR_EDGES = 3,       /* edge buffer overflow within one launch */
     GPU_ERR_QUEUE = 4,       /* level-mode queue overflow (internal) */
-    GPU_ERR_COMBOS = 5       /* a rule with more than 2^62 combinations */
+    GPU_ERR_COMBOS = 5,      /* a rule with more than 2^62 combinations */
+    GPU_ERR_SPIN = 6         /* internal: a reserved slot stayed unpublished */
 };
+
+/* Waits for a reserved slot are bounded: a slot still reserved after this
+ * many re-reads means a bug (its writer never publishes), reported as an
+ * error instead of a hang. */
+#define GPU_SPIN_LIMIT (1u << 22)
 
 /* Device view of the image.  Every array is also reachable through a
  * texture object when use_tex is set (templated kernels pick one path). */

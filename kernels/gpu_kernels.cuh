@@ -62,9 +62,9 @@ __device__ __noinline__ unsigned long long insert_global(const gpu_params &p, bl
     const uint32_t lane = threadIdx.x & 31u;
     unsigned long long slot = 0;
     const int r = tbl_find_or_reserve(p, v, h, gpu_hash2(h), &slot);
-    if (r == TBL_FULL) {
+    if (r == TBL_FULL || r == TBL_SPIN) {
         if (lane == 0)
-            gpu_set_error(p, GPU_ERR_TABLE_FULL);
+            gpu_set_error(p, r == TBL_FULL ? GPU_ERR_TABLE_FULL : GPU_ERR_SPIN);
         return GPU_NO_SLOT;
     }
     if (r == TBL_FOUND)
@@ -340,6 +340,10 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS) explore_tile(const __grid_con
                 if (has) {
                     h = gpu_hash(scr, sw);
                     cres = cache_insert(cache, C, p.cache_probes, sw, scr, h, &row);
+                    if (cres == CACHE_SPIN) {
+                        gpu_set_error(p, GPU_ERR_SPIN);
+                        cres = CACHE_FULL;
+                    }
                     if (cres == CACHE_INSERTED && p.parent) {
                         c_par[row] = grp;
                         c_lab[row] = lab;

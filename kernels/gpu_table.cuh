@@ -69,7 +69,7 @@
 
 #include "gpu_int.cuh"
 
-enum { TBL_FOUND = 0, TBL_RESERVED = 1, TBL_FULL = 2 };
+enum { TBL_FOUND = 0, TBL_RESERVED = 1, TBL_FULL = 2, TBL_SPIN = 3 };
 
 __device__ __forceinline__ uint32_t ld_relaxed(const uint32_t *p)
 {
@@ -129,7 +129,8 @@ __device__ __forceinline__ bool ctl_published(uint32_t w)
 
 /* Steps 1-6 above; whole warp, converged, same v/h1/h2 in every lane.
  * v: the key (sw words, control word without flag), shared or global.
- * Returns TBL_FOUND or TBL_RESERVED with *slot, or TBL_FULL. */
+ * Returns TBL_FOUND or TBL_RESERVED with *slot, or TBL_FULL, or TBL_SPIN
+ * (GPU_SPIN_LIMIT re-reads: a bug, reported rather than hung on). */
 __device__ __noinline__ int tbl_find_or_reserve(const gpu_params &p, const uint32_t *v,
                                                 unsigned long long h1, unsigned long long h2,
                                                 unsigned long long *slot)
@@ -143,10 +144,13 @@ __device__ __noinline__ int tbl_find_or_reserve(const gpu_params &p, const uint3
         const uint32_t off = inslot ? lane % sw : 0;
         const bool isctl = inslot && off == sw - 1;
         const uint32_t mine = inslot ? v[off] : 0;
+        uint32_t spins = 0;
         for (uint32_t i = 0; i < p.probe_bound; i++) {
             const unsigned long long b = __umul64hi(h1 + (unsigned long long)i * h2, p.nbuckets);
             uint32_t *base = p.table + b * p.bw;
             for (;;) {
+                if (++spins > GPU_SPIN_LIMIT)
+                    return TBL_SPIN;
                 const uint32_t w = inslot ? ld_relaxed(base + lane) : GPU_EMPTY;
                 const uint32_t res = __ballot_sync(GPU_FULL, isctl && w == GPU_RESERVED);
                 const uint32_t emp = __ballot_sync(GPU_FULL, isctl && w == GPU_EMPTY);
@@ -193,10 +197,13 @@ __device__ __noinline__ int tbl_find_or_reserve(const gpu_params &p, const uint3
     }
     /* sw > 32: one vector per bucket of p.lines lines. */
     const uint32_t lc = (sw - 1) & 31u, jc = (sw - 1) >> 5;
+    uint32_t spins = 0;
     for (uint32_t i = 0; i < p.probe_bound; i++) {
         const unsigned long long b = __umul64hi(h1 + (unsigned long long)i * h2, p.nbuckets);
         uint32_t *base = p.table + b * p.bw;
         for (;;) {
+            if (++spins > GPU_SPIN_LIMIT)
+                return TBL_SPIN;
             uint32_t myc = 0;
             if (lane == lc)
                 myc = ld_relaxed(base + jc * 32u + lc);
