@@ -11,6 +11,10 @@
 #ifndef WX_GPU_REF_H
 #define WX_GPU_REF_H
 
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Wunused-function"
+#endif
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +66,8 @@ struct gen_params {
     uint32_t full_last;       /* 1: pack the last word up to bit 30,
                                  2: up to bit 31 (forces an extra control word) */
     uint64_t product_max;     /* bound on the product of component sizes */
+    uint32_t cycle;           /* 1: each ordinary component also has a local
+                                 cycle 0 -> 1 -> ... -> 0 (all states reachable) */
 };
 
 static void img_free(struct image *img)
@@ -265,6 +271,10 @@ static void img_random(struct image *img, struct rng *r, const struct gen_params
             uint32_t nl = rndu(r, gp->local_max + 1);
             if (c >= nfix)
                 nl = c < nfix + 4 && rndu(r, 100) < 20 ? 1 : 0;
+            if (gp->cycle && c < nmain && ns > 1) {
+                uint32_t t = (s + 1) % ns;
+                pack_entries(&eb, r, gp, 0, rndu(r, img->n_labels), &t, 1, img->act_bits, sb);
+            }
             for (uint32_t i = 0; i < nl; i++) {
                 uint32_t lab = rndu(r, img->n_labels);
                 tl.n = 0;
