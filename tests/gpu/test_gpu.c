@@ -523,15 +523,15 @@ static void hand_made(void)
 
 /* ---- random images ---- */
 
-static const struct gen_params GP_SMALL = {2, 6, 4, 0, 3, 4, 2, 2, 50, 5, 20, 0, 0, 0, 20000};
-static const struct gen_params GP_NONDET = {2, 5, 5, 0, 2, 3, 1, 6, 70, 10, 50, 0, 0, 0, 20000};
-static const struct gen_params GP_MANY = {8, 12, 3, 30, 4, 6, 1, 2, 40, 5, 20, 0, 0, 0, 50000};
-static const struct gen_params GP_WORDS = {3, 8, 5, 0, 4, 4, 2, 3, 50, 5, 20, 20, 0, 0, 20000};
-static const struct gen_params GP_FULL1 = {2, 5, 4, 0, 3, 3, 2, 2, 50, 5, 20, 0, 0, 1, 20000};
-static const struct gen_params GP_FULL2 = {2, 5, 4, 0, 3, 3, 2, 2, 50, 5, 20, 0, 0, 2, 20000};
-static const struct gen_params GP_WIDE = {3, 6, 4, 40, 3, 3, 2, 2, 50, 5, 20, 0, 1, 0, 20000};
-static const struct gen_params GP_MEDIUM = {4, 7, 8, 0, 4, 5, 2, 3, 40, 3, 20, 2, 0, 0, 200000};
-static const struct gen_params GP_SPARSE = {3, 6, 6, 0, 3, 3, 1, 2, 25, 0, 20, 0, 0, 0, 50000};
+static const struct gen_params GP_SMALL = {2, 6, 4, 0, 3, 4, 2, 2, 50, 5, 20, 0, 0, 0, 20000, 0};
+static const struct gen_params GP_NONDET = {2, 5, 5, 0, 2, 3, 1, 6, 70, 10, 50, 0, 0, 0, 20000, 0};
+static const struct gen_params GP_MANY = {8, 12, 3, 30, 4, 6, 1, 2, 40, 5, 20, 0, 0, 0, 50000, 0};
+static const struct gen_params GP_WORDS = {3, 8, 5, 0, 4, 4, 2, 3, 50, 5, 20, 20, 0, 0, 20000, 0};
+static const struct gen_params GP_FULL1 = {2, 5, 4, 0, 3, 3, 2, 2, 50, 5, 20, 0, 0, 1, 20000, 0};
+static const struct gen_params GP_FULL2 = {2, 5, 4, 0, 3, 3, 2, 2, 50, 5, 20, 0, 0, 2, 20000, 0};
+static const struct gen_params GP_WIDE = {3, 6, 4, 40, 3, 3, 2, 2, 50, 5, 20, 0, 1, 0, 20000, 0};
+static const struct gen_params GP_MEDIUM = {4, 7, 8, 0, 4, 5, 2, 3, 40, 3, 20, 2, 0, 0, 200000, 1};
+static const struct gen_params GP_SPARSE = {3, 6, 6, 0, 3, 3, 1, 2, 25, 0, 20, 0, 0, 0, 50000, 0};
 
 static void random_images(uint64_t seed, uint32_t count)
 {
@@ -593,7 +593,7 @@ static void stress(uint64_t seed, int big)
     struct rng r = {seed};
     struct cfg c;
     /* a bigger interleaving space, for the hash table */
-    struct gen_params gp = {6, 8, 6, 0, 3, 2, 2, 2, 40, 0, 10, 0, 0, 0, big ? 3000000 : 300000};
+    struct gen_params gp = {6, 8, 6, 0, 3, 2, 2, 2, 40, 0, 10, 0, 0, 0, big ? 3000000 : 300000, 1};
     struct image img;
     struct ref_result ref;
     int tries = 0;
@@ -639,7 +639,7 @@ static void stress(uint64_t seed, int big)
     img_free(&img);
 
     /* many multi-word vectors racing for few buckets */
-    struct gen_params gw = {4, 6, 5, 0, 3, 2, 2, 2, 40, 0, 10, 30, 0, 0, 200000};
+    struct gen_params gw = {4, 6, 5, 0, 3, 2, 2, 2, 40, 0, 10, 30, 0, 0, 200000, 1};
     tries = 0;
     do {
         if (tries++)
@@ -666,7 +666,7 @@ static void stress(uint64_t seed, int big)
     img_free(&img);
 
     /* heavy nondeterminism: >= 3 targets per class per state */
-    struct gen_params gn = {3, 5, 6, 0, 2, 3, 0, 8, 90, 5, 60, 0, 0, 0, 100000};
+    struct gen_params gn = {3, 5, 6, 0, 2, 3, 0, 8, 90, 5, 60, 0, 0, 0, 100000, 0};
     tries = 0;
     do {
         if (tries++)
@@ -684,7 +684,7 @@ static void stress(uint64_t seed, int big)
     img_free(&img);
 
     /* more than 32 components, several per thread */
-    struct gen_params gm = {20, 30, 3, 40, 4, 6, 1, 2, 40, 5, 20, 0, 0, 0, 100000};
+    struct gen_params gm = {20, 30, 3, 40, 4, 6, 1, 2, 40, 5, 20, 0, 0, 0, 100000, 0};
     tries = 0;
     do {
         if (tries++)
