@@ -36,7 +36,9 @@ t0=$(date +%s)
 
 build() {
     command -v nvcc >/dev/null || { echo "gpu_test: nvcc not found"; return 1; }
-    make -j"$(nproc)" all >"$LOG/build.log" 2>&1 || { tail -20 "$LOG/build.log"; return 1; }
+    # -lineinfo: compute-sanitizer reports name source lines (no effect on code)
+    make -j"$(nproc)" all NVFLAGS='-O3 -std=c++17 $(NVARCH) -Xcompiler -Wall -Xcompiler -Werror --expt-relaxed-constexpr -lineinfo' \
+        >"$LOG/build.log" 2>&1 || { tail -20 "$LOG/build.log"; return 1; }
     local def=""
     nm build/libwarpex.a 2>/dev/null | grep -q ' T explore_seq$' && def=-DHAVE_EXPLORE_SEQ
     local cuda; cuda=$(dirname "$(dirname "$(command -v nvcc)")")

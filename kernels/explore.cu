@@ -729,13 +729,21 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         size_t freeb = 0, totalb = 0;
         CK(cudaMemGetInfo(&freeb, &totalb));
         if (opt->sink) {
+            /* One iteration of all blocks writes at most blocks * T * D
+             * edges (D bounds a state's distinct successors, or the
+             * exploration fails with GPU_ERR_DEDUPE first).  With a buffer
+             * of at least twice that, iterations per launch bounded below,
+             * and the host staging the buffer whenever it is half full, an
+             * overflow cannot happen. */
+            const uint64_t per_state = bound < D ? (bound ? bound : 1) : D;
+            const uint64_t min_cap = 2ull * blocks * T * per_state;
             uint64_t ec = freeb / 10 / 20;
             if (ec > (256ull << 20))
                 ec = 256ull << 20;
-            if (ec < (1ull << 16))
-                ec = 1ull << 16;
             if (tun->edge_cap)
                 ec = tun->edge_cap;
+            if (ec < min_cap)
+                ec = min_cap;
             p.e_cap = ec;
             if ((rc = gx_malloc(g, &d, ec * 8, "edge sources", err)))
                 goto out;
@@ -809,7 +817,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         /* Edge buffer: one launch must not be able to overflow half of it. */
         uint32_t iters = opt->gpu.iterations ? opt->gpu.iterations : (level ? 0 : GX_ITERATIONS);
         if (opt->sink) {
-            const uint64_t per_iter = (uint64_t)blocks * T * (bound ? bound : 1);
+            const uint64_t per_iter = (uint64_t)blocks * T * (bound < D ? (bound ? bound : 1) : D);
             uint64_t lim = p.e_cap / 2 / (per_iter ? per_iter : 1);
             if (lim < 1)
                 lim = 1;
@@ -1080,9 +1088,14 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                              (unsigned long long)ns);
                 goto out;
             }
-            /* stage through the (now idle) queues */
-            const uint64_t chunk = qcap * 8 / (W * 4ull) > 0 ? qcap * 8 / (W * 4ull) : 1;
-            uint32_t *stage = (uint32_t *)g->q[0];
+            /* stage in chunks of at most 64 MiB */
+            uint64_t chunk = (64ull << 20) / (W * 4ull);
+            if (chunk > ns)
+                chunk = ns ? ns : 1;
+            void *sp = NULL;
+            if ((rc = gx_malloc(g, &sp, chunk * W * 4, "vector staging", err)))
+                goto out;
+            uint32_t *stage = (uint32_t *)sp;
             for (uint64_t lo2 = 0; lo2 < ns; lo2 += chunk) {
                 const uint64_t hi2 = lo2 + chunk < ns ? lo2 + chunk : ns;
                 gather_vectors<<<2 * g->prop.multiProcessorCount * 4, 256>>>(p, g->d_prefix, r0, lo2, hi2, W,
@@ -1092,23 +1105,9 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             }
         }
         if (opt->sink) {
-            /* staged batches first, then what is still on the device */
+            /* what is still on the device first (the buffer is then reused
+             * for the staged batches) */
             const uint64_t on_dev = ctl.e_fill;
-            uint64_t done = 0;
-            while (done < g->h_n) {
-                const uint64_t m = g->h_n - done < p.e_cap ? g->h_n - done : p.e_cap;
-                CK(cudaMemcpy(p.e_src, g->h_src + done, m * 8, cudaMemcpyHostToDevice));
-                CK(cudaMemcpy(p.e_dst, g->h_dst + done, m * 8, cudaMemcpyHostToDevice));
-                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_src, m);
-                CK_LAUNCH("map_slots");
-                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_dst, m);
-                CK_LAUNCH("map_slots");
-                CK(cudaMemcpy(g->h_src + done, p.e_src, m * 8, cudaMemcpyDeviceToHost));
-                CK(cudaMemcpy(g->h_dst + done, p.e_dst, m * 8, cudaMemcpyDeviceToHost));
-                if ((rc = gx_emit(opt, g->h_src + done, g->h_dst + done, g->h_lab + done, m, err)))
-                    goto out;
-                done += m;
-            }
             if (on_dev) {
                 map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_src, on_dev);
                 CK_LAUNCH("map_slots");
@@ -1127,6 +1126,21 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                 CK(cudaMemcpy(hl, p.e_lab, on_dev * 4, cudaMemcpyDeviceToHost));
                 if ((rc = gx_emit(opt, h_map, h_map + on_dev, hl, on_dev, err)))
                     goto out;
+            }
+            uint64_t done = 0;
+            while (done < g->h_n) {
+                const uint64_t m = g->h_n - done < p.e_cap ? g->h_n - done : p.e_cap;
+                CK(cudaMemcpy(p.e_src, g->h_src + done, m * 8, cudaMemcpyHostToDevice));
+                CK(cudaMemcpy(p.e_dst, g->h_dst + done, m * 8, cudaMemcpyHostToDevice));
+                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_src, m);
+                CK_LAUNCH("map_slots");
+                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_dst, m);
+                CK_LAUNCH("map_slots");
+                CK(cudaMemcpy(g->h_src + done, p.e_src, m * 8, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(g->h_dst + done, p.e_dst, m * 8, cudaMemcpyDeviceToHost));
+                if ((rc = gx_emit(opt, g->h_src + done, g->h_dst + done, g->h_lab + done, m, err)))
+                    goto out;
+                done += m;
             }
         }
     }

@@ -180,7 +180,7 @@ __device__ __forceinline__ void record_deadlock(const gpu_params &p, unsigned lo
 }
 
 template <bool TEX>
-__global__ void __launch_bounds__(GPU_MAX_THREADS) explore_tile(const __grid_constant__ gpu_params p)
+__global__ void __launch_bounds__(GPU_MAX_THREADS, 1) explore_tile(const __grid_constant__ gpu_params p)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ blk b;
@@ -265,7 +265,10 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS) explore_tile(const __grid_con
         if (tid == 0)
             b.pos = b.cur_n + b.qgot;
         __syncthreads();
-        if (b.pos < T && *(volatile unsigned int *)&p.ctl->scan_enabled)
+        /* decide before any warp moves b.pos */
+        const bool do_scan = b.pos < T && *(volatile unsigned int *)&p.ctl->scan_enabled;
+        __syncthreads();
+        if (do_scan)
             scan_for_work(p, b, tile_vec[cur], tile_slot[cur]);
         __syncthreads();
         if (tid == 0)

@@ -127,8 +127,13 @@ static void cfg_random(struct cfg *c, struct rng *r, uint64_t states, uint32_t s
         c->tun.group_size = 1u << rndu(r, 6);
     c->keep = rndu(r, 3) == 0;
     c->edges = rndu(r, 4) == 0;
-    if (c->edges && rndu(r, 2))
+    if (c->edges && rndu(r, 2)) {
+        /* a small edge buffer (raised by explore_gpu to what one launch
+         * needs) and few blocks: the host stages edges many times */
         c->tun.edge_cap = 64 + rndu(r, 4096);
+        c->go.blocks = 1 + rndu(r, 2);
+        c->go.threads = 32 * (1 + rndu(r, 2));
+    }
     const uint32_t prop = rndu(r, 6);
     c->dead = prop == 1 || prop == 3;
     c->action = prop == 2 || prop == 3;
