@@ -74,7 +74,11 @@ if [ -x bin/gpu/test_gpu ]; then
             errs=$(grep -E '^========= (ERROR SUMMARY|RACECHECK SUMMARY)' "$LOG/$tool.log" | tail -1)
             f=$(grep -c '^FAIL ' "$LOG/$tool.log")
             result[$tool]="rc $rc, ${errs#========= }, $f failed checks ($(($(date +%s) - t1)) s)"
-            [ "$rc" -ne 0 ] && { status=1; grep -E '^=========' "$LOG/$tool.log" | head -30; }
+            # racecheck: hazards of severity error fail; warnings are the
+            # documented publish protocols (bench/GPU_NOTES.md)
+            bad=$rc
+            if [ $tool = racecheck ] && [ "$rc" = 97 ] && [ "$f" -eq 0 ] && grep -q ' (0 errors, ' <<<"$errs"; then bad=0; fi
+            [ "$bad" -ne 0 ] && { status=1; grep -E '^=========' "$LOG/$tool.log" | head -30; }
         done
     fi
 fi

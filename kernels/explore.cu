@@ -55,6 +55,7 @@ extern "C" {
 #define GX_MAX_DEDUPE 16384u     /* most successors one state may have */
 #define GX_SLACK (512ull << 20)  /* device memory left free */
 #define GX_SCAN_CHUNK 64u        /* buckets per scan step */
+#define GX_OCC2 0                /* default kernel variant (see OCC2) */
 
 static double gx_now(void)
 {
@@ -469,14 +470,19 @@ static int gx_emit(const struct explore_options *opt, const unsigned long long *
     return rc;
 }
 
-template <bool TEX> static void *kernel_ptr() { return (void *)explore_tile<TEX>; }
+static void *kernel_ptr(int tex, int occ2)
+{
+    if (tex)
+        return occ2 ? (void *)explore_tile<true, true> : (void *)explore_tile<true, false>;
+    return occ2 ? (void *)explore_tile<false, true> : (void *)explore_tile<false, false>;
+}
 
 extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_options *opt_in,
                                  const struct gpu_tuning *tun_in, struct explore_result *res,
                                  struct gpu_run_stats *stats, struct wx_error *err)
 {
     static const struct explore_options no_opt = {};
-    static const struct gpu_tuning no_tun = {-1, 0, 0, 0, 0, 0, 0};
+    static const struct gpu_tuning no_tun = {-1, 0, 0, 0, 0, 0, 0, -1};
     const struct explore_options *opt = opt_in ? opt_in : &no_opt;
     const struct gpu_tuning *tun = tun_in ? tun_in : &no_tun;
     const double t0 = gx_now();
@@ -584,7 +590,9 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         }
         st.textures = use_tex;
         cudaFuncAttributes fa;
-        CK(cudaFuncGetAttributes(&fa, use_tex ? kernel_ptr<true>() : kernel_ptr<false>()));
+        const int occ2 = tun->occupancy2 == 1 || (tun->occupancy2 < 0 && GX_OCC2);
+        st.occupancy2 = occ2;
+        CK(cudaFuncGetAttributes(&fa, kernel_ptr(use_tex, occ2)));
         const uint32_t bps = tun->blocks_per_sm ? tun->blocks_per_sm : 2;
         size_t budget = g->prop.sharedMemPerMultiprocessor / bps;
         budget = budget > g->prop.reservedSharedMemPerBlock ? budget - g->prop.reservedSharedMemPerBlock : 0;
@@ -631,7 +639,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         SEG(p.off_cache_lab, C * 4);
 #undef SEG
         const size_t smem = off;
-        void *kern = use_tex ? kernel_ptr<true>() : kernel_ptr<false>();
+        void *kern = kernel_ptr(use_tex, occ2);
         CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         int nb = 0;
         CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kern, (int)threads, smem));
@@ -864,10 +872,12 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                 st.scans++;
             CK(cudaMemcpy(g->d_ctl, &ctl, sizeof ctl, cudaMemcpyHostToDevice));
             CK(cudaEventRecord(ev0));
-            if (use_tex)
-                explore_tile<true><<<blocks, threads, smem>>>(p);
-            else
-                explore_tile<false><<<blocks, threads, smem>>>(p);
+            {
+                void *args[] = {&p};
+                if ((rc = gx_cuda(err, cudaLaunchKernel(kern, dim3(blocks), dim3(threads), args, smem, 0),
+                                  "cudaLaunchKernel(explore_tile)")))
+                    goto out;
+            }
             if ((rc = gx_cuda(err, cudaGetLastError(), "launch of explore_tile")))
                 goto out;
             CK(cudaEventRecord(ev1));

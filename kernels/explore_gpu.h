@@ -33,6 +33,8 @@ struct gpu_tuning {
                                 0 = smallest power of two >= components */
     uint64_t edge_cap;       /* edge-buffer entries (edge sink); 0 = from
                                 free memory */
+    int occupancy2;          /* 1: kernel built for 2 x 512 threads per SM
+                                (64 registers), 0: for 1 x 512; -1 default */
 };
 
 struct gpu_run_stats {
@@ -51,6 +53,7 @@ struct gpu_run_stats {
     uint32_t dedupe_slots;   /* per-state successor set capacity */
     int textures;            /* 1 when image reads went through textures */
     int level_sync;
+    int occupancy2;
     double kernel_seconds;   /* time inside exploration launches */
 };
 

@@ -179,8 +179,11 @@ __device__ __forceinline__ void record_deadlock(const gpu_params &p, unsigned lo
     }
 }
 
-template <bool TEX>
-__global__ void __launch_bounds__(GPU_MAX_THREADS, 1) explore_tile(const __grid_constant__ gpu_params p)
+/* TEX: image reads through textures.  OCC2: compiled for two blocks of
+ * GPU_MAX_THREADS per SM (at most 64 registers, some spilled) instead of
+ * one (no spills); which is faster is measured (bench/GPU_NOTES.md). */
+template <bool TEX, bool OCC2>
+__global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(const __grid_constant__ gpu_params p)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ blk b;
@@ -415,6 +418,13 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, 1) explore_tile(const __grid_
             const uint32_t row = base + lane;
             const bool pub = row < C && cache[(size_t)row * sw + sw - 1] != GPU_EMPTY;
             const unsigned long long h = pub ? gpu_hash(cache + (size_t)row * sw, sw) : 0;
+            if (pub) {
+                /* the warp inserts these rows one after the other: fetch
+                 * each row's first bucket into L2 now, so the sequential
+                 * probes mostly hit L2 instead of waiting for HBM */
+                const unsigned long long bk = __umul64hi(h, p.nbuckets);
+                asm volatile("prefetch.global.L2 [%0];" ::"l"(p.table + bk * p.bw));
+            }
             uint32_t m = __ballot_sync(GPU_FULL, pub);
             if (lane == 0 && m)
                 atomicAdd(&b.cached, (unsigned long long)__popc(m));
@@ -461,9 +471,13 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, 1) explore_tile(const __grid_
                 }
             }
         }
-        if (tid == 0 && b.viol_row >= 0) {
-            p.ctl->viol_act_dst = c_gslot[b.viol_row];
-            b.viol_row = -1;
+        if (tid == 0) {
+            /* volatile: no other thread may load it speculatively */
+            const int vr = *(volatile int *)&b.viol_row;
+            if (vr >= 0) {
+                p.ctl->viol_act_dst = c_gslot[vr];
+                b.viol_row = -1;
+            }
         }
         __syncthreads();
 

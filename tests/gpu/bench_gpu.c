@@ -26,7 +26,7 @@
 #include "gpu_ref.h"
 
 struct knobs {
-    int cpu, reps, level, tex;
+    int cpu, reps, level, tex, occ2, bps;
     uint32_t k, blocks, threads, group, cache;
     uint64_t hash;
 };
@@ -45,6 +45,8 @@ static int run_gpu(const char *name, const struct image *img, const struct knobs
     tun.level_sync = kn->level ? 1 : -1;
     tun.group_size = kn->group;
     tun.cache_slots = kn->cache;
+    tun.occupancy2 = kn->occ2;
+    tun.blocks_per_sm = (uint32_t)kn->bps;
     double best = 1e30, bestk = 1e30;
     struct gpu_run_stats st;
     int rc = 0;
@@ -64,11 +66,12 @@ static int run_gpu(const char *name, const struct image *img, const struct knobs
         *out = res;
     }
     printf("%-44s gpu  states %12llu trans %13llu  %8.3f s (kernels %8.3f s)  %8.2f Mstates/s  %8.2f Mtrans/s  "
-           "%6.1f B/state  [%s blocks=%u threads=%u G=%u k=%u level=%d tex=%d smem=%u cache=%u launches=%llu "
-           "direct=%llu slotw=%u]\n",
+           "%6.1f B/state  [%s occ2=%d blocks=%u threads=%u G=%u k=%u level=%d tex=%d smem=%u cache=%u "
+           "launches=%llu direct=%llu slotw=%u]\n",
            name, (unsigned long long)out->states, (unsigned long long)out->transitions, best, bestk,
-           out->states / bestk / 1e6, out->transitions / bestk / 1e6, (double)out->bytes / out->states,
-           out->device, st.blocks, st.threads, st.group_size, st.iters_per_launch, st.level_sync, st.textures,
+           out->states / bestk / 1e6, out->transitions / bestk / 1e6,
+           (double)st.table_bytes / st.table_slots, out->device, st.occupancy2, st.blocks, st.threads,
+           st.group_size, st.iters_per_launch, st.level_sync, st.textures,
            st.smem_bytes, st.cache_slots, (unsigned long long)st.launches, (unsigned long long)st.direct_inserts,
            st.slot_words);
     fflush(stdout);
@@ -115,7 +118,7 @@ static int run_cpu(const char *name, const struct image *img, const struct knobs
 
 int main(int argc, char **argv)
 {
-    struct knobs kn = {0, 1, 0, -1, 0, 0, 0, 0, 0, 0};
+    struct knobs kn = {0, 1, 0, -1, -1, 0, 0, 0, 0, 0, 0, 0};
     int status = 0, synthetic = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -138,6 +141,10 @@ int main(int argc, char **argv)
             kn.group = (uint32_t)atoi(v), i++;
         else if (!strcmp(a, "--cache"))
             kn.cache = (uint32_t)atoi(v), i++;
+        else if (!strcmp(a, "--bps"))
+            kn.bps = atoi(v), i++;
+        else if (!strcmp(a, "--occ2"))
+            kn.occ2 = atoi(v), i++;
         else if (!strcmp(a, "--tex"))
             kn.tex = atoi(v), i++;
         else if (!strcmp(a, "--hash"))

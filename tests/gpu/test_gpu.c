@@ -81,9 +81,9 @@ struct cfg {
 static void cfg_describe(const struct cfg *c, char *buf, size_t n)
 {
     snprintf(buf, n,
-             "blocks=%u threads=%u k=%u hash=%llu probe=%u tex=%d level=%d cache=%u/%u queue=%llu G=%u ecap=%llu "
+             "occ2=%d blocks=%u threads=%u k=%u hash=%llu probe=%u tex=%d level=%d cache=%u/%u queue=%llu G=%u ecap=%llu "
              "keep=%d edges=%d trace=%d dead=%d action=%d",
-             c->go.blocks, c->go.threads, c->go.iterations, (unsigned long long)c->go.hash_bytes, c->go.probe_bound,
+             c->tun.occupancy2, c->go.blocks, c->go.threads, c->go.iterations, (unsigned long long)c->go.hash_bytes, c->go.probe_bound,
              c->go.use_textures, c->tun.level_sync, c->tun.cache_slots, c->tun.cache_probes,
              (unsigned long long)c->tun.queue_cap, c->tun.group_size, (unsigned long long)c->tun.edge_cap, c->keep,
              c->edges, c->trace, c->dead, c->action);
@@ -94,6 +94,7 @@ static void cfg_default(struct cfg *c)
     memset(c, 0, sizeof *c);
     c->go.use_textures = -1;
     c->tun.level_sync = -1;
+    c->tun.occupancy2 = -1;
 }
 
 /* A random configuration; hash_bytes sized for `states`. */
@@ -125,6 +126,7 @@ static void cfg_random(struct cfg *c, struct rng *r, uint64_t states, uint32_t s
         c->tun.queue_cap = 1 + rndu(r, 16);
     if (rndu(r, 5) == 0)
         c->tun.group_size = 1u << rndu(r, 6);
+    c->tun.occupancy2 = (int)rndu(r, 3) - 1;
     c->keep = rndu(r, 3) == 0;
     c->edges = rndu(r, 4) == 0;
     if (c->edges && rndu(r, 2)) {
