@@ -23,8 +23,8 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=bin/tests/%)
 INC      := -I. -I$(B)/gen
 
-ifneq ($(NVCC),)
-  CU_SRC  := $(wildcard kernels/*.cu)
+CU_SRC := $(if $(NVCC),$(wildcard kernels/*.cu))
+ifneq ($(CU_SRC),)
   GPU_OBJ := $(CU_SRC:%.cu=$(B)/obj/%.o)
   GPU_LIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static -ldl -lrt -lstdc++
   GPU_DEF := -DWX_HAVE_CUDA=1
@@ -82,8 +82,29 @@ bin/tests/%: tests/%.c tests/check.h $(B)/libwarpex.a
 test: bin/warpex $(TEST_BIN)
 	@sh tests/run.sh
 
+# The demo explores two bundled networks: the traffic light (no deadlock:
+# exit 0) and dining philosophers (a deadlock with its shortest trace: exit 1,
+# which is the expected answer, so it does not fail the target).
 demo: bin/warpex
-	./bin/warpex explore examples/traffic/traffic.exp --deadlock --trace
+	./bin/warpex explore examples/traffic/traffic.exp --deadlock
+	@echo
+	./bin/warpex explore examples/philosophers/philosophers_n5.exp --deadlock --trace || [ $$? -eq 1 ]
+
+# Large instances of the example families (up to >= 10^9 states).
+examples:
+	python3 examples/gen.py --large examples/large
+
+# CPU benchmarks (explorer on 1 and all threads, .aut reader); appends to bench/RESULTS.md.
+bench: bin/warpex
+	sh bench/bench_cpu.sh
+	sh bench/aut_read.sh
+
+# GPU suite and benchmarks: run on a machine with an NVIDIA GPU (sm_90).
+gpu-test:
+	bash bench/gpu_test.sh
+
+bench-gpu:
+	bash bench/bench_gpu.sh
 
 clean:
 	rm -rf $(B) bin

@@ -1,3 +1,92 @@
-/* Placeholder: the real CLI lands with the explorers. */
+/*
+ * main.c -- warpex: GPU model checking of networks of LTSs.
+ */
 #include <stdio.h>
-int main(void) { puts("warpex"); return 0; }
+#include <string.h>
+
+#include "cli.h"
+
+#define WARPEX_VERSION "0.1.0"
+
+static void usage(FILE *out)
+{
+    fputs("usage: warpex COMMAND [OPTIONS] FILE\n"
+          "\n"
+          "commands:\n"
+          "  explore FILE            explore the reachable state space of FILE\n"
+          "                          (.exp network, .aut LTS or GPUexplore .gpf)\n"
+          "  info FILE               print the flattened network and its encoding\n"
+          "  convert FILE --to aut|gpf OUT\n"
+          "                          write the product LTS (aut) or the compiled\n"
+          "                          network in GPUexplore format (gpf)\n"
+          "  help                    this text;  --version  the version\n"
+          "\n"
+          "explore options:\n"
+          "  --backend auto|gpu|cpu|seq  auto (default): the GPU when present,\n"
+          "                          else the multi-threaded CPU explorer;\n"
+          "                          seq: the sequential reference explorer\n"
+          "  --threads N             CPU threads (default: all cores)\n"
+          "  --memory SIZE           budget for the state table (e.g. 8G;\n"
+          "                          default: half of RAM)\n"
+          "  --deadlock              stop at the first deadlock state (exit 1)\n"
+          "  --action REGEX          stop at the first transition whose label\n"
+          "                          matches REGEX (POSIX extended) (exit 1)\n"
+          "  --trace                 print a shortest trace to the violation\n"
+          "  --trace-states          ... with the state vectors\n"
+          "  --aut FILE              write the product LTS (BFS numbering)\n"
+          "  --csr FILE              write the product as warpex CSR binary\n"
+          "  --json                  print a JSON summary on stdout\n"
+          "  --quiet, -q             no progress or notices on stderr\n"
+          "  -v                      verbose (dropped duplicate transitions, ...)\n"
+          "GPU options:\n"
+          "  -b N / --blocks N, -t N / --gpu-threads N, -k N / --iterations N,\n"
+          "  --hash-memory SIZE, --probe-bound N, --no-textures\n"
+          "network options (explore, info, convert):\n"
+          "  --hidden STR            the hidden label (default i; tau for mCRL2)\n"
+          "  --rate, --prob          labels 'rate ...' / 'prob ...' always\n"
+          "                          interleave\n"
+          "  --case                  no upper-case folding of LOTOS/CCS/CSP labels\n"
+          "\n"
+          "exit codes: 0 ok, 1 property violated, 2 usage or input error,\n"
+          "            3 resource limit hit, 4 system or device error\n",
+          out);
+}
+
+int main(int argc, char **argv)
+{
+    struct wx_error err;
+    struct cli_options o;
+    int rc;
+
+    wx_error_clear(&err);
+    if (argc < 2) {
+        usage(stderr);
+        return WX_EINPUT;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version")) {
+        puts("warpex " WARPEX_VERSION);
+        return 0;
+    }
+    int (*run)(struct cli_options *, struct wx_error *) = NULL;
+    if (!strcmp(cmd, "explore"))
+        run = cmd_explore;
+    else if (!strcmp(cmd, "info"))
+        run = cmd_info;
+    else if (!strcmp(cmd, "convert"))
+        run = cmd_convert;
+    if (!run) {
+        fprintf(stderr, "warpex: unknown command '%s' (try 'warpex help')\n", cmd);
+        return WX_EINPUT;
+    }
+    rc = cli_parse(argc, argv, 2, cmd, &o, &err);
+    if (rc == WX_OK)
+        rc = run(&o, &err);
+    if (rc != WX_OK && rc != WX_EVIOLATION)
+        cli_print_error(&err);
+    return rc;
+}

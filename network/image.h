@@ -87,7 +87,36 @@ struct image {
     uint32_t max_class_entries;/* most entries one (c, s, class) has */
 
     char **comp_names;         /* n_comps, owned; may be NULL for .gpf input */
+
+    /* ---- added by the image module: descriptive data, not needed to explore.
+     * They let image_print_info (and traces) name component labels.  Filled
+     * by image_compile (so also for .gpf input, where the labels are the
+     * synthetic ones documented in parser/gpf.h); all NULL / 0 in an image
+     * built some other way, and every user must accept that. */
+    uint32_t *class_part_start; /* n_classes + 1: participants of class k are
+                                   [class_part_start[k], class_part_start[k+1]) */
+    uint32_t *class_part_comp;  /* component, ascending within a class */
+    uint32_t *class_part_label; /* the component label (id in labels) it uses in
+                                   every rule of the class */
+    uint32_t n_local_rules;     /* single-participant rules, sorted by
+                                   (comp, label, result), no duplicates */
+    uint32_t *local_rule_comp, *local_rule_label, *local_rule_result;
+    uint64_t *comp_trans;       /* n_comps: transitions of each component LTS */
 };
+
+/* Encoding limits checked by image_compile.  The defaults are the format's
+ * real limits; image_compile_limited accepts lower ones (values above a
+ * default are clamped to it), which is how the tests reach every limit check
+ * without building gigabyte-sized networks. */
+struct image_limits {
+    uint32_t max_words;      /* 32-bit words per state vector: IMAGE_MAX_WORDS */
+    uint32_t max_act_bits;   /* bits of the label/class field: IMAGE_MAX_ACT_BITS */
+    uint64_t max_entries;    /* transition entries: UINT32_MAX (32-bit offsets) */
+    uint64_t max_rule_words; /* n_rules * mask_words: UINT32_MAX (32-bit indices) */
+};
+
+/* Fills *lim with the defaults above. */
+void image_default_limits(struct image_limits *lim);
 
 /* Compiles a network.  Allocates *img's arrays (free with image_free).
  * Fails loudly (WX_ELIMIT) when an encoding limit is exceeded: vector wider
@@ -95,6 +124,11 @@ struct image {
  * component too large for one slot in a 64-bit entry, more than 2^32 - 1
  * entries.  The network is not modified. */
 int image_compile(const struct network *net, struct image *img, struct wx_error *err);
+/* image_compile with explicit limits (NULL = the defaults). */
+int image_compile_limited(const struct network *net, const struct image_limits *lim,
+                          struct image *img, struct wx_error *err);
+/* Frees what image_compile allocated and zeroes *img; safe on a zeroed or
+ * partially built image. */
 void image_free(struct image *img);
 
 /* Writes a human-readable description (components, sizes, labels, rules,

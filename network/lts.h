@@ -34,6 +34,8 @@ struct lts {
  * offsets.  Return 0 on success, -1 when out of memory. */
 void lts_init(struct lts *l, uint32_t n_states);
 int lts_add(struct lts *l, uint32_t src, uint32_t label, uint32_t dst);
+/* Pre-sizes the builder for n transitions (a hint: lts_add still grows). */
+int lts_reserve(struct lts *l, uint64_t n);
 int lts_finish(struct lts *l);
 
 /* Renumbers states so that `initial` becomes 0 (swapping it with 0), then

@@ -8,6 +8,7 @@ void network_init(struct network *net, struct strtab *labels, uint32_t hidden)
     memset(net, 0, sizeof *net);
     net->labels = labels;
     net->hidden = hidden;
+    /* Invariant: rule_start is never NULL, rule_start[n_rules] is valid. */
     net->rule_start = calloc(1, sizeof *net->rule_start);
 }
 
@@ -31,27 +32,48 @@ int network_add_comp(struct network *net, struct lts *l, const char *name)
     return (int)n;
 }
 
+/* Grows the rule arrays geometrically, so building k rules costs O(k). */
+static int reserve_rules(struct network *net, uint32_t rules, uint32_t parts)
+{
+    if (rules + 1 > net->rule_cap) {
+        uint32_t cap = net->rule_cap ? net->rule_cap * 2 : 16;
+        while (cap < rules + 1)
+            cap *= 2;
+        uint32_t *rs = realloc(net->rule_start, ((size_t)cap + 1) * sizeof *rs);
+        if (!rs)
+            return -1;
+        net->rule_start = rs;
+        uint32_t *res = realloc(net->rule_result, (size_t)cap * sizeof *res);
+        if (!res)
+            return -1;
+        net->rule_result = res;
+        net->rule_cap = cap;
+    }
+    if (parts > net->part_cap) {
+        uint32_t cap = net->part_cap ? net->part_cap * 2 : 32;
+        while (cap < parts)
+            cap *= 2;
+        uint32_t *pc = realloc(net->part_comp, (size_t)cap * sizeof *pc);
+        if (!pc)
+            return -1;
+        net->part_comp = pc;
+        uint32_t *pl = realloc(net->part_label, (size_t)cap * sizeof *pl);
+        if (!pl)
+            return -1;
+        net->part_label = pl;
+        net->part_cap = cap;
+    }
+    return 0;
+}
+
 int network_add_rule(struct network *net, uint32_t n, const uint32_t *comp,
                      const uint32_t *label, uint32_t result)
 {
-    uint32_t r = net->n_rules, base = net->rule_start ? net->rule_start[r] : 0;
-    uint32_t *rs = realloc(net->rule_start, (r + 2) * sizeof *rs);
-    if (!rs)
+    uint32_t r = net->n_rules, base = net->n_rules ? net->rule_start[r] : 0;
+    if (reserve_rules(net, r + 1, base + n) != 0)
         return -1;
-    net->rule_start = rs;
-    rs[0] = r == 0 ? 0 : rs[0];
-    uint32_t *pc = realloc(net->part_comp, ((size_t)base + n + 1) * sizeof *pc);
-    if (!pc)
-        return -1;
-    net->part_comp = pc;
-    uint32_t *pl = realloc(net->part_label, ((size_t)base + n + 1) * sizeof *pl);
-    if (!pl)
-        return -1;
-    net->part_label = pl;
-    uint32_t *res = realloc(net->rule_result, (r + 1) * sizeof *res);
-    if (!res)
-        return -1;
-    net->rule_result = res;
+    uint32_t *pc = net->part_comp, *pl = net->part_label;
+    net->rule_start[0] = 0;
     /* insertion sort by component: rules are short */
     for (uint32_t i = 0; i < n; i++) {
         uint32_t j = base + i;
@@ -63,8 +85,8 @@ int network_add_rule(struct network *net, uint32_t n, const uint32_t *comp,
         pc[j] = comp[i];
         pl[j] = label[i];
     }
-    rs[r + 1] = base + n;
-    res[r] = result;
+    net->rule_start[r + 1] = base + n;
+    net->rule_result[r] = result;
     net->n_rules = r + 1;
     return 0;
 }
@@ -126,6 +148,7 @@ int network_normalise(struct network *net)
     free(net->rule_start), free(net->part_comp), free(net->part_label), free(net->rule_result);
     net->rule_start = rs, net->part_comp = pc, net->part_label = pl, net->rule_result = res;
     net->n_rules = m;
+    net->rule_cap = nr, net->part_cap = total;
     return 0;
 }
 

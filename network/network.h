@@ -48,6 +48,7 @@ struct network {
     uint32_t *part_comp;   /* component of each participant, ascending per rule */
     uint32_t *part_label;  /* label the participant must perform */
     uint32_t *rule_result; /* n_rules; result label of each rule */
+    uint32_t rule_cap, part_cap; /* allocated rules / participants (builder) */
 };
 
 /* Initialises an empty network owning `labels` (may not be NULL). */

@@ -25,7 +25,8 @@ struct net_options {
     bool rate;            /* labels "rate ..." / "...; rate ..." always async */
     bool prob;            /* labels "prob ..." always async */
     bool case_sensitive;  /* --case: no upper-case folding for LOTOS/CCS/CSP */
-    bool verbose;         /* report dropped duplicate transitions on stderr */
+    bool verbose;         /* unused by the builder (it never prints); the CLI
+                             reports comps[c].n_duplicates itself */
 };
 
 int network_from_exp(const char *path, const struct net_options *opt,

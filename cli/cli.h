@@ -1,0 +1,47 @@
+/*
+ * cli.h -- internals of the warpex command-line tool.  The CLI is the only
+ * layer that prints errors and chooses exit codes (== wx_error codes).
+ */
+#ifndef WX_CLI_H
+#define WX_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../explorer/explore.h"
+#include "../network/network_build.h"
+
+struct cli_options {
+    enum explore_backend backend;
+    bool backend_given;
+    unsigned threads;
+    uint64_t memory;
+    bool deadlock, trace, trace_states, json, quiet;
+    int verbose;
+    const char *action;      /* POSIX extended regex over labels */
+    const char *aut_out, *csr_out;
+    const char *to;          /* convert: aut | gpf */
+    struct net_options net;
+    struct gpu_options gpu;
+    const char *input;       /* the model file */
+    const char *output;      /* convert: the output file */
+};
+
+/* Parses argv[first..] into o; returns WX_OK or WX_EINPUT (message in err). */
+int cli_parse(int argc, char **argv, int first, const char *command,
+              struct cli_options *o, struct wx_error *err);
+
+/* Parses sizes like 512M, 4G, 1.5G, 1048576 (bytes). */
+int cli_parse_size(const char *s, uint64_t *out);
+
+/* Loads FILE (.exp, .aut or .gpf) and compiles it into an image. */
+int cli_load_image(const struct cli_options *o, struct image *img, struct wx_error *err);
+
+int cmd_explore(struct cli_options *o, struct wx_error *err);
+int cmd_info(struct cli_options *o, struct wx_error *err);
+int cmd_convert(struct cli_options *o, struct wx_error *err);
+
+/* Prints e as "warpex: file:line:col: message" on stderr. */
+void cli_print_error(const struct wx_error *e);
+
+#endif

@@ -1,0 +1,262 @@
+/*
+ * cmd_explore.c -- `warpex explore`: load, compile, explore, check, report.
+ */
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/strtab.h"
+#include "cli.h"
+#include "outputs.h"
+
+static void progress(void *ctx, const struct explore_stats *s)
+{
+    (void)ctx;
+    double rate = s->seconds > 0 ? s->states / s->seconds : 0;
+    fprintf(stderr, "warpex: %llu states, %llu transitions, depth %u, %.3g states/s, %.1f MiB, %.0f s\n",
+            (unsigned long long)s->states, (unsigned long long)s->transitions, s->depth, rate,
+            s->bytes / 1048576.0, s->seconds);
+}
+
+/* Flags every label matching the --action regex; counts the matches. */
+static int match_actions(const struct image *img, const char *re_text, uint8_t **flags,
+                         uint32_t *matched, struct wx_error *err)
+{
+    regex_t re;
+    int rc = regcomp(&re, re_text, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char msg[256];
+        regerror(rc, &re, msg, sizeof msg);
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "bad --action regex '%s': %s", re_text, msg);
+    }
+    *flags = calloc(img->n_labels ? img->n_labels : 1, 1);
+    if (!*flags) {
+        regfree(&re);
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    }
+    *matched = 0;
+    for (uint32_t l = 0; l < img->n_labels; l++)
+        if (l != img->hidden && regexec(&re, strtab_str(img->labels, l), 0, NULL, 0) == 0) {
+            (*flags)[l] = 1;
+            (*matched)++;
+        }
+    regfree(&re);
+    return WX_OK;
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static void print_vector(FILE *out, const struct image *img, const uint32_t *vec, int json)
+{
+    fputs(json ? "[" : "(", out);
+    for (uint32_t c = 0; c < img->n_comps; c++)
+        fprintf(out, "%s%u", c ? ", " : "",
+                image_get_field(vec, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c]));
+    fputs(json ? "]" : ")", out);
+}
+
+static const char *violation_name(enum explore_violation v)
+{
+    return v == VIOLATION_DEADLOCK ? "deadlock" : v == VIOLATION_ACTION ? "action" : NULL;
+}
+
+static void report_json(const struct cli_options *o, const struct image *img,
+                        const struct explore_result *r, int rc)
+{
+    printf("{\"model\": ");
+    json_string(stdout, o->input);
+    printf(", \"backend\": \"%s\", \"threads\": %u, \"device\": ", r->backend ? r->backend : "",
+           r->threads);
+    json_string(stdout, r->device);
+    printf(", \"components\": %u, \"words_per_state\": %u", img->n_comps, img->words);
+    printf(", \"complete\": %s, \"states\": %llu, \"transitions\": %llu, \"deadlocks\": %llu, "
+           "\"depth\": %u, \"seconds\": %.6f, \"bytes\": %llu",
+           r->complete ? "true" : "false", (unsigned long long)r->states,
+           (unsigned long long)r->transitions, (unsigned long long)r->deadlocks, r->depth,
+           r->seconds, (unsigned long long)r->bytes);
+    printf(", \"status\": \"%s\"", rc == WX_OK ? "ok" : rc == WX_EVIOLATION ? "violation"
+                                   : rc == WX_ELIMIT ? "limit" : "error");
+    const char *v = violation_name(r->violation);
+    if (v) {
+        printf(", \"violation\": \"%s\"", v);
+        if (r->trace.labels || r->trace.len == 0) {
+            printf(", \"trace\": [");
+            for (uint32_t i = 0; i <= r->trace.len && r->trace.states; i++) {
+                printf("%s{\"state\": %llu", i ? ", " : "", (unsigned long long)r->trace.states[i]);
+                if (i > 0) {
+                    printf(", \"label\": ");
+                    json_string(stdout, strtab_str(img->labels, r->trace.labels[i - 1]));
+                }
+                if (o->trace_states && r->trace.vectors) {
+                    printf(", \"vector\": ");
+                    print_vector(stdout, img, r->trace.vectors + (size_t)i * img->words, 1);
+                }
+                printf("}");
+            }
+            printf("]");
+        }
+    } else {
+        printf(", \"violation\": null");
+    }
+    printf("}\n");
+}
+
+static void report_text(const struct cli_options *o, const struct image *img,
+                        const struct explore_result *r)
+{
+    printf("model:        %s (%u component%s, %u word%s per state)\n", o->input, img->n_comps,
+           img->n_comps == 1 ? "" : "s", img->words, img->words == 1 ? "" : "s");
+    printf("backend:      %s", r->backend ? r->backend : "?");
+    if (r->device[0])
+        printf(" (%s)", r->device);
+    else if (r->threads)
+        printf(" (%u thread%s)", r->threads, r->threads == 1 ? "" : "s");
+    printf("\n");
+    const char *partial = r->complete ? "" : " (partial)";
+    printf("states:       %llu%s\n", (unsigned long long)r->states, partial);
+    printf("transitions:  %llu%s\n", (unsigned long long)r->transitions, partial);
+    printf("deadlocks:    %llu%s\n", (unsigned long long)r->deadlocks, partial);
+    printf("BFS depth:    %u%s\n", r->depth, partial);
+    printf("time:         %.3f s", r->seconds);
+    if (r->seconds > 0)
+        printf(" (%.3g states/s, %.3g transitions/s)", r->states / r->seconds,
+               r->transitions / r->seconds);
+    printf("\n");
+    if (r->states)
+        printf("memory:       %.1f MiB (%.1f bytes/state)\n", r->bytes / 1048576.0,
+               (double)r->bytes / r->states);
+}
+
+static void report_violation(const struct cli_options *o, const struct image *img,
+                             const struct explore_result *r)
+{
+    if (r->violation == VIOLATION_DEADLOCK)
+        printf("deadlock:     state %llu has no successor\n", (unsigned long long)r->violation_state);
+    else
+        printf("action:       a transition matching '%s' is reachable from state %llu\n", o->action,
+               (unsigned long long)r->violation_state);
+    printf("              exploration stopped at the first violation; counts are partial\n");
+    if (!o->trace)
+        return;
+    const struct trace *t = &r->trace;
+    printf("trace (%u step%s, shortest):\n", t->len, t->len == 1 ? "" : "s");
+    for (uint32_t i = 0; i <= t->len; i++) {
+        if (i == 0)
+            printf("  %4u  (initial state)", 0u);
+        else
+            printf("  %4u  %s", i, strtab_str(img->labels, t->labels[i - 1]));
+        if (o->trace_states && t->vectors) {
+            printf("  ");
+            print_vector(stdout, img, t->vectors + (size_t)i * img->words, 0);
+        }
+        printf("\n");
+    }
+}
+
+int cmd_explore(struct cli_options *o, struct wx_error *err)
+{
+    struct image img;
+    int rc = cli_load_image(o, &img, err);
+    if (rc != WX_OK)
+        return rc;
+
+    struct explore_options eo;
+    memset(&eo, 0, sizeof eo);
+    eo.threads = o->threads;
+    eo.memory_bytes = o->memory;
+    eo.stop_on_deadlock = o->deadlock;
+    eo.trace = o->trace;
+    eo.keep_vectors = false;
+    eo.gpu = o->gpu;
+    if (!o->quiet && !o->json) {
+        eo.progress = progress;
+        eo.progress_ctx = NULL;
+    }
+    uint8_t *flags = NULL;
+    if (o->action) {
+        uint32_t matched = 0;
+        rc = match_actions(&img, o->action, &flags, &matched, err);
+        if (rc != WX_OK) {
+            image_free(&img);
+            return rc;
+        }
+        if (matched == 0 && !o->quiet)
+            fprintf(stderr, "warpex: note: no label of the network matches '%s'\n", o->action);
+        eo.action_match = flags;
+    }
+
+    enum explore_backend backend = o->backend;
+    char gpu_name[128];
+    if (backend == EXPLORE_AUTO) {
+        if (gpu_available(gpu_name, sizeof gpu_name)) {
+            backend = EXPLORE_GPU;
+        } else {
+            backend = EXPLORE_CPU;
+            if (!o->quiet)
+                fprintf(stderr, "warpex: no GPU found; using the CPU backend\n");
+        }
+    } else if (backend == EXPLORE_GPU && !gpu_available(gpu_name, sizeof gpu_name)) {
+        free(flags);
+        image_free(&img);
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "--backend gpu: no usable CUDA device (use --backend cpu)");
+    }
+
+    struct outputs out;
+    rc = outputs_open(&out, o, &img, err);
+    if (rc != WX_OK) {
+        free(flags);
+        image_free(&img);
+        return rc;
+    }
+    if (outputs_active(&out))
+        eo.sink = &out.sink;
+
+    struct explore_result res;
+    memset(&res, 0, sizeof res);
+    rc = explore_run(backend, &img, &eo, &res, err);
+    if (rc == WX_OK && res.violation != VIOLATION_NONE)
+        rc = WX_EVIOLATION;
+
+    if (rc == WX_OK && res.complete) {
+        rc = outputs_finish(&out, res.states, err);
+    } else {
+        outputs_abort(&out);
+        if ((o->aut_out || o->csr_out) && !o->quiet && rc == WX_EVIOLATION)
+            fprintf(stderr, "warpex: exploration stopped early; no output file written\n");
+    }
+
+    if (o->json) {
+        report_json(o, &img, &res, rc);
+    } else if (rc == WX_OK || rc == WX_EVIOLATION) {
+        report_text(o, &img, &res);
+        if (rc == WX_EVIOLATION)
+            report_violation(o, &img, &res);
+        else if (o->deadlock || o->action)
+            printf("result:       no violation: %s%s%s\n", o->deadlock ? "no deadlock" : "",
+                   o->deadlock && o->action ? ", " : "",
+                   o->action ? "no reachable transition matches the action" : "");
+    } else if (rc == WX_ELIMIT && res.states) {
+        fprintf(stderr, "warpex: stopped after %llu states and %llu transitions (incomplete: "
+                        "these are not the counts of the state space)\n",
+                (unsigned long long)res.states, (unsigned long long)res.transitions);
+    }
+    explore_result_free(&res);
+    free(flags);
+    image_free(&img);
+    return rc;
+}

@@ -1,0 +1,190 @@
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../parser/gpf.h"
+#include "cli.h"
+
+void cli_print_error(const struct wx_error *e)
+{
+    char buf[2048];
+    wx_error_format(e, buf, sizeof buf);
+    fprintf(stderr, "warpex: %s\n", buf);
+}
+
+int cli_parse_size(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno || !(v >= 0) || !isfinite(v))
+        return -1;
+    double mult = 1;
+    switch (toupper((unsigned char)*end)) {
+    case 'K': mult = 1024.0; end++; break;
+    case 'M': mult = 1024.0 * 1024; end++; break;
+    case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
+    case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
+    default: break;
+    }
+    if (toupper((unsigned char)*end) == 'B')
+        end++;
+    if (*end || v * mult > 1.8e19)
+        return -1;
+    *out = (uint64_t)(v * mult);
+    return 0;
+}
+
+static int parse_uint(const char *s, unsigned long long max, unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || errno || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, int first, const char *command,
+              struct cli_options *o, struct wx_error *err)
+{
+    const char *positional[2] = {NULL, NULL};
+    int npos = 0;
+
+    memset(o, 0, sizeof *o);
+    o->backend = EXPLORE_AUTO;
+    o->gpu.use_textures = -1;
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        unsigned long long n;
+#define NEED_VALUE()                                                                   \
+    do {                                                                               \
+        if (i + 1 >= argc)                                                             \
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option %s needs a value", a); \
+        val = argv[++i];                                                               \
+    } while (0)
+#define BAD_VALUE() return wx_fail(err, WX_EINPUT, NULL, 0, 0, "bad value '%s' for %s", val, a)
+        if (!strcmp(a, "--backend")) {
+            NEED_VALUE();
+            o->backend_given = true;
+            if (!strcmp(val, "auto")) o->backend = EXPLORE_AUTO;
+            else if (!strcmp(val, "gpu")) o->backend = EXPLORE_GPU;
+            else if (!strcmp(val, "cpu")) o->backend = EXPLORE_CPU;
+            else if (!strcmp(val, "seq")) o->backend = EXPLORE_SEQ;
+            else BAD_VALUE();
+        } else if (!strcmp(a, "--threads")) {
+            NEED_VALUE();
+            if (parse_uint(val, 4096, &n) || n == 0) BAD_VALUE();
+            o->threads = (unsigned)n;
+        } else if (!strcmp(a, "--memory")) {
+            NEED_VALUE();
+            if (cli_parse_size(val, &o->memory) || o->memory == 0) BAD_VALUE();
+        } else if (!strcmp(a, "--hash-memory")) {
+            NEED_VALUE();
+            if (cli_parse_size(val, &o->gpu.hash_bytes) || o->gpu.hash_bytes == 0) BAD_VALUE();
+        } else if (!strcmp(a, "-b") || !strcmp(a, "--blocks")) {
+            NEED_VALUE();
+            if (parse_uint(val, 1u << 30, &n) || n == 0) BAD_VALUE();
+            o->gpu.blocks = (uint32_t)n;
+        } else if (!strcmp(a, "-t") || !strcmp(a, "--gpu-threads")) {
+            NEED_VALUE();
+            if (parse_uint(val, 1024, &n) || n == 0 || n % 32) BAD_VALUE();
+            o->gpu.threads = (uint32_t)n;
+        } else if (!strcmp(a, "-k") || !strcmp(a, "--iterations")) {
+            NEED_VALUE();
+            if (parse_uint(val, 1u << 20, &n) || n == 0) BAD_VALUE();
+            o->gpu.iterations = (uint32_t)n;
+        } else if (!strcmp(a, "--probe-bound")) {
+            NEED_VALUE();
+            if (parse_uint(val, 1u << 20, &n) || n == 0) BAD_VALUE();
+            o->gpu.probe_bound = (uint32_t)n;
+        } else if (!strcmp(a, "--no-textures")) {
+            o->gpu.use_textures = 0;
+        } else if (!strcmp(a, "--deadlock")) {
+            o->deadlock = true;
+        } else if (!strcmp(a, "--action")) {
+            NEED_VALUE();
+            o->action = val;
+        } else if (!strcmp(a, "--trace")) {
+            o->trace = true;
+        } else if (!strcmp(a, "--trace-states")) {
+            o->trace = o->trace_states = true;
+        } else if (!strcmp(a, "--aut")) {
+            NEED_VALUE();
+            o->aut_out = val;
+        } else if (!strcmp(a, "--csr")) {
+            NEED_VALUE();
+            o->csr_out = val;
+        } else if (!strcmp(a, "--json")) {
+            o->json = true;
+        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            o->quiet = true;
+        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+            o->verbose++;
+            o->net.verbose = true;
+        } else if (!strcmp(a, "--hidden")) {
+            NEED_VALUE();
+            if (!*val) BAD_VALUE();
+            o->net.hidden = val;
+        } else if (!strcmp(a, "--rate")) {
+            o->net.rate = true;
+        } else if (!strcmp(a, "--prob")) {
+            o->net.prob = true;
+        } else if (!strcmp(a, "--case")) {
+            o->net.case_sensitive = true;
+        } else if (!strcmp(a, "--to")) {
+            NEED_VALUE();
+            if (strcmp(val, "aut") && strcmp(val, "gpf")) BAD_VALUE();
+            o->to = val;
+        } else if (a[0] == '-' && a[1]) {
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "unknown option '%s' (try 'warpex help')", a);
+        } else {
+            if (npos == 2)
+                return wx_fail(err, WX_EINPUT, NULL, 0, 0, "unexpected argument '%s'", a);
+            positional[npos++] = a;
+        }
+#undef NEED_VALUE
+#undef BAD_VALUE
+    }
+    int want = strcmp(command, "convert") ? 1 : 2;
+    if (npos != want)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "%s needs %s (try 'warpex help')", command,
+                       want == 1 ? "one input FILE" : "an input FILE and an output file");
+    if (!strcmp(command, "convert") && !o->to)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "convert needs --to aut or --to gpf");
+    o->input = positional[0];
+    o->output = positional[1];
+    return WX_OK;
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+int cli_load_image(const struct cli_options *o, struct image *img, struct wx_error *err)
+{
+    if (has_suffix(o->input, ".gpf"))
+        return gpf_read(o->input, img, err);
+    struct network net;
+    int rc = network_from_file(o->input, &o->net, &net, err);
+    if (rc != WX_OK)
+        return rc;
+    if (o->verbose)
+        for (uint32_t c = 0; c < net.n_comps; c++)
+            if (net.comps[c].n_duplicates)
+                fprintf(stderr, "warpex: %s: %llu duplicate transition line%s dropped\n",
+                        net.comp_names[c], (unsigned long long)net.comps[c].n_duplicates,
+                        net.comps[c].n_duplicates == 1 ? "" : "s");
+    rc = image_compile(&net, img, err);
+    network_free(&net);
+    return rc;
+}

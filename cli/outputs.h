@@ -1,0 +1,33 @@
+/*
+ * outputs.h -- edge sinks that write the explored product while it is being
+ * explored: a streaming .aut writer and a CSR collector.  Both serialise the
+ * explorer threads' batches with one mutex.
+ */
+#ifndef WX_CLI_OUTPUTS_H
+#define WX_CLI_OUTPUTS_H
+
+#include <pthread.h>
+
+#include "../graph/csr.h"
+#include "cli.h"
+
+struct outputs {
+    struct edge_sink sink;          /* hand &sink to the explorer when active */
+    pthread_mutex_t lock;
+    const struct image *img;
+    struct aut_writer *aut;         /* NULL when --aut was not given */
+    struct csr_builder *csr;        /* NULL when --csr was not given */
+    const char *aut_path, *csr_path;
+};
+
+/* Opens the requested outputs; nothing is created when none is requested. */
+int outputs_open(struct outputs *o, const struct cli_options *opt, const struct image *img,
+                 struct wx_error *err);
+/* 1 when any output is active (then &o->sink must be passed on). */
+int outputs_active(const struct outputs *o);
+/* Completes the files after a complete exploration. */
+int outputs_finish(struct outputs *o, uint64_t n_states, struct wx_error *err);
+/* Removes partial files after a failed or stopped exploration. */
+void outputs_abort(struct outputs *o);
+
+#endif

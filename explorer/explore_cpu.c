@@ -1,0 +1,518 @@
+/*
+ * explore_cpu.c -- the multi-threaded CPU explorer: a level-synchronous BFS
+ * over the lock-free vector table (hash/vtable.h).
+ *
+ * Levels are id ranges.  The table hands out ids from one atomic counter,
+ * and while level d = ids [lb, le) is expanded only successors of level-d
+ * states are inserted, so the ids inserted meanwhile are exactly level d+1:
+ * [le, count).  Threads take chunks of the current range from an atomic
+ * cursor (load balancing without queues); no frontier is ever copied.
+ *
+ * Quiet points.  Everything that must not overlap with inserts -- the end of
+ * a level, growing the table's slot array -- happens at a rendezvous of all
+ * threads (rendezvous()).  A thread arrives either idle (no chunk left in the
+ * level) or in mid-level, because growth was requested (grow_req) -- it then
+ * resumes exactly where it stopped, possibly retrying an insert that
+ * returned FULL.  The last thread to arrive decides, under the mutex, what
+ * happens next (decide()): finish a growth, start one (every thread then
+ * re-inserts a share of the ids and meets again), advance to the next level,
+ * stop, or resume.  Since no insert is in flight at a quiet point, the table
+ * count is exact there and growth can rebuild the slot array safely.
+ *
+ * Results are exact: the table gives every distinct vector one id, every
+ * state is expanded exactly once (each id is in exactly one chunk), and the
+ * successors of a state are distinct (successors.h), so the sum over threads
+ * of their successor counts is the number of distinct (source, label,
+ * target) triples.  State numbering within a level varies from run to run.
+ *
+ * Shortest traces: parent[id] / plabel[id] are written by the thread whose
+ * insert created id, so the parent of a level-(d+1) state is in level d; a
+ * parent chain has the BFS depth as its length.  Violation semantics are in
+ * explore_int.h.
+ */
+#include "explore_int.h"
+#include "successors.h"
+#include "../hash/vtable.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A level is cut into about CHUNKS_PER_THREAD chunks per thread, each of
+ * 1 .. MAX_CHUNK states: small enough to balance uneven states, large
+ * enough that the shared cursor is touched rarely. */
+#define CHUNKS_PER_THREAD 32u
+#define MAX_CHUNK 1024u
+/* The most threads one exploration starts. */
+#define MAX_THREADS 1024u
+/* Thread 0 looks at the clock every this many expanded states. */
+#define PROGRESS_EVERY 256u
+/* Successors whose home slots are prefetched ahead of their lookup. */
+#define PREFETCH_AHEAD 8u
+/* Ids re-inserted per grab while growing the table. */
+#define REHASH_CHUNK 8192u
+
+enum halt { HALT_NONE, HALT_LEVEL, HALT_NOW };
+enum act { ACT_RESUME, ACT_NEXT_LEVEL, ACT_REHASH, ACT_STOP };
+
+struct shared;
+
+struct worker {
+    struct shared *sh;
+    unsigned index;
+    pthread_t tid;
+    struct succ_gen g;
+    struct product_edge *edges;
+    size_t nedges;
+    uint64_t *hash;           /* hashes of the current successors */
+    size_t hash_cap;
+    uint64_t expanded;
+    struct wx_error err;
+    /* Written only by the owner (relaxed), read by thread 0's progress. */
+    _Atomic uint64_t transitions, deadlocks;
+} __attribute__((aligned(64)));
+
+struct shared {
+    const struct image *img;
+    const struct explore_options *opt;
+    struct vtable *t;
+    const uint32_t *store;    /* vtable's store: vectors by id */
+    uint32_t words;
+    uint64_t *parent;         /* when tracing */
+    uint32_t *plabel;
+    unsigned nthreads;
+    struct worker *w;
+    double t0, next_progress;
+
+    /* The level: changed only at quiet points. */
+    uint64_t lb, le, chunk;
+    uint32_t depth;
+    bool complete;
+
+    _Alignas(64) _Atomic uint64_t cursor;
+    _Alignas(64) _Atomic int grow_req;
+    _Atomic int halt;
+    _Atomic uint64_t rehash_cursor;
+    uint64_t rehash_end;
+    bool rehashing;
+
+    /* Rendezvous. */
+    pthread_mutex_t m;
+    pthread_cond_t cv;
+    unsigned arrived, idle;
+    uint64_t gen;
+    int action;
+    int go;                   /* start gate: all threads created */
+
+    /* Outcome: violation and first error (under vm). */
+    pthread_mutex_t vm;
+    enum explore_violation violation;
+    uint64_t vstate, act_dst;
+    uint32_t act_label;
+    int rc;
+    struct wx_error err;
+};
+
+static inline void bump(_Atomic uint64_t *x)
+{
+    atomic_store_explicit(x, atomic_load_explicit(x, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
+/* Records the first error and stops everyone. */
+static void fail(struct shared *sh, int rc, const struct wx_error *err)
+{
+    pthread_mutex_lock(&sh->vm);
+    if (!sh->rc) {
+        sh->rc = rc;
+        sh->err = *err;
+    }
+    atomic_store(&sh->halt, HALT_NOW);
+    pthread_mutex_unlock(&sh->vm);
+}
+
+/* Records a violation.  A deadlock beats an action violation of the same
+ * level (its trace is one step shorter); otherwise the first one stays. */
+static void report(struct shared *sh, enum explore_violation v, uint64_t state, uint32_t label, uint64_t dst)
+{
+    pthread_mutex_lock(&sh->vm);
+    if (v == VIOLATION_DEADLOCK && sh->violation != VIOLATION_DEADLOCK) {
+        sh->violation = v;
+        sh->vstate = state;
+        atomic_store(&sh->halt, HALT_NOW);
+    } else if (v == VIOLATION_ACTION && sh->violation == VIOLATION_NONE) {
+        sh->violation = v;
+        sh->vstate = state, sh->act_label = label, sh->act_dst = dst;
+        int h = sh->opt->stop_on_deadlock ? HALT_LEVEL : HALT_NOW;
+        if (atomic_load(&sh->halt) < h)
+            atomic_store(&sh->halt, h);
+    }
+    pthread_mutex_unlock(&sh->vm);
+}
+
+/* ---- quiet points ---- */
+
+static void set_chunk(struct shared *sh)
+{
+    uint64_t c = (sh->le - sh->lb) / ((uint64_t)sh->nthreads * CHUNKS_PER_THREAD);
+    sh->chunk = c < 1 ? 1 : c > MAX_CHUNK ? MAX_CHUNK : c;
+    atomic_store_explicit(&sh->cursor, sh->lb, memory_order_relaxed);
+}
+
+/* Run by the last thread to arrive, under sh->m: what everyone does next. */
+static int decide(struct shared *sh)
+{
+    if (sh->rehashing) {
+        vtable_grow_end(sh->t);
+        sh->rehashing = false;
+        return ACT_RESUME;
+    }
+    if (atomic_load(&sh->grow_req)) {
+        atomic_store(&sh->grow_req, 0);
+        if (atomic_load(&sh->halt) != HALT_NOW && vtable_can_grow(sh->t)) {
+            struct wx_error e;
+            int rc = vtable_grow_begin(sh->t, &e);
+            if (rc) {
+                fail(sh, rc, &e);
+            } else {
+                sh->rehashing = true;
+                sh->rehash_end = vtable_count(sh->t);
+                atomic_store_explicit(&sh->rehash_cursor, 0, memory_order_relaxed);
+                return ACT_REHASH;
+            }
+        }
+    }
+    if (sh->idle < sh->nthreads)
+        return ACT_RESUME;
+    /* Everyone is out of work: the level is done. */
+    if (atomic_load(&sh->halt) != HALT_NONE)
+        return ACT_STOP;
+    uint64_t count = vtable_count(sh->t);
+    if (count == sh->le) {
+        sh->complete = true;
+        return ACT_STOP;
+    }
+    sh->lb = sh->le, sh->le = count;
+    sh->depth++;
+    set_chunk(sh);
+    return ACT_NEXT_LEVEL;
+}
+
+static int rendezvous(struct shared *sh, bool idle)
+{
+    int act;
+    pthread_mutex_lock(&sh->m);
+    sh->arrived++;
+    sh->idle += idle;
+    if (sh->arrived == sh->nthreads) {
+        act = sh->action = decide(sh);
+        sh->arrived = sh->idle = 0;
+        sh->gen++;
+        pthread_cond_broadcast(&sh->cv);
+    } else {
+        /* Safe to read sh->action after waking: the next decision needs
+         * this thread's arrival too. */
+        uint64_t gen = sh->gen;
+        while (gen == sh->gen)
+            pthread_cond_wait(&sh->cv, &sh->m);
+        act = sh->action;
+    }
+    pthread_mutex_unlock(&sh->m);
+    return act;
+}
+
+/* Meets the other threads; takes part in a growth if one is decided. */
+static int quiet(struct worker *w, bool idle)
+{
+    struct shared *sh = w->sh;
+    for (;;) {
+        int act = rendezvous(sh, idle);
+        if (act != ACT_REHASH)
+            return act;
+        uint64_t b;
+        while ((b = atomic_fetch_add_explicit(&sh->rehash_cursor, REHASH_CHUNK, memory_order_relaxed))
+               < sh->rehash_end) {
+            uint64_t e = b + REHASH_CHUNK < sh->rehash_end ? b + REHASH_CHUNK : sh->rehash_end;
+            vtable_grow_part(sh->t, b, e);
+        }
+    }
+}
+
+/* ---- expansion ---- */
+
+static int flush_edges(struct worker *w)
+{
+    const struct explore_options *opt = w->sh->opt;
+    int rc = w->nedges ? opt->sink->emit(opt->sink->ctx, w->edges, w->nedges, &w->err) : WX_OK;
+    w->nedges = 0;
+    return rc;
+}
+
+static void progress(struct worker *w)
+{
+    struct shared *sh = w->sh;
+    double now = explore_now();
+    if (now < sh->next_progress)
+        return;
+    struct explore_stats st = {
+        .states = vtable_count(sh->t),
+        .bytes = vtable_bytes(sh->t) + vtable_count(sh->t) * explore_extra_bytes(sh->opt),
+        .depth = sh->depth,
+        .seconds = now - sh->t0,
+    };
+    for (unsigned i = 0; i < sh->nthreads; i++)
+        st.transitions += atomic_load_explicit(&sh->w[i].transitions, memory_order_relaxed);
+    sh->opt->progress(sh->opt->progress_ctx, &st);
+    sh->next_progress = explore_now() + 1.0;
+}
+
+static void expand(struct worker *w, uint64_t id)
+{
+    struct shared *sh = w->sh;
+    const struct explore_options *opt = sh->opt;
+    int rc = succ_expand(&w->g, sh->store + id * sh->words, &w->err);
+    if (rc) {
+        fail(sh, rc, &w->err);
+        return;
+    }
+    if (w->g.n == 0) {
+        bump(&w->deadlocks);
+        if (opt->stop_on_deadlock)
+            report(sh, VIOLATION_DEADLOCK, id, 0, 0);
+        return;
+    }
+    if (atomic_load_explicit(&sh->halt, memory_order_relaxed) != HALT_NONE)
+        return; /* HALT_LEVEL: only deadlocks are looked for now */
+    const size_t n = w->g.n;
+    if (n > w->hash_cap) {
+        size_t cap = w->hash_cap * 2 > n ? w->hash_cap * 2 : n;
+        uint64_t *h = realloc(w->hash, cap * sizeof *h);
+        if (!h) {
+            fail(sh, wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "out of memory"), &w->err);
+            return;
+        }
+        w->hash = h, w->hash_cap = cap;
+    }
+    for (size_t i = 0; i < n; i++) {
+        w->hash[i] = vtable_hash(succ_vector(&w->g, i), sh->words);
+        if (i < PREFETCH_AHEAD)
+            vtable_prefetch(sh->t, w->hash[i]);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t label = succ_label(&w->g, i);
+        uint64_t t;
+        enum vtable_outcome o;
+        if (i + PREFETCH_AHEAD < n)
+            vtable_prefetch(sh->t, w->hash[i + PREFETCH_AHEAD]);
+        while ((o = vtable_lookup_hashed(sh->t, succ_vector(&w->g, i), w->hash[i], VTABLE_INSERT, &t))
+               == VTABLE_FULL) {
+            if (!vtable_can_grow(sh->t)) {
+                wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0,
+                        "memory budget exhausted after %llu states; raise it (--memory)",
+                        (unsigned long long)vtable_count(sh->t));
+                fail(sh, WX_ELIMIT, &w->err);
+                return;
+            }
+            atomic_store(&sh->grow_req, 1);
+            quiet(w, false);
+            if (atomic_load(&sh->halt) == HALT_NOW)
+                return;
+        }
+        if (o == VTABLE_INSERTED) {
+            if (sh->parent)
+                sh->parent[t] = id, sh->plabel[t] = label;
+            if (vtable_wants_grow(sh->t) && !atomic_load_explicit(&sh->grow_req, memory_order_relaxed))
+                atomic_store(&sh->grow_req, 1);
+        }
+        bump(&w->transitions);
+        if (w->edges) {
+            w->edges[w->nedges++] = (struct product_edge){ .src = id, .dst = t, .label = label };
+            if (w->nedges == EXPLORE_EDGE_BATCH && (rc = flush_edges(w))) {
+                fail(sh, rc, &w->err);
+                return;
+            }
+        }
+        if (opt->action_match && opt->action_match[label]) {
+            report(sh, VIOLATION_ACTION, id, label, t);
+            return;
+        }
+    }
+}
+
+/* Expands chunks of the current level until none is left or a halt. */
+static void expand_level(struct worker *w)
+{
+    struct shared *sh = w->sh;
+    for (;;) {
+        uint64_t b = atomic_fetch_add_explicit(&sh->cursor, sh->chunk, memory_order_relaxed);
+        if (b >= sh->le)
+            return;
+        uint64_t e = b + sh->chunk < sh->le ? b + sh->chunk : sh->le;
+        for (uint64_t id = b; id < e; id++) {
+            if (atomic_load_explicit(&sh->halt, memory_order_relaxed) == HALT_NOW)
+                return;
+            if (atomic_load_explicit(&sh->grow_req, memory_order_relaxed))
+                quiet(w, false);
+            expand(w, id);
+            if (w->index == 0 && sh->opt->progress && ++w->expanded % PROGRESS_EVERY == 0)
+                progress(w);
+        }
+    }
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    struct shared *sh = w->sh;
+    pthread_mutex_lock(&sh->m);
+    while (!sh->go)
+        pthread_cond_wait(&sh->cv, &sh->m);
+    pthread_mutex_unlock(&sh->m);
+    for (;;) {
+        expand_level(w);
+        if (quiet(w, true) == ACT_STOP)
+            break;
+    }
+    if (w->edges) {
+        int rc = flush_edges(w);
+        if (rc)
+            fail(sh, rc, &w->err);
+    }
+    return NULL;
+}
+
+/* ---- entry point ---- */
+
+static unsigned thread_count(const struct explore_options *opt)
+{
+    unsigned n = opt->threads;
+    if (n == 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        n = c > 0 ? (unsigned)c : 1;
+    }
+    return n > MAX_THREADS ? MAX_THREADS : n;
+}
+
+int explore_cpu(const struct image *img, const struct explore_options *opt_in,
+                struct explore_result *res, struct wx_error *err)
+{
+    const struct explore_options *opt = explore_opts(opt_in);
+    const double t0 = explore_now();
+    explore_result_init(res, "cpu");
+    int rc = succ_check_image(img, err);
+    if (rc)
+        return rc;
+
+    struct shared *sh = calloc(1, sizeof *sh);
+    unsigned n = thread_count(opt);
+    struct worker *w = calloc(n, sizeof *w);
+    if (!sh || !w) {
+        free(sh), free(w);
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    }
+    sh->img = img, sh->opt = opt, sh->words = img->words, sh->w = w;
+    sh->t0 = t0, sh->next_progress = t0 + 1.0;
+    res->threads = n;
+    pthread_mutex_init(&sh->m, NULL);
+    pthread_mutex_init(&sh->vm, NULL);
+    pthread_cond_init(&sh->cv, NULL);
+    unsigned ready = 0; /* workers with their generator set up */
+
+    uint64_t max_states = vtable_states_for_budget(explore_budget(opt), img->words, explore_extra_bytes(opt));
+    if (max_states == 0) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "memory budget too small for a single state");
+        goto out;
+    }
+    if ((rc = vtable_new(&sh->t, img->words, max_states, err)))
+        goto out;
+    sh->store = vtable_vector(sh->t, 0);
+    if (opt->trace) {
+        sh->parent = malloc(max_states * sizeof *sh->parent);
+        sh->plabel = malloc(max_states * sizeof *sh->plabel);
+        if (!sh->parent || !sh->plabel) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cannot reserve trace links for %llu states",
+                         (unsigned long long)max_states);
+            goto out;
+        }
+    }
+    for (; ready < n; ready++) {
+        w[ready].sh = sh;
+        w[ready].index = ready;
+        if ((rc = succ_init(&w[ready].g, img, err)))
+            goto out;
+        if (opt->sink && !(w[ready].edges = malloc(EXPLORE_EDGE_BATCH * sizeof *w[ready].edges))) {
+            ready++; /* so that its generator is freed */
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+            goto out;
+        }
+    }
+
+    /* The initial state: the all-zero vector, id 0, level 0 = [0, 1). */
+    uint32_t zero[IMAGE_MAX_WORDS] = { 0 };
+    uint64_t id0;
+    if (vtable_lookup(sh->t, zero, VTABLE_INSERT, &id0) != VTABLE_INSERTED) {
+        rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "internal error: initial state not inserted");
+        goto out;
+    }
+    if (sh->parent)
+        sh->parent[0] = 0, sh->plabel[0] = 0;
+    sh->lb = 0, sh->le = 1;
+    sh->nthreads = n;
+    set_chunk(sh);
+
+    /* Thread 0 is the caller's thread.  If a thread cannot be created, run
+     * with those that were: the rendezvous count is fixed before the gate
+     * opens. */
+    unsigned started = 1;
+    for (; started < n; started++)
+        if (pthread_create(&w[started].tid, NULL, worker_main, &w[started]))
+            break;
+    pthread_mutex_lock(&sh->m);
+    sh->nthreads = started;
+    sh->go = 1;
+    pthread_cond_broadcast(&sh->cv);
+    pthread_mutex_unlock(&sh->m);
+    worker_main(&w[0]);
+    for (unsigned i = 1; i < started; i++)
+        pthread_join(w[i].tid, NULL);
+    res->threads = started;
+
+    rc = sh->rc;
+    if (rc)
+        *err = sh->err;
+    for (unsigned i = 0; i < started; i++) {
+        res->transitions += atomic_load(&w[i].transitions);
+        res->deadlocks += atomic_load(&w[i].deadlocks);
+    }
+    res->states = vtable_count(sh->t);
+    res->depth = sh->depth + (res->states > sh->le ? 1 : 0);
+    res->complete = sh->complete && !rc;
+    res->violation = sh->violation;
+    res->violation_state = sh->vstate;
+    if (!rc && sh->violation && opt->trace)
+        rc = explore_build_trace(res, sh->store, sh->words, sh->parent, sh->plabel, sh->vstate,
+                                 sh->violation == VIOLATION_ACTION, sh->act_label, sh->act_dst, err);
+    res->bytes = vtable_bytes(sh->t) + res->states * explore_extra_bytes(opt);
+    if (opt->keep_vectors) {
+        uint32_t *v = vtable_take_store(sh->t);
+        uint32_t *s = realloc(v, (res->states ? res->states : 1) * sh->words * sizeof *v);
+        res->vectors = s ? s : v;
+    }
+out:
+    for (unsigned i = 0; i < ready; i++) {
+        succ_free(&w[i].g);
+        free(w[i].edges);
+        free(w[i].hash);
+    }
+    vtable_free(sh->t);
+    free(sh->parent);
+    free(sh->plabel);
+    pthread_mutex_destroy(&sh->m);
+    pthread_mutex_destroy(&sh->vm);
+    pthread_cond_destroy(&sh->cv);
+    free(sh);
+    free(w);
+    res->seconds = explore_now() - t0;
+    return rc;
+}

@@ -1,0 +1,54 @@
+/*
+ * explore_int.h -- what explore_seq and explore_cpu share (not a public API).
+ *
+ * Violation semantics, common to both (and the contract a GPU twin follows):
+ *   - violations are found when a state is expanded; a state with no
+ *     successor is a deadlock, a successor whose label is flagged in
+ *     options.action_match is an action violation (the trace then ends with
+ *     that transition);
+ *   - a shortest trace wins: a deadlock of depth d (trace length d) beats an
+ *     action violation from a source of depth d (length d + 1), so once an
+ *     action violation is found in level d with stop_on_deadlock set, the
+ *     rest of level d is still scanned for deadlocks (without inserting
+ *     anything) before stopping;
+ *   - on a violation the exploration stops: counts are partial, complete is
+ *     false, and the call returns WX_OK with result.violation set (the CLI
+ *     turns that into exit code 1).  Only resource limits (WX_ELIMIT),
+ *     sink failures and bad input return non-zero.
+ *   - budget accounting: a state costs vtable_bytes_per_state(words) plus
+ *     explore_extra_bytes(options) (parent links for traces), so both CPU
+ *     backends stop at about the same number of states for one budget.
+ */
+#ifndef WX_EXPLORE_INT_H
+#define WX_EXPLORE_INT_H
+
+#include "explore.h"
+
+/* Edges handed to the sink per call. */
+#define EXPLORE_EDGE_BATCH 4096u
+
+/* Options to use when the caller passed NULL. */
+const struct explore_options *explore_opts(const struct explore_options *opt);
+
+/* The memory budget in bytes: options.memory_bytes, or the default. */
+uint64_t explore_budget(const struct explore_options *opt);
+
+/* Bytes per state outside the vector table: 12 (parent id + label) when a
+ * trace is wanted, else 0. */
+uint64_t explore_extra_bytes(const struct explore_options *opt);
+
+/* Monotonic wall-clock seconds. */
+double explore_now(void);
+
+/* Clears res and fills backend. */
+void explore_result_init(struct explore_result *res, const char *backend);
+
+/* Builds res->trace: the parent chain from `state` back to 0 (parent[id],
+ * label[id] = the BFS tree edge into id), plus the transition
+ * (state, act_label, act_target) when act is set.  store holds the vectors
+ * by id.  Allocates; WX_ELIMIT when out of memory. */
+int explore_build_trace(struct explore_result *res, const uint32_t *store, uint32_t words,
+                        const uint64_t *parent, const uint32_t *label, uint64_t state, int act,
+                        uint32_t act_label, uint64_t act_target, struct wx_error *err);
+
+#endif

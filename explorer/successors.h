@@ -1,0 +1,106 @@
+/*
+ * successors.h -- the one successor generator of the CPU explorers: the
+ * distinct (label, successor vector) pairs of a product state, read straight
+ * from the image (network/image.h).
+ *
+ * Semantics (image.h): decode each component's local state from the vector;
+ * every local entry's targets give one successor each (that component moves,
+ * the label is the entry's result label); then, class by class in increasing
+ * class order, every rule of the class whose participants all have class-k
+ * entries in their current state fires, giving the full cartesian product of
+ * all participants' targets across all their class-k entries and slots,
+ * labelled class_result[k].  The pairs of one state are then sorted and made
+ * unique on (label, vector), so a caller counting them counts distinct
+ * (source, label, target) triples.
+ *
+ * Output order: ascending by (label, vector words compared as bytes) -- a
+ * deterministic order that explore_seq's BFS numbering relies on.
+ *
+ * One struct succ_gen per thread: it owns scratch and output buffers that
+ * grow as needed.  The image is only read.
+ */
+#ifndef WX_SUCCESSORS_H
+#define WX_SUCCESSORS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../network/image.h"
+#include "../util/error.h"
+
+/* The entries of one component for one class in the current state. */
+struct succ_group {
+    uint64_t key;             /* class << 32 | component */
+    uint32_t begin, end;      /* entry range in img->trans */
+    uint32_t tbegin, tcount;  /* targets in succ_gen.targets; tcount
+                                 UINT32_MAX until gathered */
+};
+
+/* One participant of the rule being fired. */
+struct succ_part {
+    uint32_t first, width;    /* the component's field */
+    uint32_t tbegin, count;   /* its targets in succ_gen.targets */
+    const uint32_t *targets;  /* succ_gen.targets + tbegin */
+};
+
+struct succ_gen {
+    const struct image *img;
+    uint32_t words;
+    uint32_t stride;          /* words per output record: 1 + words */
+
+    /* Output: n records [label, vector...], stride words each. */
+    uint32_t *rec;
+    size_t n, cap;            /* in records */
+
+    /* Scratch for sorting / uniquing the output. */
+    uint32_t *rec2;
+    uint32_t *order;
+    size_t order_cap;
+
+    /* Class grouping: the (class, comp) pairs with entries in this state,
+     * sorted by key; at most max_groups of them. */
+    struct succ_group *groups;
+    size_t max_groups;
+    uint32_t *group_of;       /* n_comps: group index of the comp in the
+                                 class being fired */
+    uint32_t *present;        /* mask_words: comps with entries of that class */
+
+    /* Targets of the class being fired, gathered per group on first use. */
+    uint32_t *targets;
+    size_t targets_cap;
+
+    /* Rule participants, precomputed from the masks. */
+    uint32_t *rule_part_start; /* n_rules + 1 */
+    uint32_t *rule_part;       /* components, ascending */
+
+    /* Cartesian product scratch. */
+    struct succ_part *parts;  /* n_comps */
+    uint32_t *odo;            /* n_comps: index into each part's targets */
+    uint32_t *cur;            /* words */
+};
+
+/* Checks that img is safe to read: every offset, id and target in range,
+ * fields inside the vector, entry segments ordered (local entries first,
+ * sync entries sorted by class, filled slots first).  WX_EINPUT when not.
+ * Linear in the image size; the explorers call it once per run. */
+int succ_check_image(const struct image *img, struct wx_error *err);
+
+/* Prepares g for a checked img (allocates; WX_ELIMIT when out of memory). */
+int succ_init(struct succ_gen *g, const struct image *img, struct wx_error *err);
+void succ_free(struct succ_gen *g);
+
+/* Computes the distinct successors of vec into g->rec / g->n.  WX_ELIMIT
+ * (err filled) when the buffers cannot grow. */
+int succ_expand(struct succ_gen *g, const uint32_t *vec, struct wx_error *err);
+
+static inline uint32_t succ_label(const struct succ_gen *g, size_t i)
+{
+    return g->rec[i * g->stride];
+}
+
+static inline const uint32_t *succ_vector(const struct succ_gen *g, size_t i)
+{
+    return g->rec + i * g->stride + 1;
+}
+
+#endif

@@ -1,0 +1,150 @@
+/*
+ * vtable.h -- an exact, lock-free table of fixed-width state vectors that
+ * assigns dense ids 0, 1, 2, ... in insertion order.
+ *
+ * Layout.  Two arrays:
+ *   - the store: vectors by id, `words` 32-bit words each (id i at
+ *     store[i * words]); ids are dense, so the store is also the state array
+ *     of a BFS (a level is an id range);
+ *   - the slots: an open-addressing array (linear probing, any size: the home
+ *     slot is the high half of hash * nslots) of 64-bit words
+ *         0                          empty
+ *         tag << 40 | RESERVED       claimed, vector being written
+ *         tag << 40 | DEAD           claimed, but the store was full
+ *         tag << 40 | (id + 1)       published: the vector of `id`
+ *     where tag is 24 bits of the vector's 64-bit hash that the home index
+ *     does not use, and the low 40 bits hold id + 1 (so ids < 2^40 - 2).
+ *
+ * Insert protocol (vtable_lookup with VTABLE_INSERT).  Walk the probe
+ * sequence from the home slot:
+ *   - an empty slot: the vector is absent.  CAS it empty -> tag|RESERVED.
+ *     On success take a fresh id (fetch_add on the id counter), copy the
+ *     vector into store[id] with plain stores, then publish tag|(id+1) with a
+ *     release store.  On CAS failure re-examine the same slot: someone else
+ *     claimed it, possibly for this very vector.
+ *   - a slot with another tag: a different vector; go on.
+ *   - tag|RESERVED with our tag: wait (spin, then yield) until it becomes
+ *     published or DEAD; a reader never compares against a half-written
+ *     vector.
+ *   - tag|(id+1) with our tag: compare store[id]; equal -> FOUND.
+ * Slots only ever change empty -> RESERVED -> PUBLISHED/DEAD, never back, so
+ * every inserter of a vector walks past the first slot claimed for it before
+ * it meets an empty slot: two threads can never give one vector two ids.
+ *
+ * Memory ordering (C11).  The publishing store is memory_order_release and
+ * every slot load (including a failed CAS) is memory_order_acquire, so a
+ * thread that sees a published slot also sees the complete vector in the
+ * store.  The claim CAS itself publishes nothing (it is acquire on success
+ * only because C11 forbids a failure order stronger than the success one).  The
+ * id counter is a relaxed fetch_add: only its atomicity matters.
+ *
+ * Capacity.  The store holds at most max_states vectors (fixed at creation,
+ * reserved as lazily committed memory, so only used pages cost RAM).  The
+ * slot array starts small and grows by doubling, up to max_slots
+ * (~ max_states / VTABLE_MAX_LOAD), but only at a quiet point: the caller
+ * guarantees that no lookup runs between vtable_grow_begin and
+ * vtable_grow_end (vtable_grow_part may run on many threads at once).
+ * An insert returns FULL when the current slot array reaches
+ * VTABLE_MAX_LOAD, or the store is exhausted: the caller may then grow
+ * (vtable_can_grow) and retry, or treat FULL as a resource limit.  FULL
+ * never hides a FOUND: the probe sequence is searched before the check.
+ *
+ * Thread safety: vtable_lookup, vtable_count, vtable_vector (of a published
+ * id) and vtable_wants_grow may be called concurrently; everything else
+ * only at a quiet point.
+ */
+#ifndef WX_VTABLE_H
+#define WX_VTABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../util/error.h"
+
+enum vtable_mode { VTABLE_FIND, VTABLE_INSERT };
+
+enum vtable_outcome {
+    VTABLE_FOUND,    /* present; *id is its id */
+    VTABLE_INSERTED, /* absent and inserted (INSERT mode); *id is the new id */
+    VTABLE_ABSENT,   /* absent (FIND mode only) */
+    VTABLE_FULL      /* absent and no room (INSERT mode only) */
+};
+
+/* Slots may be filled up to this load (a fraction of nslots) before an
+ * insert reports FULL; growth is wanted at two thirds of it (load 1/2), so
+ * a growing table runs at loads between 1/4 and 3/4.  While growing, the old
+ * and the new slot array coexist (1.5 times the slot bytes, briefly). */
+#define VTABLE_MAX_LOAD_NUM 3u
+#define VTABLE_MAX_LOAD_DEN 4u
+
+/* The largest id + 1 a slot can hold. */
+#define VTABLE_ID_LIMIT ((1ull << 40) - 2)
+
+struct vtable;
+
+/* Bytes a table needs per stored state at its largest (store plus slots at
+ * the maximum load), for budgeting: words * 4 + ceil(8 / max load). */
+uint64_t vtable_bytes_per_state(uint32_t words);
+
+/* The number of states a budget of `bytes` allows when each state also
+ * costs `extra` bytes outside the table (parent links, ...). */
+uint64_t vtable_states_for_budget(uint64_t bytes, uint32_t words, uint64_t extra);
+
+/* Allocates a table for vectors of `words` words (1 .. 64) holding at most
+ * max_states vectors (1 .. VTABLE_ID_LIMIT).  WX_ELIMIT when the memory
+ * cannot be reserved. */
+int vtable_new(struct vtable **out, uint32_t words, uint64_t max_states, struct wx_error *err);
+void vtable_free(struct vtable *t);
+
+/* The one probe routine: finds vec, or (INSERT) inserts it.  *id is set for
+ * FOUND and INSERTED.  Never blocks except to wait for a concurrent insert
+ * of a vector with the same tag to publish.  hash must be
+ * vtable_hash(vec, words). */
+enum vtable_outcome vtable_lookup_hashed(struct vtable *t, const uint32_t *vec, uint64_t hash,
+                                         enum vtable_mode mode, uint64_t *id);
+
+/* vtable_lookup_hashed with the hash computed here. */
+enum vtable_outcome vtable_lookup(struct vtable *t, const uint32_t *vec, enum vtable_mode mode,
+                                  uint64_t *id);
+
+/* Starts loading the home slot of a hash into the cache.  A caller with
+ * several vectors to look up hashes and prefetches a few ahead, so that
+ * the cache misses of the probes overlap (the table is far larger than the
+ * caches, and each probe is one random access). */
+void vtable_prefetch(const struct vtable *t, uint64_t hash);
+
+/* Number of ids handed out (exact at a quiet point; a lower bound of the
+ * published ids otherwise, since an id is counted before it is published). */
+uint64_t vtable_count(const struct vtable *t);
+
+/* The vector of a published id (words words, read-only). */
+const uint32_t *vtable_vector(const struct vtable *t, uint64_t id);
+
+uint64_t vtable_max_states(const struct vtable *t);
+uint64_t vtable_slots(const struct vtable *t);
+
+/* Bytes in use: the slot array plus the used part of the store. */
+uint64_t vtable_bytes(const struct vtable *t);
+
+/* True when the slot array can still double (it is below max_slots). */
+bool vtable_can_grow(const struct vtable *t);
+
+/* True when growth is possible and the load passed 2/3 of the maximum. */
+bool vtable_wants_grow(const struct vtable *t);
+
+/* Growth, at a quiet point: begin allocates the larger slot array (WX_ELIMIT
+ * when that fails); part re-inserts ids [begin, end) -- any number of
+ * threads, disjoint ranges covering [0, vtable_count) -- and end installs the
+ * new array and frees the old. */
+int vtable_grow_begin(struct vtable *t, struct wx_error *err);
+void vtable_grow_part(struct vtable *t, uint64_t begin, uint64_t end);
+void vtable_grow_end(struct vtable *t);
+
+/* Hands the store to the caller (free() it): vtable_count(t) * words words
+ * by id.  The table is unusable afterwards except for vtable_free. */
+uint32_t *vtable_take_store(struct vtable *t);
+
+/* The 64-bit hash of a vector used by the table (exposed for tests). */
+uint64_t vtable_hash(const uint32_t *vec, uint32_t words);
+
+#endif

@@ -1,0 +1,34 @@
+/* net_cut.c -- [mode] cut [all but] LL in B end cut: rules whose visible
+ * result matches are removed, so the transitions they produced vanish.
+ * Hidden results are never cut. */
+#include "net_int.h"
+
+#include <stdlib.h>
+
+int net_cut(struct net_ctx *ctx, struct network *net,
+            const struct label_match *m, bool all_but, struct wx_error *err)
+{
+    uint32_t nl = strtab_count(ctx->labels);
+    unsigned char *memo = calloc(nl ? nl : 1, 1); /* 1 = cut, 2 = keep */
+    struct rule_buf b;
+    rule_buf_init(&b, ctx);
+    int rc = memo ? WX_OK : WX_ESYSTEM;
+    for (uint32_t r = 0; r < net->n_rules && rc == WX_OK; r++) {
+        uint32_t res = net->rule_result[r];
+        if (res != ctx->hidden && !memo[res]) {
+            bool hit = label_match_find(m, strtab_str(ctx->labels, res)) >= 0;
+            memo[res] = hit != all_but ? 1 : 2;
+        }
+        if (res == ctx->hidden || memo[res] == 2)
+            rc = rule_buf_copy(&b, net, r, 0);
+    }
+    free(memo);
+    if (rc == WX_OK)
+        rc = rule_buf_install(&b, net);
+    if (rc != WX_OK) {
+        rule_buf_free(&b);
+        net_discard(net);
+        return wx_fail(err, WX_ESYSTEM, ctx->file, 0, 0, "out of memory");
+    }
+    return WX_OK;
+}

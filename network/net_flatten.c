@@ -1,0 +1,88 @@
+/* net_flatten.c -- an EXP tree to one flat network, bottom-up: leaves through
+ * the leaf source, every operator through its transform. */
+#include "net_int.h"
+
+#include <stdlib.h>
+
+static const char *mode_name(enum exp_mode m)
+{
+    static const char *const name[] = {"gate", "total", "partial", "single", "multiple"};
+    return (unsigned)m < sizeof name / sizeof *name ? name[m] : "?";
+}
+
+static int flatten_match(struct net_ctx *ctx, const struct exp_node *node,
+                         const struct net_leaf_source *src, struct network *out,
+                         struct wx_error *err)
+{
+    bool rename = node->kind == EXP_RENAME;
+    bool ok_mode = rename ? node->mode != EXP_MODE_PARTIAL
+                          : node->mode <= EXP_MODE_PARTIAL;
+    if (!ok_mode)
+        return wx_fail(err, WX_EINPUT, ctx->file, node->loc.line, node->loc.col,
+                       "matching mode \"%s\" is not allowed for %s",
+                       mode_name(node->mode),
+                       rename ? "rename" : node->kind == EXP_HIDE ? "hide" : "cut");
+    struct label_match m;
+    int rc = label_match_compile(&m, node->mode, node->n_pats, node->pats,
+                                 rename ? node->repls : NULL, ctx->fold, ctx->file,
+                                 node->loc, err);
+    if (rc != WX_OK)
+        return rc;
+    rc = net_flatten(ctx, node->body, src, out, err);
+    if (rc == WX_OK) {
+        if (node->kind == EXP_HIDE)
+            rc = net_hide(ctx, out, &m, node->all_but, err);
+        else if (node->kind == EXP_CUT)
+            rc = net_cut(ctx, out, &m, node->all_but, err);
+        else
+            rc = net_rename(ctx, out, &m, err);
+    }
+    label_match_free(&m);
+    return rc;
+}
+
+static int flatten_par(struct net_ctx *ctx, const struct exp_node *node,
+                       const struct net_leaf_source *src, struct network *out,
+                       struct wx_error *err)
+{
+    size_t n = node->n_ops;
+    if (n == 0)
+        return wx_fail(err, WX_EINPUT, ctx->file, node->loc.line, node->loc.col,
+                       "parallel composition without operands");
+    struct network *ops = calloc(n, sizeof *ops);
+    if (!ops)
+        return wx_fail(err, WX_ESYSTEM, ctx->file, node->loc.line, node->loc.col,
+                       "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        int rc = net_flatten(ctx, node->ops[i], src, &ops[i], err);
+        if (rc != WX_OK) {
+            net_discard_all(ops, i);
+            free(ops);
+            return rc;
+        }
+    }
+    int rc = node->kind == EXP_PAR_VECTORS
+                 ? net_par_vectors(ctx, ops, n, node, out, err)
+                 : net_par_general(ctx, ops, n, node, out, err);
+    free(ops); /* the transforms consumed the operands */
+    return rc;
+}
+
+int net_flatten(struct net_ctx *ctx, const struct exp_node *root,
+                const struct net_leaf_source *src, struct network *out,
+                struct wx_error *err)
+{
+    switch (root->kind) {
+    case EXP_LEAF:
+        return src->load(src->user, ctx, root, ctx->file, out, err);
+    case EXP_HIDE:
+    case EXP_CUT:
+    case EXP_RENAME:
+        return flatten_match(ctx, root, src, out, err);
+    case EXP_PAR_VECTORS:
+    case EXP_PAR_GENERAL:
+        return flatten_par(ctx, root, src, out, err);
+    }
+    return wx_fail(err, WX_ESYSTEM, ctx->file, root->loc.line, root->loc.col,
+                   "internal error: unknown EXP node kind %d", (int)root->kind);
+}

@@ -1,0 +1,849 @@
+/*
+ * aut.c -- the Aldebaran reader (a hand-written line scanner over an mmapped
+ * file) and the streaming writer.  The accepted language and the error
+ * contract are in aut.h.
+ *
+ * Reader structure: the input is cut into lines with memchr; each line is
+ * trimmed of trailing blanks/CRs and handed to scan_header or
+ * scan_transition, which work left to right except for the one place where
+ * AUT cannot be lexed that way: the end of a label, which is the rightmost
+ * '"' of the line (quoted) or its last ',' (unquoted).
+ */
+#include "aut.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define AUT_EOT 0x04
+
+/* ------------------------------------------------------------------------ */
+/* Scanner state and error reporting                                        */
+
+struct scan {
+    const char *end;        /* end of the parsed input: first EOT, or buf+len */
+    const char *real_end;   /* buf+len; [end, real_end) is ignored            */
+    const char *name;       /* file name for error locations                  */
+    const char *line_start; /* first byte of the current line                 */
+    uint64_t line;          /* current line, 1-based                          */
+    bool cut_by_eot;        /* the current line ends at an EOT, not an LF     */
+    struct wx_error *err;
+};
+
+static inline bool is_blank(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\v' || c == '\f';
+}
+
+static inline bool is_digit(unsigned char c)
+{
+    return (unsigned)(c - '0') < 10u;
+}
+
+static inline bool is_alpha(unsigned char c)
+{
+    return (unsigned)((c | 0x20) - 'a') < 26u;
+}
+
+/* A byte that may not appear in a label: controls except TAB, and DEL. */
+static inline bool is_bad_label_byte(unsigned char c)
+{
+    return (c < 0x20 && c != '\t') || c == 0x7f;
+}
+
+static const char *skip_blanks(const char *p, const char *lim)
+{
+    while (p < lim && is_blank((unsigned char)*p))
+        p++;
+    return p;
+}
+
+/* Fails with status code at byte p of the current line. */
+__attribute__((format(printf, 4, 5)))
+static int fail_at(struct scan *s, int code, const char *p, const char *fmt, ...)
+{
+    char msg[sizeof s->err->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    int line = s->line > INT_MAX ? INT_MAX : (int)s->line;
+    uint64_t col = (uint64_t)(p - s->line_start) + 1;
+    return wx_fail(s->err, code, s->name, line, col > INT_MAX ? INT_MAX : (int)col,
+                   "%s", msg);
+}
+
+/* Describes the byte at p (lim = end of the line) for "found ..." texts. */
+static const char *describe(const char *p, const char *lim, char *buf, size_t size)
+{
+    if (p >= lim)
+        return "end of line";
+    unsigned char c = (unsigned char)*p;
+    if (c == 0)
+        snprintf(buf, size, "a NUL byte");
+    else if (c == '\r')
+        snprintf(buf, size, "a CR byte (0x0D) that does not end a line");
+    else if (c < 0x20 || c == 0x7f)
+        snprintf(buf, size, "control byte 0x%02X", c);
+    else if (c >= 0x80)
+        snprintf(buf, size, "non-ASCII byte 0x%02X", c);
+    else
+        snprintf(buf, size, "'%c'", c);
+    return buf;
+}
+
+static int expected(struct scan *s, const char *p, const char *lim, const char *what)
+{
+    char b[64];
+    return fail_at(s, WX_EINPUT, p, "expected %s, found %s", what,
+                   describe(p, lim, b, sizeof b));
+}
+
+/* Prints the digit string [p, q) for messages, shortened when very long. */
+static int num_text(const char *p, const char *q, char *buf, size_t size)
+{
+    size_t n = (size_t)(q - p);
+    if (n < size)
+        return snprintf(buf, size, "%.*s", (int)n, p);
+    return snprintf(buf, size, "%.*s...", (int)(size - 4), p);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tokens                                                                   */
+
+/* number := digit+  (decimal, no sign).  Stores the value in *v, saturated to
+ * UINT64_MAX when it does not fit, so callers' range checks catch overflow.
+ * Returns the position after the digits (== p when there are none). */
+static const char *scan_number(const char *p, const char *lim, uint64_t *v)
+{
+    /* 19 digits cannot overflow 64 bits: no checks on the usual path. */
+    const char *fast_end = lim - p > 19 ? p + 19 : lim;
+    uint64_t x = 0;
+    for (; p < fast_end && is_digit((unsigned char)*p); p++)
+        x = x * 10 + (uint64_t)(*p - '0');
+    bool over = false;
+    for (; p < lim && is_digit((unsigned char)*p); p++)
+        over |= __builtin_mul_overflow(x, 10u, &x) |
+                __builtin_add_overflow(x, (uint64_t)(*p - '0'), &x);
+    *v = over ? UINT64_MAX : x;
+    return p;
+}
+
+/* state := number, with value < n_states.  what = "source state", ...
+ * Returns the position after it, or NULL with the error filled. */
+static const char *scan_state(struct scan *s, const char *p, const char *lim,
+                              uint64_t n_states, const char *what, uint32_t *out)
+{
+    uint64_t v;
+    const char *q = scan_number(p, lim, &v);
+    if (q == p) {
+        char w[64];
+        snprintf(w, sizeof w, "a %s number", what);
+        expected(s, p, lim, w);
+        return NULL;
+    }
+    if (v >= n_states) {
+        char t[48];
+        num_text(p, q, t, sizeof t);
+        fail_at(s, WX_EINPUT, p,
+                "%s %s is out of range: the header declares %llu states (0..%llu)",
+                what, t, (unsigned long long)n_states,
+                (unsigned long long)n_states - 1);
+        return NULL;
+    }
+    *out = (uint32_t)v;
+    return q;
+}
+
+/* Called just after a state number: a '/' or a blank-separated further
+ * number means an mCRL2 probability distribution "s1 p1 s2 ... sn". */
+static bool looks_probabilistic(const char *p, const char *lim)
+{
+    if (p < lim && *p == '/')
+        return true;
+    p = skip_blanks(p, lim);
+    return p < lim && is_digit((unsigned char)*p);
+}
+
+static int not_probabilistic(struct scan *s, const char *at)
+{
+    return fail_at(s, WX_EINPUT, at,
+                   "probabilistic transitions are not supported yet "
+                   "(found a distribution \"state probability state ...\")");
+}
+
+/* label-byte check over [p, q): every byte but controls (TAB is fine). */
+static int check_label_bytes(struct scan *s, const char *p, const char *q)
+{
+    for (; p < q; p++)
+        if (is_bad_label_byte((unsigned char)*p)) {
+            char b[64];
+            return fail_at(s, WX_EINPUT, p, "%s inside a label",
+                           describe(p, q, b, sizeof b));
+        }
+    return WX_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Lines                                                                    */
+
+struct header {
+    uint32_t initial, n_states;
+    uint64_t n_trans;
+    int n_trans_col;          /* column of NTRANS, for the count error   */
+    uint64_t line;            /* line of the header                      */
+};
+
+/* One header count: number, or '?' from an aborted writer. */
+static const char *scan_count(struct scan *s, const char *p, const char *lim,
+                              const char *what, uint64_t *v)
+{
+    if (p < lim && *p == '?') {
+        fail_at(s, WX_EINPUT, p,
+                "the header has '?' for the %s: this file was left by an "
+                "aborted writer (writers put 'des (0, ?, ?)' first and fill "
+                "in the counts when done)", what);
+        return NULL;
+    }
+    const char *q = scan_number(p, lim, v);
+    if (q == p) {
+        char w[64];
+        snprintf(w, sizeof w, "the %s (a number)", what);
+        expected(s, p, lim, w);
+        return NULL;
+    }
+    return q;
+}
+
+/* header := "des" blank* "(" blank* initial blank* "," blank* ntrans blank*
+ *           "," blank* nstates blank* ")"       on [p, le), blanks trimmed */
+static int scan_header(struct scan *s, const char *p, const char *le, struct header *h)
+{
+    static const char form[] = "(the header is 'des (initial, transitions, states)')";
+    char b[64];
+    if (le - p < 3 || memcmp(p, "des", 3) != 0)
+        return fail_at(s, WX_EINPUT, p, "expected the header 'des (initial, "
+                       "transitions, states)', found %s", describe(p, le, b, sizeof b));
+    p = skip_blanks(p + 3, le);
+    if (p >= le || *p != '(')
+        return expected(s, p, le, "'(' after 'des'");
+
+    uint64_t init, nt, ns;
+    const char *init_at = skip_blanks(p + 1, le);
+    if (!(p = scan_count(s, init_at, le, "initial state", &init)))
+        return s->err->code;
+    const char *init_end = p;
+    if (looks_probabilistic(p, le))
+        return fail_at(s, WX_EINPUT, init_at,
+                       "probabilistic initial states are not supported yet "
+                       "(found a distribution \"state probability state ...\")");
+    p = skip_blanks(p, le);
+    if (p >= le || *p != ',')
+        return expected(s, p, le, "',' after the initial state");
+
+    const char *nt_at = skip_blanks(p + 1, le);
+    if (!(p = scan_count(s, nt_at, le, "number of transitions", &nt)))
+        return s->err->code;
+    if (nt == UINT64_MAX)
+        return fail_at(s, WX_EINPUT, nt_at,
+                       "number of transitions does not fit in 64 bits");
+    p = skip_blanks(p, le);
+    if (p >= le || *p != ',')
+        return expected(s, p, le, "',' after the number of transitions");
+
+    const char *ns_at = skip_blanks(p + 1, le);
+    if (!(p = scan_count(s, ns_at, le, "number of states", &ns)))
+        return s->err->code;
+    if (ns == 0)
+        return fail_at(s, WX_EINPUT, ns_at,
+                       "the header declares 0 states; an LTS needs at least its initial state");
+    if (ns > LTS_MAX_STATES) {
+        char t[48];
+        num_text(ns_at, p, t, sizeof t);
+        return fail_at(s, WX_ELIMIT, ns_at, "%s states: at most %u states per "
+                       "component are supported", t, LTS_MAX_STATES);
+    }
+    p = skip_blanks(p, le);
+    if (p >= le || *p != ')')
+        return expected(s, p, le, "')' closing the header");
+    p = skip_blanks(p + 1, le);
+    if (p < le)
+        return fail_at(s, WX_EINPUT, p, "expected end of line after the header, found %s %s",
+                       describe(p, le, b, sizeof b), form);
+    if (init >= ns) {
+        char t[48];
+        num_text(init_at, init_end, t, sizeof t);
+        return fail_at(s, WX_EINPUT, init_at,
+                       "initial state %s is out of range: the header declares %llu "
+                       "states (0..%llu)", t, (unsigned long long)ns,
+                       (unsigned long long)ns - 1);
+    }
+    h->initial = (uint32_t)init;
+    h->n_states = (uint32_t)ns;
+    h->n_trans = nt;
+    h->line = s->line;
+    h->n_trans_col = (int)(nt_at - s->line_start) + 1;
+    return WX_OK;
+}
+
+/* transition := "(" blank* state blank* "," blank* label blank* "," blank*
+ *               state blank* ")"                 on [p, le), blanks trimmed
+ * label      := '"' any* '"'   -- up to the RIGHTMOST '"' of the line
+ *             | text           -- up to the LAST ',' of the line, trimmed;
+ *                                 no '"' (identifier, '*' or mCRL2 style)
+ * On success *lab and *lab_len give the label text (no quotes). */
+static int scan_transition(struct scan *s, const char *p, const char *le,
+                           uint32_t n_states, uint32_t *src, const char **lab,
+                           size_t *lab_len, uint32_t *dst)
+{
+    if (*p != '(')
+        return expected(s, p, le, "'(' starting a transition '(source, label, target)'");
+    p = skip_blanks(p + 1, le);
+    if (!(p = scan_state(s, p, le, n_states, "source state", src)))
+        return s->err->code;
+    p = skip_blanks(p, le);
+    if (p >= le || *p != ',')
+        return expected(s, p, le, "',' after the source state");
+    p = skip_blanks(p + 1, le);
+
+    const char *l0, *l1;
+    if (p < le && *p == '"') {
+        const char *close = memrchr(p + 1, '"', (size_t)(le - p - 1));
+        if (!close)
+            return fail_at(s, WX_EINPUT, p, "unterminated quoted label: no "
+                           "closing '\"' on this line");
+        l0 = p + 1;
+        l1 = close;
+        p = skip_blanks(close + 1, le);
+        if (p >= le || *p != ',')
+            return expected(s, p, le, "',' after the quoted label");
+    } else {
+        const char *comma = memrchr(p, ',', (size_t)(le - p));
+        if (!comma)
+            return fail_at(s, WX_EINPUT, p, "expected a label followed by ',' "
+                           "and the target state (a transition is '(source, label, target)')");
+        l0 = p;
+        l1 = comma;
+        while (l1 > l0 && is_blank((unsigned char)l1[-1]))
+            l1--;
+        if (l1 == l0)
+            return fail_at(s, WX_EINPUT, comma, "missing label before ','");
+        const char *q = memchr(l0, '"', (size_t)(l1 - l0));
+        if (q)
+            return fail_at(s, WX_EINPUT, q, "'\"' inside an unquoted label "
+                           "(a quoted label must start with '\"')");
+        p = comma;
+    }
+    int rc = check_label_bytes(s, l0, l1);
+    if (rc)
+        return rc;
+
+    const char *t = skip_blanks(p + 1, le);
+    if (!(p = scan_state(s, t, le, n_states, "target state", dst)))
+        return s->err->code;
+    if (looks_probabilistic(p, le))
+        return not_probabilistic(s, t);
+    p = skip_blanks(p, le);
+    if (p >= le || *p != ')')
+        return expected(s, p, le, "')' after the target state");
+    if (p + 1 < le) {
+        char b[64];
+        p = skip_blanks(p + 1, le);
+        return fail_at(s, WX_EINPUT, p, "expected end of line after the transition, found %s",
+                       describe(p, le, b, sizeof b));
+    }
+    *lab = l0;
+    *lab_len = (size_t)(l1 - l0);
+    return WX_OK;
+}
+
+/* A direct-mapped cache in front of strtab_intern.  AUT files repeat a few
+ * labels millions of times; a hit costs a cheap hash of the label's length
+ * and its first and last 8 bytes plus one compare, instead of hashing the
+ * whole label inside the strtab.  Collisions only cost misses (every hit is
+ * verified against the interned text). */
+#define AUT_LCACHE 4096 /* entries, a power of two (16 KiB on the stack) */
+
+struct lcache {
+    uint32_t id[AUT_LCACHE]; /* UINT32_MAX: empty */
+};
+
+static uint32_t lcache_slot(const char *p, size_t n)
+{
+    uint64_t a = 0, b = 0;
+    if (n >= 8) {
+        memcpy(&a, p, 8);
+        memcpy(&b, p + n - 8, 8);
+    } else {
+        memcpy(&a, p, n);
+    }
+    uint64_t h = (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^ n;
+    return (uint32_t)(h >> 40) & (AUT_LCACHE - 1);
+}
+
+/* The id of p[0..n) in labels; UINT32_MAX when out of memory. */
+static uint32_t intern(struct lcache *c, struct strtab *labels, const char *p, size_t n)
+{
+    uint32_t slot = lcache_slot(p, n), id = c->id[slot];
+    if (id != UINT32_MAX && strtab_len(labels, id) == n &&
+        memcmp(strtab_str(labels, id), p, n) == 0)
+        return id;
+    id = strtab_intern(labels, p, n);
+    c->id[slot] = id;
+    return id;
+}
+
+/* The next line from *pos: sets s->line_start, returns its first non-blank
+ * byte and in *le its end with trailing blanks and CRs removed, and moves *pos
+ * past its LF.  A blank line gives the same pointer as *le. */
+static const char *next_line(struct scan *s, const char **pos, const char **le)
+{
+    const char *p = *pos;
+    const char *nl = memchr(p, '\n', (size_t)(s->end - p));
+    const char *e = nl ? nl : s->end;
+    *pos = nl ? nl + 1 : s->end;
+    s->line_start = p;
+    s->cut_by_eot = !nl && s->end < s->real_end;
+    while (e > p && (is_blank((unsigned char)e[-1]) || e[-1] == '\r'))
+        e--;
+    *le = e;
+    return skip_blanks(p, e);
+}
+
+/* An error on a line that an EOT cut short is reported as the EOT's fault. */
+static int eot_cut(struct scan *s, int rc)
+{
+    if (rc != WX_OK && s->cut_by_eot)
+        return fail_at(s, WX_EINPUT, s->end, "EOT byte (0x04) inside a line: an "
+                       "EOT may only end the input after a complete line");
+    return rc;
+}
+
+static int oom(struct scan *s)
+{
+    return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory while reading");
+}
+
+/* file := blank-line* header (transition | blank-line)* [EOT any*] */
+static int scan_file(struct scan *s, const char *buf, struct strtab *labels,
+                     struct lts *out, uint32_t *initial)
+{
+    const char *pos = buf, *p, *le;
+    struct header h = {0};
+    int rc;
+
+    s->line = 0;
+    for (;;) {
+        if (pos >= s->end) {
+            /* Report at the end of the input: on a new line after a final
+             * LF, else after the last line's text. */
+            if (s->line == 0 || pos[-1] == '\n') {
+                s->line_start = pos;
+                s->line++;
+            }
+            return fail_at(s, WX_EINPUT, pos, "missing header 'des (initial, "
+                           "transitions, states)': the file is empty");
+        }
+        s->line++;
+        p = next_line(s, &pos, &le);
+        if (p < le)
+            break;
+    }
+    if ((rc = eot_cut(s, scan_header(s, p, le, &h))))
+        return rc;
+
+    struct lcache cache;
+    memset(&cache, 0xff, sizeof cache); /* every id UINT32_MAX: empty */
+    lts_init(out, h.n_states);
+    /* Pre-size from the header, but never beyond what the file can hold (a
+     * transition line has at least 8 bytes), so a lying header costs nothing. */
+    uint64_t fits = (uint64_t)(s->end - pos) / 8;
+    if (lts_reserve(out, h.n_trans < fits ? h.n_trans : fits) != 0)
+        return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory reading %llu transitions",
+                       (unsigned long long)h.n_trans);
+    uint64_t n_lines = 0, surplus_line = 0;
+    while (pos < s->end) {
+        s->line++;
+        p = next_line(s, &pos, &le);
+        if (p == le)
+            continue;
+        uint32_t src = 0, dst = 0;
+        const char *lab = NULL;
+        size_t len = 0;
+        rc = scan_transition(s, p, le, h.n_states, &src, &lab, &len, &dst);
+        if ((rc = eot_cut(s, rc)))
+            return rc;
+        if (n_lines++ >= h.n_trans) {
+            /* Keep scanning (for errors and the total), storing nothing. */
+            if (!surplus_line)
+                surplus_line = s->line;
+            continue;
+        }
+        uint32_t id = intern(&cache, labels, lab, len);
+        if (id == UINT32_MAX || lts_add(out, src, id, dst) != 0)
+            return oom(s);
+    }
+    if (n_lines != h.n_trans) {
+        if (surplus_line)
+            return wx_fail(s->err, WX_EINPUT, s->name,
+                           surplus_line > INT_MAX ? INT_MAX : (int)surplus_line, 1,
+                           "the header (line %llu) announces %llu transition%s, but "
+                           "the file has %llu transition lines; this is the first "
+                           "surplus one", (unsigned long long)h.line,
+                           (unsigned long long)h.n_trans, h.n_trans == 1 ? "" : "s",
+                           (unsigned long long)n_lines);
+        return wx_fail(s->err, WX_EINPUT, s->name, h.line > INT_MAX ? INT_MAX : (int)h.line,
+                       h.n_trans_col, "the header announces %llu transitions, but the file has "
+                       "only %llu transition line%s", (unsigned long long)h.n_trans,
+                       (unsigned long long)n_lines, n_lines == 1 ? "" : "s");
+    }
+    if (lts_finish(out) != 0)
+        return oom(s);
+    *initial = h.initial;
+    return WX_OK;
+}
+
+int aut_read_buffer(const char *data, size_t len, const char *name,
+                    struct strtab *labels, struct lts *out, uint32_t *initial,
+                    struct wx_error *err)
+{
+    struct scan s = {0};
+    const char *eot = len ? memchr(data, AUT_EOT, len) : NULL;
+    s.end = eot ? eot : data + len;
+    s.real_end = data + len;
+    s.name = name;
+    s.err = err;
+    wx_error_clear(err);
+    memset(out, 0, sizeof *out);
+    *initial = 0;
+    int rc = scan_file(&s, data, labels, out, initial);
+    if (rc != WX_OK) {
+        lts_free(out);
+        memset(out, 0, sizeof *out);
+        *initial = 0;
+    }
+    return rc;
+}
+
+/* Reads a non-mappable file (pipe, terminal) whole; *buf is malloc'ed. */
+static int read_all(int fd, const char *path, char **buf, size_t *len,
+                    struct wx_error *err)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap);
+    if (!b)
+        return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory while reading");
+    for (;;) {
+        if (n == cap) {
+            char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(b, cap * 2);
+            if (!nb) {
+                free(b);
+                return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory while reading");
+            }
+            b = nb;
+            cap *= 2;
+        }
+        ssize_t r = read(fd, b + n, cap - n);
+        if (r == 0)
+            break;
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            free(b);
+            return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot read: %s", strerror(e));
+        }
+        n += (size_t)r;
+    }
+    *buf = b;
+    *len = n;
+    return WX_OK;
+}
+
+int aut_read(const char *path, struct strtab *labels, struct lts *out,
+             uint32_t *initial, struct wx_error *err)
+{
+    memset(out, 0, sizeof *out);
+    *initial = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot stat: %s", strerror(e));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "is a directory, not an AUT file");
+    }
+    int rc;
+    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+        size_t len = (size_t)st.st_size;
+        void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (m == MAP_FAILED) {
+            int e = errno;
+            close(fd);
+            return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot map: %s", strerror(e));
+        }
+        close(fd);
+        madvise(m, len, MADV_SEQUENTIAL); /* a hint; failure is harmless */
+        rc = aut_read_buffer(m, len, path, labels, out, initial, err);
+        munmap(m, len);
+    } else {
+        char *buf = NULL;
+        size_t len = 0;
+        rc = read_all(fd, path, &buf, &len, err);
+        close(fd);
+        if (rc != WX_OK)
+            return rc;
+        rc = aut_read_buffer(buf, len, path, labels, out, initial, err);
+        free(buf);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Writer                                                                   */
+
+/* The header is rewritten in place, so its line has a fixed width: 63 bytes
+ * plus LF, enough for "des (0, " + 20 digits + ", " + 20 digits + ")". */
+#define AUT_HEADER_WIDTH 63
+#define AUT_WBUF ((size_t)1 << 20) /* output buffer, bytes */
+
+struct aut_writer {
+    int fd;
+    char *path;           /* owned copy, for removal on failure */
+    char *buf;            /* AUT_WBUF bytes; [0, used) pending */
+    size_t used;
+    uint64_t n_trans;     /* lines written so far */
+    uint64_t max_state;   /* largest state added (valid when n_trans > 0) */
+    int status;           /* first failure (WX_OK while none) */
+    struct wx_error err;  /* its details */
+};
+
+static int write_full(int fd, const char *p, size_t n, off_t at, bool positioned)
+{
+    while (n > 0) {
+        ssize_t r = positioned ? pwrite(fd, p, n, at) : write(fd, p, n);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += r;
+        n -= (size_t)r;
+        at += r;
+    }
+    return 0;
+}
+
+static int writer_fail_errno(struct aut_writer *w, const char *what)
+{
+    if (w->status == WX_OK)
+        w->status = wx_fail(&w->err, WX_ESYSTEM, w->path, 0, 0, "cannot %s: %s",
+                            what, strerror(errno));
+    return w->status;
+}
+
+static int writer_flush(struct aut_writer *w)
+{
+    if (w->used && write_full(w->fd, w->buf, w->used, 0, false) != 0)
+        return writer_fail_errno(w, "write");
+    w->used = 0;
+    return WX_OK;
+}
+
+static int writer_put(struct aut_writer *w, const char *p, size_t n)
+{
+    if (n > AUT_WBUF - w->used) {
+        if (writer_flush(w))
+            return w->status;
+        if (n >= AUT_WBUF) /* a giant label: bypass the buffer */
+            return write_full(w->fd, p, n, 0, false) ? writer_fail_errno(w, "write")
+                                                     : WX_OK;
+    }
+    memcpy(w->buf + w->used, p, n);
+    w->used += n;
+    return WX_OK;
+}
+
+/* Decimal digits of v into the end of tmp[20]; returns the first digit. */
+static char *u64_text(uint64_t v, char tmp[20])
+{
+    char *p = tmp + 20;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return p;
+}
+
+static bool is_plain_identifier(const char *s, size_t len)
+{
+    if (len == 0 || !is_alpha((unsigned char)s[0]))
+        return false;
+    for (size_t i = 1; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!is_alpha(c) && !is_digit(c) && c != '_')
+            return false;
+    }
+    return true;
+}
+
+int aut_writer_open(const char *path, struct aut_writer **wp, struct wx_error *err)
+{
+    struct stat st;
+    *wp = NULL;
+    /* Refuse non-regular files before opening (opening a FIFO for writing
+     * blocks, and removal on failure must never hit /dev/null & co). */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return wx_fail(err, WX_EINPUT, path, 0, 0, "not a regular file: the AUT "
+                       "writer rewrites the header when done, so it needs a seekable file");
+    struct aut_writer *w = calloc(1, sizeof *w);
+    char *buf = malloc(AUT_WBUF);
+    char *copy = strdup(path);
+    if (!w || !buf || !copy) {
+        free(w), free(buf), free(copy);
+        return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory");
+    }
+    w->buf = buf;
+    w->path = copy;
+    w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (w->fd < 0) {
+        int rc = wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot create: %s", strerror(errno));
+        free(w->buf), free(w->path), free(w);
+        return rc;
+    }
+    char head[AUT_HEADER_WIDTH + 1];
+    memset(head, ' ', AUT_HEADER_WIDTH);
+    memcpy(head, "des (0, ?, ?)", 13);
+    head[AUT_HEADER_WIDTH] = '\n';
+    writer_put(w, head, sizeof head);
+    *wp = w;
+    return WX_OK;
+}
+
+int aut_writer_add(struct aut_writer *w, uint64_t src, const char *label,
+                   size_t len, uint64_t dst)
+{
+    if (w->status)
+        return w->status;
+    for (size_t i = 0; i < len; i++)
+        if (is_bad_label_byte((unsigned char)label[i]))
+            return w->status = wx_fail(&w->err, WX_EINPUT, w->path, 0, 0,
+                                       "label with control byte 0x%02X at offset %zu "
+                                       "cannot be written in AUT",
+                                       (unsigned char)label[i], i);
+    bool quote = !is_plain_identifier(label, len);
+    char tmp[20], *d;
+    /* Short lines are assembled in the buffer directly: the fast path. */
+    if (len + 48 <= AUT_WBUF - w->used || (writer_flush(w) == WX_OK && len + 48 <= AUT_WBUF)) {
+        char *o = w->buf + w->used;
+        *o++ = '(';
+        d = u64_text(src, tmp);
+        memcpy(o, d, (size_t)(tmp + 20 - d)), o += tmp + 20 - d;
+        *o++ = ',';
+        if (quote)
+            *o++ = '"';
+        memcpy(o, label, len), o += len;
+        if (quote)
+            *o++ = '"';
+        *o++ = ',';
+        d = u64_text(dst, tmp);
+        memcpy(o, d, (size_t)(tmp + 20 - d)), o += tmp + 20 - d;
+        *o++ = ')';
+        *o++ = '\n';
+        w->used = (size_t)(o - w->buf);
+    } else if (w->status == WX_OK) {
+        d = u64_text(src, tmp);
+        writer_put(w, "(", 1);
+        writer_put(w, d, (size_t)(tmp + 20 - d));
+        writer_put(w, quote ? ",\"" : ",", quote ? 2 : 1);
+        writer_put(w, label, len);
+        writer_put(w, quote ? "\"," : ",", quote ? 2 : 1);
+        d = u64_text(dst, tmp);
+        writer_put(w, d, (size_t)(tmp + 20 - d));
+        writer_put(w, ")\n", 2);
+    }
+    if (w->status)
+        return w->status;
+    uint64_t m = src > dst ? src : dst;
+    if (w->n_trans == 0 || m > w->max_state)
+        w->max_state = m;
+    w->n_trans++;
+    return WX_OK;
+}
+
+static void writer_free(struct aut_writer *w)
+{
+    free(w->buf);
+    free(w->path);
+    free(w);
+}
+
+void aut_writer_abort(struct aut_writer *w)
+{
+    if (!w)
+        return;
+    close(w->fd);
+    unlink(w->path);
+    writer_free(w);
+}
+
+int aut_writer_close(struct aut_writer *w, uint64_t n_states, struct wx_error *err)
+{
+    if (w->status == WX_OK && n_states == 0)
+        w->status = wx_fail(&w->err, WX_EINPUT, w->path, 0, 0,
+                            "cannot write an LTS with 0 states (AUT needs the initial state)");
+    if (w->status == WX_OK && w->n_trans > 0 && w->max_state >= n_states)
+        w->status = wx_fail(&w->err, WX_ESYSTEM, w->path, 0, 0,
+                            "internal error: state %llu was written but the LTS has "
+                            "only %llu states", (unsigned long long)w->max_state,
+                            (unsigned long long)n_states);
+    if (w->status == WX_OK && writer_flush(w) == WX_OK) {
+        char head[AUT_HEADER_WIDTH + 2];
+        int n = snprintf(head, sizeof head, "des (0, %llu, %llu)",
+                         (unsigned long long)w->n_trans, (unsigned long long)n_states);
+        memset(head + n, ' ', (size_t)(AUT_HEADER_WIDTH - n));
+        head[AUT_HEADER_WIDTH] = '\n';
+        if (write_full(w->fd, head, AUT_HEADER_WIDTH + 1, 0, true) != 0)
+            writer_fail_errno(w, "rewrite the header of");
+    }
+    if (close(w->fd) != 0)
+        writer_fail_errno(w, "close");
+    int rc = w->status;
+    if (rc == WX_OK)
+        wx_error_clear(err);
+    else {
+        *err = w->err;
+        unlink(w->path);
+    }
+    writer_free(w);
+    return rc;
+}
+
+int aut_write(const char *path, const struct lts *l, const struct strtab *labels,
+              struct wx_error *err)
+{
+    struct aut_writer *w;
+    int rc = aut_writer_open(path, &w, err);
+    if (rc)
+        return rc;
+    for (uint64_t i = 0; i < l->n_trans; i++) {
+        uint32_t a = l->label[i];
+        if (aut_writer_add(w, l->src[i], strtab_str(labels, a), strtab_len(labels, a),
+                           l->dst[i]) != WX_OK)
+            break;
+    }
+    return aut_writer_close(w, l->n_states, err);
+}

@@ -1,0 +1,130 @@
+/*
+ * aut.h -- reading and writing Aldebaran (.aut) files.
+ *
+ * FORMAT ACCEPTED BY THE READER (CADP's 2014 definition plus mCRL2 variants;
+ * see shared/formats/exp-aut-gpf.md section 1):
+ *
+ *     des (INITIAL, NTRANS, NSTATES)
+ *     (SRC, LABEL, DST)            -- exactly NTRANS such lines, any order
+ *
+ *   - Numbers are decimal digit strings (leading zeros allowed, no sign).
+ *     NSTATES >= 1 and NSTATES <= LTS_MAX_STATES (more is WX_ELIMIT);
+ *     INITIAL, SRC and DST are < NSTATES; NTRANS is read as 64 bits and must
+ *     equal the number of transition lines.  No number overflows silently.
+ *   - INITIAL may be non-zero (mCRL2 writes its real initial state): it is
+ *     returned in *initial and the LTS keeps the file's numbering; the caller
+ *     renumbers with lts_prune_from(out, *initial) (which also drops
+ *     unreachable states).
+ *   - Blanks (space, tab, VT, FF) may surround every token.  Lines end in LF;
+ *     CRs at the end of a line are ignored (CRLF files), so are trailing blanks,
+ *     blank lines (before the header too) and a missing final LF.
+ *   - An EOT byte (0x04) ends the input (mCRL2 uses it to concatenate files):
+ *     everything from the first EOT on is ignored.  It must stand at the start
+ *     of a line or after a complete line; an EOT cutting a line is an error.
+ *   - LABEL is one of
+ *       quoted:   the text between the leftmost and the rightmost '"' of the
+ *                 line (CADP rule: quotes inside are not escaped, so
+ *                 (4, "MSG !"a,b"", 1) has label MSG !"a,b"); may be empty;
+ *       unquoted: a letter then letters/digits/'_', or '*', or -- mCRL2 style
+ *                 -- any text up to the last ',' of the line, with leading and
+ *                 trailing blanks removed (inner blanks kept), e.g. a(1, 2).
+ *                 An unquoted label never contains '"'.
+ *     A label is interned as its text without the quotes, byte-exact, so
+ *     PUT_1 and "PUT_1" are the same label.  Nothing is special-cased: "i"
+ *     and "tau" are ordinary texts here; which label is hidden is the
+ *     network builder's decision.
+ *   - Characters: bytes 0x80..0xFF are accepted inside labels and kept
+ *     byte-exact (so UTF-8 labels written by other tools pass through; CADP
+ *     itself allows 7-bit ASCII only) and rejected elsewhere.  Control bytes
+ *     (0x00..0x1F and 0x7F, NUL included) are rejected everywhere except TAB
+ *     inside a label, so every label is a valid NUL-free C string.
+ *
+ * ERRORS (all located with wx_fail as file:line:col; columns are 1-based byte
+ * offsets, a TAB counts as one column; lines past INT_MAX report INT_MAX):
+ *   WX_EINPUT  malformed header; '?' counts (file left by an aborted CADP-style
+ *              writer); zero states; INITIAL/SRC/DST out of range (the message
+ *              names the state and NSTATES); malformed transition line (the
+ *              message says what was expected and what was found: NUL byte,
+ *              control or non-ASCII byte, end of line, ...); probabilistic
+ *              target such as (s, "a", 3 1/2 4) or initial distribution ("not
+ *              supported yet", at the distribution); NTRANS different from
+ *              the number of transition lines (both numbers given; located at
+ *              the first surplus line, or at NTRANS in the header when lines
+ *              are missing).
+ *   WX_ELIMIT  NSTATES > LTS_MAX_STATES; out of memory.
+ *   WX_ESYSTEM the file cannot be opened, mapped or read.
+ * On any error *out is left empty (freed, n_trans == 0) and *initial is 0;
+ * labels interned before the error stay in the strtab.
+ *
+ * THREAD SAFETY: reading is reentrant; concurrent reads are fine when they use
+ * distinct strtabs (a strtab takes one writer at a time).
+ *
+ * WRITER.  aut_writer_* streams transitions whose count is unknown in
+ * advance.  open() writes the placeholder header "des (0, ?, ?)" padded with
+ * blanks to a fixed width; close() flushes and overwrites it in place with
+ * "des (0, NTRANS, NSTATES)" padded with trailing blanks (legal in AUT).  So a
+ * file left behind by a crash still says '?', which the reader rejects as
+ * aborted; and when any write fails, or aut_writer_abort() is called, the
+ * file is removed.  The output must therefore be a seekable file (no pipes).
+ * Lines are written as (SRC,LABEL,DST); a label that is a plain identifier
+ * (letter then letters/digits/'_') is written bare, every other label quoted;
+ * the hidden label is written as the text given (no "i"/"tau" translation).
+ * Every label text the reader can return can be written, and reads back
+ * identically; a text with a control byte other than TAB (a newline, NUL,
+ * ...) cannot be expressed in AUT and makes aut_writer_add fail.
+ * The initial state is always 0 (the caller numbers it so).
+ * A writer is not thread-safe: one thread at a time per writer (the CLI
+ * serialises its calls); distinct writers are independent.
+ */
+#ifndef WX_AUT_H
+#define WX_AUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../network/lts.h"
+#include "../util/error.h"
+#include "../util/strtab.h"
+
+/* Reads the AUT file at path (mmapped when it is a regular file, otherwise
+ * read whole, so /dev/stdin works) into *out, a finished LTS (lts_finish:
+ * sorted, duplicates dropped and counted in out->n_duplicates, so the file
+ * had out->n_trans + out->n_duplicates transition lines).  Labels are interned
+ * into the caller's table.  *initial receives the header's initial state.
+ * out is overwritten (not freed first).  Returns WX_OK or an error above. */
+int aut_read(const char *path, struct strtab *labels, struct lts *out,
+             uint32_t *initial, struct wx_error *err);
+
+/* Same, from memory: data[0..len) need not be NUL-terminated; name is used in
+ * error locations. */
+int aut_read_buffer(const char *data, size_t len, const char *name,
+                    struct strtab *labels, struct lts *out, uint32_t *initial,
+                    struct wx_error *err);
+
+struct aut_writer;
+
+/* Creates (truncates) path and writes the placeholder header; on success *w
+ * is a new writer (allocated; released by close or abort). */
+int aut_writer_open(const char *path, struct aut_writer **w, struct wx_error *err);
+
+/* Appends the line (src, label[0..len), dst).  Returns WX_OK, or the status
+ * of the first failure so far (WX_ESYSTEM for a failed write, WX_EINPUT for a
+ * label AUT cannot express); after a failure further adds do nothing and
+ * aut_writer_close reports the failure in full. */
+int aut_writer_add(struct aut_writer *w, uint64_t src, const char *label,
+                   size_t len, uint64_t dst);
+
+/* Flushes, writes the final header with the number of lines added and
+ * n_states, closes and frees w.  Fails (and removes the file) after an
+ * earlier failed add, on an I/O error, when n_states == 0, or when a state
+ * >= n_states was added (WX_ESYSTEM: the caller's numbering is wrong). */
+int aut_writer_close(struct aut_writer *w, uint64_t n_states, struct wx_error *err);
+
+/* Closes and frees w and removes its file (for callers that give up). */
+void aut_writer_abort(struct aut_writer *w);
+
+/* Writes a finished LTS (initial state 0) whose labels index `labels`. */
+int aut_write(const char *path, const struct lts *l, const struct strtab *labels,
+              struct wx_error *err);
+
+#endif

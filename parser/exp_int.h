@@ -1,0 +1,117 @@
+/*
+ * exp_int.h -- internals shared by the EXP scanner (exp.l), grammar (exp.y)
+ * and AST helpers (exp_ast.c).  Not for use outside parser/.
+ *
+ * Ownership rules of the builders below: every function that takes a heap
+ * pointer argument takes ownership of it, also when it fails (it frees what
+ * it could not store).  A builder returns 0 on success and -1 when out of
+ * memory.  Grammar actions rely on this so that a failed action never leaks
+ * and never double-frees.
+ */
+#ifndef WX_EXP_INT_H
+#define WX_EXP_INT_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "exp_ast.h"
+
+/* Most blocks the scanner holds at once: its state, the buffer stack and one
+ * buffer (the input itself is the driver's). */
+#define EXP_SCAN_MEM 6
+
+/* State of one parse, shared by scanner and parser (the scanner's "extra"). */
+struct exp_pstate {
+    const char *name;          /* file name used in messages */
+    struct wx_error *err;      /* first error wins: see exp_perr */
+    void *scanner;             /* the reentrant flex scanner (yyscan_t) */
+    int line, col;             /* position of the next unread byte, 1-based */
+    enum exp_lang lang;        /* set by the header before the behaviour */
+    bool has_header;
+    struct exp_node *root;     /* set when the whole file was parsed */
+    /* Scanner memory, tracked so that a flex fatal error (only possible
+     * when out of memory while setting up) can release it: see exp.l. */
+    void *scan_mem[EXP_SCAN_MEM];
+    jmp_buf *fatal;            /* where a flex fatal error jumps to */
+};
+
+/* Records an input error (WX_EINPUT) at line:col unless an error is already
+ * recorded: the first error found is the one reported.  Returns WX_EINPUT. */
+int exp_perr(struct exp_pstate *ps, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Records "out of memory" (WX_ELIMIT) at line:col, same first-wins rule. */
+int exp_poom(struct exp_pstate *ps, int line, int col);
+
+/* A growable list of owned strings; entries may be NULL ("_" in vectors). */
+struct exp_strlist {
+    size_t n;
+    char **v;
+};
+
+/* Left and right sides of rename rules, same length. */
+struct exp_pairlist {
+    struct exp_strlist l, r;
+};
+
+/* Vectors of a "par using". */
+struct exp_veclist {
+    size_t n;
+    struct exp_vector *v;
+};
+
+/* Operands of a par; locals/has_local are filled for every operand (empty
+ * interface, false when none was written). */
+struct exp_oplist {
+    size_t n;
+    struct exp_node **ops;
+    struct exp_iface *locals;
+    bool *has_local;
+};
+
+/* Allocates a zeroed node of the given kind (mode GATE); NULL on OOM. */
+struct exp_node *exp_node_new(enum exp_kind kind, int line, int col);
+void exp_node_free(struct exp_node *n);
+
+/* Heap-allocated empty lists; NULL on OOM. */
+struct exp_strlist *exp_strlist_new(void);
+struct exp_pairlist *exp_pairlist_new(void);
+struct exp_veclist *exp_veclist_new(void);
+struct exp_oplist *exp_oplist_new(void);
+struct exp_iface *exp_iface_new(void);
+struct exp_vector *exp_vector_new(void);
+
+void exp_strlist_free(struct exp_strlist *l);
+void exp_pairlist_free(struct exp_pairlist *p);
+void exp_veclist_free(struct exp_veclist *l);
+void exp_oplist_free(struct exp_oplist *l);
+void exp_iface_free(struct exp_iface *i);      /* frees the struct too */
+void exp_iface_clear(struct exp_iface *i);     /* frees the contents only */
+void exp_vector_free(struct exp_vector *v);    /* frees the struct too */
+
+/* Appenders (take ownership of the pointer arguments, see above). */
+int exp_strlist_push(struct exp_strlist *l, char *s);
+int exp_pairlist_push(struct exp_pairlist *p, char *lhs, char *rhs);
+int exp_iface_push(struct exp_iface *i, char *label, int degree, int line, int col);
+/* Moves *v's contents into the list and frees the struct v. */
+int exp_veclist_push(struct exp_veclist *l, struct exp_vector *v);
+/* Appends operand op with local interface *local (moved; NULL = none). */
+int exp_oplist_push(struct exp_oplist *l, struct exp_node *op, struct exp_iface *local);
+/* Appends all of src's entries to dst and frees src. */
+int exp_oplist_append(struct exp_oplist *dst, struct exp_oplist *src);
+
+/* Moves the list's array into *n / *v, leaving the list empty, then frees
+ * the list struct. */
+void exp_strlist_take(struct exp_strlist *l, size_t *n, char ***v);
+
+/* Duplicates s[0..len) as a NUL-terminated heap string; NULL on OOM. */
+char *exp_strndup(const char *s, size_t len);
+
+/* Decodes the body of a quoted EXP string (the text between the quotes) with
+ * CADP's escapes: \a \b \f \r \t \v \' \" \? \\ become the character they
+ * name; every other backslash (\n, octal, hex, \( ...) is kept literally.
+ * Returns a heap string or NULL on OOM. */
+char *exp_unescape(const char *body, size_t len);
+
+#endif

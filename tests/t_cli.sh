@@ -1,0 +1,147 @@
+#!/bin/sh
+# t_cli.sh -- the warpex command line: exit codes, located errors, outputs
+# (.aut, CSR, JSON) cross-checked against each other and against a second
+# exploration, checks and traces, limits, and "nothing written half".
+cd "$(dirname "$0")/.." || exit 2
+W=$PWD/bin/warpex
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass() { echo "PASS cli: $*"; }
+fail() { echo "FAIL cli: $*"; }
+# expect_rc NAME RC COMMAND...: runs COMMAND, checks its exit status.
+expect_rc() {
+    name=$1; want=$2; shift 2
+    "$@" > "$T/out" 2> "$T/err"; got=$?
+    if [ "$got" -eq "$want" ]; then pass "$name (exit $got)"; else
+        fail "$name: expected exit $want, found $got; stderr: $(head -c 300 "$T/err")"; fi
+}
+json_field() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" "$T/out"; }
+
+EX=examples/philosophers/philosophers_n5.exp
+expect_rc "no arguments is a usage error" 2 "$W"
+expect_rc "unknown command" 2 "$W" frobnicate x
+expect_rc "unknown option" 2 "$W" explore "$EX" --frob
+grep -q "unknown option '--frob'" "$T/err" && pass "unknown option named" || fail "unknown option not named: $(cat "$T/err")"
+expect_rc "bad --threads value" 2 "$W" explore "$EX" --threads zero
+expect_rc "bad --memory value" 2 "$W" explore "$EX" --memory 12Q
+expect_rc "missing input file" 2 "$W" explore "$T/none.exp"
+expect_rc "help" 0 "$W" help
+expect_rc "version" 0 "$W" --version
+
+# Located error for a malformed .exp, one line, and nothing written.
+printf 'par using\n  a * b -> c\nin "x.aut" || \n' > "$T/bad.exp"
+expect_rc "malformed exp" 2 "$W" explore "$T/bad.exp" --aut "$T/bad_out.aut" --csr "$T/bad_out.csr"
+if grep -q "bad.exp:[0-9]*:[0-9]*: " "$T/err" && [ "$(wc -l < "$T/err")" -eq 1 ]; then
+    pass "malformed exp: one located error line"; else fail "malformed exp message: $(cat "$T/err")"; fi
+[ ! -e "$T/bad_out.aut" ] && [ ! -e "$T/bad_out.csr" ] && pass "no output written after an input error" \
+    || fail "output file created after an input error"
+
+# A full run with every output; the JSON, .aut and CSR must agree.
+expect_rc "explore with outputs" 0 "$W" explore examples/milner/milner_n5.exp --json --quiet \
+    --aut "$T/m.aut" --csr "$T/m.csr"
+states=$(json_field states); trans=$(json_field transitions)
+[ "$(json_field complete)" = true ] && pass "json complete" || fail "json complete: $(cat "$T/out")"
+[ "$states" = 240 ] && [ "$trans" = 720 ] && pass "milner n=5 counts 240/720 (n*2^(n-1) states)" \
+    || fail "milner n=5: expected 240/720, found $states/$trans"
+head -1 "$T/m.aut" | grep -q "^des (0, $trans, $states) *$" && pass "aut header has the counts" \
+    || fail "aut header: $(head -1 "$T/m.aut")"
+[ "$(($(wc -l < "$T/m.aut") - 1))" -eq "$trans" ] && pass "aut has one line per transition" \
+    || fail "aut line count"
+# Re-exploring the written product LTS as a single component gives the same counts.
+expect_rc "explore the written .aut" 0 "$W" explore "$T/m.aut" --json --quiet
+[ "$(json_field states)" = "$states" ] && [ "$(json_field transitions)" = "$trans" ] \
+    && pass "product .aut re-explores to the same counts" \
+    || fail "product .aut re-explored: $(cat "$T/out")"
+# CSR and .aut describe the same edge set (python3 decodes the binary).
+if command -v python3 >/dev/null; then
+    python3 - "$T/m.csr" "$T/m.aut" > "$T/py" 2>&1 <<'PY'
+import struct, sys, re
+b = open(sys.argv[1], 'rb').read()
+assert b[:8] == b'WXCSR\0\0\0', 'magic'
+ver, flags, nv, ne, nl, init = struct.unpack_from('<IIQQII', b, 8)
+at, names = 40, []
+for _ in range(nl):
+    (n,) = struct.unpack_from('<I', b, at); names.append(b[at+4:at+4+n].decode()); at += 4 + n
+at += (-at) % 8
+off = struct.unpack_from('<%dQ' % (nv + 1), b, at); at += 8 * (nv + 1)
+tgt = struct.unpack_from('<%dI' % ne, b, at); at += 4 * ne
+lab = struct.unpack_from('<%dI' % ne, b, at); at += 4 * ne
+assert at == len(b), 'trailing bytes'
+csr = {(v, names[lab[i]], tgt[i]) for v in range(nv) for i in range(off[v], off[v+1])}
+assert len(csr) == ne
+lines = open(sys.argv[2]).read().splitlines()
+aut = set()
+for l in lines[1:]:
+    m = re.match(r'\((\d+),(.*),(\d+)\)$', l)
+    lbl = m.group(2)
+    if lbl.startswith('"'): lbl = lbl[1:-1]
+    aut.add((int(m.group(1)), lbl, int(m.group(3))))
+print('same' if aut == csr and ver == 1 and flags == 1 and init == 0 else 'differ')
+PY
+    grep -q '^same$' "$T/py" && pass "CSR binary and .aut output hold the same edges" \
+        || fail "CSR vs aut: $(cat "$T/py")"
+fi
+
+# Backends agree (seq vs cpu on several thread counts).
+for b in "--backend seq" "--backend cpu --threads 1" "--backend cpu --threads 3"; do
+    expect_rc "milner $b" 0 "$W" explore examples/milner/milner_n5.exp --json --quiet $b
+    [ "$(json_field states)/$(json_field transitions)" = "$states/$trans" ] && pass "$b agrees" \
+        || fail "$b: $(cat "$T/out")"
+done
+
+# Deadlock: philosophers deadlock; the shortest trace has 10 steps for n=5
+# (5 hidden moves to hungry, then 5 left forks).
+expect_rc "deadlock found" 1 "$W" explore "$EX" --deadlock --trace --quiet
+grep -q "^deadlock:" "$T/out" && pass "deadlock reported" || fail "deadlock report: $(cat "$T/out")"
+grep -q "^trace (10 steps, shortest):" "$T/out" && pass "deadlock trace has 10 steps" \
+    || fail "trace: $(grep trace "$T/out")"
+expect_rc "no deadlock in milner" 0 "$W" explore examples/milner/milner_n5.exp --deadlock --quiet
+grep -q "no violation" "$T/out" && pass "no-violation result line" || fail "no result line"
+expect_rc "deadlock with outputs writes nothing" 1 "$W" explore "$EX" --deadlock --quiet --aut "$T/d.aut"
+[ ! -e "$T/d.aut" ] && pass "stopped exploration leaves no .aut" || fail ".aut left after a stop"
+
+# Actions: reachable, unreachable, bad regex; JSON trace ends with the action.
+expect_rc "action reachable" 1 "$W" explore "$EX" --action '^EAT' --trace --json --quiet
+grep -q '"violation": "action"' "$T/out" && grep -q '"label": "EAT[^"]*"}]' "$T/out" \
+    && pass "action trace ends with the matching label" || fail "action json: $(cat "$T/out")"
+expect_rc "action unreachable" 0 "$W" explore "$EX" --action '^NOSUCH' --quiet
+expect_rc "bad action regex" 2 "$W" explore "$EX" --action '(' --quiet
+expect_rc "trace states" 1 "$W" explore "$EX" --deadlock --trace-states --quiet
+grep -q "GET !4 !4  (" "$T/out" && pass "trace shows state vectors" || fail "trace-states: $(tail -2 "$T/out")"
+
+# Limits: a tiny memory budget must stop with exit 3 and no count as a result.
+"$W" explore examples/buffers/buffers_n16_d1.exp --memory 64K --quiet --aut "$T/l.aut" > "$T/out" 2> "$T/err"
+rc=$?
+[ $rc -eq 3 ] && pass "memory limit exit 3" || fail "memory limit: exit $rc, $(cat "$T/err")"
+grep -q "incomplete" "$T/err" && pass "limit message says incomplete" || fail "limit message: $(cat "$T/err")"
+[ ! -e "$T/l.aut" ] && pass "no .aut after a limit stop" || fail ".aut left after limit"
+
+# GPU choice: without a usable GPU, auto says so and gpu is an error.
+"$W" explore "$EX" > /dev/null 2> "$T/err"
+if grep -q "no GPU found" "$T/err"; then
+    expect_rc "--backend gpu without a GPU" 2 "$W" explore "$EX" --backend gpu
+    grep -q "no usable CUDA device" "$T/err" && pass "gpu error message" || fail "gpu message: $(cat "$T/err")"
+else
+    pass "a GPU is present: auto did not print the CPU notice"
+fi
+
+# convert: gpf round trip keeps the state count; info describes the network.
+expect_rc "convert to gpf" 0 "$W" convert examples/milner/milner_n5.exp --to gpf "$T/m.gpf"
+expect_rc "explore gpf" 0 "$W" explore "$T/m.gpf" --json --quiet
+[ "$(json_field states)" = "$states" ] && pass "exp -> gpf -> explore: same state count" \
+    || fail "gpf states: $(cat "$T/out")"
+expect_rc "convert to aut" 0 "$W" convert examples/milner/milner_n5.exp --to aut "$T/c.aut" --quiet
+# State numbering within a BFS level may differ between parallel runs: compare
+# the header counts and the multiset of labels.
+[ "$(head -1 "$T/c.aut")" = "$(head -1 "$T/m.aut")" ] \
+    && [ "$(sed 1d "$T/c.aut" | sed 's/^([0-9]*,\(.*\),[0-9]*)$/\1/' | sort | uniq -c)" = \
+         "$(sed 1d "$T/m.aut" | sed 's/^([0-9]*,\(.*\),[0-9]*)$/\1/' | sort | uniq -c)" ] \
+    && pass "convert --to aut gives the product LTS (counts and label multiset)" \
+    || fail "convert --to aut differs from explore --aut"
+expect_rc "info" 0 "$W" info examples/milner/milner_n5.exp
+[ -s "$T/out" ] && pass "info prints the network" || fail "info printed nothing"
+# -v reports duplicate lines of an .aut component.
+printf 'des (0, 3, 2)\n(0, a, 1)\n(0, "a", 1)\n(1, b, 0)\n' > "$T/dup.aut"
+expect_rc "verbose duplicates" 0 "$W" explore "$T/dup.aut" -v --quiet
+grep -q "1 duplicate transition line dropped" "$T/err" && pass "-v reports dropped duplicates" \
+    || fail "-v: $(cat "$T/err")"
