@@ -43,11 +43,17 @@ if [ $prebuilt = 0 ] || [ ! -x $B ]; then
 fi
 frontend=1
 grep -q NO_FRONTEND "$LOG/build.log" 2>/dev/null && frontend=0
+big=()
 if [ ${#files[@]} -eq 0 ] && [ $frontend = 1 ] && [ -d examples ]; then
     if [ -n "$large" ]; then
         [ -n "$(ls -A "$large" 2>/dev/null)" ] || python3 examples/gen.py --large "$large" >"$LOG/gen.log" 2>&1
+        # compared with the CPU backend
         for f in milner/milner_n19 philosophers/philosophers_n11 buffers/buffers_n23_d1 tokenring/tokenring_n15; do
             [ -f "$large/$f.exp" ] && files+=("$large/$f.exp")
+        done
+        # GPU only (the CPU would take minutes)
+        for f in milner/milner_n22 philosophers/philosophers_n12 buffers/buffers_n27_d1; do
+            [ -f "$large/$f.exp" ] && big+=("$large/$f.exp")
         done
     fi
     for d in examples/*/; do
@@ -59,6 +65,7 @@ fi
 status=0
 if [ ${#files[@]} -gt 0 ]; then
     $B $cpu "${files[@]}" 2>&1 | tee -a "$LOG/bench.log" || status=1
+    [ ${#big[@]} -gt 0 ] && { $B "${big[@]}" 2>&1 | tee -a "$LOG/bench.log" || status=1; }
 else
     $B $cpu --synthetic 2:13:6 5:15:6 7:16:6 2>&1 | tee -a "$LOG/bench.log" || status=1
 fi

@@ -40,14 +40,16 @@ build() {
     make -j"$(nproc)" all NVFLAGS='-O3 -std=c++17 $(NVARCH) -Xcompiler -Wall -Xcompiler -Werror --expt-relaxed-constexpr -lineinfo' \
         >"$LOG/build.log" 2>&1 || { tail -20 "$LOG/build.log"; return 1; }
     local def=""
-    nm build/libwarpex.a 2>/dev/null | grep -q ' T explore_seq$' && def=-DHAVE_EXPLORE_SEQ
+    local syms; syms=$(nm build/libwarpex.a 2>/dev/null)
+    grep -q ' T explore_seq$' <<<"$syms" && def=-DHAVE_EXPLORE_SEQ
+    grep -q ' T network_from_file$' <<<"$syms" && grep -q ' T image_compile$' <<<"$syms" && def="$def -DHAVE_FRONTEND"
     local cuda; cuda=$(dirname "$(dirname "$(command -v nvcc)")")
     mkdir -p bin/gpu
     cc -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -pthread $def -I. \
         tests/gpu/test_gpu.c -o bin/gpu/test_gpu build/libwarpex.a \
         -L"$cuda/lib64" -L"$cuda/targets/x86_64-linux/lib" -lcudart_static -ldl -lrt -lstdc++ -lm \
         >>"$LOG/build.log" 2>&1 || { tail -20 "$LOG/build.log"; return 1; }
-    echo "explore_seq oracle: ${def:-absent}" >>"$LOG/build.log"
+    echo "test_gpu built with: ${def:-no CPU oracle, no front end}" >>"$LOG/build.log"
 }
 
 if [ $prebuilt = 1 ] && [ -x bin/gpu/test_gpu ] && bin/gpu/test_gpu --probe >/dev/null 2>&1; then

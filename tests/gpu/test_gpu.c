@@ -28,6 +28,9 @@
 #include "../../explorer/explore.h"
 #include "../../kernels/explore_gpu.h"
 #include "../check.h"
+#if defined(HAVE_FRONTEND) && defined(HAVE_EXPLORE_SEQ)
+#include "../../network/network_build.h"
+#endif
 #include "gpu_ref.h"
 
 static int quick;
@@ -528,6 +531,95 @@ static void hand_made(void)
     }
 }
 
+#if defined(HAVE_FRONTEND) && defined(HAVE_EXPLORE_SEQ)
+/* The committed example networks against examples/counts.tsv (counts known
+ * independently of warpex), in async, level and trace modes; traces
+ * replayed; explore_seq's trace length compared. */
+static void examples(const char *tsv)
+{
+    FILE *f = fopen(tsv, "r");
+    if (!f) {
+        check(0, "gpu examples: cannot open %s", tsv);
+        return;
+    }
+    char line[1024];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        char fam[64], params[64], file[512];
+        unsigned long long st, tr, dl;
+        if (sscanf(line, "%63s %63s %511s %llu %llu %llu", fam, params, file, &st, &tr, &dl) != 6)
+            continue;
+        FILE *probe = fopen(file, "r");
+        if (!probe)
+            continue; /* examples/large/... exist only after gen.py --large */
+        fclose(probe);
+        if (st > 2000000)
+            continue;
+        struct network net;
+        struct net_options no;
+        memset(&no, 0, sizeof no);
+        struct wx_error err;
+        wx_error_clear(&err);
+        struct image img;
+        if (network_from_file(file, &no, &net, &err) || image_compile(&net, &img, &err)) {
+            check(0, "gpu example %s: front end: %s", file, err.msg);
+            continue;
+        }
+        network_free(&net);
+        n++;
+        for (int mode = 0; mode < 3; mode++) {
+            struct explore_options opt;
+            memset(&opt, 0, sizeof opt);
+            opt.gpu.use_textures = -1;
+            struct gpu_tuning tun;
+            memset(&tun, 0, sizeof tun);
+            tun.level_sync = mode == 1 ? 1 : -1;
+            tun.occupancy2 = -1;
+            if (mode == 2) {
+                opt.stop_on_deadlock = true;
+                opt.trace = true;
+            }
+            opt.gpu.hash_bytes = (st * 4 + 1024) * 4 * (img.words + 1);
+            struct explore_result res;
+            struct gpu_run_stats gs;
+            wx_error_clear(&err);
+            int rc = explore_gpu_tuned(&img, &opt, &tun, &res, &gs, &err);
+            if (mode < 2) {
+                check(rc == 0 && res.complete && res.states == st && res.transitions == tr && res.deadlocks == dl,
+                      "gpu example %s %s: states %llu/%llu transitions %llu/%llu deadlocks %llu/%llu %s", file,
+                      mode ? "level" : "async", (unsigned long long)res.states, st, (unsigned long long)res.transitions,
+                      tr, (unsigned long long)res.deadlocks, dl, rc ? err.msg : "");
+            } else if (dl == 0) {
+                check(rc == 0 && res.complete && res.violation == VIOLATION_NONE && res.states == st,
+                      "gpu example %s --deadlock: none found, states %llu/%llu %s", file,
+                      (unsigned long long)res.states, st, rc ? err.msg : "");
+            } else {
+                /* the shortest trace, replayed; its length as explore_seq's */
+                struct explore_result sr;
+                struct wx_error e2;
+                wx_error_clear(&e2);
+                int src = explore_seq(&img, &opt, &sr, &e2);
+                int ok = rc == 0 && res.violation == VIOLATION_DEADLOCK && src == 0 &&
+                         sr.violation == VIOLATION_DEADLOCK && res.trace.len == sr.trace.len && res.trace.states &&
+                         res.trace.states[0] == 0;
+                const uint32_t W = img.words;
+                for (uint32_t i = 0; ok && i < res.trace.len; i++)
+                    ok = ref_is_succ(&img, res.trace.vectors + (size_t)i * W, res.trace.labels[i],
+                                     res.trace.vectors + (size_t)(i + 1) * W);
+                ok = ok && ref_n_succ(&img, res.trace.vectors + (size_t)res.trace.len * W) == 0;
+                check(ok, "gpu example %s --deadlock --trace: GPU trace of %u steps replayed, explore_seq %u %s", file,
+                      res.trace.len, sr.trace.len, rc ? err.msg : "");
+                res_free(&sr);
+            }
+            res_free(&res);
+        }
+        image_free(&img);
+    }
+    fclose(f);
+    check(n > 0, "gpu examples: %d example networks run", n);
+}
+#endif
+
 /* ---- random images ---- */
 
 static const struct gen_params GP_SMALL = {2, 6, 4, 0, 3, 4, 2, 2, 50, 5, 20, 0, 0, 0, 20000, 0};
@@ -752,6 +844,10 @@ int main(int argc, char **argv)
                   (unsigned long long)ref.states, (unsigned long long)ref.transitions,
                   (unsigned long long)ref.deadlocks, ref.depth, ref.too_big ? " (too big)" : "", err.msg);
             (void)rc;
+#ifdef HAVE_EXPLORE_SEQ
+            if (!ref.too_big && gp->full_last != 2)
+                seq_compare("ref-only", &img, &ref);
+#endif
             ref_free(&ref);
             img_free(&img);
         }
@@ -763,6 +859,10 @@ int main(int argc, char **argv)
     }
     printf("# device %s, seed %llu%s\n", name, (unsigned long long)seed, quick ? " (quick)" : "");
     hand_made();
+#if defined(HAVE_FRONTEND) && defined(HAVE_EXPLORE_SEQ)
+    if (!quick)
+        examples("examples/counts.tsv");
+#endif
     if (quick) {
         random_images(seed, images < 12 ? images : 12);
     } else {
