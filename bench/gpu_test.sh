@@ -70,8 +70,8 @@ if [ -x bin/gpu/test_gpu ]; then
     if [ $sanitize = 1 ] && command -v compute-sanitizer >/dev/null; then
         for tool in memcheck racecheck synccheck; do
             t1=$(date +%s)
-            timeout "${GPU_SAN_TIMEOUT:-120}" compute-sanitizer --tool $tool --error-exitcode 97 --print-limit 20 \
-                bin/gpu/test_gpu --quick --images 4 --seed "$seed" >"$LOG/$tool.log" 2>&1
+            timeout "${GPU_SAN_TIMEOUT:-150}" compute-sanitizer --tool $tool --error-exitcode 97 --print-limit 20 \
+                bin/gpu/test_gpu --quick --images ${GPU_SAN_IMAGES:-3} --seed "$seed" >"$LOG/$tool.log" 2>&1
             rc=$?
             errs=$(grep -E '^========= (ERROR SUMMARY|RACECHECK SUMMARY)' "$LOG/$tool.log" | tail -1)
             f=$(grep -c '^FAIL ' "$LOG/$tool.log")

@@ -28,6 +28,7 @@
  * is found (the shorter trace).
  */
 #include <cuda_runtime.h>
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
 #include <math.h>
@@ -47,15 +48,16 @@ extern "C" {
 #include "gpu_kernels.cuh"
 
 /* ---- tunables (defaults; the sweep in bench/GPU_NOTES.md chose them) ---- */
-#define GX_THREADS 256u          /* threads per block */
-#define GX_ITERATIONS 16u        /* iterations per launch, async mode */
+#define GX_THREADS 512u          /* threads per block (with GX_OCC2: 2 blocks/SM) */
+#define GX_ITERATIONS 64u        /* iterations per launch, async mode */
+#define GX_MAX_GROUP 8u          /* default threads per state, at most */
 #define GX_PROBE_BOUND 64u       /* buckets probed per insert */
 #define GX_CACHE_PROBES 16u      /* block-cache probes */
 #define GX_MIN_CACHE 32u         /* fewest cache rows worth launching with */
 #define GX_MAX_DEDUPE 16384u     /* most successors one state may have */
 #define GX_SLACK (512ull << 20)  /* device memory left free */
 #define GX_SCAN_CHUNK 64u        /* buckets per scan step */
-#define GX_OCC2 0                /* default kernel variant (see OCC2) */
+#define GX_OCC2 1                /* default kernel variant (see OCC2) */
 
 static double gx_now(void)
 {
@@ -365,6 +367,17 @@ static int gx_texture(struct gx *g, cudaTextureObject_t *t, const void *dptr, si
     return rc;
 }
 
+/* Frees one allocation early (its entry leaves the list). */
+static void gx_release(struct gx *g, void *ptr)
+{
+    for (int i = 0; i < g->ndev; i++)
+        if (g->dev[i] == ptr) {
+            cudaFree(ptr);
+            g->dev[i] = g->dev[--g->ndev];
+            return;
+        }
+}
+
 static void gx_free(struct gx *g)
 {
     for (int i = 0; i < g->ntex; i++)
@@ -470,6 +483,90 @@ static int gx_emit(const struct explore_options *opt, const unsigned long long *
     return rc;
 }
 
+__global__ void iota_u32(uint32_t *a, unsigned long long n)
+{
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x)
+        a[i] = (uint32_t)i;
+}
+
+__global__ void permute_edges(const uint32_t *perm, const unsigned long long *dst, const uint32_t *lab,
+                              unsigned long long *dst2, uint32_t *lab2, unsigned long long n)
+{
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x) {
+        dst2[i] = dst[perm[i]];
+        lab2[i] = lab[perm[i]];
+    }
+}
+
+/* Edges already mapped to ids, all on the device (src, dst, lab; n of
+ * them): sorted by source with CUB (CSR order), downloaded and emitted in
+ * batches.  Returns 1 (nothing emitted, no error) when the workspace cannot
+ * be allocated, so the caller emits them unsorted instead. */
+static int gx_emit_csr(struct gx *g, const struct explore_options *opt, unsigned long long n, uint64_t n_states,
+                       struct wx_error *err)
+{
+    int rc = WX_OK;
+    void *keys2 = NULL, *idx = NULL, *idx2 = NULL, *dst2 = NULL, *lab2 = NULL, *tmp = NULL;
+    unsigned long long *hs = NULL, *hd = NULL;
+    uint32_t *hl = NULL;
+    int bits = 1;
+    while (bits < 64 && (n_states >> bits))
+        bits++;
+    size_t tb = 0;
+    if (cub::DeviceRadixSort::SortPairs(NULL, tb, g->p.e_src, (unsigned long long *)NULL, (const uint32_t *)NULL,
+                                        (uint32_t *)NULL, (long long)n, 0, bits) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 1;
+    }
+    if (cudaMalloc(&keys2, n * 8) != cudaSuccess || cudaMalloc(&idx, n * 4) != cudaSuccess ||
+        cudaMalloc(&idx2, n * 4) != cudaSuccess || cudaMalloc(&dst2, n * 8) != cudaSuccess ||
+        cudaMalloc(&lab2, n * 4) != cudaSuccess || cudaMalloc(&tmp, tb ? tb : 16) != cudaSuccess) {
+        (void)cudaGetLastError();
+        rc = 1;
+        goto done;
+    }
+    iota_u32<<<256, 256>>>((uint32_t *)idx, n);
+    if ((rc = gx_cuda(err, cudaGetLastError(), "launch of iota_u32")))
+        goto done;
+    if ((rc = gx_cuda(err,
+                      cub::DeviceRadixSort::SortPairs(tmp, tb, g->p.e_src, (unsigned long long *)keys2,
+                                                      (const uint32_t *)idx, (uint32_t *)idx2, (long long)n, 0, bits),
+                      "cub::DeviceRadixSort::SortPairs")))
+        goto done;
+    permute_edges<<<256, 256>>>((const uint32_t *)idx2, g->p.e_dst, g->p.e_lab, (unsigned long long *)dst2,
+                                (uint32_t *)lab2, n);
+    if ((rc = gx_cuda(err, cudaGetLastError(), "launch of permute_edges")) ||
+        (rc = gx_cuda(err, cudaDeviceSynchronize(), "edge sort")))
+        goto done;
+    {
+        const unsigned long long batch = n < (1ull << 24) ? n : (1ull << 24);
+        hs = (unsigned long long *)malloc(batch * 8);
+        hd = (unsigned long long *)malloc(batch * 8);
+        hl = (uint32_t *)malloc(batch * 4);
+        if (!hs || !hd || !hl) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory emitting edges");
+            goto done;
+        }
+        for (unsigned long long i = 0; i < n && !rc; i += batch) {
+            const unsigned long long m = n - i < batch ? n - i : batch;
+            if ((rc = gx_cuda(err, cudaMemcpy(hs, (unsigned long long *)keys2 + i, m * 8, cudaMemcpyDeviceToHost),
+                              "edge download")) ||
+                (rc = gx_cuda(err, cudaMemcpy(hd, (unsigned long long *)dst2 + i, m * 8, cudaMemcpyDeviceToHost),
+                              "edge download")) ||
+                (rc = gx_cuda(err, cudaMemcpy(hl, (uint32_t *)lab2 + i, m * 4, cudaMemcpyDeviceToHost),
+                              "edge download")))
+                break;
+            rc = gx_emit(opt, hs, hd, hl, m, err);
+        }
+    }
+done:
+    cudaFree(keys2), cudaFree(idx), cudaFree(idx2), cudaFree(dst2), cudaFree(lab2), cudaFree(tmp);
+    free(hs), free(hd), free(hl);
+    return rc;
+}
+
 static void *kernel_ptr(int tex, int occ2)
 {
     if (tex)
@@ -549,9 +646,11 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         p.scan_chunk = GX_SCAN_CHUNK;
 
         const uint64_t bound = gx_successor_bound(img);
+        /* fewer threads per state than components (each then handles
+         * several) measured faster: more states in flight per block */
         uint32_t G = gx_pow2_at_least(n ? n : 1);
-        if (G > 32)
-            G = 32;
+        if (G > GX_MAX_GROUP)
+            G = GX_MAX_GROUP;
         if (tun->group_size) {
             if (tun->group_size > 32 || (tun->group_size & (tun->group_size - 1))) {
                 rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "GPU group size must be a power of two <= 32, not %u",
@@ -1115,10 +1214,51 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             }
         }
         if (opt->sink) {
-            /* what is still on the device first (the buffer is then reused
-             * for the staged batches) */
             const uint64_t on_dev = ctl.e_fill;
-            if (on_dev) {
+            const uint64_t total_e = on_dev + g->h_n;
+            int sorted = 0;
+            if (total_e && total_e <= p.e_cap && total_e < 0x7fffffffull) {
+                /* everything fits on the device: staged edges after the
+                 * resident ones, ids, then CSR order (by source) with CUB;
+                 * the table is no longer needed and makes room */
+                if (g->h_n) {
+                    CK(cudaMemcpy(p.e_src + on_dev, g->h_src, g->h_n * 8, cudaMemcpyHostToDevice));
+                    CK(cudaMemcpy(p.e_dst + on_dev, g->h_dst, g->h_n * 8, cudaMemcpyHostToDevice));
+                    CK(cudaMemcpy(p.e_lab + on_dev, g->h_lab, g->h_n * 4, cudaMemcpyHostToDevice));
+                }
+                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_src, total_e);
+                CK_LAUNCH("map_slots");
+                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_dst, total_e);
+                CK_LAUNCH("map_slots");
+                gx_release(g, p.table);
+                p.table = NULL;
+                gx_release(g, g->q[0]);
+                gx_release(g, g->q[1]);
+                g->q[0] = g->q[1] = NULL;
+                int r = gx_emit_csr(g, opt, total_e, ctl.n_states, err);
+                if (r == 1) {
+                    /* no room to sort: emit in the order found */
+                    h_map = (unsigned long long *)malloc(total_e * 16);
+                    uint32_t *hl = (uint32_t *)malloc(total_e * 4);
+                    h_stage = hl;
+                    if (!h_map || !hl) {
+                        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory for %llu edges",
+                                     (unsigned long long)total_e);
+                        goto out;
+                    }
+                    CK(cudaMemcpy(h_map, p.e_src, total_e * 8, cudaMemcpyDeviceToHost));
+                    CK(cudaMemcpy(h_map + total_e, p.e_dst, total_e * 8, cudaMemcpyDeviceToHost));
+                    CK(cudaMemcpy(hl, p.e_lab, total_e * 4, cudaMemcpyDeviceToHost));
+                    r = gx_emit(opt, h_map, h_map + total_e, hl, total_e, err);
+                }
+                if ((rc = r))
+                    goto out;
+                sorted = 1;
+            }
+            /* too many to hold at once: batches in the order found, what is
+             * still on the device first (the buffer is then reused for the
+             * staged batches) */
+            if (!sorted && on_dev) {
                 map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_src, on_dev);
                 CK_LAUNCH("map_slots");
                 map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_dst, on_dev);
@@ -1138,7 +1278,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                     goto out;
             }
             uint64_t done = 0;
-            while (done < g->h_n) {
+            while (!sorted && done < g->h_n) {
                 const uint64_t m = g->h_n - done < p.e_cap ? g->h_n - done : p.e_cap;
                 CK(cudaMemcpy(p.e_src, g->h_src + done, m * 8, cudaMemcpyHostToDevice));
                 CK(cudaMemcpy(p.e_dst, g->h_dst + done, m * 8, cudaMemcpyHostToDevice));

@@ -152,6 +152,8 @@ static int run_one(const char *tag, const struct image *img, const struct ref_re
     struct explore_options opt;
     memset(&opt, 0, sizeof opt);
     opt.gpu = c->go;
+    if (quick && (opt.gpu.blocks == 0 || opt.gpu.blocks > 8))
+        opt.gpu.blocks = 8; /* sanitizer runs: few blocks, same code paths */
     opt.keep_vectors = c->keep || c->edges || c->trace;
     opt.trace = c->trace;
     opt.stop_on_deadlock = c->dead;
@@ -250,6 +252,11 @@ static int run_one(const char *tag, const struct image *img, const struct ref_re
             m[i].dst = vs_find(&ref->set, res.vectors + ec.e[i].dst * W);
             m[i].label = ec.e[i].label;
         }
+        /* with the default edge buffer everything fits on the device and
+         * explore_gpu emits in CSR order (by source id) */
+        for (size_t i = 1; i < ec.n && !why[0] && c->tun.edge_cap == 0; i++)
+            if (ec.e[i].src < ec.e[i - 1].src)
+                snprintf(why, sizeof why, "edges not in CSR order at %zu", i);
         if (!why[0]) {
             qsort(m, ec.n, sizeof *m, edge_cmp);
             for (size_t i = 0; i < ec.n && !why[0]; i++)
