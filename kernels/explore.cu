@@ -17,6 +17,12 @@
  * the call and CUDA's message.  A table that fills up (probe bound
  * exhausted) is WX_ELIMIT with the partial counts and complete = false.
  *
+ * Memory.  The table (and, with them, work queues, parent links, the edge
+ * buffer, bucket prefix sums) takes the device's free memory less a slack,
+ * or options.gpu.hash_bytes for the table alone, or at most
+ * options.memory_bytes.  Defaults (GX_* below) come from the sweeps in
+ * bench/GPU_NOTES.md.
+ *
  * Modes.  Without properties the exploration is asynchronous (GPUexplore's
  * scheme: several iterations per launch, successors forwarded into the
  * block's own next tile); ids are dense but not BFS-ordered and depth is not
