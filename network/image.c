@@ -423,6 +423,8 @@ static int entry_format(struct compiler *cc)
     if (cc->n_cls > 0 && cc->n_cls - 1 > max_id)
         max_id = cc->n_cls - 1;
     uint32_t act_bits = bitlen(max_id);
+    if (act_bits == 0)
+        act_bits = 1; /* a 0-bit field is legal but a trap for consumers: keep 1..31 */
     if (act_bits > cc->lim.max_act_bits)
         return wx_fail(cc->err, WX_ELIMIT, NULL, 0, 0,
                        "transition entries need %u bits for label/class ids (%u synchronisation "

@@ -110,20 +110,15 @@ static int tokenize(struct rd *r, const char *text, size_t len)
                 return err_at(r, ln, "expected an integer, found '%c'", c);
             return err_at(r, ln, "expected an integer, found byte 0x%02x", c);
         }
-        size_t num_end = i;
         while (i < stop && (text[i] == ' ' || text[i] == '\t'))
             i++;
         if (i < stop) {
-            uint32_t c0 = r->col[ln];
             r->col[ln] = (uint32_t)(i - at + 1);
             unsigned char c = (unsigned char)text[i];
-            int rc = (c >= 32 && c < 127)
-                         ? err_at(r, ln, "one integer per line expected; unexpected '%c' after the number", c)
-                         : err_at(r, ln, "one integer per line expected; unexpected byte 0x%02x", c);
-            r->col[ln] = c0;
-            return rc;
+            if (c >= 32 && c < 127)
+                return err_at(r, ln, "one integer per line expected; unexpected '%c' after the number", c);
+            return err_at(r, ln, "one integer per line expected; unexpected byte 0x%02x", c);
         }
-        (void)num_end;
         r->val[ln] = neg ? -v : v;
         at = end + 1;
     }
@@ -252,7 +247,6 @@ static int read_sections(struct rd *r, struct gpf *g)
         return rc;
     if ((rc = rd_u32(r, "proc_nrstates", 0, INT32_MAX, &tmp)) != WX_OK)
         return rc;
-    size_t idx_bsv = r->pos;
     if ((rc = rd_u32(r, "bits_statevector (at most 9 ints: MAX_SIZE)", 1, 32 * GPF_MAX_INTS, &g->bits_sv)) != WX_OK)
         return rc;
     g->sv = (g->bits_sv + 31) / 32;
@@ -276,7 +270,6 @@ static int read_sections(struct rd *r, struct gpf *g)
             return err_at(r, at, "process %u's vector field is %u bits wide; at most 31", i - 1,
                           g->firstbit[i] - g->firstbit[i - 1]);
     }
-    (void)idx_bsv;
     for (uint32_t p = 0; p < n; p++) {
         char what[96];
         snprintf(what, sizeof what, "bits_state[%u] (bits_act + bits_state <= 31)", p);
@@ -350,6 +343,9 @@ static int infer_states(struct rd *r, struct gpf *g, uint32_t p)
         n = cap_field;
     if (n > cap_slot)
         n = cap_slot;
+    if (m == 0) /* the first offset itself is beyond nr_trans */
+        return err_at(r, g->idx_poff + g->pstart[p], "process %u: offset 0 is %u, beyond nr_trans = %u",
+                      p, packed(w, nb, 0, &word), g->ntrans);
     uint32_t last = packed(w, nb, n, &word);
     for (uint64_t i = n + 1; i < F; i++) { /* padding after the last offset */
         uint32_t v = packed(w, nb, i, &word);
@@ -367,9 +363,6 @@ static int infer_states(struct rd *r, struct gpf *g, uint32_t p)
                              "vector field and %u-bit slots allow",
                       p, (unsigned long long)i, v, (unsigned long long)n, width, g->bits_state[p]);
     }
-    if (m == 0) /* the first offset itself is beyond nr_trans */
-        return err_at(r, g->idx_poff + g->pstart[p], "process %u: offset 0 is %u, beyond nr_trans = %u",
-                      p, packed(w, nb, 0, &word), g->ntrans);
     if (n < 1 || n < lower)
         return err_at(r, g->idx_poff + g->pstart[p + 1] - 1,
                       "process %u: %u words of offsets but only %llu states (each process's offsets "
@@ -452,8 +445,8 @@ static int check_entries(struct rd *r, struct gpf *g, uint32_t *n_labels)
     return WX_OK;
 }
 
-/* Checks the sync offsets of labels 0..L and the rules of labels < L;
- * *rule_words[a] .. gets nothing: rules are re-read when building. */
+/* Checks the sync offsets of labels 0..L and the rules of labels < L (the
+ * labels that entries use; rules of other labels can never fire). */
 static int check_rules(struct rd *r, struct gpf *g, uint32_t L)
 {
     uint32_t nb = g->nbits_soff, k2 = 32 / nb;
