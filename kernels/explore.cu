@@ -44,10 +44,7 @@
 #include <string.h>
 #include <time.h>
 
-/* util/error.h has no extern "C" block of its own */
-extern "C" {
 #include "../util/error.h"
-}
 #include "../explorer/explore.h"
 #include "../network/image.h"
 #include "explore_gpu.h"
