@@ -69,6 +69,13 @@ static void print_vector(FILE *out, const struct image *img, const uint32_t *vec
     fputs(json ? "]" : ")", out);
 }
 
+/* The asynchronous GPU mode does not track BFS levels and reports depth 0;
+ * any exploration with more than one state has depth >= 1 when tracked. */
+static int depth_known(const struct explore_result *r)
+{
+    return r->depth > 0 || r->states <= 1;
+}
+
 static const char *violation_name(enum explore_violation v)
 {
     return v == VIOLATION_DEADLOCK ? "deadlock" : v == VIOLATION_ACTION ? "action" : NULL;
@@ -83,11 +90,14 @@ static void report_json(const struct cli_options *o, const struct image *img,
            r->threads);
     json_string(stdout, r->device);
     printf(", \"components\": %u, \"words_per_state\": %u", img->n_comps, img->words);
-    printf(", \"complete\": %s, \"states\": %llu, \"transitions\": %llu, \"deadlocks\": %llu, "
-           "\"depth\": %u, \"seconds\": %.6f, \"bytes\": %llu",
+    printf(", \"complete\": %s, \"states\": %llu, \"transitions\": %llu, \"deadlocks\": %llu",
            r->complete ? "true" : "false", (unsigned long long)r->states,
-           (unsigned long long)r->transitions, (unsigned long long)r->deadlocks, r->depth,
-           r->seconds, (unsigned long long)r->bytes);
+           (unsigned long long)r->transitions, (unsigned long long)r->deadlocks);
+    if (depth_known(r))
+        printf(", \"depth\": %u", r->depth);
+    else
+        printf(", \"depth\": null");
+    printf(", \"seconds\": %.6f, \"bytes\": %llu", r->seconds, (unsigned long long)r->bytes);
     printf(", \"status\": \"%s\"", rc == WX_OK ? "ok" : rc == WX_EVIOLATION ? "violation"
                                    : rc == WX_ELIMIT ? "limit" : "error");
     const char *v = violation_name(r->violation);
@@ -130,7 +140,10 @@ static void report_text(const struct cli_options *o, const struct image *img,
     printf("states:       %llu%s\n", (unsigned long long)r->states, partial);
     printf("transitions:  %llu%s\n", (unsigned long long)r->transitions, partial);
     printf("deadlocks:    %llu%s\n", (unsigned long long)r->deadlocks, partial);
-    printf("BFS depth:    %u%s\n", r->depth, partial);
+    if (depth_known(r))
+        printf("BFS depth:    %u%s\n", r->depth, partial);
+    else
+        printf("BFS depth:    not tracked (asynchronous GPU exploration)\n");
     printf("time:         %.3f s", r->seconds);
     if (r->seconds > 0)
         printf(" (%.3g states/s, %.3g transitions/s)", r->states / r->seconds,

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/arith.h"
 #include "../util/strtab.h"
 #include "network.h"
 
@@ -39,17 +40,6 @@ void image_default_limits(struct image_limits *lim)
     lim->max_rule_words = UINT32_MAX;
 }
 
-/* Number of bits needed to write v in binary (0 for v == 0). */
-static uint32_t bitlen(uint64_t v)
-{
-    uint32_t b = 0;
-    while (v) {
-        b++;
-        v >>= 1;
-    }
-    return b;
-}
-
 /* ---- small growable arrays ---- */
 
 struct u64vec {
@@ -59,22 +49,10 @@ struct u64vec {
 
 static int u64_push(struct u64vec *a, uint64_t x)
 {
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? 2 * a->cap : 256;
-        uint64_t *v = realloc(a->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        a->v = v;
-        a->cap = cap;
-    }
+    if (wx_reserve((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v, 256) != 0)
+        return -1;
     a->v[a->n++] = x;
     return 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
 }
 
 /* Sorts and removes duplicates; returns the new length. */
@@ -82,7 +60,7 @@ static size_t sort_unique(uint64_t *v, size_t n)
 {
     if (n < 2)
         return n;
-    qsort(v, n, sizeof *v, cmp_u64);
+    qsort(v, n, sizeof *v, wx_cmp_u64);
     size_t m = 1;
     for (size_t i = 1; i < n; i++)
         if (v[i] != v[m - 1])
@@ -301,7 +279,7 @@ static int layout(struct compiler *cc)
         img->first_bit[c] = (uint32_t)bit; /* <= 32 * max_words: the loop stops beyond */
         img->comp_states[c] = s;
         img->proc_offsets[c] = (uint32_t)offs;
-        bit += bitlen((uint64_t)s - 1);
+        bit += wx_bitlen((uint64_t)s - 1);
         offs += (uint64_t)s + 1;
         if (bit > 32ull * cc->lim.max_words)
             break; /* reported below with the full count */
@@ -309,7 +287,7 @@ static int layout(struct compiler *cc)
     if (bit + 1 > 32ull * cc->lim.max_words) {
         uint64_t total = 0;
         for (uint32_t c = 0; c < n; c++)
-            total += bitlen((uint64_t)net->comps[c].n_states - 1);
+            total += wx_bitlen((uint64_t)net->comps[c].n_states - 1);
         return wx_fail(cc->err, WX_ELIMIT, NULL, 0, 0,
                        "state vector needs %llu bits plus the flag bit, %llu words of 32 bits; "
                        "the limit is %u word(s) (IMAGE_MAX_WORDS = %u)",
@@ -422,7 +400,9 @@ static int entry_format(struct compiler *cc)
     uint64_t max_id = max_local;
     if (cc->n_cls > 0 && cc->n_cls - 1 > max_id)
         max_id = cc->n_cls - 1;
-    uint32_t act_bits = bitlen(max_id);
+    uint32_t act_bits = wx_bitlen(max_id);
+    if (act_bits == 0)
+        act_bits = 1; /* a 0-bit field is legal but a trap for consumers: keep 1..31 */
     if (act_bits > cc->lim.max_act_bits)
         return wx_fail(cc->err, WX_ELIMIT, NULL, 0, 0,
                        "transition entries need %u bits for label/class ids (%u synchronisation "
@@ -435,7 +415,7 @@ static int entry_format(struct compiler *cc)
         return oom(cc);
     for (uint32_t c = 0; c < net->n_comps; c++) {
         /* a slot holds target + 1 <= n_states, 0 meaning empty */
-        uint32_t sb = bitlen(net->comps[c].n_states);
+        uint32_t sb = wx_bitlen(net->comps[c].n_states);
         img->state_bits[c] = sb;
         if (63u - act_bits < sb)
             return wx_fail(cc->err, WX_ELIMIT, NULL, 0, 0,

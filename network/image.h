@@ -20,6 +20,7 @@
  * by class id, entries of one class contiguous.  An entry (uint64_t):
  *     bit 0                      1 = synchronising, 0 = local
  *     bits 1 .. act_bits         local: result label id; sync: class id
+ *                                (1 <= act_bits <= IMAGE_MAX_ACT_BITS)
  *     then slots of state_bits[c] bits, LSB first: target + 1, 0 = empty;
  *     slots = (63 - act_bits) / state_bits[c]; filled slots come first.
  *

@@ -1,5 +1,7 @@
 #include "lts.h"
 
+#include "../util/arith.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,12 +96,6 @@ static int rebuild(struct lts *l, struct triple *t, uint64_t n)
     return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Linear in the number of transitions: a counting sort by source gives the
  * offsets directly; each state's (usually short) segment is then sorted on
  * the key label<<32 | dst and compacted in place, dropping duplicates.  This
@@ -125,7 +121,7 @@ int lts_finish(struct lts *l)
     for (uint64_t s = 0; s < ns; s++) {
         uint64_t e = off[s];
         if (e - b > 32) {
-            qsort(key + b, e - b, sizeof *key, cmp_u64);
+            qsort(key + b, e - b, sizeof *key, wx_cmp_u64);
         } else {
             for (uint64_t i = b + 1; i < e; i++) {
                 uint64_t k = key[i], j = i;

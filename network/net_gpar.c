@@ -32,6 +32,7 @@
  * than N operands yields no rule, so L is blocked).
  */
 #include "net_int.h"
+#include "../util/arith.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -286,12 +287,6 @@ static int one_label(struct gpar *g, uint32_t a, const struct exp_node *par,
     return rc;
 }
 
-static int cmp_u32(const void *x, const void *y)
-{
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    return a < b ? -1 : a > b;
-}
-
 static int cmp_by_result(const void *x, const void *y, void *arg)
 {
     const struct network *net = arg;
@@ -380,7 +375,7 @@ int net_par_general(struct net_ctx *ctx, struct network *ops, size_t n,
     }
     if (rc != WX_OK)
         goto fail;
-    qsort(labels, nlab, sizeof *labels, cmp_u32);
+    qsort(labels, nlab, sizeof *labels, wx_cmp_u32);
     for (size_t x = 0; x < nlab && rc == WX_OK; x++)
         if (x == 0 || labels[x] != labels[x - 1])
             rc = one_label(&g, labels[x], par, &glob, loc, gdeg, ldeg, constrained);

@@ -1,14 +1,9 @@
 /* net_leaf.c -- a leaf LTS as a one-component network. */
 #include "net_int.h"
+#include "../util/arith.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
 
 int net_leaf(struct net_ctx *ctx, struct lts *l, uint32_t initial,
              const char *name, struct network *out, struct wx_error *err)
@@ -30,7 +25,7 @@ int net_leaf(struct net_ctx *ctx, struct lts *l, uint32_t initial,
         return wx_fail(err, WX_ESYSTEM, name, 0, 0, "out of memory");
     }
     memcpy(lab, l->label, n * sizeof *lab);
-    qsort(lab, n, sizeof *lab, cmp_u32);
+    qsort(lab, n, sizeof *lab, wx_cmp_u32);
     if (network_add_comp(out, l, name) < 0) {
         free(lab);
         lts_free(l);

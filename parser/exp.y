@@ -48,11 +48,6 @@
 #include "parser/exp_int.h"
 }
 
-%code provides {
-/* The driver's entry (also the asan test driver's); ps must be set up. */
-int exp_yyparse(struct exp_pstate *ps);
-}
-
 %code {
 #include <limits.h>
 #include <setjmp.h>
@@ -229,7 +224,7 @@ static void take_ops(struct exp_node *p, struct exp_oplist *l, bool keep_locals)
 %type <vecs> vec_list
 %type <vec> vec
 %type <ops> operands operand vops
-%type <iface> iface
+%type <iface> iface gate_list gate_list_opt
 
 /* Dangling "end hide": see the header comment. */
 %precedence OPEN_HIDE
@@ -289,24 +284,43 @@ lotos_op
           if (!($$ = new_node(EXP_PAR_GENERAL, @1)))
               OOM(@1);
       }
-    | LGATES label_list_opt RGATES {
-          size_t i;
+    | LGATES gate_list_opt RGATES {
           if (!($$ = new_node(EXP_PAR_GENERAL, @1))) {
-              exp_strlist_free($2);
+              exp_iface_free($2);
               OOM(@1);
           }
-          /* Moving the gates into the global interface; each gate's own
-           * location is not kept by label_list, so it gets the operator's. */
-          for (i = 0; i < $2->n; i++) {
-              char *g = $2->v[i];
-              $2->v[i] = NULL;
-              if (exp_iface_push(&$$->global, g, -1, @1.first_line, @1.first_column) < 0) {
-                  exp_strlist_free($2);
-                  exp_node_free($$);
-                  OOM(@1);
-              }
+          $$->global = *$2;
+          free($2);
+      }
+    ;
+
+/* The gates of "|[G1, ..., Gn]|" (possibly none): an interface without
+ * degrees, each gate with its own location. */
+gate_list_opt
+    : %empty {
+          if (!($$ = exp_iface_new()))
+              OOM(@$);
+      }
+    | gate_list
+    ;
+
+gate_list
+    : label {
+          if (!($$ = exp_iface_new())) {
+              free($1);
+              OOM(@1);
           }
-          exp_strlist_free($2);
+          if (exp_iface_push($$, $1, -1, @1.first_line, @1.first_column) < 0) {
+              exp_iface_free($$);
+              OOM(@1);
+          }
+      }
+    | gate_list COMMA label {
+          $$ = $1;
+          if (exp_iface_push($$, $3, -1, @3.first_line, @3.first_column) < 0) {
+              exp_iface_free($$);
+              OOM(@3);
+          }
       }
     ;
 

@@ -396,9 +396,11 @@ int exp_parse_file(const char *path, struct exp_file **out, struct wx_error *err
             break;
     }
     if (ferror(fp)) {
+        int e = errno;
         free(buf);
         fclose(fp);
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "read error");
+        return wx_fail(err, e == EISDIR ? WX_EINPUT : WX_ESYSTEM, path, 0, 0, "cannot read: %s",
+                       strerror(e));
     }
     fclose(fp);
     rc = exp_parse_string(buf, len, path, out, err);

@@ -19,6 +19,8 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "../util/arith.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,20 +112,15 @@ static int tokenize(struct rd *r, const char *text, size_t len)
                 return err_at(r, ln, "expected an integer, found '%c'", c);
             return err_at(r, ln, "expected an integer, found byte 0x%02x", c);
         }
-        size_t num_end = i;
         while (i < stop && (text[i] == ' ' || text[i] == '\t'))
             i++;
         if (i < stop) {
-            uint32_t c0 = r->col[ln];
             r->col[ln] = (uint32_t)(i - at + 1);
             unsigned char c = (unsigned char)text[i];
-            int rc = (c >= 32 && c < 127)
-                         ? err_at(r, ln, "one integer per line expected; unexpected '%c' after the number", c)
-                         : err_at(r, ln, "one integer per line expected; unexpected byte 0x%02x", c);
-            r->col[ln] = c0;
-            return rc;
+            if (c >= 32 && c < 127)
+                return err_at(r, ln, "one integer per line expected; unexpected '%c' after the number", c);
+            return err_at(r, ln, "one integer per line expected; unexpected byte 0x%02x", c);
         }
-        (void)num_end;
         r->val[ln] = neg ? -v : v;
         at = end + 1;
     }
@@ -195,16 +192,6 @@ static uint32_t packed(const uint32_t *w, uint32_t nb, uint64_t i, uint64_t *wor
     return (uint32_t)((w[i / k] >> sh) & ((1ull << nb) - 1));
 }
 
-static uint32_t bitlen(uint64_t v)
-{
-    uint32_t b = 0;
-    while (v) {
-        b++;
-        v >>= 1;
-    }
-    return b;
-}
-
 static uint32_t popcount32(uint32_t x)
 {
     uint32_t c = 0;
@@ -252,7 +239,6 @@ static int read_sections(struct rd *r, struct gpf *g)
         return rc;
     if ((rc = rd_u32(r, "proc_nrstates", 0, INT32_MAX, &tmp)) != WX_OK)
         return rc;
-    size_t idx_bsv = r->pos;
     if ((rc = rd_u32(r, "bits_statevector (at most 9 ints: MAX_SIZE)", 1, 32 * GPF_MAX_INTS, &g->bits_sv)) != WX_OK)
         return rc;
     g->sv = (g->bits_sv + 31) / 32;
@@ -276,7 +262,6 @@ static int read_sections(struct rd *r, struct gpf *g)
             return err_at(r, at, "process %u's vector field is %u bits wide; at most 31", i - 1,
                           g->firstbit[i] - g->firstbit[i - 1]);
     }
-    (void)idx_bsv;
     for (uint32_t p = 0; p < n; p++) {
         char what[96];
         snprintf(what, sizeof what, "bits_state[%u] (bits_act + bits_state <= 31)", p);
@@ -350,6 +335,9 @@ static int infer_states(struct rd *r, struct gpf *g, uint32_t p)
         n = cap_field;
     if (n > cap_slot)
         n = cap_slot;
+    if (m == 0) /* the first offset itself is beyond nr_trans */
+        return err_at(r, g->idx_poff + g->pstart[p], "process %u: offset 0 is %u, beyond nr_trans = %u",
+                      p, packed(w, nb, 0, &word), g->ntrans);
     uint32_t last = packed(w, nb, n, &word);
     for (uint64_t i = n + 1; i < F; i++) { /* padding after the last offset */
         uint32_t v = packed(w, nb, i, &word);
@@ -367,9 +355,6 @@ static int infer_states(struct rd *r, struct gpf *g, uint32_t p)
                              "vector field and %u-bit slots allow",
                       p, (unsigned long long)i, v, (unsigned long long)n, width, g->bits_state[p]);
     }
-    if (m == 0) /* the first offset itself is beyond nr_trans */
-        return err_at(r, g->idx_poff + g->pstart[p], "process %u: offset 0 is %u, beyond nr_trans = %u",
-                      p, packed(w, nb, 0, &word), g->ntrans);
     if (n < 1 || n < lower)
         return err_at(r, g->idx_poff + g->pstart[p + 1] - 1,
                       "process %u: %u words of offsets but only %llu states (each process's offsets "
@@ -452,8 +437,8 @@ static int check_entries(struct rd *r, struct gpf *g, uint32_t *n_labels)
     return WX_OK;
 }
 
-/* Checks the sync offsets of labels 0..L and the rules of labels < L;
- * *rule_words[a] .. gets nothing: rules are re-read when building. */
+/* Checks the sync offsets of labels 0..L and the rules of labels < L (the
+ * labels that entries use; rules of other labels can never fire). */
 static int check_rules(struct rd *r, struct gpf *g, uint32_t L)
 {
     uint32_t nb = g->nbits_soff, k2 = 32 / nb;
@@ -679,22 +664,10 @@ struct u32vec {
 
 static int push32(struct u32vec *a, uint32_t x)
 {
-    if (a->n == a->cap) {
-        size_t cap = a->cap ? 2 * a->cap : 1024;
-        uint32_t *v = realloc(a->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        a->v = v;
-        a->cap = cap;
-    }
+    if (wx_reserve((void **)&a->v, &a->cap, a->n + 1, sizeof *a->v, 1024) != 0)
+        return -1;
     a->v[a->n++] = x;
     return 0;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
 }
 
 /* Appends fields of nb bits, floor(32/nb) per word starting on a fresh word. */
@@ -760,14 +733,14 @@ static int wr_layout(struct wr *w)
                            "lives in one warp and rule masks are built with 1 << nr_procs)",
                         w->n, GPF_MAX_PROCS);
     /* ids 0 .. n_classes-1; the kernel's "no label" sentinel is 1 << bits_act */
-    w->bits_act = bitlen(img->n_classes > 1 ? img->n_classes - 1 : 1);
+    w->bits_act = wx_bitlen(img->n_classes > 1 ? img->n_classes - 1 : 1);
     if (w->bits_act > 30)
         return wr_limit(w, "%u synchronisation classes need %u label bits; the kernel's no-label "
                            "sentinel 1 << bits_act must fit in an int (bits_act <= 30)",
                         img->n_classes, w->bits_act);
     uint32_t pos = 0, min_slots = UINT32_MAX;
     for (uint32_t c = 0; c < w->n; c++) {
-        uint32_t bs = bitlen(img->comp_states[c]);
+        uint32_t bs = wx_bitlen(img->comp_states[c]);
         if (w->bits_act + bs > 31)
             return wr_limit(w, "component %u (%s): %u states need %u-bit slots, and with %u label bits "
                                "(%u classes) that exceeds the 31 bits of a GPUexplore entry",
@@ -782,7 +755,7 @@ static int wr_layout(struct wr *w)
          * it starts at bit 31 instead.  The format has no gaps (a field ends
          * where the next begins), so the skipped bits widen the previous
          * field, whose values stay below its real width: bit 30 stays 0. */
-        uint32_t width = bitlen(img->comp_states[c] - 1);
+        uint32_t width = wx_bitlen(img->comp_states[c] - 1);
         if (width == 0)
             width = 1;
         if (pos <= 30 && pos + width > 30)
@@ -842,7 +815,7 @@ static int wr_entries(struct wr *w)
                 /* local entries of different result labels merge: GPUexplore
                  * ignores local labels; duplicates would only repeat work */
                 if (w->n_targets > 1)
-                    qsort(w->targets, w->n_targets, sizeof *w->targets, cmp_u32);
+                    qsort(w->targets, w->n_targets, sizeof *w->targets, wx_cmp_u32);
                 uint32_t base = sync | (key << 1), e = base, k = 0, n_entries = 0;
                 for (size_t i = 0; i < w->n_targets; i++) {
                     if (i > 0 && w->targets[i] == w->targets[i - 1])
@@ -872,7 +845,7 @@ static int wr_entries(struct wr *w)
             return wr_oom(w);
     }
     /* offsets are packed once nr_trans, hence their width, is known */
-    w->nbits_off = bitlen(w->trans.n);
+    w->nbits_off = wx_bitlen(w->trans.n);
     if (w->nbits_off == 0)
         w->nbits_off = 1;
     if (w->nbits_off >= 32)
@@ -917,7 +890,7 @@ static int wr_rules(struct wr *w)
         goto oom;
     if (w->sync.n >= (size_t)INT32_MAX)
         return free(fields.v), wr_limit(w, "too many rule words");
-    uint32_t nb = bitlen(w->sync.n);
+    uint32_t nb = wx_bitlen(w->sync.n);
     if (nb == 0)
         nb = 1;
     if (pack_fields(&w->soff, fields.v, fields.n, nb) != 0)

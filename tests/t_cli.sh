@@ -41,7 +41,7 @@ expect_rc "explore with outputs" 0 "$W" explore examples/milner/milner_n5.exp --
     --aut "$T/m.aut" --csr "$T/m.csr"
 states=$(json_field states); trans=$(json_field transitions)
 [ "$(json_field complete)" = true ] && pass "json complete" || fail "json complete: $(cat "$T/out")"
-[ "$states" = 240 ] && [ "$trans" = 720 ] && pass "milner n=5 counts 240/720 (n*2^(n-1) states)" \
+[ "$states" = 240 ] && [ "$trans" = 720 ] && pass "milner n=5 counts 240/720 (3n*2^(n-1) states)" \
     || fail "milner n=5: expected 240/720, found $states/$trans"
 head -1 "$T/m.aut" | grep -q "^des (0, $trans, $states) *$" && pass "aut header has the counts" \
     || fail "aut header: $(head -1 "$T/m.aut")"

@@ -565,12 +565,13 @@ static void test_details(void)
     exp_file_free(f);
 
     /* LOTOS desugaring: two operands, empty local interfaces */
-    f = parse("a |[G]| b", &e);
+    f = parse("a |[G,\n  H]| b", &e);
     n = f ? f->root : NULL;
     check(n && n->kind == EXP_PAR_GENERAL && n->n_ops == 2 && !n->has_local[0] &&
-          !n->has_local[1] && n->locals[0].n == 0 && n->global.n == 1 &&
-          n->global.el[0].degree == -1 && !n->global_all,
-          "a |[G]| b = gate par G in a || b end par");
+          !n->has_local[1] && n->locals[0].n == 0 && n->global.n == 2 &&
+          n->global.el[0].degree == -1 && n->global.el[1].degree == -1 && !n->global_all &&
+          n->global.el[1].loc.line == 2 && n->global.el[1].loc.col == 3,
+          "a |[G, H]| b = gate par G, H in a || b end par (H located at 2:3)");
     exp_file_free(f);
 
     /* escapes, byte by byte: \a \b \f \r \t \v \' \" \? \\ decoded; others kept */
@@ -602,6 +603,10 @@ static void test_details(void)
         int rc = exp_parse_file("tests/no/such/file.exp", &g, &e);
         check(rc == WX_EINPUT && !g && strstr(e.msg, "cannot open") &&
               !strcmp(e.file, "tests/no/such/file.exp"), "missing file: WX_EINPUT, cannot open");
+        g = (struct exp_file *)1;
+        rc = exp_parse_file("tests", &g, &e);
+        check(rc == WX_EINPUT && !g && strstr(e.msg, "cannot read"),
+              "a directory: WX_EINPUT, cannot read (found %d '%s')", rc, e.msg);
     }
 }
 

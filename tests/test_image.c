@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../explorer/explore.h"
 #include "../network/image.h"
 #include "../network/network.h"
 #include "../network/network_build.h"
@@ -714,7 +715,7 @@ static const char *check_layout(const struct image *img, char *buf, size_t len)
     }
     if (img->first_bit[n] > 32 * img->words - 1 || img->words != img->first_bit[n] / 32 + 1)
         return "words wrong or bit 31 of the last word used";
-    if (img->act_bits > IMAGE_MAX_ACT_BITS || img->mask_words != (n + 31) / 32)
+    if (img->act_bits < 1 || img->act_bits > IMAGE_MAX_ACT_BITS || img->mask_words != (n + 31) / 32)
         return "act_bits or mask_words";
     uint32_t most = 0;
     for (uint32_t c = 0; c < n; c++) {
@@ -1902,6 +1903,62 @@ static void test_gpf_hand(void)
     network_free(&net);
 }
 
+/* The bundled example networks (examples/counts.tsv, counts known
+ * independently of warpex): compiled images explored by explore_seq give the
+ * listed counts, and after image -> .gpf -> image the same state count. */
+static void test_gpf_examples(void)
+{
+    size_t len;
+    char *tsv = slurp("examples/counts.tsv", &len);
+    if (!check(tsv != NULL, "examples/counts.tsv exists"))
+        return;
+    char path[64];
+    snprintf(path, sizeof path, "tests/out/test_image_ex_%d.gpf", (int)getpid());
+    int n = 0;
+    for (char *line = strtok(tsv, "\n"); line; line = strtok(NULL, "\n")) {
+        char fam[64], params[64], file[256];
+        unsigned long long st, tr, dl;
+        if (sscanf(line, "%63s %63s %255s %llu %llu %llu", fam, params, file, &st, &tr, &dl) != 6 ||
+            strstr(file, "examples/large/") || st > 60000)
+            continue;
+        struct net_options opt;
+        memset(&opt, 0, sizeof opt);
+        struct network net;
+        struct image img, back;
+        struct wx_error err;
+        if (!check(network_from_exp(file, &opt, &net, &err) == WX_OK, "example %s reads (%s)", file, err.msg))
+            continue;
+        int rc = image_compile(&net, &img, &err);
+        network_free(&net);
+        if (!check(rc == WX_OK, "example %s compiles (%s)", file, err.msg))
+            continue;
+        struct explore_options eo;
+        memset(&eo, 0, sizeof eo);
+        struct explore_result r, r2;
+        memset(&r, 0, sizeof r);
+        memset(&r2, 0, sizeof r2);
+        rc = explore_seq(&img, &eo, &r, &err);
+        check(rc == WX_OK && r.states == st && r.transitions == tr && r.deadlocks == dl,
+              "example %s: explore_seq on the image gives counts.tsv's %llu/%llu/%llu (found %llu/%llu/%llu)", file,
+              st, tr, dl, (unsigned long long)r.states, (unsigned long long)r.transitions,
+              (unsigned long long)r.deadlocks);
+        rc = gpf_write(&img, path, &err);
+        if (rc == WX_OK && (rc = gpf_read(path, &back, &err)) == WX_OK) {
+            rc = explore_seq(&back, &eo, &r2, &err);
+            image_free(&back);
+        }
+        check(rc == WX_OK && r2.states == st, "example %s: image -> .gpf -> image keeps %llu states (%llu; %s)",
+              file, st, (unsigned long long)r2.states, err.msg);
+        explore_result_free(&r);
+        explore_result_free(&r2);
+        image_free(&img);
+        n++;
+    }
+    remove(path);
+    free(tsv);
+    check(n >= 20, "examples checked through .gpf: %d", n);
+}
+
 /* tests/bad/gpf/EXPECT: "file line col substring..." per line; every .gpf in
  * the folder must be listed. */
 static void test_gpf_bad(void)
@@ -2091,6 +2148,7 @@ int main(int argc, char **argv)
     test_random(seed, &fit);
     check(fit >= 150, "gpf round trip ran on %d random networks (>= 150)", fit);
     test_gpf_hand();
+    test_gpf_examples();
     test_gpf_bad();
     test_gpf_fuzz(seed);
     return check_exit();

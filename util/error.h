@@ -13,6 +13,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum {
     WX_OK = 0,
     WX_EVIOLATION = 1, /* a checked property is violated (not an error)   */
@@ -39,5 +43,9 @@ int wx_fail(struct wx_error *e, int code, const char *file, int line, int col,
 
 /* Formats e as "file:line:col: msg" into buf (always NUL-terminated). */
 void wx_error_format(const struct wx_error *e, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

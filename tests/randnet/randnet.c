@@ -10,7 +10,10 @@
  * termination label, no "cut all but" (would it cut hidden steps?), no
  * "all but" above a termination label, no vector par over an operand that
  * can terminate ("exit" in vectors is not described), no global and local
- * interface naming the same label, no L#0 beside a positive degree.
+ * interface naming the same label, local elements listed by enough
+ * operands.  Without it those constructs are drawn too, and the oracle's
+ * documented choices (naive.h) decide.  Always: no L#0 beside another
+ * element for L (exp.open warns, warpex rejects it).
  */
 #include "randnet.h"
 
@@ -1009,6 +1012,15 @@ static struct exp_node *gen_vectors(struct gen *g, size_t k, struct exp_node **o
     return par;
 }
 
+/* Does the global interface hold key#0? */
+static bool global_zero(const struct exp_node *par, const char *key)
+{
+    for (size_t q = 0; q < par->global.n; q++)
+        if (strcmp(par->global.el[q].label, key) == 0 && par->global.el[q].degree == 0)
+            return true;
+    return false;
+}
+
 static struct exp_node *gen_general(struct gen *g, size_t k, struct exp_node **ops,
                                     struct lset *ls)
 {
@@ -1037,14 +1049,8 @@ static struct exp_node *gen_general(struct gen *g, size_t k, struct exp_node **o
                 if (!dup && rng_pct(r, 8))
                     d = 0;
             }
-            if (dup && g->p->avoid_ambiguous) {
-                /* a second degree for the same label: no #0 beside it */
-                bool zero = false;
-                for (size_t q = 0; q < par->global.n; q++)
-                    zero |= strcmp(par->global.el[q].label, key) == 0 && par->global.el[q].degree == 0;
-                if (zero)
-                    continue;
-            }
+            if (dup && global_zero(par, key))
+                continue;      /* well-formed: no L#0 beside another L */
             rn_add_global(par, key, d);
             lset_add(&used, key);
         }
@@ -1053,7 +1059,8 @@ static struct exp_node *gen_general(struct gen *g, size_t k, struct exp_node **o
         size_t nl_ = 1 + rng_below(r, 2);
         for (size_t e = 0; e < nl_; e++) {
             const char *key = keys.s[rng_below(r, (uint32_t)keys.n)];
-            if (lset_has(&used, key) && (g->p->avoid_ambiguous || par->global_all))
+            if (lset_has(&used, key) && (g->p->avoid_ambiguous || par->global_all ||
+                                         global_zero(par, key)))
                 continue;
             if (par->global_all && g->p->avoid_ambiguous)
                 continue;

@@ -1,0 +1,1332 @@
+/*
+ * explore.cu -- explore_gpu: GPUexplore's on-the-fly exploration rebuilt
+ * for CUDA 13 / sm_90, and exact.
+ *
+ * The device side is in the internal headers: gpu_table.cuh (global table
+ * and its reserve/write/publish insert), gpu_cache.cuh (block cache),
+ * gpu_expand.cuh (vector groups, successor generation, per-state successor
+ * set), gpu_kernels.cuh (the kernels).  This file is the host driver: it
+ * checks the image, plans the layout (slot words, group size, shared memory,
+ * table size from free device memory), uploads the image once (texture
+ * objects over linear memory, or plain loads), runs launches until no work
+ * is left, and turns table slots into dense ids for vectors, traces and
+ * edges.
+ *
+ * Every CUDA call and every launch is checked (cudaGetLastError after the
+ * launch, then the synchronisation's status); a failure is WX_ESYSTEM with
+ * the call and CUDA's message.  A table that fills up (probe bound
+ * exhausted) is WX_ELIMIT with the partial counts and complete = false.
+ *
+ * Memory.  The table (and, with them, work queues, parent links, the edge
+ * buffer, bucket prefix sums) takes the device's free memory less a slack,
+ * or options.gpu.hash_bytes for the table alone, or at most
+ * options.memory_bytes.  Defaults (GX_* below) come from the sweeps in
+ * bench/GPU_NOTES.md.
+ *
+ * Modes.  Without properties the exploration is asynchronous (GPUexplore's
+ * scheme: several iterations per launch, successors forwarded into the
+ * block's own next tile); ids are dense but not BFS-ordered and depth is not
+ * tracked (reported 0).  With a trace, stop_on_deadlock or action_match it is
+ * level-synchronous (one BFS level per queue swap), so traces are shortest,
+ * depth is exact and violations follow explore_int.h's rules: a deadlock
+ * stops at once; an action violation stops at once, or, with
+ * stop_on_deadlock, at the end of its level unless a deadlock of that level
+ * is found (the shorter trace).
+ */
+#include <cuda_runtime.h>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../util/error.h"
+#include "../explorer/explore.h"
+#include "../network/image.h"
+#include "explore_gpu.h"
+#include "gpu_kernels.cuh"
+
+/* ---- tunables (defaults; the sweep in bench/GPU_NOTES.md chose them) ---- */
+#define GX_THREADS 512u          /* threads per block (with GX_OCC2: 2 blocks/SM) */
+#define GX_ITERATIONS 64u        /* iterations per launch, async mode */
+#define GX_MAX_GROUP 8u          /* default threads per state, at most */
+#define GX_PROBE_BOUND 64u       /* buckets probed per insert */
+#define GX_CACHE_PROBES 16u      /* block-cache probes */
+#define GX_MIN_CACHE 32u         /* fewest cache rows worth launching with */
+#define GX_MAX_DEDUPE 16384u     /* most successors one state may have */
+#define GX_SLACK (512ull << 20)  /* device memory left free */
+#define GX_SCAN_CHUNK 64u        /* buckets per scan step */
+#define GX_OCC2 1                /* default kernel variant (see OCC2) */
+
+static double gx_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int gx_cuda(struct wx_error *err, cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess)
+        return WX_OK;
+    return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "CUDA error in %s: %s (%s)", what, cudaGetErrorString(e),
+                   cudaGetErrorName(e));
+}
+
+#define CK(call)                                                                                   \
+    do {                                                                                           \
+        if ((rc = gx_cuda(err, (call), #call)))                                                    \
+            goto out;                                                                              \
+    } while (0)
+
+/* A launch: the configuration error shows at once, the execution error at
+ * the synchronisation. */
+#define CK_LAUNCH(what)                                                                            \
+    do {                                                                                           \
+        if ((rc = gx_cuda(err, cudaGetLastError(), "launch of " what)))                            \
+            goto out;                                                                              \
+        if ((rc = gx_cuda(err, cudaDeviceSynchronize(), what)))                                    \
+            goto out;                                                                              \
+    } while (0)
+
+extern "C" int gpu_available(char *name, size_t size)
+{
+    if (size)
+        name[0] = '\0';
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n <= 0) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    if (prop.major < 9)
+        return 0; /* built for sm_90 */
+    if (size) {
+        const size_t m = strnlen(prop.name, sizeof prop.name);
+        const size_t k = m < size - 1 ? m : size - 1;
+        memcpy(name, prop.name, k);
+        name[k] = '\0';
+    }
+    return 1;
+}
+
+/* ---- image checks: everything a device read depends on ---- */
+
+static int bad_image(struct wx_error *err, const char *what, unsigned long long a, unsigned long long b)
+{
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0, "malformed image: %s (%llu, %llu)", what, a, b);
+}
+
+static int gx_check_image(const struct image *img, struct wx_error *err)
+{
+    const uint32_t n = img->n_comps;
+    if (img->words == 0 || img->words > IMAGE_MAX_WORDS)
+        return bad_image(err, "words per vector out of range", img->words, IMAGE_MAX_WORDS);
+    if (img->act_bits == 0 || img->act_bits > IMAGE_MAX_ACT_BITS)
+        return bad_image(err, "act_bits out of range", img->act_bits, IMAGE_MAX_ACT_BITS);
+    if (img->mask_words != (n + 31) / 32)
+        return bad_image(err, "mask_words is not ceil(n_comps / 32)", img->mask_words, n);
+    if (!img->first_bit || !img->proc_offsets || (n && (!img->comp_states || !img->state_bits)))
+        return bad_image(err, "missing component arrays", n, 0);
+    if (img->first_bit[0] != 0 || img->proc_offsets[0] != 0)
+        return bad_image(err, "first_bit[0] or proc_offsets[0] is not 0", img->first_bit[0], img->proc_offsets[0]);
+    for (uint32_t c = 0; c < n; c++) {
+        if (img->first_bit[c + 1] < img->first_bit[c] || img->first_bit[c + 1] - img->first_bit[c] > 32)
+            return bad_image(err, "field width of component out of range", c, img->first_bit[c + 1]);
+        const uint32_t w = img->first_bit[c + 1] - img->first_bit[c];
+        if (img->comp_states[c] == 0 || (w < 32 && img->comp_states[c] > (1ull << w)))
+            return bad_image(err, "states of component do not fit its field", c, img->comp_states[c]);
+        const uint32_t sb = img->state_bits[c];
+        if (sb == 0 || sb > 63 - img->act_bits || (sb < 32 && img->comp_states[c] >= (1ull << sb)))
+            return bad_image(err, "slot width of component cannot hold its states", c, sb);
+        if (img->proc_offsets[c + 1] - img->proc_offsets[c] != img->comp_states[c] + 1ull)
+            return bad_image(err, "component does not have comp_states + 1 state offsets", c, img->comp_states[c]);
+    }
+    if (img->first_bit[n] > 32 * img->words)
+        return bad_image(err, "fields extend beyond the vector", img->first_bit[n], img->words);
+    if (img->n_entries && !img->trans)
+        return bad_image(err, "missing transition entries", img->n_entries, 0);
+    if (img->n_classes && (!img->class_result || !img->class_rule_start))
+        return bad_image(err, "missing class arrays", img->n_classes, 0);
+    if (img->n_classes && img->class_rule_start[0] != 0)
+        return bad_image(err, "class_rule_start[0] is not 0", img->class_rule_start[0], 0);
+    for (uint32_t k = 0; k < img->n_classes; k++) {
+        if (img->class_result[k] >= img->n_labels)
+            return bad_image(err, "result label of class out of range", k, img->class_result[k]);
+        if (img->class_rule_start[k + 1] < img->class_rule_start[k])
+            return bad_image(err, "class rule ranges not ascending", k, img->class_rule_start[k]);
+    }
+    if ((img->n_classes ? img->class_rule_start[img->n_classes] : 0) != img->n_rules)
+        return bad_image(err, "class rule ranges do not cover the rules", img->n_classes, img->n_rules);
+    if (img->n_rules && !img->rule_mask)
+        return bad_image(err, "missing rule masks", img->n_rules, 0);
+    for (uint32_t r = 0; r < img->n_rules; r++) {
+        uint32_t any = 0;
+        for (uint32_t w = 0; w < img->mask_words; w++) {
+            const uint32_t m = img->rule_mask[(size_t)r * img->mask_words + w];
+            if (w == img->mask_words - 1 && n % 32 && (m >> (n % 32)))
+                return bad_image(err, "rule names a component beyond n_comps", r, n);
+            any |= m;
+        }
+        if (!any)
+            return bad_image(err, "rule has no participant", r, 0);
+    }
+    for (uint32_t c = 0; c < n; c++) {
+        const uint32_t *so = img->state_offsets + img->proc_offsets[c];
+        const uint32_t sb = img->state_bits[c];
+        const uint32_t slots = image_entry_slots(img->act_bits, sb);
+        for (uint32_t s = 0; s < img->comp_states[c]; s++) {
+            if (so[s + 1] < so[s] || so[s + 1] > img->n_entries)
+                return bad_image(err, "entry segment out of range: component, state", c, s);
+            int seen_sync = 0;
+            uint32_t last = 0;
+            for (uint32_t e = so[s]; e < so[s + 1]; e++) {
+                const uint64_t ent = img->trans[e];
+                const uint32_t lab = image_entry_label(ent, img->act_bits);
+                if (image_entry_is_sync(ent)) {
+                    if (lab >= img->n_classes || (seen_sync && lab < last))
+                        return bad_image(err, "sync entry class out of range or unsorted: entry, class", e, lab);
+                    seen_sync = 1;
+                    last = lab;
+                } else if (seen_sync || lab >= img->n_labels) {
+                    return bad_image(err, "local entry after sync entries or label out of range: entry, label", e,
+                                     lab);
+                }
+                int empty = 0, filled = 0;
+                for (uint32_t k = 0; k < slots; k++) {
+                    const uint32_t t = image_entry_target(ent, img->act_bits, sb, k);
+                    if (t == 0xffffffffu) {
+                        empty = 1;
+                    } else {
+                        if (empty || t >= img->comp_states[c])
+                            return bad_image(err, "entry target out of range or after an empty slot: entry, slot",
+                                             e, k);
+                        filled++;
+                    }
+                }
+                if (!filled)
+                    return bad_image(err, "entry without target", e, 0);
+            }
+        }
+    }
+    return WX_OK;
+}
+
+/* Upper bound on the successors of one state: every local target of each
+ * component's richest state, plus, per rule, the product of its
+ * participants' largest class-k target counts.  Saturates at 2^62. */
+static uint64_t gx_successor_bound(const struct image *img)
+{
+    const uint32_t n = img->n_comps;
+    const uint64_t cap = 1ull << 62;
+    uint64_t total = 0;
+    /* maxk[c * n_classes + k] would be too big in general: per class, keep
+     * the max per component in a sparse list built per component. */
+    struct ck {
+        uint32_t k, c;
+        uint64_t max;
+    };
+    struct ck *list = NULL;
+    size_t nl = 0, capl = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        const uint32_t *so = img->state_offsets + img->proc_offsets[c];
+        const uint32_t sb = img->state_bits[c];
+        const uint32_t slots = image_entry_slots(img->act_bits, sb);
+        uint64_t maxl = 0;
+        const size_t first = nl;
+        for (uint32_t s = 0; s < img->comp_states[c]; s++) {
+            uint64_t l = 0, kc = 0;
+            uint32_t kcur = 0xffffffffu;
+            for (uint32_t e = so[s]; e <= so[s + 1]; e++) {
+                const int end = e == so[s + 1];
+                const uint64_t ent = end ? 0 : img->trans[e];
+                const uint32_t lab = end ? 0xffffffffu : image_entry_label(ent, img->act_bits);
+                if (!end && !image_entry_is_sync(ent)) {
+                    for (uint32_t k = 0; k < slots && image_entry_target(ent, img->act_bits, sb, k) != 0xffffffffu; k++)
+                        l++;
+                    continue;
+                }
+                if (kcur != 0xffffffffu && (end || lab != kcur)) {
+                    size_t i = first;
+                    while (i < nl && list[i].k != kcur)
+                        i++;
+                    if (i == nl) {
+                        if (nl == capl) {
+                            capl = capl ? 2 * capl : 64;
+                            struct ck *nlst = (struct ck *)realloc(list, capl * sizeof *list);
+                            if (!nlst) {
+                                free(list);
+                                return cap;
+                            }
+                            list = nlst;
+                        }
+                        list[nl].k = kcur;
+                        list[nl].c = c;
+                        list[nl].max = 0;
+                        nl++;
+                    }
+                    if (kc > list[i].max)
+                        list[i].max = kc;
+                    kc = 0;
+                }
+                if (end)
+                    break;
+                kcur = lab;
+                for (uint32_t k = 0; k < slots && image_entry_target(ent, img->act_bits, sb, k) != 0xffffffffu; k++)
+                    kc++;
+            }
+            if (l > maxl)
+                maxl = l;
+        }
+        total += maxl;
+    }
+    for (uint32_t k = 0; k < img->n_classes; k++)
+        for (uint32_t r = img->class_rule_start[k]; r < img->class_rule_start[k + 1]; r++) {
+            uint64_t prod = 1;
+            for (uint32_t c = 0; c < n && prod; c++) {
+                if (!(img->rule_mask[(size_t)r * img->mask_words + c / 32] >> (c % 32) & 1))
+                    continue;
+                uint64_t m = 0;
+                for (size_t i = 0; i < nl; i++)
+                    if (list[i].c == c && list[i].k == k)
+                        m = list[i].max;
+                prod = m && prod > cap / m ? cap : prod * m;
+            }
+            total = total + prod > cap ? cap : total + prod;
+        }
+    free(list);
+    return total > cap ? cap : total;
+}
+
+/* ---- the driver ---- */
+
+struct gx {
+    cudaDeviceProp prop;
+    struct gpu_params p;
+    void *dev[24];
+    int ndev;
+    cudaTextureObject_t tex[8];
+    int ntex;
+    unsigned long long *q[2];
+    struct gpu_ctl *d_ctl;
+    unsigned long long *d_prefix;
+    uint64_t bytes;
+    /* host staging of edges */
+    unsigned long long *h_src, *h_dst;
+    uint32_t *h_lab;
+    size_t h_n, h_cap;
+};
+
+static int gx_malloc(struct gx *g, void **ptr, size_t bytes, const char *what, struct wx_error *err)
+{
+    if (bytes == 0)
+        bytes = 16;
+    cudaError_t e = cudaMalloc(ptr, bytes);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        *ptr = NULL;
+        return wx_fail(err, e == cudaErrorMemoryAllocation ? WX_ELIMIT : WX_ESYSTEM, NULL, 0, 0,
+                       "cannot allocate %zu bytes of device memory for %s: %s", bytes, what, cudaGetErrorString(e));
+    }
+    g->dev[g->ndev++] = *ptr;
+    g->bytes += bytes;
+    return WX_OK;
+}
+
+static int gx_upload(struct gx *g, void **dptr, const void *src, size_t bytes, const char *what,
+                     struct wx_error *err)
+{
+    int rc = gx_malloc(g, dptr, bytes, what, err);
+    if (rc)
+        return rc;
+    if (bytes && src)
+        return gx_cuda(err, cudaMemcpy(*dptr, src, bytes, cudaMemcpyHostToDevice), what);
+    return WX_OK;
+}
+
+static int gx_texture(struct gx *g, cudaTextureObject_t *t, const void *dptr, size_t elems, int two,
+                      struct wx_error *err)
+{
+    cudaResourceDesc rd;
+    memset(&rd, 0, sizeof rd);
+    rd.resType = cudaResourceTypeLinear;
+    rd.res.linear.devPtr = (void *)dptr;
+    rd.res.linear.desc = two ? cudaCreateChannelDesc<uint2>() : cudaCreateChannelDesc<unsigned int>();
+    rd.res.linear.sizeInBytes = (elems ? elems : 1) * (two ? 8 : 4);
+    cudaTextureDesc td;
+    memset(&td, 0, sizeof td);
+    td.readMode = cudaReadModeElementType;
+    int rc = gx_cuda(err, cudaCreateTextureObject(t, &rd, &td, NULL), "cudaCreateTextureObject");
+    if (!rc)
+        g->tex[g->ntex++] = *t;
+    return rc;
+}
+
+/* Frees one allocation early (its entry leaves the list). */
+static void gx_release(struct gx *g, void *ptr)
+{
+    for (int i = 0; i < g->ndev; i++)
+        if (g->dev[i] == ptr) {
+            cudaFree(ptr);
+            g->dev[i] = g->dev[--g->ndev];
+            return;
+        }
+}
+
+static void gx_free(struct gx *g)
+{
+    for (int i = 0; i < g->ntex; i++)
+        cudaDestroyTextureObject(g->tex[i]);
+    for (int i = 0; i < g->ndev; i++)
+        cudaFree(g->dev[i]);
+    (void)cudaGetLastError();
+    free(g->h_src);
+    free(g->h_dst);
+    free(g->h_lab);
+}
+
+static uint32_t gx_pow2_at_least(uint64_t x)
+{
+    uint32_t p = 1;
+    while (p < x && p < 0x80000000u)
+        p <<= 1;
+    return p;
+}
+
+/* Appends the device edge buffer's contents to the host staging arrays. */
+static int gx_stage_edges(struct gx *g, unsigned long long cnt, struct wx_error *err)
+{
+    int rc = WX_OK;
+    if (g->h_n + cnt > g->h_cap) {
+        size_t cap = g->h_cap ? g->h_cap : 1 << 20;
+        while (cap < g->h_n + cnt)
+            cap *= 2;
+        unsigned long long *s = (unsigned long long *)realloc(g->h_src, cap * sizeof *s);
+        if (s)
+            g->h_src = s;
+        unsigned long long *d = (unsigned long long *)realloc(g->h_dst, cap * sizeof *d);
+        if (d)
+            g->h_dst = d;
+        uint32_t *l = (uint32_t *)realloc(g->h_lab, cap * sizeof *l);
+        if (l)
+            g->h_lab = l;
+        if (!s || !d || !l)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory staging %llu edges",
+                           (unsigned long long)(g->h_n + cnt));
+        g->h_cap = cap;
+    }
+    CK(cudaMemcpy(g->h_src + g->h_n, g->p.e_src, cnt * 8, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(g->h_dst + g->h_n, g->p.e_dst, cnt * 8, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(g->h_lab + g->h_n, g->p.e_lab, cnt * 4, cudaMemcpyDeviceToHost));
+    g->h_n += cnt;
+out:
+    return rc;
+}
+
+/* rank -> id with the initial state first */
+static uint64_t gx_id_of_rank(uint64_t r, uint64_t r0)
+{
+    return r == r0 ? 0 : (r == 0 ? r0 : r);
+}
+
+/* Id of one slot (host side, through the prefix array). */
+static int gx_slot_id(struct gx *g, uint64_t slot, uint64_t r0, uint64_t *id, struct wx_error *err)
+{
+    int rc = WX_OK;
+    const uint64_t bk = slot / g->p.spb;
+    unsigned long long pre = 0;
+    CK(cudaMemcpy(&pre, g->d_prefix + bk, 8, cudaMemcpyDeviceToHost));
+    *id = gx_id_of_rank(pre + (slot - bk * g->p.spb), r0);
+out:
+    return rc;
+}
+
+/* Reads the words of a stored vector (flag stripped) into v (img words). */
+static int gx_slot_vector(struct gx *g, uint64_t slot, uint32_t words, uint32_t *v, struct wx_error *err)
+{
+    int rc = WX_OK;
+    const uint64_t bk = slot / g->p.spb;
+    const uint32_t *src = g->p.table + bk * g->p.bw + (slot - bk * g->p.spb) * g->p.sw;
+    CK(cudaMemcpy(v, src, (size_t)words * 4, cudaMemcpyDeviceToHost));
+    if (words == g->p.sw)
+        v[words - 1] &= GPU_LOW31;
+out:
+    return rc;
+}
+
+/* Emits edges (already mapped to ids) to the sink in batches. */
+static int gx_emit(const struct explore_options *opt, const unsigned long long *src, const unsigned long long *dst,
+                   const uint32_t *lab, size_t n, struct wx_error *err)
+{
+    enum { BATCH = 1 << 16 };
+    struct product_edge *buf = (struct product_edge *)malloc(BATCH * sizeof *buf);
+    if (!buf)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory emitting edges");
+    int rc = WX_OK;
+    for (size_t i = 0; i < n && !rc;) {
+        size_t m = n - i < BATCH ? n - i : BATCH;
+        for (size_t j = 0; j < m; j++)
+        {
+            buf[j].src = src[i + j];
+            buf[j].dst = dst[i + j];
+            buf[j].label = lab[i + j];
+        }
+        rc = opt->sink->emit(opt->sink->ctx, buf, m, err);
+        i += m;
+    }
+    free(buf);
+    return rc;
+}
+
+__global__ void iota_u32(uint32_t *a, unsigned long long n)
+{
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x)
+        a[i] = (uint32_t)i;
+}
+
+__global__ void permute_edges(const uint32_t *perm, const unsigned long long *dst, const uint32_t *lab,
+                              unsigned long long *dst2, uint32_t *lab2, unsigned long long n)
+{
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x) {
+        dst2[i] = dst[perm[i]];
+        lab2[i] = lab[perm[i]];
+    }
+}
+
+/* Edges already mapped to ids, all on the device (src, dst, lab; n of
+ * them): sorted by source with CUB (CSR order), downloaded and emitted in
+ * batches.  Returns 1 (nothing emitted, no error) when the workspace cannot
+ * be allocated, so the caller emits them unsorted instead. */
+static int gx_emit_csr(struct gx *g, const struct explore_options *opt, unsigned long long n, uint64_t n_states,
+                       struct wx_error *err)
+{
+    int rc = WX_OK;
+    void *keys2 = NULL, *idx = NULL, *idx2 = NULL, *dst2 = NULL, *lab2 = NULL, *tmp = NULL;
+    unsigned long long *hs = NULL, *hd = NULL;
+    uint32_t *hl = NULL;
+    int bits = 1;
+    while (bits < 64 && (n_states >> bits))
+        bits++;
+    size_t tb = 0;
+    if (cub::DeviceRadixSort::SortPairs(NULL, tb, g->p.e_src, (unsigned long long *)NULL, (const uint32_t *)NULL,
+                                        (uint32_t *)NULL, (long long)n, 0, bits) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 1;
+    }
+    if (cudaMalloc(&keys2, n * 8) != cudaSuccess || cudaMalloc(&idx, n * 4) != cudaSuccess ||
+        cudaMalloc(&idx2, n * 4) != cudaSuccess || cudaMalloc(&dst2, n * 8) != cudaSuccess ||
+        cudaMalloc(&lab2, n * 4) != cudaSuccess || cudaMalloc(&tmp, tb ? tb : 16) != cudaSuccess) {
+        (void)cudaGetLastError();
+        rc = 1;
+        goto done;
+    }
+    iota_u32<<<256, 256>>>((uint32_t *)idx, n);
+    if ((rc = gx_cuda(err, cudaGetLastError(), "launch of iota_u32")))
+        goto done;
+    if ((rc = gx_cuda(err,
+                      cub::DeviceRadixSort::SortPairs(tmp, tb, g->p.e_src, (unsigned long long *)keys2,
+                                                      (const uint32_t *)idx, (uint32_t *)idx2, (long long)n, 0, bits),
+                      "cub::DeviceRadixSort::SortPairs")))
+        goto done;
+    permute_edges<<<256, 256>>>((const uint32_t *)idx2, g->p.e_dst, g->p.e_lab, (unsigned long long *)dst2,
+                                (uint32_t *)lab2, n);
+    if ((rc = gx_cuda(err, cudaGetLastError(), "launch of permute_edges")) ||
+        (rc = gx_cuda(err, cudaDeviceSynchronize(), "edge sort")))
+        goto done;
+    {
+        const unsigned long long batch = n < (1ull << 24) ? n : (1ull << 24);
+        hs = (unsigned long long *)malloc(batch * 8);
+        hd = (unsigned long long *)malloc(batch * 8);
+        hl = (uint32_t *)malloc(batch * 4);
+        if (!hs || !hd || !hl) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory emitting edges");
+            goto done;
+        }
+        for (unsigned long long i = 0; i < n && !rc; i += batch) {
+            const unsigned long long m = n - i < batch ? n - i : batch;
+            if ((rc = gx_cuda(err, cudaMemcpy(hs, (unsigned long long *)keys2 + i, m * 8, cudaMemcpyDeviceToHost),
+                              "edge download")) ||
+                (rc = gx_cuda(err, cudaMemcpy(hd, (unsigned long long *)dst2 + i, m * 8, cudaMemcpyDeviceToHost),
+                              "edge download")) ||
+                (rc = gx_cuda(err, cudaMemcpy(hl, (uint32_t *)lab2 + i, m * 4, cudaMemcpyDeviceToHost),
+                              "edge download")))
+                break;
+            rc = gx_emit(opt, hs, hd, hl, m, err);
+        }
+    }
+done:
+    cudaFree(keys2), cudaFree(idx), cudaFree(idx2), cudaFree(dst2), cudaFree(lab2), cudaFree(tmp);
+    free(hs), free(hd), free(hl);
+    return rc;
+}
+
+static void *kernel_ptr(int tex, int occ2)
+{
+    if (tex)
+        return occ2 ? (void *)explore_tile<true, true> : (void *)explore_tile<true, false>;
+    return occ2 ? (void *)explore_tile<false, true> : (void *)explore_tile<false, false>;
+}
+
+extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_options *opt_in,
+                                 const struct gpu_tuning *tun_in, struct explore_result *res,
+                                 struct gpu_run_stats *stats, struct wx_error *err)
+{
+    static const struct explore_options no_opt = {};
+    static const struct gpu_tuning no_tun = {-1, 0, 0, 0, 0, 0, 0, -1};
+    const struct explore_options *opt = opt_in ? opt_in : &no_opt;
+    const struct gpu_tuning *tun = tun_in ? tun_in : &no_tun;
+    const double t0 = gx_now();
+    struct gx gxs;
+    struct gx *g = &gxs;
+    memset(g, 0, sizeof *g);
+    struct gpu_params &p = g->p;
+    struct gpu_ctl ctl;
+    memset(&ctl, 0, sizeof ctl);
+    memset(res, 0, sizeof *res);
+    res->backend = "gpu";
+    struct gpu_run_stats st;
+    memset(&st, 0, sizeof st);
+    int rc = WX_OK;
+    uint32_t *h_stage = NULL;
+    unsigned long long *h_map = NULL;
+    cudaEvent_t ev0 = NULL, ev1 = NULL;
+
+    /* input errors first, so they read the same with or without a GPU */
+    if ((rc = gx_check_image(img, err)))
+        return rc;
+    int ndevices = 0;
+    if (cudaGetDeviceCount(&ndevices) != cudaSuccess || ndevices <= 0) {
+        (void)cudaGetLastError();
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "no CUDA device: --backend gpu is unavailable here");
+    }
+    CK(cudaSetDevice(0));
+    CK(cudaGetDeviceProperties(&g->prop, 0));
+    if (g->prop.major < 9)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "CUDA device %s is sm_%d%d; this warpex is built for sm_90",
+                       g->prop.name, g->prop.major, g->prop.minor);
+    memcpy(res->device, g->prop.name, sizeof res->device - 1);
+    res->device[sizeof res->device - 1] = '\0';
+
+    {
+        /* ---- layout ---- */
+        const uint32_t n = img->n_comps, W = img->words;
+        const int props = opt->trace || opt->stop_on_deadlock || opt->action_match;
+        const int level = props || tun->level_sync == 1;
+        const int need_ids = opt->keep_vectors || opt->sink || props;
+        /* Can the last data word reach the control codes?  Bound it by the
+         * fields it holds (each at most its bit length of ones). */
+        uint64_t maxlast = 0;
+        const uint32_t lo = 32 * (W - 1);
+        for (uint32_t c = 0; c < n; c++) {
+            const uint32_t fb = img->first_bit[c], fe = img->first_bit[c + 1];
+            if (fe <= lo || fe == fb)
+                continue;
+            uint64_t mx = 1;
+            while (mx < img->comp_states[c])
+                mx <<= 1;
+            mx -= 1;
+            maxlast |= fb >= lo ? mx << (fb - lo) : mx >> (lo - fb);
+        }
+        const uint32_t SW = maxlast > 0x7ffffffdull ? W + 1 : W;
+        p.sw = SW;
+        p.lines = SW <= 32 ? 1 : (SW + 31) / 32;
+        p.bw = 32 * p.lines;
+        p.spb = SW <= 32 ? 32 / SW : 1;
+        p.probe_bound = opt->gpu.probe_bound ? opt->gpu.probe_bound : GX_PROBE_BOUND;
+        p.level_mode = level;
+        p.stop_on_deadlock = opt->stop_on_deadlock;
+        p.want_edges = opt->sink != NULL;
+        p.scan_chunk = GX_SCAN_CHUNK;
+
+        const uint64_t bound = gx_successor_bound(img);
+        /* fewer threads per state than components (each then handles
+         * several) measured faster: more states in flight per block */
+        uint32_t G = gx_pow2_at_least(n ? n : 1);
+        if (G > GX_MAX_GROUP)
+            G = GX_MAX_GROUP;
+        if (tun->group_size) {
+            if (tun->group_size > 32 || (tun->group_size & (tun->group_size - 1))) {
+                rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "GPU group size must be a power of two <= 32, not %u",
+                             tun->group_size);
+                goto out;
+            }
+            G = tun->group_size;
+        }
+        p.G = G;
+        p.log2G = 0;
+        while ((1u << p.log2G) < G)
+            p.log2G++;
+        uint32_t threads = opt->gpu.threads ? opt->gpu.threads : (SW > 32 ? 128 : GX_THREADS);
+        if (threads % 32 || threads > GPU_MAX_THREADS || threads < 32) {
+            rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "GPU threads per block must be a multiple of 32 in 32..%u, not %u",
+                         GPU_MAX_THREADS, threads);
+            goto out;
+        }
+        const uint32_t T = threads / G;
+        p.T = T;
+        uint32_t D = 16;
+        while (D < 2 * bound && D < GX_MAX_DEDUPE)
+            D *= 2;
+        p.D = D;
+
+        /* ---- shared memory ---- */
+        const int use_tex_req = opt->gpu.use_textures != 0; /* -1 default: textures */
+        int use_tex = use_tex_req;
+        {
+            int lim_attr = 0;
+            CK(cudaDeviceGetAttribute(&lim_attr, cudaDevAttrMaxTexture1DLinearWidth, 0));
+            const size_t lim = (size_t)lim_attr;
+            const size_t big = (size_t)img->n_entries > img->proc_offsets[n] ? img->n_entries : img->proc_offsets[n];
+            if (big + 1 > lim || (size_t)img->n_rules * img->mask_words + 1 > lim)
+                use_tex = 0;
+        }
+        st.textures = use_tex;
+        cudaFuncAttributes fa;
+        const int occ2 = tun->occupancy2 == 1 || (tun->occupancy2 < 0 && GX_OCC2);
+        st.occupancy2 = occ2;
+        CK(cudaFuncGetAttributes(&fa, kernel_ptr(use_tex, occ2)));
+        const uint32_t bps = tun->blocks_per_sm ? tun->blocks_per_sm : 2;
+        size_t budget = g->prop.sharedMemPerMultiprocessor / bps;
+        budget = budget > g->prop.reservedSharedMemPerBlock ? budget - g->prop.reservedSharedMemPerBlock : 0;
+        budget = budget > fa.sharedSizeBytes ? budget - fa.sharedSizeBytes : 0;
+        if (budget > g->prop.sharedMemPerBlockOptin - fa.sharedSizeBytes)
+            budget = g->prop.sharedMemPerBlockOptin - fa.sharedSizeBytes;
+        budget &= ~(size_t)15;
+        size_t off = 0;
+#define SEG(field, bytes)                                                                          \
+    do {                                                                                           \
+        field = (uint32_t)off;                                                                     \
+        off += ((size_t)(bytes) + 15) & ~(size_t)15;                                               \
+    } while (0)
+        SEG(p.off_tile_vec[0], (size_t)T * SW * 4);
+        SEG(p.off_tile_vec[1], (size_t)T * SW * 4);
+        SEG(p.off_tile_slot[0], (size_t)T * 8);
+        SEG(p.off_tile_slot[1], (size_t)T * 8);
+        SEG(p.off_scratch, (size_t)threads * SW * 4);
+        const size_t grp_bytes = (size_t)T * n * 16, ded_bytes = (size_t)T * D * 16;
+        const size_t row_bytes = (size_t)SW * 4 + 8 + 4 + 4;
+        const size_t min_cache = GX_MIN_CACHE * row_bytes + 64;
+        p.dedupe_global = off + grp_bytes + ded_bytes + min_cache > budget || ded_bytes > budget / 3;
+        p.grpbuf_global = off + grp_bytes + (p.dedupe_global ? 0 : ded_bytes) + min_cache > budget;
+        if (!p.grpbuf_global)
+            SEG(p.off_grpbuf, grp_bytes);
+        if (!p.dedupe_global)
+            SEG(p.off_dedupe, ded_bytes);
+        if (off + min_cache > budget) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                         "vectors of %u words need more shared memory than a block has with %u threads: use fewer threads",
+                         SW, threads);
+            goto out;
+        }
+        uint64_t C = (budget - off - 64) / row_bytes;
+        if (tun->cache_slots && tun->cache_slots < C)
+            C = tun->cache_slots;
+        if (C < 1)
+            C = 1;
+        p.C = (uint32_t)C;
+        p.cache_probes = tun->cache_probes ? tun->cache_probes : GX_CACHE_PROBES;
+        SEG(p.off_cache, C * SW * 4);
+        SEG(p.off_cache_gslot, C * 8);
+        SEG(p.off_cache_par, C * 4);
+        SEG(p.off_cache_lab, C * 4);
+#undef SEG
+        const size_t smem = off;
+        void *kern = kernel_ptr(use_tex, occ2);
+        CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        int nb = 0;
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kern, (int)threads, smem));
+        if (nb <= 0) {
+            rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                         "the exploration kernel cannot run with %u threads and %zu bytes of shared memory per block "
+                         "(registers %d, static shared %zu)",
+                         threads, smem, fa.numRegs, (size_t)fa.sharedSizeBytes);
+            goto out;
+        }
+        if (tun->blocks_per_sm && (uint32_t)nb > tun->blocks_per_sm)
+            nb = (int)tun->blocks_per_sm;
+        const uint32_t blocks = opt->gpu.blocks ? opt->gpu.blocks : (uint32_t)nb * g->prop.multiProcessorCount;
+        st.blocks = blocks;
+        st.threads = threads;
+        st.smem_bytes = (uint32_t)smem;
+        st.cache_slots = p.C;
+        st.dedupe_slots = D;
+        st.group_size = G;
+        st.slot_words = SW;
+        st.level_sync = level;
+
+        /* ---- upload the image ---- */
+        struct gpu_image &gi = p.img;
+        gi.n_comps = n;
+        gi.words = W;
+        gi.act_bits = img->act_bits;
+        gi.mask_words = img->mask_words;
+        gi.n_labels = img->n_labels;
+        gi.n_classes = img->n_classes;
+        void *d;
+        if ((rc = gx_upload(g, &d, img->proc_offsets, (n + 1) * 4ull, "proc_offsets", err)))
+            goto out;
+        gi.proc_off = (const uint32_t *)d;
+        if ((rc = gx_upload(g, &d, img->state_offsets, img->proc_offsets[n] * 4ull, "state_offsets", err)))
+            goto out;
+        gi.state_off = (const uint32_t *)d;
+        if ((rc = gx_upload(g, &d, img->first_bit, (n + 1) * 4ull, "first_bit", err)))
+            goto out;
+        gi.first_bit = (const uint32_t *)d;
+        if ((rc = gx_upload(g, &d, img->state_bits, n * 4ull, "state_bits", err)))
+            goto out;
+        gi.state_bits = (const uint32_t *)d;
+        if ((rc = gx_upload(g, &d, img->class_rule_start, img->n_classes ? (img->n_classes + 1) * 4ull : 0,
+                            "class_rule_start", err)))
+            goto out;
+        gi.class_rule_start = (const uint32_t *)d;
+        if ((rc = gx_upload(g, &d, img->class_result, img->n_classes * 4ull, "class_result", err)))
+            goto out;
+        gi.class_result = (const uint32_t *)d;
+        if ((rc = gx_upload(g, &d, img->rule_mask, (size_t)img->n_rules * img->mask_words * 4, "rule_mask", err)))
+            goto out;
+        gi.rule_mask = (const uint32_t *)d;
+        if ((rc = gx_upload(g, &d, img->trans, (size_t)img->n_entries * 8, "transition entries", err)))
+            goto out;
+        gi.trans = (const uint2 *)d;
+        if (opt->action_match) {
+            if ((rc = gx_upload(g, &d, opt->action_match, img->n_labels, "action flags", err)))
+                goto out;
+            gi.action = (const uint8_t *)d;
+        }
+        if (use_tex) {
+            if ((rc = gx_texture(g, &gi.t_proc_off, gi.proc_off, n + 1, 0, err)) ||
+                (rc = gx_texture(g, &gi.t_state_off, gi.state_off, img->proc_offsets[n], 0, err)) ||
+                (rc = gx_texture(g, &gi.t_first_bit, gi.first_bit, n + 1, 0, err)) ||
+                (rc = gx_texture(g, &gi.t_state_bits, gi.state_bits, n, 0, err)) ||
+                (rc = gx_texture(g, &gi.t_class_rule_start, gi.class_rule_start, img->n_classes + 1, 0, err)) ||
+                (rc = gx_texture(g, &gi.t_class_result, gi.class_result, img->n_classes, 0, err)) ||
+                (rc = gx_texture(g, &gi.t_rule_mask, gi.rule_mask, (size_t)img->n_rules * img->mask_words, 0, err)) ||
+                (rc = gx_texture(g, &gi.t_trans, gi.trans, img->n_entries, 1, err)))
+                goto out;
+        }
+
+        /* ---- fixed allocations ---- */
+        if ((rc = gx_malloc(g, &d, sizeof(struct gpu_ctl), "control block", err)))
+            goto out;
+        g->d_ctl = (struct gpu_ctl *)d;
+        p.ctl = g->d_ctl;
+        if (!level) {
+            if ((rc = gx_malloc(g, &d, (size_t)blocks * (T + 1) * 8, "saved tiles", err)))
+                goto out;
+            p.saved = (unsigned long long *)d;
+            CK(cudaMemset(p.saved, 0, (size_t)blocks * (T + 1) * 8));
+        }
+        if (p.grpbuf_global) {
+            if ((rc = gx_malloc(g, &d, (size_t)blocks * T * n * 16, "group buffers", err)))
+                goto out;
+            p.grpbuf_g = (uint32_t *)d;
+        }
+        if (p.dedupe_global) {
+            if ((rc = gx_malloc(g, &d, (size_t)blocks * T * D * 16, "successor sets", err)))
+                goto out;
+            p.dedupe_g = d;
+        }
+        size_t freeb = 0, totalb = 0;
+        CK(cudaMemGetInfo(&freeb, &totalb));
+        if (opt->sink) {
+            /* One iteration of all blocks writes at most blocks * T * D
+             * edges (D bounds a state's distinct successors, or the
+             * exploration fails with GPU_ERR_DEDUPE first).  With a buffer
+             * of at least twice that, iterations per launch bounded below,
+             * and the host staging the buffer whenever it is half full, an
+             * overflow cannot happen. */
+            const uint64_t per_state = bound < D ? (bound ? bound : 1) : D;
+            const uint64_t min_cap = 2ull * blocks * T * per_state;
+            uint64_t ec = freeb / 10 / 20;
+            if (ec > (256ull << 20))
+                ec = 256ull << 20;
+            if (tun->edge_cap)
+                ec = tun->edge_cap;
+            if (ec < min_cap)
+                ec = min_cap;
+            p.e_cap = ec;
+            if ((rc = gx_malloc(g, &d, ec * 8, "edge sources", err)))
+                goto out;
+            p.e_src = (unsigned long long *)d;
+            if ((rc = gx_malloc(g, &d, ec * 8, "edge targets", err)))
+                goto out;
+            p.e_dst = (unsigned long long *)d;
+            if ((rc = gx_malloc(g, &d, ec * 4, "edge labels", err)))
+                goto out;
+            p.e_lab = (uint32_t *)d;
+            CK(cudaMemGetInfo(&freeb, &totalb));
+        }
+
+        /* ---- table, queues, parents: sized together ---- */
+        const uint64_t bucket_bytes = (uint64_t)p.bw * 4;
+        const uint64_t per_bucket = bucket_bytes + p.spb * ((opt->trace ? 12 : 0) + (level ? 16 : 2)) +
+                                    (need_ids ? 8 : 0);
+        uint64_t nbuckets;
+        if (opt->gpu.hash_bytes) {
+            nbuckets = opt->gpu.hash_bytes / bucket_bytes;
+        } else {
+            uint64_t avail = freeb > GX_SLACK + freeb / 20 ? freeb - GX_SLACK - freeb / 20 : freeb / 2;
+            if (opt->memory_bytes && opt->memory_bytes < avail)
+                avail = opt->memory_bytes;
+            nbuckets = avail / per_bucket;
+        }
+        if (nbuckets < 1) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "GPU hash table of %llu bytes holds no bucket of %llu bytes",
+                         (unsigned long long)opt->gpu.hash_bytes, (unsigned long long)bucket_bytes);
+            goto out;
+        }
+        if (nbuckets > 0x7fffff00ull)
+            nbuckets = 0x7fffff00ull; /* CUB scans count items in int */
+        p.nbuckets = nbuckets;
+        const uint64_t slots = nbuckets * p.spb;
+        st.table_slots = slots;
+        st.table_bytes = nbuckets * bucket_bytes;
+        if ((rc = gx_malloc(g, &d, nbuckets * bucket_bytes, "the state table", err)))
+            goto out;
+        p.table = (uint32_t *)d;
+        CK(cudaMemset(p.table, 0xff, nbuckets * bucket_bytes));
+        uint64_t qcap;
+        if (level)
+            qcap = slots;
+        else if (tun->queue_cap)
+            qcap = tun->queue_cap;
+        else
+            qcap = slots / 8 > (1ull << 20) ? slots / 8 : (slots < (1ull << 20) ? slots : (1ull << 20));
+        if (qcap < 1)
+            qcap = 1;
+        for (int i = 0; i < 2; i++) {
+            if ((rc = gx_malloc(g, &d, qcap * 8, "work queues", err)))
+                goto out;
+            g->q[i] = (unsigned long long *)d;
+        }
+        p.q_cap = qcap;
+        if (opt->trace) {
+            if ((rc = gx_malloc(g, &d, slots * 8, "parent links", err)))
+                goto out;
+            p.parent = (unsigned long long *)d;
+            if ((rc = gx_malloc(g, &d, slots * 4, "parent labels", err)))
+                goto out;
+            p.parent_label = (uint32_t *)d;
+        }
+        if (need_ids) {
+            if ((rc = gx_malloc(g, &d, (nbuckets + 1) * 8, "bucket prefix sums", err)))
+                goto out;
+            g->d_prefix = (unsigned long long *)d;
+        }
+
+        /* Edge buffer: one launch must not be able to overflow half of it. */
+        uint32_t iters = opt->gpu.iterations ? opt->gpu.iterations : (level ? 0 : GX_ITERATIONS);
+        if (opt->sink) {
+            const uint64_t per_iter = (uint64_t)blocks * T * (bound < D ? (bound ? bound : 1) : D);
+            uint64_t lim = p.e_cap / 2 / (per_iter ? per_iter : 1);
+            if (lim < 1)
+                lim = 1;
+            if (iters == 0 || iters > lim)
+                iters = (uint32_t)(lim > 0xffffffffull ? 0xffffffffull : lim);
+        }
+        p.iterations = iters;
+        st.iters_per_launch = iters;
+
+        /* ---- the initial state ---- */
+        p.q_out = g->q[0];
+        p.q_in = g->q[1];
+        CK(cudaMemset(g->d_ctl, 0, sizeof ctl));
+        insert_initial<<<1, 32>>>(p);
+        CK_LAUNCH("insert_initial");
+        CK(cudaMemcpy(&ctl, g->d_ctl, sizeof ctl, cudaMemcpyDeviceToHost));
+        if (ctl.error) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "GPU hash table too small for the initial state");
+            goto out;
+        }
+
+        /* ---- launches ---- */
+        int cur_out = 0;
+        uint64_t q_in_len = 0; /* swap: the initial state becomes the input */
+        unsigned long long last_progress_key[2] = {~0ull, ~0ull};
+        int stalls = 0;
+        uint32_t depth = 0;
+        double next_progress = gx_now() + 1.0;
+        CK(cudaEventCreate(&ev0));
+        CK(cudaEventCreate(&ev1));
+        /* First swap. */
+        q_in_len = ctl.q_out_len;
+        ctl.q_out_len = 0;
+        ctl.q_in_len = q_in_len;
+        ctl.q_in_head = 0;
+        cur_out = 1;
+        p.q_in = g->q[0];
+        p.q_out = g->q[1];
+        for (;;) {
+            ctl.scan_enabled = !level && ctl.n_states > ctl.n_claimed;
+            ctl.scan_cursor = 0;
+            ctl.n_saved = 0;
+            if (ctl.scan_enabled)
+                st.scans++;
+            CK(cudaMemcpy(g->d_ctl, &ctl, sizeof ctl, cudaMemcpyHostToDevice));
+            CK(cudaEventRecord(ev0));
+            {
+                void *args[] = {&p};
+                if ((rc = gx_cuda(err, cudaLaunchKernel(kern, dim3(blocks), dim3(threads), args, smem, 0),
+                                  "cudaLaunchKernel(explore_tile)")))
+                    goto out;
+            }
+            if ((rc = gx_cuda(err, cudaGetLastError(), "launch of explore_tile")))
+                goto out;
+            CK(cudaEventRecord(ev1));
+            CK(cudaEventSynchronize(ev1));
+            if ((rc = gx_cuda(err, cudaDeviceSynchronize(), "explore_tile")))
+                goto out;
+            float ms = 0;
+            CK(cudaEventElapsedTime(&ms, ev0, ev1));
+            st.kernel_seconds += ms * 1e-3;
+            st.launches++;
+            CK(cudaMemcpy(&ctl, g->d_ctl, sizeof ctl, cudaMemcpyDeviceToHost));
+            if (ctl.error)
+                break;
+            if (ctl.viol_dead_claim)
+                break;
+            if (ctl.viol_act_claim && !opt->stop_on_deadlock)
+                break;
+            if (opt->sink && ctl.e_fill > p.e_cap / 2) {
+                if ((rc = gx_stage_edges(g, ctl.e_fill, err)))
+                    goto out;
+                ctl.e_fill = 0;
+            }
+            if (ctl.q_in_head >= ctl.q_in_len) {
+                /* input drained: the output becomes the input */
+                if (level && ctl.viol_act_claim)
+                    break; /* its level is complete and has no deadlock */
+                const uint64_t outlen = ctl.q_out_len < p.q_cap ? ctl.q_out_len : p.q_cap;
+                if (level && outlen)
+                    depth++;
+                p.q_in = g->q[cur_out];
+                p.q_out = g->q[cur_out ^ 1];
+                cur_out ^= 1;
+                ctl.q_in_len = outlen;
+                ctl.q_in_head = 0;
+                ctl.q_out_len = 0;
+            }
+            const uint64_t pending_q = ctl.q_in_head < ctl.q_in_len ? ctl.q_in_len - ctl.q_in_head : 0;
+            if (pending_q == 0 && ctl.n_saved == 0 && ctl.n_states == ctl.n_claimed && ctl.q_out_len == 0)
+                break; /* no work anywhere */
+            /* A launch that changed nothing twice in a row is a bug, not a
+             * state space: report it rather than spin. */
+            if (ctl.n_claimed == last_progress_key[0] && ctl.n_expanded == last_progress_key[1]) {
+                if (++stalls >= 3) {
+                    rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                                 "GPU explorer made no progress (states %llu, claimed %llu, expanded %llu, "
+                                 "queued %llu)",
+                                 ctl.n_states, ctl.n_claimed, ctl.n_expanded, (unsigned long long)pending_q);
+                    goto out;
+                }
+            } else {
+                stalls = 0;
+            }
+            last_progress_key[0] = ctl.n_claimed;
+            last_progress_key[1] = ctl.n_expanded;
+            if (opt->progress && gx_now() >= next_progress) {
+                struct explore_stats ps;
+                memset(&ps, 0, sizeof ps);
+                ps.states = ctl.n_states;
+                ps.transitions = ctl.n_trans;
+                ps.bytes = g->bytes;
+                ps.depth = depth;
+                ps.seconds = gx_now() - t0;
+                opt->progress(opt->progress_ctx, &ps);
+                next_progress = gx_now() + 1.0;
+            }
+        }
+
+        /* ---- results ---- */
+        res->states = ctl.n_states;
+        res->transitions = ctl.n_trans;
+        res->deadlocks = ctl.n_dead;
+        res->depth = level ? depth : 0;
+        res->bytes = g->bytes;
+        if (ctl.error) {
+            const char *why = ctl.error == GPU_ERR_TABLE_FULL ? "the GPU hash table is full (probe bound exhausted)"
+                              : ctl.error == GPU_ERR_DEDUPE  ? "a state has more distinct successors than the "
+                                                               "per-state set holds"
+                              : ctl.error == GPU_ERR_EDGES   ? "the GPU edge buffer overflowed within one launch"
+                              : ctl.error == GPU_ERR_COMBOS  ? "a rule has more than 2^62 combinations in one state"
+                              : ctl.error == GPU_ERR_SPIN    ? "internal error: a reserved table slot was never "
+                                                               "published"
+                                                             : "internal GPU queue overflow";
+            rc = wx_fail(err, ctl.error == GPU_ERR_SPIN || ctl.error == GPU_ERR_QUEUE ? WX_ESYSTEM : WX_ELIMIT,
+                         NULL, 0, 0, "%s after %llu states and %llu transitions (table %llu bytes, %llu slots of %u words; "
+                         "per-state set %u)",
+                         why, ctl.n_states, ctl.n_trans, (unsigned long long)st.table_bytes,
+                         (unsigned long long)slots, SW, D);
+            goto out;
+        }
+        int violation = 0;
+        uint64_t vslot = 0;
+        if (ctl.viol_dead_claim) {
+            res->violation = VIOLATION_DEADLOCK;
+            vslot = ctl.viol_dead_slot;
+            violation = 1;
+        } else if (ctl.viol_act_claim) {
+            res->violation = VIOLATION_ACTION;
+            vslot = ctl.viol_act_slot;
+            violation = 1;
+        }
+        res->complete = !violation;
+        if (!violation && ctl.n_expanded != ctl.n_states) {
+            rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "GPU explorer lost work: %llu states stored, %llu expanded",
+                         ctl.n_states, ctl.n_expanded);
+            res->complete = false;
+            goto out;
+        }
+
+        /* ---- dense ids ---- */
+        uint64_t r0 = 0;
+        if (need_ids) {
+            count_buckets<<<2 * g->prop.multiProcessorCount * 4, 256>>>(p, g->d_prefix);
+            CK_LAUNCH("count_buckets");
+            size_t tb = 0;
+            CK(cub::DeviceScan::ExclusiveSum(NULL, tb, g->d_prefix, g->d_prefix, (long long)nbuckets + 1));
+            void *tmp = NULL;
+            if ((rc = gx_malloc(g, &tmp, tb, "scan workspace", err)))
+                goto out;
+            CK(cub::DeviceScan::ExclusiveSum(tmp, tb, g->d_prefix, g->d_prefix, (long long)nbuckets + 1));
+            CK_LAUNCH("prefix scan");
+            unsigned long long total = 0;
+            CK(cudaMemcpy(&total, g->d_prefix + nbuckets, 8, cudaMemcpyDeviceToHost));
+            if (total != ctl.n_states) {
+                rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "GPU table holds %llu vectors but %llu were counted",
+                             total, ctl.n_states);
+                goto out;
+            }
+            const uint64_t bk0 = ctl.init_slot / p.spb;
+            unsigned long long pre0 = 0;
+            CK(cudaMemcpy(&pre0, g->d_prefix + bk0, 8, cudaMemcpyDeviceToHost));
+            r0 = pre0 + (ctl.init_slot - bk0 * p.spb);
+        }
+        if (violation) {
+            if ((rc = gx_slot_id(g, vslot, r0, &res->violation_state, err)))
+                goto out;
+        }
+        if (violation && opt->trace) {
+            /* parent chain, from the violation back to the initial state */
+            uint64_t len = res->violation == VIOLATION_ACTION ? 1 : 0;
+            size_t cap = 64, m = 0;
+            unsigned long long *chain = (unsigned long long *)malloc(cap * 8);
+            uint32_t *labs = (uint32_t *)malloc(cap * 4);
+            if (!chain || !labs) {
+                free(chain), free(labs);
+                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory building a trace");
+                goto out;
+            }
+            for (unsigned long long s = vslot;;) {
+                if (m == cap) {
+                    cap *= 2;
+                    unsigned long long *c2 = (unsigned long long *)realloc(chain, cap * 8);
+                    uint32_t *l2 = (uint32_t *)realloc(labs, cap * 4);
+                    if (c2)
+                        chain = c2;
+                    if (l2)
+                        labs = l2;
+                    if (!c2 || !l2) {
+                        free(chain), free(labs);
+                        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory building a trace");
+                        goto out;
+                    }
+                }
+                unsigned long long par = 0;
+                uint32_t pl = 0;
+                cudaError_t e1 = cudaMemcpy(&par, p.parent + s, 8, cudaMemcpyDeviceToHost);
+                cudaError_t e2 = cudaMemcpy(&pl, p.parent_label + s, 4, cudaMemcpyDeviceToHost);
+                if (e1 != cudaSuccess || e2 != cudaSuccess || m > ctl.n_states) {
+                    free(chain), free(labs);
+                    rc = e1 != cudaSuccess || e2 != cudaSuccess
+                             ? gx_cuda(err, e1 != cudaSuccess ? e1 : e2, "reading parent links")
+                             : wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "GPU parent links form a cycle");
+                    goto out;
+                }
+                chain[m] = s;
+                labs[m] = pl;
+                m++;
+                if (par == GPU_NO_SLOT)
+                    break;
+                s = par;
+            }
+            len += m - 1;
+            struct trace *tr = &res->trace;
+            tr->len = (uint32_t)len;
+            tr->labels = (uint32_t *)malloc((len ? len : 1) * 4);
+            tr->states = (uint64_t *)malloc((len + 1) * 8);
+            tr->vectors = (uint32_t *)malloc((len + 1) * W * 4);
+            if (!tr->labels || !tr->states || !tr->vectors) {
+                free(chain), free(labs);
+                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory building a trace");
+                goto out;
+            }
+            /* chain[m-1] is the initial state; chain[0] the violation state */
+            for (size_t i = 0; i < m && !rc; i++) {
+                const size_t pos = m - 1 - i;
+                rc = gx_slot_id(g, chain[i], r0, &tr->states[pos], err);
+                if (!rc)
+                    rc = gx_slot_vector(g, chain[i], W, tr->vectors + pos * W, err);
+                if (pos > 0)
+                    tr->labels[pos - 1] = labs[i];
+            }
+            free(chain), free(labs);
+            if (rc)
+                goto out;
+            if (res->violation == VIOLATION_ACTION) {
+                tr->labels[len - 1] = ctl.viol_label;
+                if ((rc = gx_slot_id(g, ctl.viol_act_dst, r0, &tr->states[len], err)))
+                    goto out;
+                memcpy(tr->vectors + len * W, ctl.viol_vec, (size_t)W * 4);
+                if (W == SW)
+                    tr->vectors[len * W + W - 1] &= GPU_LOW31;
+            }
+        }
+        if (opt->keep_vectors) {
+            const uint64_t ns = ctl.n_states;
+            res->vectors = (uint32_t *)malloc((ns ? ns : 1) * W * 4);
+            if (!res->vectors) {
+                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory for %llu vectors",
+                             (unsigned long long)ns);
+                goto out;
+            }
+            /* stage in chunks of at most 64 MiB */
+            uint64_t chunk = (64ull << 20) / (W * 4ull);
+            if (chunk > ns)
+                chunk = ns ? ns : 1;
+            void *sp = NULL;
+            if ((rc = gx_malloc(g, &sp, chunk * W * 4, "vector staging", err)))
+                goto out;
+            uint32_t *stage = (uint32_t *)sp;
+            for (uint64_t lo2 = 0; lo2 < ns; lo2 += chunk) {
+                const uint64_t hi2 = lo2 + chunk < ns ? lo2 + chunk : ns;
+                gather_vectors<<<2 * g->prop.multiProcessorCount * 4, 256>>>(p, g->d_prefix, r0, lo2, hi2, W,
+                                                                             stage);
+                CK_LAUNCH("gather_vectors");
+                CK(cudaMemcpy(res->vectors + lo2 * W, stage, (hi2 - lo2) * W * 4, cudaMemcpyDeviceToHost));
+            }
+        }
+        if (opt->sink) {
+            const uint64_t on_dev = ctl.e_fill;
+            const uint64_t total_e = on_dev + g->h_n;
+            int sorted = 0;
+            if (total_e && total_e <= p.e_cap && total_e < 0x7fffffffull) {
+                /* everything fits on the device: staged edges after the
+                 * resident ones, ids, then CSR order (by source) with CUB;
+                 * the table is no longer needed and makes room */
+                if (g->h_n) {
+                    CK(cudaMemcpy(p.e_src + on_dev, g->h_src, g->h_n * 8, cudaMemcpyHostToDevice));
+                    CK(cudaMemcpy(p.e_dst + on_dev, g->h_dst, g->h_n * 8, cudaMemcpyHostToDevice));
+                    CK(cudaMemcpy(p.e_lab + on_dev, g->h_lab, g->h_n * 4, cudaMemcpyHostToDevice));
+                }
+                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_src, total_e);
+                CK_LAUNCH("map_slots");
+                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_dst, total_e);
+                CK_LAUNCH("map_slots");
+                gx_release(g, p.table);
+                p.table = NULL;
+                gx_release(g, g->q[0]);
+                gx_release(g, g->q[1]);
+                g->q[0] = g->q[1] = NULL;
+                int r = gx_emit_csr(g, opt, total_e, ctl.n_states, err);
+                if (r == 1) {
+                    /* no room to sort: emit in the order found */
+                    h_map = (unsigned long long *)malloc(total_e * 16);
+                    uint32_t *hl = (uint32_t *)malloc(total_e * 4);
+                    h_stage = hl;
+                    if (!h_map || !hl) {
+                        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory for %llu edges",
+                                     (unsigned long long)total_e);
+                        goto out;
+                    }
+                    CK(cudaMemcpy(h_map, p.e_src, total_e * 8, cudaMemcpyDeviceToHost));
+                    CK(cudaMemcpy(h_map + total_e, p.e_dst, total_e * 8, cudaMemcpyDeviceToHost));
+                    CK(cudaMemcpy(hl, p.e_lab, total_e * 4, cudaMemcpyDeviceToHost));
+                    r = gx_emit(opt, h_map, h_map + total_e, hl, total_e, err);
+                }
+                if ((rc = r))
+                    goto out;
+                sorted = 1;
+            }
+            /* too many to hold at once: batches in the order found, what is
+             * still on the device first (the buffer is then reused for the
+             * staged batches) */
+            if (!sorted && on_dev) {
+                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_src, on_dev);
+                CK_LAUNCH("map_slots");
+                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_dst, on_dev);
+                CK_LAUNCH("map_slots");
+                h_map = (unsigned long long *)malloc(on_dev * 16);
+                uint32_t *hl = (uint32_t *)malloc(on_dev * 4);
+                h_stage = hl;
+                if (!h_map || !hl) {
+                    rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory for %llu edges",
+                                 (unsigned long long)on_dev);
+                    goto out;
+                }
+                CK(cudaMemcpy(h_map, p.e_src, on_dev * 8, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(h_map + on_dev, p.e_dst, on_dev * 8, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(hl, p.e_lab, on_dev * 4, cudaMemcpyDeviceToHost));
+                if ((rc = gx_emit(opt, h_map, h_map + on_dev, hl, on_dev, err)))
+                    goto out;
+            }
+            uint64_t done = 0;
+            while (!sorted && done < g->h_n) {
+                const uint64_t m = g->h_n - done < p.e_cap ? g->h_n - done : p.e_cap;
+                CK(cudaMemcpy(p.e_src, g->h_src + done, m * 8, cudaMemcpyHostToDevice));
+                CK(cudaMemcpy(p.e_dst, g->h_dst + done, m * 8, cudaMemcpyHostToDevice));
+                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_src, m);
+                CK_LAUNCH("map_slots");
+                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_dst, m);
+                CK_LAUNCH("map_slots");
+                CK(cudaMemcpy(g->h_src + done, p.e_src, m * 8, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(g->h_dst + done, p.e_dst, m * 8, cudaMemcpyDeviceToHost));
+                if ((rc = gx_emit(opt, g->h_src + done, g->h_dst + done, g->h_lab + done, m, err)))
+                    goto out;
+                done += m;
+            }
+        }
+    }
+
+out:
+    if (stats) {
+        st.iterations = ctl.iterations;
+        st.direct_inserts = ctl.direct_inserts;
+        st.cache_inserts = ctl.cache_inserts;
+        st.scan_claims = ctl.scan_claims;
+        *stats = st;
+    }
+    if (rc) {
+        res->complete = false;
+        if (!res->states) {
+            res->states = ctl.n_states;
+            res->transitions = ctl.n_trans;
+            res->deadlocks = ctl.n_dead;
+        }
+    }
+    if (ev0)
+        cudaEventDestroy(ev0);
+    if (ev1)
+        cudaEventDestroy(ev1);
+    free(h_map);
+    free(h_stage);
+    gx_free(g);
+    res->seconds = gx_now() - t0;
+    return rc;
+}
+
+extern "C" int explore_gpu(const struct image *img, const struct explore_options *opt, struct explore_result *res,
+                           struct wx_error *err)
+{
+    return explore_gpu_tuned(img, opt, NULL, res, NULL, err);
+}

@@ -1,0 +1,69 @@
+/*
+ * explore_gpu.h -- tuning knobs and run statistics of the GPU explorer
+ * (kernels/explore.cu), beyond the backend-neutral explorer API.
+ *
+ * explore_gpu() (explorer/explore.h) is explore_gpu_tuned() with every knob
+ * at its default.  Tests use the knobs to force the rare paths (tiny cache,
+ * tiny work queue, level-synchronous mode without a trace); the benchmarks
+ * use them for sweeps and read the statistics.  The header is C and is
+ * included by host code only.
+ */
+#ifndef WX_EXPLORE_GPU_H
+#define WX_EXPLORE_GPU_H
+
+#include <stdint.h>
+
+#include "../explorer/explore.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct gpu_tuning {
+    int level_sync;          /* 1: level-synchronous BFS (always with a trace),
+                                0: GPUexplore-style asynchronous; -1 default */
+    uint32_t cache_slots;    /* block-local cache slots; 0 = all shared
+                                memory left over (minimum 32) */
+    uint32_t cache_probes;   /* linear probes in the block cache; 0 = 16 */
+    uint64_t queue_cap;      /* work-queue entries (async mode); 0 = default;
+                                overflow leaves states marked new in the
+                                table, found again by scanning */
+    uint32_t blocks_per_sm;  /* 0 = as many as fit (occupancy) */
+    uint32_t group_size;     /* threads per state (power of two <= 32);
+                                0 = smallest power of two >= components */
+    uint64_t edge_cap;       /* edge-buffer entries (edge sink); 0 = from
+                                free memory */
+    int occupancy2;          /* 1: kernel built for 2 x 512 threads per SM
+                                (64 registers), 0: for 1 x 512; -1 default */
+};
+
+struct gpu_run_stats {
+    uint64_t launches;       /* kernel launches of the exploration */
+    uint64_t iterations;     /* block iterations, summed over blocks */
+    uint64_t direct_inserts; /* successors sent straight to the global table
+                                because the block cache was full */
+    uint64_t cache_inserts;  /* distinct successors per block iteration */
+    uint64_t scans;          /* launches that scanned the table for work */
+    uint64_t scan_claims;    /* states claimed by scanning */
+    uint64_t table_bytes;    /* bytes of the global table */
+    uint64_t table_slots;    /* vector slots in the table */
+    uint32_t slot_words;     /* 32-bit words per stored vector */
+    uint32_t group_size;     /* threads per state */
+    uint32_t blocks, threads, iters_per_launch, smem_bytes, cache_slots;
+    uint32_t dedupe_slots;   /* per-state successor set capacity */
+    int textures;            /* 1 when image reads went through textures */
+    int level_sync;
+    int occupancy2;
+    double kernel_seconds;   /* time inside exploration launches */
+};
+
+/* explore_gpu with knobs; tun and stats may be NULL. */
+int explore_gpu_tuned(const struct image *img, const struct explore_options *opt,
+                      const struct gpu_tuning *tun, struct explore_result *res,
+                      struct gpu_run_stats *stats, struct wx_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,82 @@
+/*
+ * gpu_cache.cuh -- the block-local successor cache: an open-addressing set
+ * of vectors in shared memory, filled by single threads during expansion
+ * and emptied into the global table by whole warps after each iteration.
+ *
+ * Layout: C rows of sw words; row s holds one key (sw words, control word
+ * last, same encoding as the global table, gpu_table.cuh, but the new bit is
+ * never set here).  Side arrays per row: the global slot the row was stored
+ * at (filled by the flush), and, for traces, the tile state and label of the
+ * first thread that inserted the row.
+ *
+ * Insert by one thread: linear probing from a hash-derived row, at most
+ * `probes` rows.  The per-row protocol is the global one reduced to one
+ * thread: an EMPTY control word is taken with atomicCAS(EMPTY -> RESERVED)
+ * on shared memory, the data words are written with volatile stores,
+ * __threadfence_block() orders them before the control word, which is then
+ * set with atomicExch.  A reader that sees a published control word equal to
+ * the key's issues __threadfence_block() before reading the data words; one
+ * that sees RESERVED spins until it is published.  The spinning thread and
+ * the writer may be lanes of one warp: independent thread scheduling
+ * (sm_70 and later) guarantees that the diverged writer makes progress.
+ * Rows are never freed during an iteration, so, as in the global table, a
+ * key is stored at most once and a thread that reaches an EMPTY row has seen
+ * every row where the key could be.  When `probes` rows are all taken by
+ * other keys the insert reports CACHE_FULL and the caller stores the vector
+ * in the global table directly; since rows are never freed, every later
+ * insert of that key in this iteration also reports CACHE_FULL, so a vector
+ * is identified either by one cache row or by one global slot, never both.
+ */
+#ifndef WX_GPU_CACHE_CUH
+#define WX_GPU_CACHE_CUH
+
+#include "gpu_int.cuh"
+
+enum { CACHE_FOUND = 0, CACHE_INSERTED = 1, CACHE_FULL = 2, CACHE_SPIN = 3 };
+
+__device__ __forceinline__ int cache_insert(uint32_t *cache, uint32_t C, uint32_t probes, uint32_t sw,
+                                            const uint32_t *v, unsigned long long h, uint32_t *row)
+{
+    const uint32_t key_ctl = v[sw - 1];
+    uint32_t s = (uint32_t)(((h >> 32) * (unsigned long long)C) >> 32);
+    uint32_t spins = 0;
+    for (uint32_t j = 0; j < probes && j < C; j++, s = (s + 1 == C) ? 0 : s + 1) {
+        volatile uint32_t *r = cache + (size_t)s * sw;
+        for (;;) {
+            const uint32_t c = r[sw - 1];
+            if (c == GPU_EMPTY) {
+                if (atomicCAS((uint32_t *)&r[sw - 1], GPU_EMPTY, GPU_RESERVED) == GPU_EMPTY) {
+                    for (uint32_t q = 0; q + 1 < sw; q++)
+                        r[q] = v[q];
+                    __threadfence_block();
+                    atomicExch((uint32_t *)&r[sw - 1], key_ctl);
+                    *row = s;
+                    return CACHE_INSERTED;
+                }
+                continue;
+            }
+            if (c == GPU_RESERVED) {
+                if (++spins > GPU_SPIN_LIMIT)
+                    return CACHE_SPIN; /* a bug: see GPU_SPIN_LIMIT */
+                continue;
+            }
+            if (c == key_ctl) {
+                __threadfence_block();
+                bool eq = true;
+                for (uint32_t q = 0; q + 1 < sw; q++)
+                    if (r[q] != v[q]) {
+                        eq = false;
+                        break;
+                    }
+                if (eq) {
+                    *row = s;
+                    return CACHE_FOUND;
+                }
+            }
+            break;
+        }
+    }
+    return CACHE_FULL;
+}
+
+#endif

@@ -1,0 +1,286 @@
+/*
+ * gpu_expand.cuh -- successor generation by vector groups, and the small
+ * per-state successor set that makes transition counts exact.
+ *
+ * Vector groups.  A state is expanded by a group of G threads (G a power of
+ * two, G <= 32, groups aligned inside a warp); thread g of a group handles
+ * components g, g + G, g + 2G, ... so networks with more than 32 components
+ * work with G = 32.  Every loop below is executed in lock-step by the whole
+ * warp (warp-uniform trip counts, decided by __any_sync), so the shuffles and
+ * ballots always have all 32 lanes; a group with nothing left to do idles.
+ *
+ * Order of generation for one state (each lane yields at most one successor
+ * per round; the round's successors are then inserted, see explore.cu):
+ *   LOCAL  each thread walks the local entries of its components, one target
+ *          per round (slot by slot: nondeterministic local targets all
+ *          appear).  While doing so it records, per component, where its
+ *          sync entries start and where its segment ends (group buffer);
+ *   SELECT the group takes the smallest class id k among the components'
+ *          next sync entries (min over the group by xor-shuffles), and every
+ *          thread gathers, for each of its components, the range of its
+ *          class-k entries and the number of their targets (all entries, all
+ *          filled slots: 3, 4, ... entries of one class are all enumerated);
+ *   RULES  the rules of class k are owned round-robin by the group's threads
+ *          (rule r by thread (r - first) mod G, so each rule is checked
+ *          once); an owner whose rule has every participant enabled
+ *          enumerates the cartesian product of the participants' targets by
+ *          mixed-radix decoding of a 64-bit combination index, one successor
+ *          per round;
+ *   then SELECT again until no component has sync entries left (classes are
+ *   taken in increasing order because each component's sync entries are
+ *   sorted by class), then DONE.
+ * The group buffer holds 4 words per component: next sync entry, segment
+ * end, first class-k entry, number of class-k targets (0 = not enabled).
+ * Writes to it happen before a __syncwarp() that precedes every read by
+ * another lane of the group.
+ *
+ * Exact transition counts.  Two generators may yield the same (label,
+ * target) from one state (self-loops of different components, rules of one
+ * label with overlapping effects, ...).  Each yielded successor is first
+ * located -- a block-cache row or, if the cache was full, a global table
+ * slot; either identifies the vector exactly within the iteration
+ * (gpu_cache.cuh) -- and the pair (location, label) is inserted into the
+ * group's successor set with one 128-bit atomicCAS per probe (sm_90).  Only
+ * pairs new to the set count as transitions; the set is also the list of
+ * the state's distinct edges for the edge sink.
+ */
+#ifndef WX_GPU_EXPAND_CUH
+#define WX_GPU_EXPAND_CUH
+
+#include "../network/image.h"
+#include "gpu_int.cuh"
+#include "gpu_table.cuh"
+
+struct __align__(16) gpu_pair {
+    unsigned long long loc, label;
+};
+
+template <bool TEX> struct gimg {
+    static __device__ __forceinline__ uint32_t u32(const uint32_t *p, cudaTextureObject_t t, uint32_t i)
+    {
+        if (TEX)
+            return tex1Dfetch<unsigned int>(t, (int)i);
+        return __ldg(p + i);
+    }
+    static __device__ __forceinline__ unsigned long long entry(const gpu_image &g, uint32_t i)
+    {
+        uint2 x;
+        if (TEX)
+            x = tex1Dfetch<uint2>(g.t_trans, (int)i);
+        else
+            x = __ldg(g.trans + i);
+        return (unsigned long long)x.x | ((unsigned long long)x.y << 32);
+    }
+    static __device__ __forceinline__ uint32_t first_bit(const gpu_image &g, uint32_t c)
+    {
+        return u32(g.first_bit, g.t_first_bit, c);
+    }
+    static __device__ __forceinline__ uint32_t state_bits(const gpu_image &g, uint32_t c)
+    {
+        return u32(g.state_bits, g.t_state_bits, c);
+    }
+};
+
+/* Number of filled slots of an entry. */
+__device__ __forceinline__ uint32_t entry_filled(unsigned long long e, uint32_t act_bits, uint32_t sb)
+{
+    const uint32_t slots = image_entry_slots(act_bits, sb);
+    uint32_t k = 0;
+    while (k < slots && image_entry_target(e, act_bits, sb, k) != 0xffffffffu)
+        k++;
+    return k;
+}
+
+/* Target number d (0-based) among the filled slots of the entries from a. */
+template <bool TEX>
+__device__ __forceinline__ uint32_t nth_target(const gpu_image &g, uint32_t a, uint32_t d, uint32_t sb)
+{
+    for (uint32_t e = a;; e++) {
+        const unsigned long long ent = gimg<TEX>::entry(g, e);
+        const uint32_t f = entry_filled(ent, g.act_bits, sb);
+        if (d < f)
+            return image_entry_target(ent, g.act_bits, sb, d);
+        d -= f;
+    }
+}
+
+/* Inserts (loc, label) into a successor set of D (power of two) entries.
+ * 1 new, 0 already there, -1 set full. */
+__device__ __forceinline__ int pair_insert(gpu_pair *set, uint32_t D, unsigned long long loc, uint32_t label)
+{
+    const gpu_pair empty = {~0ull, ~0ull};
+    const gpu_pair key = {loc, (unsigned long long)label};
+    uint32_t s = (uint32_t)gpu_mix64(loc * 0x9e3779b97f4a7c15ull + label) & (D - 1);
+    for (uint32_t j = 0; j < D; j++, s = (s + 1) & (D - 1)) {
+        const gpu_pair old = atomicCAS(&set[s], empty, key);
+        if (old.loc == empty.loc && old.label == empty.label)
+            return 1;
+        if (old.loc == key.loc && old.label == key.label)
+            return 0;
+    }
+    return -1;
+}
+
+enum { PH_LOCAL = 0, PH_SELECT = 1, PH_RULES = 2, PH_DONE = 3 };
+
+/* Per-lane generator state of one state's expansion. */
+struct gen_state {
+    int phase;
+    /* LOCAL */
+    uint32_t c, e, e_end, k;
+    bool cinit;
+    /* RULES */
+    uint32_t cls, r, r_end, cur_rule;
+    unsigned long long combo, ncombo;
+};
+
+__device__ __forceinline__ void copy_words(uint32_t *dst, const uint32_t *src, uint32_t n)
+{
+    for (uint32_t q = 0; q < n; q++)
+        dst[q] = src[q];
+}
+
+/* LOCAL: next local successor of this lane into scr, or false when the
+ * lane's components are exhausted (then the group buffer has cur/end of all
+ * of them). */
+template <bool TEX>
+__device__ __forceinline__ bool next_local(const gpu_image &g, gen_state &st, uint32_t G, const uint32_t *src,
+                                           uint32_t *scr, uint32_t sw, uint32_t *gb, uint32_t *lab)
+{
+    const uint32_t n = g.n_comps;
+    for (;;) {
+        if (st.c >= n)
+            return false;
+        const uint32_t c = st.c;
+        const uint32_t sb = gimg<TEX>::state_bits(g, c);
+        if (!st.cinit) {
+            const uint32_t fb = gimg<TEX>::first_bit(g, c);
+            const uint32_t width = gimg<TEX>::first_bit(g, c + 1) - fb;
+            const uint32_t s = image_get_field(src, fb, width);
+            const uint32_t pi = gimg<TEX>::u32(g.proc_off, g.t_proc_off, c) + s;
+            st.e = gimg<TEX>::u32(g.state_off, g.t_state_off, pi);
+            st.e_end = gimg<TEX>::u32(g.state_off, g.t_state_off, pi + 1);
+            st.k = 0;
+            st.cinit = true;
+            gb[c * 4 + 1] = st.e_end;
+        }
+        if (st.e < st.e_end) {
+            const unsigned long long ent = gimg<TEX>::entry(g, st.e);
+            if (!image_entry_is_sync(ent)) {
+                if (st.k < image_entry_slots(g.act_bits, sb)) {
+                    const uint32_t t = image_entry_target(ent, g.act_bits, sb, st.k);
+                    if (t != 0xffffffffu) {
+                        st.k++;
+                        const uint32_t fb = gimg<TEX>::first_bit(g, c);
+                        const uint32_t width = gimg<TEX>::first_bit(g, c + 1) - fb;
+                        copy_words(scr, src, sw);
+                        image_set_field(scr, fb, width, t);
+                        *lab = image_entry_label(ent, g.act_bits);
+                        return true;
+                    }
+                }
+                st.e++;
+                st.k = 0;
+                continue;
+            }
+        }
+        gb[c * 4 + 0] = st.e; /* first sync entry, or the segment end */
+        st.c += G;
+        st.cinit = false;
+    }
+}
+
+/* SELECT, part 2 (after the group agreed on class k): gather this lane's
+ * components' class-k entries; set up the rule iterator. */
+template <bool TEX>
+__device__ __forceinline__ void gather_class(const gpu_image &g, gen_state &st, uint32_t gl, uint32_t G,
+                                             uint32_t *gb, uint32_t k)
+{
+    const uint32_t n = g.n_comps;
+    for (uint32_t c = gl; c < n; c += G) {
+        uint32_t cur = gb[c * 4 + 0];
+        const uint32_t end = gb[c * 4 + 1];
+        const uint32_t a = cur;
+        uint32_t cnt = 0;
+        if (cur < end) {
+            const uint32_t sb = gimg<TEX>::state_bits(g, c);
+            for (; cur < end; cur++) {
+                const unsigned long long ent = gimg<TEX>::entry(g, cur);
+                if (image_entry_label(ent, g.act_bits) != k)
+                    break;
+                cnt += entry_filled(ent, g.act_bits, sb);
+            }
+        }
+        gb[c * 4 + 0] = cur;
+        gb[c * 4 + 2] = a;
+        gb[c * 4 + 3] = cnt;
+    }
+    st.cls = k;
+    st.r = gimg<TEX>::u32(g.class_rule_start, g.t_class_rule_start, k) + gl;
+    st.r_end = gimg<TEX>::u32(g.class_rule_start, g.t_class_rule_start, k + 1);
+    st.combo = st.ncombo = 0;
+}
+
+/* RULES: next successor of this lane's rules of class st.cls.  *overflow is
+ * set when a rule has more than 2^62 combinations. */
+template <bool TEX>
+__device__ __forceinline__ bool next_rule(const gpu_image &g, gen_state &st, uint32_t G, const uint32_t *src,
+                                          uint32_t *scr, uint32_t sw, const uint32_t *gb, uint32_t *lab,
+                                          bool *overflow)
+{
+    const uint32_t mw = g.mask_words;
+    for (;;) {
+        if (st.combo < st.ncombo) {
+            copy_words(scr, src, sw);
+            unsigned long long x = st.combo;
+            for (uint32_t w = 0; w < mw; w++) {
+                uint32_t m = gimg<TEX>::u32(g.rule_mask, g.t_rule_mask, st.cur_rule * mw + w);
+                while (m) {
+                    const uint32_t c = w * 32 + (__ffs(m) - 1);
+                    m &= m - 1;
+                    const uint32_t cnt = gb[c * 4 + 3];
+                    uint32_t d = 0;
+                    if (cnt > 1) {
+                        d = (uint32_t)(x % cnt);
+                        x /= cnt;
+                    }
+                    const uint32_t sb = gimg<TEX>::state_bits(g, c);
+                    const uint32_t t = nth_target<TEX>(g, gb[c * 4 + 2], d, sb);
+                    const uint32_t fb = gimg<TEX>::first_bit(g, c);
+                    image_set_field(scr, fb, gimg<TEX>::first_bit(g, c + 1) - fb, t);
+                }
+            }
+            st.combo++;
+            *lab = gimg<TEX>::u32(g.class_result, g.t_class_result, st.cls);
+            return true;
+        }
+        if (st.r >= st.r_end)
+            return false;
+        /* Is rule r enabled, and how many combinations does it have? */
+        unsigned long long nc = 1;
+        for (uint32_t w = 0; w < mw && nc; w++) {
+            uint32_t m = gimg<TEX>::u32(g.rule_mask, g.t_rule_mask, st.r * mw + w);
+            while (m) {
+                const uint32_t c = w * 32 + (__ffs(m) - 1);
+                m &= m - 1;
+                const uint32_t cnt = gb[c * 4 + 3];
+                if (cnt == 0) {
+                    nc = 0;
+                    break;
+                }
+                if (nc > (1ull << 62) / cnt) {
+                    *overflow = true;
+                    nc = 0;
+                    break;
+                }
+                nc *= cnt;
+            }
+        }
+        st.cur_rule = st.r;
+        st.r += G;
+        st.combo = 0;
+        st.ncombo = nc;
+    }
+}
+
+#endif

@@ -1,0 +1,132 @@
+/*
+ * gpu_int.cuh -- internal types of the GPU explorer: the device view of the
+ * image, the launch parameters and the control block shared by all blocks.
+ * Included by kernels/explore.cu only.
+ */
+#ifndef WX_GPU_INT_CUH
+#define WX_GPU_INT_CUH
+
+#include <stdint.h>
+#include <cuda_runtime.h>
+
+#define GPU_WARP 32u
+#define GPU_FULL 0xffffffffu
+#define GPU_MAX_THREADS 512u
+
+/* Largest stored vector: IMAGE_MAX_WORDS data words plus one control word. */
+#define GPU_MAX_SW 65u
+#define GPU_MAX_LINES 3u   /* ceil(GPU_MAX_SW / 32) */
+
+/* Control-word codes (see gpu_table.cuh).  Both have bit 31 set and are
+ * never a published value, because the host chooses the slot layout so that
+ * (published low 31 bits) <= 0x7ffffffd. */
+#define GPU_EMPTY 0xffffffffu
+#define GPU_RESERVED 0xfffffffeu
+#define GPU_NEW_BIT 0x80000000u
+#define GPU_LOW31 0x7fffffffu
+
+#define GPU_NO_SLOT 0xffffffffffffffffull
+/* A successor location in the per-state dedupe set: a block-cache slot
+ * (tag clear) or a global table slot (tag set). */
+#define GPU_LOC_GLOBAL 0x8000000000000000ull
+
+/* Error codes written to gpu_ctl.error (first one wins). */
+enum {
+    GPU_ERR_NONE = 0,
+    GPU_ERR_TABLE_FULL = 1,  /* probe bound exhausted: a state was not stored */
+    GPU_ERR_DEDUPE = 2,      /* a state has more distinct successors than the set holds */
+    GPU_ERR_EDGES = 3,       /* edge buffer overflow within one launch */
+    GPU_ERR_QUEUE = 4,       /* level-mode queue overflow (internal) */
+    GPU_ERR_COMBOS = 5,      /* a rule with more than 2^62 combinations */
+    GPU_ERR_SPIN = 6         /* internal: a reserved slot stayed unpublished */
+};
+
+/* Waits for a reserved slot are bounded: a slot still reserved after this
+ * many re-reads means a bug (its writer never publishes), reported as an
+ * error instead of a hang. */
+#define GPU_SPIN_LIMIT (1u << 22)
+
+/* Device view of the image.  Every array is also reachable through a
+ * texture object when use_tex is set (templated kernels pick one path). */
+struct gpu_image {
+    const uint32_t *proc_off, *state_off, *first_bit, *state_bits;
+    const uint32_t *class_rule_start, *class_result, *rule_mask;
+    const uint2 *trans;               /* 64-bit entries as (lo, hi) pairs */
+    const uint8_t *action;            /* n_labels flags or NULL */
+    cudaTextureObject_t t_proc_off, t_state_off, t_first_bit, t_state_bits;
+    cudaTextureObject_t t_class_rule_start, t_class_result, t_rule_mask, t_trans;
+    uint32_t n_comps, words, act_bits, mask_words, n_labels, n_classes;
+};
+
+/* Control block in device memory: counters and flags of one exploration.
+ * 64-bit counters are updated with atomicAdd; the host reads the block
+ * between launches (no kernel runs then). */
+struct gpu_ctl {
+    unsigned long long n_states;     /* vectors inserted into the table */
+    unsigned long long n_claimed;    /* states owned by a tile or queue */
+    unsigned long long n_expanded;   /* states whose expansion completed */
+    unsigned long long n_trans;      /* distinct (src, label, dst) */
+    unsigned long long n_dead;       /* expanded states without successors */
+    unsigned long long q_in_len, q_in_head, q_out_len;
+    unsigned long long scan_cursor;  /* next bucket to scan (scan_enabled) */
+    unsigned long long e_fill;       /* edges written to the edge buffer */
+    unsigned long long iterations, direct_inserts, cache_inserts, scan_claims;
+    unsigned long long n_saved;      /* states parked in per-block saved tiles */
+    unsigned long long init_slot;    /* slot of the initial state */
+    unsigned long long viol_dead_slot;   /* first deadlock found (stop_on_deadlock) */
+    unsigned long long viol_act_slot;    /* source of the first action violation */
+    unsigned long long viol_act_dst;     /* its target's slot */
+    unsigned int scan_enabled;
+    unsigned int stop;               /* set on error or violation */
+    unsigned int error;              /* GPU_ERR_* */
+    unsigned int viol_dead_claim;    /* 0 until the first deadlock violation */
+    unsigned int viol_act_claim;     /* 0 until the first action violation */
+    unsigned int viol_label;
+    unsigned int viol_vec[GPU_MAX_SW]; /* action target vector */
+};
+
+/* Launch parameters, passed by value. */
+struct gpu_params {
+    struct gpu_image img;
+    uint32_t *table;
+    unsigned long long nbuckets;
+    uint32_t bw;          /* words per bucket (32 * lines) */
+    uint32_t sw;          /* words per stored vector (control word last) */
+    uint32_t spb;         /* vectors per bucket */
+    uint32_t lines;       /* 128-byte lines per bucket */
+    uint32_t probe_bound; /* buckets probed before the insert fails */
+
+    const unsigned long long *q_in;
+    unsigned long long *q_out;
+    unsigned long long q_cap;        /* q_out entries usable */
+    unsigned long long *saved;       /* async: per block, [0] = count, then T slots */
+
+    unsigned long long *parent;      /* trace: per table slot, or NULL */
+    uint32_t *parent_label;
+
+    unsigned long long *e_src, *e_dst; /* sink: edge buffer, or NULL */
+    uint32_t *e_lab;
+    unsigned long long e_cap;
+
+    struct gpu_ctl *ctl;
+
+    uint32_t G, log2G;     /* threads per state (power of two, <= 32) */
+    uint32_t T;            /* states per block tile = threads / G */
+    uint32_t iterations;   /* per launch; 0 = until no work (level mode) */
+    uint32_t level_mode;
+    uint32_t stop_on_deadlock;
+    uint32_t want_edges;
+    uint32_t D;            /* dedupe slots per state (power of two) */
+    uint32_t C;            /* block cache slots */
+    uint32_t cache_probes;
+    uint32_t scan_chunk;   /* buckets claimed per scan step */
+
+    /* dynamic shared memory layout, byte offsets */
+    uint32_t off_tile_vec[2], off_tile_slot[2], off_scratch, off_grpbuf,
+             off_dedupe, off_cache, off_cache_gslot, off_cache_par, off_cache_lab;
+    uint32_t grpbuf_global, dedupe_global;   /* 1: these live in global memory */
+    uint32_t *grpbuf_g;                      /* blocks * T * n * 4 words */
+    void *dedupe_g;                          /* blocks * T * D pairs (16 bytes) */
+};
+
+#endif

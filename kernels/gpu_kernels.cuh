@@ -1,0 +1,604 @@
+/*
+ * gpu_kernels.cuh -- the kernels of the GPU explorer: explore_tile (one
+ * launch = several iterations of fill / expand / flush per block), the
+ * initial-state insert, and the finishing kernels (dense ids, vectors,
+ * edges).  Host code is in explore.cu.
+ *
+ * One iteration of a block (explore_tile):
+ *   fill    the tile (T = threads / G states) keeps the states forwarded by
+ *           the previous iteration; free places are taken from the input
+ *           queue (q_in, written by the previous launch), then, when the
+ *           host enabled it, by scanning the table for states still marked
+ *           new (claim = atomic clear of the new bit);
+ *   expand  each vector group expands one tile state (gpu_expand.cuh);
+ *           successors go to the block cache, or straight to the global
+ *           table when the cache is full;
+ *   flush   the warps insert the cache rows into the global table; a vector
+ *           that turns out to be new is, while its slot is still reserved,
+ *           given a place: the block's next tile (async mode: forwarding),
+ *           else the output queue, else (async, queue full) it is published
+ *           new and left for a scanner.  Whoever places it publishes it old:
+ *           it is claimed, and will be expanded exactly once;
+ *   edges   (edge sink) each group writes its state's distinct edges.
+ * Level mode (traces, properties): no forwarding, every new state goes to
+ * q_out, and a launch only drains q_in, so the states of one launch
+ * sequence between two queue swaps are exactly one BFS level, and the
+ * first inserter of a state (a parent of the previous level) records the
+ * BFS-tree edge used for shortest traces.
+ * Determinism: counts, deadlocks and edges (up to renumbering) are
+ * deterministic; slots, ids and the order of edges vary from run to run.
+ */
+#ifndef WX_GPU_KERNELS_CUH
+#define WX_GPU_KERNELS_CUH
+
+#include "gpu_cache.cuh"
+#include "gpu_expand.cuh"
+#include "gpu_int.cuh"
+#include "gpu_table.cuh"
+
+__device__ __forceinline__ void gpu_set_error(const gpu_params &p, uint32_t code)
+{
+    atomicCAS(&p.ctl->error, 0u, code);
+    __threadfence();
+    atomicExch(&p.ctl->stop, 1u);
+}
+
+/* Per-block bookkeeping in static shared memory. */
+struct blk {
+    unsigned int cur_n, next_n, pos, stop, qgot;
+    int viol_row;
+    unsigned long long qh;
+    unsigned long long states, claimed, expanded, trans, dead, direct, cached, scan_claims, iters;
+};
+
+/* Stores a vector that is not in the cache; see gpu_table.cuh for the
+ * protocol and gpu_kernels.cuh (top) for the placement of new states.
+ * Whole warp, converged.  Returns the slot, or GPU_NO_SLOT (table full). */
+__device__ __noinline__ unsigned long long insert_global(const gpu_params &p, blk &b, const uint32_t *v,
+                                                         unsigned long long h, unsigned long long src_slot,
+                                                         uint32_t lab, uint32_t *next_vec,
+                                                         unsigned long long *next_slot)
+{
+    const uint32_t lane = threadIdx.x & 31u;
+    unsigned long long slot = 0;
+    const int r = tbl_find_or_reserve(p, v, h, gpu_hash2(h), &slot);
+    if (r == TBL_FULL || r == TBL_SPIN) {
+        if (lane == 0)
+            gpu_set_error(p, r == TBL_FULL ? GPU_ERR_TABLE_FULL : GPU_ERR_SPIN);
+        return GPU_NO_SLOT;
+    }
+    if (r == TBL_FOUND)
+        return slot;
+    uint32_t flag = 0, fpos = 0xffffffffu;
+    if (lane == 0) {
+        atomicAdd(&b.states, 1ull);
+        if (!p.level_mode) {
+            const unsigned int pos = atomicAdd(&b.next_n, 1u);
+            if (pos < p.T)
+                fpos = pos;
+        }
+        if (fpos == 0xffffffffu) {
+            const unsigned long long q = atomicAdd(&p.ctl->q_out_len, 1ull);
+            if (q < p.q_cap)
+                p.q_out[q] = slot;
+            else if (p.level_mode)
+                gpu_set_error(p, GPU_ERR_QUEUE);
+            else
+                flag = GPU_NEW_BIT;
+        }
+        if (!flag)
+            atomicAdd(&b.claimed, 1ull);
+        if (p.parent) {
+            p.parent[slot] = src_slot;
+            p.parent_label[slot] = lab;
+        }
+    }
+    fpos = __shfl_sync(GPU_FULL, fpos, 0);
+    flag = __shfl_sync(GPU_FULL, flag, 0);
+    if (fpos != 0xffffffffu) {
+        for (uint32_t q = lane; q < p.sw; q += 32)
+            next_vec[(size_t)fpos * p.sw + q] = v[q];
+        if (lane == 0)
+            next_slot[fpos] = slot;
+    }
+    tbl_publish(p, slot, v, flag);
+    return slot;
+}
+
+/* Scans buckets for states left new (async mode, queue overflow) and claims
+ * them into the tile from b.pos on.  Whole warp. */
+__device__ __forceinline__ void scan_for_work(const gpu_params &p, blk &b, uint32_t *tile_vec,
+                                              unsigned long long *tile_slot)
+{
+    const uint32_t lane = threadIdx.x & 31u;
+    const uint32_t sw = p.sw;
+    for (;;) {
+        unsigned long long c0 = 0;
+        if (lane == 0)
+            c0 = *(volatile unsigned int *)&b.pos >= p.T ? p.nbuckets
+                                                           : atomicAdd(&p.ctl->scan_cursor, (unsigned long long)p.scan_chunk);
+        c0 = __shfl_sync(GPU_FULL, c0, 0);
+        if (c0 >= p.nbuckets)
+            return;
+        const unsigned long long c1 = min(c0 + p.scan_chunk, p.nbuckets);
+        for (unsigned long long bk = c0; bk < c1; bk++) {
+            uint32_t *base = p.table + bk * p.bw;
+            bool isnew = false;
+            uint32_t ctlpos = 0;
+            if (p.lines == 1) {
+                const bool isctl = lane < p.spb * sw && lane % sw == sw - 1;
+                const uint32_t w = isctl ? ld_relaxed(base + lane) : GPU_EMPTY;
+                isnew = isctl && ctl_published(w) && (w & GPU_NEW_BIT);
+                ctlpos = lane;
+            } else if (lane == 0) {
+                const uint32_t w = ld_relaxed(base + sw - 1);
+                isnew = ctl_published(w) && (w & GPU_NEW_BIT);
+                ctlpos = sw - 1;
+            }
+            uint32_t m = __ballot_sync(GPU_FULL, isnew);
+            while (m) {
+                const uint32_t cl = __ffs(m) - 1;
+                m &= m - 1;
+                const uint32_t cpos = __shfl_sync(GPU_FULL, ctlpos, cl);
+                unsigned int pos = 0;
+                uint32_t won = 0;
+                if (lane == 0)
+                    pos = atomicAdd(&b.pos, 1u);
+                pos = __shfl_sync(GPU_FULL, pos, 0);
+                if (pos >= p.T)
+                    return;
+                if (lane == 0) {
+                    const uint32_t old = atomicAnd(base + cpos, GPU_LOW31);
+                    won = (old & GPU_NEW_BIT) && ctl_published(old);
+                }
+                won = __shfl_sync(GPU_FULL, won, 0);
+                const unsigned long long slot = bk * p.spb + cpos / sw;
+                if (won) {
+                    __threadfence();
+                    __syncwarp();
+                    tbl_read(p, slot, tile_vec + (size_t)pos * sw);
+                    if (lane == 0) {
+                        tile_slot[pos] = slot;
+                        atomicAdd(&b.claimed, 1ull);
+                        atomicAdd(&b.scan_claims, 1ull);
+                    }
+                } else if (lane == 0) {
+                    tile_slot[pos] = GPU_NO_SLOT;
+                }
+            }
+        }
+    }
+}
+
+__device__ __forceinline__ void record_deadlock(const gpu_params &p, unsigned long long slot)
+{
+    if (atomicCAS(&p.ctl->viol_dead_claim, 0u, 1u) == 0u) {
+        p.ctl->viol_dead_slot = slot;
+        __threadfence();
+        atomicExch(&p.ctl->stop, 1u);
+    }
+}
+
+/* TEX: image reads through textures.  OCC2: compiled for two blocks of
+ * GPU_MAX_THREADS per SM (at most 64 registers, some spilled) instead of
+ * one (no spills); which is faster is measured (bench/GPU_NOTES.md). */
+template <bool TEX, bool OCC2>
+__global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(const __grid_constant__ gpu_params p)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ blk b;
+
+    const uint32_t tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5, nwarps = blockDim.x >> 5;
+    const uint32_t sw = p.sw, T = p.T, C = p.C, n = p.img.n_comps;
+    uint32_t *tile_vec[2] = {(uint32_t *)(smem + p.off_tile_vec[0]), (uint32_t *)(smem + p.off_tile_vec[1])};
+    unsigned long long *tile_slot[2] = {(unsigned long long *)(smem + p.off_tile_slot[0]),
+                                        (unsigned long long *)(smem + p.off_tile_slot[1])};
+    uint32_t *scratch = (uint32_t *)(smem + p.off_scratch);
+    uint32_t *cache = (uint32_t *)(smem + p.off_cache);
+    unsigned long long *c_gslot = (unsigned long long *)(smem + p.off_cache_gslot);
+    uint32_t *c_par = (uint32_t *)(smem + p.off_cache_par);
+    uint32_t *c_lab = (uint32_t *)(smem + p.off_cache_lab);
+    int cur = 0;
+
+    if (tid == 0) {
+        b.cur_n = b.next_n = b.pos = b.stop = b.qgot = 0;
+        b.viol_row = -1;
+        b.qh = 0;
+        b.states = b.claimed = b.expanded = b.trans = b.dead = b.direct = b.cached = b.scan_claims = b.iters = 0;
+    }
+    for (uint32_t i = tid; i < C; i += blockDim.x)
+        cache[(size_t)i * sw + sw - 1] = GPU_EMPTY;
+    __syncthreads();
+
+    /* Async mode: take back the states forwarded at the end of the last
+     * launch (claimed, not yet expanded). */
+    if (p.saved) {
+        unsigned long long *sv = p.saved + (size_t)blockIdx.x * (T + 1);
+        const uint32_t ns = (uint32_t)sv[0];
+        for (uint32_t j = warp; j < ns; j += nwarps) {
+            const unsigned long long slot = sv[1 + j];
+            if (lane == 0)
+                tile_slot[0][j] = slot;
+            tbl_read(p, slot, tile_vec[0] + (size_t)j * sw);
+        }
+        __syncthreads();
+        if (tid == 0) {
+            b.cur_n = ns;
+            sv[0] = 0;
+        }
+        __syncthreads();
+    }
+
+    bool save = false;
+    for (uint32_t it = 0;; it++) {
+        if (tid == 0)
+            b.stop = *(volatile unsigned int *)&p.ctl->stop;
+        __syncthreads();
+        if (b.stop)
+            break;
+        if (p.iterations && it == p.iterations) {
+            save = true;
+            break;
+        }
+
+        /* ---- fill ---- */
+        if (tid == 0) {
+            const uint32_t have = b.cur_n, want = T - have;
+            b.qgot = 0;
+            const unsigned long long len = p.ctl->q_in_len;
+            if (want && *(volatile unsigned long long *)&p.ctl->q_in_head < len) {
+                const unsigned long long h = atomicAdd(&p.ctl->q_in_head, (unsigned long long)want);
+                if (h < len) {
+                    b.qh = h;
+                    b.qgot = (uint32_t)min((unsigned long long)want, len - h);
+                }
+            }
+        }
+        __syncthreads();
+        {
+            const uint32_t have = b.cur_n, got = b.qgot;
+            for (uint32_t j = warp; j < got; j += nwarps) {
+                const unsigned long long slot = p.q_in[b.qh + j];
+                if (lane == 0)
+                    tile_slot[cur][have + j] = slot;
+                tbl_read(p, slot, tile_vec[cur] + (size_t)(have + j) * sw);
+            }
+        }
+        __syncthreads();
+        if (tid == 0)
+            b.pos = b.cur_n + b.qgot;
+        __syncthreads();
+        /* decide before any warp moves b.pos */
+        const bool do_scan = b.pos < T && *(volatile unsigned int *)&p.ctl->scan_enabled;
+        __syncthreads();
+        if (do_scan)
+            scan_for_work(p, b, tile_vec[cur], tile_slot[cur]);
+        __syncthreads();
+        if (tid == 0)
+            b.cur_n = min(b.pos, T);
+        __syncthreads();
+        const uint32_t tile_n = b.cur_n;
+        if (tile_n == 0)
+            break;
+
+        /* ---- expand ---- */
+        {
+            const uint32_t G = p.G, gl = lane & (G - 1), grp = tid >> p.log2G;
+            const uint32_t gmask = G == 32 ? GPU_FULL : ((1u << G) - 1u) << (lane & ~(G - 1));
+            const bool active = grp < tile_n && tile_slot[cur][grp] != GPU_NO_SLOT;
+            const unsigned long long src_slot = grp < tile_n ? tile_slot[cur][grp] : GPU_NO_SLOT;
+            const uint32_t *src = tile_vec[cur] + (size_t)grp * sw;
+            uint32_t *scr = scratch + (size_t)tid * sw;
+            uint32_t *gb = p.grpbuf_global ? p.grpbuf_g + ((size_t)blockIdx.x * T + grp) * n * 4
+                                           : (uint32_t *)(smem + p.off_grpbuf) + (size_t)grp * n * 4;
+            gpu_pair *ded = p.dedupe_global ? (gpu_pair *)p.dedupe_g + ((size_t)blockIdx.x * T + grp) * p.D
+                                            : (gpu_pair *)(smem + p.off_dedupe) + (size_t)grp * p.D;
+            if (active)
+                for (uint32_t i = gl; i < p.D; i += G)
+                    ded[i] = gpu_pair{~0ull, ~0ull};
+            __syncwarp();
+
+            gen_state st;
+            st.phase = active ? PH_LOCAL : PH_DONE;
+            st.c = gl;
+            st.e = st.e_end = st.k = 0;
+            st.cinit = false;
+            st.cls = st.r = st.r_end = st.cur_rule = 0;
+            st.combo = st.ncombo = 0;
+            uint32_t ngen = 0, nedge = 0;
+            bool ovf = false;
+
+            while (__any_sync(GPU_FULL, st.phase != PH_DONE)) {
+                __syncwarp();
+                uint32_t kmin = 0xffffffffu;
+                if (st.phase == PH_SELECT)
+                    for (uint32_t c = gl; c < n; c += G) {
+                        const uint32_t e = gb[c * 4 + 0];
+                        if (e < gb[c * 4 + 1])
+                            kmin = min(kmin, image_entry_label(gimg<TEX>::entry(p.img, e), p.img.act_bits));
+                    }
+                for (uint32_t o = 1; o < G; o <<= 1)
+                    kmin = min(kmin, __shfl_xor_sync(GPU_FULL, kmin, o));
+                if (st.phase == PH_SELECT) {
+                    if (kmin == 0xffffffffu) {
+                        st.phase = PH_DONE;
+                    } else {
+                        gather_class<TEX>(p.img, st, gl, G, gb, kmin);
+                        st.phase = PH_RULES;
+                    }
+                }
+                __syncwarp();
+
+                bool has = false;
+                uint32_t lab = 0;
+                if (st.phase == PH_LOCAL)
+                    has = next_local<TEX>(p.img, st, G, src, scr, sw, gb, &lab);
+                else if (st.phase == PH_RULES)
+                    has = next_rule<TEX>(p.img, st, G, src, scr, sw, gb, &lab, &ovf);
+                const uint32_t hb = __ballot_sync(GPU_FULL, has);
+                if ((st.phase == PH_LOCAL || st.phase == PH_RULES) && (hb & gmask) == 0)
+                    st.phase = PH_SELECT;
+
+                /* locate the successor: block cache, else global table */
+                unsigned long long h = 0, loc = 0;
+                int cres = CACHE_FULL;
+                uint32_t row = 0;
+                if (has) {
+                    h = gpu_hash(scr, sw);
+                    cres = cache_insert(cache, C, p.cache_probes, sw, scr, h, &row);
+                    if (cres == CACHE_SPIN) {
+                        gpu_set_error(p, GPU_ERR_SPIN);
+                        cres = CACHE_FULL;
+                    }
+                    if (cres == CACHE_INSERTED && p.parent) {
+                        c_par[row] = grp;
+                        c_lab[row] = lab;
+                    }
+                    loc = row;
+                }
+                uint32_t need = __ballot_sync(GPU_FULL, has && cres == CACHE_FULL);
+                if (lane == 0 && need)
+                    atomicAdd(&b.direct, (unsigned long long)__popc(need));
+                while (need) {
+                    const uint32_t ld = __ffs(need) - 1;
+                    need &= need - 1;
+                    const unsigned long long hl = __shfl_sync(GPU_FULL, h, ld);
+                    const uint32_t labl = __shfl_sync(GPU_FULL, lab, ld);
+                    const unsigned long long srcl = __shfl_sync(GPU_FULL, src_slot, ld);
+                    const uint32_t *vl = scratch + (size_t)((tid & ~31u) + ld) * sw;
+                    const unsigned long long gs = insert_global(p, b, vl, hl, srcl, labl, tile_vec[cur ^ 1],
+                                                                tile_slot[cur ^ 1]);
+                    if (lane == ld)
+                        loc = gs | GPU_LOC_GLOBAL;
+                }
+                if (has) {
+                    ngen++;
+                    const int pr = pair_insert(ded, p.D, loc, lab);
+                    if (pr > 0)
+                        nedge++;
+                    else if (pr < 0)
+                        gpu_set_error(p, GPU_ERR_DEDUPE);
+                    if (p.img.action && lab < p.img.n_labels && p.img.action[lab]) {
+                        if (atomicCAS(&p.ctl->viol_act_claim, 0u, 1u) == 0u) {
+                            p.ctl->viol_act_slot = src_slot;
+                            p.ctl->viol_label = lab;
+                            for (uint32_t q = 0; q < sw; q++)
+                                p.ctl->viol_vec[q] = scr[q];
+                            if (loc & GPU_LOC_GLOBAL)
+                                p.ctl->viol_act_dst = loc & ~GPU_LOC_GLOBAL;
+                            else
+                                b.viol_row = (int)row;
+                            __threadfence();
+                            if (!p.stop_on_deadlock)
+                                atomicExch(&p.ctl->stop, 1u);
+                        }
+                    }
+                }
+            }
+            if (__any_sync(GPU_FULL, ovf) && lane == 0)
+                gpu_set_error(p, GPU_ERR_COMBOS);
+            for (uint32_t o = 1; o < G; o <<= 1) {
+                ngen += __shfl_xor_sync(GPU_FULL, ngen, o);
+                nedge += __shfl_xor_sync(GPU_FULL, nedge, o);
+            }
+            if (active && gl == 0) {
+                atomicAdd(&b.trans, (unsigned long long)nedge);
+                atomicAdd(&b.expanded, 1ull);
+                if (ngen == 0) {
+                    atomicAdd(&b.dead, 1ull);
+                    if (p.stop_on_deadlock)
+                        record_deadlock(p, src_slot);
+                }
+            }
+        }
+        __syncthreads();
+
+        /* ---- flush the cache into the global table ---- */
+        for (uint32_t base = warp * 32; base < C; base += nwarps * 32) {
+            const uint32_t row = base + lane;
+            const bool pub = row < C && cache[(size_t)row * sw + sw - 1] != GPU_EMPTY;
+            const unsigned long long h = pub ? gpu_hash(cache + (size_t)row * sw, sw) : 0;
+            if (pub) {
+                /* the warp inserts these rows one after the other: fetch
+                 * each row's first bucket into L2 now, so the sequential
+                 * probes mostly hit L2 instead of waiting for HBM */
+                const unsigned long long bk = __umul64hi(h, p.nbuckets);
+                asm volatile("prefetch.global.L2 [%0];" ::"l"(p.table + bk * p.bw));
+            }
+            uint32_t m = __ballot_sync(GPU_FULL, pub);
+            if (lane == 0 && m)
+                atomicAdd(&b.cached, (unsigned long long)__popc(m));
+            while (m) {
+                const uint32_t ld = __ffs(m) - 1;
+                m &= m - 1;
+                const uint32_t rl = base + ld;
+                const unsigned long long hl = __shfl_sync(GPU_FULL, h, ld);
+                const unsigned long long srcl = p.parent ? tile_slot[cur][c_par[rl]] : 0;
+                const uint32_t labl = p.parent ? c_lab[rl] : 0;
+                const unsigned long long gs = insert_global(p, b, cache + (size_t)rl * sw, hl, srcl, labl,
+                                                            tile_vec[cur ^ 1], tile_slot[cur ^ 1]);
+                if (lane == 0)
+                    c_gslot[rl] = gs;
+            }
+        }
+        __syncthreads();
+
+        /* ---- edges of the expanded states ---- */
+        if (p.want_edges) {
+            const uint32_t G = p.G, gl = lane & (G - 1), grp = tid >> p.log2G;
+            const bool active = grp < tile_n && tile_slot[cur][grp] != GPU_NO_SLOT;
+            if (active) {
+                const gpu_pair *ded = p.dedupe_global
+                                          ? (const gpu_pair *)p.dedupe_g + ((size_t)blockIdx.x * T + grp) * p.D
+                                          : (const gpu_pair *)(smem + p.off_dedupe) + (size_t)grp * p.D;
+                const unsigned long long src_slot = tile_slot[cur][grp];
+                uint32_t cnt = 0;
+                for (uint32_t i = gl; i < p.D; i += G)
+                    cnt += ded[i].loc != ~0ull;
+                unsigned long long pos = cnt ? atomicAdd(&p.ctl->e_fill, (unsigned long long)cnt) : 0;
+                for (uint32_t i = gl; i < p.D; i += G) {
+                    const gpu_pair e = ded[i];
+                    if (e.loc == ~0ull)
+                        continue;
+                    if (pos < p.e_cap) {
+                        p.e_src[pos] = src_slot;
+                        p.e_dst[pos] = (e.loc & GPU_LOC_GLOBAL) ? e.loc & ~GPU_LOC_GLOBAL : c_gslot[e.loc];
+                        p.e_lab[pos] = (uint32_t)e.label;
+                    } else {
+                        gpu_set_error(p, GPU_ERR_EDGES);
+                    }
+                    pos++;
+                }
+            }
+        }
+        if (tid == 0) {
+            /* volatile: no other thread may load it speculatively */
+            const int vr = *(volatile int *)&b.viol_row;
+            if (vr >= 0) {
+                p.ctl->viol_act_dst = c_gslot[vr];
+                b.viol_row = -1;
+            }
+        }
+        __syncthreads();
+
+        for (uint32_t i = tid; i < C; i += blockDim.x)
+            cache[(size_t)i * sw + sw - 1] = GPU_EMPTY;
+        if (tid == 0) {
+            b.cur_n = min(b.next_n, T);
+            b.next_n = 0;
+            b.iters++;
+        }
+        cur ^= 1;
+        __syncthreads();
+    }
+
+    /* Async mode, iteration budget spent: park the forwarded states. */
+    if (p.saved) {
+        const uint32_t ns = save ? b.cur_n : 0;
+        unsigned long long *sv = p.saved + (size_t)blockIdx.x * (T + 1);
+        for (uint32_t j = tid; j < ns; j += blockDim.x)
+            sv[1 + j] = tile_slot[cur][j];
+        if (tid == 0) {
+            sv[0] = ns;
+            if (ns)
+                atomicAdd(&p.ctl->n_saved, (unsigned long long)ns);
+        }
+    }
+    if (tid == 0) {
+        atomicAdd(&p.ctl->n_states, b.states);
+        atomicAdd(&p.ctl->n_claimed, b.claimed);
+        atomicAdd(&p.ctl->n_expanded, b.expanded);
+        atomicAdd(&p.ctl->n_trans, b.trans);
+        atomicAdd(&p.ctl->n_dead, b.dead);
+        atomicAdd(&p.ctl->direct_inserts, b.direct);
+        atomicAdd(&p.ctl->cache_inserts, b.cached);
+        atomicAdd(&p.ctl->scan_claims, b.scan_claims);
+        atomicAdd(&p.ctl->iterations, b.iters);
+    }
+}
+
+/* Inserts the all-zero initial state, claimed, into q_out[0].  One warp. */
+__global__ void insert_initial(const __grid_constant__ gpu_params p)
+{
+    __shared__ uint32_t v[GPU_MAX_SW];
+    const uint32_t lane = threadIdx.x & 31u;
+    for (uint32_t q = lane; q < p.sw; q += 32)
+        v[q] = 0;
+    __syncwarp();
+    const unsigned long long h = gpu_hash(v, p.sw);
+    unsigned long long slot = 0;
+    const int r = tbl_find_or_reserve(p, v, h, gpu_hash2(h), &slot);
+    if (r != TBL_RESERVED) {
+        if (lane == 0)
+            gpu_set_error(p, GPU_ERR_TABLE_FULL);
+        return;
+    }
+    if (lane == 0) {
+        p.q_out[0] = slot;
+        p.ctl->q_out_len = 1;
+        p.ctl->n_states = 1;
+        p.ctl->n_claimed = 1;
+        p.ctl->init_slot = slot;
+        if (p.parent) {
+            p.parent[slot] = GPU_NO_SLOT;
+            p.parent_label[slot] = 0;
+        }
+    }
+    tbl_publish(p, slot, v, 0);
+}
+
+/* ---- finishing: dense ids ----
+ * Slots of a bucket fill in order, so the published slots of bucket b are
+ * k = 0 .. count(b)-1, and rank(slot) = prefix[b] + k numbers the states
+ * densely in slot order.  The initial state must get id 0: ids are ranks
+ * with ranks 0 and r0 = rank(initial) swapped. */
+__global__ void count_buckets(const __grid_constant__ gpu_params p, unsigned long long *counts)
+{
+    for (unsigned long long bk = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; bk < p.nbuckets;
+         bk += (unsigned long long)gridDim.x * blockDim.x) {
+        const uint32_t *base = p.table + bk * p.bw;
+        uint32_t k = 0;
+        while (k < p.spb && ctl_published(base[(size_t)k * p.sw + p.sw - 1]))
+            k++;
+        counts[bk] = k;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        counts[p.nbuckets] = 0;
+}
+
+__device__ __forceinline__ unsigned long long id_of_rank(unsigned long long r, unsigned long long r0)
+{
+    return r == r0 ? 0 : (r == 0 ? r0 : r);
+}
+
+/* Copies the vectors with ids in [lo, hi) to out (words each). */
+__global__ void gather_vectors(const __grid_constant__ gpu_params p, const unsigned long long *prefix,
+                               unsigned long long r0, unsigned long long lo, unsigned long long hi,
+                               uint32_t words, uint32_t *out)
+{
+    for (unsigned long long bk = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; bk < p.nbuckets;
+         bk += (unsigned long long)gridDim.x * blockDim.x) {
+        const unsigned long long r = prefix[bk], cnt = prefix[bk + 1] - r;
+        for (uint32_t k = 0; k < cnt; k++) {
+            const unsigned long long id = id_of_rank(r + k, r0);
+            if (id < lo || id >= hi)
+                continue;
+            const uint32_t *v = p.table + bk * p.bw + (size_t)k * p.sw;
+            for (uint32_t q = 0; q < words; q++)
+                out[(id - lo) * words + q] = q == p.sw - 1 ? (v[q] & GPU_LOW31) : v[q];
+        }
+    }
+}
+
+/* Maps slot numbers to ids in place. */
+__global__ void map_slots(const unsigned long long *prefix, uint32_t spb, unsigned long long r0,
+                          unsigned long long *a, unsigned long long n)
+{
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x) {
+        const unsigned long long s = a[i], bk = s / spb;
+        a[i] = id_of_rank(prefix[bk] + (s - bk * spb), r0);
+    }
+}
+
+#endif

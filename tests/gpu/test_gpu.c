@@ -1,0 +1,882 @@
+/*
+ * test_gpu.c -- the GPU explorer against CPU references, on a GPU machine.
+ * Built and run by bench/gpu_test.sh only (not by `make test`).
+ *
+ *   test_gpu [--quick] [--seed N] [--images N] [--big]
+ *
+ * References: gpu_ref.h's plain BFS over the image (always), and
+ * explore_seq when the library has it (built with -DHAVE_EXPLORE_SEQ).
+ * Every run compares states, transitions, deadlocks (and depth in level
+ * mode); with keep_vectors the state set; with the edge sink the edge set as
+ * sorted (source vector, label, target vector) triples; with properties the
+ * violation kind, the shortest trace length, and the trace itself replayed
+ * on the CPU.  Cases: hand-made images for known pitfalls, >= 200 random
+ * images under random knobs (tiny caches, tiny queues, level or async,
+ * textures or plain loads, block and thread counts), and stress cases (a
+ * table at 90% load with long probe chains, a table too small -> WX_ELIMIT,
+ * multi-word vectors racing for few buckets, heavy nondeterminism, > 32
+ * components, vectors wider than a cache line, an extra control word).
+ * Seeds are printed; `--seed` replays.
+ */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../explorer/explore.h"
+#include "../../kernels/explore_gpu.h"
+#include "../check.h"
+#if defined(HAVE_FRONTEND) && defined(HAVE_EXPLORE_SEQ)
+#include "../../network/network_build.h"
+#endif
+#include "gpu_ref.h"
+
+static int quick;
+static uint64_t n_runs, n_images;
+
+/* ---- edge collection ---- */
+struct ecoll {
+    struct product_edge *e;
+    size_t n, cap;
+};
+
+static int coll_emit(void *ctx, const struct product_edge *e, size_t n, struct wx_error *err)
+{
+    (void)err;
+    struct ecoll *c = (struct ecoll *)ctx;
+    if (c->n + n > c->cap) {
+        size_t cap = c->cap ? c->cap : 1024;
+        while (cap < c->n + n)
+            cap *= 2;
+        struct product_edge *ne = (struct product_edge *)realloc(c->e, cap * sizeof *ne);
+        if (!ne)
+            abort();
+        c->e = ne;
+        c->cap = cap;
+    }
+    memcpy(c->e + c->n, e, n * sizeof *e);
+    c->n += n;
+    return 0;
+}
+
+/* explore_result_free lives in the CPU explorer module; the GPU tests free
+ * what explore_gpu allocates themselves so that they link without it. */
+static void res_free(struct explore_result *res)
+{
+    free(res->trace.labels);
+    free(res->trace.states);
+    free(res->trace.vectors);
+    free(res->vectors);
+    memset(&res->trace, 0, sizeof res->trace);
+    res->vectors = NULL;
+}
+
+/* ---- one configuration ---- */
+struct cfg {
+    struct gpu_options go;
+    struct gpu_tuning tun;
+    int keep, edges, trace, dead, action;
+    uint64_t memory;
+};
+
+static void cfg_describe(const struct cfg *c, char *buf, size_t n)
+{
+    snprintf(buf, n,
+             "occ2=%d blocks=%u threads=%u k=%u hash=%llu probe=%u tex=%d level=%d cache=%u/%u queue=%llu G=%u ecap=%llu "
+             "keep=%d edges=%d trace=%d dead=%d action=%d",
+             c->tun.occupancy2, c->go.blocks, c->go.threads, c->go.iterations, (unsigned long long)c->go.hash_bytes, c->go.probe_bound,
+             c->go.use_textures, c->tun.level_sync, c->tun.cache_slots, c->tun.cache_probes,
+             (unsigned long long)c->tun.queue_cap, c->tun.group_size, (unsigned long long)c->tun.edge_cap, c->keep,
+             c->edges, c->trace, c->dead, c->action);
+}
+
+static void cfg_default(struct cfg *c)
+{
+    memset(c, 0, sizeof *c);
+    c->go.use_textures = -1;
+    c->tun.level_sync = -1;
+    c->tun.occupancy2 = -1;
+}
+
+/* A random configuration; hash_bytes sized for `states`. */
+static void cfg_random(struct cfg *c, struct rng *r, uint64_t states, uint32_t slot_words)
+{
+    cfg_default(c);
+    static const uint32_t th[] = {32, 64, 128, 256, 512};
+    if (rndu(r, 2))
+        c->go.threads = th[rndu(r, 5)];
+    if (slot_words > 32 && c->go.threads > 128)
+        c->go.threads = 128;
+    if (rndu(r, 3) == 0)
+        c->go.blocks = 1 + rndu(r, 8);
+    if (rndu(r, 2))
+        c->go.iterations = 1 + rndu(r, 8);
+    c->go.use_textures = (int)rndu(r, 3) - 1;
+    /* table: 2x..8x the states, in bytes */
+    const uint64_t spb = slot_words <= 32 ? 32 / slot_words : 1;
+    const uint64_t bw = slot_words <= 32 ? 128 : 128 * ((slot_words + 31) / 32);
+    const uint64_t buckets = (states * (2 + rndu(r, 7))) / spb + 8;
+    c->go.hash_bytes = buckets * bw;
+    if (rndu(r, 4) == 0)
+        c->tun.level_sync = 1;
+    if (rndu(r, 4) == 0) {
+        c->tun.cache_slots = 1 + rndu(r, 8);
+        c->tun.cache_probes = 1 + rndu(r, 3);
+    }
+    if (rndu(r, 4) == 0)
+        c->tun.queue_cap = 1 + rndu(r, 16);
+    if (rndu(r, 5) == 0)
+        c->tun.group_size = 1u << rndu(r, 6);
+    c->tun.occupancy2 = (int)rndu(r, 3) - 1;
+    c->keep = rndu(r, 3) == 0;
+    c->edges = rndu(r, 4) == 0;
+    if (c->edges && rndu(r, 2)) {
+        /* a small edge buffer (raised by explore_gpu to what one launch
+         * needs) and few blocks: the host stages edges many times */
+        c->tun.edge_cap = 64 + rndu(r, 4096);
+        c->go.blocks = 1 + rndu(r, 2);
+        c->go.threads = 32 * (1 + rndu(r, 2));
+    }
+    const uint32_t prop = rndu(r, 6);
+    c->dead = prop == 1 || prop == 3;
+    c->action = prop == 2 || prop == 3;
+    c->trace = (c->dead || c->action) && rndu(r, 4) != 0;
+}
+
+/* Compares one GPU run with the reference; one check line. */
+static int run_one(const char *tag, const struct image *img, const struct ref_result *ref,
+                   const uint8_t *action, const struct cfg *c, int expect_limit)
+{
+    struct explore_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.gpu = c->go;
+    if (quick && (opt.gpu.blocks == 0 || opt.gpu.blocks > 8))
+        opt.gpu.blocks = 8; /* sanitizer runs: few blocks, same code paths */
+    opt.keep_vectors = c->keep || c->edges || c->trace;
+    opt.trace = c->trace;
+    opt.stop_on_deadlock = c->dead;
+    opt.action_match = c->action ? action : NULL;
+    opt.memory_bytes = c->memory;
+    struct ecoll ec = {0};
+    struct edge_sink sink = {coll_emit, &ec};
+    if (c->edges)
+        opt.sink = &sink;
+    struct explore_result res;
+    struct gpu_run_stats st;
+    struct wx_error err;
+    wx_error_clear(&err);
+    n_runs++;
+    const int rc = explore_gpu_tuned(img, &opt, &c->tun, &res, &st, &err);
+    char why[1024] = "";
+    const uint32_t W = img->words;
+
+    if (expect_limit) {
+        if (rc != WX_ELIMIT)
+            snprintf(why, sizeof why, "expected WX_ELIMIT, got %d (%s)", rc, err.msg);
+        else if (res.complete)
+            snprintf(why, sizeof why, "WX_ELIMIT but complete");
+        else if (res.states > ref->states)
+            snprintf(why, sizeof why, "partial states %llu > %llu", (unsigned long long)res.states,
+                     (unsigned long long)ref->states);
+        goto done;
+    }
+    if (rc != WX_OK) {
+        snprintf(why, sizeof why, "rc %d: %s", rc, err.msg);
+        goto done;
+    }
+    /* expected violation */
+    enum explore_violation want = VIOLATION_NONE;
+    uint32_t want_len = 0;
+    const uint32_t d = c->dead ? ref->min_dead_level : UINT32_MAX;
+    const uint32_t a = c->action ? ref->min_act_level : UINT32_MAX;
+    if (d != UINT32_MAX && d <= a)
+        want = VIOLATION_DEADLOCK, want_len = d;
+    else if (a != UINT32_MAX)
+        want = VIOLATION_ACTION, want_len = a + 1;
+    if (res.violation != want) {
+        snprintf(why, sizeof why, "violation %d, expected %d", (int)res.violation, (int)want);
+        goto done;
+    }
+    if (want == VIOLATION_NONE) {
+        if (!res.complete || res.states != ref->states || res.transitions != ref->transitions ||
+            res.deadlocks != ref->deadlocks) {
+            snprintf(why, sizeof why, "complete=%d states %llu/%llu transitions %llu/%llu deadlocks %llu/%llu",
+                     res.complete, (unsigned long long)res.states, (unsigned long long)ref->states,
+                     (unsigned long long)res.transitions, (unsigned long long)ref->transitions,
+                     (unsigned long long)res.deadlocks, (unsigned long long)ref->deadlocks);
+            goto done;
+        }
+        if (st.level_sync && res.depth != ref->depth) {
+            snprintf(why, sizeof why, "depth %u, expected %u", res.depth, ref->depth);
+            goto done;
+        }
+    } else if (res.complete) {
+        snprintf(why, sizeof why, "complete after a violation");
+        goto done;
+    }
+    /* vectors: a subset of the reachable set, each once, 0 first; the whole
+     * set when complete */
+    if (opt.keep_vectors) {
+        if (!res.vectors) {
+            snprintf(why, sizeof why, "no vectors");
+            goto done;
+        }
+        uint8_t *seen = (uint8_t *)calloc(ref->states + 1, 1);
+        for (uint64_t i = 0; i < res.states && !why[0]; i++) {
+            const uint64_t id = vs_find(&ref->set, res.vectors + i * W);
+            if (id == UINT64_MAX)
+                snprintf(why, sizeof why, "vector of id %llu not reachable", (unsigned long long)i);
+            else if (seen[id]++)
+                snprintf(why, sizeof why, "vector of id %llu stored twice", (unsigned long long)i);
+            else if (i == 0 && id != 0)
+                snprintf(why, sizeof why, "id 0 is not the initial state");
+        }
+        free(seen);
+        if (why[0])
+            goto done;
+    }
+    if (c->edges && want == VIOLATION_NONE) {
+        if (ec.n != ref->nedges) {
+            snprintf(why, sizeof why, "edges %zu, expected %llu", ec.n, (unsigned long long)ref->nedges);
+            goto done;
+        }
+        struct ref_edge *m = (struct ref_edge *)malloc((ec.n ? ec.n : 1) * sizeof *m);
+        for (size_t i = 0; i < ec.n && !why[0]; i++) {
+            if (ec.e[i].src >= res.states || ec.e[i].dst >= res.states) {
+                snprintf(why, sizeof why, "edge %zu has an id out of range", i);
+                break;
+            }
+            m[i].src = vs_find(&ref->set, res.vectors + ec.e[i].src * W);
+            m[i].dst = vs_find(&ref->set, res.vectors + ec.e[i].dst * W);
+            m[i].label = ec.e[i].label;
+        }
+        /* with the default edge buffer everything fits on the device and
+         * explore_gpu emits in CSR order (by source id) */
+        for (size_t i = 1; i < ec.n && !why[0] && c->tun.edge_cap == 0; i++)
+            if (ec.e[i].src < ec.e[i - 1].src)
+                snprintf(why, sizeof why, "edges not in CSR order at %zu", i);
+        if (!why[0]) {
+            qsort(m, ec.n, sizeof *m, edge_cmp);
+            for (size_t i = 0; i < ec.n && !why[0]; i++)
+                if (edge_cmp(&m[i], &ref->edges[i]))
+                    snprintf(why, sizeof why, "edge sets differ at sorted position %zu", i);
+        }
+        free(m);
+        if (why[0])
+            goto done;
+    }
+    if (want != VIOLATION_NONE && c->trace) {
+        const struct trace *tr = &res.trace;
+        if (tr->len != want_len) {
+            snprintf(why, sizeof why, "trace length %u, shortest is %u", tr->len, want_len);
+            goto done;
+        }
+        if (!tr->states || !tr->vectors || (tr->len && !tr->labels) || tr->states[0] != 0) {
+            snprintf(why, sizeof why, "trace arrays missing or not starting at state 0");
+            goto done;
+        }
+        for (uint32_t i = 0; i < W; i++)
+            if (tr->vectors[i]) {
+                snprintf(why, sizeof why, "trace does not start at the zero vector");
+                goto done;
+            }
+        for (uint32_t i = 0; i < tr->len; i++)
+            if (!ref_is_succ(img, tr->vectors + (size_t)i * W, tr->labels[i], tr->vectors + (size_t)(i + 1) * W)) {
+                snprintf(why, sizeof why, "trace step %u is not a transition", i);
+                goto done;
+            }
+        for (uint32_t i = 0; i <= tr->len && opt.keep_vectors; i++)
+            if (tr->states[i] >= res.states ||
+                memcmp(res.vectors + tr->states[i] * W, tr->vectors + (size_t)i * W, W * 4)) {
+                snprintf(why, sizeof why, "trace state %u: id and vector disagree", i);
+                goto done;
+            }
+        if (want == VIOLATION_DEADLOCK && ref_n_succ(img, tr->vectors + (size_t)tr->len * W) != 0) {
+            snprintf(why, sizeof why, "trace does not end in a deadlock");
+            goto done;
+        }
+        if (want == VIOLATION_ACTION && !action[tr->labels[tr->len - 1]]) {
+            snprintf(why, sizeof why, "trace does not end with a flagged action");
+            goto done;
+        }
+        const uint64_t vs = tr->states[want == VIOLATION_ACTION ? tr->len - 1 : tr->len];
+        if (res.violation_state != vs) {
+            snprintf(why, sizeof why, "violation_state %llu, trace says %llu",
+                     (unsigned long long)res.violation_state, (unsigned long long)vs);
+            goto done;
+        }
+    } else if (want != VIOLATION_NONE && opt.keep_vectors) {
+        /* no trace: check the reported state itself */
+        if (res.violation_state >= res.states) {
+            snprintf(why, sizeof why, "violation_state out of range");
+            goto done;
+        }
+        const uint32_t *v = res.vectors + res.violation_state * W;
+        const uint64_t id = vs_find(&ref->set, v);
+        if (want == VIOLATION_DEADLOCK && (ref_n_succ(img, v) != 0 || ref->level[id] != want_len)) {
+            snprintf(why, sizeof why, "violation_state is not a shortest deadlock");
+            goto done;
+        }
+    }
+done:;
+    char cd[512];
+    cfg_describe(c, cd, sizeof cd);
+    int ok = check(!why[0], "gpu %s: states=%llu trans=%llu%s%s [%s]", tag, (unsigned long long)ref->states,
+                   (unsigned long long)ref->transitions, why[0] ? " -- " : "", why, cd);
+    res_free(&res);
+    free(ec.e);
+    return ok;
+}
+
+#ifdef HAVE_EXPLORE_SEQ
+/* explore_seq on the same image: the other helper's oracle agrees too. */
+static void seq_compare(const char *tag, const struct image *img, const struct ref_result *ref)
+{
+    struct explore_options opt;
+    memset(&opt, 0, sizeof opt);
+    struct explore_result res;
+    struct wx_error err;
+    wx_error_clear(&err);
+    int rc = explore_seq(img, &opt, &res, &err);
+    check(rc == 0 && res.complete && res.states == ref->states && res.transitions == ref->transitions &&
+              res.deadlocks == ref->deadlocks && res.depth == ref->depth,
+          "seq %s agrees with the reference: rc=%d %s states %llu/%llu trans %llu/%llu dead %llu/%llu depth %u/%u",
+          tag, rc, rc ? err.msg : "", (unsigned long long)res.states, (unsigned long long)ref->states,
+          (unsigned long long)res.transitions, (unsigned long long)ref->transitions,
+          (unsigned long long)res.deadlocks, (unsigned long long)ref->deadlocks, res.depth, ref->depth);
+    res_free(&res);
+}
+#endif
+
+static uint32_t slot_words_of(const struct image *img)
+{
+    /* as in explore.cu: an extra word when the last word may be all ones */
+    const uint32_t W = img->words, lo = 32 * (W - 1);
+    uint64_t m = 0;
+    for (uint32_t c = 0; c < img->n_comps; c++) {
+        const uint32_t fb = img->first_bit[c], fe = img->first_bit[c + 1];
+        if (fe <= lo || fe == fb)
+            continue;
+        uint64_t mx = 1;
+        while (mx < img->comp_states[c])
+            mx <<= 1;
+        mx -= 1;
+        m |= fb >= lo ? mx << (fb - lo) : mx >> (lo - fb);
+    }
+    return m > 0x7ffffffdull ? W + 1 : W;
+}
+
+static void random_action(struct rng *r, const struct image *img, uint8_t *act)
+{
+    memset(act, 0, img->n_labels);
+    act[rndu(r, img->n_labels)] = 1;
+}
+
+/* ---- hand-made images ---- */
+
+/* A builder for small explicit images: components with explicit entries. */
+struct hb {
+    struct image img;
+    uint32_t ne;
+};
+
+static void hb_init(struct hb *h, uint32_t n, const uint32_t *states, uint32_t n_labels, uint32_t n_classes)
+{
+    memset(h, 0, sizeof *h);
+    struct image *img = &h->img;
+    img->n_comps = n;
+    img->comp_states = (uint32_t *)calloc(n ? n : 1, 4);
+    img->first_bit = (uint32_t *)calloc(n + 1, 4);
+    img->state_bits = (uint32_t *)calloc(n ? n : 1, 4);
+    img->proc_offsets = (uint32_t *)calloc(n + 1, 4);
+    for (uint32_t c = 0; c < n; c++) {
+        img->comp_states[c] = states[c];
+        img->first_bit[c + 1] = img->first_bit[c] + bits_for(states[c] - 1);
+        img->state_bits[c] = bits_for(states[c]);
+        img->proc_offsets[c + 1] = img->proc_offsets[c] + states[c] + 1;
+    }
+    img->words = (img->first_bit[n] + 1 + 31) / 32;
+    img->n_labels = n_labels;
+    img->n_classes = n_classes;
+    img->act_bits = 4;
+    img->mask_words = (n + 31) / 32;
+    img->state_offsets = (uint32_t *)calloc(img->proc_offsets[n] + 1, 4);
+    img->trans = (uint64_t *)calloc(4096, 8);
+    img->class_result = (uint32_t *)calloc(n_classes + 1, 4);
+    img->class_rule_start = (uint32_t *)calloc(n_classes + 1, 4);
+    img->rule_mask = (uint32_t *)calloc(64, 4);
+    img->hidden = 0xffffffffu;
+}
+
+/* Entries of (c, s), given in order: for each, sync flag, label/class,
+ * targets (up to 3, -1 ends).  Call for states in order. */
+static void hb_state(struct hb *h, uint32_t c, uint32_t s, uint32_t nent, const int (*ents)[5])
+{
+    struct image *img = &h->img;
+    img->state_offsets[img->proc_offsets[c] + s] = h->ne;
+    for (uint32_t i = 0; i < nent; i++) {
+        uint64_t e = (uint64_t)ents[i][0] | ((uint64_t)ents[i][1] << 1);
+        for (int k = 0; k < 3 && ents[i][2 + k] >= 0; k++)
+            e |= (uint64_t)(ents[i][2 + k] + 1) << (1 + img->act_bits + k * img->state_bits[c]);
+        img->trans[h->ne++] = e;
+    }
+    img->state_offsets[img->proc_offsets[c] + s + 1] = h->ne;
+    img->n_entries = h->ne;
+}
+
+static void hb_rule(struct hb *h, uint32_t k, uint32_t mask)
+{
+    struct image *img = &h->img;
+    img->rule_mask[img->n_rules++] = mask;
+    for (uint32_t j = k + 1; j <= img->n_classes; j++)
+        img->class_rule_start[j] = img->n_rules;
+}
+
+static void test_case(const char *tag, const struct image *img, uint64_t expect_states, uint64_t expect_trans)
+{
+    struct ref_result ref;
+    ref_explore(img, NULL, 1, 1u << 22, &ref);
+    char t[256];
+    snprintf(t, sizeof t, "%s: reference counts", tag);
+    CHECK_EQ_U64(ref.states * 1000000 + ref.transitions, expect_states * 1000000 + expect_trans, "%s", t);
+    struct cfg c;
+    cfg_default(&c);
+    c.go.hash_bytes = 1 << 20;
+    run_one(tag, img, &ref, NULL, &c, 0);
+    c.tun.level_sync = 1;
+    c.edges = 1;
+    c.keep = 1;
+    c.go.use_textures = 0;
+    run_one(tag, img, &ref, NULL, &c, 0);
+    c.dead = 1;
+    c.trace = 1;
+    run_one(tag, img, &ref, NULL, &c, 0);
+#ifdef HAVE_EXPLORE_SEQ
+    seq_compare(tag, img, &ref);
+#endif
+    ref_free(&ref);
+}
+
+static void hand_made(void)
+{
+    struct hb h;
+    /* 1. one component, one state, nothing: 1 state, a deadlock */
+    {
+        uint32_t st[1] = {1};
+        hb_init(&h, 1, st, 1, 0);
+        hb_state(&h, 0, 0, 0, NULL);
+        test_case("single state", &h.img, 1, 0);
+        img_free(&h.img);
+    }
+    /* 2. a chain of 100 states: depth 99, trace of 99 steps */
+    {
+        uint32_t st[1] = {100};
+        hb_init(&h, 1, st, 2, 0);
+        for (uint32_t s = 0; s < 100; s++) {
+            int e[1][5] = {{0, (int)(s % 2), (int)s + 1, -1, -1}};
+            hb_state(&h, 0, s, s < 99 ? 1 : 0, e);
+        }
+        test_case("chain of 100", &h.img, 100, 99);
+        img_free(&h.img);
+    }
+    /* 3. two self-loops with one label from one state: one transition
+     * (GPUexplore-style counting would say 2) */
+    {
+        uint32_t st[2] = {2, 2};
+        hb_init(&h, 2, st, 2, 0);
+        int e0[2][5] = {{0, 1, 0, -1, -1}, {0, 0, 1, -1, -1}};
+        hb_state(&h, 0, 0, 2, e0);
+        hb_state(&h, 0, 1, 0, NULL);
+        int e1[1][5] = {{0, 1, 0, -1, -1}};
+        hb_state(&h, 1, 0, 1, e1);
+        hb_state(&h, 1, 1, 0, NULL);
+        /* (0,0): a->(0,0) twice, 0->(1,0); (1,0): a->self */
+        test_case("duplicate self-loops", &h.img, 2, 3);
+        img_free(&h.img);
+    }
+    /* 4. three entries of one class in one state (GPUexplore's public code
+     * loses targets here): 3 x 2 = 6 successors */
+    {
+        uint32_t st[2] = {4, 3};
+        hb_init(&h, 2, st, 1, 1);
+        int e0[3][5] = {{1, 0, 1, -1, -1}, {1, 0, 2, -1, -1}, {1, 0, 3, -1, -1}};
+        hb_state(&h, 0, 0, 3, e0);
+        for (uint32_t s = 1; s < 4; s++)
+            hb_state(&h, 0, s, 0, NULL);
+        int e1[2][5] = {{1, 0, 1, -1, -1}, {1, 0, 2, -1, -1}};
+        hb_state(&h, 1, 0, 2, e1);
+        hb_state(&h, 1, 1, 0, NULL);
+        hb_state(&h, 1, 2, 0, NULL);
+        hb_rule(&h, 0, 3);
+        test_case("three entries per class", &h.img, 7, 6);
+        img_free(&h.img);
+    }
+    /* 5. two rules of one class that give the same successor (the extra
+     * participant self-loops): counted once */
+    {
+        uint32_t st[3] = {2, 2, 1};
+        hb_init(&h, 3, st, 1, 1);
+        int a0[1][5] = {{1, 0, 1, -1, -1}};
+        hb_state(&h, 0, 0, 1, a0);
+        hb_state(&h, 0, 1, 0, NULL);
+        hb_state(&h, 1, 0, 1, a0);
+        hb_state(&h, 1, 1, 0, NULL);
+        int a2[1][5] = {{1, 0, 0, -1, -1}};
+        hb_state(&h, 2, 0, 1, a2);
+        hb_rule(&h, 0, 3);
+        hb_rule(&h, 0, 7);
+        test_case("overlapping rules", &h.img, 2, 1);
+        img_free(&h.img);
+    }
+    /* 6. no components at all: one state */
+    {
+        hb_init(&h, 0, NULL, 1, 0);
+        test_case("no components", &h.img, 1, 0);
+        img_free(&h.img);
+    }
+}
+
+#if defined(HAVE_FRONTEND) && defined(HAVE_EXPLORE_SEQ)
+/* The committed example networks against examples/counts.tsv (counts known
+ * independently of warpex), in async, level and trace modes; traces
+ * replayed; explore_seq's trace length compared. */
+static void examples(const char *tsv)
+{
+    FILE *f = fopen(tsv, "r");
+    if (!f) {
+        check(0, "gpu examples: cannot open %s", tsv);
+        return;
+    }
+    char line[1024];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        char fam[64], params[64], file[512];
+        unsigned long long st, tr, dl;
+        if (sscanf(line, "%63s %63s %511s %llu %llu %llu", fam, params, file, &st, &tr, &dl) != 6)
+            continue;
+        FILE *probe = fopen(file, "r");
+        if (!probe)
+            continue; /* examples/large/... exist only after gen.py --large */
+        fclose(probe);
+        if (st > 2000000)
+            continue;
+        struct network net;
+        struct net_options no;
+        memset(&no, 0, sizeof no);
+        struct wx_error err;
+        wx_error_clear(&err);
+        struct image img;
+        if (network_from_file(file, &no, &net, &err) || image_compile(&net, &img, &err)) {
+            check(0, "gpu example %s: front end: %s", file, err.msg);
+            continue;
+        }
+        network_free(&net);
+        n++;
+        for (int mode = 0; mode < 3; mode++) {
+            struct explore_options opt;
+            memset(&opt, 0, sizeof opt);
+            opt.gpu.use_textures = -1;
+            struct gpu_tuning tun;
+            memset(&tun, 0, sizeof tun);
+            tun.level_sync = mode == 1 ? 1 : -1;
+            tun.occupancy2 = -1;
+            if (mode == 2) {
+                opt.stop_on_deadlock = true;
+                opt.trace = true;
+            }
+            opt.gpu.hash_bytes = (st * 4 + 1024) * 4 * (img.words + 1);
+            struct explore_result res;
+            struct gpu_run_stats gs;
+            wx_error_clear(&err);
+            int rc = explore_gpu_tuned(&img, &opt, &tun, &res, &gs, &err);
+            if (mode < 2) {
+                check(rc == 0 && res.complete && res.states == st && res.transitions == tr && res.deadlocks == dl,
+                      "gpu example %s %s: states %llu/%llu transitions %llu/%llu deadlocks %llu/%llu %s", file,
+                      mode ? "level" : "async", (unsigned long long)res.states, st, (unsigned long long)res.transitions,
+                      tr, (unsigned long long)res.deadlocks, dl, rc ? err.msg : "");
+            } else if (dl == 0) {
+                check(rc == 0 && res.complete && res.violation == VIOLATION_NONE && res.states == st,
+                      "gpu example %s --deadlock: none found, states %llu/%llu %s", file,
+                      (unsigned long long)res.states, st, rc ? err.msg : "");
+            } else {
+                /* the shortest trace, replayed; its length as explore_seq's */
+                struct explore_result sr;
+                struct wx_error e2;
+                wx_error_clear(&e2);
+                int src = explore_seq(&img, &opt, &sr, &e2);
+                int ok = rc == 0 && res.violation == VIOLATION_DEADLOCK && src == 0 &&
+                         sr.violation == VIOLATION_DEADLOCK && res.trace.len == sr.trace.len && res.trace.states &&
+                         res.trace.states[0] == 0;
+                const uint32_t W = img.words;
+                for (uint32_t i = 0; ok && i < res.trace.len; i++)
+                    ok = ref_is_succ(&img, res.trace.vectors + (size_t)i * W, res.trace.labels[i],
+                                     res.trace.vectors + (size_t)(i + 1) * W);
+                ok = ok && ref_n_succ(&img, res.trace.vectors + (size_t)res.trace.len * W) == 0;
+                check(ok, "gpu example %s --deadlock --trace: GPU trace of %u steps replayed, explore_seq %u %s", file,
+                      res.trace.len, sr.trace.len, rc ? err.msg : "");
+                res_free(&sr);
+            }
+            res_free(&res);
+        }
+        image_free(&img);
+    }
+    fclose(f);
+    check(n > 0, "gpu examples: %d example networks run", n);
+}
+#endif
+
+/* ---- random images ---- */
+
+static const struct gen_params GP_SMALL = {2, 6, 4, 0, 3, 4, 2, 2, 50, 5, 20, 0, 0, 0, 20000, 0};
+static const struct gen_params GP_NONDET = {2, 5, 5, 0, 2, 3, 1, 6, 70, 10, 50, 0, 0, 0, 20000, 0};
+static const struct gen_params GP_MANY = {8, 12, 3, 30, 4, 6, 1, 2, 40, 5, 20, 0, 0, 0, 50000, 0};
+static const struct gen_params GP_WORDS = {3, 8, 5, 0, 4, 4, 2, 3, 50, 5, 20, 20, 0, 0, 20000, 0};
+static const struct gen_params GP_FULL1 = {2, 5, 4, 0, 3, 3, 2, 2, 50, 5, 20, 0, 0, 1, 20000, 0};
+static const struct gen_params GP_FULL2 = {2, 5, 4, 0, 3, 3, 2, 2, 50, 5, 20, 0, 0, 2, 20000, 0};
+static const struct gen_params GP_WIDE = {3, 6, 4, 40, 3, 3, 2, 2, 50, 5, 20, 0, 1, 0, 20000, 0};
+static const struct gen_params GP_MEDIUM = {4, 7, 8, 0, 4, 5, 2, 3, 40, 3, 20, 2, 0, 0, 200000, 1};
+static const struct gen_params GP_SPARSE = {3, 6, 6, 0, 3, 3, 1, 2, 25, 0, 20, 0, 0, 0, 50000, 0};
+
+static void random_images(uint64_t seed, uint32_t count)
+{
+    struct {
+        const char *name;
+        const struct gen_params *gp;
+        uint32_t share;
+    } kinds[] = {
+        {"small", &GP_SMALL, 40}, {"nondet", &GP_NONDET, 20}, {"many-comps", &GP_MANY, 10},
+        {"multi-word", &GP_WORDS, 12}, {"full-last-word", &GP_FULL1, 7}, {"bit31-used", &GP_FULL2, 5},
+        {"wide", &GP_WIDE, 6}, {"medium", &GP_MEDIUM, 25}, {"sparse", &GP_SPARSE, 10},
+    };
+    uint32_t total_share = 0;
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        total_share += kinds[i].share;
+    for (uint32_t i = 0; i < count; i++) {
+        const uint64_t s = seed + i;
+        struct rng r = {s};
+        uint32_t pick = rndu(&r, total_share), k = 0;
+        while (pick >= kinds[k].share)
+            pick -= kinds[k++].share;
+        struct image img;
+        img_random(&img, &r, kinds[k].gp);
+        uint8_t *act = (uint8_t *)calloc(img.n_labels, 1);
+        random_action(&r, &img, act);
+        struct ref_result ref;
+        ref_explore(&img, act, 1, 400000, &ref);
+        if (ref.too_big) {
+            ref_free(&ref);
+            img_free(&img);
+            free(act);
+            continue;
+        }
+        n_images++;
+        char tag[160];
+        snprintf(tag, sizeof tag, "random %s seed=%llu comps=%u words=%u", kinds[k].name, (unsigned long long)s,
+                 img.n_comps, img.words);
+        const uint32_t sw = slot_words_of(&img);
+        const int runs = quick ? 3 : 2;
+        for (int j = 0; j < runs; j++) {
+            struct cfg c;
+            cfg_random(&c, &r, ref.states, sw);
+            run_one(tag, &img, &ref, act, &c, 0);
+        }
+#ifdef HAVE_EXPLORE_SEQ
+        if (kinds[k].gp->full_last != 2)
+            seq_compare(tag, &img, &ref);
+#endif
+        ref_free(&ref);
+        img_free(&img);
+        free(act);
+    }
+}
+
+/* ---- stress ---- */
+
+static void stress(uint64_t seed, int big)
+{
+    struct rng r = {seed};
+    struct cfg c;
+    /* a bigger interleaving space, for the hash table */
+    struct gen_params gp = {6, 8, 6, 0, 3, 2, 2, 2, 40, 0, 10, 0, 0, 0, big ? 3000000 : 300000, 1};
+    struct image img;
+    struct ref_result ref;
+    int tries = 0;
+    do {
+        if (tries++)
+            ref_free(&ref), img_free(&img);
+        img_random(&img, &r, &gp);
+        ref_explore(&img, NULL, 0, big ? 4000000 : 500000, &ref);
+    } while ((ref.too_big || ref.states < (big ? 200000u : 20000u)) && tries < 50);
+    char tag[160];
+    snprintf(tag, sizeof tag, "stress interleaving seed=%llu words=%u", (unsigned long long)seed, img.words);
+    const uint32_t sw = slot_words_of(&img);
+    const uint64_t spb = 32 / sw;
+    /* default sizing from free device memory, textures and plain loads */
+    cfg_default(&c);
+    run_one(tag, &img, &ref, NULL, &c, 0);
+    c.go.use_textures = 0;
+    run_one(tag, &img, &ref, NULL, &c, 0);
+    /* 90% load, long probe chains: exact with a generous probe bound */
+    cfg_default(&c);
+    c.go.hash_bytes = (uint64_t)((double)ref.states / 0.9 / spb + 1) * 128;
+    c.go.probe_bound = 100000;
+    run_one("stress 90% load", &img, &ref, NULL, &c, 0);
+    c.tun.level_sync = 1;
+    c.keep = 1;
+    run_one("stress 90% load, level", &img, &ref, NULL, &c, 0);
+    /* a table with fewer slots than states: WX_ELIMIT, partial counts */
+    cfg_default(&c);
+    c.go.hash_bytes = (ref.states / 2 / spb + 1) * 128;
+    run_one("stress table too small", &img, &ref, NULL, &c, 1);
+    c.go.probe_bound = 2;
+    c.go.hash_bytes = (uint64_t)((double)ref.states * 0.97 / spb) * 128;
+    run_one("stress probe bound 2 at full load", &img, &ref, NULL, &c, 1);
+    /* tiny cache, one iteration, tiny queue: the rare paths at scale */
+    cfg_default(&c);
+    c.tun.cache_slots = 2;
+    c.tun.cache_probes = 1;
+    c.tun.queue_cap = 7;
+    c.go.iterations = 1;
+    c.go.hash_bytes = (ref.states * 3 / spb + 1) * 128;
+    run_one("stress tiny cache and queue", &img, &ref, NULL, &c, 0);
+    ref_free(&ref);
+    img_free(&img);
+
+    /* many multi-word vectors racing for few buckets */
+    struct gen_params gw = {4, 6, 5, 0, 3, 2, 2, 2, 40, 0, 10, 30, 0, 0, 200000, 1};
+    tries = 0;
+    do {
+        if (tries++)
+            ref_free(&ref), img_free(&img);
+        img_random(&img, &r, &gw);
+        ref_explore(&img, NULL, 1, 500000, &ref);
+    } while ((ref.too_big || ref.states < 5000 || img.words < 4) && tries < 100);
+    snprintf(tag, sizeof tag, "stress multi-word race seed=%llu words=%u", (unsigned long long)seed, img.words);
+    {
+        const uint32_t sw2 = slot_words_of(&img);
+        const uint64_t spb2 = sw2 <= 32 ? 32 / sw2 : 1;
+        cfg_default(&c);
+        c.go.hash_bytes = (uint64_t)((double)ref.states / 0.85 / spb2 + 1) * 128;
+        c.go.probe_bound = 100000;
+        c.go.iterations = 1;
+        c.tun.cache_slots = 3;
+        c.tun.cache_probes = 1;
+        run_one(tag, &img, &ref, NULL, &c, 0);
+        c.edges = 1;
+        c.tun.edge_cap = 4096;
+        run_one(tag, &img, &ref, NULL, &c, 0);
+    }
+    ref_free(&ref);
+    img_free(&img);
+
+    /* heavy nondeterminism: >= 3 targets per class per state */
+    struct gen_params gn = {3, 5, 6, 0, 2, 3, 0, 8, 90, 5, 60, 0, 0, 0, 100000, 0};
+    tries = 0;
+    do {
+        if (tries++)
+            ref_free(&ref), img_free(&img);
+        img_random(&img, &r, &gn);
+        ref_explore(&img, NULL, 1, 500000, &ref);
+    } while ((ref.too_big || ref.transitions < 10000) && tries < 100);
+    snprintf(tag, sizeof tag, "stress nondeterminism seed=%llu", (unsigned long long)seed);
+    cfg_default(&c);
+    c.go.hash_bytes = 64 << 20;
+    run_one(tag, &img, &ref, NULL, &c, 0);
+    c.edges = 1;
+    run_one(tag, &img, &ref, NULL, &c, 0);
+    ref_free(&ref);
+    img_free(&img);
+
+    /* more than 32 components, several per thread */
+    struct gen_params gm = {20, 30, 3, 40, 4, 6, 1, 2, 40, 5, 20, 0, 0, 0, 100000, 0};
+    tries = 0;
+    do {
+        if (tries++)
+            ref_free(&ref), img_free(&img);
+        img_random(&img, &r, &gm);
+        ref_explore(&img, NULL, 0, 500000, &ref);
+    } while ((ref.too_big || ref.states < 1000) && tries < 100);
+    snprintf(tag, sizeof tag, "stress %u components seed=%llu", img.n_comps, (unsigned long long)seed);
+    cfg_default(&c);
+    c.go.hash_bytes = 64 << 20;
+    run_one(tag, &img, &ref, NULL, &c, 0);
+    c.tun.group_size = 8;
+    run_one(tag, &img, &ref, NULL, &c, 0);
+    ref_free(&ref);
+    img_free(&img);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = (uint64_t)time(NULL);
+    uint32_t images = 240;
+    int big = 0, ref_only = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--ref-only"))
+            ref_only = 1;
+        else if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else if (!strcmp(argv[i], "--big"))
+            big = 1;
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--probe"))
+            return gpu_available(NULL, 0) ? 0 : 1;
+        else if (!strcmp(argv[i], "--images") && i + 1 < argc)
+            images = (uint32_t)strtoul(argv[++i], NULL, 0);
+    }
+    char name[128];
+    if (ref_only) {
+        /* no GPU needed: the generator's images pass the GPU's image check
+         * and the reference explores them (sizes printed) */
+        for (uint32_t i = 0; i < images; i++) {
+            struct rng r = {seed + i};
+            const struct gen_params *gps[] = {&GP_SMALL, &GP_NONDET, &GP_MANY,  &GP_WORDS, &GP_FULL1,
+                                              &GP_FULL2, &GP_WIDE,   &GP_MEDIUM, &GP_SPARSE};
+            const struct gen_params *gp = gps[i % 9];
+            struct image img;
+            img_random(&img, &r, gp);
+            struct ref_result ref;
+            ref_explore(&img, NULL, 0, 400000, &ref);
+            struct explore_result res;
+            struct wx_error err;
+            wx_error_clear(&err);
+            int rc = explore_gpu(&img, NULL, &res, &err);
+            check(strstr(err.msg, "no CUDA device") != NULL,
+                  "ref-only kind %u seed %llu: comps %u words %u slot words %u states %llu trans %llu dead %llu "
+                  "depth %u%s: %s",
+                  i % 9, (unsigned long long)(seed + i), img.n_comps, img.words, slot_words_of(&img),
+                  (unsigned long long)ref.states, (unsigned long long)ref.transitions,
+                  (unsigned long long)ref.deadlocks, ref.depth, ref.too_big ? " (too big)" : "", err.msg);
+            (void)rc;
+#ifdef HAVE_EXPLORE_SEQ
+            if (!ref.too_big && gp->full_last != 2)
+                seq_compare("ref-only", &img, &ref);
+#endif
+            ref_free(&ref);
+            img_free(&img);
+        }
+        return check_exit();
+    }
+    if (!gpu_available(name, sizeof name)) {
+        check(0, "gpu: no usable CUDA device; test_gpu needs one");
+        return check_exit();
+    }
+    printf("# device %s, seed %llu%s\n", name, (unsigned long long)seed, quick ? " (quick)" : "");
+    hand_made();
+#if defined(HAVE_FRONTEND) && defined(HAVE_EXPLORE_SEQ)
+    if (!quick)
+        examples("examples/counts.tsv");
+#endif
+    if (quick) {
+        random_images(seed, images < 12 ? images : 12);
+    } else {
+        random_images(seed, images);
+        stress(seed, big);
+    }
+    printf("# %llu random images, %llu GPU runs, %d passed, %d failed\n", (unsigned long long)n_images,
+           (unsigned long long)n_runs, check_passes, check_failures);
+    return check_exit();
+}

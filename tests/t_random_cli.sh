@@ -1,0 +1,79 @@
+#!/bin/sh
+# t_random_cli.sh -- the CLI end to end on random networks (tests/randnet):
+# for each seed, `warpex explore FILE.exp --json` on both CPU backends must
+# report the naive oracle's states / transitions / deadlocks; --deadlock must
+# exit 1 exactly when there is a deadlock; and the product written with
+# --aut, explored again as a plain LTS, must have the same counts.
+# The oracle's counts come from bin/tests/test_random_networks in its
+# WARPEX_RANDNET_EMIT mode.  Failing seeds keep their files (path printed).
+cd "$(dirname "$0")/.." || exit 2
+gen=bin/tests/test_random_networks
+cli=bin/warpex
+if [ ! -x "$gen" ] || [ ! -x "$cli" ]; then
+    echo "FAIL t_random_cli: $gen or $cli missing"
+    exit 1
+fi
+SEEDS=${WARPEX_CLI_SEEDS:-40}
+
+# json_field NAME JSON: the number after "NAME": in JSON (empty if absent)
+json_field() {
+    printf '%s\n' "$2" | sed -n "s/.*\"$1\": *\([0-9][0-9]*\).*/\1/p"
+}
+
+seed=1
+while [ "$seed" -le "$SEEDS" ]; do
+    line=$(WARPEX_RANDNET_EMIT=1 WARPEX_RANDNET_SEED=$seed "$gen")
+    # EXPECT exp_path dir hidden rate states transitions deadlocks
+    set -- $line
+    if [ "$1" != EXPECT ]; then
+        echo "FAIL random cli seed $seed: generator said: $line"
+        seed=$((seed + 1))
+        continue
+    fi
+    exp=$2 dir=$3 hidden=$4 rate=$5 st=$6 tr=$7 dl=$8
+    opts="--hidden $hidden --memory 64M"
+    [ "$rate" = 1 ] && opts="$opts --rate"
+    ok=1
+    why=""
+    for backend in seq cpu; do
+        out=$("$cli" explore "$exp" $opts --backend $backend --threads 2 --json 2>&1)
+        rc=$?
+        s=$(json_field states "$out"); t=$(json_field transitions "$out")
+        d=$(json_field deadlocks "$out")
+        if [ $rc -ne 0 ] || [ "$s" != "$st" ] || [ "$t" != "$tr" ] || [ "$d" != "$dl" ]; then
+            ok=0
+            why="$why; $backend: exit $rc, found $s/$t/$d ($out)"
+        fi
+    done
+    # --deadlock: exit 1 iff a deadlock is reachable
+    "$cli" explore "$exp" $opts --backend cpu --threads 2 --deadlock --quiet >/dev/null 2>&1
+    rc=$?
+    want=0
+    [ "$dl" != 0 ] && want=1
+    if [ $rc -ne $want ]; then
+        ok=0
+        why="$why; --deadlock exited $rc, expected $want"
+    fi
+    # --aut round trip: the product as one LTS has the same counts
+    out=$("$cli" explore "$exp" $opts --backend cpu --threads 2 --aut "$dir/product.aut" --quiet 2>&1)
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        ok=0
+        why="$why; --aut: exit $rc ($out)"
+    else
+        out=$("$cli" explore "$dir/product.aut" --hidden "$hidden" --memory 64M --backend cpu --threads 2 --json 2>&1)
+        s=$(json_field states "$out"); t=$(json_field transitions "$out")
+        d=$(json_field deadlocks "$out")
+        if [ "$s" != "$st" ] || [ "$t" != "$tr" ] || [ "$d" != "$dl" ]; then
+            ok=0
+            why="$why; product.aut re-explored: $s/$t/$d ($out)"
+        fi
+    fi
+    if [ $ok = 1 ]; then
+        echo "PASS random cli seed $seed: $st/$tr/$dl"
+        rm -rf "$dir"
+    else
+        echo "FAIL random cli seed $seed: expected $st/$tr/$dl$why; files kept in $dir"
+    fi
+    seed=$((seed + 1))
+done

@@ -1,0 +1,55 @@
+/*
+ * arith.h -- small integer helpers shared by the modules: bit lengths,
+ * qsort comparators for unsigned keys, and geometric growth of arrays.
+ * Header-only (static inline); usable from any C module.
+ */
+#ifndef WX_ARITH_H
+#define WX_ARITH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* Number of bits needed to write v in binary (0 for v == 0). */
+static inline uint32_t wx_bitlen(uint64_t v)
+{
+    uint32_t b = 0;
+    while (v) {
+        b++;
+        v >>= 1;
+    }
+    return b;
+}
+
+/* qsort comparators: ascending unsigned 32- and 64-bit keys. */
+static inline int wx_cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static inline int wx_cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Makes the array *p (of *cap elements of elem bytes) hold at least need
+ * elements, doubling from min_cap so that n appends cost O(n).  On failure
+ * (-1) the array is unchanged. */
+static inline int wx_reserve(void **p, size_t *cap, size_t need, size_t elem, size_t min_cap)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : min_cap;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(*p, c * elem);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+#endif
