@@ -455,13 +455,13 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
     if (opt->trace) {
         sh->parent = malloc(max_states * sizeof *sh->parent);
         sh->plabel = malloc(max_states * sizeof *sh->plabel);
-        vtable_advise_huge(sh->parent, max_states * sizeof *sh->parent);
-        vtable_advise_huge(sh->plabel, max_states * sizeof *sh->plabel);
         if (!sh->parent || !sh->plabel) {
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cannot reserve trace links for %llu states",
                          (unsigned long long)max_states);
             goto out;
         }
+        vtable_advise_huge(sh->parent, max_states * sizeof *sh->parent);
+        vtable_advise_huge(sh->plabel, max_states * sizeof *sh->plabel);
     }
     for (unsigned i = 0; i < n; i++)
         w[i].sh = sh, w[i].index = i;
