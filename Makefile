@@ -105,9 +105,14 @@ demo: bin/warpex
 examples:
 	python3 examples/gen.py --large examples/large
 
-# CPU benchmarks (explorer on 1 and all threads, .aut reader); appends to bench/RESULTS.md.
+# CPU benchmarks: the explorer on 1 and all threads over example families sized
+# to ~10 s on one core, and the .aut reader; both append to bench/RESULTS.md.
+BENCH_MODELS := milner/milner_n19 buffers/buffers_n23_d1 tokenring/tokenring_n18 \
+                abp/abp_d1300 philosophers/philosophers_n11
 bench: bin/warpex
-	sh bench/bench_cpu.sh
+	@[ -f examples/large/counts.tsv ] || python3 examples/gen.py --large examples/large
+	@{ echo; echo "### make bench: bench/bench_cpu.sh, $$(date -u '+%Y-%m-%d %H:%M UTC'), $$(uname -n), $$(nproc) cores"; \
+	  echo '```'; sh bench/bench_cpu.sh $(BENCH_MODELS:%=examples/large/%.exp); echo '```'; } | tee -a bench/RESULTS.md
 	sh bench/aut_read.sh
 
 # GPU suite and benchmarks: run on a machine with an NVIDIA GPU (sm_90).
