@@ -34,8 +34,11 @@ int cli_parse(int argc, char **argv, int first, const char *command,
 /* Parses sizes like 512M, 4G, 1.5G, 1048576 (bytes). */
 int cli_parse_size(const char *s, uint64_t *out);
 
-/* Loads FILE (.exp, .aut or .gpf) and compiles it into an image. */
-int cli_load_image(const struct cli_options *o, struct image *img, struct wx_error *err);
+/* Loads FILE (.exp, .aut or .gpf) and compiles it into an image.  When net
+ * is not NULL it receives the flat network (for the components' original
+ * state numbers; zeroed for .gpf input); the caller frees it. */
+int cli_load_image(const struct cli_options *o, struct image *img, struct network *net,
+                   struct wx_error *err);
 
 int cmd_explore(struct cli_options *o, struct wx_error *err);
 int cmd_info(struct cli_options *o, struct wx_error *err);

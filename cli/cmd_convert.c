@@ -15,7 +15,7 @@ int cmd_convert(struct cli_options *o, struct wx_error *err)
         return cmd_explore(o, err);
     }
     struct image img;
-    int rc = cli_load_image(o, &img, err);
+    int rc = cli_load_image(o, &img, NULL, err);
     if (rc != WX_OK)
         return rc;
     rc = gpf_write(&img, o->output, err);

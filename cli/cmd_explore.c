@@ -60,12 +60,18 @@ static void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static void print_vector(FILE *out, const struct image *img, const uint32_t *vec, int json)
+/* Prints a state vector as the components' states, numbered as in their
+ * input files (the image numbers them from 0 in BFS order). */
+static void print_vector(FILE *out, const struct image *img, const struct network *net,
+                         const uint32_t *vec, int json)
 {
     fputs(json ? "[" : "(", out);
-    for (uint32_t c = 0; c < img->n_comps; c++)
-        fprintf(out, "%s%u", c ? ", " : "",
-                image_get_field(vec, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c]));
+    for (uint32_t c = 0; c < img->n_comps; c++) {
+        uint32_t s = image_get_field(vec, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c]);
+        if (net->n_comps == img->n_comps && net->comps[c].orig_state && s < net->comps[c].n_states)
+            s = net->comps[c].orig_state[s];
+        fprintf(out, "%s%u", c ? ", " : "", s);
+    }
     fputs(json ? "]" : ")", out);
 }
 
@@ -82,7 +88,7 @@ static const char *violation_name(enum explore_violation v)
 }
 
 static void report_json(const struct cli_options *o, const struct image *img,
-                        const struct explore_result *r, int rc)
+                        const struct network *net, const struct explore_result *r, int rc)
 {
     printf("{\"model\": ");
     json_string(stdout, o->input);
@@ -113,7 +119,7 @@ static void report_json(const struct cli_options *o, const struct image *img,
                 }
                 if (o->trace_states && r->trace.vectors) {
                     printf(", \"vector\": ");
-                    print_vector(stdout, img, r->trace.vectors + (size_t)i * img->words, 1);
+                    print_vector(stdout, img, net, r->trace.vectors + (size_t)i * img->words, 1);
                 }
                 printf("}");
             }
@@ -155,7 +161,7 @@ static void report_text(const struct cli_options *o, const struct image *img,
 }
 
 static void report_violation(const struct cli_options *o, const struct image *img,
-                             const struct explore_result *r)
+                             const struct network *net, const struct explore_result *r)
 {
     if (r->violation == VIOLATION_DEADLOCK)
         printf("deadlock:     state %llu has no successor\n", (unsigned long long)r->violation_state);
@@ -174,7 +180,7 @@ static void report_violation(const struct cli_options *o, const struct image *im
             printf("  %4u  %s", i, strtab_str(img->labels, t->labels[i - 1]));
         if (o->trace_states && t->vectors) {
             printf("  ");
-            print_vector(stdout, img, t->vectors + (size_t)i * img->words, 0);
+            print_vector(stdout, img, net, t->vectors + (size_t)i * img->words, 0);
         }
         printf("\n");
     }
@@ -183,7 +189,8 @@ static void report_violation(const struct cli_options *o, const struct image *im
 int cmd_explore(struct cli_options *o, struct wx_error *err)
 {
     struct image img;
-    int rc = cli_load_image(o, &img, err);
+    struct network net;
+    int rc = cli_load_image(o, &img, &net, err);
     if (rc != WX_OK)
         return rc;
 
@@ -205,6 +212,7 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
         rc = match_actions(&img, o->action, &flags, &matched, err);
         if (rc != WX_OK) {
             image_free(&img);
+            network_free(&net);
             return rc;
         }
         if (matched == 0 && !o->quiet)
@@ -225,6 +233,7 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
     } else if (backend == EXPLORE_GPU && !gpu_available(gpu_name, sizeof gpu_name)) {
         free(flags);
         image_free(&img);
+        network_free(&net);
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "--backend gpu: no usable CUDA device (use --backend cpu)");
     }
@@ -234,6 +243,7 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
     if (rc != WX_OK) {
         free(flags);
         image_free(&img);
+        network_free(&net);
         return rc;
     }
     if (outputs_active(&out))
@@ -254,11 +264,11 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
     }
 
     if (o->json) {
-        report_json(o, &img, &res, rc);
+        report_json(o, &img, &net, &res, rc);
     } else if (rc == WX_OK || rc == WX_EVIOLATION) {
         report_text(o, &img, &res);
         if (rc == WX_EVIOLATION)
-            report_violation(o, &img, &res);
+            report_violation(o, &img, &net, &res);
         else if (o->deadlock || o->action)
             printf("result:       no violation: %s%s%s\n", o->deadlock ? "no deadlock" : "",
                    o->deadlock && o->action ? ", " : "",
@@ -271,5 +281,6 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
     explore_result_free(&res);
     free(flags);
     image_free(&img);
+    network_free(&net);
     return rc;
 }

@@ -8,7 +8,7 @@
 int cmd_info(struct cli_options *o, struct wx_error *err)
 {
     struct image img;
-    int rc = cli_load_image(o, &img, err);
+    int rc = cli_load_image(o, &img, NULL, err);
     if (rc != WX_OK)
         return rc;
     image_print_info(&img, stdout);

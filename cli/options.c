@@ -170,8 +170,11 @@ static int has_suffix(const char *s, const char *suffix)
     return n >= m && !strcmp(s + n - m, suffix);
 }
 
-int cli_load_image(const struct cli_options *o, struct image *img, struct wx_error *err)
+int cli_load_image(const struct cli_options *o, struct image *img, struct network *keep,
+                   struct wx_error *err)
 {
+    if (keep)
+        memset(keep, 0, sizeof *keep);
     if (has_suffix(o->input, ".gpf"))
         return gpf_read(o->input, img, err);
     struct network net;
@@ -185,6 +188,9 @@ int cli_load_image(const struct cli_options *o, struct image *img, struct wx_err
                         net.comp_names[c], (unsigned long long)net.comps[c].n_duplicates,
                         net.comps[c].n_duplicates == 1 ? "" : "s");
     rc = image_compile(&net, img, err);
-    network_free(&net);
+    if (rc == WX_OK && keep)
+        *keep = net;
+    else
+        network_free(&net);
     return rc;
 }

@@ -187,6 +187,16 @@ int lts_prune_from(struct lts *l, uint32_t initial)
     qsort(t, m, sizeof *t, cmp_triple);
     l->n_states = tail;
     int rc = rebuild(l, t, m);
+    if (rc == 0) {
+        /* order[] maps new numbers to previous ones; compose with any
+         * earlier map so orig_state always names the file's states. */
+        if (l->orig_state)
+            for (uint32_t s = 0; s < tail; s++)
+                order[s] = l->orig_state[order[s]];
+        free(l->orig_state);
+        l->orig_state = order;
+        order = NULL;
+    }
     free(t), free(order), free(newid);
     return rc;
 }
@@ -195,6 +205,7 @@ int lts_copy(struct lts *dst, const struct lts *src)
 {
     uint64_t n = src->n_trans ? src->n_trans : 1;
     *dst = *src;
+    dst->orig_state = NULL; /* not shared: copied below */
     dst->src = malloc(n * sizeof *dst->src);
     dst->label = malloc(n * sizeof *dst->label);
     dst->dst = malloc(n * sizeof *dst->dst);
@@ -207,13 +218,21 @@ int lts_copy(struct lts *dst, const struct lts *src)
     memcpy(dst->label, src->label, src->n_trans * sizeof *dst->label);
     memcpy(dst->dst, src->dst, src->n_trans * sizeof *dst->dst);
     memcpy(dst->offsets, src->offsets, ((size_t)src->n_states + 1) * sizeof *dst->offsets);
+    if (src->orig_state) {
+        dst->orig_state = malloc((size_t)src->n_states * sizeof *dst->orig_state);
+        if (!dst->orig_state) {
+            lts_free(dst);
+            return -1;
+        }
+        memcpy(dst->orig_state, src->orig_state, (size_t)src->n_states * sizeof *dst->orig_state);
+    }
     return 0;
 }
 
 void lts_free(struct lts *l)
 {
-    free(l->src), free(l->label), free(l->dst), free(l->offsets);
-    l->src = l->label = l->dst = NULL;
+    free(l->src), free(l->label), free(l->dst), free(l->offsets), free(l->orig_state);
+    l->src = l->label = l->dst = l->orig_state = NULL;
     l->offsets = NULL;
     l->n_trans = 0;
 }

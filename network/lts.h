@@ -27,6 +27,8 @@ struct lts {
     uint32_t *src, *label, *dst; /* n_trans each */
     uint64_t *offsets;           /* n_states + 1 */
     uint64_t n_duplicates;       /* duplicate lines dropped by lts_finish() */
+    uint32_t *orig_state;        /* NULL, or n_states: the state's number in
+                                    the input file (set by lts_prune_from) */
 };
 
 /* Growable builder interface: lts_init() then lts_add() repeatedly, then
@@ -38,9 +40,11 @@ int lts_add(struct lts *l, uint32_t src, uint32_t label, uint32_t dst);
 int lts_reserve(struct lts *l, uint64_t n);
 int lts_finish(struct lts *l);
 
-/* Renumbers states so that `initial` becomes 0 (swapping it with 0), then
- * keeps only states reachable from 0, numbered in BFS order.  Requires a
- * finished LTS and leaves a finished one.  Returns 0 or -1 (OOM). */
+/* Keeps only the states reachable from `initial`, renumbered in BFS order
+ * from it (so the initial state becomes 0), and records each new state's
+ * previous number in orig_state (composed with an earlier renumbering, so it
+ * always names the input file's state).  Requires a finished LTS and leaves
+ * a finished one.  Returns 0 or -1 (OOM). */
 int lts_prune_from(struct lts *l, uint32_t initial);
 
 /* Deep copy; 0 or -1. */

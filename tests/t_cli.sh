@@ -145,3 +145,10 @@ printf 'des (0, 3, 2)\n(0, a, 1)\n(0, "a", 1)\n(1, b, 0)\n' > "$T/dup.aut"
 expect_rc "verbose duplicates" 0 "$W" explore "$T/dup.aut" -v --quiet
 grep -q "1 duplicate transition line dropped" "$T/err" && pass "-v reports dropped duplicates" \
     || fail "-v: $(cat "$T/err")"
+
+# Trace vectors name the components' states as numbered in their files, even
+# when the initial state is not 0 and unreachable states were dropped.
+printf 'des (5, 4, 6)\n(5, a, 3)\n(3, b, 5)\n(0, c, 1)\n(1, d, 2)\n' > "$T/orig.aut"
+expect_rc "trace on a non-zero initial state" 1 "$W" explore "$T/orig.aut" --action '^b$' --trace-states --quiet --json
+grep -q '"trace": \[{"state": 0, "vector": \[5\]}, {"state": 1, "label": "a", "vector": \[3\]}, {"state": 0, "label": "b", "vector": \[5\]}\]' "$T/out" \
+    && pass "trace vectors use the file's state numbers (5 -a-> 3 -b-> 5)" || fail "trace vectors: $(cat "$T/out")"
