@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../parser/gpf.h"
+#include "../util/strtab.h"
 #include "cli.h"
 
 void cli_print_error(const struct wx_error *e)
@@ -170,6 +171,21 @@ static int has_suffix(const char *s, const char *suffix)
     return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* CADP files hide "i", mCRL2 files hide "tau": components using both suggest
+ * a mix where one of them silently stays visible. */
+static void warn_two_hidden(const struct network *net)
+{
+    uint32_t ids[2] = {strtab_find(net->labels, "i", 1), strtab_find(net->labels, "tau", 3)};
+    int used[2] = {0, 0};
+    for (uint32_t c = 0; c < net->n_comps; c++)
+        for (uint64_t t = 0; t < net->comps[c].n_trans; t++)
+            for (int k = 0; k < 2; k++)
+                used[k] |= net->comps[c].label[t] == ids[k];
+    if (used[0] && used[1])
+        fprintf(stderr, "warpex: note: the components use both 'i' and 'tau'; only '%s' is hidden "
+                        "(choose with --hidden)\n", strtab_str(net->labels, net->hidden));
+}
+
 int cli_load_image(const struct cli_options *o, struct image *img, struct network *keep,
                    struct wx_error *err)
 {
@@ -187,6 +203,8 @@ int cli_load_image(const struct cli_options *o, struct image *img, struct networ
                 fprintf(stderr, "warpex: %s: %llu duplicate transition line%s dropped\n",
                         net.comp_names[c], (unsigned long long)net.comps[c].n_duplicates,
                         net.comps[c].n_duplicates == 1 ? "" : "s");
+    if (!o->quiet)
+        warn_two_hidden(&net);
     rc = image_compile(&net, img, err);
     if (rc == WX_OK && keep)
         *keep = net;

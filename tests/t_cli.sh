@@ -152,3 +152,8 @@ printf 'des (5, 4, 6)\n(5, a, 3)\n(3, b, 5)\n(0, c, 1)\n(1, d, 2)\n' > "$T/orig.
 expect_rc "trace on a non-zero initial state" 1 "$W" explore "$T/orig.aut" --action '^b$' --trace-states --quiet --json
 grep -q '"trace": \[{"state": 0, "vector": \[5\]}, {"state": 1, "label": "a", "vector": \[3\]}, {"state": 0, "label": "b", "vector": \[5\]}\]' "$T/out" \
     && pass "trace vectors use the file's state numbers (5 -a-> 3 -b-> 5)" || fail "trace vectors: $(cat "$T/out")"
+
+# Components using both hidden-label conventions get a note.
+printf 'des (0, 2, 2)\n(0, i, 1)\n(1, tau, 0)\n' > "$T/it.aut"
+expect_rc "i and tau" 0 "$W" explore "$T/it.aut"
+grep -q "both 'i' and 'tau'; only 'i' is hidden" "$T/err" && pass "note on i and tau" || fail "i/tau note: $(cat "$T/err")"
