@@ -244,7 +244,9 @@ static inline int emit(struct succ_gen *g, uint32_t label, const uint32_t *vec, 
         return WX_ELIMIT;
     uint32_t *r = g->rec + g->n * g->stride;
     r[0] = label;
-    memcpy(r + 1, vec, (size_t)g->words * 4);
+    /* A few words: a loop beats the call to memcpy. */
+    for (uint32_t w = 0; w < g->words; w++)
+        r[1 + w] = vec[w];
     g->n++;
     return WX_OK;
 }
@@ -332,7 +334,7 @@ static int hash_unique(struct succ_gen *g, struct wx_error *err)
     uint32_t *rec = g->rec;
     uint64_t *h = g->hash;
     for (size_t i = 0; i < n; i++)
-        h[i] = vtable_hash(rec + i * st + 1, words);
+        h[i] = vtable_hash_inline(rec + i * st + 1, words);
     if (n < 2)
         return WX_OK;
     size_t m = 0;
@@ -346,7 +348,8 @@ static int hash_unique(struct succ_gen *g, struct wx_error *err)
             if (j < m)
                 continue;
             if (m != i) {
-                memcpy(rec + m * st, r, (size_t)st * 4);
+                for (uint32_t w = 0; w < st; w++)
+                    rec[m * st + w] = r[w];
                 h[m] = h[i];
             }
             m++;
