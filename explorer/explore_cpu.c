@@ -56,8 +56,12 @@
  * arrived), and the lookup runs once LOOKUP_LAG younger ones have entered.
  * A state has ~10 successors in typical models, so the misses of one
  * state's lookups overlap the expansion of the next one or two states. */
+#ifndef VECTOR_LAG
 #define VECTOR_LAG 12u
+#endif
+#ifndef LOOKUP_LAG
 #define LOOKUP_LAG 24u
+#endif
 /* Ids re-inserted per grab while growing the table. */
 #define REHASH_CHUNK 8192u
 
