@@ -25,6 +25,13 @@
  * of their successor counts is the number of distinct (source, label,
  * target) triples.  State numbering within a level varies from run to run.
  *
+ * Pipelining: a worker does not look up a state's successors right after
+ * generating them; they wait in its queue (successors.h's unordered mode
+ * hands them over distinct and already hashed) while the table lines they
+ * need are prefetched and the next states are expanded.  The queue is
+ * emptied at the end of every chunk, so a level still ends only when all of
+ * its successors are in the table; on a halt it is dropped.
+ *
  * Shortest traces: parent[id] / plabel[id] are written by the thread whose
  * insert created id, so the parent of a level-(d+1) state is in level d; a
  * parent chain has the BFS depth as its length.  Violation semantics are in
