@@ -25,6 +25,13 @@
  * of their successor counts is the number of distinct (source, label,
  * target) triples.  State numbering within a level varies from run to run.
  *
+ * Pipelining: a worker does not look up a state's successors right after
+ * generating them; they wait in its queue (successors.h's unordered mode
+ * hands them over distinct and already hashed) while the table lines they
+ * need are prefetched and the next states are expanded.  The queue is
+ * emptied at the end of every chunk, so a level still ends only when all of
+ * its successors are in the table; on a halt it is dropped.
+ *
  * Shortest traces: parent[id] / plabel[id] are written by the thread whose
  * insert created id, so the parent of a level-(d+1) state is in level d; a
  * parent chain has the BFS depth as its length.  Violation semantics are in
@@ -49,11 +56,19 @@
 #define MAX_THREADS 1024u
 /* Thread 0 looks at the clock every this many expanded states. */
 #define PROGRESS_EVERY 256u
-/* Lookups are pipelined over a state's successors: home slots are
- * prefetched SLOT_AHEAD successors ahead, and the stored vectors that they
- * point to VECTOR_AHEAD ahead (by then their slots have arrived). */
-#define SLOT_AHEAD 8u
-#define VECTOR_AHEAD 3u
+/* Lookups are pipelined across states: the successors of the states a
+ * worker expands go through its queue, where each one's home slot is
+ * prefetched when it enters, the stored vector that slot points to once
+ * VECTOR_LAG younger successors have entered (by then the slot has
+ * arrived), and the lookup runs once LOOKUP_LAG younger ones have entered.
+ * A state has ~10 successors in typical models, so the misses of one
+ * state's lookups overlap the expansion of the next one or two states. */
+#ifndef VECTOR_LAG
+#define VECTOR_LAG 12u
+#endif
+#ifndef LOOKUP_LAG
+#define LOOKUP_LAG 24u
+#endif
 /* Ids re-inserted per grab while growing the table. */
 #define REHASH_CHUNK 8192u
 
@@ -74,8 +89,13 @@ struct worker {
     struct succ_gen g;
     struct product_edge *edges;
     size_t nedges;
-    uint64_t *hash;           /* hashes of the current successors */
-    size_t hash_cap;
+    /* The queue of successors waiting for their lookup: entries
+     * [qhead, qn), of which [qvec, qn) have not had their stored vector
+     * prefetched yet (qhead <= qvec <= qn).  Entry i: record qrec + i *
+     * g.stride (label, vector), hash qhash[i], source state qsrc[i]. */
+    uint32_t *qrec;
+    uint64_t *qhash, *qsrc;
+    size_t qhead, qvec, qn, qcap;
     uint64_t expanded;
     struct wx_error err;
 };
@@ -282,6 +302,104 @@ static void progress(struct worker *w)
     sh->next_progress = explore_now() + 1.0;
 }
 
+/* Makes room for `more` queue entries (compacting, then growing). */
+static int queue_reserve(struct worker *w, size_t more)
+{
+    const uint32_t st = w->g.stride;
+    if (w->qhead > 0) {
+        size_t live = w->qn - w->qhead;
+        memmove(w->qrec, w->qrec + w->qhead * st, live * st * 4);
+        memmove(w->qhash, w->qhash + w->qhead, live * sizeof *w->qhash);
+        memmove(w->qsrc, w->qsrc + w->qhead, live * sizeof *w->qsrc);
+        w->qvec -= w->qhead, w->qn = live, w->qhead = 0;
+    }
+    if (w->qn + more <= w->qcap)
+        return WX_OK;
+    size_t cap = w->qcap ? w->qcap : 256;
+    while (cap < w->qn + more)
+        cap *= 2;
+    uint32_t *r = realloc(w->qrec, cap * st * 4);
+    if (r)
+        w->qrec = r;
+    uint64_t *h = r ? realloc(w->qhash, cap * sizeof *h) : NULL;
+    if (h)
+        w->qhash = h;
+    uint64_t *src = h ? realloc(w->qsrc, cap * sizeof *src) : NULL;
+    if (src)
+        w->qsrc = src;
+    if (!src)
+        return wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "out of memory: successor queue of %zu entries", cap);
+    w->qcap = cap;
+    return WX_OK;
+}
+
+/* Looks up (inserting) the oldest queued successor.  Returns false when the
+ * worker must stop (halt, error, violation); the queue is then emptied. */
+static bool lookup_one(struct worker *w)
+{
+    struct shared *sh = w->sh;
+    const struct explore_options *opt = sh->opt;
+    const size_t i = w->qhead;
+    const uint32_t *r = w->qrec + i * w->g.stride;
+    const uint32_t label = r[0];
+    const uint64_t id = w->qsrc[i];
+    uint64_t t;
+    enum vtable_outcome o;
+    int rc;
+    if (atomic_load_explicit(&sh->halt, memory_order_relaxed) != HALT_NONE)
+        goto stop; /* HALT_LEVEL: only deadlocks are looked for now */
+    while ((o = vtable_lookup_hashed(sh->t, r + 1, w->qhash[i], VTABLE_INSERT, &t)) == VTABLE_FULL) {
+        if (!vtable_can_grow(sh->t)) {
+            wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "memory budget exhausted after %llu states; raise it (--memory)",
+                    (unsigned long long)vtable_count(sh->t));
+            fail(sh, WX_ELIMIT, &w->err);
+            goto stop;
+        }
+        atomic_store(&sh->grow_req, 1);
+        quiet(w, false);
+        if (atomic_load(&sh->halt) == HALT_NOW)
+            goto stop;
+    }
+    w->qhead++;
+    if (w->qvec < w->qhead)
+        w->qvec = w->qhead;
+    if (o == VTABLE_INSERTED) {
+        if (sh->parent)
+            sh->parent[t] = id, sh->plabel[t] = label;
+        if (vtable_wants_grow(sh->t) && !atomic_load_explicit(&sh->grow_req, memory_order_relaxed))
+            atomic_store(&sh->grow_req, 1);
+    }
+    bump(&w->transitions);
+    if (w->edges) {
+        w->edges[w->nedges++] = (struct product_edge){ .src = id, .dst = t, .label = label };
+        if (w->nedges == EXPLORE_EDGE_BATCH && (rc = flush_edges(w))) {
+            fail(sh, rc, &w->err);
+            goto stop;
+        }
+    }
+    if (opt->action_match && opt->action_match[label]) {
+        report(sh, VIOLATION_ACTION, id, label, t);
+        goto stop;
+    }
+    return true;
+stop:
+    w->qhead = w->qvec = w->qn = 0;
+    return false;
+}
+
+/* Advances the pipeline until at most `keep` entries wait for a lookup
+ * (keep 0: empties the queue). */
+static void pump(struct worker *w, size_t keep)
+{
+    const size_t vkeep = keep < LOOKUP_LAG - VECTOR_LAG ? 0 : keep - (LOOKUP_LAG - VECTOR_LAG);
+    while (w->qn - w->qvec > vkeep)
+        vtable_prefetch_vector(w->sh->t, w->qhash[w->qvec++]);
+    while (w->qn - w->qhead > keep) {
+        if (!lookup_one(w))
+            return;
+    }
+}
+
 static void expand(struct worker *w, uint64_t id)
 {
     struct shared *sh = w->sh;
@@ -300,63 +418,19 @@ static void expand(struct worker *w, uint64_t id)
     if (atomic_load_explicit(&sh->halt, memory_order_relaxed) != HALT_NONE)
         return; /* HALT_LEVEL: only deadlocks are looked for now */
     const size_t n = w->g.n;
-    if (n > w->hash_cap) {
-        size_t cap = w->hash_cap * 2 > n ? w->hash_cap * 2 : n;
-        uint64_t *h = realloc(w->hash, cap * sizeof *h);
-        if (!h) {
-            fail(sh, wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "out of memory"), &w->err);
-            return;
-        }
-        w->hash = h, w->hash_cap = cap;
+    if (w->qn + n > w->qcap && (rc = queue_reserve(w, n))) {
+        fail(sh, rc, &w->err);
+        return;
     }
+    const uint32_t st = w->g.stride;
+    memcpy(w->qrec + w->qn * st, w->g.rec, n * st * 4);
     for (size_t i = 0; i < n; i++) {
-        w->hash[i] = vtable_hash(succ_vector(&w->g, i), sh->words);
-        if (i < SLOT_AHEAD)
-            vtable_prefetch(sh->t, w->hash[i]);
+        w->qhash[w->qn + i] = w->g.hash[i];
+        w->qsrc[w->qn + i] = id;
+        vtable_prefetch(sh->t, w->g.hash[i]);
     }
-    for (size_t i = 0; i < n && i < VECTOR_AHEAD; i++)
-        vtable_prefetch_vector(sh->t, w->hash[i]);
-    for (size_t i = 0; i < n; i++) {
-        const uint32_t label = succ_label(&w->g, i);
-        uint64_t t;
-        enum vtable_outcome o;
-        if (i + SLOT_AHEAD < n)
-            vtable_prefetch(sh->t, w->hash[i + SLOT_AHEAD]);
-        if (i + VECTOR_AHEAD < n)
-            vtable_prefetch_vector(sh->t, w->hash[i + VECTOR_AHEAD]);
-        while ((o = vtable_lookup_hashed(sh->t, succ_vector(&w->g, i), w->hash[i], VTABLE_INSERT, &t))
-               == VTABLE_FULL) {
-            if (!vtable_can_grow(sh->t)) {
-                wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0,
-                        "memory budget exhausted after %llu states; raise it (--memory)",
-                        (unsigned long long)vtable_count(sh->t));
-                fail(sh, WX_ELIMIT, &w->err);
-                return;
-            }
-            atomic_store(&sh->grow_req, 1);
-            quiet(w, false);
-            if (atomic_load(&sh->halt) == HALT_NOW)
-                return;
-        }
-        if (o == VTABLE_INSERTED) {
-            if (sh->parent)
-                sh->parent[t] = id, sh->plabel[t] = label;
-            if (vtable_wants_grow(sh->t) && !atomic_load_explicit(&sh->grow_req, memory_order_relaxed))
-                atomic_store(&sh->grow_req, 1);
-        }
-        bump(&w->transitions);
-        if (w->edges) {
-            w->edges[w->nedges++] = (struct product_edge){ .src = id, .dst = t, .label = label };
-            if (w->nedges == EXPLORE_EDGE_BATCH && (rc = flush_edges(w))) {
-                fail(sh, rc, &w->err);
-                return;
-            }
-        }
-        if (opt->action_match && opt->action_match[label]) {
-            report(sh, VIOLATION_ACTION, id, label, t);
-            return;
-        }
-    }
+    w->qn += n;
+    pump(w, LOOKUP_LAG);
 }
 
 /* Expands chunks of the current level until none is left or a halt. */
@@ -369,14 +443,18 @@ static void expand_level(struct worker *w)
             return;
         uint64_t e = b + sh->chunk < sh->le ? b + sh->chunk : sh->le;
         for (uint64_t id = b; id < e; id++) {
-            if (atomic_load_explicit(&sh->halt, memory_order_relaxed) == HALT_NOW)
+            if (atomic_load_explicit(&sh->halt, memory_order_relaxed) == HALT_NOW) {
+                pump(w, 0); /* empties the queue */
                 return;
+            }
             if (atomic_load_explicit(&sh->grow_req, memory_order_relaxed))
                 quiet(w, false);
             expand(w, id);
             if (w->index == 0 && sh->opt->progress && ++w->expanded % PROGRESS_EVERY == 0)
                 progress(w);
         }
+        /* The level ends only when every successor is in the table. */
+        pump(w, 0);
     }
 }
 
@@ -387,6 +465,7 @@ static void *worker_main(void *arg)
     /* The worker allocates its own buffers, so that they come from its
      * thread's malloc arena, not next to another worker's. */
     int rc = succ_init(&w->g, sh->img, &w->err);
+    w->g.unordered = true; /* distinct, hashed; the order is ours to pick */
     if (!rc && sh->opt->sink && !(w->edges = malloc(EXPLORE_EDGE_BATCH * sizeof *w->edges)))
         rc = wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     if (rc)
@@ -404,7 +483,9 @@ static void *worker_main(void *arg)
         fail(sh, rc, &w->err);
     succ_free(&w->g);
     free(w->edges);
-    free(w->hash);
+    free(w->qrec);
+    free(w->qhash);
+    free(w->qsrc);
     return NULL;
 }
 

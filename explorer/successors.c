@@ -2,6 +2,7 @@
  * successors.c -- the successor generator (semantics in successors.h).
  */
 #include "successors.h"
+#include "../hash/vtable.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,7 @@ int succ_init(struct succ_gen *g, const struct image *img, struct wx_error *err)
     g->cap = 16;
     g->rec = malloc(g->cap * g->stride * 4);
     g->rec2 = malloc(g->cap * g->stride * 4);
+    g->hash = malloc(g->cap * sizeof *g->hash);
     g->order_cap = 16;
     g->order = malloc(g->order_cap * sizeof *g->order);
     g->groups = malloc(((size_t)n + 1) * sizeof *g->groups);
@@ -170,7 +172,7 @@ int succ_init(struct succ_gen *g, const struct image *img, struct wx_error *err)
     g->parts = malloc(((size_t)n + 1) * sizeof *g->parts);
     g->odo = malloc(((size_t)n + 1) * sizeof *g->odo);
     g->cur = malloc((size_t)g->words * sizeof *g->cur);
-    if (!g->rec || !g->rec2 || !g->order || !g->groups || !g->group_of || !g->run_comp || !g->run_pos
+    if (!g->rec || !g->rec2 || !g->hash || !g->order || !g->groups || !g->group_of || !g->run_comp || !g->run_pos
         || !g->run_end || !g->run_key || !g->cut || !g->sorted || !g->class_count || !g->class_start || !g->heap || !g->present || !g->targets
         || !g->rule_part_start || !g->rule_part || !g->parts || !g->odo || !g->cur) {
         succ_free(g);
@@ -191,6 +193,8 @@ void succ_free(struct succ_gen *g)
 {
     free(g->rec);
     free(g->rec2);
+    free(g->hash);
+    free(g->dd);
     free(g->order);
     free(g->groups);
     free(g->group_of);
@@ -224,7 +228,10 @@ static int grow_output(struct succ_gen *g, struct wx_error *err)
     uint32_t *b = a ? realloc(g->rec2, cap * g->stride * 4) : NULL;
     if (b)
         g->rec2 = b;
-    if (!a || !b)
+    uint64_t *h = b ? realloc(g->hash, cap * sizeof *h) : NULL;
+    if (h)
+        g->hash = h;
+    if (!a || !b || !h)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
                        "out of memory: a state has more than %zu successors", g->cap);
     g->cap = cap;
@@ -237,7 +244,9 @@ static inline int emit(struct succ_gen *g, uint32_t label, const uint32_t *vec, 
         return WX_ELIMIT;
     uint32_t *r = g->rec + g->n * g->stride;
     r[0] = label;
-    memcpy(r + 1, vec, (size_t)g->words * 4);
+    /* A few words: a loop beats the call to memcpy. */
+    for (uint32_t w = 0; w < g->words; w++)
+        r[1 + w] = vec[w];
     g->n++;
     return WX_OK;
 }
@@ -300,6 +309,87 @@ static int sort_unique(struct succ_gen *g, struct wx_error *err)
     }
     uint32_t *t = g->rec;
     g->rec = g->rec2, g->rec2 = t;
+    g->n = m;
+    return WX_OK;
+}
+
+/* Unordered mode: hashes every record and drops duplicates, keeping the
+ * first of each in generation order.  Few records (the common case): all
+ * pairs are compared by hash first -- a few dozen 64-bit compares, no
+ * sorting, no calls.  Many: an open-addressing set of record indices. */
+#define SMALL_UNIQUE 32
+
+static inline int rec_same(const uint32_t *a, const uint32_t *b, uint32_t stride)
+{
+    uint32_t d = 0;
+    for (uint32_t i = 0; i < stride; i++)
+        d |= a[i] ^ b[i];
+    return d == 0;
+}
+
+static int hash_unique(struct succ_gen *g, struct wx_error *err)
+{
+    const size_t n = g->n;
+    const uint32_t st = g->stride, words = g->words;
+    uint32_t *rec = g->rec;
+    uint64_t *h = g->hash;
+    for (size_t i = 0; i < n; i++)
+        h[i] = vtable_hash_inline(rec + i * st + 1, words);
+    if (n < 2)
+        return WX_OK;
+    size_t m = 0;
+    if (n <= SMALL_UNIQUE) {
+        for (size_t i = 0; i < n; i++) {
+            const uint32_t *r = rec + i * st;
+            size_t j = 0;
+            for (; j < m; j++)
+                if (h[j] == h[i] && rec_same(rec + j * st, r, st))
+                    break;
+            if (j < m)
+                continue;
+            if (m != i) {
+                for (uint32_t w = 0; w < st; w++)
+                    rec[m * st + w] = r[w];
+                h[m] = h[i];
+            }
+            m++;
+        }
+        g->n = m;
+        return WX_OK;
+    }
+    if (n > UINT32_MAX - 1)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "a state has more than 2^32 successors");
+    size_t cap = 64;
+    while (cap < 2 * n)
+        cap *= 2;
+    if (cap > g->dd_cap) {
+        uint32_t *d = realloc(g->dd, cap * sizeof *d);
+        if (!d)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory: %zu successors", n);
+        g->dd = d, g->dd_cap = cap;
+    }
+    uint32_t *d = g->dd;
+    memset(d, 0, cap * sizeof *d);
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t *r = rec + i * st;
+        /* The label is mixed in: records that differ only by label must
+         * not pile up on one probe chain. */
+        size_t k = (size_t)((h[i] ^ (uint64_t)r[0] * 0x9e3779b97f4a7c15ull) >> 7) & (cap - 1);
+        int dup = 0;
+        for (; d[k]; k = (k + 1) & (cap - 1))
+            if (h[d[k] - 1] == h[i] && rec_same(rec + (size_t)(d[k] - 1) * st, r, st)) {
+                dup = 1;
+                break;
+            }
+        if (dup)
+            continue;
+        if (m != i) {
+            memcpy(rec + m * st, r, (size_t)st * 4);
+            h[m] = h[i];
+        }
+        d[k] = (uint32_t)(m + 1);
+        m++;
+    }
     g->n = m;
     return WX_OK;
 }
@@ -586,5 +676,5 @@ int succ_expand(struct succ_gen *g, const uint32_t *vec, struct wx_error *err)
     if (nruns > 1
         && (g->strategy == SUCC_COUNTING ? fire_classes_counting(g, nruns, vec, err) : fire_classes(g, nruns, vec, err)))
         return WX_ELIMIT;
-    return sort_unique(g, err);
+    return g->unordered ? hash_unique(g, err) : sort_unique(g, err);
 }

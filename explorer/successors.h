@@ -22,6 +22,7 @@
 #ifndef WX_SUCCESSORS_H
 #define WX_SUCCESSORS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,6 +52,18 @@ struct succ_gen {
     /* Output: n records [label, vector...], stride words each. */
     uint32_t *rec;
     size_t n, cap;            /* in records */
+
+    /* Unordered mode (set by the caller after succ_init, e.g. explore_cpu,
+     * which numbers states in no particular order anyway): succ_expand then
+     * leaves the distinct records in generation order and fills hash[i] =
+     * vtable_hash(vector i), which the caller reuses for its table lookups.
+     * Duplicates are dropped through these hashes: records are compared in
+     * full only when label and hash agree, so the result is exact. */
+    bool unordered;
+    uint64_t *hash;           /* cap entries (unordered mode) */
+    uint32_t *dd;             /* dd_cap slots: open-addressing set of record
+                                 indices + 1, for states with many records */
+    size_t dd_cap;
 
     /* Scratch for sorting / uniquing the output. */
     uint32_t *rec2;
@@ -103,7 +116,8 @@ int succ_check_image(const struct image *img, struct wx_error *err);
 int succ_init(struct succ_gen *g, const struct image *img, struct wx_error *err);
 void succ_free(struct succ_gen *g);
 
-/* Computes the distinct successors of vec into g->rec / g->n.  WX_ELIMIT
+/* Computes the distinct successors of vec into g->rec / g->n (ascending,
+ * or in unordered mode unordered with g->hash filled).  WX_ELIMIT
  * (err filled) when the buffers cannot grow. */
 int succ_expand(struct succ_gen *g, const uint32_t *vec, struct wx_error *err);
 

@@ -53,28 +53,9 @@ struct vtable {
 
 /* ---- hashing ---- */
 
-static inline uint64_t fmix64(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ull;
-    h ^= h >> 33;
-    return h;
-}
-
 uint64_t vtable_hash(const uint32_t *vec, uint32_t words)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)words << 56);
-    uint32_t i = 0;
-    for (; i + 2 <= words; i += 2) {
-        uint64_t k = (uint64_t)vec[i] | (uint64_t)vec[i + 1] << 32;
-        h = (h ^ fmix64(k)) * 0x9e3779b97f4a7c15ull;
-        h ^= h >> 29;
-    }
-    if (i < words)
-        h = (h ^ fmix64((uint64_t)vec[i] + 0x632be59bd9b4e019ull)) * 0x9e3779b97f4a7c15ull;
-    return fmix64(h);
+    return vtable_hash_inline(vec, words);
 }
 
 /* The home slot uses the high bits of hash * nslots (any nslots works), the
