@@ -29,6 +29,10 @@
 #include "../network/image.h"
 #include "../util/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The entries of one component for one class in the current state. */
 struct succ_group {
     uint64_t key;             /* class << 32 | component */
@@ -130,5 +134,9 @@ static inline const uint32_t *succ_vector(const struct succ_gen *g, size_t i)
 {
     return g->rec + i * g->stride + 1;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -46,6 +46,7 @@
 
 #include "../util/error.h"
 #include "../explorer/explore.h"
+#include "../explorer/successors.h"
 #include "../network/image.h"
 #include "explore_gpu.h"
 #include "gpu_kernels.cuh"
@@ -116,108 +117,6 @@ extern "C" int gpu_available(char *name, size_t size)
         name[k] = '\0';
     }
     return 1;
-}
-
-/* ---- image checks: everything a device read depends on ---- */
-
-static int bad_image(struct wx_error *err, const char *what, unsigned long long a, unsigned long long b)
-{
-    return wx_fail(err, WX_EINPUT, NULL, 0, 0, "malformed image: %s (%llu, %llu)", what, a, b);
-}
-
-static int gx_check_image(const struct image *img, struct wx_error *err)
-{
-    const uint32_t n = img->n_comps;
-    if (img->words == 0 || img->words > IMAGE_MAX_WORDS)
-        return bad_image(err, "words per vector out of range", img->words, IMAGE_MAX_WORDS);
-    if (img->act_bits == 0 || img->act_bits > IMAGE_MAX_ACT_BITS)
-        return bad_image(err, "act_bits out of range", img->act_bits, IMAGE_MAX_ACT_BITS);
-    if (img->mask_words != (n + 31) / 32)
-        return bad_image(err, "mask_words is not ceil(n_comps / 32)", img->mask_words, n);
-    if (!img->first_bit || !img->proc_offsets || (n && (!img->comp_states || !img->state_bits)))
-        return bad_image(err, "missing component arrays", n, 0);
-    if (img->first_bit[0] != 0 || img->proc_offsets[0] != 0)
-        return bad_image(err, "first_bit[0] or proc_offsets[0] is not 0", img->first_bit[0], img->proc_offsets[0]);
-    for (uint32_t c = 0; c < n; c++) {
-        if (img->first_bit[c + 1] < img->first_bit[c] || img->first_bit[c + 1] - img->first_bit[c] > 32)
-            return bad_image(err, "field width of component out of range", c, img->first_bit[c + 1]);
-        const uint32_t w = img->first_bit[c + 1] - img->first_bit[c];
-        if (img->comp_states[c] == 0 || (w < 32 && img->comp_states[c] > (1ull << w)))
-            return bad_image(err, "states of component do not fit its field", c, img->comp_states[c]);
-        const uint32_t sb = img->state_bits[c];
-        if (sb == 0 || sb > 63 - img->act_bits || (sb < 32 && img->comp_states[c] >= (1ull << sb)))
-            return bad_image(err, "slot width of component cannot hold its states", c, sb);
-        if (img->proc_offsets[c + 1] - img->proc_offsets[c] != img->comp_states[c] + 1ull)
-            return bad_image(err, "component does not have comp_states + 1 state offsets", c, img->comp_states[c]);
-    }
-    if (img->first_bit[n] > 32 * img->words)
-        return bad_image(err, "fields extend beyond the vector", img->first_bit[n], img->words);
-    if (img->n_entries && !img->trans)
-        return bad_image(err, "missing transition entries", img->n_entries, 0);
-    if (img->n_classes && (!img->class_result || !img->class_rule_start))
-        return bad_image(err, "missing class arrays", img->n_classes, 0);
-    if (img->n_classes && img->class_rule_start[0] != 0)
-        return bad_image(err, "class_rule_start[0] is not 0", img->class_rule_start[0], 0);
-    for (uint32_t k = 0; k < img->n_classes; k++) {
-        if (img->class_result[k] >= img->n_labels)
-            return bad_image(err, "result label of class out of range", k, img->class_result[k]);
-        if (img->class_rule_start[k + 1] < img->class_rule_start[k])
-            return bad_image(err, "class rule ranges not ascending", k, img->class_rule_start[k]);
-    }
-    if ((img->n_classes ? img->class_rule_start[img->n_classes] : 0) != img->n_rules)
-        return bad_image(err, "class rule ranges do not cover the rules", img->n_classes, img->n_rules);
-    if (img->n_rules && !img->rule_mask)
-        return bad_image(err, "missing rule masks", img->n_rules, 0);
-    for (uint32_t r = 0; r < img->n_rules; r++) {
-        uint32_t any = 0;
-        for (uint32_t w = 0; w < img->mask_words; w++) {
-            const uint32_t m = img->rule_mask[(size_t)r * img->mask_words + w];
-            if (w == img->mask_words - 1 && n % 32 && (m >> (n % 32)))
-                return bad_image(err, "rule names a component beyond n_comps", r, n);
-            any |= m;
-        }
-        if (!any)
-            return bad_image(err, "rule has no participant", r, 0);
-    }
-    for (uint32_t c = 0; c < n; c++) {
-        const uint32_t *so = img->state_offsets + img->proc_offsets[c];
-        const uint32_t sb = img->state_bits[c];
-        const uint32_t slots = image_entry_slots(img->act_bits, sb);
-        for (uint32_t s = 0; s < img->comp_states[c]; s++) {
-            if (so[s + 1] < so[s] || so[s + 1] > img->n_entries)
-                return bad_image(err, "entry segment out of range: component, state", c, s);
-            int seen_sync = 0;
-            uint32_t last = 0;
-            for (uint32_t e = so[s]; e < so[s + 1]; e++) {
-                const uint64_t ent = img->trans[e];
-                const uint32_t lab = image_entry_label(ent, img->act_bits);
-                if (image_entry_is_sync(ent)) {
-                    if (lab >= img->n_classes || (seen_sync && lab < last))
-                        return bad_image(err, "sync entry class out of range or unsorted: entry, class", e, lab);
-                    seen_sync = 1;
-                    last = lab;
-                } else if (seen_sync || lab >= img->n_labels) {
-                    return bad_image(err, "local entry after sync entries or label out of range: entry, label", e,
-                                     lab);
-                }
-                int empty = 0, filled = 0;
-                for (uint32_t k = 0; k < slots; k++) {
-                    const uint32_t t = image_entry_target(ent, img->act_bits, sb, k);
-                    if (t == 0xffffffffu) {
-                        empty = 1;
-                    } else {
-                        if (empty || t >= img->comp_states[c])
-                            return bad_image(err, "entry target out of range or after an empty slot: entry, slot",
-                                             e, k);
-                        filled++;
-                    }
-                }
-                if (!filled)
-                    return bad_image(err, "entry without target", e, 0);
-            }
-        }
-    }
-    return WX_OK;
 }
 
 /* Upper bound on the successors of one state: every local target of each
@@ -602,7 +501,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
     cudaEvent_t ev0 = NULL, ev1 = NULL;
 
     /* input errors first, so they read the same with or without a GPU */
-    if ((rc = gx_check_image(img, err)))
+    if ((rc = succ_check_image(img, err)))
         return rc;
     int ndevices = 0;
     if (cudaGetDeviceCount(&ndevices) != cudaSuccess || ndevices <= 0) {

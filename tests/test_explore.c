@@ -528,20 +528,24 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
     struct explore_result res;
 
     /* Successors of every reachable state, against the reference, with
-     * both class-merging strategies. */
+     * both class-merging strategies, sorted and unordered (hash-deduplicated,
+     * hashes reused by explore_cpu's table lookups). */
     struct succ_gen g;
     struct succs o = { 0 };
-    uint64_t diff = 0;
-    for (int strategy = 0; strategy < 2; strategy++) {
+    uint64_t diff = 0, bad_hash = 0;
+    for (int mode = 0; mode < 4; mode++) {
         if (!qcheck(succ_init(&g, img, &err) == WX_OK, "image %u: succ_init", idx))
             continue;
-        g.strategy = strategy ? SUCC_COUNTING : SUCC_HEAP;
+        g.strategy = (mode & 1) ? SUCC_COUNTING : SUCC_HEAP;
+        g.unordered = mode >= 2;
         for (uint64_t i = 0; i < r->n; i++) {
             nv_succ(img, r->vec + i * r->words, &o);
             if (succ_expand(&g, r->vec + i * r->words, &err) != WX_OK || g.n != o.n) {
                 diff++;
                 continue;
             }
+            for (size_t k = 0; g.unordered && k < g.n; k++)
+                bad_hash += g.hash[k] != vtable_hash(succ_vector(&g, k), img->words);
             struct succs mine = { .words = img->words };
             for (size_t k = 0; k < g.n; k++)
                 sc_add(&mine, succ_label(&g, k), succ_vector(&g, k));
@@ -553,8 +557,9 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
         succ_free(&g);
     }
     free(o.rec);
-    QCHECK_EQ_U64(diff, 0, "image %u: successors == reference on %llu states (seed %llu)", idx,
-                 (unsigned long long)r->n, seed);
+    QCHECK_EQ_U64(diff, 0, "image %u: successors == reference on %llu states, sorted and unordered (seed %llu)",
+                 idx, (unsigned long long)r->n, seed);
+    QCHECK_EQ_U64(bad_hash, 0, "image %u: unordered mode's hashes equal vtable_hash (seed %llu)", idx, seed);
 
     /* Full explorations: seq and cpu x threads, vectors and sinks. */
     for (int cpu = 0; cpu <= 1; cpu++)
