@@ -14,7 +14,7 @@ NVARCH  ?= -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_90,code=com
 NVFLAGS ?= -O3 -std=c++17 $(NVARCH) -Xcompiler -Wall -Xcompiler -Werror --expt-relaxed-constexpr
 
 B := build
-LIB_DIRS := util parser network explorer hash graph
+LIB_DIRS := util parser network explorer hash graph analysis
 LIB_SRC  := $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c))
 GEN_SRC  := $(B)/gen/exp_parse.c $(B)/gen/exp_lex.c
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/obj/gen/%.o)
