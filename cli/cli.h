@@ -43,6 +43,8 @@ int cli_load_image(const struct cli_options *o, struct image *img, struct networ
 int cmd_explore(struct cli_options *o, struct wx_error *err);
 int cmd_info(struct cli_options *o, struct wx_error *err);
 int cmd_convert(struct cli_options *o, struct wx_error *err);
+/* `warpex scc`: parses its own options from argv[first..]. */
+int cmd_scc(int argc, char **argv, int first, struct wx_error *err);
 
 /* Prints e as "warpex: file:line:col: message" on stderr. */
 void cli_print_error(const struct wx_error *e);

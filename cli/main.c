@@ -19,6 +19,10 @@ static void usage(FILE *out)
           "  convert FILE --to aut|gpf OUT\n"
           "                          write the product LTS (aut) or the compiled\n"
           "                          network in GPUexplore format (gpf)\n"
+          "  scc FILE [--json] [--scc-out OUT]\n"
+          "                          strongly connected components of a graph\n"
+          "                          (.csr, .aut, .mtx, PRISM .tra, else an edge\n"
+          "                          list); --scc-out: component id per vertex\n"
           "  help                    this text;  --version  the version\n"
           "\n"
           "explore options:\n"
@@ -71,6 +75,12 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "--version")) {
         puts("warpex " WARPEX_VERSION);
         return 0;
+    }
+    if (!strcmp(cmd, "scc")) {
+        rc = cmd_scc(argc, argv, 2, &err);
+        if (rc != WX_OK)
+            cli_print_error(&err);
+        return rc;
     }
     int (*run)(struct cli_options *, struct wx_error *) = NULL;
     if (!strcmp(cmd, "explore"))

@@ -1,0 +1,529 @@
+/*
+ * graph_read.c -- directed graphs from CSR binary, .aut, Matrix Market, PRISM
+ * .tra and plain edge lists (formats and errors: graph_read.h).
+ *
+ * The text formats share one line scanner: a struct scan walks the buffer a
+ * line at a time and a cursor within the line, so every error can name
+ * file:line:col.  Each format reader is a loop over "content" lines (blank
+ * and comment lines skipped) that feeds a csr_builder.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../parser/aut.h"
+#include "graph_read.h"
+
+/* Largest vertex id a struct csr can hold: n_vertices <= 2^32 - 1. */
+#define MAX_VERTEX_ID (UINT32_MAX - 1ull)
+
+struct scan {
+    const char *name;            /* for error locations */
+    const char *p, *end;         /* unread part of the buffer */
+    const char *ls, *le;         /* current line [ls, le), CR and LF excluded */
+    const char *c;               /* cursor within the current line */
+    uint64_t line;               /* 1-based number of the current line */
+    struct wx_error *err;
+};
+
+static int col_of(const struct scan *s, const char *at)
+{
+    uint64_t c = (uint64_t)(at - s->ls) + 1;
+    return c > INT32_MAX ? INT32_MAX : (int)c;
+}
+
+static int line_of(const struct scan *s)
+{
+    return s->line > INT32_MAX ? INT32_MAX : (int)s->line;
+}
+
+/* Describes what stands at s->c, for "expected X, found Y" messages. */
+static void describe(const struct scan *s, char *buf, size_t size)
+{
+    if (s->c >= s->le) {
+        snprintf(buf, size, "end of line");
+        return;
+    }
+    unsigned char ch = (unsigned char)*s->c;
+    if (ch < 0x20 || ch >= 0x7f) {
+        snprintf(buf, size, "byte 0x%02x", ch);
+        return;
+    }
+    size_t n = 0;
+    while (s->c + n < s->le && n < 24 && s->c[n] != ' ' && s->c[n] != '\t')
+        n++;
+    snprintf(buf, size, "'%.*s'", (int)n, s->c);
+}
+
+static int fail_here(struct scan *s, int code, const char *expected)
+{
+    char found[64];
+    describe(s, found, sizeof found);
+    return wx_fail(s->err, code, s->name, line_of(s), col_of(s, s->c), "expected %s, found %s",
+                   expected, found);
+}
+
+/* Advances to the next line; 0 at the end of the buffer. */
+static int next_line(struct scan *s)
+{
+    if (s->p >= s->end)
+        return 0;
+    const char *nl = memchr(s->p, '\n', (size_t)(s->end - s->p));
+    s->ls = s->p;
+    s->le = nl ? nl : s->end;
+    s->p = nl ? nl + 1 : s->end;
+    while (s->le > s->ls && s->le[-1] == '\r')
+        s->le--;
+    s->c = s->ls;
+    s->line++;
+    return 1;
+}
+
+static void skip_blanks(struct scan *s)
+{
+    while (s->c < s->le && (*s->c == ' ' || *s->c == '\t'))
+        s->c++;
+}
+
+/* Advances to the next line that is neither blank nor starts (after blanks)
+ * with a character of `comments`; the cursor is at its first non-blank. */
+static int next_content_line(struct scan *s, const char *comments)
+{
+    while (next_line(s)) {
+        skip_blanks(s);
+        if (s->c < s->le && !strchr(comments, *s->c))
+            return 1;
+    }
+    return 0;
+}
+
+/* At end of line after optional blanks? */
+static int at_eol(struct scan *s)
+{
+    skip_blanks(s);
+    return s->c >= s->le;
+}
+
+/* Reads an unsigned decimal number (after blanks) that must end at a blank or
+ * the end of the line. */
+static int read_u64(struct scan *s, uint64_t *v, const char *what)
+{
+    skip_blanks(s);
+    if (s->c >= s->le || !isdigit((unsigned char)*s->c))
+        return fail_here(s, WX_EINPUT, what);
+    const char *start = s->c;
+    uint64_t x = 0;
+    while (s->c < s->le && isdigit((unsigned char)*s->c)) {
+        unsigned d = (unsigned)(*s->c - '0');
+        if (x > (UINT64_MAX - d) / 10) {
+            s->c = start;
+            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, start),
+                           "%s out of range (more than 64 bits)", what);
+        }
+        x = x * 10 + d;
+        s->c++;
+    }
+    if (s->c < s->le && *s->c != ' ' && *s->c != '\t')
+        return fail_here(s, WX_EINPUT, "a blank or the end of the line after a number");
+    *v = x;
+    return WX_OK;
+}
+
+/* Reads a vertex id: a number, minus `base`, that fits a struct csr. */
+static int read_vertex(struct scan *s, uint64_t base, uint64_t *v, const char *what)
+{
+    skip_blanks(s);
+    const char *at = s->c;
+    int rc = read_u64(s, v, what);
+    if (rc != WX_OK)
+        return rc;
+    if (*v < base)
+        return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, at),
+                       "%s is 0, but indices in this format start at 1", what);
+    *v -= base;
+    if (*v > MAX_VERTEX_ID)
+        return wx_fail(s->err, WX_ELIMIT, s->name, line_of(s), col_of(s, at),
+                       "%s %llu is too large: graphs have at most 2^32 - 1 vertices", what,
+                       (unsigned long long)(*v + base));
+    return WX_OK;
+}
+
+/* Reads past one blank-delimited token (which must be present). */
+static int skip_token(struct scan *s, const char *what, const char **tok, size_t *len)
+{
+    skip_blanks(s);
+    if (s->c >= s->le)
+        return fail_here(s, WX_EINPUT, what);
+    *tok = s->c;
+    while (s->c < s->le && *s->c != ' ' && *s->c != '\t')
+        s->c++;
+    *len = (size_t)(s->c - *tok);
+    return WX_OK;
+}
+
+static int add_edge(struct scan *s, struct csr_builder *b, uint64_t u, uint64_t v)
+{
+    int rc = csr_builder_add(b, u, 0, v, s->err);
+    if (rc != WX_OK)
+        s->err->line = line_of(s), snprintf(s->err->file, sizeof s->err->file, "%s", s->name);
+    return rc;
+}
+
+/* Builds the unlabelled graph (labels dropped: csr_builder_finish always
+ * makes them). */
+static int finish(struct csr_builder *b, uint64_t n, const char *name, struct csr *out,
+                  struct wx_error *err)
+{
+    int rc = csr_builder_finish(b, n, NULL, out, err);
+    if (rc != WX_OK) {
+        if (!err->file[0])
+            snprintf(err->file, sizeof err->file, "%s", name);
+        return rc;
+    }
+    free(out->labels);
+    out->labels = NULL;
+    return WX_OK;
+}
+
+/* edges: "U V [anything]" per line, 0-based. */
+static int read_edges(struct scan *s, struct csr_builder *b, uint64_t *n)
+{
+    uint64_t max_plus_1 = 0;
+    while (next_content_line(s, "#%")) {
+        uint64_t u, v;
+        int rc;
+        if ((rc = read_vertex(s, 0, &u, "source vertex")) != WX_OK ||
+            (rc = read_vertex(s, 0, &v, "target vertex")) != WX_OK ||
+            (rc = add_edge(s, b, u, v)) != WX_OK)
+            return rc;
+        if (u + 1 > max_plus_1)
+            max_plus_1 = u + 1;
+        if (v + 1 > max_plus_1)
+            max_plus_1 = v + 1;
+    }
+    *n = max_plus_1;
+    return WX_OK;
+}
+
+static int word_is(const char *tok, size_t len, const char *w)
+{
+    return strlen(w) == len && !strncasecmp(tok, w, len);
+}
+
+/* Matrix Market coordinate. */
+static int read_mtx(struct scan *s, struct csr_builder *b, uint64_t *n)
+{
+    const char *tok;
+    size_t len = 0;
+    int rc;
+    if (!next_line(s) || (size_t)(s->le - s->ls) < 14 || strncmp(s->ls, "%%MatrixMarket", 14))
+        return wx_fail(s->err, WX_EINPUT, s->name, s->line ? line_of(s) : 1, 1,
+                       "expected the Matrix Market banner '%%%%MatrixMarket matrix coordinate "
+                       "FIELD SYMMETRY' on the first line");
+    s->c = s->ls + 14;
+    if ((rc = skip_token(s, "'matrix'", &tok, &len)) != WX_OK)
+        return rc;
+    if (!word_is(tok, len, "matrix")) {
+        s->c = tok;
+        return fail_here(s, WX_EINPUT, "'matrix'");
+    }
+    if ((rc = skip_token(s, "'coordinate'", &tok, &len)) != WX_OK)
+        return rc;
+    if (!word_is(tok, len, "coordinate")) {
+        s->c = tok;
+        return fail_here(s, WX_EINPUT, "'coordinate' (dense 'array' matrices are not graphs "
+                                       "warpex reads)");
+    }
+    if ((rc = skip_token(s, "a field (pattern, real, integer, complex)", &tok, &len)) != WX_OK)
+        return rc;
+    if (!word_is(tok, len, "pattern") && !word_is(tok, len, "real") &&
+        !word_is(tok, len, "integer") && !word_is(tok, len, "complex")) {
+        s->c = tok;
+        return fail_here(s, WX_EINPUT, "a field (pattern, real, integer, complex)");
+    }
+    const char *sym_what = "a symmetry (general, symmetric, skew-symmetric, hermitian)";
+    if ((rc = skip_token(s, sym_what, &tok, &len)) != WX_OK)
+        return rc;
+    int mirror;
+    if (word_is(tok, len, "general"))
+        mirror = 0;
+    else if (word_is(tok, len, "symmetric") || word_is(tok, len, "skew-symmetric") ||
+             word_is(tok, len, "hermitian"))
+        mirror = 1;
+    else {
+        s->c = tok;
+        return fail_here(s, WX_EINPUT, sym_what);
+    }
+    if (!at_eol(s))
+        return fail_here(s, WX_EINPUT, "the end of the banner line");
+
+    if (!next_content_line(s, "%"))
+        return wx_fail(s->err, WX_EINPUT, s->name, line_of(s) + 1, 1,
+                       "expected the size line 'ROWS COLS NNZ', found the end of the file");
+    uint64_t rows, cols, nnz;
+    const char *rows_at = s->c;
+    uint64_t size_line = s->line;
+    if ((rc = read_u64(s, &rows, "the number of rows")) != WX_OK ||
+        (rc = read_u64(s, &cols, "the number of columns")) != WX_OK)
+        return rc;
+    if ((rc = read_u64(s, &nnz, "the number of entries")) != WX_OK)
+        return rc;
+    if (!at_eol(s))
+        return fail_here(s, WX_EINPUT, "the end of the size line");
+    if (rows != cols)
+        return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, rows_at),
+                       "the matrix is %llu x %llu: a graph's adjacency matrix must be square",
+                       (unsigned long long)rows, (unsigned long long)cols);
+    if (rows > MAX_VERTEX_ID + 1)
+        return wx_fail(s->err, WX_ELIMIT, s->name, line_of(s), col_of(s, rows_at),
+                       "%llu vertices: graphs have at most 2^32 - 1 vertices",
+                       (unsigned long long)rows);
+    uint64_t seen = 0;
+    while (next_content_line(s, "%")) {
+        if (seen == nnz)
+            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, s->c),
+                           "more entries than the %llu the size line declares",
+                           (unsigned long long)nnz);
+        uint64_t i, j;
+        const char *at = s->c;
+        if ((rc = read_vertex(s, 1, &i, "row index")) != WX_OK)
+            return rc;
+        skip_blanks(s);
+        const char *jat = s->c;
+        if ((rc = read_vertex(s, 1, &j, "column index")) != WX_OK)
+            return rc;
+        if (i >= rows)
+            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, at),
+                           "row index %llu is larger than the %llu rows",
+                           (unsigned long long)i + 1, (unsigned long long)rows);
+        if (j >= cols)
+            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, jat),
+                           "column index %llu is larger than the %llu columns",
+                           (unsigned long long)j + 1, (unsigned long long)cols);
+        if ((rc = add_edge(s, b, i, j)) != WX_OK ||
+            (mirror && i != j && (rc = add_edge(s, b, j, i)) != WX_OK))
+            return rc;
+        seen++;
+    }
+    if (seen < nnz) {
+        s->line = size_line;
+        return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), 0,
+                       "the size line declares %llu entries, the file has %llu",
+                       (unsigned long long)nnz, (unsigned long long)seen);
+    }
+    *n = rows;
+    return WX_OK;
+}
+
+/* PRISM .tra (MDP "S C T" or DTMC "S T" header). */
+static int read_tra(struct scan *s, struct csr_builder *b, uint64_t *n)
+{
+    int rc;
+    if (!next_content_line(s, "#"))
+        return wx_fail(s->err, WX_EINPUT, s->name, line_of(s) + 1, 1,
+                       "expected the header 'STATES CHOICES TRANSITIONS', found the end of the file");
+    uint64_t hdr[3], nh = 0;
+    const char *states_at = s->c;
+    uint64_t hdr_line = s->line;
+    while (!at_eol(s)) {
+        if (nh == 3)
+            return fail_here(s, WX_EINPUT, "the end of the header line (2 or 3 numbers)");
+        if ((rc = read_u64(s, &hdr[nh], "a number (header 'STATES [CHOICES] TRANSITIONS')")) != WX_OK)
+            return rc;
+        nh++;
+    }
+    if (nh < 2)
+        return fail_here(s, WX_EINPUT, "another number (header 'STATES [CHOICES] TRANSITIONS')");
+    int mdp = nh == 3;
+    uint64_t states = hdr[0], trans = hdr[nh - 1];
+    if (states > MAX_VERTEX_ID + 1)
+        return wx_fail(s->err, WX_ELIMIT, s->name, line_of(s), col_of(s, states_at),
+                       "%llu states: graphs have at most 2^32 - 1 vertices",
+                       (unsigned long long)states);
+    uint64_t seen = 0;
+    while (next_content_line(s, "#")) {
+        if (seen == trans)
+            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, s->c),
+                           "more transition lines than the %llu the header declares",
+                           (unsigned long long)trans);
+        uint64_t src, choice, dst;
+        const char *at = s->c, *dat, *tok;
+        size_t len;
+        if ((rc = read_vertex(s, 0, &src, "source state")) != WX_OK)
+            return rc;
+        if (mdp && (rc = read_u64(s, &choice, "choice index")) != WX_OK)
+            return rc;
+        skip_blanks(s);
+        dat = s->c;
+        if ((rc = read_vertex(s, 0, &dst, "target state")) != WX_OK)
+            return rc;
+        if (src >= states || dst >= states)
+            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s),
+                           col_of(s, src >= states ? at : dat),
+                           "state %llu out of range: the header declares %llu states",
+                           (unsigned long long)(src >= states ? src : dst),
+                           (unsigned long long)states);
+        if ((rc = skip_token(s, "a probability", &tok, &len)) != WX_OK)
+            return rc;
+        char num[64];
+        char *endp;
+        if (len >= sizeof num) {
+            s->c = tok;
+            return fail_here(s, WX_EINPUT, "a probability");
+        }
+        memcpy(num, tok, len);
+        num[len] = 0;
+        errno = 0;
+        double p = strtod(num, &endp);
+        if (*endp || errno || !(p >= 0)) {
+            s->c = tok;
+            return fail_here(s, WX_EINPUT, "a probability");
+        }
+        if ((rc = add_edge(s, b, src, dst)) != WX_OK)
+            return rc;
+        seen++;
+    }
+    if (seen < trans) {
+        s->line = hdr_line;
+        return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), 0,
+                       "the header declares %llu transition lines, the file has %llu",
+                       (unsigned long long)trans, (unsigned long long)seen);
+    }
+    *n = states;
+    return WX_OK;
+}
+
+static int read_aut(const char *data, size_t len, const char *name, int from_file,
+                    struct csr *out, struct wx_error *err)
+{
+    struct strtab *labels = strtab_new();
+    if (!labels)
+        return wx_fail(err, WX_ELIMIT, name, 0, 0, "out of memory");
+    struct lts l;
+    uint32_t initial;
+    int rc = from_file ? aut_read(name, labels, &l, &initial, err)
+                       : aut_read_buffer(data, len, name, labels, &l, &initial, err);
+    if (rc != WX_OK) {
+        strtab_free(labels);
+        return rc;
+    }
+    struct csr_builder *b = csr_builder_new();
+    if (!b)
+        rc = wx_fail(err, WX_ELIMIT, name, 0, 0, "out of memory");
+    for (uint64_t t = 0; rc == WX_OK && t < l.n_trans; t++)
+        rc = csr_builder_add(b, l.src[t], l.label[t], l.dst[t], err);
+    if (rc == WX_OK) {
+        rc = csr_builder_finish(b, l.n_states, labels, out, err);
+        b = NULL;
+        if (rc == WX_OK)
+            out->initial = initial;
+    }
+    csr_builder_free(b);
+    lts_free(&l);
+    strtab_free(labels);
+    return rc;
+}
+
+int graph_read_buffer(const char *data, size_t len, const char *name, enum graph_format fmt,
+                      struct csr *out, struct wx_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (fmt == GRAPH_AUT)
+        return read_aut(data, len, name, 0, out, err);
+    if (fmt == GRAPH_CSR)
+        return wx_fail(err, WX_ESYSTEM, name, 0, 0, "CSR binary cannot be read from memory");
+    struct scan s = {.name = name, .p = data, .end = data + len, .err = err};
+    struct csr_builder *b = csr_builder_new();
+    if (!b)
+        return wx_fail(err, WX_ELIMIT, name, 0, 0, "out of memory");
+    uint64_t n = 0;
+    int rc = fmt == GRAPH_MTX   ? read_mtx(&s, b, &n)
+             : fmt == GRAPH_TRA ? read_tra(&s, b, &n)
+                                : read_edges(&s, b, &n);
+    if (rc != WX_OK) {
+        csr_builder_free(b);
+        return rc;
+    }
+    return finish(b, n, name, out, err);
+}
+
+/* Reads the whole file (works on pipes such as /dev/stdin too). */
+static int slurp(const char *path, char **data, size_t *len, struct wx_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return wx_fail(err, errno == ENOENT ? WX_EINPUT : WX_ESYSTEM, path, 0, 0,
+                       "cannot open: %s", strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap)
+            break;
+        char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    if (!buf) {
+        fclose(f);
+        return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory reading the file");
+    }
+    if (ferror(f)) {
+        int e = errno;
+        fclose(f);
+        free(buf);
+        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "read error: %s", strerror(e));
+    }
+    fclose(f);
+    *data = buf;
+    *len = n;
+    return WX_OK;
+}
+
+enum graph_format graph_format_of(const char *path)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash))
+        return GRAPH_EDGES;
+    if (!strcasecmp(dot, ".csr"))
+        return GRAPH_CSR;
+    if (!strcasecmp(dot, ".aut"))
+        return GRAPH_AUT;
+    if (!strcasecmp(dot, ".mtx"))
+        return GRAPH_MTX;
+    if (!strcasecmp(dot, ".tra"))
+        return GRAPH_TRA;
+    return GRAPH_EDGES;
+}
+
+int graph_read_format(const char *path, enum graph_format fmt, struct csr *out,
+                      struct wx_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (fmt == GRAPH_CSR)
+        return csr_read(path, out, err);
+    if (fmt == GRAPH_AUT)
+        return read_aut(NULL, 0, path, 1, out, err);
+    char *data = NULL;
+    size_t len = 0;
+    int rc = slurp(path, &data, &len, err);
+    if (rc != WX_OK)
+        return rc;
+    rc = graph_read_buffer(data, len, path, fmt, out, err);
+    free(data);
+    return rc;
+}
+
+int graph_read(const char *path, struct csr *out, struct wx_error *err)
+{
+    return graph_read_format(path, graph_format_of(path), out, err);
+}
