@@ -94,7 +94,8 @@ static int next_content_line(struct scan *s, const char *comments)
 {
     while (next_line(s)) {
         skip_blanks(s);
-        if (s->c < s->le && !strchr(comments, *s->c))
+        /* strchr finds the terminator too: a NUL byte is content (an error) */
+        if (s->c < s->le && (*s->c == '\0' || !strchr(comments, *s->c)))
             return 1;
     }
     return 0;
