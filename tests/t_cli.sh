@@ -157,3 +157,34 @@ grep -q '"trace": \[{"state": 0, "vector": \[5\]}, {"state": 1, "label": "a", "v
 printf 'des (0, 2, 2)\n(0, i, 1)\n(1, tau, 0)\n' > "$T/it.aut"
 expect_rc "i and tau" 0 "$W" explore "$T/it.aut"
 grep -q "both 'i' and 'tau'; only 'i' is hidden" "$T/err" && pass "note on i and tau" || fail "i/tau note: $(cat "$T/err")"
+
+# Every malformed input of tests/bad/ through the CLI: the exit status the
+# manifest gives (2 unless it says otherwise), exactly one stderr line that
+# starts with the file's location when the manifest has one, and no output.
+bad_total=0; bad_ok=0; bad_first=""
+for kind in aut exp gpf; do
+    grep -v '^#' "tests/bad/$kind/EXPECT" | while read -r f line col rest; do
+        [ -n "$f" ] || continue
+        p=tests/bad/$kind/$f
+        [ -f "$p" ] || p=$p.$kind
+        want=2
+        [ "$kind" = aut ] && want=${rest%% *}
+        rm -f "$T/bad.out"
+        "$W" explore "$p" --quiet --aut "$T/bad.out" > /dev/null 2> "$T/err"
+        rc=$?
+        ok=1
+        [ "$rc" -eq "$want" ] || ok=0
+        [ "$(wc -l < "$T/err")" -eq 1 ] || ok=0
+        if [ "$line" -gt 0 ] 2>/dev/null; then
+            grep -q "^warpex: $p:$line:$col: " "$T/err" || ok=0
+        fi
+        [ ! -e "$T/bad.out" ] || ok=0
+        if [ $ok = 1 ]; then echo ok; else echo "bad $p: exit $rc (want $want), stderr: $(head -c 200 "$T/err")"; fi
+    done
+done > "$T/badlist"
+bad_total=$(wc -l < "$T/badlist"); bad_ok=$(grep -c '^ok$' "$T/badlist")
+if [ "$bad_total" -ge 50 ] && [ "$bad_total" -eq "$bad_ok" ]; then
+    pass "$bad_total malformed .aut/.exp/.gpf files: manifest exit code, one located line, no output"
+else
+    fail "malformed inputs via the CLI: $bad_ok of $bad_total as expected; first: $(grep -v '^ok$' "$T/badlist" | head -3)"
+fi
