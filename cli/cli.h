@@ -17,6 +17,7 @@ struct cli_options {
     unsigned threads;
     uint64_t memory;
     bool deadlock, trace, trace_states, json, quiet;
+    bool scc;                /* explore --scc: decompose the explored graph */
     int verbose;
     const char *action;      /* POSIX extended regex over labels */
     const char *aut_out, *csr_out;

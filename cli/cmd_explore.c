@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analysis/scc.h"
 #include "../util/strtab.h"
 #include "cli.h"
 #include "outputs.h"
@@ -87,8 +88,20 @@ static const char *violation_name(enum explore_violation v)
     return v == VIOLATION_DEADLOCK ? "deadlock" : v == VIOLATION_ACTION ? "action" : NULL;
 }
 
+/* The SCC summary of an explored state space (explore --scc). */
+static void report_scc_text(const struct scc_result *s)
+{
+    printf("SCCs:         %llu (%llu trivial, %llu non-trivial covering %llu states)\n",
+           (unsigned long long)s->n_sccs, (unsigned long long)s->n_trivial,
+           (unsigned long long)(s->n_sccs - s->n_trivial), (unsigned long long)s->n_in_nontrivial);
+    printf("largest SCC:  %llu states\n", (unsigned long long)s->largest);
+    printf("bottom SCCs:  %llu (%llu of them deadlock states)\n", (unsigned long long)s->n_bottom,
+           (unsigned long long)s->n_bottom_trivial);
+}
+
 static void report_json(const struct cli_options *o, const struct image *img,
-                        const struct network *net, const struct explore_result *r, int rc)
+                        const struct network *net, const struct explore_result *r,
+                        const struct scc_result *scc, int rc)
 {
     printf("{\"model\": ");
     json_string(stdout, o->input);
@@ -104,6 +117,10 @@ static void report_json(const struct cli_options *o, const struct image *img,
     else
         printf(", \"depth\": null");
     printf(", \"seconds\": %.6f, \"bytes\": %llu", r->seconds, (unsigned long long)r->bytes);
+    if (scc)
+        printf(", \"sccs\": %llu, \"trivial_sccs\": %llu, \"largest_scc\": %llu, \"bottom_sccs\": %llu",
+               (unsigned long long)scc->n_sccs, (unsigned long long)scc->n_trivial,
+               (unsigned long long)scc->largest, (unsigned long long)scc->n_bottom);
     printf(", \"status\": \"%s\"", rc == WX_OK ? "ok" : rc == WX_EVIOLATION ? "violation"
                                    : rc == WX_ELIMIT ? "limit" : "error");
     const char *v = violation_name(r->violation);
@@ -255,18 +272,31 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
     if (rc == WX_OK && res.violation != VIOLATION_NONE)
         rc = WX_EVIOLATION;
 
+    struct scc_result scc;
+    bool have_scc = false;
+    memset(&scc, 0, sizeof scc);
     if (rc == WX_OK && res.complete) {
-        rc = outputs_finish(&out, res.states, err);
+        struct csr graph;
+        rc = outputs_finish(&out, res.states, o->scc ? &graph : NULL, err);
+        if (rc == WX_OK && o->scc) {
+            rc = scc_cpu(&graph, &scc, err);
+            have_scc = rc == WX_OK;
+            csr_free(&graph);
+        }
     } else {
         outputs_abort(&out);
         if ((o->aut_out || o->csr_out) && !o->quiet && rc == WX_EVIOLATION)
             fprintf(stderr, "warpex: exploration stopped early; no output file written\n");
+        if (o->scc && !o->quiet && rc == WX_EVIOLATION)
+            fprintf(stderr, "warpex: exploration stopped early; no SCC decomposition\n");
     }
 
     if (o->json) {
-        report_json(o, &img, &net, &res, rc);
+        report_json(o, &img, &net, &res, have_scc ? &scc : NULL, rc);
     } else if (rc == WX_OK || rc == WX_EVIOLATION) {
         report_text(o, &img, &res);
+        if (have_scc)
+            report_scc_text(&scc);
         if (rc == WX_EVIOLATION)
             report_violation(o, &img, &net, &res);
         else if (o->deadlock || o->action)
@@ -278,6 +308,7 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
                         "these are not the counts of the state space)\n",
                 (unsigned long long)res.states, (unsigned long long)res.transitions);
     }
+    scc_result_free(&scc);
     explore_result_free(&res);
     free(flags);
     image_free(&img);

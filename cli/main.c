@@ -39,6 +39,7 @@ static void usage(FILE *out)
           "  --trace-states          ... with the state vectors\n"
           "  --aut FILE              write the product LTS (BFS numbering)\n"
           "  --csr FILE              write the product as warpex CSR binary\n"
+          "  --scc                   decompose the explored product into SCCs\n"
           "  --json                  print a JSON summary on stdout\n"
           "  --quiet, -q             no progress or notices on stderr\n"
           "  -v                      verbose (dropped duplicate transitions, ...)\n"

@@ -113,6 +113,8 @@ int cli_parse(int argc, char **argv, int first, const char *command,
         } else if (!strcmp(a, "--action")) {
             NEED_VALUE();
             o->action = val;
+        } else if (!strcmp(a, "--scc")) {
+            o->scc = true;
         } else if (!strcmp(a, "--trace")) {
             o->trace = true;
         } else if (!strcmp(a, "--trace-states")) {

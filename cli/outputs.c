@@ -41,7 +41,7 @@ int outputs_open(struct outputs *o, const struct cli_options *opt, const struct 
         if (rc != WX_OK)
             return rc;
     }
-    if (opt->csr_out && !(o->csr = csr_builder_new())) {
+    if ((opt->csr_out || opt->scc) && !(o->csr = csr_builder_new())) {
         outputs_abort(o);
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     }
@@ -53,25 +53,30 @@ int outputs_active(const struct outputs *o)
     return o->aut || o->csr;
 }
 
-int outputs_finish(struct outputs *o, uint64_t n_states, struct wx_error *err)
+int outputs_finish(struct outputs *o, uint64_t n_states, struct csr *graph, struct wx_error *err)
 {
     int rc = WX_OK;
+    if (graph)
+        memset(graph, 0, sizeof *graph);
     if (o->aut) {
         rc = aut_writer_close(o->aut, n_states, err);
         o->aut = NULL;
     }
     if (o->csr) {
         struct csr g;
+        memset(&g, 0, sizeof g);
         struct csr_builder *b = o->csr;
         o->csr = NULL;
         if (rc == WX_OK)
             rc = csr_builder_finish(b, n_states, o->img->labels, &g, err);
         else
             csr_builder_free(b);
-        if (rc == WX_OK) {
+        if (rc == WX_OK && o->csr_path)
             rc = csr_write(&g, o->csr_path, err);
-            csr_free(&g);
-        }
+        if (rc == WX_OK && graph)
+            *graph = g;   /* ownership passes to the caller */
+        else
+            csr_free(&g); /* safe on the zeroed struct too */
     }
     pthread_mutex_destroy(&o->lock);
     return rc;

@@ -25,8 +25,10 @@ int outputs_open(struct outputs *o, const struct cli_options *opt, const struct 
                  struct wx_error *err);
 /* 1 when any output is active (then &o->sink must be passed on). */
 int outputs_active(const struct outputs *o);
-/* Completes the files after a complete exploration. */
-int outputs_finish(struct outputs *o, uint64_t n_states, struct wx_error *err);
+/* Completes the files after a complete exploration.  With --scc the graph
+ * is also handed back in *graph (caller frees with csr_free); graph may be
+ * NULL otherwise. */
+int outputs_finish(struct outputs *o, uint64_t n_states, struct csr *graph, struct wx_error *err);
 /* Removes partial files after a failed or stopped exploration. */
 void outputs_abort(struct outputs *o);
 

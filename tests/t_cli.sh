@@ -188,3 +188,17 @@ if [ "$bad_total" -ge 50 ] && [ "$bad_total" -eq "$bad_ok" ]; then
 else
     fail "malformed inputs via the CLI: $bad_ok of $bad_total as expected; first: $(grep -v '^ok$' "$T/badlist" | head -3)"
 fi
+
+# explore --scc decomposes the explored graph in the same run; it must agree
+# with `warpex scc` on the CSR file written by the same exploration.
+for m in examples/milner/milner_n5.exp examples/philosophers/philosophers_n5.exp examples/abp/abp_d2.exp; do
+    expect_rc "explore --scc $m" 0 "$W" explore "$m" --scc --json --quiet --csr "$T/s.csr"
+    a="$(json_field sccs)/$(json_field trivial_sccs)/$(json_field largest_scc)/$(json_field bottom_sccs)"
+    expect_rc "scc on the CSR of $m" 0 "$W" scc "$T/s.csr" --json --quiet
+    b="$(json_field sccs)/$(json_field trivial_sccs)/$(json_field largest_scc)/$(json_field bottom_sccs)"
+    [ -n "$(echo "$a" | tr -d /)" ] && [ "$a" = "$b" ] && pass "explore --scc = scc on its CSR for $m ($a)" \
+        || fail "explore --scc $a vs scc $b for $m"
+done
+expect_rc "milner is one SCC" 0 "$W" explore examples/milner/milner_n5.exp --scc --json --quiet
+[ "$(json_field sccs)/$(json_field largest_scc)/$(json_field bottom_sccs)" = "1/240/1" ] \
+    && pass "Milner's scheduler n=5 is strongly connected (1 SCC of 240 states)" || fail "milner scc: $(cat "$T/out")"
