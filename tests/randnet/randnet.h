@@ -15,8 +15,10 @@
  *    fresh temporary directory, and a random .exp composing them (vector
  *    par in gate/label mode, generalised par with global/local interfaces
  *    and #N, LOTOS operators, hide/cut/rename in every mode, sometimes a
- *    subtree in its own .exp file included as a leaf).  The product is kept
- *    below params.max_states (checked with the naive explorer).
+ *    subtree in its own .exp file included as a leaf).  Some seeds use the
+ *    hidden label "tau" (with "i" visible), stochastic "rate" labels, or a
+ *    LOTOS header (labels folded to upper case).  The product is kept below
+ *    params.max_states (checked with the naive explorer).
  *
  * Deterministic: the same seed and params give the same files, byte for
  * byte.  Not thread-safe (uses no globals, but rn_* share nothing either:
