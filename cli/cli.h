@@ -46,6 +46,8 @@ int cmd_info(struct cli_options *o, struct wx_error *err);
 int cmd_convert(struct cli_options *o, struct wx_error *err);
 /* `warpex scc`: parses its own options from argv[first..]. */
 int cmd_scc(int argc, char **argv, int first, struct wx_error *err);
+/* `warpex mec`: parses its own options from argv[first..]. */
+int cmd_mec(int argc, char **argv, int first, struct wx_error *err);
 
 /* Prints e as "warpex: file:line:col: message" on stderr. */
 void cli_print_error(const struct wx_error *e);

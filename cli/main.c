@@ -23,6 +23,9 @@ static void usage(FILE *out)
           "                          strongly connected components of a graph\n"
           "                          (.csr, .aut, .mtx, PRISM .tra, else an edge\n"
           "                          list); --scc-out: component id per vertex\n"
+          "  mec FILE.tra [--json] [--mec-out OUT]\n"
+          "                          maximal end components of a PRISM MDP;\n"
+          "                          --mec-out: MEC id per state (-1: none)\n"
           "  help                    this text;  --version  the version\n"
           "\n"
           "explore options:\n"
@@ -77,8 +80,8 @@ int main(int argc, char **argv)
         puts("warpex " WARPEX_VERSION);
         return 0;
     }
-    if (!strcmp(cmd, "scc")) {
-        rc = cmd_scc(argc, argv, 2, &err);
+    if (!strcmp(cmd, "scc") || !strcmp(cmd, "mec")) {
+        rc = (cmd[0] == 's' ? cmd_scc : cmd_mec)(argc, argv, 2, &err);
         if (rc != WX_OK)
             cli_print_error(&err);
         return rc;

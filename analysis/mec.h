@@ -1,0 +1,66 @@
+/*
+ * mec.h -- maximal end components of an MDP (CPU).
+ *
+ * DEFINITION (PRISM's, /work/shared/data/mdp/README.md).  An end component
+ * is a non-empty set S of states with a non-empty set of choices per state
+ * such that every chosen choice has all its successors in S and the graph
+ * of S under the chosen choices is strongly connected.  A MEC is an end
+ * component whose state set is maximal.  So a single state is a MEC exactly
+ * when it is in no larger one and one of its choices is a pure self-loop;
+ * states in no MEC exist (transient states).  MECs are disjoint, and the
+ * choices of a MEC M are exactly the choices of M's states whose successors
+ * all lie in M.
+ *
+ * ALGORITHM (mec_cpu): the standard refinement.  Keep a set of live states
+ * and live choices (initially all).  Repeat: compute the SCCs of the graph
+ * of live states under live choices (analysis/scc.h, on a CSR built per
+ * round); kill every live choice with a successor that is dead or in
+ * another SCC; kill every state left without a live choice, which kills
+ * the live choices leading into it, and so on (a worklist over the
+ * predecessor index, so this "attractor" step is linear); until a round
+ * kills no choice.  The SCCs of the last round's live states are the MECs.
+ * Time O(rounds * (n + m)); rounds is usually small (reported).
+ *
+ * NUMBERING.  MECs are numbered 0 .. n_mecs-1 in order of their smallest
+ * state (as scc.h's canonical numbering), so results are deterministic and
+ * comparable across algorithms; states in no MEC have MEC_NONE.
+ *
+ * MEMORY: the result takes 4 bytes per state and 1 per choice; work space
+ * about 25 bytes per state, 9 per choice and 12 per entry (predecessor
+ * index and the per-round CSR), plus scc_cpu's.
+ *
+ * THREAD SAFETY: reentrant; the MDP is only read.
+ */
+#ifndef WX_MEC_H
+#define WX_MEC_H
+
+#include <stdint.h>
+
+#include "../graph/mdp.h"
+#include "../util/error.h"
+
+#define MEC_NONE UINT32_MAX
+
+struct mec_result {
+    uint64_t n_states, n_choices; /* the MDP's                                 */
+    uint32_t *mec;          /* n_states MEC ids (canonical) or MEC_NONE; owned,
+                               NULL when n_states == 0                        */
+    uint8_t *choice_in;     /* n_choices: 1 when the choice belongs to its
+                               state's MEC; owned, NULL when n_choices == 0   */
+    uint64_t n_mecs;        /* number of MECs                                 */
+    uint64_t states_in_mecs;
+    uint64_t choices_in_mecs;
+    uint64_t largest;       /* states in the largest MEC (0 if none)          */
+    uint64_t n_singletons;  /* MECs of one state                              */
+    uint64_t rounds;        /* SCC decompositions the refinement ran          */
+};
+
+/* Computes the MECs of m into *out (overwritten, not freed first; allocates
+ * out's arrays, released by mec_result_free).  Returns WX_OK, or WX_ELIMIT
+ * when out of memory (then *out is empty). */
+int mec_cpu(const struct mdp *m, struct mec_result *out, struct wx_error *err);
+
+/* Frees the arrays and zeroes *out; safe on a zeroed or freed result. */
+void mec_result_free(struct mec_result *out);
+
+#endif

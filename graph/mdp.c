@@ -1,0 +1,399 @@
+/*
+ * mdp.c -- the MDP type and its PRISM .tra reader (format, invariants and
+ * errors: mdp.h).
+ *
+ * The reader is one pass over the lines: it appends entries and opens a new
+ * choice whenever (SRC, CHOICE) changes, checking the order as it goes, so
+ * the CSR arrays come out directly with no sort.  Its line scanner is a small
+ * one of its own: graph_read.c's (which reads .tra as a plain graph) is
+ * static to that file.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mdp.h"
+
+/* ---- line scanner: every error names file:line:col ---- */
+
+struct scan {
+    const char *name;
+    const char *p, *end;   /* unread part of the buffer */
+    const char *ls, *le;   /* current line [ls, le), CR/LF excluded */
+    const char *c;         /* cursor in the current line */
+    uint64_t line;         /* 1-based */
+    struct wx_error *err;
+};
+
+static int line_of(const struct scan *s)
+{
+    return s->line > INT32_MAX ? INT32_MAX : (int)s->line;
+}
+
+static int col_of(const struct scan *s, const char *at)
+{
+    uint64_t c = (uint64_t)(at - s->ls) + 1;
+    return c > INT32_MAX ? INT32_MAX : (int)c;
+}
+
+static int fail_at(struct scan *s, const char *at, int code, const char *expected)
+{
+    char found[64];
+    if (at >= s->le)
+        snprintf(found, sizeof found, "end of line");
+    else if ((unsigned char)*at < 0x20 || (unsigned char)*at >= 0x7f)
+        snprintf(found, sizeof found, "byte 0x%02x", (unsigned char)*at);
+    else {
+        int n = 0;
+        while (at + n < s->le && n < 24 && at[n] != ' ' && at[n] != '\t')
+            n++;
+        snprintf(found, sizeof found, "'%.*s'", n, at);
+    }
+    return wx_fail(s->err, code, s->name, line_of(s), col_of(s, at), "expected %s, found %s",
+                   expected, found);
+}
+
+static void skip_blanks(struct scan *s)
+{
+    while (s->c < s->le && (*s->c == ' ' || *s->c == '\t'))
+        s->c++;
+}
+
+/* Next line that is not blank and not a '#' comment; cursor at its first
+ * non-blank.  0 at the end of the buffer. */
+static int next_content_line(struct scan *s)
+{
+    while (s->p < s->end) {
+        const char *nl = memchr(s->p, '\n', (size_t)(s->end - s->p));
+        s->ls = s->p;
+        s->le = nl ? nl : s->end;
+        s->p = nl ? nl + 1 : s->end;
+        while (s->le > s->ls && s->le[-1] == '\r')
+            s->le--;
+        s->c = s->ls;
+        s->line++;
+        skip_blanks(s);
+        if (s->c < s->le && *s->c != '#')
+            return 1;
+    }
+    return 0;
+}
+
+static int at_eol(struct scan *s)
+{
+    skip_blanks(s);
+    return s->c >= s->le;
+}
+
+/* An unsigned decimal ending at a blank or the end of the line. */
+static int read_u64(struct scan *s, uint64_t *v, const char *what)
+{
+    skip_blanks(s);
+    const char *start = s->c;
+    if (s->c >= s->le || !isdigit((unsigned char)*s->c))
+        return fail_at(s, s->c, WX_EINPUT, what);
+    uint64_t x = 0;
+    while (s->c < s->le && isdigit((unsigned char)*s->c)) {
+        unsigned d = (unsigned)(*s->c - '0');
+        if (x > (UINT64_MAX - d) / 10)
+            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, start),
+                           "%s out of range (more than 64 bits)", what);
+        x = x * 10 + d;
+        s->c++;
+    }
+    if (s->c < s->le && *s->c != ' ' && *s->c != '\t')
+        return fail_at(s, s->c, WX_EINPUT, "a blank or the end of the line after a number");
+    *v = x;
+    return WX_OK;
+}
+
+/* A probability in (0, 1]. */
+static int read_prob(struct scan *s, double *p)
+{
+    skip_blanks(s);
+    const char *tok = s->c;
+    while (s->c < s->le && *s->c != ' ' && *s->c != '\t')
+        s->c++;
+    size_t len = (size_t)(s->c - tok);
+    char num[64], *endp;
+    if (len == 0 || len >= sizeof num)
+        return fail_at(s, tok, WX_EINPUT, "a probability");
+    memcpy(num, tok, len);
+    num[len] = 0;
+    errno = 0;
+    double x = strtod(num, &endp);
+    if (*endp || (errno && errno != ERANGE) || isnan(x))
+        return fail_at(s, tok, WX_EINPUT, "a probability");
+    if (!(x > 0 && x <= 1))
+        return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, tok),
+                       "probability %s is not in (0, 1]", num);
+    *p = x;
+    return WX_OK;
+}
+
+/* ---- the reader ---- */
+
+struct build {
+    struct mdp *m;
+    uint64_t cap_choices, cap_entries;
+    /* the open choice */
+    int open;
+    uint64_t src, local;   /* its state and local number */
+    double sum;
+    uint64_t first_line;   /* its first line, for the sum error */
+};
+
+static int grow(void **a, uint64_t *cap, uint64_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 1;
+    uint64_t nc = *cap ? *cap : 1024;
+    while (nc < need)
+        nc *= 2;
+    if (nc > SIZE_MAX / elem)
+        return 0;
+    void *na = realloc(*a, (size_t)nc * elem);
+    if (!na)
+        return 0;
+    *a = na;
+    *cap = nc;
+    return 1;
+}
+
+static int close_choice(struct scan *s, struct build *b)
+{
+    if (!b->open)
+        return WX_OK;
+    b->open = 0;
+    if (fabs(b->sum - 1.0) > MDP_SUM_TOLERANCE)
+        return wx_fail(s->err, WX_EINPUT, s->name,
+                       b->first_line > INT32_MAX ? INT32_MAX : (int)b->first_line, 1,
+                       "the probabilities of choice %llu of state %llu sum to %.17g, not 1",
+                       (unsigned long long)b->local, (unsigned long long)b->src, b->sum);
+    b->m->choice_start[b->m->n_choices] = b->m->n_entries;
+    return WX_OK;
+}
+
+static int read_tra(struct scan *s, struct mdp *m)
+{
+    int rc;
+    if (!next_content_line(s))
+        return wx_fail(s->err, WX_EINPUT, s->name, line_of(s) + 1, 1,
+                       "expected the header 'STATES CHOICES TRANSITIONS' (MDP) or "
+                       "'STATES TRANSITIONS' (DTMC), found the end of the file");
+    uint64_t hdr[3], nh = 0;
+    const char *states_at = s->c;
+    uint64_t hdr_line = s->line;
+    while (!at_eol(s)) {
+        if (nh == 3)
+            return fail_at(s, s->c, WX_EINPUT, "the end of the header line (2 or 3 numbers)");
+        if ((rc = read_u64(s, &hdr[nh], "a number (header 'STATES [CHOICES] TRANSITIONS')")) != WX_OK)
+            return rc;
+        nh++;
+    }
+    if (nh < 2)
+        return fail_at(s, s->c, WX_EINPUT,
+                       "another number (header 'STATES [CHOICES] TRANSITIONS')");
+    m->is_dtmc = nh == 2;
+    uint64_t n = hdr[0], n_trans = hdr[nh - 1];
+    if (n > UINT32_MAX)
+        return wx_fail(s->err, WX_ELIMIT, s->name, line_of(s), col_of(s, states_at),
+                       "%llu states: MDPs have at most 2^32 - 1 states", (unsigned long long)n);
+    m->n_states = n;
+    m->state_start = calloc((size_t)n + 1, sizeof *m->state_start);
+    if (!m->state_start)
+        return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory (%llu states)",
+                       (unsigned long long)n);
+
+    struct build b = {.m = m};
+    uint64_t next_state = 0; /* state_start[0 .. next_state] are set */
+    uint64_t seen = 0;
+    /* each line takes at least 6 bytes: reserving more than that from the
+     * header would trust a number the file may not back */
+    uint64_t reserve = n_trans < (uint64_t)(s->end - s->p) / 6 + 1 ? n_trans
+                                                                 : (uint64_t)(s->end - s->p) / 6 + 1;
+    if (!grow((void **)&m->targets, &b.cap_entries, reserve, sizeof *m->targets) ||
+        !(m->probs = malloc((size_t)b.cap_entries * sizeof *m->probs)))
+        return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory");
+    uint64_t cap_probs = b.cap_entries;
+
+    while (next_content_line(s)) {
+        if (seen == n_trans)
+            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, s->c),
+                           "more transition lines than the %llu the header declares",
+                           (unsigned long long)n_trans);
+        uint64_t src, local = 0, dst;
+        double p = 0;
+        const char *src_at = s->c, *ch_at = NULL, *dst_at;
+        if ((rc = read_u64(s, &src, "a source state")) != WX_OK)
+            return rc;
+        if (src >= n)
+            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, src_at),
+                           "state %llu out of range: the header declares %llu states",
+                           (unsigned long long)src, (unsigned long long)n);
+        if (!m->is_dtmc) {
+            skip_blanks(s);
+            ch_at = s->c;
+            if ((rc = read_u64(s, &local, "a choice index")) != WX_OK)
+                return rc;
+        }
+        skip_blanks(s);
+        dst_at = s->c;
+        if ((rc = read_u64(s, &dst, "a target state")) != WX_OK)
+            return rc;
+        if (dst >= n)
+            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, dst_at),
+                           "state %llu out of range: the header declares %llu states",
+                           (unsigned long long)dst, (unsigned long long)n);
+        if ((rc = read_prob(s, &p)) != WX_OK)
+            return rc;
+        if (!at_eol(s)) { /* the action: one token */
+            while (s->c < s->le && *s->c != ' ' && *s->c != '\t')
+                s->c++;
+            if (!at_eol(s))
+                return fail_at(s, s->c, WX_EINPUT, "the end of the line after the action");
+        }
+
+        /* where this line belongs: the open choice, the next one of the same
+         * state, or the first one of a later state */
+        int new_choice;
+        if (!b.open || src > b.src) {
+            if (local != 0)
+                return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, ch_at),
+                               "choice %llu is the first of state %llu: choices are numbered "
+                               "0, 1, ... per state",
+                               (unsigned long long)local, (unsigned long long)src);
+            new_choice = 1;
+        } else if (src < b.src) {
+            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, src_at),
+                           "state %llu after state %llu: lines must be sorted by state",
+                           (unsigned long long)src, (unsigned long long)b.src);
+        } else if (local == b.local) {
+            new_choice = 0;
+        } else if (local == b.local + 1) {
+            new_choice = 1;
+        } else {
+            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, ch_at),
+                           "choice %llu of state %llu after choice %llu: choices must be "
+                           "numbered 0, 1, ... with each choice's lines together",
+                           (unsigned long long)local, (unsigned long long)src,
+                           (unsigned long long)b.local);
+        }
+        if (new_choice) {
+            if ((rc = close_choice(s, &b)) != WX_OK)
+                return rc;
+            for (; next_state < src; next_state++)
+                m->state_start[next_state + 1] = m->n_choices;
+            if (!grow((void **)&m->choice_start, &b.cap_choices, m->n_choices + 2,
+                      sizeof *m->choice_start))
+                return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory");
+            m->choice_start[m->n_choices] = m->n_entries;
+            m->n_choices++;
+            b.open = 1;
+            b.src = src;
+            b.local = local;
+            b.sum = 0;
+            b.first_line = s->line;
+        }
+        if (!grow((void **)&m->targets, &b.cap_entries, m->n_entries + 1, sizeof *m->targets) ||
+            !grow((void **)&m->probs, &cap_probs, b.cap_entries, sizeof *m->probs))
+            return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory");
+        m->targets[m->n_entries] = (uint32_t)dst;
+        m->probs[m->n_entries] = p;
+        m->n_entries++;
+        b.sum += p;
+        seen++;
+    }
+    if ((rc = close_choice(s, &b)) != WX_OK)
+        return rc;
+    if (!m->choice_start) { /* no lines at all: choice_start[0] == 0 */
+        m->choice_start = calloc(1, sizeof *m->choice_start);
+        if (!m->choice_start)
+            return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory");
+    }
+    for (; next_state < n; next_state++)
+        m->state_start[next_state + 1] = m->n_choices;
+    int hl = hdr_line > INT32_MAX ? INT32_MAX : (int)hdr_line;
+    if (seen < n_trans)
+        return wx_fail(s->err, WX_EINPUT, s->name, hl, 0,
+                       "the header declares %llu transition lines, the file has %llu",
+                       (unsigned long long)n_trans, (unsigned long long)seen);
+    if (!m->is_dtmc && m->n_choices != hdr[1])
+        return wx_fail(s->err, WX_EINPUT, s->name, hl, 0,
+                       "the header declares %llu choices, the transition lines give %llu",
+                       (unsigned long long)hdr[1], (unsigned long long)m->n_choices);
+    return WX_OK;
+}
+
+int mdp_read_buffer(const char *data, size_t len, const char *name, struct mdp *out,
+                    struct wx_error *err)
+{
+    memset(out, 0, sizeof *out);
+    struct scan s = {.name = name, .p = data, .end = data + len, .err = err};
+    int rc = read_tra(&s, out);
+    if (rc != WX_OK)
+        mdp_free(out);
+    return rc;
+}
+
+int mdp_read(const char *path, struct mdp *out, struct wx_error *err)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return wx_fail(err, errno == ENOENT ? WX_EINPUT : WX_ESYSTEM, path, 0, 0,
+                       "cannot open: %s", strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    int bad = ferror(f), e = errno;
+    fclose(f);
+    if (!buf)
+        return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory reading the file");
+    if (bad) {
+        free(buf);
+        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "read error: %s", strerror(e));
+    }
+    int rc = mdp_read_buffer(buf, n, path, out, err);
+    free(buf);
+    return rc;
+}
+
+void mdp_free(struct mdp *m)
+{
+    free(m->state_start);
+    free(m->choice_start);
+    free(m->targets);
+    free(m->probs);
+    memset(m, 0, sizeof *m);
+}
+
+uint32_t mdp_choice_state(const struct mdp *m, uint64_t c)
+{
+    /* the last s with state_start[s] <= c: states without choices share
+     * their start with the next state, and the search skips past them */
+    uint64_t lo = 0, hi = m->n_states; /* answer in [lo, hi) */
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (m->state_start[mid] <= c)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (uint32_t)lo;
+}
