@@ -26,7 +26,7 @@
  * comparable across algorithms; states in no MEC have MEC_NONE.
  *
  * MEMORY: the result takes 4 bytes per state and 1 per choice; work space
- * about 25 bytes per state, 9 per choice and 12 per entry (predecessor
+ * about 33 bytes per state, 5 per choice and 12 per entry (predecessor
  * index and the per-round CSR), plus scc_cpu's.
  *
  * THREAD SAFETY: reentrant; the MDP is only read.
