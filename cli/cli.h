@@ -18,6 +18,8 @@ struct cli_options {
     uint64_t memory;
     bool deadlock, trace, trace_states, json, quiet;
     bool scc;                /* explore --scc: decompose the explored graph */
+    bool livelock;           /* explore --livelock: look for a reachable tau-cycle */
+    bool reversible;         /* explore --reversible: can every state return to 0? */
     int verbose;
     const char *action;      /* POSIX extended regex over labels */
     const char *aut_out, *csr_out;

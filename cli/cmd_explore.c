@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analysis/lts_checks.h"
 #include "../analysis/scc.h"
 #include "../util/strtab.h"
 #include "cli.h"
@@ -99,9 +100,125 @@ static void report_scc_text(const struct scc_result *s)
            (unsigned long long)s->n_bottom_trivial);
 }
 
+/* The outcome of --livelock / --reversible (checked only after a complete
+ * exploration without an explorer violation). */
+struct lts_outcome {
+    bool checked;
+    struct lts_lasso lasso;        /* --livelock */
+    struct lts_reversibility rev;  /* --reversible */
+};
+
+static const char *label_name(const struct image *img, uint32_t l)
+{
+    return l < img->n_labels ? strtab_str(img->labels, l) : "?";
+}
+
+/* A path of the explored graph as JSON steps: {"state", "label" (all but the
+ * first), "vector" (--trace-states)}. */
+static void json_path(const struct cli_options *o, const struct image *img,
+                      const struct network *net, const struct explore_result *r,
+                      const struct lts_path *p)
+{
+    printf("[");
+    for (uint32_t i = 0; p->states && i <= p->len; i++) {
+        printf("%s{\"state\": %u", i ? ", " : "", p->states[i]);
+        if (i > 0) {
+            printf(", \"label\": ");
+            json_string(stdout, label_name(img, p->labels[i - 1]));
+        }
+        if (o->trace_states && r->vectors) {
+            printf(", \"vector\": ");
+            print_vector(stdout, img, net, r->vectors + (size_t)p->states[i] * img->words, 1);
+        }
+        printf("}");
+    }
+    printf("]");
+}
+
+static void json_lts(const struct cli_options *o, const struct image *img,
+                     const struct network *net, const struct explore_result *r,
+                     const struct lts_outcome *c)
+{
+    if (o->livelock) {
+        printf(", \"livelock\": %s", !c->checked ? "null" : c->lasso.found ? "true" : "false");
+        if (c->checked)
+            printf(", \"tau_cyclic_states\": %llu", (unsigned long long)c->lasso.n_tau_cyclic);
+        if (c->checked && c->lasso.found) {
+            printf(", \"lasso\": {\"prefix\": ");
+            json_path(o, img, net, r, &c->lasso.prefix);
+            printf(", \"cycle\": ");
+            json_path(o, img, net, r, &c->lasso.cycle);
+            printf("}");
+        }
+    }
+    if (o->reversible) {
+        printf(", \"reversible\": %s", !c->checked ? "null" : c->rev.reversible ? "true" : "false");
+        if (c->checked && !c->rev.reversible) {
+            printf(", \"irreversible_state\": %u, \"states_cannot_return\": %llu, "
+                   "\"irreversible_trace\": ",
+                   c->rev.state, (unsigned long long)c->rev.n_cannot_return);
+            json_path(o, img, net, r, &c->rev.trace);
+        }
+    }
+}
+
+/* Text lines of a path: step, label, [state id], (vector). */
+static void text_path(const struct cli_options *o, const struct image *img,
+                      const struct network *net, const struct explore_result *r,
+                      const struct lts_path *p, const char *first)
+{
+    for (uint32_t i = 0; p->states && i <= p->len; i++) {
+        printf("  %4u  %s  [state %u]", i, i ? label_name(img, p->labels[i - 1]) : first,
+               p->states[i]);
+        if (o->trace_states && r->vectors) {
+            printf("  ");
+            print_vector(stdout, img, net, r->vectors + (size_t)p->states[i] * img->words, 0);
+        }
+        printf("\n");
+    }
+}
+
+static void report_lts_text(const struct cli_options *o, const struct image *img,
+                            const struct network *net, const struct explore_result *r,
+                            const struct lts_outcome *c)
+{
+    const char *why = "exploration stopped at the first violation";
+    if (o->livelock && !c->checked) {
+        printf("livelock:     not checked: %s\n", why);
+    } else if (o->livelock && c->lasso.found) {
+        const struct lts_lasso *l = &c->lasso;
+        printf("livelock:     state %u lies on a cycle of hidden steps ('%s') reachable from the "
+               "initial state (%llu such states)\n",
+               l->cycle.states[0], label_name(img, img->hidden), (unsigned long long)l->n_tau_cyclic);
+        printf("lasso prefix (%u step%s, shortest to any such state):\n", l->prefix.len,
+               l->prefix.len == 1 ? "" : "s");
+        text_path(o, img, net, r, &l->prefix, "(initial state)");
+        printf("lasso cycle (%u hidden step%s, shortest through state %u):\n", l->cycle.len,
+               l->cycle.len == 1 ? "" : "s", l->cycle.states[0]);
+        text_path(o, img, net, r, &l->cycle, "(cycle start)");
+    } else if (o->livelock) {
+        printf("result:       no livelock: %s\n", img->hidden == UINT32_MAX
+                                                     ? "the network has no hidden label"
+                                                     : "no reachable cycle of hidden steps");
+    }
+    if (o->reversible && !c->checked) {
+        printf("reversible:   not checked: %s\n", why);
+    } else if (o->reversible && !c->rev.reversible) {
+        printf("reversible:   no: state %u cannot return to the initial state (%llu of %llu "
+               "states cannot)\n",
+               c->rev.state, (unsigned long long)c->rev.n_cannot_return,
+               (unsigned long long)c->rev.n_reachable);
+        printf("trace to state %u (%u step%s, shortest):\n", c->rev.state, c->rev.trace.len,
+               c->rev.trace.len == 1 ? "" : "s");
+        text_path(o, img, net, r, &c->rev.trace, "(initial state)");
+    } else if (o->reversible) {
+        printf("result:       reversible: every reachable state can return to the initial state\n");
+    }
+}
+
 static void report_json(const struct cli_options *o, const struct image *img,
                         const struct network *net, const struct explore_result *r,
-                        const struct scc_result *scc, int rc)
+                        const struct scc_result *scc, const struct lts_outcome *lts, int rc)
 {
     printf("{\"model\": ");
     json_string(stdout, o->input);
@@ -121,6 +238,7 @@ static void report_json(const struct cli_options *o, const struct image *img,
         printf(", \"sccs\": %llu, \"trivial_sccs\": %llu, \"largest_scc\": %llu, \"bottom_sccs\": %llu",
                (unsigned long long)scc->n_sccs, (unsigned long long)scc->n_trivial,
                (unsigned long long)scc->largest, (unsigned long long)scc->n_bottom);
+    json_lts(o, img, net, r, lts);
     printf(", \"status\": \"%s\"", rc == WX_OK ? "ok" : rc == WX_EVIOLATION ? "violation"
                                    : rc == WX_ELIMIT ? "limit" : "error");
     const char *v = violation_name(r->violation);
@@ -142,6 +260,10 @@ static void report_json(const struct cli_options *o, const struct image *img,
             }
             printf("]");
         }
+    } else if (lts->checked && o->livelock && lts->lasso.found) {
+        printf(", \"violation\": \"livelock\"");
+    } else if (lts->checked && o->reversible && !lts->rev.reversible) {
+        printf(", \"violation\": \"irreversible\"");
     } else {
         printf(", \"violation\": null");
     }
@@ -217,7 +339,9 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
     eo.memory_bytes = o->memory;
     eo.stop_on_deadlock = o->deadlock;
     eo.trace = o->trace;
-    eo.keep_vectors = false;
+    /* --livelock / --reversible print vectors of arbitrary states by id. */
+    bool lts_checks = o->livelock || o->reversible;
+    eo.keep_vectors = lts_checks && o->trace_states;
     eo.gpu = o->gpu;
     if (!o->quiet && !o->json) {
         eo.progress = progress;
@@ -255,8 +379,13 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
                        "--backend gpu: no usable CUDA device (use --backend cpu)");
     }
 
+    /* The analyses that need the explored graph in memory share --scc's
+     * collection path: outputs keeps the graph whenever scc is set. */
+    bool keep_graph = o->scc || lts_checks;
+    struct cli_options oo = *o;
+    oo.scc = keep_graph;
     struct outputs out;
-    rc = outputs_open(&out, o, &img, err);
+    rc = outputs_open(&out, &oo, &img, err);
     if (rc != WX_OK) {
         free(flags);
         image_free(&img);
@@ -275,40 +404,55 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
     struct scc_result scc;
     bool have_scc = false;
     memset(&scc, 0, sizeof scc);
+    struct lts_outcome lts;
+    memset(&lts, 0, sizeof lts);
     if (rc == WX_OK && res.complete) {
         struct csr graph;
-        rc = outputs_finish(&out, res.states, o->scc ? &graph : NULL, err);
+        rc = outputs_finish(&out, res.states, keep_graph ? &graph : NULL, err);
         if (rc == WX_OK && o->scc) {
             rc = scc_cpu(&graph, &scc, err);
             have_scc = rc == WX_OK;
-            csr_free(&graph);
         }
+        if (rc == WX_OK && o->livelock)
+            rc = lts_find_livelock(&graph, img.hidden, &lts.lasso, err);
+        if (rc == WX_OK && o->reversible)
+            rc = lts_check_reversible(&graph, graph.initial, &lts.rev, err);
+        lts.checked = rc == WX_OK && lts_checks;
+        if (lts.checked && ((o->livelock && lts.lasso.found) || (o->reversible && !lts.rev.reversible)))
+            rc = WX_EVIOLATION;
+        if (keep_graph)
+            csr_free(&graph);
     } else {
         outputs_abort(&out);
         if ((o->aut_out || o->csr_out) && !o->quiet && rc == WX_EVIOLATION)
             fprintf(stderr, "warpex: exploration stopped early; no output file written\n");
         if (o->scc && !o->quiet && rc == WX_EVIOLATION)
             fprintf(stderr, "warpex: exploration stopped early; no SCC decomposition\n");
+        if (lts_checks && !o->quiet && rc == WX_EVIOLATION)
+            fprintf(stderr, "warpex: exploration stopped early; --livelock/--reversible not checked\n");
     }
 
     if (o->json) {
-        report_json(o, &img, &net, &res, have_scc ? &scc : NULL, rc);
+        report_json(o, &img, &net, &res, have_scc ? &scc : NULL, &lts, rc);
     } else if (rc == WX_OK || rc == WX_EVIOLATION) {
         report_text(o, &img, &res);
         if (have_scc)
             report_scc_text(&scc);
-        if (rc == WX_EVIOLATION)
+        if (res.violation != VIOLATION_NONE)
             report_violation(o, &img, &net, &res);
         else if (o->deadlock || o->action)
             printf("result:       no violation: %s%s%s\n", o->deadlock ? "no deadlock" : "",
                    o->deadlock && o->action ? ", " : "",
                    o->action ? "no reachable transition matches the action" : "");
+        report_lts_text(o, &img, &net, &res, &lts);
     } else if (rc == WX_ELIMIT && res.states) {
         fprintf(stderr, "warpex: stopped after %llu states and %llu transitions (incomplete: "
                         "these are not the counts of the state space)\n",
                 (unsigned long long)res.states, (unsigned long long)res.transitions);
     }
     scc_result_free(&scc);
+    lts_lasso_free(&lts.lasso);
+    lts_reversibility_free(&lts.rev);
     explore_result_free(&res);
     free(flags);
     image_free(&img);

@@ -115,6 +115,10 @@ int cli_parse(int argc, char **argv, int first, const char *command,
             o->action = val;
         } else if (!strcmp(a, "--scc")) {
             o->scc = true;
+        } else if (!strcmp(a, "--livelock")) {
+            o->livelock = true;
+        } else if (!strcmp(a, "--reversible")) {
+            o->reversible = true;
         } else if (!strcmp(a, "--trace")) {
             o->trace = true;
         } else if (!strcmp(a, "--trace-states")) {
