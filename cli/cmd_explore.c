@@ -379,13 +379,11 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
                        "--backend gpu: no usable CUDA device (use --backend cpu)");
     }
 
-    /* The analyses that need the explored graph in memory share --scc's
-     * collection path: outputs keeps the graph whenever scc is set. */
+    /* --scc, --livelock and --reversible analyse the explored graph, which
+     * the outputs module collects in memory when asked to keep it. */
     bool keep_graph = o->scc || lts_checks;
-    struct cli_options oo = *o;
-    oo.scc = keep_graph;
     struct outputs out;
-    rc = outputs_open(&out, &oo, &img, err);
+    rc = outputs_open(&out, o, &img, keep_graph, err);
     if (rc != WX_OK) {
         free(flags);
         image_free(&img);

@@ -27,7 +27,7 @@ static int emit(void *ctx, const struct product_edge *e, size_t n, struct wx_err
 }
 
 int outputs_open(struct outputs *o, const struct cli_options *opt, const struct image *img,
-                 struct wx_error *err)
+                 bool keep_graph, struct wx_error *err)
 {
     memset(o, 0, sizeof *o);
     pthread_mutex_init(&o->lock, NULL);
@@ -41,7 +41,7 @@ int outputs_open(struct outputs *o, const struct cli_options *opt, const struct 
         if (rc != WX_OK)
             return rc;
     }
-    if ((opt->csr_out || opt->scc) && !(o->csr = csr_builder_new())) {
+    if ((opt->csr_out || keep_graph) && !(o->csr = csr_builder_new())) {
         outputs_abort(o);
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     }

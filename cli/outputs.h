@@ -21,13 +21,15 @@ struct outputs {
 };
 
 /* Opens the requested outputs; nothing is created when none is requested. */
+/* keep_graph: collect the product as a CSR graph even without --csr, for
+ * outputs_finish to hand back (the in-memory analyses). */
 int outputs_open(struct outputs *o, const struct cli_options *opt, const struct image *img,
-                 struct wx_error *err);
+                 bool keep_graph, struct wx_error *err);
 /* 1 when any output is active (then &o->sink must be passed on). */
 int outputs_active(const struct outputs *o);
-/* Completes the files after a complete exploration.  With --scc the graph
- * is also handed back in *graph (caller frees with csr_free); graph may be
- * NULL otherwise. */
+/* Completes the files after a complete exploration.  When the graph was
+ * kept (outputs_open's keep_graph) it is handed back in *graph (caller frees
+ * with csr_free); graph may be NULL otherwise. */
 int outputs_finish(struct outputs *o, uint64_t n_states, struct csr *graph, struct wx_error *err);
 /* Removes partial files after a failed or stopped exploration. */
 void outputs_abort(struct outputs *o);
