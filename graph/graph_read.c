@@ -16,6 +16,7 @@
 
 #include "../parser/aut.h"
 #include "graph_read.h"
+#include "mdp.h"
 
 /* Largest vertex id a struct csr can hold: n_vertices <= 2^32 - 1. */
 #define MAX_VERTEX_ID (UINT32_MAX - 1ull)
@@ -319,82 +320,22 @@ static int read_mtx(struct scan *s, struct csr_builder *b, uint64_t *n)
     return WX_OK;
 }
 
-/* PRISM .tra (MDP "S C T" or DTMC "S T" header). */
+/* PRISM .tra: the underlying graph of the MDP or DTMC.  Parsed by the
+ * strict MDP reader (graph/mdp.h), so .tra has one parser and one set of
+ * rules (probabilities in (0, 1], choices summing to 1, order checked). */
 static int read_tra(struct scan *s, struct csr_builder *b, uint64_t *n)
 {
-    int rc;
-    if (!next_content_line(s, "#"))
-        return wx_fail(s->err, WX_EINPUT, s->name, line_of(s) + 1, 1,
-                       "expected the header 'STATES CHOICES TRANSITIONS', found the end of the file");
-    uint64_t hdr[3], nh = 0;
-    const char *states_at = s->c;
-    uint64_t hdr_line = s->line;
-    while (!at_eol(s)) {
-        if (nh == 3)
-            return fail_here(s, WX_EINPUT, "the end of the header line (2 or 3 numbers)");
-        if ((rc = read_u64(s, &hdr[nh], "a number (header 'STATES [CHOICES] TRANSITIONS')")) != WX_OK)
-            return rc;
-        nh++;
-    }
-    if (nh < 2)
-        return fail_here(s, WX_EINPUT, "another number (header 'STATES [CHOICES] TRANSITIONS')");
-    int mdp = nh == 3;
-    uint64_t states = hdr[0], trans = hdr[nh - 1];
-    if (states > MAX_VERTEX_ID + 1)
-        return wx_fail(s->err, WX_ELIMIT, s->name, line_of(s), col_of(s, states_at),
-                       "%llu states: graphs have at most 2^32 - 1 vertices",
-                       (unsigned long long)states);
-    uint64_t seen = 0;
-    while (next_content_line(s, "#")) {
-        if (seen == trans)
-            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, s->c),
-                           "more transition lines than the %llu the header declares",
-                           (unsigned long long)trans);
-        uint64_t src, choice, dst;
-        const char *at = s->c, *dat, *tok;
-        size_t len;
-        if ((rc = read_vertex(s, 0, &src, "source state")) != WX_OK)
-            return rc;
-        if (mdp && (rc = read_u64(s, &choice, "choice index")) != WX_OK)
-            return rc;
-        skip_blanks(s);
-        dat = s->c;
-        if ((rc = read_vertex(s, 0, &dst, "target state")) != WX_OK)
-            return rc;
-        if (src >= states || dst >= states)
-            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s),
-                           col_of(s, src >= states ? at : dat),
-                           "state %llu out of range: the header declares %llu states",
-                           (unsigned long long)(src >= states ? src : dst),
-                           (unsigned long long)states);
-        if ((rc = skip_token(s, "a probability", &tok, &len)) != WX_OK)
-            return rc;
-        char num[64];
-        char *endp;
-        if (len >= sizeof num) {
-            s->c = tok;
-            return fail_here(s, WX_EINPUT, "a probability");
-        }
-        memcpy(num, tok, len);
-        num[len] = 0;
-        errno = 0;
-        double p = strtod(num, &endp);
-        if (*endp || errno || !(p >= 0)) {
-            s->c = tok;
-            return fail_here(s, WX_EINPUT, "a probability");
-        }
-        if ((rc = add_edge(s, b, src, dst)) != WX_OK)
-            return rc;
-        seen++;
-    }
-    if (seen < trans) {
-        s->line = hdr_line;
-        return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), 0,
-                       "the header declares %llu transition lines, the file has %llu",
-                       (unsigned long long)trans, (unsigned long long)seen);
-    }
-    *n = states;
-    return WX_OK;
+    struct mdp m;
+    int rc = mdp_read_buffer(s->p, (size_t)(s->end - s->p), s->name, &m, s->err);
+    if (rc != WX_OK)
+        return rc;
+    for (uint64_t st = 0; rc == WX_OK && st < m.n_states; st++)
+        for (uint64_t c = m.state_start[st]; rc == WX_OK && c < m.state_start[st + 1]; c++)
+            for (uint64_t e = m.choice_start[c]; rc == WX_OK && e < m.choice_start[c + 1]; e++)
+                rc = add_edge(s, b, st, m.targets[e]);
+    *n = m.n_states;
+    mdp_free(&m);
+    return rc;
 }
 
 static int read_aut(const char *data, size_t len, const char *name, int from_file,

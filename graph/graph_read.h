@@ -17,12 +17,11 @@
  *         then '%' comment lines, the size line "ROWS COLS NNZ" (square:
  *         ROWS == COLS), and exactly NNZ entry lines "I J [VALUE...]" with
  *         1-based I, J; entry (I,J) is the edge I-1 -> J-1.
- *   .tra  PRISM explicit MDP/DTMC transitions: '#' comment lines, the header
- *         "S C T" (MDP) or "S T" (DTMC), then exactly T lines
- *         "SRC CHOICE DST PROB [ACTION]" (MDP) or "SRC DST PROB [ACTION]"
- *         (DTMC); the graph has S vertices and an edge SRC -> DST per line
- *         (choices, probabilities and actions are read past and ignored:
- *         this is the "underlying graph" on which PRISM computes SCCs).
+ *   .tra  PRISM explicit MDP/DTMC transitions, read by mdp_read
+ *         (graph/mdp.h, which states the rules and errors); the graph has S
+ *         vertices and an edge SRC -> DST per transition line (choices,
+ *         probabilities and actions dropped: this is the "underlying graph"
+ *         on which PRISM computes SCCs).
  *   else  plain edge list (SNAP style): lines "U V [anything]" with 0-based
  *         U, V; blank lines and lines starting with '#' or '%' are skipped;
  *         n_vertices = 1 + the largest id seen (0 for no edges).
