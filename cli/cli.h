@@ -46,6 +46,21 @@ int cli_load_image(const struct cli_options *o, struct image *img, struct networ
 int cmd_explore(struct cli_options *o, struct wx_error *err);
 int cmd_info(struct cli_options *o, struct wx_error *err);
 int cmd_convert(struct cli_options *o, struct wx_error *err);
+/* Options of the standalone analysis commands: FILE [--json] [-q] [OUT_OPTION FILE]. */
+struct standalone_options {
+    const char *input, *output;
+    int json, quiet;
+};
+struct timespec;
+int cli_parse_standalone(int argc, char **argv, int first, const char *command,
+                         const char *out_option, struct standalone_options *o,
+                         struct wx_error *err);
+/* Writes one id per line (`none` as -1) to PATH.tmp, renamed to PATH on
+ * success, so an error leaves no file. */
+int cli_write_ids(const char *path, const uint32_t *ids, uint64_t n, uint32_t none,
+                  struct wx_error *err);
+double cli_seconds_since(const struct timespec *t0);
+
 /* `warpex scc`: parses its own options from argv[first..]. */
 int cmd_scc(int argc, char **argv, int first, struct wx_error *err);
 /* `warpex mec`: parses its own options from argv[first..]. */

@@ -18,72 +18,28 @@
 #include "../graph/mdp.h"
 #include "cli.h"
 
-static int write_mecs(const struct mec_result *r, const char *path, struct wx_error *err)
-{
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return wx_fail(err, WX_EINPUT, path, 0, 0, "output path too long");
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return wx_fail(err, WX_ESYSTEM, tmp, 0, 0, "cannot create: %s", strerror(errno));
-    int bad = 0;
-    for (uint64_t s = 0; s < r->n_states && !bad; s++)
-        bad = (r->mec[s] == MEC_NONE ? fputs("-1\n", f) : fprintf(f, "%u\n", r->mec[s])) < 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot write: %s", strerror(e));
-    }
-    return WX_OK;
-}
-
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
-}
-
 int cmd_mec(int argc, char **argv, int first, struct wx_error *err)
 {
-    const char *input = NULL, *mec_out = NULL;
-    int json = 0, quiet = 0;
-    for (int i = first; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--json"))
-            json = 1;
-        else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
-            quiet = 1;
-        else if (!strcmp(a, "--mec-out")) {
-            if (++i >= argc)
-                return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option '--mec-out' needs a FILE");
-            mec_out = argv[i];
-        } else if (a[0] == '-' && a[1])
-            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "unknown option '%s' for mec", a);
-        else if (input)
-            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "mec takes one FILE ('%s' and '%s' given)",
-                           input, a);
-        else
-            input = a;
-    }
-    if (!input)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                       "usage: warpex mec FILE.tra [--json] [--mec-out FILE]");
+    struct standalone_options so;
+    int rc = cli_parse_standalone(argc, argv, first, "mec", "--mec-out", &so, err);
+    if (rc != WX_OK)
+        return rc;
+    const char *input = so.input, *mec_out = so.output;
+    int json = so.json, quiet = so.quiet;
 
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct mdp m;
-    int rc = mdp_read(input, &m, err);
+    rc = mdp_read(input, &m, err);
     if (rc != WX_OK)
         return rc;
-    double read_s = seconds_since(&t0);
+    double read_s = cli_seconds_since(&t0);
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct mec_result r;
     rc = mec_cpu(&m, &r, err);
-    double mec_s = seconds_since(&t0);
+    double mec_s = cli_seconds_since(&t0);
     if (rc == WX_OK && mec_out)
-        rc = write_mecs(&r, mec_out, err);
+        rc = cli_write_ids(mec_out, r.mec, r.n_states, MEC_NONE, err);
     if (rc == WX_OK) {
         unsigned long long ns = m.n_states, nc = m.n_choices, nt = m.n_entries, nm = r.n_mecs,
                            sin = r.states_in_mecs, cin = r.choices_in_mecs, lg = r.largest,

@@ -17,71 +17,28 @@
 #include "../graph/graph_read.h"
 #include "cli.h"
 
-static int write_components(const struct scc_result *r, const char *path, struct wx_error *err)
-{
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return wx_fail(err, WX_EINPUT, path, 0, 0, "output path too long");
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return wx_fail(err, WX_ESYSTEM, tmp, 0, 0, "cannot create: %s", strerror(errno));
-    int bad = 0;
-    for (uint64_t v = 0; v < r->n_vertices && !bad; v++)
-        bad = fprintf(f, "%u\n", r->comp[v]) < 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot write: %s", strerror(e));
-    }
-    return WX_OK;
-}
-
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
-}
-
 int cmd_scc(int argc, char **argv, int first, struct wx_error *err)
 {
-    const char *input = NULL, *scc_out = NULL;
-    int json = 0, quiet = 0;
-    for (int i = first; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--json"))
-            json = 1;
-        else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
-            quiet = 1;
-        else if (!strcmp(a, "--scc-out")) {
-            if (++i >= argc)
-                return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option '--scc-out' needs a FILE");
-            scc_out = argv[i];
-        } else if (a[0] == '-' && a[1])
-            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "unknown option '%s' for scc", a);
-        else if (input)
-            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "scc takes one FILE ('%s' and '%s' given)",
-                           input, a);
-        else
-            input = a;
-    }
-    if (!input)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "usage: warpex scc FILE [--json] [--scc-out FILE]");
+    struct standalone_options so;
+    int rc = cli_parse_standalone(argc, argv, first, "scc", "--scc-out", &so, err);
+    if (rc != WX_OK)
+        return rc;
+    const char *input = so.input, *scc_out = so.output;
+    int json = so.json, quiet = so.quiet;
 
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct csr g;
-    int rc = graph_read(input, &g, err);
+    rc = graph_read(input, &g, err);
     if (rc != WX_OK)
         return rc;
-    double read_s = seconds_since(&t0);
+    double read_s = cli_seconds_since(&t0);
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct scc_result r;
     rc = scc_cpu(&g, &r, err);
-    double scc_s = seconds_since(&t0);
+    double scc_s = cli_seconds_since(&t0);
     if (rc == WX_OK && scc_out)
-        rc = write_components(&r, scc_out, err);
+        rc = cli_write_ids(scc_out, r.comp, r.n_vertices, UINT32_MAX, err);
     if (rc == WX_OK) {
         unsigned long long nv = g.n_vertices, ne = g.n_edges, ns = r.n_sccs, nt = r.n_trivial,
                            lg = r.largest, nb = r.n_bottom, nbt = r.n_bottom_trivial,

@@ -1,0 +1,67 @@
+/*
+ * standalone.c -- what the standalone analysis commands (scc, mec) share:
+ * their option parsing, the per-vertex id file they write, and timing.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+int cli_parse_standalone(int argc, char **argv, int first, const char *command,
+                         const char *out_option, struct standalone_options *o,
+                         struct wx_error *err)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--json"))
+            o->json = 1;
+        else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
+            o->quiet = 1;
+        else if (!strcmp(a, out_option)) {
+            if (++i >= argc)
+                return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option '%s' needs a FILE", out_option);
+            o->output = argv[i];
+        } else if (a[0] == '-' && a[1])
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "unknown option '%s' for %s", a, command);
+        else if (o->input)
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "%s takes one FILE ('%s' and '%s' given)",
+                           command, o->input, a);
+        else
+            o->input = a;
+    }
+    if (!o->input)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "usage: warpex %s FILE [--json] [%s FILE]",
+                       command, out_option);
+    return WX_OK;
+}
+
+int cli_write_ids(const char *path, const uint32_t *ids, uint64_t n, uint32_t none,
+                  struct wx_error *err)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return wx_fail(err, WX_EINPUT, path, 0, 0, "output path too long");
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return wx_fail(err, WX_ESYSTEM, tmp, 0, 0, "cannot create: %s", strerror(errno));
+    int bad = 0;
+    for (uint64_t v = 0; v < n && !bad; v++)
+        bad = (ids[v] == none ? fputs("-1\n", f) : fprintf(f, "%u\n", ids[v])) < 0;
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot write: %s", strerror(e));
+    }
+    return WX_OK;
+}
+
+double cli_seconds_since(const struct timespec *t0)
+{
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+}
