@@ -16,138 +16,26 @@
 
 #include "../parser/aut.h"
 #include "graph_read.h"
+#include "scan_int.h"
 #include "mdp.h"
 
 /* Largest vertex id a struct csr can hold: n_vertices <= 2^32 - 1. */
 #define MAX_VERTEX_ID (UINT32_MAX - 1ull)
 
-struct scan {
-    const char *name;            /* for error locations */
-    const char *p, *end;         /* unread part of the buffer */
-    const char *ls, *le;         /* current line [ls, le), CR and LF excluded */
-    const char *c;               /* cursor within the current line */
-    uint64_t line;               /* 1-based number of the current line */
-    struct wx_error *err;
-};
-
-static int col_of(const struct scan *s, const char *at)
-{
-    uint64_t c = (uint64_t)(at - s->ls) + 1;
-    return c > INT32_MAX ? INT32_MAX : (int)c;
-}
-
-static int line_of(const struct scan *s)
-{
-    return s->line > INT32_MAX ? INT32_MAX : (int)s->line;
-}
-
-/* Describes what stands at s->c, for "expected X, found Y" messages. */
-static void describe(const struct scan *s, char *buf, size_t size)
-{
-    if (s->c >= s->le) {
-        snprintf(buf, size, "end of line");
-        return;
-    }
-    unsigned char ch = (unsigned char)*s->c;
-    if (ch < 0x20 || ch >= 0x7f) {
-        snprintf(buf, size, "byte 0x%02x", ch);
-        return;
-    }
-    size_t n = 0;
-    while (s->c + n < s->le && n < 24 && s->c[n] != ' ' && s->c[n] != '\t')
-        n++;
-    snprintf(buf, size, "'%.*s'", (int)n, s->c);
-}
-
-static int fail_here(struct scan *s, int code, const char *expected)
-{
-    char found[64];
-    describe(s, found, sizeof found);
-    return wx_fail(s->err, code, s->name, line_of(s), col_of(s, s->c), "expected %s, found %s",
-                   expected, found);
-}
-
-/* Advances to the next line; 0 at the end of the buffer. */
-static int next_line(struct scan *s)
-{
-    if (s->p >= s->end)
-        return 0;
-    const char *nl = memchr(s->p, '\n', (size_t)(s->end - s->p));
-    s->ls = s->p;
-    s->le = nl ? nl : s->end;
-    s->p = nl ? nl + 1 : s->end;
-    while (s->le > s->ls && s->le[-1] == '\r')
-        s->le--;
-    s->c = s->ls;
-    s->line++;
-    return 1;
-}
-
-static void skip_blanks(struct scan *s)
-{
-    while (s->c < s->le && (*s->c == ' ' || *s->c == '\t'))
-        s->c++;
-}
-
-/* Advances to the next line that is neither blank nor starts (after blanks)
- * with a character of `comments`; the cursor is at its first non-blank. */
-static int next_content_line(struct scan *s, const char *comments)
-{
-    while (next_line(s)) {
-        skip_blanks(s);
-        /* strchr finds the terminator too: a NUL byte is content (an error) */
-        if (s->c < s->le && (*s->c == '\0' || !strchr(comments, *s->c)))
-            return 1;
-    }
-    return 0;
-}
-
-/* At end of line after optional blanks? */
-static int at_eol(struct scan *s)
-{
-    skip_blanks(s);
-    return s->c >= s->le;
-}
-
-/* Reads an unsigned decimal number (after blanks) that must end at a blank or
- * the end of the line. */
-static int read_u64(struct scan *s, uint64_t *v, const char *what)
-{
-    skip_blanks(s);
-    if (s->c >= s->le || !isdigit((unsigned char)*s->c))
-        return fail_here(s, WX_EINPUT, what);
-    const char *start = s->c;
-    uint64_t x = 0;
-    while (s->c < s->le && isdigit((unsigned char)*s->c)) {
-        unsigned d = (unsigned)(*s->c - '0');
-        if (x > (UINT64_MAX - d) / 10) {
-            s->c = start;
-            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, start),
-                           "%s out of range (more than 64 bits)", what);
-        }
-        x = x * 10 + d;
-        s->c++;
-    }
-    if (s->c < s->le && *s->c != ' ' && *s->c != '\t')
-        return fail_here(s, WX_EINPUT, "a blank or the end of the line after a number");
-    *v = x;
-    return WX_OK;
-}
-
 /* Reads a vertex id: a number, minus `base`, that fits a struct csr. */
 static int read_vertex(struct scan *s, uint64_t base, uint64_t *v, const char *what)
 {
-    skip_blanks(s);
+    scan_skip_blanks(s);
     const char *at = s->c;
-    int rc = read_u64(s, v, what);
+    int rc = scan_read_u64(s, v, what);
     if (rc != WX_OK)
         return rc;
     if (*v < base)
-        return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, at),
+        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, at),
                        "%s is 0, but indices in this format start at 1", what);
     *v -= base;
     if (*v > MAX_VERTEX_ID)
-        return wx_fail(s->err, WX_ELIMIT, s->name, line_of(s), col_of(s, at),
+        return wx_fail(s->err, WX_ELIMIT, s->name, scan_line(s), scan_col(s, at),
                        "%s %llu is too large: graphs have at most 2^32 - 1 vertices", what,
                        (unsigned long long)(*v + base));
     return WX_OK;
@@ -156,9 +44,9 @@ static int read_vertex(struct scan *s, uint64_t base, uint64_t *v, const char *w
 /* Reads past one blank-delimited token (which must be present). */
 static int skip_token(struct scan *s, const char *what, const char **tok, size_t *len)
 {
-    skip_blanks(s);
+    scan_skip_blanks(s);
     if (s->c >= s->le)
-        return fail_here(s, WX_EINPUT, what);
+        return scan_fail_here(s, WX_EINPUT, what);
     *tok = s->c;
     while (s->c < s->le && *s->c != ' ' && *s->c != '\t')
         s->c++;
@@ -170,7 +58,7 @@ static int add_edge(struct scan *s, struct csr_builder *b, uint64_t u, uint64_t 
 {
     int rc = csr_builder_add(b, u, 0, v, s->err);
     if (rc != WX_OK)
-        s->err->line = line_of(s), snprintf(s->err->file, sizeof s->err->file, "%s", s->name);
+        s->err->line = scan_line(s), snprintf(s->err->file, sizeof s->err->file, "%s", s->name);
     return rc;
 }
 
@@ -194,7 +82,7 @@ static int finish(struct csr_builder *b, uint64_t n, const char *name, struct cs
 static int read_edges(struct scan *s, struct csr_builder *b, uint64_t *n)
 {
     uint64_t max_plus_1 = 0;
-    while (next_content_line(s, "#%")) {
+    while (scan_next_content_line(s, "#%")) {
         uint64_t u, v;
         int rc;
         if ((rc = read_vertex(s, 0, &u, "source vertex")) != WX_OK ||
@@ -221,8 +109,8 @@ static int read_mtx(struct scan *s, struct csr_builder *b, uint64_t *n)
     const char *tok;
     size_t len = 0;
     int rc;
-    if (!next_line(s) || (size_t)(s->le - s->ls) < 14 || strncmp(s->ls, "%%MatrixMarket", 14))
-        return wx_fail(s->err, WX_EINPUT, s->name, s->line ? line_of(s) : 1, 1,
+    if (!scan_next_line(s) || (size_t)(s->le - s->ls) < 14 || strncmp(s->ls, "%%MatrixMarket", 14))
+        return wx_fail(s->err, WX_EINPUT, s->name, s->line ? scan_line(s) : 1, 1,
                        "expected the Matrix Market banner '%%%%MatrixMarket matrix coordinate "
                        "FIELD SYMMETRY' on the first line");
     s->c = s->ls + 14;
@@ -230,13 +118,13 @@ static int read_mtx(struct scan *s, struct csr_builder *b, uint64_t *n)
         return rc;
     if (!word_is(tok, len, "matrix")) {
         s->c = tok;
-        return fail_here(s, WX_EINPUT, "'matrix'");
+        return scan_fail_here(s, WX_EINPUT, "'matrix'");
     }
     if ((rc = skip_token(s, "'coordinate'", &tok, &len)) != WX_OK)
         return rc;
     if (!word_is(tok, len, "coordinate")) {
         s->c = tok;
-        return fail_here(s, WX_EINPUT, "'coordinate' (dense 'array' matrices are not graphs "
+        return scan_fail_here(s, WX_EINPUT, "'coordinate' (dense 'array' matrices are not graphs "
                                        "warpex reads)");
     }
     if ((rc = skip_token(s, "a field (pattern, real, integer, complex)", &tok, &len)) != WX_OK)
@@ -244,7 +132,7 @@ static int read_mtx(struct scan *s, struct csr_builder *b, uint64_t *n)
     if (!word_is(tok, len, "pattern") && !word_is(tok, len, "real") &&
         !word_is(tok, len, "integer") && !word_is(tok, len, "complex")) {
         s->c = tok;
-        return fail_here(s, WX_EINPUT, "a field (pattern, real, integer, complex)");
+        return scan_fail_here(s, WX_EINPUT, "a field (pattern, real, integer, complex)");
     }
     const char *sym_what = "a symmetry (general, symmetric, skew-symmetric, hermitian)";
     if ((rc = skip_token(s, sym_what, &tok, &len)) != WX_OK)
@@ -257,52 +145,52 @@ static int read_mtx(struct scan *s, struct csr_builder *b, uint64_t *n)
         mirror = 1;
     else {
         s->c = tok;
-        return fail_here(s, WX_EINPUT, sym_what);
+        return scan_fail_here(s, WX_EINPUT, sym_what);
     }
-    if (!at_eol(s))
-        return fail_here(s, WX_EINPUT, "the end of the banner line");
+    if (!scan_at_eol(s))
+        return scan_fail_here(s, WX_EINPUT, "the end of the banner line");
 
-    if (!next_content_line(s, "%"))
-        return wx_fail(s->err, WX_EINPUT, s->name, line_of(s) + 1, 1,
+    if (!scan_next_content_line(s, "%"))
+        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s) + 1, 1,
                        "expected the size line 'ROWS COLS NNZ', found the end of the file");
     uint64_t rows, cols, nnz;
     const char *rows_at = s->c;
     uint64_t size_line = s->line;
-    if ((rc = read_u64(s, &rows, "the number of rows")) != WX_OK ||
-        (rc = read_u64(s, &cols, "the number of columns")) != WX_OK)
+    if ((rc = scan_read_u64(s, &rows, "the number of rows")) != WX_OK ||
+        (rc = scan_read_u64(s, &cols, "the number of columns")) != WX_OK)
         return rc;
-    if ((rc = read_u64(s, &nnz, "the number of entries")) != WX_OK)
+    if ((rc = scan_read_u64(s, &nnz, "the number of entries")) != WX_OK)
         return rc;
-    if (!at_eol(s))
-        return fail_here(s, WX_EINPUT, "the end of the size line");
+    if (!scan_at_eol(s))
+        return scan_fail_here(s, WX_EINPUT, "the end of the size line");
     if (rows != cols)
-        return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, rows_at),
+        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, rows_at),
                        "the matrix is %llu x %llu: a graph's adjacency matrix must be square",
                        (unsigned long long)rows, (unsigned long long)cols);
     if (rows > MAX_VERTEX_ID + 1)
-        return wx_fail(s->err, WX_ELIMIT, s->name, line_of(s), col_of(s, rows_at),
+        return wx_fail(s->err, WX_ELIMIT, s->name, scan_line(s), scan_col(s, rows_at),
                        "%llu vertices: graphs have at most 2^32 - 1 vertices",
                        (unsigned long long)rows);
     uint64_t seen = 0;
-    while (next_content_line(s, "%")) {
+    while (scan_next_content_line(s, "%")) {
         if (seen == nnz)
-            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, s->c),
+            return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, s->c),
                            "more entries than the %llu the size line declares",
                            (unsigned long long)nnz);
         uint64_t i, j;
         const char *at = s->c;
         if ((rc = read_vertex(s, 1, &i, "row index")) != WX_OK)
             return rc;
-        skip_blanks(s);
+        scan_skip_blanks(s);
         const char *jat = s->c;
         if ((rc = read_vertex(s, 1, &j, "column index")) != WX_OK)
             return rc;
         if (i >= rows)
-            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, at),
+            return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, at),
                            "row index %llu is larger than the %llu rows",
                            (unsigned long long)i + 1, (unsigned long long)rows);
         if (j >= cols)
-            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, jat),
+            return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, jat),
                            "column index %llu is larger than the %llu columns",
                            (unsigned long long)j + 1, (unsigned long long)cols);
         if ((rc = add_edge(s, b, i, j)) != WX_OK ||
@@ -312,7 +200,7 @@ static int read_mtx(struct scan *s, struct csr_builder *b, uint64_t *n)
     }
     if (seen < nnz) {
         s->line = size_line;
-        return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), 0,
+        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), 0,
                        "the size line declares %llu entries, the file has %llu",
                        (unsigned long long)nnz, (unsigned long long)seen);
     }

@@ -16,119 +16,27 @@
 #include <string.h>
 
 #include "mdp.h"
-
-/* ---- line scanner: every error names file:line:col ---- */
-
-struct scan {
-    const char *name;
-    const char *p, *end;   /* unread part of the buffer */
-    const char *ls, *le;   /* current line [ls, le), CR/LF excluded */
-    const char *c;         /* cursor in the current line */
-    uint64_t line;         /* 1-based */
-    struct wx_error *err;
-};
-
-static int line_of(const struct scan *s)
-{
-    return s->line > INT32_MAX ? INT32_MAX : (int)s->line;
-}
-
-static int col_of(const struct scan *s, const char *at)
-{
-    uint64_t c = (uint64_t)(at - s->ls) + 1;
-    return c > INT32_MAX ? INT32_MAX : (int)c;
-}
-
-static int fail_at(struct scan *s, const char *at, int code, const char *expected)
-{
-    char found[64];
-    if (at >= s->le)
-        snprintf(found, sizeof found, "end of line");
-    else if ((unsigned char)*at < 0x20 || (unsigned char)*at >= 0x7f)
-        snprintf(found, sizeof found, "byte 0x%02x", (unsigned char)*at);
-    else {
-        int n = 0;
-        while (at + n < s->le && n < 24 && at[n] != ' ' && at[n] != '\t')
-            n++;
-        snprintf(found, sizeof found, "'%.*s'", n, at);
-    }
-    return wx_fail(s->err, code, s->name, line_of(s), col_of(s, at), "expected %s, found %s",
-                   expected, found);
-}
-
-static void skip_blanks(struct scan *s)
-{
-    while (s->c < s->le && (*s->c == ' ' || *s->c == '\t'))
-        s->c++;
-}
-
-/* Next line that is not blank and not a '#' comment; cursor at its first
- * non-blank.  0 at the end of the buffer. */
-static int next_content_line(struct scan *s)
-{
-    while (s->p < s->end) {
-        const char *nl = memchr(s->p, '\n', (size_t)(s->end - s->p));
-        s->ls = s->p;
-        s->le = nl ? nl : s->end;
-        s->p = nl ? nl + 1 : s->end;
-        while (s->le > s->ls && s->le[-1] == '\r')
-            s->le--;
-        s->c = s->ls;
-        s->line++;
-        skip_blanks(s);
-        if (s->c < s->le && *s->c != '#')
-            return 1;
-    }
-    return 0;
-}
-
-static int at_eol(struct scan *s)
-{
-    skip_blanks(s);
-    return s->c >= s->le;
-}
-
-/* An unsigned decimal ending at a blank or the end of the line. */
-static int read_u64(struct scan *s, uint64_t *v, const char *what)
-{
-    skip_blanks(s);
-    const char *start = s->c;
-    if (s->c >= s->le || !isdigit((unsigned char)*s->c))
-        return fail_at(s, s->c, WX_EINPUT, what);
-    uint64_t x = 0;
-    while (s->c < s->le && isdigit((unsigned char)*s->c)) {
-        unsigned d = (unsigned)(*s->c - '0');
-        if (x > (UINT64_MAX - d) / 10)
-            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, start),
-                           "%s out of range (more than 64 bits)", what);
-        x = x * 10 + d;
-        s->c++;
-    }
-    if (s->c < s->le && *s->c != ' ' && *s->c != '\t')
-        return fail_at(s, s->c, WX_EINPUT, "a blank or the end of the line after a number");
-    *v = x;
-    return WX_OK;
-}
+#include "scan_int.h"
 
 /* A probability in (0, 1]. */
 static int read_prob(struct scan *s, double *p)
 {
-    skip_blanks(s);
+    scan_skip_blanks(s);
     const char *tok = s->c;
     while (s->c < s->le && *s->c != ' ' && *s->c != '\t')
         s->c++;
     size_t len = (size_t)(s->c - tok);
     char num[64], *endp;
     if (len == 0 || len >= sizeof num)
-        return fail_at(s, tok, WX_EINPUT, "a probability");
+        return scan_fail_at(s, tok, WX_EINPUT, "a probability");
     memcpy(num, tok, len);
     num[len] = 0;
     errno = 0;
     double x = strtod(num, &endp);
     if (*endp || (errno && errno != ERANGE) || isnan(x))
-        return fail_at(s, tok, WX_EINPUT, "a probability");
+        return scan_fail_at(s, tok, WX_EINPUT, "a probability");
     if (!(x > 0 && x <= 1))
-        return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, tok),
+        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, tok),
                        "probability %s is not in (0, 1]", num);
     *p = x;
     return WX_OK;
@@ -180,27 +88,27 @@ static int close_choice(struct scan *s, struct build *b)
 static int read_tra(struct scan *s, struct mdp *m)
 {
     int rc;
-    if (!next_content_line(s))
-        return wx_fail(s->err, WX_EINPUT, s->name, line_of(s) + 1, 1,
+    if (!scan_next_content_line(s, "#"))
+        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s) + 1, 1,
                        "expected the header 'STATES CHOICES TRANSITIONS' (MDP) or "
                        "'STATES TRANSITIONS' (DTMC), found the end of the file");
     uint64_t hdr[3], nh = 0;
     const char *states_at = s->c;
     uint64_t hdr_line = s->line;
-    while (!at_eol(s)) {
+    while (!scan_at_eol(s)) {
         if (nh == 3)
-            return fail_at(s, s->c, WX_EINPUT, "the end of the header line (2 or 3 numbers)");
-        if ((rc = read_u64(s, &hdr[nh], "a number (header 'STATES [CHOICES] TRANSITIONS')")) != WX_OK)
+            return scan_fail_at(s, s->c, WX_EINPUT, "the end of the header line (2 or 3 numbers)");
+        if ((rc = scan_read_u64(s, &hdr[nh], "a number (header 'STATES [CHOICES] TRANSITIONS')")) != WX_OK)
             return rc;
         nh++;
     }
     if (nh < 2)
-        return fail_at(s, s->c, WX_EINPUT,
+        return scan_fail_at(s, s->c, WX_EINPUT,
                        "another number (header 'STATES [CHOICES] TRANSITIONS')");
     m->is_dtmc = nh == 2;
     uint64_t n = hdr[0], n_trans = hdr[nh - 1];
     if (n > UINT32_MAX)
-        return wx_fail(s->err, WX_ELIMIT, s->name, line_of(s), col_of(s, states_at),
+        return wx_fail(s->err, WX_ELIMIT, s->name, scan_line(s), scan_col(s, states_at),
                        "%llu states: MDPs have at most 2^32 - 1 states", (unsigned long long)n);
     m->n_states = n;
     m->state_start = calloc((size_t)n + 1, sizeof *m->state_start);
@@ -220,41 +128,41 @@ static int read_tra(struct scan *s, struct mdp *m)
         return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory");
     uint64_t cap_probs = b.cap_entries;
 
-    while (next_content_line(s)) {
+    while (scan_next_content_line(s, "#")) {
         if (seen == n_trans)
-            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, s->c),
+            return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, s->c),
                            "more transition lines than the %llu the header declares",
                            (unsigned long long)n_trans);
         uint64_t src, local = 0, dst;
         double p = 0;
         const char *src_at = s->c, *ch_at = NULL, *dst_at;
-        if ((rc = read_u64(s, &src, "a source state")) != WX_OK)
+        if ((rc = scan_read_u64(s, &src, "a source state")) != WX_OK)
             return rc;
         if (src >= n)
-            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, src_at),
+            return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, src_at),
                            "state %llu out of range: the header declares %llu states",
                            (unsigned long long)src, (unsigned long long)n);
         if (!m->is_dtmc) {
-            skip_blanks(s);
+            scan_skip_blanks(s);
             ch_at = s->c;
-            if ((rc = read_u64(s, &local, "a choice index")) != WX_OK)
+            if ((rc = scan_read_u64(s, &local, "a choice index")) != WX_OK)
                 return rc;
         }
-        skip_blanks(s);
+        scan_skip_blanks(s);
         dst_at = s->c;
-        if ((rc = read_u64(s, &dst, "a target state")) != WX_OK)
+        if ((rc = scan_read_u64(s, &dst, "a target state")) != WX_OK)
             return rc;
         if (dst >= n)
-            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, dst_at),
+            return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, dst_at),
                            "state %llu out of range: the header declares %llu states",
                            (unsigned long long)dst, (unsigned long long)n);
         if ((rc = read_prob(s, &p)) != WX_OK)
             return rc;
-        if (!at_eol(s)) { /* the action: one token */
+        if (!scan_at_eol(s)) { /* the action: one token */
             while (s->c < s->le && *s->c != ' ' && *s->c != '\t')
                 s->c++;
-            if (!at_eol(s))
-                return fail_at(s, s->c, WX_EINPUT, "the end of the line after the action");
+            if (!scan_at_eol(s))
+                return scan_fail_at(s, s->c, WX_EINPUT, "the end of the line after the action");
         }
 
         /* where this line belongs: the open choice, the next one of the same
@@ -262,13 +170,13 @@ static int read_tra(struct scan *s, struct mdp *m)
         int new_choice;
         if (!b.open || src > b.src) {
             if (local != 0)
-                return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, ch_at),
+                return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, ch_at),
                                "choice %llu is the first of state %llu: choices are numbered "
                                "0, 1, ... per state",
                                (unsigned long long)local, (unsigned long long)src);
             new_choice = 1;
         } else if (src < b.src) {
-            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, src_at),
+            return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, src_at),
                            "state %llu after state %llu: lines must be sorted by state",
                            (unsigned long long)src, (unsigned long long)b.src);
         } else if (local == b.local) {
@@ -276,7 +184,7 @@ static int read_tra(struct scan *s, struct mdp *m)
         } else if (local == b.local + 1) {
             new_choice = 1;
         } else {
-            return wx_fail(s->err, WX_EINPUT, s->name, line_of(s), col_of(s, ch_at),
+            return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, ch_at),
                            "choice %llu of state %llu after choice %llu: choices must be "
                            "numbered 0, 1, ... with each choice's lines together",
                            (unsigned long long)local, (unsigned long long)src,

@@ -1,0 +1,39 @@
+/*
+ * scan_int.h -- internal to graph/: a line scanner over an in-memory buffer
+ * for the text formats (.mtx, .tra, edge lists).  Every failure is a located
+ * wx_error (file:line:col, 1-based byte columns); lines end in LF, a CR
+ * before it is ignored; blanks are spaces and tabs.
+ */
+#ifndef WX_GRAPH_SCAN_INT_H
+#define WX_GRAPH_SCAN_INT_H
+
+#include <stdint.h>
+
+#include "../util/error.h"
+
+struct scan {
+    const char *name;            /* for error locations */
+    const char *p, *end;         /* unread part of the buffer */
+    const char *ls, *le;         /* current line [ls, le), CR and LF excluded */
+    const char *c;               /* cursor within the current line */
+    uint64_t line;               /* 1-based number of the current line */
+    struct wx_error *err;
+};
+
+int scan_line(const struct scan *s);                 /* clamped to INT32_MAX */
+int scan_col(const struct scan *s, const char *at);  /* clamped to INT32_MAX */
+/* "expected EXPECTED, found ..." at the cursor / at `at`; returns code. */
+int scan_fail_here(struct scan *s, int code, const char *expected);
+int scan_fail_at(struct scan *s, const char *at, int code, const char *expected);
+/* Advances to the next line; 0 at the end of the buffer. */
+int scan_next_line(struct scan *s);
+void scan_skip_blanks(struct scan *s);
+/* Next line that is neither blank nor starts (after blanks) with one of the
+ * characters of `comments`; cursor at its first non-blank; 0 at the end. */
+int scan_next_content_line(struct scan *s, const char *comments);
+/* At the end of the line after optional blanks? */
+int scan_at_eol(struct scan *s);
+/* An unsigned decimal ending at a blank or the end of the line. */
+int scan_read_u64(struct scan *s, uint64_t *v, const char *what);
+
+#endif
