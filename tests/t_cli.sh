@@ -3,19 +3,8 @@
 # (.aut, CSR, JSON) cross-checked against each other and against a second
 # exploration, checks and traces, limits, and "nothing written half".
 cd "$(dirname "$0")/.." || exit 2
-W=$PWD/bin/warpex
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass() { echo "PASS cli: $*"; }
-fail() { echo "FAIL cli: $*"; }
-# expect_rc NAME RC COMMAND...: runs COMMAND, checks its exit status.
-expect_rc() {
-    name=$1; want=$2; shift 2
-    "$@" > "$T/out" 2> "$T/err"; got=$?
-    if [ "$got" -eq "$want" ]; then pass "$name (exit $got)"; else
-        fail "$name: expected exit $want, found $got; stderr: $(head -c 300 "$T/err")"; fi
-}
-json_field() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" "$T/out"; }
+TAG=cli
+. tests/lib.sh
 
 EX=examples/philosophers/philosophers_n5.exp
 expect_rc "no arguments is a usage error" 2 "$W"

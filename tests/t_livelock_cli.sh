@@ -5,27 +5,8 @@
 # examples, every backend available here agreeing, combination with --scc,
 # and "not checked" when --deadlock stops the exploration early.
 cd "$(dirname "$0")/.." || exit 2
-W=$PWD/bin/warpex
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass() { echo "PASS livelock-cli: $*"; }
-fail() { echo "FAIL livelock-cli: $*"; }
-expect_rc() {
-    name=$1; want=$2; shift 2
-    "$@" > "$T/out" 2> "$T/err"; got=$?
-    if [ "$got" -eq "$want" ]; then pass "$name (exit $got)"; else
-        fail "$name: expected exit $want, found $got; stderr: $(head -c 300 "$T/err")"; fi
-}
-json_field() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" "$T/out"; }
-expect_json() {
-    name=$1; shift
-    for fv in "$@"; do
-        f=${fv%%=*}; v=${fv#*=}
-        got=$(json_field "$f")
-        if [ "$got" != "$v" ]; then fail "$name: $f expected $v, found '$got' in $(cat "$T/out")"; return; fi
-    done
-    pass "$name: $*"
-}
+TAG=livelock-cli
+. tests/lib.sh
 # expect_out NAME FIXED-STRING...: every string occurs in $T/out.
 expect_out() {
     name=$1; shift

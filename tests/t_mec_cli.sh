@@ -4,27 +4,8 @@
 # is present, usage errors, and located errors (exit 2, one line, no
 # --mec-out file) for malformed .tra files.
 cd "$(dirname "$0")/.." || exit 2
-W=$PWD/bin/warpex
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass() { echo "PASS mec-cli: $*"; }
-fail() { echo "FAIL mec-cli: $*"; }
-expect_rc() {
-    name=$1; want=$2; shift 2
-    "$@" > "$T/out" 2> "$T/err"; got=$?
-    if [ "$got" -eq "$want" ]; then pass "$name (exit $got)"; else
-        fail "$name: expected exit $want, found $got; stderr: $(head -c 300 "$T/err")"; fi
-}
-json_field() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" "$T/out"; }
-expect_json() {
-    name=$1; shift
-    for fv in "$@"; do
-        f=${fv%%=*}; v=${fv#*=}
-        got=$(json_field "$f")
-        if [ "$got" != "$v" ]; then fail "$name: $f expected $v, found '$got' in $(cat "$T/out")"; return; fi
-    done
-    pass "$name: $*"
-}
+TAG=mec-cli
+. tests/lib.sh
 
 # 0 <-> 1 by choices that stay inside {0,1}; 1 also has a choice that may
 # leave to 2.  2 -> 3 only; 3 has a self-loop choice and one to 4; 4 -> 2 or

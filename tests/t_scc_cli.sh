@@ -3,28 +3,8 @@
 # graphs in every input format, --scc-out contents, usage errors, and located
 # errors (exit 2, one line) for malformed files.
 cd "$(dirname "$0")/.." || exit 2
-W=$PWD/bin/warpex
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass() { echo "PASS scc-cli: $*"; }
-fail() { echo "FAIL scc-cli: $*"; }
-expect_rc() {
-    name=$1; want=$2; shift 2
-    "$@" > "$T/out" 2> "$T/err"; got=$?
-    if [ "$got" -eq "$want" ]; then pass "$name (exit $got)"; else
-        fail "$name: expected exit $want, found $got; stderr: $(head -c 300 "$T/err")"; fi
-}
-json_field() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" "$T/out"; }
-# expect_json NAME FIELD=VALUE...: checks fields of the JSON in $T/out.
-expect_json() {
-    name=$1; shift
-    for fv in "$@"; do
-        f=${fv%%=*}; v=${fv#*=}
-        got=$(json_field "$f")
-        if [ "$got" != "$v" ]; then fail "$name: $f expected $v, found '$got' in $(cat "$T/out")"; return; fi
-    done
-    pass "$name: $*"
-}
+TAG=scc-cli
+. tests/lib.sh
 
 # 0->1->2->0 (one SCC), 2->3 (3 is a deadlock), 4 with a self-loop, 5 isolated
 # via 5->5? no: 5->4.  SCCs {0,1,2} {3} {4} {5}: trivial {3} {5}; bottom {3} {4}.

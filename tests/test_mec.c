@@ -28,6 +28,7 @@
 #include "analysis/mec.h"
 #include "graph/mdp.h"
 #include "tests/check.h"
+#include "tests/prism_ref.h"
 
 /* xorshift64*: deterministic per seed. */
 static uint64_t rng_state;
@@ -516,106 +517,43 @@ static void test_reader(void)
 
 /* The value of "key": NUMBER inside the object that follows "obj": { in json
  * (brace-matched); -1 when absent. */
-static long long json_get(const char *json, const char *obj, const char *key)
+static void prism_mec(const char *name, const char *tra, const char *json)
 {
-    char pat[96];
-    snprintf(pat, sizeof pat, "\"%s\": {", obj);
-    const char *o = strstr(json, pat);
-    if (!o)
-        return -1;
-    o += strlen(pat);
-    const char *end = o;
-    for (int depth = 1; *end && depth; end++)
-        depth += *end == '{' ? 1 : *end == '}' ? -1 : 0;
-    snprintf(pat, sizeof pat, "\"%s\": ", key);
-    const char *k = strstr(o, pat);
-    if (!k || k >= end)
-        return -1;
-    return strtoll(k + strlen(pat), NULL, 10);
-}
-
-static char *slurp_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    return s;
+    struct mdp m;
+    struct wx_error err;
+    wx_error_clear(&err);
+    int rc = mdp_read(tra, &m, &err);
+    if (!check(rc == WX_OK, "mec prism %s: .tra read%s%s", name, rc ? ": " : "", rc ? err.msg : ""))
+        return;
+    long long states = prism_json_get(json, NULL, "states"),
+              choices = prism_json_get(json, NULL, "choices"),
+              trans = prism_json_get(json, NULL, "transitions");
+    struct mec_result r;
+    rc = mec_cpu(&m, &r, &err);
+    long long count = prism_json_get(json, "mecs", "count"),
+              covered = prism_json_get(json, "mecs", "states_covered"),
+              largest = prism_json_get(json, "mecs", "largest"),
+              cin = prism_json_get(json, "mecs", "choices_inside_mecs");
+    int ok = rc == WX_OK && (long long)m.n_states == states && (long long)m.n_choices == choices &&
+             (long long)m.n_entries == trans && (long long)r.n_mecs == count &&
+             (long long)r.states_in_mecs == covered && (long long)r.largest == largest &&
+             (long long)r.choices_in_mecs == cin;
+    check(ok,
+          "mec prism %s: states/choices/transitions/MECs/in MECs/largest/choices in MECs "
+          "expected %lld/%lld/%lld/%lld/%lld/%lld/%lld, found %llu/%llu/%llu/%llu/%llu/%llu/%llu",
+          name, states, choices, trans, count, covered, largest, cin,
+          (unsigned long long)m.n_states, (unsigned long long)m.n_choices,
+          (unsigned long long)m.n_entries, (unsigned long long)r.n_mecs,
+          (unsigned long long)r.states_in_mecs, (unsigned long long)r.largest,
+          (unsigned long long)r.choices_in_mecs);
+    if (rc == WX_OK)
+        mec_result_free(&r);
+    mdp_free(&m);
 }
 
 static void test_prism(void)
 {
-    const char *root = getenv("WARPEX_SHARED");
-    char base[1024];
-    snprintf(base, sizeof base, "%s/data/mdp", root ? root : "../shared");
-    DIR *d = opendir(base);
-    if (!d) {
-        check(1, "mec: %s not present, reference check skipped", base);
-        return;
-    }
-    struct dirent *de;
-    int instances = 0;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        char tra[2048], ref[2048];
-        snprintf(tra, sizeof tra, "%s/%s/%s.tra", base, de->d_name, de->d_name);
-        snprintf(ref, sizeof ref, "%s/%s/reference.json", base, de->d_name);
-        char *json = slurp_text(ref);
-        if (!json)
-            continue;
-        instances++;
-        struct mdp m;
-        struct wx_error err;
-        wx_error_clear(&err);
-        int rc = mdp_read(tra, &m, &err);
-        if (!check(rc == WX_OK, "mec prism %s: .tra read%s%s", de->d_name, rc ? ": " : "",
-                   rc ? err.msg : "")) {
-            free(json);
-            continue;
-        }
-        long long states = -1, choices = -1, trans = -1;
-        const char *p;
-        if ((p = strstr(json, "\"states\": ")))
-            states = strtoll(p + 10, NULL, 10);
-        if ((p = strstr(json, "\"choices\": ")))
-            choices = strtoll(p + 11, NULL, 10);
-        if ((p = strstr(json, "\"transitions\": ")))
-            trans = strtoll(p + 15, NULL, 10);
-        struct mec_result r;
-        rc = mec_cpu(&m, &r, &err);
-        long long count = json_get(json, "mecs", "count"),
-                  covered = json_get(json, "mecs", "states_covered"),
-                  largest = json_get(json, "mecs", "largest"),
-                  cin = json_get(json, "mecs", "choices_inside_mecs");
-        int ok = rc == WX_OK && (long long)m.n_states == states &&
-                 (long long)m.n_choices == choices && (long long)m.n_entries == trans &&
-                 (long long)r.n_mecs == count && (long long)r.states_in_mecs == covered &&
-                 (long long)r.largest == largest && (long long)r.choices_in_mecs == cin;
-        check(ok,
-              "mec prism %s: states/choices/transitions/MECs/in MECs/largest/choices in MECs "
-              "expected %lld/%lld/%lld/%lld/%lld/%lld/%lld, found %llu/%llu/%llu/%llu/%llu/%llu/%llu",
-              de->d_name, states, choices, trans, count, covered, largest, cin,
-              (unsigned long long)m.n_states, (unsigned long long)m.n_choices,
-              (unsigned long long)m.n_entries, (unsigned long long)r.n_mecs,
-              (unsigned long long)r.states_in_mecs, (unsigned long long)r.largest,
-              (unsigned long long)r.choices_in_mecs);
-        mec_result_free(&r);
-        mdp_free(&m);
-        free(json);
-    }
-    closedir(d);
-    check(instances > 0, "mec prism: %d instances with reference.json under %s", instances, base);
+    prism_for_each("mec prism", prism_mec);
 }
 
 int main(void)

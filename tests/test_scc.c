@@ -23,6 +23,7 @@
 #include "graph/graph_read.h"
 #include "parser/aut.h"
 #include "tests/check.h"
+#include "tests/prism_ref.h"
 
 /* xorshift64*: deterministic per seed. */
 static uint64_t rng_state;
@@ -541,104 +542,41 @@ static void test_cross_format(void)
 
 /* The value of "key": NUMBER inside the object that follows "obj": { in json
  * (brace-matched, so nested objects stay inside); -1 when absent. */
-static long long json_get(const char *json, const char *obj, const char *key)
+static void prism_scc(const char *name, const char *tra, const char *json)
 {
-    char pat[96];
-    snprintf(pat, sizeof pat, "\"%s\": {", obj);
-    const char *o = strstr(json, pat);
-    if (!o)
-        return -1;
-    o += strlen(pat);
-    const char *end = o;
-    for (int depth = 1; *end && depth; end++)
-        depth += *end == '{' ? 1 : *end == '}' ? -1 : 0;
-    snprintf(pat, sizeof pat, "\"%s\": ", key);
-    const char *k = strstr(o, pat);
-    if (!k || k >= end)
-        return -1;
-    return strtoll(k + strlen(pat), NULL, 10);
-}
-
-static char *slurp_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = 0;
-    fclose(f);
-    return s;
+    struct csr g;
+    struct wx_error err;
+    wx_error_clear(&err);
+    int rc = graph_read(tra, &g, &err);
+    if (!check(rc == WX_OK, "prism %s: .tra read%s%s", name, rc ? ": " : "", rc ? err.msg : ""))
+        return;
+    struct scc_result r;
+    scc_cpu(&g, &r, &err);
+    long long states = prism_json_get(json, NULL, "states"),
+              all = prism_json_get(json, "sccs", "all_including_trivial"),
+              nontriv = prism_json_get(json, "sccs", "count"),
+              covered = prism_json_get(json, "sccs", "states_covered"),
+              largest = prism_json_get(json, "sccs", "largest"),
+              bsccs = prism_json_get(json, "bsccs", "count");
+    int ok = (long long)g.n_vertices == states && (long long)r.n_sccs == all &&
+             (long long)(r.n_sccs - r.n_trivial) == nontriv &&
+             (long long)r.n_in_nontrivial == covered &&
+             (nontriv == 0 || (long long)r.largest == largest) &&
+             (long long)(r.n_bottom - r.n_bottom_trivial) == bsccs;
+    check(ok,
+          "prism %s: states/SCCs/non-trivial/covered/largest/BSCCs expected "
+          "%lld/%lld/%lld/%lld/%lld/%lld, found %llu/%llu/%llu/%llu/%llu/%llu",
+          name, states, all, nontriv, covered, largest, bsccs,
+          (unsigned long long)g.n_vertices, (unsigned long long)r.n_sccs,
+          (unsigned long long)(r.n_sccs - r.n_trivial), (unsigned long long)r.n_in_nontrivial,
+          (unsigned long long)r.largest, (unsigned long long)(r.n_bottom - r.n_bottom_trivial));
+    scc_result_free(&r);
+    csr_free(&g);
 }
 
 static void test_prism(void)
 {
-    const char *root = getenv("WARPEX_SHARED");
-    char base[1024];
-    snprintf(base, sizeof base, "%s/data/mdp", root ? root : "../shared");
-    DIR *d = opendir(base);
-    if (!d) {
-        check(1, "scc: %s not present, reference check skipped", base);
-        return;
-    }
-    struct dirent *de;
-    int instances = 0;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        char tra[2048], ref[2048];
-        snprintf(tra, sizeof tra, "%s/%s/%s.tra", base, de->d_name, de->d_name);
-        snprintf(ref, sizeof ref, "%s/%s/reference.json", base, de->d_name);
-        char *json = slurp_text(ref);
-        if (!json)
-            continue;
-        instances++;
-        struct csr g;
-        struct wx_error err;
-        wx_error_clear(&err);
-        int rc = graph_read(tra, &g, &err);
-        if (!check(rc == WX_OK, "prism %s: .tra read%s%s", de->d_name, rc ? ": " : "",
-                   rc ? err.msg : "")) {
-            free(json);
-            continue;
-        }
-        struct scc_result r;
-        scc_cpu(&g, &r, &err);
-        long long states = -1;
-        const char *sp = strstr(json, "\"states\": ");
-        if (sp)
-            states = strtoll(sp + 10, NULL, 10);
-        long long all = json_get(json, "sccs", "all_including_trivial"),
-                  nontriv = json_get(json, "sccs", "count"),
-                  covered = json_get(json, "sccs", "states_covered"),
-                  largest = json_get(json, "sccs", "largest"),
-                  bsccs = json_get(json, "bsccs", "count");
-        int ok = (long long)g.n_vertices == states && (long long)r.n_sccs == all &&
-                 (long long)(r.n_sccs - r.n_trivial) == nontriv &&
-                 (long long)r.n_in_nontrivial == covered &&
-                 (nontriv == 0 || (long long)r.largest == largest) &&
-                 (long long)(r.n_bottom - r.n_bottom_trivial) == bsccs;
-        check(ok,
-              "prism %s: states/SCCs/non-trivial/covered/largest/BSCCs expected "
-              "%lld/%lld/%lld/%lld/%lld/%lld, found %llu/%llu/%llu/%llu/%llu/%llu",
-              de->d_name, states, all, nontriv, covered, largest, bsccs,
-              (unsigned long long)g.n_vertices, (unsigned long long)r.n_sccs,
-              (unsigned long long)(r.n_sccs - r.n_trivial), (unsigned long long)r.n_in_nontrivial,
-              (unsigned long long)r.largest,
-              (unsigned long long)(r.n_bottom - r.n_bottom_trivial));
-        scc_result_free(&r);
-        csr_free(&g);
-        free(json);
-    }
-    closedir(d);
-    check(instances > 0, "prism: %d instances with reference.json under %s", instances, base);
+    prism_for_each("prism", prism_scc);
 }
 
 int main(void)

@@ -1,0 +1,28 @@
+# lib.sh -- helpers shared by the shell tests (sourced from the repository
+# root, after TAG is set).  Every check prints one "PASS TAG: ..." or
+# "FAIL TAG: ..." line for tests/run.sh to count.
+W=$PWD/bin/warpex
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass() { echo "PASS $TAG: $*"; }
+fail() { echo "FAIL $TAG: $*"; }
+# expect_rc NAME RC COMMAND...: runs COMMAND (stdout in $T/out, stderr in
+# $T/err) and checks its exit status.
+expect_rc() {
+    name=$1; want=$2; shift 2
+    "$@" > "$T/out" 2> "$T/err"; got=$?
+    if [ "$got" -eq "$want" ]; then pass "$name (exit $got)"; else
+        fail "$name: expected exit $want, found $got; stderr: $(head -c 300 "$T/err")"; fi
+}
+# json_field KEY: the scalar after "KEY": in the last command's JSON output.
+json_field() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" "$T/out"; }
+# expect_json NAME KEY=VALUE...: every listed field has its value.
+expect_json() {
+    name=$1; shift
+    for fv in "$@"; do
+        f=${fv%%=*}; v=${fv#*=}
+        got=$(json_field "$f")
+        if [ "$got" != "$v" ]; then fail "$name: $f expected $v, found '$got' in $(cat "$T/out")"; return; fi
+    done
+    pass "$name: $*"
+}

@@ -1,0 +1,94 @@
+/*
+ * prism_ref.h -- the PRISM reference instances of ../shared/data/mdp (or
+ * $WARPEX_SHARED/data/mdp) for tests: iteration over the instances and a
+ * minimal reader for the numbers in their reference.json files.
+ */
+#ifndef WX_PRISM_REF_H
+#define WX_PRISM_REF_H
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+/* The number after "key": inside the object that follows "obj": { (brace
+ * matched, so nested objects stay inside), or at the first "key": anywhere
+ * when obj is NULL; -1 when absent. */
+__attribute__((unused)) static long long prism_json_get(const char *json, const char *obj,
+                                                        const char *key)
+{
+    char pat[96];
+    const char *o = json, *end = json + strlen(json);
+    if (obj) {
+        snprintf(pat, sizeof pat, "\"%s\": {", obj);
+        if (!(o = strstr(json, pat)))
+            return -1;
+        o += strlen(pat);
+        end = o;
+        for (int depth = 1; *end && depth; end++)
+            depth += *end == '{' ? 1 : *end == '}' ? -1 : 0;
+    }
+    snprintf(pat, sizeof pat, "\"%s\": ", key);
+    const char *k = strstr(o, pat);
+    if (!k || k >= end)
+        return -1;
+    return strtoll(k + strlen(pat), NULL, 10);
+}
+
+static char *prism_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+/* Calls fn(name, tra_path, json) for every instance with a reference.json.
+ * Prints a PASS line saying the check was skipped when the data is absent
+ * (CI has ../shared; a bare checkout may not), and a check that at least one
+ * instance was seen otherwise. */
+__attribute__((unused)) static void prism_for_each(const char *tag,
+                                                   void (*fn)(const char *name, const char *tra,
+                                                              const char *json))
+{
+    const char *root = getenv("WARPEX_SHARED");
+    char base[1024];
+    snprintf(base, sizeof base, "%s/data/mdp", root ? root : "../shared");
+    DIR *d = opendir(base);
+    if (!d) {
+        check(1, "%s: %s not present, reference check skipped", tag, base);
+        return;
+    }
+    struct dirent *de;
+    int instances = 0;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char tra[2048], ref[2048];
+        snprintf(tra, sizeof tra, "%s/%s/%s.tra", base, de->d_name, de->d_name);
+        snprintf(ref, sizeof ref, "%s/%s/reference.json", base, de->d_name);
+        char *json = prism_slurp(ref);
+        if (!json)
+            continue;
+        instances++;
+        fn(de->d_name, tra, json);
+        free(json);
+    }
+    closedir(d);
+    check(instances > 0, "%s: %d instances with reference.json under %s", tag, instances, base);
+}
+
+#endif
