@@ -280,45 +280,6 @@ int graph_read_buffer(const char *data, size_t len, const char *name, enum graph
     return finish(b, n, name, out, err);
 }
 
-/* Reads the whole file (works on pipes such as /dev/stdin too). */
-static int slurp(const char *path, char **data, size_t *len, struct wx_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return wx_fail(err, errno == ENOENT ? WX_EINPUT : WX_ESYSTEM, path, 0, 0,
-                       "cannot open: %s", strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap)
-            break;
-        char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    if (!buf) {
-        fclose(f);
-        return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory reading the file");
-    }
-    if (ferror(f)) {
-        int e = errno;
-        fclose(f);
-        free(buf);
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "read error: %s", strerror(e));
-    }
-    fclose(f);
-    *data = buf;
-    *len = n;
-    return WX_OK;
-}
-
 enum graph_format graph_format_of(const char *path)
 {
     const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
@@ -345,7 +306,7 @@ int graph_read_format(const char *path, enum graph_format fmt, struct csr *out,
         return read_aut(NULL, 0, path, 1, out, err);
     char *data = NULL;
     size_t len = 0;
-    int rc = slurp(path, &data, &len, err);
+    int rc = scan_slurp(path, &data, &len, err);
     if (rc != WX_OK)
         return rc;
     rc = graph_read_buffer(data, len, path, fmt, out, err);

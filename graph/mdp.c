@@ -250,34 +250,12 @@ int mdp_read_buffer(const char *data, size_t len, const char *name, struct mdp *
 int mdp_read(const char *path, struct mdp *out, struct wx_error *err)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return wx_fail(err, errno == ENOENT ? WX_EINPUT : WX_ESYSTEM, path, 0, 0,
-                       "cannot open: %s", strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    int bad = ferror(f), e = errno;
-    fclose(f);
-    if (!buf)
-        return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory reading the file");
-    if (bad) {
-        free(buf);
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "read error: %s", strerror(e));
-    }
-    int rc = mdp_read_buffer(buf, n, path, out, err);
+    char *buf;
+    size_t n;
+    int rc = scan_slurp(path, &buf, &n, err);
+    if (rc != WX_OK)
+        return rc;
+    rc = mdp_read_buffer(buf, n, path, out, err);
     free(buf);
     return rc;
 }

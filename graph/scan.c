@@ -3,6 +3,8 @@
  * mdp.c); contract in scan_int.h.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -119,4 +121,43 @@ int scan_fail_at(struct scan *s, const char *at, int code, const char *expected)
     int rc = scan_fail_here(s, code, expected);
     s->c = save;
     return rc;
+}
+
+/* Reads the whole file (works on pipes such as /dev/stdin too). */
+int scan_slurp(const char *path, char **data, size_t *len, struct wx_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return wx_fail(err, errno == ENOENT ? WX_EINPUT : WX_ESYSTEM, path, 0, 0,
+                       "cannot open: %s", strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap)
+            break;
+        char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    if (!buf) {
+        fclose(f);
+        return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory reading the file");
+    }
+    if (ferror(f)) {
+        int e = errno;
+        fclose(f);
+        free(buf);
+        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "read error: %s", strerror(e));
+    }
+    fclose(f);
+    *data = buf;
+    *len = n;
+    return WX_OK;
 }

@@ -36,4 +36,9 @@ int scan_at_eol(struct scan *s);
 /* An unsigned decimal ending at a blank or the end of the line. */
 int scan_read_u64(struct scan *s, uint64_t *v, const char *what);
 
+/* Reads the whole file into a malloc'ed buffer (works on pipes such as
+ * /dev/stdin too); the caller frees *data. */
+#include <stddef.h>
+int scan_slurp(const char *path, char **data, size_t *len, struct wx_error *err);
+
 #endif
