@@ -136,6 +136,6 @@ int main(int argc, char **argv)
         fflush(stdout);
         explore_result_free(&res);
     }
-    image_release(&img);
+    image_free(&img);
     return 0;
 }

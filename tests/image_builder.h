@@ -3,7 +3,7 @@
  * benchmarks, straight from image.h's layout: components with their states
  * and field widths, local and synchronising transitions in plain lists, and
  * synchronisation rules per class.  Header-only (static functions); the
- * caller frees an image with image_release().
+ * caller frees an image with image_free() (network/image.h).
  *
  * Encoding choices left open by image.h are randomised with the given rng
  * (order of local entries, how many targets share an entry when
@@ -69,20 +69,6 @@ static inline void tb_rule(struct tb *b, uint32_t k, uint32_t np, const uint32_t
     b->rule_np[b->nrules] = np;
     memcpy(b->rule_comp[b->nrules], comps, np * 4);
     b->nrules++;
-}
-
-static inline void image_release(struct image *img)
-{
-    free(img->first_bit);
-    free(img->comp_states);
-    free(img->proc_offsets);
-    free(img->state_offsets);
-    free(img->trans);
-    free(img->state_bits);
-    free(img->class_result);
-    free(img->class_rule_start);
-    free(img->rule_mask);
-    memset(img, 0, sizeof *img);
 }
 
 static inline int ttr_order(const void *x, const void *y)

@@ -638,7 +638,7 @@ static void test_random(unsigned want)
         struct wx_error err;
         if (!qcheck(succ_check_image(&img, &err) == WX_OK, "random image %u is well-formed: %s (seed %llu)",
                    attempts, err.msg, seed)) {
-            image_release(&img);
+            image_free(&img);
             continue;
         }
         struct ref r;
@@ -658,7 +658,7 @@ static void test_random(unsigned want)
             multi_mask += img.mask_words > 1;
         }
         ref_free(&r);
-        image_release(&img);
+        image_free(&img);
     }
     free(b);
     check(done == want, "random images: %u tested (%u too large skipped), %llu states in all, "
@@ -711,7 +711,7 @@ static void test_known(void)
     tb_build(b, &img, &rng);
     check(img.first_bit[4] - img.first_bit[3] == 0, "cycles: last field has width 0");
     explore_both(&img, "cycles 2x3x4 + 1-state self-loop", 24, 24 * 4, 0);
-    image_release(&img);
+    image_free(&img);
 
     /* Straddling fields: chains of 20 and 100 states in fields of 5 and 7
      * bits that cross word boundaries (bits 30..34 and 62..68), behind wide
@@ -732,7 +732,7 @@ static void test_known(void)
           "straddle: fields at 30..34 and 62..68 cross words");
     /* 20 * 100 * 2 states; each has 3 successors with distinct labels. */
     explore_both(&img, "straddling chains", 4000, 12000, 0);
-    image_release(&img);
+    image_free(&img);
 
     /* One class with >= 3 entries per participant: act_bits 31 leaves
      * 32 bits, slots of 8 bits: 4 per entry, but max_per_entry 1 puts one
@@ -753,7 +753,7 @@ static void test_known(void)
     uint32_t e0 = img.state_offsets[1] - img.state_offsets[0];
     check(e0 == 4, "many entries: component 0 has 4 class-0 entries in state 0 (found %u)", e0);
     explore_both(&img, "4 x 3 entries of one class", 13, 12, 12);
-    image_release(&img);
+    image_free(&img);
 
     /* > 32 components: 40 two-state components; rule {3, 37} on class 0,
      * rule {3, 37, 39} on class 0 too (same label; c39 self-loop makes its
@@ -776,14 +776,14 @@ static void test_known(void)
     check(img.mask_words == 2, "40 components: 2 mask words");
     /* Two independent one-shot syncs: 4 states, 4 transitions, 1 deadlock. */
     explore_both(&img, "40 components, duplicate rule successors", 4, 4, 1);
-    image_release(&img);
+    image_free(&img);
 
     /* No component at all: one state, a deadlock. */
     memset(b, 0, sizeof *b);
     b->n_labels = 1;
     tb_build(b, &img, &rng);
     explore_both(&img, "no components", 1, 0, 1);
-    image_release(&img);
+    image_free(&img);
     free(b);
 }
 
@@ -820,7 +820,7 @@ static void test_deadlock_beats_action(void)
               "without --deadlock the action is reported: %s/%u", i ? "cpu" : "seq", i);
         explore_result_free(&res);
     }
-    image_release(&img);
+    image_free(&img);
     free(b);
 }
 
@@ -874,7 +874,7 @@ static void test_bad(void)
     check(explore_seq(&img, &opt, &res, &err) == WX_ESYSTEM && !res.complete, "failing sink: seq stops with its code");
     explore_result_free(&res);
     free(s.e);
-    image_release(&img);
+    image_free(&img);
     free(b);
 }
 
@@ -909,7 +909,7 @@ static void test_growth(void)
               "growth model cpu/%u: action found at depth 0", th);
         explore_result_free(&res);
     }
-    image_release(&img);
+    image_free(&img);
     free(b);
 }
 

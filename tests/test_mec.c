@@ -28,18 +28,10 @@
 #include "analysis/mec.h"
 #include "graph/mdp.h"
 #include "tests/check.h"
+#include "tests/rng.h"
 #include "tests/prism_ref.h"
 
 /* xorshift64*: deterministic per seed. */
-static uint64_t rng_state;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1Dull;
-}
-static uint64_t rnd_below(uint64_t n) { return n ? rnd() % n : 0; }
 
 /* ---- random MDPs as .tra text ---- */
 

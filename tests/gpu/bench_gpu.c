@@ -186,7 +186,7 @@ int main(int argc, char **argv)
             status |= rc != 0;
             free(g.vectors);
             if (synthetic)
-                img_free(&img);
+                image_free(&img);
 #ifndef NO_FRONTEND
             else
                 image_free(&img);

@@ -70,20 +70,6 @@ struct gen_params {
                                  cycle 0 -> 1 -> ... -> 0 (all states reachable) */
 };
 
-static void img_free(struct image *img)
-{
-    free(img->first_bit);
-    free(img->comp_states);
-    free(img->proc_offsets);
-    free(img->state_offsets);
-    free(img->trans);
-    free(img->state_bits);
-    free(img->class_result);
-    free(img->class_rule_start);
-    free(img->rule_mask);
-    memset(img, 0, sizeof *img);
-}
-
 struct tlist {
     uint32_t n, cap;
     uint32_t *t;

@@ -468,7 +468,7 @@ static void hand_made(void)
         hb_init(&h, 1, st, 1, 0);
         hb_state(&h, 0, 0, 0, NULL);
         test_case("single state", &h.img, 1, 0);
-        img_free(&h.img);
+        image_free(&h.img);
     }
     /* 2. a chain of 100 states: depth 99, trace of 99 steps */
     {
@@ -479,7 +479,7 @@ static void hand_made(void)
             hb_state(&h, 0, s, s < 99 ? 1 : 0, e);
         }
         test_case("chain of 100", &h.img, 100, 99);
-        img_free(&h.img);
+        image_free(&h.img);
     }
     /* 3. two self-loops with one label from one state: one transition
      * (GPUexplore-style counting would say 2) */
@@ -494,7 +494,7 @@ static void hand_made(void)
         hb_state(&h, 1, 1, 0, NULL);
         /* (0,0): a->(0,0) twice, 0->(1,0); (1,0): a->self */
         test_case("duplicate self-loops", &h.img, 2, 3);
-        img_free(&h.img);
+        image_free(&h.img);
     }
     /* 4. three entries of one class in one state (GPUexplore's public code
      * loses targets here): 3 x 2 = 6 successors */
@@ -511,7 +511,7 @@ static void hand_made(void)
         hb_state(&h, 1, 2, 0, NULL);
         hb_rule(&h, 0, 3);
         test_case("three entries per class", &h.img, 7, 6);
-        img_free(&h.img);
+        image_free(&h.img);
     }
     /* 5. two rules of one class that give the same successor (the extra
      * participant self-loops): counted once */
@@ -528,13 +528,13 @@ static void hand_made(void)
         hb_rule(&h, 0, 3);
         hb_rule(&h, 0, 7);
         test_case("overlapping rules", &h.img, 2, 1);
-        img_free(&h.img);
+        image_free(&h.img);
     }
     /* 6. no components at all: one state */
     {
         hb_init(&h, 0, NULL, 1, 0);
         test_case("no components", &h.img, 1, 0);
-        img_free(&h.img);
+        image_free(&h.img);
     }
 }
 
@@ -667,7 +667,7 @@ static void random_images(uint64_t seed, uint32_t count)
         ref_explore(&img, act, 1, 400000, &ref);
         if (ref.too_big) {
             ref_free(&ref);
-            img_free(&img);
+            image_free(&img);
             free(act);
             continue;
         }
@@ -687,7 +687,7 @@ static void random_images(uint64_t seed, uint32_t count)
             seq_compare(tag, &img, &ref);
 #endif
         ref_free(&ref);
-        img_free(&img);
+        image_free(&img);
         free(act);
     }
 }
@@ -705,7 +705,7 @@ static void stress(uint64_t seed, int big)
     int tries = 0;
     do {
         if (tries++)
-            ref_free(&ref), img_free(&img);
+            ref_free(&ref), image_free(&img);
         img_random(&img, &r, &gp);
         ref_explore(&img, NULL, 0, big ? 4000000 : 500000, &ref);
     } while ((ref.too_big || ref.states < (big ? 200000u : 20000u)) && tries < 50);
@@ -742,14 +742,14 @@ static void stress(uint64_t seed, int big)
     c.go.hash_bytes = (ref.states * 3 / spb + 1) * 128;
     run_one("stress tiny cache and queue", &img, &ref, NULL, &c, 0);
     ref_free(&ref);
-    img_free(&img);
+    image_free(&img);
 
     /* many multi-word vectors racing for few buckets */
     struct gen_params gw = {4, 6, 5, 0, 3, 2, 2, 2, 40, 0, 10, 30, 0, 0, 200000, 1};
     tries = 0;
     do {
         if (tries++)
-            ref_free(&ref), img_free(&img);
+            ref_free(&ref), image_free(&img);
         img_random(&img, &r, &gw);
         ref_explore(&img, NULL, 1, 500000, &ref);
     } while ((ref.too_big || ref.states < 5000 || img.words < 4) && tries < 100);
@@ -769,14 +769,14 @@ static void stress(uint64_t seed, int big)
         run_one(tag, &img, &ref, NULL, &c, 0);
     }
     ref_free(&ref);
-    img_free(&img);
+    image_free(&img);
 
     /* heavy nondeterminism: >= 3 targets per class per state */
     struct gen_params gn = {3, 5, 6, 0, 2, 3, 0, 8, 90, 5, 60, 0, 0, 0, 100000, 0};
     tries = 0;
     do {
         if (tries++)
-            ref_free(&ref), img_free(&img);
+            ref_free(&ref), image_free(&img);
         img_random(&img, &r, &gn);
         ref_explore(&img, NULL, 1, 500000, &ref);
     } while ((ref.too_big || ref.transitions < 10000) && tries < 100);
@@ -787,14 +787,14 @@ static void stress(uint64_t seed, int big)
     c.edges = 1;
     run_one(tag, &img, &ref, NULL, &c, 0);
     ref_free(&ref);
-    img_free(&img);
+    image_free(&img);
 
     /* more than 32 components, several per thread */
     struct gen_params gm = {20, 30, 3, 40, 4, 6, 1, 2, 40, 5, 20, 0, 0, 0, 100000, 0};
     tries = 0;
     do {
         if (tries++)
-            ref_free(&ref), img_free(&img);
+            ref_free(&ref), image_free(&img);
         img_random(&img, &r, &gm);
         ref_explore(&img, NULL, 0, 500000, &ref);
     } while ((ref.too_big || ref.states < 1000) && tries < 100);
@@ -805,7 +805,7 @@ static void stress(uint64_t seed, int big)
     c.tun.group_size = 8;
     run_one(tag, &img, &ref, NULL, &c, 0);
     ref_free(&ref);
-    img_free(&img);
+    image_free(&img);
 }
 
 int main(int argc, char **argv)
@@ -856,7 +856,7 @@ int main(int argc, char **argv)
                 seq_compare("ref-only", &img, &ref);
 #endif
             ref_free(&ref);
-            img_free(&img);
+            image_free(&img);
         }
         return check_exit();
     }
