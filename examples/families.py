@@ -19,7 +19,18 @@ Each family object provides:
 from ltsgen import (HIDDEN, Aut, explore, lagrange, mat_mul, poly_eval,
                     poly_str, replace, vector)
 
-class Milner:
+class Family:
+    """Defaults shared by the families: an instance is named after its
+    parameters in the order they are written, e.g. buffers_n8_d1 / n=8,d=1."""
+
+    def inst(self, p):
+        return self.name + "_" + "_".join("%s%s" % (k, v) for k, v in p.items())
+
+    def desc(self, p):
+        return ",".join("%s=%s" % (k, v) for k, v in p.items())
+
+
+class Milner(Family):
     """Milner's scheduler: n cyclers in a ring pass a token.  Cycler i waits
     for the token (c_i), starts its task (a_i), then ends the task (b_i) and
     passes the token on (c_{i+1}) in either order, and waits again.
@@ -41,12 +52,6 @@ class Milner:
     check_sizes = [dict(n=k) for k in range(2, 12)]
 
     W, A, B, C, D = range(5)
-
-    def inst(self, p):
-        return "milner_n%d" % p["n"]
-
-    def desc(self, p):
-        return "n=%d" % p["n"]
 
     def cycler(self, first):
         # Template with gates A, B (task start/end), GET/PUT (token in/out).
@@ -117,7 +122,7 @@ class Milner:
         return 3 * n * 2 ** (n - 1), 3 * n * (n + 1) * 2 ** n // 4, 0
 
 
-class Buffers:
+class Buffers(Family):
     """A chain of n one-place buffers, each holding nothing or one of d data
     values.  Buffer 0 reads "IN !x" from the environment, buffer n-1 writes
     "OUT !x"; buffer k passes its value to buffer k+1 over gate M(k+1), which
@@ -136,12 +141,6 @@ class Buffers:
     check_sizes = ([dict(n=k, d=1) for k in range(2, 13)] +
                    [dict(n=k, d=2) for k in range(2, 8)] +
                    [dict(n=k, d=3) for k in range(2, 6)])
-
-    def inst(self, p):
-        return "buffers_n%d_d%d" % (p["n"], p["d"])
-
-    def desc(self, p):
-        return "n=%d,d=%d" % (p["n"], p["d"])
 
     def files(self, p):
         n, d = p["n"], p["d"]
@@ -200,7 +199,7 @@ class Buffers:
                 0)
 
 
-class TokenRing:
+class TokenRing(Family):
     """Token ring: n stations and n one-place channels; channel i carries the
     token from station i to station i+1.  A station without the token may
     become interested (hidden); a station receiving the token keeps its
@@ -224,12 +223,6 @@ class TokenRing:
     check_sizes = [dict(n=k) for k in range(2, 11)]
 
     N, R, TN, TR, CS = range(5)
-
-    def inst(self, p):
-        return "tokenring_n%d" % p["n"]
-
-    def desc(self, p):
-        return "n=%d" % p["n"]
 
     def files(self, p):
         n = p["n"]
@@ -294,7 +287,7 @@ class TokenRing:
         return 5 * n * 2 ** (n - 1), n * (5 * n + 7) * 2 ** n // 4, 0
 
 
-class Philosophers:
+class Philosophers(Family):
     """Dining philosophers: n philosophers and n forks, all components.
     Philosopher i (left fork = fork i, right fork = fork i+1): thinking -i->
     hungry -"GET !i !f1"-> has its first fork -"GET !i !f2"-> has both
@@ -452,7 +445,7 @@ class Philosophers:
         return states - 1, trans - n, 0 if any(asym) else 1
 
 
-class Mutex:
+class Mutex(Family):
     """Filter lock (Peterson's algorithm generalised to n processes) with
     the shared variables as components.  Shared: level[0..n-1] and
     victim[1..n-1], each a variable component over 0..n-1 (initially 0) with
@@ -473,12 +466,6 @@ class Mutex:
     small = [dict(n=2), dict(n=3), dict(n=4)]
     large = []
     check_sizes = []
-
-    def inst(self, p):
-        return "mutex_n%d" % p["n"]
-
-    def desc(self, p):
-        return "n=%d" % p["n"]
 
     def files(self, p):
         n = p["n"]
@@ -602,7 +589,7 @@ class Mutex:
         return None
 
 
-class ABP:
+class ABP(Family):
     """Alternating bit protocol over two lossy one-place channels, d data
     values.  Sender: READY(b) -"IN !x"-> SEND(x,b) -"SK !x !b"-> WAIT(x,b);
     WAIT(x,b) -"LS !b"-> READY(1-b), -"LS !1-b"-> WAIT(x,b) (stale ack),
@@ -625,12 +612,6 @@ class ABP:
     large = [dict(d=400), dict(d=1300), dict(d=4000)]
     check_sizes = [dict(d=k) for k in (1, 2, 7, 8, 9)]
     FIT = (3, 4, 5, 6)
-
-    def inst(self, p):
-        return "abp_d%d" % p["d"]
-
-    def desc(self, p):
-        return "d=%d" % p["d"]
 
     def files(self, p):
         d = p["d"]
@@ -736,7 +717,7 @@ class ABP:
                          for w, c in zip(("states", "transitions", "deadlocks"), self._fit()))
 
 
-class Leader:
+class Leader(Family):
     """Chang-Roberts leader election on a unidirectional ring of n nodes with
     one-place channels; channel i carries messages from node i to node i+1.
     Every node first sends its own id, then relays: a received id larger than
