@@ -29,7 +29,8 @@ ifneq ($(CU_SRC),)
   GPU_LIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static -ldl -lrt -lstdc++
   GPU_DEF := -DWX_HAVE_CUDA=1
 else
-  GPU_OBJ := $(B)/obj/kernels/nogpu.o
+  # Without nvcc every GPU module is replaced by its stub kernels/nogpu*.c.
+  GPU_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard kernels/nogpu*.c))
   GPU_LIBS :=
   GPU_DEF :=
 endif
@@ -121,6 +122,7 @@ gpu-test:
 
 bench-gpu:
 	bash bench/bench_gpu.sh
+	@for f in bench/bench_gpu_*.sh; do [ -f "$$f" ] || continue; bash "$$f" || exit 1; done
 
 clean:
 	rm -rf $(B) bin

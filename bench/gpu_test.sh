@@ -4,13 +4,17 @@
 #   bench/gpu_test.sh [--prebuilt] [--no-sanitizer] [--seed N] [--images N] [--big]
 #
 # 1. builds warpex with nvcc for sm_90 (the Makefile's NVARCH) and the GPU
-#    test program tests/gpu/test_gpu.c (with -DHAVE_EXPLORE_SEQ when the
+#    test programs tests/gpu/test_*.c (with -DHAVE_EXPLORE_SEQ when the
 #    library has explore_seq, so that the CPU oracle is compared too);
 #    --prebuilt skips the build when bin/gpu/test_gpu exists and runs here;
-# 2. runs test_gpu: hand-made pitfalls, random images under random knobs,
-#    stress cases, each compared with the CPU references;
-# 3. runs compute-sanitizer memcheck, racecheck and synccheck on a quick
-#    subset (small images, small tables);
+# 2. runs every test program: test_gpu (the explorer: hand-made pitfalls,
+#    random images under random knobs, stress cases) and one per further GPU
+#    module, each comparing the GPU with its CPU twin.  Contract of a test
+#    program: `--seed N` (printed on failure), `--quick` (the small subset
+#    the sanitizers run), `--probe` (exit 0 when a GPU is usable); PASS/FAIL
+#    lines on stdout; non-zero exit on failure;
+# 3. runs compute-sanitizer memcheck, racecheck and synccheck on each
+#    program's --quick subset;
 # 4. prints a short table last.  Logs go to $OUT (or tests/out/gpu).
 # Exit status 1 when any step failed.
 set -u
@@ -45,10 +49,13 @@ build() {
     grep -q ' T network_from_file$' <<<"$syms" && grep -q ' T image_compile$' <<<"$syms" && def="$def -DHAVE_FRONTEND"
     local cuda; cuda=$(dirname "$(dirname "$(command -v nvcc)")")
     mkdir -p bin/gpu
-    cc -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -pthread $def -I. \
-        tests/gpu/test_gpu.c -o bin/gpu/test_gpu build/libwarpex.a \
-        -L"$cuda/lib64" -L"$cuda/targets/x86_64-linux/lib" -lcudart_static -ldl -lrt -lstdc++ -lm \
-        >>"$LOG/build.log" 2>&1 || { tail -20 "$LOG/build.log"; return 1; }
+    local t
+    for t in tests/gpu/test_*.c; do
+        cc -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -pthread $def -I. \
+            "$t" -o "bin/gpu/$(basename "$t" .c)" build/libwarpex.a \
+            -L"$cuda/lib64" -L"$cuda/targets/x86_64-linux/lib" -lcudart_static -ldl -lrt -lstdc++ -lm \
+            >>"$LOG/build.log" 2>&1 || { tail -20 "$LOG/build.log"; return 1; }
+    done
     echo "test_gpu built with: ${def:-no CPU oracle, no front end}" >>"$LOG/build.log"
 }
 
@@ -59,49 +66,44 @@ else
 fi
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$LOG/device.txt" 2>&1
 
-if [ -x bin/gpu/test_gpu ]; then
+order=()
+for prog in bin/gpu/test_*; do
+    [ -x "$prog" ] || continue
+    name=$(basename "$prog")
+    extra=()
+    [ "$name" = test_gpu ] && extra=(--images "$images" $big)
     t1=$(date +%s)
-    timeout "${GPU_TEST_TIMEOUT:-300}" bin/gpu/test_gpu --seed "$seed" --images "$images" $big >"$LOG/test_gpu.log" 2>&1
+    timeout "${GPU_TEST_TIMEOUT:-300}" "$prog" --seed "$seed" "${extra[@]}" >"$LOG/$name.log" 2>&1
     rc=$?
-    p=$(grep -c '^PASS ' "$LOG/test_gpu.log"); f=$(grep -c '^FAIL ' "$LOG/test_gpu.log")
-    grep '^FAIL ' "$LOG/test_gpu.log" | head -20
-    result[tests]="$p passed, $f failed, rc $rc ($(($(date +%s) - t1)) s, seed $seed)"
+    p=$(grep -c '^PASS ' "$LOG/$name.log"); f=$(grep -c '^FAIL ' "$LOG/$name.log")
+    grep '^FAIL ' "$LOG/$name.log" | head -20
+    order+=("$name")
+    result[$name]="$p passed, $f failed, rc $rc ($(($(date +%s) - t1)) s, seed $seed)"
     [ "$rc" -ne 0 ] || [ "$f" -ne 0 ] || [ "$p" -eq 0 ] && status=1
     if [ $sanitize = 1 ] && command -v compute-sanitizer >/dev/null; then
         for tool in memcheck racecheck synccheck; do
             t1=$(date +%s)
+            extra=()
+            [ "$name" = test_gpu ] && extra=(--images "${GPU_SAN_IMAGES:-3}")
             timeout "${GPU_SAN_TIMEOUT:-150}" compute-sanitizer --tool $tool --error-exitcode 97 --print-limit 20 \
-                bin/gpu/test_gpu --quick --images ${GPU_SAN_IMAGES:-3} --seed "$seed" >"$LOG/$tool.log" 2>&1
+                "$prog" --quick --seed "$seed" "${extra[@]}" >"$LOG/$name.$tool.log" 2>&1
             rc=$?
-            errs=$(grep -E '^========= (ERROR SUMMARY|RACECHECK SUMMARY)' "$LOG/$tool.log" | tail -1)
-            f=$(grep -c '^FAIL ' "$LOG/$tool.log")
-            result[$tool]="rc $rc, ${errs#========= }, $f failed checks ($(($(date +%s) - t1)) s)"
-            # racecheck does not model the block cache's reserve/write/publish
-            # protocol (gpu_cache.cuh: data words read only after the row's
-            # control word was seen published and a fence): hazards whose
-            # every access is in gpu_cache.cuh are that protocol, reported as
-            # "known"; any other error-severity hazard fails.  Warnings are
-            # listed in the log (bench/GPU_NOTES.md discusses them).
-            bad=$rc
-            if [ $tool = racecheck ] && [ "$rc" = 97 ] && [ "$f" -eq 0 ]; then
-                other=$(awk '/^========= Error: Race/ {inerr = 1; ok = ($0 ~ /gpu_cache\.cuh:/); next}
-                             inerr && /^=========     and / {if ($0 !~ /gpu_cache\.cuh:/) ok = 0; next}
-                             inerr {if (!ok) bad++; inerr = 0}
-                             END {print bad + 0}' "$LOG/$tool.log")
-                [ "$other" -eq 0 ] && bad=0
-                result[$tool]="${result[$tool]}; error hazards outside the cache protocol: $other"
-            fi
-            [ "$bad" -ne 0 ] && { status=1; grep -E '^=========' "$LOG/$tool.log" | head -30; }
+            errs=$(grep -E '^========= (ERROR SUMMARY|RACECHECK SUMMARY)' "$LOG/$name.$tool.log" | tail -1)
+            f=$(grep -c '^FAIL ' "$LOG/$name.$tool.log")
+            order+=("$name $tool")
+            result["$name $tool"]="rc $rc, ${errs#========= }, $f failed checks ($(($(date +%s) - t1)) s)"
+            [ "$rc" -ne 0 ] && { status=1; grep -E '^=========' "$LOG/$name.$tool.log" | head -30; }
         done
     fi
-fi
+done
 
 echo
 echo "| gpu_test step | result |"
 echo "|---|---|"
 echo "| device | $(head -1 "$LOG/device.txt" 2>/dev/null) |"
-for k in build tests memcheck racecheck synccheck; do
-    [ -n "${result[$k]:-}" ] && echo "| $k | ${result[$k]} |"
+echo "| build | ${result[build]} |"
+for k in "${order[@]}"; do
+    echo "| $k | ${result[$k]} |"
 done
 echo "| total | $(($(date +%s) - t0)) s, status $status |"
 exit $status
