@@ -20,6 +20,9 @@ struct cli_options {
     bool scc;                /* explore --scc: decompose the explored graph */
     bool livelock;           /* explore --livelock: look for a reachable tau-cycle */
     bool reversible;         /* explore --reversible: can every state return to 0? */
+    bool mec;                /* explore --mec: MECs of the LTS (Dirac choices) */
+    const char *scc_out;     /* explore --scc-out: component id per state */
+    const char *mec_out;     /* explore --mec-out: MEC id per state (-1: none) */
     int verbose;
     const char *action;      /* POSIX extended regex over labels */
     const char *aut_out, *csr_out;
