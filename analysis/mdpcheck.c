@@ -393,6 +393,44 @@ static int extract_scheduler(struct ctx *x, const double *v, struct mdpcheck_res
             }
         }
     }
+    /* Rmax's infinite states: a choice that misses the target with positive
+     * probability: inside Z = Prob0E a choice that stays in Z, elsewhere the
+     * first step of a path into Z (backward search from Z) */
+    if (x->p->kind == PROP_RMAX && r->n_infinite) {
+        uint8_t *z = malloc(n);
+        int rc = z ? valiter_precompute_cpu(m, NULL, x->target, VI_PMIN0, z, err) : oom(err);
+        if (rc != WX_OK) {
+            free(z), free(ch), free(pstart), free(pchoice), free(owner), free(queue);
+            return rc;
+        }
+        head = tail = 0;
+        for (uint64_t s = 0; s < n; s++) {
+            if (!z[s])
+                continue;
+            queue[tail++] = (uint32_t)s;
+            for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
+                int stay = 1;
+                for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1] && stay; e++)
+                    stay = z[m->targets[e]];
+                if (stay) {
+                    ch[s] = (int64_t)(c - m->state_start[s]);
+                    break;
+                }
+            }
+        }
+        while (head < tail) {
+            uint32_t t = queue[head++];
+            for (uint64_t i = pstart[t]; i < pstart[t + 1]; i++) {
+                uint64_t c = pchoice[i];
+                uint32_t s = owner[c];
+                if (z[s] || ch[s] >= 0 || x->cls[s] != CLS_INF)
+                    continue;
+                ch[s] = (int64_t)(c - m->state_start[s]);
+                queue[tail++] = s;
+            }
+        }
+        free(z);
+    }
     /* the rest */
     for (uint64_t s = 0; s < n; s++) {
         uint64_t c0 = m->state_start[s], c1 = m->state_start[s + 1];

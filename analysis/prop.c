@@ -316,6 +316,10 @@ int prop_read_file(const char *path, struct property **props, size_t *n, struct 
             s++;
         if (!*s || *s == '#' || (s[0] == '/' && s[1] == '/'))
             continue;
+        /* PRISM definitions (label/const/formula ...;): the exported .lab
+         * already holds their labels, so they are read past */
+        if (!strncmp(s, "label ", 6) || !strncmp(s, "const ", 6) || !strncmp(s, "formula ", 8))
+            continue;
         /* optional "NAME": prefix and ';' end; the parser sees the rest with
          * its columns preserved (blanked, not removed) */
         char *name = NULL;
