@@ -329,6 +329,24 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         goto out;
     }
 
+    /* every label of every property exists: checked before any output */
+    {
+        uint8_t *tmp = malloc(m.n_states);
+        if (!tmp) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+            goto out;
+        }
+        for (size_t i = 0; i < n_props && rc == WX_OK; i++) {
+            const struct mdp_labels *lp = have_labels ? &labels : NULL;
+            rc = prop_eval(&props[i], props[i].phi2, &m, lp, initial, tmp, err);
+            if (rc == WX_OK && props[i].phi1)
+                rc = prop_eval(&props[i], props[i].phi1, &m, lp, initial, tmp, err);
+        }
+        free(tmp);
+        if (rc != WX_OK)
+            goto out;
+    }
+
     if (o.json)
         printf("{\"model\": {\"file\": \"%s\", \"type\": \"%s\", \"states\": %llu, \"choices\": %llu, "
                "\"transitions\": %llu, \"initial_states\": %llu, \"read_seconds\": %.6f}, "
