@@ -22,6 +22,9 @@
  *    stops after one sweep far from the value, while interval iteration
  *    brackets the exact value.
  *  - Non-convergence within --max-iterations is WX_ELIMIT, not an answer.
+ *  - A random MDP of 8,000 states with long chains and sinks: Jacobi with
+ *    1, 3 and 7 threads bit-identical, Gauss-Seidel's interval overlapping,
+ *    for Pmax, Pmin and Rmin.
  */
 #include <math.h>
 #include <stdint.h>
@@ -410,6 +413,90 @@ static void slow_chain(void)
     mdp_labels_free(&lab);
 }
 
+/* A larger random MDP (too large for the enumeration): Jacobi with 1, 3
+ * and 7 threads must give bit-identical vectors (the split of the states
+ * among threads must not matter), Gauss-Seidel must agree within epsilon,
+ * for a probability and a reward property. */
+static void threads_agree(uint64_t seed)
+{
+    rng_state = seed;
+    uint64_t n = 8000;
+    struct mdp m = {0};
+    m.n_states = n;
+    m.state_start = calloc(n + 1, sizeof *m.state_start);
+    m.choice_start = calloc(3 * n + 1, sizeof *m.choice_start);
+    m.targets = malloc(9 * n * sizeof *m.targets);
+    m.probs = malloc(9 * n * sizeof *m.probs);
+    double *crew = calloc(3 * n, sizeof *crew);
+    struct mdp_labels lab;
+    mdp_labels_init(&lab, n);
+    int t = mdp_labels_add(&lab, "t");
+    for (uint64_t s = 0; s < n; s++) {
+        unsigned k = 1 + (unsigned)rnd_below(3);
+        int sink = rnd_below(200) == 0;
+        for (unsigned j = 0; j < k; j++) {
+            uint64_t c = m.n_choices++;
+            if (sink) { /* absorbing: Pmax < 1 upstream */
+                m.targets[m.n_entries] = (uint32_t)s;
+                m.probs[m.n_entries++] = 1;
+                m.choice_start[c + 1] = m.n_entries;
+                continue;
+            }
+            unsigned parts = 1 + (unsigned)rnd_below(3);
+            for (unsigned q = 0; q < parts; q++) {
+                /* mostly local targets, some long jumps: long chains */
+                uint64_t d = rnd_below(10) ? (s + 1 + rnd_below(3)) % n : rnd_below(n);
+                m.targets[m.n_entries] = (uint32_t)d;
+                m.probs[m.n_entries++] = 1.0 / parts;
+            }
+            m.choice_start[c + 1] = m.n_entries;
+            crew[c] = (double)rnd_below(3);
+        }
+        m.state_start[s + 1] = m.n_choices;
+        if (rnd_below(500) == 0)
+            mdp_labels_set(&lab, t, s);
+    }
+    struct mdp_rewards rw = {.choice = crew};
+    const char *texts[] = {"Pmax=? [ F \"t\" ]", "Pmin=? [ F \"t\" ]", "Rmin=? [ F \"t\" ]"};
+    for (int i = 0; i < 3; i++) {
+        struct property p;
+        struct wx_error err;
+        prop_parse(texts[i], NULL, 1, &p, &err);
+        struct mdpcheck_result r[4];
+        int threads[3] = {1, 3, 7}, rc = WX_OK;
+        for (int k = 0; k < 4 && rc == WX_OK; k++) {
+            struct mdpcheck_options o = {.sound = 1, .epsilon = EPS, .max_iterations = 10000000,
+                                         .threads = k < 3 ? threads[k] : 1,
+                                         .solver = k < 3 ? VI_JACOBI : VI_GAUSS_SEIDEL};
+            rc = mdpcheck_run(&m, &lab, &rw, NULL, &p, &o, &r[k], &err);
+        }
+        if (rc != WX_OK) {
+            check(0, "seed %llu %s on %llu states: %s", (unsigned long long)seed, texts[i],
+                  (unsigned long long)n, err.msg);
+            return;
+        }
+        int same = 1, close = 1;
+        for (uint64_t s = 0; s < n; s++) {
+            for (int k = 1; k < 3; k++)
+                same &= !memcmp(&r[0].lo[s], &r[k].lo[s], 8) && !memcmp(&r[0].hi[s], &r[k].hi[s], 8);
+            double a = r[0].lo[s], b = r[3].lo[s];
+            if (!isinf(a) || !isinf(b))
+                close &= r[3].lo[s] <= r[0].hi[s] + 1e-12 && r[0].lo[s] <= r[3].hi[s] + 1e-12;
+        }
+        check(same && close,
+              "seed %llu %s on %llu states (%llu maybe, %llu sweeps): 1, 3, 7 threads bit-identical "
+              "(%d), Gauss-Seidel's interval overlaps (%d)",
+              (unsigned long long)seed, texts[i], (unsigned long long)n,
+              (unsigned long long)r[0].n_maybe, (unsigned long long)r[0].iterations, same, close);
+        for (int k = 0; k < 4; k++)
+            mdpcheck_result_free(&r[k]);
+        prop_free(&p);
+    }
+    free(crew);
+    mdp_labels_free(&lab);
+    mdp_free(&m);
+}
+
 int main(int argc, char **argv)
 {
     uint64_t first = argc > 1 ? strtoull(argv[1], NULL, 10) : 1;
@@ -421,5 +508,6 @@ int main(int argc, char **argv)
           count, (unsigned long long)first, (unsigned long long)(first + (uint64_t)count - 1),
           n_fail_inst);
     slow_chain();
+    threads_agree(42);
     return check_exit();
 }
