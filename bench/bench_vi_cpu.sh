@@ -12,6 +12,8 @@
 #       SOLVERS="jacobi gs"   (default: both; gs is sequential, run once)
 #       EPSILON=1e-6    absolute; METHOD=ii (or vi)
 #       MAX_STATES=N    skip instances with more states (default: no limit)
+#       BACKENDS="cpu"  add gpu ("cpu gpu") to time the GPU twins in the same
+#                       run (their rows show solver "jacobi", threads "gpu")
 #
 # Every property is checked with interval iteration (sound); the table shows
 # the value at the initial state too, so a run doubles as a smoke test.  The
@@ -25,6 +27,7 @@ SOLVERS=${SOLVERS:-"jacobi gs"}
 EPSILON=${EPSILON:-1e-6}
 METHOD=${METHOD:-ii}
 MAX_STATES=${MAX_STATES:-0}
+BACKENDS=${BACKENDS:-cpu}
 W=bin/warpex
 [ -x "$W" ] || make -s bin/warpex || exit 4
 command -v python3 >/dev/null 2>&1 || { echo "bench_vi_cpu.sh needs python3 (JSON)"; exit 4; }
@@ -36,7 +39,7 @@ if [ $# -eq 0 ]; then
 fi
 
 out=$(mktemp)
-trap 'rm -f "$out" "$out.rows"' EXIT
+trap 'rm -f "$out" "$out.rows" "$out.err"' EXIT
 : > "$out.rows"
 for dir in "$@"; do
     dir=${dir%/}
@@ -48,13 +51,22 @@ for dir in "$@"; do
         n=$(grep -v '^#' "$tra" | head -1 | cut -d' ' -f1)
         [ "$n" -le "$MAX_STATES" ] || { echo "skip $name ($n states)"; continue; }
     fi
+    runs=""
     for solver in $SOLVERS; do
         tl=$THREADS
         [ "$solver" = gs ] && tl=1
-        for t in $tl; do
+        for t in $tl; do runs="$runs cpu:$solver:$t"; done
+    done
+    case " $BACKENDS " in *" gpu "*) runs="$runs gpu:jacobi:gpu";; esac
+    for run in $runs; do
+        backend=${run%%:*}; rest=${run#*:}; solver=${rest%%:*}; t=${rest#*:}
+        topt="--threads $t"
+        [ "$backend" = gpu ] && topt=""
+        {
             start=$(date +%s.%N)
+            # shellcheck disable=SC2086
             if ! "$W" check "$tra" --lab "$dir/$name.lab" --props "$props" --json -q \
-                    --solver "$solver" --threads "$t" --epsilon "$EPSILON" --method "$METHOD" \
+                    --backend "$backend" --solver "$solver" $topt --epsilon "$EPSILON" --method "$METHOD" \
                     --max-iterations 100000000 > "$out" 2> "$out.err"; then
                 echo "FAILED: $name $solver $t: $(cat "$out.err")"
                 continue
@@ -78,7 +90,7 @@ for p in j["properties"]:
           f"{sw * 1e6:.2f} | {bw:.2f} |")
 print(f"<!-- {name} {solver} threads={t}: whole run {wall:.3f} s incl. reading -->")
 PY
-        done
+        }
     done
 done
 echo

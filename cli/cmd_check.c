@@ -28,16 +28,6 @@
 #include "../graph/mdp_lab.h"
 #include "cli.h"
 
-/*
- * The GPU twins (kernels/valiter.cu) are written on another branch.  Until
- * they are merged, the references are weak so that this file links without
- * them (a NULL address means "not in this build").  TODO at the merge of
- * kernels/valiter.cu: delete these three pragmas, so that the references
- * are strong and pull the GPU object out of libwarpex.a.
- */
-#pragma weak valiter_precompute_gpu
-#pragma weak valiter_solve_gpu
-#pragma weak valiter_gpu_available
 
 enum backend { BK_AUTO, BK_CPU, BK_GPU };
 
@@ -241,22 +231,19 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
 
     /* the backend */
     enum backend bk = o.backend;
-    int gpu_linked = &valiter_solve_gpu != NULL && &valiter_precompute_gpu != NULL &&
-                     &valiter_gpu_available != NULL;
+    int gpu_ok = bk != BK_CPU && o.solver != VI_GAUSS_SEIDEL && valiter_gpu_available();
     if (bk == BK_AUTO)
-        bk = gpu_linked && valiter_gpu_available() ? BK_GPU : BK_CPU;
-    if (bk == BK_GPU && !gpu_linked) {
-        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                     "--backend gpu: this warpex has no GPU value iteration linked in");
-        goto out;
-    }
+        bk = gpu_ok ? BK_GPU : BK_CPU;
     if (o.solver == VI_GAUSS_SEIDEL && bk == BK_GPU && o.backend == BK_GPU) {
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
                      "--solver gs is CPU only (the GPU runs Jacobi sweeps): use --backend cpu");
         goto out;
     }
-    if (o.solver == VI_GAUSS_SEIDEL)
-        bk = BK_CPU;
+    if (bk == BK_GPU && !gpu_ok) {
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                     "--backend gpu: no usable CUDA device (or a build without CUDA)");
+        goto out;
+    }
 
     /* the properties first: a typo should not wait for a large model */
     if (o.props_file && (rc = prop_read_file(o.props_file, &props, &n_file, err)) != WX_OK)

@@ -139,6 +139,19 @@ else
     pass "shared MDP data not present, PRISM instance skipped"
 fi
 
+# The GPU backend: the same values where a GPU is usable, else a clear error.
+"$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --backend gpu --json > "$T/out" 2> "$T/err"; rc=$?
+if [ $rc -eq 0 ]; then
+    near "--backend gpu: Pmax(F goal)" "$(first_value)" 0.6666666667 1e-6
+    expect_json "--backend gpu reported" backend='"gpu"'
+else
+    [ $rc -eq 2 ] && grep -q 'no usable CUDA device' "$T/err" && pass "--backend gpu without a GPU: exit 2, named" \
+        || fail "--backend gpu: exit $rc: $(cat "$T/err")"
+fi
+expect_rc "--backend gpu --solver gs" 2 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --backend gpu --solver gs
+expect_rc "--backend cpu" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --backend cpu --json
+expect_json "--backend cpu reported" backend='"cpu"'
+
 # Usage errors.
 expect_rc "no property" 2 "$W" check "$T/m.tra"
 expect_rc "no model" 2 "$W" check --prop 'Pmax=? [ F true ]'
