@@ -26,6 +26,8 @@ static void usage(FILE *out)
           "  mec FILE.tra [--json] [--mec-out OUT]\n"
           "                          maximal end components of a PRISM MDP;\n"
           "                          --mec-out: MEC id per state (-1: none)\n"
+          "  check MODEL --prop P    Pmin/Pmax/Rmin/Rmax of a PRISM .tra (--lab,\n"
+          "                          --srew, --trew) or Storm .drn model (README)\n"
           "  help                    this text;  --version  the version\n"
           "\n"
           "explore options:\n"
@@ -86,6 +88,12 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "--version")) {
         puts("warpex " WARPEX_VERSION);
         return 0;
+    }
+    if (!strcmp(cmd, "check")) { /* cli/cmd_check.c parses its own options */
+        int cmd_check(int, char **, int, struct wx_error *);
+        if ((rc = cmd_check(argc, argv, 2, &err)) != WX_OK)
+            cli_print_error(&err);
+        return rc;
     }
     if (!strcmp(cmd, "scc") || !strcmp(cmd, "mec")) {
         rc = (cmd[0] == 's' ? cmd_scc : cmd_mec)(argc, argv, 2, &err);
