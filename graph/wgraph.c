@@ -111,7 +111,14 @@ int wgraph_parse_weight(const char *s, size_t len, int64_t *mant, unsigned *plac
         frac_end--;
     while (int_start < int_end - 1 && s[int_start] == '0')
         int_start++;
-    if ((int_end - int_start) + (frac_end - frac_start) > MAX_PLACES)
+    /* significant digits: those after the leading zeros of int . frac */
+    size_t lead = 0;
+    if (int_end - int_start == 1 && s[int_start] == '0') {
+        lead = 1;
+        while (frac_start + (lead - 1) < frac_end && s[frac_start + (lead - 1)] == '0')
+            lead++;
+    }
+    if ((int_end - int_start) + (frac_end - frac_start) - lead > MAX_PLACES)
         return WX_ELIMIT;
     int64_t x = 0;
     for (size_t k = int_start; k < int_end; k++)
