@@ -50,6 +50,7 @@ typedef __int128 i128;
 
 #define WMAX 2147483647LL          /* |w| and t limits of the contract */
 #define HOWARD_MAX_ROUNDS 100000000ull
+#define PREFETCH_AHEAD 16            /* edges; a random record is ~100 ns away */
 #define KARP_MAX_WORK 4000000000ull /* (N + 1) * M of the expanded graph */
 
 /* ---- shared set-up ---------------------------------------------------- */
@@ -233,11 +234,18 @@ void cm_result_free(struct cm_result *r)
 
 /* ---- Howard ------------------------------------------------------------ */
 
+/* What Howard's sweeps read about an edge's target, in one 32-byte record
+ * so that a random target costs one cache line, not three. */
+struct vrec {
+    i128 X;              /* q * value, q the denominator of the cycle's ratio */
+    uint32_t cyc;        /* index of the vertex's policy cycle in lp/lq */
+    uint32_t comp;       /* the vertex's SCC (copy of scc->comp) */
+};
+
 struct howard {
     struct cm_work *w;
     uint64_t *pi;        /* n: the policy's edge */
-    i128 *X;             /* n: q * value */
-    uint32_t *cyc;       /* n: index of the vertex's cycle in lp/lq */
+    struct vrec *rec;    /* n: value, cycle and component per vertex */
     uint8_t *state;      /* n: 0 new, 1 on the walk, 2 evaluated */
     uint8_t *changed;    /* n: policy changed in the last improvement */
     uint32_t *stack;     /* n */
@@ -257,7 +265,7 @@ static int step_value(const struct howard *h, uint32_t u, int64_t p, int64_t q, 
 {
     uint64_t e = h->pi[u];
     i128 c = (i128)q * cost_of(h->w, e) - (i128)p * transit_of(h->w, e);
-    return __builtin_add_overflow(c, h->X[h->w->g->targets[e]], out);
+    return __builtin_add_overflow(c, h->rec[h->w->g->targets[e]].X, out);
 }
 
 /* Evaluates the policy on component k's vertices: cycles, ratios, values.
@@ -298,14 +306,14 @@ static int64_t howard_evaluate(struct howard *h, uint64_t k, int first, struct w
             h->lp[ncyc] = p;
             h->lq[ncyc] = q;
             if (!keep)
-                h->X[u] = 0; /* the new cycle's reference: its first vertex met */
-            h->cyc[u] = (uint32_t)ncyc;
+                h->rec[u].X = 0; /* the new cycle's reference: its first vertex met */
+            h->rec[u].cyc = (uint32_t)ncyc;
             h->state[u] = 2;
             for (uint64_t x = sp - 1; x > j; x--) {
                 uint32_t v = h->stack[x];
-                if (step_value(h, v, p, q, &h->X[v]))
+                if (step_value(h, v, p, q, &h->rec[v].X))
                     return overflow(err), -1;
-                h->cyc[v] = (uint32_t)ncyc;
+                h->rec[v].cyc = (uint32_t)ncyc;
                 h->state[v] = 2;
             }
             if (ncyc == 0)
@@ -315,9 +323,9 @@ static int64_t howard_evaluate(struct howard *h, uint64_t k, int first, struct w
         }
         while (sp > 0) {
             uint32_t v = h->stack[--sp];
-            uint32_t c = h->cyc[tg[h->pi[v]]];
-            h->cyc[v] = c;
-            if (step_value(h, v, h->lp[c], h->lq[c], &h->X[v]))
+            uint32_t c = h->rec[tg[h->pi[v]]].cyc;
+            h->rec[v].cyc = c;
+            if (step_value(h, v, h->lp[c], h->lq[c], &h->rec[v].X))
                 return overflow(err), -1;
             h->state[v] = 2;
         }
@@ -325,48 +333,54 @@ static int64_t howard_evaluate(struct howard *h, uint64_t k, int first, struct w
     return ncyc;
 }
 
-/* One improvement sweep over component k; returns the number of changes. */
+/* One improvement sweep over component k, in one pass over each vertex's
+ * edges: the successor of smallest ratio below u's own (first phase), else
+ * the successor of u's ratio with the smallest value below u's (second
+ * phase).  Returns the number of changes. */
 static uint64_t howard_improve(struct howard *h, uint64_t k, int *ovf)
 {
     const struct cm_work *w = h->w;
     const struct cm_graph *g = w->g;
+    const struct vrec *rec = h->rec;
     const uint32_t *V = w->verts + w->start[k];
     const uint64_t s = w->start[k + 1] - w->start[k];
     uint64_t nchanged = 0;
     for (uint64_t i = 0; i < s; i++) {
         uint32_t u = V[i];
-        uint32_t cu = h->cyc[u];
-        int64_t pu = h->lp[cu], qu = h->lq[cu];
-        uint64_t best = h->pi[u];
+        uint32_t cu = rec[u].cyc;
+        const int64_t pu = h->lp[cu], qu = h->lq[cu];
+        uint64_t best_lower = UINT64_MAX, best_same = h->pi[u];
         int64_t bp = pu, bq = qu;
-        int lower = 0;
+        i128 bval = rec[u].X;
         for (uint64_t e = g->offsets[u]; e < g->offsets[u + 1]; e++) {
-            uint32_t v = g->targets[e];
-            if (w->comp[v] != k)
+            /* the sweep reads edges in increasing order (components list
+             * vertices in increasing order): fetch targets' records ahead */
+            if (PREFETCH_AHEAD && e + PREFETCH_AHEAD < g->n_edges)
+                __builtin_prefetch(&rec[g->targets[e + PREFETCH_AHEAD]]);
+            const struct vrec *r = &rec[g->targets[e]];
+            if (r->comp != k)
                 continue;
-            uint32_t cv = h->cyc[v];
-            if (frac_cmp(h->lp[cv], h->lq[cv], bp, bq) < 0) {
-                bp = h->lp[cv], bq = h->lq[cv], best = e, lower = 1;
-            }
-        }
-        if (!lower) {
-            i128 bval = h->X[u];
-            for (uint64_t e = g->offsets[u]; e < g->offsets[u + 1]; e++) {
-                uint32_t v = g->targets[e];
-                if (w->comp[v] != k)
+            uint32_t cv = r->cyc;
+            if (cv != cu) {
+                /* ratios are reduced fractions: equal iff same p and q */
+                int64_t p = h->lp[cv], q = h->lq[cv];
+                if (p != pu || q != qu) {
+                    if (frac_cmp(p, q, bp, bq) < 0)
+                        bp = p, bq = q, best_lower = e;
                     continue;
-                uint32_t cv = h->cyc[v];
-                if (h->lp[cv] != pu || h->lq[cv] != qu) /* reduced: equal iff same */
-                    continue;
-                i128 val = (i128)qu * cost_of(w, e) - (i128)pu * transit_of(w, e);
-                if (__builtin_add_overflow(val, h->X[v], &val)) {
-                    *ovf = 1;
-                    return 0;
                 }
-                if (val < bval)
-                    bval = val, best = e;
             }
+            if (best_lower != UINT64_MAX)
+                continue; /* the first phase has won: values no longer matter */
+            i128 val = (i128)qu * cost_of(w, e) - (i128)pu * transit_of(w, e);
+            if (__builtin_add_overflow(val, r->X, &val)) {
+                *ovf = 1;
+                return 0;
+            }
+            if (val < bval)
+                bval = val, best_same = e;
         }
+        uint64_t best = best_lower != UINT64_MAX ? best_lower : best_same;
         h->changed[u] = best != h->pi[u];
         nchanged += h->changed[u];
         h->pi[u] = best;
@@ -381,17 +395,17 @@ static int howard_certify(const struct howard *h, uint64_t k)
     const struct cm_graph *g = w->g;
     const uint32_t *V = w->verts + w->start[k];
     const uint64_t s = w->start[k + 1] - w->start[k];
-    int64_t p = h->lp[h->cyc[V[0]]], q = h->lq[h->cyc[V[0]]];
+    int64_t p = h->lp[h->rec[V[0]].cyc], q = h->lq[h->rec[V[0]].cyc];
     for (uint64_t i = 0; i < s; i++) {
         uint32_t u = V[i];
-        if (h->lp[h->cyc[u]] != p || h->lq[h->cyc[u]] != q)
+        if (h->lp[h->rec[u].cyc] != p || h->lq[h->rec[u].cyc] != q)
             return 0;
         for (uint64_t e = g->offsets[u]; e < g->offsets[u + 1]; e++) {
             uint32_t v = g->targets[e];
-            if (w->comp[v] != k)
+            if (h->rec[v].comp != k)
                 continue;
             i128 r = (i128)q * cost_of(w, e) - (i128)p * transit_of(w, e), t;
-            if (__builtin_add_overflow(r, h->X[v], &t) || t < h->X[u])
+            if (__builtin_add_overflow(r, h->rec[v].X, &t) || t < h->rec[u].X)
                 return 0;
         }
     }
@@ -422,8 +436,7 @@ int cyclemean_howard_cpu(const struct cm_graph *g, const struct scc_result *scc,
     const uint64_t n = g->n_vertices, ns = w.n_sccs ? w.n_sccs : 1, nn = n ? n : 1;
     struct howard h = {.w = &w};
     h.pi = malloc(nn * sizeof *h.pi);
-    h.X = malloc(nn * sizeof *h.X);
-    h.cyc = malloc(nn * sizeof *h.cyc);
+    h.rec = malloc(nn * sizeof *h.rec);
     h.state = malloc(nn);
     h.changed = calloc(nn, 1);
     h.stack = malloc(nn * sizeof *h.stack);
@@ -431,12 +444,14 @@ int cyclemean_howard_cpu(const struct cm_graph *g, const struct scc_result *scc,
     h.lq = malloc(nn * sizeof *h.lq);
     h.cyc_start = calloc(ns, sizeof *h.cyc_start);
     int64_t *ans_p = calloc(ns, sizeof *ans_p), *ans_q = calloc(ns, sizeof *ans_q);
-    if (!h.pi || !h.X || !h.cyc || !h.state || !h.changed || !h.stack || !h.lp || !h.lq ||
+    if (!h.pi || !h.rec || !h.state || !h.changed || !h.stack || !h.lp || !h.lq ||
         !h.cyc_start || !ans_p || !ans_q) {
         rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory for Howard's work space "
                      "(%llu vertices)", (unsigned long long)n);
         goto done;
     }
+    for (uint64_t v = 0; v < n; v++)
+        h.rec[v].comp = w.comp[v];
     for (uint64_t k = 0; k < w.n_sccs && rc == WX_OK; k++) {
         if (!w.cyclic[k])
             continue;
@@ -487,7 +502,7 @@ int cyclemean_howard_cpu(const struct cm_graph *g, const struct scc_result *scc,
             break;
         }
         /* cyc_start[k] may be a vertex of any final cycle: all have ratio p/q */
-        uint32_t c = h.cyc[h.cyc_start[k]];
+        uint32_t c = h.rec[h.cyc_start[k]].cyc;
         ans_p[k] = h.lp[c];
         ans_q[k] = h.lq[c];
         if (rounds > out->iterations)
@@ -496,7 +511,7 @@ int cyclemean_howard_cpu(const struct cm_graph *g, const struct scc_result *scc,
     if (rc == WX_OK)
         rc = finish_result(&w, ans_p, ans_q, howard_cycle, &h, out, err);
 done:
-    free(h.pi); free(h.X); free(h.cyc); free(h.state); free(h.changed); free(h.stack);
+    free(h.pi); free(h.rec); free(h.state); free(h.changed); free(h.stack);
     free(h.lp); free(h.lq); free(h.cyc_start); free(ans_p); free(ans_q);
     work_free(&w);
     if (rc != WX_OK)
