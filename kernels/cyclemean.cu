@@ -124,6 +124,8 @@ struct cm_dev {
     long long *cp, *cq;           /* cycle ratio at handles */
     struct cm_vrec *rec;
     struct cm_stats *stats;
+    unsigned int *progress;       /* 2 R words per round: did doubling step k
+                                     change anything (lead: [0, R), path: [R, 2R)) */
 };
 
 static __device__ __forceinline__ long long cm_w(const cm_dev &d, uint64_t e)
@@ -225,6 +227,26 @@ static __device__ __forceinline__ int cm_on_cycle(const cm_dev &d, uint64_t v)
     return d.pol[v] != CM_NO_EDGE && d.deg[v] > 0;
 }
 
+/* Records that doubling step k changed something.  The flag is monotone
+ * (only ever set to 1), so the unsynchronised pre-read is a benign race: at
+ * worst a few warps set it redundantly; one atomic per warp otherwise. */
+static __device__ __forceinline__ void cm_note_progress(unsigned int *flag, int changed)
+{
+    const unsigned int mask = __activemask();
+    const unsigned int any = __ballot_sync(mask, changed);
+    if (any && (threadIdx.x & 31u) == (unsigned int)(__ffs(mask) - 1) && !*(volatile unsigned int *)flag)
+        atomicOr(flag, 1u);
+}
+
+/* A doubling step after a step that changed nothing has nothing to do: then
+ * the two buffers hold the same answer (see cm_lead_step / cm_path_step),
+ * so later steps return at once and the caller's final buffer index stays
+ * right.  progress[k - 1] was written by the previous launch. */
+static __device__ __forceinline__ int cm_settled(const unsigned int *progress, int k)
+{
+    return k > 0 && progress[k - 1] == 0;
+}
+
 /* Step 3: handle (smallest vertex) of each policy cycle by pointer
  * doubling; after round k lead[v] is the minimum of the 2^k cycle vertices
  * from v on.  Double-buffered: reads [a], writes [1 - a]. */
@@ -237,14 +259,20 @@ __global__ void cm_lead_init(cm_dev d)
     d.jump[0][v] = d.succ[v];
 }
 
-__global__ void cm_lead_step(cm_dev d, int a)
+/* Settling: when no lead changes in step k, lead_k[v] <= lead_k[v + 2^k]
+ * around every cycle, so all of v's orbit under +2^k has one lead; the
+ * windows of length 2^k from that orbit (spaced gcd(2^k, L) <= 2^k apart)
+ * cover the cycle, so every lead is already the cycle's minimum. */
+__global__ void cm_lead_step(cm_dev d, int a, int k)
 {
     const uint64_t v = cm_tid();
-    if (v >= d.n || !cm_on_cycle(d, v))
+    if (v >= d.n || cm_settled(d.progress, k) || !cm_on_cycle(d, v))
         return;
     const uint32_t j = d.jump[a][v];
-    d.lead[1 - a][v] = min(d.lead[a][v], d.lead[a][j]);
+    const uint32_t l = min(d.lead[a][v], d.lead[a][j]);
+    d.lead[1 - a][v] = l;
     d.jump[1 - a][v] = d.jump[a][j];
+    cm_note_progress(&d.progress[k], l != d.lead[a][v]);
 }
 
 /* Step 4: pointer jumping towards the handle; nx[v] is the vertex 2^k
@@ -267,15 +295,19 @@ __global__ void cm_path_init(cm_dev d, int la)
     }
 }
 
-__global__ void cm_path_step(cm_dev d, int a)
+/* Settling: when every nx[v] already is a handle (nx[j] == j, W[j] = T[j]
+ * = 0), the step copies buffer a to 1 - a unchanged. */
+__global__ void cm_path_step(cm_dev d, int a, int k)
 {
     const uint64_t v = cm_tid();
-    if (v >= d.n || d.pol[v] == CM_NO_EDGE)
+    if (v >= d.n || cm_settled(d.progress, k) || d.pol[v] == CM_NO_EDGE)
         return;
     const uint32_t j = d.nx[a][v];
+    const uint32_t jj = d.nx[a][j];
     d.W[1 - a][v] = d.W[a][v] + d.W[a][j];
     d.T[1 - a][v] = d.T[a][v] + d.T[a][j];
-    d.nx[1 - a][v] = d.nx[a][j];
+    d.nx[1 - a][v] = jj;
+    cm_note_progress(&d.progress[k], jj != j);
 }
 
 static __device__ long long cm_gcd(long long a, long long b)
@@ -495,6 +527,7 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
         DALLOC(d.cq, n);
         DALLOC(d.rec, n);
         DALLOC(d.stats, 1);
+        DALLOC(d.progress, 2 * (R + 1));
         CK(cudaMemset(d.stats, 0, sizeof *d.stats));
 
         LAUNCH(cm_init, d);
@@ -534,17 +567,20 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
             rounds++;
             CK(cudaMemsetAsync(d.deg, 0, n * sizeof *d.deg));
             CK(cudaMemsetAsync(&d.stats->changed, 0, sizeof d.stats->changed));
+            CK(cudaMemsetAsync(d.progress, 0, 2 * (R + 1) * sizeof *d.progress));
             LAUNCH(cm_succ_indeg, d);
             CK(cudaMemcpyAsync(d.deg0, d.deg, n * sizeof *d.deg, cudaMemcpyDeviceToDevice));
             LAUNCH(cm_trim, d);
             LAUNCH(cm_lead_init, d);
             int a = 0;
             for (int k = 0; k < R; k++, a = 1 - a)
-                LAUNCH(cm_lead_step, d, a);
+                LAUNCH(cm_lead_step, d, a, k);
             LAUNCH(cm_path_init, d, a);
             int b = 0;
+            cm_dev dp = d;
+            dp.progress = d.progress + R; /* the path steps' own flags */
             for (int k = 0; k < R; k++, b = 1 - b)
-                LAUNCH(cm_path_step, d, b);
+                LAUNCH(cm_path_step, dp, b, k);
             LAUNCH(cm_cycle_ratio, d, b);
             LAUNCH(cm_values, d, b);
             LAUNCH(cm_improve, d);

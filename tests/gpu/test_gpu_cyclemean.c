@@ -502,7 +502,7 @@ static int64_t pick_wmax(void)
 
 static void random_tests(uint64_t seed)
 {
-    const int n_small = quick ? 24 : 400, n_medium = quick ? 6 : 130;
+    const int n_small = quick ? 12 : 400, n_medium = quick ? 3 : 130;
     int ok_small = 0, ok_ratio = 0, ok_medium = 0;
     for (int i = 0; i < n_small; i++) {
         uint64_t s = seed * 1000003ull + (uint64_t)i;
