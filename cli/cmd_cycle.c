@@ -23,16 +23,6 @@
 #include "../graph/wgraph.h"
 #include "cli.h"
 
-/* The GPU Howard (kernels/cyclemean.cu, with its stub
- * kernels/nogpu_cyclemean.c) is written on another branch; until both are in
- * the tree the GPU backend reports itself unavailable instead of failing to
- * link.  Once kernels/nogpu_cyclemean.c exists this switch is on for good. */
-#if defined(__has_include)
-#if __has_include("../kernels/nogpu_cyclemean.c")
-#define CM_HAVE_GPU_ENTRY 1
-#endif
-#endif
-
 typedef __int128 i128;
 
 struct cycle_options {
@@ -217,16 +207,11 @@ static int solve(const struct cycle_options *o, const struct cm_graph *cg,
         *backend = "cpu";
         return cyclemean_karp_cpu(cg, scc, o->maximize, r, err);
     }
-#ifdef CM_HAVE_GPU_ENTRY
+    /* auto: the GPU when one is usable; its answer is the same exact fraction */
     if (o->backend == 2 || (o->backend == 0 && cyclemean_gpu_available())) {
         *backend = "gpu";
         return cyclemean_howard_gpu(cg, scc, o->maximize, r, err);
     }
-#else
-    if (o->backend == 2)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                       "this warpex was built without the GPU cycle-mean backend");
-#endif
     *backend = "cpu";
     return cyclemean_howard_cpu(cg, scc, o->maximize, r, err);
 }
