@@ -68,6 +68,11 @@ double cli_seconds_since(const struct timespec *t0);
 int cmd_scc(int argc, char **argv, int first, struct wx_error *err);
 /* `warpex mec`: parses its own options from argv[first..]. */
 int cmd_mec(int argc, char **argv, int first, struct wx_error *err);
+/* `warpex check`: parses its own options from argv[first..]. */
+int cmd_check(int argc, char **argv, int first, struct wx_error *err);
+
+/* `warpex cycle-mean`: parses its own options from argv[first..]. */
+int cmd_cycle(int argc, char **argv, int first, struct wx_error *err);
 
 /* Prints e as "warpex: file:line:col: message" on stderr. */
 void cli_print_error(const struct wx_error *e);
