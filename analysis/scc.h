@@ -36,6 +36,10 @@
 #include "../graph/csr.h"
 #include "../util/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct scc_result {
     uint64_t n_vertices;       /* == the graph's n_vertices                   */
     uint32_t *comp;            /* n_vertices component ids, canonical (above);
@@ -55,5 +59,31 @@ int scc_cpu(const struct csr *g, struct scc_result *out, struct wx_error *err);
 
 /* Frees out->comp and zeroes *out; safe on a zeroed or already freed result. */
 void scc_result_free(struct scc_result *out);
+
+/* The GPU twin (kernels/scc.cu): same result, same canonical numbering, so
+ * scc_gpu and scc_cpu give identical comp arrays and counts.  Uploads g,
+ * decomposes it on the current CUDA device and downloads the ids.
+ * ALGORITHM: iterated trimming (a vertex without an in- or out-neighbour in
+ * its region is a singleton SCC), then max-label colouring: every live
+ * vertex learns the largest id that reaches it (fw) and the largest id it
+ * reaches (bw) within its region, by in-place sweeps over the CSR and its
+ * GPU transpose (CUB radix sort) until nothing changes; fw == bw marks the
+ * SCC of vertex fw, and the other vertices split into regions keyed by the
+ * pair (fw, bw), which no SCC crosses; repeat.  Each round finishes at
+ * least the SCC of every region's largest vertex.  A final pass renumbers
+ * canonically (CUB scan).  Deterministic result; the number of sweeps may
+ * vary run to run (in-place updates race benignly, see scc.cu).
+ * Returns WX_OK; WX_EINPUT when built without CUDA or no usable device;
+ * WX_ELIMIT when device or host memory is short or the graph has 2^38 or
+ * more edges; WX_ESYSTEM on a CUDA failure.  On error *out is empty. */
+int scc_gpu(const struct csr *g, struct scc_result *out, struct wx_error *err);
+
+/* 1 when scc_gpu can run here (a CUDA device of compute capability >= 9.0),
+ * else 0; also 0 in a build without CUDA. */
+int scc_gpu_available(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
