@@ -63,16 +63,17 @@ void scc_result_free(struct scc_result *out);
 /* The GPU twin (kernels/scc.cu): same result, same canonical numbering, so
  * scc_gpu and scc_cpu give identical comp arrays and counts.  Uploads g,
  * decomposes it on the current CUDA device and downloads the ids.
- * ALGORITHM: iterated trimming (a vertex without an in- or out-neighbour in
- * its region is a singleton SCC), then max-label colouring: every live
- * vertex learns the largest id that reaches it (fw) and the largest id it
- * reaches (bw) within its region, by in-place sweeps over the CSR and its
- * GPU transpose (CUB radix sort) until nothing changes; fw == bw marks the
- * SCC of vertex fw, and the other vertices split into regions keyed by the
- * pair (fw, bw), which no SCC crosses; repeat.  Each round finishes at
- * least the SCC of every region's largest vertex.  A final pass renumbers
- * canonically (CUB scan).  Deterministic result; the number of sweeps may
- * vary run to run (in-place updates race benignly, see scc.cu).
+ * ALGORITHM (details in kernels/scc.cu): the graph's transpose by a CUB
+ * radix sort; trimming (a vertex without an in- or out-neighbour in its
+ * region is a singleton SCC); one forward-backward search from a pivot of
+ * high degree (the giant SCC, if any; the rest splits into three regions
+ * no SCC crosses); then rounds of trimming and max-label colouring by
+ * data-driven propagation (each vertex learns the largest id reaching it,
+ * or reached from it, within its region; each colour's root searches back
+ * within its colour and finds its SCC; the rest splits by colour), until
+ * every vertex is assigned; finally a canonical renumbering (CUB scan) and
+ * the counts on the device.  The result is deterministic; the number of
+ * propagation levels may vary from run to run (atomic label races).
  * Returns WX_OK; WX_EINPUT when built without CUDA or no usable device;
  * WX_ELIMIT when device or host memory is short or the graph has 2^38 or
  * more edges; WX_ESYSTEM on a CUDA failure.  On error *out is empty. */

@@ -12,8 +12,8 @@
  * run), downloads the ids, runs Tarjan (scc_cpu, one core) and compares
  * the partitions (canonical ids and counts).  The last line is
  *   RESULT name n m sccs largest best_ms median_ms upload_ms download_ms
- *          transpose_ms trim_ms colour_ms relabel_ms stats_ms rounds
- *          trim_sweeps colour_sweeps tarjan_ms equal
+ *          transpose_ms trim_ms pivot_ms colour_ms relabel_ms stats_ms rounds
+ *          trim_sweeps levels tarjan_ms equal
  * Exit 1 when the partitions differ, 2/3/4 on errors (wx codes).
  */
 #include <stdint.h>
@@ -150,10 +150,13 @@ int main(int argc, char **argv)
         if (rc != WX_OK)
             break;
         fprintf(stderr,
-                "# run %d: %.3f ms (transpose %.3f, trim %.3f in %u sweeps, colour %.3f in %u "
-                "rounds / %u sweeps, relabel %.3f, counts %.3f)\n",
-                k, st.total_ms, st.transpose_ms, st.trim_ms, st.trim_sweeps, st.colour_ms,
-                st.rounds, st.colour_sweeps, st.relabel_ms, st.stats_ms);
+                "# run %d: %.3f ms (transpose %.3f, trim %.3f in %u sweeps (%llu vertices), pivot "
+                "%.3f in %u levels (SCC of %llu), colour %.3f in %u rounds, %u levels in all, "
+                "relabel %.3f, counts %.3f)\n",
+                k, st.total_ms, st.transpose_ms, st.trim_ms, st.trim_sweeps,
+                (unsigned long long)st.trimmed, st.pivot_ms, st.pivot_levels,
+                (unsigned long long)st.pivot_scc, st.colour_ms, st.rounds, st.levels,
+                st.relabel_ms, st.stats_ms);
         if (k == 0)
             continue; /* warm-up */
         times[k - 1] = st.total_ms;
@@ -198,13 +201,13 @@ int main(int argc, char **argv)
                 (g.n_vertices == 0 || !memcmp(c.comp, ids, g.n_vertices * sizeof *ids));
         scc_result_free(&c);
     }
-    printf("RESULT %s %llu %llu %llu %llu %.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f %u %u %u "
-           "%.1f %s\n",
+    printf("RESULT %s %llu %llu %llu %llu %.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f %u "
+           "%u %u %.1f %s\n",
            name, (unsigned long long)g.n_vertices, (unsigned long long)g.n_edges,
            (unsigned long long)r.n_sccs, (unsigned long long)r.largest, best.total_ms,
            times[(reps - 1) / 2], upload_ms, download_ms, best.transpose_ms, best.trim_ms,
-           best.colour_ms, best.relabel_ms, best.stats_ms, best.rounds, best.trim_sweeps,
-           best.colour_sweeps, tarjan_ms, equal < 0 ? "n/a" : equal ? "yes" : "NO");
+           best.pivot_ms, best.colour_ms, best.relabel_ms, best.stats_ms, best.rounds,
+           best.trim_sweeps, best.levels, tarjan_ms, equal < 0 ? "n/a" : equal ? "yes" : "NO");
     free(ids);
     csr_free(&g);
     return equal == 0 ? 1 : 0;

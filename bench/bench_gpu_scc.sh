@@ -67,16 +67,16 @@ for spec in "${graphs[@]}"; do
     set -- $line
     # RESULT name n m sccs largest best median upload download transpose trim colour relabel stats rounds trim_sweeps colour_sweeps tarjan equal
     # $1 RESULT, 2 name, 3 n, 4 m, 5 sccs, 6 largest, 7 best, 8 median, 9 upload, 10 download,
-    # 11 transpose, 12 trim, 13 colour, 14 relabel, 15 counts, 16 rounds, 17 trim sweeps,
-    # 18 colour sweeps, 19 tarjan, 20 equal
-    speedup=$(awk -v a="${19}" -v b="$7" 'BEGIN { if (b > 0 && a > 0) printf "%.0fx", a / b; else print "n/a" }')
-    rows+=("| $2 | $3 | $4 | $5 | $7 | $8 | $9 | ${11} / ${12} / ${13} / ${14}+${15} | ${16} / ${17} / ${18} | ${19} | $speedup | ${20} |")
+    # 11 transpose, 12 trim, 13 pivot, 14 colour, 15 relabel, 16 counts, 17 rounds,
+    # 18 trim sweeps, 19 levels, 20 tarjan, 21 equal
+    speedup=$(awk -v a="${20}" -v b="$7" 'BEGIN { if (b > 0 && a > 0) printf "%.0fx", a / b; else print "n/a" }')
+    rows+=("| $2 | $3 | $4 | $5 | $7 | $8 | $9 | ${11} / ${12} / ${13} / ${14} / ${15}+${16} | ${17} / ${18} / ${19} | ${20} | $speedup | ${21} |")
     rm -f "$scratch/$name.egr"
 done
 echo
 echo "GPU SCC on $(head -1 "$LOG/device.txt"), $(date -u '+%Y-%m-%d %H:%M UTC'); Tarjan = analysis/scc.c on one host core; ms."
 echo
-echo "| graph | vertices | edges | SCCs | GPU best ms | GPU median ms | upload ms | transpose / trim / colour / relabel+counts ms | rounds / trim sweeps / colour sweeps | Tarjan ms | speed-up | partitions equal |"
+echo "| graph | vertices | edges | SCCs | GPU best ms | GPU median ms | upload ms | transpose / trim / pivot / colour / relabel+counts ms | colour rounds / trim sweeps / push levels | Tarjan ms | speed-up | partitions equal |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "$r"; done
 exit $status

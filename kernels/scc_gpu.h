@@ -34,10 +34,13 @@ struct scc_gpu_graph {
 /* What one decomposition did and how long its phases took (host wall clock
  * around synchronised phases, milliseconds). */
 struct scc_gpu_stats {
-    double total_ms, transpose_ms, trim_ms, colour_ms, relabel_ms, stats_ms;
+    double total_ms, transpose_ms, trim_ms, pivot_ms, colour_ms, relabel_ms, stats_ms;
     uint32_t rounds;          /* colouring rounds (each finishes >= 1 SCC)  */
-    uint32_t trim_sweeps, colour_sweeps;
+    uint32_t trim_sweeps;     /* topology-driven trim sweeps                */
+    uint32_t pivot_levels;    /* push levels of the pivot's search          */
+    uint32_t levels;          /* push levels in all (pivot and colouring)   */
     uint64_t trimmed;         /* vertices removed by trimming               */
+    uint64_t pivot_scc;       /* vertices in the pivot's SCC                */
 };
 
 /* Copies g's offsets and targets to the device (allocates; free with

@@ -376,6 +376,11 @@ static void prism_scc(const char *name, const char *tra, const char *json)
         return;
     char tag[300];
     snprintf(tag, sizeof tag, "prism %s", name);
+    if (quick && g.n_vertices > 5000) { /* the sanitizers' subset stays small */
+        check(1, "%s: %llu states, skipped in --quick", tag, (unsigned long long)g.n_vertices);
+        csr_free(&g);
+        return;
+    }
     compare(tag, &g);
     if (!ref_only) {
         struct scc_result r;
@@ -434,9 +439,9 @@ static void device_api(uint64_t seed)
         check(!memcmp(ids, c.comp, g.n_vertices * sizeof *ids) && r.n_sccs == c.n_sccs &&
                   r.largest == c.largest && r.comp == NULL,
               "device API run %d: ids and counts equal Tarjan's (%llu SCCs, largest %llu; "
-              "%u rounds, %u trim sweeps, %u colour sweeps, %.3f ms)",
+              "%u rounds, %u trim sweeps, %u levels, %.3f ms)",
               run, (unsigned long long)r.n_sccs, (unsigned long long)r.largest, st.rounds,
-              st.trim_sweeps, st.colour_sweeps, st.total_ms);
+              st.trim_sweeps, st.levels, st.total_ms);
     }
     check(rc == WX_OK, "device API: no error%s%s", rc ? ": " : "", rc ? err.msg : "");
     scc_gpu_ids_free(d_comp);
