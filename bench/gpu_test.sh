@@ -99,6 +99,20 @@ for prog in bin/gpu/test_*; do
     fi
 done
 
+# CLI-level GPU checks (tests/gpu/t_*.sh: PASS/FAIL lines like tests/run.sh).
+for t in tests/gpu/t_*.sh; do
+    [ -f "$t" ] || continue
+    name=$(basename "$t" .sh)
+    t1=$(date +%s)
+    timeout "${GPU_TEST_TIMEOUT:-300}" sh "$t" >"$LOG/$name.log" 2>&1
+    rc=$?
+    p=$(grep -c '^PASS ' "$LOG/$name.log"); f=$(grep -c '^FAIL ' "$LOG/$name.log")
+    grep '^FAIL ' "$LOG/$name.log" | head -20
+    order+=("$name")
+    result[$name]="$p passed, $f failed, rc $rc ($(($(date +%s) - t1)) s)"
+    [ "$rc" -ne 0 ] || [ "$f" -ne 0 ] || [ "$p" -eq 0 ] && status=1
+done
+
 echo
 echo "| gpu_test step | result |"
 echo "|---|---|"
