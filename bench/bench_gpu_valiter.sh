@@ -18,7 +18,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 export PATH=$PATH:/usr/local/cuda/bin
-LOG=${OUT:-bench/out}
+LOG=${OUT:-tests/out/bench}
 mkdir -p "$LOG"
 bin=""; small=0
 while [ $# -gt 0 ]; do
