@@ -1,0 +1,56 @@
+#!/bin/sh
+# t_gpu_check.sh -- `warpex check --backend gpu` against `--backend cpu` on
+# the PRISM exports (run by bench/gpu_test.sh on the GPU machine, with the
+# exports copied to $WARPEX_SHARED/data/mdp): the GPU twins of the
+# precomputation and of the Jacobi sweeps are specified to give identical
+# sets and bit-identical values (analysis/valiter.h), so per property the
+# state classes, sweep counts and the initial states' value, lo and hi must
+# be the same strings; and every value must agree with reference.json
+# through the CPU test (tests/test_valiter_prism.c) already.  Also
+# `warpex cycle-mean --backend gpu` against the CPU on random DIMACS graphs.
+cd "$(dirname "$0")/../.." || exit 2
+TAG=gpu-check
+. tests/lib.sh
+
+# key fields of every property, one line each
+digest() {
+    sed 's/{"property"/\n{"property"/g' "$1" | grep '^{"property"' |
+        sed 's/.*"name": \("[^"]*"\).*\("initial": \[[^]]*\]\).*\("yes_states": [0-9]*\), \("no_states": [0-9]*\), \("maybe_states": [0-9]*\).*\("iterations": [0-9]*\).*/\1 \2 \3 \4 \5 \6/'
+}
+S=${WARPEX_SHARED:-../shared}/data/mdp
+n=0
+for d in "$S"/*/; do
+    b=$(basename "$d")
+    [ -f "$d$b.tra" ] && ls "$d"*.props >/dev/null 2>&1 || continue
+    opts="--lab $d$b.lab"
+    [ -f "$d$b.srew" ] && opts="$opts --srew $d$b.srew"
+    [ -f "$d$b.trew" ] && opts="$opts --trew $d$b.trew"
+    for p in "$d"*.props; do
+        "$W" check "$d$b.tra" $opts --props "$p" --json --backend gpu >"$T/g" 2>"$T/ge"; rg=$?
+        "$W" check "$d$b.tra" $opts --props "$p" --json --backend cpu >"$T/c" 2>"$T/ce"; rc=$?
+        digest "$T/g" >"$T/gd"; digest "$T/c" >"$T/cd"
+        if [ $rg -eq $rc ] && [ -s "$T/cd" ] && cmp -s "$T/gd" "$T/cd" && grep -q '"backend": "gpu"' "$T/g"; then
+            pass "$b $(basename "$p"): gpu == cpu ($(wc -l < "$T/cd") properties, exit $rc)"
+        else
+            fail "$b $(basename "$p"): exit gpu $rg cpu $rc; $(diff "$T/gd" "$T/cd" | head -4) $(head -c 200 "$T/ge")"
+        fi
+        n=$((n + 1))
+    done
+done
+[ $n -gt 0 ] || fail "no PRISM exports under $S"
+
+# cycle-mean: random graphs with negative weights and several SCCs
+for seed in 1 2 3 4 5 6 7 8; do
+    awk -v seed=$seed 'BEGIN { srand(seed); n = 50 + int(rand() * 400); m = 3 * n;
+        print "p sp " n " " m;
+        for (i = 0; i < m; i++) printf "a %d %d %d\n", 1 + int(rand() * n), 1 + int(rand() * n), int(rand() * 2001) - 1000 }' >"$T/g.dimacs"
+    for dir in --min --max; do
+        "$W" cycle-mean "$T/g.dimacs" $dir --backend gpu --json >"$T/g" 2>"$T/ge"
+        "$W" cycle-mean "$T/g.dimacs" $dir --backend cpu --json >"$T/c" 2>"$T/ce"
+        a=$(sed -n 's/.*"fraction": \("[^"]*"\).*/\1/p' "$T/g")
+        c=$(sed -n 's/.*"fraction": \("[^"]*"\).*/\1/p' "$T/c")
+        [ -n "$c" ] && [ "$(sed -n 's/.*"fraction": \("[^"]*"\).*/\1/p' "$T/g")" = "$c" ] \
+            && pass "cycle-mean seed $seed $dir: gpu == cpu ($c)" \
+            || fail "cycle-mean seed $seed $dir: gpu '$a' cpu '$c' $(head -c 200 "$T/ge")"
+    done
+done
