@@ -602,7 +602,8 @@ too_big:
                 break;
             for (uint64_t v = 0; v < N; v++)
                 cur[v] = INF;
-            /* |D| <= N 2^31 < 2^63 while N < 2^32 (KARP_MAX_WORK): no overflow */
+            /* a strongly connected component has M >= N, so N <= sqrt(KARP_MAX_WORK)
+             * < 2^16 and |D| <= N 2^31 < 2^47: neither D nor DN - D overflows */
             for (uint64_t e = 0; e < M; e++)
                 if (prev[es[e]] != INF && prev[es[e]] + ew[e] < cur[ed[e]])
                     cur[ed[e]] = prev[es[e]] + ew[e];
