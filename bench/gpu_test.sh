@@ -46,6 +46,7 @@ build() {
     local def=""
     local syms; syms=$(nm build/libwarpex.a 2>/dev/null)
     grep -q ' T explore_seq$' <<<"$syms" && def=-DHAVE_EXPLORE_SEQ
+    grep -q ' T valiter_solve_cpu$' <<<"$syms" && def="$def -DHAVE_VALITER_CPU"
     grep -q ' T network_from_file$' <<<"$syms" && grep -q ' T image_compile$' <<<"$syms" && def="$def -DHAVE_FRONTEND"
     grep -q ' T cyclemean_howard_cpu$' <<<"$syms" && def="$def -DHAVE_CYCLEMEAN_CPU"
     local cuda; cuda=$(dirname "$(dirname "$(command -v nvcc)")")

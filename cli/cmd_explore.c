@@ -100,6 +100,16 @@ static void report_scc_text(const struct scc_result *s)
            (unsigned long long)s->n_bottom_trivial);
 }
 
+/* The MEC summary (explore --mec): the LTS read as an MDP of Dirac choices. */
+static void report_mec_text(const struct lts_mecs *m)
+{
+    printf("MECs:         %llu (%llu of one state), %llu states and %llu transitions inside, "
+           "largest %llu\n",
+           (unsigned long long)m->n_mecs, (unsigned long long)m->n_singletons,
+           (unsigned long long)m->states_in_mecs, (unsigned long long)m->choices_in_mecs,
+           (unsigned long long)m->largest);
+}
+
 /* The outcome of --livelock / --reversible (checked only after a complete
  * exploration without an explorer violation). */
 struct lts_outcome {
@@ -218,7 +228,8 @@ static void report_lts_text(const struct cli_options *o, const struct image *img
 
 static void report_json(const struct cli_options *o, const struct image *img,
                         const struct network *net, const struct explore_result *r,
-                        const struct scc_result *scc, const struct lts_outcome *lts, int rc)
+                        const struct scc_result *scc, const struct lts_mecs *mecs,
+                        const struct lts_outcome *lts, int rc)
 {
     printf("{\"model\": ");
     json_string(stdout, o->input);
@@ -238,6 +249,12 @@ static void report_json(const struct cli_options *o, const struct image *img,
         printf(", \"sccs\": %llu, \"trivial_sccs\": %llu, \"largest_scc\": %llu, \"bottom_sccs\": %llu",
                (unsigned long long)scc->n_sccs, (unsigned long long)scc->n_trivial,
                (unsigned long long)scc->largest, (unsigned long long)scc->n_bottom);
+    if (mecs)
+        printf(", \"mecs\": %llu, \"states_in_mecs\": %llu, \"transitions_in_mecs\": %llu, "
+               "\"largest_mec\": %llu, \"singleton_mecs\": %llu",
+               (unsigned long long)mecs->n_mecs, (unsigned long long)mecs->states_in_mecs,
+               (unsigned long long)mecs->choices_in_mecs, (unsigned long long)mecs->largest,
+               (unsigned long long)mecs->n_singletons);
     json_lts(o, img, net, r, lts);
     printf(", \"status\": \"%s\"", rc == WX_OK ? "ok" : rc == WX_EVIOLATION ? "violation"
                                    : rc == WX_ELIMIT ? "limit" : "error");
@@ -381,7 +398,7 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
 
     /* --scc, --livelock and --reversible analyse the explored graph, which
      * the outputs module collects in memory when asked to keep it. */
-    bool keep_graph = o->scc || lts_checks;
+    bool keep_graph = o->scc || o->mec || lts_checks;
     struct outputs out;
     rc = outputs_open(&out, o, &img, keep_graph, err);
     if (rc != WX_OK) {
@@ -404,13 +421,24 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
     memset(&scc, 0, sizeof scc);
     struct lts_outcome lts;
     memset(&lts, 0, sizeof lts);
+    struct lts_mecs mecs;
+    bool have_mecs = false;
+    memset(&mecs, 0, sizeof mecs);
     if (rc == WX_OK && res.complete) {
         struct csr graph;
         rc = outputs_finish(&out, res.states, keep_graph ? &graph : NULL, err);
-        if (rc == WX_OK && o->scc) {
+        if (rc == WX_OK && (o->scc || o->mec)) {
             rc = scc_cpu(&graph, &scc, err);
             have_scc = rc == WX_OK;
         }
+        if (rc == WX_OK && o->scc_out)
+            rc = cli_write_ids(o->scc_out, scc.comp, scc.n_vertices, UINT32_MAX, err);
+        if (rc == WX_OK && o->mec) {
+            rc = lts_mecs_from_scc(&graph, &scc, &mecs, err);
+            have_mecs = rc == WX_OK;
+        }
+        if (rc == WX_OK && o->mec_out)
+            rc = cli_write_ids(o->mec_out, mecs.mec, graph.n_vertices, LTS_NO_MEC, err);
         if (rc == WX_OK && o->livelock)
             rc = lts_find_livelock(&graph, img.hidden, &lts.lasso, err);
         if (rc == WX_OK && o->reversible)
@@ -424,18 +452,21 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
         outputs_abort(&out);
         if ((o->aut_out || o->csr_out) && !o->quiet && rc == WX_EVIOLATION)
             fprintf(stderr, "warpex: exploration stopped early; no output file written\n");
-        if (o->scc && !o->quiet && rc == WX_EVIOLATION)
-            fprintf(stderr, "warpex: exploration stopped early; no SCC decomposition\n");
+        if ((o->scc || o->mec) && !o->quiet && rc == WX_EVIOLATION)
+            fprintf(stderr, "warpex: exploration stopped early; no SCC/MEC decomposition\n");
         if (lts_checks && !o->quiet && rc == WX_EVIOLATION)
             fprintf(stderr, "warpex: exploration stopped early; --livelock/--reversible not checked\n");
     }
 
     if (o->json) {
-        report_json(o, &img, &net, &res, have_scc ? &scc : NULL, &lts, rc);
+        report_json(o, &img, &net, &res, have_scc && o->scc ? &scc : NULL,
+                    have_mecs ? &mecs : NULL, &lts, rc);
     } else if (rc == WX_OK || rc == WX_EVIOLATION) {
         report_text(o, &img, &res);
-        if (have_scc)
+        if (have_scc && o->scc)
             report_scc_text(&scc);
+        if (have_mecs)
+            report_mec_text(&mecs);
         if (res.violation != VIOLATION_NONE)
             report_violation(o, &img, &net, &res);
         else if (o->deadlock || o->action)
@@ -449,6 +480,7 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
                 (unsigned long long)res.states, (unsigned long long)res.transitions);
     }
     scc_result_free(&scc);
+    lts_mecs_free(&mecs);
     lts_lasso_free(&lts.lasso);
     lts_reversibility_free(&lts.rev);
     explore_result_free(&res);
