@@ -242,11 +242,29 @@ struct vrec {
     uint32_t comp;       /* the vertex's SCC (copy of scc->comp) */
 };
 
+/* The evaluation walk chases successors: successor, walk state and the
+ * policy edge's cost and transit share one 16-byte record, so each step of
+ * the chase is one dependent memory access and computing the values on the
+ * way back needs no other (the record is still in cache). */
+struct pnode {
+    uint32_t succ;       /* targets[pi[v]] */
+    uint32_t state;      /* 0 new, 1 on the current walk, 2 evaluated */
+    int32_t cost;        /* sign * weights[pi[v]]: |w| <= 2^31 - 1 fits */
+    int32_t transit;     /* transit of pi[v], 1 .. 2^31 - 1 */
+};
+
+static void set_policy(struct pnode *pn, const struct cm_work *w, uint32_t u, uint64_t e)
+{
+    pn[u].succ = w->g->targets[e];
+    pn[u].cost = (int32_t)cost_of(w, e);
+    pn[u].transit = (int32_t)transit_of(w, e);
+}
+
 struct howard {
     struct cm_work *w;
     uint64_t *pi;        /* n: the policy's edge */
     struct vrec *rec;    /* n: value, cycle and component per vertex */
-    uint8_t *state;      /* n: 0 new, 1 on the walk, 2 evaluated */
+    struct pnode *pn;    /* n: the policy successor and the walk state */
     uint8_t *changed;    /* n: policy changed in the last improvement */
     uint32_t *stack;     /* n */
     int64_t *lp, *lq;    /* cycle ratios of the current evaluation (<= n) */
@@ -263,9 +281,9 @@ static int overflow(struct wx_error *err)
 /* X(u) = q c(pi u) - p t(pi u) + X(succ u), checked. */
 static int step_value(const struct howard *h, uint32_t u, int64_t p, int64_t q, i128 *out)
 {
-    uint64_t e = h->pi[u];
-    i128 c = (i128)q * cost_of(h->w, e) - (i128)p * transit_of(h->w, e);
-    return __builtin_add_overflow(c, h->rec[h->w->g->targets[e]].X, out);
+    const struct pnode *n = &h->pn[u];
+    i128 c = (i128)q * n->cost - (i128)p * n->transit;
+    return __builtin_add_overflow(c, h->rec[n->succ].X, out);
 }
 
 /* Evaluates the policy on component k's vertices: cycles, ratios, values.
@@ -274,21 +292,20 @@ static int step_value(const struct howard *h, uint32_t u, int64_t p, int64_t q, 
 static int64_t howard_evaluate(struct howard *h, uint64_t k, int first, struct wx_error *err)
 {
     const struct cm_work *w = h->w;
-    const uint32_t *tg = w->g->targets;
     const uint32_t *V = w->verts + w->start[k];
     const uint64_t s = w->start[k + 1] - w->start[k];
     int64_t ncyc = 0;
     for (uint64_t i = 0; i < s; i++)
-        h->state[V[i]] = 0;
+        h->pn[V[i]].state = 0;
     for (uint64_t i = 0; i < s; i++) {
         uint32_t u = V[i];
         uint64_t sp = 0;
-        while (h->state[u] == 0) {
-            h->state[u] = 1;
+        while (h->pn[u].state == 0) {
+            h->pn[u].state = 1;
             h->stack[sp++] = u;
-            u = tg[h->pi[u]];
+            u = h->pn[u].succ;
         }
-        if (h->state[u] == 1) { /* a new cycle: stack[j..sp) */
+        if (h->pn[u].state == 1) { /* a new cycle: stack[j..sp) */
             uint64_t j = sp - 1;
             while (h->stack[j] != u)
                 j--;
@@ -296,8 +313,8 @@ static int64_t howard_evaluate(struct howard *h, uint64_t k, int first, struct w
             int keep = !first;
             for (uint64_t x = j; x < sp; x++) {
                 uint32_t v = h->stack[x];
-                W += cost_of(w, h->pi[v]);
-                T += transit_of(w, h->pi[v]);
+                W += h->pn[v].cost;
+                T += h->pn[v].transit;
                 keep &= !h->changed[v];
             }
             /* |W| <= s 2^31 < 2^63, T < 2^63: int64 */
@@ -308,13 +325,13 @@ static int64_t howard_evaluate(struct howard *h, uint64_t k, int first, struct w
             if (!keep)
                 h->rec[u].X = 0; /* the new cycle's reference: its first vertex met */
             h->rec[u].cyc = (uint32_t)ncyc;
-            h->state[u] = 2;
+            h->pn[u].state = 2;
             for (uint64_t x = sp - 1; x > j; x--) {
                 uint32_t v = h->stack[x];
                 if (step_value(h, v, p, q, &h->rec[v].X))
                     return overflow(err), -1;
                 h->rec[v].cyc = (uint32_t)ncyc;
-                h->state[v] = 2;
+                h->pn[v].state = 2;
             }
             if (ncyc == 0)
                 h->cyc_start[k] = u;
@@ -323,11 +340,11 @@ static int64_t howard_evaluate(struct howard *h, uint64_t k, int first, struct w
         }
         while (sp > 0) {
             uint32_t v = h->stack[--sp];
-            uint32_t c = h->rec[tg[h->pi[v]]].cyc;
+            uint32_t c = h->rec[h->pn[v].succ].cyc;
             h->rec[v].cyc = c;
             if (step_value(h, v, h->lp[c], h->lq[c], &h->rec[v].X))
                 return overflow(err), -1;
-            h->state[v] = 2;
+            h->pn[v].state = 2;
         }
     }
     return ncyc;
@@ -383,6 +400,8 @@ static uint64_t howard_improve(struct howard *h, uint64_t k, int *ovf)
         uint64_t best = best_lower != UINT64_MAX ? best_lower : best_same;
         h->changed[u] = best != h->pi[u];
         nchanged += h->changed[u];
+        if (best != h->pi[u])
+            set_policy(h->pn, w, u, best);
         h->pi[u] = best;
     }
     return nchanged;
@@ -437,14 +456,14 @@ int cyclemean_howard_cpu(const struct cm_graph *g, const struct scc_result *scc,
     struct howard h = {.w = &w};
     h.pi = malloc(nn * sizeof *h.pi);
     h.rec = malloc(nn * sizeof *h.rec);
-    h.state = malloc(nn);
+    h.pn = malloc(nn * sizeof *h.pn);
     h.changed = calloc(nn, 1);
     h.stack = malloc(nn * sizeof *h.stack);
     h.lp = malloc(nn * sizeof *h.lp);
     h.lq = malloc(nn * sizeof *h.lq);
     h.cyc_start = calloc(ns, sizeof *h.cyc_start);
     int64_t *ans_p = calloc(ns, sizeof *ans_p), *ans_q = calloc(ns, sizeof *ans_q);
-    if (!h.pi || !h.rec || !h.state || !h.changed || !h.stack || !h.lp || !h.lq ||
+    if (!h.pi || !h.rec || !h.pn || !h.changed || !h.stack || !h.lp || !h.lq ||
         !h.cyc_start || !ans_p || !ans_q) {
         rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory for Howard's work space "
                      "(%llu vertices)", (unsigned long long)n);
@@ -470,6 +489,7 @@ int cyclemean_howard_cpu(const struct cm_graph *g, const struct scc_result *scc,
                     best = e;
             }
             h.pi[u] = best; /* exists: u is in a strongly connected, cyclic component */
+            set_policy(h.pn, &w, u, best);
         }
         uint64_t rounds = 0;
         for (;;) {
@@ -511,7 +531,7 @@ int cyclemean_howard_cpu(const struct cm_graph *g, const struct scc_result *scc,
     if (rc == WX_OK)
         rc = finish_result(&w, ans_p, ans_q, howard_cycle, &h, out, err);
 done:
-    free(h.pi); free(h.rec); free(h.state); free(h.changed); free(h.stack);
+    free(h.pi); free(h.rec); free(h.pn); free(h.changed); free(h.stack);
     free(h.lp); free(h.lq); free(h.cyc_start); free(ans_p); free(ans_q);
     work_free(&w);
     if (rc != WX_OK)
@@ -602,7 +622,8 @@ too_big:
                 break;
             for (uint64_t v = 0; v < N; v++)
                 cur[v] = INF;
-            /* |D| <= N 2^31 < 2^63 while N < 2^32 (KARP_MAX_WORK): no overflow */
+            /* a strongly connected component has M >= N, so N <= sqrt(KARP_MAX_WORK)
+             * < 2^16 and |D| <= N 2^31 < 2^47: neither D nor DN - D overflows */
             for (uint64_t e = 0; e < M; e++)
                 if (prev[es[e]] != INF && prev[es[e]] + ew[e] < cur[ed[e]])
                     cur[ed[e]] = prev[es[e]] + ew[e];

@@ -4,7 +4,11 @@
 # SPRAND-like random graphs (bench/cm_gen.c), min and max cycle mean; every
 # row checks that both report the identical optimum (exit 1 otherwise).
 #
-#   sh bench/bench_cm_cpu.sh [N:M ...]        default: 2500000:10000000
+#   sh bench/bench_cm_cpu.sh [N:M | FILE.dimacs ...]   default: 2500000:10000000
+#
+# An argument naming an existing file is used as it is (e.g. the graph that
+# the GPU benchmark's driver wrote with `cm_gpu_gen --write FILE`, so LEMON
+# runs on the very graph the GPU solved); N:M generates one.
 #
 # Builds build/bench/cm_gen, and build/bench/lemon_mmc (static, g++ and
 # liblemon-dev) unless LEMON_MMC names a prebuilt driver (e.g. one carried to
@@ -27,9 +31,15 @@ TMP=${CM_TMP:-/tmp}
 rows=""
 bad=0
 for nm in "$@"; do
-    n=${nm%%:*}; m=${nm#*:}
-    f="$TMP/cm_sprand_${n}_${m}.dimacs"
-    [ -s "$f" ] || build/bench/cm_gen "$n" "$m" --seed 1 > "$f" || exit 2
+    if [ -f "$nm" ]; then
+        f=$nm
+        set -- $(sed -n 's/^p *\([A-Za-z_][^ ]* \)\{0,1\}\([0-9]*\) \([0-9]*\).*/\2 \3/p' "$f" | head -1)
+        n=$1; m=$2
+    else
+        n=${nm%%:*}; m=${nm#*:}
+        f="$TMP/cm_sprand_${n}_${m}.dimacs"
+        [ -s "$f" ] || build/bench/cm_gen "$n" "$m" --seed 1 > "$f" || exit 2
+    fi
     for mode in min max; do
         wj=$(./bin/warpex cycle-mean "$f" --$mode --backend cpu --json -q) || { echo "warpex failed"; exit 1; }
         wfrac=$(echo "$wj" | sed -n 's/.*"fraction": "\([^"]*\)".*/\1/p')

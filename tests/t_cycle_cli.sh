@@ -69,6 +69,25 @@ grep -q '^  SCC 1: 100 = 100$' "$T/out" && grep -q 'label "cost 100"' "$T/out" \
 expect_rc "aut without --weight" 2 "$W" cycle-mean "$T/l.aut"
 expect_rc "regex without group" 2 "$W" cycle-mean "$T/l.aut" --weight 'cost [0-9]+'
 
+# An explored state space as labelled CSR, weights from its labels; and a
+# CSR with a .weights sidecar.
+if "$W" explore examples/abp/abp_d2.exp --backend cpu --csr "$T/abp.csr" -q > /dev/null 2>&1; then
+    h=$("$W" cycle-mean "$T/abp.csr" --weight '([0-9]+)' --default-weight 0.5 --json -q | sed -n 's/.*"fraction": "\([^"]*\)".*/\1/p')
+    k=$("$W" cycle-mean "$T/abp.csr" --weight '([0-9]+)' --default-weight 0.5 --json -q --algorithm karp | sed -n 's/.*"fraction": "\([^"]*\)".*/\1/p')
+    [ "$h" = "1/3" ] && [ "$k" = "$h" ] && pass "explored abp_d2 as CSR, label weights: Howard == Karp == 1/3" \
+        || fail "abp csr: howard '$h' karp '$k'"
+    expect_rc "labelled CSR without --weight or sidecar" 2 "$W" cycle-mean "$T/abp.csr"
+    grep -q 'abp.csr.weights' "$T/err" && pass "message names the sidecar" || fail "$(cat "$T/err")"
+    awk 'BEGIN { for (i = 0; i < 558; i++) print (i % 7) - 3 }' > "$T/abp.csr.weights"
+    expect_rc "CSR + sidecar" 0 "$W" cycle-mean "$T/abp.csr" --json
+    h=$(json_field fraction)
+    expect_rc "CSR + sidecar, karp" 0 "$W" cycle-mean "$T/abp.csr" --json --algorithm karp
+    [ -n "$h" ] && [ "$(json_field fraction)" = "$h" ] && pass "CSR + sidecar: Howard == Karp ($h)" \
+        || fail "sidecar: $h vs $(json_field fraction)"
+else
+    fail "explore abp_d2 --csr failed"
+fi
+
 # --cycle-out
 expect_rc "--cycle-out" 0 "$W" cycle-mean "$T/g.dimacs" --max --cycle-out "$T/cyc.txt" -q
 printf '1\n2\n3\n' | cmp -s - "$T/cyc.txt" && [ ! -e "$T/cyc.txt.tmp" ] \
