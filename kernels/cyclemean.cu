@@ -227,14 +227,15 @@ static __device__ __forceinline__ int cm_on_cycle(const cm_dev &d, uint64_t v)
     return d.pol[v] != CM_NO_EDGE && d.deg[v] > 0;
 }
 
-/* Records that doubling step k changed something.  The flag is monotone
- * (only ever set to 1), so the unsynchronised pre-read is a benign race: at
- * worst a few warps set it redundantly; one atomic per warp otherwise. */
+/* Records that doubling step k changed something: one vote per warp.  Every
+ * lane of the warp calls this (the step kernels return early only when the
+ * whole grid does, see cm_settled; blocks are whole warps).  The flag is
+ * monotone (only ever set to 1), so the unsynchronised pre-read is a benign
+ * race: at worst a few warps set it redundantly. */
 static __device__ __forceinline__ void cm_note_progress(unsigned int *flag, int changed)
 {
-    const unsigned int mask = __activemask();
-    const unsigned int any = __ballot_sync(mask, changed);
-    if (any && (threadIdx.x & 31u) == (unsigned int)(__ffs(mask) - 1) && !*(volatile unsigned int *)flag)
+    if (__any_sync(0xffffffffu, changed) && (threadIdx.x & 31u) == 0 &&
+        !*(volatile unsigned int *)flag)
         atomicOr(flag, 1u);
 }
 
@@ -265,14 +266,18 @@ __global__ void cm_lead_init(cm_dev d)
  * cover the cycle, so every lead is already the cycle's minimum. */
 __global__ void cm_lead_step(cm_dev d, int a, int k)
 {
-    const uint64_t v = cm_tid();
-    if (v >= d.n || cm_settled(d.progress, k) || !cm_on_cycle(d, v))
+    if (cm_settled(d.progress, k)) /* the same for every thread */
         return;
-    const uint32_t j = d.jump[a][v];
-    const uint32_t l = min(d.lead[a][v], d.lead[a][j]);
-    d.lead[1 - a][v] = l;
-    d.jump[1 - a][v] = d.jump[a][j];
-    cm_note_progress(&d.progress[k], l != d.lead[a][v]);
+    const uint64_t v = cm_tid();
+    int changed = 0;
+    if (v < d.n && cm_on_cycle(d, v)) {
+        const uint32_t j = d.jump[a][v];
+        const uint32_t l = min(d.lead[a][v], d.lead[a][j]);
+        changed = l != d.lead[a][v];
+        d.lead[1 - a][v] = l;
+        d.jump[1 - a][v] = d.jump[a][j];
+    }
+    cm_note_progress(&d.progress[k], changed);
 }
 
 /* Step 4: pointer jumping towards the handle; nx[v] is the vertex 2^k
@@ -299,15 +304,19 @@ __global__ void cm_path_init(cm_dev d, int la)
  * = 0), the step copies buffer a to 1 - a unchanged. */
 __global__ void cm_path_step(cm_dev d, int a, int k)
 {
-    const uint64_t v = cm_tid();
-    if (v >= d.n || cm_settled(d.progress, k) || d.pol[v] == CM_NO_EDGE)
+    if (cm_settled(d.progress, k)) /* the same for every thread */
         return;
-    const uint32_t j = d.nx[a][v];
-    const uint32_t jj = d.nx[a][j];
-    d.W[1 - a][v] = d.W[a][v] + d.W[a][j];
-    d.T[1 - a][v] = d.T[a][v] + d.T[a][j];
-    d.nx[1 - a][v] = jj;
-    cm_note_progress(&d.progress[k], jj != j);
+    const uint64_t v = cm_tid();
+    int changed = 0;
+    if (v < d.n && d.pol[v] != CM_NO_EDGE) {
+        const uint32_t j = d.nx[a][v];
+        const uint32_t jj = d.nx[a][j];
+        changed = jj != j;
+        d.W[1 - a][v] = d.W[a][v] + d.W[a][j];
+        d.T[1 - a][v] = d.T[a][v] + d.T[a][j];
+        d.nx[1 - a][v] = jj;
+    }
+    cm_note_progress(&d.progress[k], changed);
 }
 
 static __device__ long long cm_gcd(long long a, long long b)
