@@ -34,6 +34,10 @@
 #include "../analysis/cyclemean.h"
 #include "../analysis/scc.h"
 
+/* Phase times of the last GPU call (kernels/cyclemean.cu; internal, for
+ * this driver only; weak so that a library without it still links). */
+extern void cyclemean_gpu_phase_times(double out[4]) __attribute__((weak));
+
 static uint64_t rs;
 
 static uint64_t rnd(void)
@@ -174,6 +178,14 @@ int main(int argc, char **argv)
         printf("gpu call %d: %.4f s, %" PRIu64 " rounds, optimum %" PRId64 "/%" PRId64
                " (cycle of %" PRIu64 " edges)%s\n", r, s, gr.iterations, gr.best.num, gr.best.den,
                gr.cycle_len, r == 0 ? " (warm-up)" : "");
+        if (cyclemean_gpu_phase_times) {
+            double ph[4];
+            cyclemean_gpu_phase_times(ph);
+            printf("  phases: alloc + copy in %.4f s, checks + initial policy %.4f s, "
+                   "policy iteration %.4f s (%.3f ms per round), answers back %.4f s\n",
+                   ph[0], ph[1], ph[2], gr.iterations ? 1e3 * ph[2] / (double)gr.iterations : 0.0,
+                   ph[3]);
+        }
         if (r > 0 && s < gpu_s)
             gpu_s = s;
         if (r < reps) {

@@ -77,6 +77,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 extern "C" {
 #include "../analysis/cyclemean.h"
@@ -104,6 +105,8 @@ struct cm_stats {
     unsigned int bad_w;     /* some |w| > 2^31 - 1 */
     unsigned int bad_t;     /* some t < 1 or t > 2^31 - 1 */
     unsigned int changed;   /* cm_improve: vertices that switched */
+    unsigned int nonuniform;/* cm_check_uniform: an edge inside a component
+                               joins two different ratios */
 };
 
 /* Device view of the graph and the working vectors of one solve. */
@@ -227,14 +230,15 @@ static __device__ __forceinline__ int cm_on_cycle(const cm_dev &d, uint64_t v)
     return d.pol[v] != CM_NO_EDGE && d.deg[v] > 0;
 }
 
-/* Records that doubling step k changed something.  The flag is monotone
- * (only ever set to 1), so the unsynchronised pre-read is a benign race: at
- * worst a few warps set it redundantly; one atomic per warp otherwise. */
+/* Records that doubling step k changed something: one vote per warp.  Every
+ * lane of the warp calls this (the step kernels return early only when the
+ * whole grid does, see cm_settled; blocks are whole warps).  The flag is
+ * monotone (only ever set to 1), so the unsynchronised pre-read is a benign
+ * race: at worst a few warps set it redundantly. */
 static __device__ __forceinline__ void cm_note_progress(unsigned int *flag, int changed)
 {
-    const unsigned int mask = __activemask();
-    const unsigned int any = __ballot_sync(mask, changed);
-    if (any && (threadIdx.x & 31u) == (unsigned int)(__ffs(mask) - 1) && !*(volatile unsigned int *)flag)
+    if (__any_sync(0xffffffffu, changed) && (threadIdx.x & 31u) == 0 &&
+        !*(volatile unsigned int *)flag)
         atomicOr(flag, 1u);
 }
 
@@ -265,14 +269,18 @@ __global__ void cm_lead_init(cm_dev d)
  * cover the cycle, so every lead is already the cycle's minimum. */
 __global__ void cm_lead_step(cm_dev d, int a, int k)
 {
-    const uint64_t v = cm_tid();
-    if (v >= d.n || cm_settled(d.progress, k) || !cm_on_cycle(d, v))
+    if (cm_settled(d.progress, k)) /* the same for every thread */
         return;
-    const uint32_t j = d.jump[a][v];
-    const uint32_t l = min(d.lead[a][v], d.lead[a][j]);
-    d.lead[1 - a][v] = l;
-    d.jump[1 - a][v] = d.jump[a][j];
-    cm_note_progress(&d.progress[k], l != d.lead[a][v]);
+    const uint64_t v = cm_tid();
+    int changed = 0;
+    if (v < d.n && cm_on_cycle(d, v)) {
+        const uint32_t j = d.jump[a][v];
+        const uint32_t l = min(d.lead[a][v], d.lead[a][j]);
+        changed = l != d.lead[a][v];
+        d.lead[1 - a][v] = l;
+        d.jump[1 - a][v] = d.jump[a][j];
+    }
+    cm_note_progress(&d.progress[k], changed);
 }
 
 /* Step 4: pointer jumping towards the handle; nx[v] is the vertex 2^k
@@ -299,15 +307,19 @@ __global__ void cm_path_init(cm_dev d, int la)
  * = 0), the step copies buffer a to 1 - a unchanged. */
 __global__ void cm_path_step(cm_dev d, int a, int k)
 {
-    const uint64_t v = cm_tid();
-    if (v >= d.n || cm_settled(d.progress, k) || d.pol[v] == CM_NO_EDGE)
+    if (cm_settled(d.progress, k)) /* the same for every thread */
         return;
-    const uint32_t j = d.nx[a][v];
-    const uint32_t jj = d.nx[a][j];
-    d.W[1 - a][v] = d.W[a][v] + d.W[a][j];
-    d.T[1 - a][v] = d.T[a][v] + d.T[a][j];
-    d.nx[1 - a][v] = jj;
-    cm_note_progress(&d.progress[k], jj != j);
+    const uint64_t v = cm_tid();
+    int changed = 0;
+    if (v < d.n && d.pol[v] != CM_NO_EDGE) {
+        const uint32_t j = d.nx[a][v];
+        const uint32_t jj = d.nx[a][j];
+        changed = jj != j;
+        d.W[1 - a][v] = d.W[a][v] + d.W[a][j];
+        d.T[1 - a][v] = d.T[a][v] + d.T[a][j];
+        d.nx[1 - a][v] = jj;
+    }
+    cm_note_progress(&d.progress[k], changed);
 }
 
 static __device__ long long cm_gcd(long long a, long long b)
@@ -383,7 +395,65 @@ __global__ void cm_improve(cm_dev d)
     }
 }
 
+/* After convergence: every edge inside a component must join equal ratios
+ * (implied by the final round's "no improvement" in a strongly connected
+ * component; checked anyway, an internal error otherwise). */
+__global__ void cm_check_uniform(cm_dev d)
+{
+    const uint64_t u = cm_tid();
+    if (u >= d.n || d.pol[u] == CM_NO_EDGE)
+        return;
+    const uint32_t c = d.comp[u];
+    const cm_vrec me = d.rec[u];
+    for (uint64_t e = d.off[u]; e < d.off[u + 1]; e++) {
+        const uint32_t v = d.tgt[e];
+        if (d.comp[v] == c && (d.rec[v].p != me.p || d.rec[v].q != me.q)) {
+            atomicOr(&d.stats->nonuniform, 1u);
+            return;
+        }
+    }
+}
+
+/* Per component k: the ratio and handle seen from its smallest vertex
+ * first[k] (UINT64_MAX: none), so only n_sccs answers travel back. */
+__global__ void cm_gather(cm_dev d, int a, const uint64_t *first, uint64_t n_sccs,
+                          long long *gp, long long *gq, uint32_t *gh)
+{
+    const uint64_t k = cm_tid();
+    if (k >= n_sccs)
+        return;
+    const uint64_t v = first[k];
+    if (v == UINT64_MAX || d.pol[v] == CM_NO_EDGE) {
+        gq[k] = 0; /* no cycle */
+        return;
+    }
+    const uint32_t h = d.nx[a][v];
+    gp[k] = d.cp[h];
+    gq[k] = d.cq[h];
+    gh[k] = h;
+}
+
 /* ---- host side ---------------------------------------------------------- */
+
+/* Wall-clock seconds of the calling thread's last cyclemean_howard_gpu call,
+ * by phase: [0] allocation and host-to-device copies, [1] input checks and
+ * initial policy, [2] policy iteration, [3] answers back and the critical
+ * cycle.  For the benchmark driver (bench/cm_gpu_gen.c), which declares it
+ * itself; not part of the module's API. */
+static thread_local double cm_phase[4];
+
+extern "C" void cyclemean_gpu_phase_times(double out[4])
+{
+    for (int i = 0; i < 4; i++)
+        out[i] = cm_phase[i];
+}
+
+static double cm_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 static int cm_cuda(struct wx_error *err, cudaError_t e, const char *what)
 {
@@ -460,9 +530,12 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
     void *allocs[32];
     int n_allocs = 0;
     uint64_t *h_pol = NULL;
-    uint32_t *h_root = NULL;
-    long long *h_cp = NULL, *h_cq = NULL;
+    long long *h_gp = NULL, *h_gq = NULL;
+    uint32_t *h_gh = NULL;
     uint64_t *first = NULL; /* first (smallest) vertex of each component */
+    double t_phase = cm_now();
+    for (int i = 0; i < 4; i++)
+        cm_phase[i] = 0;
 
     if (scc->n_vertices != n)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
@@ -530,6 +603,9 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
         DALLOC(d.progress, 2 * (R + 1));
         CK(cudaMemset(d.stats, 0, sizeof *d.stats));
 
+        CK(cudaDeviceSynchronize());
+        cm_phase[0] = cm_now() - t_phase;
+        t_phase = cm_now();
         LAUNCH(cm_init, d);
         CK(cudaMemcpy(&st, d.stats, sizeof st, cudaMemcpyDeviceToHost));
         if (st.bad_w) {
@@ -557,6 +633,9 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
             }
         }
 
+        cm_phase[1] = cm_now() - t_phase;
+        t_phase = cm_now();
+        int b = 0; /* the buffer holding the final evaluation */
         for (;;) {
             if (rounds >= CM_MAX_ROUNDS) {
                 rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
@@ -576,7 +655,7 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
             for (int k = 0; k < R; k++, a = 1 - a)
                 LAUNCH(cm_lead_step, d, a, k);
             LAUNCH(cm_path_init, d, a);
-            int b = 0;
+            b = 0;
             cm_dev dp = d;
             dp.progress = d.progress + R; /* the path steps' own flags */
             for (int k = 0; k < R; k++, b = 1 - b)
@@ -586,46 +665,61 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
             LAUNCH(cm_improve, d);
             unsigned int changed = 0;
             CK(cudaMemcpy(&changed, &d.stats->changed, sizeof changed, cudaMemcpyDeviceToHost));
-            if (!changed) {
-                /* The evaluation of this (final) policy is in buffer b. */
-                h_pol = (uint64_t *)malloc(n * sizeof *h_pol);
-                h_root = (uint32_t *)malloc(n * sizeof *h_root);
-                h_cp = (long long *)malloc(n * sizeof *h_cp);
-                h_cq = (long long *)malloc(n * sizeof *h_cq);
-                first = (uint64_t *)malloc(scc->n_sccs * sizeof *first);
-                if (!h_pol || !h_root || !h_cp || !h_cq || !first) {
-                    rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cycle mean (GPU): out of memory");
-                    goto out;
-                }
-                CK(cudaMemcpy(h_pol, d.pol, n * sizeof *h_pol, cudaMemcpyDeviceToHost));
-                CK(cudaMemcpy(h_root, d.nx[b], n * sizeof *h_root, cudaMemcpyDeviceToHost));
-                CK(cudaMemcpy(h_cp, d.cp, n * sizeof *h_cp, cudaMemcpyDeviceToHost));
-                CK(cudaMemcpy(h_cq, d.cq, n * sizeof *h_cq, cudaMemcpyDeviceToHost));
-                break;
-            }
+            if (!changed)
+                break; /* the evaluation of this final policy is in buffer b */
         }
         out->iterations = rounds;
+        cm_phase[2] = cm_now() - t_phase;
+        t_phase = cm_now();
 
         /* Per component: the ratio must be the same at every vertex (the
-         * certificate's first half); the answer is in the input's sign. */
-        for (uint64_t k = 0; k < scc->n_sccs; k++)
+         * certificate's first half, checked on the device); the answer, in
+         * the input's sign, is read at the component's smallest vertex. */
+        LAUNCH(cm_check_uniform, d);
+        CK(cudaMemcpy(&st, d.stats, sizeof st, cudaMemcpyDeviceToHost));
+        if (st.nonuniform) {
+            rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                         "cycle mean (GPU): internal error: a component's ratio is not uniform "
+                         "after convergence");
+            goto out;
+        }
+        const uint64_t K = scc->n_sccs;
+        h_pol = (uint64_t *)malloc(n * sizeof *h_pol);
+        h_gp = (long long *)malloc(K * sizeof *h_gp);
+        h_gq = (long long *)malloc(K * sizeof *h_gq);
+        h_gh = (uint32_t *)malloc(K * sizeof *h_gh);
+        first = (uint64_t *)malloc(K * sizeof *first);
+        if (!h_pol || !h_gp || !h_gq || !h_gh || !first) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cycle mean (GPU): out of memory");
+            goto out;
+        }
+        for (uint64_t k = 0; k < K; k++)
             first[k] = UINT64_MAX;
-        for (uint64_t v = 0; v < n; v++) {
-            const uint32_t k = scc->comp[v];
-            if (h_pol[v] == CM_NO_EDGE)
-                continue;
-            const uint32_t h = h_root[v];
-            const long long p = sgn * h_cp[h], q = h_cq[h];
-            struct cm_value *cv = &out->per_scc[k];
-            if (first[k] == UINT64_MAX) {
-                first[k] = v;
-                cv->has_cycle = 1, cv->num = p, cv->den = q;
-            } else if (cv->num != p || cv->den != q) {
-                rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
-                             "cycle mean (GPU): internal error: component %u is not uniform after "
-                             "convergence (vertex %llu)", k, (unsigned long long)v);
+        for (uint64_t v = 0; v < n; v++)
+            if (first[scc->comp[v]] == UINT64_MAX)
+                first[scc->comp[v]] = v;
+        uint64_t *d_first;
+        long long *d_gp, *d_gq;
+        uint32_t *d_gh;
+        DALLOC(d_first, K);
+        DALLOC(d_gp, K);
+        DALLOC(d_gq, K);
+        DALLOC(d_gh, K);
+        CK(cudaMemcpy(d_first, first, K * sizeof *first, cudaMemcpyHostToDevice));
+        {
+            const unsigned int kblocks = (unsigned int)((K + CM_THREADS - 1) / CM_THREADS);
+            cm_gather<<<kblocks, CM_THREADS>>>(d, b, d_first, K, d_gp, d_gq, d_gh);
+            if ((rc = cm_cuda(err, cudaGetLastError(), "launch of cm_gather")))
                 goto out;
-            }
+        }
+        CK(cudaMemcpy(h_gp, d_gp, K * sizeof *h_gp, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(h_gq, d_gq, K * sizeof *h_gq, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(h_gh, d_gh, K * sizeof *h_gh, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(h_pol, d.pol, n * sizeof *h_pol, cudaMemcpyDeviceToHost));
+        for (uint64_t k = 0; k < K; k++) {
+            struct cm_value *cv = &out->per_scc[k];
+            if (h_gq[k] > 0)
+                cv->has_cycle = 1, cv->num = sgn * h_gp[k], cv->den = h_gq[k];
         }
         uint64_t best = UINT64_MAX;
         for (uint64_t k = 0; k < scc->n_sccs; k++) {
@@ -648,7 +742,7 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
 
         /* The critical cycle: the policy cycle through the handle of the
          * optimal component's smallest vertex, re-checked from the input. */
-        const uint32_t h = h_root[first[best]];
+        const uint32_t h = h_gh[best];
         uint64_t len = 0;
         uint32_t u = h;
         do {
@@ -691,10 +785,11 @@ out:
     for (int i = 0; i < n_allocs; i++)
         cudaFree(allocs[i]);
     free(h_pol);
-    free(h_root);
-    free(h_cp);
-    free(h_cq);
+    free(h_gp);
+    free(h_gq);
+    free(h_gh);
     free(first);
+    cm_phase[3] = cm_now() - t_phase;
     if (rc != WX_OK) {
         free(out->cycle);
         free(out->cycle_edges);
