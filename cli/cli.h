@@ -10,6 +10,9 @@
 
 #include "../explorer/explore.h"
 #include "../network/network_build.h"
+#include "../analysis/cyclemean.h"
+#include "../analysis/scc.h"
+#include "../graph/wgraph.h"
 
 struct cli_options {
     enum explore_backend backend;
@@ -23,6 +26,9 @@ struct cli_options {
     bool mec;                /* explore --mec: MECs of the LTS (Dirac choices) */
     const char *scc_out;     /* explore --scc-out: component id per state */
     const char *mec_out;     /* explore --mec-out: MEC id per state (-1: none) */
+    int cycle_mean;          /* explore --cycle-mean: 0 none, 1 min, 2 max   */
+    const char *weight;      /* explore --weight REGEX (cycle mean weights)  */
+    const char *default_weight; /* explore --default-weight W               */
     int verbose;
     const char *action;      /* POSIX extended regex over labels */
     const char *aut_out, *csr_out;
@@ -73,6 +79,24 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err);
 
 /* `warpex cycle-mean`: parses its own options from argv[first..]. */
 int cmd_cycle(int argc, char **argv, int first, struct wx_error *err);
+
+/* explore --cycle-mean: the exact cycle mean of an explored product whose
+ * weights come from its labels (--weight REGEX, --default-weight W).
+ * cli_cycle_of_graph takes over graph (labelled; zeroed on return) and
+ * solves it on `backend` (0 auto, 1 cpu, 2 gpu); cli_cycle_print prints the
+ * `warpex cycle-mean` text report, or its JSON object without a newline. */
+struct cli_cycle {
+    const char *model, *backend;
+    int maximize;
+    double seconds;
+    struct wgraph g;
+    struct scc_result scc;
+    struct cm_result r;
+};
+int cli_cycle_of_graph(struct cli_cycle *c, struct csr *graph, const char *model, const char *weight,
+                       const char *default_weight, int maximize, int backend, struct wx_error *err);
+void cli_cycle_print(const struct cli_cycle *c, bool json);
+void cli_cycle_free(struct cli_cycle *c);
 
 /* Prints e as "warpex: file:line:col: message" on stderr. */
 void cli_print_error(const struct wx_error *e);

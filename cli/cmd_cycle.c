@@ -302,7 +302,7 @@ static void print_text(const struct cycle_options *o, const struct wgraph *g,
 
 static void print_json(const struct cycle_options *o, const struct wgraph *g,
                        const struct scc_result *scc, const struct cm_result *r, uint32_t base,
-                       const char *backend, double read_s, double solve_s)
+                       const char *backend, double read_s, double solve_s, const char *end)
 {
     char f[128], d[128], a[48], b[48];
     uint64_t with_cycle = 0;
@@ -358,8 +358,8 @@ static void print_json(const struct cycle_options *o, const struct wgraph *g,
         }
         printf("]");
     }
-    printf(", \"iterations\": %llu, \"read_seconds\": %.6f, \"solve_seconds\": %.6f}\n",
-           (unsigned long long)r->iterations, read_s, solve_s);
+    printf(", \"iterations\": %llu, \"read_seconds\": %.6f, \"solve_seconds\": %.6f}%s",
+           (unsigned long long)r->iterations, read_s, solve_s, end);
 }
 
 int cmd_cycle(int argc, char **argv, int first, struct wx_error *err)
@@ -408,7 +408,7 @@ int cmd_cycle(int argc, char **argv, int first, struct wx_error *err)
     if (rc == WX_OK) {
         const char *what = o.ratio ? "cycle ratio" : "cycle mean";
         if (o.json)
-            print_json(&o, &g, &scc, &r, base, backend, read_s, solve_s);
+            print_json(&o, &g, &scc, &r, base, backend, read_s, solve_s, "\n");
         else {
             print_text(&o, &g, &scc, &r, base, what);
             if (!o.quiet)
@@ -421,4 +421,47 @@ int cmd_cycle(int argc, char **argv, int first, struct wx_error *err)
     scc_result_free(&scc);
     wgraph_free(&g);
     return rc;
+}
+
+/* ---- explore --cycle-mean ---- */
+
+int cli_cycle_of_graph(struct cli_cycle *c, struct csr *graph, const char *model, const char *weight,
+                       const char *default_weight, int maximize, int backend, struct wx_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->model = model, c->maximize = maximize, c->backend = "cpu";
+    struct wgraph_options wo = {weight, default_weight};
+    int rc = wgraph_from_csr(graph, &wo, &c->g, err);
+    if (rc != WX_OK)
+        return rc;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    struct csr view = {.n_vertices = c->g.n_vertices, .n_edges = c->g.n_edges, .offsets = c->g.offsets,
+                       .targets = c->g.targets};
+    struct cycle_options o = {.input = model, .maximize = maximize, .backend = backend};
+    rc = scc_cpu(&view, &c->scc, err);
+    if (rc == WX_OK) {
+        struct cm_graph cg = {c->g.n_vertices, c->g.n_edges, c->g.offsets, c->g.targets, c->g.weights, NULL};
+        rc = solve(&o, &cg, &c->scc, &c->r, &c->backend, err);
+    }
+    c->seconds = cli_seconds_since(&t0);
+    if (rc != WX_OK)
+        cli_cycle_free(c);
+    return rc;
+}
+
+void cli_cycle_print(const struct cli_cycle *c, bool json)
+{
+    struct cycle_options o = {.input = c->model, .maximize = c->maximize};
+    if (json)
+        print_json(&o, &c->g, &c->scc, &c->r, 0, c->backend, 0, c->seconds, "");
+    else
+        print_text(&o, &c->g, &c->scc, &c->r, 0, "cycle mean");
+}
+
+void cli_cycle_free(struct cli_cycle *c)
+{
+    cm_result_free(&c->r);
+    scc_result_free(&c->scc);
+    wgraph_free(&c->g);
 }

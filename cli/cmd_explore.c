@@ -253,7 +253,8 @@ static void report_lts_text(const struct cli_options *o, const struct image *img
 static void report_json(const struct cli_options *o, const struct image *img,
                         const struct network *net, const struct explore_result *r,
                         const struct scc_result *scc, const char *scc_where, double scc_seconds,
-                        const struct lts_mecs *mecs, const struct lts_outcome *lts, int rc)
+                        const struct lts_mecs *mecs, const struct cli_cycle *cyc,
+                        const struct lts_outcome *lts, int rc)
 {
     printf("{\"model\": ");
     json_string(stdout, o->input);
@@ -275,6 +276,10 @@ static void report_json(const struct cli_options *o, const struct image *img,
                (unsigned long long)scc->largest, (unsigned long long)scc->n_bottom);
     if (scc)
         printf(", \"scc_backend\": \"%s\", \"scc_seconds\": %.6f", scc_where, scc_seconds);
+    if (cyc) {
+        printf(", \"cycle_mean\": ");
+        cli_cycle_print(cyc, true);
+    }
     if (mecs)
         printf(", \"mecs\": %llu, \"states_in_mecs\": %llu, \"transitions_in_mecs\": %llu, "
                "\"largest_mec\": %llu, \"singleton_mecs\": %llu",
@@ -424,7 +429,15 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
 
     /* --scc, --livelock and --reversible analyse the explored graph, which
      * the outputs module collects in memory when asked to keep it. */
-    bool keep_graph = o->scc || o->mec || lts_checks;
+    if (o->cycle_mean && !o->weight) {
+        free(flags);
+        image_free(&img);
+        network_free(&net);
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "--cycle-mean needs --weight REGEX (its first capture group is a label's weight, "
+                       "e.g. 'cost ([0-9]+)')");
+    }
+    bool keep_graph = o->scc || o->mec || lts_checks || o->cycle_mean;
     /* On the GPU the SCC decomposition runs on the GPU too.  When nothing
      * else needs the graph on the host (--mec, --livelock, --reversible and
      * the output files read it there), it never leaves the device: the
@@ -461,6 +474,8 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
     memset(&lts, 0, sizeof lts);
     struct lts_mecs mecs;
     bool have_mecs = false;
+    struct cli_cycle cyc;
+    bool have_cyc = false;
     memset(&mecs, 0, sizeof mecs);
     if (rc == WX_OK && res.complete) {
         struct csr graph;
@@ -491,6 +506,12 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
         lts.checked = rc == WX_OK && lts_checks;
         if (lts.checked && ((o->livelock && lts.lasso.found) || (o->reversible && !lts.rev.reversible)))
             rc = WX_EVIOLATION;
+        if (rc == WX_OK && o->cycle_mean) {
+            /* last: it takes the graph over */
+            rc = cli_cycle_of_graph(&cyc, &graph, o->input, o->weight, o->default_weight, o->cycle_mean == 2,
+                                    backend == EXPLORE_GPU ? 2 : 1, err);
+            have_cyc = rc == WX_OK;
+        }
         if (keep_graph)
             csr_free(&graph);
     } else {
@@ -505,13 +526,15 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
 
     if (o->json) {
         report_json(o, &img, &net, &res, have_scc && o->scc ? &scc : NULL, scc_where, scc_seconds,
-                    have_mecs ? &mecs : NULL, &lts, rc);
+                    have_mecs ? &mecs : NULL, have_cyc ? &cyc : NULL, &lts, rc);
     } else if (rc == WX_OK || rc == WX_EVIOLATION) {
         report_text(o, &img, &res);
         if (have_scc && o->scc)
             report_scc_text(&scc, scc_where, scc_seconds);
         if (have_mecs)
             report_mec_text(&mecs);
+        if (have_cyc)
+            cli_cycle_print(&cyc, false);
         if (res.violation != VIOLATION_NONE)
             report_violation(o, &img, &net, &res);
         else if (o->deadlock || o->action)
@@ -526,6 +549,8 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
     }
     scc_result_free(&scc);
     lts_mecs_free(&mecs);
+    if (have_cyc)
+        cli_cycle_free(&cyc);
     lts_lasso_free(&lts.lasso);
     lts_reversibility_free(&lts.rev);
     explore_result_free(&res);

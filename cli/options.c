@@ -119,6 +119,16 @@ int cli_parse(int argc, char **argv, int first, const char *command,
             NEED_VALUE();
             o->scc = true;
             o->scc_out = val;
+        } else if (!strcmp(a, "--cycle-mean")) {
+            NEED_VALUE();
+            if (strcmp(val, "min") && strcmp(val, "max")) BAD_VALUE();
+            o->cycle_mean = val[1] == 'i' ? 1 : 2;
+        } else if (!strcmp(a, "--weight")) {
+            NEED_VALUE();
+            o->weight = val;
+        } else if (!strcmp(a, "--default-weight")) {
+            NEED_VALUE();
+            o->default_weight = val;
         } else if (!strcmp(a, "--mec")) {
             o->mec = true;
         } else if (!strcmp(a, "--mec-out")) {

@@ -571,6 +571,28 @@ static int read_csr(const char *path, const struct wgraph_options *o, struct wgr
     return rc;
 }
 
+int wgraph_from_csr(struct csr *g, const struct wgraph_options *o, struct wgraph *out, struct wx_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!g->labels) {
+        csr_free(g);
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--weight needs edge labels, and this graph has none");
+    }
+    out->n_vertices = g->n_vertices;
+    out->n_edges = g->n_edges;
+    out->initial = g->initial;
+    out->offsets = g->offsets;
+    out->targets = g->targets;
+    out->labels = g->labels;
+    out->label_names = g->label_names;
+    out->format = WGRAPH_CSR;
+    memset(g, 0, sizeof *g);
+    int rc = label_weights(out, o, "--weight", err);
+    if (rc != WX_OK)
+        wgraph_free(out);
+    return rc;
+}
+
 static int text_read(const char *data, size_t len, const char *name, enum wgraph_format fmt,
                      struct wgraph *out, struct wx_error *err)
 {

@@ -84,6 +84,12 @@ int wgraph_read_buffer(const char *data, size_t len, const char *name, enum wgra
 
 void wgraph_free(struct wgraph *g);
 
+/* Takes over a labelled CSR (g's arrays move into *out and g is zeroed,
+ * also on error) and weights its edges from their labels as for .aut: the
+ * explored product of `explore --cycle-mean`. */
+struct csr;
+int wgraph_from_csr(struct csr *g, const struct wgraph_options *o, struct wgraph *out, struct wx_error *err);
+
 /* Parses a WEIGHT ([+-]DIGITS[.DIGITS], whole string) into mantissa and
  * decimal places (trailing fractional zeros dropped): s == mant / 10^places.
  * Returns WX_OK or WX_EINPUT (not a number) / WX_ELIMIT (more than 18
