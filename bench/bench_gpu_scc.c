@@ -2,7 +2,7 @@
  * bench_gpu_scc.c -- times the GPU SCC decomposition against Tarjan on one
  * graph, for bench/bench_gpu_scc.sh.
  *
- *   bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan]
+ *   bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan] [--variants]
  *
  * FILE is a graphgen .egr (little-endian int32 n, int32 m, int32
  * offsets[n+1], int32 targets[m]; ../shared/tools/graphgen.c) or anything
@@ -10,7 +10,10 @@
  * decomposition once to warm up and R more times (best and median of the
  * whole decomposition, graph already on the device; phases of the best
  * run), downloads the ids, runs Tarjan (scc_cpu, one core) and compares
- * the partitions (canonical ids and counts).  The last line is
+ * the partitions (canonical ids and counts).  --variants also times the
+ * strategy variants of struct scc_gpu_tuning (VARIANT lines: without the
+ * pivot search, without trimming, trimming to the end, one trim sweep per
+ * phase, colouring backward first).  The last line is
  *   RESULT name n m sccs largest best_ms median_ms upload_ms download_ms
  *          transpose_ms trim_ms pivot_ms colour_ms relabel_ms stats_ms rounds
  *          trim_sweeps levels tarjan_ms equal
@@ -25,6 +28,8 @@
 #include "../analysis/scc.h"
 #include "../graph/graph_read.h"
 #include "../kernels/scc_gpu.h"
+
+#define TRIM_DEFAULT_SHARE 64
 
 static double now_ms(void)
 {
@@ -101,7 +106,7 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     const char *path = NULL, *name = NULL;
-    int reps = 5, tarjan = 1;
+    int reps = 5, tarjan = 1, variants_on = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--name") && i + 1 < argc)
             name = argv[++i];
@@ -109,15 +114,17 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--no-tarjan"))
             tarjan = 0;
+        else if (!strcmp(argv[i], "--variants"))
+            variants_on = 1;
         else if (!path)
             path = argv[i];
         else {
-            fprintf(stderr, "usage: bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan]\n");
+            fprintf(stderr, "usage: bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan] [--variants]\n");
             return 2;
         }
     }
     if (!path || reps < 1 || reps > 100) {
-        fprintf(stderr, "usage: bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan]\n");
+        fprintf(stderr, "usage: bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan] [--variants]\n");
         return 2;
     }
     if (!name)
@@ -162,6 +169,48 @@ int main(int argc, char **argv)
         times[k - 1] = st.total_ms;
         if (k == 1 || st.total_ms < best.total_ms)
             best = st;
+    }
+    if (rc == WX_OK) {
+        fprintf(stderr, "# colour rounds of the best run (live before, levels, ms):");
+        for (uint32_t k = 0; k < best.rounds && k < SCC_GPU_ROUND_INFO; k++)
+            fprintf(stderr, " [%llu %u %.2f]", (unsigned long long)best.round_live[k],
+                    best.round_levels[k], best.round_ms[k]);
+        fprintf(stderr, "\n");
+    }
+    /* the strategy variants (same ids required), best of reps each */
+    static const struct {
+        const char *name;
+        uint32_t share, sweeps;
+        int pivot, dir;
+    } variants[] = {
+        {"default", TRIM_DEFAULT_SHARE, 64, 1, 0},
+        {"no-pivot", TRIM_DEFAULT_SHARE, 64, 0, 0},
+        {"no-trim", 0, 1, 1, 0},
+        {"trim-until-empty", 100000000, 100000, 1, 0},
+        {"trim-1-sweep", TRIM_DEFAULT_SHARE, 1, 1, 0},
+        {"colour-backward-first", TRIM_DEFAULT_SHARE, 64, 1, 1},
+    };
+    for (size_t vi = 0; variants_on && rc == WX_OK && vi < sizeof variants / sizeof *variants; vi++) {
+        struct scc_gpu_tuning tu;
+        scc_gpu_tuning_default(&tu);
+        tu.trim_min_share = variants[vi].share;
+        tu.trim_max_sweeps = variants[vi].sweeps;
+        tu.pivot = variants[vi].pivot;
+        tu.colour_dir = variants[vi].dir;
+        struct scc_result vr;
+        struct scc_gpu_stats vs, vbest;
+        memset(&vbest, 0, sizeof vbest);
+        for (int k = 0; k <= reps && rc == WX_OK; k++) {
+            rc = scc_gpu_device_tuned(&dg, d_comp, &vr, &vs, &tu, &err);
+            if (rc == WX_OK && k > 0 && (k == 1 || vs.total_ms < vbest.total_ms))
+                vbest = vs;
+        }
+        if (rc == WX_OK)
+            printf("VARIANT %s %s %.3f ms (trim %.3f in %u sweeps, pivot %.3f, colour %.3f in %u rounds, "
+                   "%u levels) sccs %llu %s\n",
+                   name, variants[vi].name, vbest.total_ms, vbest.trim_ms, vbest.trim_sweeps,
+                   vbest.pivot_ms, vbest.colour_ms, vbest.rounds, vbest.levels,
+                   (unsigned long long)vr.n_sccs, vr.n_sccs == r.n_sccs ? "same count" : "COUNT DIFFERS");
     }
     uint32_t *ids = NULL;
     double download_ms = 0;

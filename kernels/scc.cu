@@ -63,8 +63,8 @@ extern "C" {
 #define FULL_MASK 0xffffffffu
 
 /* Tunables (why: see the pipeline comment). */
-#define TRIM_MIN_SHARE 64     /* keep trimming while a sweep removes >= live/64 */
-#define TRIM_MAX_SWEEPS 64    /* per round */
+#define TRIM_MIN_SHARE 64     /* default: trim again while a sweep removes >= live/64 */
+#define TRIM_MAX_SWEEPS 64    /* default: per trim phase */
 #define LEVEL_BATCH_MAX 16    /* push levels launched between host checks */
 #define LEVEL_BLOCKS_PER_SM 8 /* grid of a push level: SMs * this blocks of SCC_BLOCK */
 
@@ -190,17 +190,20 @@ struct scc_side {
     unsigned long long *cnt; /* 3 rotating queue lengths */
 };
 
-/* Appends w to q (warp-aggregated among the lanes appending together). */
+/* Appends w to q: warp-aggregated among the lanes that append to the same
+ * queue at the same time (lanes of one warp may serve different sides, so
+ * the group is matched on the counter's address, not just the active mask;
+ * aggregating across queues once lost entries of the second side). */
 __device__ static void scc_enqueue(uint32_t *q, unsigned long long *cnt, uint32_t w)
 {
-    unsigned mask = __activemask();
+    unsigned peers = __match_any_sync(__activemask(), (unsigned long long)(uintptr_t)cnt);
     unsigned lane = threadIdx.x & 31;
-    int leader = __ffs(mask) - 1;
+    int leader = __ffs(peers) - 1;
     unsigned long long base = 0;
     if ((int)lane == leader)
-        base = atomicAdd(cnt, (unsigned long long)__popc(mask));
-    base = __shfl_sync(mask, base, leader);
-    q[base + __popc(mask & ((1u << lane) - 1))] = w;
+        base = atomicAdd(cnt, (unsigned long long)__popc(peers));
+    base = __shfl_sync(peers, base, leader);
+    q[base + __popc(peers & ((1u << lane) - 1))] = w;
 }
 
 __device__ static uint32_t scc_vload(const uint32_t *p)
@@ -560,11 +563,13 @@ out:
 
 /* Trim sweeps while they pay (TRIM_MIN_SHARE); *live decreases. */
 static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *st,
-                      struct wx_error *err)
+                      const struct scc_gpu_tuning *tu, struct wx_error *err)
 {
     int rc = WX_OK;
     const unsigned gv = grid_for(w->n);
-    for (uint32_t s = 0; s < TRIM_MAX_SWEEPS && *live > 0; s++) {
+    if (tu->trim_min_share == 0)
+        return WX_OK;
+    for (uint32_t s = 0; s < tu->trim_max_sweeps && *live > 0; s++) {
         unsigned long long trimmed = 0;
         CK(cudaMemset(w->cnt + CNT_TRIM, 0, sizeof trimmed));
         scc_trim<<<gv, SCC_BLOCK>>>(w->n, w->off, w->tgt, w->roff, w->rsrc, w->rep, w->reg,
@@ -574,7 +579,7 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
         st->trim_sweeps++;
         st->trimmed += trimmed;
         *live -= trimmed;
-        if (trimmed == 0 || trimmed * TRIM_MIN_SHARE < *live)
+        if (trimmed == 0 || trimmed * tu->trim_min_share < *live)
             break;
     }
 out:
@@ -652,9 +657,26 @@ out:
     return rc;
 }
 
+extern "C" void scc_gpu_tuning_default(struct scc_gpu_tuning *t)
+{
+    t->trim_min_share = TRIM_MIN_SHARE;
+    t->trim_max_sweeps = TRIM_MAX_SWEEPS;
+    t->pivot = 1;
+    t->colour_dir = 0;
+}
+
 extern "C" int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp,
                               struct scc_result *out, struct scc_gpu_stats *st_out,
                               struct wx_error *err)
+{
+    struct scc_gpu_tuning t;
+    scc_gpu_tuning_default(&t);
+    return scc_gpu_device_tuned(dg, d_comp, out, st_out, &t, err);
+}
+
+extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_comp,
+                                    struct scc_result *out, struct scc_gpu_stats *st_out,
+                                    const struct scc_gpu_tuning *tu, struct wx_error *err)
 {
     int rc = WX_OK;
     const uint64_t n64 = dg->n_vertices, m = dg->n_edges;
@@ -743,21 +765,25 @@ extern "C" int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp,
     {
         uint64_t live = n64;
         double ta = now_ms();
-        rc = trim_phase(&w, &live, &st, err);
+        rc = trim_phase(&w, &live, &st, tu, err);
         if (rc != WX_OK)
             goto out;
         double tb = now_ms();
         st.trim_ms += tb - ta;
-        if (live > 0) {
+        if (live > 0 && tu->pivot) {
             rc = pivot_phase(&w, &live, &st, err);
             if (rc != WX_OK)
                 goto out;
         }
         st.pivot_ms = now_ms() - tb;
         st.pivot_levels = w.levels;
-        for (int dir = 0; live > 0; dir = !dir) {
+        int dir = tu->colour_dir == 1 || tu->colour_dir == 3;
+        while (live > 0) {
+            uint32_t levels0 = w.levels, r = st.rounds;
+            if (r < SCC_GPU_ROUND_INFO)
+                st.round_live[r] = live;
             ta = now_ms();
-            rc = trim_phase(&w, &live, &st, err);
+            rc = trim_phase(&w, &live, &st, tu, err);
             if (rc != WX_OK)
                 goto out;
             tb = now_ms();
@@ -768,7 +794,14 @@ extern "C" int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp,
             if (rc != WX_OK)
                 goto out;
             st.rounds++;
-            st.colour_ms += now_ms() - tb;
+            double tc = now_ms();
+            st.colour_ms += tc - tb;
+            if (r < SCC_GPU_ROUND_INFO) {
+                st.round_levels[r] = w.levels - levels0;
+                st.round_ms[r] = tc - ta;
+            }
+            if (tu->colour_dir < 2)
+                dir = !dir;
         }
         st.levels = w.levels;
     }
