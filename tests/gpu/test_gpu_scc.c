@@ -383,7 +383,7 @@ static void fixed_cases(uint64_t seed)
     run_edges("reverse chain ending in a self-loop", &e, 0);
 
     rng_state = seed + 77;
-    uint64_t big = quick ? 300 : 200000;
+    uint64_t big = quick ? 64 : 200000;
     const char *chain_name[4] = {"increasing", "decreasing", "two-way", "cycle"};
     for (int k = 0; k < 4; k++) {
         char tag[96];
