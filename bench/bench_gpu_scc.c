@@ -13,7 +13,11 @@
  * the partitions (canonical ids and counts).  --variants also times the
  * strategy variants of struct scc_gpu_tuning (VARIANT lines: without the
  * pivot search, without trimming, trimming to the end, one trim sweep per
- * phase, colouring backward first).  The last line is
+ * phase, colouring backward first).
+ *   bench_gpu_scc --mec-random N
+ * times mec_cpu against mec_gpu (incl. upload and download) on a random MDP
+ * of N states and prints MECRESULT name states choices entries mecs rounds
+ * gpu_ms cpu_ms equal.  The last line of the SCC mode is
  *   RESULT name n m sccs largest best_ms median_ms upload_ms download_ms
  *          transpose_ms trim_ms pivot_ms colour_ms relabel_ms stats_ms rounds
  *          trim_sweeps levels tarjan_ms equal
@@ -25,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../analysis/mec.h"
 #include "../analysis/scc.h"
 #include "../graph/graph_read.h"
 #include "../kernels/scc_gpu.h"
@@ -97,6 +102,79 @@ out:
     return rc;
 }
 
+/* --mec-random N: a random MDP of N states (1-3 choices of 1-3 entries,
+ * targets within +-3 of the state, as in tests/gpu/test_gpu_mec.c shape 1,
+ * plus 1/8 far targets), timed with mec_cpu and mec_gpu; results compared. */
+static uint64_t xs = 0x9E3779B97F4A7C15ull;
+static uint64_t xr(uint64_t n)
+{
+    xs ^= xs << 13;
+    xs ^= xs >> 7;
+    xs ^= xs << 17;
+    return xs % n;
+}
+
+static int bench_mec(uint64_t n)
+{
+    struct mdp m;
+    memset(&m, 0, sizeof m);
+    m.n_states = n;
+    m.state_start = calloc(n + 1, sizeof *m.state_start);
+    m.choice_start = calloc(3 * n + 1, sizeof *m.choice_start);
+    m.targets = malloc(9 * n * sizeof *m.targets);
+    m.probs = malloc(9 * n * sizeof *m.probs);
+    if (!m.state_start || !m.choice_start || !m.targets || !m.probs)
+        return WX_ELIMIT;
+    uint64_t c = 0, e = 0;
+    for (uint64_t s = 0; s < n; s++) {
+        m.state_start[s] = c;
+        for (uint64_t j = 1 + xr(3); j > 0; j--) {
+            m.choice_start[c++] = e;
+            uint64_t len = 1 + xr(3);
+            for (uint64_t i = 0; i < len; i++, e++) {
+                m.targets[e] = (uint32_t)(xr(8) == 0 ? xr(n) : (s + n + xr(7) - 3) % n);
+                m.probs[e] = 1.0 / (double)len;
+            }
+        }
+    }
+    m.state_start[n] = c;
+    m.choice_start[c] = e;
+    m.n_choices = c;
+    m.n_entries = e;
+    struct wx_error err;
+    wx_error_clear(&err);
+    struct mec_result a, b;
+    double t = now_ms();
+    int rc = mec_cpu(&m, &a, &err);
+    double cpu_ms = now_ms() - t;
+    double gpu_ms = 0, gpu_best = 1e300;
+    for (int k = 0; k < 4 && rc == WX_OK; k++) { /* first run warms up */
+        if (k)
+            mec_result_free(&b);
+        t = now_ms();
+        rc = mec_gpu(&m, &b, &err);
+        gpu_ms = now_ms() - t;
+        if (k && gpu_ms < gpu_best)
+            gpu_best = gpu_ms;
+    }
+    if (rc != WX_OK) {
+        fprintf(stderr, "bench_gpu_scc: MEC: %s\n", err.msg);
+        mdp_free(&m);
+        return rc;
+    }
+    int equal = a.n_mecs == b.n_mecs && a.states_in_mecs == b.states_in_mecs &&
+                a.choices_in_mecs == b.choices_in_mecs && a.rounds == b.rounds &&
+                !memcmp(a.mec, b.mec, n * sizeof *a.mec) && !memcmp(a.choice_in, b.choice_in, c);
+    printf("MECRESULT random-mdp-%llu %llu %llu %llu %llu %llu %.3f %.1f %s\n", (unsigned long long)n,
+           (unsigned long long)n, (unsigned long long)c, (unsigned long long)e,
+           (unsigned long long)b.n_mecs, (unsigned long long)b.rounds, gpu_best, cpu_ms,
+           equal ? "yes" : "NO");
+    mec_result_free(&a);
+    mec_result_free(&b);
+    mdp_free(&m);
+    return equal ? 0 : 1;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -116,6 +194,8 @@ int main(int argc, char **argv)
             tarjan = 0;
         else if (!strcmp(argv[i], "--variants"))
             variants_on = 1;
+        else if (!strcmp(argv[i], "--mec-random") && i + 1 < argc)
+            return bench_mec(strtoull(argv[++i], NULL, 0));
         else if (!path)
             path = argv[i];
         else {

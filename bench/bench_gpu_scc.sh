@@ -75,10 +75,24 @@ for spec in "${graphs[@]}"; do
     rows+=("| $2 | $3 | $4 | $5 | $7 | $8 | $9 | ${11} / ${12} / ${13} / ${14} / ${15}+${16} | ${17} / ${18} / ${19} | ${20} | $speedup | ${21} |")
     rm -f "$scratch/$name.egr"
 done
+# MEC: mec_gpu against mec_cpu on a random MDP (host arrays in and out)
+mecn=4000000; [ $small = 1 ] && mecn=200000
+"$driver" --mec-random $mecn >"$LOG/mec.log" 2>&1; mrc=$?
+cat "$LOG/mec.log"
+mline=$(grep '^MECRESULT ' "$LOG/mec.log" | tail -1)
+[ -z "$mline" ] || [ $mrc -ne 0 ] && status=1
 echo
 echo "GPU SCC on $(head -1 "$LOG/device.txt"), $(date -u '+%Y-%m-%d %H:%M UTC'); Tarjan = analysis/scc.c on one host core; ms."
 echo
 echo "| graph | vertices | edges | SCCs | GPU best ms | GPU median ms | upload ms | transpose / trim / pivot / colour / relabel+counts ms | colour rounds / trim sweeps / push levels | Tarjan ms | speed-up | partitions equal |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "$r"; done
+if [ -n "$mline" ]; then
+    set -- $mline
+    # MECRESULT name states choices entries mecs rounds gpu_ms cpu_ms equal
+    echo
+    echo "| MDP | states | choices | entries | MECs | rounds | GPU ms (mec_gpu, with transfers) | CPU ms (mec_cpu) | speed-up | equal |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
+    echo "| $2 | $3 | $4 | $5 | $6 | $7 | $8 | $9 | $(awk -v a="$9" -v b="$8" 'BEGIN { printf "%.0fx", a / b }') | ${10} |"
+fi
 exit $status
