@@ -62,15 +62,10 @@ int cmd_mec(int argc, char **argv, int first, struct wx_error *err)
         return rc;
     const char *input = so.input, *mec_out = so.output;
     int json = so.json, quiet = so.quiet;
-    if (backend == MEC_AUTO) {
-        backend = scc_gpu_available() ? MEC_GPU : MEC_CPU;
-        if (backend == MEC_CPU && !quiet)
-            fprintf(stderr, "warpex: no GPU found; using the CPU backend\n");
-    } else if (backend == MEC_GPU && !scc_gpu_available()) {
+
+    if (backend == MEC_GPU && !scc_gpu_available())
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "--backend gpu: no usable CUDA device (use --backend cpu)");
-    }
-    const char *bname = backend == MEC_GPU ? "gpu" : "cpu";
 
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -79,6 +74,14 @@ int cmd_mec(int argc, char **argv, int first, struct wx_error *err)
     if (rc != WX_OK)
         return rc;
     double read_s = cli_seconds_since(&t0);
+    /* auto: decided after the input was read, so that a bad file reports
+     * only its own error line */
+    if (backend == MEC_AUTO) {
+        backend = scc_gpu_available() ? MEC_GPU : MEC_CPU;
+        if (backend == MEC_CPU && !quiet)
+            fprintf(stderr, "warpex: no GPU found; using the CPU backend\n");
+    }
+    const char *bname = backend == MEC_GPU ? "gpu" : "cpu";
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct mec_result r;
     rc = backend == MEC_GPU ? mec_gpu(&m, &r, err) : mec_cpu(&m, &r, err);

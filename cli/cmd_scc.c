@@ -60,15 +60,10 @@ int cmd_scc(int argc, char **argv, int first, struct wx_error *err)
         return rc;
     const char *input = so.input, *scc_out = so.output;
     int json = so.json, quiet = so.quiet;
-    if (backend == SCC_AUTO) {
-        backend = scc_gpu_available() ? SCC_GPU : SCC_CPU;
-        if (backend == SCC_CPU && !quiet)
-            fprintf(stderr, "warpex: no GPU found; using the CPU backend\n");
-    } else if (backend == SCC_GPU && !scc_gpu_available()) {
+
+    if (backend == SCC_GPU && !scc_gpu_available())
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "--backend gpu: no usable CUDA device (use --backend cpu)");
-    }
-    const char *bname = backend == SCC_GPU ? "gpu" : "cpu";
 
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -77,6 +72,14 @@ int cmd_scc(int argc, char **argv, int first, struct wx_error *err)
     if (rc != WX_OK)
         return rc;
     double read_s = cli_seconds_since(&t0);
+    /* auto: decided after the input was read, so that a bad file reports
+     * only its own error line */
+    if (backend == SCC_AUTO) {
+        backend = scc_gpu_available() ? SCC_GPU : SCC_CPU;
+        if (backend == SCC_CPU && !quiet)
+            fprintf(stderr, "warpex: no GPU found; using the CPU backend\n");
+    }
+    const char *bname = backend == SCC_GPU ? "gpu" : "cpu";
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct scc_result r;
     rc = backend == SCC_GPU ? scc_gpu(&g, &r, err) : scc_cpu(&g, &r, err);
