@@ -1,0 +1,614 @@
+/*
+ * mdpcheck.c -- the property layer (pipeline and soundness argument in
+ * mdpcheck.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mdpcheck.h"
+#include "mec.h"
+
+/* State classes after the precomputation. */
+enum { CLS_NO, CLS_YES, CLS_MAYBE, CLS_INF };
+
+/* Attempts at a certified reward upper bound before giving up. */
+#define BOUND_ATTEMPTS 12
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+struct ctx {
+    const struct mdp *m;
+    const struct mdp_rewards *rew;
+    const struct property *p;
+    const struct mdpcheck_options *o;
+    int is_reward, maximize;
+    uint8_t *cls;       /* n_states */
+    uint8_t *target;    /* n_states */
+    uint8_t *ok;        /* n_choices: usable choice (Rmin: no risk of infinity) */
+    /* the system */
+    uint32_t *sid;      /* n_states: system state of a maybe state */
+    uint64_t *state_start, *choice_start, *orig_choice;
+    uint32_t *targets;
+    double *probs, *b;
+    struct vi_system sys;
+};
+
+static double choice_reward(const struct ctx *x, uint32_t s, uint64_t c)
+{
+    double r = 0;
+    if (x->rew && x->rew->state)
+        r += x->rew->state[s];
+    if (x->rew && x->rew->choice)
+        r += x->rew->choice[c];
+    return r;
+}
+
+static int oom(struct wx_error *err)
+{
+    return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (model checking)");
+}
+
+/* Collapses MECs of the maybe states under the choices that pass
+ * want_choice; fills internal[c] for choices inside a MEC and mec_of[s]
+ * (MEC_NONE outside).  Returns the number of MECs. */
+static int collapse_mecs(struct ctx *x, int zero_reward_only, uint8_t *internal,
+                         uint32_t *mec_of, uint64_t *n_mecs, struct wx_error *err)
+{
+    const struct mdp *m = x->m;
+    uint64_t n = m->n_states;
+    uint32_t *loc = malloc(n * sizeof *loc);
+    uint32_t *back = malloc(n * sizeof *back);
+    struct mdp sub = {0};
+    struct mec_result mr = {0};
+    uint64_t *sub_orig = NULL;
+    int rc = WX_OK;
+    if (!loc || !back)
+        goto fail;
+    uint64_t k = 0;
+    for (uint64_t s = 0; s < n; s++) {
+        loc[s] = x->cls[s] == CLS_MAYBE ? (uint32_t)k : UINT32_MAX;
+        if (x->cls[s] == CLS_MAYBE)
+            back[k++] = (uint32_t)s;
+    }
+    sub.n_states = k;
+    sub.state_start = calloc(k + 1, sizeof *sub.state_start);
+    sub.choice_start = calloc(m->n_choices + 1, sizeof *sub.choice_start);
+    sub.targets = malloc((m->n_entries ? m->n_entries : 1) * sizeof *sub.targets);
+    sub.probs = malloc((m->n_entries ? m->n_entries : 1) * sizeof *sub.probs);
+    sub_orig = malloc((m->n_choices ? m->n_choices : 1) * sizeof *sub_orig);
+    if (!sub.state_start || !sub.choice_start || !sub.targets || !sub.probs || !sub_orig)
+        goto fail;
+    for (uint64_t i = 0; i < k; i++) {
+        uint32_t s = back[i];
+        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
+            if (!x->ok[c] || (zero_reward_only && choice_reward(x, s, c) != 0))
+                continue;
+            int inside = 1;
+            for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1] && inside; e++)
+                inside = loc[m->targets[e]] != UINT32_MAX;
+            if (!inside)
+                continue;
+            sub_orig[sub.n_choices] = c;
+            for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++) {
+                sub.targets[sub.n_entries] = loc[m->targets[e]];
+                sub.probs[sub.n_entries++] = m->probs[e];
+            }
+            sub.choice_start[++sub.n_choices] = sub.n_entries;
+        }
+        sub.state_start[i + 1] = sub.n_choices;
+    }
+    if ((rc = mec_cpu(&sub, &mr, err)) != WX_OK)
+        goto done;
+    for (uint64_t s = 0; s < n; s++)
+        mec_of[s] = loc[s] == UINT32_MAX ? MEC_NONE : mr.mec[loc[s]];
+    for (uint64_t c = 0; c < sub.n_choices; c++)
+        if (mr.choice_in[c])
+            internal[sub_orig[c]] = 1;
+    *n_mecs = mr.n_mecs;
+    goto done;
+fail:
+    rc = oom(err);
+done:
+    mec_result_free(&mr);
+    mdp_free(&sub);
+    free(sub_orig);
+    free(loc);
+    free(back);
+    return rc;
+}
+
+/* Builds x->sys from the maybe states. */
+static int build_system(struct ctx *x, struct mdpcheck_result *r, struct wx_error *err)
+{
+    const struct mdp *m = x->m;
+    uint64_t n = m->n_states;
+    int collapse = (x->p->kind == PROP_PMAX) || (x->p->kind == PROP_RMIN);
+    uint8_t *internal = calloc(m->n_choices ? m->n_choices : 1, 1);
+    uint32_t *mec_of = malloc(n * sizeof *mec_of);
+    uint32_t *mec_sid = NULL;
+    uint64_t *mstart = NULL;
+    uint32_t *members = NULL;
+    int rc = WX_OK;
+    if (!internal || !mec_of) {
+        rc = oom(err);
+        goto done;
+    }
+    uint64_t n_mecs = 0;
+    for (uint64_t s = 0; s < n; s++)
+        mec_of[s] = MEC_NONE;
+    if (collapse && r->n_maybe &&
+        (rc = collapse_mecs(x, x->p->kind == PROP_RMIN, internal, mec_of, &n_mecs, err)) != WX_OK)
+        goto done;
+    r->mecs_collapsed = n_mecs;
+    mec_sid = malloc((n_mecs ? n_mecs : 1) * sizeof *mec_sid);
+    x->sid = malloc(n * sizeof *x->sid);
+    if (!mec_sid || !x->sid) {
+        rc = oom(err);
+        goto done;
+    }
+    for (uint64_t i = 0; i < n_mecs; i++)
+        mec_sid[i] = UINT32_MAX;
+    uint64_t ns = 0;
+    for (uint64_t s = 0; s < n; s++) {
+        x->sid[s] = UINT32_MAX;
+        if (x->cls[s] != CLS_MAYBE)
+            continue;
+        if (mec_of[s] != MEC_NONE) {
+            if (mec_sid[mec_of[s]] == UINT32_MAX)
+                mec_sid[mec_of[s]] = (uint32_t)ns++;
+            x->sid[s] = mec_sid[mec_of[s]];
+        } else
+            x->sid[s] = (uint32_t)ns++;
+    }
+    /* members of each system state, in state order (counting sort) */
+    mstart = calloc(ns + 1, sizeof *mstart);
+    members = malloc((r->n_maybe ? r->n_maybe : 1) * sizeof *members);
+    x->state_start = malloc((ns + 1) * sizeof *x->state_start);
+    x->choice_start = malloc((m->n_choices + 1) * sizeof *x->choice_start);
+    x->orig_choice = malloc((m->n_choices ? m->n_choices : 1) * sizeof *x->orig_choice);
+    x->b = malloc((m->n_choices ? m->n_choices : 1) * sizeof *x->b);
+    x->targets = malloc((m->n_entries ? m->n_entries : 1) * sizeof *x->targets);
+    x->probs = malloc((m->n_entries ? m->n_entries : 1) * sizeof *x->probs);
+    if (!mstart || !members || !x->state_start || !x->choice_start || !x->orig_choice || !x->b ||
+        !x->targets || !x->probs) {
+        rc = oom(err);
+        goto done;
+    }
+    for (uint64_t s = 0; s < n; s++)
+        if (x->sid[s] != UINT32_MAX)
+            mstart[x->sid[s] + 1]++;
+    for (uint64_t i = 0; i < ns; i++)
+        mstart[i + 1] += mstart[i];
+    for (uint64_t s = 0; s < n; s++)
+        if (x->sid[s] != UINT32_MAX)
+            members[mstart[x->sid[s]]++] = (uint32_t)s;
+    for (uint64_t i = ns; i > 0; i--)
+        mstart[i] = mstart[i - 1];
+    mstart[0] = 0;
+
+    uint64_t nc = 0, ne = 0;
+    x->state_start[0] = 0;
+    x->choice_start[0] = 0;
+    for (uint64_t k = 0; k < ns; k++) {
+        for (uint64_t j = mstart[k]; j < mstart[k + 1]; j++) {
+            uint32_t s = members[j];
+            for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
+                if (!x->ok[c] || internal[c])
+                    continue;
+                double b = x->is_reward ? choice_reward(x, s, c) : 0;
+                for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++) {
+                    uint32_t t = m->targets[e];
+                    if (x->cls[t] == CLS_MAYBE) {
+                        x->targets[ne] = x->sid[t];
+                        x->probs[ne++] = m->probs[e];
+                    } else if (x->cls[t] == CLS_YES && !x->is_reward)
+                        b += m->probs[e];
+                }
+                x->b[nc] = b;
+                x->orig_choice[nc++] = c;
+                x->choice_start[nc] = ne;
+            }
+        }
+        if (nc == x->state_start[k]) {
+            rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                         "internal error: system state %llu (model state %u) has no choice",
+                         (unsigned long long)k, members[mstart[k]]);
+            goto done;
+        }
+        x->state_start[k + 1] = nc;
+    }
+    x->sys = (struct vi_system){.n_states = ns, .n_choices = nc, .n_entries = ne,
+                                .state_start = x->state_start, .choice_start = x->choice_start,
+                                .targets = x->targets, .probs = x->probs, .b = x->b};
+    r->sys_states = ns;
+    r->sys_choices = nc;
+    r->sys_entries = ne;
+done:
+    free(internal);
+    free(mec_of);
+    free(mec_sid);
+    free(mstart);
+    free(members);
+    return rc;
+}
+
+/* One Jacobi application of the operator: out = F(x) on sys. */
+static void apply_operator(const struct vi_system *sys, int maximize, const double *x, double *out)
+{
+    for (uint64_t s = 0; s < sys->n_states; s++) {
+        double best = 0;
+        for (uint64_t c = sys->state_start[s]; c < sys->state_start[s + 1]; c++) {
+            double v = sys->b[c];
+            for (uint64_t e = sys->choice_start[c]; e < sys->choice_start[c + 1]; e++)
+                v += sys->probs[e] * x[sys->targets[e]];
+            if (c == sys->state_start[s] || (maximize ? v > best : v < best))
+                best = v;
+        }
+        out[s] = best;
+    }
+}
+
+/* A certified upper bound for a reward system (see mdpcheck.h): value
+ * iteration from below on the rewards raised by delta until F(w) <= w. */
+static int reward_upper_bound(struct ctx *x, const struct vi_params *par, double *w,
+                              struct mdpcheck_result *r, struct wx_error *err)
+{
+    const struct vi_system *sys = &x->sys;
+    uint64_t ns = sys->n_states, nc = sys->n_choices;
+    double bmax = 0;
+    for (uint64_t c = 0; c < nc; c++)
+        bmax = sys->b[c] > bmax ? sys->b[c] : bmax;
+    double delta = par->epsilon * (par->relative && bmax > 1 ? bmax : 1);
+    double *b2 = malloc((nc ? nc : 1) * sizeof *b2), *fw = malloc(ns * sizeof *fw);
+    if (!b2 || !fw) {
+        free(b2), free(fw);
+        return oom(err);
+    }
+    for (uint64_t c = 0; c < nc; c++)
+        b2[c] = sys->b[c] + delta;
+    struct vi_system sys2 = *sys;
+    sys2.b = b2;
+    struct vi_params p2 = *par;
+    p2.relative = 0;
+    p2.epsilon = delta / 4;
+    memset(w, 0, ns * sizeof *w);
+    int rc = WX_OK, certified = 0;
+    for (int attempt = 0; attempt < BOUND_ATTEMPTS && !certified; attempt++) {
+        struct vi_stats st = {0};
+        rc = (x->o->solve ? x->o->solve : valiter_solve_cpu)(&sys2, &p2, w, NULL, &st, err);
+        r->iterations += st.iterations;
+        r->bound_iterations += st.iterations;
+        if (rc != WX_OK)
+            break;
+        apply_operator(sys, x->maximize, w, fw);
+        certified = 1;
+        for (uint64_t s = 0; s < ns && certified; s++)
+            certified = fw[s] <= w[s];
+        p2.epsilon /= 4;
+    }
+    free(b2);
+    free(fw);
+    if (rc == WX_OK && !certified)
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                     "could not certify an upper bound for the expected reward after %d "
+                     "attempts (try --method vi, or a larger --epsilon)",
+                     BOUND_ATTEMPTS);
+    return rc;
+}
+
+/* The value of choice c (of state s) on the full value vector v. */
+static double q_value(const struct ctx *x, uint32_t s, uint64_t c, const double *v)
+{
+    const struct mdp *m = x->m;
+    double q = x->is_reward ? choice_reward(x, s, c) : 0;
+    for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
+        q += m->probs[e] * v[m->targets[e]];
+    return q;
+}
+
+/* The scheduler (see mdpcheck.h). */
+static int extract_scheduler(struct ctx *x, const double *v, struct mdpcheck_result *r,
+                             struct wx_error *err)
+{
+    const struct mdp *m = x->m;
+    uint64_t n = m->n_states;
+    int64_t *ch = malloc(n * sizeof *ch);
+    uint64_t *pstart = calloc(n + 2, sizeof *pstart);
+    uint64_t *pchoice = malloc((m->n_entries ? m->n_entries : 1) * sizeof *pchoice);
+    uint32_t *owner = malloc((m->n_choices ? m->n_choices : 1) * sizeof *owner);
+    uint32_t *queue = malloc(n * sizeof *queue);
+    if (!ch || !pstart || !pchoice || !owner || !queue) {
+        free(ch), free(pstart), free(pchoice), free(owner), free(queue);
+        return oom(err);
+    }
+    for (uint64_t s = 0; s < n; s++) {
+        ch[s] = -1;
+        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++)
+            owner[c] = (uint32_t)s;
+    }
+    for (uint64_t e = 0; e < m->n_entries; e++)
+        pstart[m->targets[e] + 2]++;
+    for (uint64_t t = 0; t < n; t++)
+        pstart[t + 2] += pstart[t + 1];
+    for (uint64_t c = 0; c < m->n_choices; c++)
+        for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
+            pchoice[pstart[m->targets[e] + 1]++] = c;
+
+    double eps = x->o->epsilon;
+    uint64_t head = 0, tail = 0;
+    /* seeds: the targets; for Pmax the S1 states then join by the Prob1E
+     * attractor (choices that stay inside S1) */
+    for (uint64_t s = 0; s < n; s++) {
+        if (x->target[s] && (x->cls[s] == CLS_YES)) {
+            if (m->state_start[s] < m->state_start[s + 1])
+                ch[s] = 0;
+            queue[tail++] = (uint32_t)s;
+        }
+    }
+    for (int phase = 0; phase < 2; phase++) {
+        if (phase == 1) {
+            /* every S1 state is a seed of the maybe-state search; Pmin's S1
+             * (and Pmax's S1 the attractor missed, none in theory) take
+             * their first choice */
+            head = tail = 0;
+            for (uint64_t s = 0; s < n; s++)
+                if (x->cls[s] == CLS_YES) {
+                    if (ch[s] < 0 && m->state_start[s] < m->state_start[s + 1])
+                        ch[s] = 0;
+                    queue[tail++] = (uint32_t)s;
+                }
+        } else if (x->p->kind != PROP_PMAX)
+            continue;
+        while (head < tail) {
+            uint32_t t = queue[head++];
+            for (uint64_t i = pstart[t]; i < pstart[t + 1]; i++) {
+                uint64_t c = pchoice[i];
+                uint32_t s = owner[c];
+                if (ch[s] >= 0 || x->target[s])
+                    continue;
+                int good;
+                if (phase == 0) {
+                    if (x->cls[s] != CLS_YES)
+                        continue;
+                    good = 1;
+                    for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1] && good; e++)
+                        good = x->cls[m->targets[e]] == CLS_YES;
+                } else {
+                    if (x->cls[s] != CLS_MAYBE || !x->ok[c])
+                        continue;
+                    double q = q_value(x, s, c, v), tol = x->o->relative ? eps * fabs(v[s]) : eps;
+                    good = fabs(q - v[s]) <= tol + 1e-12;
+                }
+                if (good) {
+                    ch[s] = (int64_t)(c - m->state_start[s]);
+                    queue[tail++] = s;
+                }
+            }
+        }
+    }
+    /* Rmax's infinite states: a choice that misses the target with positive
+     * probability: inside Z = Prob0E a choice that stays in Z, elsewhere the
+     * first step of a path into Z (backward search from Z) */
+    if (x->p->kind == PROP_RMAX && r->n_infinite) {
+        uint8_t *z = malloc(n);
+        int rc = z ? valiter_precompute_cpu(m, NULL, x->target, VI_PMIN0, z, err) : oom(err);
+        if (rc != WX_OK) {
+            free(z), free(ch), free(pstart), free(pchoice), free(owner), free(queue);
+            return rc;
+        }
+        head = tail = 0;
+        for (uint64_t s = 0; s < n; s++) {
+            if (!z[s])
+                continue;
+            queue[tail++] = (uint32_t)s;
+            for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
+                int stay = 1;
+                for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1] && stay; e++)
+                    stay = z[m->targets[e]];
+                if (stay) {
+                    ch[s] = (int64_t)(c - m->state_start[s]);
+                    break;
+                }
+            }
+        }
+        while (head < tail) {
+            uint32_t t = queue[head++];
+            for (uint64_t i = pstart[t]; i < pstart[t + 1]; i++) {
+                uint64_t c = pchoice[i];
+                uint32_t s = owner[c];
+                if (z[s] || ch[s] >= 0 || x->cls[s] != CLS_INF)
+                    continue;
+                ch[s] = (int64_t)(c - m->state_start[s]);
+                queue[tail++] = s;
+            }
+        }
+        free(z);
+    }
+    /* the rest */
+    for (uint64_t s = 0; s < n; s++) {
+        uint64_t c0 = m->state_start[s], c1 = m->state_start[s + 1];
+        if (ch[s] >= 0 || c0 == c1)
+            continue;
+        ch[s] = 0;
+        if (x->cls[s] == CLS_MAYBE) { /* best usable choice */
+            double best = 0;
+            int have = 0;
+            for (uint64_t c = c0; c < c1; c++) {
+                if (!x->ok[c])
+                    continue;
+                double q = q_value(x, (uint32_t)s, c, v);
+                if (!have || (x->maximize ? q > best : q < best)) {
+                    best = q;
+                    ch[s] = (int64_t)(c - c0);
+                    have = 1;
+                }
+            }
+        } else if (x->cls[s] == CLS_NO && x->p->kind == PROP_PMIN) {
+            for (uint64_t c = c0; c < c1; c++) { /* stay in S0 */
+                int stay = 1;
+                for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1] && stay; e++)
+                    stay = x->cls[m->targets[e]] == CLS_NO;
+                if (stay) {
+                    ch[s] = (int64_t)(c - c0);
+                    break;
+                }
+            }
+        }
+    }
+    free(pstart), free(pchoice), free(owner), free(queue);
+    r->choice = ch;
+    return WX_OK;
+}
+
+int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
+                 const struct mdp_rewards *rew, const uint8_t *initial,
+                 const struct property *p, const struct mdpcheck_options *o,
+                 struct mdpcheck_result *r, struct wx_error *err)
+{
+    memset(r, 0, sizeof *r);
+    uint64_t n = m->n_states;
+    r->n_states = n;
+    struct ctx x = {.m = m, .rew = rew, .p = p, .o = o};
+    x.is_reward = p->kind == PROP_RMIN || p->kind == PROP_RMAX;
+    x.maximize = p->kind == PROP_PMAX || p->kind == PROP_RMAX;
+    mdpcheck_precompute_fn pre = o->precompute ? o->precompute : valiter_precompute_cpu;
+    mdpcheck_solve_fn solve = o->solve ? o->solve : valiter_solve_cpu;
+    double t0 = now_s();
+    uint8_t *allowed = p->phi1 ? malloc(n ? n : 1) : NULL;
+    uint8_t *yes = malloc(n ? n : 1), *no = calloc(n ? n : 1, 1);
+    double *slo = NULL, *shi = NULL;
+    x.cls = malloc(n ? n : 1);
+    x.target = malloc(n ? n : 1);
+    x.ok = malloc(m->n_choices ? m->n_choices : 1);
+    r->lo = malloc((n ? n : 1) * sizeof *r->lo);
+    r->hi = malloc((n ? n : 1) * sizeof *r->hi);
+    int rc = WX_OK;
+    if ((p->phi1 && !allowed) || !yes || !no || !x.cls || !x.target || !x.ok || !r->lo || !r->hi) {
+        rc = oom(err);
+        goto done;
+    }
+    if ((rc = prop_eval(p, p->phi2, m, labels, initial, x.target, err)) != WX_OK ||
+        (p->phi1 && (rc = prop_eval(p, p->phi1, m, labels, initial, allowed, err)) != WX_OK))
+        goto done;
+    switch (p->kind) {
+    case PROP_PMAX:
+        if ((rc = pre(m, allowed, x.target, VI_PMAX0, no, err)) == WX_OK)
+            rc = pre(m, allowed, x.target, VI_PMAX1, yes, err);
+        break;
+    case PROP_PMIN:
+        if ((rc = pre(m, allowed, x.target, VI_PMIN0, no, err)) == WX_OK)
+            rc = pre(m, allowed, x.target, VI_PMIN1, yes, err);
+        break;
+    case PROP_RMIN:
+        rc = pre(m, NULL, x.target, VI_PMAX1, yes, err);
+        break;
+    case PROP_RMAX:
+        rc = pre(m, NULL, x.target, VI_PMIN1, yes, err);
+        break;
+    }
+    if (rc != WX_OK)
+        goto done;
+    for (uint64_t s = 0; s < n; s++) {
+        uint8_t c;
+        if (x.is_reward)
+            c = x.target[s] ? CLS_YES : !yes[s] ? CLS_INF : CLS_MAYBE;
+        else
+            c = yes[s] ? CLS_YES : no[s] ? CLS_NO : CLS_MAYBE;
+        x.cls[s] = c;
+        r->n_target += x.target[s];
+        r->n_yes += c == CLS_YES;
+        r->n_no += c == CLS_NO;
+        r->n_maybe += c == CLS_MAYBE;
+        r->n_infinite += c == CLS_INF;
+    }
+    for (uint64_t s = 0; s < n; s++)
+        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
+            uint8_t ok = 1;
+            if (p->kind == PROP_RMIN)
+                for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1] && ok; e++)
+                    ok = x.cls[m->targets[e]] != CLS_INF;
+            x.ok[c] = ok;
+        }
+    r->precomp_seconds = now_s() - t0;
+
+    t0 = now_s();
+    if ((rc = build_system(&x, r, err)) != WX_OK)
+        goto done;
+    r->build_seconds = now_s() - t0;
+
+    t0 = now_s();
+    uint64_t ns = x.sys.n_states;
+    slo = calloc(ns ? ns : 1, sizeof *slo);
+    shi = o->sound ? malloc((ns ? ns : 1) * sizeof *shi) : NULL;
+    if (!slo || (o->sound && !shi)) {
+        rc = oom(err);
+        goto done;
+    }
+    struct vi_params par = {.maximize = x.maximize, .epsilon = o->epsilon,
+                            .relative = o->relative, .max_iterations = o->max_iterations,
+                            .method = o->solver, .threads = o->threads};
+    if (shi) {
+        if (x.is_reward) {
+            if (ns && (rc = reward_upper_bound(&x, &par, shi, r, err)) != WX_OK)
+                goto done;
+        } else
+            for (uint64_t i = 0; i < ns; i++)
+                shi[i] = 1;
+    }
+    if (ns) {
+        rc = solve(&x.sys, &par, slo, shi, &r->stats, err);
+        r->iterations += r->stats.iterations;
+        if (rc != WX_OK)
+            goto done;
+    }
+    r->solve_seconds = now_s() - t0;
+
+    for (uint64_t s = 0; s < n; s++) {
+        double v;
+        switch (x.cls[s]) {
+        case CLS_NO: v = 0; break;
+        case CLS_YES: v = x.is_reward ? 0 : 1; break;
+        case CLS_INF: v = INFINITY; break;
+        default:
+            r->lo[s] = slo[x.sid[s]];
+            r->hi[s] = shi ? shi[x.sid[s]] : slo[x.sid[s]];
+            continue;
+        }
+        r->lo[s] = r->hi[s] = v;
+    }
+    if (o->scheduler) {
+        double *mid = malloc((n ? n : 1) * sizeof *mid);
+        if (!mid) {
+            rc = oom(err);
+            goto done;
+        }
+        for (uint64_t s = 0; s < n; s++)
+            mid[s] = isinf(r->lo[s]) ? r->lo[s] : 0.5 * (r->lo[s] + r->hi[s]);
+        rc = extract_scheduler(&x, mid, r, err);
+        free(mid);
+    }
+done:
+    free(allowed), free(yes), free(no), free(slo), free(shi);
+    free(x.cls), free(x.target), free(x.ok), free(x.sid);
+    free(x.state_start), free(x.choice_start), free(x.orig_choice);
+    free(x.targets), free(x.probs), free(x.b);
+    if (rc != WX_OK)
+        mdpcheck_result_free(r);
+    return rc;
+}
+
+void mdpcheck_result_free(struct mdpcheck_result *r)
+{
+    free(r->lo);
+    free(r->hi);
+    free(r->choice);
+    r->lo = r->hi = NULL;
+    r->choice = NULL;
+}

@@ -1,0 +1,97 @@
+/*
+ * mdpcheck.h -- the property layer of MDP model checking: one property
+ * (analysis/prop.h) on one MDP with labels and rewards, solved soundly.
+ *
+ * PIPELINE (mdpcheck_run):
+ *  1. phi1/phi2 -> allowed A (NULL for F) and target T.
+ *  2. Graph precomputation through the backend's precompute function
+ *     (valiter.h): Pmax: S0 = Prob0A, S1 = Prob1E;  Pmin: S0 = Prob0E,
+ *     S1 = Prob1A;  Rmin: Prob1E decides finite (Pmax(F T) = 1) vs infinite;
+ *     Rmax: Prob1A does (Pmin(F T) = 1).  Reward targets have value 0,
+ *     states outside the Prob1 set value +infinity (PRISM's convention).
+ *  3. The maybe-state system (struct vi_system): maybe states renumbered;
+ *     for Pmax the MECs among the maybe states are collapsed into one state
+ *     each (their internal choices dropped), so that the upper bound
+ *     converges (Haddad-Monmege; Baier et al., CAV 2017); for Rmin the
+ *     choices that risk an infinite-reward state are dropped and the MECs of
+ *     zero-reward choices are collapsed, which makes the fixpoint unique.
+ *     Pmin and Rmax maybe-states contain no end components by construction.
+ *  4. Bounds: lower 0; upper 1 for probabilities; for rewards an upper
+ *     bound is computed and CERTIFIED: plain value iteration on the system
+ *     with every choice's reward raised by delta gives w with
+ *     F(w) <= w (checked, sweep by sweep of the original operator F); in
+ *     these systems every scheduler that satisfies that inequality reaches
+ *     the target almost surely, so w >= the true value.
+ *  5. Interval iteration (sound, default) or plain value iteration
+ *     (unsound) through the backend's solve function.
+ *  6. Values of every state (lo, hi; equal for plain VI), and on request a
+ *     memoryless scheduler: on maybe states an optimal choice (within the
+ *     stopping tolerance) chosen by a backward search from the target so
+ *     that the chosen choices keep reaching it (needed for Pmax and Rmin);
+ *     on Pmax's S1 the Prob1E attractor choice; on Pmin's S0 a choice that
+ *     stays in S0.
+ *
+ * THREAD SAFETY: reentrant; the inputs are only read.
+ */
+#ifndef WX_MDPCHECK_H
+#define WX_MDPCHECK_H
+
+#include <stdint.h>
+
+#include "../graph/mdp.h"
+#include "../graph/mdp_lab.h"
+#include "../util/error.h"
+#include "prop.h"
+#include "valiter.h"
+
+typedef int (*mdpcheck_precompute_fn)(const struct mdp *m, const uint8_t *allowed,
+                                      const uint8_t *target, enum vi_precomp which,
+                                      uint8_t *out, struct wx_error *err);
+typedef int (*mdpcheck_solve_fn)(const struct vi_system *sys, const struct vi_params *par,
+                                 double *lo, double *hi, struct vi_stats *stats,
+                                 struct wx_error *err);
+
+struct mdpcheck_options {
+    int sound;               /* 1: interval iteration; 0: plain VI (unsound) */
+    enum vi_method solver;   /* CPU: Jacobi or Gauss-Seidel                   */
+    double epsilon;          /* > 0                                           */
+    int relative;
+    uint64_t max_iterations; /* per solve call                                */
+    int threads;             /* CPU Jacobi threads, 0 = auto                  */
+    int scheduler;           /* fill result.choice                            */
+    mdpcheck_precompute_fn precompute; /* NULL: valiter_precompute_cpu       */
+    mdpcheck_solve_fn solve;           /* NULL: valiter_solve_cpu            */
+};
+
+struct mdpcheck_result {
+    uint64_t n_states;
+    double *lo, *hi;         /* n_states values (owned); +INFINITY for an
+                                infinite expected reward; lo == hi outside
+                                the maybe states and for plain VI          */
+    int64_t *choice;         /* n_states local choice numbers, -1 for a
+                                state without choice (owned; NULL unless
+                                options.scheduler)                          */
+    uint64_t n_target, n_yes, n_no, n_maybe, n_infinite;
+    uint64_t sys_states, sys_choices, sys_entries, mecs_collapsed;
+    uint64_t iterations;     /* sweeps, upper-bound phase included          */
+    uint64_t bound_iterations; /* of those, the reward upper-bound phase    */
+    double precomp_seconds;  /* labels, Prob0/Prob1                         */
+    double build_seconds;    /* system construction incl. MEC collapse      */
+    double solve_seconds;    /* numeric solution incl. the bound phase      */
+    struct vi_stats stats;   /* of the final solve call                     */
+};
+
+/* Checks p on m.  labels may be NULL (then only true/false/"deadlock"/
+ * "init" through initial); rew may be NULL (all rewards 0); initial
+ * (n_states bytes) may be NULL.  Fills *r (allocates; mdpcheck_result_free).
+ * Returns WX_OK, WX_EINPUT (unknown label, ...), WX_ELIMIT (no convergence
+ * within max_iterations, no certified reward bound, out of memory), or the
+ * backend's status. */
+int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
+                 const struct mdp_rewards *rew, const uint8_t *initial,
+                 const struct property *p, const struct mdpcheck_options *o,
+                 struct mdpcheck_result *r, struct wx_error *err);
+
+void mdpcheck_result_free(struct mdpcheck_result *r);
+
+#endif

@@ -1,0 +1,438 @@
+/*
+ * prop.c -- parser and evaluator of warpex check's properties (grammar in
+ * prop.h).  A hand-written recursive-descent parser over the text: each
+ * function starts with the rule it recognises.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prop.h"
+
+struct parser {
+    const char *text, *p;
+    const char *file;
+    int line;
+    struct wx_error *err;
+};
+
+static int col(const struct parser *ps, const char *at)
+{
+    return (int)(at - ps->text) + 1;
+}
+
+static void skip(struct parser *ps)
+{
+    while (*ps->p == ' ' || *ps->p == '\t')
+        ps->p++;
+}
+
+static int fail(struct parser *ps, const char *at, const char *expected)
+{
+    char found[48];
+    if (!*at)
+        snprintf(found, sizeof found, "the end of the property");
+    else if ((unsigned char)*at < 0x20 || (unsigned char)*at >= 0x7f)
+        snprintf(found, sizeof found, "byte 0x%02x", (unsigned char)*at);
+    else {
+        int n = 0;
+        while (at[n] && at[n] != ' ' && n < 20)
+            n++;
+        snprintf(found, sizeof found, "'%.*s'", n, at);
+    }
+    return wx_fail(ps->err, WX_EINPUT, ps->file ? ps->file : "property", ps->line,
+                   col(ps, at), "expected %s, found %s", expected, found);
+}
+
+static int oom(struct parser *ps)
+{
+    return wx_fail(ps->err, WX_ELIMIT, NULL, 0, 0, "out of memory (property)");
+}
+
+/* Does the text at p start with keyword kw, not followed by a name byte? */
+static int keyword(struct parser *ps, const char *kw)
+{
+    size_t n = strlen(kw);
+    if (strncmp(ps->p, kw, n) != 0)
+        return 0;
+    char c = ps->p[n];
+    if (isalnum((unsigned char)c) || c == '_')
+        return 0;
+    ps->p += n;
+    return 1;
+}
+
+static void phi_free(struct phi *f)
+{
+    if (!f)
+        return;
+    phi_free(f->a);
+    phi_free(f->b);
+    free(f->label);
+    free(f);
+}
+
+static struct phi *node(enum phi_op op, int c)
+{
+    struct phi *f = calloc(1, sizeof *f);
+    if (f) {
+        f->op = op;
+        f->col = c;
+    }
+    return f;
+}
+
+static int parse_or(struct parser *ps, struct phi **out);
+
+/* atom := '"' NAME '"' | "true" | "false" | "(" phi ")" */
+static int parse_atom(struct parser *ps, struct phi **out)
+{
+    skip(ps);
+    const char *at = ps->p;
+    if (*ps->p == '"') {
+        const char *name = ++ps->p;
+        while (*ps->p && *ps->p != '"' && (unsigned char)*ps->p >= 0x20)
+            ps->p++;
+        if (*ps->p != '"')
+            return fail(ps, ps->p, "'\"' closing the label name");
+        if (ps->p == name)
+            return fail(ps, at, "a label name between the quotes");
+        struct phi *f = node(PHI_LABEL, col(ps, at));
+        if (!f || !(f->label = strndup(name, (size_t)(ps->p - name)))) {
+            free(f);
+            return oom(ps);
+        }
+        ps->p++;
+        *out = f;
+        return WX_OK;
+    }
+    if (keyword(ps, "true") || keyword(ps, "false")) {
+        if (!(*out = node(at[0] == 't' ? PHI_TRUE : PHI_FALSE, col(ps, at))))
+            return oom(ps);
+        return WX_OK;
+    }
+    if (*ps->p == '(') {
+        ps->p++;
+        int rc = parse_or(ps, out);
+        if (rc != WX_OK)
+            return rc;
+        skip(ps);
+        if (*ps->p != ')') {
+            phi_free(*out);
+            *out = NULL;
+            return fail(ps, ps->p, "')'");
+        }
+        ps->p++;
+        return WX_OK;
+    }
+    return fail(ps, at, "a state formula (\"label\", true, false, !, or '(')");
+}
+
+/* not := "!" not | atom */
+static int parse_not(struct parser *ps, struct phi **out)
+{
+    skip(ps);
+    if (*ps->p == '!') {
+        struct phi *f = node(PHI_NOT, col(ps, ps->p));
+        if (!f)
+            return oom(ps);
+        ps->p++;
+        int rc = parse_not(ps, &f->a);
+        if (rc != WX_OK) {
+            free(f);
+            return rc;
+        }
+        *out = f;
+        return WX_OK;
+    }
+    return parse_atom(ps, out);
+}
+
+/* and := not { "&" not };  or := and { "|" and } */
+static int parse_binary(struct parser *ps, struct phi **out, char opch, enum phi_op op,
+                        int (*sub)(struct parser *, struct phi **))
+{
+    struct phi *l = NULL;
+    int rc = sub(ps, &l);
+    if (rc != WX_OK)
+        return rc;
+    for (;;) {
+        skip(ps);
+        if (*ps->p != opch)
+            break;
+        struct phi *f = node(op, col(ps, ps->p));
+        if (!f) {
+            phi_free(l);
+            return oom(ps);
+        }
+        ps->p++;
+        f->a = l;
+        if ((rc = sub(ps, &f->b)) != WX_OK) {
+            phi_free(f);
+            return rc;
+        }
+        l = f;
+    }
+    *out = l;
+    return WX_OK;
+}
+
+static int parse_and(struct parser *ps, struct phi **out)
+{
+    return parse_binary(ps, out, '&', PHI_AND, parse_not);
+}
+
+static int parse_or(struct parser *ps, struct phi **out)
+{
+    return parse_binary(ps, out, '|', PHI_OR, parse_and);
+}
+
+/* property := ("P"|"R") ("min"|"max") "=" "?" "[" ("F" phi | phi "U" phi) "]" */
+static int parse_property(struct parser *ps, struct property *out)
+{
+    int rc;
+    skip(ps);
+    const char *at = ps->p;
+    int is_r;
+    if (*ps->p == 'P' || *ps->p == 'R')
+        is_r = *ps->p++ == 'R';
+    else
+        return fail(ps, at, "Pmin, Pmax, Rmin or Rmax");
+    if (*ps->p == '{')
+        return wx_fail(ps->err, WX_EINPUT, ps->file ? ps->file : "property", ps->line,
+                       col(ps, ps->p),
+                       "named reward structures (R{...}) are not supported: give the "
+                       "rewards with --srew/--trew");
+    int mx;
+    if (!strncmp(ps->p, "min", 3))
+        mx = 0;
+    else if (!strncmp(ps->p, "max", 3))
+        mx = 1;
+    else
+        return fail(ps, at, "Pmin, Pmax, Rmin or Rmax");
+    ps->p += 3;
+    out->kind = is_r ? (mx ? PROP_RMAX : PROP_RMIN) : (mx ? PROP_PMAX : PROP_PMIN);
+    skip(ps);
+    if (*ps->p != '=')
+        return fail(ps, ps->p, "'=?'");
+    ps->p++;
+    skip(ps);
+    if (*ps->p != '?')
+        return fail(ps, ps->p, "'?' (only =? queries are supported)");
+    ps->p++;
+    skip(ps);
+    if (*ps->p != '[')
+        return fail(ps, ps->p, "'['");
+    ps->p++;
+    skip(ps);
+    const char *path_at = ps->p;
+    if (keyword(ps, "F")) {
+        if ((rc = parse_or(ps, &out->phi2)) != WX_OK)
+            return rc;
+    } else {
+        if ((rc = parse_or(ps, &out->phi1)) != WX_OK)
+            return rc;
+        skip(ps);
+        const char *u_at = ps->p;
+        if (!keyword(ps, "U"))
+            return fail(ps, u_at, "'U' (phi1 U phi2) or ']'");
+        if (is_r)
+            return wx_fail(ps->err, WX_EINPUT, ps->file ? ps->file : "property", ps->line,
+                           col(ps, path_at), "reward properties take F phi only, not U");
+        if ((rc = parse_or(ps, &out->phi2)) != WX_OK)
+            return rc;
+    }
+    skip(ps);
+    if (*ps->p != ']')
+        return fail(ps, ps->p, "']'");
+    ps->p++;
+    skip(ps);
+    if (*ps->p)
+        return fail(ps, ps->p, "the end of the property");
+    return WX_OK;
+}
+
+int prop_parse(const char *text, const char *file, int line, struct property *out,
+               struct wx_error *err)
+{
+    memset(out, 0, sizeof *out);
+    struct parser ps = {.text = text, .p = text, .file = file, .line = line, .err = err};
+    int rc = parse_property(&ps, out);
+    if (rc == WX_OK) {
+        const char *b = text, *e = text + strlen(text);
+        while (*b == ' ' || *b == '\t')
+            b++;
+        while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        if (!(out->text = strndup(b, (size_t)(e - b))))
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (property)");
+        snprintf(out->file, sizeof out->file, "%s", file ? file : "property");
+        out->line = line;
+    }
+    if (rc != WX_OK)
+        prop_free(out);
+    return rc;
+}
+
+void prop_free(struct property *p)
+{
+    phi_free(p->phi1);
+    phi_free(p->phi2);
+    free(p->text);
+    free(p->name);
+    memset(p, 0, sizeof *p);
+}
+
+void prop_free_all(struct property *props, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        prop_free(&props[i]);
+    free(props);
+}
+
+int prop_read_file(const char *path, struct property **props, size_t *n, struct wx_error *err)
+{
+    *props = NULL;
+    *n = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return wx_fail(err, WX_EINPUT, path, 0, 0, "cannot open the property file");
+    char buf[8192];
+    int line = 0, rc = WX_OK;
+    size_t cap = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        line++;
+        size_t len = strlen(buf);
+        if (len == sizeof buf - 1 && buf[len - 1] != '\n') {
+            rc = wx_fail(err, WX_EINPUT, path, line, 1, "line longer than %zu bytes",
+                         sizeof buf - 2);
+            break;
+        }
+        while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+            buf[--len] = 0;
+        char *s = buf;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (!*s || *s == '#' || (s[0] == '/' && s[1] == '/'))
+            continue;
+        /* PRISM definitions (label/const/formula ...;): the exported .lab
+         * already holds their labels, so they are read past */
+        if (!strncmp(s, "label ", 6) || !strncmp(s, "const ", 6) || !strncmp(s, "formula ", 8))
+            continue;
+        /* optional "NAME": prefix and ';' end; the parser sees the rest with
+         * its columns preserved (blanked, not removed) */
+        char *name = NULL;
+        if (*s == '"') {
+            char *q = strchr(s + 1, '"');
+            char *c = q ? q + 1 : NULL;
+            while (c && (*c == ' ' || *c == '\t'))
+                c++;
+            if (c && *c == ':') {
+                name = strndup(s + 1, (size_t)(q - s - 1));
+                memset(buf, ' ', (size_t)(c + 1 - buf));
+            }
+        }
+        char *e = buf + strlen(buf);
+        while (e > buf && (e[-1] == ' ' || e[-1] == '\t'))
+            e--;
+        if (e > buf && e[-1] == ';')
+            e[-1] = ' ';
+        if (cap == *n) {
+            cap = cap ? 2 * cap : 8;
+            struct property *np = realloc(*props, cap * sizeof *np);
+            if (!np) {
+                free(name);
+                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (properties)");
+                break;
+            }
+            *props = np;
+        }
+        rc = prop_parse(buf, path, line, &(*props)[*n], err);
+        if (rc != WX_OK) {
+            free(name);
+            break;
+        }
+        (*props)[(*n)++].name = name;
+    }
+    fclose(f);
+    if (rc == WX_OK && *n == 0)
+        rc = wx_fail(err, WX_EINPUT, path, 0, 0, "no property in the file");
+    if (rc != WX_OK) {
+        prop_free_all(*props, *n);
+        *props = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+static int eval(const struct property *p, const struct phi *f, const struct mdp *m,
+                const struct mdp_labels *labels, const uint8_t *initial, uint8_t *out,
+                struct wx_error *err)
+{
+    uint64_t n = m->n_states;
+    int rc;
+    switch (f->op) {
+    case PHI_TRUE:
+    case PHI_FALSE:
+        memset(out, f->op == PHI_TRUE, n);
+        return WX_OK;
+    case PHI_LABEL: {
+        int id = labels ? mdp_labels_find(labels, f->label) : -1;
+        if (id >= 0) {
+            for (uint64_t s = 0; s < n; s++)
+                out[s] = (uint8_t)mdp_labels_has(labels, id, s);
+            return WX_OK;
+        }
+        if (!strcmp(f->label, "init") && initial) {
+            memcpy(out, initial, n);
+            return WX_OK;
+        }
+        if (!strcmp(f->label, "deadlock")) {
+            for (uint64_t s = 0; s < n; s++)
+                out[s] = m->state_start[s] == m->state_start[s + 1];
+            return WX_OK;
+        }
+        return wx_fail(err, WX_EINPUT, p->file, p->line, f->col,
+                       "unknown label \"%s\"%s", f->label,
+                       labels ? "" : " (no labels given: use --lab)");
+    }
+    case PHI_NOT:
+        if ((rc = eval(p, f->a, m, labels, initial, out, err)) != WX_OK)
+            return rc;
+        for (uint64_t s = 0; s < n; s++)
+            out[s] = !out[s];
+        return WX_OK;
+    case PHI_AND:
+    case PHI_OR: {
+        uint8_t *tmp = malloc(n ? n : 1);
+        if (!tmp)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+        if ((rc = eval(p, f->a, m, labels, initial, out, err)) == WX_OK &&
+            (rc = eval(p, f->b, m, labels, initial, tmp, err)) == WX_OK)
+            for (uint64_t s = 0; s < n; s++)
+                out[s] = f->op == PHI_AND ? (out[s] & tmp[s]) : (out[s] | tmp[s]);
+        free(tmp);
+        return rc;
+    }
+    }
+    return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "bad formula node");
+}
+
+int prop_eval(const struct property *p, const struct phi *phi, const struct mdp *m,
+              const struct mdp_labels *labels, const uint8_t *initial, uint8_t *out,
+              struct wx_error *err)
+{
+    return eval(p, phi, m, labels, initial, out, err);
+}
+
+const char *prop_kind_name(enum prop_kind k)
+{
+    switch (k) {
+    case PROP_PMIN: return "Pmin";
+    case PROP_PMAX: return "Pmax";
+    case PROP_RMIN: return "Rmin";
+    case PROP_RMAX: return "Rmax";
+    }
+    return "?";
+}

@@ -1,0 +1,81 @@
+/*
+ * prop.h -- the property syntax of `warpex check`: a small PRISM-style
+ * language for reachability probabilities and expected rewards.
+ *
+ * GRAMMAR (blanks between tokens are free):
+ *     property := ( "P" | "R" ) ( "min" | "max" ) "=" "?" "[" path "]"
+ *     path     := "F" phi  |  phi "U" phi          (R: only F)
+ *     phi      := or
+ *     or       := and { "|" and }
+ *     and      := not { "&" not }
+ *     not      := "!" not | atom
+ *     atom     := '"' NAME '"' | "true" | "false" | "(" phi ")"
+ * A label NAME is any run of bytes other than '"' and control bytes.
+ * "init" and "deadlock" are labels like the others: when the model has no
+ * label of that name, "init" means the model's initial states and
+ * "deadlock" the states without a choice (prop_eval).
+ *
+ * In a property FILE (prop_read_file) each non-blank line that is not a
+ * comment ("//" or "#" first) is one property, optionally named
+ * ( "NAME": property ) and optionally ended by ';' (the .props files of
+ * /work/shared/data/mdp use both).  PRISM definition lines (starting with
+ * "label ", "const " or "formula ") are read past: the exported .lab file
+ * already carries their labels.
+ *
+ * ERRORS are WX_EINPUT, located: the file (or "property" for --prop text),
+ * line and 1-based byte column of the offending token; prop_eval locates an
+ * unknown label the same way.
+ *
+ * THREAD SAFETY: reentrant.
+ */
+#ifndef WX_PROP_H
+#define WX_PROP_H
+
+#include <stdint.h>
+
+#include "../graph/mdp.h"
+#include "../graph/mdp_lab.h"
+#include "../util/error.h"
+
+enum prop_kind { PROP_PMIN, PROP_PMAX, PROP_RMIN, PROP_RMAX };
+enum phi_op { PHI_TRUE, PHI_FALSE, PHI_LABEL, PHI_NOT, PHI_AND, PHI_OR };
+
+struct phi {
+    enum phi_op op;
+    char *label;          /* PHI_LABEL: the name (owned)                   */
+    int col;              /* column of the token, for errors              */
+    struct phi *a, *b;    /* operands (owned)                              */
+};
+
+struct property {
+    enum prop_kind kind;
+    struct phi *phi1;     /* left of U; NULL for F (owned)                 */
+    struct phi *phi2;     /* the target (owned)                            */
+    char *text;           /* the property as written, trimmed (owned)      */
+    char *name;           /* its name in a file, or NULL (owned)           */
+    char file[256];       /* where it came from, for errors                */
+    int line;
+};
+
+/* Parses text (one property, no name, no ';').  file/line locate errors
+ * (file may be NULL: "property").  On error *out is zeroed. */
+int prop_parse(const char *text, const char *file, int line, struct property *out,
+               struct wx_error *err);
+void prop_free(struct property *p);
+
+/* Reads a property file: *props (malloc'ed array of *n) is freed with
+ * prop_free_all. */
+int prop_read_file(const char *path, struct property **props, size_t *n, struct wx_error *err);
+void prop_free_all(struct property *props, size_t n);
+
+/* Evaluates phi on every state: out[s] = 1 or 0 (n_states bytes).
+ * initial (n_states bytes, may be NULL) gives "init" when there is no such
+ * label.  WX_EINPUT (located at the property) for an unknown label. */
+int prop_eval(const struct property *p, const struct phi *phi, const struct mdp *m,
+              const struct mdp_labels *labels, const uint8_t *initial, uint8_t *out,
+              struct wx_error *err);
+
+/* "Pmax", "Pmin", "Rmax", "Rmin". */
+const char *prop_kind_name(enum prop_kind k);
+
+#endif

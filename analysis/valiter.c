@@ -1,0 +1,468 @@
+/*
+ * valiter.c -- the CPU twins of the value-iteration cores (contract:
+ * valiter.h): the Prob0/Prob1 graph precomputations and the numeric solver
+ * (multi-threaded Jacobi, sequential Gauss-Seidel; interval or plain value
+ * iteration).
+ *
+ * PRECOMPUTATION.  All four sets come from backward searches over a
+ * predecessor index (for every state t, the choices with an entry to t):
+ *   Prob0A (Pmax = 0): complement of the states that reach T through A by
+ *       some choice: one backward BFS from T.
+ *   Prob0E (Pmin = 0): complement of the least R with R = T + {s in A with
+ *       >= 1 choice, every choice of s has a successor in R}: a BFS with a
+ *       per-state count of choices that do not yet hit R.
+ *   Prob1A (Pmin = 1): Pmin(s) < 1 iff some path through A \ T reaches a
+ *       state of Z = Prob0E (a scheduler can go there with positive
+ *       probability and then avoid T for ever; conversely a memoryless
+ *       scheduler that misses T with positive probability ends up in such
+ *       a state).  So Prob1A is the complement of the backward BFS from Z
+ *       through states of A \ T.
+ *   Prob1E (Pmax = 1): the nested fixpoint of Forejt et al.: U = all; repeat
+ *       { V = backward BFS from T through A using only choices whose
+ *       successors all lie in U; U = V } until U is stable.
+ * Deadlock states (no choice) are never added by a search that needs a
+ * choice, so they reach T only when in T.
+ *
+ * SOLVER.  A Jacobi sweep computes every state's new value from the previous
+ * vector, so its result does not depend on how states are split among
+ * threads: single- and multi-threaded runs give bit-identical vectors.
+ * Threads own contiguous state ranges of about equal entry counts and meet
+ * at a barrier after each sweep; thread 0 then decides whether to stop.  In
+ * interval iteration the new lower value is max(old, update) and the new
+ * upper value min(old, update): the exact sequences are monotone anyway, and
+ * this keeps rounding from ever moving a bound the wrong way.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "valiter.h"
+
+/* ---- precomputation ---- */
+
+struct pred_index {
+    uint64_t *start;   /* n_states + 1 */
+    uint64_t *choice;  /* n_entries: choices with an entry into the state */
+    uint32_t *owner;   /* n_choices: the state of each choice */
+};
+
+static void pred_free(struct pred_index *p)
+{
+    free(p->start);
+    free(p->choice);
+    free(p->owner);
+}
+
+static int pred_build(const struct mdp *m, struct pred_index *p)
+{
+    uint64_t n = m->n_states;
+    p->start = calloc(n + 2, sizeof *p->start);
+    p->choice = malloc((m->n_entries ? m->n_entries : 1) * sizeof *p->choice);
+    p->owner = malloc((m->n_choices ? m->n_choices : 1) * sizeof *p->owner);
+    if (!p->start || !p->choice || !p->owner) {
+        pred_free(p);
+        return 0;
+    }
+    for (uint64_t s = 0; s < n; s++)
+        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++)
+            p->owner[c] = (uint32_t)s;
+    for (uint64_t e = 0; e < m->n_entries; e++)
+        p->start[m->targets[e] + 2]++;
+    for (uint64_t t = 0; t < n; t++)
+        p->start[t + 2] += p->start[t + 1];
+    for (uint64_t c = 0; c < m->n_choices; c++)
+        for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
+            p->choice[p->start[m->targets[e] + 1]++] = c;
+    return 1;
+}
+
+/* Backward search from the states with in_r set: a state s joins when
+ * eligible[s] and some choice c of s with (usable == NULL || usable[c]) has
+ * an entry into R.  in_r is updated in place; queue has n_states room. */
+static void backward_exists(const struct pred_index *p, uint64_t n, uint8_t *in_r,
+                            const uint8_t *eligible, const uint8_t *usable, uint32_t *queue)
+{
+    uint64_t head = 0, tail = 0;
+    for (uint64_t s = 0; s < n; s++)
+        if (in_r[s])
+            queue[tail++] = (uint32_t)s;
+    while (head < tail) {
+        uint32_t t = queue[head++];
+        for (uint64_t i = p->start[t]; i < p->start[t + 1]; i++) {
+            uint64_t c = p->choice[i];
+            uint32_t s = p->owner[c];
+            if (in_r[s] || !eligible[s] || (usable && !usable[c]))
+                continue;
+            in_r[s] = 1;
+            queue[tail++] = s;
+        }
+    }
+}
+
+int valiter_precompute_cpu(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
+                           enum vi_precomp which, uint8_t *out, struct wx_error *err)
+{
+    uint64_t n = m->n_states;
+    if (n == 0)
+        return WX_OK;
+    struct pred_index p;
+    if (!pred_build(m, &p))
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (precomputation)");
+    uint8_t *r = calloc(n, 1), *elig = malloc(n), *usable = NULL;
+    uint32_t *queue = malloc(n * sizeof *queue);
+    uint64_t *pending = NULL;
+    int rc = WX_OK;
+    if (!r || !elig || !queue) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (precomputation)");
+        goto done;
+    }
+    /* eligible: allowed and not a target (targets are in R from the start) */
+    for (uint64_t s = 0; s < n; s++)
+        elig[s] = (!allowed || allowed[s]) && !target[s];
+
+    switch (which) {
+    case VI_PMAX0:
+        memcpy(r, target, n);
+        backward_exists(&p, n, r, elig, NULL, queue);
+        for (uint64_t s = 0; s < n; s++)
+            out[s] = !r[s];
+        break;
+    case VI_PMIN0:
+    case VI_PMIN1: {
+        /* Prob0E's complement R: s joins when all its choices hit R */
+        pending = malloc(n * sizeof *pending);
+        usable = calloc(m->n_choices ? m->n_choices : 1, 1); /* here: "hits R" */
+        if (!pending || !usable) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (precomputation)");
+            goto done;
+        }
+        uint64_t head = 0, tail = 0;
+        for (uint64_t s = 0; s < n; s++) {
+            pending[s] = m->state_start[s + 1] - m->state_start[s];
+            r[s] = target[s];
+            if (r[s])
+                queue[tail++] = (uint32_t)s;
+        }
+        while (head < tail) {
+            uint32_t t = queue[head++];
+            for (uint64_t i = p.start[t]; i < p.start[t + 1]; i++) {
+                uint64_t c = p.choice[i];
+                if (usable[c])
+                    continue;
+                usable[c] = 1;
+                uint32_t s = p.owner[c];
+                if (--pending[s] == 0 && !r[s] && elig[s]) {
+                    r[s] = 1;
+                    queue[tail++] = s;
+                }
+            }
+        }
+        if (which == VI_PMIN0) {
+            for (uint64_t s = 0; s < n; s++)
+                out[s] = !r[s];
+            break;
+        }
+        /* Prob1A: Z = complement of r; grow Z backwards through A \ T */
+        for (uint64_t s = 0; s < n; s++)
+            r[s] = !r[s];
+        backward_exists(&p, n, r, elig, NULL, queue);
+        for (uint64_t s = 0; s < n; s++)
+            out[s] = !r[s];
+        break;
+    }
+    case VI_PMAX1: {
+        usable = malloc(m->n_choices ? m->n_choices : 1);
+        uint8_t *u = malloc(n);
+        if (!usable || !u) {
+            free(u);
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (precomputation)");
+            goto done;
+        }
+        memset(u, 1, n);
+        for (;;) {
+            for (uint64_t c = 0; c < m->n_choices; c++) {
+                uint8_t ok = 1;
+                for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1] && ok; e++)
+                    ok = u[m->targets[e]];
+                usable[c] = ok;
+            }
+            memcpy(r, target, n);
+            backward_exists(&p, n, r, elig, usable, queue);
+            int changed = memcmp(r, u, n) != 0;
+            memcpy(u, r, n);
+            if (!changed)
+                break;
+        }
+        for (uint64_t s = 0; s < n; s++)
+            out[s] = u[s];
+        free(u);
+        break;
+    }
+    default:
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "unknown precomputation %d", (int)which);
+    }
+done:
+    free(r);
+    free(elig);
+    free(queue);
+    free(pending);
+    free(usable);
+    pred_free(&p);
+    return rc;
+}
+
+/* ---- numeric solver ---- */
+
+/* Below this many entries per thread, extra threads cost more than they
+ * save (a barrier per sweep is a few microseconds). */
+#define VI_ENTRIES_PER_THREAD 32768
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The value of choice c on vector x. */
+static inline double choice_value(const struct vi_system *sys, uint64_t c, const double *x)
+{
+    double v = sys->b[c];
+    for (uint64_t e = sys->choice_start[c]; e < sys->choice_start[c + 1]; e++)
+        v += sys->probs[e] * x[sys->targets[e]];
+    return v;
+}
+
+static inline double state_update(const struct vi_system *sys, uint64_t s, const double *x,
+                                  int maximize)
+{
+    uint64_t c = sys->state_start[s], ce = sys->state_start[s + 1];
+    double best = choice_value(sys, c, x);
+    for (c++; c < ce; c++) {
+        double v = choice_value(sys, c, x);
+        if (maximize ? v > best : v < best)
+            best = v;
+    }
+    return best;
+}
+
+/* Does state s meet the stopping rule? */
+static inline int gap_ok(double lo, double hi, double eps, int relative)
+{
+    double g = hi - lo;
+    if (relative && lo > 0)
+        return g <= eps * lo;
+    return g <= eps;
+}
+
+static inline int change_ok(double old, double nw, double eps, int relative)
+{
+    double d = fabs(nw - old);
+    if (relative)
+        return d <= eps * fabs(nw);
+    return d <= eps;
+}
+
+struct solver {
+    const struct vi_system *sys;
+    const struct vi_params *par;
+    int nthreads;
+    uint64_t *range;            /* nthreads + 1 state boundaries */
+    double *lo[2], *hi[2];      /* Jacobi buffers: cur = [k & 1] */
+    int *thread_ok;             /* per thread: its states met the rule */
+    pthread_barrier_t barrier;
+    pthread_mutex_t gate;       /* workers start when go is set */
+    pthread_cond_t gate_open;
+    int go;
+    uint64_t iterations;
+    int stop, converged;
+};
+
+struct worker {
+    struct solver *sv;
+    int id;
+};
+
+static void *jacobi_worker(void *arg)
+{
+    struct worker *w = arg;
+    struct solver *sv = w->sv;
+    pthread_mutex_lock(&sv->gate);
+    while (!sv->go)
+        pthread_cond_wait(&sv->gate_open, &sv->gate);
+    pthread_mutex_unlock(&sv->gate);
+    const struct vi_system *sys = sv->sys;
+    const struct vi_params *par = sv->par;
+    uint64_t s0 = sv->range[w->id], s1 = sv->range[w->id + 1];
+    int mx = par->maximize, rel = par->relative;
+    double eps = par->epsilon;
+    for (uint64_t k = 0;; k++) {
+        int cur = (int)(k & 1), nxt = cur ^ 1;
+        const double *lo = sv->lo[cur], *hi = sv->hi[cur];
+        double *nlo = sv->lo[nxt], *nhi = sv->hi[nxt];
+        int ok = 1;
+        if (hi) {
+            for (uint64_t s = s0; s < s1; s++) {
+                double l = state_update(sys, s, lo, mx), h = state_update(sys, s, hi, mx);
+                l = l > lo[s] ? l : lo[s];
+                h = h < hi[s] ? h : hi[s];
+                nlo[s] = l;
+                nhi[s] = h;
+                ok &= gap_ok(l, h, eps, rel);
+            }
+        } else {
+            for (uint64_t s = s0; s < s1; s++) {
+                double l = state_update(sys, s, lo, mx);
+                ok &= change_ok(lo[s], l, eps, rel);
+                nlo[s] = l;
+            }
+        }
+        sv->thread_ok[w->id] = ok;
+        pthread_barrier_wait(&sv->barrier);
+        if (w->id == 0) {
+            int all = 1;
+            for (int t = 0; t < sv->nthreads; t++)
+                all &= sv->thread_ok[t];
+            sv->iterations = k + 1;
+            sv->converged = all;
+            sv->stop = all || sv->iterations >= par->max_iterations;
+        }
+        pthread_barrier_wait(&sv->barrier);
+        if (sv->stop)
+            break;
+    }
+    return NULL;
+}
+
+static int solve_gauss_seidel(const struct vi_system *sys, const struct vi_params *par,
+                              double *lo, double *hi, uint64_t *iters)
+{
+    int mx = par->maximize, rel = par->relative;
+    double eps = par->epsilon;
+    for (uint64_t k = 0; k < par->max_iterations; k++) {
+        int ok = 1;
+        for (uint64_t s = 0; s < sys->n_states; s++) {
+            if (hi) {
+                double l = state_update(sys, s, lo, mx), h = state_update(sys, s, hi, mx);
+                lo[s] = l > lo[s] ? l : lo[s];
+                hi[s] = h < hi[s] ? h : hi[s];
+                ok &= gap_ok(lo[s], hi[s], eps, rel);
+            } else {
+                double l = state_update(sys, s, lo, mx);
+                ok &= change_ok(lo[s], l, eps, rel);
+                lo[s] = l;
+            }
+        }
+        *iters = k + 1;
+        if (ok)
+            return 1;
+    }
+    return 0;
+}
+
+static int cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
+int valiter_solve_cpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
+                      double *hi, struct vi_stats *stats, struct wx_error *err)
+{
+    double t0 = now_s();
+    uint64_t n = sys->n_states;
+    struct vi_stats st = {0};
+    int k = hi ? 2 : 1;
+    st.bytes_per_sweep = 8 * (n + 1) + 8 * (sys->n_choices + 1) + 12 * sys->n_entries +
+                         8 * sys->n_choices + (uint64_t)k * (8 * sys->n_entries + 16 * n);
+    if (!(par->epsilon > 0))
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "epsilon must be > 0 (got %g)", par->epsilon);
+    if (n == 0) {
+        if (stats)
+            *stats = st;
+        return WX_OK;
+    }
+    int converged = 0;
+    if (par->method == VI_GAUSS_SEIDEL) {
+        converged = solve_gauss_seidel(sys, par, lo, hi, &st.iterations);
+    } else {
+        struct solver sv = {.sys = sys, .par = par};
+        int want = par->threads > 0 ? par->threads : cpu_count();
+        if (par->threads <= 0) {
+            uint64_t cap = sys->n_entries / VI_ENTRIES_PER_THREAD + 1;
+            if ((uint64_t)want > cap)
+                want = (int)cap;
+        }
+        if ((uint64_t)want > n)
+            want = (int)n;
+        sv.range = malloc(((size_t)want + 1) * sizeof *sv.range);
+        sv.thread_ok = calloc((size_t)want, sizeof *sv.thread_ok);
+        sv.lo[0] = lo;
+        sv.lo[1] = malloc(n * sizeof(double));
+        sv.hi[0] = hi;
+        sv.hi[1] = hi ? malloc(n * sizeof(double)) : NULL;
+        pthread_t *tid = malloc((size_t)want * sizeof *tid);
+        struct worker *ws = malloc((size_t)want * sizeof *ws);
+        if (!sv.range || !sv.thread_ok || !sv.lo[1] || (hi && !sv.hi[1]) || !tid || !ws) {
+            free(sv.range), free(sv.thread_ok), free(sv.lo[1]), free(sv.hi[1]), free(tid), free(ws);
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value iteration)");
+        }
+        /* Threads wait at a gate until the number that could be started is
+         * known; the ranges and the barrier are then made for that number,
+         * so a failing pthread_create only means fewer threads. */
+        pthread_mutex_init(&sv.gate, NULL);
+        pthread_cond_init(&sv.gate_open, NULL);
+        int started = 1;
+        for (int i = 0; i < want; i++) {
+            ws[i] = (struct worker){&sv, i};
+            if (i > 0) {
+                if (pthread_create(&tid[i], NULL, jacobi_worker, &ws[i]) != 0)
+                    break;
+                started = i + 1;
+            }
+        }
+        sv.nthreads = started;
+        /* split by work: entries plus one per state, so empty rows count */
+        uint64_t total = sys->n_entries + n, t = 0;
+        sv.range[0] = 0;
+        for (int i = 1; i < started; i++) {
+            uint64_t goal = total / (uint64_t)started * (uint64_t)i;
+            while (t < n && sys->choice_start[sys->state_start[t]] + t < goal)
+                t++;
+            sv.range[i] = t;
+        }
+        sv.range[started] = n;
+        pthread_barrier_init(&sv.barrier, NULL, (unsigned)started);
+        pthread_mutex_lock(&sv.gate);
+        sv.go = 1;
+        pthread_cond_broadcast(&sv.gate_open);
+        pthread_mutex_unlock(&sv.gate);
+        jacobi_worker(&ws[0]);
+        for (int i = 1; i < started; i++)
+            pthread_join(tid[i], NULL);
+        pthread_barrier_destroy(&sv.barrier);
+        pthread_cond_destroy(&sv.gate_open);
+        pthread_mutex_destroy(&sv.gate);
+        st.iterations = sv.iterations;
+        converged = sv.converged;
+        if (sv.iterations & 1) { /* the last sweep wrote buffer 1 */
+            memcpy(lo, sv.lo[1], n * sizeof(double));
+            if (hi)
+                memcpy(hi, sv.hi[1], n * sizeof(double));
+        }
+        free(sv.range), free(sv.thread_ok), free(sv.lo[1]), free(sv.hi[1]), free(tid), free(ws);
+    }
+    st.seconds = now_s() - t0;
+    st.sweep_seconds = st.iterations ? st.seconds / (double)st.iterations : 0;
+    if (stats)
+        *stats = st;
+    if (!converged)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                       "value iteration did not converge after %llu sweeps (epsilon %g%s)",
+                       (unsigned long long)st.iterations, par->epsilon,
+                       par->relative ? ", relative" : "");
+    return WX_OK;
+}

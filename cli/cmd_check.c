@@ -1,0 +1,479 @@
+/*
+ * cmd_check.c -- `warpex check MODEL --prop P ...`: probabilistic model
+ * checking of MDPs and DTMCs (analysis/mdpcheck.h): sound interval
+ * iteration by default, plain value iteration (--method vi, labelled
+ * UNSOUND) on request.
+ *
+ * MODEL is a PRISM explicit .tra (with --lab, --srew, --trew) or a Storm
+ * .drn file (labels and rewards inside; graph/drn.h).  Every property of
+ * --prop (repeatable) and --props FILE is checked in turn; the output gives
+ * the value (midpoint and [lo, hi]) at every initial state, the state
+ * classes, iterations and the time split.  --values and --scheduler write
+ * all states' values / an optimal choice per state (one property only), to
+ * FILE.tmp renamed to FILE on success.  Exit status: 0, 2 (usage or input
+ * error, located), 3 (no convergence or other limit), 4 (system).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../analysis/mdpcheck.h"
+#include "../analysis/prop.h"
+#include "../analysis/valiter.h"
+#include "../graph/drn.h"
+#include "../graph/mdp.h"
+#include "../graph/mdp_lab.h"
+#include "cli.h"
+
+
+enum backend { BK_AUTO, BK_CPU, BK_GPU };
+
+struct check_options {
+    const char *input, *lab, *srew, *trew, *props_file, *values_out, *sched_out;
+    const char **props;
+    int n_props;
+    int sound, json, quiet, relative, threads;
+    enum vi_method solver;
+    double epsilon;
+    uint64_t max_iterations;
+    enum backend backend;
+};
+
+static int need_arg(int argc, char **argv, int *i, const char **v, struct wx_error *err)
+{
+    if (*i + 1 >= argc)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option '%s' needs an argument", argv[*i]);
+    *v = argv[++*i];
+    return WX_OK;
+}
+
+static int parse_options(int argc, char **argv, int first, struct check_options *o,
+                         struct wx_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->sound = 1;
+    o->epsilon = 1e-6;
+    o->max_iterations = 1000000;
+    o->solver = VI_JACOBI;
+    o->props = calloc((size_t)argc, sizeof *o->props);
+    if (!o->props)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    int rc;
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        if (!strcmp(a, "--json"))
+            o->json = 1;
+        else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
+            o->quiet = 1;
+        else if (!strcmp(a, "--relative"))
+            o->relative = 1;
+        else if (!strcmp(a, "--lab") || !strcmp(a, "--srew") || !strcmp(a, "--trew") ||
+                 !strcmp(a, "--props") || !strcmp(a, "--values") || !strcmp(a, "--scheduler") ||
+                 !strcmp(a, "--prop")) {
+            if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
+                return rc;
+            if (!strcmp(a, "--lab"))
+                o->lab = v;
+            else if (!strcmp(a, "--srew"))
+                o->srew = v;
+            else if (!strcmp(a, "--trew"))
+                o->trew = v;
+            else if (!strcmp(a, "--props"))
+                o->props_file = v;
+            else if (!strcmp(a, "--values"))
+                o->values_out = v;
+            else if (!strcmp(a, "--scheduler"))
+                o->sched_out = v;
+            else
+                o->props[o->n_props++] = v;
+        } else if (!strcmp(a, "--method")) {
+            if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
+                return rc;
+            if (!strcmp(v, "ii"))
+                o->sound = 1;
+            else if (!strcmp(v, "vi"))
+                o->sound = 0;
+            else
+                return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                               "--method takes ii (interval iteration, sound) or vi (plain value "
+                               "iteration, unsound), not '%s'", v);
+        } else if (!strcmp(a, "--solver")) {
+            if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
+                return rc;
+            if (!strcmp(v, "jacobi"))
+                o->solver = VI_JACOBI;
+            else if (!strcmp(v, "gs"))
+                o->solver = VI_GAUSS_SEIDEL;
+            else
+                return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                               "--solver takes jacobi or gs, not '%s'", v);
+        } else if (!strcmp(a, "--backend")) {
+            if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
+                return rc;
+            if (!strcmp(v, "auto"))
+                o->backend = BK_AUTO;
+            else if (!strcmp(v, "cpu"))
+                o->backend = BK_CPU;
+            else if (!strcmp(v, "gpu"))
+                o->backend = BK_GPU;
+            else
+                return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                               "--backend takes auto, cpu or gpu, not '%s'", v);
+        } else if (!strcmp(a, "--epsilon")) {
+            if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
+                return rc;
+            char *end;
+            errno = 0;
+            o->epsilon = strtod(v, &end);
+            if (*end || errno || !(o->epsilon > 0) || !(o->epsilon < 1))
+                return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                               "--epsilon takes a number in (0, 1), not '%s'", v);
+        } else if (!strcmp(a, "--max-iterations") || !strcmp(a, "--threads")) {
+            if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
+                return rc;
+            char *end;
+            errno = 0;
+            unsigned long long x = strtoull(v, &end, 10);
+            int thr = a[2] == 't';
+            if (*end || errno || v[0] == '-' || !v[0] || (thr ? x > 1024 : x == 0))
+                return wx_fail(err, WX_EINPUT, NULL, 0, 0, "%s takes %s, not '%s'", a,
+                               thr ? "a number of threads 0..1024 (0: all cores)"
+                                   : "a positive number",
+                               v);
+            if (thr)
+                o->threads = (int)x;
+            else
+                o->max_iterations = x;
+        } else if (a[0] == '-' && a[1])
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "unknown option '%s' for check", a);
+        else if (o->input)
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "check takes one MODEL ('%s' and '%s' given)",
+                           o->input, a);
+        else
+            o->input = a;
+    }
+    if (!o->input || (!o->n_props && !o->props_file))
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "usage: warpex check MODEL.tra|MODEL.drn [--lab F] [--srew F] [--trew F] "
+                       "--prop 'Pmax=? [ F \"goal\" ]' | --props FILE [options] (see warpex help)");
+    return WX_OK;
+}
+
+/* Writes PATH.tmp with fn's lines and renames it to PATH. */
+static int write_atomic(const char *path, int (*fn)(FILE *, const void *), const void *arg,
+                        struct wx_error *err)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return wx_fail(err, WX_EINPUT, path, 0, 0, "output path too long");
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return wx_fail(err, WX_ESYSTEM, tmp, 0, 0, "cannot create: %s", strerror(errno));
+    int bad = fn(f, arg) != 0;
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        int e = errno;
+        remove(tmp);
+        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot write: %s", strerror(e));
+    }
+    return WX_OK;
+}
+
+static int put_values(FILE *f, const void *arg)
+{
+    const struct mdpcheck_result *r = arg;
+    for (uint64_t s = 0; s < r->n_states; s++) {
+        double lo = r->lo[s], hi = r->hi[s], mid = isinf(lo) ? lo : 0.5 * (lo + hi);
+        if (fprintf(f, "%llu %.17g %.17g %.17g\n", (unsigned long long)s, mid, lo, hi) < 0)
+            return 1;
+    }
+    return 0;
+}
+
+static int put_scheduler(FILE *f, const void *arg)
+{
+    const struct mdpcheck_result *r = arg;
+    for (uint64_t s = 0; s < r->n_states; s++)
+        if (fprintf(f, "%llu %lld\n", (unsigned long long)s, (long long)r->choice[s]) < 0)
+            return 1;
+    return 0;
+}
+
+static void json_double(double v)
+{
+    if (isinf(v))
+        printf("\"inf\"");
+    else
+        printf("%.17g", v);
+}
+
+static const char *backend_name(enum backend b)
+{
+    return b == BK_GPU ? "gpu" : "cpu";
+}
+
+int cmd_check(int argc, char **argv, int first, struct wx_error *err)
+{
+    struct check_options o;
+    struct mdp m = {0};
+    struct mdp_labels labels = {0};
+    struct mdp_rewards rew = {0};
+    struct property *props = NULL;
+    size_t n_props = 0, n_file = 0;
+    uint8_t *initial = NULL;
+    int have_labels = 0;
+    int rc = parse_options(argc, argv, first, &o, err);
+    if (rc != WX_OK)
+        goto out;
+
+    /* the backend */
+    enum backend bk = o.backend;
+    int gpu_ok = bk != BK_CPU && o.solver != VI_GAUSS_SEIDEL && valiter_gpu_available();
+    if (bk == BK_AUTO)
+        bk = gpu_ok ? BK_GPU : BK_CPU;
+    if (o.solver == VI_GAUSS_SEIDEL && bk == BK_GPU && o.backend == BK_GPU) {
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                     "--solver gs is CPU only (the GPU runs Jacobi sweeps): use --backend cpu");
+        goto out;
+    }
+    if (bk == BK_GPU && !gpu_ok) {
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                     "--backend gpu: no usable CUDA device (or a build without CUDA)");
+        goto out;
+    }
+
+    /* the properties first: a typo should not wait for a large model */
+    if (o.props_file && (rc = prop_read_file(o.props_file, &props, &n_file, err)) != WX_OK)
+        goto out;
+    n_props = n_file + (size_t)o.n_props;
+    struct property *np = realloc(props, (n_props ? n_props : 1) * sizeof *np);
+    if (!np) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+        n_props = n_file;
+        goto out;
+    }
+    props = np;
+    for (int i = 0; i < o.n_props; i++) {
+        if ((rc = prop_parse(o.props[i], "--prop", i + 1, &props[n_file + (size_t)i], err)) !=
+            WX_OK) {
+            n_props = n_file + (size_t)i;
+            goto out;
+        }
+    }
+    if ((o.values_out || o.sched_out) && n_props != 1) {
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                     "--values and --scheduler need exactly one property (%zu given)", n_props);
+        goto out;
+    }
+
+    /* the model */
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    size_t il = strlen(o.input);
+    int is_drn = il > 4 && !strcmp(o.input + il - 4, ".drn");
+    if (is_drn) {
+        if (o.lab || o.srew || o.trew) {
+            rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                         "a .drn file holds its own labels and rewards: --lab, --srew and "
+                         "--trew are for .tra models");
+            goto out;
+        }
+        if ((rc = drn_read(o.input, &m, &labels, &rew, err)) != WX_OK)
+            goto out;
+        have_labels = 1;
+    } else {
+        if ((rc = mdp_read(o.input, &m, err)) != WX_OK)
+            goto out;
+        if (o.lab) {
+            if ((rc = mdp_labels_read(o.lab, m.n_states, &labels, err)) != WX_OK)
+                goto out;
+            have_labels = 1;
+        }
+        if (o.srew && (rc = mdp_srew_read(o.srew, &m, &rew, err)) != WX_OK)
+            goto out;
+        if (o.trew && (rc = mdp_trew_read(o.trew, &m, &rew, err)) != WX_OK)
+            goto out;
+    }
+    double read_s = cli_seconds_since(&t0);
+
+    /* initial states: the "init" label, else state 0 */
+    initial = calloc(m.n_states ? m.n_states : 1, 1);
+    if (!initial) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+        goto out;
+    }
+    int init_id = have_labels ? mdp_labels_find(&labels, "init") : -1;
+    uint64_t n_init = 0;
+    for (uint64_t s = 0; s < m.n_states; s++) {
+        initial[s] = init_id >= 0 ? (uint8_t)mdp_labels_has(&labels, init_id, s) : s == 0;
+        n_init += initial[s];
+    }
+    if (m.n_states == 0) {
+        rc = wx_fail(err, WX_EINPUT, o.input, 0, 0, "the model has no state");
+        goto out;
+    }
+
+    /* every label of every property exists: checked before any output */
+    {
+        uint8_t *tmp = malloc(m.n_states);
+        if (!tmp) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+            goto out;
+        }
+        for (size_t i = 0; i < n_props && rc == WX_OK; i++) {
+            const struct mdp_labels *lp = have_labels ? &labels : NULL;
+            rc = prop_eval(&props[i], props[i].phi2, &m, lp, initial, tmp, err);
+            if (rc == WX_OK && props[i].phi1)
+                rc = prop_eval(&props[i], props[i].phi1, &m, lp, initial, tmp, err);
+        }
+        free(tmp);
+        if (rc != WX_OK)
+            goto out;
+    }
+
+    if (o.json)
+        printf("{\"model\": {\"file\": \"%s\", \"type\": \"%s\", \"states\": %llu, \"choices\": %llu, "
+               "\"transitions\": %llu, \"initial_states\": %llu, \"read_seconds\": %.6f}, "
+               "\"backend\": \"%s\", \"method\": \"%s\", \"sound\": %s, \"epsilon\": %g, "
+               "\"relative\": %s, \"properties\": [",
+               o.input, m.is_dtmc ? "dtmc" : "mdp", (unsigned long long)m.n_states,
+               (unsigned long long)m.n_choices, (unsigned long long)m.n_entries,
+               (unsigned long long)n_init, read_s, backend_name(bk), o.sound ? "ii" : "vi",
+               o.sound ? "true" : "false", o.epsilon, o.relative ? "true" : "false");
+    else {
+        printf("model: %s, %llu states, %llu choices, %llu transitions, %llu initial state%s\n",
+               m.is_dtmc ? "DTMC" : "MDP", (unsigned long long)m.n_states,
+               (unsigned long long)m.n_choices, (unsigned long long)m.n_entries,
+               (unsigned long long)n_init, n_init == 1 ? "" : "s");
+        if (init_id < 0)
+            printf("note: no \"init\" label: state 0 is taken as the initial state\n");
+        printf("method: %s, epsilon %g (%s), backend %s%s\n",
+               o.sound ? "interval iteration (sound)"
+                       : "value iteration (UNSOUND: no error bound on the result)",
+               o.epsilon, o.relative ? "relative" : "absolute", backend_name(bk),
+               bk == BK_CPU ? (o.solver == VI_GAUSS_SEIDEL ? ", Gauss-Seidel" : ", Jacobi") : "");
+        if (!o.quiet)
+            fprintf(stderr, "warpex: read %.3f s\n", read_s);
+    }
+    fflush(stdout);
+
+    struct mdpcheck_options mo = {.sound = o.sound, .solver = o.solver, .epsilon = o.epsilon,
+                                  .relative = o.relative, .max_iterations = o.max_iterations,
+                                  .threads = o.threads, .scheduler = o.sched_out != NULL};
+    if (bk == BK_GPU) {
+        mo.precompute = valiter_precompute_gpu;
+        mo.solve = valiter_solve_gpu;
+    }
+    for (size_t i = 0; i < n_props; i++) {
+        struct property *p = &props[i];
+        struct mdpcheck_result r;
+        if (p->kind >= PROP_RMIN && !rew.state && !rew.choice && !o.quiet)
+            fprintf(stderr, "warpex: note: %s: no rewards given (--srew/--trew): all rewards are 0\n",
+                    p->text);
+        rc = mdpcheck_run(&m, have_labels ? &labels : NULL, &rew, initial, p, &mo, &r, err);
+        if (rc != WX_OK) {
+            if (o.json)
+                printf("]}\n");
+            goto out;
+        }
+        if (o.values_out && (rc = write_atomic(o.values_out, put_values, &r, err)) != WX_OK)
+            goto next;
+        if (o.sched_out && (rc = write_atomic(o.sched_out, put_scheduler, &r, err)) != WX_OK)
+            goto next;
+        if (o.json) {
+            printf("%s{\"property\": \"", i ? ", " : "");
+            for (const char *c = p->text; *c; c++)
+                printf(*c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
+            printf("\"");
+            if (p->name)
+                printf(", \"name\": \"%s\"", p->name);
+            printf(", \"kind\": \"%s\", \"initial\": [", prop_kind_name(p->kind));
+            int k = 0;
+            for (uint64_t s = 0; s < m.n_states; s++) {
+                if (!initial[s])
+                    continue;
+                double lo = r.lo[s], hi = r.hi[s], mid = isinf(lo) ? lo : 0.5 * (lo + hi);
+                printf("%s{\"state\": %llu, \"value\": ", k++ ? ", " : "", (unsigned long long)s);
+                json_double(mid);
+                printf(", \"lo\": ");
+                json_double(lo);
+                printf(", \"hi\": ");
+                json_double(hi);
+                printf("}");
+            }
+            printf("], \"target_states\": %llu, \"yes_states\": %llu, \"no_states\": %llu, "
+                   "\"maybe_states\": %llu, \"infinite_states\": %llu, \"system_states\": %llu, "
+                   "\"system_choices\": %llu, \"system_transitions\": %llu, "
+                   "\"mecs_collapsed\": %llu, \"iterations\": %llu, \"bound_iterations\": %llu, "
+                   "\"precomputation_seconds\": %.6f, \"build_seconds\": %.6f, "
+                   "\"solve_seconds\": %.6f, \"sweep_seconds\": %.9f, \"bytes_per_sweep\": %llu}",
+                   (unsigned long long)r.n_target, (unsigned long long)r.n_yes,
+                   (unsigned long long)r.n_no, (unsigned long long)r.n_maybe,
+                   (unsigned long long)r.n_infinite, (unsigned long long)r.sys_states,
+                   (unsigned long long)r.sys_choices, (unsigned long long)r.sys_entries,
+                   (unsigned long long)r.mecs_collapsed, (unsigned long long)r.iterations,
+                   (unsigned long long)r.bound_iterations, r.precomp_seconds, r.build_seconds,
+                   r.solve_seconds, r.stats.sweep_seconds,
+                   (unsigned long long)r.stats.bytes_per_sweep);
+        } else {
+            printf("\nproperty %zu%s%s%s: %s\n", i + 1, p->name ? " \"" : "",
+                   p->name ? p->name : "", p->name ? "\"" : "", p->text);
+            int shown = 0;
+            for (uint64_t s = 0; s < m.n_states; s++) {
+                if (!initial[s])
+                    continue;
+                if (shown++ == 10) {
+                    printf("  ... (%llu initial states; --values FILE has all)\n",
+                           (unsigned long long)n_init);
+                    break;
+                }
+                double lo = r.lo[s], hi = r.hi[s];
+                if (isinf(lo))
+                    printf("  result: inf (target not reached almost surely) at state %llu\n",
+                           (unsigned long long)s);
+                else if (o.sound)
+                    printf("  result: %.12g in [%.12g, %.12g] at state %llu\n", 0.5 * (lo + hi),
+                           lo, hi, (unsigned long long)s);
+                else
+                    printf("  result: %.12g at state %llu (UNSOUND: value iteration, no "
+                           "error bound)\n",
+                           lo, (unsigned long long)s);
+            }
+            printf("  states: %llu target, %llu %s, %llu %s, %llu maybe",
+                   (unsigned long long)r.n_target, (unsigned long long)r.n_yes,
+                   p->kind >= PROP_RMIN ? "settled" : "yes", (unsigned long long)(p->kind >= PROP_RMIN ? r.n_infinite : r.n_no),
+                   p->kind >= PROP_RMIN ? "infinite" : "no", (unsigned long long)r.n_maybe);
+            printf("; system %llu states, %llu choices, %llu transitions",
+                   (unsigned long long)r.sys_states, (unsigned long long)r.sys_choices,
+                   (unsigned long long)r.sys_entries);
+            if (r.mecs_collapsed)
+                printf(" (%llu MECs collapsed)", (unsigned long long)r.mecs_collapsed);
+            printf("\n  iterations: %llu", (unsigned long long)r.iterations);
+            if (r.bound_iterations)
+                printf(" (%llu for the reward upper bound)", (unsigned long long)r.bound_iterations);
+            printf("; time: precomputation %.3f s, system %.3f s, solve %.3f s\n",
+                   r.precomp_seconds, r.build_seconds, r.solve_seconds);
+        }
+        fflush(stdout);
+    next:
+        mdpcheck_result_free(&r);
+        if (rc != WX_OK) {
+            if (o.json)
+                printf("]}\n");
+            goto out;
+        }
+    }
+    if (o.json)
+        printf("]}\n");
+out:
+    free(o.props);
+    free(initial);
+    prop_free_all(props, n_props);
+    mdp_labels_free(&labels);
+    mdp_rewards_free(&rew);
+    mdp_free(&m);
+    return rc;
+}

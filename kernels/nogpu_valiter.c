@@ -1,0 +1,38 @@
+/*
+ * nogpu_valiter.c -- the GPU value-iteration entry points of a build made
+ * without nvcc: every call is an input error ("built without CUDA") and the
+ * probe says no, so callers fall back to analysis/valiter.c.
+ */
+#include "../analysis/valiter.h"
+
+static int no_cuda(struct wx_error *err)
+{
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                   "this warpex was built without CUDA (nvcc was not found): GPU value iteration is unavailable");
+}
+
+int valiter_precompute_gpu(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
+                           enum vi_precomp which, uint8_t *out, struct wx_error *err)
+{
+    (void)m, (void)allowed, (void)target, (void)which, (void)out;
+    return no_cuda(err);
+}
+
+int valiter_solve_gpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
+                      double *hi, struct vi_stats *stats, struct wx_error *err)
+{
+    (void)sys, (void)par, (void)lo, (void)hi, (void)stats;
+    return no_cuda(err);
+}
+
+int valiter_gpu_available(void)
+{
+    return 0;
+}
+
+/* Kernel pinning for tests and benchmarks (kernels/valiter.cu): nothing to pin. */
+void valiter_gpu_set_kernel(int kind, int group);
+void valiter_gpu_set_kernel(int kind, int group)
+{
+    (void)kind, (void)group;
+}

@@ -1,0 +1,903 @@
+/*
+ * valiter.cu -- the GPU twin of analysis/valiter.c: graph precomputation
+ * (Prob0A/0E/1A/1E) and the value-iteration sweep (plain or interval).
+ * Contract: analysis/valiter.h.
+ *
+ * PRECOMPUTATION.  The MDP is uploaded once; a predecessor index (for each
+ * state t, the choices with an entry into t) is built on the device by
+ * sorting (target, choice) pairs with CUB's radix sort and a binary search
+ * per state for the row starts.  Every set is a least fixpoint computed by a
+ * frontier-based backward search (one kernel launch per BFS level, the
+ * frontier size read back per level):
+ *     EXISTS  s joins R when s is eligible and some (usable) choice of s has
+ *             an entry into R            (Prob0A; Prob1A's second phase;
+ *                                         Prob1E's inner fixpoint)
+ *     FORALL  s joins R when s is eligible and every choice of s has an
+ *             entry into R: a per-choice "hit" flag and a per-state counter
+ *             of choices not yet hit     (Prob0E)
+ * with eligible = allowed and not a target (targets are the seeds).  A
+ * deadlock state has no choice, so FORALL never adds it (its counter starts
+ * at 0 and is never decremented).  Prob1A = complement of the states that
+ * reach Prob0E's set through eligible states; Prob1E is the nested fixpoint
+ * U := R(U) with R(U) the EXISTS search restricted to choices whose entries
+ * all stay in U.  The sets are deterministic (fixpoints); the frontier order
+ * inside a level varies from run to run and is never observed.
+ *
+ * NUMERIC CORE.  The system is uploaded once; each sweep is one launch of a
+ * warp-cooperative kernel over "row groups" (a state's choices and entries
+ * are consecutive in memory, so a warp working on consecutive states streams
+ * one contiguous stretch of targets/probs):
+ *     vi_sweep_choices<G>  G lanes per state, lane j takes the state's
+ *                          choices j, j+G, ...; each choice is summed
+ *                          sequentially; min/max over the group by shuffles.
+ *                          For few entries per choice (the common case): the
+ *                          32 lanes of a warp read neighbouring entries.
+ *     vi_sweep_entries<G>  G lanes per state, the state's choices in turn,
+ *                          each choice's entries read G at a time (one entry
+ *                          per lane, coalesced) and summed in entry order by
+ *                          a shuffle chain.  For long choices.
+ * Both sum a choice as b[c] + p0*x0 + p1*x1 + ... in entry order with
+ * separately rounded products and sums (__dmul_rn/__dadd_rn: no fused
+ * multiply-add), exactly as the CPU twin does, so the two agree bit for bit
+ * and take the same number of sweeps.  Min/max are order-independent.
+ * Interval iteration clamps as the CPU twin does: lo never decreases, hi
+ * never increases.
+ *
+ * CONVERGENCE ON THE DEVICE.  Sweep k (1-based) ORs "some state of mine
+ * violates the stopping rule" into ctl.viol[k % 3].  Before doing anything,
+ * sweep k looks at ctl.viol[(k-1) % 3]: zero means sweep k-1 converged, so
+ * sweep k records done_iter = k-1 and returns without writing, as does every
+ * later launch (ctl.done).  Block 0 of sweep k zeroes viol[(k+1) % 3], the
+ * slot sweep k+1 will count into (last read by sweep k-1, which has
+ * finished).  The host therefore enqueues sweeps in batches (4, 8, ... up to
+ * VX_BATCH_MAX) with an asynchronous copy of ctl after each batch, keeps two
+ * batches in flight and never waits per sweep; launches after convergence
+ * are no-ops that cost a few microseconds.
+ *
+ * Determinism: values, iteration counts and sets are deterministic.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cub/cub.cuh>
+#include <cuda_runtime.h>
+
+extern "C" {
+#include "../analysis/valiter.h"
+}
+
+/* ---- tunables ---- */
+#define VX_THREADS 256u     /* threads per block, every kernel */
+#define VX_BATCH_MIN 4u     /* sweeps in the first batch */
+#define VX_BATCH_MAX 64u    /* sweeps per batch at most: bounds the no-op launches after convergence */
+#define VX_FRONT_LANES 8u   /* lanes per frontier state in the backward search */
+#define VX_LONG_CHOICE 12.0 /* mean entries per choice above which the entry-parallel sweep is used */
+#define VX_FULL 0xffffffffu
+
+/* Kernel choice, normally automatic; valiter_gpu_set_kernel() pins it for
+ * tests and benchmarks (process-wide; not thread-safe). */
+static int vx_force_kind = 0, vx_force_group = 0;
+
+extern "C" void valiter_gpu_set_kernel(int kind, int group)
+{
+    vx_force_kind = kind;
+    vx_force_group = group;
+}
+
+static double vx_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int vx_cuda(struct wx_error *err, cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess)
+        return WX_OK;
+    (void)cudaGetLastError();
+    return wx_fail(err, e == cudaErrorMemoryAllocation ? WX_ELIMIT : WX_ESYSTEM, NULL, 0, 0,
+                   "CUDA error in %s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+#define CK(call)                                                                                   \
+    do {                                                                                           \
+        if ((rc = vx_cuda(err, (call), #call)))                                                    \
+            goto out;                                                                              \
+    } while (0)
+
+/* A launch: configuration errors show here, execution errors at the next
+ * synchronising call (which is checked too). */
+#define CK_LAUNCH(what)                                                                            \
+    do {                                                                                           \
+        if ((rc = vx_cuda(err, cudaGetLastError(), "launch of " what)))                            \
+            goto out;                                                                              \
+    } while (0)
+
+/* Device allocations of one call, released together. */
+struct vx_mem {
+    void *p[32];
+    int n;
+};
+
+static int vx_alloc(struct vx_mem *m, void **ptr, size_t bytes, const char *what, struct wx_error *err)
+{
+    *ptr = NULL;
+    if (m->n == (int)(sizeof m->p / sizeof m->p[0]))
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "internal: too many device buffers (%s)", what);
+    cudaError_t e = cudaMalloc(ptr, bytes ? bytes : 16);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        *ptr = NULL;
+        return wx_fail(err, e == cudaErrorMemoryAllocation ? WX_ELIMIT : WX_ESYSTEM, NULL, 0, 0,
+                       "cannot allocate %zu bytes of device memory for %s: %s", bytes, what,
+                       cudaGetErrorString(e));
+    }
+    m->p[m->n++] = *ptr;
+    return WX_OK;
+}
+
+static int vx_upload(struct vx_mem *m, void **ptr, const void *src, size_t bytes, const char *what,
+                     struct wx_error *err)
+{
+    int rc = vx_alloc(m, ptr, bytes, what, err);
+    if (rc == WX_OK && bytes)
+        rc = vx_cuda(err, cudaMemcpy(*ptr, src, bytes, cudaMemcpyHostToDevice), what);
+    return rc;
+}
+
+static void vx_free_all(struct vx_mem *m)
+{
+    for (int i = 0; i < m->n; i++)
+        cudaFree(m->p[i]);
+    m->n = 0;
+}
+
+/* Blocks for a grid-stride kernel: enough to fill the device, no more than
+ * the work needs. */
+static unsigned vx_blocks(uint64_t threads_needed)
+{
+    static int sms = 0;
+    if (!sms) {
+        int dev = 0;
+        if (cudaGetDevice(&dev) != cudaSuccess ||
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+            (void)cudaGetLastError();
+            sms = 132;
+        }
+    }
+    uint64_t b = (threads_needed + VX_THREADS - 1) / VX_THREADS;
+    uint64_t cap = (uint64_t)sms * (2048 / VX_THREADS);
+    if (b > cap)
+        b = cap;
+    return b ? (unsigned)b : 1u;
+}
+
+extern "C" int valiter_gpu_available(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n <= 0) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    int major = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return major >= 9; /* built for sm_90 */
+}
+
+/* ======================================================================
+ * Precomputation
+ * ====================================================================== */
+
+typedef unsigned long long ull;
+
+/* Device view of the MDP plus the search state. */
+struct vx_graph {
+    ull n, nc, ne;
+    const ull *ss, *cs;   /* state_start, choice_start */
+    const uint32_t *tg;   /* targets */
+    const uint8_t *allowed, *target; /* allowed may be NULL */
+    uint32_t *cstate;     /* owner of each choice */
+    ull *echoice;         /* choice of each entry (entry order) */
+    uint32_t *pkey;       /* sorted targets (scratch) */
+    ull *pchoice;         /* choices sorted by the target of their entry */
+    ull *pstart;          /* n + 1: state t's predecessors are pchoice[pstart[t] .. pstart[t+1]) */
+    uint8_t *elig;        /* allowed and not a target */
+    uint32_t *mark;       /* R: nonzero = in the set */
+    uint32_t *umark;      /* Prob1E's U */
+    uint32_t *front[2];   /* frontiers (capacity n: a state is pushed once per search) */
+    ull *count;           /* device: pushes of the current level; [1]: bad-input flag */
+    uint32_t *hit;        /* FORALL: choice has an entry into R */
+    ull *rem;             /* FORALL: choices of the state not yet hit */
+    uint8_t *usable;      /* Prob1E: choice's entries all in U */
+    uint8_t *res;         /* n bytes: the answer */
+};
+
+static __global__ void vx_owner(const ull *__restrict__ ss, const ull *__restrict__ cs,
+                                const uint32_t *__restrict__ tg, ull n, uint32_t *cstate, ull *echoice,
+                                ull *bad)
+{
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x)
+        for (ull c = ss[s]; c < ss[s + 1]; c++) {
+            cstate[c] = (uint32_t)s;
+            for (ull e = cs[c]; e < cs[c + 1]; e++) {
+                echoice[e] = c;
+                if (tg[e] >= n)
+                    *bad = 1; /* benign: every writer stores 1 */
+            }
+        }
+}
+
+/* pstart[t] = first index of key t in the sorted keys (lower bound). */
+static __global__ void vx_row_starts(const uint32_t *__restrict__ key, ull ne, ull n, ull *pstart)
+{
+    for (ull t = blockIdx.x * (ull)blockDim.x + threadIdx.x; t <= n; t += (ull)gridDim.x * blockDim.x) {
+        ull lo = 0, hi = ne;
+        while (lo < hi) {
+            ull mid = lo + (hi - lo) / 2;
+            if (key[mid] < t)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        pstart[t] = lo;
+    }
+}
+
+static __global__ void vx_init_states(const ull *__restrict__ ss, const uint8_t *__restrict__ allowed,
+                                      const uint8_t *__restrict__ target, ull n, uint8_t *elig, ull *rem)
+{
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x) {
+        elig[s] = (!allowed || allowed[s]) && !target[s];
+        if (rem)
+            rem[s] = ss[s + 1] - ss[s];
+    }
+}
+
+/* Marks and pushes every s with set[s] != 0 (the seeds of a search). */
+static __global__ void vx_seed(const uint8_t *__restrict__ set, ull n, uint32_t *mark, uint32_t *front,
+                               ull *count)
+{
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x)
+        if (set[s]) {
+            mark[s] = 1;
+            front[atomicAdd(count, 1ull)] = (uint32_t)s;
+        }
+}
+
+enum { VX_EXISTS = 0, VX_FORALL = 1 };
+
+/* One BFS level backwards: VX_FRONT_LANES lanes per frontier state walk its
+ * predecessor choices.  mark[s] is claimed with atomicCAS, so each state is
+ * pushed once; the plain read before the CAS is only a shortcut (a stale 0
+ * costs a failed CAS, never a double push).  FORALL: the first arrival at
+ * choice c (atomicExch on hit[c]) decrements the owner's counter once per
+ * choice; the arrival that takes it to 0 may add the owner. */
+template <int RULE>
+static __global__ void __launch_bounds__(VX_THREADS)
+    vx_expand(const uint32_t *__restrict__ front, ull nfront, uint32_t *next, ull *nnext,
+              const ull *__restrict__ pstart, const ull *__restrict__ pchoice,
+              const uint32_t *__restrict__ cstate, const uint8_t *__restrict__ elig,
+              const uint8_t *__restrict__ usable, uint32_t *mark, uint32_t *hit, ull *rem)
+{
+    const ull tid = blockIdx.x * (ull)blockDim.x + threadIdx.x;
+    const ull ngroups = (ull)gridDim.x * blockDim.x / VX_FRONT_LANES;
+    const unsigned gl = threadIdx.x % VX_FRONT_LANES;
+    for (ull i = tid / VX_FRONT_LANES; i < nfront; i += ngroups) {
+        const uint32_t t = front[i];
+        const ull k1 = pstart[t + 1];
+        for (ull k = pstart[t] + gl; k < k1; k += VX_FRONT_LANES) {
+            const ull c = pchoice[k];
+            const uint32_t s = cstate[c];
+            if (RULE == VX_EXISTS) {
+                if ((usable && !usable[c]) || !elig[s] || *(volatile uint32_t *)&mark[s])
+                    continue;
+            } else {
+                if (atomicExch(&hit[c], 1u) != 0u)
+                    continue;
+                if (atomicAdd(&rem[s], ~0ull) != 1ull || !elig[s])
+                    continue;
+            }
+            if (atomicCAS(&mark[s], 0u, 1u) == 0u)
+                next[atomicAdd(nnext, 1ull)] = s;
+        }
+    }
+}
+
+/* usable[c] = 0 when some entry of c leaves U (usable preset to 1). */
+static __global__ void vx_usable(const uint32_t *__restrict__ tg, const ull *__restrict__ echoice, ull ne,
+                                 const uint32_t *__restrict__ u, uint8_t *usable)
+{
+    for (ull e = blockIdx.x * (ull)blockDim.x + threadIdx.x; e < ne; e += (ull)gridDim.x * blockDim.x)
+        if (!u[tg[e]])
+            usable[echoice[e]] = 0; /* benign: every writer stores 0 */
+}
+
+static __global__ void vx_result(const uint32_t *__restrict__ mark, ull n, int invert, uint8_t *res)
+{
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x)
+        res[s] = (uint8_t)((mark[s] != 0) ^ (invert != 0));
+}
+
+/* Backward search from the states with seeds[s] set, into g->mark (cleared
+ * first).  Adds the number of states in R to *in_r. */
+static int vx_search(struct vx_graph *g, int rule, const uint8_t *seeds, const uint8_t *usable, ull *in_r,
+                     struct wx_error *err)
+{
+    int rc = WX_OK;
+    ull nfront = 0, total = 0;
+    int cur = 0;
+    const unsigned bn = vx_blocks(g->n);
+    CK(cudaMemset(g->mark, 0, g->n * sizeof(uint32_t)));
+    CK(cudaMemset(g->count, 0, sizeof(ull)));
+    vx_seed<<<bn, VX_THREADS>>>(seeds, g->n, g->mark, g->front[0], g->count);
+    CK_LAUNCH("vx_seed");
+    CK(cudaMemcpy(&nfront, g->count, sizeof nfront, cudaMemcpyDeviceToHost));
+    total = nfront;
+    while (nfront) {
+        CK(cudaMemset(g->count, 0, sizeof(ull)));
+        const unsigned bf = vx_blocks(nfront * VX_FRONT_LANES);
+        if (rule == VX_EXISTS)
+            vx_expand<VX_EXISTS><<<bf, VX_THREADS>>>(g->front[cur], nfront, g->front[cur ^ 1], g->count, g->pstart,
+                                                     g->pchoice, g->cstate, g->elig, usable, g->mark, NULL, NULL);
+        else
+            vx_expand<VX_FORALL><<<bf, VX_THREADS>>>(g->front[cur], nfront, g->front[cur ^ 1], g->count, g->pstart,
+                                                     g->pchoice, g->cstate, g->elig, NULL, g->mark, g->hit, g->rem);
+        CK_LAUNCH("vx_expand");
+        CK(cudaMemcpy(&nfront, g->count, sizeof nfront, cudaMemcpyDeviceToHost));
+        total += nfront;
+        cur ^= 1;
+    }
+    *in_r = total;
+out:
+    return rc;
+}
+
+extern "C" int valiter_precompute_gpu(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
+                                      enum vi_precomp which, uint8_t *out, struct wx_error *err)
+{
+    int rc = WX_OK;
+    struct vx_mem mem = {{0}, 0};
+    struct vx_graph g;
+    memset(&g, 0, sizeof g);
+    void *tmp = NULL;
+    size_t tmp_bytes = 0;
+    ull bad = 0, in_r = 0;
+    int bits = 1;
+    unsigned bn, be;
+    const ull n = m->n_states, nc = m->n_choices, ne = m->n_entries;
+    if (!target)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "precomputation: no target set");
+    if (which != VI_PMAX0 && which != VI_PMIN0 && which != VI_PMAX1 && which != VI_PMIN1)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "unknown precomputation %d", (int)which);
+    if (n == 0)
+        return WX_OK;
+    if (n > 0xffffffffull)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "more than 2^32 - 1 states");
+    if (m->state_start[0] != 0 || m->state_start[n] != nc || m->choice_start[0] != 0 || m->choice_start[nc] != ne)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "precomputation: inconsistent MDP offsets");
+    if (!valiter_gpu_available())
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "no usable CUDA device (sm_90 or newer) for the precomputation");
+    g.n = n, g.nc = nc, g.ne = ne;
+    while (bits < 32 && (n >> bits))
+        bits++;
+    bn = vx_blocks(n + 1);
+    be = vx_blocks(ne);
+
+#define UP(ptr, src, bytes, what)                                                                  \
+    do {                                                                                           \
+        void *p_;                                                                                  \
+        if ((rc = vx_upload(&mem, &p_, (src), (bytes), (what), err)))                              \
+            goto out;                                                                              \
+        (ptr) = (decltype(ptr))p_;                                                                 \
+    } while (0)
+#define AL(ptr, bytes, what)                                                                       \
+    do {                                                                                           \
+        void *p_;                                                                                  \
+        if ((rc = vx_alloc(&mem, &p_, (bytes), (what), err)))                                      \
+            goto out;                                                                              \
+        (ptr) = (decltype(ptr))p_;                                                                 \
+    } while (0)
+
+    UP(g.ss, m->state_start, (n + 1) * sizeof(ull), "state offsets");
+    UP(g.cs, m->choice_start, (nc + 1) * sizeof(ull), "choice offsets");
+    UP(g.tg, m->targets, ne * sizeof(uint32_t), "targets");
+    UP(g.target, target, n, "target set");
+    if (allowed)
+        UP(g.allowed, allowed, n, "allowed set");
+    AL(g.cstate, nc * sizeof(uint32_t), "choice owners");
+    AL(g.echoice, ne * sizeof(ull), "entry choices");
+    AL(g.pkey, ne * sizeof(uint32_t), "predecessor keys");
+    AL(g.pchoice, ne * sizeof(ull), "predecessor choices");
+    AL(g.pstart, (n + 1) * sizeof(ull), "predecessor offsets");
+    AL(g.elig, n, "eligible set");
+    AL(g.mark, n * sizeof(uint32_t), "search set");
+    AL(g.front[0], n * sizeof(uint32_t), "frontier");
+    AL(g.front[1], n * sizeof(uint32_t), "frontier");
+    AL(g.count, 2 * sizeof(ull), "counters");
+    AL(g.res, n, "result");
+    if (which == VI_PMIN0 || which == VI_PMIN1) {
+        AL(g.hit, nc * sizeof(uint32_t), "choice flags");
+        AL(g.rem, n * sizeof(ull), "choice counters");
+    }
+    if (which == VI_PMAX1) {
+        AL(g.umark, n * sizeof(uint32_t), "fixpoint set");
+        AL(g.usable, nc, "usable choices");
+    }
+
+    /* predecessor index */
+    CK(cudaMemset(g.count, 0, 2 * sizeof(ull)));
+    vx_owner<<<bn, VX_THREADS>>>(g.ss, g.cs, g.tg, n, g.cstate, g.echoice, g.count + 1);
+    CK_LAUNCH("vx_owner");
+    CK(cudaMemcpy(&bad, g.count + 1, sizeof bad, cudaMemcpyDeviceToHost));
+    if (bad) {
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "precomputation: an MDP entry goes to a state >= %llu", n);
+        goto out;
+    }
+    if (ne) {
+        CK(cub::DeviceRadixSort::SortPairs(NULL, tmp_bytes, g.tg, g.pkey, g.echoice, g.pchoice, (long long)ne, 0, bits));
+        AL(tmp, tmp_bytes, "sort workspace");
+        CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, g.tg, g.pkey, g.echoice, g.pchoice, (long long)ne, 0, bits));
+    }
+    vx_row_starts<<<bn, VX_THREADS>>>(g.pkey, ne, n, g.pstart);
+    CK_LAUNCH("vx_row_starts");
+    vx_init_states<<<bn, VX_THREADS>>>(g.ss, g.allowed, g.target, n, g.elig, g.rem);
+    CK_LAUNCH("vx_init_states");
+
+    switch (which) {
+    case VI_PMAX0: /* complement of: backward reachable from T through eligible states */
+        if ((rc = vx_search(&g, VX_EXISTS, g.target, NULL, &in_r, err)))
+            goto out;
+        vx_result<<<bn, VX_THREADS>>>(g.mark, n, 1, g.res);
+        CK_LAUNCH("vx_result");
+        break;
+    case VI_PMIN0:
+    case VI_PMIN1:
+        if (nc)
+            CK(cudaMemset(g.hit, 0, nc * sizeof(uint32_t)));
+        if ((rc = vx_search(&g, VX_FORALL, g.target, NULL, &in_r, err)))
+            goto out;
+        vx_result<<<bn, VX_THREADS>>>(g.mark, n, 1, g.res); /* Prob0E */
+        CK_LAUNCH("vx_result");
+        if (which == VI_PMIN1) {
+            /* Pmin < 1 exactly where Prob0E's set is reachable through eligible states */
+            if ((rc = vx_search(&g, VX_EXISTS, g.res, NULL, &in_r, err)))
+                goto out;
+            vx_result<<<bn, VX_THREADS>>>(g.mark, n, 1, g.res);
+            CK_LAUNCH("vx_result");
+        }
+        break;
+    case VI_PMAX1: {
+        /* U := all; repeat U := R(U) until |R(U)| == |U| (R(U) is a subset of U) */
+        ull in_u = n;
+        uint32_t *u = g.umark;
+        CK(cudaMemset(u, 0x01, n * sizeof(uint32_t)));
+        for (;;) {
+            if (nc)
+                CK(cudaMemset(g.usable, 1, nc));
+            vx_usable<<<be, VX_THREADS>>>(g.tg, g.echoice, ne, u, g.usable);
+            CK_LAUNCH("vx_usable");
+            in_r = 0;
+            if ((rc = vx_search(&g, VX_EXISTS, g.target, g.usable, &in_r, err)))
+                goto out;
+            uint32_t *r = g.mark;
+            g.mark = u; /* the old U becomes the next search's scratch */
+            u = r;
+            if (in_r == in_u)
+                break;
+            in_u = in_r;
+        }
+        vx_result<<<bn, VX_THREADS>>>(u, n, 0, g.res);
+        CK_LAUNCH("vx_result");
+        break;
+    }
+    }
+    CK(cudaMemcpy(out, g.res, n, cudaMemcpyDeviceToHost));
+out:
+    vx_free_all(&mem);
+    return rc;
+}
+
+/* ======================================================================
+ * Numeric core
+ * ====================================================================== */
+
+/* Device view of a vi_system. */
+struct vx_sys {
+    const ull *__restrict__ ss, *__restrict__ cs;
+    const uint32_t *__restrict__ tg;
+    const double *__restrict__ pr, *__restrict__ b;
+    ull n;
+};
+
+/* Sweep control block (device memory; see the file comment). */
+struct vx_ctl {
+    unsigned int viol[3];
+    unsigned int done;
+    ull done_iter;
+};
+
+/* Called by every thread first: nonzero when this sweep must not run
+ * because an earlier sweep converged.  All threads of the launch get the
+ * same answer: viol[(it-1) % 3] is final (its sweep has finished) and
+ * nobody writes it during this launch; done only goes 0 -> 1 in a launch
+ * where every thread sees viol == 0. */
+static __device__ __forceinline__ int vx_stopped(vx_ctl *ctl, ull it)
+{
+    if (*(volatile unsigned *)&ctl->done)
+        return 1;
+    if (it > 1 && *(volatile unsigned *)&ctl->viol[(it - 1) % 3] == 0) {
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+            ctl->done = 1;
+            ctl->done_iter = it - 1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+template <bool MX>
+static __device__ __forceinline__ double vx_opt(double best, double v)
+{
+    return MX ? (v > best ? v : best) : (v < best ? v : best);
+}
+
+/* Writes state s's new value(s) and says whether s violates the stopping
+ * rule (the CPU twin's gap_ok/change_ok; NaN counts as a violation). */
+template <bool IV>
+static __device__ __forceinline__ int vx_store(ull s, double l, double h, const double *__restrict__ lo,
+                                               const double *__restrict__ hi, double *nlo, double *nhi,
+                                               double eps, int rel)
+{
+    if (IV) {
+        const double ol = lo[s], oh = hi[s];
+        l = l > ol ? l : ol;
+        h = h < oh ? h : oh;
+        nlo[s] = l;
+        nhi[s] = h;
+        const double g = h - l;
+        return (rel && l > 0) ? !(g <= eps * l) : !(g <= eps);
+    }
+    const double d = fabs(l - lo[s]);
+    nlo[s] = l;
+    return rel ? !(d <= eps * fabs(l)) : !(d <= eps);
+}
+
+/* Sweep it: G lanes per state, lanes over the state's choices. */
+template <int G, bool IV, bool MX>
+static __global__ void __launch_bounds__(VX_THREADS)
+    vi_sweep_choices(vx_sys sy, const double *__restrict__ lo, const double *__restrict__ hi, double *nlo,
+                     double *nhi, vx_ctl *ctl, ull it, double eps, int rel)
+{
+    if (vx_stopped(ctl, it))
+        return;
+    const unsigned lane = threadIdx.x & 31u, gl = lane % G;
+    const ull per_warp = 32 / G;
+    const ull warp = (blockIdx.x * (ull)blockDim.x + threadIdx.x) >> 5;
+    const ull stride = (((ull)gridDim.x * blockDim.x) >> 5) * per_warp;
+    const double worst = MX ? -INFINITY : INFINITY;
+    int bad = 0;
+    /* warp-uniform loop: every lane reaches the full-warp shuffles */
+    for (ull base = warp * per_warp; base < sy.n; base += stride) {
+        const ull s = base + lane / G;
+        double bl = worst, bh = worst;
+        if (s < sy.n) {
+            const ull c1 = sy.ss[s + 1];
+            for (ull c = sy.ss[s] + gl; c < c1; c += G) {
+                const ull e1 = sy.cs[c + 1];
+                double al = sy.b[c], ah = al;
+                for (ull e = sy.cs[c]; e < e1; e++) {
+                    const uint32_t t = sy.tg[e];
+                    const double p = sy.pr[e];
+                    al = __dadd_rn(al, __dmul_rn(p, lo[t]));
+                    if (IV)
+                        ah = __dadd_rn(ah, __dmul_rn(p, hi[t]));
+                }
+                bl = vx_opt<MX>(bl, al);
+                if (IV)
+                    bh = vx_opt<MX>(bh, ah);
+            }
+        }
+#pragma unroll
+        for (int off = G / 2; off > 0; off >>= 1) {
+            bl = vx_opt<MX>(bl, __shfl_xor_sync(VX_FULL, bl, off));
+            if (IV)
+                bh = vx_opt<MX>(bh, __shfl_xor_sync(VX_FULL, bh, off));
+        }
+        if (s < sy.n && gl == 0)
+            bad |= vx_store<IV>(s, bl, bh, lo, hi, nlo, nhi, eps, rel);
+    }
+    if (__syncthreads_or(bad) && threadIdx.x == 0)
+        atomicOr(&ctl->viol[it % 3], 1u);
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        ctl->viol[(it + 1) % 3] = 0;
+}
+
+/* Sweep it: G lanes per state, the state's choices in turn, each choice's
+ * entries G at a time (lane j loads entry j of the chunk), summed in entry
+ * order by a shuffle chain (all lanes of the group hold the same sum). */
+template <int G, bool IV, bool MX>
+static __global__ void __launch_bounds__(VX_THREADS)
+    vi_sweep_entries(vx_sys sy, const double *__restrict__ lo, const double *__restrict__ hi, double *nlo,
+                     double *nhi, vx_ctl *ctl, ull it, double eps, int rel)
+{
+    if (vx_stopped(ctl, it))
+        return;
+    const unsigned lane = threadIdx.x & 31u, gl = lane % G;
+    const unsigned gmask = G == 32 ? VX_FULL : (((1u << G) - 1u) << (lane & ~(unsigned)(G - 1)));
+    const ull per_warp = 32 / G;
+    const ull warp = (blockIdx.x * (ull)blockDim.x + threadIdx.x) >> 5;
+    const ull stride = (((ull)gridDim.x * blockDim.x) >> 5) * per_warp;
+    int bad = 0;
+    for (ull base = warp * per_warp; base < sy.n; base += stride) {
+        const ull s = base + lane / G;
+        if (s >= sy.n)
+            continue; /* whole group: s is the group's */
+        double bl = MX ? -INFINITY : INFINITY, bh = bl;
+        const ull c1 = sy.ss[s + 1];
+        for (ull c = sy.ss[s]; c < c1; c++) {
+            const ull e1 = sy.cs[c + 1];
+            double al = sy.b[c], ah = al;
+            for (ull eb = sy.cs[c]; eb < e1; eb += G) {
+                const ull e = eb + gl;
+                double pl = 0, ph = 0;
+                if (e < e1) {
+                    const uint32_t t = sy.tg[e];
+                    const double p = sy.pr[e];
+                    pl = __dmul_rn(p, lo[t]);
+                    if (IV)
+                        ph = __dmul_rn(p, hi[t]);
+                }
+                const unsigned k1 = e1 - eb < (ull)G ? (unsigned)(e1 - eb) : (unsigned)G;
+                for (unsigned k = 0; k < k1; k++) {
+                    al = __dadd_rn(al, __shfl_sync(gmask, pl, k, G));
+                    if (IV)
+                        ah = __dadd_rn(ah, __shfl_sync(gmask, ph, k, G));
+                }
+            }
+            bl = vx_opt<MX>(bl, al);
+            if (IV)
+                bh = vx_opt<MX>(bh, ah);
+        }
+        if (gl == 0)
+            bad |= vx_store<IV>(s, bl, bh, lo, hi, nlo, nhi, eps, rel);
+    }
+    if (__syncthreads_or(bad) && threadIdx.x == 0)
+        atomicOr(&ctl->viol[it % 3], 1u);
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        ctl->viol[(it + 1) % 3] = 0;
+}
+
+typedef void (*vx_sweep_fn)(vx_sys, const double *, const double *, double *, double *, vx_ctl *, ull, double, int);
+
+template <bool IV, bool MX>
+static vx_sweep_fn vx_pick2(int kind, int g)
+{
+    if (kind == 2)
+        return g == 8 ? vi_sweep_entries<8, IV, MX> : vi_sweep_entries<32, IV, MX>;
+    switch (g) {
+    case 1: return vi_sweep_choices<1, IV, MX>;
+    case 2: return vi_sweep_choices<2, IV, MX>;
+    case 4: return vi_sweep_choices<4, IV, MX>;
+    case 8: return vi_sweep_choices<8, IV, MX>;
+    case 16: return vi_sweep_choices<16, IV, MX>;
+    default: return vi_sweep_choices<32, IV, MX>;
+    }
+}
+
+static vx_sweep_fn vx_pick(int iv, int mx, int kind, int g)
+{
+    if (iv)
+        return mx ? vx_pick2<true, true>(kind, g) : vx_pick2<true, false>(kind, g);
+    return mx ? vx_pick2<false, true>(kind, g) : vx_pick2<false, false>(kind, g);
+}
+
+/* The kernel for a system's shape: kind 1 = lanes over choices with G the
+ * power of two nearest above the mean choices per state; kind 2 = lanes over
+ * entries when choices are long (G = 8, or 32 from 24 entries on). */
+static void vx_shape(const struct vi_system *sys, int *kind, int *g)
+{
+    double epc = sys->n_choices ? (double)sys->n_entries / (double)sys->n_choices : 0;
+    double cps = sys->n_states ? (double)sys->n_choices / (double)sys->n_states : 1;
+    if (vx_force_kind) {
+        *kind = vx_force_kind;
+        *g = vx_force_group;
+    } else if (epc > VX_LONG_CHOICE) {
+        *kind = 2;
+        *g = epc >= 24 ? 32 : 8;
+    } else {
+        *kind = 1;
+        int k = 1;
+        while (k < 32 && (double)k < cps)
+            k *= 2;
+        *g = k;
+    }
+    if (*kind == 2)
+        *g = *g == 8 ? 8 : 32;
+    else if (*g != 1 && *g != 2 && *g != 4 && *g != 8 && *g != 16)
+        *g = 32;
+}
+
+/* Checks what a bad system could turn into out-of-bounds reads: a target
+ * >= n (bad[0]) or a state without a choice (bad[1]). */
+static __global__ void vx_check_system(vx_sys sy, ull ne, unsigned *bad)
+{
+    const ull stride = (ull)gridDim.x * blockDim.x;
+    for (ull i = blockIdx.x * (ull)blockDim.x + threadIdx.x; i < ne; i += stride)
+        if (sy.tg[i] >= sy.n)
+            bad[0] = 1; /* benign: every writer stores 1 */
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < sy.n; s += stride)
+        if (sy.ss[s + 1] <= sy.ss[s])
+            bad[1] = 1;
+}
+
+extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_params *par, double *lo, double *hi,
+                                 struct vi_stats *stats, struct wx_error *err)
+{
+    const double t0 = vx_now();
+    int rc = WX_OK;
+    struct vx_mem mem = {{0}, 0};
+    struct vi_stats st;
+    memset(&st, 0, sizeof st);
+    const ull n = sys->n_states, nc = sys->n_choices, ne = sys->n_entries;
+    const int iv = hi != NULL;
+    /* minimal bytes a sweep streams: the system once, each vector read once
+     * and written once (the gathers x[t[e]] are not counted: they hit the
+     * cache when targets are local) */
+    st.bytes_per_sweep = 8 * (n + 1) + 8 * (nc + 1) + 8 * nc + 12 * ne + (uint64_t)(iv ? 2 : 1) * 16 * n;
+    vx_sys sy;
+    vx_ctl *ctl = NULL;
+    vx_ctl *hctl = NULL; /* pinned, 2 slots */
+    double *dlo[2] = {NULL, NULL}, *dhi[2] = {NULL, NULL};
+    unsigned *dbad = NULL, hbad[2] = {0, 0};
+    cudaEvent_t ev_start = NULL, ev[2] = {NULL, NULL};
+    int kind, g;
+    ull launched = 0, done_iter = 0, max_it;
+    int converged = 0;
+    float ms = 0;
+    unsigned blocks;
+    vx_sweep_fn fn;
+
+    if (!(par->epsilon > 0))
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "epsilon must be > 0 (got %g)", par->epsilon);
+    if (n == 0) {
+        if (stats)
+            *stats = st;
+        return WX_OK;
+    }
+    if (n > 0xffffffffull)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "more than 2^32 - 1 states");
+    if (sys->state_start[0] != 0 || sys->state_start[n] != nc || sys->choice_start[0] != 0 ||
+        sys->choice_start[nc] != ne)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "value iteration: inconsistent system offsets");
+    if (!valiter_gpu_available())
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "no usable CUDA device (sm_90 or newer) for value iteration");
+    max_it = par->max_iterations ? par->max_iterations : 1; /* the CPU twin also sweeps at least once */
+
+    memset(&sy, 0, sizeof sy);
+    sy.n = n;
+    UP(sy.ss, sys->state_start, (n + 1) * sizeof(ull), "state offsets");
+    UP(sy.cs, sys->choice_start, (nc + 1) * sizeof(ull), "choice offsets");
+    UP(sy.tg, sys->targets, ne * sizeof(uint32_t), "targets");
+    UP(sy.pr, sys->probs, ne * sizeof(double), "probabilities");
+    UP(sy.b, sys->b, nc * sizeof(double), "constants");
+    UP(dlo[0], lo, n * sizeof(double), "lower values");
+    AL(dlo[1], n * sizeof(double), "lower values");
+    if (iv) {
+        UP(dhi[0], hi, n * sizeof(double), "upper values");
+        AL(dhi[1], n * sizeof(double), "upper values");
+    }
+    AL(ctl, sizeof(vx_ctl), "sweep control");
+    AL(dbad, 2 * sizeof(unsigned), "input check");
+    CK(cudaMemset(ctl, 0, sizeof(vx_ctl)));
+    CK(cudaMemset(dbad, 0, 2 * sizeof(unsigned)));
+    vx_check_system<<<vx_blocks(ne > n ? ne : n), VX_THREADS>>>(sy, ne, dbad);
+    CK_LAUNCH("vx_check_system");
+    CK(cudaMemcpy(hbad, dbad, sizeof hbad, cudaMemcpyDeviceToHost));
+    if (hbad[0]) {
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "value iteration: an entry goes to a state >= %llu", n);
+        goto out;
+    }
+    if (hbad[1]) {
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "value iteration: a state without a choice");
+        goto out;
+    }
+    CK(cudaHostAlloc((void **)&hctl, 2 * sizeof(vx_ctl), cudaHostAllocDefault));
+    CK(cudaEventCreate(&ev_start));
+    CK(cudaEventCreate(&ev[0]));
+    CK(cudaEventCreate(&ev[1]));
+
+    vx_shape(sys, &kind, &g);
+    fn = vx_pick(iv, par->maximize, kind, g);
+    {
+        int per_sm = 0, dev = 0, sms = 0;
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, VX_THREADS, 0));
+        CK(cudaGetDevice(&dev));
+        CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        const ull need = (n * (ull)g + VX_THREADS - 1) / VX_THREADS;
+        const ull cap = (ull)sms * (per_sm > 0 ? per_sm : 1);
+        blocks = (unsigned)(need < cap ? need : cap);
+        if (!blocks)
+            blocks = 1;
+    }
+
+    CK(cudaEventRecord(ev_start));
+    {
+        /* up to two batches in flight; slot i's copy of ctl lands in hctl[i] */
+        ull batch = VX_BATCH_MIN, last_of[2] = {0, 0};
+        int pending = 0, head = 0, seen = 0; /* pending batches: slots head, head^1 */
+        for (;;) {
+            while (pending < 2 && launched < max_it) {
+                const ull k = batch < max_it - launched ? batch : max_it - launched;
+                for (ull j = 0; j < k; j++) {
+                    const ull it = ++launched;
+                    const int r = (int)((it - 1) & 1), w = (int)(it & 1);
+                    fn<<<blocks, VX_THREADS>>>(sy, dlo[r], iv ? dhi[r] : NULL, dlo[w], iv ? dhi[w] : NULL, ctl, it,
+                                               par->epsilon, par->relative);
+                    CK_LAUNCH("vi_sweep");
+                }
+                const int slot = (head + pending) & 1;
+                CK(cudaMemcpyAsync(&hctl[slot], ctl, sizeof(vx_ctl), cudaMemcpyDeviceToHost));
+                CK(cudaEventRecord(ev[slot]));
+                last_of[slot] = launched;
+                pending++;
+                if (batch < VX_BATCH_MAX)
+                    batch *= 2;
+            }
+            if (!pending)
+                break;
+            CK(cudaEventSynchronize(ev[head]));
+            seen = head;
+            const vx_ctl *h = &hctl[head];
+            const ull last = last_of[head];
+            if (h->done) {
+                converged = 1;
+                done_iter = h->done_iter;
+            } else if (h->viol[last % 3] == 0) {
+                converged = 1; /* the batch's last sweep converged; the next batch (if any) is no-ops */
+                done_iter = last;
+            }
+            if (converged) {
+                CK(cudaEventElapsedTime(&ms, ev_start, ev[head]));
+                break;
+            }
+            head ^= 1;
+            pending--;
+        }
+        if (!converged) {
+            CK(cudaEventElapsedTime(&ms, ev_start, ev[seen]));
+            done_iter = launched;
+        }
+        CK(cudaDeviceSynchronize());
+    }
+    {
+        const int w = (int)(done_iter & 1);
+        CK(cudaMemcpy(lo, dlo[w], n * sizeof(double), cudaMemcpyDeviceToHost));
+        if (iv)
+            CK(cudaMemcpy(hi, dhi[w], n * sizeof(double), cudaMemcpyDeviceToHost));
+    }
+    st.iterations = done_iter;
+    st.sweep_seconds = done_iter ? (double)ms * 1e-3 / (double)done_iter : 0;
+    if (!converged)
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "value iteration did not converge after %llu sweeps",
+                     (unsigned long long)done_iter);
+out:
+    if (ev_start)
+        cudaEventDestroy(ev_start);
+    for (int i = 0; i < 2; i++)
+        if (ev[i])
+            cudaEventDestroy(ev[i]);
+    if (hctl)
+        cudaFreeHost(hctl);
+    vx_free_all(&mem);
+    st.seconds = vx_now() - t0;
+    if (stats)
+        *stats = st;
+    return rc;
+}

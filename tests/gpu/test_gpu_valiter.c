@@ -1,0 +1,770 @@
+/*
+ * test_gpu_valiter.c -- the GPU value-iteration cores (kernels/valiter.cu)
+ * against plain references written here, and against the CPU twin
+ * (analysis/valiter.c) when the library has it (-DHAVE_VALITER_CPU).
+ *
+ *   test_gpu_valiter [--quick] [--seed N] [--probe]
+ *
+ * PRECOMPUTATION.  Random MDPs of several shapes (mixed, deterministic,
+ * heavily nondeterministic, clustered end components, absorbing states,
+ * deadlocks, long chains, restricted allowed sets, duplicate entries); for
+ * each, all four sets (Prob0A/0E/1A/1E) from the GPU must be identical to
+ * the textbook fixpoints computed here by naive round-robin iteration to
+ * stability.  Prob1A is computed here in two independent ways (PRISM's
+ * nested greatest fixpoint and "cannot reach Prob0E's set"), which must
+ * agree with each other too.
+ *
+ * NUMERIC CORE.  Random systems (short and long choices, few and many
+ * choices per state, constant-only choices), min and max, interval
+ * iteration and plain VI, absolute and relative stopping rules; the GPU
+ * (auto kernel, and a pinned random kernel variant) must take exactly the
+ * reference's number of Jacobi sweeps and give its values within 1e-12
+ * relative (bit-identical is expected: same summation order, no FMA).  The
+ * sweep limit: max_iterations = reference sweeps converges, one fewer is
+ * WX_ELIMIT with the reference's iterates after that many sweeps.  Bad
+ * inputs are rejected with WX_EINPUT.
+ *
+ * Seeds are printed; --seed replays.  --quick is the small subset that the
+ * sanitizers run.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/valiter.h"
+#include "tests/check.h"
+
+/* kernels/valiter.cu: pins the sweep kernel (0 = automatic; kind 1 = lanes
+ * over choices with group 1..32, kind 2 = lanes over entries, group 8|32) */
+void valiter_gpu_set_kernel(int kind, int group);
+
+static int quick, ref_only;
+static uint64_t n_bitwise, n_compared;
+
+/* ---- random numbers (splitmix64, seeded per instance) ---- */
+struct rng {
+    uint64_t s;
+};
+
+static uint64_t rnd64(struct rng *r)
+{
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static uint32_t rndu(struct rng *r, uint32_t n)
+{
+    return n ? (uint32_t)(rnd64(r) % n) : 0;
+}
+
+static double rndf(struct rng *r) /* [0, 1) */
+{
+    return (double)(rnd64(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "out of memory\n");
+        abort();
+    }
+    return p;
+}
+
+/* ======================================================================
+ * Random MDPs
+ * ====================================================================== */
+
+enum { MK_MIXED, MK_DET, MK_NONDET, MK_CLUSTER, MK_ABSORB, MK_CHAIN, MK_SPARSE, MK_LARGE, MK_KINDS };
+static const char *const mk_name[] = {"mixed", "deterministic", "nondeterministic", "end-components",
+                                      "absorbing", "chain", "sparse-target", "large"};
+
+/* Builds a random MDP of kind k plus allowed (or NULL) and target sets. */
+static void gen_mdp(struct rng *r, int k, struct mdp *m, uint8_t **allowed, uint8_t **target)
+{
+    uint32_t n;
+    switch (k) {
+    case MK_LARGE: n = 1000 + rndu(r, quick ? 500 : 4000); break;
+    case MK_CHAIN: n = 20 + rndu(r, 300); break;
+    default: n = 1 + rndu(r, quick ? 30 : 120); break;
+    }
+    uint32_t csize = k == MK_CLUSTER ? 2 + rndu(r, 6) : 1;
+    /* first pass: choice and entry counts */
+    uint64_t *ss = xmalloc((n + 1) * sizeof *ss);
+    uint32_t *nch = xmalloc(n * sizeof *nch);
+    uint64_t nc = 0;
+    for (uint32_t s = 0; s < n; s++) {
+        uint32_t c;
+        switch (k) {
+        case MK_DET: c = rndu(r, 20) ? 1 : 0; break;
+        case MK_NONDET: c = 5 + rndu(r, 16); break;
+        case MK_ABSORB: c = 1 + rndu(r, 3); break;
+        case MK_CHAIN: c = 1 + rndu(r, 2); break;
+        default: c = rndu(r, 10) ? 1 + rndu(r, 4) : 0; break; /* ~10% deadlocks */
+        }
+        nch[s] = c;
+        ss[s] = nc;
+        nc += c;
+    }
+    ss[n] = nc;
+    uint64_t *cs = xmalloc((nc + 1) * sizeof *cs);
+    uint32_t *ne_of = xmalloc((nc ? nc : 1) * sizeof *ne_of);
+    uint64_t ne = 0;
+    for (uint64_t c = 0; c < nc; c++) {
+        uint32_t e = k == MK_DET ? 1 + rndu(r, 3) : 1 + rndu(r, rndu(r, 4) ? 3 : 8);
+        ne_of[c] = e;
+        cs[c] = ne;
+        ne += e;
+    }
+    cs[nc] = ne;
+    uint32_t *tg = xmalloc((ne ? ne : 1) * sizeof *tg);
+    double *pr = xmalloc((ne ? ne : 1) * sizeof *pr);
+    /* absorbing states: one probability-1 self-loop choice */
+    uint8_t *absorb = calloc(n, 1);
+    if (k == MK_ABSORB)
+        for (uint32_t s = 0; s < n; s++)
+            absorb[s] = rndu(r, 3) == 0;
+    for (uint32_t s = 0; s < n; s++) {
+        for (uint64_t c = ss[s]; c < ss[s + 1]; c++) {
+            double sum = 0;
+            for (uint64_t e = cs[c]; e < cs[c + 1]; e++) {
+                uint32_t t;
+                if (absorb[s])
+                    t = s;
+                else if (k == MK_CLUSTER && rndu(r, 12)) /* mostly inside the cluster */
+                    t = (s / csize) * csize + rndu(r, csize);
+                else if (k == MK_CHAIN)
+                    t = rndu(r, 4) ? (s + 1 < n ? s + 1 : s) : (rndu(r, 2) ? s : rndu(r, s + 1));
+                else if (rndu(r, 6) == 0)
+                    t = s; /* self-loop */
+                else if (e > cs[c] && rndu(r, 10) == 0)
+                    t = tg[e - 1]; /* duplicate entry */
+                else
+                    t = rndu(r, n);
+                if (t >= n)
+                    t = n - 1;
+                tg[e] = t;
+                pr[e] = 0.05 + rndf(r);
+                sum += pr[e];
+            }
+            for (uint64_t e = cs[c]; e < cs[c + 1]; e++)
+                pr[e] /= sum;
+        }
+    }
+    m->n_states = n, m->n_choices = nc, m->n_entries = ne;
+    m->state_start = ss, m->choice_start = cs, m->targets = tg, m->probs = pr, m->is_dtmc = 0;
+    *target = xmalloc(n);
+    uint32_t tdens = k == MK_SPARSE ? 40 : 3 + rndu(r, 12);
+    for (uint32_t s = 0; s < n; s++)
+        (*target)[s] = rndu(r, tdens) == 0;
+    if (k == MK_CHAIN) /* reach the end of the chain */
+        (*target)[n - 1] = 1;
+    *allowed = NULL;
+    if (rndu(r, 2) || k == MK_SPARSE) {
+        *allowed = xmalloc(n);
+        uint32_t keep = 60 + rndu(r, 40);
+        for (uint32_t s = 0; s < n; s++)
+            (*allowed)[s] = rndu(r, 100) < keep;
+    }
+    free(nch);
+    free(ne_of);
+    free(absorb);
+}
+
+/* ======================================================================
+ * Reference precomputation: the textbook fixpoints, iterated naively
+ * (every round re-examines every state) until nothing changes.
+ * ====================================================================== */
+
+static int ref_elig(const uint8_t *allowed, const uint8_t *target, uint64_t s)
+{
+    return (!allowed || allowed[s]) && !target[s];
+}
+
+/* s in R when some choice (usable) has an entry into R; seeds given in r. */
+static void ref_exists(const struct mdp *m, const uint8_t *allowed, const uint8_t *target, const uint8_t *usable,
+                       uint8_t *r)
+{
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint64_t s = 0; s < m->n_states; s++) {
+            if (r[s] || !ref_elig(allowed, target, s))
+                continue;
+            for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1] && !r[s]; c++) {
+                if (usable && !usable[c])
+                    continue;
+                for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
+                    if (r[m->targets[e]]) {
+                        r[s] = 1, changed = 1;
+                        break;
+                    }
+            }
+        }
+    }
+}
+
+static void ref_precompute(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
+                           enum vi_precomp which, uint8_t *out, int *formulations_agree)
+{
+    uint64_t n = m->n_states;
+    uint8_t *r = xmalloc(n), *u = xmalloc(n), *v = xmalloc(n);
+    uint8_t *usable = xmalloc(m->n_choices);
+    switch (which) {
+    case VI_PMAX0: /* Pmax > 0: least fixpoint, some choice reaches R */
+        memcpy(r, target, n);
+        ref_exists(m, allowed, target, NULL, r);
+        for (uint64_t s = 0; s < n; s++)
+            out[s] = !r[s];
+        break;
+    case VI_PMIN0: /* Pmin > 0: least fixpoint, every choice (at least one) reaches R */
+        memcpy(r, target, n);
+        for (int changed = 1; changed;) {
+            changed = 0;
+            for (uint64_t s = 0; s < n; s++) {
+                uint64_t c0 = m->state_start[s], c1 = m->state_start[s + 1];
+                if (r[s] || !ref_elig(allowed, target, s) || c0 == c1)
+                    continue;
+                int all = 1;
+                for (uint64_t c = c0; c < c1 && all; c++) {
+                    int hit = 0;
+                    for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
+                        hit |= r[m->targets[e]];
+                    all = hit;
+                }
+                if (all)
+                    r[s] = 1, changed = 1;
+            }
+        }
+        for (uint64_t s = 0; s < n; s++)
+            out[s] = !r[s];
+        break;
+    case VI_PMAX1: /* nu U. mu V. T + {s eligible : exists c: succ(c) in U and succ(c) meets V} */
+        memset(u, 1, n);
+        for (;;) {
+            for (uint64_t c = 0; c < m->n_choices; c++) {
+                usable[c] = 1;
+                for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
+                    usable[c] &= u[m->targets[e]];
+            }
+            memcpy(v, target, n);
+            ref_exists(m, allowed, target, usable, v);
+            if (!memcmp(u, v, n))
+                break;
+            memcpy(u, v, n);
+        }
+        memcpy(out, u, n);
+        break;
+    case VI_PMIN1: {
+        /* (a) PRISM's nested fixpoint: nu U. mu V. T + {s eligible with a
+         * choice : for all c: succ(c) in U and succ(c) meets V} */
+        memset(u, 1, n);
+        for (;;) {
+            memcpy(v, target, n);
+            for (int changed = 1; changed;) {
+                changed = 0;
+                for (uint64_t s = 0; s < n; s++) {
+                    uint64_t c0 = m->state_start[s], c1 = m->state_start[s + 1];
+                    if (v[s] || !ref_elig(allowed, target, s) || c0 == c1)
+                        continue;
+                    int all = 1;
+                    for (uint64_t c = c0; c < c1 && all; c++) {
+                        int in_u = 1, meets = 0;
+                        for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
+                            in_u &= u[m->targets[e]], meets |= v[m->targets[e]];
+                        all = in_u && meets;
+                    }
+                    if (all)
+                        v[s] = 1, changed = 1;
+                }
+            }
+            if (!memcmp(u, v, n))
+                break;
+            memcpy(u, v, n);
+        }
+        memcpy(out, u, n);
+        /* (b) complement of the states that reach Prob0E's set through eligible states */
+        ref_precompute(m, allowed, target, VI_PMIN0, r, NULL);
+        ref_exists(m, allowed, target, NULL, r);
+        int agree = 1;
+        for (uint64_t s = 0; s < n; s++)
+            agree &= out[s] == !r[s];
+        if (formulations_agree)
+            *formulations_agree = agree;
+        break;
+    }
+    }
+    free(r), free(u), free(v), free(usable);
+}
+
+static const char *const which_name[] = {"Pmax=0 (Prob0A)", "Pmin=0 (Prob0E)", "Pmax=1 (Prob1E)", "Pmin=1 (Prob1A)"};
+
+static uint64_t first_diff(const uint8_t *a, const uint8_t *b, uint64_t n)
+{
+    for (uint64_t s = 0; s < n; s++)
+        if (a[s] != b[s])
+            return s;
+    return n;
+}
+
+static void precompute_instance(uint64_t seed, int k)
+{
+    struct rng r = {seed};
+    struct mdp m;
+    uint8_t *allowed, *target;
+    gen_mdp(&r, k, &m, &allowed, &target);
+    uint64_t n = m.n_states;
+    uint8_t *ref = xmalloc(n), *got = xmalloc(n);
+    char tag[200];
+    snprintf(tag, sizeof tag, "precompute %s seed=%llu n=%llu choices=%llu entries=%llu allowed=%s",
+             mk_name[k], (unsigned long long)seed, (unsigned long long)n, (unsigned long long)m.n_choices,
+             (unsigned long long)m.n_entries, allowed ? "subset" : "all");
+    int ok = 1;
+    char why[1200] = "";
+    for (int w = VI_PMAX0; w <= VI_PMIN1; w++) {
+        int agree = 1;
+        ref_precompute(&m, allowed, target, (enum vi_precomp)w, ref, &agree);
+        if (!agree) {
+            ok = 0;
+            snprintf(why, sizeof why, "the two reference formulations of Prob1A disagree");
+            break;
+        }
+        struct wx_error err;
+        wx_error_clear(&err);
+        memset(got, 0xee, n);
+        int rc = ref_only ? 0 : valiter_precompute_gpu(&m, allowed, target, (enum vi_precomp)w, got, &err);
+        uint64_t d = rc ? 0 : first_diff(ref, got, n);
+        if (!ref_only && (rc || d < n)) {
+            ok = 0;
+            if (rc)
+                snprintf(why, sizeof why, "%s: GPU returned %d: %s", which_name[w], rc, err.msg);
+            else
+                snprintf(why, sizeof why, "%s: state %llu expected %d, GPU %d", which_name[w],
+                         (unsigned long long)d, ref[d], got[d]);
+            break;
+        }
+#ifdef HAVE_VALITER_CPU
+        memset(got, 0xee, n);
+        rc = valiter_precompute_cpu(&m, allowed, target, (enum vi_precomp)w, got, &err);
+        d = rc ? 0 : first_diff(ref, got, n);
+        if (rc || d < n) {
+            ok = 0;
+            if (rc)
+                snprintf(why, sizeof why, "%s: CPU twin returned %d: %s", which_name[w], rc, err.msg);
+            else
+                snprintf(why, sizeof why, "%s: state %llu expected %d, CPU twin %d", which_name[w],
+                         (unsigned long long)d, ref[d], got[d]);
+            break;
+        }
+#endif
+    }
+    check(ok, "%s: four sets identical%s%s", tag, ok ? "" : ": ", why);
+    free(ref), free(got), free(allowed), free(target);
+    mdp_free(&m);
+}
+
+/* ======================================================================
+ * Random systems and the reference Jacobi solver
+ * ====================================================================== */
+
+struct sysbuf {
+    struct vi_system sys;
+    uint64_t *ss, *cs;
+    uint32_t *tg;
+    double *pr, *b;
+};
+
+enum { SK_SHORT, SK_LONG, SK_WIDE, SK_DTMC, SK_MIXED, SK_BIG, SK_KINDS };
+static const char *const sk_name[] = {"short-choices", "long-choices", "many-choices", "dtmc", "mixed", "big"};
+
+/* leak: every choice keeps at most 1 - leak_min of its mass inside the
+ * system (a contraction: interval iteration converges); full_mass allows
+ * choices of mass 1 (plain VI only). */
+static void gen_system(struct rng *r, int k, int full_mass, struct sysbuf *sb)
+{
+    uint32_t n;
+    switch (k) {
+    case SK_BIG: n = 20000 + rndu(r, 40000); break;
+    case SK_LONG: n = 1 + rndu(r, quick ? 20 : 200); break;
+    default: n = 1 + rndu(r, quick ? 40 : 300); break;
+    }
+    uint64_t *ss = xmalloc((n + 1) * sizeof *ss);
+    uint64_t nc = 0;
+    for (uint32_t s = 0; s < n; s++) {
+        ss[s] = nc;
+        switch (k) {
+        case SK_DTMC: nc += 1; break;
+        case SK_WIDE: nc += 10 + rndu(r, 40); break;
+        case SK_LONG: nc += 1 + rndu(r, 4); break;
+        case SK_MIXED: nc += rndu(r, 8) ? 1 + rndu(r, 5) : 20 + rndu(r, 30); break;
+        default: nc += 1 + rndu(r, 4); break;
+        }
+    }
+    ss[n] = nc;
+    uint64_t *cs = xmalloc((nc + 1) * sizeof *cs);
+    uint64_t ne = 0;
+    for (uint64_t c = 0; c < nc; c++) {
+        cs[c] = ne;
+        uint32_t e;
+        switch (k) {
+        case SK_LONG: e = 10 + rndu(r, 70); break;
+        case SK_MIXED: e = rndu(r, 10) ? rndu(r, 4) : 5 + rndu(r, 60); break;
+        default: e = rndu(r, 12) ? 1 + rndu(r, 4) : 0; break; /* some constant-only choices */
+        }
+        ne += e;
+    }
+    cs[nc] = ne;
+    uint32_t *tg = xmalloc((ne ? ne : 1) * sizeof *tg);
+    double *pr = xmalloc((ne ? ne : 1) * sizeof *pr);
+    double *b = xmalloc((nc ? nc : 1) * sizeof *b);
+    for (uint32_t s = 0; s < n; s++)
+        for (uint64_t c = ss[s]; c < ss[s + 1]; c++) {
+            double leak = full_mass && rndu(r, 2) ? 0 : 0.05 + 0.5 * rndf(r);
+            if (cs[c] == cs[c + 1])
+                leak = 1;
+            double sum = 0;
+            for (uint64_t e = cs[c]; e < cs[c + 1]; e++) {
+                uint32_t t;
+                if (rndu(r, 5) == 0)
+                    t = s;
+                else if (rndu(r, 2)) /* local, as in explored state spaces */
+                    t = (uint32_t)((s + rndu(r, 64)) % n);
+                else
+                    t = rndu(r, n);
+                tg[e] = t;
+                pr[e] = 0.01 + rndf(r);
+                sum += pr[e];
+            }
+            for (uint64_t e = cs[c]; e < cs[c + 1]; e++)
+                pr[e] = pr[e] / sum * (1 - leak);
+            b[c] = leak * rndf(r);
+        }
+    sb->ss = ss, sb->cs = cs, sb->tg = tg, sb->pr = pr, sb->b = b;
+    sb->sys = (struct vi_system){n, nc, ne, ss, cs, tg, pr, b};
+}
+
+static void sys_free(struct sysbuf *sb)
+{
+    free(sb->ss), free(sb->cs), free(sb->tg), free(sb->pr), free(sb->b);
+}
+
+/* One Jacobi sweep value of state s: first choice, then the better ones
+ * (b[c] + sum in entry order, each product rounded on its own). */
+static double ref_state(const struct vi_system *y, uint64_t s, const double *x, int mx)
+{
+    double best = 0;
+    for (uint64_t c = y->state_start[s]; c < y->state_start[s + 1]; c++) {
+        volatile double v = y->b[c]; /* volatile: keep each step a separately rounded double op */
+        for (uint64_t e = y->choice_start[c]; e < y->choice_start[c + 1]; e++) {
+            volatile double p = y->probs[e] * x[y->targets[e]];
+            v = v + p;
+        }
+        if (c == y->state_start[s] || (mx ? v > best : v < best))
+            best = v;
+    }
+    return best;
+}
+
+/* Sequential Jacobi with the contract's stopping rules.  Returns 1 when it
+ * converged within max_it sweeps; *iters = sweeps done. */
+static int ref_solve(const struct vi_system *y, int mx, double eps, int rel, uint64_t max_it, double *lo,
+                     double *hi, uint64_t *iters)
+{
+    uint64_t n = y->n_states;
+    double *nlo = xmalloc(n * sizeof *nlo), *nhi = hi ? xmalloc(n * sizeof *nhi) : NULL;
+    int conv = 0;
+    uint64_t k = 0;
+    while (k < max_it && !conv) {
+        k++;
+        conv = 1;
+        for (uint64_t s = 0; s < n; s++) {
+            double l = ref_state(y, s, lo, mx);
+            if (hi) {
+                double h = ref_state(y, s, hi, mx);
+                if (!(l > lo[s]))
+                    l = lo[s];
+                if (!(h < hi[s]))
+                    h = hi[s];
+                nlo[s] = l, nhi[s] = h;
+                double g = h - l;
+                conv &= (rel && l > 0) ? g <= eps * l : g <= eps;
+            } else {
+                double d = fabs(l - lo[s]);
+                conv &= rel ? d <= eps * fabs(l) : d <= eps;
+                nlo[s] = l;
+            }
+        }
+        memcpy(lo, nlo, n * sizeof *lo);
+        if (hi)
+            memcpy(hi, nhi, n * sizeof *hi);
+    }
+    free(nlo), free(nhi);
+    *iters = k;
+    return conv;
+}
+
+/* Largest relative difference; counts bit-identical vectors. */
+static double vec_diff(const double *a, const double *b, uint64_t n, uint64_t *at)
+{
+    double worst = 0;
+    int same = 1;
+    *at = 0;
+    for (uint64_t s = 0; s < n; s++) {
+        if (a[s] != b[s])
+            same = 0;
+        double d = fabs(a[s] - b[s]) / (fabs(b[s]) > 1 ? fabs(b[s]) : 1);
+        if (!(d <= worst)) /* NaN counts as worst */
+            worst = d, *at = s;
+    }
+    n_compared++;
+    n_bitwise += same;
+    return worst;
+}
+
+struct solve_case {
+    int mx, rel, interval;
+    double eps;
+    uint64_t max_it;
+};
+
+/* Runs the GPU (under the pinned kernel, if any) and checks against the
+ * reference outcome (converged, iterations, lo, hi). */
+static int solve_and_compare(const char *tag, const struct vi_system *y, const struct solve_case *sc,
+                             const double *lo0, const double *hi0, int ref_conv, uint64_t ref_it,
+                             const double *rlo, const double *rhi, int kind, int group)
+{
+    uint64_t n = y->n_states;
+    double *lo = xmalloc(n * sizeof *lo), *hi = sc->interval ? xmalloc(n * sizeof *hi) : NULL;
+    memcpy(lo, lo0, n * sizeof *lo);
+    if (hi)
+        memcpy(hi, hi0, n * sizeof *hi);
+    struct vi_params par = {sc->mx, sc->eps, sc->rel, sc->max_it, VI_JACOBI, 0};
+    struct vi_stats st;
+    struct wx_error err;
+    wx_error_clear(&err);
+    valiter_gpu_set_kernel(kind, group);
+    int rc = valiter_solve_gpu(y, &par, lo, hi, &st, &err);
+    valiter_gpu_set_kernel(0, 0);
+    uint64_t at = 0, at2 = 0;
+    double dl = vec_diff(lo, rlo, n, &at), dh = hi ? vec_diff(hi, rhi, n, &at2) : 0;
+    int want_rc = ref_conv ? WX_OK : WX_ELIMIT;
+    int ok = rc == want_rc && st.iterations == ref_it && dl <= 1e-12 && dh <= 1e-12;
+    check(ok, "%s kernel=%d/%d: rc %d (want %d) sweeps %llu (want %llu) lo diff %.3g at %llu (%.17g vs %.17g) hi diff %.3g%s%s",
+          tag, kind, group, rc, want_rc, (unsigned long long)st.iterations, (unsigned long long)ref_it, dl,
+          (unsigned long long)at, lo[at], rlo[at], dh, rc ? ": " : "", rc ? err.msg : "");
+    free(lo), free(hi);
+    return ok;
+}
+
+static void solve_instance(uint64_t seed, int k)
+{
+    struct rng r = {seed};
+    struct solve_case sc;
+    sc.interval = rndu(&r, 3) != 0;
+    sc.mx = (int)rndu(&r, 2);
+    sc.rel = rndu(&r, 4) == 0;
+    sc.eps = rndu(&r, 2) || k == SK_BIG ? 1e-6 : pow(10, -2.0 - rndu(&r, 7));
+    if (quick) /* few sweeps under the sanitizers */
+        sc.eps = rndu(&r, 2) ? 1e-2 : 1e-3;
+    sc.max_it = 1000000;
+    /* plain VI from a random start only on contractions (a mass-1 cycle
+     * could make Jacobi oscillate); from 0 it rises monotonically */
+    int start_random = !sc.interval && rndu(&r, 3) == 0;
+    struct sysbuf sb;
+    gen_system(&r, k, !sc.interval && !start_random, &sb);
+    const struct vi_system *y = &sb.sys;
+    uint64_t n = y->n_states;
+    double *lo0 = xmalloc(n * sizeof *lo0), *hi0 = xmalloc(n * sizeof *hi0);
+    for (uint64_t s = 0; s < n; s++) {
+        lo0[s] = start_random ? rndf(&r) : 0;
+        hi0[s] = 1;
+    }
+    char tag[256];
+    snprintf(tag, sizeof tag, "solve %s seed=%llu n=%llu choices=%llu entries=%llu %s %s %s eps=%g", sk_name[k],
+             (unsigned long long)seed, (unsigned long long)n, (unsigned long long)y->n_choices,
+             (unsigned long long)y->n_entries, sc.interval ? "interval" : "plain-vi", sc.mx ? "max" : "min",
+             sc.rel ? "relative" : "absolute", sc.eps);
+    double *rlo = xmalloc(n * sizeof *rlo), *rhi = xmalloc(n * sizeof *rhi);
+    memcpy(rlo, lo0, n * sizeof *rlo);
+    memcpy(rhi, hi0, n * sizeof *rhi);
+    uint64_t ref_it;
+    int conv = ref_solve(y, sc.mx, sc.eps, sc.rel, sc.max_it, rlo, sc.interval ? rhi : NULL, &ref_it);
+    if (!check(conv, "%s: reference converged (%llu sweeps)", tag, (unsigned long long)ref_it))
+        goto done;
+    if (ref_only)
+        goto twin;
+    solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, 0, 0);
+    {
+        /* a pinned kernel variant: all must give the same answer */
+        static const int groups1[] = {1, 2, 4, 8, 16, 32};
+        int kind = 1 + (int)rndu(&r, 2);
+        int group = kind == 1 ? groups1[rndu(&r, 6)] : (rndu(&r, 2) ? 8 : 32);
+        solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, kind, group);
+    }
+twin:
+#ifdef HAVE_VALITER_CPU
+    {
+        double *lo = xmalloc(n * sizeof *lo), *hi = sc.interval ? xmalloc(n * sizeof *hi) : NULL;
+        memcpy(lo, lo0, n * sizeof *lo);
+        if (hi)
+            memcpy(hi, hi0, n * sizeof *hi);
+        struct vi_params par = {sc.mx, sc.eps, sc.rel, sc.max_it, VI_JACOBI, 2};
+        struct vi_stats st;
+        struct wx_error err;
+        wx_error_clear(&err);
+        int rc = valiter_solve_cpu(y, &par, lo, hi, &st, &err);
+        uint64_t at, at2 = 0;
+        double dl = vec_diff(lo, rlo, n, &at), dh = hi ? vec_diff(hi, rhi, n, &at2) : 0;
+        check(rc == WX_OK && st.iterations == ref_it && dl <= 1e-12 && dh <= 1e-12,
+              "%s: CPU twin rc %d sweeps %llu (want %llu) lo diff %.3g hi diff %.3g", tag, rc,
+              (unsigned long long)st.iterations, (unsigned long long)ref_it, dl, dh);
+        free(lo), free(hi);
+    }
+#endif
+    /* the sweep limit: exactly enough converges, one fewer is WX_ELIMIT
+     * with the reference's iterates after that many sweeps */
+    if (!ref_only && rndu(&r, 4) == 0 && ref_it >= 2) {
+        struct solve_case lim = sc;
+        lim.max_it = ref_it;
+        solve_and_compare(tag, y, &lim, lo0, hi0, 1, ref_it, rlo, rhi, 0, 0);
+        lim.max_it = ref_it - 1;
+        memcpy(rlo, lo0, n * sizeof *rlo);
+        memcpy(rhi, hi0, n * sizeof *rhi);
+        uint64_t it2;
+        int c2 = ref_solve(y, sc.mx, sc.eps, sc.rel, lim.max_it, rlo, sc.interval ? rhi : NULL, &it2);
+        char t2[400];
+        snprintf(t2, sizeof t2, "%s limit=%llu", tag, (unsigned long long)lim.max_it);
+        solve_and_compare(t2, y, &lim, lo0, hi0, c2, it2, rlo, rhi, 0, 0);
+    }
+done:
+    free(lo0), free(hi0), free(rlo), free(rhi);
+    sys_free(&sb);
+}
+
+/* ======================================================================
+ * Hand-made cases and bad inputs
+ * ====================================================================== */
+
+static void hand_made(void)
+{
+    /* 0 -(a: 0.5 to 1, 0.5 to T)-> ; 0 -(b: self-loop 1)- ; 1 -(0.5 to 0, 0.5 to T)- ; 2 = T
+     * 3: deadlock, 4: only to 3.  Pmax(0) = Pmax(1) = 1, Pmin(0) = 0, Pmin(1) = 0.5 */
+    uint64_t ss[] = {0, 2, 3, 4, 4, 5};
+    uint64_t cs[] = {0, 2, 3, 5, 6, 7};
+    uint32_t tg[] = {1, 2, 0, 0, 2, 2, 3};
+    double pr[] = {0.5, 0.5, 1, 0.5, 0.5, 1, 1};
+    struct mdp m = {5, 5, 7, ss, cs, tg, pr, 0};
+    uint8_t target[] = {0, 0, 1, 0, 0};
+    const uint8_t want[4][5] = {{0, 0, 0, 1, 1}, {1, 0, 0, 1, 1}, {1, 1, 1, 0, 0}, {0, 0, 1, 0, 0}};
+    for (int w = 0; w < 4; w++) {
+        uint8_t out[5];
+        struct wx_error err;
+        wx_error_clear(&err);
+        int rc = valiter_precompute_gpu(&m, NULL, target, (enum vi_precomp)w, out, &err);
+        check(rc == 0 && !memcmp(out, want[w], 5), "hand-made MDP %s: rc %d, sets %d%d%d%d%d (want %d%d%d%d%d)",
+              which_name[w], rc, out[0], out[1], out[2], out[3], out[4], want[w][0], want[w][1], want[w][2],
+              want[w][3], want[w][4]);
+    }
+    struct wx_error err;
+    uint8_t out[5];
+    wx_error_clear(&err);
+    check(valiter_precompute_gpu(&m, NULL, NULL, VI_PMAX0, out, &err) == WX_EINPUT, "precompute without target: WX_EINPUT");
+    tg[6] = 7;
+    wx_error_clear(&err);
+    int rc = valiter_precompute_gpu(&m, NULL, target, VI_PMAX0, out, &err);
+    check(rc == WX_EINPUT, "precompute with an entry to state 7 of 5: WX_EINPUT (%d: %s)", rc, err.msg);
+    tg[6] = 3;
+
+    /* a 2-state system: x0 = max(0.5 + 0.5 x1, 0.1), x1 = 0.25 + 0.5 x0 -> x0 = 5/6, x1 = 2/3 */
+    uint64_t vss[] = {0, 2, 3};
+    uint64_t vcs[] = {0, 1, 1, 2};
+    uint32_t vtg[] = {1, 0};
+    double vpr[] = {0.5, 0.5}, vb[] = {0.5, 0.1, 0.25};
+    struct vi_system y = {2, 3, 2, vss, vcs, vtg, vpr, vb};
+    struct vi_params par = {1, 1e-9, 0, 10000, VI_JACOBI, 0};
+    double lo[2] = {0, 0}, hi[2] = {1, 1};
+    struct vi_stats st;
+    wx_error_clear(&err);
+    rc = valiter_solve_gpu(&y, &par, lo, hi, &st, &err);
+    check(rc == 0 && fabs(lo[0] - 5.0 / 6) <= 1e-9 && fabs(hi[0] - 5.0 / 6) <= 1e-9 && lo[0] <= 5.0 / 6 + 1e-15 &&
+              hi[0] >= 5.0 / 6 - 1e-15 && fabs(lo[1] - 2.0 / 3) <= 1e-9,
+          "hand-made system: rc %d, x0 in [%.12f, %.12f] (5/6), x1 %.12f (2/3), %llu sweeps, %.3g s/sweep, %llu bytes/sweep",
+          rc, lo[0], hi[0], lo[1], (unsigned long long)st.iterations, st.sweep_seconds,
+          (unsigned long long)st.bytes_per_sweep);
+    par.epsilon = 0;
+    wx_error_clear(&err);
+    check(valiter_solve_gpu(&y, &par, lo, hi, &st, &err) == WX_EINPUT, "epsilon 0: WX_EINPUT");
+    par.epsilon = 1e-9;
+    vtg[1] = 2;
+    wx_error_clear(&err);
+    rc = valiter_solve_gpu(&y, &par, lo, hi, &st, &err);
+    check(rc == WX_EINPUT, "system entry to state 2 of 2: WX_EINPUT (%d: %s)", rc, err.msg);
+    vtg[1] = 0;
+    uint64_t bss[] = {0, 3, 3};
+    struct vi_system y2 = {2, 3, 2, bss, vcs, vtg, vpr, vb};
+    wx_error_clear(&err);
+    rc = valiter_solve_gpu(&y2, &par, lo, hi, &st, &err);
+    check(rc == WX_EINPUT, "system state without a choice: WX_EINPUT (%d: %s)", rc, err.msg);
+    /* no convergence: x = x (mass 1 self-loop), lo 0, hi 1 never meet */
+    uint64_t lss[] = {0, 1}, lcs[] = {0, 1};
+    uint32_t ltg[] = {0};
+    double lpr[] = {1}, lb[] = {0};
+    struct vi_system y3 = {1, 1, 1, lss, lcs, ltg, lpr, lb};
+    double l3 = 0, h3 = 1;
+    par.max_iterations = 77;
+    wx_error_clear(&err);
+    rc = valiter_solve_gpu(&y3, &par, &l3, &h3, &st, &err);
+    check(rc == WX_ELIMIT && st.iterations == 77 && l3 == 0 && h3 == 1,
+          "end component left in: WX_ELIMIT after 77 sweeps (%d, %llu: %s)", rc, (unsigned long long)st.iterations,
+          err.msg);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = (uint64_t)time(NULL);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--ref-only"))
+            ref_only = 1; /* no GPU: the references (and the CPU twin, if linked) only */
+        else if (!strcmp(argv[i], "--probe"))
+            return valiter_gpu_available() ? 0 : 1;
+        else if (!strcmp(argv[i], "--images") || !strcmp(argv[i], "--big"))
+            i += !strcmp(argv[i], "--images"); /* test_gpu's options: ignored */
+    }
+    if (!ref_only && !valiter_gpu_available()) {
+        check(0, "gpu: no usable CUDA device; test_gpu_valiter needs one");
+        return check_exit();
+    }
+#ifdef HAVE_VALITER_CPU
+    const char *twin = "with the CPU twin";
+#else
+    const char *twin = "without the CPU twin";
+#endif
+    printf("# test_gpu_valiter seed %llu%s, %s\n", (unsigned long long)seed, quick ? " (quick)" : "", twin);
+    if (!ref_only)
+        hand_made();
+    const int np = quick ? 12 : 400, ns = quick ? 10 : 400;
+    clock_t t0 = clock();
+    for (int i = 0; i < np; i++)
+        precompute_instance(seed + (uint64_t)i, i % MK_KINDS);
+    printf("# precomputation: %d instances, %.1f s CPU time\n", np, (double)(clock() - t0) / CLOCKS_PER_SEC);
+    t0 = clock();
+    for (int i = 0; i < ns; i++) {
+        int k = i % SK_KINDS;
+        if (k == SK_BIG && (quick || i % (SK_KINDS * 8) != SK_BIG))
+            k = SK_MIXED; /* a few big systems only */
+        solve_instance(seed + 1000003 + (uint64_t)i, k);
+    }
+    printf("# numeric core: %d instances, %.1f s CPU time\n", ns, (double)(clock() - t0) / CLOCKS_PER_SEC);
+    printf("# %d passed, %d failed; %llu of %llu compared vectors bit-identical to the reference\n", check_passes,
+           check_failures, (unsigned long long)n_bitwise, (unsigned long long)n_compared);
+    return check_exit();
+}

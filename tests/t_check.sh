@@ -1,0 +1,170 @@
+#!/bin/sh
+# t_check.sh -- `warpex check` end to end: values by hand on small MDPs and
+# DTMCs (.tra + .lab + .srew + .trew, and the same models as Storm .drn),
+# interval bounds, the UNSOUND label of --method vi, --values and
+# --scheduler files, --props files with names, infinite rewards, exit 3 on
+# non-convergence, usage errors, and a PRISM instance when the shared data
+# is present.
+cd "$(dirname "$0")/.." || exit 2
+TAG=check-cli
+. tests/lib.sh
+
+# M: 0 -a-> {1: 1/2, 2: 1/2} | -b-> 3;  1 goal (self-loop);  2 -a-> {0: 1/2,
+# 3: 1/2} | -b-> 2 (self-loop: an end component without the goal);  3 sink.
+# Pmax(F goal) = 2/3 at 0 and 1/3 at 2 (the self-loop of 2 must not keep the
+# upper bound at 1); Pmin = 0 at 0 and 2.
+cat > "$T/m.tra" <<'X'
+# Transitions (MDP)
+4 6 8
+0 0 1 0.5
+0 0 2 0.5
+0 1 3 1
+1 0 1 1
+2 0 0 0.5
+2 0 3 0.5
+2 1 2 1
+3 0 3 1
+X
+printf '# Labels\n0="init" 1="deadlock" 2="goal" 3="sink"\n0: 0\n1: 2\n3: 3\n' > "$T/m.lab"
+cat > "$T/m.drn" <<'X'
+// the same MDP in Storm's format
+@type: MDP
+@parameters
+
+@reward_models
+steps
+@nr_states
+4
+@nr_choices
+6
+@model
+state 0 [1] init
+	action a [0]
+		1 : 0.5
+		2 : 0.5
+	action b [0]
+		3 : 1
+state 1 [0] goal
+	action 0 [0]
+		1 : 1
+state 2 [2]
+	action a [0]
+		0 : 0.5
+		3 : 0.5
+	action b [0]
+		2 : 1
+state 3 [0] "sink"
+	action 0 [0]
+		3 : 1
+X
+near() { # NAME GOT WANT TOL
+    if awk -v g="$2" -v w="$3" -v t="$4" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= t) }'; then
+        pass "$1: $2 (exact $3)"; else fail "$1: $2, expected $3 within $4"; fi
+}
+first_value() { sed -n 's/.*"initial": \[{"state": [0-9]*, "value": \([^,]*\),.*/\1/p' "$T/out" | head -1; }
+
+for model in tra drn; do
+    if [ $model = tra ]; then set -- "$T/m.tra" --lab "$T/m.lab"; else set -- "$T/m.drn"; fi
+    expect_rc "$model Pmax" 0 "$W" check "$@" --prop 'Pmax=? [ F "goal" ]' --json
+    near "$model Pmax(F goal) at 0" "$(first_value)" 0.6666666667 1e-6
+    expect_json "$model Pmax: states and collapsed MEC" maybe_states=2 mecs_collapsed=1 yes_states=1 no_states=1
+    expect_rc "$model Pmin" 0 "$W" check "$@" --prop 'Pmin=? [ F "goal" ]' --json
+    near "$model Pmin(F goal) at 0" "$(first_value)" 0 1e-6
+    expect_rc "$model Pmax U" 0 "$W" check "$@" --prop 'Pmax=? [ !"sink" U "goal" ]' --json
+    near "$model Pmax(!sink U goal)" "$(first_value)" 0.6666666667 1e-6
+done
+# rewards: Rmin(F goal) is infinite at 0 (Pmax < 1); Rmax(F goal | sink)
+# at 0 with state rewards 1 (state 0) and 2 (state 2): the b-loop at 2 never
+# reaches the targets, so Rmax is infinite too; Rmin(F goal | sink) = 0
+# (choice b of 0 goes straight to the sink at reward 1) -> 1.
+expect_rc "drn Rmin infinite" 0 "$W" check "$T/m.drn" --prop 'Rmin=? [ F "goal" ]' --json
+[ "$(first_value)" = '"inf"' ] && pass "Rmin(F goal) = inf at 0" || fail "Rmin inf: $(cat "$T/out")"
+expect_rc "drn Rmin finite" 0 "$W" check "$T/m.drn" --prop 'Rmin=? [ F "goal" | "sink" ]' --json
+near "Rmin(F goal|sink) at 0" "$(first_value)" 1 1e-6
+printf '4 2\n0 1\n2 2\n' > "$T/m.srew"
+expect_rc "tra Rmin finite" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --srew "$T/m.srew" --prop 'Rmin=? [ F "goal" | "sink" ]' --json
+near "tra Rmin(F goal|sink) at 0" "$(first_value)" 1 1e-6
+
+# A DTMC with rewards: 0 -> {1: 1/2, 0: 1/2}, 1 -> 2, 2 goal.  State rewards
+# 1 at 0 and 3 at 1, transition reward 2 on 0 -> 1: expected 2*1 + 3 + 2*1/2*2 = 7.
+printf '3 4\n0 1 0.5\n0 0 0.5\n1 2 1\n2 2 1\n' > "$T/d.tra"
+printf '0="init" 1="deadlock" 2="goal"\n0: 0\n2: 2\n' > "$T/d.lab"
+printf '3 2\n0 1\n1 3\n' > "$T/d.srew"
+printf '3 1\n0 1 2\n' > "$T/d.trew"
+expect_rc "dtmc rewards" 0 "$W" check "$T/d.tra" --lab "$T/d.lab" --srew "$T/d.srew" --trew "$T/d.trew" --prop 'Rmax=? [ F "goal" ]' --json
+near "DTMC expected reward" "$(first_value)" 7 1e-6
+expect_json "dtmc model" type='"dtmc"' states=3
+expect_rc "dtmc rewards, relative, gs" 0 "$W" check "$T/d.tra" --lab "$T/d.lab" --srew "$T/d.srew" --trew "$T/d.trew" --prop 'Rmin=? [ F "goal" ]' --relative --solver gs --json
+near "DTMC expected reward (relative, Gauss-Seidel)" "$(first_value)" 7 1e-5
+
+# Text output: bounds for ii, UNSOUND for vi.
+expect_rc "text ii" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' -q
+grep -q '^  result: 0.66666.* in \[0.66666.*, 0.66666.*\] at state 0' "$T/out" && grep -q 'interval iteration (sound)' "$T/out" \
+    && pass "text: midpoint and [lo, hi]" || fail "text ii: $(cat "$T/out")"
+expect_rc "text vi" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method vi -q
+grep -q 'UNSOUND' "$T/out" && ! grep -q ' in \[' "$T/out" && pass "text: --method vi is labelled UNSOUND" || fail "text vi: $(cat "$T/out")"
+expect_rc "json vi" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method vi --json
+expect_json "json vi" sound=false method='"vi"'
+
+# --values and --scheduler.
+expect_rc "values+scheduler" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --values "$T/val" --scheduler "$T/sch" -q
+[ "$(wc -l < "$T/val")" -eq 4 ] && awk 'NR==3 { d = $2 - 1/3; if (d < 0) d = -d; exit !($1 == 2 && d < 1e-6 && $3 <= 1/3 + 1e-12 && $4 >= 1/3 - 1e-12) }' "$T/val" \
+    && pass "--values: 4 lines, state 2 = 1/3 inside [lo, hi]" || fail "--values: $(cat "$T/val")"
+# the optimal scheduler: 0 -> a, 2 -> a (b would loop for ever)
+printf '0 0\n1 0\n2 0\n3 0\n' | cmp -s - "$T/sch" && pass "--scheduler: 0 and 2 take a (keep reaching the goal)" \
+    || fail "--scheduler: $(tr '\n' ' ' < "$T/sch")"
+[ ! -e "$T/val.tmp" ] && pass "no .tmp left" || fail ".tmp left"
+
+# --props with names, comments and PRISM definitions; --prop appended.
+printf '// comment\nlabel "x" = s=1;\n"best": Pmax=? [ F "goal" ];\n\n"worst": Pmin=? [ F "goal" ]\n' > "$T/p.props"
+expect_rc "--props" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --props "$T/p.props" --prop 'Pmax=? [ F "sink" ]' --json
+grep -q '"name": "best"' "$T/out" && grep -q '"name": "worst"' "$T/out" && [ "$(grep -o '"property":' "$T/out" | wc -l)" -eq 3 ] \
+    && pass "--props: 2 named properties + 1 --prop" || fail "--props: $(cat "$T/out")"
+expect_rc "deadlock/init/true labels" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ (true & !"init") U ("deadlock" | "goal") ]' -q
+
+# Exact or loud: no convergence within the sweeps allowed.
+expect_rc "max-iterations" 3 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --max-iterations 3 --epsilon 1e-12
+grep -q 'did not converge after 3 sweeps' "$T/err" && pass "non-convergence named" || fail "non-convergence: $(cat "$T/err")"
+
+# Threads and solvers agree on a PRISM instance (when the shared data is there).
+S=${WARPEX_SHARED:-../shared}/data/mdp/consensus-N2-K2
+if [ -f "$S/consensus-N2-K2.tra" ]; then
+    for opt in "--threads 1" "--threads 2" "--solver gs"; do
+        # shellcheck disable=SC2086
+        expect_rc "consensus-N2-K2 disagree $opt" 0 "$W" check "$S/consensus-N2-K2.tra" --lab "$S/consensus-N2-K2.lab" --props "$S/consensus.props" $opt --json
+        v=$(sed -n 's/.*"name": "disagree", "kind": "Pmax", "initial": \[{"state": 120, "value": \([^,]*\),.*/\1/p' "$T/out")
+        near "consensus-N2-K2 disagree ($opt), reference 13/120" "$v" 0.108333333333 1e-6
+    done
+else
+    pass "shared MDP data not present, PRISM instance skipped"
+fi
+
+# The GPU backend: the same values where a GPU is usable, else a clear error.
+"$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --backend gpu --json > "$T/out" 2> "$T/err"; rc=$?
+if [ $rc -eq 0 ]; then
+    near "--backend gpu: Pmax(F goal)" "$(first_value)" 0.6666666667 1e-6
+    expect_json "--backend gpu reported" backend='"gpu"'
+else
+    [ $rc -eq 2 ] && grep -q 'no usable CUDA device' "$T/err" && pass "--backend gpu without a GPU: exit 2, named" \
+        || fail "--backend gpu: exit $rc: $(cat "$T/err")"
+fi
+expect_rc "--backend gpu --solver gs" 2 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --backend gpu --solver gs
+expect_rc "--backend cpu" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --backend cpu --json
+expect_json "--backend cpu reported" backend='"cpu"'
+
+# Usage errors.
+expect_rc "no property" 2 "$W" check "$T/m.tra"
+expect_rc "no model" 2 "$W" check --prop 'Pmax=? [ F true ]'
+expect_rc "unknown option" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --frob
+expect_rc "bad epsilon" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --epsilon 2
+expect_rc "bad method" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --method topo
+expect_rc "bad solver" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --solver sor
+expect_rc "bad threads" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --threads -1
+expect_rc "--values with 2 properties" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --prop 'Pmin=? [ F true ]' --values "$T/x"
+expect_rc "labels without --lab" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F "goal" ]'
+grep -q 'unknown label "goal" (no labels given: use --lab)' "$T/err" && pass "label without --lab named" || fail "no --lab: $(cat "$T/err")"
+expect_rc "--lab with .drn" 2 "$W" check "$T/m.drn" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]'
+expect_rc "property syntax located" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F "goal" ]' --prop 'Pmax=? [ G "goal" ]'
+grep -q '^warpex: --prop:2:' "$T/err" && pass "--prop error located: $(cat "$T/err")" || fail "--prop location: $(cat "$T/err")"
+expect_rc "missing model file" 2 "$W" check "$T/none.tra" --prop 'Pmax=? [ F true ]'
+"$W" help | grep -q '^  check MODEL' && pass "help lists check" || fail "help does not list check"

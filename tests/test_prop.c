@@ -1,0 +1,254 @@
+/*
+ * test_prop.c -- analysis/prop: the property parser and evaluator.
+ *
+ *  - Accepted properties: kinds, F and U, precedence (! over & over |),
+ *    parentheses, blanks, true/false; the evaluation of each on a small
+ *    labelled model is compared with the set written by hand.
+ *  - Random formulas: 300 random boolean formulas over 3 labels are printed,
+ *    parsed and evaluated on every state, against a direct evaluation of
+ *    the generated tree (so parsing and precedence are checked together).
+ *  - Errors: each malformed property gives WX_EINPUT at the right column.
+ *  - Property files: names, ';', comments, PRISM definition lines, and
+ *    errors located at file:line:col.
+ *  - "init" and "deadlock" without such labels.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/prop.h"
+#include "graph/mdp.h"
+#include "graph/mdp_lab.h"
+#include "tests/check.h"
+#include "tests/rng.h"
+
+/* 8 states; labels a = {0,1,2,3}, b = {0,1,4,5}, c = {0,2,4,6}; state 7
+ * has no choice (a deadlock); the others a self-loop. */
+static struct mdp model;
+static struct mdp_labels labels;
+
+static void setup(void)
+{
+    static uint64_t ss[9], cs[8];
+    static uint32_t tg[7];
+    static double pr[7];
+    for (int s = 0; s < 8; s++)
+        ss[s + 1] = s < 7 ? (uint64_t)s + 1 : 7;
+    for (int c = 0; c < 8; c++)
+        cs[c] = (uint64_t)c;
+    for (int e = 0; e < 7; e++)
+        tg[e] = (uint32_t)e, pr[e] = 1;
+    model = (struct mdp){.n_states = 8, .n_choices = 7, .n_entries = 7, .state_start = ss,
+                         .choice_start = cs, .targets = tg, .probs = pr};
+    mdp_labels_init(&labels, 8);
+    const char *names[] = {"a", "b", "c"};
+    for (int l = 0; l < 3; l++) {
+        int id = mdp_labels_add(&labels, names[l]);
+        for (int s = 0; s < 8; s++)
+            if (!((s >> (2 - l)) & 1))
+                mdp_labels_set(&labels, id, (uint64_t)s);
+    }
+}
+
+/* The set of phi2 as a bit mask over the 8 states. */
+static int eval_mask(const struct property *p, const struct phi *f, const uint8_t *initial,
+                     struct wx_error *err)
+{
+    uint8_t out[8];
+    if (prop_eval(p, f, &model, &labels, initial, out, err) != WX_OK)
+        return -1;
+    int m = 0;
+    for (int s = 0; s < 8; s++)
+        m |= out[s] << s;
+    return m;
+}
+
+static void accepts(const char *text, enum prop_kind kind, int until, int mask2)
+{
+    struct property p;
+    struct wx_error err;
+    if (!check(prop_parse(text, NULL, 1, &p, &err) == WX_OK, "parses: %s", text)) {
+        printf("  %s\n", err.msg);
+        return;
+    }
+    int m = eval_mask(&p, p.phi2, NULL, &err);
+    check(p.kind == kind && (p.phi1 != NULL) == until && m == mask2,
+          "%s: kind %s, %s, target set 0x%02x (expected 0x%02x)", text, prop_kind_name(p.kind),
+          p.phi1 ? "U" : "F", m, mask2);
+    prop_free(&p);
+}
+
+static void rejects(const char *text, int col, const char *msg)
+{
+    struct property p;
+    struct wx_error err;
+    wx_error_clear(&err);
+    int rc = prop_parse(text, NULL, 1, &p, &err);
+    if (rc == WX_OK) {
+        rc = eval_mask(&p, p.phi2, NULL, &err) < 0 ? err.code : WX_OK;
+        if (rc == WX_OK && p.phi1)
+            rc = eval_mask(&p, p.phi1, NULL, &err) < 0 ? err.code : WX_OK;
+        prop_free(&p);
+    }
+    check(rc == WX_EINPUT && err.col == col && strstr(err.msg, msg) &&
+              !strcmp(err.file, "property") && err.line == 1,
+          "rejects '%s' at column %d with '%s' (found %d at %s:%d:%d: %s)", text, col, msg, rc,
+          err.file, err.line, err.col, err.msg);
+}
+
+/* ---- random formulas ---- */
+
+/* Writes a random formula of depth <= d into buf and returns its mask. */
+static int gen(char *buf, size_t size, int d)
+{
+    static const int lab_mask[3] = {0x0f, 0x33, 0x55};
+    unsigned k = d <= 0 ? (unsigned)rnd_below(5) : (unsigned)rnd_below(9);
+    char l[512], r[512];
+    switch (k) {
+    case 0: case 1: case 2:
+        snprintf(buf, size, "%s\"%c\"", rnd_below(3) ? "" : " ", 'a' + k);
+        return lab_mask[k];
+    case 3:
+        snprintf(buf, size, "true");
+        return 0xff;
+    case 4:
+        snprintf(buf, size, "false");
+        return 0;
+    case 5: {
+        int m = gen(l, sizeof l, d - 1);
+        if (snprintf(buf, size, "!%s", l) >= (int)size)
+            buf[0] = 0;
+        return ~m & 0xff;
+    }
+    case 6: {
+        int m = gen(l, sizeof l, d - 1);
+        if (snprintf(buf, size, "( %s)", l) >= (int)size)
+            buf[0] = 0;
+        return m;
+    }
+    default: {
+        /* binary: parenthesise both operands so the mask is unambiguous,
+         * except at random when precedence makes the result the same */
+        int a = gen(l, sizeof l, d - 1), b = gen(r, sizeof r, d - 1);
+        int and = k == 7;
+        if (snprintf(buf, size, "(%s %c %s)", l, and ? '&' : '|', r) >= (int)size)
+            buf[0] = 0; /* cannot happen at depth 4 */
+        return and ? (a & b) : (a | b);
+    }
+    }
+}
+
+static void random_formulas(void)
+{
+    int bad = 0;
+    for (uint64_t seed = 1; seed <= 300 && !bad; seed++) {
+        rng_state = seed * 0x9E3779B97F4A7C15ull + 7;
+        char f[600], text[700];
+        int m = gen(f, sizeof f, 4);
+        snprintf(text, sizeof text, "Pmin=? [ F %s ]", f);
+        struct property p;
+        struct wx_error err;
+        if (prop_parse(text, NULL, 1, &p, &err) != WX_OK) {
+            bad = !check(0, "seed %llu: %s does not parse: %s", (unsigned long long)seed, text,
+                         err.msg);
+            continue;
+        }
+        int got = eval_mask(&p, p.phi2, NULL, &err);
+        if (got != m)
+            bad = !check(0, "seed %llu: %s gives 0x%02x, expected 0x%02x", (unsigned long long)seed,
+                         text, got, m);
+        prop_free(&p);
+    }
+    check(!bad, "300 random formulas: parsed and evaluated as generated");
+    /* precedence without parentheses */
+    accepts("Pmax=? [ F \"a\" | \"b\" & \"c\" ]", PROP_PMAX, 0, 0x0f | (0x33 & 0x55));
+    accepts("Pmax=? [ F !\"a\" & \"b\" ]", PROP_PMAX, 0, ~0x0f & 0x33 & 0xff);
+    accepts("Pmax=? [ F \"a\" & \"b\" | \"c\" ]", PROP_PMAX, 0, (0x0f & 0x33) | 0x55);
+    accepts("Pmax=? [ F !!\"a\" ]", PROP_PMAX, 0, 0x0f);
+}
+
+static void files(void)
+{
+    char path[] = "/tmp/warpex_prop_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs("// a comment\n# another\n\nlabel \"x\" = s=1;\nconst int K = 2;\n"
+          "\"first\": Pmax=? [ F \"a\" ];\n  Rmin=? [ F \"b\" ]  \n\"third\" : Pmin=? [ \"a\" U \"c\" ] ;\n",
+          f);
+    fclose(f);
+    struct property *props;
+    size_t n;
+    struct wx_error err;
+    int rc = prop_read_file(path, &props, &n, &err);
+    check(rc == WX_OK && n == 3 && props[0].name && !strcmp(props[0].name, "first") &&
+              !props[1].name && props[2].name && !strcmp(props[2].name, "third") &&
+              props[0].line == 6 && props[1].kind == PROP_RMIN && props[2].phi1 &&
+              !strcmp(props[1].text, "Rmin=? [ F \"b\" ]"),
+          "property file: 3 properties, names, lines, comments and definitions skipped (%s)",
+          rc ? err.msg : "ok");
+    if (rc == WX_OK)
+        prop_free_all(props, n);
+    f = fopen(path, "w");
+    fputs("Pmax=? [ F \"a\" ]\n\"bad\": Pmax=? [ F \"a\" & ];\n", f);
+    fclose(f);
+    rc = prop_read_file(path, &props, &n, &err);
+    check(rc == WX_EINPUT && err.line == 2 && err.col == 25 && !strcmp(err.file, path),
+          "property file error located at line 2 col 25 (found %d:%d: %s)", err.line, err.col,
+          err.msg);
+    f = fopen(path, "w");
+    fputs("// nothing\n", f);
+    fclose(f);
+    rc = prop_read_file(path, &props, &n, &err);
+    check(rc == WX_EINPUT && strstr(err.msg, "no property"), "empty property file: %s", err.msg);
+    remove(path);
+    rc = prop_read_file(path, &props, &n, &err);
+    check(rc == WX_EINPUT, "missing property file: %s", err.msg);
+}
+
+int main(void)
+{
+    setup();
+    accepts("Pmax=? [ F \"a\" ]", PROP_PMAX, 0, 0x0f);
+    accepts("Pmin=?[F\"b\"]", PROP_PMIN, 0, 0x33);
+    accepts("  Rmax=? [ F true ]  ", PROP_RMAX, 0, 0xff);
+    accepts("Rmin =? [ F false ]", PROP_RMIN, 0, 0);
+    accepts("Pmax=? [ \"a\" U \"c\" & !\"b\" ]", PROP_PMAX, 1, 0x55 & ~0x33 & 0xff);
+    accepts("Pmin=? [ (\"a\" | \"b\") U (\"c\") ]", PROP_PMIN, 1, 0x55);
+    accepts("Pmax=? [ F \"deadlock\" ]", PROP_PMAX, 0, 0x80);
+    accepts("Pmax=? [ F\"a\"|(\"b\")]", PROP_PMAX, 0, 0x0f | 0x33);
+    random_formulas();
+
+    /* "init" from the initial-state vector when there is no such label */
+    struct property p;
+    struct wx_error err;
+    prop_parse("Pmax=? [ F \"init\" ]", NULL, 1, &p, &err);
+    uint8_t init[8] = {0, 0, 1, 0, 0, 0, 0, 0};
+    check(eval_mask(&p, p.phi2, init, &err) == 0x04, "\"init\" without a label: the initial states");
+    check(eval_mask(&p, p.phi2, NULL, &err) < 0 && strstr(err.msg, "unknown label \"init\""),
+          "\"init\" without label nor initial states: an error");
+    prop_free(&p);
+
+    rejects("Pmax=? [ F \"zz\" ]", 12, "unknown label \"zz\"");
+    rejects("Pmax=? [ F \"a\" & ]", 18, "expected a state formula");
+    rejects("Pmax=? [ G \"a\" ]", 10, "expected a state formula");
+    rejects("Pmax=? [ \"a\" G \"a\" ]", 14, "'U' (phi1 U phi2) or ']'");
+    rejects("Pavg=? [ F \"a\" ]", 1, "Pmin, Pmax, Rmin or Rmax");
+    rejects("P>=0.5 [ F \"a\" ]", 1, "Pmin, Pmax, Rmin or Rmax");
+    rejects("Pmax=0.5 [ F \"a\" ]", 6, "'?'");
+    rejects("Pmax [ F \"a\" ]", 6, "'=?'");
+    rejects("Pmax=? F \"a\"", 8, "'['");
+    rejects("Pmax=? [ F \"a\" ] x", 18, "the end of the property");
+    rejects("Pmax=? [ F \"a\"", 15, "']'");
+    rejects("Pmax=? [ F (\"a\" ]", 17, "')'");
+    rejects("Pmax=? [ F \"a ]", 16, "'\"' closing the label name");
+    rejects("Pmax=? [ F \"\" ]", 12, "a label name between the quotes");
+    rejects("Rmax=? [ \"a\" U \"b\" ]", 10, "reward properties take F phi only");
+    rejects("R{\"time\"}min=? [ F \"a\" ]", 2, "named reward structures");
+    rejects("Pmax=? [ F \"a\" U \"b\" ]", 16, "']'");
+    rejects("Pmax=? [ F Fa ]", 12, "a state formula");
+    rejects("", 1, "Pmin, Pmax, Rmin or Rmax");
+    files();
+    mdp_labels_free(&labels);
+    return check_exit();
+}

@@ -1,0 +1,513 @@
+/*
+ * test_valiter.c -- analysis/valiter (precomputations, solvers) and
+ * analysis/mdpcheck (the property layer) against exact references.
+ *
+ *  - 400 random MDPs of 1..7 states (0..3 choices, self-loops, end
+ *    components, states without path to the target, deadlocks, both nearly
+ *    deterministic and heavily nondeterministic ones; probabilities k/8),
+ *    with random target and (for U) allowed sets and random state/choice
+ *    rewards.  The reference is computed here, independently of the code
+ *    under test: every memoryless deterministic scheduler is enumerated and
+ *    its Markov chain solved exactly enough by Gaussian elimination in long
+ *    double (reachability: graph analysis + linear system; rewards: +inf
+ *    unless the target is reached almost surely).  Pmax/Pmin/Rmax/Rmin are
+ *    the per-state max/min over schedulers.  Checked for every state: the
+ *    Prob0/Prob1 sets equal {v == 0} / {v == 1}; the interval [lo, hi] of
+ *    interval iteration contains the exact value and hi - lo <= epsilon;
+ *    Jacobi with 1 and 4 threads give bit-identical vectors; Gauss-Seidel is
+ *    within epsilon; the extracted scheduler, evaluated exactly, is optimal
+ *    within 2 epsilon (for Pmax and Rmin this needs the "keeps reaching the
+ *    target" choice).
+ *  - Plain value iteration's failure mode: on a slowly converging chain it
+ *    stops after one sweep far from the value, while interval iteration
+ *    brackets the exact value.
+ *  - Non-convergence within --max-iterations is WX_ELIMIT, not an answer.
+ *  - A random MDP of 8,000 states with long chains and sinks: Jacobi with
+ *    1, 3 and 7 threads bit-identical, Gauss-Seidel's interval overlapping,
+ *    for Pmax, Pmin and Rmin.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/mdpcheck.h"
+#include "analysis/prop.h"
+#include "analysis/valiter.h"
+#include "graph/mdp.h"
+#include "graph/mdp_lab.h"
+#include "tests/check.h"
+#include "tests/rng.h"
+
+#define MAXN 7
+#define EPS 1e-6
+
+/* ---- random instances ---- */
+
+struct inst {
+    struct mdp m;
+    uint8_t target[MAXN], allowed[MAXN];
+    double srew[MAXN];
+    double crew[MAXN * 3];
+    struct mdp_rewards rew;
+};
+
+static void gen(struct inst *x, uint64_t seed)
+{
+    rng_state = seed * 0x9E3779B97F4A7C15ull + 1;
+    memset(x, 0, sizeof *x);
+    struct mdp *m = &x->m;
+    uint64_t n = 1 + rnd_below(MAXN);
+    unsigned style = (unsigned)rnd_below(3); /* 0 deterministic-ish, 1 mixed, 2 heavy */
+    m->n_states = n;
+    m->state_start = calloc(n + 1, sizeof *m->state_start);
+    m->choice_start = calloc(3 * n + 1, sizeof *m->choice_start);
+    m->targets = malloc(9 * n * sizeof *m->targets);
+    m->probs = malloc(9 * n * sizeof *m->probs);
+    for (uint64_t s = 0; s < n; s++) {
+        unsigned k = style == 0 ? 1 : style == 1 ? (unsigned)rnd_below(3) + 1 : 3;
+        if (rnd_below(12) == 0)
+            k = 0; /* deadlock */
+        for (unsigned j = 0; j < k; j++) {
+            uint64_t c = m->n_choices++;
+            unsigned parts = 1 + (unsigned)rnd_below(3), left = 8;
+            if (rnd_below(6) == 0) { /* pure self-loop */
+                m->targets[m->n_entries] = (uint32_t)s;
+                m->probs[m->n_entries++] = 1;
+            } else {
+                uint32_t used[3];
+                unsigned nu = 0;
+                for (unsigned q = 0; q < parts && left; q++) {
+                    uint32_t t = (uint32_t)rnd_below(n);
+                    int dup = 0;
+                    for (unsigned u = 0; u < nu; u++)
+                        dup |= used[u] == t;
+                    if (dup)
+                        continue;
+                    unsigned w = q + 1 == parts ? left : 1 + (unsigned)rnd_below(left);
+                    used[nu++] = t;
+                    m->targets[m->n_entries] = t;
+                    m->probs[m->n_entries++] = w / 8.0;
+                    left -= w;
+                }
+                if (left) /* the rest onto the first target */
+                    m->probs[m->choice_start[c]] += left / 8.0;
+            }
+            m->choice_start[c + 1] = m->n_entries;
+            x->crew[c] = rnd_below(3) ? (double)rnd_below(4) : 0;
+        }
+        m->state_start[s + 1] = m->n_choices;
+        x->target[s] = rnd_below(4) == 0;
+        x->allowed[s] = rnd_below(5) != 0;
+        x->srew[s] = rnd_below(2) ? (double)rnd_below(3) : 0;
+    }
+    x->rew.state = x->srew;
+    x->rew.choice = x->crew;
+}
+
+/* ---- exact reference by scheduler enumeration ---- */
+
+/* Solves a (n x n) x = b in place by Gaussian elimination with pivoting. */
+static void gauss(int n, long double a[MAXN][MAXN], long double *b)
+{
+    for (int i = 0; i < n; i++) {
+        int p = i;
+        for (int r = i + 1; r < n; r++)
+            if (fabsl(a[r][i]) > fabsl(a[p][i]))
+                p = r;
+        for (int c = 0; c < n; c++) {
+            long double t = a[i][c];
+            a[i][c] = a[p][c];
+            a[p][c] = t;
+        }
+        long double t = b[i];
+        b[i] = b[p];
+        b[p] = t;
+        for (int r = 0; r < n; r++) {
+            if (r == i || a[r][i] == 0)
+                continue;
+            long double f = a[r][i] / a[i][i];
+            for (int c = 0; c < n; c++)
+                a[r][c] -= f * a[i][c];
+            b[r] -= f * b[i];
+        }
+    }
+    for (int i = 0; i < n; i++)
+        b[i] /= a[i][i];
+}
+
+/* Values of the Markov chain of scheduler sel (sel[s] = global choice or
+ * -1) for probability (reward == 0) or expected reward (reward == 1). */
+static void chain_values(const struct inst *x, const int *sel, int use_allowed, int reward,
+                         long double *v)
+{
+    const struct mdp *m = &x->m;
+    int n = (int)m->n_states;
+    /* can reach T (through allowed states, for U) */
+    int reach[MAXN] = {0}, changed = 1;
+    for (int s = 0; s < n; s++)
+        reach[s] = x->target[s];
+    while (changed) {
+        changed = 0;
+        for (int s = 0; s < n; s++) {
+            if (reach[s] || sel[s] < 0 || (use_allowed && !x->allowed[s]))
+                continue;
+            for (uint64_t e = m->choice_start[sel[s]]; e < m->choice_start[sel[s] + 1]; e++)
+                if (reach[m->targets[e]]) {
+                    reach[s] = 1;
+                    changed = 1;
+                    break;
+                }
+        }
+    }
+    int finite[MAXN];
+    if (reward) {
+        /* reached a.s.: cannot reach (avoiding T) a state that cannot reach T */
+        int bad[MAXN];
+        for (int s = 0; s < n; s++)
+            bad[s] = !reach[s];
+        changed = 1;
+        while (changed) {
+            changed = 0;
+            for (int s = 0; s < n; s++) {
+                if (bad[s] || x->target[s])
+                    continue;
+                for (uint64_t e = m->choice_start[sel[s]]; e < m->choice_start[sel[s] + 1]; e++)
+                    if (bad[m->targets[e]]) {
+                        bad[s] = 1;
+                        changed = 1;
+                        break;
+                    }
+            }
+        }
+        for (int s = 0; s < n; s++)
+            finite[s] = !bad[s];
+    }
+    long double a[MAXN][MAXN] = {{0}}, b[MAXN] = {0};
+    for (int s = 0; s < n; s++) {
+        a[s][s] = 1;
+        int unknown = reward ? (finite[s] && !x->target[s]) : (reach[s] && !x->target[s]);
+        if (!unknown) {
+            b[s] = reward ? 0 : x->target[s] ? 1 : 0;
+            continue;
+        }
+        int c = sel[s];
+        if (reward)
+            b[s] = x->srew[s] + x->crew[c];
+        for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
+            a[s][m->targets[e]] -= m->probs[e];
+    }
+    gauss(n, a, b);
+    for (int s = 0; s < n; s++)
+        v[s] = reward && !finite[s] ? INFINITY : b[s];
+}
+
+/* Optimum over all memoryless deterministic schedulers, per state. */
+static void exact(const struct inst *x, enum prop_kind kind, int use_allowed, long double *best)
+{
+    const struct mdp *m = &x->m;
+    int n = (int)m->n_states, sel[MAXN];
+    int mx = kind == PROP_PMAX || kind == PROP_RMAX, rw = kind >= PROP_RMIN;
+    for (int s = 0; s < n; s++) {
+        sel[s] = m->state_start[s] < m->state_start[s + 1] ? (int)m->state_start[s] : -1;
+        best[s] = mx ? -INFINITY : INFINITY;
+    }
+    for (;;) {
+        long double v[MAXN];
+        chain_values(x, sel, use_allowed, rw, v);
+        for (int s = 0; s < n; s++)
+            if (mx ? v[s] > best[s] : v[s] < best[s])
+                best[s] = v[s];
+        int s = 0;
+        for (; s < n; s++) { /* next scheduler (odometer) */
+            if (sel[s] < 0)
+                continue;
+            if ((uint64_t)sel[s] + 1 < m->state_start[s + 1]) {
+                sel[s]++;
+                break;
+            }
+            sel[s] = (int)m->state_start[s];
+        }
+        if (s == n)
+            break;
+    }
+}
+
+/* ---- the checks ---- */
+
+static const char *kind_text[] = {"Pmin=? [ F \"t\" ]", "Pmax=? [ F \"t\" ]",
+                                  "Rmin=? [ F \"t\" ]", "Rmax=? [ F \"t\" ]"};
+
+static int close_to(double a, long double b, double tol)
+{
+    if (isinf(b) || isinf(a))
+        return isinf(a) && isinf(b);
+    return fabsl((long double)a - b) <= tol;
+}
+
+static int n_fail_inst;
+
+static void check_instance(uint64_t seed)
+{
+    struct inst x;
+    gen(&x, seed);
+    struct mdp *m = &x.m;
+    uint64_t n = m->n_states;
+    struct mdp_labels lab;
+    mdp_labels_init(&lab, n);
+    int t = mdp_labels_add(&lab, "t"), a = mdp_labels_add(&lab, "a");
+    for (uint64_t s = 0; s < n; s++) {
+        if (x.target[s])
+            mdp_labels_set(&lab, t, s);
+        if (x.allowed[s])
+            mdp_labels_set(&lab, a, s);
+    }
+    struct wx_error err;
+    int ok = 1;
+    for (int k = 0; k < 6 && ok; k++) {
+        /* 0..3: F properties of each kind; 4, 5: Pmin/Pmax of "a" U "t" */
+        enum prop_kind kind = k < 4 ? (enum prop_kind)k : (enum prop_kind)(k - 4);
+        const char *text = k < 4 ? kind_text[k]
+                                 : k == 4 ? "Pmin=? [ \"a\" U \"t\" ]" : "Pmax=? [ \"a\" U \"t\" ]";
+        struct property p;
+        if (prop_parse(text, NULL, 1, &p, &err) != WX_OK) {
+            check(0, "parse %s: %s", text, err.msg);
+            return;
+        }
+        long double ref[MAXN];
+        exact(&x, kind, k >= 4, ref);
+
+        /* precomputation sets against the exact values */
+        if (k < 2 || k >= 4) {
+            uint8_t s0[MAXN], s1[MAXN];
+            const uint8_t *al = k >= 4 ? x.allowed : NULL;
+            int mx = kind == PROP_PMAX;
+            valiter_precompute_cpu(m, al, x.target, mx ? VI_PMAX0 : VI_PMIN0, s0, &err);
+            valiter_precompute_cpu(m, al, x.target, mx ? VI_PMAX1 : VI_PMIN1, s1, &err);
+            for (uint64_t s = 0; s < n; s++) {
+                int z = ref[s] == 0, o = fabsl(ref[s] - 1) < 1e-12;
+                if (s0[s] != z || s1[s] != o) {
+                    ok = check(0, "seed %llu %s state %llu: Prob0 %d Prob1 %d, exact %.17Lg",
+                               (unsigned long long)seed, text, (unsigned long long)s, s0[s],
+                               s1[s], ref[s]);
+                    break;
+                }
+            }
+        }
+
+        struct mdpcheck_options o = {.sound = 1, .epsilon = EPS, .max_iterations = 10000000,
+                                     .threads = 1, .scheduler = 1};
+        struct mdpcheck_result r1, r4, rg;
+        int rc1 = mdpcheck_run(m, &lab, &x.rew, NULL, &p, &o, &r1, &err);
+        o.threads = 4;
+        o.scheduler = 0;
+        int rc4 = mdpcheck_run(m, &lab, &x.rew, NULL, &p, &o, &r4, &err);
+        o.threads = 1;
+        o.solver = VI_GAUSS_SEIDEL;
+        int rcg = mdpcheck_run(m, &lab, &x.rew, NULL, &p, &o, &rg, &err);
+        if (rc1 != WX_OK || rc4 != WX_OK || rcg != WX_OK) {
+            check(0, "seed %llu %s: not solved: %s", (unsigned long long)seed, text, err.msg);
+            prop_free(&p);
+            ok = 0;
+            break;
+        }
+        for (uint64_t s = 0; s < n && ok; s++) {
+            double lo = r1.lo[s], hi = r1.hi[s], mid = isinf(lo) ? lo : 0.5 * (lo + hi);
+            int in = isinf(ref[s]) ? (isinf(lo) && isinf(hi))
+                                   : ((long double)lo <= ref[s] + 1e-12L &&
+                                      ref[s] <= (long double)hi + 1e-12L && hi - lo <= EPS);
+            if (!in)
+                ok = check(0, "seed %llu %s state %llu: exact %.17Lg not in [%.17g, %.17g]",
+                           (unsigned long long)seed, text, (unsigned long long)s, ref[s], lo, hi);
+            else if (memcmp(&r1.lo[s], &r4.lo[s], sizeof(double)) ||
+                     memcmp(&r1.hi[s], &r4.hi[s], sizeof(double)))
+                ok = check(0, "seed %llu %s state %llu: 1 thread [%.17g, %.17g], 4 threads "
+                              "[%.17g, %.17g]",
+                           (unsigned long long)seed, text, (unsigned long long)s, lo, hi,
+                           r4.lo[s], r4.hi[s]);
+            else if (!close_to(isinf(rg.lo[s]) ? rg.lo[s] : 0.5 * (rg.lo[s] + rg.hi[s]), ref[s],
+                               EPS) || !close_to(mid, ref[s], EPS))
+                ok = check(0, "seed %llu %s state %llu: Jacobi %.17g, Gauss-Seidel %.17g, exact "
+                              "%.17Lg",
+                           (unsigned long long)seed, text, (unsigned long long)s, mid, rg.lo[s],
+                           ref[s]);
+        }
+        /* the scheduler, evaluated exactly */
+        if (ok) {
+            int sel[MAXN];
+            for (uint64_t s = 0; s < n; s++)
+                sel[s] = r1.choice[s] < 0 ? -1 : (int)(m->state_start[s] + (uint64_t)r1.choice[s]);
+            long double v[MAXN];
+            chain_values(&x, sel, k >= 4, kind >= PROP_RMIN, v);
+            for (uint64_t s = 0; s < n && ok; s++)
+                if (!close_to((double)v[s], ref[s], 4 * EPS + 1e-9))
+                    ok = check(0, "seed %llu %s state %llu: the scheduler gives %.17Lg, the "
+                                  "optimum is %.17Lg",
+                               (unsigned long long)seed, text, (unsigned long long)s, v[s], ref[s]);
+        }
+        mdpcheck_result_free(&r1);
+        mdpcheck_result_free(&r4);
+        mdpcheck_result_free(&rg);
+        prop_free(&p);
+    }
+    if (!ok)
+        n_fail_inst++;
+    mdp_labels_free(&lab);
+    mdp_free(&x.m);
+}
+
+/* Plain VI stops early on a slowly converging chain; II does not. */
+static void slow_chain(void)
+{
+    /* state 0: to the goal (1) and to the sink (2) with a each, else stays;
+     * Pmax(F goal) = 1/2 exactly; a plain-VI sweep changes the value by at
+     * most a <= epsilon, so VI stops after the first sweep at about a. */
+    double a = 1e-4;
+    uint64_t ss[] = {0, 1, 2, 3}, cs[] = {0, 3, 4, 5};
+    uint32_t tg[] = {0, 1, 2, 1, 2};
+    double pr[] = {1 - 2 * a, a, a, 1, 1};
+    struct mdp m = {.n_states = 3, .n_choices = 3, .n_entries = 5, .state_start = ss,
+                    .choice_start = cs, .targets = tg, .probs = pr};
+    struct mdp_labels lab;
+    mdp_labels_init(&lab, 3);
+    mdp_labels_set(&lab, mdp_labels_add(&lab, "t"), 1);
+    struct property p;
+    struct wx_error err;
+    prop_parse("Pmax=? [ F \"t\" ]", NULL, 1, &p, &err);
+    struct mdpcheck_options o = {.sound = 0, .epsilon = 1e-3, .max_iterations = 1000000};
+    struct mdpcheck_result r;
+    int rc = mdpcheck_run(&m, &lab, NULL, NULL, &p, &o, &r, &err);
+    check(rc == WX_OK && r.iterations <= 2 && fabs(r.lo[0] - 0.5) > 0.4,
+          "plain VI (epsilon 1e-3) stops after %llu sweep(s) at %.6g: the value is 0.5",
+          (unsigned long long)r.iterations, r.lo[0]);
+    mdpcheck_result_free(&r);
+    o.sound = 1;
+    rc = mdpcheck_run(&m, &lab, NULL, NULL, &p, &o, &r, &err);
+    check(rc == WX_OK && r.lo[0] <= 0.5 && r.hi[0] >= 0.5 && r.hi[0] - r.lo[0] <= 1e-3,
+          "interval iteration brackets 0.5: [%.9g, %.9g] after %llu sweeps", r.lo[0], r.hi[0],
+          (unsigned long long)r.iterations);
+    mdpcheck_result_free(&r);
+    /* and the same with rewards: expected steps until leaving state 0 */
+    prop_free(&p);
+    prop_parse("Rmax=? [ F \"t\" | \"s\" ]", NULL, 1, &p, &err);
+    mdp_labels_set(&lab, mdp_labels_add(&lab, "s"), 2);
+    double srew[3] = {1, 0, 0};
+    struct mdp_rewards rw = {.state = srew};
+    o.sound = 0;
+    rc = mdpcheck_run(&m, &lab, &rw, NULL, &p, &o, &r, &err);
+    check(rc == WX_OK && fabs(r.lo[0] - 5000) > 1,
+          "plain VI (epsilon 1e-3) on the expected steps (exact 5000) stops at %.9g", r.lo[0]);
+    mdpcheck_result_free(&r);
+    o.sound = 1;
+    rc = mdpcheck_run(&m, &lab, &rw, NULL, &p, &o, &r, &err);
+    check(rc == WX_OK && r.lo[0] <= 5000 && r.hi[0] >= 5000 && r.hi[0] - r.lo[0] <= 1e-3,
+          "interval iteration brackets the expected steps 5000: [%.12g, %.12g]", r.lo[0], r.hi[0]);
+    mdpcheck_result_free(&r);
+    /* non-convergence is an error */
+    o.max_iterations = 10;
+    rc = mdpcheck_run(&m, &lab, &rw, NULL, &p, &o, &r, &err);
+    check(rc == WX_ELIMIT && strstr(err.msg, "did not converge after"),
+          "10 sweeps allowed: WX_ELIMIT '%s'", err.msg);
+    prop_free(&p);
+    mdp_labels_free(&lab);
+}
+
+/* A larger random MDP (too large for the enumeration): Jacobi with 1, 3
+ * and 7 threads must give bit-identical vectors (the split of the states
+ * among threads must not matter), Gauss-Seidel must agree within epsilon,
+ * for a probability and a reward property. */
+static void threads_agree(uint64_t seed)
+{
+    rng_state = seed;
+    uint64_t n = 8000;
+    struct mdp m = {0};
+    m.n_states = n;
+    m.state_start = calloc(n + 1, sizeof *m.state_start);
+    m.choice_start = calloc(3 * n + 1, sizeof *m.choice_start);
+    m.targets = malloc(9 * n * sizeof *m.targets);
+    m.probs = malloc(9 * n * sizeof *m.probs);
+    double *crew = calloc(3 * n, sizeof *crew);
+    struct mdp_labels lab;
+    mdp_labels_init(&lab, n);
+    int t = mdp_labels_add(&lab, "t");
+    for (uint64_t s = 0; s < n; s++) {
+        unsigned k = 1 + (unsigned)rnd_below(3);
+        int sink = rnd_below(200) == 0;
+        for (unsigned j = 0; j < k; j++) {
+            uint64_t c = m.n_choices++;
+            if (sink) { /* absorbing: Pmax < 1 upstream */
+                m.targets[m.n_entries] = (uint32_t)s;
+                m.probs[m.n_entries++] = 1;
+                m.choice_start[c + 1] = m.n_entries;
+                continue;
+            }
+            unsigned parts = 1 + (unsigned)rnd_below(3);
+            for (unsigned q = 0; q < parts; q++) {
+                /* mostly local targets, some long jumps: long chains */
+                uint64_t d = rnd_below(10) ? (s + 1 + rnd_below(3)) % n : rnd_below(n);
+                m.targets[m.n_entries] = (uint32_t)d;
+                m.probs[m.n_entries++] = 1.0 / parts;
+            }
+            m.choice_start[c + 1] = m.n_entries;
+            crew[c] = (double)rnd_below(3);
+        }
+        m.state_start[s + 1] = m.n_choices;
+        if (rnd_below(500) == 0)
+            mdp_labels_set(&lab, t, s);
+    }
+    struct mdp_rewards rw = {.choice = crew};
+    const char *texts[] = {"Pmax=? [ F \"t\" ]", "Pmin=? [ F \"t\" ]", "Rmin=? [ F \"t\" ]"};
+    for (int i = 0; i < 3; i++) {
+        struct property p;
+        struct wx_error err;
+        prop_parse(texts[i], NULL, 1, &p, &err);
+        struct mdpcheck_result r[4];
+        int threads[3] = {1, 3, 7}, rc = WX_OK;
+        for (int k = 0; k < 4 && rc == WX_OK; k++) {
+            struct mdpcheck_options o = {.sound = 1, .epsilon = EPS, .max_iterations = 10000000,
+                                         .threads = k < 3 ? threads[k] : 1,
+                                         .solver = k < 3 ? VI_JACOBI : VI_GAUSS_SEIDEL};
+            rc = mdpcheck_run(&m, &lab, &rw, NULL, &p, &o, &r[k], &err);
+        }
+        if (rc != WX_OK) {
+            check(0, "seed %llu %s on %llu states: %s", (unsigned long long)seed, texts[i],
+                  (unsigned long long)n, err.msg);
+            return;
+        }
+        int same = 1, close = 1;
+        for (uint64_t s = 0; s < n; s++) {
+            for (int k = 1; k < 3; k++)
+                same &= !memcmp(&r[0].lo[s], &r[k].lo[s], 8) && !memcmp(&r[0].hi[s], &r[k].hi[s], 8);
+            double a = r[0].lo[s], b = r[3].lo[s];
+            if (!isinf(a) || !isinf(b))
+                close &= r[3].lo[s] <= r[0].hi[s] + 1e-12 && r[0].lo[s] <= r[3].hi[s] + 1e-12;
+        }
+        check(same && close,
+              "seed %llu %s on %llu states (%llu maybe, %llu sweeps): 1, 3, 7 threads bit-identical "
+              "(%d), Gauss-Seidel's interval overlaps (%d)",
+              (unsigned long long)seed, texts[i], (unsigned long long)n,
+              (unsigned long long)r[0].n_maybe, (unsigned long long)r[0].iterations, same, close);
+        for (int k = 0; k < 4; k++)
+            mdpcheck_result_free(&r[k]);
+        prop_free(&p);
+    }
+    free(crew);
+    mdp_labels_free(&lab);
+    mdp_free(&m);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t first = argc > 1 ? strtoull(argv[1], NULL, 10) : 1;
+    int count = argc > 2 ? atoi(argv[2]) : 400;
+    for (int i = 0; i < count; i++)
+        check_instance(first + (uint64_t)i);
+    check(n_fail_inst == 0, "%d random MDPs (seeds %llu..%llu), 6 properties each, exact values "
+                            "inside [lo, hi], threads/solvers agree, schedulers optimal: %d failed",
+          count, (unsigned long long)first, (unsigned long long)(first + (uint64_t)count - 1),
+          n_fail_inst);
+    slow_chain();
+    threads_agree(42);
+    return check_exit();
+}

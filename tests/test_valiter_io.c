@@ -1,0 +1,339 @@
+/*
+ * test_valiter_io.c -- the model readers of `warpex check`: PRISM .lab,
+ * .srew, .trew (graph/mdp_lab.h) and Storm .drn (graph/drn.h).
+ *
+ *  - 200 random MDPs and DTMCs (states without choices included) are
+ *    written both as .tra + .lab + .srew + .trew text and as .drn text
+ *    (with comments, quoted labels, a second reward model that must be
+ *    ignored, blank lines), read back with the buffer readers, and compared
+ *    with the generated arrays: CSR arrays, every label's state set, state
+ *    rewards, per-choice rewards (.trew's per-transition rewards summed with
+ *    their probabilities).
+ *  - Reader errors beyond tests/bad/mdp: located file:line:col.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph/drn.h"
+#include "graph/mdp.h"
+#include "graph/mdp_lab.h"
+#include "tests/check.h"
+#include "tests/rng.h"
+
+struct text {
+    char *s;
+    size_t len, cap;
+};
+
+static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct text *t, const char *fmt, ...)
+{
+    va_list ap;
+    for (;;) {
+        va_start(ap, fmt);
+        int n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+        va_end(ap);
+        if (n >= 0 && (size_t)n < t->cap - t->len) {
+            t->len += (size_t)n;
+            return;
+        }
+        t->cap = t->cap * 2 + (size_t)n + 64;
+        t->s = realloc(t->s, t->cap);
+    }
+}
+
+#define MAXS 40
+
+struct gen {
+    struct mdp m;
+    int dtmc;
+    uint8_t lab[4][MAXS];
+    double srew[MAXS];
+    double crew[4 * MAXS];
+};
+
+static const char *lname[4] = {"init", "deadlock", "goal", "two words"};
+
+static void generate(struct gen *g, uint64_t seed)
+{
+    rng_state = seed * 0x9E3779B97F4A7C15ull + 3;
+    memset(g, 0, sizeof *g);
+    struct mdp *m = &g->m;
+    uint64_t n = 1 + rnd_below(MAXS);
+    g->dtmc = rnd_below(3) == 0;
+    m->is_dtmc = g->dtmc;
+    m->n_states = n;
+    m->state_start = calloc(n + 1, sizeof *m->state_start);
+    m->choice_start = calloc(4 * n + 1, sizeof *m->choice_start);
+    m->targets = malloc(16 * n * sizeof *m->targets);
+    m->probs = malloc(16 * n * sizeof *m->probs);
+    for (uint64_t s = 0; s < n; s++) {
+        unsigned k = g->dtmc ? (rnd_below(8) ? 1 : 0) : (unsigned)rnd_below(4);
+        for (unsigned j = 0; j < k; j++) {
+            uint64_t c = m->n_choices++;
+            unsigned parts = 1 + (unsigned)rnd_below(4);
+            uint32_t t0 = (uint32_t)rnd_below(n);
+            for (unsigned q = 0; q < parts; q++) { /* distinct ascending targets */
+                uint32_t t = (uint32_t)((t0 + q) % n);
+                if (q && t <= m->targets[m->n_entries - 1])
+                    break;
+                m->targets[m->n_entries] = t;
+                m->probs[m->n_entries++] = 1.0 / 4;
+            }
+            uint64_t cnt = m->n_entries - m->choice_start[c];
+            /* make them sum to 1: the last takes the rest */
+            m->probs[m->n_entries - 1] = 1 - (double)(cnt - 1) / 4;
+            m->choice_start[c + 1] = m->n_entries;
+            g->crew[c] = rnd_below(2) ? (double)rnd_below(7) / 2 : 0;
+        }
+        m->state_start[s + 1] = m->n_choices;
+        g->srew[s] = rnd_below(2) ? (double)rnd_below(5) * 0.25 : 0;
+        g->lab[0][s] = s == 0;
+        g->lab[1][s] = k == 0;
+        g->lab[2][s] = rnd_below(3) == 0;
+        g->lab[3][s] = rnd_below(4) == 0;
+    }
+}
+
+static void write_prism(const struct gen *g, struct text *tra, struct text *lab, struct text *srew,
+                        struct text *trew)
+{
+    const struct mdp *m = &g->m;
+    put(tra, "# Transitions\n");
+    if (g->dtmc)
+        put(tra, "%llu %llu\n", (unsigned long long)m->n_states, (unsigned long long)m->n_entries);
+    else
+        put(tra, "%llu %llu %llu\n", (unsigned long long)m->n_states,
+            (unsigned long long)m->n_choices, (unsigned long long)m->n_entries);
+    uint64_t nt = 0;
+    for (uint64_t s = 0; s < m->n_states; s++)
+        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++)
+            for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++) {
+                if (g->dtmc)
+                    put(tra, "%llu %u %.17g\n", (unsigned long long)s, m->targets[e], m->probs[e]);
+                else
+                    put(tra, "%llu %llu %u %.17g act\n", (unsigned long long)s,
+                        (unsigned long long)(c - m->state_start[s]), m->targets[e], m->probs[e]);
+                nt += g->crew[c] != 0;
+            }
+    put(lab, "# Labels\n");
+    for (int l = 0; l < 4; l++)
+        put(lab, "%s%d=\"%s\"", l ? " " : "", l, lname[l]);
+    put(lab, "\n");
+    for (uint64_t s = 0; s < m->n_states; s++) {
+        int any = 0;
+        for (int l = 0; l < 4; l++)
+            any |= g->lab[l][s];
+        if (!any)
+            continue;
+        put(lab, "%llu:", (unsigned long long)s);
+        for (int l = 0; l < 4; l++)
+            if (g->lab[l][s])
+                put(lab, " %d", l);
+        put(lab, "\n");
+    }
+    uint64_t ns = 0;
+    for (uint64_t s = 0; s < m->n_states; s++)
+        ns += g->srew[s] != 0;
+    put(srew, "# Reward structure \"r\"\n# State rewards\n%llu %llu\n",
+        (unsigned long long)m->n_states, (unsigned long long)ns);
+    for (uint64_t s = 0; s < m->n_states; s++)
+        if (g->srew[s] != 0)
+            put(srew, "%llu %.17g\n", (unsigned long long)s, g->srew[s]);
+    /* PRISM repeats a choice's reward on each of its transition lines */
+    put(trew, "# Transition rewards\n");
+    if (g->dtmc)
+        put(trew, "%llu %llu\n", (unsigned long long)m->n_states, (unsigned long long)nt);
+    else
+        put(trew, "%llu %llu %llu\n", (unsigned long long)m->n_states,
+            (unsigned long long)m->n_choices, (unsigned long long)nt);
+    for (uint64_t s = 0; s < m->n_states; s++)
+        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++)
+            for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++) {
+                if (g->crew[c] == 0)
+                    continue;
+                if (g->dtmc)
+                    put(trew, "%llu %u %.17g\n", (unsigned long long)s, m->targets[e], g->crew[c]);
+                else
+                    put(trew, "%llu %llu %u %.17g\n", (unsigned long long)s,
+                        (unsigned long long)(c - m->state_start[s]), m->targets[e], g->crew[c]);
+            }
+}
+
+static void write_drn(const struct gen *g, struct text *d)
+{
+    const struct mdp *m = &g->m;
+    put(d, "// Exported by a test\n@type: %s\n@parameters\n\n@reward_models\nr other\n"
+           "@nr_states\n%llu\n@nr_choices\n%llu\n@model\n",
+        g->dtmc ? "DTMC" : "MDP", (unsigned long long)m->n_states,
+        (unsigned long long)m->n_choices);
+    for (uint64_t s = 0; s < m->n_states; s++) {
+        put(d, "state %llu [%.17g, 99]", (unsigned long long)s, g->srew[s]);
+        for (int l = 0; l < 4; l++)
+            if (g->lab[l][s] && l != 3)
+                put(d, l == 2 ? " \"%s\"" : " %s", lname[l]);
+        if (g->lab[3][s])
+            put(d, " two_words");
+        put(d, "\n");
+        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
+            put(d, "\taction %llu [%.17g, 7]\n", (unsigned long long)(c - m->state_start[s]),
+                g->crew[c]);
+            for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
+                put(d, "\t\t%u : %.17g\n", m->targets[e], m->probs[e]);
+        }
+        if (s % 7 == 3)
+            put(d, "// a comment\n\n");
+    }
+}
+
+static int same_mdp(const struct mdp *a, const struct mdp *b)
+{
+    if (a->n_states != b->n_states || a->n_choices != b->n_choices ||
+        a->n_entries != b->n_entries || a->is_dtmc != b->is_dtmc)
+        return 0;
+    return !memcmp(a->state_start, b->state_start, (a->n_states + 1) * 8) &&
+           !memcmp(a->choice_start, b->choice_start, (a->n_choices + 1) * 8) &&
+           (!a->n_entries || (!memcmp(a->targets, b->targets, a->n_entries * 4) &&
+                              !memcmp(a->probs, b->probs, a->n_entries * 8)));
+}
+
+static int same_labels(const struct gen *g, const struct mdp_labels *l, int drn)
+{
+    for (int k = 0; k < 4; k++) {
+        const char *nm = drn && k == 3 ? "two_words" : lname[k];
+        int id = mdp_labels_find(l, nm);
+        int any = 0;
+        for (uint64_t s = 0; s < g->m.n_states; s++)
+            any |= g->lab[k][s];
+        if (id < 0) {
+            if (drn && !any) /* a .drn names only the labels it uses */
+                continue;
+            return 0;
+        }
+        for (uint64_t s = 0; s < g->m.n_states; s++)
+            if (mdp_labels_has(l, id, s) != g->lab[k][s])
+                return 0;
+    }
+    return 1;
+}
+
+static int same_rewards(const struct gen *g, const struct mdp_rewards *r)
+{
+    for (uint64_t s = 0; s < g->m.n_states; s++)
+        if (r->state[s] != g->srew[s])
+            return 0;
+    for (uint64_t c = 0; c < g->m.n_choices; c++)
+        if (fabs(r->choice[c] - g->crew[c]) > 1e-12)
+            return 0;
+    return 1;
+}
+
+static void random_round_trips(void)
+{
+    int bad = 0;
+    for (uint64_t seed = 1; seed <= 200 && !bad; seed++) {
+        struct gen g;
+        generate(&g, seed);
+        struct text tra = {0}, lab = {0}, srew = {0}, trew = {0}, drn = {0};
+        write_prism(&g, &tra, &lab, &srew, &trew);
+        write_drn(&g, &drn);
+        struct wx_error err;
+        struct mdp m1, m2;
+        struct mdp_labels l1, l2;
+        struct mdp_rewards r1 = {0}, r2;
+        int rc = mdp_read_buffer(tra.s, tra.len, "t.tra", &m1, &err);
+        if (rc == WX_OK)
+            rc = mdp_labels_read_buffer(lab.s, lab.len, "t.lab", m1.n_states, &l1, &err);
+        if (rc == WX_OK)
+            rc = mdp_srew_read_buffer(srew.s, srew.len, "t.srew", &m1, &r1, &err);
+        if (rc == WX_OK)
+            rc = mdp_trew_read_buffer(trew.s, trew.len, "t.trew", &m1, &r1, &err);
+        if (rc != WX_OK) {
+            bad = !check(0, "seed %llu: PRISM files: %s:%d:%d: %s", (unsigned long long)seed,
+                         err.file, err.line, err.col, err.msg);
+        } else if (!same_mdp(&m1, &g.m) || !same_labels(&g, &l1, 0) || !same_rewards(&g, &r1)) {
+            bad = !check(0, "seed %llu: PRISM files read back differently", (unsigned long long)seed);
+        }
+        rc = drn_read_buffer(drn.s, drn.len, "t.drn", &m2, &l2, &r2, &err);
+        if (rc != WX_OK)
+            bad = !check(0, "seed %llu: .drn: %s:%d:%d: %s", (unsigned long long)seed, err.file,
+                         err.line, err.col, err.msg);
+        else if (!same_mdp(&m2, &g.m) || !same_labels(&g, &l2, 1) || !same_rewards(&g, &r2))
+            bad = !check(0, "seed %llu: .drn read back differently", (unsigned long long)seed);
+        if (rc == WX_OK) {
+            mdp_free(&m2);
+            mdp_labels_free(&l2);
+            mdp_rewards_free(&r2);
+        }
+        mdp_free(&m1);
+        mdp_labels_free(&l1);
+        mdp_rewards_free(&r1);
+        mdp_free(&g.m);
+        free(tra.s), free(lab.s), free(srew.s), free(trew.s), free(drn.s);
+    }
+    check(!bad, "200 random MDPs/DTMCs: .tra+.lab+.srew+.trew and .drn read back as generated");
+}
+
+static void drn_error(const char *name, const char *text, int line, int col, const char *msg)
+{
+    struct mdp m;
+    struct mdp_labels l;
+    struct mdp_rewards r;
+    struct wx_error err;
+    wx_error_clear(&err);
+    int rc = drn_read_buffer(text, strlen(text), "x.drn", &m, &l, &r, &err);
+    check(rc == WX_EINPUT && err.line == line && err.col == col && strstr(err.msg, msg) &&
+              m.n_states == 0 && l.n_labels == 0 && !r.state,
+          "drn %s: x.drn:%d:%d: %s (found %d at %d:%d: %s)", name, line, col, msg, rc, err.line,
+          err.col, err.msg);
+}
+
+int main(void)
+{
+    random_round_trips();
+    drn_error("parametric", "@type: MDP\n@parameters\np q\n@nr_states\n1\n@model\n", 3, 1,
+              "a section");
+    drn_error("no type", "@nr_states\n1\n@model\nstate 0\n", 3, 1, "@type and @nr_states");
+    drn_error("reward count", "@type: MDP\n@reward_models\na b\n@nr_states\n1\n@model\nstate 0 [1]\n",
+              7, 9, "1 rewards where @reward_models declares 2");
+    drn_error("negative reward",
+              "@type: MDP\n@reward_models\na\n@nr_states\n1\n@model\nstate 0 [-1]\n", 7, 10,
+              "negative reward");
+    drn_error("transition first", "@type: MDP\n@nr_states\n1\n@model\n0 : 1\n", 5, 1,
+              "a transition needs an action");
+    drn_error("missing colon", "@type: MDP\n@nr_states\n1\n@model\nstate 0\naction 0\n0 1\n", 7, 3,
+              "':' between the target and the probability");
+    drn_error("empty action", "@type: MDP\n@nr_states\n1\n@model\nstate 0\naction 0\n", 6, 1,
+              "an action without transitions");
+    drn_error("too few states", "@type: MDP\n@nr_states\n2\n@model\nstate 0\naction 0\n0 : 1\n", 7, 0,
+              "@nr_states declares 2 states, the model lists 1");
+    drn_error("choices", "@type: MDP\n@nr_states\n1\n@nr_choices\n2\n@model\nstate 0\naction 0\n0 : 1\n",
+              9, 0, "@nr_choices declares 2 choices, the model has 1");
+    drn_error("observation", "@type: MDP\n@nr_states\n1\n@model\nstate 0 {1}\n", 5, 9,
+              "observations and exit rates");
+    drn_error("unknown section", "@type: MDP\n@frob\n", 2, 1, "unknown section '@frob'");
+    drn_error("probability", "@type: MDP\n@nr_states\n1\n@model\nstate 0\naction 0\n0 : 1.5\n", 7, 5,
+              "probability 1.5 is not in (0, 1]");
+
+    /* .lab details */
+    struct mdp_labels l;
+    struct wx_error err;
+    const char *lab = "# c\n0=\"init\" 1=\"deadlock\" 2=\"a b\"\n\n# c\n3: 2\n";
+    int rc = mdp_labels_read_buffer(lab, strlen(lab), "x.lab", 4, &l, &err);
+    check(rc == WX_OK && l.n_labels == 3 && mdp_labels_find(&l, "a b") == 2 &&
+              mdp_labels_has(&l, 2, 3) && !mdp_labels_has(&l, 0, 3),
+          ".lab: comments, blank lines, a label name with a blank");
+    mdp_labels_free(&l);
+    lab = "0=\"init\" 1=\"init\"\n";
+    rc = mdp_labels_read_buffer(lab, strlen(lab), "x.lab", 4, &l, &err);
+    check(rc == WX_EINPUT && err.line == 1 && err.col == 13 && strstr(err.msg, "declared twice"),
+          ".lab: a label declared twice: %d:%d %s", err.line, err.col, err.msg);
+    rc = mdp_labels_read_buffer("", 0, "x.lab", 4, &l, &err);
+    check(rc == WX_EINPUT && strstr(err.msg, "found the end of the file"), ".lab: empty file: %s",
+          err.msg);
+    return check_exit();
+}
