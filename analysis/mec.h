@@ -39,6 +39,10 @@
 #include "../graph/mdp.h"
 #include "../util/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define MEC_NONE UINT32_MAX
 
 struct mec_result {
@@ -62,5 +66,20 @@ int mec_cpu(const struct mdp *m, struct mec_result *out, struct wx_error *err);
 
 /* Frees the arrays and zeroes *out; safe on a zeroed or freed result. */
 void mec_result_free(struct mec_result *out);
+
+/* The GPU twin (kernels/mec.cu): the same refinement with the MDP on the
+ * device -- per round the live graph is built there (count, CUB scan,
+ * fill), decomposed by the GPU SCC (scc_gpu_device), choices leaving their
+ * SCC are killed and the attractor of the dead states is computed by
+ * sweeps; same result, numbering and round count as mec_cpu.  Device memory
+ * about 8 bytes per state, 9 per choice and 8 per entry plus the GPU SCC's.
+ * Returns WX_OK; WX_EINPUT when built without CUDA or no usable device;
+ * WX_ELIMIT when memory is short; WX_ESYSTEM on a CUDA failure.  On error
+ * *out holds no arrays. */
+int mec_gpu(const struct mdp *m, struct mec_result *out, struct wx_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -2,7 +2,7 @@
  * bench_gpu_scc.c -- times the GPU SCC decomposition against Tarjan on one
  * graph, for bench/bench_gpu_scc.sh.
  *
- *   bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan]
+ *   bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan] [--variants]
  *
  * FILE is a graphgen .egr (little-endian int32 n, int32 m, int32
  * offsets[n+1], int32 targets[m]; ../shared/tools/graphgen.c) or anything
@@ -10,7 +10,14 @@
  * decomposition once to warm up and R more times (best and median of the
  * whole decomposition, graph already on the device; phases of the best
  * run), downloads the ids, runs Tarjan (scc_cpu, one core) and compares
- * the partitions (canonical ids and counts).  The last line is
+ * the partitions (canonical ids and counts).  --variants also times the
+ * strategy variants of struct scc_gpu_tuning (VARIANT lines: without the
+ * pivot search, without trimming, trimming to the end, one trim sweep per
+ * phase, colouring backward first).
+ *   bench_gpu_scc --mec-random N
+ * times mec_cpu against mec_gpu (incl. upload and download) on a random MDP
+ * of N states and prints MECRESULT name states choices entries mecs rounds
+ * gpu_ms cpu_ms equal.  The last line of the SCC mode is
  *   RESULT name n m sccs largest best_ms median_ms upload_ms download_ms
  *          transpose_ms trim_ms pivot_ms colour_ms relabel_ms stats_ms rounds
  *          trim_sweeps levels tarjan_ms equal
@@ -22,9 +29,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "../analysis/mec.h"
 #include "../analysis/scc.h"
 #include "../graph/graph_read.h"
 #include "../kernels/scc_gpu.h"
+
+#define TRIM_DEFAULT_SHARE 64
 
 static double now_ms(void)
 {
@@ -92,6 +102,79 @@ out:
     return rc;
 }
 
+/* --mec-random N: a random MDP of N states (1-3 choices of 1-3 entries,
+ * targets within +-3 of the state, as in tests/gpu/test_gpu_mec.c shape 1,
+ * plus 1/8 far targets), timed with mec_cpu and mec_gpu; results compared. */
+static uint64_t xs = 0x9E3779B97F4A7C15ull;
+static uint64_t xr(uint64_t n)
+{
+    xs ^= xs << 13;
+    xs ^= xs >> 7;
+    xs ^= xs << 17;
+    return xs % n;
+}
+
+static int bench_mec(uint64_t n)
+{
+    struct mdp m;
+    memset(&m, 0, sizeof m);
+    m.n_states = n;
+    m.state_start = calloc(n + 1, sizeof *m.state_start);
+    m.choice_start = calloc(3 * n + 1, sizeof *m.choice_start);
+    m.targets = malloc(9 * n * sizeof *m.targets);
+    m.probs = malloc(9 * n * sizeof *m.probs);
+    if (!m.state_start || !m.choice_start || !m.targets || !m.probs)
+        return WX_ELIMIT;
+    uint64_t c = 0, e = 0;
+    for (uint64_t s = 0; s < n; s++) {
+        m.state_start[s] = c;
+        for (uint64_t j = 1 + xr(3); j > 0; j--) {
+            m.choice_start[c++] = e;
+            uint64_t len = 1 + xr(3);
+            for (uint64_t i = 0; i < len; i++, e++) {
+                m.targets[e] = (uint32_t)(xr(8) == 0 ? xr(n) : (s + n + xr(7) - 3) % n);
+                m.probs[e] = 1.0 / (double)len;
+            }
+        }
+    }
+    m.state_start[n] = c;
+    m.choice_start[c] = e;
+    m.n_choices = c;
+    m.n_entries = e;
+    struct wx_error err;
+    wx_error_clear(&err);
+    struct mec_result a, b;
+    double t = now_ms();
+    int rc = mec_cpu(&m, &a, &err);
+    double cpu_ms = now_ms() - t;
+    double gpu_ms = 0, gpu_best = 1e300;
+    for (int k = 0; k < 4 && rc == WX_OK; k++) { /* first run warms up */
+        if (k)
+            mec_result_free(&b);
+        t = now_ms();
+        rc = mec_gpu(&m, &b, &err);
+        gpu_ms = now_ms() - t;
+        if (k && gpu_ms < gpu_best)
+            gpu_best = gpu_ms;
+    }
+    if (rc != WX_OK) {
+        fprintf(stderr, "bench_gpu_scc: MEC: %s\n", err.msg);
+        mdp_free(&m);
+        return rc;
+    }
+    int equal = a.n_mecs == b.n_mecs && a.states_in_mecs == b.states_in_mecs &&
+                a.choices_in_mecs == b.choices_in_mecs && a.rounds == b.rounds &&
+                !memcmp(a.mec, b.mec, n * sizeof *a.mec) && !memcmp(a.choice_in, b.choice_in, c);
+    printf("MECRESULT random-mdp-%llu %llu %llu %llu %llu %llu %.3f %.1f %s\n", (unsigned long long)n,
+           (unsigned long long)n, (unsigned long long)c, (unsigned long long)e,
+           (unsigned long long)b.n_mecs, (unsigned long long)b.rounds, gpu_best, cpu_ms,
+           equal ? "yes" : "NO");
+    mec_result_free(&a);
+    mec_result_free(&b);
+    mdp_free(&m);
+    return equal ? 0 : 1;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -101,7 +184,7 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     const char *path = NULL, *name = NULL;
-    int reps = 5, tarjan = 1;
+    int reps = 5, tarjan = 1, variants_on = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--name") && i + 1 < argc)
             name = argv[++i];
@@ -109,15 +192,19 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--no-tarjan"))
             tarjan = 0;
+        else if (!strcmp(argv[i], "--variants"))
+            variants_on = 1;
+        else if (!strcmp(argv[i], "--mec-random") && i + 1 < argc)
+            return bench_mec(strtoull(argv[++i], NULL, 0));
         else if (!path)
             path = argv[i];
         else {
-            fprintf(stderr, "usage: bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan]\n");
+            fprintf(stderr, "usage: bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan] [--variants]\n");
             return 2;
         }
     }
     if (!path || reps < 1 || reps > 100) {
-        fprintf(stderr, "usage: bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan]\n");
+        fprintf(stderr, "usage: bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan] [--variants]\n");
         return 2;
     }
     if (!name)
@@ -162,6 +249,48 @@ int main(int argc, char **argv)
         times[k - 1] = st.total_ms;
         if (k == 1 || st.total_ms < best.total_ms)
             best = st;
+    }
+    if (rc == WX_OK) {
+        fprintf(stderr, "# colour rounds of the best run (live before, levels, ms):");
+        for (uint32_t k = 0; k < best.rounds && k < SCC_GPU_ROUND_INFO; k++)
+            fprintf(stderr, " [%llu %u %.2f]", (unsigned long long)best.round_live[k],
+                    best.round_levels[k], best.round_ms[k]);
+        fprintf(stderr, "\n");
+    }
+    /* the strategy variants (same ids required), best of reps each */
+    static const struct {
+        const char *name;
+        uint32_t share, sweeps;
+        int pivot, dir;
+    } variants[] = {
+        {"default", TRIM_DEFAULT_SHARE, 64, 1, 0},
+        {"no-pivot", TRIM_DEFAULT_SHARE, 64, 0, 0},
+        {"no-trim", 0, 1, 1, 0},
+        {"trim-until-empty", 100000000, 100000, 1, 0},
+        {"trim-1-sweep", TRIM_DEFAULT_SHARE, 1, 1, 0},
+        {"colour-backward-first", TRIM_DEFAULT_SHARE, 64, 1, 1},
+    };
+    for (size_t vi = 0; variants_on && rc == WX_OK && vi < sizeof variants / sizeof *variants; vi++) {
+        struct scc_gpu_tuning tu;
+        scc_gpu_tuning_default(&tu);
+        tu.trim_min_share = variants[vi].share;
+        tu.trim_max_sweeps = variants[vi].sweeps;
+        tu.pivot = variants[vi].pivot;
+        tu.colour_dir = variants[vi].dir;
+        struct scc_result vr;
+        struct scc_gpu_stats vs, vbest;
+        memset(&vbest, 0, sizeof vbest);
+        for (int k = 0; k <= reps && rc == WX_OK; k++) {
+            rc = scc_gpu_device_tuned(&dg, d_comp, &vr, &vs, &tu, &err);
+            if (rc == WX_OK && k > 0 && (k == 1 || vs.total_ms < vbest.total_ms))
+                vbest = vs;
+        }
+        if (rc == WX_OK)
+            printf("VARIANT %s %s %.3f ms (trim %.3f in %u sweeps, pivot %.3f, colour %.3f in %u rounds, "
+                   "%u levels) sccs %llu %s\n",
+                   name, variants[vi].name, vbest.total_ms, vbest.trim_ms, vbest.trim_sweeps,
+                   vbest.pivot_ms, vbest.colour_ms, vbest.rounds, vbest.levels,
+                   (unsigned long long)vr.n_sccs, vr.n_sccs == r.n_sccs ? "same count" : "COUNT DIFFERS");
     }
     uint32_t *ids = NULL;
     double download_ms = 0;

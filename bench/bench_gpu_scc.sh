@@ -2,7 +2,7 @@
 # bench/bench_gpu_scc.sh -- GPU SCC (kernels/scc.cu) against Tarjan on the
 # three graphgen graphs of issue 4, on a machine with an sm_90 GPU.
 #
-#   bench/bench_gpu_scc.sh [--prebuilt DRIVER] [--graphgen SRC] [--reps R] [--small]
+#   bench/bench_gpu_scc.sh [--prebuilt DRIVER] [--graphgen SRC] [--reps R] [--small] [--variants]
 #
 # Builds warpex and the driver bench/bench_gpu_scc.c (unless --prebuilt
 # gives a driver binary), builds graphgen from ../shared/tools/graphgen.c
@@ -12,20 +12,22 @@
 # (graph already on the device; best and median of R runs after a warm-up),
 # the upload, and Tarjan on one host core in the same run, with the
 # partitions compared (canonical ids and counts).  --small uses 50^3 and
-# 1 M vertices (a quick check).  Logs under $OUT (or bench/out/scc); the
+# 1 M vertices (a quick check); --variants also times the strategy variants
+# (VARIANT lines in the log: no pivot, no trim, ...).  Logs under $OUT (or bench/out/scc); the
 # markdown table comes last.  Exit 1 when a partition differs or a step fails.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 LOG=${OUT:-bench/out/scc}
 mkdir -p "$LOG"
-driver=""; gg_src=../shared/tools/graphgen.c; reps=5; small=0
+driver=""; gg_src=../shared/tools/graphgen.c; reps=5; small=0; variants=""
 while [ $# -gt 0 ]; do
     case $1 in
     --prebuilt) driver=$2; shift ;;
     --graphgen) gg_src=$2; shift ;;
     --reps) reps=$2; shift ;;
     --small) small=1 ;;
-    *) echo "usage: $0 [--prebuilt DRIVER] [--graphgen SRC] [--reps R] [--small]"; exit 2 ;;
+    --variants) variants=--variants ;;
+    *) echo "usage: $0 [--prebuilt DRIVER] [--graphgen SRC] [--reps R] [--small] [--variants]"; exit 2 ;;
     esac
     shift
 done
@@ -56,7 +58,7 @@ for spec in "${graphs[@]}"; do
     set -- $spec
     name=$1
     "$scratch/graphgen" "$2" "$3" "$4" "$scratch/$name.egr" >"$LOG/gen.$name.log" 2>&1 || { echo "graphgen $name failed"; status=1; continue; }
-    "$driver" "$scratch/$name.egr" --name "$name" --reps "$reps" >"$LOG/$name.log" 2>"$LOG/$name.err"
+    "$driver" "$scratch/$name.egr" --name "$name" --reps "$reps" $variants >"$LOG/$name.log" 2>"$LOG/$name.err"
     rc=$?
     line=$(grep '^RESULT ' "$LOG/$name.log" | tail -1)
     cat "$LOG/gen.$name.log" "$LOG/$name.err" "$LOG/$name.log"
@@ -73,10 +75,24 @@ for spec in "${graphs[@]}"; do
     rows+=("| $2 | $3 | $4 | $5 | $7 | $8 | $9 | ${11} / ${12} / ${13} / ${14} / ${15}+${16} | ${17} / ${18} / ${19} | ${20} | $speedup | ${21} |")
     rm -f "$scratch/$name.egr"
 done
+# MEC: mec_gpu against mec_cpu on a random MDP (host arrays in and out)
+mecn=4000000; [ $small = 1 ] && mecn=200000
+"$driver" --mec-random $mecn >"$LOG/mec.log" 2>&1; mrc=$?
+cat "$LOG/mec.log"
+mline=$(grep '^MECRESULT ' "$LOG/mec.log" | tail -1)
+[ -z "$mline" ] || [ $mrc -ne 0 ] && status=1
 echo
 echo "GPU SCC on $(head -1 "$LOG/device.txt"), $(date -u '+%Y-%m-%d %H:%M UTC'); Tarjan = analysis/scc.c on one host core; ms."
 echo
 echo "| graph | vertices | edges | SCCs | GPU best ms | GPU median ms | upload ms | transpose / trim / pivot / colour / relabel+counts ms | colour rounds / trim sweeps / push levels | Tarjan ms | speed-up | partitions equal |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "$r"; done
+if [ -n "$mline" ]; then
+    set -- $mline
+    # MECRESULT name states choices entries mecs rounds gpu_ms cpu_ms equal
+    echo
+    echo "| MDP | states | choices | entries | MECs | rounds | GPU ms (mec_gpu, with transfers) | CPU ms (mec_cpu) | speed-up | equal |"
+    echo "|---|---|---|---|---|---|---|---|---|---|"
+    echo "| $2 | $3 | $4 | $5 | $6 | $7 | $8 | $9 | $(awk -v a="$9" -v b="$8" 'BEGIN { printf "%.0fx", a / b }') | ${10} |"
+fi
 exit $status

@@ -1,7 +1,12 @@
 /*
- * cmd_mec.c -- `warpex mec FILE.tra [--json] [--mec-out FILE] [--quiet]`:
- * the maximal end components of an MDP (or DTMC) in PRISM's explicit .tra
- * format (graph/mdp.h, analysis/mec.h).
+ * cmd_mec.c -- `warpex mec FILE.tra [--json] [--mec-out FILE] [--quiet]
+ * [--backend auto|gpu|cpu]`: the maximal end components of an MDP (or
+ * DTMC) in PRISM's explicit .tra format (graph/mdp.h, analysis/mec.h).
+ *
+ * --backend: gpu = mec_gpu (kernels/mec.cu; an error when no usable CUDA
+ * device), cpu = mec_cpu, auto (the default) = the GPU when one is usable,
+ * else the CPU with a one-line notice on stderr (none with --quiet), as
+ * `warpex explore` does.  Both give identical results.
  *
  * Prints the MDP's size, the number of MECs, the states and choices inside
  * MECs, the largest MEC and the refinement rounds; --mec-out writes the
@@ -15,17 +20,52 @@
 #include <time.h>
 
 #include "../analysis/mec.h"
+#include "../analysis/scc.h"
 #include "../graph/mdp.h"
 #include "cli.h"
+
+enum mec_backend { MEC_AUTO, MEC_GPU, MEC_CPU };
+
+/* Takes "--backend X" out of argv[first..] (shifting the rest down, so the
+ * shared standalone parser never sees it) into *b; *argc shrinks. */
+static int take_backend(int *argc, char **argv, int first, enum mec_backend *b,
+                        struct wx_error *err)
+{
+    *b = MEC_AUTO;
+    for (int i = first; i < *argc; i++) {
+        if (strcmp(argv[i], "--backend"))
+            continue;
+        if (i + 1 >= *argc)
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option --backend needs a value");
+        const char *v = argv[i + 1];
+        if (!strcmp(v, "auto")) *b = MEC_AUTO;
+        else if (!strcmp(v, "gpu")) *b = MEC_GPU;
+        else if (!strcmp(v, "cpu")) *b = MEC_CPU;
+        else return wx_fail(err, WX_EINPUT, NULL, 0, 0, "bad value '%s' for --backend (auto, gpu or cpu)", v);
+        for (int j = i; j + 2 < *argc; j++)
+            argv[j] = argv[j + 2];
+        *argc -= 2;
+        i--;
+    }
+    return WX_OK;
+}
 
 int cmd_mec(int argc, char **argv, int first, struct wx_error *err)
 {
     struct standalone_options so;
-    int rc = cli_parse_standalone(argc, argv, first, "mec", "--mec-out", &so, err);
+    enum mec_backend backend;
+    int rc = take_backend(&argc, argv, first, &backend, err);
+    if (rc != WX_OK)
+        return rc;
+    rc = cli_parse_standalone(argc, argv, first, "mec", "--mec-out", &so, err);
     if (rc != WX_OK)
         return rc;
     const char *input = so.input, *mec_out = so.output;
     int json = so.json, quiet = so.quiet;
+
+    if (backend == MEC_GPU && !scc_gpu_available())
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "--backend gpu: no usable CUDA device (use --backend cpu)");
 
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -34,9 +74,17 @@ int cmd_mec(int argc, char **argv, int first, struct wx_error *err)
     if (rc != WX_OK)
         return rc;
     double read_s = cli_seconds_since(&t0);
+    /* auto: decided after the input was read, so that a bad file reports
+     * only its own error line */
+    if (backend == MEC_AUTO) {
+        backend = scc_gpu_available() ? MEC_GPU : MEC_CPU;
+        if (backend == MEC_CPU && !quiet)
+            fprintf(stderr, "warpex: no GPU found; using the CPU backend\n");
+    }
+    const char *bname = backend == MEC_GPU ? "gpu" : "cpu";
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct mec_result r;
-    rc = mec_cpu(&m, &r, err);
+    rc = backend == MEC_GPU ? mec_gpu(&m, &r, err) : mec_cpu(&m, &r, err);
     double mec_s = cli_seconds_since(&t0);
     if (rc == WX_OK && mec_out)
         rc = cli_write_ids(mec_out, r.mec, r.n_states, MEC_NONE, err);
@@ -48,9 +96,9 @@ int cmd_mec(int argc, char **argv, int first, struct wx_error *err)
             printf("{\"states\": %llu, \"choices\": %llu, \"transitions\": %llu, "
                    "\"dtmc\": %s, \"mecs\": %llu, \"states_in_mecs\": %llu, "
                    "\"choices_in_mecs\": %llu, \"largest_mec\": %llu, \"singleton_mecs\": %llu, "
-                   "\"rounds\": %llu, \"read_seconds\": %.6f, \"mec_seconds\": %.6f}\n",
+                   "\"rounds\": %llu, \"backend\": \"%s\", \"read_seconds\": %.6f, \"mec_seconds\": %.6f}\n",
                    ns, nc, nt, m.is_dtmc ? "true" : "false", nm, sin, cin, lg, n1, rounds,
-                   read_s, mec_s);
+                   bname, read_s, mec_s);
         } else {
             printf("%s: %llu states, %llu choices, %llu transitions\n", m.is_dtmc ? "DTMC" : "MDP",
                    ns, nc, nt);
@@ -58,8 +106,8 @@ int cmd_mec(int argc, char **argv, int first, struct wx_error *err)
                    n1, sin, cin);
             printf("largest MEC: %llu states\n", lg);
             if (!quiet)
-                fprintf(stderr, "warpex: read %.3f s, MEC %.3f s (%llu rounds)\n", read_s, mec_s,
-                        rounds);
+                fprintf(stderr, "warpex: read %.3f s, MEC %.3f s (%llu rounds, %s)\n", read_s, mec_s,
+                        rounds, bname);
         }
     }
     mec_result_free(&r);

@@ -1,7 +1,12 @@
 /*
- * cmd_scc.c -- `warpex scc FILE [--json] [--scc-out FILE] [--quiet]`: the
- * strongly connected components of a graph file (.csr, .aut, .mtx, .tra or
- * an edge list: graph/graph_read.h).
+ * cmd_scc.c -- `warpex scc FILE [--json] [--scc-out FILE] [--quiet]
+ * [--backend auto|gpu|cpu]`: the strongly connected components of a graph
+ * file (.csr, .aut, .mtx, .tra or an edge list: graph/graph_read.h).
+ *
+ * --backend: gpu = scc_gpu (kernels/scc.cu; an error when no usable CUDA
+ * device), cpu = Tarjan (scc_cpu), auto (the default) = the GPU when one is
+ * usable, else the CPU with a one-line notice on stderr (none with
+ * --quiet), as `warpex explore` does.  Both give identical results.
  *
  * Prints the numbers of SCCs, trivial SCCs, the largest SCC's size and the
  * bottom SCCs; --scc-out writes the canonical component id of every vertex,
@@ -17,14 +22,48 @@
 #include "../graph/graph_read.h"
 #include "cli.h"
 
+enum scc_backend { SCC_AUTO, SCC_GPU, SCC_CPU };
+
+/* Takes "--backend X" out of argv[first..] (shifting the rest down, so the
+ * shared standalone parser never sees it) into *b; *argc shrinks. */
+static int take_backend(int *argc, char **argv, int first, enum scc_backend *b,
+                        struct wx_error *err)
+{
+    *b = SCC_AUTO;
+    for (int i = first; i < *argc; i++) {
+        if (strcmp(argv[i], "--backend"))
+            continue;
+        if (i + 1 >= *argc)
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option --backend needs a value");
+        const char *v = argv[i + 1];
+        if (!strcmp(v, "auto")) *b = SCC_AUTO;
+        else if (!strcmp(v, "gpu")) *b = SCC_GPU;
+        else if (!strcmp(v, "cpu")) *b = SCC_CPU;
+        else return wx_fail(err, WX_EINPUT, NULL, 0, 0, "bad value '%s' for --backend (auto, gpu or cpu)", v);
+        for (int j = i; j + 2 < *argc; j++)
+            argv[j] = argv[j + 2];
+        *argc -= 2;
+        i--;
+    }
+    return WX_OK;
+}
+
 int cmd_scc(int argc, char **argv, int first, struct wx_error *err)
 {
     struct standalone_options so;
-    int rc = cli_parse_standalone(argc, argv, first, "scc", "--scc-out", &so, err);
+    enum scc_backend backend;
+    int rc = take_backend(&argc, argv, first, &backend, err);
+    if (rc != WX_OK)
+        return rc;
+    rc = cli_parse_standalone(argc, argv, first, "scc", "--scc-out", &so, err);
     if (rc != WX_OK)
         return rc;
     const char *input = so.input, *scc_out = so.output;
     int json = so.json, quiet = so.quiet;
+
+    if (backend == SCC_GPU && !scc_gpu_available())
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "--backend gpu: no usable CUDA device (use --backend cpu)");
 
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -33,9 +72,17 @@ int cmd_scc(int argc, char **argv, int first, struct wx_error *err)
     if (rc != WX_OK)
         return rc;
     double read_s = cli_seconds_since(&t0);
+    /* auto: decided after the input was read, so that a bad file reports
+     * only its own error line */
+    if (backend == SCC_AUTO) {
+        backend = scc_gpu_available() ? SCC_GPU : SCC_CPU;
+        if (backend == SCC_CPU && !quiet)
+            fprintf(stderr, "warpex: no GPU found; using the CPU backend\n");
+    }
+    const char *bname = backend == SCC_GPU ? "gpu" : "cpu";
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct scc_result r;
-    rc = scc_cpu(&g, &r, err);
+    rc = backend == SCC_GPU ? scc_gpu(&g, &r, err) : scc_cpu(&g, &r, err);
     double scc_s = cli_seconds_since(&t0);
     if (rc == WX_OK && scc_out)
         rc = cli_write_ids(scc_out, r.comp, r.n_vertices, UINT32_MAX, err);
@@ -47,9 +94,9 @@ int cmd_scc(int argc, char **argv, int first, struct wx_error *err)
             printf("{\"vertices\": %llu, \"edges\": %llu, \"sccs\": %llu, \"trivial_sccs\": %llu, "
                    "\"nontrivial_sccs\": %llu, \"vertices_in_nontrivial\": %llu, "
                    "\"largest_scc\": %llu, \"bottom_sccs\": %llu, \"bottom_trivial_sccs\": %llu, "
-                   "\"bottom_nontrivial_sccs\": %llu, \"read_seconds\": %.6f, "
+                   "\"bottom_nontrivial_sccs\": %llu, \"backend\": \"%s\", \"read_seconds\": %.6f, "
                    "\"scc_seconds\": %.6f}\n",
-                   nv, ne, ns, nt, ns - nt, nin, lg, nb, nbt, nb - nbt, read_s, scc_s);
+                   nv, ne, ns, nt, ns - nt, nin, lg, nb, nbt, nb - nbt, bname, read_s, scc_s);
         } else {
             printf("graph: %llu vertices, %llu edges\n", nv, ne);
             printf("SCCs: %llu (%llu trivial, %llu non-trivial covering %llu vertices)\n", ns, nt,
@@ -58,7 +105,7 @@ int cmd_scc(int argc, char **argv, int first, struct wx_error *err)
             printf("bottom SCCs: %llu (%llu trivial, i.e. deadlock vertices; %llu non-trivial)\n",
                    nb, nbt, nb - nbt);
             if (!quiet)
-                fprintf(stderr, "warpex: read %.3f s, SCC %.3f s\n", read_s, scc_s);
+                fprintf(stderr, "warpex: read %.3f s, SCC %.3f s (%s)\n", read_s, scc_s, bname);
         }
     }
     scc_result_free(&r);

@@ -62,3 +62,15 @@ void scc_gpu_ids_free(uint32_t *d_comp)
 {
     (void)d_comp;
 }
+
+/* kernels/mec.cu's entry point (the GPU MEC builds on the GPU SCC). */
+#include "../analysis/mec.h"
+
+int mec_gpu(const struct mdp *m, struct mec_result *out, struct wx_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->n_states = m->n_states;
+    out->n_choices = m->n_choices;
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                   "this warpex was built without CUDA (nvcc was not found): the GPU MEC is unavailable");
+}

@@ -41,7 +41,32 @@ struct scc_gpu_stats {
     uint32_t levels;          /* push levels in all (pivot and colouring)   */
     uint64_t trimmed;         /* vertices removed by trimming               */
     uint64_t pivot_scc;       /* vertices in the pivot's SCC                */
+    /* the first SCC_GPU_ROUND_INFO colour rounds: live vertices before the
+     * round, push levels, milliseconds (trim before it included) */
+#define SCC_GPU_ROUND_INFO 16
+    uint64_t round_live[SCC_GPU_ROUND_INFO];
+    uint32_t round_levels[SCC_GPU_ROUND_INFO];
+    double round_ms[SCC_GPU_ROUND_INFO];
 };
+
+/* Strategy knobs, for measurements and tests (the defaults are what
+ * scc_gpu and scc_gpu_device use; every setting gives the same result). */
+struct scc_gpu_tuning {
+    uint32_t trim_min_share;  /* trim again while a sweep removes >= live/this
+                                 (0: no trimming at all)                    */
+    uint32_t trim_max_sweeps; /* per trim phase                             */
+    int pivot;                /* 1: forward-backward search from a pivot    */
+    int colour_dir;           /* colour by the largest id reaching a vertex
+                                 (forward) or reached from it (backward):
+                                 0 alternate starting forward, 1 alternate
+                                 starting backward, 2 forward only, 3
+                                 backward only (2 and 3 may need a round per
+                                 vertex on chains numbered against them)    */
+};
+void scc_gpu_tuning_default(struct scc_gpu_tuning *t);
+int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
+                         struct scc_gpu_stats *st, const struct scc_gpu_tuning *t,
+                         struct wx_error *err);
 
 /* Copies g's offsets and targets to the device (allocates; free with
  * scc_gpu_graph_free).  WX_ELIMIT when device memory is short. */
@@ -57,9 +82,10 @@ void scc_gpu_ids_free(uint32_t *d_comp);
 /* Decomposes dg: d_comp (device, n_vertices words, caller-owned) receives
  * the canonical component ids of analysis/scc.h; *out receives the counts
  * (out->comp stays NULL: download d_comp when the ids are wanted).  st may
- * be NULL.  Work space: about 40 bytes per vertex and 8 per edge of device
- * memory, freed before returning.  WX_ELIMIT when it does not fit, or for
- * 2^38 or more edges; WX_ESYSTEM on a CUDA failure. */
+ * be NULL.  Work space (device memory, freed before returning): 48 bytes
+ * per vertex and 4 per edge (the transpose's sources), plus 8 bytes per
+ * edge and CUB's temporary storage while transposing.  WX_ELIMIT when it
+ * does not fit, or for 2^38 or more edges; WX_ESYSTEM on a CUDA failure. */
 int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
                    struct scc_gpu_stats *st, struct wx_error *err);
 

@@ -98,6 +98,47 @@ static int e_build(struct edges *e, int permute, struct csr *g)
 
 /* ---- the comparison ---- */
 
+/* The same graph under a random strategy (scc_gpu_tuning): no trimming or
+ * trimming to the end, with or without the pivot search, either colour
+ * direction first (one direction only on small graphs: it may need a round
+ * per vertex); every setting must give Tarjan's ids. */
+static void compare_tuned(const char *tag, const struct csr *g, const struct scc_result *c)
+{
+    static const uint32_t shares[] = {0, 1, 64, 100000};
+    struct scc_gpu_tuning t;
+    scc_gpu_tuning_default(&t);
+    t.trim_min_share = shares[rnd_below(4)];
+    t.trim_max_sweeps = 1 + (uint32_t)rnd_below(rnd_below(2) ? 3 : 1000);
+    t.pivot = (int)rnd_below(2);
+    t.colour_dir = (int)rnd_below(g->n_vertices <= 300 ? 4 : 2);
+    struct scc_gpu_graph dg;
+    struct scc_result r;
+    struct scc_gpu_stats st;
+    struct wx_error err;
+    wx_error_clear(&err);
+    memset(&r, 0, sizeof r);
+    memset(&st, 0, sizeof st);
+    uint32_t *d_comp = NULL, *ids = malloc(g->n_vertices * sizeof *ids + 1);
+    int rc = scc_gpu_upload(g, &dg, &err);
+    if (rc == WX_OK) {
+        rc = scc_gpu_ids_new(g->n_vertices, &d_comp, &err);
+        if (rc == WX_OK)
+            rc = scc_gpu_device_tuned(&dg, d_comp, &r, &st, &t, &err);
+        if (rc == WX_OK)
+            rc = scc_gpu_ids_download(d_comp, g->n_vertices, ids, &err);
+        scc_gpu_ids_free(d_comp);
+        scc_gpu_graph_free(&dg);
+    }
+    int ok = rc == WX_OK && r.n_sccs == c->n_sccs && r.n_trivial == c->n_trivial &&
+             r.largest == c->largest && r.n_bottom == c->n_bottom &&
+             r.n_bottom_trivial == c->n_bottom_trivial && r.n_in_nontrivial == c->n_in_nontrivial &&
+             (g->n_vertices == 0 || !memcmp(ids, c->comp, g->n_vertices * sizeof *ids));
+    check(ok, "%s: tuned (trim share %u, sweeps %u, pivot %d, colour %d; %u rounds, %u levels) equals Tarjan%s%s",
+          tag, t.trim_min_share, t.trim_max_sweeps, t.pivot, t.colour_dir, st.rounds, st.levels,
+          rc ? ": " : "", rc ? err.msg : "");
+    free(ids);
+}
+
 static void compare(const char *tag, const struct csr *g)
 {
     struct scc_result c, d;
@@ -148,6 +189,8 @@ static void compare(const char *tag, const struct csr *g)
               (unsigned long long)d.largest, (unsigned long long)d.n_bottom,
               (unsigned long long)d.n_bottom_trivial, (unsigned long long)d.n_in_nontrivial);
     }
+    if (rc == WX_OK)
+        compare_tuned(tag, g, &c);
     scc_result_free(&c);
     scc_result_free(&d);
 }
@@ -340,7 +383,7 @@ static void fixed_cases(uint64_t seed)
     run_edges("reverse chain ending in a self-loop", &e, 0);
 
     rng_state = seed + 77;
-    uint64_t big = quick ? 300 : 200000;
+    uint64_t big = quick ? 64 : 200000;
     const char *chain_name[4] = {"increasing", "decreasing", "two-way", "cycle"};
     for (int k = 0; k < 4; k++) {
         char tag[96];
@@ -455,6 +498,7 @@ int main(int argc, char **argv)
 {
     uint64_t seed = (uint64_t)time(NULL);
     uint64_t graphs = 560;
+    int graphs_given = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
             quick = 1;
@@ -463,7 +507,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--graphs") && i + 1 < argc)
-            graphs = strtoull(argv[++i], NULL, 0);
+            graphs = strtoull(argv[++i], NULL, 0), graphs_given = 1;
         else if (!strcmp(argv[i], "--probe"))
             return scc_gpu_available() ? 0 : 1;
         else {
@@ -477,7 +521,7 @@ int main(int argc, char **argv)
     }
     printf("# test_gpu_scc seed %llu%s\n", (unsigned long long)seed, quick ? " (quick)" : "");
     fixed_cases(seed);
-    uint64_t count = quick ? 28 : graphs;
+    uint64_t count = quick && !graphs_given ? 28 : graphs;
     for (uint64_t i = 0; i < count; i++)
         random_graph(seed, i, quick || i % 4 != 3);
     prism_for_each("prism", prism_scc);

@@ -1,0 +1,316 @@
+/*
+ * mec.cu -- maximal end components on the GPU: the twin of analysis/mec.c
+ * (same refinement, same struct mec_result, same canonical numbering).
+ *
+ * The MDP stays on the device.  Each round builds the graph of live states
+ * under live choices (a CSR over all states: a per-state count, a CUB scan,
+ * a fill), decomposes it with the GPU SCC (kernels/scc.cu, scc_gpu_device),
+ * kills every live choice with a successor in another SCC, and computes
+ * the attractor: a state without a live choice dies, which kills every live
+ * choice with an entry into it, and so on (topology-driven sweeps over the
+ * choices and the states until a sweep changes nothing).  A round that
+ * kills no choice ends the refinement; the SCCs of the live states are the
+ * MECs.  The same rounds as mec_cpu: each round's live sets are the unique
+ * fixpoint of its kills.  The final renumbering (smallest state first, over
+ * live states only) runs on the host over the downloaded ids.
+ *
+ * RACES: the attractor sweeps write choice_live / state_live flags from 1
+ * to 0 only, while other threads read them; a stale 1 only delays a kill
+ * to the next sweep, and the loop ends only after a sweep that changed
+ * nothing, which read final values.
+ */
+#include <cuda_runtime.h>
+#include <cub/cub.cuh>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" {
+#include "../analysis/mec.h"
+#include "scc_gpu.h"
+}
+
+#define MEC_BLOCK 256
+#define MEC_SWEEP_BATCH 8  /* attractor sweep pairs between host checks */
+
+static int mec_cuda_fail(struct wx_error *err, cudaError_t e, const char *what, int line)
+{
+    if (e == cudaErrorMemoryAllocation)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "GPU MEC: out of device memory (%s, mec.cu:%d)",
+                       what, line);
+    return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "GPU MEC: CUDA error '%s' in %s (mec.cu:%d)",
+                   cudaGetErrorString(e), what, line);
+}
+
+#define CK(call)                                                       \
+    do {                                                               \
+        cudaError_t e_ = (call);                                       \
+        if (e_ != cudaSuccess) {                                       \
+            rc = mec_cuda_fail(err, e_, #call, __LINE__);              \
+            goto out;                                                  \
+        }                                                              \
+    } while (0)
+#define CK_LAUNCH() CK(cudaGetLastError())
+
+static unsigned mec_grid(uint64_t n)
+{
+    return (unsigned)((n + MEC_BLOCK - 1) / MEC_BLOCK);
+}
+
+/* owner[c] = the state of choice c; state_live = has a choice. */
+__global__ void mec_init(uint32_t n, const uint64_t *state_start, uint32_t *owner,
+                         uint8_t *state_live)
+{
+    uint64_t s = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (s >= n)
+        return;
+    for (uint64_t c = state_start[s]; c < state_start[s + 1]; c++)
+        owner[c] = (uint32_t)s;
+    state_live[s] = state_start[s + 1] > state_start[s];
+}
+
+/* A live choice with an entry into a dead state dies (kill_scc = 0), or
+ * with an entry outside its state's SCC (kill_scc = 1, comp given). */
+__global__ void mec_kill_choices(uint64_t nc, const uint64_t *choice_start, const uint32_t *targets,
+                                 const uint32_t *owner, const uint8_t *state_live,
+                                 const uint32_t *comp, uint8_t *choice_live, unsigned *changed,
+                                 unsigned long long *killed)
+{
+    uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    bool kill = false;
+    if (c < nc && choice_live[c]) {
+        uint32_t cs = comp ? comp[owner[c]] : 0;
+        for (uint64_t e = choice_start[c]; e < choice_start[c + 1] && !kill; e++) {
+            uint32_t t = targets[e];
+            kill = !state_live[t] || (comp && comp[t] != cs);
+        }
+        if (kill) {
+            choice_live[c] = 0;
+            *changed = 1;
+        }
+    }
+    if (killed) {
+        unsigned b = __ballot_sync(0xffffffffu, kill);
+        if ((threadIdx.x & 31) == 0 && b)
+            atomicAdd(killed, (unsigned long long)__popc(b));
+    }
+}
+
+/* A live state without a live choice dies. */
+__global__ void mec_kill_states(uint32_t n, const uint64_t *state_start, const uint8_t *choice_live,
+                                uint8_t *state_live, unsigned *changed)
+{
+    uint64_t s = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (s >= n || !state_live[s])
+        return;
+    for (uint64_t c = state_start[s]; c < state_start[s + 1]; c++)
+        if (choice_live[c])
+            return;
+    state_live[s] = 0;
+    *changed = 1;
+}
+
+/* Entries of the live choices of live states, per state (count, then fill
+ * at the scanned offsets). */
+__global__ void mec_graph_count(uint32_t n, const uint64_t *state_start, const uint64_t *choice_start,
+                                const uint8_t *state_live, const uint8_t *choice_live,
+                                uint64_t *count)
+{
+    uint64_t s = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (s > n)
+        return;
+    uint64_t k = 0;
+    if (s < n && state_live[s])
+        for (uint64_t c = state_start[s]; c < state_start[s + 1]; c++)
+            if (choice_live[c])
+                k += choice_start[c + 1] - choice_start[c];
+    count[s] = k; /* count[n] = 0: the scan's last entry is the total */
+}
+
+__global__ void mec_graph_fill(uint32_t n, const uint64_t *state_start, const uint64_t *choice_start,
+                               const uint32_t *targets, const uint8_t *state_live,
+                               const uint8_t *choice_live, const uint64_t *offsets, uint32_t *out)
+{
+    uint64_t s = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (s >= n || !state_live[s])
+        return;
+    uint64_t k = offsets[s];
+    for (uint64_t c = state_start[s]; c < state_start[s + 1]; c++)
+        if (choice_live[c])
+            for (uint64_t e = choice_start[c]; e < choice_start[c + 1]; e++)
+                out[k++] = targets[e];
+}
+
+/* The attractor of the dead states: sweeps until nothing changes. */
+static int mec_attractor(uint32_t n, uint64_t nc, const uint64_t *d_ss, const uint64_t *d_cs,
+                         const uint32_t *d_tg, const uint32_t *d_owner, uint8_t *d_sl,
+                         uint8_t *d_cl, unsigned *d_changed, struct wx_error *err)
+{
+    int rc = WX_OK;
+    unsigned h[MEC_SWEEP_BATCH];
+    for (;;) {
+        CK(cudaMemset(d_changed, 0, sizeof h));
+        for (int k = 0; k < MEC_SWEEP_BATCH; k++) {
+            if (nc) {
+                mec_kill_choices<<<mec_grid(nc), MEC_BLOCK>>>(nc, d_cs, d_tg, d_owner, d_sl, NULL,
+                                                              d_cl, d_changed + k, NULL);
+                CK_LAUNCH();
+            }
+            mec_kill_states<<<mec_grid(n), MEC_BLOCK>>>(n, d_ss, d_cl, d_sl, d_changed + k);
+            CK_LAUNCH();
+        }
+        CK(cudaMemcpy(h, d_changed, sizeof h, cudaMemcpyDeviceToHost));
+        int settled = 0;
+        for (int k = 0; k < MEC_SWEEP_BATCH; k++)
+            settled |= h[k] == 0;
+        if (settled)
+            break;
+    }
+out:
+    return rc;
+}
+
+extern "C" int mec_gpu(const struct mdp *m, struct mec_result *out, struct wx_error *err)
+{
+    int rc = WX_OK;
+    const uint64_t n64 = m->n_states, nc = m->n_choices, ne = m->n_entries;
+    memset(out, 0, sizeof *out);
+    out->n_states = n64;
+    out->n_choices = nc;
+    if (!scc_gpu_available())
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "GPU MEC: no usable CUDA device (compute capability >= 9.0); use --backend cpu");
+    if (n64 == 0)
+        return WX_OK;
+    if (n64 > UINT32_MAX)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "GPU MEC: at most 2^32 - 1 states");
+    const uint32_t n = (uint32_t)n64;
+    uint64_t *d_ss = NULL, *d_cs = NULL, *d_count = NULL;
+    uint32_t *d_tg = NULL, *d_owner = NULL, *d_comp = NULL, *comp = NULL;
+    uint8_t *d_sl = NULL, *d_cl = NULL, *state_live = NULL;
+    unsigned *d_changed = NULL;
+    unsigned long long *d_killed = NULL;
+    void *temp = NULL;
+    size_t temp_bytes = 0;
+    struct scc_gpu_graph dg;
+    uint32_t *map = NULL;
+    uint64_t *size = NULL;
+    memset(&dg, 0, sizeof dg);
+
+    CK(cudaMalloc((void **)&d_ss, (n64 + 1) * sizeof *d_ss));
+    CK(cudaMalloc((void **)&d_cs, (nc + 1) * sizeof *d_cs));
+    CK(cudaMalloc((void **)&d_tg, (ne ? ne : 1) * sizeof *d_tg));
+    CK(cudaMalloc((void **)&d_owner, (nc ? nc : 1) * sizeof *d_owner));
+    CK(cudaMalloc((void **)&d_sl, n64));
+    CK(cudaMalloc((void **)&d_cl, nc ? nc : 1));
+    CK(cudaMalloc((void **)&d_count, (n64 + 1) * sizeof *d_count));
+    CK(cudaMalloc((void **)&d_comp, n64 * sizeof *d_comp));
+    CK(cudaMalloc((void **)&d_changed, MEC_SWEEP_BATCH * sizeof *d_changed));
+    CK(cudaMalloc((void **)&d_killed, sizeof *d_killed));
+    CK(cudaMemcpy(d_ss, m->state_start, (n64 + 1) * sizeof *d_ss, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(d_cs, m->choice_start, (nc + 1) * sizeof *d_cs, cudaMemcpyHostToDevice));
+    if (ne)
+        CK(cudaMemcpy(d_tg, m->targets, ne * sizeof *d_tg, cudaMemcpyHostToDevice));
+    if (nc)
+        CK(cudaMemset(d_cl, 1, nc));
+    dg.n_vertices = n64;
+    dg.d_offsets = NULL;
+    CK(cudaMalloc((void **)&dg.d_offsets, (n64 + 1) * sizeof *dg.d_offsets));
+    CK(cudaMalloc((void **)&dg.d_targets, (ne ? ne : 1) * sizeof *dg.d_targets));
+    CK(cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, d_count, dg.d_offsets, (int64_t)n64 + 1));
+    CK(cudaMalloc(&temp, temp_bytes));
+
+    mec_init<<<mec_grid(n64), MEC_BLOCK>>>(n, d_ss, d_owner, d_sl);
+    CK_LAUNCH();
+    rc = mec_attractor(n, nc, d_ss, d_cs, d_tg, d_owner, d_sl, d_cl, d_changed, err);
+    if (rc != WX_OK)
+        goto out;
+
+    for (;;) {
+        mec_graph_count<<<mec_grid(n64 + 1), MEC_BLOCK>>>(n, d_ss, d_cs, d_sl, d_cl, d_count);
+        CK_LAUNCH();
+        CK(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, d_count, dg.d_offsets, (int64_t)n64 + 1));
+        CK(cudaMemcpy(&dg.n_edges, dg.d_offsets + n64, sizeof dg.n_edges, cudaMemcpyDeviceToHost));
+        mec_graph_fill<<<mec_grid(n64), MEC_BLOCK>>>(n, d_ss, d_cs, d_tg, d_sl, d_cl, dg.d_offsets,
+                                                     dg.d_targets);
+        CK_LAUNCH();
+        struct scc_result sr;
+        rc = scc_gpu_device(&dg, d_comp, &sr, NULL, err);
+        if (rc != WX_OK)
+            goto out;
+        out->rounds++;
+        unsigned long long killed = 0;
+        CK(cudaMemset(d_killed, 0, sizeof killed));
+        if (nc) {
+            mec_kill_choices<<<mec_grid(nc), MEC_BLOCK>>>(nc, d_cs, d_tg, d_owner, d_sl, d_comp, d_cl,
+                                                          d_changed, d_killed);
+            CK_LAUNCH();
+        }
+        CK(cudaMemcpy(&killed, d_killed, sizeof killed, cudaMemcpyDeviceToHost));
+        if (killed == 0)
+            break;
+        rc = mec_attractor(n, nc, d_ss, d_cs, d_tg, d_owner, d_sl, d_cl, d_changed, err);
+        if (rc != WX_OK)
+            goto out;
+    }
+
+    /* download; the live SCCs are the MECs, renumbered by smallest state */
+    comp = (uint32_t *)malloc(n64 * sizeof *comp);
+    state_live = (uint8_t *)malloc(n64);
+    out->mec = (uint32_t *)malloc(n64 * sizeof *out->mec);
+    out->choice_in = nc ? (uint8_t *)malloc(nc) : NULL;
+    map = (uint32_t *)malloc(n64 * sizeof *map);
+    size = (uint64_t *)calloc(n64, sizeof *size);
+    if (!comp || !state_live || !out->mec || (nc && !out->choice_in) || !map || !size) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory computing MECs");
+        goto out;
+    }
+    CK(cudaMemcpy(comp, d_comp, n64 * sizeof *comp, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(state_live, d_sl, n64, cudaMemcpyDeviceToHost));
+    if (nc)
+        CK(cudaMemcpy(out->choice_in, d_cl, nc, cudaMemcpyDeviceToHost));
+    memset(map, 0xff, n64 * sizeof *map);
+    for (uint64_t s = 0; s < n64; s++) {
+        if (!state_live[s]) {
+            out->mec[s] = MEC_NONE;
+            continue;
+        }
+        uint32_t *id = &map[comp[s]];
+        if (*id == MEC_NONE)
+            *id = (uint32_t)out->n_mecs++;
+        out->mec[s] = *id;
+        size[*id]++;
+        out->states_in_mecs++;
+    }
+    for (uint64_t i = 0; i < out->n_mecs; i++) {
+        if (size[i] > out->largest)
+            out->largest = size[i];
+        out->n_singletons += size[i] == 1;
+    }
+    for (uint64_t c = 0; c < nc; c++)
+        out->choices_in_mecs += out->choice_in[c];
+
+out:
+    cudaFree(d_ss);
+    cudaFree(d_cs);
+    cudaFree(d_tg);
+    cudaFree(d_owner);
+    cudaFree(d_sl);
+    cudaFree(d_cl);
+    cudaFree(d_count);
+    cudaFree(d_comp);
+    cudaFree(d_changed);
+    cudaFree(d_killed);
+    cudaFree(temp);
+    scc_gpu_graph_free(&dg);
+    free(comp);
+    free(state_live);
+    free(map);
+    free(size);
+    if (rc != WX_OK) {
+        cudaGetLastError();
+        mec_result_free(out);
+        out->n_states = n64;
+        out->n_choices = nc;
+    }
+    return rc;
+}
