@@ -1,7 +1,10 @@
 /*
- * cmd_mec.c -- `warpex mec FILE.tra [--json] [--mec-out FILE] [--quiet]
+ * cmd_mec.c -- `warpex mec FILE [--json] [--mec-out FILE] [--quiet]
  * [--backend auto|gpu|cpu]`: the maximal end components of an MDP (or
- * DTMC) in PRISM's explicit .tra format (graph/mdp.h, analysis/mec.h).
+ * DTMC) in PRISM's explicit .tra format (graph/mdp.h, analysis/mec.h), or
+ * of an LTS or graph in any other format graph_read.h reads (.aut, .csr,
+ * .mtx, edge list) taken as an MDP with one probability-1 choice per
+ * transition.
  *
  * --backend: gpu = mec_gpu (kernels/mec.cu; an error when no usable CUDA
  * device), cpu = mec_cpu, auto (the default) = the GPU when one is usable,
@@ -21,8 +24,34 @@
 
 #include "../analysis/mec.h"
 #include "../analysis/scc.h"
+#include "../graph/graph_read.h"
 #include "../graph/mdp.h"
 #include "cli.h"
+
+#include <stdlib.h>
+
+/* An LTS or plain graph read as an MDP with one probability-1 choice per
+ * transition (so its MECs are the SCCs with an internal edge); g's offsets
+ * and targets move into m, g keeps the rest. */
+static int mdp_of_graph(struct csr *g, struct mdp *m, struct wx_error *err)
+{
+    memset(m, 0, sizeof *m);
+    m->n_states = g->n_vertices, m->n_choices = m->n_entries = g->n_edges;
+    m->choice_start = malloc((g->n_edges + 1) * sizeof *m->choice_start);
+    m->probs = malloc((g->n_edges ? g->n_edges : 1) * sizeof *m->probs);
+    if (!m->choice_start || !m->probs) {
+        mdp_free(m);
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory for %llu transitions",
+                       (unsigned long long)g->n_edges);
+    }
+    for (uint64_t c = 0; c <= g->n_edges; c++)
+        m->choice_start[c] = c;
+    for (uint64_t e = 0; e < g->n_edges; e++)
+        m->probs[e] = 1.0;
+    m->state_start = g->offsets, g->offsets = NULL;
+    m->targets = g->targets, g->targets = NULL;
+    return WX_OK;
+}
 
 enum mec_backend { MEC_AUTO, MEC_GPU, MEC_CPU };
 
@@ -70,7 +99,18 @@ int cmd_mec(int argc, char **argv, int first, struct wx_error *err)
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct mdp m;
-    rc = mdp_read(input, &m, err);
+    /* .tra: an MDP; any other graph (.aut, .csr, .mtx, edge list): an LTS */
+    const int lts = graph_format_of(input) != GRAPH_TRA;
+    if (lts) {
+        struct csr g;
+        rc = graph_read(input, &g, err);
+        if (rc == WX_OK) {
+            rc = mdp_of_graph(&g, &m, err);
+            csr_free(&g);
+        }
+    } else {
+        rc = mdp_read(input, &m, err);
+    }
     if (rc != WX_OK)
         return rc;
     double read_s = cli_seconds_since(&t0);
@@ -94,14 +134,18 @@ int cmd_mec(int argc, char **argv, int first, struct wx_error *err)
                            n1 = r.n_singletons, rounds = r.rounds;
         if (json) {
             printf("{\"states\": %llu, \"choices\": %llu, \"transitions\": %llu, "
-                   "\"dtmc\": %s, \"mecs\": %llu, \"states_in_mecs\": %llu, "
+                   "\"dtmc\": %s, \"lts\": %s, \"mecs\": %llu, \"states_in_mecs\": %llu, "
                    "\"choices_in_mecs\": %llu, \"largest_mec\": %llu, \"singleton_mecs\": %llu, "
                    "\"rounds\": %llu, \"backend\": \"%s\", \"read_seconds\": %.6f, \"mec_seconds\": %.6f}\n",
-                   ns, nc, nt, m.is_dtmc ? "true" : "false", nm, sin, cin, lg, n1, rounds,
+                   ns, nc, nt, m.is_dtmc ? "true" : "false", lts ? "true" : "false", nm, sin, cin, lg, n1,
+                   rounds,
                    bname, read_s, mec_s);
         } else {
-            printf("%s: %llu states, %llu choices, %llu transitions\n", m.is_dtmc ? "DTMC" : "MDP",
-                   ns, nc, nt);
+            if (lts)
+                printf("LTS (one choice per transition): %llu states, %llu transitions\n", ns, nt);
+            else
+                printf("%s: %llu states, %llu choices, %llu transitions\n", m.is_dtmc ? "DTMC" : "MDP",
+                       ns, nc, nt);
             printf("MECs: %llu (%llu of one state) covering %llu states and %llu choices\n", nm,
                    n1, sin, cin);
             printf("largest MEC: %llu states\n", lg);

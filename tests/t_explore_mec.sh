@@ -33,6 +33,9 @@ check_run() {
         && grep -q "\"mecs\": $mecs," "$T/mjson" \
         && pass "$name: --mec-out == warpex mec on the Dirac MDP ($mecs MECs)" \
         || fail "$name: --mec-out differs from warpex mec: $(head -c 300 "$T/err")"
+    "$W" mec "$T/x.aut" --backend cpu --mec-out "$T/m3" >/dev/null 2>&1 && cmp -s "$T/m1" "$T/m3" \
+        && pass "$name: warpex mec on the .aut (LTS as a Dirac MDP) agrees" \
+        || fail "$name: warpex mec on the .aut differs"
 }
 
 for m in traffic/traffic philosophers/philosophers_n3 philosophers/philosophers_n5 milner/milner_n3 \
