@@ -61,7 +61,7 @@ expect_rc "mec --mec-out without FILE" 2 "$W" mec "$T/m.tra" --mec-out
 expect_rc "mec two files" 2 "$W" mec "$T/m.tra" "$T/d.tra"
 expect_rc "mec missing file" 2 "$W" mec "$T/none.tra"
 grep -q "none.tra: cannot open" "$T/err" && pass "missing file named" || fail "missing file: $(cat "$T/err")"
-"$W" help | grep -q '^  mec FILE.tra' && pass "help lists mec" || fail "help does not list mec"
+"$W" help | grep -q '^  mec FILE ' && pass "help lists mec" || fail "help does not list mec"
 
 # Malformed files: exit 2, one located line, no --mec-out file.
 located() { # NAME FILE PATTERN
