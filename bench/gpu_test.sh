@@ -1,12 +1,14 @@
 #!/bin/bash
 # bench/gpu_test.sh -- the GPU test suite, on a machine with an sm_90 GPU.
 #
-#   bench/gpu_test.sh [--prebuilt] [--no-sanitizer] [--seed N] [--images N] [--big]
+#   bench/gpu_test.sh [--prebuilt | --build-only] [--no-sanitizer] [--seed N] [--images N] [--big]
 #
 # 1. builds warpex with nvcc for sm_90 (the Makefile's NVARCH) and the GPU
 #    test programs tests/gpu/test_*.c (with -DHAVE_EXPLORE_SEQ when the
 #    library has explore_seq, so that the CPU oracle is compared too);
 #    --prebuilt skips the build when bin/gpu/test_gpu exists and runs here;
+#    --build-only builds and stops (on a machine without a GPU, to carry
+#    bin/ to one);
 # 2. runs every test program: test_gpu (the explorer: hand-made pitfalls,
 #    random images under random knobs, stress cases) and one per further GPU
 #    module, each comparing the GPU with its CPU twin.  Contract of a test
@@ -25,11 +27,12 @@ prebuilt=0; sanitize=1; seed=$(date +%s); images=240; big=""
 while [ $# -gt 0 ]; do
     case $1 in
     --prebuilt) prebuilt=1 ;;
+    --build-only) prebuilt=2 ;;
     --no-sanitizer) sanitize=0 ;;
     --seed) seed=$2; shift ;;
     --images) images=$2; shift ;;
     --big) big=--big ;;
-    *) echo "usage: $0 [--prebuilt] [--no-sanitizer] [--seed N] [--images N] [--big]"; exit 2 ;;
+    *) echo "usage: $0 [--prebuilt | --build-only] [--no-sanitizer] [--seed N] [--images N] [--big]"; exit 2 ;;
     esac
     shift
 done
@@ -61,6 +64,13 @@ build() {
     echo "test_gpu built with: ${def:-no CPU oracle, no front end}" >>"$LOG/build.log"
 }
 
+if [ $prebuilt = 2 ]; then
+    # on a machine without a GPU: build the programs (and the tests the
+    # CLI checks use) for a later --prebuilt run elsewhere
+    build && make -j"$(nproc)" $(ls tests/test_*.c | sed 's|tests/\(.*\)\.c|bin/tests/\1|') >>"$LOG/build.log" 2>&1 \
+        && echo "gpu_test: built bin/warpex, bin/gpu/test_* and bin/tests/*" && exit 0
+    echo "gpu_test: build failed (log: $LOG/build.log)"; exit 1
+fi
 if [ $prebuilt = 1 ] && [ -x bin/gpu/test_gpu ] && bin/gpu/test_gpu --probe >/dev/null 2>&1; then
     result[build]="prebuilt"
 else
