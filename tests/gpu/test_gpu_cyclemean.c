@@ -567,6 +567,46 @@ static void ham_tests(uint64_t seed)
           count, seed);
 }
 
+/* Many components: chains of small blocks (each a cycle with chords, a
+ * self-loop vertex or a trivial vertex) joined by forward edges, so that
+ * over a thousand components are solved at once and answered separately. */
+static void many_components_tests(uint64_t seed)
+{
+    const int count = quick ? 1 : 3;
+    int ok = 0;
+    for (int i = 0; i < count; i++) {
+        uint64_t s = seed * 104729ull + (uint64_t)i;
+        rng_state = s * 0x9E3779B97F4A7C15ull + 1;
+        const uint64_t target = quick ? 400 : 3000 + rnd_below(3000);
+        struct edge *e = malloc(8 * target * sizeof *e + 64 * sizeof *e);
+        uint64_t n = 0, m = 0, prev_lo = 0;
+        while (n < target) {
+            uint64_t size = 1 + rnd_below(5), lo = n, kind = rnd_below(10);
+            n += size;
+            if (size == 1 && kind < 4) {
+                e[m++] = (struct edge){(uint32_t)lo, (uint32_t)lo, rnd_weight(50), 1};
+            } else if (size > 1 || kind >= 7) {
+                for (uint64_t v = 0; v < size; v++)
+                    e[m++] = (struct edge){(uint32_t)(lo + v), (uint32_t)(lo + (v + 1) % size),
+                                           rnd_weight(50), 1};
+                for (uint64_t c = rnd_below(size + 1); c > 0; c--)
+                    e[m++] = (struct edge){(uint32_t)(lo + rnd_below(size)),
+                                           (uint32_t)(lo + rnd_below(size)), rnd_weight(50), 1};
+            } /* else: a trivial component */
+            if (lo > 0) /* forward edge from the previous block */
+                e[m++] = (struct edge){(uint32_t)prev_lo, (uint32_t)lo, rnd_weight(50), 1};
+            prev_lo = lo;
+        }
+        struct tgraph g;
+        tg_build(&g, n, e, m, 0);
+        free(e);
+        ok += run_case("many components", s, &g, 0, 1);
+        tg_free(&g);
+    }
+    check(ok == count, "over a thousand small components (self-loops, trivial vertices), "
+          "GPU == Karp per component: %d/%d (seed %" PRIu64 ")", ok, count, seed);
+}
+
 /* ---- hand cases ---- */
 
 static void build_edges(struct tgraph *g, uint64_t n, const struct edge *src, uint64_t m,
@@ -715,6 +755,7 @@ int main(int argc, char **argv)
     hand_tests();
     random_tests(seed0);
     ham_tests(seed0);
+    many_components_tests(seed0);
     printf("%d passed, %d failed\n", check_passes, check_failures);
     return check_exit();
 }
