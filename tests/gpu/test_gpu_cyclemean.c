@@ -17,9 +17,14 @@
  * cyclemean_karp_cpu are compared too.  Every answer is checked per
  * component and overall (identical reduced fractions, both min and max),
  * and its critical cycle is verified: consecutive edges of the graph inside
- * the reported component, with exactly the optimal ratio.  Random graphs
- * have several SCCs, self-loops, parallel edges, negative weights, weights
- * up to 2^31 - 1; hand cases have known answers; bad inputs must fail.
+ * the reported component, with exactly the optimal ratio.  Cases (full run,
+ * each for min and max): 400 random graphs of <= 9 vertices (a third with
+ * transit times), 130 random graphs of 10..1500 vertices, 4 Hamiltonian
+ * cycles with chords (up to 3000 vertices, one with |w| = 2^31 - 1), 3
+ * graphs of over a thousand small components, and hand cases with known
+ * answers; random graphs have several SCCs, self-loops, parallel edges,
+ * negative weights, weights up to 2^31 - 1; bad inputs must fail.  --quick
+ * (for the sanitizers): 12 + 3 + 1 + 1 graphs and the hand cases.
  * Seeds are printed; --seed replays.  SCCs come from scc_cpu.
  */
 #include <inttypes.h>
