@@ -49,6 +49,7 @@ cases=(
     "sprand 4M/16M min, weights -10^4..10^4|--n 4000000 --m 16000000 --seed 3 --wmin -10000"
     "sprand 1M/10M ratio, t in 1..100|--n 1000000 --m 10000000 --seed 4 --tmax 100"
     "sprand 250K/25M min (deg 100)|--n 250000 --m 25000000 --seed 5"
+    "sprand 10M/30M min (GPU only)|--n 10000000 --m 30000000 --seed 6 --no-cpu"
 )
 [ $quick = 1 ] && cases=("sprand 100K/1M min|--n 100000 --m 1000000 --seed 1")
 status=0

@@ -70,8 +70,10 @@
  * the policy cycle of the smallest vertex of the lowest-numbered optimal
  * component and may differ from the CPU twin's (tests compare its ratio).
  *
- * MEMORY (device): the graph (8 (n+1) + 20 m bytes, 28 m with transit
- * times) plus about 100 bytes per vertex.
+ * MEMORY (device): the graph (8 (n+1) + 12 m bytes, 20 m with transit
+ * times) plus about 160 bytes per vertex (the pointer-jumping state and the
+ * per-vertex record are 32-byte structs, so that each random gather is one
+ * memory sector).
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -91,11 +93,21 @@ typedef __int128 i128;
 #define CM_WLIMIT 2147483647ll    /* |w| and t bound of the contract */
 
 /* Per-vertex record read by cm_improve for every edge's target: one 32-byte
- * sector.  (p, q) is the reduced ratio of the vertex's policy cycle, x its
- * value scaled by q. */
+ * sector, so an edge costs one random sector.  x is the value scaled by the
+ * q of the region's ratio, h the region's handle (its ratio is cp/cq[h]; few
+ * handles, so those reads hit the cache), comp the vertex's component --
+ * written for every vertex by cm_init, so that edges leaving a component
+ * are recognised without a second random read. */
 struct __align__(16) cm_vrec {
-    long long p, q;
     i128 x;
+    uint32_t h, comp;
+};
+
+/* Pointer-jumping state of a vertex: sums of w' and t over the next 2^k
+ * policy steps and the vertex reached (one 32-byte sector per gather). */
+struct __align__(16) cm_pstate {
+    long long W, T;
+    uint32_t nx, pad;
 };
 
 /* Input statistics over the edges inside components (cm_init). */
@@ -122,8 +134,7 @@ struct cm_dev {
     uint32_t *succ;
     unsigned int *deg, *deg0;
     uint32_t *lead[2], *jump[2];  /* cycle handle doubling */
-    uint32_t *nx[2];              /* path pointer jumping */
-    long long *W[2], *T[2];
+    struct cm_pstate *ps[2];      /* path pointer jumping */
     long long *cp, *cq;           /* cycle ratio at handles */
     struct cm_vrec *rec;
     struct cm_stats *stats;
@@ -178,6 +189,11 @@ __global__ void cm_init(cm_dev d)
                 best = e, bw = ws;
         }
         d.pol[v] = best;
+        cm_vrec r;
+        r.x = 0;
+        r.h = 0xffffffffu;
+        r.comp = c;
+        d.rec[v] = r;
     }
     /* Every lane reaches here (no early return): full-mask reductions. */
     wmax = __reduce_max_sync(0xffffffffu, wmax);
@@ -291,16 +307,19 @@ __global__ void cm_path_init(cm_dev d, int la)
     const uint64_t v = cm_tid();
     if (v >= d.n || d.pol[v] == CM_NO_EDGE)
         return;
+    cm_pstate p;
+    p.pad = 0;
     if (cm_on_cycle(d, v) && d.lead[la][v] == (uint32_t)v) {
-        d.nx[0][v] = (uint32_t)v;
-        d.W[0][v] = 0;
-        d.T[0][v] = 0;
+        p.nx = (uint32_t)v;
+        p.W = 0;
+        p.T = 0;
     } else {
         const uint64_t e = d.pol[v];
-        d.nx[0][v] = d.succ[v];
-        d.W[0][v] = cm_w(d, e);
-        d.T[0][v] = cm_t(d, e);
+        p.nx = d.succ[v];
+        p.W = cm_w(d, e);
+        p.T = cm_t(d, e);
     }
+    d.ps[0][v] = p;
 }
 
 /* Settling: when every nx[v] already is a handle (nx[j] == j, W[j] = T[j]
@@ -312,12 +331,13 @@ __global__ void cm_path_step(cm_dev d, int a, int k)
     const uint64_t v = cm_tid();
     int changed = 0;
     if (v < d.n && d.pol[v] != CM_NO_EDGE) {
-        const uint32_t j = d.nx[a][v];
-        const uint32_t jj = d.nx[a][j];
-        changed = jj != j;
-        d.W[1 - a][v] = d.W[a][v] + d.W[a][j];
-        d.T[1 - a][v] = d.T[a][v] + d.T[a][j];
-        d.nx[1 - a][v] = jj;
+        cm_pstate p = d.ps[a][v];
+        const cm_pstate q = d.ps[a][p.nx];
+        changed = q.nx != p.nx;
+        p.W += q.W;
+        p.T += q.T;
+        p.nx = q.nx;
+        d.ps[1 - a][v] = p;
     }
     cm_note_progress(&d.progress[k], changed);
 }
@@ -337,11 +357,12 @@ static __device__ long long cm_gcd(long long a, long long b)
 __global__ void cm_cycle_ratio(cm_dev d, int a)
 {
     const uint64_t h = cm_tid();
-    if (h >= d.n || d.pol[h] == CM_NO_EDGE || d.nx[a][h] != (uint32_t)h)
+    if (h >= d.n || d.pol[h] == CM_NO_EDGE || d.ps[a][h].nx != (uint32_t)h)
         return;
     const uint64_t e = d.pol[h];
     const uint32_t s = d.succ[h];
-    const long long wc = cm_w(d, e) + d.W[a][s], tc = cm_t(d, e) + d.T[a][s];
+    const cm_pstate ps = d.ps[a][s];
+    const long long wc = cm_w(d, e) + ps.W, tc = cm_t(d, e) + ps.T;
     const long long g = cm_gcd(wc, tc); /* tc >= 1, so g >= 1 */
     d.cp[h] = wc / g;
     d.cq[h] = tc / g;
@@ -353,11 +374,11 @@ __global__ void cm_values(cm_dev d, int a)
     const uint64_t v = cm_tid();
     if (v >= d.n || d.pol[v] == CM_NO_EDGE)
         return;
-    const uint32_t h = d.nx[a][v];
+    const cm_pstate ps = d.ps[a][v];
     cm_vrec r;
-    r.p = d.cp[h];
-    r.q = d.cq[h];
-    r.x = (i128)r.q * d.W[a][v] - (i128)r.p * d.T[a][v];
+    r.h = ps.nx;
+    r.comp = d.comp[v];
+    r.x = (i128)d.cq[r.h] * ps.W - (i128)d.cp[r.h] * ps.T;
     d.rec[v] = r;
 }
 
@@ -369,22 +390,26 @@ __global__ void cm_improve(cm_dev d)
     const uint64_t u = cm_tid();
     if (u >= d.n || d.pol[u] == CM_NO_EDGE)
         return;
-    const uint32_t c = d.comp[u];
     const cm_vrec me = d.rec[u];
+    const long long mp = d.cp[me.h], mq = d.cq[me.h];
     const uint64_t e0 = d.pol[u];
     uint64_t be = e0;
-    long long bp = me.p, bq = me.q;
+    long long bp = mp, bq = mq;
     i128 bx = me.x;
     int by_ratio = 0;
     for (uint64_t e = d.off[u]; e < d.off[u + 1]; e++) {
-        const uint32_t v = d.tgt[e];
-        if (d.comp[v] != c)
+        const cm_vrec r = d.rec[d.tgt[e]];
+        if (r.comp != me.comp)
             continue;
-        const cm_vrec r = d.rec[v];
-        if (cm_less(r.p, r.q, bp, bq)) {
-            bp = r.p, bq = r.q, be = e, by_ratio = 1;
-        } else if (!by_ratio && r.p == me.p && r.q == me.q) {
-            const i128 x = (i128)me.q * cm_w(d, e) - (i128)me.p * cm_t(d, e) + r.x;
+        /* The same handle means the same ratio; another handle may still
+         * have an equal ratio (then (p, q) are identical: reduced). */
+        long long p = mp, q = mq;
+        if (r.h != me.h)
+            p = d.cp[r.h], q = d.cq[r.h];
+        if (cm_less(p, q, bp, bq)) {
+            bp = p, bq = q, be = e, by_ratio = 1;
+        } else if (!by_ratio && p == mp && q == mq) {
+            const i128 x = (i128)mq * cm_w(d, e) - (i128)mp * cm_t(d, e) + r.x;
             if (x < bx)
                 bx = x, be = e;
         }
@@ -403,11 +428,11 @@ __global__ void cm_check_uniform(cm_dev d)
     const uint64_t u = cm_tid();
     if (u >= d.n || d.pol[u] == CM_NO_EDGE)
         return;
-    const uint32_t c = d.comp[u];
     const cm_vrec me = d.rec[u];
+    const long long mp = d.cp[me.h], mq = d.cq[me.h];
     for (uint64_t e = d.off[u]; e < d.off[u + 1]; e++) {
-        const uint32_t v = d.tgt[e];
-        if (d.comp[v] == c && (d.rec[v].p != me.p || d.rec[v].q != me.q)) {
+        const cm_vrec r = d.rec[d.tgt[e]];
+        if (r.comp == me.comp && (d.cp[r.h] != mp || d.cq[r.h] != mq)) {
             atomicOr(&d.stats->nonuniform, 1u);
             return;
         }
@@ -427,7 +452,7 @@ __global__ void cm_gather(cm_dev d, int a, const uint64_t *first, uint64_t n_scc
         gq[k] = 0; /* no cycle */
         return;
     }
-    const uint32_t h = d.nx[a][v];
+    const uint32_t h = d.ps[a][v].nx;
     gp[k] = d.cp[h];
     gq[k] = d.cq[h];
     gh[k] = h;
@@ -592,9 +617,7 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
         for (int i = 0; i < 2; i++) {
             DALLOC(d.lead[i], n);
             DALLOC(d.jump[i], n);
-            DALLOC(d.nx[i], n);
-            DALLOC(d.W[i], n);
-            DALLOC(d.T[i], n);
+            DALLOC(d.ps[i], n);
         }
         DALLOC(d.cp, n);
         DALLOC(d.cq, n);

@@ -17,9 +17,14 @@
  * cyclemean_karp_cpu are compared too.  Every answer is checked per
  * component and overall (identical reduced fractions, both min and max),
  * and its critical cycle is verified: consecutive edges of the graph inside
- * the reported component, with exactly the optimal ratio.  Random graphs
- * have several SCCs, self-loops, parallel edges, negative weights, weights
- * up to 2^31 - 1; hand cases have known answers; bad inputs must fail.
+ * the reported component, with exactly the optimal ratio.  Cases (full run,
+ * each for min and max): 400 random graphs of <= 9 vertices (a third with
+ * transit times), 130 random graphs of 10..1500 vertices, 4 Hamiltonian
+ * cycles with chords (up to 3000 vertices, one with |w| = 2^31 - 1), 3
+ * graphs of over a thousand small components, and hand cases with known
+ * answers; random graphs have several SCCs, self-loops, parallel edges,
+ * negative weights, weights up to 2^31 - 1; bad inputs must fail.  --quick
+ * (for the sanitizers): 12 + 3 + 1 + 1 graphs and the hand cases.
  * Seeds are printed; --seed replays.  SCCs come from scc_cpu.
  */
 #include <inttypes.h>
@@ -567,6 +572,46 @@ static void ham_tests(uint64_t seed)
           count, seed);
 }
 
+/* Many components: chains of small blocks (each a cycle with chords, a
+ * self-loop vertex or a trivial vertex) joined by forward edges, so that
+ * over a thousand components are solved at once and answered separately. */
+static void many_components_tests(uint64_t seed)
+{
+    const int count = quick ? 1 : 3;
+    int ok = 0;
+    for (int i = 0; i < count; i++) {
+        uint64_t s = seed * 104729ull + (uint64_t)i;
+        rng_state = s * 0x9E3779B97F4A7C15ull + 1;
+        const uint64_t target = quick ? 400 : 3000 + rnd_below(3000);
+        struct edge *e = malloc(8 * target * sizeof *e + 64 * sizeof *e);
+        uint64_t n = 0, m = 0, prev_lo = 0;
+        while (n < target) {
+            uint64_t size = 1 + rnd_below(5), lo = n, kind = rnd_below(10);
+            n += size;
+            if (size == 1 && kind < 4) {
+                e[m++] = (struct edge){(uint32_t)lo, (uint32_t)lo, rnd_weight(50), 1};
+            } else if (size > 1 || kind >= 7) {
+                for (uint64_t v = 0; v < size; v++)
+                    e[m++] = (struct edge){(uint32_t)(lo + v), (uint32_t)(lo + (v + 1) % size),
+                                           rnd_weight(50), 1};
+                for (uint64_t c = rnd_below(size + 1); c > 0; c--)
+                    e[m++] = (struct edge){(uint32_t)(lo + rnd_below(size)),
+                                           (uint32_t)(lo + rnd_below(size)), rnd_weight(50), 1};
+            } /* else: a trivial component */
+            if (lo > 0) /* forward edge from the previous block */
+                e[m++] = (struct edge){(uint32_t)prev_lo, (uint32_t)lo, rnd_weight(50), 1};
+            prev_lo = lo;
+        }
+        struct tgraph g;
+        tg_build(&g, n, e, m, 0);
+        free(e);
+        ok += run_case("many components", s, &g, 0, 1);
+        tg_free(&g);
+    }
+    check(ok == count, "over a thousand small components (self-loops, trivial vertices), "
+          "GPU == Karp per component: %d/%d (seed %" PRIu64 ")", ok, count, seed);
+}
+
 /* ---- hand cases ---- */
 
 static void build_edges(struct tgraph *g, uint64_t n, const struct edge *src, uint64_t m,
@@ -715,6 +760,7 @@ int main(int argc, char **argv)
     hand_tests();
     random_tests(seed0);
     ham_tests(seed0);
+    many_components_tests(seed0);
     printf("%d passed, %d failed\n", check_passes, check_failures);
     return check_exit();
 }
