@@ -202,6 +202,20 @@ static int put_scheduler(FILE *f, const void *arg)
     return 0;
 }
 
+/* s as a JSON string body (quotes, backslashes and control bytes escaped) */
+static void json_str(const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+}
+
 static void json_double(double v)
 {
     if (isinf(v))
@@ -334,16 +348,18 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             goto out;
     }
 
-    if (o.json)
-        printf("{\"model\": {\"file\": \"%s\", \"type\": \"%s\", \"states\": %llu, \"choices\": %llu, "
+    if (o.json) {
+        printf("{\"model\": {\"file\": \"");
+        json_str(o.input);
+        printf("\", \"type\": \"%s\", \"states\": %llu, \"choices\": %llu, "
                "\"transitions\": %llu, \"initial_states\": %llu, \"read_seconds\": %.6f}, "
                "\"backend\": \"%s\", \"method\": \"%s\", \"sound\": %s, \"epsilon\": %g, "
                "\"relative\": %s, \"properties\": [",
-               o.input, m.is_dtmc ? "dtmc" : "mdp", (unsigned long long)m.n_states,
+               m.is_dtmc ? "dtmc" : "mdp", (unsigned long long)m.n_states,
                (unsigned long long)m.n_choices, (unsigned long long)m.n_entries,
                (unsigned long long)n_init, read_s, backend_name(bk), o.sound ? "ii" : "vi",
                o.sound ? "true" : "false", o.epsilon, o.relative ? "true" : "false");
-    else {
+    } else {
         printf("model: %s, %llu states, %llu choices, %llu transitions, %llu initial state%s\n",
                m.is_dtmc ? "DTMC" : "MDP", (unsigned long long)m.n_states,
                (unsigned long long)m.n_choices, (unsigned long long)m.n_entries,
@@ -385,11 +401,13 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             goto next;
         if (o.json) {
             printf("%s{\"property\": \"", i ? ", " : "");
-            for (const char *c = p->text; *c; c++)
-                printf(*c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
+            json_str(p->text);
             printf("\"");
-            if (p->name)
-                printf(", \"name\": \"%s\"", p->name);
+            if (p->name) {
+                printf(", \"name\": \"");
+                json_str(p->name);
+                printf("\"");
+            }
             printf(", \"kind\": \"%s\", \"initial\": [", prop_kind_name(p->kind));
             int k = 0;
             for (uint64_t s = 0; s < m.n_states; s++) {
