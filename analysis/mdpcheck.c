@@ -3,6 +3,7 @@
  * mdpcheck.h).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -285,8 +286,13 @@ static int reward_upper_bound(struct ctx *x, const struct vi_params *par, double
         rc = (x->o->solve ? x->o->solve : valiter_solve_cpu)(&sys2, &p2, w, NULL, &st, err);
         r->iterations += st.iterations;
         r->bound_iterations += st.iterations;
-        if (rc != WX_OK)
+        if (rc != WX_OK) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            wx_fail(err, rc, NULL, 0, 0, "computing an upper bound for the expected reward: %s",
+                    msg);
             break;
+        }
         apply_operator(sys, x->maximize, w, fw);
         certified = 1;
         for (uint64_t s = 0; s < ns && certified; s++)

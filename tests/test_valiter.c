@@ -15,7 +15,7 @@
  *    Prob0/Prob1 sets equal {v == 0} / {v == 1}; the interval [lo, hi] of
  *    interval iteration contains the exact value and hi - lo <= epsilon;
  *    Jacobi with 1 and 4 threads give bit-identical vectors; Gauss-Seidel is
- *    within epsilon; the extracted scheduler, evaluated exactly, is optimal
+ *    within epsilon; the relative stopping rule (1e-4) holds and brackets; the extracted scheduler, evaluated exactly, is optimal
  *    within 2 epsilon (for Pmax and Rmin this needs the "keeps reaching the
  *    target" choice).
  *  - Plain value iteration's failure mode: on a slowly converging chain it
@@ -298,7 +298,7 @@ static void check_instance(uint64_t seed)
 
         struct mdpcheck_options o = {.sound = 1, .epsilon = EPS, .max_iterations = 10000000,
                                      .threads = 1, .scheduler = 1};
-        struct mdpcheck_result r1, r4, rg;
+        struct mdpcheck_result r1, r4, rg, rr;
         int rc1 = mdpcheck_run(m, &lab, &x.rew, NULL, &p, &o, &r1, &err);
         o.threads = 4;
         o.scheduler = 0;
@@ -306,7 +306,11 @@ static void check_instance(uint64_t seed)
         o.threads = 1;
         o.solver = VI_GAUSS_SEIDEL;
         int rcg = mdpcheck_run(m, &lab, &x.rew, NULL, &p, &o, &rg, &err);
-        if (rc1 != WX_OK || rc4 != WX_OK || rcg != WX_OK) {
+        o.solver = VI_JACOBI;
+        o.relative = 1;
+        o.epsilon = 1e-4;
+        int rcr = mdpcheck_run(m, &lab, &x.rew, NULL, &p, &o, &rr, &err);
+        if (rc1 != WX_OK || rc4 != WX_OK || rcg != WX_OK || rcr != WX_OK) {
             check(0, "seed %llu %s: not solved: %s", (unsigned long long)seed, text, err.msg);
             prop_free(&p);
             ok = 0;
@@ -333,6 +337,15 @@ static void check_instance(uint64_t seed)
                            (unsigned long long)seed, text, (unsigned long long)s, mid, rg.lo[s],
                            ref[s]);
         }
+        /* relative stopping rule: hi - lo <= 1e-4 * lo (or <= 1e-4 at lo = 0) */
+        for (uint64_t s = 0; s < n && ok; s++) {
+            double lo = rr.lo[s], hi = rr.hi[s];
+            if (isinf(ref[s]) ? !(isinf(lo) && isinf(hi))
+                              : !((long double)lo <= ref[s] + 1e-12L && ref[s] <= (long double)hi + 1e-12L &&
+                                  hi - lo <= (lo > 0 ? 1e-4 * lo : 1e-4)))
+                ok = check(0, "seed %llu %s state %llu (relative 1e-4): exact %.17Lg, [%.17g, %.17g]",
+                           (unsigned long long)seed, text, (unsigned long long)s, ref[s], lo, hi);
+        }
         /* the scheduler, evaluated exactly */
         if (ok) {
             int sel[MAXN];
@@ -349,6 +362,7 @@ static void check_instance(uint64_t seed)
         mdpcheck_result_free(&r1);
         mdpcheck_result_free(&r4);
         mdpcheck_result_free(&rg);
+        mdpcheck_result_free(&rr);
         prop_free(&p);
     }
     if (!ok)
