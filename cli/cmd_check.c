@@ -4,7 +4,7 @@
  * iteration by default, plain value iteration (--method vi, labelled
  * UNSOUND) on request.
  *
- * MODEL is a PRISM explicit .tra (with --lab, --srew, --trew) or a Storm
+ * MODEL is a PRISM explicit .tra (with --lab, --srew, --trew, --sta) or a Storm
  * .drn file (labels and rewards inside; graph/drn.h).  Every property of
  * --prop (repeatable) and --props FILE is checked in turn; the output gives
  * the value (midpoint and [lo, hi]) at every initial state, the state
@@ -32,7 +32,7 @@
 enum backend { BK_AUTO, BK_CPU, BK_GPU };
 
 struct check_options {
-    const char *input, *lab, *srew, *trew, *props_file, *values_out, *sched_out;
+    const char *input, *lab, *srew, *trew, *sta, *props_file, *values_out, *sched_out;
     const char **props;
     int n_props;
     int sound, json, quiet, relative, threads;
@@ -71,6 +71,7 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
         else if (!strcmp(a, "--relative"))
             o->relative = 1;
         else if (!strcmp(a, "--lab") || !strcmp(a, "--srew") || !strcmp(a, "--trew") ||
+                 !strcmp(a, "--sta") ||
                  !strcmp(a, "--props") || !strcmp(a, "--values") || !strcmp(a, "--scheduler") ||
                  !strcmp(a, "--prop")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
@@ -81,6 +82,8 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
                 o->srew = v;
             else if (!strcmp(a, "--trew"))
                 o->trew = v;
+            else if (!strcmp(a, "--sta"))
+                o->sta = v;
             else if (!strcmp(a, "--props"))
                 o->props_file = v;
             else if (!strcmp(a, "--values"))
@@ -182,12 +185,19 @@ static int write_atomic(const char *path, int (*fn)(FILE *, const void *), const
     return WX_OK;
 }
 
+struct values_arg {
+    const struct mdpcheck_result *r;
+    const struct mdp_sta *sta; /* NULL: no valuations */
+};
+
 static int put_values(FILE *f, const void *arg)
 {
-    const struct mdpcheck_result *r = arg;
+    const struct values_arg *va = arg;
+    const struct mdpcheck_result *r = va->r;
     for (uint64_t s = 0; s < r->n_states; s++) {
         double lo = r->lo[s], hi = r->hi[s], mid = isinf(lo) ? lo : 0.5 * (lo + hi);
-        if (fprintf(f, "%llu %.17g %.17g %.17g\n", (unsigned long long)s, mid, lo, hi) < 0)
+        if (fprintf(f, "%llu %.17g %.17g %.17g%s%s\n", (unsigned long long)s, mid, lo, hi,
+                    va->sta ? " " : "", va->sta ? va->sta->text + va->sta->offset[s] : "") < 0)
             return 1;
     }
     return 0;
@@ -235,6 +245,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     struct mdp m = {0};
     struct mdp_labels labels = {0};
     struct mdp_rewards rew = {0};
+    struct mdp_sta sta = {0};
+    int have_sta = 0;
     struct property *props = NULL;
     size_t n_props = 0, n_file = 0;
     uint8_t *initial = NULL;
@@ -289,10 +301,10 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     size_t il = strlen(o.input);
     int is_drn = il > 4 && !strcmp(o.input + il - 4, ".drn");
     if (is_drn) {
-        if (o.lab || o.srew || o.trew) {
+        if (o.lab || o.srew || o.trew || o.sta) {
             rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                         "a .drn file holds its own labels and rewards: --lab, --srew and "
-                         "--trew are for .tra models");
+                         "a .drn file holds its own labels and rewards: --lab, --srew, "
+                         "--trew and --sta are for .tra models");
             goto out;
         }
         if ((rc = drn_read(o.input, &m, &labels, &rew, err)) != WX_OK)
@@ -310,6 +322,11 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             goto out;
         if (o.trew && (rc = mdp_trew_read(o.trew, &m, &rew, err)) != WX_OK)
             goto out;
+        if (o.sta) {
+            if ((rc = mdp_sta_read(o.sta, m.n_states, &sta, err)) != WX_OK)
+                goto out;
+            have_sta = 1;
+        }
     }
     double read_s = cli_seconds_since(&t0);
 
@@ -395,7 +412,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                 printf("]}\n");
             goto out;
         }
-        if (o.values_out && (rc = write_atomic(o.values_out, put_values, &r, err)) != WX_OK)
+        struct values_arg va = {&r, have_sta ? &sta : NULL};
+        if (o.values_out && (rc = write_atomic(o.values_out, put_values, &va, err)) != WX_OK)
             goto next;
         if (o.sched_out && (rc = write_atomic(o.sched_out, put_scheduler, &r, err)) != WX_OK)
             goto next;
@@ -420,6 +438,11 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                 json_double(lo);
                 printf(", \"hi\": ");
                 json_double(hi);
+                if (have_sta) {
+                    printf(", \"valuation\": \"");
+                    json_str(sta.text + sta.offset[s]);
+                    printf("\"");
+                }
                 printf("}");
             }
             printf("], \"target_states\": %llu, \"yes_states\": %llu, \"no_states\": %llu, "
@@ -450,15 +473,18 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                 }
                 double lo = r.lo[s], hi = r.hi[s];
                 if (isinf(lo))
-                    printf("  result: inf (target not reached almost surely) at state %llu\n",
+                    printf("  result: inf (target not reached almost surely) at state %llu",
                            (unsigned long long)s);
                 else if (o.sound)
-                    printf("  result: %.12g in [%.12g, %.12g] at state %llu\n", 0.5 * (lo + hi),
+                    printf("  result: %.12g in [%.12g, %.12g] at state %llu", 0.5 * (lo + hi),
                            lo, hi, (unsigned long long)s);
                 else
                     printf("  result: %.12g at state %llu (UNSOUND: value iteration, no "
-                           "error bound)\n",
+                           "error bound)",
                            lo, (unsigned long long)s);
+                if (have_sta)
+                    printf(" %s", sta.text + sta.offset[s]);
+                printf("\n");
             }
             printf("  states: %llu target, %llu %s, %llu %s, %llu maybe",
                    (unsigned long long)r.n_target, (unsigned long long)r.n_yes,
@@ -492,6 +518,7 @@ out:
     prop_free_all(props, n_props);
     mdp_labels_free(&labels);
     mdp_rewards_free(&rew);
+    mdp_sta_free(&sta);
     mdp_free(&m);
     return rc;
 }

@@ -114,6 +114,10 @@ expect_rc "values+scheduler" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pm
 printf '0 0\n1 0\n2 0\n3 0\n' | cmp -s - "$T/sch" && pass "--scheduler: 0 and 2 take a (keep reaching the goal)" \
     || fail "--scheduler: $(tr '\n' ' ' < "$T/sch")"
 [ ! -e "$T/val.tmp" ] && pass "no .tmp left" || fail ".tmp left"
+printf '# States\n(x,y)\n0:(0,false)\n1:(1,true)\n2:(2,false)\n3:(3,true)\n' > "$T/m.sta"
+expect_rc "--sta" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --sta "$T/m.sta" --prop 'Pmax=? [ F "goal" ]' --values "$T/val" -q
+grep -q 'at state 0 (0,false)$' "$T/out" && [ "$(sed -n 3p "$T/val" | cut -d' ' -f5)" = "(2,false)" ] \
+    && pass "--sta: valuations in the result line and in --values" || fail "--sta: $(cat "$T/out" "$T/val")"
 
 # --props with names, comments and PRISM definitions; --prop appended.
 printf '// comment\nlabel "x" = s=1;\n"best": Pmax=? [ F "goal" ];\n\n"worst": Pmin=? [ F "goal" ]\n' > "$T/p.props"
