@@ -75,7 +75,10 @@ extern "C" {
 #define VX_BATCH_MAX 64u    /* sweeps per batch at most: bounds the no-op launches after convergence */
 #define VX_FRONT_LANES 8u   /* lanes per frontier state in the backward search */
 #define VX_LONG_CHOICE 12.0 /* mean entries per choice above which the entry-parallel sweep is used */
+#define VX_TILE_STATES 32u    /* states per tile of vi_sweep_tiles: one per lane */
+#define VX_TILE_ENTRIES 256u  /* entries per tile (shared memory: 8 B per entry and vector per warp) */
 #define VX_FULL 0xffffffffu
+#define VX_DEFAULT_KIND 3    /* vi_sweep_tiles; 0 = pick kind 1 or 2 by shape */
 
 /* Kernel choice, normally automatic; valiter_gpu_set_kernel() pins it for
  * tests and benchmarks (process-wide; not thread-safe). */
@@ -514,6 +517,8 @@ struct vx_sys {
     const uint32_t *__restrict__ tg;
     const double *__restrict__ pr, *__restrict__ b;
     ull n;
+    const uint32_t *__restrict__ tiles; /* vi_sweep_tiles: tile k = states [tiles[k], tiles[k+1]) */
+    ull ntiles;
 };
 
 /* Sweep control block (device memory; see the file comment). */
@@ -674,11 +679,108 @@ static __global__ void __launch_bounds__(VX_THREADS)
         ctl->viol[(it + 1) % 3] = 0;
 }
 
+/* Sweep it, one warp per tile of consecutive states (at most
+ * VX_TILE_STATES states and VX_TILE_ENTRIES entries; a state with more
+ * entries is a tile of its own).  The warp first streams the tile's entries
+ * with fully coalesced loads (lane i takes entries i, i+32, ...), gathers
+ * x[t] for all of them at once and keeps the products p * x[t] in shared
+ * memory; then lane j sums state j's choices from shared memory in entry
+ * order (b[c] + p0 x0 + p1 x1 + ..., as everywhere).  A single-state tile
+ * too big for shared memory is summed by the warp with a shuffle chain. */
+template <bool IV, bool MX, int MINB>
+static __global__ void __launch_bounds__(VX_THREADS, MINB)
+    vi_sweep_tiles(vx_sys sy, const double *__restrict__ lo, const double *__restrict__ hi, double *nlo,
+                   double *nhi, vx_ctl *ctl, ull it, double eps, int rel)
+{
+    __shared__ double sl[VX_THREADS / 32][VX_TILE_ENTRIES];
+    __shared__ double sh[IV ? VX_THREADS / 32 : 1][IV ? VX_TILE_ENTRIES : 1];
+    if (vx_stopped(ctl, it))
+        return;
+    const unsigned lane = threadIdx.x & 31u, w = threadIdx.x >> 5;
+    const ull warp = (blockIdx.x * (ull)blockDim.x + threadIdx.x) >> 5;
+    const ull nwarps = ((ull)gridDim.x * blockDim.x) >> 5;
+    const double worst = MX ? -INFINITY : INFINITY;
+    int bad = 0;
+    for (ull k = warp; k < sy.ntiles; k += nwarps) { /* warp-uniform */
+        const ull s0 = sy.tiles[k], s1 = sy.tiles[k + 1];
+        const ull e0 = sy.cs[sy.ss[s0]], ne = sy.cs[sy.ss[s1]] - e0;
+        if (ne <= VX_TILE_ENTRIES) {
+            /* unrolled: several independent loads and gathers in flight per lane */
+#pragma unroll 4
+            for (unsigned i = lane; i < (unsigned)ne; i += 32) {
+                const uint32_t t = sy.tg[e0 + i];
+                const double p = sy.pr[e0 + i];
+                sl[w][i] = __dmul_rn(p, lo[t]);
+                if (IV)
+                    sh[w][i] = __dmul_rn(p, hi[t]);
+            }
+            __syncwarp();
+            const ull s = s0 + lane;
+            if (s < s1) {
+                double bl = worst, bh = worst;
+                const ull c1 = sy.ss[s + 1];
+                for (ull c = sy.ss[s]; c < c1; c++) {
+                    const ull f1 = sy.cs[c + 1] - e0;
+                    double al = sy.b[c], ah = al;
+                    for (ull f = sy.cs[c] - e0; f < f1; f++) {
+                        al = __dadd_rn(al, sl[w][f]);
+                        if (IV)
+                            ah = __dadd_rn(ah, sh[w][f]);
+                    }
+                    bl = vx_opt<MX>(bl, al);
+                    if (IV)
+                        bh = vx_opt<MX>(bh, ah);
+                }
+                bad |= vx_store<IV>(s, bl, bh, lo, hi, nlo, nhi, eps, rel);
+            }
+            __syncwarp(); /* the next tile overwrites the products */
+        } else {
+            /* one state (s1 == s0 + 1) */
+            double bl = worst, bh = worst;
+            const ull c1 = sy.ss[s0 + 1];
+            for (ull c = sy.ss[s0]; c < c1; c++) {
+                const ull f1 = sy.cs[c + 1];
+                double al = sy.b[c], ah = al;
+                for (ull fb = sy.cs[c]; fb < f1; fb += 32) {
+                    const ull f = fb + lane;
+                    double pl = 0, ph = 0;
+                    if (f < f1) {
+                        const uint32_t t = sy.tg[f];
+                        const double p = sy.pr[f];
+                        pl = __dmul_rn(p, lo[t]);
+                        if (IV)
+                            ph = __dmul_rn(p, hi[t]);
+                    }
+                    const unsigned m = f1 - fb < 32 ? (unsigned)(f1 - fb) : 32u;
+                    for (unsigned j = 0; j < m; j++) {
+                        al = __dadd_rn(al, __shfl_sync(VX_FULL, pl, j));
+                        if (IV)
+                            ah = __dadd_rn(ah, __shfl_sync(VX_FULL, ph, j));
+                    }
+                }
+                bl = vx_opt<MX>(bl, al);
+                if (IV)
+                    bh = vx_opt<MX>(bh, ah);
+            }
+            if (lane == 0)
+                bad |= vx_store<IV>(s0, bl, bh, lo, hi, nlo, nhi, eps, rel);
+        }
+    }
+    if (__syncthreads_or(bad) && threadIdx.x == 0)
+        atomicOr(&ctl->viol[it % 3], 1u);
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        ctl->viol[(it + 1) % 3] = 0;
+}
+
 typedef void (*vx_sweep_fn)(vx_sys, const double *, const double *, double *, double *, vx_ctl *, ull, double, int);
 
 template <bool IV, bool MX>
 static vx_sweep_fn vx_pick2(int kind, int g)
 {
+    if (kind == 3)
+        return vi_sweep_tiles<IV, MX, 1>;
+    if (kind == 4) /* more resident warps, fewer registers */
+        return vi_sweep_tiles<IV, MX, 6>;
     if (kind == 2)
         return g == 8 ? vi_sweep_entries<8, IV, MX> : vi_sweep_entries<32, IV, MX>;
     switch (g) {
@@ -698,9 +800,10 @@ static vx_sweep_fn vx_pick(int iv, int mx, int kind, int g)
     return mx ? vx_pick2<false, true>(kind, g) : vx_pick2<false, false>(kind, g);
 }
 
-/* The kernel for a system's shape: kind 1 = lanes over choices with G the
- * power of two nearest above the mean choices per state; kind 2 = lanes over
- * entries when choices are long (G = 8, or 32 from 24 entries on). */
+/* The kernel for a system's shape: kind 3 (tiles) by default; kind 1 =
+ * lanes over choices with G the power of two nearest above the mean choices
+ * per state; kind 2 = lanes over entries when choices are long (G = 8, or 32
+ * from 24 entries on). */
 static void vx_shape(const struct vi_system *sys, int *kind, int *g)
 {
     double epc = sys->n_choices ? (double)sys->n_entries / (double)sys->n_choices : 0;
@@ -708,6 +811,9 @@ static void vx_shape(const struct vi_system *sys, int *kind, int *g)
     if (vx_force_kind) {
         *kind = vx_force_kind;
         *g = vx_force_group;
+    } else if (VX_DEFAULT_KIND == 3) {
+        *kind = 3;
+        *g = 32;
     } else if (epc > VX_LONG_CHOICE) {
         *kind = 2;
         *g = epc >= 24 ? 32 : 8;
@@ -718,10 +824,38 @@ static void vx_shape(const struct vi_system *sys, int *kind, int *g)
             k *= 2;
         *g = k;
     }
-    if (*kind == 2)
+    if (*kind == 3 || *kind == 4)
+        *g = 32;
+    else if (*kind == 2)
         *g = *g == 8 ? 8 : 32;
     else if (*g != 1 && *g != 2 && *g != 4 && *g != 8 && *g != 16)
         *g = 32;
+}
+
+/* Greedy tiles for vi_sweep_tiles: consecutive states, at most
+ * VX_TILE_STATES of them and VX_TILE_ENTRIES entries, or one state alone.
+ * tiles has room for n + 1; returns the number of tiles. */
+static ull vx_make_tiles(const struct vi_system *sys, uint32_t *tiles)
+{
+    const uint64_t *ss = sys->state_start, *cs = sys->choice_start;
+    const ull n = sys->n_states;
+    ull k = 0, s = 0;
+    while (s < n) {
+        tiles[k++] = (uint32_t)s;
+        ull acc = cs[ss[s + 1]] - cs[ss[s]];
+        ull cnt = 1;
+        s++;
+        if (acc > VX_TILE_ENTRIES)
+            continue;
+        while (s < n && cnt < VX_TILE_STATES) {
+            const ull e = cs[ss[s + 1]] - cs[ss[s]];
+            if (acc + e > VX_TILE_ENTRIES)
+                break;
+            acc += e, cnt++, s++;
+        }
+    }
+    tiles[k] = (uint32_t)n;
+    return k;
 }
 
 /* Checks what a bad system could turn into out-of-bounds reads: a target
@@ -815,12 +949,27 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
 
     vx_shape(sys, &kind, &g);
     fn = vx_pick(iv, par->maximize, kind, g);
+    if (kind == 3 || kind == 4) {
+        uint32_t *ht = (uint32_t *)malloc((n + 1) * sizeof(uint32_t));
+        if (!ht) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value-iteration tiles)");
+            goto out;
+        }
+        sy.ntiles = vx_make_tiles(sys, ht);
+        void *p_;
+        rc = vx_upload(&mem, &p_, ht, (sy.ntiles + 1) * sizeof(uint32_t), "tiles", err);
+        free(ht);
+        if (rc)
+            goto out;
+        sy.tiles = (const uint32_t *)p_;
+    }
     {
         int per_sm = 0, dev = 0, sms = 0;
         CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, VX_THREADS, 0));
         CK(cudaGetDevice(&dev));
         CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        const ull need = (n * (ull)g + VX_THREADS - 1) / VX_THREADS;
+        const ull lanes = kind >= 3 ? sy.ntiles * 32 : n * (ull)g;
+        const ull need = (lanes + VX_THREADS - 1) / VX_THREADS;
         const ull cap = (ull)sms * (per_sm > 0 ? per_sm : 1);
         blocks = (unsigned)(need < cap ? need : cap);
         if (!blocks)
