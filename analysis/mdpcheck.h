@@ -16,6 +16,9 @@
  *     choices that risk an infinite-reward state are dropped and the MECs of
  *     zero-reward choices are collapsed, which makes the fixpoint unique.
  *     Pmin and Rmax maybe-states contain no end components by construction.
+ *     For Gauss-Seidel on the CPU the system is renumbered so that every
+ *     SCC comes after the SCCs it leads to (reverse topological order of the
+ *     SCC graph): a sweep then passes values down chains within one sweep.
  *  4. Bounds: lower 0; upper 1 for probabilities; for rewards an upper
  *     bound is computed and CERTIFIED: plain value iteration on the system
  *     with every choice's reward raised by delta gives w with
