@@ -37,6 +37,7 @@ struct ctx {
     /* the system */
     uint32_t *sid;      /* n_states: system state of a maybe state */
     uint64_t *state_start, *choice_start, *orig_choice;
+    uint64_t *block_start, n_blocks; /* after order_topologically */
     uint32_t *targets;
     double *probs, *b;
     struct vi_system sys;
@@ -250,8 +251,14 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
 {
     struct vi_system *sys = &x->sys;
     uint64_t ns = sys->n_states, ne = sys->n_entries, nc = sys->n_choices;
-    if (ns < 2)
+    if (ns < 2) { /* one block (or none) */
+        if (!(x->block_start = malloc(2 * sizeof *x->block_start)))
+            return oom(err);
+        x->block_start[0] = 0;
+        x->block_start[1] = ns;
+        x->n_blocks = ns;
         return WX_OK;
+    }
     int rc = WX_OK;
     struct scc_result sr = {0};
     uint64_t *off = malloc((ns + 1) * sizeof *off);
@@ -319,6 +326,15 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
         pstart[i + 1] += pstart[i];
     for (uint64_t k = 0; k < ns; k++)
         perm[k] = pstart[cnt[sr.comp[k]]]++;
+    /* now pstart[i] is the end of the i-th SCC in the order */
+    if (!(x->block_start = malloc((nscc + 1) * sizeof *x->block_start))) {
+        rc = oom(err);
+        goto done;
+    }
+    x->block_start[0] = 0;
+    for (uint64_t i = 0; i < nscc; i++)
+        x->block_start[i + 1] = pstart[i];
+    x->n_blocks = nscc;
     /* the permuted copy */
     nss = malloc((ns + 1) * sizeof *nss);
     ncs = malloc((nc + 1) * sizeof *ncs);
@@ -396,6 +412,15 @@ static void apply_operator(const struct vi_system *sys, int maximize, const doub
     }
 }
 
+/* One solve of sys through the backend, or block by block (topological). */
+static int run_solve(const struct ctx *x, const struct vi_system *sys, const struct vi_params *par,
+                     double *lo, double *hi, struct vi_stats *st, struct wx_error *err)
+{
+    if (x->o->topological)
+        return valiter_solve_blocks_cpu(sys, par, x->block_start, x->n_blocks, lo, hi, st, err);
+    return (x->o->solve ? x->o->solve : valiter_solve_cpu)(sys, par, lo, hi, st, err);
+}
+
 /* A certified upper bound for a reward system (see mdpcheck.h): value
  * iteration from below on the rewards raised by delta until F(w) <= w. */
 static int reward_upper_bound(struct ctx *x, const struct vi_params *par, double *w,
@@ -423,7 +448,7 @@ static int reward_upper_bound(struct ctx *x, const struct vi_params *par, double
     int rc = WX_OK, certified = 0;
     for (int attempt = 0; attempt < BOUND_ATTEMPTS && !certified; attempt++) {
         struct vi_stats st = {0};
-        rc = (x->o->solve ? x->o->solve : valiter_solve_cpu)(&sys2, &p2, w, NULL, &st, err);
+        rc = run_solve(x, &sys2, &p2, w, NULL, &st, err);
         r->iterations += st.iterations;
         r->bound_iterations += st.iterations;
         if (rc != WX_OK) {
@@ -625,7 +650,6 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
     x.is_reward = p->kind == PROP_RMIN || p->kind == PROP_RMAX;
     x.maximize = p->kind == PROP_PMAX || p->kind == PROP_RMAX;
     mdpcheck_precompute_fn pre = o->precompute ? o->precompute : valiter_precompute_cpu;
-    mdpcheck_solve_fn solve = o->solve ? o->solve : valiter_solve_cpu;
     double t0 = now_s();
     uint8_t *allowed = p->phi1 ? malloc(n ? n : 1) : NULL;
     uint8_t *yes = malloc(n ? n : 1), *no = calloc(n ? n : 1, 1);
@@ -687,9 +711,11 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
     t0 = now_s();
     if ((rc = build_system(&x, r, err)) != WX_OK)
         goto done;
-    if (o->solver == VI_GAUSS_SEIDEL && !o->solve && (rc = order_topologically(&x, err)) != WX_OK)
+    if ((o->topological || (o->solver == VI_GAUSS_SEIDEL && !o->solve)) &&
+        (rc = order_topologically(&x, err)) != WX_OK)
         goto done;
     r->build_seconds = now_s() - t0;
+    r->blocks = x.n_blocks;
 
     t0 = now_s();
     uint64_t ns = x.sys.n_states;
@@ -711,7 +737,7 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
                 shi[i] = 1;
     }
     if (ns) {
-        rc = solve(&x.sys, &par, slo, shi, &r->stats, err);
+        rc = run_solve(&x, &x.sys, &par, slo, shi, &r->stats, err);
         r->iterations += r->stats.iterations;
         if (rc != WX_OK)
             goto done;
@@ -745,7 +771,7 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
 done:
     free(allowed), free(yes), free(no), free(slo), free(shi);
     free(x.cls), free(x.target), free(x.ok), free(x.sid);
-    free(x.state_start), free(x.choice_start), free(x.orig_choice);
+    free(x.state_start), free(x.choice_start), free(x.orig_choice), free(x.block_start);
     free(x.targets), free(x.probs), free(x.b);
     if (rc != WX_OK)
         mdpcheck_result_free(r);

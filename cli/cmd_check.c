@@ -35,7 +35,7 @@ struct check_options {
     const char *input, *lab, *srew, *trew, *sta, *props_file, *values_out, *sched_out;
     const char **props;
     int n_props;
-    int sound, json, quiet, relative, threads;
+    int sound, topological, json, quiet, relative, threads;
     enum vi_method solver;
     double epsilon;
     uint64_t max_iterations;
@@ -95,13 +95,17 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
         } else if (!strcmp(a, "--method")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
+            o->topological = 0;
             if (!strcmp(v, "ii"))
                 o->sound = 1;
             else if (!strcmp(v, "vi"))
                 o->sound = 0;
+            else if (!strcmp(v, "topological") || !strcmp(v, "topo"))
+                o->sound = 1, o->topological = 1;
             else
                 return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                               "--method takes ii (interval iteration, sound) or vi (plain value "
+                               "--method takes ii (interval iteration, sound), topological "
+                               "(interval iteration SCC by SCC, CPU) or vi (plain value "
                                "iteration, unsound), not '%s'", v);
         } else if (!strcmp(a, "--solver")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
@@ -257,7 +261,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
 
     /* the backend */
     enum backend bk = o.backend;
-    int gpu_ok = bk != BK_CPU && o.solver != VI_GAUSS_SEIDEL && valiter_gpu_available();
+    int gpu_ok = bk != BK_CPU && o.solver != VI_GAUSS_SEIDEL && !o.topological &&
+                 valiter_gpu_available();
     if (bk == BK_AUTO)
         bk = gpu_ok ? BK_GPU : BK_CPU;
     if (o.solver == VI_GAUSS_SEIDEL && bk == BK_GPU && o.backend == BK_GPU) {
@@ -265,6 +270,13 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                      "--solver gs is CPU only (the GPU runs Jacobi sweeps): use --backend cpu");
         goto out;
     }
+    if (o.topological && bk == BK_GPU && o.backend == BK_GPU) {
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                     "--method topological is CPU only: use --backend cpu (or --method ii)");
+        goto out;
+    }
+    if (o.topological)
+        bk = BK_CPU;
     if (bk == BK_GPU && !gpu_ok) {
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
                      "--backend gpu: no usable CUDA device (or a build without CUDA)");
@@ -374,7 +386,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                "\"relative\": %s, \"properties\": [",
                m.is_dtmc ? "dtmc" : "mdp", (unsigned long long)m.n_states,
                (unsigned long long)m.n_choices, (unsigned long long)m.n_entries,
-               (unsigned long long)n_init, read_s, backend_name(bk), o.sound ? "ii" : "vi",
+               (unsigned long long)n_init, read_s, backend_name(bk), o.topological ? "topological" : o.sound ? "ii" : "vi",
                o.sound ? "true" : "false", o.epsilon, o.relative ? "true" : "false");
     } else {
         printf("model: %s, %llu states, %llu choices, %llu transitions, %llu initial state%s\n",
@@ -384,10 +396,13 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         if (init_id < 0)
             printf("note: no \"init\" label: state 0 is taken as the initial state\n");
         printf("method: %s, epsilon %g (%s), backend %s%s\n",
-               o.sound ? "interval iteration (sound)"
-                       : "value iteration (UNSOUND: no error bound on the result)",
+               o.topological ? "interval iteration, SCC by SCC (sound)"
+               : o.sound     ? "interval iteration (sound)"
+                             : "value iteration (UNSOUND: no error bound on the result)",
                o.epsilon, o.relative ? "relative" : "absolute", backend_name(bk),
-               bk == BK_CPU ? (o.solver == VI_GAUSS_SEIDEL ? ", Gauss-Seidel" : ", Jacobi") : "");
+               bk == BK_CPU && !o.topological
+                   ? (o.solver == VI_GAUSS_SEIDEL ? ", Gauss-Seidel" : ", Jacobi")
+                   : "");
         if (!o.quiet)
             fprintf(stderr, "warpex: read %.3f s\n", read_s);
     }
@@ -395,7 +410,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
 
     struct mdpcheck_options mo = {.sound = o.sound, .solver = o.solver, .epsilon = o.epsilon,
                                   .relative = o.relative, .max_iterations = o.max_iterations,
-                                  .threads = o.threads, .scheduler = o.sched_out != NULL};
+                                  .threads = o.threads, .scheduler = o.sched_out != NULL,
+                                  .topological = o.topological};
     if (bk == BK_GPU) {
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
@@ -448,14 +464,15 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             printf("], \"target_states\": %llu, \"yes_states\": %llu, \"no_states\": %llu, "
                    "\"maybe_states\": %llu, \"infinite_states\": %llu, \"system_states\": %llu, "
                    "\"system_choices\": %llu, \"system_transitions\": %llu, "
-                   "\"mecs_collapsed\": %llu, \"iterations\": %llu, \"bound_iterations\": %llu, "
+                   "\"mecs_collapsed\": %llu, \"blocks\": %llu, \"iterations\": %llu, \"bound_iterations\": %llu, "
                    "\"precomputation_seconds\": %.6f, \"build_seconds\": %.6f, "
                    "\"solve_seconds\": %.6f, \"sweep_seconds\": %.9f, \"bytes_per_sweep\": %llu}",
                    (unsigned long long)r.n_target, (unsigned long long)r.n_yes,
                    (unsigned long long)r.n_no, (unsigned long long)r.n_maybe,
                    (unsigned long long)r.n_infinite, (unsigned long long)r.sys_states,
                    (unsigned long long)r.sys_choices, (unsigned long long)r.sys_entries,
-                   (unsigned long long)r.mecs_collapsed, (unsigned long long)r.iterations,
+                   (unsigned long long)r.mecs_collapsed, (unsigned long long)r.blocks,
+                   (unsigned long long)r.iterations,
                    (unsigned long long)r.bound_iterations, r.precomp_seconds, r.build_seconds,
                    r.solve_seconds, r.stats.sweep_seconds,
                    (unsigned long long)r.stats.bytes_per_sweep);
@@ -495,6 +512,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                    (unsigned long long)r.sys_entries);
             if (r.mecs_collapsed)
                 printf(" (%llu MECs collapsed)", (unsigned long long)r.mecs_collapsed);
+            if (r.blocks)
+                printf(", %llu SCCs", (unsigned long long)r.blocks);
             printf("\n  iterations: %llu", (unsigned long long)r.iterations);
             if (r.bound_iterations)
                 printf(" (%llu for the reward upper bound)", (unsigned long long)r.bound_iterations);

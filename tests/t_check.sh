@@ -103,6 +103,10 @@ grep -q '^  result: 0.66666.* in \[0.66666.*, 0.66666.*\] at state 0' "$T/out" &
     && pass "text: midpoint and [lo, hi]" || fail "text ii: $(cat "$T/out")"
 expect_rc "text vi" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method vi -q
 grep -q 'UNSOUND' "$T/out" && ! grep -q ' in \[' "$T/out" && pass "text: --method vi is labelled UNSOUND" || fail "text vi: $(cat "$T/out")"
+expect_rc "topological" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method topological --json
+near "topological Pmax(F goal) at 0" "$(first_value)" 0.6666666667 1e-6
+expect_json "topological reported" method='"topological"' sound=true
+expect_rc "topological on the GPU" 2 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method topological --backend gpu
 expect_rc "json vi" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method vi --json
 expect_json "json vi" sound=false method='"vi"'
 
