@@ -165,7 +165,7 @@ expect_rc "no property" 2 "$W" check "$T/m.tra"
 expect_rc "no model" 2 "$W" check --prop 'Pmax=? [ F true ]'
 expect_rc "unknown option" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --frob
 expect_rc "bad epsilon" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --epsilon 2
-expect_rc "bad method" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --method topo
+expect_rc "bad method" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --method fast
 expect_rc "bad solver" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --solver sor
 expect_rc "bad threads" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --threads -1
 expect_rc "--values with 2 properties" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --prop 'Pmin=? [ F true ]' --values "$T/x"
