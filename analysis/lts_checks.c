@@ -297,3 +297,59 @@ done:
     scc_result_free(&scc);
     return rc;
 }
+
+/* ---- MECs of an LTS (Dirac choices) ---- */
+
+int lts_mecs_from_scc(const struct csr *g, const struct scc_result *scc, struct lts_mecs *out,
+                      struct wx_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const uint64_t n = g->n_vertices, k = scc->n_sccs;
+    if (n == 0)
+        return WX_OK;
+    uint64_t *size = calloc(k, sizeof *size);
+    uint32_t *id = malloc(k * sizeof *id);
+    uint8_t *looped = calloc(k, 1);
+    out->mec = malloc(n * sizeof *out->mec);
+    if (!size || !id || !looped || !out->mec) {
+        free(size), free(id), free(looped), free(out->mec);
+        out->mec = NULL;
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory computing MECs of %llu states",
+                       (unsigned long long)n);
+    }
+    for (uint64_t v = 0; v < n; v++) {
+        size[scc->comp[v]]++;
+        for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++)
+            if (g->targets[e] == v)
+                looped[scc->comp[v]] = 1;
+    }
+    /* Canonical SCC ids are in order of smallest vertex; keeping that order
+     * among the non-trivial ones keeps the MEC ids canonical. */
+    for (uint64_t c = 0; c < k; c++) {
+        if (size[c] >= 2 || looped[c]) {
+            id[c] = (uint32_t)out->n_mecs++;
+            out->states_in_mecs += size[c];
+            out->n_singletons += size[c] == 1;
+            if (size[c] > out->largest)
+                out->largest = size[c];
+        } else {
+            id[c] = LTS_NO_MEC;
+        }
+    }
+    for (uint64_t v = 0; v < n; v++) {
+        const uint32_t m = id[scc->comp[v]];
+        out->mec[v] = m;
+        if (m == LTS_NO_MEC)
+            continue;
+        for (uint64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++)
+            out->choices_in_mecs += scc->comp[g->targets[e]] == scc->comp[v];
+    }
+    free(size), free(id), free(looped);
+    return WX_OK;
+}
+
+void lts_mecs_free(struct lts_mecs *m)
+{
+    free(m->mec);
+    memset(m, 0, sizeof *m);
+}

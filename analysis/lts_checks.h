@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "../graph/csr.h"
+#include "scc.h"
 #include "../util/error.h"
 
 /* A path of len transitions: states[0 .. len], labels[0 .. len-1] (label ids
@@ -82,6 +83,25 @@ int lts_find_livelock(const struct csr *g, uint32_t hidden, struct lts_lasso *ou
  * WX_ELIMIT when out of memory (then *out is empty). */
 int lts_check_reversible(const struct csr *g, uint32_t initial, struct lts_reversibility *out,
                          struct wx_error *err);
+
+/* The maximal end components of an LTS read as an MDP with one Dirac
+ * choice per transition: the SCCs with an internal edge, i.e. non-trivial
+ * SCCs (two or more states, or one state with a self-loop).  mec[v] is v's
+ * MEC id, canonical (numbered in order of each MEC's smallest state, as
+ * analysis/mec.h), or LTS_NO_MEC; choices_in_mecs counts the transitions
+ * inside MECs. */
+#define LTS_NO_MEC UINT32_MAX
+struct lts_mecs {
+    uint32_t *mec;               /* n_vertices ids; owned, NULL when empty */
+    uint64_t n_mecs, states_in_mecs, choices_in_mecs, largest, n_singletons;
+};
+
+/* Derives the MECs of g from its SCC decomposition scc (scc_cpu's or any
+ * canonical one).  Fills *out (overwritten, not freed first).  Returns WX_OK
+ * or WX_ELIMIT when out of memory (then *out is empty). */
+int lts_mecs_from_scc(const struct csr *g, const struct scc_result *scc, struct lts_mecs *out,
+                      struct wx_error *err);
+void lts_mecs_free(struct lts_mecs *m);
 
 void lts_lasso_free(struct lts_lasso *l);
 void lts_reversibility_free(struct lts_reversibility *r);

@@ -36,6 +36,10 @@
 #include "../graph/csr.h"
 #include "../util/error.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct scc_result {
     uint64_t n_vertices;       /* == the graph's n_vertices                   */
     uint32_t *comp;            /* n_vertices component ids, canonical (above);
@@ -55,5 +59,32 @@ int scc_cpu(const struct csr *g, struct scc_result *out, struct wx_error *err);
 
 /* Frees out->comp and zeroes *out; safe on a zeroed or already freed result. */
 void scc_result_free(struct scc_result *out);
+
+/* The GPU twin (kernels/scc.cu): same result, same canonical numbering, so
+ * scc_gpu and scc_cpu give identical comp arrays and counts.  Uploads g,
+ * decomposes it on the current CUDA device and downloads the ids.
+ * ALGORITHM (details in kernels/scc.cu): the graph's transpose by a CUB
+ * radix sort; trimming (a vertex without an in- or out-neighbour in its
+ * region is a singleton SCC); one forward-backward search from a pivot of
+ * high degree (the giant SCC, if any; the rest splits into three regions
+ * no SCC crosses); then rounds of trimming and max-label colouring by
+ * data-driven propagation (each vertex learns the largest id reaching it,
+ * or reached from it, within its region; each colour's root searches back
+ * within its colour and finds its SCC; the rest splits by colour), until
+ * every vertex is assigned; finally a canonical renumbering (CUB scan) and
+ * the counts on the device.  The result is deterministic; the number of
+ * propagation levels may vary from run to run (atomic label races).
+ * Returns WX_OK; WX_EINPUT when built without CUDA or no usable device;
+ * WX_ELIMIT when device or host memory is short or the graph has 2^38 or
+ * more edges; WX_ESYSTEM on a CUDA failure.  On error *out is empty. */
+int scc_gpu(const struct csr *g, struct scc_result *out, struct wx_error *err);
+
+/* 1 when scc_gpu can run here (a CUDA device of compute capability >= 9.0),
+ * else 0; also 0 in a build without CUDA. */
+int scc_gpu_available(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,11 +13,12 @@
 # cores) and, on the first MDP, the four graph precomputations and the
 # device-to-device copy bandwidth (the ceiling: bytes read + written).
 # Effective bandwidth = bytes a sweep must stream / time per sweep; what is
-# counted is documented in bench/vi_bench.c.  Prints a markdown table last.
+# counted is documented in bench/vi_bench.c.  Prints a markdown table last;
+# exit status 1 when a configuration failed.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 export PATH=$PATH:/usr/local/cuda/bin
-LOG=${OUT:-bench/out}
+LOG=${OUT:-tests/out/bench}
 mkdir -p "$LOG"
 bin=""; small=0
 while [ $# -gt 0 ]; do
@@ -49,11 +50,12 @@ configs=(
     "long-choices|--states $((s * 50000)) --choices 2 --entries 50 --window 1000 --variants"
 )
 : >"$LOG/vi_bench.log"
+status=0
 for c in "${configs[@]}"; do
     name=${c%%|*}; opts=${c#*|}
     # shellcheck disable=SC2086
     timeout "${VI_BENCH_TIMEOUT:-120}" "$bin" --name "$name" $opts >>"$LOG/vi_bench.log" 2>&1 ||
-        echo "bench_gpu_valiter: $name failed (rc $?)" | tee -a "$LOG/vi_bench.log"
+        { echo "bench_gpu_valiter: $name failed (rc $?)" | tee -a "$LOG/vi_bench.log"; status=1; }
 done
 dev=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 copy=$(grep -m1 '^copy_bandwidth_GBps=' "$LOG/vi_bench.log" | cut -d= -f2)
@@ -63,3 +65,4 @@ echo
 echo "| MDP | measurement | states | transitions | device | sweeps | ms/sweep | GB/s effective | total s | note |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 grep '^ROW|' "$LOG/vi_bench.log" | sed 's/^ROW//; s/$/|/'
+exit $status

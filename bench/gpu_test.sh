@@ -48,6 +48,7 @@ build() {
     grep -q ' T explore_seq$' <<<"$syms" && def=-DHAVE_EXPLORE_SEQ
     grep -q ' T valiter_solve_cpu$' <<<"$syms" && def="$def -DHAVE_VALITER_CPU"
     grep -q ' T network_from_file$' <<<"$syms" && grep -q ' T image_compile$' <<<"$syms" && def="$def -DHAVE_FRONTEND"
+    grep -q ' T cyclemean_howard_cpu$' <<<"$syms" && def="$def -DHAVE_CYCLEMEAN_CPU"
     local cuda; cuda=$(dirname "$(dirname "$(command -v nvcc)")")
     mkdir -p bin/gpu
     local t
@@ -96,6 +97,20 @@ for prog in bin/gpu/test_*; do
             [ "$rc" -ne 0 ] && { status=1; grep -E '^=========' "$LOG/$name.$tool.log" | head -30; }
         done
     fi
+done
+
+# CLI-level GPU checks (tests/gpu/t_*.sh: PASS/FAIL lines like tests/run.sh).
+for t in tests/gpu/t_*.sh; do
+    [ -f "$t" ] || continue
+    name=$(basename "$t" .sh)
+    t1=$(date +%s)
+    timeout "${GPU_TEST_TIMEOUT:-300}" sh "$t" >"$LOG/$name.log" 2>&1
+    rc=$?
+    p=$(grep -c '^PASS ' "$LOG/$name.log"); f=$(grep -c '^FAIL ' "$LOG/$name.log")
+    grep '^FAIL ' "$LOG/$name.log" | head -20
+    order+=("$name")
+    result[$name]="$p passed, $f failed, rc $rc ($(($(date +%s) - t1)) s)"
+    [ "$rc" -ne 0 ] || [ "$f" -ne 0 ] || [ "$p" -eq 0 ] && status=1
 done
 
 echo

@@ -20,6 +20,9 @@ struct cli_options {
     bool scc;                /* explore --scc: decompose the explored graph */
     bool livelock;           /* explore --livelock: look for a reachable tau-cycle */
     bool reversible;         /* explore --reversible: can every state return to 0? */
+    bool mec;                /* explore --mec: MECs of the LTS (Dirac choices) */
+    const char *scc_out;     /* explore --scc-out: component id per state */
+    const char *mec_out;     /* explore --mec-out: MEC id per state (-1: none) */
     int verbose;
     const char *action;      /* POSIX extended regex over labels */
     const char *aut_out, *csr_out;
@@ -65,6 +68,11 @@ double cli_seconds_since(const struct timespec *t0);
 int cmd_scc(int argc, char **argv, int first, struct wx_error *err);
 /* `warpex mec`: parses its own options from argv[first..]. */
 int cmd_mec(int argc, char **argv, int first, struct wx_error *err);
+/* `warpex check`: parses its own options from argv[first..]. */
+int cmd_check(int argc, char **argv, int first, struct wx_error *err);
+
+/* `warpex cycle-mean`: parses its own options from argv[first..]. */
+int cmd_cycle(int argc, char **argv, int first, struct wx_error *err);
 
 /* Prints e as "warpex: file:line:col: message" on stderr. */
 void cli_print_error(const struct wx_error *e);

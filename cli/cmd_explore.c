@@ -8,6 +8,7 @@
 
 #include "../analysis/lts_checks.h"
 #include "../analysis/scc.h"
+#include "../kernels/scc_gpu.h"
 #include "../util/strtab.h"
 #include "cli.h"
 #include "outputs.h"
@@ -89,8 +90,30 @@ static const char *violation_name(enum explore_violation v)
     return v == VIOLATION_DEADLOCK ? "deadlock" : v == VIOLATION_ACTION ? "action" : NULL;
 }
 
+/* SCCs of the graph the GPU explorer left on the device; the component ids
+ * are downloaded only when wanted (out->comp stays NULL otherwise). */
+static int scc_of_device_graph(const struct device_csr *dg, bool want_ids, struct scc_result *out,
+                               struct wx_error *err)
+{
+    struct scc_gpu_graph sg = {dg->n_vertices, dg->n_edges, dg->d_offsets, dg->d_targets};
+    uint32_t *d_comp = NULL;
+    int rc = scc_gpu_ids_new(dg->n_vertices, &d_comp, err);
+    if (rc == WX_OK)
+        rc = scc_gpu_device(&sg, d_comp, out, NULL, err);
+    if (rc == WX_OK && want_ids && dg->n_vertices) {
+        out->comp = malloc(dg->n_vertices * sizeof *out->comp);
+        rc = out->comp ? scc_gpu_ids_download(d_comp, dg->n_vertices, out->comp, err)
+                       : wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory for %llu SCC ids",
+                                 (unsigned long long)dg->n_vertices);
+        if (rc != WX_OK)
+            scc_result_free(out);
+    }
+    scc_gpu_ids_free(d_comp);
+    return rc;
+}
+
 /* The SCC summary of an explored state space (explore --scc). */
-static void report_scc_text(const struct scc_result *s)
+static void report_scc_text(const struct scc_result *s, const char *where, double seconds)
 {
     printf("SCCs:         %llu (%llu trivial, %llu non-trivial covering %llu states)\n",
            (unsigned long long)s->n_sccs, (unsigned long long)s->n_trivial,
@@ -98,6 +121,17 @@ static void report_scc_text(const struct scc_result *s)
     printf("largest SCC:  %llu states\n", (unsigned long long)s->largest);
     printf("bottom SCCs:  %llu (%llu of them deadlock states)\n", (unsigned long long)s->n_bottom,
            (unsigned long long)s->n_bottom_trivial);
+    printf("SCC time:     %.3f s (%s)\n", seconds, where);
+}
+
+/* The MEC summary (explore --mec): the LTS read as an MDP of Dirac choices. */
+static void report_mec_text(const struct lts_mecs *m)
+{
+    printf("MECs:         %llu (%llu of one state), %llu states and %llu transitions inside, "
+           "largest %llu\n",
+           (unsigned long long)m->n_mecs, (unsigned long long)m->n_singletons,
+           (unsigned long long)m->states_in_mecs, (unsigned long long)m->choices_in_mecs,
+           (unsigned long long)m->largest);
 }
 
 /* The outcome of --livelock / --reversible (checked only after a complete
@@ -218,7 +252,8 @@ static void report_lts_text(const struct cli_options *o, const struct image *img
 
 static void report_json(const struct cli_options *o, const struct image *img,
                         const struct network *net, const struct explore_result *r,
-                        const struct scc_result *scc, const struct lts_outcome *lts, int rc)
+                        const struct scc_result *scc, const char *scc_where, double scc_seconds,
+                        const struct lts_mecs *mecs, const struct lts_outcome *lts, int rc)
 {
     printf("{\"model\": ");
     json_string(stdout, o->input);
@@ -238,6 +273,14 @@ static void report_json(const struct cli_options *o, const struct image *img,
         printf(", \"sccs\": %llu, \"trivial_sccs\": %llu, \"largest_scc\": %llu, \"bottom_sccs\": %llu",
                (unsigned long long)scc->n_sccs, (unsigned long long)scc->n_trivial,
                (unsigned long long)scc->largest, (unsigned long long)scc->n_bottom);
+    if (scc)
+        printf(", \"scc_backend\": \"%s\", \"scc_seconds\": %.6f", scc_where, scc_seconds);
+    if (mecs)
+        printf(", \"mecs\": %llu, \"states_in_mecs\": %llu, \"transitions_in_mecs\": %llu, "
+               "\"largest_mec\": %llu, \"singleton_mecs\": %llu",
+               (unsigned long long)mecs->n_mecs, (unsigned long long)mecs->states_in_mecs,
+               (unsigned long long)mecs->choices_in_mecs, (unsigned long long)mecs->largest,
+               (unsigned long long)mecs->n_singletons);
     json_lts(o, img, net, r, lts);
     printf(", \"status\": \"%s\"", rc == WX_OK ? "ok" : rc == WX_EVIOLATION ? "violation"
                                    : rc == WX_ELIMIT ? "limit" : "error");
@@ -381,7 +424,17 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
 
     /* --scc, --livelock and --reversible analyse the explored graph, which
      * the outputs module collects in memory when asked to keep it. */
-    bool keep_graph = o->scc || lts_checks;
+    bool keep_graph = o->scc || o->mec || lts_checks;
+    /* On the GPU the SCC decomposition runs on the GPU too.  When nothing
+     * else needs the graph on the host (--mec, --livelock, --reversible and
+     * the output files read it there), it never leaves the device: the
+     * explorer hands its CSR straight to scc_gpu_device. */
+    const bool scc_on_gpu = backend == EXPLORE_GPU && scc_gpu_available();
+    const bool device_only = scc_on_gpu && o->scc && !o->mec && !lts_checks && !o->aut_out && !o->csr_out;
+    if (device_only) {
+        keep_graph = false;
+        eo.keep_device_graph = true;
+    }
     struct outputs out;
     rc = outputs_open(&out, o, &img, keep_graph, err);
     if (rc != WX_OK) {
@@ -401,16 +454,36 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
 
     struct scc_result scc;
     bool have_scc = false;
+    double scc_seconds = 0;
+    const char *scc_where = device_only ? "gpu (graph kept on the device)" : scc_on_gpu ? "gpu" : "cpu";
     memset(&scc, 0, sizeof scc);
     struct lts_outcome lts;
     memset(&lts, 0, sizeof lts);
+    struct lts_mecs mecs;
+    bool have_mecs = false;
+    memset(&mecs, 0, sizeof mecs);
     if (rc == WX_OK && res.complete) {
         struct csr graph;
         rc = outputs_finish(&out, res.states, keep_graph ? &graph : NULL, err);
-        if (rc == WX_OK && o->scc) {
-            rc = scc_cpu(&graph, &scc, err);
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        if (rc == WX_OK && device_only) {
+            rc = scc_of_device_graph(&res.device_graph, o->scc_out != NULL, &scc, err);
+            have_scc = rc == WX_OK;
+        } else if (rc == WX_OK && (o->scc || o->mec)) {
+            rc = scc_on_gpu ? scc_gpu(&graph, &scc, err) : scc_cpu(&graph, &scc, err);
             have_scc = rc == WX_OK;
         }
+        scc_seconds = cli_seconds_since(&ts);
+        explore_device_csr_free(&res.device_graph);
+        if (rc == WX_OK && o->scc_out)
+            rc = cli_write_ids(o->scc_out, scc.comp, scc.n_vertices, UINT32_MAX, err);
+        if (rc == WX_OK && o->mec) {
+            rc = lts_mecs_from_scc(&graph, &scc, &mecs, err);
+            have_mecs = rc == WX_OK;
+        }
+        if (rc == WX_OK && o->mec_out)
+            rc = cli_write_ids(o->mec_out, mecs.mec, graph.n_vertices, LTS_NO_MEC, err);
         if (rc == WX_OK && o->livelock)
             rc = lts_find_livelock(&graph, img.hidden, &lts.lasso, err);
         if (rc == WX_OK && o->reversible)
@@ -424,18 +497,21 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
         outputs_abort(&out);
         if ((o->aut_out || o->csr_out) && !o->quiet && rc == WX_EVIOLATION)
             fprintf(stderr, "warpex: exploration stopped early; no output file written\n");
-        if (o->scc && !o->quiet && rc == WX_EVIOLATION)
-            fprintf(stderr, "warpex: exploration stopped early; no SCC decomposition\n");
+        if ((o->scc || o->mec) && !o->quiet && rc == WX_EVIOLATION)
+            fprintf(stderr, "warpex: exploration stopped early; no SCC/MEC decomposition\n");
         if (lts_checks && !o->quiet && rc == WX_EVIOLATION)
             fprintf(stderr, "warpex: exploration stopped early; --livelock/--reversible not checked\n");
     }
 
     if (o->json) {
-        report_json(o, &img, &net, &res, have_scc ? &scc : NULL, &lts, rc);
+        report_json(o, &img, &net, &res, have_scc && o->scc ? &scc : NULL, scc_where, scc_seconds,
+                    have_mecs ? &mecs : NULL, &lts, rc);
     } else if (rc == WX_OK || rc == WX_EVIOLATION) {
         report_text(o, &img, &res);
-        if (have_scc)
-            report_scc_text(&scc);
+        if (have_scc && o->scc)
+            report_scc_text(&scc, scc_where, scc_seconds);
+        if (have_mecs)
+            report_mec_text(&mecs);
         if (res.violation != VIOLATION_NONE)
             report_violation(o, &img, &net, &res);
         else if (o->deadlock || o->action)
@@ -449,6 +525,7 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
                 (unsigned long long)res.states, (unsigned long long)res.transitions);
     }
     scc_result_free(&scc);
+    lts_mecs_free(&mecs);
     lts_lasso_free(&lts.lasso);
     lts_reversibility_free(&lts.rev);
     explore_result_free(&res);

@@ -28,6 +28,13 @@ static void usage(FILE *out)
           "                          --mec-out: MEC id per state (-1: none)\n"
           "  check MODEL --prop P    Pmin/Pmax/Rmin/Rmax of a PRISM .tra (--lab,\n"
           "                          --srew, --trew) or Storm .drn model (README)\n"
+          "  cycle-mean FILE [--min|--max] [--ratio] [--weight REGEX]\n"
+          "      [--default-weight W] [--per-scc] [--algorithm howard|karp]\n"
+          "      [--backend auto|cpu|gpu] [--json] [--cycle-out OUT]\n"
+          "                          exact minimum/maximum cycle mean (or ratio\n"
+          "                          weight/transit) and a critical cycle of a\n"
+          "                          weighted graph (DIMACS, edge list 'u v w [t]',\n"
+          "                          .csr + .weights, .aut with --weight)\n"
           "  help                    this text;  --version  the version\n"
           "\n"
           "explore options:\n"
@@ -45,6 +52,9 @@ static void usage(FILE *out)
           "  --aut FILE              write the product LTS (BFS numbering)\n"
           "  --csr FILE              write the product as warpex CSR binary\n"
           "  --scc                   decompose the explored product into SCCs\n"
+          "  --scc-out FILE          ... and write each state's SCC id\n"
+          "  --mec, --mec-out FILE   maximal end components of the product read\n"
+          "                          as an MDP of Dirac choices (-1: in none)\n"
           "  --livelock              look for divergence: a reachable cycle of\n"
           "                          hidden steps (exit 1, with a lasso trace)\n"
           "  --reversible            check that every reachable state can return\n"
@@ -87,13 +97,12 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "check")) { /* cli/cmd_check.c parses its own options */
-        int cmd_check(int, char **, int, struct wx_error *);
         if ((rc = cmd_check(argc, argv, 2, &err)) != WX_OK)
             cli_print_error(&err);
         return rc;
     }
-    if (!strcmp(cmd, "scc") || !strcmp(cmd, "mec")) {
-        rc = (cmd[0] == 's' ? cmd_scc : cmd_mec)(argc, argv, 2, &err);
+    if (!strcmp(cmd, "scc") || !strcmp(cmd, "mec") || !strcmp(cmd, "cycle-mean")) {
+        rc = (cmd[0] == 's' ? cmd_scc : cmd[0] == 'm' ? cmd_mec : cmd_cycle)(argc, argv, 2, &err);
         if (rc != WX_OK)
             cli_print_error(&err);
         return rc;

@@ -115,6 +115,16 @@ int cli_parse(int argc, char **argv, int first, const char *command,
             o->action = val;
         } else if (!strcmp(a, "--scc")) {
             o->scc = true;
+        } else if (!strcmp(a, "--scc-out")) {
+            NEED_VALUE();
+            o->scc = true;
+            o->scc_out = val;
+        } else if (!strcmp(a, "--mec")) {
+            o->mec = true;
+        } else if (!strcmp(a, "--mec-out")) {
+            NEED_VALUE();
+            o->mec = true;
+            o->mec_out = val;
         } else if (!strcmp(a, "--livelock")) {
             o->livelock = true;
         } else if (!strcmp(a, "--reversible")) {

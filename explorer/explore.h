@@ -68,6 +68,17 @@ struct gpu_options {
     int use_textures;         /* 1 textures, 0 plain loads, -1 default */
 };
 
+/* A product graph left in GPU memory by the GPU backend for the GPU analyses
+ * (same layout as kernels/scc_gpu.h's struct scc_gpu_graph): CSR with
+ * offsets d_offsets[0..n_vertices] and 32-bit targets, edges of a state in
+ * no particular order, labels dropped.  Device pointers, NULL when absent;
+ * released by explore_result_free. */
+struct device_csr {
+    uint64_t n_vertices, n_edges;
+    uint64_t *d_offsets;
+    uint32_t *d_targets;
+};
+
 struct explore_options {
     unsigned threads;         /* explore_cpu: 0 = all online cores */
     uint64_t memory_bytes;    /* table + state store budget; 0 = default */
@@ -77,6 +88,10 @@ struct explore_options {
     bool trace;               /* build a shortest trace to the violation */
     bool keep_vectors;        /* result.vectors gets every state's vector */
     struct edge_sink *sink;   /* NULL, or receives all distinct transitions */
+    bool keep_device_graph;   /* GPU backend: leave the product graph on the
+                                 device (result.device_graph) for the next
+                                 stage; a graph that cannot be kept there is
+                                 an error (WX_ELIMIT).  Others ignore it.   */
     void (*progress)(void *ctx, const struct explore_stats *s); /* ~1/s */
     void *progress_ctx;
     struct gpu_options gpu;
@@ -102,6 +117,7 @@ struct explore_result {
     const char *backend;      /* "seq", "cpu" or "gpu" */
     char device[128];         /* GPU name or "" */
     unsigned threads;         /* CPU threads used */
+    struct device_csr device_graph; /* keep_device_graph: owned */
 };
 
 int explore_seq(const struct image *img, const struct explore_options *opt,
@@ -121,6 +137,10 @@ int explore_run(enum explore_backend backend, const struct image *img,
                 struct wx_error *err);
 
 void explore_result_free(struct explore_result *res);
+
+/* Frees a device_csr's device memory and zeroes it (a no-op on a zeroed one
+ * and in builds without CUDA). */
+void explore_device_csr_free(struct device_csr *g);
 
 /* Default memory budget: half of physical RAM (bytes). */
 uint64_t explore_default_memory(void);

@@ -69,6 +69,10 @@
 #ifndef LOOKUP_LAG
 #define LOOKUP_LAG 24u
 #endif
+/* The most ids a thread takes from the shared counter at once. */
+#ifndef ID_BLOCK
+#define ID_BLOCK 64u
+#endif
 /* Ids re-inserted per grab while growing the table. */
 #define REHASH_CHUNK 8192u
 
@@ -97,6 +101,7 @@ struct worker {
     uint64_t *qhash, *qsrc;
     size_t qhead, qvec, qn, qcap;
     uint64_t expanded;
+    struct vtable_ids ids;    /* this thread's block of fresh ids */
     struct wx_error err;
 };
 
@@ -136,6 +141,7 @@ struct shared {
     pthread_mutex_t vm;
     enum explore_violation violation;
     uint64_t vstate, act_dst;
+    struct vtable_ids *ids;   /* close_blocks' copy of the workers' blocks */
     uint32_t act_label;
     int rc;
     struct wx_error err;
@@ -195,6 +201,32 @@ static void set_chunk(struct shared *sh)
     atomic_store_explicit(&sh->cursor, sh->lb, memory_order_relaxed);
 }
 
+/* vtable_close_blocks renumbered a fresh state: its per-id data follows. */
+static void moved(void *ctx, uint64_t from, uint64_t to)
+{
+    struct shared *sh = ctx;
+    if (sh->parent)
+        sh->parent[to] = sh->parent[from], sh->plabel[to] = sh->plabel[from];
+    if (sh->act_dst == from)
+        sh->act_dst = to;
+    if (sh->vstate == from)
+        sh->vstate = to;
+}
+
+/* At a quiet point: every thread's id block is closed and the ids made
+ * dense again (vtable.h), so a level is an id range and the count exact. */
+static void close_blocks(struct shared *sh)
+{
+    for (unsigned i = 0; i < sh->nthreads; i++)
+        sh->ids[i] = sh->w[i].ids;
+    struct wx_error e;
+    int rc = vtable_close_blocks(sh->t, sh->ids, sh->nthreads, moved, sh, &e);
+    for (unsigned i = 0; i < sh->nthreads; i++)
+        sh->w[i].ids = sh->ids[i];
+    if (rc)
+        fail(sh, rc, &e);
+}
+
 /* Run by the last thread to arrive, under sh->m: what everyone does next. */
 static int decide(struct shared *sh)
 {
@@ -203,6 +235,7 @@ static int decide(struct shared *sh)
         sh->rehashing = false;
         return ACT_RESUME;
     }
+    close_blocks(sh);
     if (atomic_load(&sh->grow_req)) {
         atomic_store(&sh->grow_req, 0);
         if (atomic_load(&sh->halt) != HALT_NOW && vtable_can_grow(sh->t)) {
@@ -348,7 +381,7 @@ static bool lookup_one(struct worker *w)
     int rc;
     if (atomic_load_explicit(&sh->halt, memory_order_relaxed) != HALT_NONE)
         goto stop; /* HALT_LEVEL: only deadlocks are looked for now */
-    while ((o = vtable_lookup_hashed(sh->t, r + 1, w->qhash[i], VTABLE_INSERT, &t)) == VTABLE_FULL) {
+    while ((o = vtable_insert_block(sh->t, r + 1, w->qhash[i], &w->ids, &t)) == VTABLE_FULL) {
         if (!vtable_can_grow(sh->t)) {
             wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "memory budget exhausted after %llu states; raise it (--memory)",
                     (unsigned long long)vtable_count(sh->t));
@@ -546,6 +579,19 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
     }
     for (unsigned i = 0; i < n; i++)
         w[i].sh = sh, w[i].index = i;
+    sh->ids = calloc(n, sizeof *sh->ids);
+    if (!sh->ids) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+        goto out;
+    }
+    /* Id blocks (vtable.h): up to ID_BLOCK ids per grab, few enough that
+     * all threads' unused ids together stay under 1/8 of the smallest slot
+     * array (inserts may overshoot the table's load limit by that much).
+     * An edge sink holds fresh ids, which closing blocks may renumber: it
+     * gets blocks of one id (dense by construction). */
+    uint64_t block = vtable_slots(sh->t) / (8ull * n);
+    block = block > ID_BLOCK ? ID_BLOCK : block ? block : 1;
+    vtable_set_block(sh->t, opt->sink ? 1 : (uint32_t)block);
 
     /* The initial state: the all-zero vector, id 0, level 0 = [0, 1). */
     uint32_t zero[IMAGE_MAX_WORDS] = { 0 };
@@ -584,6 +630,7 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
         res->transitions += atomic_load(&w[i].transitions);
         res->deadlocks += atomic_load(&w[i].deadlocks);
     }
+    close_blocks(sh); /* a thread that stopped on an error skipped the last one */
     res->states = vtable_count(sh->t);
     res->depth = sh->depth + (res->states > sh->le ? 1 : 0);
     res->complete = sh->complete && !rc;
@@ -605,6 +652,7 @@ out:
     pthread_mutex_destroy(&sh->m);
     pthread_mutex_destroy(&sh->vm);
     pthread_cond_destroy(&sh->cv);
+    free(sh->ids);
     free(sh);
     free(w);
     res->seconds = explore_now() - t0;

@@ -45,6 +45,8 @@ struct vtable {
     _Atomic uint64_t *next_slots; /* during growth */
     uint64_t next_nslots;
 
+    uint64_t block;          /* ids per block (vtable_insert_block), >= 1 */
+
     /* The id counter is written by every insert: keep it off the line of
      * the read-mostly fields above (the struct is allocated 64-aligned). */
     _Alignas(64) _Atomic uint64_t next_id;
@@ -141,6 +143,7 @@ int vtable_new(struct vtable **out, uint32_t words, uint64_t max_states, struct 
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "vector table: out of memory");
     t->words = words;
     t->max_states = max_states;
+    t->block = 1;
     /* Enough slots that the load limit admits max_states, plus slack. */
     t->max_slots = max_states / VTABLE_MAX_LOAD_NUM * VTABLE_MAX_LOAD_DEN
                    + (max_states % VTABLE_MAX_LOAD_NUM) * VTABLE_MAX_LOAD_DEN / VTABLE_MAX_LOAD_NUM + 2;
@@ -234,8 +237,48 @@ enum vtable_outcome vtable_lookup(struct vtable *t, const uint32_t *vec, enum vt
     return vtable_lookup_hashed(t, vec, vtable_hash(vec, t->words), mode, id);
 }
 
+/* A fresh id for a claimed slot: from the caller's block when it has one
+ * left, else from the shared counter (a block of `block` ids when ids is
+ * given, else one).  UINT64_MAX when the store is exhausted. */
+static inline uint64_t take_id(struct vtable *t, struct vtable_ids *ids)
+{
+    if (ids && ids->next < ids->end)
+        return ids->next++;
+    const uint64_t want = ids ? t->block : 1;
+    const uint64_t fresh = atomic_fetch_add_explicit(&t->next_id, want, memory_order_relaxed);
+    if (fresh >= t->max_states)
+        return UINT64_MAX;
+    const uint64_t end = t->max_states - fresh < want ? t->max_states : fresh + want;
+    if (ids)
+        ids->next = fresh + 1, ids->end = end;
+    /* The flags look at the whole block: thresholds are crossed a little
+     * early, never late. */
+    if (end >= t->grow_at || end >= t->load_limit) {
+        if (end >= t->grow_at && !atomic_load_explicit(&t->want_grow, memory_order_relaxed))
+            atomic_store_explicit(&t->want_grow, 1, memory_order_relaxed);
+        if (end >= t->load_limit && !atomic_load_explicit(&t->over, memory_order_relaxed))
+            atomic_store_explicit(&t->over, 1, memory_order_relaxed);
+    }
+    return fresh;
+}
+
+static enum vtable_outcome lookup(struct vtable *t, const uint32_t *vec, uint64_t h, enum vtable_mode mode,
+                                  uint64_t *id, struct vtable_ids *ids);
+
 enum vtable_outcome vtable_lookup_hashed(struct vtable *t, const uint32_t *vec, uint64_t h,
                                          enum vtable_mode mode, uint64_t *id)
+{
+    return lookup(t, vec, h, mode, id, NULL);
+}
+
+enum vtable_outcome vtable_insert_block(struct vtable *t, const uint32_t *vec, uint64_t h,
+                                        struct vtable_ids *ids, uint64_t *id)
+{
+    return lookup(t, vec, h, VTABLE_INSERT, id, ids);
+}
+
+static enum vtable_outcome lookup(struct vtable *t, const uint32_t *vec, uint64_t h, enum vtable_mode mode,
+                                  uint64_t *id, struct vtable_ids *ids)
 {
     const uint32_t words = t->words;
     const uint64_t tag = slot_tag(h) << ID_BITS;
@@ -259,8 +302,8 @@ enum vtable_outcome vtable_lookup_hashed(struct vtable *t, const uint32_t *vec, 
                 if (!atomic_compare_exchange_strong_explicit(slot, &s, tag | SLOT_RESERVED,
                                                              memory_order_acquire, memory_order_acquire))
                     continue; /* s now holds the winner's value: re-examine */
-                uint64_t fresh = atomic_fetch_add_explicit(&t->next_id, 1, memory_order_relaxed);
-                if (fresh >= t->max_states) {
+                const uint64_t fresh = take_id(t, ids);
+                if (fresh == UINT64_MAX) {
                     /* Several threads passed the load check at once and the
                      * store is exhausted.  DEAD keeps the chain intact;
                      * waiters skip it as a non-matching slot. */
@@ -271,12 +314,6 @@ enum vtable_outcome vtable_lookup_hashed(struct vtable *t, const uint32_t *vec, 
                 memcpy(t->store + fresh * words, vec, (size_t)words * 4u);
                 atomic_store_explicit(slot, tag | (fresh + 1), memory_order_release);
                 *id = fresh;
-                if (fresh + 1 >= t->grow_at || fresh + 1 >= t->load_limit) {
-                    if (fresh + 1 >= t->grow_at && !atomic_load_explicit(&t->want_grow, memory_order_relaxed))
-                        atomic_store_explicit(&t->want_grow, 1, memory_order_relaxed);
-                    if (fresh + 1 >= t->load_limit && !atomic_load_explicit(&t->over, memory_order_relaxed))
-                        atomic_store_explicit(&t->over, 1, memory_order_relaxed);
-                }
                 return VTABLE_INSERTED;
             }
             if ((s & ~ID_MASK) != tag)
@@ -388,4 +425,79 @@ uint32_t *vtable_take_store(struct vtable *t)
     uint32_t *s = t->store;
     t->store = NULL;
     return s;
+}
+
+/* ---- id blocks ---- */
+
+void vtable_set_block(struct vtable *t, uint32_t ids_per_block)
+{
+    t->block = ids_per_block ? ids_per_block : 1;
+}
+
+/* Renumbers the stored vector `from` as `to` (quiet point): its slot is the
+ * one on its probe sequence holding tag | (from + 1). */
+static void move_id(struct vtable *t, uint64_t from, uint64_t to)
+{
+    const uint32_t *v = t->store + from * t->words;
+    const uint64_t h = vtable_hash(v, t->words);
+    const uint64_t want = slot_tag(h) << ID_BITS | (from + 1);
+    for (uint64_t i = home_slot(h, t->nslots);; i = i + 1 == t->nslots ? 0 : i + 1)
+        if (atomic_load_explicit(&t->slots[i], memory_order_relaxed) == want) {
+            atomic_store_explicit(&t->slots[i], slot_tag(h) << ID_BITS | (to + 1), memory_order_relaxed);
+            break;
+        }
+    memcpy(t->store + to * t->words, v, (size_t)t->words * 4u);
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+    const struct vtable_ids *x = a, *y = b;
+    return x->next < y->next ? -1 : x->next > y->next;
+}
+
+int vtable_close_blocks(struct vtable *t, struct vtable_ids *ids, unsigned n,
+                        void (*moved)(void *ctx, uint64_t from, uint64_t to), void *ctx,
+                        struct wx_error *err)
+{
+    const uint64_t top = vtable_count(t);
+    /* The holes: every block's unused tail below top (ids beyond the store
+     * were never handed out). */
+    struct vtable_ids *h = malloc((n ? n : 1) * sizeof *h);
+    if (!h)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory closing id blocks");
+    unsigned nh = 0;
+    uint64_t holes = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t b = ids[i].next, e = ids[i].end < top ? ids[i].end : top;
+        ids[i].next = ids[i].end = 0;
+        if (b < e) {
+            h[nh].next = b, h[nh].end = e;
+            holes += e - b;
+            nh++;
+        }
+    }
+    qsort(h, nh, sizeof *h, range_cmp);
+    const uint64_t real = top - holes;
+    /* Fill the holes below `real` in ascending order with the highest ids
+     * that are not holes (all of them >= real), so ids stay dense. */
+    int hi = (int)nh - 1;     /* the hole range at or below src */
+    uint64_t src = top;       /* next candidate is src - 1 */
+    for (unsigned k = 0; k < nh && h[k].next < real; k++) {
+        for (uint64_t to = h[k].next; to < h[k].end && to < real; to++) {
+            for (;;) {
+                src--;
+                while (hi >= 0 && h[hi].next > src)
+                    hi--;
+                if (hi < 0 || src >= h[hi].end)
+                    break; /* not in a hole */
+                src = h[hi].next; /* skip the hole: continue below it */
+            }
+            move_id(t, src, to);
+            if (moved)
+                moved(ctx, src, to);
+        }
+    }
+    free(h);
+    atomic_store_explicit(&t->next_id, real, memory_order_relaxed);
+    return WX_OK;
 }

@@ -113,6 +113,35 @@ enum vtable_outcome vtable_lookup_hashed(struct vtable *t, const uint32_t *vec, 
 enum vtable_outcome vtable_lookup(struct vtable *t, const uint32_t *vec, enum vtable_mode mode,
                                   uint64_t *id);
 
+/* Id blocks.  With one shared counter every insert of every thread does an
+ * atomic add on one cache line and writes the store line next to the one
+ * another thread just wrote; beyond a few threads that line ping-pong is
+ * the bottleneck.  vtable_insert_block instead takes ids from the caller's
+ * private block, refilled with vtable_set_block's number of ids at a time
+ * (a thread's vectors then lie together in the store).  A block's unused
+ * tail is a hole in the id range; vtable_close_blocks, at a quiet point,
+ * closes every block and moves the highest vectors into the holes (slot,
+ * store and the caller's per-id data through `moved`), so ids are dense
+ * again, as without blocks: at a quiet point, ids 0 .. vtable_count - 1
+ * are exactly the stored vectors.  Ids handed out before the last close
+ * below the new count never move; others may (callers that keep ids of
+ * fresh vectors outside the table, such as an edge sink, use blocks of 1). */
+struct vtable_ids {
+    uint64_t next, end;       /* unused ids [next, end); start zeroed */
+};
+
+/* vtable_lookup_hashed(VTABLE_INSERT) with the id taken from *ids. */
+enum vtable_outcome vtable_insert_block(struct vtable *t, const uint32_t *vec, uint64_t hash,
+                                        struct vtable_ids *ids, uint64_t *id);
+/* Ids per block (default 1; 0 counts as 1).  At a quiet point. */
+void vtable_set_block(struct vtable *t, uint32_t ids_per_block);
+/* Closes the n blocks (zeroes them) and makes the ids dense, calling
+ * moved(ctx, from, to) for every vector renumbered.  At a quiet point.
+ * WX_ELIMIT when out of memory. */
+int vtable_close_blocks(struct vtable *t, struct vtable_ids *ids, unsigned n,
+                        void (*moved)(void *ctx, uint64_t from, uint64_t to), void *ctx,
+                        struct wx_error *err);
+
 /* Starts loading the home slot of a hash into the cache.  A caller with
  * several vectors to look up hashes and prefetches a few ahead, so that
  * the cache misses of the probes overlap (the table is far larger than the

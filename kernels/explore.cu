@@ -402,12 +402,54 @@ __global__ void permute_edges(const uint32_t *perm, const unsigned long long *ds
     }
 }
 
+/* offsets[v] = the first position of source v in the sorted src[0..n), for
+ * v in 0..n_states (so offsets[n_states] == n): position i fills the
+ * offsets of the sources after src[i-1] up to src[i], position n the rest. */
+__global__ void offsets_from_sorted(const unsigned long long *src, unsigned long long n, unsigned long long n_states,
+                                    uint64_t *offsets)
+{
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i <= n;
+         i += (unsigned long long)gridDim.x * blockDim.x) {
+        const unsigned long long from = i ? src[i - 1] + 1 : 0, to = i < n ? src[i] : n_states;
+        for (unsigned long long v = from; v <= to && v <= n_states; v++)
+            offsets[v] = i;
+    }
+}
+
+__global__ void narrow_u64(const unsigned long long *a, uint32_t *b, unsigned long long n)
+{
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x)
+        b[i] = (uint32_t)a[i];
+}
+
+extern "C" void explore_device_csr_free(struct device_csr *dg)
+{
+    cudaFree(dg->d_offsets);
+    cudaFree(dg->d_targets);
+    dg->d_offsets = NULL;
+    dg->d_targets = NULL;
+    dg->n_vertices = dg->n_edges = 0;
+}
+
+extern "C" int explore_device_csr_download(const struct device_csr *dg, uint64_t *offsets, uint32_t *targets,
+                                           struct wx_error *err)
+{
+    int rc = gx_cuda(err, cudaMemcpy(offsets, dg->d_offsets, (dg->n_vertices + 1) * 8, cudaMemcpyDeviceToHost),
+                     "device graph download");
+    if (rc == WX_OK && dg->n_edges)
+        rc = gx_cuda(err, cudaMemcpy(targets, dg->d_targets, dg->n_edges * 4, cudaMemcpyDeviceToHost),
+                     "device graph download");
+    return rc;
+}
+
 /* Edges already mapped to ids, all on the device (src, dst, lab; n of
- * them): sorted by source with CUB (CSR order), downloaded and emitted in
- * batches.  Returns 1 (nothing emitted, no error) when the workspace cannot
- * be allocated, so the caller emits them unsorted instead. */
+ * them): sorted by source with CUB (CSR order); with a sink, downloaded and
+ * emitted in batches; with keep_device_graph, turned into res->device_graph.
+ * Returns 1 (nothing emitted, no error) when the workspace cannot be
+ * allocated, so the caller emits them unsorted instead. */
 static int gx_emit_csr(struct gx *g, const struct explore_options *opt, unsigned long long n, uint64_t n_states,
-                       struct wx_error *err)
+                       struct explore_result *res, struct wx_error *err)
 {
     int rc = WX_OK;
     void *keys2 = NULL, *idx = NULL, *idx2 = NULL, *dst2 = NULL, *lab2 = NULL, *tmp = NULL;
@@ -442,7 +484,37 @@ static int gx_emit_csr(struct gx *g, const struct explore_options *opt, unsigned
     if ((rc = gx_cuda(err, cudaGetLastError(), "launch of permute_edges")) ||
         (rc = gx_cuda(err, cudaDeviceSynchronize(), "edge sort")))
         goto done;
-    {
+    if (opt->keep_device_graph) {
+        struct device_csr *dg = &res->device_graph;
+        if (n_states >= 0xffffffffull) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                         "%llu states: the GPU analyses take at most 2^32 - 2 (use --backend cpu)",
+                         (unsigned long long)n_states);
+            goto done;
+        }
+        if (cudaMalloc(&dg->d_offsets, (n_states + 1) * 8) != cudaSuccess ||
+            (n && cudaMalloc(&dg->d_targets, n * 4) != cudaSuccess)) {
+            (void)cudaGetLastError();
+            explore_device_csr_free(dg);
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                         "no device memory to keep the graph (%llu states, %llu edges) on the GPU",
+                         (unsigned long long)n_states, n);
+            goto done;
+        }
+        offsets_from_sorted<<<256, 256>>>((const unsigned long long *)keys2, n, n_states, dg->d_offsets);
+        if ((rc = gx_cuda(err, cudaGetLastError(), "launch of offsets_from_sorted")))
+            goto done;
+        if (n) {
+            narrow_u64<<<256, 256>>>((const unsigned long long *)dst2, dg->d_targets, n);
+            if ((rc = gx_cuda(err, cudaGetLastError(), "launch of narrow_u64")))
+                goto done;
+        }
+        if ((rc = gx_cuda(err, cudaDeviceSynchronize(), "device graph")))
+            goto done;
+        dg->n_vertices = n_states;
+        dg->n_edges = n;
+    }
+    if (opt->sink) {
         const unsigned long long batch = n < (1ull << 24) ? n : (1ull << 24);
         hs = (unsigned long long *)malloc(batch * 8);
         hd = (unsigned long long *)malloc(batch * 8);
@@ -520,8 +592,9 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         /* ---- layout ---- */
         const uint32_t n = img->n_comps, W = img->words;
         const int props = opt->trace || opt->stop_on_deadlock || opt->action_match;
+        const int want_graph = opt->sink != NULL || opt->keep_device_graph;
         const int level = props || tun->level_sync == 1;
-        const int need_ids = opt->keep_vectors || opt->sink || props;
+        const int need_ids = opt->keep_vectors || want_graph || props;
         /* Can the last data word reach the control codes?  Bound it by the
          * fields it holds (each at most its bit length of ones). */
         uint64_t maxlast = 0;
@@ -544,7 +617,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         p.probe_bound = opt->gpu.probe_bound ? opt->gpu.probe_bound : GX_PROBE_BOUND;
         p.level_mode = level;
         p.stop_on_deadlock = opt->stop_on_deadlock;
-        p.want_edges = opt->sink != NULL;
+        p.want_edges = want_graph;
         p.scan_chunk = GX_SCAN_CHUNK;
 
         const uint64_t bound = gx_successor_bound(img);
@@ -737,7 +810,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         }
         size_t freeb = 0, totalb = 0;
         CK(cudaMemGetInfo(&freeb, &totalb));
-        if (opt->sink) {
+        if (want_graph) {
             /* One iteration of all blocks writes at most blocks * T * D
              * edges (D bounds a state's distinct successors, or the
              * exploration fails with GPU_ERR_DEDUPE first).  With a buffer
@@ -825,7 +898,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
 
         /* Edge buffer: one launch must not be able to overflow half of it. */
         uint32_t iters = opt->gpu.iterations ? opt->gpu.iterations : (level ? 0 : GX_ITERATIONS);
-        if (opt->sink) {
+        if (want_graph) {
             const uint64_t per_iter = (uint64_t)blocks * T * (bound < D ? (bound ? bound : 1) : D);
             uint64_t lim = p.e_cap / 2 / (per_iter ? per_iter : 1);
             if (lim < 1)
@@ -896,7 +969,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                 break;
             if (ctl.viol_act_claim && !opt->stop_on_deadlock)
                 break;
-            if (opt->sink && ctl.e_fill > p.e_cap / 2) {
+            if (want_graph && ctl.e_fill > p.e_cap / 2) {
                 if ((rc = gx_stage_edges(g, ctl.e_fill, err)))
                     goto out;
                 ctl.e_fill = 0;
@@ -1115,7 +1188,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                 CK(cudaMemcpy(res->vectors + lo2 * W, stage, (hi2 - lo2) * W * 4, cudaMemcpyDeviceToHost));
             }
         }
-        if (opt->sink) {
+        if (want_graph) {
             const uint64_t on_dev = ctl.e_fill;
             const uint64_t total_e = on_dev + g->h_n;
             int sorted = 0;
@@ -1137,7 +1210,13 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                 gx_release(g, g->q[0]);
                 gx_release(g, g->q[1]);
                 g->q[0] = g->q[1] = NULL;
-                int r = gx_emit_csr(g, opt, total_e, ctl.n_states, err);
+                int r = gx_emit_csr(g, opt, total_e, ctl.n_states, res, err);
+                if (r == 1 && opt->keep_device_graph) {
+                    rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                                 "no device memory to sort the %llu edges into a graph kept on the GPU",
+                                 (unsigned long long)total_e);
+                    goto out;
+                }
                 if (r == 1) {
                     /* no room to sort: emit in the order found */
                     h_map = (unsigned long long *)malloc(total_e * 16);
@@ -1156,6 +1235,12 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                 if ((rc = r))
                     goto out;
                 sorted = 1;
+            }
+            if (!sorted && opt->keep_device_graph) {
+                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                             "the %llu edges do not fit in device memory at once: the graph cannot be kept "
+                             "on the GPU (use --backend cpu)", (unsigned long long)total_e);
+                goto out;
             }
             /* too many to hold at once: batches in the order found, what is
              * still on the device first (the buffer is then reused for the
@@ -1206,6 +1291,7 @@ out:
         *stats = st;
     }
     if (rc) {
+        explore_device_csr_free(&res->device_graph);
         res->complete = false;
         if (!res->states) {
             res->states = ctl.n_states;

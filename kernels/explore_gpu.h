@@ -62,6 +62,11 @@ int explore_gpu_tuned(const struct image *img, const struct explore_options *opt
                       const struct gpu_tuning *tun, struct explore_result *res,
                       struct gpu_run_stats *stats, struct wx_error *err);
 
+/* Copies a device_csr (explore.h, from keep_device_graph) to host arrays of
+ * n_vertices + 1 offsets and n_edges targets.  WX_ESYSTEM on a CUDA error. */
+int explore_device_csr_download(const struct device_csr *dg, uint64_t *offsets, uint32_t *targets,
+                                struct wx_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,12 +12,16 @@
  * Insert by one thread: linear probing from a hash-derived row, at most
  * `probes` rows.  The per-row protocol is the global one reduced to one
  * thread: an EMPTY control word is taken with atomicCAS(EMPTY -> RESERVED)
- * on shared memory, the data words are written with volatile stores,
+ * on shared memory, the data words are written with atomicExch,
  * __threadfence_block() orders them before the control word, which is then
  * set with atomicExch.  A reader that sees a published control word equal to
- * the key's issues __threadfence_block() before reading the data words; one
- * that sees RESERVED spins until it is published.  The spinning thread and
- * the writer may be lanes of one warp: independent thread scheduling
+ * the key's issues __threadfence_block() before reading the data words
+ * (with atomicOr(.., 0)); one that sees RESERVED spins until it is
+ * published.  The data words are accessed with atomics although the fences
+ * already order them: plain accesses would be correct, but compute-sanitizer
+ * racecheck does not model fences and would report every such pair, hiding
+ * real hazards; shared-memory atomics cost a few cycles per word here.
+ * The spinning thread and the writer may be lanes of one warp: independent thread scheduling
  * (sm_70 and later) guarantees that the diverged writer makes progress.
  * Rows are never freed during an iteration, so, as in the global table, a
  * key is stored at most once and a thread that reaches an EMPTY row has seen
@@ -47,7 +51,7 @@ __device__ __forceinline__ int cache_insert(uint32_t *cache, uint32_t C, uint32_
             if (c == GPU_EMPTY) {
                 if (atomicCAS((uint32_t *)&r[sw - 1], GPU_EMPTY, GPU_RESERVED) == GPU_EMPTY) {
                     for (uint32_t q = 0; q + 1 < sw; q++)
-                        r[q] = v[q];
+                        atomicExch((uint32_t *)&r[q], v[q]);
                     __threadfence_block();
                     atomicExch((uint32_t *)&r[sw - 1], key_ctl);
                     *row = s;
@@ -64,7 +68,7 @@ __device__ __forceinline__ int cache_insert(uint32_t *cache, uint32_t C, uint32_
                 __threadfence_block();
                 bool eq = true;
                 for (uint32_t q = 0; q + 1 < sw; q++)
-                    if (r[q] != v[q]) {
+                    if (atomicOr((uint32_t *)&r[q], 0u) != v[q]) {
                         eq = false;
                         break;
                     }

@@ -18,3 +18,10 @@ int explore_gpu(const struct image *img, const struct explore_options *opt,
     return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                    "this warpex was built without CUDA (nvcc was not found): --backend gpu is unavailable");
 }
+
+void explore_device_csr_free(struct device_csr *g)
+{
+    g->n_vertices = g->n_edges = 0; /* nothing is ever on a device here */
+    g->d_offsets = NULL;
+    g->d_targets = NULL;
+}

@@ -26,17 +26,27 @@
  * NUMERIC CORE.  The system is uploaded once; each sweep is one launch of a
  * warp-cooperative kernel over "row groups" (a state's choices and entries
  * are consecutive in memory, so a warp working on consecutive states streams
- * one contiguous stretch of targets/probs):
+ * one contiguous stretch of targets/probs).  The default:
+ *     vi_sweep_tiles       one warp per tile of consecutive states (<= 32
+ *                          states, <= 256 entries; built on the host once per
+ *                          solve).  The warp streams the tile's targets and
+ *                          probabilities with fully coalesced loads, gathers
+ *                          x[t] for all of them at once (32 independent loads
+ *                          per step) and keeps the products in shared memory;
+ *                          lane j then sums state j's choices from shared
+ *                          memory.  A state with more than 256 entries is a
+ *                          tile of its own, summed by the warp.
+ * Two further kernels are kept for shapes and measurements (pinned with
+ * valiter_gpu_set_kernel; on the H100 the tiles kernel was as fast or faster
+ * on every shape measured, bench/RESULTS.md):
  *     vi_sweep_choices<G>  G lanes per state, lane j takes the state's
  *                          choices j, j+G, ...; each choice is summed
  *                          sequentially; min/max over the group by shuffles.
- *                          For few entries per choice (the common case): the
- *                          32 lanes of a warp read neighbouring entries.
  *     vi_sweep_entries<G>  G lanes per state, the state's choices in turn,
  *                          each choice's entries read G at a time (one entry
  *                          per lane, coalesced) and summed in entry order by
- *                          a shuffle chain.  For long choices.
- * Both sum a choice as b[c] + p0*x0 + p1*x1 + ... in entry order with
+ *                          a shuffle chain.
+ * All three sum a choice as b[c] + p0*x0 + p1*x1 + ... in entry order with
  * separately rounded products and sums (__dmul_rn/__dadd_rn: no fused
  * multiply-add), exactly as the CPU twin does, so the two agree bit for bit
  * and take the same number of sweeps.  Min/max are order-independent.
@@ -53,6 +63,16 @@
  * VX_BATCH_MAX) with an asynchronous copy of ctl after each batch, keeps two
  * batches in flight and never waits per sweep; launches after convergence
  * are no-ops that cost a few microseconds.
+ *
+ * BYTES PER SWEEP (stats.bytes_per_sweep) counts what a sweep must stream at
+ * least: 8 B per state (state offsets), 16 B per choice (choice offsets,
+ * constants), 12 B per entry (target, probability), and per vector (lo, and
+ * hi for interval iteration) one read and one write of 8 B per state.  The
+ * gathers x[t[e]] are not counted: with local targets the caches serve them.
+ *
+ * LIMITS.  The backward searches read the frontier size back once per BFS
+ * level (a deep, chain-like MDP pays ~10 us per level); the whole MDP or
+ * system must fit in device memory (no partitioned solving here).
  *
  * Determinism: values, iteration counts and sets are deterministic.
  */
@@ -78,7 +98,11 @@ extern "C" {
 #define VX_TILE_STATES 32u    /* states per tile of vi_sweep_tiles: one per lane */
 #define VX_TILE_ENTRIES 256u  /* entries per tile (shared memory: 8 B per entry and vector per warp) */
 #define VX_FULL 0xffffffffu
-#define VX_DEFAULT_KIND 3    /* vi_sweep_tiles; 0 = pick kind 1 or 2 by shape */
+/* Default sweep kernel: 3 = vi_sweep_tiles (fastest on every shape measured
+ * on the H100, bench/RESULTS.md); 0 = pick kind 1 or 2 by shape.  Kind 4 is
+ * the tiles kernel capped for 6 blocks per SM (40 registers, a few spills):
+ * measured 2.5x slower, kept for tuning on other devices. */
+#define VX_DEFAULT_KIND 3
 
 /* Kernel choice, normally automatic; valiter_gpu_set_kernel() pins it for
  * tests and benchmarks (process-wide; not thread-safe). */

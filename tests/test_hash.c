@@ -53,6 +53,9 @@ struct job {
     uint64_t inserted, found, full;
     /* growth */
     uint64_t gb, ge;
+    /* id blocks (vtable_insert_block) when block > 0 */
+    uint32_t block;
+    struct vtable_ids blk;
 };
 
 static void *insert_job(void *arg)
@@ -68,7 +71,9 @@ static void *insert_job(void *arg)
     }
     for (uint64_t i = 0; i < n; i++) {
         uint64_t id = UINT64_MAX;
-        enum vtable_outcome o = vtable_lookup(j->t, j->pool + perm[i] * j->words, VTABLE_INSERT, &id);
+        const uint32_t *v = j->pool + perm[i] * j->words;
+        enum vtable_outcome o = j->block ? vtable_insert_block(j->t, v, vtable_hash(v, j->words), &j->blk, &id)
+                                         : vtable_lookup(j->t, v, VTABLE_INSERT, &id);
         if (o == VTABLE_INSERTED)
             j->inserted++;
         else if (o == VTABLE_FOUND)
@@ -156,10 +161,46 @@ static uint64_t check_ids(struct vtable *t, const uint32_t *pool, uint32_t words
     return with_id;
 }
 
-static void test_concurrent_growing(uint32_t words, unsigned nthreads, uint64_t k, uint64_t round)
+/* vtable_close_blocks' renumbering, recorded for the test's id arrays. */
+struct moves {
+    uint64_t *to;     /* by old id */
+    uint8_t *flag;
+    uint64_t n;
+};
+
+static void record_move(void *ctx, uint64_t from, uint64_t to)
+{
+    struct moves *m = ctx;
+    m->to[from] = to, m->flag[from] = 1, m->n++;
+}
+
+/* A quiet point with id blocks: closes them and renumbers the ids the
+ * threads saw in pool range [b, e). */
+static void close_round(struct vtable *t, struct job *jobs, unsigned n, uint64_t b, uint64_t e,
+                        struct moves *m)
+{
+    struct vtable_ids blk[64];
+    for (unsigned j = 0; j < n; j++)
+        blk[j] = jobs[j].blk;
+    struct wx_error err;
+    const uint64_t before = m->n;
+    check(vtable_close_blocks(t, blk, n, record_move, m, &err) == WX_OK, "close_blocks");
+    for (unsigned j = 0; j < n; j++) {
+        jobs[j].blk = blk[j];
+        for (uint64_t i = b; i < e && m->n > before; i++)
+            if (jobs[j].ids[i] != UINT64_MAX && m->flag[jobs[j].ids[i]])
+                jobs[j].ids[i] = m->to[jobs[j].ids[i]];
+    }
+    memset(m->flag, 0, vtable_max_states(t));
+}
+
+/* block == 0: ids from the shared counter; else blocks of that many ids,
+ * closed at the end of every round (the explorer's quiet points). */
+static void test_concurrent_growing(uint32_t words, unsigned nthreads, uint64_t k, uint64_t round, uint32_t block)
 {
     char what[96];
-    snprintf(what, sizeof what, "growing words=%u threads=%u k=%llu", words, nthreads, (unsigned long long)k);
+    snprintf(what, sizeof what, "growing words=%u threads=%u k=%llu block=%u", words, nthreads,
+             (unsigned long long)k, block);
     uint64_t rng = seed ^ words ^ ((uint64_t)nthreads << 20);
     uint32_t *pool = make_pool(k, words, &rng);
     struct vtable *t;
@@ -174,7 +215,11 @@ static void test_concurrent_growing(uint32_t words, unsigned nthreads, uint64_t 
         for (uint64_t i = 0; i < k; i++)
             jobs[j].ids[i] = UINT64_MAX;
         jobs[j].seed = rng_next(&rng);
+        jobs[j].block = block;
     }
+    struct moves mv = {calloc(k * 4, sizeof(uint64_t)), calloc(k * 4, 1), 0};
+    if (block)
+        vtable_set_block(t, block);
     unsigned grows = 0;
     uint64_t full = 0, inserted = 0;
     for (uint64_t b = 0; b < k; b += round) {
@@ -186,9 +231,14 @@ static void test_concurrent_growing(uint32_t words, unsigned nthreads, uint64_t 
         for (unsigned j = 0; j < nthreads; j++)
             jobs[j].begin = b, jobs[j].end = b + round < k ? b + round : k;
         run_threads(jobs, nthreads, insert_job);
+        if (block)
+            close_round(t, jobs, nthreads, jobs[0].begin, jobs[0].end, &mv);
     }
     for (unsigned j = 0; j < nthreads; j++)
         full += jobs[j].full, inserted += jobs[j].inserted;
+    if (block > 1)
+        check(mv.n > 0, "%s: closing blocks renumbered %llu vectors", what, (unsigned long long)mv.n);
+    free(mv.to), free(mv.flag);
     CHECK_EQ_U64(full, 0, "%s: no FULL below capacity", what);
     CHECK_EQ_U64(inserted, k, "%s: exactly one INSERTED per distinct vector", what);
     CHECK_EQ_U64(vtable_count(t), k, "%s: count", what);
@@ -286,9 +336,12 @@ int main(void)
         seed = strtoull(s, NULL, 0);
     printf("# test_hash seed %llu (set WX_SEED to change)\n", seed);
     test_basic();
-    test_concurrent_growing(1, 8, 120000, 15000);
-    test_concurrent_growing(3, 8, 150000, 20000);
-    test_concurrent_growing(7, 5, 60000, 9000);
+    test_concurrent_growing(1, 8, 120000, 15000, 0);
+    test_concurrent_growing(3, 8, 150000, 20000, 0);
+    test_concurrent_growing(7, 5, 60000, 9000, 0);
+    test_concurrent_growing(1, 8, 120000, 15000, 64);
+    test_concurrent_growing(2, 6, 80000, 7000, 5);
+    test_concurrent_growing(3, 3, 50000, 333, 1);
     test_concurrent_full(2, 8, 1000, 3000);
     test_concurrent_full(5, 16, 5000, 9000);
     test_concurrent_full(1, 3, 1, 50);

@@ -71,6 +71,7 @@ static void res_free(struct explore_result *res)
     free(res->vectors);
     memset(&res->trace, 0, sizeof res->trace);
     res->vectors = NULL;
+    explore_device_csr_free(&res->device_graph);
 }
 
 /* ---- one configuration ---- */
@@ -163,6 +164,8 @@ static int run_one(const char *tag, const struct image *img, const struct ref_re
     struct edge_sink sink = {coll_emit, &ec};
     if (c->edges)
         opt.sink = &sink;
+    /* the graph kept on the device must be the sink's, in the same order */
+    opt.keep_device_graph = c->edges && c->tun.edge_cap == 0 && !c->dead && !c->action;
     struct explore_result res;
     struct gpu_run_stats st;
     struct wx_error err;
@@ -266,6 +269,30 @@ static int run_one(const char *tag, const struct image *img, const struct ref_re
         free(m);
         if (why[0])
             goto done;
+        if (opt.keep_device_graph) {
+            const struct device_csr *dg = &res.device_graph;
+            if (dg->n_vertices != res.states || dg->n_edges != ec.n || !dg->d_offsets) {
+                snprintf(why, sizeof why, "device graph %llu vertices %llu edges, expected %llu / %zu",
+                         (unsigned long long)dg->n_vertices, (unsigned long long)dg->n_edges,
+                         (unsigned long long)res.states, ec.n);
+                goto done;
+            }
+            uint64_t *off = (uint64_t *)malloc((dg->n_vertices + 1) * 8);
+            uint32_t *tg = (uint32_t *)malloc((dg->n_edges ? dg->n_edges : 1) * 4);
+            if (explore_device_csr_download(dg, off, tg, &err))
+                snprintf(why, sizeof why, "device graph download: %s", err.msg);
+            for (uint64_t v = 0; v < dg->n_vertices && !why[0]; v++)
+                for (uint64_t e = off[v]; e < off[v + 1] && !why[0]; e++)
+                    if (e >= ec.n || ec.e[e].src != v || ec.e[e].dst != tg[e])
+                        snprintf(why, sizeof why, "device graph differs from the sink's edges at %llu",
+                                 (unsigned long long)e);
+            if (!why[0] && (off[0] != 0 || off[dg->n_vertices] != ec.n))
+                snprintf(why, sizeof why, "device graph offsets do not span the edges");
+            free(off);
+            free(tg);
+            if (why[0])
+                goto done;
+        }
     }
     if (want != VIOLATION_NONE && c->trace) {
         const struct trace *tr = &res.trace;

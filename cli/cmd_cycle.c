@@ -1,0 +1,424 @@
+/*
+ * cmd_cycle.c -- `warpex cycle-mean FILE [--min|--max] [--ratio]
+ * [--weight REGEX] [--default-weight W] [--per-scc] [--algorithm howard|karp]
+ * [--backend auto|cpu|gpu] [--json] [--cycle-out FILE] [--quiet]`:
+ * the exact minimum or maximum cycle mean (or cycle ratio, with transit
+ * times) of a weighted graph (graph/wgraph.h), with a critical cycle.
+ *
+ * The answer is printed as a reduced fraction in the file's units (decimal
+ * weights were scaled by 10^scale on reading; the scale is divided back here,
+ * exactly, in 128-bit arithmetic) and as a decimal (cut after 12 places and
+ * marked "..." when it does not terminate there).  Vertices are printed in
+ * the file's numbering: 1-based for DIMACS, 0-based otherwise.  An acyclic
+ * graph prints "no cycle" and exits 0.  --cycle-out writes the critical
+ * cycle's vertices, one per line, to FILE.tmp renamed to FILE.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../analysis/cyclemean.h"
+#include "../analysis/scc.h"
+#include "../graph/wgraph.h"
+#include "cli.h"
+
+typedef __int128 i128;
+
+struct cycle_options {
+    const char *input, *cycle_out, *weight, *default_weight;
+    int maximize, ratio, per_scc, json, quiet;
+    int karp;      /* --algorithm karp */
+    int backend;   /* 0 auto, 1 cpu, 2 gpu */
+};
+
+static int parse(int argc, char **argv, int first, struct cycle_options *o, struct wx_error *err)
+{
+    memset(o, 0, sizeof *o);
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        const char *need = NULL;
+        if (!strcmp(a, "--min"))
+            o->maximize = 0;
+        else if (!strcmp(a, "--max"))
+            o->maximize = 1;
+        else if (!strcmp(a, "--ratio"))
+            o->ratio = 1;
+        else if (!strcmp(a, "--per-scc"))
+            o->per_scc = 1;
+        else if (!strcmp(a, "--json"))
+            o->json = 1;
+        else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
+            o->quiet = 1;
+        else if (!strcmp(a, "--weight") || !strcmp(a, "--default-weight") ||
+                 !strcmp(a, "--algorithm") || !strcmp(a, "--backend") ||
+                 !strcmp(a, "--cycle-out")) {
+            if (i + 1 >= argc)
+                return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option '%s' needs a value", a);
+            const char *v = argv[++i];
+            if (!strcmp(a, "--weight"))
+                o->weight = v;
+            else if (!strcmp(a, "--default-weight"))
+                o->default_weight = v;
+            else if (!strcmp(a, "--cycle-out"))
+                o->cycle_out = v;
+            else if (!strcmp(a, "--algorithm")) {
+                if (!strcmp(v, "howard"))
+                    o->karp = 0;
+                else if (!strcmp(v, "karp"))
+                    o->karp = 1;
+                else
+                    need = "--algorithm takes howard or karp";
+            } else {
+                if (!strcmp(v, "auto"))
+                    o->backend = 0;
+                else if (!strcmp(v, "cpu"))
+                    o->backend = 1;
+                else if (!strcmp(v, "gpu"))
+                    o->backend = 2;
+                else
+                    need = "--backend takes auto, cpu or gpu";
+            }
+            if (need)
+                return wx_fail(err, WX_EINPUT, NULL, 0, 0, "%s, not '%s'", need, v);
+        } else if (a[0] == '-' && a[1])
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "unknown option '%s' for cycle-mean", a);
+        else if (o->input)
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                           "cycle-mean takes one FILE ('%s' and '%s' given)", o->input, a);
+        else
+            o->input = a;
+    }
+    if (!o->input)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "usage: warpex cycle-mean FILE [--min|--max] [--ratio] [--weight REGEX] "
+                       "[--default-weight W] [--per-scc] [--algorithm howard|karp] "
+                       "[--backend auto|cpu|gpu] [--json] [--cycle-out FILE]");
+    if (o->karp && o->backend == 2)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "--algorithm karp runs on the CPU only (the GPU runs Howard)");
+    return WX_OK;
+}
+
+/* ---- exact numbers in the file's units ----------------------------------- */
+
+static i128 gcd128(i128 a, i128 b)
+{
+    if (a < 0)
+        a = -a;
+    if (b < 0)
+        b = -b;
+    while (b) {
+        i128 t = a % b;
+        a = b, b = t;
+    }
+    return a;
+}
+
+static void fmt_i128(char *buf, i128 x)
+{
+    char tmp[48];
+    int n = 0, neg = x < 0;
+    unsigned __int128 u = neg ? -(unsigned __int128)x : (unsigned __int128)x;
+    do {
+        tmp[n++] = (char)('0' + (int)(u % 10));
+        u /= 10;
+    } while (u);
+    int k = 0;
+    if (neg)
+        buf[k++] = '-';
+    while (n)
+        buf[k++] = tmp[--n];
+    buf[k] = 0;
+}
+
+/* num / (den 10^scale), reduced. */
+struct exact {
+    i128 num, den;
+};
+
+static struct exact to_exact(int64_t num, int64_t den, unsigned scale)
+{
+    struct exact x = {num, den};
+    for (unsigned i = 0; i < scale; i++)
+        x.den *= 10; /* den < 2^63, scale <= 18: < 2^123 */
+    i128 g = gcd128(x.num, x.den);
+    if (g > 1)
+        x.num /= g, x.den /= g;
+    return x;
+}
+
+static void fmt_fraction(char *buf, struct exact x)
+{
+    char a[48], b[48];
+    fmt_i128(a, x.num);
+    fmt_i128(b, x.den);
+    if (x.den == 1)
+        sprintf(buf, "%s", a);
+    else
+        sprintf(buf, "%s/%s", a, b);
+}
+
+/* Decimal by long division: exact when it terminates within 12 places,
+ * else cut after 12 places and marked "...". */
+static void fmt_decimal(char *buf, struct exact x)
+{
+    int neg = x.num < 0;
+    i128 n = neg ? -x.num : x.num;
+    char ip[48];
+    fmt_i128(ip, n / x.den);
+    i128 r = n % x.den;
+    int k = sprintf(buf, "%s%s", neg && (n != 0) ? "-" : "", ip);
+    if (r) {
+        buf[k++] = '.';
+        for (int d = 0; d < 12 && r; d++) {
+            r *= 10; /* r < den < 2^123: r * 10 < 2^127 */
+            buf[k++] = (char)('0' + (int)(r / x.den));
+            r %= x.den;
+        }
+        if (r)
+            k += sprintf(buf + k, "...");
+    }
+    buf[k] = 0;
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+static int solve(const struct cycle_options *o, const struct cm_graph *cg,
+                 const struct scc_result *scc, struct cm_result *r, const char **backend,
+                 struct wx_error *err)
+{
+    if (o->karp) {
+        *backend = "cpu";
+        return cyclemean_karp_cpu(cg, scc, o->maximize, r, err);
+    }
+    /* auto: the GPU when one is usable; its answer is the same exact fraction */
+    if (o->backend == 2 || (o->backend == 0 && cyclemean_gpu_available())) {
+        *backend = "gpu";
+        return cyclemean_howard_gpu(cg, scc, o->maximize, r, err);
+    }
+    *backend = "cpu";
+    return cyclemean_howard_cpu(cg, scc, o->maximize, r, err);
+}
+
+static int write_cycle(const char *path, const struct cm_result *r, uint32_t base,
+                       struct wx_error *err)
+{
+    uint32_t *ids = malloc((r->cycle_len ? r->cycle_len : 1) * sizeof *ids);
+    if (!ids)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    for (uint64_t i = 0; i < r->cycle_len; i++)
+        ids[i] = r->cycle[i] + base;
+    int rc = cli_write_ids(path, ids, r->cycle_len, UINT32_MAX, err);
+    free(ids);
+    return rc;
+}
+
+static const char *format_name(enum wgraph_format f)
+{
+    return f == WGRAPH_DIMACS ? "dimacs" : f == WGRAPH_CSR ? "csr" : f == WGRAPH_AUT ? "aut"
+                                                                                   : "edges";
+}
+
+#define TEXT_CYCLE_MAX 100 /* edges of the cycle printed as text */
+
+static void print_text(const struct cycle_options *o, const struct wgraph *g,
+                       const struct scc_result *scc, const struct cm_result *r, uint32_t base,
+                       const char *what)
+{
+    char f[128], d[128];
+    uint64_t with_cycle = 0;
+    for (uint64_t k = 0; k < r->n_sccs; k++)
+        with_cycle += r->per_scc[k].has_cycle;
+    printf("graph: %llu vertices, %llu edges, %llu SCCs (%llu with a cycle)\n",
+           (unsigned long long)g->n_vertices, (unsigned long long)g->n_edges,
+           (unsigned long long)scc->n_sccs, (unsigned long long)with_cycle);
+    if (!r->best.has_cycle) {
+        printf("no cycle: the graph is acyclic, so it has no %s\n", what);
+        return;
+    }
+    struct exact x = to_exact(r->best.num, r->best.den, g->scale);
+    fmt_fraction(f, x);
+    fmt_decimal(d, x);
+    printf("%s %s: %s = %s\n", o->maximize ? "maximum" : "minimum", what, f, d);
+    i128 W = 0, T = 0;
+    for (uint64_t i = 0; i < r->cycle_len; i++) {
+        W += g->weights[r->cycle_edges[i]];
+        T += o->ratio ? g->transit[r->cycle_edges[i]] : 1;
+    }
+    struct exact wx = to_exact(1, 1, g->scale);
+    wx.num = W, wx.den = 1;
+    for (unsigned i = 0; i < g->scale; i++)
+        wx.den *= 10;
+    fmt_decimal(f, wx);
+    char tt[48];
+    fmt_i128(tt, T);
+    printf("critical cycle (SCC %u): %llu edge%s, weight %s, %s %s\n", r->best_scc,
+           (unsigned long long)r->cycle_len, r->cycle_len == 1 ? "" : "s", f,
+           o->ratio ? "transit" : "length", tt);
+    for (uint64_t i = 0; i < r->cycle_len && i < TEXT_CYCLE_MAX; i++) {
+        uint64_t e = r->cycle_edges[i];
+        struct exact we = {g->weights[e], wx.den};
+        fmt_decimal(f, we);
+        printf("  %llu -> %llu  weight %s",
+               (unsigned long long)r->cycle[i] + base,
+               (unsigned long long)r->cycle[(i + 1) % r->cycle_len] + base, f);
+        if (o->ratio)
+            printf("  transit %lld", (long long)g->transit[e]);
+        if (g->labels)
+            printf("  label \"%s\"", strtab_str(g->label_names, g->labels[e]));
+        putchar('\n');
+    }
+    if (r->cycle_len > TEXT_CYCLE_MAX)
+        printf("  ... %llu more edges (--cycle-out FILE writes them all)\n",
+               (unsigned long long)(r->cycle_len - TEXT_CYCLE_MAX));
+    if (o->per_scc) {
+        printf("per SCC (%s, SCCs with a cycle):\n", o->maximize ? "maximum" : "minimum");
+        for (uint64_t k = 0; k < r->n_sccs; k++) {
+            if (!r->per_scc[k].has_cycle)
+                continue;
+            struct exact v = to_exact(r->per_scc[k].num, r->per_scc[k].den, g->scale);
+            fmt_fraction(f, v);
+            fmt_decimal(d, v);
+            printf("  SCC %llu: %s = %s\n", (unsigned long long)k, f, d);
+        }
+    }
+}
+
+static void print_json(const struct cycle_options *o, const struct wgraph *g,
+                       const struct scc_result *scc, const struct cm_result *r, uint32_t base,
+                       const char *backend, double read_s, double solve_s)
+{
+    char f[128], d[128], a[48], b[48];
+    uint64_t with_cycle = 0;
+    for (uint64_t k = 0; k < r->n_sccs; k++)
+        with_cycle += r->per_scc[k].has_cycle;
+    printf("{\"input\": ");
+    json_string(stdout, o->input);
+    printf(", \"format\": \"%s\", \"vertices\": %llu, \"edges\": %llu, \"sccs\": %llu, "
+           "\"sccs_with_cycle\": %llu, \"problem\": \"%s\", \"ratio\": %s, \"algorithm\": "
+           "\"%s\", \"backend\": \"%s\", \"scale\": %u, \"has_cycle\": %s",
+           format_name(g->format), (unsigned long long)g->n_vertices,
+           (unsigned long long)g->n_edges, (unsigned long long)scc->n_sccs,
+           (unsigned long long)with_cycle, o->maximize ? "max" : "min",
+           o->ratio ? "true" : "false", o->karp ? "karp" : "howard", backend, g->scale,
+           r->best.has_cycle ? "true" : "false");
+    if (r->best.has_cycle) {
+        struct exact x = to_exact(r->best.num, r->best.den, g->scale);
+        fmt_fraction(f, x);
+        fmt_decimal(d, x);
+        fmt_i128(a, x.num);
+        fmt_i128(b, x.den);
+        printf(", \"num\": %s, \"den\": %s, \"fraction\": \"%s\", \"decimal\": \"%s\", "
+               "\"best_scc\": %u, \"cycle_length\": %llu, \"cycle\": [",
+               a, b, f, d, r->best_scc, (unsigned long long)r->cycle_len);
+        for (uint64_t i = 0; i < r->cycle_len; i++)
+            printf("%s%llu", i ? ", " : "", (unsigned long long)r->cycle[i] + base);
+        printf("], \"cycle_edges\": [");
+        for (uint64_t i = 0; i < r->cycle_len; i++)
+            printf("%s%llu", i ? ", " : "", (unsigned long long)r->cycle_edges[i]);
+        printf("]");
+        if (g->labels) {
+            printf(", \"cycle_labels\": [");
+            for (uint64_t i = 0; i < r->cycle_len; i++) {
+                if (i)
+                    printf(", ");
+                json_string(stdout, strtab_str(g->label_names, g->labels[r->cycle_edges[i]]));
+            }
+            printf("]");
+        }
+    }
+    if (o->per_scc) {
+        printf(", \"per_scc\": [");
+        int first = 1;
+        for (uint64_t k = 0; k < r->n_sccs; k++) {
+            if (!r->per_scc[k].has_cycle)
+                continue;
+            struct exact v = to_exact(r->per_scc[k].num, r->per_scc[k].den, g->scale);
+            fmt_fraction(f, v);
+            fmt_decimal(d, v);
+            printf("%s{\"scc\": %llu, \"fraction\": \"%s\", \"decimal\": \"%s\"}",
+                   first ? "" : ", ", (unsigned long long)k, f, d);
+            first = 0;
+        }
+        printf("]");
+    }
+    printf(", \"iterations\": %llu, \"read_seconds\": %.6f, \"solve_seconds\": %.6f}\n",
+           (unsigned long long)r->iterations, read_s, solve_s);
+}
+
+int cmd_cycle(int argc, char **argv, int first, struct wx_error *err)
+{
+    struct cycle_options o;
+    int rc = parse(argc, argv, first, &o, err);
+    if (rc != WX_OK)
+        return rc;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    struct wgraph g;
+    struct wgraph_options wo = {o.weight, o.default_weight};
+    rc = wgraph_read(o.input, &wo, &g, err);
+    if (rc != WX_OK)
+        return rc;
+    if (o.ratio && !g.transit) {
+        wgraph_free(&g);
+        return wx_fail(err, WX_EINPUT, o.input, 0, 0,
+                       "--ratio needs transit times (a TRANSIT column after each weight)");
+    }
+    if (!o.ratio && g.transit && !o.quiet)
+        fprintf(stderr, "warpex: the file has transit times; computing the cycle MEAN "
+                        "(--ratio for weight/transit)\n");
+    double read_s = cli_seconds_since(&t0);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    struct csr view = {.n_vertices = g.n_vertices, .n_edges = g.n_edges, .offsets = g.offsets,
+                       .targets = g.targets};
+    struct scc_result scc;
+    struct cm_result r;
+    memset(&r, 0, sizeof r);
+    const char *backend = "cpu";
+    rc = scc_cpu(&view, &scc, err);
+    if (rc == WX_OK) {
+        struct cm_graph cg = {g.n_vertices, g.n_edges, g.offsets, g.targets, g.weights,
+                              o.ratio ? g.transit : NULL};
+        rc = solve(&o, &cg, &scc, &r, &backend, err);
+    }
+    double solve_s = cli_seconds_since(&t0);
+    uint32_t base = g.format == WGRAPH_DIMACS ? 1 : 0;
+    if (rc == WX_OK && o.cycle_out) {
+        if (r.best.has_cycle)
+            rc = write_cycle(o.cycle_out, &r, base, err);
+        else
+            rc = cli_write_ids(o.cycle_out, NULL, 0, UINT32_MAX, err); /* empty file */
+    }
+    if (rc == WX_OK) {
+        const char *what = o.ratio ? "cycle ratio" : "cycle mean";
+        if (o.json)
+            print_json(&o, &g, &scc, &r, base, backend, read_s, solve_s);
+        else {
+            print_text(&o, &g, &scc, &r, base, what);
+            if (!o.quiet)
+                fprintf(stderr, "warpex: read %.3f s, SCC + %s (%s, %s) %.3f s, %llu rounds\n",
+                        read_s, what, o.karp ? "Karp" : "Howard", backend, solve_s,
+                        (unsigned long long)r.iterations);
+        }
+    }
+    cm_result_free(&r);
+    scc_result_free(&scc);
+    wgraph_free(&g);
+    return rc;
+}

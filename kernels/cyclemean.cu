@@ -1,0 +1,705 @@
+/*
+ * cyclemean.cu -- the GPU twin of cyclemean_howard_cpu: Howard's policy
+ * iteration for the minimum / maximum cycle ratio (analysis/cyclemean.h),
+ * every non-trivial SCC at once, exact.
+ *
+ * ALGORITHM (after the seed paper's parallel Howard).  The maximum is the
+ * minimum for negated weights (w' = -w; the answer's numerator is negated
+ * back), so the kernels only minimise.  A vertex is ACTIVE when it lies in a
+ * non-trivial SCC, i.e. has an out-edge inside its own component; edges
+ * leaving a component are ignored throughout, so all components are solved
+ * concurrently by the same launches.  The policy is a vector pol[v] (one
+ * chosen out-edge per active vertex); its successor vector succ[v] makes the
+ * policy graph a functional graph: every weakly connected part ("region")
+ * holds exactly one cycle.  One round:
+ *   1. cm_succ_indeg: succ[] and in-degrees in the policy graph (atomics).
+ *   2. cm_trim: iterated trimming of in-degree-0 vertices.  Each thread
+ *      starts at a vertex of in-degree 0 in a snapshot taken before the
+ *      launch and, whenever its decrement takes a successor's in-degree to
+ *      0, goes on with that successor itself -- so exactly one thread
+ *      removes each non-cycle vertex and the whole elimination is ONE launch
+ *      (no host loop over trimming levels).  What keeps in-degree > 0 is
+ *      exactly the union of the policy cycles.
+ *   3. cm_lead_step x R: each cycle is identified by its smallest vertex (its
+ *      HANDLE), by pointer doubling over the cycle (R = bit length of the
+ *      largest SCC, so 2^R exceeds every cycle length).
+ *   4. cm_path_step x R: pointer jumping over all active vertices towards the
+ *      handle of their region (the handle points to itself with zero sums):
+ *      every vertex learns its handle and the exact integer sums W(v), T(v)
+ *      of weights and transit times along its policy path to the handle.
+ *      This replaces the paper's backward breadth-first value propagation
+ *      along precomputed predecessor lists: pointer jumping needs R
+ *      launches however deep the policy trees are, where a level-by-level
+ *      propagation needs one launch per tree level (thousands on random
+ *      graphs with 10^6 vertices), so no predecessor lists are built.
+ *   5. cm_cycle_ratio: each handle h computes its cycle's ratio exactly,
+ *      Wc = w'(pol h) + W(succ h), Tc = t(pol h) + T(succ h), reduced by
+ *      their gcd: eta = p / q (q > 0).  Equal ratios therefore have
+ *      identical (p, q).
+ *   6. cm_values: every vertex gets its region's eta and its value, scaled by
+ *      q so that it is an integer: X(v) = q W(v) - p T(v) (__int128).  Then
+ *      X(v) = q w'(e) - p t(e) + X(succ v) for the policy edge e at every
+ *      vertex, the handle included (X = 0 there and the cycle sums to 0).
+ *   7. cm_improve: per vertex in parallel, first by ratio (switch to the
+ *      first edge whose target's region has a strictly smaller eta), else
+ *      among the edges whose target has the same eta by value (switch to the
+ *      first edge with q w'(e) - p t(e) + X(v) strictly below X(u)); the
+ *      current edge is kept on ties, and the handle of an unchanged cycle
+ *      stays its smallest vertex, which is what makes policy iteration
+ *      terminate.  A device flag counts changes; the host reads that one
+ *      word per round (the only round trip; all launches of a round are
+ *      queued without synchronisation).
+ *
+ * EXACTNESS.  Ratios are reduced fractions of exact int64 sums (|sum| <=
+ * s (2^31 - 1) < 2^63 for a component of s < 2^32 vertices) and are compared
+ * by 128-bit cross multiplication.  Values are exact scaled integers in
+ * __int128: |X| <= 2 s^2 Wmax Tmax and every improvement candidate is below
+ * 2 (s^2 + s) Wmax Tmax, which the host checks to be < 2^126 before starting
+ * (Wmax = max |w|, Tmax = max t over the edges inside components), else
+ * WX_ELIMIT.  With exact arithmetic the final round, which changes nothing,
+ * IS the optimality certificate: for every edge e = (u, v) inside a
+ * component eta(v) >= eta(u), hence eta is constant on each SCC (checked on
+ * the host), and X(u) <= q w'(e) - p t(e) + X(v); summing the latter around
+ * any cycle C gives q w'(C) - p t(C) >= 0, i.e. ratio(C) >= p / q, which the
+ * policy cycle attains.  The host finally recomputes the reported critical
+ * cycle's ratio from the input and checks that it equals the optimum.  A
+ * round limit (CM_MAX_ROUNDS) turns non-termination into an error.
+ *
+ * DETERMINISM.  Everything is deterministic run to run (the trimming order
+ * varies, its result does not); the optimum is unique, the critical cycle is
+ * the policy cycle of the smallest vertex of the lowest-numbered optimal
+ * component and may differ from the CPU twin's (tests compare its ratio).
+ *
+ * MEMORY (device): the graph (8 (n+1) + 20 m bytes, 28 m with transit
+ * times) plus about 100 bytes per vertex.
+ */
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" {
+#include "../analysis/cyclemean.h"
+}
+
+typedef __int128 i128;
+
+#define CM_THREADS 256u
+#define CM_MAX_ROUNDS 1000000ull /* policy-improvement rounds before giving up */
+#define CM_NO_EDGE 0xffffffffffffffffull
+#define CM_WLIMIT 2147483647ll    /* |w| and t bound of the contract */
+
+/* Per-vertex record read by cm_improve for every edge's target: one 32-byte
+ * sector.  (p, q) is the reduced ratio of the vertex's policy cycle, x its
+ * value scaled by q. */
+struct __align__(16) cm_vrec {
+    long long p, q;
+    i128 x;
+};
+
+/* Input statistics over the edges inside components (cm_init). */
+struct cm_stats {
+    unsigned int wmax;      /* max |w|, valid when bad_w == 0 */
+    unsigned int tmax;      /* max t, valid when bad_t == 0 */
+    unsigned int bad_w;     /* some |w| > 2^31 - 1 */
+    unsigned int bad_t;     /* some t < 1 or t > 2^31 - 1 */
+    unsigned int changed;   /* cm_improve: vertices that switched */
+};
+
+/* Device view of the graph and the working vectors of one solve. */
+struct cm_dev {
+    uint64_t n;
+    const uint64_t *off;
+    const uint32_t *tgt;
+    const long long *w;     /* input weights (sign applied in the kernels) */
+    const long long *t;     /* transit times or NULL (all 1) */
+    const uint32_t *comp;
+    long long sgn;          /* 1: minimise w, -1: minimise -w (maximum) */
+    uint64_t *pol;          /* chosen edge per vertex, CM_NO_EDGE if inactive */
+    uint32_t *succ;
+    unsigned int *deg, *deg0;
+    uint32_t *lead[2], *jump[2];  /* cycle handle doubling */
+    uint32_t *nx[2];              /* path pointer jumping */
+    long long *W[2], *T[2];
+    long long *cp, *cq;           /* cycle ratio at handles */
+    struct cm_vrec *rec;
+    struct cm_stats *stats;
+    unsigned int *progress;       /* 2 R words per round: did doubling step k
+                                     change anything (lead: [0, R), path: [R, 2R)) */
+};
+
+static __device__ __forceinline__ long long cm_w(const cm_dev &d, uint64_t e)
+{
+    return d.sgn * d.w[e];
+}
+
+static __device__ __forceinline__ long long cm_t(const cm_dev &d, uint64_t e)
+{
+    return d.t ? d.t[e] : 1;
+}
+
+static __device__ __forceinline__ int cm_less(long long p1, long long q1, long long p2, long long q2)
+{
+    return (i128)p1 * q2 < (i128)p2 * q1; /* q1, q2 > 0 */
+}
+
+static __device__ __forceinline__ uint64_t cm_tid(void)
+{
+    return (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+}
+
+/* Input checks, the statistics for the overflow bound, and the initial
+ * policy: the first lightest edge inside the component (weights only). */
+__global__ void cm_init(cm_dev d)
+{
+    const uint64_t v = cm_tid();
+    unsigned int wmax = 0, tmax = 0, bad_w = 0, bad_t = 0;
+    if (v < d.n) {
+        const uint32_t c = d.comp[v];
+        uint64_t best = CM_NO_EDGE;
+        long long bw = 0;
+        for (uint64_t e = d.off[v]; e < d.off[v + 1]; e++) {
+            if (d.comp[d.tgt[e]] != c)
+                continue;
+            const long long w = d.w[e], t = cm_t(d, e);
+            if (w > CM_WLIMIT || w < -CM_WLIMIT)
+                bad_w = 1;
+            else
+                wmax = max(wmax, (unsigned int)(w < 0 ? -w : w));
+            if (t < 1 || t > CM_WLIMIT)
+                bad_t = 1;
+            else
+                tmax = max(tmax, (unsigned int)t);
+            const long long ws = d.sgn * w;
+            if (best == CM_NO_EDGE || ws < bw)
+                best = e, bw = ws;
+        }
+        d.pol[v] = best;
+    }
+    /* Every lane reaches here (no early return): full-mask reductions. */
+    wmax = __reduce_max_sync(0xffffffffu, wmax);
+    tmax = __reduce_max_sync(0xffffffffu, tmax);
+    bad_w = __reduce_or_sync(0xffffffffu, bad_w);
+    bad_t = __reduce_or_sync(0xffffffffu, bad_t);
+    if ((threadIdx.x & 31u) == 0) {
+        if (wmax)
+            atomicMax(&d.stats->wmax, wmax);
+        if (tmax)
+            atomicMax(&d.stats->tmax, tmax);
+        if (bad_w)
+            atomicOr(&d.stats->bad_w, 1u);
+        if (bad_t)
+            atomicOr(&d.stats->bad_t, 1u);
+    }
+}
+
+/* Step 1: successors and in-degrees of the policy graph (deg zeroed). */
+__global__ void cm_succ_indeg(cm_dev d)
+{
+    const uint64_t v = cm_tid();
+    if (v >= d.n || d.pol[v] == CM_NO_EDGE)
+        return;
+    const uint32_t s = d.tgt[d.pol[v]];
+    d.succ[v] = s;
+    atomicAdd(&d.deg[s], 1u);
+}
+
+/* Step 2: trimming.  deg0 is a snapshot of deg before the launch, so the
+ * start set is fixed; a thread continues with a successor only when its own
+ * decrement took that successor's in-degree from 1 to 0, so every removed
+ * vertex is handled by exactly one thread (the atomic decides who). */
+__global__ void cm_trim(cm_dev d)
+{
+    const uint64_t v = cm_tid();
+    if (v >= d.n || d.pol[v] == CM_NO_EDGE || d.deg0[v] != 0)
+        return;
+    uint32_t u = (uint32_t)v;
+    for (;;) {
+        const uint32_t s = d.succ[u];
+        if (atomicSub(&d.deg[s], 1u) != 1u)
+            break;
+        u = s;
+    }
+}
+
+static __device__ __forceinline__ int cm_on_cycle(const cm_dev &d, uint64_t v)
+{
+    return d.pol[v] != CM_NO_EDGE && d.deg[v] > 0;
+}
+
+/* Records that doubling step k changed something.  The flag is monotone
+ * (only ever set to 1), so the unsynchronised pre-read is a benign race: at
+ * worst a few warps set it redundantly; one atomic per warp otherwise. */
+static __device__ __forceinline__ void cm_note_progress(unsigned int *flag, int changed)
+{
+    const unsigned int mask = __activemask();
+    const unsigned int any = __ballot_sync(mask, changed);
+    if (any && (threadIdx.x & 31u) == (unsigned int)(__ffs(mask) - 1) && !*(volatile unsigned int *)flag)
+        atomicOr(flag, 1u);
+}
+
+/* A doubling step after a step that changed nothing has nothing to do: then
+ * the two buffers hold the same answer (see cm_lead_step / cm_path_step),
+ * so later steps return at once and the caller's final buffer index stays
+ * right.  progress[k - 1] was written by the previous launch. */
+static __device__ __forceinline__ int cm_settled(const unsigned int *progress, int k)
+{
+    return k > 0 && progress[k - 1] == 0;
+}
+
+/* Step 3: handle (smallest vertex) of each policy cycle by pointer
+ * doubling; after round k lead[v] is the minimum of the 2^k cycle vertices
+ * from v on.  Double-buffered: reads [a], writes [1 - a]. */
+__global__ void cm_lead_init(cm_dev d)
+{
+    const uint64_t v = cm_tid();
+    if (v >= d.n || !cm_on_cycle(d, v))
+        return;
+    d.lead[0][v] = (uint32_t)v;
+    d.jump[0][v] = d.succ[v];
+}
+
+/* Settling: when no lead changes in step k, lead_k[v] <= lead_k[v + 2^k]
+ * around every cycle, so all of v's orbit under +2^k has one lead; the
+ * windows of length 2^k from that orbit (spaced gcd(2^k, L) <= 2^k apart)
+ * cover the cycle, so every lead is already the cycle's minimum. */
+__global__ void cm_lead_step(cm_dev d, int a, int k)
+{
+    const uint64_t v = cm_tid();
+    if (v >= d.n || cm_settled(d.progress, k) || !cm_on_cycle(d, v))
+        return;
+    const uint32_t j = d.jump[a][v];
+    const uint32_t l = min(d.lead[a][v], d.lead[a][j]);
+    d.lead[1 - a][v] = l;
+    d.jump[1 - a][v] = d.jump[a][j];
+    cm_note_progress(&d.progress[k], l != d.lead[a][v]);
+}
+
+/* Step 4: pointer jumping towards the handle; nx[v] is the vertex 2^k
+ * policy steps ahead (or the handle, which points to itself with zero
+ * sums), W/T the sums of w' and t over those steps. */
+__global__ void cm_path_init(cm_dev d, int la)
+{
+    const uint64_t v = cm_tid();
+    if (v >= d.n || d.pol[v] == CM_NO_EDGE)
+        return;
+    if (cm_on_cycle(d, v) && d.lead[la][v] == (uint32_t)v) {
+        d.nx[0][v] = (uint32_t)v;
+        d.W[0][v] = 0;
+        d.T[0][v] = 0;
+    } else {
+        const uint64_t e = d.pol[v];
+        d.nx[0][v] = d.succ[v];
+        d.W[0][v] = cm_w(d, e);
+        d.T[0][v] = cm_t(d, e);
+    }
+}
+
+/* Settling: when every nx[v] already is a handle (nx[j] == j, W[j] = T[j]
+ * = 0), the step copies buffer a to 1 - a unchanged. */
+__global__ void cm_path_step(cm_dev d, int a, int k)
+{
+    const uint64_t v = cm_tid();
+    if (v >= d.n || cm_settled(d.progress, k) || d.pol[v] == CM_NO_EDGE)
+        return;
+    const uint32_t j = d.nx[a][v];
+    const uint32_t jj = d.nx[a][j];
+    d.W[1 - a][v] = d.W[a][v] + d.W[a][j];
+    d.T[1 - a][v] = d.T[a][v] + d.T[a][j];
+    d.nx[1 - a][v] = jj;
+    cm_note_progress(&d.progress[k], jj != j);
+}
+
+static __device__ long long cm_gcd(long long a, long long b)
+{
+    a = a < 0 ? -a : a;
+    while (b) {
+        const long long r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* Step 5: the exact reduced ratio of each policy cycle, at its handle. */
+__global__ void cm_cycle_ratio(cm_dev d, int a)
+{
+    const uint64_t h = cm_tid();
+    if (h >= d.n || d.pol[h] == CM_NO_EDGE || d.nx[a][h] != (uint32_t)h)
+        return;
+    const uint64_t e = d.pol[h];
+    const uint32_t s = d.succ[h];
+    const long long wc = cm_w(d, e) + d.W[a][s], tc = cm_t(d, e) + d.T[a][s];
+    const long long g = cm_gcd(wc, tc); /* tc >= 1, so g >= 1 */
+    d.cp[h] = wc / g;
+    d.cq[h] = tc / g;
+}
+
+/* Step 6: ratio and scaled value of every vertex. */
+__global__ void cm_values(cm_dev d, int a)
+{
+    const uint64_t v = cm_tid();
+    if (v >= d.n || d.pol[v] == CM_NO_EDGE)
+        return;
+    const uint32_t h = d.nx[a][v];
+    cm_vrec r;
+    r.p = d.cp[h];
+    r.q = d.cq[h];
+    r.x = (i128)r.q * d.W[a][v] - (i128)r.p * d.T[a][v];
+    d.rec[v] = r;
+}
+
+/* Step 7: policy improvement (ratio first, then value; strict
+ * improvements only, the first best edge wins).  Reads rec[] only; pol[u]
+ * is written by thread u alone. */
+__global__ void cm_improve(cm_dev d)
+{
+    const uint64_t u = cm_tid();
+    if (u >= d.n || d.pol[u] == CM_NO_EDGE)
+        return;
+    const uint32_t c = d.comp[u];
+    const cm_vrec me = d.rec[u];
+    const uint64_t e0 = d.pol[u];
+    uint64_t be = e0;
+    long long bp = me.p, bq = me.q;
+    i128 bx = me.x;
+    int by_ratio = 0;
+    for (uint64_t e = d.off[u]; e < d.off[u + 1]; e++) {
+        const uint32_t v = d.tgt[e];
+        if (d.comp[v] != c)
+            continue;
+        const cm_vrec r = d.rec[v];
+        if (cm_less(r.p, r.q, bp, bq)) {
+            bp = r.p, bq = r.q, be = e, by_ratio = 1;
+        } else if (!by_ratio && r.p == me.p && r.q == me.q) {
+            const i128 x = (i128)me.q * cm_w(d, e) - (i128)me.p * cm_t(d, e) + r.x;
+            if (x < bx)
+                bx = x, be = e;
+        }
+    }
+    if (be != e0) {
+        d.pol[u] = be;
+        atomicAdd(&d.stats->changed, 1u);
+    }
+}
+
+/* ---- host side ---------------------------------------------------------- */
+
+static int cm_cuda(struct wx_error *err, cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess)
+        return WX_OK;
+    (void)cudaGetLastError();
+    return wx_fail(err, e == cudaErrorMemoryAllocation ? WX_ELIMIT : WX_ESYSTEM, NULL, 0, 0,
+                   "cycle mean (GPU): %s: %s", what, cudaGetErrorString(e));
+}
+
+#define CK(call)                                                                                   \
+    do {                                                                                           \
+        if ((rc = cm_cuda(err, (call), #call)))                                                    \
+            goto out;                                                                              \
+    } while (0)
+
+/* Launch configuration of every kernel: one thread per vertex. */
+#define LAUNCH(kernel, ...)                                                                        \
+    do {                                                                                           \
+        kernel<<<blocks, CM_THREADS>>>(__VA_ARGS__);                                               \
+        if ((rc = cm_cuda(err, cudaGetLastError(), "launch of " #kernel)))                        \
+            goto out;                                                                              \
+    } while (0)
+
+extern "C" int cyclemean_gpu_available(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n <= 0) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return prop.major >= 9; /* built for sm_90 */
+}
+
+static int cm_less_host(long long p1, long long q1, long long p2, long long q2)
+{
+    return (i128)p1 * q2 < (i128)p2 * q1;
+}
+
+static long long cm_gcd_host(long long a, long long b)
+{
+    a = a < 0 ? -a : a;
+    while (b) {
+        const long long r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+static int cm_bits(uint64_t s)
+{
+    int r = 0;
+    while (s) {
+        r++;
+        s >>= 1;
+    }
+    return r;
+}
+
+extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_result *scc,
+                                    int maximize, struct cm_result *out, struct wx_error *err)
+{
+    int rc = WX_OK;
+    memset(out, 0, sizeof *out);
+    const uint64_t n = g->n_vertices, m = g->n_edges;
+    cm_dev d;
+    memset(&d, 0, sizeof d);
+    void *allocs[32];
+    int n_allocs = 0;
+    uint64_t *h_pol = NULL;
+    uint32_t *h_root = NULL;
+    long long *h_cp = NULL, *h_cq = NULL;
+    uint64_t *first = NULL; /* first (smallest) vertex of each component */
+
+    if (scc->n_vertices != n)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "cycle mean (GPU): the SCC result has %llu vertices, the graph %llu",
+                       (unsigned long long)scc->n_vertices, (unsigned long long)n);
+    if (n >= 0xffffffffull)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                       "cycle mean (GPU): %llu vertices; the limit is 2^32 - 2",
+                       (unsigned long long)n);
+    out->n_sccs = scc->n_sccs;
+    if (scc->n_sccs) {
+        out->per_scc = (struct cm_value *)calloc(scc->n_sccs, sizeof *out->per_scc);
+        if (!out->per_scc)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cycle mean (GPU): out of memory");
+    }
+    if (scc->n_in_nontrivial == 0)
+        return WX_OK; /* acyclic: no cycle, nothing to solve */
+
+    {
+        const unsigned int blocks = (unsigned int)((n + CM_THREADS - 1) / CM_THREADS);
+        const int R = cm_bits(scc->largest);
+        const long long sgn = maximize ? -1 : 1;
+        struct cm_stats st;
+        uint64_t rounds = 0;
+
+#define DALLOC(ptr, count)                                                                         \
+    do {                                                                                           \
+        void *p_ = NULL;                                                                           \
+        CK(cudaMalloc(&p_, (size_t)(count) * sizeof *(ptr) + 16));                                \
+        allocs[n_allocs++] = p_;                                                                   \
+        *(void **)&(ptr) = p_;                                                                     \
+    } while (0)
+
+        uint64_t *off;
+        uint32_t *tgt, *comp;
+        long long *w, *t = NULL;
+        DALLOC(off, n + 1);
+        DALLOC(tgt, m);
+        DALLOC(w, m);
+        if (g->transit)
+            DALLOC(t, m);
+        DALLOC(comp, n);
+        CK(cudaMemcpy(off, g->offsets, (n + 1) * sizeof *off, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(tgt, g->targets, m * sizeof *tgt, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(w, g->weights, m * sizeof *w, cudaMemcpyHostToDevice));
+        if (t)
+            CK(cudaMemcpy(t, g->transit, m * sizeof *t, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(comp, scc->comp, n * sizeof *comp, cudaMemcpyHostToDevice));
+        d.n = n, d.off = off, d.tgt = tgt, d.w = w, d.t = t, d.comp = comp, d.sgn = sgn;
+        DALLOC(d.pol, n);
+        DALLOC(d.succ, n);
+        DALLOC(d.deg, n);
+        DALLOC(d.deg0, n);
+        for (int i = 0; i < 2; i++) {
+            DALLOC(d.lead[i], n);
+            DALLOC(d.jump[i], n);
+            DALLOC(d.nx[i], n);
+            DALLOC(d.W[i], n);
+            DALLOC(d.T[i], n);
+        }
+        DALLOC(d.cp, n);
+        DALLOC(d.cq, n);
+        DALLOC(d.rec, n);
+        DALLOC(d.stats, 1);
+        DALLOC(d.progress, 2 * (R + 1));
+        CK(cudaMemset(d.stats, 0, sizeof *d.stats));
+
+        LAUNCH(cm_init, d);
+        CK(cudaMemcpy(&st, d.stats, sizeof st, cudaMemcpyDeviceToHost));
+        if (st.bad_w) {
+            rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                         "cycle mean (GPU): a weight on a cycle is outside [-(2^31 - 1), 2^31 - 1]");
+            goto out;
+        }
+        if (st.bad_t) {
+            rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                         "cycle mean (GPU): a transit time on a cycle is outside [1, 2^31 - 1]");
+            goto out;
+        }
+        {
+            /* The value bound of the header comment, with a factor 2 of
+             * margin: 2 (s^2 + s) Wmax Tmax < 2^126. */
+            const long double s = (long double)scc->largest;
+            const long double bound = 2.0L * (s * s + s) * ((long double)st.wmax + 1.0L) *
+                                      (long double)st.tmax;
+            if (bound >= 85070591730234615865843651857942052864.0L /* 2^126 */) {
+                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                             "cycle mean (GPU): a component of %llu vertices with |w| up to %u and "
+                             "transit times up to %u may overflow the 128-bit exact values",
+                             (unsigned long long)scc->largest, st.wmax, st.tmax);
+                goto out;
+            }
+        }
+
+        for (;;) {
+            if (rounds >= CM_MAX_ROUNDS) {
+                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                             "cycle mean (GPU): no convergence after %llu policy-iteration rounds",
+                             (unsigned long long)rounds);
+                goto out;
+            }
+            rounds++;
+            CK(cudaMemsetAsync(d.deg, 0, n * sizeof *d.deg));
+            CK(cudaMemsetAsync(&d.stats->changed, 0, sizeof d.stats->changed));
+            CK(cudaMemsetAsync(d.progress, 0, 2 * (R + 1) * sizeof *d.progress));
+            LAUNCH(cm_succ_indeg, d);
+            CK(cudaMemcpyAsync(d.deg0, d.deg, n * sizeof *d.deg, cudaMemcpyDeviceToDevice));
+            LAUNCH(cm_trim, d);
+            LAUNCH(cm_lead_init, d);
+            int a = 0;
+            for (int k = 0; k < R; k++, a = 1 - a)
+                LAUNCH(cm_lead_step, d, a, k);
+            LAUNCH(cm_path_init, d, a);
+            int b = 0;
+            cm_dev dp = d;
+            dp.progress = d.progress + R; /* the path steps' own flags */
+            for (int k = 0; k < R; k++, b = 1 - b)
+                LAUNCH(cm_path_step, dp, b, k);
+            LAUNCH(cm_cycle_ratio, d, b);
+            LAUNCH(cm_values, d, b);
+            LAUNCH(cm_improve, d);
+            unsigned int changed = 0;
+            CK(cudaMemcpy(&changed, &d.stats->changed, sizeof changed, cudaMemcpyDeviceToHost));
+            if (!changed) {
+                /* The evaluation of this (final) policy is in buffer b. */
+                h_pol = (uint64_t *)malloc(n * sizeof *h_pol);
+                h_root = (uint32_t *)malloc(n * sizeof *h_root);
+                h_cp = (long long *)malloc(n * sizeof *h_cp);
+                h_cq = (long long *)malloc(n * sizeof *h_cq);
+                first = (uint64_t *)malloc(scc->n_sccs * sizeof *first);
+                if (!h_pol || !h_root || !h_cp || !h_cq || !first) {
+                    rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cycle mean (GPU): out of memory");
+                    goto out;
+                }
+                CK(cudaMemcpy(h_pol, d.pol, n * sizeof *h_pol, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(h_root, d.nx[b], n * sizeof *h_root, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(h_cp, d.cp, n * sizeof *h_cp, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(h_cq, d.cq, n * sizeof *h_cq, cudaMemcpyDeviceToHost));
+                break;
+            }
+        }
+        out->iterations = rounds;
+
+        /* Per component: the ratio must be the same at every vertex (the
+         * certificate's first half); the answer is in the input's sign. */
+        for (uint64_t k = 0; k < scc->n_sccs; k++)
+            first[k] = UINT64_MAX;
+        for (uint64_t v = 0; v < n; v++) {
+            const uint32_t k = scc->comp[v];
+            if (h_pol[v] == CM_NO_EDGE)
+                continue;
+            const uint32_t h = h_root[v];
+            const long long p = sgn * h_cp[h], q = h_cq[h];
+            struct cm_value *cv = &out->per_scc[k];
+            if (first[k] == UINT64_MAX) {
+                first[k] = v;
+                cv->has_cycle = 1, cv->num = p, cv->den = q;
+            } else if (cv->num != p || cv->den != q) {
+                rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                             "cycle mean (GPU): internal error: component %u is not uniform after "
+                             "convergence (vertex %llu)", k, (unsigned long long)v);
+                goto out;
+            }
+        }
+        uint64_t best = UINT64_MAX;
+        for (uint64_t k = 0; k < scc->n_sccs; k++) {
+            const struct cm_value *cv = &out->per_scc[k];
+            if (!cv->has_cycle)
+                continue;
+            if (best == UINT64_MAX ||
+                (maximize ? cm_less_host(out->per_scc[best].num, out->per_scc[best].den, cv->num, cv->den)
+                          : cm_less_host(cv->num, cv->den, out->per_scc[best].num,
+                                         out->per_scc[best].den)))
+                best = k;
+        }
+        if (best == UINT64_MAX) {
+            rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                         "cycle mean (GPU): internal error: non-trivial components but no cycle");
+            goto out;
+        }
+        out->best = out->per_scc[best];
+        out->best_scc = (uint32_t)best;
+
+        /* The critical cycle: the policy cycle through the handle of the
+         * optimal component's smallest vertex, re-checked from the input. */
+        const uint32_t h = h_root[first[best]];
+        uint64_t len = 0;
+        uint32_t u = h;
+        do {
+            len++;
+            u = g->targets[h_pol[u]];
+        } while (u != h && len <= scc->largest);
+        if (u != h) {
+            rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                         "cycle mean (GPU): internal error: the critical policy cycle does not close");
+            goto out;
+        }
+        out->cycle = (uint32_t *)malloc(len * sizeof *out->cycle);
+        out->cycle_edges = (uint64_t *)malloc(len * sizeof *out->cycle_edges);
+        if (!out->cycle || !out->cycle_edges) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cycle mean (GPU): out of memory");
+            goto out;
+        }
+        out->cycle_len = len;
+        long long sw = 0, stt = 0; /* |sums| < 2^32 * 2^31: no overflow */
+        u = h;
+        for (uint64_t i = 0; i < len; i++) {
+            const uint64_t e = h_pol[u];
+            out->cycle[i] = u;
+            out->cycle_edges[i] = e;
+            sw += g->weights[e];
+            stt += g->transit ? g->transit[e] : 1;
+            u = g->targets[e];
+        }
+        const long long gg = cm_gcd_host(sw, stt);
+        if (sw / gg != out->best.num || stt / gg != out->best.den) {
+            rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                         "cycle mean (GPU): internal error: the critical cycle's ratio %lld/%lld "
+                         "differs from the optimum %lld/%lld", sw / gg, stt / gg,
+                         (long long)out->best.num, (long long)out->best.den);
+            goto out;
+        }
+    }
+
+out:
+    for (int i = 0; i < n_allocs; i++)
+        cudaFree(allocs[i]);
+    free(h_pol);
+    free(h_root);
+    free(h_cp);
+    free(h_cq);
+    free(first);
+    if (rc != WX_OK) {
+        free(out->cycle);
+        free(out->cycle_edges);
+        free(out->per_scc);
+        memset(out, 0, sizeof *out);
+    }
+    return rc;
+}

@@ -1,0 +1,64 @@
+/*
+ * nogpu_scc.c -- the GPU SCC entry points of a build made without nvcc
+ * (used instead of kernels/scc.cu).  scc_gpu_available() says no, so the
+ * CLI's `--backend auto` runs Tarjan; the others fail with WX_EINPUT.
+ */
+#include <string.h>
+
+#include "../analysis/scc.h"
+#include "scc_gpu.h"
+
+#define NO_CUDA "this warpex was built without CUDA (nvcc was not found): the GPU SCC is unavailable"
+
+int scc_gpu_available(void)
+{
+    return 0;
+}
+
+int scc_gpu(const struct csr *g, struct scc_result *out, struct wx_error *err)
+{
+    (void)g;
+    memset(out, 0, sizeof *out);
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0, NO_CUDA);
+}
+
+int scc_gpu_upload(const struct csr *g, struct scc_gpu_graph *dg, struct wx_error *err)
+{
+    (void)g;
+    memset(dg, 0, sizeof *dg);
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0, NO_CUDA);
+}
+
+void scc_gpu_graph_free(struct scc_gpu_graph *dg)
+{
+    if (dg)
+        memset(dg, 0, sizeof *dg);
+}
+
+int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
+                   struct scc_gpu_stats *st, struct wx_error *err)
+{
+    (void)dg, (void)d_comp;
+    memset(out, 0, sizeof *out);
+    if (st)
+        memset(st, 0, sizeof *st);
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0, NO_CUDA);
+}
+
+int scc_gpu_ids_new(uint64_t n, uint32_t **d_comp, struct wx_error *err)
+{
+    (void)n;
+    *d_comp = NULL;
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0, NO_CUDA);
+}
+
+int scc_gpu_ids_download(const uint32_t *d_comp, uint64_t n, uint32_t *host, struct wx_error *err)
+{
+    (void)d_comp, (void)n, (void)host;
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0, NO_CUDA);
+}
+
+void scc_gpu_ids_free(uint32_t *d_comp)
+{
+    (void)d_comp;
+}

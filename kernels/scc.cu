@@ -1,0 +1,909 @@
+/*
+ * scc.cu -- strongly connected components on the GPU: the twin of
+ * analysis/scc.c (same struct scc_result, same canonical numbering).
+ *
+ * PIPELINE (scc_gpu_device):
+ *   1. transpose: in-edges by a CUB radix sort of (target, source) pairs;
+ *      in-offsets from the sorted keys (no atomics).
+ *   2. trim: a live vertex without a live in- or out-neighbour (other than
+ *      itself) in its own region is a singleton SCC.  Topology-driven
+ *      sweeps, repeated while a sweep removes at least 1/TRIM_MIN_SHARE of
+ *      the live vertices (trimming peels a DAG one layer per sweep; the
+ *      colouring below finishes long tails in few levels instead).
+ *   3. pivot: one forward-backward search from the live vertex with the
+ *      largest (in+1)(out+1) degree product, both directions in one push
+ *      kernel per BFS level (frontier queues): the intersection is the
+ *      pivot's SCC -- on graphs with a giant SCC (tori, random graphs,
+ *      most state spaces) this removes most vertices in O(n + m) work,
+ *      where label propagation would need many label changes per vertex.
+ *      The rest splits into the regions "forward only", "backward only"
+ *      and "neither", which no SCC crosses.
+ *   4. colour rounds, alternating direction, each after a trim: every live
+ *      vertex gets col = the largest id that reaches it (or, in odd rounds,
+ *      that it reaches) within its region, by data-driven max propagation
+ *      (only vertices whose label grew push again); a colour's root (col ==
+ *      own id) then searches back within its colour: the vertices reached
+ *      form the root's SCC (col[v] == c and v reaches c, and c reaches v
+ *      since c is v's colour).  The others move to the region "colour c":
+ *      SCC members share their colour, and c lies in v's old region, so the
+ *      regions stay disjoint.  Every round finishes at least the SCC of
+ *      each region's largest vertex, so the loop terminates; ids in a
+ *      topological-like order (grid-DAGs, BFS-numbered state spaces) make
+ *      most vertices their own root in the first round, and alternating
+ *      the direction handles the reverse order.
+ *   5. relabel: the representative of a component (the pivot, the colour
+ *      root, or the trimmed vertex) maps to its smallest member
+ *      (warp-aggregated atomicMin), and a CUB exclusive scan over "v is its
+ *      component's smallest member" numbers the components canonically.
+ *   6. counts: sizes and "edge leaves" / "self-loop" flags per component
+ *      (warp-aggregated atomics), then one reduction over the components.
+ *
+ * DETERMINISM: the partition and the canonical ids are deterministic; the
+ * number of sweeps may vary from run to run (in-place updates race, below).
+ *
+ * BENIGN RACES (global memory only; no shared memory is used):
+ *   - trim: rep[] is written by its owner while neighbours read it.  A
+ *     neighbour seen as already trimmed is a singleton SCC, hence not in
+ *     v's SCC, so ignoring it is right; seen as live, it only delays v.
+ *   - push levels: see the comment of scc_push_level.
+ */
+#include <cuda_runtime.h>
+#include <cub/cub.cuh>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+extern "C" {
+#include "../analysis/scc.h"
+#include "scc_gpu.h"
+}
+
+#define SCC_UNSET 0xffffffffu
+#define SCC_BLOCK 256
+#define FULL_MASK 0xffffffffu
+
+/* Tunables (why: see the pipeline comment). */
+#define TRIM_MIN_SHARE 64     /* keep trimming while a sweep removes >= live/64 */
+#define TRIM_MAX_SWEEPS 64    /* per round */
+#define LEVEL_BATCH_MAX 16    /* push levels launched between host checks */
+#define LEVEL_BLOCKS_PER_SM 8 /* grid of a push level: SMs * this blocks of SCC_BLOCK */
+
+/* Component flags of the counting pass. */
+#define CF_LEAVES 1u          /* an edge leaves the component */
+#define CF_SELF 2u            /* a self-loop inside it */
+
+static int cuda_fail(struct wx_error *err, cudaError_t e, const char *what, int line)
+{
+    if (e == cudaErrorMemoryAllocation)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                       "GPU SCC: out of device memory (%s, scc.cu:%d)", what, line);
+    return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "GPU SCC: CUDA error '%s' in %s (scc.cu:%d)",
+                   cudaGetErrorString(e), what, line);
+}
+
+#define CK(call)                                                       \
+    do {                                                               \
+        cudaError_t e_ = (call);                                       \
+        if (e_ != cudaSuccess) {                                       \
+            rc = cuda_fail(err, e_, #call, __LINE__);                  \
+            goto out;                                                  \
+        }                                                              \
+    } while (0)
+#define CK_LAUNCH() CK(cudaGetLastError())
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return 1e3 * (double)t.tv_sec + 1e-6 * (double)t.tv_nsec;
+}
+
+static unsigned grid_for(uint64_t n)
+{
+    return (unsigned)((n + SCC_BLOCK - 1) / SCC_BLOCK);
+}
+
+/* ---- transposition ---- */
+
+/* src[e] = the source of edge e (one thread per vertex). */
+__global__ void scc_edge_sources(const uint64_t *off, uint32_t n, uint32_t *src)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n)
+        return;
+    for (uint64_t e = off[v]; e < off[v + 1]; e++)
+        src[e] = (uint32_t)v;
+}
+
+/* roff[v] = the first position i of the sorted keys with keys[i] >= v: the
+ * thread of position i (0 <= i <= m) writes it for keys[i-1] < v <= keys[i]
+ * (with keys[-1] = -1 and keys[m] = n), so every v in [0, n] is written
+ * exactly once. */
+__global__ void scc_offsets_from_keys(const uint32_t *keys, uint64_t m, uint32_t n, uint64_t *roff)
+{
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > m)
+        return;
+    uint64_t a = i == 0 ? 0 : (uint64_t)keys[i - 1] + 1;
+    uint64_t b = i == m ? (uint64_t)n : (uint64_t)keys[i];
+    for (uint64_t v = a; v <= b; v++)
+        roff[v] = i;
+}
+
+/* ---- trimming ---- */
+
+/* One trim sweep; *count += vertices trimmed.  rep[v] == SCC_UNSET marks a
+ * live vertex; a trimmed vertex is its own representative. */
+__global__ void scc_trim(uint32_t n, const uint64_t *off, const uint32_t *tgt, const uint64_t *roff,
+                         const uint32_t *rsrc, uint32_t *rep, const uint64_t *reg,
+                         unsigned long long *count)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    bool trimmed = false;
+    if (v < n && rep[v] == SCC_UNSET) {
+        uint64_t r = reg[v];
+        bool has_out = false, has_in = false;
+        for (uint64_t e = off[v]; e < off[v + 1] && !has_out; e++) {
+            uint32_t w = tgt[e];
+            has_out = w != v && rep[w] == SCC_UNSET && reg[w] == r;
+        }
+        for (uint64_t e = roff[v]; has_out && e < roff[v + 1] && !has_in; e++) {
+            uint32_t u = rsrc[e];
+            has_in = u != v && rep[u] == SCC_UNSET && reg[u] == r;
+        }
+        if (!has_out || !has_in) {
+            rep[v] = (uint32_t)v;
+            trimmed = true;
+        }
+    }
+    unsigned b = __ballot_sync(FULL_MASK, trimmed);
+    if ((threadIdx.x & 31) == 0 && b)
+        atomicAdd(count, (unsigned long long)__popc(b));
+}
+
+/* ---- data-driven propagation (pivot search, colouring, reach) ----
+ *
+ * A "side" is one propagation: labels lab[] pushed along the edges adj[]
+ * of off[] (the CSR for "forward", the transpose for "backward"), from the
+ * vertices of the level's queue, within the pusher's region (and colour,
+ * when COL): w takes max(lab[w], lab[v]) by atomicMax, and w joins the next
+ * level's queue the first time its label grows in a level (stamp[w] holds
+ * the last level w was queued for; levels are numbered globally, so the
+ * stamps need no reset).  Queues are double-buffered by level parity;
+ * their lengths rotate over three counters: level L reads cnt[L % 3],
+ * appends to cnt[(L+1) % 3] and clears cnt[(L+2) % 3] (read by level L-1,
+ * written next by level L+1), so levels run back to back without the host.
+ * The first level of a propagation may take "all live vertices" instead of
+ * a queue.  A propagation is finished when a level starts with empty queues.
+ * Correctness: whenever lab[w] grows, w is in the next queue (or already
+ * is, and pushes its latest label when processed, after the kernel
+ * boundary), so at the end lab[w] >= lab[v] on every in-region edge v -> w:
+ * lab[w] is the maximum over the vertices that reach w, i.e. the fixpoint.
+ * Races: labels only grow (atomicMax); the early "lab[w] >= label" test
+ * reads a possibly stale, smaller value and then only costs an atomic.
+ */
+struct scc_side {
+    const uint64_t *off;
+    const uint32_t *adj;
+    uint32_t *lab, *stamp;
+    uint32_t *q0, *q1;
+    unsigned long long *cnt; /* 3 rotating queue lengths */
+};
+
+/* Appends w to q (warp-aggregated among the lanes appending together). */
+__device__ static void scc_enqueue(uint32_t *q, unsigned long long *cnt, uint32_t w)
+{
+    unsigned mask = __activemask();
+    unsigned lane = threadIdx.x & 31;
+    int leader = __ffs(mask) - 1;
+    unsigned long long base = 0;
+    if ((int)lane == leader)
+        base = atomicAdd(cnt, (unsigned long long)__popc(mask));
+    base = __shfl_sync(mask, base, leader);
+    q[base + __popc(mask & ((1u << lane) - 1))] = w;
+}
+
+__device__ static uint32_t scc_vload(const uint32_t *p)
+{
+    return *(const volatile uint32_t *)p;
+}
+
+template <bool COL>
+__global__ void scc_push_level(uint32_t n, struct scc_side a, struct scc_side b, int two,
+                               uint32_t level, int all, const uint32_t *rep, const uint64_t *reg,
+                               const uint32_t *col)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        a.cnt[(level + 2) % 3] = 0;
+        if (two)
+            b.cnt[(level + 2) % 3] = 0;
+    }
+    const uint64_t ca = all ? n : a.cnt[level % 3];
+    const uint64_t cb = two ? (all ? n : b.cnt[level % 3]) : 0;
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < ca + cb; i += stride) {
+        /* the side's fields, selected one by one (no local-memory copy) */
+        const bool first = i < ca;
+        const uint64_t k = first ? i : i - ca;
+        const uint64_t *off = first ? a.off : b.off;
+        const uint32_t *adj = first ? a.adj : b.adj;
+        uint32_t *lab = first ? a.lab : b.lab;
+        uint32_t *stamp = first ? a.stamp : b.stamp;
+        const uint32_t *cur = (level & 1) ? (first ? a.q1 : b.q1) : (first ? a.q0 : b.q0);
+        uint32_t *next = (level & 1) ? (first ? a.q0 : b.q0) : (first ? a.q1 : b.q1);
+        unsigned long long *next_cnt = (first ? a.cnt : b.cnt) + (level + 1) % 3;
+        const uint32_t v = all ? (uint32_t)k : cur[k];
+        if (all && rep[v] != SCC_UNSET)
+            continue;
+        const uint32_t label = scc_vload(&lab[v]);
+        if (label == 0)
+            continue; /* 0 never raises a label */
+        const uint64_t r = reg[v];
+        const uint32_t cv = COL ? col[v] : 0;
+        for (uint64_t e = off[v]; e < off[v + 1]; e++) {
+            const uint32_t w = adj[e];
+            if (rep[w] != SCC_UNSET || reg[w] != r || (COL && col[w] != cv))
+                continue;
+            if (scc_vload(&lab[w]) >= label)
+                continue;
+            if (atomicMax(&lab[w], label) < label && atomicExch(&stamp[w], level + 1) != level + 1)
+                scc_enqueue(next, next_cnt, w);
+        }
+    }
+}
+
+/* Pivot election: the live vertex with the largest (in+1)*(out+1) degree
+ * product (ties to the larger id), as a 64-bit key max. */
+__global__ void scc_pivot_key(uint32_t n, const uint64_t *off, const uint64_t *roff,
+                              const uint32_t *rep, unsigned long long *best)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long key = 0;
+    if (v < n && rep[v] == SCC_UNSET) {
+        uint64_t p = (off[v + 1] - off[v] + 1) * (roff[v + 1] - roff[v] + 1);
+        key = (p > 0x7fffffffull ? 0x7fffffffull : p) << 32 | v;
+        key |= 1ull << 63; /* a live vertex beats "none" even with key 0 */
+    }
+    for (int d = 16; d; d >>= 1) {
+        unsigned long long o = __shfl_down_sync(FULL_MASK, key, d);
+        key = o > key ? o : key;
+    }
+    if ((threadIdx.x & 31) == 0 && key && *best < key)
+        atomicMax(best, key);
+}
+
+/* After the pivot's forward (fl) and backward (bl) searches: both -> the
+ * pivot's SCC; otherwise the region becomes 1 + fl + 2 bl (all live
+ * vertices were in region 0 before, so these keys are unique). */
+__global__ void scc_pivot_finish(uint32_t n, uint32_t pivot, uint32_t *rep, uint64_t *reg,
+                                 const uint32_t *fl, const uint32_t *bl, unsigned long long *live)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    bool still = false;
+    if (v < n && rep[v] == SCC_UNSET) {
+        uint32_t f = fl[v] != 0, b = bl[v] != 0;
+        if (f && b) {
+            rep[v] = pivot;
+        } else {
+            reg[v] = 1 + f + 2 * b;
+            still = true;
+        }
+    }
+    unsigned bal = __ballot_sync(FULL_MASK, still);
+    if ((threadIdx.x & 31) == 0 && bal)
+        atomicAdd(live, (unsigned long long)__popc(bal));
+}
+
+/* Colour labels are vertex id + 1 (so that 0 means "nothing"); reach
+ * flags start at 0. */
+__global__ void scc_colour_init(uint32_t n, const uint32_t *rep, uint32_t *col, uint32_t *reach)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < n && rep[v] == SCC_UNSET) {
+        col[v] = (uint32_t)v + 1;
+        reach[v] = 0;
+    }
+}
+
+/* A colour's root (col == own id + 1) reaches itself. */
+__global__ void scc_colour_roots(uint32_t n, const uint32_t *rep, const uint32_t *col, uint32_t *reach)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < n && rep[v] == SCC_UNSET && col[v] == (uint32_t)v + 1)
+        reach[v] = 1;
+}
+
+/* Reached -> the SCC of the colour's root; otherwise the region becomes
+ * the colour (unique: the root lies in v's old region). */
+__global__ void scc_colour_finish(uint32_t n, uint32_t *rep, uint64_t *reg, const uint32_t *col,
+                                  const uint32_t *reach, unsigned long long *live)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    bool still = false;
+    if (v < n && rep[v] == SCC_UNSET) {
+        if (reach[v]) {
+            rep[v] = col[v] - 1;
+        } else {
+            reg[v] = col[v];
+            still = true;
+        }
+    }
+    unsigned bal = __ballot_sync(FULL_MASK, still);
+    if ((threadIdx.x & 31) == 0 && bal)
+        atomicAdd(live, (unsigned long long)__popc(bal));
+}
+
+/* ---- canonical relabelling ---- */
+
+/* minv[rep[v]] = min over the component; warp-aggregated so that a giant
+ * component costs one atomic per warp at most (and none once the minimum
+ * is in place, as ids are visited in increasing order). */
+__global__ void scc_min_member(uint32_t n, const uint32_t *rep, uint32_t *minv)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t key = v < n ? rep[v] : SCC_UNSET;
+    unsigned peers = __match_any_sync(FULL_MASK, key);
+    uint32_t lo = __reduce_min_sync(peers, (uint32_t)(v < n ? v : SCC_UNSET));
+    if (v < n && (threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1) && minv[key] > lo)
+        atomicMin(&minv[key], lo);
+}
+
+__global__ void scc_first_flags(uint32_t n, const uint32_t *rep, const uint32_t *minv, uint32_t *first)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < n)
+        first[v] = minv[rep[v]] == v;
+}
+
+/* comp[v] = pos[minv[rep[v]]], in place over rep (each thread reads and
+ * writes only its own rep entry). */
+__global__ void scc_canon(uint32_t n, uint32_t *rep_comp, const uint32_t *minv, const uint32_t *pos)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < n)
+        rep_comp[v] = pos[minv[rep_comp[v]]];
+}
+
+/* ---- counts ---- */
+
+/* size[c] and flags[c] for the canonical ids (warp-aggregated atomics). */
+__global__ void scc_comp_stats(uint32_t n, const uint64_t *off, const uint32_t *tgt,
+                               const uint32_t *comp, uint32_t *size, uint32_t *flags)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t c = v < n ? comp[v] : SCC_UNSET;
+    uint32_t lf = 0;
+    if (v < n)
+        for (uint64_t e = off[v]; e < off[v + 1]; e++) {
+            uint32_t w = tgt[e];
+            if (comp[w] != c)
+                lf |= CF_LEAVES;
+            else if (w == v)
+                lf |= CF_SELF;
+        }
+    unsigned peers = __match_any_sync(FULL_MASK, c);
+    uint32_t orf = __reduce_or_sync(peers, lf);
+    if (v < n && (threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1)) {
+        atomicAdd(&size[c], (uint32_t)__popc(peers));
+        if (orf && (flags[c] & orf) != orf)
+            atomicOr(&flags[c], orf);
+    }
+}
+
+enum { SUM_TRIVIAL, SUM_NONTRIV_V, SUM_LARGEST, SUM_BOTTOM, SUM_BOTTOM_TRIV, SUM_N };
+
+__device__ static unsigned long long warp_sum64(unsigned long long x)
+{
+    for (int d = 16; d; d >>= 1)
+        x += __shfl_down_sync(FULL_MASK, x, d);
+    return x;
+}
+
+__device__ static unsigned long long warp_max64(unsigned long long x)
+{
+    for (int d = 16; d; d >>= 1) {
+        unsigned long long y = __shfl_down_sync(FULL_MASK, x, d);
+        x = y > x ? y : x;
+    }
+    return x;
+}
+
+__global__ void scc_summary(uint32_t n_sccs, const uint32_t *size, const uint32_t *flags,
+                            unsigned long long *sum)
+{
+    uint64_t c = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned long long triv = 0, nontriv_v = 0, largest = 0, bottom = 0, bottom_triv = 0;
+    if (c < n_sccs) {
+        uint32_t s = size[c], f = flags[c];
+        int trivial = s == 1 && !(f & CF_SELF);
+        triv = trivial;
+        nontriv_v = trivial ? 0 : s;
+        largest = s;
+        bottom = !(f & CF_LEAVES);
+        bottom_triv = bottom && trivial;
+    }
+    triv = warp_sum64(triv);
+    nontriv_v = warp_sum64(nontriv_v);
+    largest = warp_max64(largest);
+    bottom = warp_sum64(bottom);
+    bottom_triv = warp_sum64(bottom_triv);
+    if ((threadIdx.x & 31) == 0) {
+        if (triv) atomicAdd(&sum[SUM_TRIVIAL], triv);
+        if (nontriv_v) atomicAdd(&sum[SUM_NONTRIV_V], nontriv_v);
+        if (largest) atomicMax(&sum[SUM_LARGEST], largest);
+        if (bottom) atomicAdd(&sum[SUM_BOTTOM], bottom);
+        if (bottom_triv) atomicAdd(&sum[SUM_BOTTOM_TRIV], bottom_triv);
+    }
+}
+
+/* ---- host side ---- */
+
+extern "C" int scc_gpu_available(void)
+{
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count <= 0) {
+        cudaGetLastError(); /* clear the sticky-free error state */
+        return 0;
+    }
+    int dev = 0, major = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return major >= 9;
+}
+
+extern "C" void scc_gpu_graph_free(struct scc_gpu_graph *dg)
+{
+    if (!dg)
+        return;
+    cudaFree(dg->d_offsets);
+    cudaFree(dg->d_targets);
+    memset(dg, 0, sizeof *dg);
+}
+
+extern "C" int scc_gpu_upload(const struct csr *g, struct scc_gpu_graph *dg, struct wx_error *err)
+{
+    int rc = WX_OK;
+    memset(dg, 0, sizeof *dg);
+    dg->n_vertices = g->n_vertices;
+    dg->n_edges = g->n_edges;
+    if (g->n_vertices > UINT32_MAX)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "GPU SCC: at most 2^32 - 1 vertices");
+    CK(cudaMalloc((void **)&dg->d_offsets, (g->n_vertices + 1) * sizeof(uint64_t)));
+    CK(cudaMemcpy(dg->d_offsets, g->offsets, (g->n_vertices + 1) * sizeof(uint64_t),
+                  cudaMemcpyHostToDevice));
+    if (g->n_edges) {
+        CK(cudaMalloc((void **)&dg->d_targets, g->n_edges * sizeof(uint32_t)));
+        CK(cudaMemcpy(dg->d_targets, g->targets, g->n_edges * sizeof(uint32_t),
+                      cudaMemcpyHostToDevice));
+    }
+out:
+    if (rc != WX_OK)
+        scc_gpu_graph_free(dg);
+    return rc;
+}
+
+/* Device work space of one decomposition. */
+struct scc_work {
+    uint32_t n;
+    unsigned grid_levels;        /* blocks of a push level (grid-stride) */
+    const uint64_t *off, *roff;
+    const uint32_t *tgt, *rsrc;
+    uint32_t *rep;               /* == the caller's d_comp */
+    uint64_t *reg;
+    uint32_t *col, *reach, *stamp_a, *stamp_b, *qa0, *qa1, *qb0, *qb1;
+    unsigned long long *cnt;     /* CNT_* below */
+    uint32_t level;              /* the next push level's number (global) */
+    uint32_t levels;             /* levels launched, for the stats */
+};
+
+enum { CNT_TRIM = 0, CNT_LIVE = 1, CNT_SUM = 2, CNT_A = CNT_SUM + SUM_N, CNT_B = CNT_A + 3,
+       CNT_PIVOT = CNT_B + 3, CNT_N };
+
+static struct scc_side make_side(const struct scc_work *w, int backward, uint32_t *lab, int b_side)
+{
+    struct scc_side s;
+    s.off = backward ? w->roff : w->off;
+    s.adj = backward ? w->rsrc : w->tgt;
+    s.lab = lab;
+    s.stamp = b_side ? w->stamp_b : w->stamp_a;
+    s.q0 = b_side ? w->qb0 : w->qa0;
+    s.q1 = b_side ? w->qb1 : w->qa1;
+    s.cnt = w->cnt + (b_side ? CNT_B : CNT_A);
+    return s;
+}
+
+/* Runs a propagation (side a, and b when two) to its end.  all: the first
+ * level pushes from every live vertex; else each side's queue for the
+ * current level holds its first init_a / init_b entries (written by the
+ * caller at parity w->level & 1).  col: restrict pushes to equal colours. */
+static int propagate(struct scc_work *w, struct scc_side a, struct scc_side b, int two, int all,
+                     uint64_t init_a, uint64_t init_b, const uint32_t *col, struct wx_error *err)
+{
+    int rc = WX_OK;
+    unsigned long long h[3];
+    uint32_t batch = 2;
+    int first = all;
+    for (int side = 0; side < 1 + two; side++) {
+        h[w->level % 3] = side ? init_b : init_a;
+        h[(w->level + 1) % 3] = 0;
+        h[(w->level + 2) % 3] = 0;
+        CK(cudaMemcpy(side ? b.cnt : a.cnt, h, sizeof h, cudaMemcpyHostToDevice));
+    }
+    for (;;) {
+        for (uint32_t k = 0; k < batch; k++) {
+            if (col)
+                scc_push_level<true><<<w->grid_levels, SCC_BLOCK>>>(w->n, a, b, two, w->level, first,
+                                                                   w->rep, w->reg, col);
+            else
+                scc_push_level<false><<<w->grid_levels, SCC_BLOCK>>>(w->n, a, b, two, w->level, first,
+                                                                    w->rep, w->reg, NULL);
+            CK_LAUNCH();
+            first = 0;
+            w->level++;
+            w->levels++;
+        }
+        unsigned long long ca = 0, cb = 0;
+        CK(cudaMemcpy(&ca, a.cnt + w->level % 3, sizeof ca, cudaMemcpyDeviceToHost));
+        if (two)
+            CK(cudaMemcpy(&cb, b.cnt + w->level % 3, sizeof cb, cudaMemcpyDeviceToHost));
+        if (ca == 0 && cb == 0)
+            break;
+        if (batch < LEVEL_BATCH_MAX)
+            batch *= 2;
+    }
+out:
+    return rc;
+}
+
+/* Trim sweeps while they pay (TRIM_MIN_SHARE); *live decreases. */
+static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *st,
+                      struct wx_error *err)
+{
+    int rc = WX_OK;
+    const unsigned gv = grid_for(w->n);
+    for (uint32_t s = 0; s < TRIM_MAX_SWEEPS && *live > 0; s++) {
+        unsigned long long trimmed = 0;
+        CK(cudaMemset(w->cnt + CNT_TRIM, 0, sizeof trimmed));
+        scc_trim<<<gv, SCC_BLOCK>>>(w->n, w->off, w->tgt, w->roff, w->rsrc, w->rep, w->reg,
+                                    w->cnt + CNT_TRIM);
+        CK_LAUNCH();
+        CK(cudaMemcpy(&trimmed, w->cnt + CNT_TRIM, sizeof trimmed, cudaMemcpyDeviceToHost));
+        st->trim_sweeps++;
+        st->trimmed += trimmed;
+        *live -= trimmed;
+        if (trimmed == 0 || trimmed * TRIM_MIN_SHARE < *live)
+            break;
+    }
+out:
+    return rc;
+}
+
+/* Forward-backward search from one pivot (the giant-SCC step); all live
+ * vertices must be in region 0. */
+static int pivot_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *st,
+                       struct wx_error *err)
+{
+    int rc = WX_OK;
+    const unsigned gv = grid_for(w->n);
+    unsigned long long key = 0, left = 0;
+    uint32_t one = 1, pivot;
+    struct scc_side a = make_side(w, 0, w->col, 0), b = make_side(w, 1, w->reach, 1);
+    CK(cudaMemset(w->cnt + CNT_PIVOT, 0, sizeof key));
+    scc_pivot_key<<<gv, SCC_BLOCK>>>(w->n, w->off, w->roff, w->rep, w->cnt + CNT_PIVOT);
+    CK_LAUNCH();
+    CK(cudaMemcpy(&key, w->cnt + CNT_PIVOT, sizeof key, cudaMemcpyDeviceToHost));
+    if (!key)
+        goto out; /* no live vertex */
+    pivot = (uint32_t)key;
+    CK(cudaMemset(w->col, 0, (uint64_t)w->n * sizeof *w->col));
+    CK(cudaMemset(w->reach, 0, (uint64_t)w->n * sizeof *w->reach));
+    CK(cudaMemcpy(w->col + pivot, &one, sizeof one, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(w->reach + pivot, &one, sizeof one, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(((w->level & 1) ? a.q1 : a.q0), &pivot, sizeof pivot, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(((w->level & 1) ? b.q1 : b.q0), &pivot, sizeof pivot, cudaMemcpyHostToDevice));
+    rc = propagate(w, a, b, 1, 0, 1, 1, NULL, err);
+    if (rc != WX_OK)
+        goto out;
+    CK(cudaMemset(w->cnt + CNT_LIVE, 0, sizeof left));
+    scc_pivot_finish<<<gv, SCC_BLOCK>>>(w->n, pivot, w->rep, w->reg, w->col, w->reach,
+                                        w->cnt + CNT_LIVE);
+    CK_LAUNCH();
+    CK(cudaMemcpy(&left, w->cnt + CNT_LIVE, sizeof left, cudaMemcpyDeviceToHost));
+    st->pivot_scc = *live - left;
+    *live = left;
+out:
+    return rc;
+}
+
+/* One colouring round: colours by the largest id reaching (dir 0) or
+ * reached from (dir 1) each vertex, then each colour's root reaches back. */
+static int colour_round(struct scc_work *w, int dir, uint64_t *live, struct wx_error *err)
+{
+    int rc = WX_OK;
+    const unsigned gv = grid_for(w->n);
+    unsigned long long left = 0;
+    scc_colour_init<<<gv, SCC_BLOCK>>>(w->n, w->rep, w->col, w->reach);
+    CK_LAUNCH();
+    rc = propagate(w, make_side(w, dir, w->col, 0), make_side(w, dir, w->col, 0), 0, 1, 0, 0, NULL,
+                   err);
+    if (rc != WX_OK)
+        goto out;
+    scc_colour_roots<<<gv, SCC_BLOCK>>>(w->n, w->rep, w->col, w->reach);
+    CK_LAUNCH();
+    rc = propagate(w, make_side(w, !dir, w->reach, 1), make_side(w, !dir, w->reach, 1), 0, 1, 0, 0,
+                   w->col, err);
+    if (rc != WX_OK)
+        goto out;
+    CK(cudaMemset(w->cnt + CNT_LIVE, 0, sizeof left));
+    scc_colour_finish<<<gv, SCC_BLOCK>>>(w->n, w->rep, w->reg, w->col, w->reach, w->cnt + CNT_LIVE);
+    CK_LAUNCH();
+    CK(cudaMemcpy(&left, w->cnt + CNT_LIVE, sizeof left, cudaMemcpyDeviceToHost));
+    if (left >= *live) {
+        rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                     "GPU SCC: internal error: a colouring round finished no vertex (%llu live)",
+                     (unsigned long long)*live);
+        goto out;
+    }
+    *live = left;
+out:
+    return rc;
+}
+
+extern "C" int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp,
+                              struct scc_result *out, struct scc_gpu_stats *st_out,
+                              struct wx_error *err)
+{
+    int rc = WX_OK;
+    const uint64_t n64 = dg->n_vertices, m = dg->n_edges;
+    struct scc_gpu_stats st;
+    struct scc_work w;
+    memset(&st, 0, sizeof st);
+    memset(&w, 0, sizeof w);
+    memset(out, 0, sizeof *out);
+    out->n_vertices = n64;
+    if (st_out)
+        memset(st_out, 0, sizeof *st_out);
+    if (n64 == 0)
+        return WX_OK;
+    if (n64 > UINT32_MAX)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "GPU SCC: at most 2^32 - 1 vertices");
+    if (m >= ((uint64_t)1 << 38))
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                       "GPU SCC: %llu edges; the GPU decomposition supports fewer than 2^38 "
+                       "(use --backend cpu)", (unsigned long long)m);
+    const uint32_t n = (uint32_t)n64;
+    const unsigned gv = grid_for(n64);
+    uint64_t *roff = NULL;
+    uint32_t *rsrc = NULL, *keys = NULL, *src = NULL;
+    void *temp = NULL;
+    size_t temp_bytes = 0;
+    unsigned long long h_sum[SUM_N];
+    double t0 = now_ms(), t;
+    int dev = 0, sms = 0;
+
+    w.n = n;
+    w.off = dg->d_offsets;
+    w.tgt = dg->d_targets;
+    w.rep = d_comp;
+    w.level = 1;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    w.grid_levels = (unsigned)(sms > 0 ? sms : 1) * LEVEL_BLOCKS_PER_SM;
+    CK(cudaMalloc((void **)&roff, (n64 + 1) * sizeof *roff));
+    CK(cudaMalloc((void **)&w.reg, n64 * sizeof *w.reg));
+    CK(cudaMalloc((void **)&w.col, n64 * sizeof *w.col));
+    CK(cudaMalloc((void **)&w.reach, n64 * sizeof *w.reach));
+    CK(cudaMalloc((void **)&w.stamp_a, n64 * sizeof *w.stamp_a));
+    CK(cudaMalloc((void **)&w.stamp_b, n64 * sizeof *w.stamp_b));
+    CK(cudaMalloc((void **)&w.qa0, n64 * sizeof *w.qa0));
+    CK(cudaMalloc((void **)&w.qa1, n64 * sizeof *w.qa1));
+    CK(cudaMalloc((void **)&w.qb0, n64 * sizeof *w.qb0));
+    CK(cudaMalloc((void **)&w.qb1, n64 * sizeof *w.qb1));
+    CK(cudaMalloc((void **)&w.cnt, CNT_N * sizeof *w.cnt));
+    if (m)
+        CK(cudaMalloc((void **)&rsrc, m * sizeof *rsrc));
+    w.roff = roff;
+    w.rsrc = rsrc;
+
+    /* 1. transpose */
+    if (m) {
+        int bits = 1;
+        while (bits < 32 && ((uint64_t)1 << bits) < n64)
+            bits++;
+        CK(cudaMalloc((void **)&keys, m * sizeof *keys));
+        CK(cudaMalloc((void **)&src, m * sizeof *src));
+        scc_edge_sources<<<gv, SCC_BLOCK>>>(dg->d_offsets, n, src);
+        CK_LAUNCH();
+        CK(cub::DeviceRadixSort::SortPairs(NULL, temp_bytes, dg->d_targets, keys, src, rsrc,
+                                           (int64_t)m, 0, bits));
+        CK(cudaMalloc(&temp, temp_bytes));
+        CK(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, dg->d_targets, keys, src, rsrc,
+                                           (int64_t)m, 0, bits));
+        CK(cudaFree(temp));
+        temp = NULL;
+        CK(cudaFree(src));
+        src = NULL;
+    }
+    scc_offsets_from_keys<<<grid_for(m + 1), SCC_BLOCK>>>(keys, m, n, roff);
+    CK_LAUNCH();
+    CK(cudaFree(keys));
+    keys = NULL;
+    CK(cudaMemset(d_comp, 0xff, n64 * sizeof *d_comp));
+    CK(cudaMemset(w.reg, 0, n64 * sizeof *w.reg));
+    CK(cudaMemset(w.stamp_a, 0, n64 * sizeof *w.stamp_a));
+    CK(cudaMemset(w.stamp_b, 0, n64 * sizeof *w.stamp_b));
+    CK(cudaDeviceSynchronize());
+    t = now_ms();
+    st.transpose_ms = t - t0;
+
+    /* 2-3. trim, one pivot search, then trim and colour rounds */
+    {
+        uint64_t live = n64;
+        double ta = now_ms();
+        rc = trim_phase(&w, &live, &st, err);
+        if (rc != WX_OK)
+            goto out;
+        double tb = now_ms();
+        st.trim_ms += tb - ta;
+        if (live > 0) {
+            rc = pivot_phase(&w, &live, &st, err);
+            if (rc != WX_OK)
+                goto out;
+        }
+        st.pivot_ms = now_ms() - tb;
+        st.pivot_levels = w.levels;
+        for (int dir = 0; live > 0; dir = !dir) {
+            ta = now_ms();
+            rc = trim_phase(&w, &live, &st, err);
+            if (rc != WX_OK)
+                goto out;
+            tb = now_ms();
+            st.trim_ms += tb - ta;
+            if (live == 0)
+                break;
+            rc = colour_round(&w, dir, &live, err);
+            if (rc != WX_OK)
+                goto out;
+            st.rounds++;
+            st.colour_ms += now_ms() - tb;
+        }
+        st.levels = w.levels;
+    }
+    t = now_ms();
+
+    /* 4. canonical ids: minv in col, first flags in reach, positions in reg */
+    {
+        uint32_t *minv = w.col, *first = w.reach, *pos = (uint32_t *)w.reg;
+        CK(cudaMemset(minv, 0xff, n64 * sizeof *minv));
+        scc_min_member<<<gv, SCC_BLOCK>>>(n, d_comp, minv);
+        CK_LAUNCH();
+        scc_first_flags<<<gv, SCC_BLOCK>>>(n, d_comp, minv, first);
+        CK_LAUNCH();
+        temp_bytes = 0;
+        CK(cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, first, pos, (int64_t)n));
+        CK(cudaMalloc(&temp, temp_bytes));
+        CK(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, first, pos, (int64_t)n));
+        CK(cudaFree(temp));
+        temp = NULL;
+        uint32_t last[2];
+        CK(cudaMemcpy(&last[0], pos + n - 1, sizeof(uint32_t), cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(&last[1], first + n - 1, sizeof(uint32_t), cudaMemcpyDeviceToHost));
+        out->n_sccs = (uint64_t)last[0] + last[1];
+        scc_canon<<<gv, SCC_BLOCK>>>(n, d_comp, minv, pos);
+        CK_LAUNCH();
+        CK(cudaDeviceSynchronize());
+    }
+    st.relabel_ms = now_ms() - t;
+    t = now_ms();
+
+    /* 5. counts: size in col, flags in reach */
+    {
+        uint32_t *size = w.col, *flags = w.reach;
+        unsigned long long *sum = w.cnt + CNT_SUM;
+        CK(cudaMemset(size, 0, out->n_sccs * sizeof *size));
+        CK(cudaMemset(flags, 0, out->n_sccs * sizeof *flags));
+        CK(cudaMemset(sum, 0, SUM_N * sizeof *sum));
+        scc_comp_stats<<<gv, SCC_BLOCK>>>(n, dg->d_offsets, dg->d_targets, d_comp, size, flags);
+        CK_LAUNCH();
+        scc_summary<<<grid_for(out->n_sccs), SCC_BLOCK>>>((uint32_t)out->n_sccs, size, flags, sum);
+        CK_LAUNCH();
+        CK(cudaMemcpy(h_sum, sum, SUM_N * sizeof *sum, cudaMemcpyDeviceToHost));
+        out->n_trivial = h_sum[SUM_TRIVIAL];
+        out->n_in_nontrivial = h_sum[SUM_NONTRIV_V];
+        out->largest = h_sum[SUM_LARGEST];
+        out->n_bottom = h_sum[SUM_BOTTOM];
+        out->n_bottom_trivial = h_sum[SUM_BOTTOM_TRIV];
+    }
+    st.stats_ms = now_ms() - t;
+    st.total_ms = now_ms() - t0;
+
+out:
+    cudaFree(temp);
+    cudaFree(keys);
+    cudaFree(src);
+    cudaFree(roff);
+    cudaFree(rsrc);
+    cudaFree(w.reg);
+    cudaFree(w.col);
+    cudaFree(w.reach);
+    cudaFree(w.stamp_a);
+    cudaFree(w.stamp_b);
+    cudaFree(w.qa0);
+    cudaFree(w.qa1);
+    cudaFree(w.qb0);
+    cudaFree(w.qb1);
+    cudaFree(w.cnt);
+    if (rc != WX_OK) {
+        memset(out, 0, sizeof *out);
+        cudaGetLastError(); /* leave no stale launch error behind */
+    } else if (st_out) {
+        *st_out = st;
+    }
+    return rc;
+}
+
+extern "C" int scc_gpu_ids_new(uint64_t n, uint32_t **d_comp, struct wx_error *err)
+{
+    int rc = WX_OK;
+    *d_comp = NULL;
+    CK(cudaMalloc((void **)d_comp, (n ? n : 1) * sizeof **d_comp));
+out:
+    return rc;
+}
+
+extern "C" int scc_gpu_ids_download(const uint32_t *d_comp, uint64_t n, uint32_t *host,
+                                    struct wx_error *err)
+{
+    int rc = WX_OK;
+    if (n)
+        CK(cudaMemcpy(host, d_comp, n * sizeof *host, cudaMemcpyDeviceToHost));
+out:
+    return rc;
+}
+
+extern "C" void scc_gpu_ids_free(uint32_t *d_comp)
+{
+    cudaFree(d_comp);
+}
+
+extern "C" int scc_gpu(const struct csr *g, struct scc_result *out, struct wx_error *err)
+{
+    int rc = WX_OK;
+    struct scc_gpu_graph dg;
+    uint32_t *d_comp = NULL;
+    memset(&dg, 0, sizeof dg);
+    memset(out, 0, sizeof *out);
+    out->n_vertices = g->n_vertices;
+    if (!scc_gpu_available())
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "GPU SCC: no usable CUDA device (compute capability >= 9.0); use --backend cpu");
+    if (g->n_vertices == 0)
+        return WX_OK;
+    rc = scc_gpu_upload(g, &dg, err);
+    if (rc != WX_OK)
+        return rc;
+    rc = scc_gpu_ids_new(g->n_vertices, &d_comp, err);
+    if (rc != WX_OK)
+        goto out;
+    rc = scc_gpu_device(&dg, d_comp, out, NULL, err);
+    if (rc != WX_OK)
+        goto out;
+    out->comp = (uint32_t *)malloc(g->n_vertices * sizeof *out->comp);
+    if (!out->comp) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory for %llu component ids",
+                     (unsigned long long)g->n_vertices);
+        goto out;
+    }
+    CK(cudaMemcpy(out->comp, d_comp, g->n_vertices * sizeof *out->comp, cudaMemcpyDeviceToHost));
+out:
+    cudaFree(d_comp);
+    scc_gpu_graph_free(&dg);
+    if (rc != WX_OK) {
+        free(out->comp);
+        memset(out, 0, sizeof *out);
+    }
+    return rc;
+}

@@ -1,0 +1,70 @@
+/*
+ * scc_gpu.h -- the device-level entry points of the GPU SCC decomposition
+ * (kernels/scc.cu), for callers that keep a graph on the GPU between stages
+ * (the benchmark driver, later the explorer pipeline).  Host-level users call
+ * scc_gpu() from analysis/scc.h instead.
+ *
+ * A struct scc_gpu_graph is a CSR in device memory with the same invariants
+ * as struct csr (analysis ignores labels and edge order; parallel edges and
+ * self-loops are allowed): d_offsets has n_vertices + 1 entries,
+ * d_offsets[n_vertices] == n_edges, every target < n_vertices.
+ *
+ * THREAD SAFETY: one decomposition at a time per process (the functions use
+ * the current CUDA device and the default stream).
+ */
+#ifndef WX_SCC_GPU_H
+#define WX_SCC_GPU_H
+
+#include <stdint.h>
+
+#include "../analysis/scc.h"
+#include "../graph/csr.h"
+#include "../util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct scc_gpu_graph {
+    uint64_t n_vertices, n_edges;
+    uint64_t *d_offsets;   /* device, n_vertices + 1 (owned by the graph)   */
+    uint32_t *d_targets;   /* device, n_edges (owned; NULL when 0 edges)    */
+};
+
+/* What one decomposition did and how long its phases took (host wall clock
+ * around synchronised phases, milliseconds). */
+struct scc_gpu_stats {
+    double total_ms, transpose_ms, trim_ms, pivot_ms, colour_ms, relabel_ms, stats_ms;
+    uint32_t rounds;          /* colouring rounds (each finishes >= 1 SCC)  */
+    uint32_t trim_sweeps;     /* topology-driven trim sweeps                */
+    uint32_t pivot_levels;    /* push levels of the pivot's search          */
+    uint32_t levels;          /* push levels in all (pivot and colouring)   */
+    uint64_t trimmed;         /* vertices removed by trimming               */
+    uint64_t pivot_scc;       /* vertices in the pivot's SCC                */
+};
+
+/* Copies g's offsets and targets to the device (allocates; free with
+ * scc_gpu_graph_free).  WX_ELIMIT when device memory is short. */
+int scc_gpu_upload(const struct csr *g, struct scc_gpu_graph *dg, struct wx_error *err);
+void scc_gpu_graph_free(struct scc_gpu_graph *dg);
+
+/* A device array of n component ids (allocates; free with scc_gpu_ids_free,
+ * which accepts NULL), and its download into host[0..n). */
+int scc_gpu_ids_new(uint64_t n, uint32_t **d_comp, struct wx_error *err);
+int scc_gpu_ids_download(const uint32_t *d_comp, uint64_t n, uint32_t *host, struct wx_error *err);
+void scc_gpu_ids_free(uint32_t *d_comp);
+
+/* Decomposes dg: d_comp (device, n_vertices words, caller-owned) receives
+ * the canonical component ids of analysis/scc.h; *out receives the counts
+ * (out->comp stays NULL: download d_comp when the ids are wanted).  st may
+ * be NULL.  Work space: about 40 bytes per vertex and 8 per edge of device
+ * memory, freed before returning.  WX_ELIMIT when it does not fit, or for
+ * 2^38 or more edges; WX_ESYSTEM on a CUDA failure. */
+int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
+                   struct scc_gpu_stats *st, struct wx_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

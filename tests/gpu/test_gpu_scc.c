@@ -1,0 +1,489 @@
+/*
+ * test_gpu_scc.c -- the GPU SCC decomposition (kernels/scc.cu) against
+ * Tarjan (analysis/scc.c), on a GPU machine.  Built and run by
+ * bench/gpu_test.sh (not by `make test`).
+ *
+ *   test_gpu_scc [--quick] [--seed N] [--graphs N] [--probe] [--ref-only]
+ *
+ * Every case compares the whole canonical comp array and every count of
+ * struct scc_result (SCCs, trivial, largest, bottom, bottom trivial,
+ * vertices in non-trivial SCCs).  Shapes: sparse uniform random, skewed
+ * R-MAT-like, 3-D grid-DAGs with rare back edges, one giant SCC (a
+ * Hamiltonian cycle plus random chords), condensation DAGs of random
+ * cycles and cliques, chains and cycles in both id orders, self-loops,
+ * isolated vertices, the empty graph and one-vertex graphs; each random
+ * graph gets a random vertex permutation half of the time, because the
+ * colouring's speed (not its result) depends on the id order.  The PRISM
+ * exports under $WARPEX_SHARED/data/mdp (default ../shared) are read as
+ * graphs and checked against their reference.json as well as Tarjan.
+ * --quick runs a small subset (the one the sanitizers run); --ref-only runs
+ * the generators and Tarjan without a GPU (to check the test itself).
+ * Seeds are printed; `--seed` replays.
+ */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../analysis/scc.h"
+#include "../../graph/graph_read.h"
+#include "../../kernels/scc_gpu.h"
+#include "../check.h"
+#include "../prism_ref.h"
+#include "../rng.h"
+
+static int quick, ref_only;
+static unsigned long long n_compared;
+
+/* ---- graph construction ---- */
+
+struct edges {
+    uint64_t n, m, cap;
+    uint32_t *src, *dst;
+};
+
+static void e_add(struct edges *e, uint64_t s, uint64_t d)
+{
+    if (e->m == e->cap) {
+        e->cap = e->cap ? 2 * e->cap : 1024;
+        e->src = realloc(e->src, e->cap * sizeof *e->src);
+        e->dst = realloc(e->dst, e->cap * sizeof *e->dst);
+        if (!e->src || !e->dst) {
+            fprintf(stderr, "test_gpu_scc: out of memory\n");
+            exit(3);
+        }
+    }
+    e->src[e->m] = (uint32_t)s;
+    e->dst[e->m] = (uint32_t)d;
+    e->m++;
+}
+
+/* Builds the CSR (sorted, duplicates dropped by the builder), optionally
+ * renaming vertices by a random permutation. */
+static int e_build(struct edges *e, int permute, struct csr *g)
+{
+    uint32_t *perm = NULL;
+    if (permute && e->n > 1) {
+        perm = malloc(e->n * sizeof *perm);
+        for (uint64_t i = 0; i < e->n; i++)
+            perm[i] = (uint32_t)i;
+        for (uint64_t i = e->n - 1; i > 0; i--) {
+            uint64_t j = rnd_below(i + 1);
+            uint32_t t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+        }
+    }
+    struct csr_builder *b = csr_builder_new();
+    struct wx_error err;
+    wx_error_clear(&err);
+    int rc = WX_OK;
+    for (uint64_t i = 0; i < e->m && rc == WX_OK; i++)
+        rc = csr_builder_add(b, perm ? perm[e->src[i]] : e->src[i], 0,
+                             perm ? perm[e->dst[i]] : e->dst[i], &err);
+    if (rc == WX_OK)
+        rc = csr_builder_finish(b, e->n, NULL, g, &err);
+    else
+        csr_builder_free(b);
+    free(perm);
+    free(e->src);
+    free(e->dst);
+    memset(e, 0, sizeof *e);
+    if (rc != WX_OK)
+        fprintf(stderr, "test_gpu_scc: building a graph failed: %s\n", err.msg);
+    return rc;
+}
+
+/* ---- the comparison ---- */
+
+static void compare(const char *tag, const struct csr *g)
+{
+    struct scc_result c, d;
+    struct wx_error err;
+    wx_error_clear(&err);
+    int rc = scc_cpu(g, &c, &err);
+    if (rc != WX_OK) {
+        check(0, "%s: Tarjan: %s", tag, err.msg);
+        return;
+    }
+    if (ref_only) {
+        check(1, "%s: %llu vertices, %llu edges, %llu SCCs (Tarjan only)", tag,
+              (unsigned long long)g->n_vertices, (unsigned long long)g->n_edges,
+              (unsigned long long)c.n_sccs);
+        scc_result_free(&c);
+        return;
+    }
+    rc = scc_gpu(g, &d, &err);
+    n_compared++;
+    if (check(rc == WX_OK, "%s: scc_gpu returns OK (%llu vertices, %llu edges)%s%s", tag,
+              (unsigned long long)g->n_vertices, (unsigned long long)g->n_edges,
+              rc ? ": " : "", rc ? err.msg : "")) {
+        uint64_t bad = g->n_vertices, nbad = 0;
+        for (uint64_t v = 0; v < g->n_vertices; v++)
+            if (c.comp[v] != d.comp[v]) {
+                if (bad == g->n_vertices)
+                    bad = v;
+                nbad++;
+            }
+        if (bad == g->n_vertices)
+            check(1, "%s: canonical ids identical (%llu vertices, %llu SCCs)", tag,
+                  (unsigned long long)g->n_vertices, (unsigned long long)c.n_sccs);
+        else
+            check(0, "%s: %llu ids differ, first at vertex %llu: Tarjan %u, GPU %u", tag,
+                  (unsigned long long)nbad, (unsigned long long)bad, c.comp[bad], d.comp[bad]);
+        int same = c.n_vertices == d.n_vertices && c.n_sccs == d.n_sccs &&
+                   c.n_trivial == d.n_trivial && c.largest == d.largest &&
+                   c.n_bottom == d.n_bottom && c.n_bottom_trivial == d.n_bottom_trivial &&
+                   c.n_in_nontrivial == d.n_in_nontrivial;
+        check(same,
+              "%s: counts (n, SCCs, trivial, largest, bottom, bottom trivial, in non-trivial) "
+              "Tarjan %llu %llu %llu %llu %llu %llu %llu, GPU %llu %llu %llu %llu %llu %llu %llu",
+              tag, (unsigned long long)c.n_vertices, (unsigned long long)c.n_sccs,
+              (unsigned long long)c.n_trivial, (unsigned long long)c.largest,
+              (unsigned long long)c.n_bottom, (unsigned long long)c.n_bottom_trivial,
+              (unsigned long long)c.n_in_nontrivial, (unsigned long long)d.n_vertices,
+              (unsigned long long)d.n_sccs, (unsigned long long)d.n_trivial,
+              (unsigned long long)d.largest, (unsigned long long)d.n_bottom,
+              (unsigned long long)d.n_bottom_trivial, (unsigned long long)d.n_in_nontrivial);
+    }
+    scc_result_free(&c);
+    scc_result_free(&d);
+}
+
+static void run_edges(const char *tag, struct edges *e, int permute)
+{
+    struct csr g;
+    if (!check(e_build(e, permute, &g) == WX_OK, "%s: graph built", tag))
+        return;
+    compare(tag, &g);
+    csr_free(&g);
+}
+
+/* ---- shapes ---- */
+
+enum shape {
+    SH_SPARSE, SH_RMAT, SH_GRID_DAG, SH_GIANT, SH_CONDENSED, SH_CHAIN, SH_SELF_ISOLATED, SH_N
+};
+static const char *shape_name[SH_N] = {"sparse", "rmat", "grid-dag", "giant", "condensed",
+                                       "chain", "self+isolated"};
+
+static void gen_sparse(struct edges *e, uint64_t n)
+{
+    e->n = n;
+    uint64_t m = n ? rnd_below(4 * n + 1) : 0;
+    for (uint64_t i = 0; i < m; i++)
+        e_add(e, rnd_below(n), rnd_below(n));
+}
+
+static void gen_rmat(struct edges *e, unsigned scale)
+{
+    uint64_t n = (uint64_t)1 << scale;
+    e->n = n;
+    uint64_t m = n * (1 + rnd_below(8));
+    for (uint64_t i = 0; i < m; i++) {
+        uint64_t s = 0, d = 0;
+        for (unsigned k = 0; k < scale; k++) {
+            uint64_t r = rnd_below(100); /* a 57 / b 19 / c 19 / d 5 */
+            int bs = r >= 76, bd = (r >= 57 && r < 76) || r >= 95;
+            s = s << 1 | (uint64_t)bs;
+            d = d << 1 | (uint64_t)bd;
+        }
+        e_add(e, s, d);
+    }
+}
+
+/* 3-D grid sx*sy*sz with +x, +y, +z edges and back edges with 1/p each. */
+static void gen_grid_dag(struct edges *e, uint64_t sx, uint64_t sy, uint64_t sz, uint64_t p)
+{
+    e->n = sx * sy * sz;
+    for (uint64_t z = 0; z < sz; z++)
+        for (uint64_t y = 0; y < sy; y++)
+            for (uint64_t x = 0; x < sx; x++) {
+                uint64_t v = x + sx * (y + sy * z);
+                if (x + 1 < sx) e_add(e, v, v + 1);
+                if (y + 1 < sy) e_add(e, v, v + sx);
+                if (z + 1 < sz) e_add(e, v, v + sx * sy);
+                if (x > 0 && rnd_below(p) == 0) e_add(e, v, v - 1);
+                if (y > 0 && rnd_below(p) == 0) e_add(e, v, v - sx);
+                if (z > 0 && rnd_below(p) == 0) e_add(e, v, v - sx * sy);
+            }
+}
+
+static void gen_giant(struct edges *e, uint64_t n)
+{
+    e->n = n;
+    for (uint64_t v = 0; v < n; v++)
+        e_add(e, v, (v + 1) % n);
+    uint64_t extra = rnd_below(2 * n + 1);
+    for (uint64_t i = 0; i < extra; i++)
+        e_add(e, rnd_below(n), rnd_below(n));
+    /* a few hanging trees in and out, so the giant SCC is not everything */
+    uint64_t hang = rnd_below(n / 4 + 1);
+    uint64_t base = e->n;
+    e->n += hang;
+    for (uint64_t i = 0; i < hang; i++) {
+        if (rnd_below(2))
+            e_add(e, base + i, rnd_below(base + i));
+        else
+            e_add(e, rnd_below(base + i), base + i);
+    }
+}
+
+/* Random blocks (cycles, cliques, single vertices with or without a
+ * self-loop) connected by forward edges only: the condensation is a DAG
+ * and the SCCs are exactly the blocks. */
+static void gen_condensed(struct edges *e, uint64_t n)
+{
+    e->n = n;
+    uint64_t v = 0;
+    while (v < n) {
+        uint64_t k = 1 + rnd_below(rnd_below(3) == 0 ? 40 : 4);
+        if (v + k > n)
+            k = n - v;
+        int kind = (int)rnd_below(3);
+        if (k == 1) {
+            if (kind == 0)
+                e_add(e, v, v);
+        } else if (kind == 2 && k <= 12) {
+            for (uint64_t a = 0; a < k; a++)
+                for (uint64_t b = 0; b < k; b++)
+                    if (a != b) e_add(e, v + a, v + b);
+        } else {
+            for (uint64_t a = 0; a < k; a++)
+                e_add(e, v + a, v + (a + 1) % k);
+        }
+        uint64_t fwd = rnd_below(3);
+        for (uint64_t i = 0; i < fwd && v + k < n; i++)
+            e_add(e, v + rnd_below(k), v + k + rnd_below(n - v - k));
+        v += k;
+    }
+}
+
+static void gen_chain(struct edges *e, uint64_t n, int kind)
+{
+    e->n = n;
+    for (uint64_t v = 0; v + 1 < n; v++) {
+        if (kind == 0 || kind == 2)
+            e_add(e, v, v + 1);
+        if (kind == 1 || kind == 2)
+            e_add(e, v + 1, v);
+    }
+    if (kind == 3 && n)
+        for (uint64_t v = 0; v < n; v++)
+            e_add(e, v, (v + 1) % n); /* one cycle */
+}
+
+static void gen_self_isolated(struct edges *e, uint64_t n)
+{
+    e->n = n;
+    for (uint64_t v = 0; v < n; v++) {
+        uint64_t r = rnd_below(4);
+        if (r == 0)
+            e_add(e, v, v);
+        else if (r == 1 && n > 1)
+            e_add(e, v, rnd_below(n));
+    }
+}
+
+static void random_graph(uint64_t seed, uint64_t i, int small)
+{
+    rng_state = seed * 0x9E3779B97F4A7C15ull + i + 1;
+    enum shape sh = (enum shape)(i % SH_N);
+    struct edges e;
+    memset(&e, 0, sizeof e);
+    uint64_t scale = small ? 60 : 2000;
+    switch (sh) {
+    case SH_SPARSE: gen_sparse(&e, rnd_below(scale + 1)); break;
+    case SH_RMAT: gen_rmat(&e, 1 + (unsigned)rnd_below(small ? 7 : 12)); break;
+    case SH_GRID_DAG: {
+        uint64_t s = small ? 4 : 12;
+        gen_grid_dag(&e, 1 + rnd_below(s), 1 + rnd_below(s), 1 + rnd_below(s),
+                     1 + rnd_below(rnd_below(2) ? 8 : 64));
+        break;
+    }
+    case SH_GIANT: gen_giant(&e, 1 + rnd_below(scale)); break;
+    case SH_CONDENSED: gen_condensed(&e, rnd_below(scale + 1)); break;
+    case SH_CHAIN: gen_chain(&e, rnd_below(scale + 1), (int)rnd_below(4)); break;
+    case SH_SELF_ISOLATED: gen_self_isolated(&e, rnd_below(scale + 1)); break;
+    default: break;
+    }
+    int permute = (int)rnd_below(2);
+    char tag[160];
+    snprintf(tag, sizeof tag, "random %s #%llu seed %llu%s", shape_name[sh], (unsigned long long)i,
+             (unsigned long long)seed, permute ? " permuted" : "");
+    run_edges(tag, &e, permute);
+}
+
+/* Hand-made corner cases, then a few larger graphs (not in --quick). */
+static void fixed_cases(uint64_t seed)
+{
+    struct edges e;
+    memset(&e, 0, sizeof e);
+    run_edges("empty graph", &e, 0);
+    e.n = 1;
+    run_edges("one vertex", &e, 0);
+    e.n = 1;
+    e_add(&e, 0, 0);
+    run_edges("one vertex with a self-loop", &e, 0);
+    e.n = 7;
+    run_edges("seven isolated vertices", &e, 0);
+    e.n = 2;
+    e_add(&e, 0, 1);
+    e_add(&e, 1, 0);
+    run_edges("two-cycle", &e, 0);
+    e.n = 3;
+    e_add(&e, 2, 1);
+    e_add(&e, 1, 0);
+    e_add(&e, 0, 0);
+    run_edges("reverse chain ending in a self-loop", &e, 0);
+
+    rng_state = seed + 77;
+    uint64_t big = quick ? 300 : 200000;
+    const char *chain_name[4] = {"increasing", "decreasing", "two-way", "cycle"};
+    for (int k = 0; k < 4; k++) {
+        char tag[96];
+        snprintf(tag, sizeof tag, "chain %s of %llu vertices", chain_name[k], (unsigned long long)big);
+        gen_chain(&e, big, k);
+        run_edges(tag, &e, 0);
+    }
+    gen_grid_dag(&e, 40, 40, quick ? 2 : 40, 64);
+    run_edges("grid-DAG 40x40x(2|40) p=1/64", &e, 0);
+    gen_grid_dag(&e, 30, 30, quick ? 2 : 30, 8);
+    run_edges("grid-DAG 30x30x(2|30) p=1/8, permuted", &e, 1);
+    if (quick)
+        return;
+    gen_sparse(&e, 300000);
+    run_edges("sparse random 300000", &e, 1);
+    gen_rmat(&e, 17);
+    run_edges("R-MAT 2^17", &e, 0);
+    gen_giant(&e, 200000);
+    run_edges("giant SCC 200000 + hanging trees, permuted", &e, 1);
+    gen_condensed(&e, 300000);
+    run_edges("condensation DAG of 300000 vertices", &e, 0);
+}
+
+/* ---- PRISM exports ---- */
+
+static void prism_scc(const char *name, const char *tra, const char *json)
+{
+    struct csr g;
+    struct wx_error err;
+    wx_error_clear(&err);
+    int rc = graph_read(tra, &g, &err);
+    if (!check(rc == WX_OK, "prism %s: .tra read%s%s", name, rc ? ": " : "", rc ? err.msg : ""))
+        return;
+    char tag[300];
+    snprintf(tag, sizeof tag, "prism %s", name);
+    if (quick && g.n_vertices > 5000) { /* the sanitizers' subset stays small */
+        check(1, "%s: %llu states, skipped in --quick", tag, (unsigned long long)g.n_vertices);
+        csr_free(&g);
+        return;
+    }
+    compare(tag, &g);
+    if (!ref_only) {
+        struct scc_result r;
+        rc = scc_gpu(&g, &r, &err);
+        long long states = prism_json_get(json, NULL, "states"),
+                  all = prism_json_get(json, "sccs", "all_including_trivial"),
+                  nontriv = prism_json_get(json, "sccs", "count"),
+                  covered = prism_json_get(json, "sccs", "states_covered"),
+                  largest = prism_json_get(json, "sccs", "largest"),
+                  bsccs = prism_json_get(json, "bsccs", "count");
+        int ok = rc == WX_OK && (long long)g.n_vertices == states && (long long)r.n_sccs == all &&
+                 (long long)(r.n_sccs - r.n_trivial) == nontriv &&
+                 (long long)r.n_in_nontrivial == covered &&
+                 (nontriv == 0 || (long long)r.largest == largest) &&
+                 (long long)(r.n_bottom - r.n_bottom_trivial) == bsccs;
+        check(ok,
+              "prism %s: GPU states/SCCs/non-trivial/covered/largest/BSCCs expected "
+              "%lld/%lld/%lld/%lld/%lld/%lld, found %llu/%llu/%llu/%llu/%llu/%llu",
+              name, states, all, nontriv, covered, largest, bsccs,
+              (unsigned long long)g.n_vertices, (unsigned long long)r.n_sccs,
+              (unsigned long long)(r.n_sccs - r.n_trivial), (unsigned long long)r.n_in_nontrivial,
+              (unsigned long long)r.largest, (unsigned long long)(r.n_bottom - r.n_bottom_trivial));
+        scc_result_free(&r);
+    }
+    csr_free(&g);
+}
+
+/* The device-level API (scc_gpu.h): ids stay on the device until
+ * downloaded, the stats are filled, and repeated runs on one uploaded graph
+ * give the same ids (determinism of the partition and the numbering). */
+static void device_api(uint64_t seed)
+{
+    struct edges e;
+    memset(&e, 0, sizeof e);
+    rng_state = seed + 99;
+    gen_giant(&e, quick ? 3000 : 50000);
+    struct csr g;
+    if (e_build(&e, 1, &g) != WX_OK)
+        return;
+    struct scc_gpu_graph dg;
+    struct scc_result r, c;
+    struct scc_gpu_stats st;
+    struct wx_error err;
+    wx_error_clear(&err);
+    uint32_t *d_comp = NULL, *ids = malloc(g.n_vertices * sizeof *ids);
+    scc_cpu(&g, &c, &err);
+    int rc = scc_gpu_upload(&g, &dg, &err);
+    if (rc == WX_OK)
+        rc = scc_gpu_ids_new(g.n_vertices, &d_comp, &err);
+    for (int run = 0; run < 3 && rc == WX_OK; run++) {
+        rc = scc_gpu_device(&dg, d_comp, &r, &st, &err);
+        if (rc == WX_OK)
+            rc = scc_gpu_ids_download(d_comp, g.n_vertices, ids, &err);
+        if (!check(rc == WX_OK, "device API run %d%s%s", run, rc ? ": " : "", rc ? err.msg : ""))
+            break;
+        check(!memcmp(ids, c.comp, g.n_vertices * sizeof *ids) && r.n_sccs == c.n_sccs &&
+                  r.largest == c.largest && r.comp == NULL,
+              "device API run %d: ids and counts equal Tarjan's (%llu SCCs, largest %llu; "
+              "%u rounds, %u trim sweeps, %u levels, %.3f ms)",
+              run, (unsigned long long)r.n_sccs, (unsigned long long)r.largest, st.rounds,
+              st.trim_sweeps, st.levels, st.total_ms);
+    }
+    check(rc == WX_OK, "device API: no error%s%s", rc ? ": " : "", rc ? err.msg : "");
+    scc_gpu_ids_free(d_comp);
+    scc_gpu_graph_free(&dg);
+    free(ids);
+    scc_result_free(&c);
+    csr_free(&g);
+}
+
+int main(int argc, char **argv)
+{
+    uint64_t seed = (uint64_t)time(NULL);
+    uint64_t graphs = 560;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else if (!strcmp(argv[i], "--ref-only"))
+            ref_only = 1;
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--graphs") && i + 1 < argc)
+            graphs = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--probe"))
+            return scc_gpu_available() ? 0 : 1;
+        else {
+            fprintf(stderr, "usage: test_gpu_scc [--quick] [--seed N] [--graphs N] [--probe] [--ref-only]\n");
+            return 2;
+        }
+    }
+    if (!ref_only && !scc_gpu_available()) {
+        check(0, "gpu: no usable CUDA device; test_gpu_scc needs one (--ref-only runs without)");
+        return check_exit();
+    }
+    printf("# test_gpu_scc seed %llu%s\n", (unsigned long long)seed, quick ? " (quick)" : "");
+    fixed_cases(seed);
+    uint64_t count = quick ? 28 : graphs;
+    for (uint64_t i = 0; i < count; i++)
+        random_graph(seed, i, quick || i % 4 != 3);
+    prism_for_each("prism", prism_scc);
+    if (!ref_only)
+        device_api(seed);
+    printf("# %llu GPU decompositions compared, %d passed, %d failed (seed %llu)\n", n_compared,
+           check_passes, check_failures, (unsigned long long)seed);
+    return check_exit();
+}
