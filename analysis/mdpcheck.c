@@ -3,12 +3,14 @@
  * mdpcheck.h).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "mdpcheck.h"
 #include "mec.h"
+#include "scc.h"
 
 /* State classes after the precomputation. */
 enum { CLS_NO, CLS_YES, CLS_MAYBE, CLS_INF };
@@ -35,6 +37,7 @@ struct ctx {
     /* the system */
     uint32_t *sid;      /* n_states: system state of a maybe state */
     uint64_t *state_start, *choice_start, *orig_choice;
+    uint64_t *block_start, n_blocks; /* after order_topologically */
     uint32_t *targets;
     double *probs, *b;
     struct vi_system sys;
@@ -239,6 +242,160 @@ done:
     return rc;
 }
 
+/* Renumbers the system so that every SCC of its graph comes after the SCCs
+ * it leads to (bottom SCCs first), states of one SCC in their old order.  A
+ * Gauss-Seidel sweep in state order then reads successors' values of the
+ * same sweep wherever the graph is acyclic: on chains and DAGs of SCCs it
+ * needs far fewer sweeps.  Jacobi does not depend on the order. */
+static int order_topologically(struct ctx *x, struct wx_error *err)
+{
+    struct vi_system *sys = &x->sys;
+    uint64_t ns = sys->n_states, ne = sys->n_entries, nc = sys->n_choices;
+    if (ns < 2) { /* one block (or none) */
+        if (!(x->block_start = malloc(2 * sizeof *x->block_start)))
+            return oom(err);
+        x->block_start[0] = 0;
+        x->block_start[1] = ns;
+        x->n_blocks = ns;
+        return WX_OK;
+    }
+    int rc = WX_OK;
+    struct scc_result sr = {0};
+    uint64_t *off = malloc((ns + 1) * sizeof *off);
+    uint64_t *cnt = NULL, *pstart = NULL, *order = NULL, *perm = NULL;
+    uint32_t *pred = NULL;
+    uint64_t *nss = NULL, *ncs = NULL, *nor = NULL;
+    uint32_t *nt = NULL;
+    double *np = NULL, *nb = NULL;
+    if (!off)
+        return oom(err);
+    for (uint64_t k = 0; k <= ns; k++)
+        off[k] = sys->choice_start[sys->state_start[k]];
+    struct csr g = {.n_vertices = ns, .n_edges = ne, .offsets = off,
+                    .targets = (uint32_t *)sys->targets};
+    if ((rc = scc_cpu(&g, &sr, err)) != WX_OK)
+        goto done;
+    uint64_t nscc = sr.n_sccs;
+    cnt = calloc(nscc + 1, sizeof *cnt);      /* cross edges leaving each SCC */
+    pstart = calloc(nscc + 2, sizeof *pstart); /* cross edges entering, CSR */
+    pred = malloc((ne ? ne : 1) * sizeof *pred);
+    order = malloc((nscc ? nscc : 1) * sizeof *order);
+    perm = malloc(ns * sizeof *perm);
+    if (!cnt || !pstart || !pred || !order || !perm) {
+        rc = oom(err);
+        goto done;
+    }
+    for (uint64_t k = 0; k < ns; k++)
+        for (uint64_t e = off[k]; e < off[k + 1]; e++) {
+            uint32_t a = sr.comp[k], b = sr.comp[sys->targets[e]];
+            if (a != b) {
+                cnt[a]++;
+                pstart[b + 2]++;
+            }
+        }
+    for (uint64_t c = 0; c < nscc; c++)
+        pstart[c + 2] += pstart[c + 1];
+    for (uint64_t k = 0; k < ns; k++)
+        for (uint64_t e = off[k]; e < off[k + 1]; e++) {
+            uint32_t a = sr.comp[k], b = sr.comp[sys->targets[e]];
+            if (a != b)
+                pred[pstart[b + 1]++] = a;
+        }
+    /* Kahn from the bottom SCCs */
+    uint64_t head = 0, tail = 0;
+    for (uint64_t c = 0; c < nscc; c++)
+        if (!cnt[c])
+            order[tail++] = c;
+    while (head < tail) {
+        uint64_t c = order[head++];
+        for (uint64_t i = pstart[c]; i < pstart[c + 1]; i++)
+            if (--cnt[pred[i]] == 0)
+                order[tail++] = pred[i];
+    }
+    if (tail != nscc) {
+        rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "internal error: SCC graph not acyclic");
+        goto done;
+    }
+    /* position of each SCC, then states grouped by SCC in that order */
+    for (uint64_t i = 0; i < nscc; i++)
+        cnt[order[i]] = i;
+    memset(pstart, 0, (nscc + 2) * sizeof *pstart);
+    for (uint64_t k = 0; k < ns; k++)
+        pstart[cnt[sr.comp[k]] + 1]++;
+    for (uint64_t i = 0; i < nscc; i++)
+        pstart[i + 1] += pstart[i];
+    for (uint64_t k = 0; k < ns; k++)
+        perm[k] = pstart[cnt[sr.comp[k]]]++;
+    /* now pstart[i] is the end of the i-th SCC in the order */
+    if (!(x->block_start = malloc((nscc + 1) * sizeof *x->block_start))) {
+        rc = oom(err);
+        goto done;
+    }
+    x->block_start[0] = 0;
+    for (uint64_t i = 0; i < nscc; i++)
+        x->block_start[i + 1] = pstart[i];
+    x->n_blocks = nscc;
+    /* the permuted copy */
+    nss = malloc((ns + 1) * sizeof *nss);
+    ncs = malloc((nc + 1) * sizeof *ncs);
+    nor = malloc((nc ? nc : 1) * sizeof *nor);
+    nt = malloc((ne ? ne : 1) * sizeof *nt);
+    np = malloc((ne ? ne : 1) * sizeof *np);
+    nb = malloc((nc ? nc : 1) * sizeof *nb);
+    if (!nss || !ncs || !nor || !nt || !np || !nb) {
+        rc = oom(err);
+        goto done;
+    }
+    /* order[new] = old: order has nscc <= ns slots, so it grows first */
+    {
+        uint64_t *inv = realloc(order, ns * sizeof *inv);
+        if (!inv) {
+            rc = oom(err);
+            goto done;
+        }
+        order = inv;
+        for (uint64_t k = 0; k < ns; k++)
+            order[perm[k]] = k;
+    }
+    uint64_t c2 = 0, e2 = 0;
+    nss[0] = 0;
+    ncs[0] = 0;
+    for (uint64_t k2 = 0; k2 < ns; k2++) {
+        uint64_t k = order[k2];
+        for (uint64_t c = sys->state_start[k]; c < sys->state_start[k + 1]; c++) {
+            for (uint64_t e = sys->choice_start[c]; e < sys->choice_start[c + 1]; e++) {
+                nt[e2] = (uint32_t)perm[sys->targets[e]];
+                np[e2++] = sys->probs[e];
+            }
+            nb[c2] = sys->b[c];
+            nor[c2++] = x->orig_choice[c];
+            ncs[c2] = e2;
+        }
+        nss[k2 + 1] = c2;
+    }
+    for (uint64_t s = 0; s < x->m->n_states; s++)
+        if (x->sid[s] != UINT32_MAX)
+            x->sid[s] = (uint32_t)perm[x->sid[s]];
+#define SWAP(field, v) do { free(x->field); x->field = v; v = NULL; } while (0)
+    SWAP(state_start, nss);
+    SWAP(choice_start, ncs);
+    SWAP(orig_choice, nor);
+    SWAP(targets, nt);
+    SWAP(probs, np);
+    SWAP(b, nb);
+#undef SWAP
+    sys->state_start = x->state_start;
+    sys->choice_start = x->choice_start;
+    sys->targets = x->targets;
+    sys->probs = x->probs;
+    sys->b = x->b;
+done:
+    scc_result_free(&sr);
+    free(off), free(cnt), free(pstart), free(pred), free(order), free(perm);
+    free(nss), free(ncs), free(nor), free(nt), free(np), free(nb);
+    return rc;
+}
+
 /* One Jacobi application of the operator: out = F(x) on sys. */
 static void apply_operator(const struct vi_system *sys, int maximize, const double *x, double *out)
 {
@@ -253,6 +410,15 @@ static void apply_operator(const struct vi_system *sys, int maximize, const doub
         }
         out[s] = best;
     }
+}
+
+/* One solve of sys through the backend, or block by block (topological). */
+static int run_solve(const struct ctx *x, const struct vi_system *sys, const struct vi_params *par,
+                     double *lo, double *hi, struct vi_stats *st, struct wx_error *err)
+{
+    if (x->o->topological)
+        return valiter_solve_blocks_cpu(sys, par, x->block_start, x->n_blocks, lo, hi, st, err);
+    return (x->o->solve ? x->o->solve : valiter_solve_cpu)(sys, par, lo, hi, st, err);
 }
 
 /* A certified upper bound for a reward system (see mdpcheck.h): value
@@ -282,11 +448,16 @@ static int reward_upper_bound(struct ctx *x, const struct vi_params *par, double
     int rc = WX_OK, certified = 0;
     for (int attempt = 0; attempt < BOUND_ATTEMPTS && !certified; attempt++) {
         struct vi_stats st = {0};
-        rc = (x->o->solve ? x->o->solve : valiter_solve_cpu)(&sys2, &p2, w, NULL, &st, err);
+        rc = run_solve(x, &sys2, &p2, w, NULL, &st, err);
         r->iterations += st.iterations;
         r->bound_iterations += st.iterations;
-        if (rc != WX_OK)
+        if (rc != WX_OK) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            wx_fail(err, rc, NULL, 0, 0, "computing an upper bound for the expected reward: %s",
+                    msg);
             break;
+        }
         apply_operator(sys, x->maximize, w, fw);
         certified = 1;
         for (uint64_t s = 0; s < ns && certified; s++)
@@ -479,7 +650,6 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
     x.is_reward = p->kind == PROP_RMIN || p->kind == PROP_RMAX;
     x.maximize = p->kind == PROP_PMAX || p->kind == PROP_RMAX;
     mdpcheck_precompute_fn pre = o->precompute ? o->precompute : valiter_precompute_cpu;
-    mdpcheck_solve_fn solve = o->solve ? o->solve : valiter_solve_cpu;
     double t0 = now_s();
     uint8_t *allowed = p->phi1 ? malloc(n ? n : 1) : NULL;
     uint8_t *yes = malloc(n ? n : 1), *no = calloc(n ? n : 1, 1);
@@ -541,7 +711,11 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
     t0 = now_s();
     if ((rc = build_system(&x, r, err)) != WX_OK)
         goto done;
+    if ((o->topological || (o->solver == VI_GAUSS_SEIDEL && !o->solve)) &&
+        (rc = order_topologically(&x, err)) != WX_OK)
+        goto done;
     r->build_seconds = now_s() - t0;
+    r->blocks = x.n_blocks;
 
     t0 = now_s();
     uint64_t ns = x.sys.n_states;
@@ -563,7 +737,7 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
                 shi[i] = 1;
     }
     if (ns) {
-        rc = solve(&x.sys, &par, slo, shi, &r->stats, err);
+        rc = run_solve(&x, &x.sys, &par, slo, shi, &r->stats, err);
         r->iterations += r->stats.iterations;
         if (rc != WX_OK)
             goto done;
@@ -597,7 +771,7 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
 done:
     free(allowed), free(yes), free(no), free(slo), free(shi);
     free(x.cls), free(x.target), free(x.ok), free(x.sid);
-    free(x.state_start), free(x.choice_start), free(x.orig_choice);
+    free(x.state_start), free(x.choice_start), free(x.orig_choice), free(x.block_start);
     free(x.targets), free(x.probs), free(x.b);
     if (rc != WX_OK)
         mdpcheck_result_free(r);

@@ -16,6 +16,11 @@
  *     choices that risk an infinite-reward state are dropped and the MECs of
  *     zero-reward choices are collapsed, which makes the fixpoint unique.
  *     Pmin and Rmax maybe-states contain no end components by construction.
+ *     For Gauss-Seidel on the CPU the system is renumbered so that every
+ *     SCC comes after the SCCs it leads to (reverse topological order of the
+ *     SCC graph): a sweep then passes values down chains within one sweep.
+ *     With options.topological the SCCs are solved one after the other,
+ *     bottom first, each until its own states meet the stopping rule.
  *  4. Bounds: lower 0; upper 1 for probabilities; for rewards an upper
  *     bound is computed and CERTIFIED: plain value iteration on the system
  *     with every choice's reward raised by delta gives w with
@@ -59,6 +64,8 @@ struct mdpcheck_options {
     uint64_t max_iterations; /* per solve call                                */
     int threads;             /* CPU Jacobi threads, 0 = auto                  */
     int scheduler;           /* fill result.choice                            */
+    int topological;         /* CPU: solve SCC by SCC (valiter_solve_blocks_cpu);
+                                ignores solver, threads, solve               */
     mdpcheck_precompute_fn precompute; /* NULL: valiter_precompute_cpu       */
     mdpcheck_solve_fn solve;           /* NULL: valiter_solve_cpu            */
 };
@@ -73,6 +80,7 @@ struct mdpcheck_result {
                                 options.scheduler)                          */
     uint64_t n_target, n_yes, n_no, n_maybe, n_infinite;
     uint64_t sys_states, sys_choices, sys_entries, mecs_collapsed;
+    uint64_t blocks;         /* SCCs of the system when ordered (GS, topological) */
     uint64_t iterations;     /* sweeps, upper-bound phase included          */
     uint64_t bound_iterations; /* of those, the reward upper-bound phase    */
     double precomp_seconds;  /* labels, Prob0/Prob1                         */

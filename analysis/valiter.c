@@ -363,6 +363,59 @@ static int solve_gauss_seidel(const struct vi_system *sys, const struct vi_param
     return 0;
 }
 
+int valiter_solve_blocks_cpu(const struct vi_system *sys, const struct vi_params *par,
+                             const uint64_t *block_start, uint64_t n_blocks, double *lo,
+                             double *hi, struct vi_stats *stats, struct wx_error *err)
+{
+    double t0 = now_s();
+    int mx = par->maximize, rel = par->relative;
+    double eps = par->epsilon;
+    uint64_t updates = 0, worst = 0, worst_block = 0;
+    int converged = 1;
+    if (!(par->epsilon > 0))
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "epsilon must be > 0 (got %g)", par->epsilon);
+    for (uint64_t k = 0; k < n_blocks && converged; k++) {
+        uint64_t a = block_start[k], z = block_start[k + 1], sweeps = 0;
+        int ok = 0;
+        while (!ok && sweeps < par->max_iterations) {
+            ok = 1;
+            for (uint64_t s = a; s < z; s++) {
+                if (hi) {
+                    double l = state_update(sys, s, lo, mx), h = state_update(sys, s, hi, mx);
+                    lo[s] = l > lo[s] ? l : lo[s];
+                    hi[s] = h < hi[s] ? h : hi[s];
+                    ok &= gap_ok(lo[s], hi[s], eps, rel);
+                } else {
+                    double l = state_update(sys, s, lo, mx);
+                    ok &= change_ok(lo[s], l, eps, rel);
+                    lo[s] = l;
+                }
+            }
+            sweeps++;
+            updates += z - a;
+        }
+        if (sweeps > worst)
+            worst = sweeps, worst_block = k;
+        converged = ok;
+    }
+    struct vi_stats st = {0};
+    uint64_t n = sys->n_states;
+    st.iterations = n ? (updates + n - 1) / n : 0;
+    st.seconds = now_s() - t0;
+    st.sweep_seconds = st.iterations ? st.seconds / (double)st.iterations : 0;
+    st.bytes_per_sweep = 8 * (n + 1) + 8 * (sys->n_choices + 1) + 12 * sys->n_entries +
+                         8 * sys->n_choices + (uint64_t)(hi ? 2 : 1) * (8 * sys->n_entries + 16 * n);
+    if (stats)
+        *stats = st;
+    if (!converged)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                       "value iteration did not converge after %llu sweeps of block %llu "
+                       "(epsilon %g%s)",
+                       (unsigned long long)worst, (unsigned long long)worst_block, par->epsilon,
+                       par->relative ? ", relative" : "");
+    return WX_OK;
+}
+
 static int cpu_count(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);

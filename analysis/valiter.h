@@ -113,6 +113,21 @@ int valiter_solve_cpu(const struct vi_system *sys, const struct vi_params *par, 
 int valiter_solve_gpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
                       double *hi, struct vi_stats *stats, struct wx_error *err);
 
+/* Topological solving (CPU only, sequential; an addition to the twin
+ * contract above, which it leaves unchanged).  The states of sys are
+ * grouped into blocks k = [block_start[k], block_start[k+1]), k <
+ * n_blocks, block_start[0] == 0, block_start[n_blocks] == n_states, such
+ * that every entry of a state of block k goes to a state of block <= k (the
+ * SCCs of the system in reverse topological order).  Block 0 first, each
+ * block is swept Gauss-Seidel style until all its states meet the stopping
+ * rule above (interval or plain), and never again: the blocks it leads to
+ * are final by then.  max_iterations bounds the sweeps of each block.
+ * stats->iterations counts equivalent full sweeps (state updates divided by
+ * n_states, rounded up). */
+int valiter_solve_blocks_cpu(const struct vi_system *sys, const struct vi_params *par,
+                             const uint64_t *block_start, uint64_t n_blocks, double *lo,
+                             double *hi, struct vi_stats *stats, struct wx_error *err);
+
 /* 1 when valiter_*_gpu can run here (a CUDA build and a usable device). */
 int valiter_gpu_available(void);
 

@@ -9,7 +9,8 @@
 #       file (default: every instance of ${WARPEX_SHARED:-../shared}/data/mdp).
 #   environment:
 #       THREADS="1 N"   Jacobi thread counts to run (default: 1 and all cores)
-#       SOLVERS="jacobi gs"   (default: both; gs is sequential, run once)
+#       SOLVERS="jacobi gs topological"   (default: all three; gs and
+#                       topological (--method topological) are sequential)
 #       EPSILON=1e-6    absolute; METHOD=ii (or vi)
 #       MAX_STATES=N    skip instances with more states (default: no limit)
 #       BACKENDS="cpu"  add gpu ("cpu gpu") to time the GPU twins in the same
@@ -23,7 +24,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 THREADS=${THREADS:-"1 $cores"}
-SOLVERS=${SOLVERS:-"jacobi gs"}
+SOLVERS=${SOLVERS:-"jacobi gs topological"}
 EPSILON=${EPSILON:-1e-6}
 METHOD=${METHOD:-ii}
 MAX_STATES=${MAX_STATES:-0}
@@ -54,7 +55,7 @@ for dir in "$@"; do
     runs=""
     for solver in $SOLVERS; do
         tl=$THREADS
-        [ "$solver" = gs ] && tl=1
+        [ "$solver" = jacobi ] || tl=1
         for t in $tl; do runs="$runs cpu:$solver:$t"; done
     done
     case " $BACKENDS " in *" gpu "*) runs="$runs gpu:jacobi:gpu";; esac
@@ -62,11 +63,13 @@ for dir in "$@"; do
         backend=${run%%:*}; rest=${run#*:}; solver=${rest%%:*}; t=${rest#*:}
         topt="--threads $t"
         [ "$backend" = gpu ] && topt=""
+        meth=$METHOD; sopt="--solver $solver"
+        [ "$solver" = topological ] && meth=topological && sopt=""
         {
             start=$(date +%s.%N)
             # shellcheck disable=SC2086
             if ! "$W" check "$tra" --lab "$dir/$name.lab" --props "$props" --json -q \
-                    --backend "$backend" --solver "$solver" $topt --epsilon "$EPSILON" --method "$METHOD" \
+                    --backend "$backend" $sopt $topt --epsilon "$EPSILON" --method "$meth" \
                     --max-iterations 100000000 > "$out" 2> "$out.err"; then
                 echo "FAILED: $name $solver $t: $(cat "$out.err")"
                 continue

@@ -4,7 +4,7 @@
  * iteration by default, plain value iteration (--method vi, labelled
  * UNSOUND) on request.
  *
- * MODEL is a PRISM explicit .tra (with --lab, --srew, --trew) or a Storm
+ * MODEL is a PRISM explicit .tra (with --lab, --srew, --trew, --sta) or a Storm
  * .drn file (labels and rewards inside; graph/drn.h).  Every property of
  * --prop (repeatable) and --props FILE is checked in turn; the output gives
  * the value (midpoint and [lo, hi]) at every initial state, the state
@@ -32,10 +32,10 @@
 enum backend { BK_AUTO, BK_CPU, BK_GPU };
 
 struct check_options {
-    const char *input, *lab, *srew, *trew, *props_file, *values_out, *sched_out;
+    const char *input, *lab, *srew, *trew, *sta, *props_file, *values_out, *sched_out;
     const char **props;
     int n_props;
-    int sound, json, quiet, relative, threads;
+    int sound, topological, json, quiet, relative, threads;
     enum vi_method solver;
     double epsilon;
     uint64_t max_iterations;
@@ -71,6 +71,7 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
         else if (!strcmp(a, "--relative"))
             o->relative = 1;
         else if (!strcmp(a, "--lab") || !strcmp(a, "--srew") || !strcmp(a, "--trew") ||
+                 !strcmp(a, "--sta") ||
                  !strcmp(a, "--props") || !strcmp(a, "--values") || !strcmp(a, "--scheduler") ||
                  !strcmp(a, "--prop")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
@@ -81,6 +82,8 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
                 o->srew = v;
             else if (!strcmp(a, "--trew"))
                 o->trew = v;
+            else if (!strcmp(a, "--sta"))
+                o->sta = v;
             else if (!strcmp(a, "--props"))
                 o->props_file = v;
             else if (!strcmp(a, "--values"))
@@ -92,13 +95,17 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
         } else if (!strcmp(a, "--method")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
+            o->topological = 0;
             if (!strcmp(v, "ii"))
                 o->sound = 1;
             else if (!strcmp(v, "vi"))
                 o->sound = 0;
+            else if (!strcmp(v, "topological") || !strcmp(v, "topo"))
+                o->sound = 1, o->topological = 1;
             else
                 return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                               "--method takes ii (interval iteration, sound) or vi (plain value "
+                               "--method takes ii (interval iteration, sound), topological "
+                               "(interval iteration SCC by SCC, CPU) or vi (plain value "
                                "iteration, unsound), not '%s'", v);
         } else if (!strcmp(a, "--solver")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
@@ -182,12 +189,19 @@ static int write_atomic(const char *path, int (*fn)(FILE *, const void *), const
     return WX_OK;
 }
 
+struct values_arg {
+    const struct mdpcheck_result *r;
+    const struct mdp_sta *sta; /* NULL: no valuations */
+};
+
 static int put_values(FILE *f, const void *arg)
 {
-    const struct mdpcheck_result *r = arg;
+    const struct values_arg *va = arg;
+    const struct mdpcheck_result *r = va->r;
     for (uint64_t s = 0; s < r->n_states; s++) {
         double lo = r->lo[s], hi = r->hi[s], mid = isinf(lo) ? lo : 0.5 * (lo + hi);
-        if (fprintf(f, "%llu %.17g %.17g %.17g\n", (unsigned long long)s, mid, lo, hi) < 0)
+        if (fprintf(f, "%llu %.17g %.17g %.17g%s%s\n", (unsigned long long)s, mid, lo, hi,
+                    va->sta ? " " : "", va->sta ? va->sta->text + va->sta->offset[s] : "") < 0)
             return 1;
     }
     return 0;
@@ -200,6 +214,20 @@ static int put_scheduler(FILE *f, const void *arg)
         if (fprintf(f, "%llu %lld\n", (unsigned long long)s, (long long)r->choice[s]) < 0)
             return 1;
     return 0;
+}
+
+/* s as a JSON string body (quotes, backslashes and control bytes escaped) */
+static void json_str(const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
 }
 
 static void json_double(double v)
@@ -221,6 +249,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     struct mdp m = {0};
     struct mdp_labels labels = {0};
     struct mdp_rewards rew = {0};
+    struct mdp_sta sta = {0};
+    int have_sta = 0;
     struct property *props = NULL;
     size_t n_props = 0, n_file = 0;
     uint8_t *initial = NULL;
@@ -231,7 +261,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
 
     /* the backend */
     enum backend bk = o.backend;
-    int gpu_ok = bk != BK_CPU && o.solver != VI_GAUSS_SEIDEL && valiter_gpu_available();
+    int gpu_ok = bk != BK_CPU && o.solver != VI_GAUSS_SEIDEL && !o.topological &&
+                 valiter_gpu_available();
     if (bk == BK_AUTO)
         bk = gpu_ok ? BK_GPU : BK_CPU;
     if (o.solver == VI_GAUSS_SEIDEL && bk == BK_GPU && o.backend == BK_GPU) {
@@ -239,6 +270,13 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                      "--solver gs is CPU only (the GPU runs Jacobi sweeps): use --backend cpu");
         goto out;
     }
+    if (o.topological && bk == BK_GPU && o.backend == BK_GPU) {
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                     "--method topological is CPU only: use --backend cpu (or --method ii)");
+        goto out;
+    }
+    if (o.topological)
+        bk = BK_CPU;
     if (bk == BK_GPU && !gpu_ok) {
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
                      "--backend gpu: no usable CUDA device (or a build without CUDA)");
@@ -275,10 +313,10 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     size_t il = strlen(o.input);
     int is_drn = il > 4 && !strcmp(o.input + il - 4, ".drn");
     if (is_drn) {
-        if (o.lab || o.srew || o.trew) {
+        if (o.lab || o.srew || o.trew || o.sta) {
             rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                         "a .drn file holds its own labels and rewards: --lab, --srew and "
-                         "--trew are for .tra models");
+                         "a .drn file holds its own labels and rewards: --lab, --srew, "
+                         "--trew and --sta are for .tra models");
             goto out;
         }
         if ((rc = drn_read(o.input, &m, &labels, &rew, err)) != WX_OK)
@@ -296,6 +334,11 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             goto out;
         if (o.trew && (rc = mdp_trew_read(o.trew, &m, &rew, err)) != WX_OK)
             goto out;
+        if (o.sta) {
+            if ((rc = mdp_sta_read(o.sta, m.n_states, &sta, err)) != WX_OK)
+                goto out;
+            have_sta = 1;
+        }
     }
     double read_s = cli_seconds_since(&t0);
 
@@ -334,16 +377,18 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             goto out;
     }
 
-    if (o.json)
-        printf("{\"model\": {\"file\": \"%s\", \"type\": \"%s\", \"states\": %llu, \"choices\": %llu, "
+    if (o.json) {
+        printf("{\"model\": {\"file\": \"");
+        json_str(o.input);
+        printf("\", \"type\": \"%s\", \"states\": %llu, \"choices\": %llu, "
                "\"transitions\": %llu, \"initial_states\": %llu, \"read_seconds\": %.6f}, "
                "\"backend\": \"%s\", \"method\": \"%s\", \"sound\": %s, \"epsilon\": %g, "
                "\"relative\": %s, \"properties\": [",
-               o.input, m.is_dtmc ? "dtmc" : "mdp", (unsigned long long)m.n_states,
+               m.is_dtmc ? "dtmc" : "mdp", (unsigned long long)m.n_states,
                (unsigned long long)m.n_choices, (unsigned long long)m.n_entries,
-               (unsigned long long)n_init, read_s, backend_name(bk), o.sound ? "ii" : "vi",
+               (unsigned long long)n_init, read_s, backend_name(bk), o.topological ? "topological" : o.sound ? "ii" : "vi",
                o.sound ? "true" : "false", o.epsilon, o.relative ? "true" : "false");
-    else {
+    } else {
         printf("model: %s, %llu states, %llu choices, %llu transitions, %llu initial state%s\n",
                m.is_dtmc ? "DTMC" : "MDP", (unsigned long long)m.n_states,
                (unsigned long long)m.n_choices, (unsigned long long)m.n_entries,
@@ -351,10 +396,13 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         if (init_id < 0)
             printf("note: no \"init\" label: state 0 is taken as the initial state\n");
         printf("method: %s, epsilon %g (%s), backend %s%s\n",
-               o.sound ? "interval iteration (sound)"
-                       : "value iteration (UNSOUND: no error bound on the result)",
+               o.topological ? "interval iteration, SCC by SCC (sound)"
+               : o.sound     ? "interval iteration (sound)"
+                             : "value iteration (UNSOUND: no error bound on the result)",
                o.epsilon, o.relative ? "relative" : "absolute", backend_name(bk),
-               bk == BK_CPU ? (o.solver == VI_GAUSS_SEIDEL ? ", Gauss-Seidel" : ", Jacobi") : "");
+               bk == BK_CPU && !o.topological
+                   ? (o.solver == VI_GAUSS_SEIDEL ? ", Gauss-Seidel" : ", Jacobi")
+                   : "");
         if (!o.quiet)
             fprintf(stderr, "warpex: read %.3f s\n", read_s);
     }
@@ -362,7 +410,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
 
     struct mdpcheck_options mo = {.sound = o.sound, .solver = o.solver, .epsilon = o.epsilon,
                                   .relative = o.relative, .max_iterations = o.max_iterations,
-                                  .threads = o.threads, .scheduler = o.sched_out != NULL};
+                                  .threads = o.threads, .scheduler = o.sched_out != NULL,
+                                  .topological = o.topological};
     if (bk == BK_GPU) {
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
@@ -379,17 +428,20 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                 printf("]}\n");
             goto out;
         }
-        if (o.values_out && (rc = write_atomic(o.values_out, put_values, &r, err)) != WX_OK)
+        struct values_arg va = {&r, have_sta ? &sta : NULL};
+        if (o.values_out && (rc = write_atomic(o.values_out, put_values, &va, err)) != WX_OK)
             goto next;
         if (o.sched_out && (rc = write_atomic(o.sched_out, put_scheduler, &r, err)) != WX_OK)
             goto next;
         if (o.json) {
             printf("%s{\"property\": \"", i ? ", " : "");
-            for (const char *c = p->text; *c; c++)
-                printf(*c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
+            json_str(p->text);
             printf("\"");
-            if (p->name)
-                printf(", \"name\": \"%s\"", p->name);
+            if (p->name) {
+                printf(", \"name\": \"");
+                json_str(p->name);
+                printf("\"");
+            }
             printf(", \"kind\": \"%s\", \"initial\": [", prop_kind_name(p->kind));
             int k = 0;
             for (uint64_t s = 0; s < m.n_states; s++) {
@@ -402,19 +454,25 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                 json_double(lo);
                 printf(", \"hi\": ");
                 json_double(hi);
+                if (have_sta) {
+                    printf(", \"valuation\": \"");
+                    json_str(sta.text + sta.offset[s]);
+                    printf("\"");
+                }
                 printf("}");
             }
             printf("], \"target_states\": %llu, \"yes_states\": %llu, \"no_states\": %llu, "
                    "\"maybe_states\": %llu, \"infinite_states\": %llu, \"system_states\": %llu, "
                    "\"system_choices\": %llu, \"system_transitions\": %llu, "
-                   "\"mecs_collapsed\": %llu, \"iterations\": %llu, \"bound_iterations\": %llu, "
+                   "\"mecs_collapsed\": %llu, \"blocks\": %llu, \"iterations\": %llu, \"bound_iterations\": %llu, "
                    "\"precomputation_seconds\": %.6f, \"build_seconds\": %.6f, "
                    "\"solve_seconds\": %.6f, \"sweep_seconds\": %.9f, \"bytes_per_sweep\": %llu}",
                    (unsigned long long)r.n_target, (unsigned long long)r.n_yes,
                    (unsigned long long)r.n_no, (unsigned long long)r.n_maybe,
                    (unsigned long long)r.n_infinite, (unsigned long long)r.sys_states,
                    (unsigned long long)r.sys_choices, (unsigned long long)r.sys_entries,
-                   (unsigned long long)r.mecs_collapsed, (unsigned long long)r.iterations,
+                   (unsigned long long)r.mecs_collapsed, (unsigned long long)r.blocks,
+                   (unsigned long long)r.iterations,
                    (unsigned long long)r.bound_iterations, r.precomp_seconds, r.build_seconds,
                    r.solve_seconds, r.stats.sweep_seconds,
                    (unsigned long long)r.stats.bytes_per_sweep);
@@ -432,15 +490,18 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                 }
                 double lo = r.lo[s], hi = r.hi[s];
                 if (isinf(lo))
-                    printf("  result: inf (target not reached almost surely) at state %llu\n",
+                    printf("  result: inf (target not reached almost surely) at state %llu",
                            (unsigned long long)s);
                 else if (o.sound)
-                    printf("  result: %.12g in [%.12g, %.12g] at state %llu\n", 0.5 * (lo + hi),
+                    printf("  result: %.12g in [%.12g, %.12g] at state %llu", 0.5 * (lo + hi),
                            lo, hi, (unsigned long long)s);
                 else
                     printf("  result: %.12g at state %llu (UNSOUND: value iteration, no "
-                           "error bound)\n",
+                           "error bound)",
                            lo, (unsigned long long)s);
+                if (have_sta)
+                    printf(" %s", sta.text + sta.offset[s]);
+                printf("\n");
             }
             printf("  states: %llu target, %llu %s, %llu %s, %llu maybe",
                    (unsigned long long)r.n_target, (unsigned long long)r.n_yes,
@@ -451,6 +512,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                    (unsigned long long)r.sys_entries);
             if (r.mecs_collapsed)
                 printf(" (%llu MECs collapsed)", (unsigned long long)r.mecs_collapsed);
+            if (r.blocks)
+                printf(", %llu SCCs", (unsigned long long)r.blocks);
             printf("\n  iterations: %llu", (unsigned long long)r.iterations);
             if (r.bound_iterations)
                 printf(" (%llu for the reward upper bound)", (unsigned long long)r.bound_iterations);
@@ -474,6 +537,7 @@ out:
     prop_free_all(props, n_props);
     mdp_labels_free(&labels);
     mdp_rewards_free(&rew);
+    mdp_sta_free(&sta);
     mdp_free(&m);
     return rc;
 }

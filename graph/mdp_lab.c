@@ -418,3 +418,82 @@ void mdp_rewards_free(struct mdp_rewards *r)
     free(r->choice);
     r->state = r->choice = NULL;
 }
+
+/* ---- .sta ---- */
+
+static int read_sta(struct scan *s, struct mdp_sta *st, size_t len)
+{
+    if (!scan_next_content_line(s, "#"))
+        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s) + 1, 1,
+                       "expected the variable line '(v1,...)', found the end of the file");
+    if (*s->c != '(' || s->le[-1] != ')')
+        return scan_fail_here(s, WX_EINPUT, "the variable line '(v1,...)'");
+    if (!(st->variables = strndup(s->c, (size_t)(s->le - s->c))))
+        return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory");
+    st->text = malloc(len + 1);
+    st->offset = malloc((st->n_states ? st->n_states : 1) * sizeof *st->offset);
+    if (!st->text || !st->offset)
+        return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory");
+    uint64_t next = 0, used = 0;
+    while (scan_next_content_line(s, "#")) {
+        const char *at = s->c;
+        uint64_t idx = 0;
+        if (!isdigit((unsigned char)*s->c))
+            return scan_fail_here(s, WX_EINPUT, "a state index (INDEX:(VALUES))");
+        while (s->c < s->le && isdigit((unsigned char)*s->c) && idx <= UINT32_MAX)
+            idx = idx * 10 + (uint64_t)(*s->c++ - '0');
+        if (idx != next || idx >= st->n_states)
+            return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, at),
+                           "state %llu where state %llu was expected (%llu states, in order)",
+                           (unsigned long long)idx, (unsigned long long)next,
+                           (unsigned long long)st->n_states);
+        if (s->c >= s->le || *s->c != ':')
+            return scan_fail_here(s, WX_EINPUT, "':' after the state index");
+        s->c++;
+        if (s->c >= s->le || *s->c != '(' || s->le[-1] != ')')
+            return scan_fail_here(s, WX_EINPUT, "the valuation '(...)'");
+        size_t n = (size_t)(s->le - s->c);
+        memcpy(st->text + used, s->c, n);
+        st->text[used + n] = 0;
+        st->offset[next++] = used;
+        used += n + 1;
+    }
+    if (next != st->n_states)
+        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), 0,
+                       "the file gives %llu states, the model has %llu", (unsigned long long)next,
+                       (unsigned long long)st->n_states);
+    return WX_OK;
+}
+
+int mdp_sta_read_buffer(const char *data, size_t len, const char *name, uint64_t n_states,
+                        struct mdp_sta *out, struct wx_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->n_states = n_states;
+    struct scan s = {.name = name, .p = data, .end = data + len, .err = err};
+    int rc = read_sta(&s, out, len);
+    if (rc != WX_OK)
+        mdp_sta_free(out);
+    return rc;
+}
+
+int mdp_sta_read(const char *path, uint64_t n_states, struct mdp_sta *out, struct wx_error *err)
+{
+    memset(out, 0, sizeof *out);
+    char *buf;
+    size_t n;
+    int rc = scan_slurp(path, &buf, &n, err);
+    if (rc != WX_OK)
+        return rc;
+    rc = mdp_sta_read_buffer(buf, n, path, n_states, out, err);
+    free(buf);
+    return rc;
+}
+
+void mdp_sta_free(struct mdp_sta *st)
+{
+    free(st->variables);
+    free(st->text);
+    free(st->offset);
+    memset(st, 0, sizeof *st);
+}

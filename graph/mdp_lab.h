@@ -24,6 +24,11 @@
  *          transition must exist in the MDP.
  * S (and C) must match the MDP.  Errors are located, WX_EINPUT.
  *
+ * STATE VALUATIONS (.sta, optional, only for output): '#' comments, the
+ * variable line "(v1,v2,...)", then one line "INDEX:(VALUES)" per state in
+ * index order 0, 1, ..., n_states - 1.  struct mdp_sta keeps the variable
+ * line and each state's "(VALUES)" text.
+ *
  * THREAD SAFETY: reentrant; results are only read afterwards.
  */
 #ifndef WX_MDP_LAB_H
@@ -82,5 +87,18 @@ int mdp_trew_read(const char *path, const struct mdp *m, struct mdp_rewards *r,
 int mdp_trew_read_buffer(const char *data, size_t len, const char *name, const struct mdp *m,
                          struct mdp_rewards *r, struct wx_error *err);
 void mdp_rewards_free(struct mdp_rewards *r);
+
+struct mdp_sta {
+    uint64_t n_states;
+    char *variables;   /* "(v1,...,vk)", owned                             */
+    char *text;        /* all valuations, NUL-separated, owned              */
+    uint64_t *offset;  /* n_states: state s's "(...)" is text + offset[s]   */
+};
+
+/* Reads a .sta file for n_states states (allocates; mdp_sta_free). */
+int mdp_sta_read(const char *path, uint64_t n_states, struct mdp_sta *out, struct wx_error *err);
+int mdp_sta_read_buffer(const char *data, size_t len, const char *name, uint64_t n_states,
+                        struct mdp_sta *out, struct wx_error *err);
+void mdp_sta_free(struct mdp_sta *st);
 
 #endif

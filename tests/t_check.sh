@@ -103,6 +103,10 @@ grep -q '^  result: 0.66666.* in \[0.66666.*, 0.66666.*\] at state 0' "$T/out" &
     && pass "text: midpoint and [lo, hi]" || fail "text ii: $(cat "$T/out")"
 expect_rc "text vi" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method vi -q
 grep -q 'UNSOUND' "$T/out" && ! grep -q ' in \[' "$T/out" && pass "text: --method vi is labelled UNSOUND" || fail "text vi: $(cat "$T/out")"
+expect_rc "topological" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method topological --json
+near "topological Pmax(F goal) at 0" "$(first_value)" 0.6666666667 1e-6
+expect_json "topological reported" method='"topological"' sound=true
+expect_rc "topological on the GPU" 2 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method topological --backend gpu
 expect_rc "json vi" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method vi --json
 expect_json "json vi" sound=false method='"vi"'
 
@@ -114,6 +118,10 @@ expect_rc "values+scheduler" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pm
 printf '0 0\n1 0\n2 0\n3 0\n' | cmp -s - "$T/sch" && pass "--scheduler: 0 and 2 take a (keep reaching the goal)" \
     || fail "--scheduler: $(tr '\n' ' ' < "$T/sch")"
 [ ! -e "$T/val.tmp" ] && pass "no .tmp left" || fail ".tmp left"
+printf '# States\n(x,y)\n0:(0,false)\n1:(1,true)\n2:(2,false)\n3:(3,true)\n' > "$T/m.sta"
+expect_rc "--sta" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --sta "$T/m.sta" --prop 'Pmax=? [ F "goal" ]' --values "$T/val" -q
+grep -q 'at state 0 (0,false)$' "$T/out" && [ "$(sed -n 3p "$T/val" | cut -d' ' -f5)" = "(2,false)" ] \
+    && pass "--sta: valuations in the result line and in --values" || fail "--sta: $(cat "$T/out" "$T/val")"
 
 # --props with names, comments and PRISM definitions; --prop appended.
 printf '// comment\nlabel "x" = s=1;\n"best": Pmax=? [ F "goal" ];\n\n"worst": Pmin=? [ F "goal" ]\n' > "$T/p.props"
@@ -157,7 +165,7 @@ expect_rc "no property" 2 "$W" check "$T/m.tra"
 expect_rc "no model" 2 "$W" check --prop 'Pmax=? [ F true ]'
 expect_rc "unknown option" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --frob
 expect_rc "bad epsilon" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --epsilon 2
-expect_rc "bad method" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --method topo
+expect_rc "bad method" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --method fast
 expect_rc "bad solver" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --solver sor
 expect_rc "bad threads" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --threads -1
 expect_rc "--values with 2 properties" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --prop 'Pmin=? [ F true ]' --values "$T/x"

@@ -15,6 +15,7 @@ run_role() { # FILE: runs warpex check with FILE in the role its extension says
     *.lab) "$W" check $D/ok_model.tra --lab "$f" --prop 'Pmax=? [ F true ]' --values "$T/v" ;;
     *.srew) "$W" check $D/ok_model.tra --lab $D/ok_model.lab --srew "$f" --prop 'Rmax=? [ F "goal" ]' --values "$T/v" ;;
     *.trew) "$W" check $D/ok_model.tra --lab $D/ok_model.lab --trew "$f" --prop 'Rmax=? [ F "goal" ]' --values "$T/v" ;;
+    *.sta) "$W" check $D/ok_model.tra --lab $D/ok_model.lab --sta "$f" --prop 'Pmax=? [ F "goal" ]' --values "$T/v" ;;
     *.props) "$W" check $D/ok_model.tra --lab $D/ok_model.lab --props "$f" ;;
     esac > "$T/out" 2> "$T/err"
 }
@@ -29,6 +30,7 @@ while read -r name line col msg; do
         continue
     fi
     want="warpex: $D/$name:$line:$col: "
+    [ "$col" = 0 ] && want="warpex: $D/$name:$line: "   # a whole-line (or whole-file) error
     if [ $rc -eq 2 ] && [ "$(wc -l < "$T/err")" -eq 1 ] && grep -qF "$want" "$T/err" && grep -qF -- "$msg" "$T/err" \
         && [ ! -e "$T/v" ]; then
         pass "$name: $(cat "$T/err")"

@@ -15,7 +15,8 @@
  *    Prob0/Prob1 sets equal {v == 0} / {v == 1}; the interval [lo, hi] of
  *    interval iteration contains the exact value and hi - lo <= epsilon;
  *    Jacobi with 1 and 4 threads give bit-identical vectors; Gauss-Seidel is
- *    within epsilon; the extracted scheduler, evaluated exactly, is optimal
+ *    within epsilon; the relative stopping rule (1e-4) holds and brackets;
+ *    topological solving (SCC by SCC) brackets within epsilon; the extracted scheduler, evaluated exactly, is optimal
  *    within 2 epsilon (for Pmax and Rmin this needs the "keeps reaching the
  *    target" choice).
  *  - Plain value iteration's failure mode: on a slowly converging chain it
@@ -298,7 +299,7 @@ static void check_instance(uint64_t seed)
 
         struct mdpcheck_options o = {.sound = 1, .epsilon = EPS, .max_iterations = 10000000,
                                      .threads = 1, .scheduler = 1};
-        struct mdpcheck_result r1, r4, rg;
+        struct mdpcheck_result r1, r4, rg, rr, rt;
         int rc1 = mdpcheck_run(m, &lab, &x.rew, NULL, &p, &o, &r1, &err);
         o.threads = 4;
         o.scheduler = 0;
@@ -306,7 +307,15 @@ static void check_instance(uint64_t seed)
         o.threads = 1;
         o.solver = VI_GAUSS_SEIDEL;
         int rcg = mdpcheck_run(m, &lab, &x.rew, NULL, &p, &o, &rg, &err);
-        if (rc1 != WX_OK || rc4 != WX_OK || rcg != WX_OK) {
+        o.solver = VI_JACOBI;
+        o.relative = 1;
+        o.epsilon = 1e-4;
+        int rcr = mdpcheck_run(m, &lab, &x.rew, NULL, &p, &o, &rr, &err);
+        o.relative = 0;
+        o.epsilon = EPS;
+        o.topological = 1;
+        int rct = mdpcheck_run(m, &lab, &x.rew, NULL, &p, &o, &rt, &err);
+        if (rc1 != WX_OK || rc4 != WX_OK || rcg != WX_OK || rcr != WX_OK || rct != WX_OK) {
             check(0, "seed %llu %s: not solved: %s", (unsigned long long)seed, text, err.msg);
             prop_free(&p);
             ok = 0;
@@ -333,6 +342,24 @@ static void check_instance(uint64_t seed)
                            (unsigned long long)seed, text, (unsigned long long)s, mid, rg.lo[s],
                            ref[s]);
         }
+        /* relative stopping rule: hi - lo <= 1e-4 * lo (or <= 1e-4 at lo = 0) */
+        for (uint64_t s = 0; s < n && ok; s++) {
+            double lo = rr.lo[s], hi = rr.hi[s];
+            if (isinf(ref[s]) ? !(isinf(lo) && isinf(hi))
+                              : !((long double)lo <= ref[s] + 1e-12L && ref[s] <= (long double)hi + 1e-12L &&
+                                  hi - lo <= (lo > 0 ? 1e-4 * lo : 1e-4)))
+                ok = check(0, "seed %llu %s state %llu (relative 1e-4): exact %.17Lg, [%.17g, %.17g]",
+                           (unsigned long long)seed, text, (unsigned long long)s, ref[s], lo, hi);
+        }
+        /* topological (SCC by SCC) */
+        for (uint64_t s = 0; s < n && ok; s++) {
+            double lo = rt.lo[s], hi = rt.hi[s];
+            if (isinf(ref[s]) ? !(isinf(lo) && isinf(hi))
+                              : !((long double)lo <= ref[s] + 1e-12L && ref[s] <= (long double)hi + 1e-12L &&
+                                  hi - lo <= EPS))
+                ok = check(0, "seed %llu %s state %llu (topological): exact %.17Lg, [%.17g, %.17g]",
+                           (unsigned long long)seed, text, (unsigned long long)s, ref[s], lo, hi);
+        }
         /* the scheduler, evaluated exactly */
         if (ok) {
             int sel[MAXN];
@@ -349,6 +376,8 @@ static void check_instance(uint64_t seed)
         mdpcheck_result_free(&r1);
         mdpcheck_result_free(&r4);
         mdpcheck_result_free(&rg);
+        mdpcheck_result_free(&rr);
+        mdpcheck_result_free(&rt);
         prop_free(&p);
     }
     if (!ok)
@@ -462,12 +491,13 @@ static void threads_agree(uint64_t seed)
         struct property p;
         struct wx_error err;
         prop_parse(texts[i], NULL, 1, &p, &err);
-        struct mdpcheck_result r[4];
+        struct mdpcheck_result r[5];
         int threads[3] = {1, 3, 7}, rc = WX_OK;
-        for (int k = 0; k < 4 && rc == WX_OK; k++) {
+        for (int k = 0; k < 5 && rc == WX_OK; k++) {
             struct mdpcheck_options o = {.sound = 1, .epsilon = EPS, .max_iterations = 10000000,
                                          .threads = k < 3 ? threads[k] : 1,
-                                         .solver = k < 3 ? VI_JACOBI : VI_GAUSS_SEIDEL};
+                                         .solver = k < 3 ? VI_JACOBI : VI_GAUSS_SEIDEL,
+                                         .topological = k == 4};
             rc = mdpcheck_run(&m, &lab, &rw, NULL, &p, &o, &r[k], &err);
         }
         if (rc != WX_OK) {
@@ -479,16 +509,18 @@ static void threads_agree(uint64_t seed)
         for (uint64_t s = 0; s < n; s++) {
             for (int k = 1; k < 3; k++)
                 same &= !memcmp(&r[0].lo[s], &r[k].lo[s], 8) && !memcmp(&r[0].hi[s], &r[k].hi[s], 8);
-            double a = r[0].lo[s], b = r[3].lo[s];
-            if (!isinf(a) || !isinf(b))
-                close &= r[3].lo[s] <= r[0].hi[s] + 1e-12 && r[0].lo[s] <= r[3].hi[s] + 1e-12;
+            for (int k = 3; k < 5; k++) {
+                double a = r[0].lo[s], b = r[k].lo[s];
+                if (!isinf(a) || !isinf(b))
+                    close &= r[k].lo[s] <= r[0].hi[s] + 1e-12 && r[0].lo[s] <= r[k].hi[s] + 1e-12;
+            }
         }
         check(same && close,
               "seed %llu %s on %llu states (%llu maybe, %llu sweeps): 1, 3, 7 threads bit-identical "
-              "(%d), Gauss-Seidel's interval overlaps (%d)",
+              "(%d), Gauss-Seidel's and topological's intervals overlap (%d)",
               (unsigned long long)seed, texts[i], (unsigned long long)n,
               (unsigned long long)r[0].n_maybe, (unsigned long long)r[0].iterations, same, close);
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < 5; k++)
             mdpcheck_result_free(&r[k]);
         prop_free(&p);
     }

@@ -6,7 +6,8 @@
  * epsilon 1e-6): the reference value must lie in [lo, hi] (1e-9 slack: the
  * non-exact references carry PRISM's 1e-10 relative error) and the midpoint
  * within 1e-6 of it.  Gauss-Seidel everywhere (the fastest CPU solver), and
- * in addition multi-threaded Jacobi on the instances below 10,000 states.
+ * in addition multi-threaded Jacobi and topological solving on the
+ * instances below 10,000 states.
  * Also: the .srew/.trew readers on the exported reward files (sizes and a
  * spot value).
  */
@@ -44,7 +45,7 @@ static void json_string(const char **p, char *buf, size_t size)
 
 static void run_one(const char *name, const struct mdp *m, const struct mdp_labels *lab,
                     const char *formula, double value, const char *solver_name,
-                    enum vi_method solver, int threads)
+                    enum vi_method solver, int threads, int topological)
 {
     struct wx_error err;
     struct property p;
@@ -53,7 +54,8 @@ static void run_one(const char *name, const struct mdp *m, const struct mdp_labe
         return;
     }
     struct mdpcheck_options o = {.sound = 1, .epsilon = 1e-6, .max_iterations = 10000000,
-                                 .solver = solver, .threads = threads};
+                                 .solver = solver, .threads = threads,
+                                 .topological = topological};
     struct mdpcheck_result r;
     int rc = mdpcheck_run(m, lab, NULL, NULL, &p, &o, &r, &err);
     if (rc != WX_OK) {
@@ -115,9 +117,11 @@ static void instance(const char *name, const char *tra, const char *json)
         if (!v)
             break;
         double value = strtod(v + strlen("\"value\": "), NULL);
-        run_one(name, &m, &lab, formula, value, "Gauss-Seidel", VI_GAUSS_SEIDEL, 1);
-        if (m.n_states < 10000)
-            run_one(name, &m, &lab, formula, value, "Jacobi, 2 threads", VI_JACOBI, 2);
+        run_one(name, &m, &lab, formula, value, "Gauss-Seidel", VI_GAUSS_SEIDEL, 1, 0);
+        if (m.n_states < 10000) {
+            run_one(name, &m, &lab, formula, value, "Jacobi, 2 threads", VI_JACOBI, 2, 0);
+            run_one(name, &m, &lab, formula, value, "topological", VI_GAUSS_SEIDEL, 1, 1);
+        }
         p = v;
     }
     mdp_labels_free(&lab);
