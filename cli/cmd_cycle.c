@@ -391,7 +391,10 @@ int cmd_cycle(int argc, char **argv, int first, struct wx_error *err)
     struct cm_result r;
     memset(&r, 0, sizeof r);
     const char *backend = "cpu";
-    rc = scc_cpu(&view, &scc, err);
+    /* the GPU Howard gets its SCC prefix from the GPU too (same canonical
+     * decomposition as scc_cpu) */
+    const int on_gpu = !o.karp && (o.backend == 2 || (o.backend == 0 && cyclemean_gpu_available()));
+    rc = on_gpu ? scc_gpu(&view, &scc, err) : scc_cpu(&view, &scc, err);
     if (rc == WX_OK) {
         struct cm_graph cg = {g.n_vertices, g.n_edges, g.offsets, g.targets, g.weights,
                               o.ratio ? g.transit : NULL};
@@ -439,7 +442,7 @@ int cli_cycle_of_graph(struct cli_cycle *c, struct csr *graph, const char *model
     struct csr view = {.n_vertices = c->g.n_vertices, .n_edges = c->g.n_edges, .offsets = c->g.offsets,
                        .targets = c->g.targets};
     struct cycle_options o = {.input = model, .maximize = maximize, .backend = backend};
-    rc = scc_cpu(&view, &c->scc, err);
+    rc = backend == 2 ? scc_gpu(&view, &c->scc, err) : scc_cpu(&view, &c->scc, err);
     if (rc == WX_OK) {
         struct cm_graph cg = {c->g.n_vertices, c->g.n_edges, c->g.offsets, c->g.targets, c->g.weights, NULL};
         rc = solve(&o, &cg, &c->scc, &c->r, &c->backend, err);
