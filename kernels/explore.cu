@@ -1192,6 +1192,18 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             const uint64_t on_dev = ctl.e_fill;
             const uint64_t total_e = on_dev + g->h_n;
             int sorted = 0;
+            if (total_e == 0 && opt->keep_device_graph) {
+                /* no edges: the graph is its offsets, all zero */
+                struct device_csr *dg = &res->device_graph;
+                if (cudaMalloc(&dg->d_offsets, (ctl.n_states + 1) * 8) != cudaSuccess) {
+                    (void)cudaGetLastError();
+                    rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "no device memory to keep the graph on the GPU");
+                    goto out;
+                }
+                CK(cudaMemset(dg->d_offsets, 0, (ctl.n_states + 1) * 8));
+                dg->n_vertices = ctl.n_states;
+                sorted = 1;
+            }
             if (total_e && total_e <= p.e_cap && total_e < 0x7fffffffull) {
                 /* everything fits on the device: staged edges after the
                  * resident ones, ids, then CSR order (by source) with CUB;

@@ -14,11 +14,11 @@ FIELDS="states transitions deadlocks sccs trivial_sccs largest_scc bottom_sccs"
 MFIELDS="states transitions mecs states_in_mecs transitions_in_mecs largest_mec singleton_mecs"
 # same_fields NAME FIELDS FILE1 FILE2
 same_fields() {
-    for k in $3; do
-        a=$(sed -n "s/.*\"$k\": \([^,}]*\).*/\1/p" "$4"); b=$(sed -n "s/.*\"$k\": \([^,}]*\).*/\1/p" "$5")
+    for k in $2; do
+        a=$(sed -n "s/.*\"$k\": \([^,}]*\).*/\1/p" "$3"); b=$(sed -n "s/.*\"$k\": \([^,}]*\).*/\1/p" "$4")
         if [ -z "$a" ] || [ "$a" != "$b" ]; then fail "$1: $k gpu '$a' cpu '$b'"; return; fi
     done
-    pass "$1: $3 equal"
+    pass "$1: $2 equal"
 }
 one() {
     name=$1; f=$2; shift 2
