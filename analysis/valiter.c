@@ -249,6 +249,37 @@ static inline double state_update(const struct vi_system *sys, uint64_t s, const
     return best;
 }
 
+/* Both bounds of state s in one pass over its entries (interval
+ * iteration streams the matrix once per sweep, not twice); each bound is
+ * rounded exactly as state_update would round it. */
+static inline void state_update2(const struct vi_system *sys, uint64_t s, const double *lo,
+                                 const double *hi, int maximize, double *l_out, double *h_out)
+{
+    uint64_t c = sys->state_start[s], ce = sys->state_start[s + 1];
+    double bl = 0, bh = 0;
+    for (uint64_t first = c; c < ce; c++) {
+        double vl = sys->b[c], vh = vl;
+        for (uint64_t e = sys->choice_start[c]; e < sys->choice_start[c + 1]; e++) {
+            double p = sys->probs[e];
+            uint32_t t = sys->targets[e];
+            vl += p * lo[t];
+            vh += p * hi[t];
+        }
+        if (c == first) {
+            bl = vl;
+            bh = vh;
+        } else if (maximize) {
+            bl = vl > bl ? vl : bl;
+            bh = vh > bh ? vh : bh;
+        } else {
+            bl = vl < bl ? vl : bl;
+            bh = vh < bh ? vh : bh;
+        }
+    }
+    *l_out = bl;
+    *h_out = bh;
+}
+
 /* Does state s meet the stopping rule? */
 static inline int gap_ok(double lo, double hi, double eps, int relative)
 {
@@ -306,7 +337,8 @@ static void *jacobi_worker(void *arg)
         int ok = 1;
         if (hi) {
             for (uint64_t s = s0; s < s1; s++) {
-                double l = state_update(sys, s, lo, mx), h = state_update(sys, s, hi, mx);
+                double l, h;
+                state_update2(sys, s, lo, hi, mx, &l, &h);
                 l = l > lo[s] ? l : lo[s];
                 h = h < hi[s] ? h : hi[s];
                 nlo[s] = l;
@@ -346,7 +378,8 @@ static int solve_gauss_seidel(const struct vi_system *sys, const struct vi_param
         int ok = 1;
         for (uint64_t s = 0; s < sys->n_states; s++) {
             if (hi) {
-                double l = state_update(sys, s, lo, mx), h = state_update(sys, s, hi, mx);
+                double l, h;
+                state_update2(sys, s, lo, hi, mx, &l, &h);
                 lo[s] = l > lo[s] ? l : lo[s];
                 hi[s] = h < hi[s] ? h : hi[s];
                 ok &= gap_ok(lo[s], hi[s], eps, rel);
@@ -381,7 +414,8 @@ int valiter_solve_blocks_cpu(const struct vi_system *sys, const struct vi_params
             ok = 1;
             for (uint64_t s = a; s < z; s++) {
                 if (hi) {
-                    double l = state_update(sys, s, lo, mx), h = state_update(sys, s, hi, mx);
+                    double l, h;
+                state_update2(sys, s, lo, hi, mx, &l, &h);
                     lo[s] = l > lo[s] ? l : lo[s];
                     hi[s] = h < hi[s] ? h : hi[s];
                     ok &= gap_ok(lo[s], hi[s], eps, rel);

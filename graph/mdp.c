@@ -18,6 +18,65 @@
 #include "mdp.h"
 #include "scan_int.h"
 
+/* Clinger's fast path: a decimal with at most 15 significant digits (so
+ * the digits form an integer < 2^53, exact in a double) and a decimal
+ * exponent of magnitude <= 22 (10^k exact in a double) converts with one
+ * correctly rounded multiplication or division, which is exactly what
+ * strtod returns.  Anything else (more digits, other syntax) returns 0 and
+ * is left to strtod.  Saves most of the reader's time on PRISM files. */
+static int fast_decimal(const char *t, size_t len, double *out)
+{
+    static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *c = t, *end = t + len;
+    uint64_t mant = 0;
+    int digits = 0, frac = 0, seen_dot = 0, any = 0;
+    for (; c < end; c++) {
+        if (*c >= '0' && *c <= '9') {
+            any = 1;
+            if (mant == 0 && *c == '0') { /* leading zeros do not count */
+                if (seen_dot)
+                    frac++;
+                continue;
+            }
+            if (++digits > 15)
+                return 0;
+            mant = mant * 10 + (uint64_t)(*c - '0');
+            if (seen_dot)
+                frac++;
+        } else if (*c == '.' && !seen_dot) {
+            seen_dot = 1;
+        } else
+            break;
+    }
+    if (!any)
+        return 0;
+    int exp10 = 0;
+    if (c < end && (*c == 'e' || *c == 'E')) {
+        c++;
+        int neg = 0, ed = 0;
+        if (c < end && (*c == '+' || *c == '-'))
+            neg = *c++ == '-';
+        for (; c < end && *c >= '0' && *c <= '9'; c++)
+            if (++ed > 3)
+                return 0;
+            else
+                exp10 = exp10 * 10 + (*c - '0');
+        if (!ed)
+            return 0;
+        if (neg)
+            exp10 = -exp10;
+    }
+    if (c != end)
+        return 0;
+    int k = exp10 - frac;
+    if (k < -22 || k > 22)
+        return 0;
+    *out = k < 0 ? (double)mant / pow10[-k] : (double)mant * pow10[k];
+    return 1;
+}
+
 /* A probability in (0, 1]. */
 static int read_prob(struct scan *s, double *p)
 {
@@ -31,10 +90,13 @@ static int read_prob(struct scan *s, double *p)
         return scan_fail_at(s, tok, WX_EINPUT, "a probability");
     memcpy(num, tok, len);
     num[len] = 0;
-    errno = 0;
-    double x = strtod(num, &endp);
-    if (*endp || (errno && errno != ERANGE) || isnan(x))
-        return scan_fail_at(s, tok, WX_EINPUT, "a probability");
+    double x;
+    if (!fast_decimal(tok, len, &x)) {
+        errno = 0;
+        x = strtod(num, &endp);
+        if (*endp || (errno && errno != ERANGE) || isnan(x))
+            return scan_fail_at(s, tok, WX_EINPUT, "a probability");
+    }
     if (!(x > 0 && x <= 1))
         return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, tok),
                        "probability %s is not in (0, 1]", num);

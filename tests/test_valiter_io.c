@@ -9,6 +9,8 @@
  *    with the generated arrays: CSR arrays, every label's state set, state
  *    rewards, per-choice rewards (.trew's per-transition rewards summed with
  *    their probabilities).
+ *  - The .tra reader's fast decimal conversion: 20,000 probabilities in
+ *    8 spellings read bit for bit as strtod reads them.
  *  - Reader errors beyond tests/bad/mdp: located file:line:col.
  */
 #include <math.h>
@@ -292,9 +294,49 @@ static void drn_error(const char *name, const char *text, int line, int col, con
           err.col, err.msg);
 }
 
+/* The .tra reader's fast decimal path must give strtod's double, bit for
+ * bit, on every spelling PRISM and others write. */
+static void probabilities_exact(void)
+{
+    int bad = 0;
+    rng_state = 12345;
+    for (int i = 0; i < 20000 && !bad; i++) {
+        double p = (double)(rnd() >> 11) / 9007199254740992.0;
+        if (p <= 0)
+            continue;
+        char ps[64];
+        switch (i % 8) {
+        case 0: snprintf(ps, sizeof ps, "%.*g", 1 + (int)rnd_below(17), p); break;
+        case 1: snprintf(ps, sizeof ps, "%.*e", (int)rnd_below(17), p); break;
+        case 2: snprintf(ps, sizeof ps, "%.*E", (int)rnd_below(17), p * 1e-5); break;
+        case 3: snprintf(ps, sizeof ps, "%.*f", 1 + (int)rnd_below(20), p); break;
+        case 4: snprintf(ps, sizeof ps, "00%.*f", 1 + (int)rnd_below(12), p); break;
+        case 5: snprintf(ps, sizeof ps, "%.*g", 1 + (int)rnd_below(17), p * 1e-9); break;
+        case 6: snprintf(ps, sizeof ps, "%llue-%d", (unsigned long long)rnd_below(1000000), 6 + (int)rnd_below(20)); break;
+        default: snprintf(ps, sizeof ps, "%.17g", p); break;
+        }
+        double want = strtod(ps, NULL);
+        if (!(want > 0 && want < 1))
+            continue;
+        char text[256];
+        snprintf(text, sizeof text, "2 2\n0 0 %s\n0 1 %.17g\n", ps, 1 - want);
+        struct mdp m;
+        struct wx_error err;
+        if (mdp_read_buffer(text, strlen(text), "p.tra", &m, &err) != WX_OK) {
+            bad = !check(0, "probability '%s': %s", ps, err.msg);
+            continue;
+        }
+        if (memcmp(&m.probs[0], &want, sizeof want))
+            bad = !check(0, "probability '%s': read %.17g, strtod %.17g", ps, m.probs[0], want);
+        mdp_free(&m);
+    }
+    check(!bad, "20000 probabilities in 8 spellings read exactly as strtod reads them");
+}
+
 int main(void)
 {
     random_round_trips();
+    probabilities_exact();
     drn_error("parametric", "@type: MDP\n@parameters\np q\n@nr_states\n1\n@model\n", 3, 1,
               "a section");
     drn_error("no type", "@nr_states\n1\n@model\nstate 0\n", 3, 1, "@type and @nr_states");
