@@ -279,6 +279,14 @@ static void report_json(const struct cli_options *o, const struct image *img,
     if (cyc) {
         printf(", \"cycle_mean\": ");
         cli_cycle_print(cyc, true);
+        if (o->trace_states && r->vectors && cyc->r.best.has_cycle) {
+            printf(", \"cycle_vectors\": [");
+            for (uint64_t i = 0; i < cyc->r.cycle_len; i++) {
+                printf("%s", i ? ", " : "");
+                print_vector(stdout, img, net, r->vectors + (size_t)cyc->r.cycle[i] * img->words, 1);
+            }
+            printf("]");
+        }
     }
     if (mecs)
         printf(", \"mecs\": %llu, \"states_in_mecs\": %llu, \"transitions_in_mecs\": %llu, "
@@ -389,7 +397,7 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
     eo.trace = o->trace;
     /* --livelock / --reversible print vectors of arbitrary states by id. */
     bool lts_checks = o->livelock || o->reversible;
-    eo.keep_vectors = lts_checks && o->trace_states;
+    eo.keep_vectors = (lts_checks || o->cycle_mean) && o->trace_states;
     eo.gpu = o->gpu;
     if (!o->quiet && !o->json) {
         eo.progress = progress;
@@ -533,8 +541,17 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
             report_scc_text(&scc, scc_where, scc_seconds);
         if (have_mecs)
             report_mec_text(&mecs);
-        if (have_cyc)
+        if (have_cyc) {
             cli_cycle_print(&cyc, false);
+            if (o->trace_states && res.vectors && cyc.r.best.has_cycle) {
+                printf("critical cycle states (component states as in their files):\n");
+                for (uint64_t i = 0; i < cyc.r.cycle_len; i++) {
+                    printf("  [state %u]  ", cyc.r.cycle[i]);
+                    print_vector(stdout, &img, &net, res.vectors + (size_t)cyc.r.cycle[i] * img.words, 0);
+                    printf("\n");
+                }
+            }
+        }
         if (res.violation != VIOLATION_NONE)
             report_violation(o, &img, &net, &res);
         else if (o->deadlock || o->action)

@@ -41,3 +41,14 @@ expect_rc "--weight without a group" 2 "$W" explore examples/traffic/traffic.exp
 expect_rc "traffic: every label weighs 1" 0 "$W" explore examples/traffic/traffic.exp --backend cpu --cycle-mean max \
     --weight 'nothing(1)' --default-weight 1 --json
 [ "$(frac "$T/out")" = "1" ] && pass "traffic: cycle mean 1" || fail "traffic: $(cat "$T/out")"
+# --trace-states: the critical cycle's states as component states.  The
+# traffic light's light cycles green -> yellow -> red with the pedestrian
+# component in state 0 throughout.
+expect_rc "traffic --trace-states" 0 "$W" explore examples/traffic/traffic.exp --backend seq --cycle-mean max \
+    --weight 'nothing(1)' --default-weight 1 --trace-states
+grep -A3 '^critical cycle states' "$T/out" | tail -3 | sed 's/.*\]  //' | tr '\n' ' ' | grep -q '^(0, 0) (1, 0) (2, 0) $' \
+    && pass "traffic: critical cycle states (0,0) (1,0) (2,0)" || fail "traffic cycle states: $(cat "$T/out")"
+expect_rc "traffic --trace-states --json" 0 "$W" explore examples/traffic/traffic.exp --backend seq --cycle-mean max \
+    --weight 'nothing(1)' --default-weight 1 --trace-states --json
+grep -q '"cycle_vectors": \[\[0, 0\], \[1, 0\], \[2, 0\]\]' "$T/out" && pass "traffic: JSON cycle_vectors" \
+    || fail "traffic JSON cycle_vectors: $(cat "$T/out")"
