@@ -373,11 +373,10 @@ void wgraph_free(struct wgraph *g)
     memset(g, 0, sizeof *g);
 }
 
-/* Weights from labels: out->labels and out->label_names are set; every edge
- * gets the weight of its label (regex capture, else the default). */
-static int label_weights(struct wgraph *out, const struct wgraph_options *o, const char *name,
-                         struct wx_error *err)
+int wgraph_label_weights(const struct strtab *names, const uint8_t *used, const struct wgraph_options *o,
+                         const char *name, int64_t **weights, unsigned *scale_out, struct wx_error *err)
 {
+    *weights = NULL;
     if (!o || !o->weight_regex)
         return wx_fail(err, WX_EINPUT, name, 0, 0,
                        "the graph's weights come from its labels: give --weight REGEX (its "
@@ -403,14 +402,14 @@ static int label_weights(struct wgraph *out, const struct wgraph_options *o, con
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "--default-weight '%s' is not an integer or decimal number", dw);
     }
-    uint32_t nl = strtab_count(out->label_names);
+    uint32_t nl = strtab_count(names);
     int64_t *lm = malloc((nl ? nl : 1) * sizeof *lm);
     unsigned *lp = malloc((nl ? nl : 1) * sizeof *lp);
     int rc = WX_OK;
     if (!lm || !lp)
         rc = wx_fail(err, WX_ELIMIT, name, 0, 0, "out of memory");
     for (uint32_t l = 0; rc == WX_OK && l < nl; l++) {
-        const char *text = strtab_str(out->label_names, l);
+        const char *text = strtab_str(names, l);
         regmatch_t mt[2];
         if (regexec(&re, text, 2, mt, 0) == 0 && mt[1].rm_so >= 0) {
             const char *g = text + mt[1].rm_so;
@@ -429,17 +428,12 @@ static int label_weights(struct wgraph *out, const struct wgraph_options *o, con
     regfree(&re);
     /* scale each label's weight (only labels in use matter, but a label's
      * weight is the same everywhere: check all, report the label) */
-    uint8_t *used = rc == WX_OK ? calloc(nl ? nl : 1, 1) : NULL;
-    if (rc == WX_OK && !used)
-        rc = wx_fail(err, WX_ELIMIT, name, 0, 0, "out of memory");
-    for (uint64_t e = 0; rc == WX_OK && e < out->n_edges; e++)
-        used[out->labels[e]] = 1;
     unsigned scale = 0; /* labels on no edge do not force a scale */
     for (uint32_t l = 0; rc == WX_OK && l < nl; l++)
-        if (used[l] && lp[l] > scale)
+        if ((!used || used[l]) && lp[l] > scale)
             scale = lp[l];
     for (uint32_t l = 0; rc == WX_OK && l < nl; l++) {
-        if (!used[l])
+        if (used && !used[l])
             continue;
         __int128 x = lm[l];
         for (unsigned k = lp[l]; k < scale; k++)
@@ -448,20 +442,41 @@ static int label_weights(struct wgraph *out, const struct wgraph_options *o, con
             rc = wx_fail(err, WX_ELIMIT, name, 0, 0,
                          "label '%.200s' has weight %lld/10^%u, which scaled by 10^%u exceeds "
                          "2^31 - 1 (cycle means need |weight| <= 2147483647 units)",
-                         strtab_str(out->label_names, l), (long long)lm[l], lp[l], scale);
+                         strtab_str(names, l), (long long)lm[l], lp[l], scale);
         lm[l] = (int64_t)x;
     }
-    if (rc == WX_OK) {
-        out->scale = scale;
-        out->weights = malloc((out->n_edges ? out->n_edges : 1) * sizeof *out->weights);
-        if (!out->weights)
-            rc = wx_fail(err, WX_ELIMIT, name, 0, 0, "out of memory");
-        for (uint64_t e = 0; rc == WX_OK && e < out->n_edges; e++)
-            out->weights[e] = lm[out->labels[e]];
-    }
-    free(used);
-    free(lm);
     free(lp);
+    if (rc != WX_OK) {
+        free(lm);
+        return rc;
+    }
+    *weights = lm;
+    *scale_out = scale;
+    return WX_OK;
+}
+
+/* Weights from labels: out->labels and out->label_names are set; every edge
+ * gets the weight of its label (regex capture, else the default). */
+static int label_weights(struct wgraph *out, const struct wgraph_options *o, const char *name,
+                         struct wx_error *err)
+{
+    uint32_t nl = strtab_count(out->label_names);
+    uint8_t *used = calloc(nl ? nl : 1, 1);
+    if (!used)
+        return wx_fail(err, WX_ELIMIT, name, 0, 0, "out of memory");
+    for (uint64_t e = 0; e < out->n_edges; e++)
+        used[out->labels[e]] = 1;
+    int64_t *lm;
+    int rc = wgraph_label_weights(out->label_names, used, o, name, &lm, &out->scale, err);
+    free(used);
+    if (rc != WX_OK)
+        return rc;
+    out->weights = malloc((out->n_edges ? out->n_edges : 1) * sizeof *out->weights);
+    if (!out->weights)
+        rc = wx_fail(err, WX_ELIMIT, name, 0, 0, "out of memory");
+    for (uint64_t e = 0; rc == WX_OK && e < out->n_edges; e++)
+        out->weights[e] = lm[out->labels[e]];
+    free(lm);
     return rc;
 }
 

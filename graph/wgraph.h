@@ -84,6 +84,13 @@ int wgraph_read_buffer(const char *data, size_t len, const char *name, enum wgra
 
 void wgraph_free(struct wgraph *g);
 
+/* The weight of every label of names (integers in units of 10^-*scale)
+ * under o's --weight / --default-weight rule, scaled to the largest number
+ * of decimal places among the labels flagged in used (all when NULL);
+ * *weights is allocated (free()).  name locates errors. */
+int wgraph_label_weights(const struct strtab *names, const uint8_t *used, const struct wgraph_options *o,
+                         const char *name, int64_t **weights, unsigned *scale, struct wx_error *err);
+
 /* Takes over a labelled CSR (g's arrays move into *out and g is zeroed,
  * also on error) and weights its edges from their labels as for .aut: the
  * explored product of `explore --cycle-mean`. */
