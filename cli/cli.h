@@ -92,9 +92,19 @@ struct cli_cycle {
     struct wgraph g;
     struct scc_result scc;
     struct cm_result r;
+    /* a graph kept on the device: the critical cycle's weights and labels */
+    int64_t *cycle_w;
+    uint32_t *cycle_l;
+    const struct strtab *names;
 };
 int cli_cycle_of_graph(struct cli_cycle *c, struct csr *graph, const char *model, const char *weight,
                        const char *default_weight, int maximize, int backend, struct wx_error *err);
+/* The same on the graph the GPU explorer left on the device, with its SCC
+ * ids d_comp there (scc: the counts); only the answer and the critical
+ * cycle come back to the host.  label_names: the image's result labels. */
+int cli_cycle_of_device(struct cli_cycle *c, const struct device_csr *dg, const uint32_t *d_comp,
+                        const struct scc_result *scc, const struct strtab *label_names, const char *model,
+                        const char *weight, const char *default_weight, int maximize, struct wx_error *err);
 void cli_cycle_print(const struct cli_cycle *c, bool json);
 void cli_cycle_free(struct cli_cycle *c);
 

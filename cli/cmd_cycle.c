@@ -21,6 +21,7 @@
 #include "../analysis/cyclemean.h"
 #include "../analysis/scc.h"
 #include "../graph/wgraph.h"
+#include "../kernels/explore_gpu.h"
 #include "cli.h"
 
 typedef __int128 i128;
@@ -237,9 +238,29 @@ static const char *format_name(enum wgraph_format f)
 
 #define TEXT_CYCLE_MAX 100 /* edges of the cycle printed as text */
 
+/* The weight and label of the critical cycle's i-th edge e: from the graph,
+ * or, for a graph that stayed on the device, from the cycle's own arrays. */
+struct cycle_edges_info {
+    const int64_t *w;           /* per cycle position, or NULL: g's arrays */
+    const uint32_t *l;
+    const struct strtab *names;
+};
+
+static int64_t edge_w(const struct wgraph *g, const struct cycle_edges_info *x, uint64_t i, uint64_t e)
+{
+    return x && x->w ? x->w[i] : g->weights[e];
+}
+
+static const char *edge_label(const struct wgraph *g, const struct cycle_edges_info *x, uint64_t i, uint64_t e)
+{
+    if (x && x->l)
+        return strtab_str(x->names, x->l[i]);
+    return g->labels ? strtab_str(g->label_names, g->labels[e]) : NULL;
+}
+
 static void print_text(const struct cycle_options *o, const struct wgraph *g,
                        const struct scc_result *scc, const struct cm_result *r, uint32_t base,
-                       const char *what)
+                       const char *what, const struct cycle_edges_info *ce)
 {
     char f[128], d[128];
     uint64_t with_cycle = 0;
@@ -258,7 +279,7 @@ static void print_text(const struct cycle_options *o, const struct wgraph *g,
     printf("%s %s: %s = %s\n", o->maximize ? "maximum" : "minimum", what, f, d);
     i128 W = 0, T = 0;
     for (uint64_t i = 0; i < r->cycle_len; i++) {
-        W += g->weights[r->cycle_edges[i]];
+        W += edge_w(g, ce, i, r->cycle_edges[i]);
         T += o->ratio ? g->transit[r->cycle_edges[i]] : 1;
     }
     struct exact wx = to_exact(1, 1, g->scale);
@@ -273,15 +294,15 @@ static void print_text(const struct cycle_options *o, const struct wgraph *g,
            o->ratio ? "transit" : "length", tt);
     for (uint64_t i = 0; i < r->cycle_len && i < TEXT_CYCLE_MAX; i++) {
         uint64_t e = r->cycle_edges[i];
-        struct exact we = {g->weights[e], wx.den};
+        struct exact we = {edge_w(g, ce, i, e), wx.den};
         fmt_decimal(f, we);
         printf("  %llu -> %llu  weight %s",
                (unsigned long long)r->cycle[i] + base,
                (unsigned long long)r->cycle[(i + 1) % r->cycle_len] + base, f);
         if (o->ratio)
             printf("  transit %lld", (long long)g->transit[e]);
-        if (g->labels)
-            printf("  label \"%s\"", strtab_str(g->label_names, g->labels[e]));
+        if (edge_label(g, ce, i, e))
+            printf("  label \"%s\"", edge_label(g, ce, i, e));
         putchar('\n');
     }
     if (r->cycle_len > TEXT_CYCLE_MAX)
@@ -302,7 +323,8 @@ static void print_text(const struct cycle_options *o, const struct wgraph *g,
 
 static void print_json(const struct cycle_options *o, const struct wgraph *g,
                        const struct scc_result *scc, const struct cm_result *r, uint32_t base,
-                       const char *backend, double read_s, double solve_s, const char *end)
+                       const char *backend, double read_s, double solve_s, const char *end,
+                       const struct cycle_edges_info *ce)
 {
     char f[128], d[128], a[48], b[48];
     uint64_t with_cycle = 0;
@@ -333,12 +355,12 @@ static void print_json(const struct cycle_options *o, const struct wgraph *g,
         for (uint64_t i = 0; i < r->cycle_len; i++)
             printf("%s%llu", i ? ", " : "", (unsigned long long)r->cycle_edges[i]);
         printf("]");
-        if (g->labels) {
+        if (r->cycle_len && edge_label(g, ce, 0, r->cycle_edges[0])) {
             printf(", \"cycle_labels\": [");
             for (uint64_t i = 0; i < r->cycle_len; i++) {
                 if (i)
                     printf(", ");
-                json_string(stdout, strtab_str(g->label_names, g->labels[r->cycle_edges[i]]));
+                json_string(stdout, edge_label(g, ce, i, r->cycle_edges[i]));
             }
             printf("]");
         }
@@ -411,9 +433,9 @@ int cmd_cycle(int argc, char **argv, int first, struct wx_error *err)
     if (rc == WX_OK) {
         const char *what = o.ratio ? "cycle ratio" : "cycle mean";
         if (o.json)
-            print_json(&o, &g, &scc, &r, base, backend, read_s, solve_s, "\n");
+            print_json(&o, &g, &scc, &r, base, backend, read_s, solve_s, "\n", NULL);
         else {
-            print_text(&o, &g, &scc, &r, base, what);
+            print_text(&o, &g, &scc, &r, base, what, NULL);
             if (!o.quiet)
                 fprintf(stderr, "warpex: read %.3f s, SCC + %s (%s, %s) %.3f s, %llu rounds\n",
                         read_s, what, o.karp ? "Karp" : "Howard", backend, solve_s,
@@ -453,13 +475,52 @@ int cli_cycle_of_graph(struct cli_cycle *c, struct csr *graph, const char *model
     return rc;
 }
 
+int cli_cycle_of_device(struct cli_cycle *c, const struct device_csr *dg, const uint32_t *d_comp,
+                        const struct scc_result *scc, const struct strtab *label_names, const char *model,
+                        const char *weight, const char *default_weight, int maximize, struct wx_error *err)
+{
+    memset(c, 0, sizeof *c);
+    c->model = model, c->maximize = maximize, c->backend = "gpu (graph kept on the device)";
+    c->names = label_names;
+    struct wgraph_options wo = {weight, default_weight};
+    int64_t *lw = NULL;
+    /* every label of the network counts for the decimal scale (which labels
+     * occur on edges is not known on the host): the same exact answer */
+    int rc = wgraph_label_weights(label_names, NULL, &wo, "--weight", &lw, &c->g.scale, err);
+    if (rc != WX_OK)
+        return rc;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    c->g.n_vertices = dg->n_vertices, c->g.n_edges = dg->n_edges, c->g.format = WGRAPH_CSR;
+    c->scc = *scc;
+    c->scc.comp = NULL;
+    struct cm_device_graph cg = {dg->n_vertices, dg->n_edges, dg->d_offsets, dg->d_targets, dg->d_labels,
+                                 d_comp, lw, strtab_count(label_names)};
+    rc = cyclemean_howard_gpu_device(&cg, scc, maximize, &c->r, err);
+    if (rc == WX_OK && c->r.cycle_len) {
+        c->cycle_l = malloc(c->r.cycle_len * sizeof *c->cycle_l);
+        c->cycle_w = malloc(c->r.cycle_len * sizeof *c->cycle_w);
+        rc = c->cycle_l && c->cycle_w
+                 ? explore_device_csr_labels_at(dg, c->r.cycle_edges, c->r.cycle_len, c->cycle_l, err)
+                 : wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+        for (uint64_t i = 0; rc == WX_OK && i < c->r.cycle_len; i++)
+            c->cycle_w[i] = lw[c->cycle_l[i]];
+    }
+    c->seconds = cli_seconds_since(&t0);
+    free(lw);
+    if (rc != WX_OK)
+        cli_cycle_free(c);
+    return rc;
+}
+
 void cli_cycle_print(const struct cli_cycle *c, bool json)
 {
     struct cycle_options o = {.input = c->model, .maximize = c->maximize};
+    struct cycle_edges_info x = {c->cycle_w, c->cycle_l, c->names};
     if (json)
-        print_json(&o, &c->g, &c->scc, &c->r, 0, c->backend, 0, c->seconds, "");
+        print_json(&o, &c->g, &c->scc, &c->r, 0, c->backend, 0, c->seconds, "", &x);
     else
-        print_text(&o, &c->g, &c->scc, &c->r, 0, "cycle mean");
+        print_text(&o, &c->g, &c->scc, &c->r, 0, "cycle mean", &x);
 }
 
 void cli_cycle_free(struct cli_cycle *c)
@@ -467,4 +528,7 @@ void cli_cycle_free(struct cli_cycle *c)
     cm_result_free(&c->r);
     scc_result_free(&c->scc);
     wgraph_free(&c->g);
+    free(c->cycle_w);
+    free(c->cycle_l);
+    c->cycle_w = NULL, c->cycle_l = NULL;
 }

@@ -93,7 +93,7 @@ static const char *violation_name(enum explore_violation v)
 /* SCCs of the graph the GPU explorer left on the device; the component ids
  * are downloaded only when wanted (out->comp stays NULL otherwise). */
 static int scc_of_device_graph(const struct device_csr *dg, bool want_ids, struct scc_result *out,
-                               struct wx_error *err)
+                               uint32_t **keep_ids, struct wx_error *err)
 {
     struct scc_gpu_graph sg = {dg->n_vertices, dg->n_edges, dg->d_offsets, dg->d_targets};
     uint32_t *d_comp = NULL;
@@ -108,7 +108,10 @@ static int scc_of_device_graph(const struct device_csr *dg, bool want_ids, struc
         if (rc != WX_OK)
             scc_result_free(out);
     }
-    scc_gpu_ids_free(d_comp);
+    if (rc == WX_OK && keep_ids)
+        *keep_ids = d_comp; /* the caller's now (scc_gpu_ids_free) */
+    else
+        scc_gpu_ids_free(d_comp);
     return rc;
 }
 
@@ -451,7 +454,9 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
      * the output files read it there), it never leaves the device: the
      * explorer hands its CSR straight to scc_gpu_device. */
     const bool scc_on_gpu = backend == EXPLORE_GPU && scc_gpu_available();
-    const bool device_only = scc_on_gpu && o->scc && !o->mec && !lts_checks && !o->aut_out && !o->csr_out;
+    const bool host_needs = o->mec || lts_checks || o->aut_out || o->csr_out;
+    const bool device_only = scc_on_gpu && (o->scc || o->cycle_mean) && !host_needs &&
+                             (!o->cycle_mean || cyclemean_gpu_available());
     if (device_only) {
         keep_graph = false;
         eo.keep_device_graph = true;
@@ -491,8 +496,16 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
         if (rc == WX_OK && device_only) {
-            rc = scc_of_device_graph(&res.device_graph, o->scc_out != NULL, &scc, err);
+            uint32_t *d_comp = NULL;
+            rc = scc_of_device_graph(&res.device_graph, o->scc_out != NULL, &scc, o->cycle_mean ? &d_comp : NULL,
+                                     err);
             have_scc = rc == WX_OK;
+            if (rc == WX_OK && o->cycle_mean) {
+                rc = cli_cycle_of_device(&cyc, &res.device_graph, d_comp, &scc, img.labels, o->input, o->weight,
+                                         o->default_weight, o->cycle_mean == 2, err);
+                have_cyc = rc == WX_OK;
+            }
+            scc_gpu_ids_free(d_comp);
         } else if (rc == WX_OK && (o->scc || o->mec)) {
             rc = scc_on_gpu ? scc_gpu(&graph, &scc, err) : scc_cpu(&graph, &scc, err);
             have_scc = rc == WX_OK;
@@ -514,7 +527,7 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
         lts.checked = rc == WX_OK && lts_checks;
         if (lts.checked && ((o->livelock && lts.lasso.found) || (o->reversible && !lts.rev.reversible)))
             rc = WX_EVIOLATION;
-        if (rc == WX_OK && o->cycle_mean) {
+        if (rc == WX_OK && o->cycle_mean && !device_only) {
             /* last: it takes the graph over */
             rc = cli_cycle_of_graph(&cyc, &graph, o->input, o->weight, o->default_weight, o->cycle_mean == 2,
                                     backend == EXPLORE_GPU ? 2 : 1, err);

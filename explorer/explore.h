@@ -70,13 +70,14 @@ struct gpu_options {
 
 /* A product graph left in GPU memory by the GPU backend for the GPU analyses
  * (same layout as kernels/scc_gpu.h's struct scc_gpu_graph): CSR with
- * offsets d_offsets[0..n_vertices] and 32-bit targets, edges of a state in
- * no particular order, labels dropped.  Device pointers, NULL when absent;
+ * offsets d_offsets[0..n_vertices], 32-bit targets and their labels, the
+ * edges of a state in no particular order.  Device pointers, NULL when absent;
  * released by explore_result_free. */
 struct device_csr {
     uint64_t n_vertices, n_edges;
     uint64_t *d_offsets;
     uint32_t *d_targets;
+    uint32_t *d_labels;       /* n_edges result-label ids, along d_targets */
 };
 
 struct explore_options {

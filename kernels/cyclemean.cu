@@ -467,6 +467,42 @@ __global__ void cm_gather(cm_dev d, int a, const uint64_t *first, uint64_t n_scc
  * itself; not part of the module's API. */
 static thread_local double cm_phase[4];
 
+/* Edge weights of a graph kept on the device: the weight of its label. */
+__global__ void cm_label_weights(const uint32_t *labels, uint64_t m, const long long *lw, long long *w)
+{
+    for (uint64_t e = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; e < m; e += (uint64_t)gridDim.x * blockDim.x)
+        w[e] = lw[labels[e]];
+}
+
+/* first[k] = the smallest vertex of component k (first[] preset to all ones). */
+__global__ void cm_first(cm_dev d, unsigned long long *first)
+{
+    const uint64_t v = cm_tid();
+    if (v < d.n)
+        atomicMin(&first[d.comp[v]], (unsigned long long)v);
+}
+
+/* One thread walks the final policy's cycle through h: its vertices and
+ * edges (at most limit), the sums of the input weights and transit times,
+ * and its length (0 when it does not close within limit steps). */
+__global__ void cm_walk(cm_dev d, uint32_t h, uint64_t limit, uint32_t *cyc, uint64_t *edges, long long *out)
+{
+    if (blockIdx.x || threadIdx.x)
+        return;
+    uint64_t len = 0;
+    long long W = 0, T = 0;
+    uint32_t u = h;
+    do {
+        const uint64_t e = d.pol[u];
+        cyc[len] = u, edges[len] = e;
+        W += d.w[e];
+        T += d.t ? d.t[e] : 1;
+        u = d.tgt[e];
+        len++;
+    } while (u != h && len < limit);
+    out[0] = u == h ? (long long)len : 0, out[1] = W, out[2] = T;
+}
+
 extern "C" void cyclemean_gpu_phase_times(double out[4])
 {
     for (int i = 0; i < 4; i++)
@@ -544,20 +580,21 @@ static int cm_bits(uint64_t s)
     return r;
 }
 
-extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_result *scc,
-                                    int maximize, struct cm_result *out, struct wx_error *err)
+/* The solve, from host arrays (g) or from a graph already on the device
+ * (dg, with the SCC ids there too; exactly one of them is given). */
+static int howard(const struct cm_graph *g, const struct cm_device_graph *dg, const struct scc_result *scc,
+                  int maximize, struct cm_result *out, struct wx_error *err)
 {
     int rc = WX_OK;
     memset(out, 0, sizeof *out);
-    const uint64_t n = g->n_vertices, m = g->n_edges;
+    const uint64_t n = g ? g->n_vertices : dg->n_vertices, m = g ? g->n_edges : dg->n_edges;
+    const int has_transit = g && g->transit;
     cm_dev d;
     memset(&d, 0, sizeof d);
     void *allocs[32];
     int n_allocs = 0;
-    uint64_t *h_pol = NULL;
     long long *h_gp = NULL, *h_gq = NULL;
     uint32_t *h_gh = NULL;
-    uint64_t *first = NULL; /* first (smallest) vertex of each component */
     double t_phase = cm_now();
     for (int i = 0; i < 4; i++)
         cm_phase[i] = 0;
@@ -597,18 +634,32 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
         uint64_t *off;
         uint32_t *tgt, *comp;
         long long *w, *t = NULL;
-        DALLOC(off, n + 1);
-        DALLOC(tgt, m);
         DALLOC(w, m);
-        if (g->transit)
-            DALLOC(t, m);
-        DALLOC(comp, n);
-        CK(cudaMemcpy(off, g->offsets, (n + 1) * sizeof *off, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(tgt, g->targets, m * sizeof *tgt, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(w, g->weights, m * sizeof *w, cudaMemcpyHostToDevice));
-        if (t)
-            CK(cudaMemcpy(t, g->transit, m * sizeof *t, cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(comp, scc->comp, n * sizeof *comp, cudaMemcpyHostToDevice));
+        if (g) {
+            DALLOC(off, n + 1);
+            DALLOC(tgt, m);
+            if (has_transit)
+                DALLOC(t, m);
+            DALLOC(comp, n);
+            CK(cudaMemcpy(off, g->offsets, (n + 1) * sizeof *off, cudaMemcpyHostToDevice));
+            CK(cudaMemcpy(tgt, g->targets, m * sizeof *tgt, cudaMemcpyHostToDevice));
+            CK(cudaMemcpy(w, g->weights, m * sizeof *w, cudaMemcpyHostToDevice));
+            if (t)
+                CK(cudaMemcpy(t, g->transit, m * sizeof *t, cudaMemcpyHostToDevice));
+            CK(cudaMemcpy(comp, scc->comp, n * sizeof *comp, cudaMemcpyHostToDevice));
+        } else {
+            off = (uint64_t *)dg->d_offsets;
+            tgt = (uint32_t *)dg->d_targets;
+            comp = (uint32_t *)dg->d_comp;
+            long long *lw;
+            DALLOC(lw, dg->n_labels);
+            CK(cudaMemcpy(lw, dg->label_weight, dg->n_labels * sizeof *lw, cudaMemcpyHostToDevice));
+            if (m) {
+                cm_label_weights<<<1024, CM_THREADS>>>(dg->d_labels, m, lw, w);
+                if ((rc = cm_cuda(err, cudaGetLastError(), "launch of cm_label_weights")))
+                    goto out;
+            }
+        }
         d.n = n, d.off = off, d.tgt = tgt, d.w = w, d.t = t, d.comp = comp, d.sgn = sgn;
         DALLOC(d.pol, n);
         DALLOC(d.succ, n);
@@ -707,20 +758,14 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
             goto out;
         }
         const uint64_t K = scc->n_sccs;
-        h_pol = (uint64_t *)malloc(n * sizeof *h_pol);
         h_gp = (long long *)malloc(K * sizeof *h_gp);
         h_gq = (long long *)malloc(K * sizeof *h_gq);
         h_gh = (uint32_t *)malloc(K * sizeof *h_gh);
-        first = (uint64_t *)malloc(K * sizeof *first);
-        if (!h_pol || !h_gp || !h_gq || !h_gh || !first) {
+        if (!h_gp || !h_gq || !h_gh) {
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cycle mean (GPU): out of memory");
             goto out;
         }
-        for (uint64_t k = 0; k < K; k++)
-            first[k] = UINT64_MAX;
-        for (uint64_t v = 0; v < n; v++)
-            if (first[scc->comp[v]] == UINT64_MAX)
-                first[scc->comp[v]] = v;
+        /* each component's first (smallest) vertex, on the device */
         uint64_t *d_first;
         long long *d_gp, *d_gq;
         uint32_t *d_gh;
@@ -728,7 +773,8 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
         DALLOC(d_gp, K);
         DALLOC(d_gq, K);
         DALLOC(d_gh, K);
-        CK(cudaMemcpy(d_first, first, K * sizeof *first, cudaMemcpyHostToDevice));
+        CK(cudaMemset(d_first, 0xff, K * sizeof *d_first));
+        LAUNCH(cm_first, d, (unsigned long long *)d_first);
         {
             const unsigned int kblocks = (unsigned int)((K + CM_THREADS - 1) / CM_THREADS);
             cm_gather<<<kblocks, CM_THREADS>>>(d, b, d_first, K, d_gp, d_gq, d_gh);
@@ -738,7 +784,6 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
         CK(cudaMemcpy(h_gp, d_gp, K * sizeof *h_gp, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(h_gq, d_gq, K * sizeof *h_gq, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(h_gh, d_gh, K * sizeof *h_gh, cudaMemcpyDeviceToHost));
-        CK(cudaMemcpy(h_pol, d.pol, n * sizeof *h_pol, cudaMemcpyDeviceToHost));
         for (uint64_t k = 0; k < K; k++) {
             struct cm_value *cv = &out->per_scc[k];
             if (h_gq[k] > 0)
@@ -764,15 +809,21 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
         out->best_scc = (uint32_t)best;
 
         /* The critical cycle: the policy cycle through the handle of the
-         * optimal component's smallest vertex, re-checked from the input. */
+         * optimal component's smallest vertex, walked on the device and
+         * re-checked against the input weights there. */
         const uint32_t h = h_gh[best];
-        uint64_t len = 0;
-        uint32_t u = h;
-        do {
-            len++;
-            u = g->targets[h_pol[u]];
-        } while (u != h && len <= scc->largest);
-        if (u != h) {
+        uint32_t *d_cyc;
+        uint64_t *d_cedges;
+        long long *d_sums, sums[3];
+        DALLOC(d_cyc, scc->largest + 1);
+        DALLOC(d_cedges, scc->largest + 1);
+        DALLOC(d_sums, 3);
+        cm_walk<<<1, 1>>>(d, h, scc->largest, d_cyc, d_cedges, d_sums);
+        if ((rc = cm_cuda(err, cudaGetLastError(), "launch of cm_walk")))
+            goto out;
+        CK(cudaMemcpy(sums, d_sums, sizeof sums, cudaMemcpyDeviceToHost));
+        const uint64_t len = (uint64_t)sums[0];
+        if (len == 0) {
             rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
                          "cycle mean (GPU): internal error: the critical policy cycle does not close");
             goto out;
@@ -784,16 +835,9 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
             goto out;
         }
         out->cycle_len = len;
-        long long sw = 0, stt = 0; /* |sums| < 2^32 * 2^31: no overflow */
-        u = h;
-        for (uint64_t i = 0; i < len; i++) {
-            const uint64_t e = h_pol[u];
-            out->cycle[i] = u;
-            out->cycle_edges[i] = e;
-            sw += g->weights[e];
-            stt += g->transit ? g->transit[e] : 1;
-            u = g->targets[e];
-        }
+        CK(cudaMemcpy(out->cycle, d_cyc, len * sizeof *out->cycle, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(out->cycle_edges, d_cedges, len * sizeof *out->cycle_edges, cudaMemcpyDeviceToHost));
+        const long long sw = sums[1], stt = sums[2]; /* |sums| < 2^32 * 2^31: no overflow */
         const long long gg = cm_gcd_host(sw, stt);
         if (sw / gg != out->best.num || stt / gg != out->best.den) {
             rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
@@ -807,11 +851,9 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
 out:
     for (int i = 0; i < n_allocs; i++)
         cudaFree(allocs[i]);
-    free(h_pol);
     free(h_gp);
     free(h_gq);
     free(h_gh);
-    free(first);
     cm_phase[3] = cm_now() - t_phase;
     if (rc != WX_OK) {
         free(out->cycle);
@@ -820,4 +862,16 @@ out:
         memset(out, 0, sizeof *out);
     }
     return rc;
+}
+
+extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_result *scc,
+                                    int maximize, struct cm_result *out, struct wx_error *err)
+{
+    return howard(g, NULL, scc, maximize, out, err);
+}
+
+extern "C" int cyclemean_howard_gpu_device(const struct cm_device_graph *g, const struct scc_result *scc,
+                                           int maximize, struct cm_result *out, struct wx_error *err)
+{
+    return howard(NULL, g, scc, maximize, out, err);
 }

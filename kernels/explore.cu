@@ -427,19 +427,56 @@ extern "C" void explore_device_csr_free(struct device_csr *dg)
 {
     cudaFree(dg->d_offsets);
     cudaFree(dg->d_targets);
+    cudaFree(dg->d_labels);
     dg->d_offsets = NULL;
     dg->d_targets = NULL;
+    dg->d_labels = NULL;
     dg->n_vertices = dg->n_edges = 0;
 }
 
 extern "C" int explore_device_csr_download(const struct device_csr *dg, uint64_t *offsets, uint32_t *targets,
-                                           struct wx_error *err)
+                                           uint32_t *labels, struct wx_error *err)
 {
     int rc = gx_cuda(err, cudaMemcpy(offsets, dg->d_offsets, (dg->n_vertices + 1) * 8, cudaMemcpyDeviceToHost),
                      "device graph download");
     if (rc == WX_OK && dg->n_edges)
         rc = gx_cuda(err, cudaMemcpy(targets, dg->d_targets, dg->n_edges * 4, cudaMemcpyDeviceToHost),
                      "device graph download");
+    if (rc == WX_OK && labels && dg->n_edges)
+        rc = gx_cuda(err, cudaMemcpy(labels, dg->d_labels, dg->n_edges * 4, cudaMemcpyDeviceToHost),
+                     "device graph download");
+    return rc;
+}
+
+__global__ void gather_labels(const uint32_t *labels, const uint64_t *edges, uint64_t k, uint32_t *out)
+{
+    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
+        out[i] = labels[edges[i]];
+}
+
+extern "C" int explore_device_csr_labels_at(const struct device_csr *dg, const uint64_t *edges, uint64_t k,
+                                            uint32_t *labels, struct wx_error *err)
+{
+    uint64_t *d_e = NULL;
+    uint32_t *d_l = NULL;
+    int rc = WX_OK;
+    for (uint64_t i = 0; i < k; i++)
+        if (edges[i] >= dg->n_edges)
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "edge %llu of %llu: out of range",
+                           (unsigned long long)edges[i], (unsigned long long)dg->n_edges);
+    if (k == 0)
+        return WX_OK;
+    if ((rc = gx_cuda(err, cudaMalloc(&d_e, k * 8), "edge list")) ||
+        (rc = gx_cuda(err, cudaMalloc(&d_l, k * 4), "edge labels")) ||
+        (rc = gx_cuda(err, cudaMemcpy(d_e, edges, k * 8, cudaMemcpyHostToDevice), "edge list")))
+        goto done;
+    gather_labels<<<64, 256>>>(dg->d_labels, d_e, k, d_l);
+    if ((rc = gx_cuda(err, cudaGetLastError(), "launch of gather_labels")))
+        goto done;
+    rc = gx_cuda(err, cudaMemcpy(labels, d_l, k * 4, cudaMemcpyDeviceToHost), "edge labels");
+done:
+    cudaFree(d_e);
+    cudaFree(d_l);
     return rc;
 }
 
@@ -493,7 +530,8 @@ static int gx_emit_csr(struct gx *g, const struct explore_options *opt, unsigned
             goto done;
         }
         if (cudaMalloc(&dg->d_offsets, (n_states + 1) * 8) != cudaSuccess ||
-            (n && cudaMalloc(&dg->d_targets, n * 4) != cudaSuccess)) {
+            (n && cudaMalloc(&dg->d_targets, n * 4) != cudaSuccess) ||
+            (n && cudaMalloc(&dg->d_labels, n * 4) != cudaSuccess)) {
             (void)cudaGetLastError();
             explore_device_csr_free(dg);
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
@@ -506,7 +544,9 @@ static int gx_emit_csr(struct gx *g, const struct explore_options *opt, unsigned
             goto done;
         if (n) {
             narrow_u64<<<256, 256>>>((const unsigned long long *)dst2, dg->d_targets, n);
-            if ((rc = gx_cuda(err, cudaGetLastError(), "launch of narrow_u64")))
+            if ((rc = gx_cuda(err, cudaGetLastError(), "launch of narrow_u64")) ||
+                (rc = gx_cuda(err, cudaMemcpy(dg->d_labels, lab2, n * 4, cudaMemcpyDeviceToDevice),
+                              "device graph labels")))
                 goto done;
         }
         if ((rc = gx_cuda(err, cudaDeviceSynchronize(), "device graph")))

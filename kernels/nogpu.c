@@ -3,6 +3,7 @@
  * `--backend auto` then runs the CPU backend; `--backend gpu` is an error.
  */
 #include "../explorer/explore.h"
+#include "explore_gpu.h"
 
 int gpu_available(char *name, size_t size)
 {
@@ -24,4 +25,12 @@ void explore_device_csr_free(struct device_csr *g)
     g->n_vertices = g->n_edges = 0; /* nothing is ever on a device here */
     g->d_offsets = NULL;
     g->d_targets = NULL;
+    g->d_labels = NULL;
+}
+
+int explore_device_csr_labels_at(const struct device_csr *dg, const uint64_t *edges, uint64_t k,
+                                 uint32_t *labels, struct wx_error *err)
+{
+    (void)dg, (void)edges, (void)k, (void)labels;
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0, "this warpex was built without CUDA");
 }

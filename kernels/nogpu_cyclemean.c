@@ -18,3 +18,11 @@ int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_result *scc,
     return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                    "this warpex was built without CUDA (nvcc was not found): the GPU cycle mean is unavailable");
 }
+
+int cyclemean_howard_gpu_device(const struct cm_device_graph *g, const struct scc_result *scc, int maximize,
+                                struct cm_result *out, struct wx_error *err)
+{
+    (void)g, (void)scc, (void)maximize, (void)out;
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                   "this warpex was built without CUDA (nvcc was not found): the GPU cycle mean is unavailable");
+}

@@ -30,6 +30,19 @@ one() {
     "$W" explore "$f" "$@" --backend gpu --mec --json >"$T/g" 2>"$T/ge"
     "$W" explore "$f" "$@" --backend cpu --mec --json >"$T/c" 2>"$T/ce"
     same_fields "$name --mec" "$MFIELDS" "$T/g" "$T/c"
+    # explore --cycle-mean: on the GPU the explored graph stays on the device
+    # (SCCs and Howard there); the exact optimum must be the CPU's
+    for mm in min max; do
+        "$W" explore "$f" "$@" --backend gpu --cycle-mean $mm --weight '([0-9]+)' --default-weight -3 --scc \
+            --json >"$T/g" 2>"$T/ge"
+        "$W" explore "$f" "$@" --backend cpu --cycle-mean $mm --weight '([0-9]+)' --default-weight -3 \
+            --json >"$T/c" 2>"$T/ce"
+        a=$(sed -n 's/.*"fraction": "\([^"]*\)".*/\1/p' "$T/g"); b=$(sed -n 's/.*"fraction": "\([^"]*\)".*/\1/p' "$T/c")
+        ha=$(sed -n 's/.*"has_cycle": \([a-z]*\).*/\1/p' "$T/g"); hb=$(sed -n 's/.*"has_cycle": \([a-z]*\).*/\1/p' "$T/c")
+        grep -q '"backend": "gpu (graph kept on the device)"' "$T/g" && [ "$a" = "$b" ] && [ -n "$ha" ] && [ "$ha" = "$hb" ] \
+            && pass "$name --cycle-mean $mm: device graph == cpu (${a:-no cycle})" \
+            || fail "$name --cycle-mean $mm: gpu '$a' ($ha) cpu '$b' ($hb): $(head -c 300 "$T/g" "$T/ge")"
+    done
     "$W" explore "$f" "$@" --backend cpu --aut "$T/x.aut" --quiet >/dev/null 2>&1
     "$W" scc "$T/x.aut" --backend gpu --scc-out "$T/sg" >/dev/null 2>"$T/ge" &&
         "$W" scc "$T/x.aut" --backend cpu --scc-out "$T/sc" >/dev/null 2>&1 && cmp -s "$T/sg" "$T/sc" \

@@ -279,17 +279,19 @@ static int run_one(const char *tag, const struct image *img, const struct ref_re
             }
             uint64_t *off = (uint64_t *)malloc((dg->n_vertices + 1) * 8);
             uint32_t *tg = (uint32_t *)malloc((dg->n_edges ? dg->n_edges : 1) * 4);
-            if (explore_device_csr_download(dg, off, tg, &err))
+            uint32_t *lb = (uint32_t *)malloc((dg->n_edges ? dg->n_edges : 1) * 4);
+            if (explore_device_csr_download(dg, off, tg, lb, &err))
                 snprintf(why, sizeof why, "device graph download: %s", err.msg);
             for (uint64_t v = 0; v < dg->n_vertices && !why[0]; v++)
                 for (uint64_t e = off[v]; e < off[v + 1] && !why[0]; e++)
-                    if (e >= ec.n || ec.e[e].src != v || ec.e[e].dst != tg[e])
+                    if (e >= ec.n || ec.e[e].src != v || ec.e[e].dst != tg[e] || ec.e[e].label != lb[e])
                         snprintf(why, sizeof why, "device graph differs from the sink's edges at %llu",
                                  (unsigned long long)e);
             if (!why[0] && (off[0] != 0 || off[dg->n_vertices] != ec.n))
                 snprintf(why, sizeof why, "device graph offsets do not span the edges");
             free(off);
             free(tg);
+            free(lb);
             if (why[0])
                 goto done;
         }
