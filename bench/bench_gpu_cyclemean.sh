@@ -10,9 +10,11 @@
 # it only the GPU runs), or uses BIN.  Each graph is generated in memory by the
 # driver (deterministic seeds), solved by the GPU (best of 3 timed calls after
 # a warm-up; the time is the whole call: allocation, copies both ways and
-# solve) and by the CPU Howard (one call).  The LEMON HowardMmc peer is run by
-# the CPU cycle-mean benchmark; `cm_gpu_gen --write FILE` stores the same
-# graph in DIMACS form for it.  Logs go to $OUT (or bench/out/cyclemean); a
+# solve) and by the CPU Howard (one call).  With LEMON_MMC naming the LEMON
+# HowardMmc driver (bench/peers/lemon_mmc.cc, built static by
+# bench/bench_cm_cpu.sh) the same graph is also written in DIMACS form
+# (`cm_gpu_gen --write`) and solved by LEMON in the same run (cycle means
+# only: the driver has no transit times); its optimum must be identical.  Logs go to $OUT (or bench/out/cyclemean); a
 # markdown table is printed last.  Exit 1 when an optimum differs or a run
 # fails.
 set -u
@@ -57,6 +59,12 @@ rows=()
 for c in "${cases[@]}"; do
     name=${c%%|*}; args=${c#*|}
     log="$LOG/cm_$(echo "$name" | tr -c 'A-Za-z0-9' '_' | cut -c1-40).log"
+    lemon="-"; lspeed="-"
+    dimacs=""
+    if [ -n "${LEMON_MMC:-}" ] && [ -x "$LEMON_MMC" ] && [[ "$args" != *--tmax* ]]; then
+        dimacs=${CM_TMP:-/tmp}/cm_bench_case.dimacs
+        args="$args --write $dimacs"
+    fi
     # shellcheck disable=SC2086
     timeout "${CM_BENCH_TIMEOUT:-300}" "$bin" $args >"$log" 2>&1
     rc=$?
@@ -64,18 +72,30 @@ for c in "${cases[@]}"; do
     if [ $rc -ne 0 ] || [ -z "$r" ]; then
         status=1
         tail -5 "$log"
-        rows+=("| $name | - | - | - | FAILED (rc $rc) | - | - | - | - | - |")
+        rows+=("| $name | - | - | - | FAILED (rc $rc) | - | - | - | - | - | - | - | - |")
         continue
     fi
     read -r _ n m prob scc gpu grounds cpu crounds num den same <<<"$r"
     [ "$same" = 0 ] && status=1
+    if [ -n "$dimacs" ] && [ -s "$dimacs" ]; then
+        flag=""; [[ "$args" == *--max* ]] && flag=--max
+        # lemon N M FRACTION READ_S SOLVE_S
+        set -- $(timeout "${CM_BENCH_TIMEOUT:-300}" "$LEMON_MMC" "$dimacs" $flag 2>>"$log")
+        want=$num/$den; [ "$den" = 1 ] && want=$num
+        if [ "${4:-}" = "$want" ]; then
+            lemon=$6; lspeed=$(awk -v l="$6" -v g="$gpu" 'BEGIN{printf "%.1f", l/g}')
+        else
+            lemon="MISMATCH (${4:-none})"; status=1
+        fi
+        rm -f "$dimacs"
+    fi
     if [ "$cpu" = "-1.0000" ]; then cpu="-"; speed="-"; else speed=$(awk -v c="$cpu" -v g="$gpu" 'BEGIN{printf "%.1f", c/g}'); fi
-    rows+=("| $name | $n | $m | $scc | $gpu | $grounds | $cpu | $crounds | $speed | $num/$den | $same |")
+    rows+=("| $name | $n | $m | $scc | $gpu | $grounds | $cpu | $crounds | $speed | $lemon | $lspeed | $num/$den | $same |")
 done
 echo
 echo "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1); CPU: $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo
-echo "| graph | n | m | SCC CPU s | GPU Howard s | GPU rounds | CPU Howard s | CPU rounds | CPU/GPU | optimum | identical |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| graph | n | m | SCC CPU s | GPU Howard s | GPU rounds | CPU Howard s | CPU rounds | CPU/GPU | LEMON s | LEMON/GPU | optimum | identical |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "$r"; done
 exit $status
