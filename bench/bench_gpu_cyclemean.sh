@@ -82,10 +82,12 @@ for c in "${cases[@]}"; do
         # lemon N M FRACTION READ_S SOLVE_S
         set -- $(timeout "${CM_BENCH_TIMEOUT:-300}" "$LEMON_MMC" "$dimacs" $flag 2>>"$log")
         want=$num/$den; [ "$den" = 1 ] && want=$num
-        if [ "${4:-}" = "$want" ]; then
+        if [ -z "${4:-}" ]; then
+            lemon="no answer within ${CM_BENCH_TIMEOUT:-300} s"
+        elif [ "$4" = "$want" ]; then
             lemon=$6; lspeed=$(awk -v l="$6" -v g="$gpu" 'BEGIN{printf "%.1f", l/g}')
         else
-            lemon="MISMATCH (${4:-none})"; status=1
+            lemon="MISMATCH ($4)"; status=1
         fi
         rm -f "$dimacs"
     fi
