@@ -6,6 +6,7 @@
 #define WX_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "../explorer/explore.h"
@@ -66,6 +67,16 @@ int cli_parse_standalone(int argc, char **argv, int first, const char *command,
                          struct wx_error *err);
 /* Writes one id per line (`none` as -1) to PATH.tmp, renamed to PATH on
  * success, so an error leaves no file. */
+/* `--backend auto|gpu|cpu` of the standalone analyses: taken out of
+ * argv[first..] (the rest shifted down, *argc shrinks) so that
+ * cli_parse_standalone never sees it; auto when absent. */
+enum cli_backend { CLI_BACKEND_AUTO, CLI_BACKEND_GPU, CLI_BACKEND_CPU };
+int cli_take_backend(int *argc, char **argv, int first, enum cli_backend *b, struct wx_error *err);
+
+/* s as a JSON string, quotes included (quotes, backslashes and control
+ * bytes escaped). */
+void cli_json_string(FILE *out, const char *s);
+
 int cli_write_ids(const char *path, const uint32_t *ids, uint64_t n, uint32_t none,
                   struct wx_error *err);
 double cli_seconds_since(const struct timespec *t0);

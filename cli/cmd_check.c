@@ -216,20 +216,6 @@ static int put_scheduler(FILE *f, const void *arg)
     return 0;
 }
 
-/* s as a JSON string body (quotes, backslashes and control bytes escaped) */
-static void json_str(const char *s)
-{
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-}
-
 static void json_double(double v)
 {
     if (isinf(v))
@@ -378,9 +364,9 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     }
 
     if (o.json) {
-        printf("{\"model\": {\"file\": \"");
-        json_str(o.input);
-        printf("\", \"type\": \"%s\", \"states\": %llu, \"choices\": %llu, "
+        printf("{\"model\": {\"file\": ");
+        cli_json_string(stdout, o.input);
+        printf(", \"type\": \"%s\", \"states\": %llu, \"choices\": %llu, "
                "\"transitions\": %llu, \"initial_states\": %llu, \"read_seconds\": %.6f}, "
                "\"backend\": \"%s\", \"method\": \"%s\", \"sound\": %s, \"epsilon\": %g, "
                "\"relative\": %s, \"properties\": [",
@@ -434,13 +420,11 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         if (o.sched_out && (rc = write_atomic(o.sched_out, put_scheduler, &r, err)) != WX_OK)
             goto next;
         if (o.json) {
-            printf("%s{\"property\": \"", i ? ", " : "");
-            json_str(p->text);
-            printf("\"");
+            printf("%s{\"property\": ", i ? ", " : "");
+            cli_json_string(stdout, p->text);
             if (p->name) {
-                printf(", \"name\": \"");
-                json_str(p->name);
-                printf("\"");
+                printf(", \"name\": ");
+                cli_json_string(stdout, p->name);
             }
             printf(", \"kind\": \"%s\", \"initial\": [", prop_kind_name(p->kind));
             int k = 0;
@@ -455,9 +439,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                 printf(", \"hi\": ");
                 json_double(hi);
                 if (have_sta) {
-                    printf(", \"valuation\": \"");
-                    json_str(sta.text + sta.offset[s]);
-                    printf("\"");
+                    printf(", \"valuation\": ");
+                    cli_json_string(stdout, sta.text + sta.offset[s]);
                 }
                 printf("}");
             }

@@ -183,21 +183,6 @@ static void fmt_decimal(char *buf, struct exact x)
     buf[k] = 0;
 }
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 /* ---- the command ---------------------------------------------------------- */
 
 static int solve(const struct cycle_options *o, const struct cm_graph *cg,
@@ -331,7 +316,7 @@ static void print_json(const struct cycle_options *o, const struct wgraph *g,
     for (uint64_t k = 0; k < r->n_sccs; k++)
         with_cycle += r->per_scc[k].has_cycle;
     printf("{\"input\": ");
-    json_string(stdout, o->input);
+    cli_json_string(stdout, o->input);
     printf(", \"format\": \"%s\", \"vertices\": %llu, \"edges\": %llu, \"sccs\": %llu, "
            "\"sccs_with_cycle\": %llu, \"problem\": \"%s\", \"ratio\": %s, \"algorithm\": "
            "\"%s\", \"backend\": \"%s\", \"scale\": %u, \"has_cycle\": %s",
@@ -360,7 +345,7 @@ static void print_json(const struct cycle_options *o, const struct wgraph *g,
             for (uint64_t i = 0; i < r->cycle_len; i++) {
                 if (i)
                     printf(", ");
-                json_string(stdout, edge_label(g, ce, i, r->cycle_edges[i]));
+                cli_json_string(stdout, edge_label(g, ce, i, r->cycle_edges[i]));
             }
             printf("]");
         }

@@ -48,21 +48,6 @@ static int match_actions(const struct image *img, const char *re_text, uint8_t *
     return WX_OK;
 }
 
-static void json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
 /* Prints a state vector as the components' states, numbered as in their
  * input files (the image numbers them from 0 in BFS order). */
 static void print_vector(FILE *out, const struct image *img, const struct network *net,
@@ -161,7 +146,7 @@ static void json_path(const struct cli_options *o, const struct image *img,
         printf("%s{\"state\": %u", i ? ", " : "", p->states[i]);
         if (i > 0) {
             printf(", \"label\": ");
-            json_string(stdout, label_name(img, p->labels[i - 1]));
+            cli_json_string(stdout, label_name(img, p->labels[i - 1]));
         }
         if (o->trace_states && r->vectors) {
             printf(", \"vector\": ");
@@ -260,10 +245,10 @@ static void report_json(const struct cli_options *o, const struct image *img,
                         const struct lts_outcome *lts, int rc)
 {
     printf("{\"model\": ");
-    json_string(stdout, o->input);
+    cli_json_string(stdout, o->input);
     printf(", \"backend\": \"%s\", \"threads\": %u, \"device\": ", r->backend ? r->backend : "",
            r->threads);
-    json_string(stdout, r->device);
+    cli_json_string(stdout, r->device);
     printf(", \"components\": %u, \"words_per_state\": %u", img->n_comps, img->words);
     printf(", \"complete\": %s, \"states\": %llu, \"transitions\": %llu, \"deadlocks\": %llu",
            r->complete ? "true" : "false", (unsigned long long)r->states,
@@ -309,7 +294,7 @@ static void report_json(const struct cli_options *o, const struct image *img,
                 printf("%s{\"state\": %llu", i ? ", " : "", (unsigned long long)r->trace.states[i]);
                 if (i > 0) {
                     printf(", \"label\": ");
-                    json_string(stdout, strtab_str(img->labels, r->trace.labels[i - 1]));
+                    cli_json_string(stdout, strtab_str(img->labels, r->trace.labels[i - 1]));
                 }
                 if (o->trace_states && r->trace.vectors) {
                     printf(", \"vector\": ");

@@ -53,37 +53,11 @@ static int mdp_of_graph(struct csr *g, struct mdp *m, struct wx_error *err)
     return WX_OK;
 }
 
-enum mec_backend { MEC_AUTO, MEC_GPU, MEC_CPU };
-
-/* Takes "--backend X" out of argv[first..] (shifting the rest down, so the
- * shared standalone parser never sees it) into *b; *argc shrinks. */
-static int take_backend(int *argc, char **argv, int first, enum mec_backend *b,
-                        struct wx_error *err)
-{
-    *b = MEC_AUTO;
-    for (int i = first; i < *argc; i++) {
-        if (strcmp(argv[i], "--backend"))
-            continue;
-        if (i + 1 >= *argc)
-            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option --backend needs a value");
-        const char *v = argv[i + 1];
-        if (!strcmp(v, "auto")) *b = MEC_AUTO;
-        else if (!strcmp(v, "gpu")) *b = MEC_GPU;
-        else if (!strcmp(v, "cpu")) *b = MEC_CPU;
-        else return wx_fail(err, WX_EINPUT, NULL, 0, 0, "bad value '%s' for --backend (auto, gpu or cpu)", v);
-        for (int j = i; j + 2 < *argc; j++)
-            argv[j] = argv[j + 2];
-        *argc -= 2;
-        i--;
-    }
-    return WX_OK;
-}
-
 int cmd_mec(int argc, char **argv, int first, struct wx_error *err)
 {
     struct standalone_options so;
-    enum mec_backend backend;
-    int rc = take_backend(&argc, argv, first, &backend, err);
+    enum cli_backend backend;
+    int rc = cli_take_backend(&argc, argv, first, &backend, err);
     if (rc != WX_OK)
         return rc;
     rc = cli_parse_standalone(argc, argv, first, "mec", "--mec-out", &so, err);
@@ -92,7 +66,7 @@ int cmd_mec(int argc, char **argv, int first, struct wx_error *err)
     const char *input = so.input, *mec_out = so.output;
     int json = so.json, quiet = so.quiet;
 
-    if (backend == MEC_GPU && !scc_gpu_available())
+    if (backend == CLI_BACKEND_GPU && !scc_gpu_available())
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "--backend gpu: no usable CUDA device (use --backend cpu)");
 
@@ -116,15 +90,15 @@ int cmd_mec(int argc, char **argv, int first, struct wx_error *err)
     double read_s = cli_seconds_since(&t0);
     /* auto: decided after the input was read, so that a bad file reports
      * only its own error line */
-    if (backend == MEC_AUTO) {
-        backend = scc_gpu_available() ? MEC_GPU : MEC_CPU;
-        if (backend == MEC_CPU && !quiet)
+    if (backend == CLI_BACKEND_AUTO) {
+        backend = scc_gpu_available() ? CLI_BACKEND_GPU : CLI_BACKEND_CPU;
+        if (backend == CLI_BACKEND_CPU && !quiet)
             fprintf(stderr, "warpex: no GPU found; using the CPU backend\n");
     }
-    const char *bname = backend == MEC_GPU ? "gpu" : "cpu";
+    const char *bname = backend == CLI_BACKEND_GPU ? "gpu" : "cpu";
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct mec_result r;
-    rc = backend == MEC_GPU ? mec_gpu(&m, &r, err) : mec_cpu(&m, &r, err);
+    rc = backend == CLI_BACKEND_GPU ? mec_gpu(&m, &r, err) : mec_cpu(&m, &r, err);
     double mec_s = cli_seconds_since(&t0);
     if (rc == WX_OK && mec_out)
         rc = cli_write_ids(mec_out, r.mec, r.n_states, MEC_NONE, err);

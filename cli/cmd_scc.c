@@ -22,37 +22,11 @@
 #include "../graph/graph_read.h"
 #include "cli.h"
 
-enum scc_backend { SCC_AUTO, SCC_GPU, SCC_CPU };
-
-/* Takes "--backend X" out of argv[first..] (shifting the rest down, so the
- * shared standalone parser never sees it) into *b; *argc shrinks. */
-static int take_backend(int *argc, char **argv, int first, enum scc_backend *b,
-                        struct wx_error *err)
-{
-    *b = SCC_AUTO;
-    for (int i = first; i < *argc; i++) {
-        if (strcmp(argv[i], "--backend"))
-            continue;
-        if (i + 1 >= *argc)
-            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option --backend needs a value");
-        const char *v = argv[i + 1];
-        if (!strcmp(v, "auto")) *b = SCC_AUTO;
-        else if (!strcmp(v, "gpu")) *b = SCC_GPU;
-        else if (!strcmp(v, "cpu")) *b = SCC_CPU;
-        else return wx_fail(err, WX_EINPUT, NULL, 0, 0, "bad value '%s' for --backend (auto, gpu or cpu)", v);
-        for (int j = i; j + 2 < *argc; j++)
-            argv[j] = argv[j + 2];
-        *argc -= 2;
-        i--;
-    }
-    return WX_OK;
-}
-
 int cmd_scc(int argc, char **argv, int first, struct wx_error *err)
 {
     struct standalone_options so;
-    enum scc_backend backend;
-    int rc = take_backend(&argc, argv, first, &backend, err);
+    enum cli_backend backend;
+    int rc = cli_take_backend(&argc, argv, first, &backend, err);
     if (rc != WX_OK)
         return rc;
     rc = cli_parse_standalone(argc, argv, first, "scc", "--scc-out", &so, err);
@@ -61,7 +35,7 @@ int cmd_scc(int argc, char **argv, int first, struct wx_error *err)
     const char *input = so.input, *scc_out = so.output;
     int json = so.json, quiet = so.quiet;
 
-    if (backend == SCC_GPU && !scc_gpu_available())
+    if (backend == CLI_BACKEND_GPU && !scc_gpu_available())
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "--backend gpu: no usable CUDA device (use --backend cpu)");
 
@@ -74,15 +48,15 @@ int cmd_scc(int argc, char **argv, int first, struct wx_error *err)
     double read_s = cli_seconds_since(&t0);
     /* auto: decided after the input was read, so that a bad file reports
      * only its own error line */
-    if (backend == SCC_AUTO) {
-        backend = scc_gpu_available() ? SCC_GPU : SCC_CPU;
-        if (backend == SCC_CPU && !quiet)
+    if (backend == CLI_BACKEND_AUTO) {
+        backend = scc_gpu_available() ? CLI_BACKEND_GPU : CLI_BACKEND_CPU;
+        if (backend == CLI_BACKEND_CPU && !quiet)
             fprintf(stderr, "warpex: no GPU found; using the CPU backend\n");
     }
-    const char *bname = backend == SCC_GPU ? "gpu" : "cpu";
+    const char *bname = backend == CLI_BACKEND_GPU ? "gpu" : "cpu";
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct scc_result r;
-    rc = backend == SCC_GPU ? scc_gpu(&g, &r, err) : scc_cpu(&g, &r, err);
+    rc = backend == CLI_BACKEND_GPU ? scc_gpu(&g, &r, err) : scc_cpu(&g, &r, err);
     double scc_s = cli_seconds_since(&t0);
     if (rc == WX_OK && scc_out)
         rc = cli_write_ids(scc_out, r.comp, r.n_vertices, UINT32_MAX, err);

@@ -65,3 +65,43 @@ double cli_seconds_since(const struct timespec *t0)
     clock_gettime(CLOCK_MONOTONIC, &t1);
     return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
 }
+
+int cli_take_backend(int *argc, char **argv, int first, enum cli_backend *b, struct wx_error *err)
+{
+    *b = CLI_BACKEND_AUTO;
+    for (int i = first; i < *argc; i++) {
+        if (strcmp(argv[i], "--backend"))
+            continue;
+        if (i + 1 >= *argc)
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option --backend needs a value");
+        const char *v = argv[i + 1];
+        if (!strcmp(v, "auto"))
+            *b = CLI_BACKEND_AUTO;
+        else if (!strcmp(v, "gpu"))
+            *b = CLI_BACKEND_GPU;
+        else if (!strcmp(v, "cpu"))
+            *b = CLI_BACKEND_CPU;
+        else
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "bad value '%s' for --backend (auto, gpu or cpu)", v);
+        for (int j = i; j + 2 < *argc; j++)
+            argv[j] = argv[j + 2];
+        *argc -= 2;
+        i--;
+    }
+    return WX_OK;
+}
+
+void cli_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}

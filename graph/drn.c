@@ -12,6 +12,7 @@
 
 #include "drn.h"
 #include "scan_int.h"
+#include "../util/arith.h"
 
 struct drn {
     struct scan s;
@@ -25,23 +26,6 @@ struct drn {
     uint64_t choice_line;
     uint64_t cur_state; /* the state being read, UINT64_MAX before the first */
 };
-
-static int grow(void **a, uint64_t *cap, uint64_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 1;
-    uint64_t nc = *cap ? *cap : 1024;
-    while (nc < need)
-        nc *= 2;
-    if (nc > SIZE_MAX / elem)
-        return 0;
-    void *na = realloc(*a, (size_t)nc * elem);
-    if (!na)
-        return 0;
-    *a = na;
-    *cap = nc;
-    return 1;
-}
 
 static int oom(struct drn *d)
 {
@@ -209,9 +193,9 @@ static int read_action_line(struct drn *d)
     token(s, &len); /* the action's name: not kept */
     if (len == 0)
         return scan_fail_here(s, WX_EINPUT, "the action's name or number");
-    if (!grow((void **)&m->choice_start, &d->cap_c, m->n_choices + 2, sizeof *m->choice_start))
+    if (wx_reserve((void **)&m->choice_start, &d->cap_c, m->n_choices + 2, sizeof *m->choice_start, 1024))
         return oom(d);
-    if (d->r->choice && !grow((void **)&d->r->choice, &d->cap_r, m->n_choices + 1, sizeof(double)))
+    if (d->r->choice && wx_reserve((void **)&d->r->choice, &d->cap_r, m->n_choices + 1, sizeof(double), 1024))
         return oom(d);
     double rw;
     int present;
@@ -256,7 +240,7 @@ static int read_transition_line(struct drn *d)
                        "probability %.*s is not in (0, 1]", (int)len, t);
     if (!scan_at_eol(s))
         return scan_fail_here(s, WX_EINPUT, "the end of the line");
-    if (!grow((void **)&m->targets, &d->cap_e, m->n_entries + 1, sizeof *m->targets))
+    if (wx_reserve((void **)&m->targets, &d->cap_e, m->n_entries + 1, sizeof *m->targets, 1024))
         return oom(d);
     uint64_t cap = d->cap_e;
     void *np = realloc(m->probs, (size_t)cap * sizeof *m->probs);

@@ -17,6 +17,7 @@
 
 #include "mdp.h"
 #include "scan_int.h"
+#include "../util/arith.h"
 
 /* Clinger's fast path: a decimal with at most 15 significant digits (so
  * the digits form an integer < 2^53, exact in a double) and a decimal
@@ -116,23 +117,6 @@ struct build {
     uint64_t first_line;   /* its first line, for the sum error */
 };
 
-static int grow(void **a, uint64_t *cap, uint64_t need, size_t elem)
-{
-    if (need <= *cap)
-        return 1;
-    uint64_t nc = *cap ? *cap : 1024;
-    while (nc < need)
-        nc *= 2;
-    if (nc > SIZE_MAX / elem)
-        return 0;
-    void *na = realloc(*a, (size_t)nc * elem);
-    if (!na)
-        return 0;
-    *a = na;
-    *cap = nc;
-    return 1;
-}
-
 static int close_choice(struct scan *s, struct build *b)
 {
     if (!b->open)
@@ -185,7 +169,7 @@ static int read_tra(struct scan *s, struct mdp *m)
      * header would trust a number the file may not back */
     uint64_t reserve = n_trans < (uint64_t)(s->end - s->p) / 6 + 1 ? n_trans
                                                                  : (uint64_t)(s->end - s->p) / 6 + 1;
-    if (!grow((void **)&m->targets, &b.cap_entries, reserve, sizeof *m->targets) ||
+    if (wx_reserve((void **)&m->targets, &b.cap_entries, reserve, sizeof *m->targets, 1024) ||
         !(m->probs = malloc((size_t)b.cap_entries * sizeof *m->probs)))
         return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory");
     uint64_t cap_probs = b.cap_entries;
@@ -257,8 +241,8 @@ static int read_tra(struct scan *s, struct mdp *m)
                 return rc;
             for (; next_state < src; next_state++)
                 m->state_start[next_state + 1] = m->n_choices;
-            if (!grow((void **)&m->choice_start, &b.cap_choices, m->n_choices + 2,
-                      sizeof *m->choice_start))
+            if (wx_reserve((void **)&m->choice_start, &b.cap_choices, m->n_choices + 2,
+                      sizeof *m->choice_start, 1024))
                 return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory");
             m->choice_start[m->n_choices] = m->n_entries;
             m->n_choices++;
@@ -268,8 +252,8 @@ static int read_tra(struct scan *s, struct mdp *m)
             b.sum = 0;
             b.first_line = s->line;
         }
-        if (!grow((void **)&m->targets, &b.cap_entries, m->n_entries + 1, sizeof *m->targets) ||
-            !grow((void **)&m->probs, &cap_probs, b.cap_entries, sizeof *m->probs))
+        if (wx_reserve((void **)&m->targets, &b.cap_entries, m->n_entries + 1, sizeof *m->targets, 1024) ||
+            wx_reserve((void **)&m->probs, &cap_probs, b.cap_entries, sizeof *m->probs, 1024))
             return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory");
         m->targets[m->n_entries] = (uint32_t)dst;
         m->probs[m->n_entries] = p;

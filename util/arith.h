@@ -44,6 +44,8 @@ static inline int wx_reserve(void **p, size_t *cap, size_t need, size_t elem, si
     size_t c = *cap ? *cap : min_cap;
     while (c < need)
         c *= 2;
+    if (c > SIZE_MAX / elem)
+        return -1;
     void *q = realloc(*p, c * elem);
     if (!q)
         return -1;
