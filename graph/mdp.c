@@ -81,16 +81,11 @@ static int fast_decimal(const char *t, size_t len, double *out)
 /* A probability in (0, 1]. */
 static int read_prob(struct scan *s, double *p)
 {
-    scan_skip_blanks(s);
-    const char *tok = s->c;
-    while (s->c < s->le && *s->c != ' ' && *s->c != '\t')
-        s->c++;
-    size_t len = (size_t)(s->c - tok);
     char num[64], *endp;
-    if (len == 0 || len >= sizeof num)
-        return scan_fail_at(s, tok, WX_EINPUT, "a probability");
-    memcpy(num, tok, len);
-    num[len] = 0;
+    const char *tok;
+    if (scan_token(s, num, sizeof num, &tok, "a probability"))
+        return WX_EINPUT;
+    const size_t len = strlen(num);
     double x;
     if (!fast_decimal(tok, len, &x)) {
         errno = 0;

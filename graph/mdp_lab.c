@@ -185,16 +185,10 @@ int mdp_labels_read(const char *path, uint64_t n_states, struct mdp_labels *out,
 /* A reward: a finite decimal >= 0, ending at a blank or the end of line. */
 static int read_reward(struct scan *s, double *r)
 {
-    scan_skip_blanks(s);
-    const char *tok = s->c;
-    while (s->c < s->le && *s->c != ' ' && *s->c != '\t')
-        s->c++;
-    size_t len = (size_t)(s->c - tok);
     char num[64], *endp;
-    if (len == 0 || len >= sizeof num)
-        return scan_fail_at(s, tok, WX_EINPUT, "a reward");
-    memcpy(num, tok, len);
-    num[len] = 0;
+    const char *tok;
+    if (scan_token(s, num, sizeof num, &tok, "a reward"))
+        return WX_EINPUT;
     errno = 0;
     double x = strtod(num, &endp);
     if (*endp || !isfinite(x))

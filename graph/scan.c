@@ -161,3 +161,17 @@ int scan_slurp(const char *path, char **data, size_t *len, struct wx_error *err)
     *len = n;
     return WX_OK;
 }
+
+int scan_token(struct scan *s, char *buf, size_t size, const char **tok, const char *what)
+{
+    scan_skip_blanks(s);
+    *tok = s->c;
+    while (s->c < s->le && *s->c != ' ' && *s->c != '\t')
+        s->c++;
+    size_t len = (size_t)(s->c - *tok);
+    if (len == 0 || len >= size)
+        return scan_fail_at(s, *tok, WX_EINPUT, what);
+    memcpy(buf, *tok, len);
+    buf[len] = 0;
+    return WX_OK;
+}

@@ -35,6 +35,10 @@ int scan_next_content_line(struct scan *s, const char *comments);
 int scan_at_eol(struct scan *s);
 /* An unsigned decimal ending at a blank or the end of the line. */
 int scan_read_u64(struct scan *s, uint64_t *v, const char *what);
+/* The next blank-separated token (after blanks), copied NUL-terminated into
+ * buf (size bytes); *tok points at it in the input.  An empty or too long
+ * token is a located error naming `what`. */
+int scan_token(struct scan *s, char *buf, size_t size, const char **tok, const char *what);
 
 /* Reads the whole file into a malloc'ed buffer (works on pipes such as
  * /dev/stdin too); the caller frees *data. */
