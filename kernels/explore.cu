@@ -1232,6 +1232,31 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             const uint64_t on_dev = ctl.e_fill;
             const uint64_t total_e = on_dev + g->h_n;
             int sorted = 0;
+            if (opt->keep_device_graph && total_e > p.e_cap && total_e < 0x7fffffffull) {
+                /* more edges than the exploration's buffer: the table and
+                 * the queues are no longer needed, so one buffer for all of
+                 * them fits where they were */
+                gx_release(g, p.table);
+                p.table = NULL;
+                gx_release(g, g->q[0]);
+                gx_release(g, g->q[1]);
+                g->q[0] = g->q[1] = NULL;
+                void *ns = NULL, *nd = NULL, *nl = NULL;
+                if ((rc = gx_malloc(g, &ns, total_e * 8, "all edge sources", err)) ||
+                    (rc = gx_malloc(g, &nd, total_e * 8, "all edge targets", err)) ||
+                    (rc = gx_malloc(g, &nl, total_e * 4, "all edge labels", err)))
+                    goto out;
+                CK(cudaMemcpy(ns, p.e_src, on_dev * 8, cudaMemcpyDeviceToDevice));
+                CK(cudaMemcpy(nd, p.e_dst, on_dev * 8, cudaMemcpyDeviceToDevice));
+                CK(cudaMemcpy(nl, p.e_lab, on_dev * 4, cudaMemcpyDeviceToDevice));
+                gx_release(g, p.e_src);
+                gx_release(g, p.e_dst);
+                gx_release(g, p.e_lab);
+                p.e_src = (unsigned long long *)ns;
+                p.e_dst = (unsigned long long *)nd;
+                p.e_lab = (uint32_t *)nl;
+                p.e_cap = total_e;
+            }
             if (total_e == 0 && opt->keep_device_graph) {
                 /* no edges: the graph is its offsets, all zero */
                 struct device_csr *dg = &res->device_graph;

@@ -165,7 +165,9 @@ static int run_one(const char *tag, const struct image *img, const struct ref_re
     if (c->edges)
         opt.sink = &sink;
     /* the graph kept on the device must be the sink's, in the same order */
-    opt.keep_device_graph = c->edges && c->tun.edge_cap == 0 && !c->dead && !c->action;
+    /* (with a small edge_cap the graph outgrows the exploration's edge
+     * buffer and is gathered on the device at the end) */
+    opt.keep_device_graph = c->edges && !c->dead && !c->action;
     struct explore_result res;
     struct gpu_run_stats st;
     struct wx_error err;
