@@ -369,26 +369,33 @@ static void *jacobi_worker(void *arg)
     return NULL;
 }
 
+/* One Gauss-Seidel sweep over states [a, z), in place: 1 when every one of
+ * them meets the stopping rule. */
+static int gs_sweep(const struct vi_system *sys, uint64_t a, uint64_t z, double *lo, double *hi, int mx,
+                    double eps, int rel)
+{
+    int ok = 1;
+    for (uint64_t s = a; s < z; s++) {
+        if (hi) {
+            double l, h;
+            state_update2(sys, s, lo, hi, mx, &l, &h);
+            lo[s] = l > lo[s] ? l : lo[s];
+            hi[s] = h < hi[s] ? h : hi[s];
+            ok &= gap_ok(lo[s], hi[s], eps, rel);
+        } else {
+            double l = state_update(sys, s, lo, mx);
+            ok &= change_ok(lo[s], l, eps, rel);
+            lo[s] = l;
+        }
+    }
+    return ok;
+}
+
 static int solve_gauss_seidel(const struct vi_system *sys, const struct vi_params *par,
                               double *lo, double *hi, uint64_t *iters)
 {
-    int mx = par->maximize, rel = par->relative;
-    double eps = par->epsilon;
     for (uint64_t k = 0; k < par->max_iterations; k++) {
-        int ok = 1;
-        for (uint64_t s = 0; s < sys->n_states; s++) {
-            if (hi) {
-                double l, h;
-                state_update2(sys, s, lo, hi, mx, &l, &h);
-                lo[s] = l > lo[s] ? l : lo[s];
-                hi[s] = h < hi[s] ? h : hi[s];
-                ok &= gap_ok(lo[s], hi[s], eps, rel);
-            } else {
-                double l = state_update(sys, s, lo, mx);
-                ok &= change_ok(lo[s], l, eps, rel);
-                lo[s] = l;
-            }
-        }
+        const int ok = gs_sweep(sys, 0, sys->n_states, lo, hi, par->maximize, par->epsilon, par->relative);
         *iters = k + 1;
         if (ok)
             return 1;
@@ -411,20 +418,7 @@ int valiter_solve_blocks_cpu(const struct vi_system *sys, const struct vi_params
         uint64_t a = block_start[k], z = block_start[k + 1], sweeps = 0;
         int ok = 0;
         while (!ok && sweeps < par->max_iterations) {
-            ok = 1;
-            for (uint64_t s = a; s < z; s++) {
-                if (hi) {
-                    double l, h;
-                state_update2(sys, s, lo, hi, mx, &l, &h);
-                    lo[s] = l > lo[s] ? l : lo[s];
-                    hi[s] = h < hi[s] ? h : hi[s];
-                    ok &= gap_ok(lo[s], hi[s], eps, rel);
-                } else {
-                    double l = state_update(sys, s, lo, mx);
-                    ok &= change_ok(lo[s], l, eps, rel);
-                    lo[s] = l;
-                }
-            }
+            ok = gs_sweep(sys, a, z, lo, hi, mx, eps, rel);
             sweeps++;
             updates += z - a;
         }

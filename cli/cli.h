@@ -77,6 +77,11 @@ int cli_take_backend(int *argc, char **argv, int first, enum cli_backend *b, str
  * bytes escaped). */
 void cli_json_string(FILE *out, const char *s);
 
+/* Writes PATH.tmp with fn's output (fn returns non-zero on a write error)
+ * and renames it to PATH, so that no half-written file is ever left. */
+int cli_write_atomic(const char *path, int (*fn)(FILE *, const void *), const void *arg,
+                     struct wx_error *err);
+
 int cli_write_ids(const char *path, const uint32_t *ids, uint64_t n, uint32_t none,
                   struct wx_error *err);
 double cli_seconds_since(const struct timespec *t0);

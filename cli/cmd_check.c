@@ -169,26 +169,6 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
     return WX_OK;
 }
 
-/* Writes PATH.tmp with fn's lines and renames it to PATH. */
-static int write_atomic(const char *path, int (*fn)(FILE *, const void *), const void *arg,
-                        struct wx_error *err)
-{
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return wx_fail(err, WX_EINPUT, path, 0, 0, "output path too long");
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return wx_fail(err, WX_ESYSTEM, tmp, 0, 0, "cannot create: %s", strerror(errno));
-    int bad = fn(f, arg) != 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot write: %s", strerror(e));
-    }
-    return WX_OK;
-}
-
 struct values_arg {
     const struct mdpcheck_result *r;
     const struct mdp_sta *sta; /* NULL: no valuations */
@@ -415,9 +395,9 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             goto out;
         }
         struct values_arg va = {&r, have_sta ? &sta : NULL};
-        if (o.values_out && (rc = write_atomic(o.values_out, put_values, &va, err)) != WX_OK)
+        if (o.values_out && (rc = cli_write_atomic(o.values_out, put_values, &va, err)) != WX_OK)
             goto next;
-        if (o.sched_out && (rc = write_atomic(o.sched_out, put_scheduler, &r, err)) != WX_OK)
+        if (o.sched_out && (rc = cli_write_atomic(o.sched_out, put_scheduler, &r, err)) != WX_OK)
             goto next;
         if (o.json) {
             printf("%s{\"property\": ", i ? ", " : "");

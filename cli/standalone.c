@@ -38,8 +38,8 @@ int cli_parse_standalone(int argc, char **argv, int first, const char *command,
     return WX_OK;
 }
 
-int cli_write_ids(const char *path, const uint32_t *ids, uint64_t n, uint32_t none,
-                  struct wx_error *err)
+int cli_write_atomic(const char *path, int (*fn)(FILE *, const void *), const void *arg,
+                     struct wx_error *err)
 {
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
@@ -47,9 +47,7 @@ int cli_write_ids(const char *path, const uint32_t *ids, uint64_t n, uint32_t no
     FILE *f = fopen(tmp, "w");
     if (!f)
         return wx_fail(err, WX_ESYSTEM, tmp, 0, 0, "cannot create: %s", strerror(errno));
-    int bad = 0;
-    for (uint64_t v = 0; v < n && !bad; v++)
-        bad = (ids[v] == none ? fputs("-1\n", f) : fprintf(f, "%u\n", ids[v])) < 0;
+    int bad = fn(f, arg) != 0;
     bad |= fclose(f) != 0;
     if (bad || rename(tmp, path) != 0) {
         int e = errno;
@@ -57,6 +55,28 @@ int cli_write_ids(const char *path, const uint32_t *ids, uint64_t n, uint32_t no
         return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot write: %s", strerror(e));
     }
     return WX_OK;
+}
+
+struct id_list {
+    const uint32_t *ids;
+    uint64_t n;
+    uint32_t none;
+};
+
+static int put_ids(FILE *f, const void *arg)
+{
+    const struct id_list *l = arg;
+    for (uint64_t v = 0; v < l->n; v++)
+        if ((l->ids[v] == l->none ? fputs("-1\n", f) : fprintf(f, "%u\n", l->ids[v])) < 0)
+            return -1;
+    return 0;
+}
+
+int cli_write_ids(const char *path, const uint32_t *ids, uint64_t n, uint32_t none,
+                  struct wx_error *err)
+{
+    struct id_list l = {ids, n, none};
+    return cli_write_atomic(path, put_ids, &l, err);
 }
 
 double cli_seconds_since(const struct timespec *t0)
