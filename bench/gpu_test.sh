@@ -104,6 +104,9 @@ for prog in bin/gpu/test_*; do
             f=$(grep -c '^FAIL ' "$LOG/$name.$tool.log")
             order+=("$name $tool")
             result["$name $tool"]="rc $rc, ${errs#========= }, $f failed checks ($(($(date +%s) - t1)) s)"
+            # a sanitizer cut off by the timeout checked only part of the run:
+            # that is a failure too, but say so (GPU_SAN_TIMEOUT raises it)
+            [ "$rc" = 124 ] && result["$name $tool"]="TIMED OUT after ${GPU_SAN_TIMEOUT:-150} s (no verdict; GPU_SAN_TIMEOUT)"
             [ "$rc" -ne 0 ] && { status=1; grep -E '^=========' "$LOG/$name.$tool.log" | head -30; }
         done
     fi
