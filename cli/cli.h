@@ -72,6 +72,10 @@ int cli_parse_standalone(int argc, char **argv, int first, const char *command,
  * cli_parse_standalone never sees it; auto when absent. */
 enum cli_backend { CLI_BACKEND_AUTO, CLI_BACKEND_GPU, CLI_BACKEND_CPU };
 int cli_take_backend(int *argc, char **argv, int first, enum cli_backend *b, struct wx_error *err);
+/* auto becomes gpu when gpu_usable, else cpu with the one-line notice on
+ * stderr (none when quiet); call it after the input was read, so that a
+ * bad file reports only its own error line. */
+enum cli_backend cli_settle_backend(enum cli_backend b, int gpu_usable, int quiet);
 
 /* s as a JSON string, quotes included (quotes, backslashes and control
  * bytes escaped). */

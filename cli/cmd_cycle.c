@@ -185,21 +185,25 @@ static void fmt_decimal(char *buf, struct exact x)
 
 /* ---- the command ---------------------------------------------------------- */
 
-static int solve(const struct cycle_options *o, const struct cm_graph *cg,
-                 const struct scc_result *scc, struct cm_result *r, const char **backend,
-                 struct wx_error *err)
+/* SCCs, then the optimum of g (transit times when o->ratio), on the backend
+ * o asks for: auto is the GPU when one is usable; a GPU Howard takes its
+ * SCC prefix from the GPU too (the same canonical decomposition). */
+static int solve(const struct cycle_options *o, const struct wgraph *g, struct scc_result *scc,
+                 struct cm_result *r, const char **backend, struct wx_error *err)
 {
-    if (o->karp) {
-        *backend = "cpu";
-        return cyclemean_karp_cpu(cg, scc, o->maximize, r, err);
-    }
-    /* auto: the GPU when one is usable; its answer is the same exact fraction */
-    if (o->backend == 2 || (o->backend == 0 && cyclemean_gpu_available())) {
-        *backend = "gpu";
-        return cyclemean_howard_gpu(cg, scc, o->maximize, r, err);
-    }
-    *backend = "cpu";
-    return cyclemean_howard_cpu(cg, scc, o->maximize, r, err);
+    const int on_gpu = !o->karp && (o->backend == 2 || (o->backend == 0 && cyclemean_gpu_available()));
+    *backend = on_gpu ? "gpu" : "cpu";
+    const struct csr view = {.n_vertices = g->n_vertices, .n_edges = g->n_edges, .offsets = g->offsets,
+                             .targets = g->targets};
+    int rc = on_gpu ? scc_gpu(&view, scc, err) : scc_cpu(&view, scc, err);
+    if (rc != WX_OK)
+        return rc;
+    const struct cm_graph cg = {g->n_vertices, g->n_edges, g->offsets, g->targets, g->weights,
+                                o->ratio ? g->transit : NULL};
+    if (o->karp)
+        return cyclemean_karp_cpu(&cg, scc, o->maximize, r, err);
+    return on_gpu ? cyclemean_howard_gpu(&cg, scc, o->maximize, r, err)
+                  : cyclemean_howard_cpu(&cg, scc, o->maximize, r, err);
 }
 
 static int write_cycle(const char *path, const struct cm_result *r, uint32_t base,
@@ -392,21 +396,12 @@ int cmd_cycle(int argc, char **argv, int first, struct wx_error *err)
                         "(--ratio for weight/transit)\n");
     double read_s = cli_seconds_since(&t0);
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    struct csr view = {.n_vertices = g.n_vertices, .n_edges = g.n_edges, .offsets = g.offsets,
-                       .targets = g.targets};
     struct scc_result scc;
     struct cm_result r;
+    memset(&scc, 0, sizeof scc);
     memset(&r, 0, sizeof r);
-    const char *backend = "cpu";
-    /* the GPU Howard gets its SCC prefix from the GPU too (same canonical
-     * decomposition as scc_cpu) */
-    const int on_gpu = !o.karp && (o.backend == 2 || (o.backend == 0 && cyclemean_gpu_available()));
-    rc = on_gpu ? scc_gpu(&view, &scc, err) : scc_cpu(&view, &scc, err);
-    if (rc == WX_OK) {
-        struct cm_graph cg = {g.n_vertices, g.n_edges, g.offsets, g.targets, g.weights,
-                              o.ratio ? g.transit : NULL};
-        rc = solve(&o, &cg, &scc, &r, &backend, err);
-    }
+    const char *backend;
+    rc = solve(&o, &g, &scc, &r, &backend, err);
     double solve_s = cli_seconds_since(&t0);
     uint32_t base = g.format == WGRAPH_DIMACS ? 1 : 0;
     if (rc == WX_OK && o.cycle_out) {
@@ -446,14 +441,8 @@ int cli_cycle_of_graph(struct cli_cycle *c, struct csr *graph, const char *model
         return rc;
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    struct csr view = {.n_vertices = c->g.n_vertices, .n_edges = c->g.n_edges, .offsets = c->g.offsets,
-                       .targets = c->g.targets};
     struct cycle_options o = {.input = model, .maximize = maximize, .backend = backend};
-    rc = backend == 2 ? scc_gpu(&view, &c->scc, err) : scc_cpu(&view, &c->scc, err);
-    if (rc == WX_OK) {
-        struct cm_graph cg = {c->g.n_vertices, c->g.n_edges, c->g.offsets, c->g.targets, c->g.weights, NULL};
-        rc = solve(&o, &cg, &c->scc, &c->r, &c->backend, err);
-    }
+    rc = solve(&o, &c->g, &c->scc, &c->r, &c->backend, err);
     c->seconds = cli_seconds_since(&t0);
     if (rc != WX_OK)
         cli_cycle_free(c);

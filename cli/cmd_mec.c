@@ -88,13 +88,7 @@ int cmd_mec(int argc, char **argv, int first, struct wx_error *err)
     if (rc != WX_OK)
         return rc;
     double read_s = cli_seconds_since(&t0);
-    /* auto: decided after the input was read, so that a bad file reports
-     * only its own error line */
-    if (backend == CLI_BACKEND_AUTO) {
-        backend = scc_gpu_available() ? CLI_BACKEND_GPU : CLI_BACKEND_CPU;
-        if (backend == CLI_BACKEND_CPU && !quiet)
-            fprintf(stderr, "warpex: no GPU found; using the CPU backend\n");
-    }
+    backend = cli_settle_backend(backend, scc_gpu_available(), quiet);
     const char *bname = backend == CLI_BACKEND_GPU ? "gpu" : "cpu";
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct mec_result r;

@@ -125,3 +125,14 @@ void cli_json_string(FILE *out, const char *s)
     }
     fputc('"', out);
 }
+
+enum cli_backend cli_settle_backend(enum cli_backend b, int gpu_usable, int quiet)
+{
+    if (b != CLI_BACKEND_AUTO)
+        return b;
+    if (gpu_usable)
+        return CLI_BACKEND_GPU;
+    if (!quiet)
+        fprintf(stderr, "warpex: no GPU found; using the CPU backend\n");
+    return CLI_BACKEND_CPU;
+}
