@@ -35,27 +35,7 @@
 
 /* ---- random MDPs as .tra text ---- */
 
-struct text {
-    char *s;
-    size_t len, cap;
-};
-
-static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct text *t, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
-        va_end(ap);
-        if (n >= 0 && (size_t)n < t->cap - t->len) {
-            t->len += (size_t)n;
-            return;
-        }
-        t->cap = t->cap * 2 + (size_t)n + 64;
-        t->s = realloc(t->s, t->cap);
-    }
-}
+#include "tests/text.h"
 
 /* Generates an MDP of n states into *m (arrays malloc'ed, as mdp_free frees)
  * and its .tra text into *t.  self_bias: percent of choices that are pure

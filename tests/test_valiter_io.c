@@ -26,27 +26,7 @@
 #include "tests/check.h"
 #include "tests/rng.h"
 
-struct text {
-    char *s;
-    size_t len, cap;
-};
-
-static void put(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void put(struct text *t, const char *fmt, ...)
-{
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
-        va_end(ap);
-        if (n >= 0 && (size_t)n < t->cap - t->len) {
-            t->len += (size_t)n;
-            return;
-        }
-        t->cap = t->cap * 2 + (size_t)n + 64;
-        t->s = realloc(t->s, t->cap);
-    }
-}
+#include "tests/text.h"
 
 #define MAXS 40
 
