@@ -111,6 +111,7 @@ struct shared {
     struct vtable *t;
     const uint32_t *store;    /* vtable's store: vectors by id */
     uint32_t words;
+    bool keyed;               /* vtable_new_keyed: no vector prefetch stage */
     uint64_t *parent;         /* when tracing */
     uint32_t *plabel;
     unsigned nthreads;
@@ -425,6 +426,8 @@ stop:
 static void pump(struct worker *w, size_t keep)
 {
     const size_t vkeep = keep < LOOKUP_LAG - VECTOR_LAG ? 0 : keep - (LOOKUP_LAG - VECTOR_LAG);
+    if (w->sh->keyed)
+        w->qvec = w->qn; /* lookups never read the store */
     while (w->qn - w->qvec > vkeep)
         vtable_prefetch_vector(w->sh->t, w->qhash[w->qvec++]);
     while (w->qn - w->qhead > keep) {
@@ -563,7 +566,13 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
         rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "memory budget too small for a single state");
         goto out;
     }
-    if ((rc = vtable_new(&sh->t, img->words, max_states, err)))
+    /* Vectors of <= 2 words live in the slots themselves (vtable.h, keyed
+     * tables) when nothing needs the id of a successor already present:
+     * no edge sink, no action check.  A lookup then touches one random line
+     * instead of two. */
+    sh->keyed = img->words <= 2 && !opt->sink && !opt->action_match;
+    if ((rc = sh->keyed ? vtable_new_keyed(&sh->t, img->words, max_states, err)
+                        : vtable_new(&sh->t, img->words, max_states, err)))
         goto out;
     sh->store = vtable_vector(sh->t, 0);
     if (opt->trace) {

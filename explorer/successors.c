@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void fast_init(struct succ_gen *g);
+
 /* Below this many records an insertion sort beats qsort_r's call overhead. */
 #define SMALL_SORT 24
 
@@ -186,11 +188,15 @@ int succ_init(struct succ_gen *g, const struct image *img, struct wx_error *err)
                 g->rule_part[p++] = w * 32 + (uint32_t)__builtin_ctz(m);
     }
     g->rule_part_start[img->n_rules] = (uint32_t)p;
+    fast_init(g);
     return WX_OK;
 }
 
+static void fast_free(struct succ_fast *f);
+
 void succ_free(struct succ_gen *g)
 {
+    fast_free(g->fast);
     free(g->rec);
     free(g->rec2);
     free(g->hash);
@@ -634,6 +640,389 @@ static int fire_classes_counting(struct succ_gen *g, uint32_t nruns, const uint3
     return rc;
 }
 
+/* ---- the fast path: vectors of <= 2 words, <= 64 components ----
+ *
+ * The vector is read as one 64-bit word v.  A component in local state s
+ * moving to t changes v by the XOR delta (s ^ t) << first_bit, so succ_init
+ * precompiles, per component state (a "segment", indexed like
+ * state_offsets), its local moves as (label, delta) and its class-k
+ * targets as groups of deltas; a successor is v ^ (XOR of the movers'
+ * deltas).  Rules are indexed by their lowest participant: when that
+ * component offers the rule's class, the rule is tested against the set of
+ * components offering the class (one 64-bit mask), so a state costs
+ * O(components + offers + rules tested) with no sorting or merging.
+ *
+ * Duplicates.  Two records of one state with every mover's delta non-zero
+ * differ in exactly their sets of movers; so they can be equal only when
+ *   (a) one segment has two local entries with the same (label, target), or
+ *   (b) one segment has a class whose entries repeat a target, or
+ *   (c) two rules with the same result label have the same participants;
+ * and otherwise only when some mover stays put (delta 0: a self-loop, or a
+ * component of width 0).  succ_init checks (a)-(c) once (any of them:
+ * every state is deduplicated); a segment with a self-loop marks the
+ * states that visit it.  All other states' records are distinct as
+ * generated, and deduplication is skipped. */
+
+struct fcomp {
+    uint64_t mask;            /* field mask, unshifted */
+    uint32_t base;            /* proc_offsets[c]: segment of local state 0 */
+    uint32_t shift;           /* first_bit[c] */
+};
+
+struct fseg {
+    uint32_t loc, nloc;       /* local moves [loc, loc + nloc) */
+    uint32_t grp, ngrp;       /* groups [grp, grp + ngrp) */
+    uint32_t self;            /* 1: some entry here is a self-loop */
+};
+
+struct fgrp {
+    uint32_t cls;
+    uint32_t d, nd;           /* deltas [d, d + nd) */
+    uint32_t r, nr;           /* rorder[r .. r + nr): the class's rules whose
+                                 lowest participant is this component */
+};
+
+struct foffer {
+    uint32_t grp, comp;
+    int32_t next;             /* the class's previous offer, -1 at the end */
+};
+
+struct succ_fast {
+    uint32_t n;
+    bool always_dedup;
+    struct fcomp *comp;       /* n */
+    struct fseg *seg;         /* proc_offsets[n] */
+    uint32_t *loc_label;
+    uint64_t *loc_delta;
+    struct fgrp *grp;
+    uint64_t *delta;
+    uint32_t *rorder;         /* rules by (class, lowest participant) */
+    uint64_t *rmask;          /* n_rules */
+    /* Per-state scratch: present[k] == 0 and head[k] == -1 between calls. */
+    uint64_t *present;        /* n_classes */
+    int32_t *head;            /* n_classes */
+    uint32_t *touched;        /* n_classes */
+    struct foffer *offer;     /* most groups one state can have */
+    uint32_t *comp_grp;       /* n: the component's group in the class fired */
+};
+
+static void fast_free(struct succ_fast *f)
+{
+    if (!f)
+        return;
+    free(f->comp);
+    free(f->seg);
+    free(f->loc_label);
+    free(f->loc_delta);
+    free(f->grp);
+    free(f->delta);
+    free(f->rorder);
+    free(f->rmask);
+    free(f->present);
+    free(f->head);
+    free(f->touched);
+    free(f->offer);
+    free(f->comp_grp);
+    free(f);
+}
+
+static int u64_cmp(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Rules ordered by (class, lowest participant); ties by rule id. */
+static int rule_cmp(const void *x, const void *y, void *ctx)
+{
+    const uint64_t *rmask = ctx;
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    int la = __builtin_ctzll(rmask[a]), lb = __builtin_ctzll(rmask[b]);
+    if (la != lb)
+        return la < lb ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+/* Rules (result label, mask): (c) of the duplicate conditions. */
+struct rkey { uint64_t mask; uint32_t result; };
+static int rkey_cmp(const void *x, const void *y)
+{
+    const struct rkey *a = x, *b = y;
+    if (a->result != b->result)
+        return a->result < b->result ? -1 : 1;
+    return a->mask < b->mask ? -1 : a->mask > b->mask;
+}
+
+/* Builds g->fast, or leaves it NULL when the image does not qualify (or
+ * memory is short: the general path then serves). */
+static void fast_init(struct succ_gen *g)
+{
+    const struct image *img = g->img;
+    const uint32_t n = img->n_comps, ab = img->act_bits;
+    if (img->words > 2 || n == 0 || n > 64)
+        return;
+    const uint32_t nseg = img->proc_offsets[n];
+    /* Sizes: targets of local and sync entries, groups, largest segment. */
+    size_t nloc = 0, nsync = 0, ngrp = 0, max_offers = 0, seg_max = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        const uint32_t sb = img->state_bits[c], slots = image_entry_slots(ab, sb);
+        size_t most = 0;
+        for (uint32_t s = 0; s < img->comp_states[c]; s++) {
+            const uint32_t *so = img->state_offsets + img->proc_offsets[c] + s;
+            size_t groups = 0, targets = 0;
+            uint32_t last = UINT32_MAX;
+            for (uint32_t i = so[0]; i < so[1]; i++) {
+                uint64_t e = img->trans[i];
+                uint32_t cnt = 0;
+                while (cnt < slots && image_entry_target(e, ab, sb, cnt) != UINT32_MAX)
+                    cnt++;
+                targets += cnt;
+                if (image_entry_is_sync(e)) {
+                    nsync += cnt;
+                    uint32_t k = image_entry_label(e, ab);
+                    groups += k != last;
+                    last = k;
+                } else {
+                    nloc += cnt;
+                }
+            }
+            ngrp += groups;
+            if (groups > most)
+                most = groups;
+            if (targets > seg_max)
+                seg_max = targets;
+        }
+        max_offers += most;
+    }
+    if (nloc > UINT32_MAX / 2 || nsync > UINT32_MAX / 2 || ngrp > UINT32_MAX / 2)
+        return;
+    struct succ_fast *f = calloc(1, sizeof *f);
+    if (!f)
+        return;
+    f->n = n;
+    f->comp = malloc(n * sizeof *f->comp);
+    f->seg = calloc((size_t)nseg + 1, sizeof *f->seg);
+    f->loc_label = malloc((nloc + 1) * sizeof *f->loc_label);
+    f->loc_delta = malloc((nloc + 1) * sizeof *f->loc_delta);
+    f->grp = malloc((ngrp + 1) * sizeof *f->grp);
+    f->delta = malloc((nsync + 1) * sizeof *f->delta);
+    f->rorder = malloc(((size_t)img->n_rules + 1) * sizeof *f->rorder);
+    f->rmask = malloc(((size_t)img->n_rules + 1) * sizeof *f->rmask);
+    f->present = calloc((size_t)img->n_classes + 1, sizeof *f->present);
+    f->head = malloc(((size_t)img->n_classes + 1) * sizeof *f->head);
+    f->touched = malloc(((size_t)img->n_classes + 1) * sizeof *f->touched);
+    f->offer = malloc((max_offers + 1) * sizeof *f->offer);
+    f->comp_grp = malloc(n * sizeof *f->comp_grp);
+    uint64_t *keys = malloc((seg_max + 1) * sizeof *keys);
+    struct rkey *rk = malloc(((size_t)img->n_rules + 1) * sizeof *rk);
+    if (!f->comp || !f->seg || !f->loc_label || !f->loc_delta || !f->grp || !f->delta || !f->rorder || !f->rmask
+        || !f->present || !f->head || !f->touched || !f->offer || !f->comp_grp || !keys || !rk)
+        goto fail;
+    for (uint32_t k = 0; k < img->n_classes; k++)
+        f->head[k] = -1;
+
+    /* Rules: masks, (c), and the order by (class, lowest participant). */
+    for (uint32_t r = 0; r < img->n_rules; r++) {
+        const uint32_t *m = img->rule_mask + (size_t)r * img->mask_words;
+        f->rmask[r] = m[0] | (img->mask_words > 1 ? (uint64_t)m[1] << 32 : 0);
+        f->rorder[r] = r;
+    }
+    for (uint32_t k = 0; k < img->n_classes; k++) {
+        uint32_t b = img->class_rule_start[k], e = img->class_rule_start[k + 1];
+        qsort_r(f->rorder + b, e - b, sizeof *f->rorder, rule_cmp, f->rmask);
+        for (uint32_t r = b; r < e; r++)
+            rk[r] = (struct rkey){ .mask = f->rmask[r], .result = img->class_result[k] };
+    }
+    qsort(rk, img->n_rules, sizeof *rk, rkey_cmp);
+    for (uint32_t r = 1; r < img->n_rules; r++)
+        if (rk[r].result == rk[r - 1].result && rk[r].mask == rk[r - 1].mask)
+            f->always_dedup = true;
+
+    /* Segments: deltas, groups, self-loops, and (a), (b). */
+    size_t xl = 0, xs = 0, xg = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        const uint32_t first = img->first_bit[c], width = img->first_bit[c + 1] - first;
+        const uint32_t sb = img->state_bits[c], slots = image_entry_slots(ab, sb);
+        f->comp[c] = (struct fcomp){ .mask = width ? (~0ull >> (64 - width)) : 0, .base = img->proc_offsets[c],
+                                     .shift = first };
+        for (uint32_t s = 0; s < img->comp_states[c]; s++) {
+            const uint32_t si = img->proc_offsets[c] + s;
+            const uint32_t *so = img->state_offsets + si;
+            struct fseg *sg = &f->seg[si];
+            sg->loc = (uint32_t)xl, sg->grp = (uint32_t)xg;
+            size_t nk = 0;
+            uint32_t last = UINT32_MAX;
+            for (uint32_t i = so[0]; i < so[1]; i++) {
+                uint64_t e = img->trans[i];
+                uint32_t lab = image_entry_label(e, ab), sync = image_entry_is_sync(e);
+                if (sync && lab != last) {
+                    /* A new group: its rules are the class-lab rules whose
+                     * lowest participant is c (a range of rorder). */
+                    uint32_t b = img->class_rule_start[lab], e2 = img->class_rule_start[lab + 1];
+                    while (b < e2 && (uint32_t)__builtin_ctzll(f->rmask[f->rorder[b]]) < c)
+                        b++;
+                    uint32_t r = b;
+                    while (r < e2 && (uint32_t)__builtin_ctzll(f->rmask[f->rorder[r]]) == c)
+                        r++;
+                    f->grp[xg++] = (struct fgrp){ .cls = lab, .d = (uint32_t)xs, .nd = 0, .r = b, .nr = r - b };
+                    sg->ngrp++;
+                    last = lab;
+                }
+                for (uint32_t k = 0; k < slots; k++) {
+                    uint32_t t = image_entry_target(e, ab, sb, k);
+                    if (t == UINT32_MAX)
+                        break;
+                    uint64_t d = (uint64_t)(s ^ t) << first;
+                    sg->self |= d == 0;
+                    keys[nk++] = (uint64_t)sync << 63 | (uint64_t)lab << 32 | t;
+                    if (sync) {
+                        f->delta[xs++] = d;
+                        f->grp[xg - 1].nd++;
+                    } else {
+                        f->loc_label[xl] = lab;
+                        f->loc_delta[xl++] = d;
+                        sg->nloc++;
+                    }
+                }
+            }
+            qsort(keys, nk, sizeof *keys, u64_cmp);
+            for (size_t i = 1; i < nk; i++)
+                if (keys[i] == keys[i - 1])
+                    f->always_dedup = true;
+        }
+    }
+    free(keys);
+    free(rk);
+    g->fast = f;
+    g->use_fast = true;
+    g->fast_dedup_all = f->always_dedup;
+    return;
+fail:
+    free(keys);
+    free(rk);
+    fast_free(f);
+}
+
+static inline int fast_emit(struct succ_gen *g, uint32_t label, uint64_t v, struct wx_error *err)
+{
+    if (g->n == g->cap && grow_output(g, err))
+        return WX_ELIMIT;
+    uint32_t *r = g->rec + g->n * g->stride;
+    r[0] = label;
+    r[1] = (uint32_t)v;
+    if (g->words > 1)
+        r[2] = (uint32_t)(v >> 32);
+    g->n++;
+    return WX_OK;
+}
+
+/* Fires rule r from state v: the product of its participants' groups. */
+static int fast_fire(struct succ_gen *g, uint32_t r, uint32_t label, uint64_t v, struct wx_error *err)
+{
+    const struct succ_fast *f = g->fast;
+    const uint32_t *part = g->rule_part + g->rule_part_start[r];
+    const uint32_t m = g->rule_part_start[r + 1] - g->rule_part_start[r];
+    uint64_t acc = v;
+    bool single = true;
+    for (uint32_t i = 0; i < m; i++) {
+        const struct fgrp *gr = &f->grp[f->comp_grp[part[i]]];
+        if (gr->nd != 1) {
+            single = false;
+            if (gr->nd == 0)
+                return WX_OK;
+        }
+        acc ^= f->delta[gr->d];
+    }
+    if (single)
+        return fast_emit(g, label, acc, err);
+    /* Odometer over the participants' deltas (acc holds the first of each). */
+    uint32_t odo[64] = { 0 };
+    for (;;) {
+        if (fast_emit(g, label, acc, err))
+            return WX_ELIMIT;
+        uint32_t i = m;
+        for (;;) {
+            if (i == 0)
+                return WX_OK;
+            i--;
+            const struct fgrp *gr = &f->grp[f->comp_grp[part[i]]];
+            const uint64_t *d = f->delta + gr->d;
+            uint32_t o = odo[i];
+            if (o + 1 < gr->nd) {
+                acc ^= d[o] ^ d[o + 1];
+                odo[i] = o + 1;
+                break;
+            }
+            acc ^= d[o] ^ d[0];
+            odo[i] = 0;
+        }
+    }
+}
+
+static int fast_expand(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
+{
+    struct succ_fast *f = g->fast;
+    const struct image *img = g->img;
+    const uint64_t v = vec[0] | (g->words > 1 ? (uint64_t)vec[1] << 32 : 0);
+    uint32_t self = f->always_dedup, nt = 0;
+    int32_t no = 0;
+    for (uint32_t c = 0; c < f->n; c++) {
+        const struct fcomp *fc = &f->comp[c];
+        const struct fseg *sg = &f->seg[fc->base + ((v >> fc->shift) & fc->mask)];
+        self |= sg->self;
+        for (uint32_t j = sg->loc, e = sg->loc + sg->nloc; j < e; j++)
+            if (fast_emit(g, f->loc_label[j], v ^ f->loc_delta[j], err))
+                return WX_ELIMIT;
+        for (uint32_t x = sg->grp, e = sg->grp + sg->ngrp; x < e; x++) {
+            uint32_t k = f->grp[x].cls;
+            if (!f->present[k])
+                f->touched[nt++] = k;
+            f->present[k] |= 1ull << c;
+            f->offer[no] = (struct foffer){ .grp = x, .comp = c, .next = f->head[k] };
+            f->head[k] = no++;
+        }
+    }
+    int rc = WX_OK;
+    for (uint32_t t = 0; t < nt; t++) {
+        const uint32_t k = f->touched[t];
+        const uint64_t p = f->present[k];
+        if ((p & (p - 1)) && rc == WX_OK) {
+            for (int32_t o = f->head[k]; o >= 0; o = f->offer[o].next)
+                f->comp_grp[f->offer[o].comp] = f->offer[o].grp;
+            for (int32_t o = f->head[k]; o >= 0 && rc == WX_OK; o = f->offer[o].next) {
+                const struct fgrp *gr = &f->grp[f->offer[o].grp];
+                for (uint32_t x = gr->r, e = gr->r + gr->nr; x < e; x++) {
+                    const uint32_t r = f->rorder[x];
+                    if ((f->rmask[r] & ~p) == 0 && (rc = fast_fire(g, r, img->class_result[k], v, err)))
+                        break;
+                }
+            }
+        }
+        f->present[k] = 0;
+        f->head[k] = -1;
+    }
+    *dedup = self != 0;
+    return rc;
+}
+
+/* Unordered mode without duplicates to remove: only the hashes. */
+static void hash_all(struct succ_gen *g)
+{
+    const size_t n = g->n;
+    const uint32_t st = g->stride, words = g->words;
+    const uint32_t *rec = g->rec + 1;
+    uint64_t *h = g->hash;
+    if (words == 1)
+        for (size_t i = 0; i < n; i++)
+            h[i] = vtable_hash_inline(rec + i * st, 1);
+    else if (words == 2)
+        for (size_t i = 0; i < n; i++)
+            h[i] = vtable_hash_inline(rec + i * st, 2);
+    else
+        for (size_t i = 0; i < n; i++)
+            h[i] = vtable_hash_inline(rec + i * st, words);
+}
+
 /* ---- the generator ---- */
 
 int succ_expand(struct succ_gen *g, const uint32_t *vec, struct wx_error *err)
@@ -642,6 +1031,18 @@ int succ_expand(struct succ_gen *g, const uint32_t *vec, struct wx_error *err)
     const uint32_t n = img->n_comps, ab = img->act_bits;
     uint32_t nruns = 0;
     g->n = 0;
+
+    if (g->fast && g->use_fast) {
+        bool dedup;
+        if (fast_expand(g, vec, &dedup, err))
+            return WX_ELIMIT;
+        if (!g->unordered)
+            return sort_unique(g, err);
+        if (dedup)
+            return hash_unique(g, err);
+        hash_all(g);
+        return WX_OK;
+    }
 
     memcpy(g->cur, vec, (size_t)g->words * 4);
     for (uint32_t c = 0; c < n; c++) {

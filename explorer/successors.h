@@ -33,6 +33,8 @@
 extern "C" {
 #endif
 
+struct succ_fast;
+
 /* The entries of one component for one class in the current state. */
 struct succ_group {
     uint64_t key;             /* class << 32 | component */
@@ -108,6 +110,20 @@ struct succ_gen {
     struct succ_part *parts;  /* n_comps */
     uint32_t *odo;            /* n_comps: index into each part's targets */
     uint32_t *cur;            /* words */
+
+    /* The fast path (succ_init sets it up when the image allows: vectors of
+     * at most 2 words, at most 64 components).  Every local move and every
+     * class target of a component state is precompiled into an XOR delta
+     * on the vector read as one 64-bit word, rules are found from their
+     * lowest participant, and duplicates are removed only from the states
+     * where succ_init could not rule them out (see successors.c).  NULL:
+     * the general path.  Tests may set use_fast = false after succ_init to
+     * run the general path on the same image; output is the same set. */
+    struct succ_fast *fast;
+    bool use_fast;
+    bool fast_dedup_all;      /* set by succ_init: the fast path must
+                                 deduplicate every state (duplicates are
+                                 possible without self-loops) */
 };
 
 /* Checks that img is safe to read: every offset, id and target in range,

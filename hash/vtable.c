@@ -46,6 +46,7 @@ struct vtable {
     uint64_t next_nslots;
 
     uint64_t block;          /* ids per block (vtable_insert_block), >= 1 */
+    bool keyed;              /* slots hold keys (vtable_new_keyed) */
 
     /* The id counter is written by every insert: keep it off the line of
      * the read-mostly fields above (the struct is allocated 64-aligned). */
@@ -68,6 +69,13 @@ static inline uint64_t home_slot(uint64_t h, uint64_t nslots)
 }
 
 static inline uint64_t slot_tag(uint64_t h) { return h & TAG_MASK; }
+
+/* The slot value of a vector in a keyed table: never 0 (empty). */
+#define KEY_FLAG (1ull << 63)
+static inline uint64_t vec_key(const uint32_t *vec, uint32_t words)
+{
+    return KEY_FLAG | vec[0] | (words > 1 ? (uint64_t)vec[1] << 32 : 0);
+}
 
 /* ---- memory ---- */
 
@@ -128,7 +136,25 @@ static void set_limits(struct vtable *t)
     atomic_store_explicit(&t->over, 0, memory_order_relaxed);
 }
 
+static int table_new(struct vtable **out, uint32_t words, uint64_t max_states, bool keyed, struct wx_error *err);
+
 int vtable_new(struct vtable **out, uint32_t words, uint64_t max_states, struct wx_error *err)
+{
+    return table_new(out, words, max_states, false, err);
+}
+
+int vtable_new_keyed(struct vtable **out, uint32_t words, uint64_t max_states, struct wx_error *err)
+{
+    if (words > 2) {
+        *out = NULL;
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "keyed vector table: %u words per vector (at most 2)", words);
+    }
+    return table_new(out, words, max_states, true, err);
+}
+
+bool vtable_keyed(const struct vtable *t) { return t->keyed; }
+
+static int table_new(struct vtable **out, uint32_t words, uint64_t max_states, bool keyed, struct wx_error *err)
 {
     *out = NULL;
     if (words == 0 || words > 64)
@@ -144,6 +170,7 @@ int vtable_new(struct vtable **out, uint32_t words, uint64_t max_states, struct 
     t->words = words;
     t->max_states = max_states;
     t->block = 1;
+    t->keyed = keyed;
     /* Enough slots that the load limit admits max_states, plus slack. */
     t->max_slots = max_states / VTABLE_MAX_LOAD_NUM * VTABLE_MAX_LOAD_DEN
                    + (max_states % VTABLE_MAX_LOAD_NUM) * VTABLE_MAX_LOAD_DEN / VTABLE_MAX_LOAD_NUM + 2;
@@ -224,6 +251,8 @@ void vtable_prefetch(const struct vtable *t, uint64_t hash)
 
 void vtable_prefetch_vector(const struct vtable *t, uint64_t hash)
 {
+    if (t->keyed)
+        return; /* lookups never read the store */
     /* A relaxed peek: a stale or torn view only costs a useless prefetch. */
     uint64_t s = atomic_load_explicit(&t->slots[home_slot(hash, t->nslots)], memory_order_relaxed);
     uint64_t f = s & ID_MASK;
@@ -277,9 +306,72 @@ enum vtable_outcome vtable_insert_block(struct vtable *t, const uint32_t *vec, u
     return lookup(t, vec, h, VTABLE_INSERT, id, ids);
 }
 
+/* Keyed tables: the probe compares keys; an insert holds a fresh id in its
+ * block before it claims a slot (so a full store claims nothing: a claimed
+ * key is a stored vector, always), and consumes it only when its CAS wins.
+ * Without a block (single-threaded use only, vtable.h) the id comes from
+ * the counter just before the claim, which then cannot lose. */
+static enum vtable_outcome lookup_keyed(struct vtable *t, const uint32_t *vec, uint64_t h, enum vtable_mode mode,
+                                        uint64_t *id, struct vtable_ids *ids)
+{
+    const uint32_t words = t->words;
+    const uint64_t key = vec_key(vec, words);
+    const uint64_t n = t->nslots;
+    uint64_t i = home_slot(h, n);
+    for (uint64_t probes = 0; probes < n; probes++) {
+        _Atomic uint64_t *slot = &t->slots[i];
+        uint64_t s = atomic_load_explicit(slot, memory_order_relaxed);
+        for (;;) {
+            if (s == key) {
+                *id = VTABLE_NO_ID;
+                return VTABLE_FOUND;
+            }
+            if (s != 0)
+                break;
+            if (mode == VTABLE_FIND)
+                return VTABLE_ABSENT;
+            if (atomic_load_explicit(&t->over, memory_order_relaxed))
+                return VTABLE_FULL;
+            struct vtable_ids one = { 0, 0 };
+            struct vtable_ids *b = ids ? ids : &one;
+            if (b->next >= b->end) {
+                /* Refill before claiming: take_id hands out the block's
+                 * first id and keeps the rest in b; give the first back. */
+                uint64_t f = take_id(t, ids ? ids : NULL);
+                if (f == UINT64_MAX) {
+                    atomic_store_explicit(&t->over, 1, memory_order_relaxed);
+                    return VTABLE_FULL;
+                }
+                if (ids)
+                    ids->next = f; /* unconsumed until the claim wins */
+                else
+                    one.next = f, one.end = f + 1;
+            }
+            /* Relaxed is enough: a reader that sees the key needs nothing
+             * else (FOUND ids are not reported), and the store line is
+             * read by the explorer only after a quiet point. */
+            if (!atomic_compare_exchange_strong_explicit(slot, &s, key, memory_order_relaxed,
+                                                         memory_order_relaxed)) {
+                if (!ids) /* only with a forbidden concurrent insert: undo */
+                    atomic_store_explicit(&t->next_id, one.next, memory_order_relaxed);
+                continue; /* s holds the winner's key: re-examine */
+            }
+            const uint64_t fresh = b->next++;
+            memcpy(t->store + fresh * words, vec, (size_t)words * 4u);
+            *id = fresh;
+            return VTABLE_INSERTED;
+        }
+        if (++i == n)
+            i = 0;
+    }
+    return mode == VTABLE_FIND ? VTABLE_ABSENT : VTABLE_FULL;
+}
+
 static enum vtable_outcome lookup(struct vtable *t, const uint32_t *vec, uint64_t h, enum vtable_mode mode,
                                   uint64_t *id, struct vtable_ids *ids)
 {
+    if (t->keyed)
+        return lookup_keyed(t, vec, h, mode, id, ids);
     const uint32_t words = t->words;
     const uint64_t tag = slot_tag(h) << ID_BITS;
     const uint64_t n = t->nslots;
@@ -394,7 +486,7 @@ void vtable_grow_part(struct vtable *t, uint64_t begin, uint64_t end)
                 __builtin_prefetch(&t->next_slots[home_slot(hs[j], n)], 1, 3);
             }
         uint64_t h = hs[k];
-        uint64_t v = slot_tag(h) << ID_BITS | (id + 1);
+        uint64_t v = t->keyed ? vec_key(t->store + id * t->words, t->words) : slot_tag(h) << ID_BITS | (id + 1);
         uint64_t i = home_slot(h, n);
         /* Distinct ids hold distinct vectors: no comparison, just the first
          * empty slot.  Other threads fill the same array concurrently, hence
@@ -439,6 +531,10 @@ void vtable_set_block(struct vtable *t, uint32_t ids_per_block)
 static void move_id(struct vtable *t, uint64_t from, uint64_t to)
 {
     const uint32_t *v = t->store + from * t->words;
+    if (t->keyed) { /* the slot holds the vector, not the id */
+        memcpy(t->store + to * t->words, v, (size_t)t->words * 4u);
+        return;
+    }
     const uint64_t h = vtable_hash(v, t->words);
     const uint64_t want = slot_tag(h) << ID_BITS | (from + 1);
     for (uint64_t i = home_slot(h, t->nslots);; i = i + 1 == t->nslots ? 0 : i + 1)

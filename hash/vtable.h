@@ -100,6 +100,28 @@ uint64_t vtable_states_for_budget(uint64_t bytes, uint32_t words, uint64_t extra
  * max_states vectors (1 .. VTABLE_ID_LIMIT).  WX_ELIMIT when the memory
  * cannot be reserved. */
 int vtable_new(struct vtable **out, uint32_t words, uint64_t max_states, struct wx_error *err);
+
+/* Keyed tables: for vectors of 1 or 2 words whose callers never need the
+ * id of a vector found (only of one inserted).  A slot then holds the
+ * vector itself, as one 64-bit key (the vector's bits with bit 63 set; bit
+ * 63 is never part of a field, image.h), instead of tag | id: a lookup of
+ * a present vector reads one slot line and never the store, and an insert
+ * claims the slot with the complete key in one CAS (nothing to wait for).
+ * Differences from vtable_new's tables:
+ *   - FOUND sets *id to VTABLE_NO_ID;
+ *   - vtable_insert_block takes a fresh id into its block before it claims
+ *     a slot, so a full store gives FULL with nothing claimed;
+ *   - INSERT through vtable_lookup(_hashed) (no id block) must not run
+ *     concurrently with any other insert (it is for set-up and tests).
+ * Everything else (growth, id blocks, close_blocks, the store, the budget
+ * per state) is the same.  WX_EINPUT when words > 2. */
+int vtable_new_keyed(struct vtable **out, uint32_t words, uint64_t max_states, struct wx_error *err);
+
+/* The id reported for a FOUND vector by a keyed table. */
+#define VTABLE_NO_ID UINT64_MAX
+
+/* True for a table made by vtable_new_keyed. */
+bool vtable_keyed(const struct vtable *t);
 void vtable_free(struct vtable *t);
 
 /* The one probe routine: finds vec, or (INSERT) inserts it.  *id is set for
