@@ -675,6 +675,19 @@ struct fseg {
     uint32_t self;            /* 1: some entry here is a self-loop */
 };
 
+/* A segment with at most 2 local moves and 1 group, inline: the common
+ * case, expanded without a data-dependent branch per component (those
+ * mispredict about once per component: the loop counts follow the local
+ * states).  Unused moves are dummies; no group: cls == n_classes, a class
+ * whose present mask is never 0, so it is never "touched". */
+struct fsimple {
+    uint64_t d0, d1;          /* local deltas */
+    uint32_t l0, l1;          /* their labels */
+    uint32_t nloc;            /* 0 .. 2 */
+    uint32_t cls, grp;        /* the group's class and index */
+    uint32_t self;
+};
+
 struct fgrp {
     uint32_t cls;
     uint32_t d, nd;           /* deltas [d, d + nd) */
@@ -702,7 +715,9 @@ struct succ_fast {
     uint64_t *present;        /* n_classes */
     int32_t *head;            /* n_classes */
     uint32_t *touched;        /* n_classes */
-    struct foffer *offer;     /* most groups one state can have */
+    struct foffer *offer;     /* most groups one state can have (at least
+                                 n for the simple form) */
+    struct fsimple *simple;   /* per segment, when every segment fits */
     uint32_t *comp_grp;       /* n: the component's group in the class fired */
 };
 
@@ -723,6 +738,7 @@ static void fast_free(struct succ_fast *f)
     free(f->touched);
     free(f->offer);
     free(f->comp_grp);
+    free(f->simple);
     free(f);
 }
 
@@ -811,7 +827,7 @@ static void fast_init(struct succ_gen *g)
     f->present = calloc((size_t)img->n_classes + 1, sizeof *f->present);
     f->head = malloc(((size_t)img->n_classes + 1) * sizeof *f->head);
     f->touched = malloc(((size_t)img->n_classes + 1) * sizeof *f->touched);
-    f->offer = malloc((max_offers + 1) * sizeof *f->offer);
+    f->offer = malloc((max_offers + n + 1) * sizeof *f->offer);
     f->comp_grp = malloc(n * sizeof *f->comp_grp);
     uint64_t *keys = malloc((seg_max + 1) * sizeof *keys);
     struct rkey *rk = malloc(((size_t)img->n_rules + 1) * sizeof *rk);
@@ -893,9 +909,30 @@ static void fast_init(struct succ_gen *g)
     }
     free(keys);
     free(rk);
+    /* The simple form, when every segment fits it. */
+    bool fits = true;
+    for (uint32_t i = 0; i < nseg; i++)
+        fits &= f->seg[i].nloc <= 2 && f->seg[i].ngrp <= 1;
+    if (fits && (f->simple = calloc((size_t)nseg + 1, sizeof *f->simple))) {
+        for (uint32_t i = 0; i < nseg; i++) {
+            const struct fseg *sg = &f->seg[i];
+            struct fsimple *x = &f->simple[i];
+            x->nloc = sg->nloc;
+            if (sg->nloc > 0)
+                x->l0 = f->loc_label[sg->loc], x->d0 = f->loc_delta[sg->loc];
+            if (sg->nloc > 1)
+                x->l1 = f->loc_label[sg->loc + 1], x->d1 = f->loc_delta[sg->loc + 1];
+            x->cls = sg->ngrp ? f->grp[sg->grp].cls : img->n_classes;
+            x->grp = sg->grp;
+            x->self = sg->self;
+        }
+        f->present[img->n_classes] = ~0ull;
+        f->head[img->n_classes] = -1;
+    }
     g->fast = f;
     g->use_fast = true;
     g->fast_dedup_all = f->always_dedup;
+    g->fast_simple = f->simple != NULL;
     return;
 fail:
     free(keys);
@@ -959,29 +996,12 @@ static int fast_fire(struct succ_gen *g, uint32_t r, uint32_t label, uint64_t v,
     }
 }
 
-static int fast_expand(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
+/* Fires the touched classes offered by >= 2 components, resets the
+ * per-class scratch. */
+static int fast_fire_touched(struct succ_gen *g, uint64_t v, uint32_t nt, struct wx_error *err)
 {
     struct succ_fast *f = g->fast;
     const struct image *img = g->img;
-    const uint64_t v = vec[0] | (g->words > 1 ? (uint64_t)vec[1] << 32 : 0);
-    uint32_t self = f->always_dedup, nt = 0;
-    int32_t no = 0;
-    for (uint32_t c = 0; c < f->n; c++) {
-        const struct fcomp *fc = &f->comp[c];
-        const struct fseg *sg = &f->seg[fc->base + ((v >> fc->shift) & fc->mask)];
-        self |= sg->self;
-        for (uint32_t j = sg->loc, e = sg->loc + sg->nloc; j < e; j++)
-            if (fast_emit(g, f->loc_label[j], v ^ f->loc_delta[j], err))
-                return WX_ELIMIT;
-        for (uint32_t x = sg->grp, e = sg->grp + sg->ngrp; x < e; x++) {
-            uint32_t k = f->grp[x].cls;
-            if (!f->present[k])
-                f->touched[nt++] = k;
-            f->present[k] |= 1ull << c;
-            f->offer[no] = (struct foffer){ .grp = x, .comp = c, .next = f->head[k] };
-            f->head[k] = no++;
-        }
-    }
     int rc = WX_OK;
     for (uint32_t t = 0; t < nt; t++) {
         const uint32_t k = f->touched[t];
@@ -1001,8 +1021,78 @@ static int fast_expand(struct succ_gen *g, const uint32_t *vec, bool *dedup, str
         f->present[k] = 0;
         f->head[k] = -1;
     }
-    *dedup = self != 0;
     return rc;
+}
+
+/* The simple form (struct fsimple): no branch per component.  Both local
+ * records are written and n advances by the real count, so the output
+ * needs room for 2 records per component beyond n up front. */
+static int fast_expand_simple(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
+{
+    struct succ_fast *f = g->fast;
+    const uint32_t nc = f->n, st = g->stride, dummy = g->img->n_classes;
+    while (g->cap < g->n + 2 * (size_t)nc + 2)
+        if (grow_output(g, err))
+            return WX_ELIMIT;
+    const uint64_t v = vec[0] | (g->words > 1 ? (uint64_t)vec[1] << 32 : 0);
+    uint32_t self = f->always_dedup, nt = 0;
+    int32_t no = 0;
+    size_t n = g->n;
+    uint32_t *rec = g->rec;
+    for (uint32_t c = 0; c < nc; c++) {
+        const struct fcomp *fc = &f->comp[c];
+        const struct fsimple *x = &f->simple[fc->base + ((v >> fc->shift) & fc->mask)];
+        self |= x->self;
+        uint32_t *r = rec + n * st;
+        const uint64_t a = v ^ x->d0, b = v ^ x->d1;
+        r[0] = x->l0;
+        r[1] = (uint32_t)a;
+        r[st] = x->l1;
+        r[st + 1] = (uint32_t)b;
+        if (st > 2) {
+            r[2] = (uint32_t)(a >> 32);
+            r[st + 2] = (uint32_t)(b >> 32);
+        }
+        n += x->nloc;
+        const uint32_t k = x->cls;
+        f->touched[nt] = k;
+        nt += f->present[k] == 0;
+        f->present[k] |= 1ull << c;
+        f->offer[no] = (struct foffer){ .grp = x->grp, .comp = c, .next = f->head[k] };
+        f->head[k] = no++;
+    }
+    g->n = n;
+    f->head[dummy] = -1;
+    *dedup = self != 0;
+    return fast_fire_touched(g, v, nt, err);
+}
+
+static int fast_expand(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
+{
+    if (g->fast_simple)
+        return fast_expand_simple(g, vec, dedup, err);
+    struct succ_fast *f = g->fast;
+    const uint64_t v = vec[0] | (g->words > 1 ? (uint64_t)vec[1] << 32 : 0);
+    uint32_t self = f->always_dedup, nt = 0;
+    int32_t no = 0;
+    for (uint32_t c = 0; c < f->n; c++) {
+        const struct fcomp *fc = &f->comp[c];
+        const struct fseg *sg = &f->seg[fc->base + ((v >> fc->shift) & fc->mask)];
+        self |= sg->self;
+        for (uint32_t j = sg->loc, e = sg->loc + sg->nloc; j < e; j++)
+            if (fast_emit(g, f->loc_label[j], v ^ f->loc_delta[j], err))
+                return WX_ELIMIT;
+        for (uint32_t x = sg->grp, e = sg->grp + sg->ngrp; x < e; x++) {
+            uint32_t k = f->grp[x].cls;
+            if (!f->present[k])
+                f->touched[nt++] = k;
+            f->present[k] |= 1ull << c;
+            f->offer[no] = (struct foffer){ .grp = x, .comp = c, .next = f->head[k] };
+            f->head[k] = no++;
+        }
+    }
+    *dedup = self != 0;
+    return fast_fire_touched(g, v, nt, err);
 }
 
 /* Unordered mode without duplicates to remove: only the hashes. */

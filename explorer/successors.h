@@ -124,6 +124,10 @@ struct succ_gen {
     bool fast_dedup_all;      /* set by succ_init: the fast path must
                                  deduplicate every state (duplicates are
                                  possible without self-loops) */
+    bool fast_simple;         /* set by succ_init: every component state has
+                                 <= 2 local moves and <= 1 class, so the fast
+                                 path runs without a branch per component;
+                                 tests may clear it (loop form) */
 };
 
 /* Checks that img is safe to read: every offset, id and target in range,

@@ -148,11 +148,15 @@ static void tb_random_fast(struct tb *b, uint64_t *rng, enum flavour fl)
         tb_rule(b, k, b->rule_np[q], b->rule_comp[q]);
     }
     double active = b->n <= 6 ? 0.9 : 5.0 / b->n;
+    /* Half of the images in the fast path's simple shape: <= 2 local
+     * transitions and <= 1 class per component state. */
+    const int shape = rnd(rng, 2);
     for (uint32_t c = 0; c < b->n; c++) {
         int act = rnd(rng, 1000) < active * 1000;
         for (uint32_t s = 0; s < b->states[c]; s++) {
+            int classes = 0;
             if (act && rnd(rng, 4) != 0) {
-                uint32_t m = 1 + rnd(rng, 3);
+                uint32_t m = 1 + rnd(rng, shape ? 2 : 3);
                 for (uint32_t i = 0; i < m; i++) {
                     uint32_t lab = rnd(rng, b->n_labels), t = pick_target(b, rng, c, s, self);
                     if ((t == s && !self) || (!messy && has_tr(b, c, s, 0, lab, t)))
@@ -165,8 +169,9 @@ static void tb_random_fast(struct tb *b, uint64_t *rng, enum flavour fl)
                 for (uint32_t q = 0; q < b->nrules; q++)
                     for (uint32_t i = 0; i < b->rule_np[q]; i++)
                         in |= b->rule_class[q] == k && b->rule_comp[q][i] == c;
-                if (!in || rnd(rng, 10) < 3)
+                if (!in || rnd(rng, 10) < 3 || (shape && classes))
                     continue;
+                classes++;
                 uint32_t m = 1 + rnd(rng, rnd(rng, 3) == 0 ? 5 : 2);
                 for (uint32_t i = 0; i < m; i++) {
                     uint32_t t = pick_target(b, rng, c, s, self);
@@ -266,6 +271,8 @@ static size_t sorted_copy(const struct succ_gen *g, uint32_t **out, size_t *cap,
     return g->n;
 }
 
+static unsigned long simple_images, loop_images;
+
 static void test_generator(const struct image *img, const struct ref *r, const char *what, unsigned long *dedup_free)
 {
     struct wx_error err;
@@ -280,8 +287,14 @@ static void test_generator(const struct image *img, const struct ref *r, const c
     uint32_t *a = NULL, *b = NULL;
     size_t ca = 0, cb = 0, da, db;
     uint64_t diff = 0, dups = 0, bad_hash = 0;
-    for (int unordered = 0; unordered <= 1; unordered++) {
+    /* The simple (branch-free) form when it applies, and the loop form on
+     * the same image. */
+    const bool simple = fast.fast_simple;
+    simple_images += simple, loop_images++;
+    for (int mode = 0; mode < (simple ? 4 : 2); mode++) {
+        const int unordered = mode & 1;
         fast.unordered = gen.unordered = unordered;
+        fast.fast_simple = mode < 2 && simple;
         for (uint64_t i = 0; i < r->states; i++) {
             const uint32_t *v = r->vec + i * img->words;
             if (succ_expand(&fast, v, &err) || succ_expand(&gen, v, &err)) {
@@ -672,6 +685,9 @@ int main(void)
     test_keyed();
     test_known();
     test_random(25);
+    check(simple_images > 10 && loop_images > simple_images,
+          "fast path: %lu images in the simple form (and then also in the loop form), %lu in the loop form",
+          simple_images, loop_images);
     check(1, "%lu further checks passed quietly", quiet_ok);
     return check_exit();
 }
