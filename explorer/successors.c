@@ -675,17 +675,18 @@ struct fseg {
     uint32_t self;            /* 1: some entry here is a self-loop */
 };
 
-/* A segment with at most 2 local moves and 1 group, inline: the common
+/* A segment with at most 2 local moves and 2 groups, inline: the common
  * case, expanded without a data-dependent branch per component (those
  * mispredict about once per component: the loop counts follow the local
- * states).  Unused moves are dummies; no group: cls == n_classes, a class
- * whose present mask is never 0, so it is never "touched". */
+ * states).  Unused moves are dummies; an absent group has cls ==
+ * n_classes, a class whose present mask is never 0, so it is never
+ * "touched". */
 struct fsimple {
     uint64_t d0, d1;          /* local deltas */
     uint32_t l0, l1;          /* their labels */
     uint32_t nloc;            /* 0 .. 2 */
-    uint32_t cls, grp;        /* the group's class and index */
     uint32_t self;
+    uint32_t cls[2], grp[2];  /* the groups' classes and indices */
 };
 
 struct fgrp {
@@ -718,6 +719,7 @@ struct succ_fast {
     struct foffer *offer;     /* most groups one state can have (at least
                                  n for the simple form) */
     struct fsimple *simple;   /* per segment, when every segment fits */
+    uint32_t simple_groups;   /* 1 or 2: the most groups of a segment */
     uint32_t *comp_grp;       /* n: the component's group in the class fired */
 };
 
@@ -827,7 +829,7 @@ static void fast_init(struct succ_gen *g)
     f->present = calloc((size_t)img->n_classes + 1, sizeof *f->present);
     f->head = malloc(((size_t)img->n_classes + 1) * sizeof *f->head);
     f->touched = malloc(((size_t)img->n_classes + 1) * sizeof *f->touched);
-    f->offer = malloc((max_offers + n + 1) * sizeof *f->offer);
+    f->offer = malloc((max_offers + 2 * (size_t)n + 1) * sizeof *f->offer);
     f->comp_grp = malloc(n * sizeof *f->comp_grp);
     uint64_t *keys = malloc((seg_max + 1) * sizeof *keys);
     struct rkey *rk = malloc(((size_t)img->n_rules + 1) * sizeof *rk);
@@ -912,7 +914,7 @@ static void fast_init(struct succ_gen *g)
     /* The simple form, when every segment fits it. */
     bool fits = true;
     for (uint32_t i = 0; i < nseg; i++)
-        fits &= f->seg[i].nloc <= 2 && f->seg[i].ngrp <= 1;
+        fits &= f->seg[i].nloc <= 2 && f->seg[i].ngrp <= 2;
     if (fits && (f->simple = calloc((size_t)nseg + 1, sizeof *f->simple))) {
         for (uint32_t i = 0; i < nseg; i++) {
             const struct fseg *sg = &f->seg[i];
@@ -922,10 +924,16 @@ static void fast_init(struct succ_gen *g)
                 x->l0 = f->loc_label[sg->loc], x->d0 = f->loc_delta[sg->loc];
             if (sg->nloc > 1)
                 x->l1 = f->loc_label[sg->loc + 1], x->d1 = f->loc_delta[sg->loc + 1];
-            x->cls = sg->ngrp ? f->grp[sg->grp].cls : img->n_classes;
-            x->grp = sg->grp;
+            for (uint32_t q = 0; q < 2; q++) {
+                x->cls[q] = q < sg->ngrp ? f->grp[sg->grp + q].cls : img->n_classes;
+                x->grp[q] = sg->grp + q;
+            }
             x->self = sg->self;
         }
+        f->simple_groups = 1;
+        for (uint32_t i = 0; i < nseg; i++)
+            if (f->seg[i].ngrp > 1)
+                f->simple_groups = 2;
         f->present[img->n_classes] = ~0ull;
         f->head[img->n_classes] = -1;
     }
@@ -1027,7 +1035,9 @@ static int fast_fire_touched(struct succ_gen *g, uint64_t v, uint32_t nt, struct
 /* The simple form (struct fsimple): no branch per component.  Both local
  * records are written and n advances by the real count, so the output
  * needs room for 2 records per component beyond n up front. */
-static int fast_expand_simple(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
+static inline __attribute__((always_inline)) int fast_expand_simple(struct succ_gen *g, const uint32_t *vec,
+                                                                    bool *dedup, struct wx_error *err,
+                                                                    const uint32_t groups)
 {
     struct succ_fast *f = g->fast;
     const uint32_t nc = f->n, st = g->stride, dummy = g->img->n_classes;
@@ -1054,12 +1064,14 @@ static int fast_expand_simple(struct succ_gen *g, const uint32_t *vec, bool *ded
             r[st + 2] = (uint32_t)(b >> 32);
         }
         n += x->nloc;
-        const uint32_t k = x->cls;
-        f->touched[nt] = k;
-        nt += f->present[k] == 0;
-        f->present[k] |= 1ull << c;
-        f->offer[no] = (struct foffer){ .grp = x->grp, .comp = c, .next = f->head[k] };
-        f->head[k] = no++;
+        for (uint32_t q = 0; q < groups; q++) {
+            const uint32_t k = x->cls[q];
+            f->touched[nt] = k;
+            nt += f->present[k] == 0;
+            f->present[k] |= 1ull << c;
+            f->offer[no] = (struct foffer){ .grp = x->grp[q], .comp = c, .next = f->head[k] };
+            f->head[k] = no++;
+        }
     }
     g->n = n;
     f->head[dummy] = -1;
@@ -1067,10 +1079,23 @@ static int fast_expand_simple(struct succ_gen *g, const uint32_t *vec, bool *ded
     return fast_fire_touched(g, v, nt, err);
 }
 
+/* The simple form specialised for 1 and 2 group slots per segment (an
+ * always-empty second slot would cost milner-like images ~15 %). */
+static int fast_expand_simple1(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
+{
+    return fast_expand_simple(g, vec, dedup, err, 1);
+}
+
+static int fast_expand_simple2(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
+{
+    return fast_expand_simple(g, vec, dedup, err, 2);
+}
+
 static int fast_expand(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
 {
     if (g->fast_simple)
-        return fast_expand_simple(g, vec, dedup, err);
+        return g->fast->simple_groups == 1 ? fast_expand_simple1(g, vec, dedup, err)
+                                           : fast_expand_simple2(g, vec, dedup, err);
     struct succ_fast *f = g->fast;
     const uint64_t v = vec[0] | (g->words > 1 ? (uint64_t)vec[1] << 32 : 0);
     uint32_t self = f->always_dedup, nt = 0;

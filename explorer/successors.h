@@ -125,7 +125,7 @@ struct succ_gen {
                                  deduplicate every state (duplicates are
                                  possible without self-loops) */
     bool fast_simple;         /* set by succ_init: every component state has
-                                 <= 2 local moves and <= 1 class, so the fast
+                                 <= 2 local moves and <= 2 classes, so the fast
                                  path runs without a branch per component;
                                  tests may clear it (loop form) */
 };

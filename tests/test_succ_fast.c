@@ -149,7 +149,7 @@ static void tb_random_fast(struct tb *b, uint64_t *rng, enum flavour fl)
     }
     double active = b->n <= 6 ? 0.9 : 5.0 / b->n;
     /* Half of the images in the fast path's simple shape: <= 2 local
-     * transitions and <= 1 class per component state. */
+     * transitions and <= 2 classes per component state. */
     const int shape = rnd(rng, 2);
     for (uint32_t c = 0; c < b->n; c++) {
         int act = rnd(rng, 1000) < active * 1000;
@@ -169,7 +169,7 @@ static void tb_random_fast(struct tb *b, uint64_t *rng, enum flavour fl)
                 for (uint32_t q = 0; q < b->nrules; q++)
                     for (uint32_t i = 0; i < b->rule_np[q]; i++)
                         in |= b->rule_class[q] == k && b->rule_comp[q][i] == c;
-                if (!in || rnd(rng, 10) < 3 || (shape && classes))
+                if (!in || rnd(rng, 10) < 3 || (shape && classes == 2))
                     continue;
                 classes++;
                 uint32_t m = 1 + rnd(rng, rnd(rng, 3) == 0 ? 5 : 2);
