@@ -29,8 +29,9 @@
  * generating them; they wait in its queue (successors.h's unordered mode
  * hands them over distinct and already hashed) while the table lines they
  * need are prefetched and the next states are expanded.  The queue is
- * emptied at the end of every chunk, so a level still ends only when all of
- * its successors are in the table; on a halt it is dropped.
+ * emptied when the worker finds no chunk left in the level, so a level
+ * still ends only when all of its successors are in the table; on a halt
+ * it is dropped.
  *
  * Shortest traces: parent[id] / plabel[id] are written by the thread whose
  * insert created id, so the parent of a level-(d+1) state is in level d; a
@@ -475,8 +476,13 @@ static void expand_level(struct worker *w)
     struct shared *sh = w->sh;
     for (;;) {
         uint64_t b = atomic_fetch_add_explicit(&sh->cursor, sh->chunk, memory_order_relaxed);
-        if (b >= sh->le)
+        if (b >= sh->le) {
+            /* The level ends only when every successor is in the table;
+             * the queue runs on across chunks until then, so its lookups
+             * keep overlapping the next chunk's expansions. */
+            pump(w, 0);
             return;
+        }
         uint64_t e = b + sh->chunk < sh->le ? b + sh->chunk : sh->le;
         for (uint64_t id = b; id < e; id++) {
             if (atomic_load_explicit(&sh->halt, memory_order_relaxed) == HALT_NOW) {
@@ -489,8 +495,6 @@ static void expand_level(struct worker *w)
             if (w->index == 0 && sh->opt->progress && ++w->expanded % PROGRESS_EVERY == 0)
                 progress(w);
         }
-        /* The level ends only when every successor is in the table. */
-        pump(w, 0);
     }
 }
 

@@ -687,6 +687,12 @@ struct fsimple {
     uint32_t nloc;            /* 0 .. 2 */
     uint32_t self;
     uint32_t cls[2], grp[2];  /* the groups' classes and indices */
+    /* The pair form (struct succ_fast.pair): each group's one delta, the
+     * one rule whose lowest participant this component is (n_rules: none),
+     * and the class again, with a per-component dummy instead of
+     * n_classes (no two components share a dummy's present mask). */
+    uint64_t gd[2];
+    uint32_t rule[2], pcls[2];
 };
 
 struct fgrp {
@@ -720,6 +726,16 @@ struct succ_fast {
                                  n for the simple form) */
     struct fsimple *simple;   /* per segment, when every segment fits */
     uint32_t simple_groups;   /* 1 or 2: the most groups of a segment */
+    /* The pair form: the simple form where moreover every rule has 2
+     * participants, every group 1 target and at most 1 rule as lowest
+     * participant.  A state then needs no offer lists at all: every
+     * component tests its (at most one) rule per group against the
+     * present masks and writes the successor, counted only if it fires. */
+    bool pair;
+    uint32_t n_rules;
+    uint32_t *rother, *rlabel; /* n_rules + 1: the other participant, the
+                                 result label (index n_rules: a sentinel) */
+    const struct fsimple **xs; /* n: each component's segment this state */
     uint32_t *comp_grp;       /* n: the component's group in the class fired */
 };
 
@@ -741,6 +757,9 @@ static void fast_free(struct succ_fast *f)
     free(f->offer);
     free(f->comp_grp);
     free(f->simple);
+    free(f->rother);
+    free(f->rlabel);
+    free(f->xs);
     free(f);
 }
 
@@ -769,6 +788,52 @@ static int rkey_cmp(const void *x, const void *y)
     if (a->result != b->result)
         return a->result < b->result ? -1 : 1;
     return a->mask < b->mask ? -1 : a->mask > b->mask;
+}
+
+/* Sets up the pair form when the image allows it (f->simple is built). */
+static void pair_init(struct succ_gen *g, struct succ_fast *f, uint32_t nseg)
+{
+    const struct image *img = g->img;
+    const uint32_t nr = img->n_rules;
+    for (uint32_t r = 0; r < nr; r++)
+        if (g->rule_part_start[r + 1] - g->rule_part_start[r] != 2)
+            return;
+    for (uint32_t i = 0; i < nseg; i++)
+        for (uint32_t q = 0; q < f->seg[i].ngrp; q++) {
+            const struct fgrp *gr = &f->grp[f->seg[i].grp + q];
+            if (gr->nd != 1 || gr->nr > 1)
+                return;
+        }
+    f->rother = malloc(((size_t)nr + 1) * sizeof *f->rother);
+    f->rlabel = malloc(((size_t)nr + 1) * sizeof *f->rlabel);
+    f->xs = malloc(f->n * sizeof *f->xs);
+    if (!f->rother || !f->rlabel || !f->xs)
+        return; /* freed with f */
+    for (uint32_t k = 0; k < img->n_classes; k++)
+        for (uint32_t r = img->class_rule_start[k]; r < img->class_rule_start[k + 1]; r++) {
+            f->rother[r] = g->rule_part[g->rule_part_start[r] + 1];
+            f->rlabel[r] = img->class_result[k];
+        }
+    f->rother[nr] = 0, f->rlabel[nr] = 0, f->rmask[nr] = ~0ull;
+    for (uint32_t c = 0; c < f->n; c++)
+        for (uint32_t s = 0; s < img->comp_states[c]; s++) {
+            const uint32_t i = img->proc_offsets[c] + s;
+            const struct fseg *sg = &f->seg[i];
+            struct fsimple *x = &f->simple[i];
+            for (uint32_t q = 0; q < 2; q++) {
+                if (q < sg->ngrp) {
+                    const struct fgrp *gr = &f->grp[sg->grp + q];
+                    x->gd[q] = f->delta[gr->d];
+                    x->rule[q] = gr->nr ? f->rorder[gr->r] : nr;
+                    x->pcls[q] = gr->cls;
+                } else {
+                    x->gd[q] = 0, x->rule[q] = nr;
+                    x->pcls[q] = img->n_classes + 1 + c;
+                }
+            }
+        }
+    f->n_rules = nr;
+    f->pair = true;
 }
 
 /* Builds g->fast, or leaves it NULL when the image does not qualify (or
@@ -826,7 +891,7 @@ static void fast_init(struct succ_gen *g)
     f->delta = malloc((nsync + 1) * sizeof *f->delta);
     f->rorder = malloc(((size_t)img->n_rules + 1) * sizeof *f->rorder);
     f->rmask = malloc(((size_t)img->n_rules + 1) * sizeof *f->rmask);
-    f->present = calloc((size_t)img->n_classes + 1, sizeof *f->present);
+    f->present = calloc((size_t)img->n_classes + 2 + n, sizeof *f->present);
     f->head = malloc(((size_t)img->n_classes + 1) * sizeof *f->head);
     f->touched = malloc(((size_t)img->n_classes + 1) * sizeof *f->touched);
     f->offer = malloc((max_offers + 2 * (size_t)n + 1) * sizeof *f->offer);
@@ -936,11 +1001,13 @@ static void fast_init(struct succ_gen *g)
                 f->simple_groups = 2;
         f->present[img->n_classes] = ~0ull;
         f->head[img->n_classes] = -1;
+        pair_init(g, f, nseg);
     }
     g->fast = f;
     g->use_fast = true;
     g->fast_dedup_all = f->always_dedup;
     g->fast_simple = f->simple != NULL;
+    g->fast_pair = f->pair;
     return;
 fail:
     free(keys);
@@ -1079,6 +1146,78 @@ static inline __attribute__((always_inline)) int fast_expand_simple(struct succ_
     return fast_fire_touched(g, v, nt, err);
 }
 
+/* The pair form (struct succ_fast.pair): three passes over the components
+ * -- local moves and present masks; each group's rule, written always and
+ * counted when it fires; clearing the masks -- with no data-dependent
+ * branch.  The output needs room for 2 + 2 * groups records per
+ * component beyond n. */
+static inline __attribute__((always_inline)) int fast_expand_pair(struct succ_gen *g, const uint32_t *vec,
+                                                                  bool *dedup, struct wx_error *err,
+                                                                  const uint32_t groups)
+{
+    struct succ_fast *f = g->fast;
+    const uint32_t nc = f->n, st = g->stride, none = f->n_rules;
+    while (g->cap < g->n + (2 + 2 * (size_t)groups) * nc + 2)
+        if (grow_output(g, err))
+            return WX_ELIMIT;
+    const uint64_t v = vec[0] | (g->words > 1 ? (uint64_t)vec[1] << 32 : 0);
+    const struct fsimple **xs = f->xs;
+    uint64_t *present = f->present;
+    uint32_t self = f->always_dedup;
+    size_t n = g->n;
+    uint32_t *rec = g->rec;
+    for (uint32_t c = 0; c < nc; c++) {
+        const struct fcomp *fc = &f->comp[c];
+        const struct fsimple *x = &f->simple[fc->base + ((v >> fc->shift) & fc->mask)];
+        xs[c] = x;
+        self |= x->self;
+        uint32_t *r = rec + n * st;
+        const uint64_t a = v ^ x->d0, b = v ^ x->d1;
+        r[0] = x->l0;
+        r[1] = (uint32_t)a;
+        r[st] = x->l1;
+        r[st + 1] = (uint32_t)b;
+        if (st > 2) {
+            r[2] = (uint32_t)(a >> 32);
+            r[st + 2] = (uint32_t)(b >> 32);
+        }
+        n += x->nloc;
+        for (uint32_t q = 0; q < groups; q++)
+            present[x->pcls[q]] |= 1ull << c;
+    }
+    for (uint32_t c = 0; c < nc; c++) {
+        const struct fsimple *x = xs[c];
+        for (uint32_t q = 0; q < groups; q++) {
+            const uint32_t r = x->rule[q], k = x->pcls[q];
+            const struct fsimple *y = xs[f->rother[r]];
+            const uint64_t d2 = groups == 1 || y->pcls[0] == k ? y->gd[0] : y->gd[1];
+            const uint64_t w = v ^ x->gd[q] ^ d2;
+            uint32_t *o = rec + n * st;
+            o[0] = f->rlabel[r];
+            o[1] = (uint32_t)w;
+            if (st > 2)
+                o[2] = (uint32_t)(w >> 32);
+            n += (r != none) & ((f->rmask[r] & ~present[k]) == 0);
+        }
+    }
+    for (uint32_t c = 0; c < nc; c++)
+        for (uint32_t q = 0; q < groups; q++)
+            present[xs[c]->pcls[q]] = 0;
+    g->n = n;
+    *dedup = self != 0;
+    return WX_OK;
+}
+
+static int fast_expand_pair1(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
+{
+    return fast_expand_pair(g, vec, dedup, err, 1);
+}
+
+static int fast_expand_pair2(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
+{
+    return fast_expand_pair(g, vec, dedup, err, 2);
+}
+
 /* The simple form specialised for 1 and 2 group slots per segment (an
  * always-empty second slot would cost milner-like images ~15 %). */
 static int fast_expand_simple1(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
@@ -1093,6 +1232,9 @@ static int fast_expand_simple2(struct succ_gen *g, const uint32_t *vec, bool *de
 
 static int fast_expand(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
 {
+    if (g->fast_pair && g->fast_simple)
+        return g->fast->simple_groups == 1 ? fast_expand_pair1(g, vec, dedup, err)
+                                           : fast_expand_pair2(g, vec, dedup, err);
     if (g->fast_simple)
         return g->fast->simple_groups == 1 ? fast_expand_simple1(g, vec, dedup, err)
                                            : fast_expand_simple2(g, vec, dedup, err);

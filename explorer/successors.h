@@ -128,6 +128,10 @@ struct succ_gen {
                                  <= 2 local moves and <= 2 classes, so the fast
                                  path runs without a branch per component;
                                  tests may clear it (loop form) */
+    bool fast_pair;           /* set by succ_init: moreover every rule has 2
+                                 participants and every class entry 1 target:
+                                 no branch per rule either (pair form; used
+                                 only with fast_simple; tests may clear it) */
 };
 
 /* Checks that img is safe to read: every offset, id and target in range,

@@ -116,12 +116,17 @@ static void tb_random_fast(struct tb *b, uint64_t *rng, enum flavour fl)
     }
     for (uint32_t k = 0; k < b->n_classes; k++)
         b->class_result[k] = rnd(rng, b->n_labels);
+    /* A third of the images in the fast path's simple shape (<= 2 local
+     * transitions and <= 2 classes per component state), a third in its
+     * pair shape (moreover one 2-participant rule per class, one target
+     * per class and component state). */
+    const int shape = rnd(rng, 3);
     /* Rules: each of 2..4 distinct components; no two with the same result
      * and participants unless the flavour asks for exactly that. */
     for (uint32_t k = 0; k < b->n_classes; k++) {
-        uint32_t nr = 1 + rnd(rng, 3);
+        uint32_t nr = shape == 2 ? 1 : 1 + rnd(rng, 3);
         for (uint32_t q = 0; q < nr && b->nrules < 250; q++) {
-            uint32_t comps[4], m = 2 + rnd(rng, 3);
+            uint32_t comps[4], m = shape == 2 ? 2 : 2 + rnd(rng, 3);
             if (m > b->n)
                 m = b->n;
             uint32_t got = 0;
@@ -148,9 +153,6 @@ static void tb_random_fast(struct tb *b, uint64_t *rng, enum flavour fl)
         tb_rule(b, k, b->rule_np[q], b->rule_comp[q]);
     }
     double active = b->n <= 6 ? 0.9 : 5.0 / b->n;
-    /* Half of the images in the fast path's simple shape: <= 2 local
-     * transitions and <= 2 classes per component state. */
-    const int shape = rnd(rng, 2);
     for (uint32_t c = 0; c < b->n; c++) {
         int act = rnd(rng, 1000) < active * 1000;
         for (uint32_t s = 0; s < b->states[c]; s++) {
@@ -172,7 +174,7 @@ static void tb_random_fast(struct tb *b, uint64_t *rng, enum flavour fl)
                 if (!in || rnd(rng, 10) < 3 || (shape && classes == 2))
                     continue;
                 classes++;
-                uint32_t m = 1 + rnd(rng, rnd(rng, 3) == 0 ? 5 : 2);
+                uint32_t m = shape == 2 ? 1 : 1 + rnd(rng, rnd(rng, 3) == 0 ? 5 : 2);
                 for (uint32_t i = 0; i < m; i++) {
                     uint32_t t = pick_target(b, rng, c, s, self);
                     if ((t == s && !self) || (!messy && has_tr(b, c, s, 1, k, t)))
@@ -271,7 +273,7 @@ static size_t sorted_copy(const struct succ_gen *g, uint32_t **out, size_t *cap,
     return g->n;
 }
 
-static unsigned long simple_images, loop_images;
+static unsigned long simple_images, loop_images, pair_images;
 
 static void test_generator(const struct image *img, const struct ref *r, const char *what, unsigned long *dedup_free)
 {
@@ -287,14 +289,17 @@ static void test_generator(const struct image *img, const struct ref *r, const c
     uint32_t *a = NULL, *b = NULL;
     size_t ca = 0, cb = 0, da, db;
     uint64_t diff = 0, dups = 0, bad_hash = 0;
-    /* The simple (branch-free) form when it applies, and the loop form on
-     * the same image. */
-    const bool simple = fast.fast_simple;
-    simple_images += simple, loop_images++;
-    for (int mode = 0; mode < (simple ? 4 : 2); mode++) {
-        const int unordered = mode & 1;
+    /* Every form of the fast path that applies, on the same image: pair,
+     * simple (branch-free), loop. */
+    const bool simple = fast.fast_simple, pair = fast.fast_pair && simple;
+    simple_images += simple, loop_images++, pair_images += pair;
+    for (int mode = 0; mode < 6; mode++) {
+        const int unordered = mode & 1, form = mode / 2; /* 0 pair, 1 simple, 2 loop */
+        if ((form == 0 && !pair) || (form == 1 && !simple))
+            continue;
         fast.unordered = gen.unordered = unordered;
-        fast.fast_simple = mode < 2 && simple;
+        fast.fast_pair = form == 0;
+        fast.fast_simple = form <= 1;
         for (uint64_t i = 0; i < r->states; i++) {
             const uint32_t *v = r->vec + i * img->words;
             if (succ_expand(&fast, v, &err) || succ_expand(&gen, v, &err)) {
@@ -685,9 +690,9 @@ int main(void)
     test_keyed();
     test_known();
     test_random(25);
-    check(simple_images > 10 && loop_images > simple_images,
-          "fast path: %lu images in the simple form (and then also in the loop form), %lu in the loop form",
-          simple_images, loop_images);
+    check(pair_images > 10 && simple_images > pair_images && loop_images > simple_images,
+          "fast path: %lu images in the pair form, %lu in the simple form, %lu in the loop form (each also in "
+          "the later forms)", pair_images, simple_images, loop_images);
     check(1, "%lu further checks passed quietly", quiet_ok);
     return check_exit();
 }
