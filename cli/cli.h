@@ -56,22 +56,20 @@ int cli_load_image(const struct cli_options *o, struct image *img, struct networ
 int cmd_explore(struct cli_options *o, struct wx_error *err);
 int cmd_info(struct cli_options *o, struct wx_error *err);
 int cmd_convert(struct cli_options *o, struct wx_error *err);
-/* Options of the standalone analysis commands: FILE [--json] [-q] [OUT_OPTION FILE]. */
+/* `--backend auto|gpu|cpu` of the analyses; auto when absent. */
+enum cli_backend { CLI_BACKEND_AUTO, CLI_BACKEND_GPU, CLI_BACKEND_CPU };
+/* Options of the standalone analysis commands:
+ * FILE [--json] [-q] [OUT_OPTION FILE] [--backend auto|gpu|cpu].
+ * --backend gpu when !gpu_usable is an error (WX_EINPUT). */
 struct standalone_options {
     const char *input, *output;
     int json, quiet;
+    enum cli_backend backend;
 };
 struct timespec;
 int cli_parse_standalone(int argc, char **argv, int first, const char *command,
-                         const char *out_option, struct standalone_options *o,
+                         const char *out_option, int gpu_usable, struct standalone_options *o,
                          struct wx_error *err);
-/* Writes one id per line (`none` as -1) to PATH.tmp, renamed to PATH on
- * success, so an error leaves no file. */
-/* `--backend auto|gpu|cpu` of the standalone analyses: taken out of
- * argv[first..] (the rest shifted down, *argc shrinks) so that
- * cli_parse_standalone never sees it; auto when absent. */
-enum cli_backend { CLI_BACKEND_AUTO, CLI_BACKEND_GPU, CLI_BACKEND_CPU };
-int cli_take_backend(int *argc, char **argv, int first, enum cli_backend *b, struct wx_error *err);
 /* auto becomes gpu when gpu_usable, else cpu with the one-line notice on
  * stderr (none when quiet); call it after the input was read, so that a
  * bad file reports only its own error line. */
