@@ -29,7 +29,6 @@
 #include "cli.h"
 
 
-enum backend { BK_AUTO, BK_CPU, BK_GPU };
 
 struct check_options {
     const char *input, *lab, *sta, *props_file, *values_out, *sched_out;
@@ -39,7 +38,7 @@ struct check_options {
     enum vi_method solver;
     double epsilon;
     uint64_t max_iterations;
-    enum backend backend;
+    enum cli_backend backend;
 };
 
 static int need_arg(int argc, char **argv, int *i, const char **v, struct wx_error *err)
@@ -122,15 +121,8 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
         } else if (!strcmp(a, "--backend")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
-            if (!strcmp(v, "auto"))
-                o->backend = BK_AUTO;
-            else if (!strcmp(v, "cpu"))
-                o->backend = BK_CPU;
-            else if (!strcmp(v, "gpu"))
-                o->backend = BK_GPU;
-            else
-                return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                               "--backend takes auto, cpu or gpu, not '%s'", v);
+            if ((rc = cli_backend_parse(v, &o->backend, err)) != WX_OK)
+                return rc;
         } else if (!strcmp(a, "--epsilon")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
@@ -206,9 +198,9 @@ static void json_double(double v)
         printf("%.17g", v);
 }
 
-static const char *backend_name(enum backend b)
+static const char *backend_name(enum cli_backend b)
 {
-    return b == BK_GPU ? "gpu" : "cpu";
+    return b == CLI_BACKEND_GPU ? "gpu" : "cpu";
 }
 
 /* Each --srew / --trew file joins the structure of its name (PRISM's
@@ -310,24 +302,24 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         goto out;
 
     /* the backend */
-    enum backend bk = o.backend;
-    int gpu_ok = bk != BK_CPU && o.solver != VI_GAUSS_SEIDEL && !o.topological &&
+    enum cli_backend bk = o.backend;
+    int gpu_ok = bk != CLI_BACKEND_CPU && o.solver != VI_GAUSS_SEIDEL && !o.topological &&
                  valiter_gpu_available();
-    if (bk == BK_AUTO)
-        bk = gpu_ok ? BK_GPU : BK_CPU;
-    if (o.solver == VI_GAUSS_SEIDEL && bk == BK_GPU && o.backend == BK_GPU) {
+    if (bk == CLI_BACKEND_AUTO)
+        bk = gpu_ok ? CLI_BACKEND_GPU : CLI_BACKEND_CPU;
+    if (o.solver == VI_GAUSS_SEIDEL && bk == CLI_BACKEND_GPU && o.backend == CLI_BACKEND_GPU) {
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
                      "--solver gs is CPU only (the GPU runs Jacobi sweeps): use --backend cpu");
         goto out;
     }
-    if (o.topological && bk == BK_GPU && o.backend == BK_GPU) {
+    if (o.topological && bk == CLI_BACKEND_GPU && o.backend == CLI_BACKEND_GPU) {
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
                      "--method topological is CPU only: use --backend cpu (or --method ii)");
         goto out;
     }
     if (o.topological)
-        bk = BK_CPU;
-    if (bk == BK_GPU && !gpu_ok) {
+        bk = CLI_BACKEND_CPU;
+    if (bk == CLI_BACKEND_GPU && !gpu_ok) {
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
                      "--backend gpu: no usable CUDA device (or a build without CUDA)");
         goto out;
@@ -457,7 +449,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                : o.sound     ? "interval iteration (sound)"
                              : "value iteration (UNSOUND: no error bound on the result)",
                o.epsilon, o.relative ? "relative" : "absolute", backend_name(bk),
-               bk == BK_CPU && !o.topological
+               bk == CLI_BACKEND_CPU && !o.topological
                    ? (o.solver == VI_GAUSS_SEIDEL ? ", Gauss-Seidel" : ", Jacobi")
                    : "");
         if (!o.quiet)
@@ -469,7 +461,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                                   .relative = o.relative, .max_iterations = o.max_iterations,
                                   .threads = o.threads, .scheduler = o.sched_out != NULL,
                                   .topological = o.topological};
-    if (bk == BK_GPU) {
+    if (bk == CLI_BACKEND_GPU) {
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
     }

@@ -28,16 +28,9 @@ int cli_parse_standalone(int argc, char **argv, int first, const char *command,
         } else if (!strcmp(a, "--backend")) {
             if (++i >= argc)
                 return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option --backend needs a value");
-            const char *v = argv[i];
-            if (!strcmp(v, "auto"))
-                o->backend = CLI_BACKEND_AUTO;
-            else if (!strcmp(v, "gpu"))
-                o->backend = CLI_BACKEND_GPU;
-            else if (!strcmp(v, "cpu"))
-                o->backend = CLI_BACKEND_CPU;
-            else
-                return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                               "bad value '%s' for --backend (auto, gpu or cpu)", v);
+            int rc = cli_backend_parse(argv[i], &o->backend, err);
+            if (rc != WX_OK)
+                return rc;
         } else if (a[0] == '-' && a[1])
             return wx_fail(err, WX_EINPUT, NULL, 0, 0, "unknown option '%s' for %s", a, command);
         else if (o->input)
@@ -101,6 +94,19 @@ double cli_seconds_since(const struct timespec *t0)
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+}
+
+int cli_backend_parse(const char *v, enum cli_backend *b, struct wx_error *err)
+{
+    if (!strcmp(v, "auto"))
+        *b = CLI_BACKEND_AUTO;
+    else if (!strcmp(v, "gpu"))
+        *b = CLI_BACKEND_GPU;
+    else if (!strcmp(v, "cpu"))
+        *b = CLI_BACKEND_CPU;
+    else
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--backend takes auto, cpu or gpu, not '%s'", v);
+    return WX_OK;
 }
 
 void cli_json_string(FILE *out, const char *s)
