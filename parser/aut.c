@@ -179,6 +179,16 @@ static bool looks_probabilistic(const char *p, const char *lim)
     return p < lim && is_digit((unsigned char)*p);
 }
 
+/* looks_probabilistic, also catching a signed or decimal probability (only
+ * asked in the probabilistic variant, where a better message follows). */
+static bool looks_probabilistic_ext(const char *p, const char *lim)
+{
+    if (looks_probabilistic(p, lim))
+        return true;
+    p = skip_blanks(p, lim);
+    return p < lim && (*p == '-' || *p == '+' || *p == '.');
+}
+
 static int not_probabilistic(struct scan *s, const char *at)
 {
     return fail_at(s, WX_EINPUT, at,
@@ -244,6 +254,10 @@ static const char *scan_prob(struct scan *s, const char *p, const char *lim, uin
     } else if (!digits) {
         return expected(s, p, lim, "a probability (p/q or a decimal)"), NULL;
     }
+    if (q < lim && (*q == ')' || *q == ','))
+        return fail_at(s, WX_EINPUT, q, "a distribution ends with a state: expected a blank and "
+                       "the last state after the probability, found %s",
+                       describe(q, lim, b, sizeof b)), NULL;
     if (q < lim && !is_blank((unsigned char)*q))
         return fail_at(s, WX_EINPUT, q, "unexpected %s in a probability",
                        describe(q, lim, b, sizeof b)), NULL;
@@ -398,7 +412,7 @@ static int scan_header(struct scan *s, const char *p, const char *le, struct hea
         return s->err->code;
     const char *init_end = p;
     bool init_dist = false;
-    if (looks_probabilistic(p, le)) {
+    if (s->prob ? looks_probabilistic_ext(p, le) : looks_probabilistic(p, le)) {
         if (!s->prob)
             return fail_at(s, WX_EINPUT, init_at,
                            "probabilistic initial states are not supported yet "
@@ -521,7 +535,7 @@ static int scan_transition(struct scan *s, const char *p, const char *le,
     const char *t = skip_blanks(p + 1, le);
     if (!(p = scan_state(s, t, le, n_states, "target state", dst)))
         return s->err->code;
-    if (looks_probabilistic(p, le)) {
+    if (s->prob ? looks_probabilistic_ext(p, le) : looks_probabilistic(p, le)) {
         if (!s->prob)
             return not_probabilistic(s, t);
         if (!(p = scan_dist(s, p, le, n_states, "target state", *dst)))
