@@ -488,6 +488,7 @@ int lts_copy(struct lts *dst, const struct lts *src)
     uint64_t n = src->n_trans ? src->n_trans : 1;
     *dst = *src;
     dst->orig_state = NULL; /* not shared: copied below */
+    dst->dist_start = NULL, dst->dist_state = NULL, dst->dist_num = NULL, dst->dist_den = NULL;
     dst->src = malloc(n * sizeof *dst->src);
     dst->label = malloc(n * sizeof *dst->label);
     dst->dst = malloc(n * sizeof *dst->dst);
@@ -508,7 +509,6 @@ int lts_copy(struct lts *dst, const struct lts *src)
         }
         memcpy(dst->orig_state, src->orig_state, (size_t)src->n_states * sizeof *dst->orig_state);
     }
-    dst->dist_start = NULL, dst->dist_state = NULL, dst->dist_num = NULL, dst->dist_den = NULL;
     if (src->n_dists) {
         uint64_t ne = src->dist_start[src->n_dists];
         dst->dist_start = malloc(((size_t)src->n_dists + 1) * sizeof *dst->dist_start);
