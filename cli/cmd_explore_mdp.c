@@ -24,6 +24,8 @@
 #include "../analysis/valiter.h"
 #include "../explorer/explore_mdp.h"
 #include "../graph/mdp_lab.h"
+#include "../parser/aut.h"
+#include "../util/arith.h"
 #include "../util/strtab.h"
 #include "cli.h"
 
@@ -147,6 +149,52 @@ static int put_lab(FILE *f, const void *arg)
     return 0;
 }
 
+/* The MDP in mCRL2's probabilistic .aut syntax: one line per choice, the
+ * exact probabilities as fractions (state 0 initial, BFS numbering). */
+static int write_aut(const char *path, const struct image *img, const struct mdp_explore_result *r,
+                     struct wx_error *err)
+{
+    const struct mdp *m = &r->mdp;
+    struct aut_writer *w;
+    int rc = aut_writer_open(path, &w, err);
+    if (rc != WX_OK)
+        return rc;
+    uint64_t *dst = NULL;
+    size_t cap = 0;
+    int writer_failed = 0;
+    for (uint64_t s = 0; s < m->n_states && rc == WX_OK; s++)
+        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1] && rc == WX_OK; c++) {
+            uint64_t a = m->choice_start[c], n = m->choice_start[c + 1] - a;
+            if (n > UINT32_MAX || wx_reserve((void **)&dst, &cap, n, sizeof *dst, 64) != 0) {
+                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory writing %s", path);
+                break;
+            }
+            for (uint64_t e = a; e < a + n; e++) {
+                if (r->entry_den[e] == 0) {
+                    rc = wx_fail(err, WX_ELIMIT, path, 0, 0,
+                                 "the probability of a transition of state %llu is a fraction beyond "
+                                 "64 bits (about %.17g): it cannot be written exactly",
+                                 (unsigned long long)s, m->probs[e]);
+                    break;
+                }
+                dst[e - a] = m->targets[e];
+            }
+            if (rc != WX_OK)
+                break;
+            const char *name = choice_name(img, r->choice_label[c]);
+            rc = aut_writer_add_dist(w, s, name, strlen(name), (uint32_t)n, dst, r->entry_num + a,
+                                     r->entry_den + a);
+            writer_failed = rc != WX_OK;
+        }
+    free(dst);
+    if (rc != WX_OK && !writer_failed) {
+        aut_writer_abort(w); /* removes the file */
+        return rc;
+    }
+    /* on a writer failure, close reports it in full and removes the file */
+    return aut_writer_close(w, m->n_states, err);
+}
+
 static int refuse(const char *what, struct wx_error *err)
 {
     return wx_fail(err, WX_EINPUT, NULL, 0, 0,
@@ -172,8 +220,6 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
         return refuse("--action (use --prop 'Pmax=? [ F \"ACTION\" ]')", err);
     if (o->trace)
         return refuse("--trace", err);
-    if (o->aut_out)
-        return refuse("--aut (and convert --to aut)", err);
     if (o->csr_out)
         return refuse("--csr", err);
     if (o->scc || o->mec)
@@ -225,7 +271,7 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     eo.memory_bytes = o->memory;
     if (!o->quiet && !o->json)
         eo.progress = progress;
-    rc = explore_mdp(img, &eo, &r, err);
+    rc = explore_mdp(img, &eo, o->aut_out != NULL, &r, err);
     if (rc != WX_OK) {
         if (rc == WX_ELIMIT && r.mdp.n_states)
             fprintf(stderr, "warpex: stopped after %llu states and %llu choices (incomplete: "
@@ -280,6 +326,9 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
             goto out;
     }
 
+    if (o->aut_out && (rc = write_aut(o->aut_out, img, &r, err)) != WX_OK)
+        goto out;
+
     bool gpu_vi = o->backend == EXPLORE_AUTO && n_props && valiter_gpu_available();
     if (o->json) {
         printf("{\"model\": ");
@@ -312,6 +361,8 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
             printf("memory:       %.1f MiB\n", r.bytes / 1048576.0);
         if (o->mdp_out)
             printf("MDP written:  %s.tra, %s.lab\n", o->mdp_out, o->mdp_out);
+        if (o->aut_out)
+            printf("MDP written:  %s (probabilistic .aut)\n", o->aut_out);
     }
     fflush(stdout);
 

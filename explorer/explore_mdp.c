@@ -106,12 +106,14 @@ struct gen {
     size_t n_out, cap_out;    /* outcomes */
     uint32_t *vec;            /* cap_out * words */
     double *prob;             /* cap_out */
+    uint64_t *num, *den;      /* cap_out: exact probabilities (den 0: too big) */
     size_t *order;            /* choices, sorted */
     size_t cap_order;
     size_t *perm;             /* outcome scratch for sorting one choice */
     size_t cap_perm;
     uint32_t *tmpv;           /* sorting scratch: cap_out * words */
     double *tmpp;
+    uint64_t *tmpn, *tmpd;
     size_t cap_tmp;
 };
 
@@ -130,7 +132,28 @@ static int gen_choice_begin(struct gen *g, uint32_t label)
     return 0;
 }
 
-static int gen_outcome(struct gen *g, const uint32_t *v, double p)
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* *n/ *d *= n2/d2, reduced; *d = 0 (sticky) when it leaves 64 bits. */
+static void frac_mul(uint64_t *n, uint64_t *d, uint64_t n2, uint64_t d2)
+{
+    if (*d == 0)
+        return;
+    uint64_t g1 = gcd64(*n, d2), g2 = gcd64(n2, *d);
+    uint64_t a = *n / g1, b = n2 / g2, c = *d / g2, e = d2 / g1;
+    if (__builtin_mul_overflow(a, b, n) || __builtin_mul_overflow(c, e, d))
+        *n = 0, *d = 0;
+}
+
+static int gen_outcome(struct gen *g, const uint32_t *v, double p, uint64_t num, uint64_t den)
 {
     if (g->n_out == g->cap_out) {
         size_t cap = g->cap_out ? 2 * g->cap_out : 256;
@@ -142,9 +165,19 @@ static int gen_outcome(struct gen *g, const uint32_t *v, double p)
         if (!np)
             return -1;
         g->prob = np;
+        uint64_t *nn = realloc(g->num, cap * sizeof *nn);
+        if (!nn)
+            return -1;
+        g->num = nn;
+        uint64_t *nd = realloc(g->den, cap * sizeof *nd);
+        if (!nd)
+            return -1;
+        g->den = nd;
         g->cap_out = cap;
     }
     memcpy(g->vec + g->n_out * g->words, v, g->words * 4u);
+    g->num[g->n_out] = num;
+    g->den[g->n_out] = den;
     g->prob[g->n_out++] = p;
     g->start[g->n] = g->n_out;
     return 0;
@@ -162,9 +195,12 @@ static int sort_outcomes(struct gen *g)
 {
     if (g->cap_tmp < g->n_out) {
         free(g->tmpv), free(g->tmpp);
+        free(g->tmpn), free(g->tmpd);
         g->tmpv = malloc((g->n_out ? g->n_out : 1) * g->words * 4);
         g->tmpp = malloc((g->n_out ? g->n_out : 1) * sizeof *g->tmpp);
-        if (!g->tmpv || !g->tmpp)
+        g->tmpn = malloc((g->n_out ? g->n_out : 1) * sizeof *g->tmpn);
+        g->tmpd = malloc((g->n_out ? g->n_out : 1) * sizeof *g->tmpd);
+        if (!g->tmpv || !g->tmpp || !g->tmpn || !g->tmpd)
             return -1;
         g->cap_tmp = g->n_out;
     }
@@ -180,9 +216,13 @@ static int sort_outcomes(struct gen *g)
         for (size_t i = 0; i < m; i++) {
             memcpy(g->tmpv + i * g->words, g->vec + g->perm[i] * g->words, g->words * 4u);
             g->tmpp[i] = g->prob[g->perm[i]];
+            g->tmpn[i] = g->num[g->perm[i]];
+            g->tmpd[i] = g->den[g->perm[i]];
         }
         memcpy(g->vec + a * g->words, g->tmpv, m * g->words * 4u);
         memcpy(g->prob + a, g->tmpp, m * sizeof *g->prob);
+        memcpy(g->num + a, g->tmpn, m * sizeof *g->num);
+        memcpy(g->den + a, g->tmpd, m * sizeof *g->den);
     }
     return 0;
 }
@@ -212,13 +252,16 @@ static int cmp_choice(const void *a, const void *b, void *ctx)
 static void gen_free(struct gen *g)
 {
     free(g->label), free(g->start), free(g->vec), free(g->prob), free(g->order);
-    free(g->perm), free(g->tmpv), free(g->tmpp);
+    free(g->perm), free(g->tmpv), free(g->tmpp), free(g->num), free(g->den);
+    free(g->tmpn), free(g->tmpd);
 }
 
 /* The MDP being built. */
 struct build {
     struct mdp m;
     uint32_t *label;
+    bool exact;
+    uint64_t *num, *den;      /* exact: per entry */
     size_t cap_states, cap_choices, cap_entries;
 };
 
@@ -236,7 +279,7 @@ static int build_choice(struct build *b, uint32_t label)
     return 0;
 }
 
-static int build_entry(struct build *b, uint32_t target, double p)
+static int build_entry(struct build *b, uint32_t target, double p, uint64_t num, uint64_t den)
 {
     if (b->m.n_entries == b->cap_entries) {
         size_t cap = b->cap_entries ? 2 * b->cap_entries : 4096;
@@ -248,8 +291,20 @@ static int build_entry(struct build *b, uint32_t target, double p)
         if (!pr)
             return -1;
         b->m.probs = pr;
+        if (b->exact) {
+            uint64_t *nn = realloc(b->num, cap * sizeof *nn);
+            if (!nn)
+                return -1;
+            b->num = nn;
+            uint64_t *nd = realloc(b->den, cap * sizeof *nd);
+            if (!nd)
+                return -1;
+            b->den = nd;
+        }
         b->cap_entries = cap;
     }
+    if (b->exact)
+        b->num[b->m.n_entries] = num, b->den[b->m.n_entries] = den;
     b->m.targets[b->m.n_entries] = target;
     b->m.probs[b->m.n_entries++] = p;
     return 0;
@@ -299,13 +354,15 @@ static int emit_product(struct expander *x, struct gen *g, const uint32_t *vec, 
     for (;;) {
         memcpy(x->cur, vec, x->words * 4u);
         double p = 1.0;
+        uint64_t pn = 1, pd = 1;
         for (uint32_t j = 0; j < n; j++) {
             uint32_t c = parts[j];
             image_set_field(x->cur, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c],
                             img->ptarget[x->todo[j]]);
             p *= img->pprob[x->todo[j]];
+            frac_mul(&pn, &pd, img->pnum[x->todo[j]], img->pden[x->todo[j]]);
         }
-        if (gen_outcome(g, x->cur, p) != 0)
+        if (gen_outcome(g, x->cur, p, pn, pd) != 0)
             return -1;
         uint32_t j = n;
         while (j > 0) {
@@ -378,11 +435,13 @@ void mdp_explore_result_free(struct mdp_explore_result *res)
     mdp_free(&res->mdp);
     free(res->choice_label);
     free(res->vectors);
+    free(res->entry_num), free(res->entry_den);
     res->choice_label = NULL;
     res->vectors = NULL;
+    res->entry_num = res->entry_den = NULL;
 }
 
-int explore_mdp(const struct image *img, const struct explore_options *opt_in,
+int explore_mdp(const struct image *img, const struct explore_options *opt_in, bool exact,
                 struct mdp_explore_result *res, struct wx_error *err)
 {
     const struct explore_options *opt = explore_opts(opt_in);
@@ -399,6 +458,7 @@ int explore_mdp(const struct image *img, const struct explore_options *opt_in,
     struct gen g = {.words = words};
     struct build b;
     memset(&b, 0, sizeof b);
+    b.exact = exact;
     struct expander x = {.img = img, .words = words};
     int rc = WX_OK;
     uint64_t id;
@@ -476,12 +536,14 @@ int explore_mdp(const struct image *img, const struct explore_options *opt_in,
                 while (!e) {
                     memset(x.cur, 0, words * 4u);
                     double p = 1.0;
+                    uint64_t pn = 1, pd = 1;
                     for (uint32_t c = 0; c < nc; c++) {
                         image_set_field(x.cur, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c],
                                         img->pinit_state[x.todo[c]]);
                         p *= img->pinit_prob[x.todo[c]];
+                        frac_mul(&pn, &pd, img->pinit_num[x.todo[c]], img->pinit_den[x.todo[c]]);
                     }
-                    e = gen_outcome(&g, x.cur, p);
+                    e = gen_outcome(&g, x.cur, p, pn, pd);
                     uint32_t c = nc;
                     while (c > 0) {
                         c--;
@@ -531,7 +593,7 @@ int explore_mdp(const struct image *img, const struct explore_options *opt_in,
                 for (size_t o = g.start[c]; o < g.start[c + 1]; o++) {
                     if ((rc = store_put(&q, g.vec + o * words, &id, err)))
                         goto out;
-                    if (build_entry(&b, (uint32_t)id, g.prob[o]) != 0) {
+                    if (build_entry(&b, (uint32_t)id, g.prob[o], g.num[o], g.den[o]) != 0) {
                         rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing the MDP");
                         goto out;
                     }
@@ -563,6 +625,8 @@ out:
     if (rc == WX_OK) {
         res->mdp = b.m;
         res->choice_label = b.label ? b.label : malloc(sizeof *b.label);
+        res->entry_num = b.num;
+        res->entry_den = b.den;
         if (opt->keep_vectors) {
             res->vectors = q.vec;
             q.vec = NULL;
@@ -573,7 +637,7 @@ out:
         res->mdp.n_choices = b.m.n_choices;
         res->mdp.n_entries = b.m.n_entries;
         free(b.m.state_start), free(b.m.choice_start), free(b.m.targets), free(b.m.probs);
-        free(b.label);
+        free(b.label), free(b.num), free(b.den);
     }
     free(q.vec), free(q.set);
     free(x.local), free(x.lo), free(x.hi), free(x.odo), free(x.todo), free(x.cur);

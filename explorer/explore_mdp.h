@@ -46,6 +46,10 @@ struct mdp_explore_result {
     struct mdp mdp;           /* the reachable MDP (owned) */
     uint32_t *choice_label;   /* n_choices result-label ids (owned) */
     uint32_t *vectors;        /* options.keep_vectors: n_states * words (owned) */
+    uint64_t *entry_num, *entry_den; /* exact: each entry's probability as a
+                                 reduced fraction (owned); den == 0 when the
+                                 product's numerator or denominator does not
+                                 fit in 64 bits (then only probs[] has it) */
     bool fresh_initial;       /* state 0 precedes the initial distribution */
     uint64_t deadlocks;       /* states without a choice */
     uint32_t depth;           /* BFS levels below state 0 */
@@ -56,9 +60,10 @@ struct mdp_explore_result {
 
 /* Explores img (which must be probabilistic: WX_EINPUT otherwise).  Uses
  * opt->memory_bytes, opt->progress and opt->keep_vectors (NULL: defaults);
- * the other options (violations, traces, sinks, GPU) do not apply.
- * Allocates *res (mdp_explore_result_free). */
-int explore_mdp(const struct image *img, const struct explore_options *opt,
+ * the other options (violations, traces, sinks, GPU) do not apply.  With
+ * `exact`, res->entry_num/entry_den are filled too (16 more bytes per
+ * entry).  Allocates *res (mdp_explore_result_free). */
+int explore_mdp(const struct image *img, const struct explore_options *opt, bool exact,
                 struct mdp_explore_result *res, struct wx_error *err);
 
 void mdp_explore_result_free(struct mdp_explore_result *res);

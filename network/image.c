@@ -571,6 +571,7 @@ static int build_pchoices(struct compiler *cc)
     uint32_t *po = malloc((img->proc_offsets[nc] ? img->proc_offsets[nc] : 1) * sizeof *po);
     uint32_t *key = NULL, *start = NULL, *tgt = NULL;
     double *prob = NULL;
+    uint64_t *num = NULL, *den = NULL;
     size_t cap_ch = 0, cap_tg = 0;
     img->pinit_start = malloc((nc + 1) * sizeof *img->pinit_start);
     img->comp_dists = malloc((nc ? nc : 1) * sizeof *img->comp_dists);
@@ -609,7 +610,7 @@ static int build_pchoices(struct compiler *cc)
                                        l->dist_start[d & ~LTS_DST_DISTRIBUTION]
                                  : 1;
                 if (n_ch + 1 >= UINT32_MAX || n_tg + n >= UINT32_MAX) {
-                    free(keys.v), free(key), free(start), free(tgt), free(prob);
+                    free(keys.v), free(key), free(start), free(tgt), free(prob), free(num), free(den);
                     return wx_fail(cc->err, WX_ELIMIT, NULL, 0, 0,
                                    "more than 2^32 - 1 probabilistic choices or targets in the image");
                 }
@@ -630,18 +631,29 @@ static int build_pchoices(struct compiler *cc)
                     if (!np)
                         goto nomem;
                     prob = np;
+                    uint64_t *nn = realloc(num, cap_tg * sizeof *nn);
+                    if (!nn)
+                        goto nomem;
+                    num = nn;
+                    uint64_t *nd = realloc(den, cap_tg * sizeof *nd);
+                    if (!nd)
+                        goto nomem;
+                    den = nd;
                 }
                 key[n_ch] = (uint32_t)(keys.v[i] >> 32);
                 start[n_ch] = (uint32_t)n_tg;
                 if (d & LTS_DST_DISTRIBUTION) {
                     uint32_t di = d & ~LTS_DST_DISTRIBUTION;
-                    for (uint64_t k = l->dist_start[di]; k < l->dist_start[di + 1]; k++) {
+                    for (uint64_t k = l->dist_start[di]; k < l->dist_start[di + 1]; k++, n_tg++) {
                         tgt[n_tg] = l->dist_state[k];
-                        prob[n_tg++] = (double)l->dist_num[k] / (double)l->dist_den[k];
+                        prob[n_tg] = (double)l->dist_num[k] / (double)l->dist_den[k];
+                        num[n_tg] = l->dist_num[k], den[n_tg] = l->dist_den[k];
                     }
                 } else {
                     tgt[n_tg] = d;
-                    prob[n_tg++] = 1.0;
+                    prob[n_tg] = 1.0;
+                    num[n_tg] = den[n_tg] = 1;
+                    n_tg++;
                 }
                 n_ch++;
             }
@@ -651,18 +663,22 @@ static int build_pchoices(struct compiler *cc)
     img->pinit_start[nc] = (uint32_t)n_init;
     img->pinit_state = malloc((n_init ? n_init : 1) * sizeof *img->pinit_state);
     img->pinit_prob = malloc((n_init ? n_init : 1) * sizeof *img->pinit_prob);
-    if (!img->pinit_state || !img->pinit_prob)
+    img->pinit_num = malloc((n_init ? n_init : 1) * sizeof *img->pinit_num);
+    img->pinit_den = malloc((n_init ? n_init : 1) * sizeof *img->pinit_den);
+    if (!img->pinit_state || !img->pinit_prob || !img->pinit_num || !img->pinit_den)
         goto nomem;
     for (uint32_t c = 0; c < nc; c++) {
         const struct lts *l = &net->comps[c];
         uint32_t at = img->pinit_start[c];
         if (!l->init_dist) {
             img->pinit_state[at] = 0, img->pinit_prob[at] = 1.0;
+            img->pinit_num[at] = img->pinit_den[at] = 1;
             continue;
         }
         for (uint64_t k = l->dist_start[l->init_dist - 1]; k < l->dist_start[l->init_dist]; k++, at++) {
             img->pinit_state[at] = l->dist_state[k];
             img->pinit_prob[at] = (double)l->dist_num[k] / (double)l->dist_den[k];
+            img->pinit_num[at] = l->dist_num[k], img->pinit_den[at] = l->dist_den[k];
         }
     }
     if (!start && !(start = malloc(sizeof *start)))
@@ -674,13 +690,15 @@ static int build_pchoices(struct compiler *cc)
     img->pchoice_start = start;
     img->ptarget = tgt ? tgt : malloc(sizeof *tgt);
     img->pprob = prob ? prob : malloc(sizeof *prob);
+    img->pnum = num ? num : malloc(sizeof *num);
+    img->pden = den ? den : malloc(sizeof *den);
     free(keys.v);
-    if (!img->pchoice_key || !img->ptarget || !img->pprob)
+    if (!img->pchoice_key || !img->ptarget || !img->pprob || !img->pnum || !img->pden)
         return oom(cc);
     img->probabilistic = 1;
     return WX_OK;
 nomem:
-    free(keys.v), free(key), free(start), free(tgt), free(prob);
+    free(keys.v), free(key), free(start), free(tgt), free(prob), free(num), free(den);
     return oom(cc);
 }
 
@@ -853,7 +871,8 @@ void image_free(struct image *img)
     free(img->local_rule_result), free(img->comp_trans);
     free(img->pchoice_offsets), free(img->pchoice_key), free(img->pchoice_start);
     free(img->ptarget), free(img->pprob), free(img->pinit_start), free(img->pinit_state);
-    free(img->pinit_prob), free(img->comp_dists);
+    free(img->pinit_prob), free(img->comp_dists), free(img->pnum), free(img->pden);
+    free(img->pinit_num), free(img->pinit_den);
     memset(img, 0, sizeof *img);
 }
 

@@ -134,9 +134,11 @@ struct image {
     uint32_t n_ptargets;
     uint32_t *ptarget;          /* component-local target states */
     double *pprob;              /* their probabilities */
+    uint64_t *pnum, *pden;      /* the same, exact: reduced fractions */
     uint32_t *pinit_start;      /* n_comps + 1, into pinit_state / pinit_prob */
     uint32_t *pinit_state;
     double *pinit_prob;
+    uint64_t *pinit_num, *pinit_den;
     uint32_t *comp_dists;       /* n_comps: distributions of each component */
 };
 

@@ -1019,6 +1019,51 @@ int aut_writer_add(struct aut_writer *w, uint64_t src, const char *label,
     return WX_OK;
 }
 
+int aut_writer_add_dist(struct aut_writer *w, uint64_t src, const char *label, size_t len,
+                        uint32_t n, const uint64_t *dst, const uint64_t *num, const uint64_t *den)
+{
+    if (w->status)
+        return w->status;
+    if (n == 1)
+        return aut_writer_add(w, src, label, len, dst[0]);
+    for (size_t i = 0; i < len; i++)
+        if (is_bad_label_byte((unsigned char)label[i]))
+            return w->status = wx_fail(&w->err, WX_EINPUT, w->path, 0, 0,
+                                       "label with control byte 0x%02X at offset %zu "
+                                       "cannot be written in AUT",
+                                       (unsigned char)label[i], i);
+    bool quote = !is_plain_identifier(label, len);
+    char tmp[20], *d;
+    d = u64_text(src, tmp);
+    writer_put(w, "(", 1);
+    writer_put(w, d, (size_t)(tmp + 20 - d));
+    writer_put(w, quote ? ",\"" : ",", quote ? 2 : 1);
+    writer_put(w, label, len);
+    writer_put(w, quote ? "\"," : ",", quote ? 2 : 1);
+    uint64_t m = src;
+    for (uint32_t i = 0; i < n; i++) {
+        d = u64_text(dst[i], tmp);
+        writer_put(w, d, (size_t)(tmp + 20 - d));
+        m = dst[i] > m ? dst[i] : m;
+        if (i + 1 == n)
+            break;
+        writer_put(w, " ", 1);
+        d = u64_text(num[i], tmp);
+        writer_put(w, d, (size_t)(tmp + 20 - d));
+        writer_put(w, "/", 1);
+        d = u64_text(den[i], tmp);
+        writer_put(w, d, (size_t)(tmp + 20 - d));
+        writer_put(w, " ", 1);
+    }
+    writer_put(w, ")\n", 2);
+    if (w->status)
+        return w->status;
+    if (w->n_trans == 0 || m > w->max_state)
+        w->max_state = m;
+    w->n_trans++;
+    return WX_OK;
+}
+
 static void writer_free(struct aut_writer *w)
 {
     free(w->buf);

@@ -143,6 +143,14 @@ int aut_writer_open(const char *path, struct aut_writer **w, struct wx_error *er
 int aut_writer_add(struct aut_writer *w, uint64_t src, const char *label,
                    size_t len, uint64_t dst);
 
+/* Appends the probabilistic line (src, label[0..len), dst[0] num[0]/den[0]
+ * dst[1] ... dst[n-1]) of the variant above: the last target gets the
+ * remainder, so num/den[n-1] are not written (the caller's fractions must
+ * be reduced, in (0, 1), and sum to 1).  n == 1 writes a plain line.
+ * Errors as aut_writer_add. */
+int aut_writer_add_dist(struct aut_writer *w, uint64_t src, const char *label, size_t len,
+                        uint32_t n, const uint64_t *dst, const uint64_t *num, const uint64_t *den);
+
 /* Flushes, writes the final header with the number of lines added and
  * n_states, closes and frees w.  Fails (and removes the file) after an
  * earlier failed add, on an I/O error, when n_states == 0, or when a state

@@ -66,13 +66,23 @@ grep -q 'probabilistic networks are explored on the CPU only (not yet on the GPU
 expect_rc "info" 0 "$W" info "$C2"
 grep -q 'probabilistic: 1 distribution' "$T/out" && grep -q '^probabilistic: ' "$T/out" \
     && pass "info shows probabilistic components" || fail "info: $(cat "$T/out")"
-for opt in --deadlock "--action x" --trace "--aut $T/x.aut" "--csr $T/x.csr" --scc --mec --livelock --reversible; do
+for opt in --deadlock "--action x" --trace "--csr $T/x.csr" --scc --mec --livelock --reversible --cycle-mean; do
     expect_rc "explore $opt on a probabilistic network is refused" 2 "$W" explore "$C2" $opt --quiet
 done
-[ ! -e "$T/x.aut" ] && [ ! -e "$T/x.csr" ] && pass "refused outputs are not written" || fail "refused outputs were written"
-expect_rc "convert --to aut refused" 2 "$W" convert "$C2" --to aut "$T/x.aut" --quiet
-expect_rc "an unknown label in --prop" 2 "$W" explore "$C2" --prop 'Pmax=? [ F "nosuch" ]' --mdp-out "$T/u" --quiet
-grep -q '^warpex: --prop:1:' "$T/err" && [ ! -e "$T/u.tra" ] && pass "unknown label: located, nothing written" \
+[ ! -e "$T/x.csr" ] && pass "refused outputs are not written" || fail "refused outputs were written"
+
+# --aut writes the MDP in mCRL2's probabilistic .aut syntax with exact
+# fractions; read back as a one-component network it is the same MDP
+expect_rc "--aut of the N=4 product" 0 "$W" explore "$C4" --aut "$T/c4.aut" --quiet --json
+grep -q '^(0,flip,1 1/2 2)$' "$T/c4.aut" && head -1 "$T/c4.aut" | grep -q '^des (0, 60544, 22656) *$'     && pass "--aut: header and a distribution line" || fail "--aut: $(head -3 "$T/c4.aut")"
+expect_rc "explore the written .aut" 0 "$W" explore "$T/c4.aut" --json --quiet --props "$T/c.props"
+expect_json "--aut round trip: same MDP" states=22656 choices=60544 transitions=75232 deadlocks=0
+near "--aut round trip: disagree" "$(prop_value 1)" 0.294431854289586
+expect_rc "convert --to aut" 0 "$W" convert "$C2" --to aut "$T/c2conv.aut" --quiet
+expect_rc "explore the converted .aut" 0 "$W" explore "$T/c2conv.aut" --json --quiet
+expect_json "convert --to aut round trip" states=272 choices=400 transitions=492
+expect_rc "an unknown label in --prop" 2 "$W" explore "$C2" --prop 'Pmax=? [ F "nosuch" ]' --mdp-out "$T/u" --aut "$T/u.aut" --quiet
+grep -q '^warpex: --prop:1:' "$T/err" && [ ! -e "$T/u.tra" ] && [ ! -e "$T/u.aut" ] && pass "unknown label: located, nothing written" \
     || fail "unknown label: $(cat "$T/err")"
 expect_rc "a reward property" 2 "$W" explore "$C2" --prop 'Rmin=? [ F "disagree" ]' --quiet
 expect_rc "--prop on a non-probabilistic network" 2 "$W" explore examples/traffic/traffic.exp --prop 'Pmax=? [ F "red" ]'

@@ -353,7 +353,7 @@ int main(void)
 {
     const char *env = getenv("WX_SEED");
     uint64_t first = env ? strtoull(env, NULL, 10) : 1, n_nets = env ? 1 : 300;
-    uint64_t agree = 0, probabilistic = 0, fresh = 0, bad = 0, values = 0;
+    uint64_t agree = 0, probabilistic = 0, fresh = 0, bad = 0, values = 0, exact = 0;
     for (uint64_t seed = first; seed < first + n_nets; seed++) {
         rng_state = seed * 0x9e3779b97f4a7c15ull + 1;
         struct network net;
@@ -378,7 +378,7 @@ int main(void)
         probabilistic++;
         struct mdp_explore_result x;
         struct ref r;
-        rc = explore_mdp(&img, NULL, &x, &e);
+        rc = explore_mdp(&img, NULL, seed % 2 == 0, &x, &e);
         ref_explore(&r, &net);
         int ok = rc == WX_OK && x.complete && x.mdp.n_states == r.m.n_states &&
                  x.mdp.n_choices == r.m.n_choices && x.mdp.n_entries == r.m.n_entries;
@@ -386,6 +386,22 @@ int main(void)
         for (uint64_t s = 0; s < r.m.n_states; s++)
             dl += r.m.state_start[s] == r.m.state_start[s + 1];
         ok &= rc == WX_OK && x.deadlocks == dl && x.fresh_initial == (r.tuple[0] == UINT32_MAX);
+        if (ok && x.entry_den) { /* exact: each choice's fractions sum to 1, match the doubles */
+            for (uint64_t c = 0; c < x.mdp.n_choices; c++) {
+                unsigned __int128 sn = 0, sd = 1;
+                for (uint64_t k = x.mdp.choice_start[c]; k < x.mdp.choice_start[c + 1]; k++) {
+                    uint64_t n = x.entry_num[k], d = x.entry_den[k];
+                    ok &= d != 0 && n > 0 && n <= d && gcd(n, d) == 1 &&
+                          fabs((double)n / (double)d - x.mdp.probs[k]) <= 1e-15;
+                    if (d) {
+                        sn = sn * d + (unsigned __int128)n * sd;
+                        sd *= d;
+                    }
+                }
+                ok &= sn == sd;
+            }
+            exact++;
+        }
         if (!ok) {
             check(0, "seed %llu: explorer %llu states %llu choices %llu entries %llu deadlocks "
                      "(rc %d), reference %llu / %llu / %llu / %llu",
@@ -429,10 +445,12 @@ int main(void)
     }
     check(bad == 0 && probabilistic >= (env ? 0 : 100),
           "%llu random probabilistic networks (seeds %llu..%llu, %llu with an initial "
-          "distribution): the explorer's MDP has the brute-force product's states, choices, "
-          "entries, deadlocks and %llu Pmin/Pmax values; %llu disagree",
+          "distribution, %llu with exact fractions checked): the explorer's MDP has the "
+          "brute-force product's states, choices, entries, deadlocks and %llu Pmin/Pmax values; "
+          "%llu disagree",
           (unsigned long long)probabilistic, (unsigned long long)first,
           (unsigned long long)(first + n_nets - 1), (unsigned long long)fresh,
+          (unsigned long long)exact,
           (unsigned long long)values, (unsigned long long)bad);
     (void)agree;
     return check_exit();
