@@ -44,6 +44,13 @@ expect_rc "consensus N=4 K=2" 0 "$W" explore "$C4" --json --quiet --props "$T/c.
 expect_json "consensus N=4 K=2 counts (PRISM's)" states=22656 choices=60544 transitions=75232 deadlocks=0
 near "N=4 Pmax=? [ F \"disagree\" ] = 170112531/577765376" "$(prop_value 1)" 0.294431854289586
 
+# N=4 K=4 (the instance of ../shared/data/mdp/consensus-N4-K4): 43 136 states,
+# 115 840 choices, 144 352 transitions; Pmin "finished & all heads" = 852021/2097152 (QVBS, exact)
+sh examples/gen_consensus.sh 4 4 "$T/c" > /dev/null
+expect_rc "consensus N=4 K=4" 0 "$W" explore "$T/c/consensus_N4_K4.exp" --json --quiet --prop 'Pmin=? [ F "agree_heads" ]'
+expect_json "consensus N=4 K=4 counts (PRISM's)" states=43136 choices=115840 transitions=144352 deadlocks=0
+near "N=4 K=4 Pmin=? [ F \"agree_heads\" ] = 852021/2097152" "$(prop_value 1)" 0.40627527236938477
+
 # hide, rename and cut carry the distributions (they act on labels only)
 { printf 'rename "disagree" -> "bad" in hide flip in\n'; sed '1,2d' "$C2"; printf 'end hide end rename\n'; } > "$T/c/ren.exp"
 expect_rc "rename/hide over the consensus network" 0 "$W" explore "$T/c/ren.exp" --json --quiet --epsilon 1e-9 --prop 'Pmax=? [ F "bad" ]'
