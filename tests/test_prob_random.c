@@ -14,12 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../analysis/mdpcheck.h"
 #include "../analysis/prop.h"
 #include "../explorer/explore_mdp.h"
 #include "../network/image.h"
 #include "../network/network.h"
+#include "../network/network_build.h"
+#include "../parser/aut.h"
 #include "../util/strtab.h"
 #include "check.h"
 #include "rng.h"
@@ -343,6 +346,55 @@ static int value(const struct mdp *m, const struct mdp_labels *lab, const char *
     return rc;
 }
 
+/* The explorer's MDP written with the probabilistic .aut writer (exact
+ * fractions), read back as a one-component network and explored again:
+ * the same counts.  0 when they agree. */
+static int aut_round_trip(const struct image *img, const struct mdp_explore_result *x, uint64_t seed)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/wx_prob_rt_%d.aut", (int)getpid());
+    struct aut_writer *w;
+    struct wx_error e;
+    if (aut_writer_open(path, &w, &e) != WX_OK)
+        return 1;
+    uint64_t dst[64];
+    for (uint64_t s = 0; s < x->mdp.n_states; s++)
+        for (uint64_t c = x->mdp.state_start[s]; c < x->mdp.state_start[s + 1]; c++) {
+            uint64_t a = x->mdp.choice_start[c], n = x->mdp.choice_start[c + 1] - a;
+            for (uint64_t k = 0; k < n && k < 64; k++)
+                dst[k] = x->mdp.targets[a + k];
+            uint32_t l = x->choice_label[c];
+            const char *name = l < img->n_labels ? strtab_str(img->labels, l) : "tau";
+            aut_writer_add_dist(w, s, name, strlen(name), (uint32_t)n, dst, x->entry_num + a,
+                                x->entry_den + a);
+        }
+    if (aut_writer_close(w, x->mdp.n_states, &e) != WX_OK)
+        return 1;
+    struct net_options no = {0};
+    struct network net;
+    struct image im2;
+    struct mdp_explore_result y;
+    int bad = 1;
+    if (network_from_file(path, &no, &net, &e) == WX_OK) {
+        if (image_compile(&net, &im2, &e) == WX_OK) {
+            /* a file without any distribution is an LTS: nothing to compare */
+            if (!im2.probabilistic)
+                bad = 0;
+            else if (explore_mdp(&im2, NULL, false, &y, &e) == WX_OK) {
+                bad = y.mdp.n_states != x->mdp.n_states || y.mdp.n_choices != x->mdp.n_choices ||
+                      y.mdp.n_entries != x->mdp.n_entries;
+                mdp_explore_result_free(&y);
+            }
+            image_free(&im2);
+        }
+        network_free(&net);
+    }
+    if (bad)
+        printf("seed %llu: .aut round trip differs (%s)\n", (unsigned long long)seed, e.msg);
+    unlink(path);
+    return bad;
+}
+
 static void ref_free(struct ref *r)
 {
     free(r->tuple), free(r->label), free(r->num), free(r->den);
@@ -353,7 +405,8 @@ int main(void)
 {
     const char *env = getenv("WX_SEED");
     uint64_t first = env ? strtoull(env, NULL, 10) : 1, n_nets = env ? 1 : 300;
-    uint64_t agree = 0, probabilistic = 0, fresh = 0, bad = 0, values = 0, exact = 0;
+    uint64_t agree = 0, probabilistic = 0, fresh = 0, bad = 0, values = 0, exact = 0, plain = 0;
+    uint64_t round_trips = 0;
     for (uint64_t seed = first; seed < first + n_nets; seed++) {
         rng_state = seed * 0x9e3779b97f4a7c15ull + 1;
         struct network net;
@@ -370,7 +423,12 @@ int main(void)
             bad++;
             continue;
         }
-        if (!img.probabilistic) { /* no distribution drawn: nothing to compare */
+        if (!img.probabilistic) { /* no distribution drawn: the image is a plain one */
+            if (img.pchoice_offsets || img.pchoice_key || img.ptarget || img.pprob || img.pinit_start ||
+                img.n_pchoices || img.comp_dists)
+                bad++, check(0, "seed %llu: a non-probabilistic image has probabilistic arrays",
+                             (unsigned long long)seed);
+            plain++;
             image_free(&img);
             network_free(&net);
             continue;
@@ -401,6 +459,10 @@ int main(void)
                 ok &= sn == sd;
             }
             exact++;
+            if (ok && aut_round_trip(&img, &x, seed))
+                ok = 0;
+            else
+                round_trips++;
         }
         if (!ok) {
             check(0, "seed %llu: explorer %llu states %llu choices %llu entries %llu deadlocks "
@@ -453,5 +515,9 @@ int main(void)
           (unsigned long long)exact,
           (unsigned long long)values, (unsigned long long)bad);
     (void)agree;
+    check(bad == 0 && round_trips >= (env ? 0 : 50) && plain > 0,
+          "%llu MDPs written as probabilistic .aut (exact fractions) and read back: same counts; "
+          "%llu networks without a distribution give images without probabilistic arrays",
+          (unsigned long long)round_trips, (unsigned long long)plain);
     return check_exit();
 }
