@@ -273,7 +273,15 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
         eo.progress = progress;
     rc = explore_mdp(img, &eo, o->aut_out != NULL, &r, err);
     if (rc != WX_OK) {
-        if (rc == WX_ELIMIT && r.mdp.n_states)
+        if (o->json) {
+            printf("{\"model\": ");
+            cli_json_string(stdout, o->input);
+            printf(", \"probabilistic\": true, \"backend\": \"seq\", \"complete\": false, "
+                   "\"states\": %llu, \"choices\": %llu, \"transitions\": %llu, \"status\": \"%s\"}\n",
+                   (unsigned long long)r.mdp.n_states, (unsigned long long)r.mdp.n_choices,
+                   (unsigned long long)r.mdp.n_entries, rc == WX_ELIMIT ? "limit" : "error");
+        }
+        if (rc == WX_ELIMIT && r.mdp.n_states && !o->quiet)
             fprintf(stderr, "warpex: stopped after %llu states and %llu choices (incomplete: "
                             "these are not the counts of the MDP)\n",
                     (unsigned long long)r.mdp.n_states, (unsigned long long)r.mdp.n_choices);
@@ -336,7 +344,7 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
         printf(", \"probabilistic\": true, \"backend\": \"seq\", \"threads\": 1, \"components\": %u, "
                "\"words_per_state\": %u, \"complete\": true, \"states\": %llu, \"choices\": %llu, "
                "\"transitions\": %llu, \"deadlocks\": %llu, \"depth\": %u, \"fresh_initial\": %s, "
-               "\"seconds\": %.6f, \"bytes\": %llu",
+               "\"seconds\": %.6f, \"bytes\": %llu, \"status\": \"ok\"",
                img->n_comps, img->words, (unsigned long long)m->n_states,
                (unsigned long long)m->n_choices, (unsigned long long)m->n_entries,
                (unsigned long long)r.deadlocks, r.depth, r.fresh_initial ? "true" : "false",

@@ -117,3 +117,8 @@ done < tests/bad/aut_prob/EXPECT
     || fail "malformed probabilistic files: $ok of $n as expected; first: $first"
 expect_rc "convert --to gpf refused" 2 "$W" convert "$C2" --to gpf "$T/x.gpf" --quiet
 [ ! -e "$T/x.gpf" ] && pass "no .gpf written for a probabilistic network" || fail ".gpf written"
+
+# a memory budget too small: exit 3, partial counts marked incomplete, nothing written
+expect_rc "memory limit" 3 "$W" explore "$C4" --memory 100K --json --quiet --mdp-out "$T/lim" --aut "$T/lim.aut"
+expect_json "memory limit: JSON" complete=false status='"limit"'
+[ ! -e "$T/lim.tra" ] && [ ! -e "$T/lim.aut" ] && pass "memory limit: no output file" || fail "memory limit: output written"
