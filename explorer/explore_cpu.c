@@ -547,6 +547,9 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
     const struct explore_options *opt = explore_opts(opt_in);
     const double t0 = explore_now();
     explore_result_init(res, "cpu");
+    if (img->probabilistic) /* as explore_seq: the support graph is no LTS answer */
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
+                       "built by explore_mdp (explorer/explore_mdp.h), not an LTS");
     int rc = succ_check_image(img, err);
     if (rc)
         return rc;
