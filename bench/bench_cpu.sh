@@ -7,6 +7,14 @@
 #       bytes/state and the parallel efficiency t(1) / (T * t(T)).
 #       Times are the JSON "seconds" (exploration only) when the CLI reports
 #       them, else the wall time of the whole command.
+#   bench/bench_cpu.sh --ab OLD_BIN NEW_BIN [--reps N] [--threads "1 16"] MODEL ...
+#       A/B comparison of two warpex binaries (e.g. one built from main beside
+#       the working tree's bin/warpex), interleaved run by run, the order
+#       alternating between rounds: prints a markdown table of min / median
+#       exploration seconds, M states/s and the speed-up, and stops with exit 1
+#       when the two disagree on states, transitions or deadlocks.  Threads
+#       default to "1 <all cores>", reps to 3.
+#   WARPEX=BIN bench/bench_cpu.sh MODEL ...: the one-binary table with BIN.
 #   bench/bench_cpu.sh
 #       without files: builds bench/bench_synth (synthetic images made in C,
 #       see its header) and runs its standard set.  Extra arguments after
@@ -43,8 +51,72 @@ synth() {
     bin/bench_synth buffers 11 3 --pad 30 --threads "$t"  # 4.2 M states, 2 words, straddling fields
 }
 
+# ab OLD NEW REPS THREADS MODEL...: see the header.
+ab() {
+    old=$1 new=$2 reps=$3 threads=$4
+    shift 4
+    for b in "$old" "$new"; do
+        [ -x "$b" ] || { echo "bench_cpu.sh: $b is not executable" >&2; exit 2; }
+    done
+    tmp=$(mktemp) || exit 4
+    bad=0
+    for f in "$@"; do
+        for t in $threads; do
+            r=0
+            while [ "$r" -lt "$reps" ]; do
+                if [ $((r % 2)) -eq 0 ]; then order="old new"; else order="new old"; fi
+                for which in $order; do
+                    if [ "$which" = old ]; then b=$old; else b=$new; fi
+                    out=$("$b" explore "$f" --backend cpu --threads "$t" --json --quiet)
+                    rc=$?
+                    if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
+                        echo "$f: $b exited with $rc" >&2
+                        bad=1
+                        continue
+                    fi
+                    echo "$f $t $which $(num states "$out") $(num transitions "$out") $(num deadlocks "$out") $(num seconds "$out")" >> "$tmp"
+                done
+                r=$((r + 1))
+            done
+        done
+    done
+    echo "| model | threads | states | old s (min / median) | new s (min / median) | old M states/s | new M states/s | speed-up |"
+    echo "|---|---|---|---|---|---|---|---|"
+    sort -k1,1 -k2,2n -k3,3 -k7,7g "$tmp" | awk '
+        function med(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+        function flush() {
+            if (key == "") return
+            mo = med(so, no); mn = med(sn, nn)
+            printf "| %s | %d | %d | %.3f / %.3f | %.3f / %.3f | %.2f | %.2f | %.2fx |\n", m, th, st, so[1], mo, sn[1], mn,
+                   st / mo / 1e6, st / mn / 1e6, mo / mn
+        }
+        {
+            k = $1 " " $2
+            if (k != key) { flush(); key = k; m = $1; th = $2; no = nn = 0; st = $4; tr = $5; dl = $6 }
+            if ($4 != st || $5 != tr || $6 != dl) { print "bench_cpu.sh: " $1 " threads " $2 ": counts differ (" $4 "/" $5 "/" $6 " vs " st "/" tr "/" dl ")" > "/dev/stderr"; bad = 1 }
+            if ($3 == "old") so[++no] = $7; else sn[++nn] = $7
+        }
+        END { flush(); exit bad }' || bad=1
+    rm -f "$tmp"
+    [ "$bad" -eq 0 ] || { echo "bench_cpu.sh: the binaries disagree or failed (see above)" >&2; exit 1; }
+}
+
 if [ $# -eq 0 ]; then
     synth
+    exit
+fi
+if [ "$1" = "--ab" ]; then
+    [ $# -ge 4 ] || { echo "usage: bench_cpu.sh --ab OLD_BIN NEW_BIN [--reps N] [--threads LIST] MODEL ..." >&2; exit 2; }
+    old=$2 new=$3 reps=3 threads="1 $cores"
+    shift 3
+    while [ $# -gt 0 ]; do
+        case $1 in
+            --reps) reps=$2; shift 2 ;;
+            --threads) threads=$2; shift 2 ;;
+            *) break ;;
+        esac
+    done
+    ab "$old" "$new" "$reps" "$threads" "$@"
     exit
 fi
 if [ "$1" = "--synth" ]; then
@@ -53,7 +125,8 @@ if [ "$1" = "--synth" ]; then
     exit
 fi
 
-[ -x bin/warpex ] || make -s bin/warpex || exit 4
+warpex=${WARPEX:-bin/warpex}
+[ -n "${WARPEX:-}" ] || [ -x bin/warpex ] || make -s bin/warpex || exit 4
 printf '%-44s %7s %12s %13s %9s %12s %12s %9s %6s\n' model threads states transitions seconds \
     'states/s' 'trans/s' 'B/state' eff
 for f in "$@"; do
@@ -61,7 +134,7 @@ for f in "$@"; do
     for t in 1 "$cores"; do
         [ "$t" = 1 ] || [ "$cores" -gt 1 ] || continue
         s0=$(date +%s.%N)
-        out=$(bin/warpex explore "$f" --backend cpu --threads "$t" --json --quiet)
+        out=$("$warpex" explore "$f" --backend cpu --threads "$t" --json --quiet)
         rc=$?
         s1=$(date +%s.%N)
         if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
