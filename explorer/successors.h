@@ -18,6 +18,12 @@
  *
  * One struct succ_gen per thread: it owns scratch and output buffers that
  * grow as needed.  The image is only read.
+ *
+ * Two implementations give the same set of records: the general one (any
+ * image) and a fast path that succ_init prepares when the vector has at
+ * most 2 words and the network at most 64 components (precompiled XOR
+ * deltas, rules found from their lowest participant, deduplication only in
+ * states where succ_init could not rule duplicates out; successors.c).
  */
 #ifndef WX_SUCCESSORS_H
 #define WX_SUCCESSORS_H
