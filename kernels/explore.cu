@@ -894,11 +894,11 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             /* One iteration of all blocks writes at most per_iter = blocks *
              * T * min(bound, D) edges (D bounds a state's distinct
              * successors, or the exploration fails with GPU_ERR_DEDUPE
-             * first).  The buffer holds at least one such iteration;
-             * iterations per launch are bounded (below) so that a launch
-             * writes at most max_launch <= e_cap edges, and the host
-             * stages the buffer before a launch that could overflow it: an
-             * overflow cannot happen.
+             * first).  The buffer holds at least one such iteration; a
+             * block starts an iteration only while e_fill <= e_guard =
+             * e_cap - per_iter (the guard in explore_tile, which proves
+             * that the buffer cannot overflow), and the host stages the
+             * buffer before a launch when e_fill > e_guard.
              * Size: 20 bytes an edge; the default is 1/50 of the free
              * memory in entries (40 % of it), so that after the
              * exploration, with the table released, the edges and the CSR
@@ -984,17 +984,10 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             g->d_prefix = (unsigned long long *)d;
         }
 
-        /* Edge buffer: one launch must not be able to overflow it. */
         uint32_t iters = opt->gpu.iterations ? opt->gpu.iterations : (level ? 0 : GX_ITERATIONS);
-        uint64_t max_launch = 0; /* most edges one launch can write */
         if (want_graph) {
             const uint64_t per_iter = (uint64_t)blocks * T * (bound < D ? (bound ? bound : 1) : D);
-            uint64_t lim = p.e_cap / (per_iter ? per_iter : 1);
-            if (lim < 1)
-                lim = 1;
-            if (iters == 0 || iters > lim)
-                iters = (uint32_t)(lim > 0xffffffffull ? 0xffffffffull : lim);
-            max_launch = per_iter * iters;
+            p.e_guard = p.e_cap - per_iter; /* e_cap >= per_iter above */
         }
         st.edge_cap = p.e_cap;
         p.iterations = iters;
@@ -1060,7 +1053,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                 break;
             if (ctl.viol_act_claim && !opt->stop_on_deadlock)
                 break;
-            if (want_graph && ctl.e_fill + max_launch > p.e_cap) {
+            if (want_graph && ctl.e_fill > p.e_guard) {
                 const double ts = gx_now();
                 if ((rc = gx_stage_edges(g, ctl.e_fill, err)))
                     goto out;

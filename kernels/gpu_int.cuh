@@ -107,6 +107,7 @@ struct gpu_params {
     unsigned long long *e_src, *e_dst; /* sink: edge buffer, or NULL */
     uint32_t *e_lab;
     unsigned long long e_cap;
+    unsigned long long e_guard;      /* an iteration starts only while e_fill <= this */
 
     struct gpu_ctl *ctl;
 

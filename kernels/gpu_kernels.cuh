@@ -49,7 +49,7 @@ __device__ __forceinline__ void gpu_set_error(const gpu_params &p, uint32_t code
 
 /* Per-block bookkeeping in static shared memory. */
 struct blk {
-    unsigned int cur_n, next_n, pos, stop, qgot;
+    unsigned int cur_n, next_n, pos, stop, qgot, edges_full;
     int viol_row;
     unsigned long long qh;
     unsigned long long states, claimed, expanded, trans, dead, direct, cached, scan_claims, iters;
@@ -284,7 +284,7 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
     int cur = 0;
 
     if (tid == 0) {
-        b.cur_n = b.next_n = b.pos = b.stop = b.qgot = 0;
+        b.cur_n = b.next_n = b.pos = b.stop = b.qgot = b.edges_full = 0;
         b.viol_row = -1;
         b.qh = 0;
         b.states = b.claimed = b.expanded = b.trans = b.dead = b.direct = b.cached = b.scan_claims = b.iters = 0;
@@ -324,12 +324,23 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
 
     bool save = false;
     for (uint32_t it = 0;; it++) {
-        if (tid == 0)
+        if (tid == 0) {
             b.stop = *(volatile unsigned int *)&p.ctl->stop;
+            /* Edge buffer guard: an iteration starts only while e_fill <=
+             * e_guard = e_cap - M, M = blocks * T * (most distinct
+             * successors of a state).  Then the buffer cannot overflow:
+             * take the last guard check before any moment; edges written
+             * since then come from iterations whose check came earlier,
+             * at most one per block, so at most M of them.  (An atomic
+             * read: the latest value, not a stale one.)  The launch then
+             * ends as if its iteration budget were spent, and the host
+             * empties the buffer before the next one. */
+            b.edges_full = p.want_edges && atomicAdd(&p.ctl->e_fill, 0ull) > p.e_guard;
+        }
         __syncthreads();
         if (b.stop)
             break;
-        if (p.iterations && it == p.iterations) {
+        if ((p.iterations && it == p.iterations) || b.edges_full) {
             save = true;
             break;
         }
