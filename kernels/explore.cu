@@ -17,10 +17,12 @@
  * the call and CUDA's message.  A table that fills up (probe bound
  * exhausted) is WX_ELIMIT with the partial counts and complete = false.
  *
- * Memory.  The table (and, with them, work queues, parent links, the edge
- * buffer, bucket prefix sums) takes the device's free memory less a slack,
- * or options.gpu.hash_bytes for the table alone, or at most
- * options.memory_bytes.  Defaults (GX_* below) come from the sweeps in
+ * Memory.  The table (and, with them, work queues, parent links, bucket
+ * prefix sums) takes the device's free memory less a slack, or
+ * options.gpu.hash_bytes for the table alone, or at most
+ * options.memory_bytes.  When the graph is recorded, the edge buffer is
+ * allocated first, 1/50 of the free memory in entries (see want_graph
+ * below), so that the whole graph normally stays on the device.  Defaults (GX_* below) come from the sweeps in
  * bench/GPU_NOTES.md.
  *
  * Modes.  Without properties the exploration is asynchronous (GPUexplore's

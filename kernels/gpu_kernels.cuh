@@ -13,7 +13,9 @@
  *   expand  each vector group expands one tile state (gpu_expand.cuh);
  *           successors go to the block cache, or straight to the global
  *           table when the cache is full;
- *   flush   the warps insert the cache rows into the global table; a vector
+ *   flush   the cache rows go into the global table: one row per thread
+ *           with one-CAS inserts (slots of <= 2 words), else one row at a
+ *           time per warp (reserve/write/publish, gpu_table.cuh); a vector
  *           that turns out to be new is, while its slot is still reserved,
  *           given a place: the block's next tile (async mode: forwarding),
  *           else the output queue, else (async, queue full) it is published
@@ -131,6 +133,9 @@ __device__ __noinline__ unsigned long long insert_global(const gpu_params &p, bl
     unsigned long long slot = 0;
     const int r = p.oneshot ? tbl_find_or_install(p, v, h, gpu_hash2(h), &slot)
                             : tbl_find_or_reserve(p, v, h, gpu_hash2(h), &slot);
+    /* every lane has read the key (often the leader lane's scratch row,
+     * which its owner overwrites with its next successor) */
+    __syncwarp();
     if (r == TBL_FULL || r == TBL_SPIN) {
         if (lane == 0)
             gpu_set_error(p, r == TBL_FULL ? GPU_ERR_TABLE_FULL : GPU_ERR_SPIN);
@@ -486,6 +491,9 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 uint32_t need = __ballot_sync(GPU_FULL, has && cres == CACHE_FULL);
                 if (lane == 0 && need)
                     atomicAdd(&b.direct, (unsigned long long)__popc(need));
+                if (need)
+                    __syncwarp(); /* the lanes' scratch rows, written this round, are read below
+                                     by the whole warp (a ballot does not order memory) */
                 while (need) {
                     const uint32_t ld = __ffs(need) - 1;
                     need &= need - 1;
