@@ -646,6 +646,9 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
     /* input errors first, so they read the same with or without a GPU */
     if ((rc = succ_check_image(img, err)))
         return rc;
+    if (img->probabilistic) /* as explore_seq: the product is an MDP */
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
+                       "explored by the CPU MDP explorer (explorer/explore_mdp.h), not by the GPU explorer");
     int ndevices = 0;
     if (cudaGetDeviceCount(&ndevices) != cudaSuccess || ndevices <= 0) {
         (void)cudaGetLastError();

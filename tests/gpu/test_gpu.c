@@ -566,6 +566,15 @@ static void hand_made(void)
     {
         hb_init(&h, 0, NULL, 1, 0);
         test_case("no components", &h.img, 1, 0);
+        /* marked probabilistic: refused (its product is an MDP) */
+        h.img.probabilistic = 1;
+        struct explore_result res;
+        struct wx_error err;
+        wx_error_clear(&err);
+        const int rc = explore_gpu(&h.img, NULL, &res, &err);
+        check(rc == WX_EINPUT && strstr(err.msg, "probabilistic"), "gpu probabilistic image refused: rc %d (%s)", rc,
+              err.msg);
+        h.img.probabilistic = 0;
         image_free(&h.img);
     }
     /* 7. a wide fan-out (abp d=4000 has a state with 4000 actions): state 0
