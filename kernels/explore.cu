@@ -913,6 +913,14 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             const uint64_t per_state = bound < D ? (bound ? bound : 1) : D;
             const uint64_t min_cap = (uint64_t)blocks * T * per_state;
             uint64_t ec = freeb / 50;
+            if (opt->gpu.hash_bytes) {
+                /* a table of a given size comes first: the edges get what
+                 * it leaves (less the slack), 20 bytes each */
+                const uint64_t want = opt->gpu.hash_bytes + GX_SLACK;
+                const uint64_t left = freeb > want ? (freeb - want) / 20 : 0;
+                if (left < ec)
+                    ec = left;
+            }
             if (ec > 0x7ffffff0ull)
                 ec = 0x7ffffff0ull; /* CUB sorts count items in int */
             if (tun->edge_cap)
