@@ -22,8 +22,8 @@
  * options.gpu.hash_bytes for the table alone, or at most
  * options.memory_bytes.  When the graph is recorded, the edge buffer is
  * allocated first, 1/50 of the free memory in entries (see want_graph
- * below), so that the whole graph normally stays on the device.  Defaults (GX_* below) come from the sweeps in
- * bench/GPU_NOTES.md.
+ * below), so that the whole graph normally stays on the device.  Defaults
+ * (GX_* below) come from the sweeps in bench/GPU_NOTES.md.
  *
  * Modes.  Without properties the exploration is asynchronous (GPUexplore's
  * scheme: several iterations per launch, successors forwarded into the
