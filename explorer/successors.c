@@ -693,6 +693,8 @@ struct fsimple {
      * n_classes (no two components share a dummy's present mask). */
     uint64_t gd[2];
     uint32_t rule[2], pcls[2];
+    uint64_t gdh[2];          /* wide images: the high halves of gd, */
+    uint64_t d0h, d1h;        /* d0 and d1 */
 };
 
 struct fgrp {
@@ -714,8 +716,11 @@ struct succ_fast {
     struct fseg *seg;         /* proc_offsets[n] */
     uint32_t *loc_label;
     uint64_t *loc_delta;
+    uint64_t *loc_delta_hi;   /* wide images (3 or 4 words): high halves */
     struct fgrp *grp;
     uint64_t *delta;
+    uint64_t *delta_hi;       /* wide images: high halves */
+    bool wide;                /* 3 or 4 words: 128-bit vectors */
     uint32_t *rorder;         /* rules by (class, lowest participant) */
     uint64_t *rmask;          /* n_rules */
     /* Per-state scratch: present[k] == 0 and head[k] == -1 between calls. */
@@ -747,6 +752,8 @@ static void fast_free(struct succ_fast *f)
     free(f->seg);
     free(f->loc_label);
     free(f->loc_delta);
+    free(f->loc_delta_hi);
+    free(f->delta_hi);
     free(f->grp);
     free(f->delta);
     free(f->rorder);
@@ -824,10 +831,11 @@ static void pair_init(struct succ_gen *g, struct succ_fast *f, uint32_t nseg)
                 if (q < sg->ngrp) {
                     const struct fgrp *gr = &f->grp[sg->grp + q];
                     x->gd[q] = f->delta[gr->d];
+                    x->gdh[q] = f->wide ? f->delta_hi[gr->d] : 0;
                     x->rule[q] = gr->nr ? f->rorder[gr->r] : nr;
                     x->pcls[q] = gr->cls;
                 } else {
-                    x->gd[q] = 0, x->rule[q] = nr;
+                    x->gd[q] = 0, x->gdh[q] = 0, x->rule[q] = nr;
                     x->pcls[q] = img->n_classes + 1 + c;
                 }
             }
@@ -842,7 +850,7 @@ static void fast_init(struct succ_gen *g)
 {
     const struct image *img = g->img;
     const uint32_t n = img->n_comps, ab = img->act_bits;
-    if (img->words > 2 || n == 0 || n > 64)
+    if (img->words > 4 || n == 0 || n > 64)
         return;
     const uint32_t nseg = img->proc_offsets[n];
     /* Sizes: targets of local and sync entries, groups, largest segment. */
@@ -889,6 +897,11 @@ static void fast_init(struct succ_gen *g)
     f->loc_delta = malloc((nloc + 1) * sizeof *f->loc_delta);
     f->grp = malloc((ngrp + 1) * sizeof *f->grp);
     f->delta = malloc((nsync + 1) * sizeof *f->delta);
+    f->wide = img->words > 2;
+    if (f->wide) {
+        f->loc_delta_hi = malloc((nloc + 1) * sizeof *f->loc_delta_hi);
+        f->delta_hi = malloc((nsync + 1) * sizeof *f->delta_hi);
+    }
     f->rorder = malloc(((size_t)img->n_rules + 1) * sizeof *f->rorder);
     f->rmask = malloc(((size_t)img->n_rules + 1) * sizeof *f->rmask);
     f->present = calloc((size_t)img->n_classes + 2 + n, sizeof *f->present);
@@ -899,7 +912,8 @@ static void fast_init(struct succ_gen *g)
     uint64_t *keys = malloc((seg_max + 1) * sizeof *keys);
     struct rkey *rk = malloc(((size_t)img->n_rules + 1) * sizeof *rk);
     if (!f->comp || !f->seg || !f->loc_label || !f->loc_delta || !f->grp || !f->delta || !f->rorder || !f->rmask
-        || !f->present || !f->head || !f->touched || !f->offer || !f->comp_grp || !keys || !rk)
+        || !f->present || !f->head || !f->touched || !f->offer || !f->comp_grp || !keys || !rk
+        || (f->wide && (!f->loc_delta_hi || !f->delta_hi)))
         goto fail;
     for (uint32_t k = 0; k < img->n_classes; k++)
         f->head[k] = -1;
@@ -955,14 +969,19 @@ static void fast_init(struct succ_gen *g)
                     uint32_t t = image_entry_target(e, ab, sb, k);
                     if (t == UINT32_MAX)
                         break;
-                    uint64_t d = (uint64_t)(s ^ t) << first;
-                    sg->self |= d == 0;
+                    const unsigned __int128 dw = (unsigned __int128)(s ^ t) << first;
+                    const uint64_t d = (uint64_t)dw, dh = (uint64_t)(dw >> 64);
+                    sg->self |= s == t;
                     keys[nk++] = (uint64_t)sync << 63 | (uint64_t)lab << 32 | t;
                     if (sync) {
+                        if (f->wide)
+                            f->delta_hi[xs] = dh;
                         f->delta[xs++] = d;
                         f->grp[xg - 1].nd++;
                     } else {
                         f->loc_label[xl] = lab;
+                        if (f->wide)
+                            f->loc_delta_hi[xl] = dh;
                         f->loc_delta[xl++] = d;
                         sg->nloc++;
                     }
@@ -986,9 +1005,11 @@ static void fast_init(struct succ_gen *g)
             struct fsimple *x = &f->simple[i];
             x->nloc = sg->nloc;
             if (sg->nloc > 0)
-                x->l0 = f->loc_label[sg->loc], x->d0 = f->loc_delta[sg->loc];
+                x->l0 = f->loc_label[sg->loc], x->d0 = f->loc_delta[sg->loc],
+                x->d0h = f->wide ? f->loc_delta_hi[sg->loc] : 0;
             if (sg->nloc > 1)
-                x->l1 = f->loc_label[sg->loc + 1], x->d1 = f->loc_delta[sg->loc + 1];
+                x->l1 = f->loc_label[sg->loc + 1], x->d1 = f->loc_delta[sg->loc + 1],
+                x->d1h = f->wide ? f->loc_delta_hi[sg->loc + 1] : 0;
             for (uint32_t q = 0; q < 2; q++) {
                 x->cls[q] = q < sg->ngrp ? f->grp[sg->grp + q].cls : img->n_classes;
                 x->grp[q] = sg->grp + q;
@@ -1230,8 +1251,182 @@ static int fast_expand_simple2(struct succ_gen *g, const uint32_t *vec, bool *de
     return fast_expand_simple(g, vec, dedup, err, 2);
 }
 
+/* ---- the fast path for 3 and 4 words: the same forms on 128-bit vectors
+ * (deltas split into the low and high arrays).  Kept apart from the 64-bit
+ * code so that the common 1- and 2-word images pay nothing for it. ---- */
+
+typedef unsigned __int128 u128;
+
+static inline u128 w_load(const uint32_t *vec, uint32_t words)
+{
+    u128 v = (u128)vec[0] | (u128)vec[1] << 32 | (u128)vec[2] << 64;
+    if (words > 3)
+        v |= (u128)vec[3] << 96;
+    return v;
+}
+
+static inline u128 w_join(uint64_t lo, uint64_t hi) { return (u128)hi << 64 | lo; }
+
+static inline void w_store(uint32_t *r, uint32_t label, u128 v, uint32_t words)
+{
+    r[0] = label;
+    r[1] = (uint32_t)v;
+    r[2] = (uint32_t)(v >> 32);
+    r[3] = (uint32_t)(v >> 64);
+    if (words > 3)
+        r[4] = (uint32_t)(v >> 96);
+}
+
+static inline int w_emit(struct succ_gen *g, uint32_t label, u128 v, struct wx_error *err)
+{
+    if (g->n == g->cap && grow_output(g, err))
+        return WX_ELIMIT;
+    w_store(g->rec + g->n * g->stride, label, v, g->words);
+    g->n++;
+    return WX_OK;
+}
+
+static inline uint32_t w_field(u128 v, const struct fcomp *fc)
+{
+    return (uint32_t)((uint64_t)(v >> fc->shift) & fc->mask);
+}
+
+static int w_fire(struct succ_gen *g, uint32_t r, uint32_t label, u128 v, struct wx_error *err)
+{
+    const struct succ_fast *f = g->fast;
+    const uint32_t *part = g->rule_part + g->rule_part_start[r];
+    const uint32_t m = g->rule_part_start[r + 1] - g->rule_part_start[r];
+    u128 acc = v;
+    bool single = true;
+    for (uint32_t i = 0; i < m; i++) {
+        const struct fgrp *gr = &f->grp[f->comp_grp[part[i]]];
+        if (gr->nd != 1) {
+            single = false;
+            if (gr->nd == 0)
+                return WX_OK;
+        }
+        acc ^= w_join(f->delta[gr->d], f->delta_hi[gr->d]);
+    }
+    if (single)
+        return w_emit(g, label, acc, err);
+    uint32_t odo[64] = { 0 };
+    for (;;) {
+        if (w_emit(g, label, acc, err))
+            return WX_ELIMIT;
+        uint32_t i = m;
+        for (;;) {
+            if (i == 0)
+                return WX_OK;
+            i--;
+            const struct fgrp *gr = &f->grp[f->comp_grp[part[i]]];
+            const uint32_t d = gr->d, o = odo[i];
+            if (o + 1 < gr->nd) {
+                acc ^= w_join(f->delta[d + o] ^ f->delta[d + o + 1], f->delta_hi[d + o] ^ f->delta_hi[d + o + 1]);
+                odo[i] = o + 1;
+                break;
+            }
+            acc ^= w_join(f->delta[d + o] ^ f->delta[d], f->delta_hi[d + o] ^ f->delta_hi[d]);
+            odo[i] = 0;
+        }
+    }
+}
+
+/* The loop form (any shape). */
+static int w_expand_loop(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
+{
+    struct succ_fast *f = g->fast;
+    const struct image *img = g->img;
+    const u128 v = w_load(vec, g->words);
+    uint32_t self = f->always_dedup, nt = 0;
+    int32_t no = 0;
+    for (uint32_t c = 0; c < f->n; c++) {
+        const struct fcomp *fc = &f->comp[c];
+        const struct fseg *sg = &f->seg[fc->base + w_field(v, fc)];
+        self |= sg->self;
+        for (uint32_t j = sg->loc, e = sg->loc + sg->nloc; j < e; j++)
+            if (w_emit(g, f->loc_label[j], v ^ w_join(f->loc_delta[j], f->loc_delta_hi[j]), err))
+                return WX_ELIMIT;
+        for (uint32_t x = sg->grp, e = sg->grp + sg->ngrp; x < e; x++) {
+            uint32_t k = f->grp[x].cls;
+            if (!f->present[k])
+                f->touched[nt++] = k;
+            f->present[k] |= 1ull << c;
+            f->offer[no] = (struct foffer){ .grp = x, .comp = c, .next = f->head[k] };
+            f->head[k] = no++;
+        }
+    }
+    int rc = WX_OK;
+    for (uint32_t t = 0; t < nt; t++) {
+        const uint32_t k = f->touched[t];
+        const uint64_t p = f->present[k];
+        if ((p & (p - 1)) && rc == WX_OK) {
+            for (int32_t o = f->head[k]; o >= 0; o = f->offer[o].next)
+                f->comp_grp[f->offer[o].comp] = f->offer[o].grp;
+            for (int32_t o = f->head[k]; o >= 0 && rc == WX_OK; o = f->offer[o].next) {
+                const struct fgrp *gr = &f->grp[f->offer[o].grp];
+                for (uint32_t x = gr->r, e = gr->r + gr->nr; x < e; x++) {
+                    const uint32_t r = f->rorder[x];
+                    if ((f->rmask[r] & ~p) == 0 && (rc = w_fire(g, r, img->class_result[k], v, err)))
+                        break;
+                }
+            }
+        }
+        f->present[k] = 0;
+        f->head[k] = -1;
+    }
+    *dedup = self != 0;
+    return rc;
+}
+
+/* The pair form (see fast_expand_pair) on 128-bit vectors. */
+static int w_expand_pair(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
+{
+    struct succ_fast *f = g->fast;
+    const uint32_t nc = f->n, st = g->stride, none = f->n_rules, words = g->words, groups = f->simple_groups;
+    while (g->cap < g->n + (2 + 2 * (size_t)groups) * nc + 2)
+        if (grow_output(g, err))
+            return WX_ELIMIT;
+    const u128 v = w_load(vec, words);
+    const struct fsimple **xs = f->xs;
+    uint64_t *present = f->present;
+    uint32_t self = f->always_dedup;
+    size_t n = g->n;
+    uint32_t *rec = g->rec;
+    for (uint32_t c = 0; c < nc; c++) {
+        const struct fcomp *fc = &f->comp[c];
+        const struct fsimple *x = &f->simple[fc->base + w_field(v, fc)];
+        xs[c] = x;
+        self |= x->self;
+        uint32_t *r = rec + n * st;
+        w_store(r, x->l0, v ^ w_join(x->d0, x->d0h), words);
+        w_store(r + st, x->l1, v ^ w_join(x->d1, x->d1h), words);
+        n += x->nloc;
+        for (uint32_t q = 0; q < groups; q++)
+            present[x->pcls[q]] |= 1ull << c;
+    }
+    for (uint32_t c = 0; c < nc; c++) {
+        const struct fsimple *x = xs[c];
+        for (uint32_t q = 0; q < groups; q++) {
+            const uint32_t r = x->rule[q], k = x->pcls[q];
+            const struct fsimple *y = xs[f->rother[r]];
+            const uint32_t yq = groups == 1 || y->pcls[0] == k ? 0 : 1;
+            const u128 w = v ^ w_join(x->gd[q] ^ y->gd[yq], x->gdh[q] ^ y->gdh[yq]);
+            w_store(rec + n * st, f->rlabel[r], w, words);
+            n += (r != none) & ((f->rmask[r] & ~present[k]) == 0);
+        }
+    }
+    for (uint32_t c = 0; c < nc; c++)
+        for (uint32_t q = 0; q < groups; q++)
+            present[xs[c]->pcls[q]] = 0;
+    g->n = n;
+    *dedup = self != 0;
+    return WX_OK;
+}
+
 static int fast_expand(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
 {
+    if (g->fast->wide) /* the simple form is not specialised for 128 bits */
+        return g->fast_pair && g->fast_simple ? w_expand_pair(g, vec, dedup, err) : w_expand_loop(g, vec, dedup, err);
     if (g->fast_pair && g->fast_simple)
         return g->fast->simple_groups == 1 ? fast_expand_pair1(g, vec, dedup, err)
                                            : fast_expand_pair2(g, vec, dedup, err);

@@ -1,8 +1,8 @@
 /*
  * test_succ_fast.c -- the CPU explorer's fast paths against its general
  * paths on the same inputs:
- *   - the successor generator's fast path (vectors of <= 2 words, <= 64
- *     components: XOR deltas, rules by lowest participant, deduplication
+ *   - the successor generator's fast path (vectors of <= 4 words, <= 64
+ *     components; 64- and 128-bit forms: XOR deltas, rules by lowest participant, deduplication
  *     skipped where succ_init proves it unnecessary) against the general
  *     path (use_fast = false), which test_explore checks against a naive
  *     reference: the same set of (label, vector) records for every
@@ -97,7 +97,10 @@ static void tb_random_fast(struct tb *b, uint64_t *rng, enum flavour fl)
         b->max_per_entry = 1 + rnd(rng, 3);
     if (rnd(rng, 5) == 0)
         b->act_bits = 10 + rnd(rng, 20);
-    uint32_t budget = 60; /* field bits: keeps vectors within 2 words */
+    /* Field bits: vectors of 1-2 words (the 64-bit fast path) or, for
+     * half of the images, up to 4 words (the 128-bit one). */
+    const int wide = rnd(rng, 2) == 0;
+    uint32_t budget = wide ? 62 + rnd(rng, 62) : 60;
     for (uint32_t c = 0; c < b->n; c++) {
         uint32_t left = b->n - c;
         uint32_t maxw = (budget - (left - 1)) < 4 ? budget - (left - 1) : 4;
@@ -110,6 +113,8 @@ static void tb_random_fast(struct tb *b, uint64_t *rng, enum flavour fl)
         b->width[c] = bits_for(st - 1);
         if (b->width[c] == 0 && rnd(rng, 3) == 0 && budget - (left - 1) > 1)
             b->width[c] = 1; /* a wider field than needed */
+        if (wide && budget > left + 1) /* padding: fields straddle words */
+            b->width[c] += rnd(rng, 1 + (budget - left - 1 < 12 ? budget - left - 1 : 12));
         budget -= b->width[c] ? b->width[c] : 0;
         if (budget < left)
             budget = left;
@@ -273,7 +278,7 @@ static size_t sorted_copy(const struct succ_gen *g, uint32_t **out, size_t *cap,
     return g->n;
 }
 
-static unsigned long simple_images, loop_images, pair_images;
+static unsigned long simple_images, loop_images, pair_images, wide_images;
 
 static void test_generator(const struct image *img, const struct ref *r, const char *what, unsigned long *dedup_free)
 {
@@ -292,7 +297,7 @@ static void test_generator(const struct image *img, const struct ref *r, const c
     /* Every form of the fast path that applies, on the same image: pair,
      * simple (branch-free), loop. */
     const bool simple = fast.fast_simple, pair = fast.fast_pair && simple;
-    simple_images += simple, loop_images++, pair_images += pair;
+    simple_images += simple, loop_images++, pair_images += pair, wide_images += img->words > 2;
     for (int mode = 0; mode < 6; mode++) {
         const int unordered = mode & 1, form = mode / 2; /* 0 pair, 1 simple, 2 loop */
         if ((form == 0 && !pair) || (form == 1 && !simple))
@@ -378,7 +383,7 @@ static void test_random(unsigned per_flavour)
             struct image img;
             tb_build(b, &img, &rng);
             struct wx_error err;
-            if (img.words > 2 || succ_check_image(&img, &err) != WX_OK) {
+            if (img.words > 4 || succ_check_image(&img, &err) != WX_OK) {
                 image_free(&img);
                 continue;
             }
@@ -397,7 +402,7 @@ static void test_random(unsigned per_flavour)
             image_free(&img);
         }
         check(done == per_flavour && (unsigned long)check_failures == before,
-              "%s images: %u tested, %llu states, fast == general, explore_cpu (keyed table) == reference "
+              "%s images: %u tested, %llu states, fast == general, explore_cpu without a sink (keyed table up to 2 words) == reference "
               "(seed %llu)", flavour_name[fl], done, (unsigned long long)states, seed);
         /* The analysis must skip deduplication on clean images and must not
          * on images with a repeat. */
@@ -690,6 +695,7 @@ int main(void)
     test_keyed();
     test_known();
     test_random(25);
+    check(wide_images > 10, "fast path: %lu images of 3 or 4 words (128-bit vectors)", wide_images);
     check(pair_images > 10 && simple_images > pair_images && loop_images > simple_images,
           "fast path: %lu images in the pair form, %lu in the simple form, %lu in the loop form (each also in "
           "the later forms)", pair_images, simple_images, loop_images);
