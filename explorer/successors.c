@@ -640,9 +640,10 @@ static int fire_classes_counting(struct succ_gen *g, uint32_t nruns, const uint3
     return rc;
 }
 
-/* ---- the fast path: vectors of <= 2 words, <= 64 components ----
+/* ---- the fast path: vectors of <= 4 words, <= 64 components ----
  *
- * The vector is read as one 64-bit word v.  A component in local state s
+ * The vector is read as one 64-bit word v (1 or 2 words; 3 or 4 words: a
+ * 128-bit one, further below, with the same data).  A component in local state s
  * moving to t changes v by the XOR delta (s ^ t) << first_bit, so succ_init
  * precompiles, per component state (a "segment", indexed like
  * state_offsets), its local moves as (label, delta) and its class-k

@@ -21,7 +21,7 @@
  *
  * Two implementations give the same set of records: the general one (any
  * image) and a fast path that succ_init prepares when the vector has at
- * most 2 words and the network at most 64 components (precompiled XOR
+ * most 4 words and the network at most 64 components (precompiled XOR
  * deltas, rules found from their lowest participant, deduplication only in
  * states where succ_init could not rule duplicates out; successors.c).
  */
@@ -118,9 +118,10 @@ struct succ_gen {
     uint32_t *cur;            /* words */
 
     /* The fast path (succ_init sets it up when the image allows: vectors of
-     * at most 2 words, at most 64 components).  Every local move and every
+     * at most 4 words, at most 64 components).  Every local move and every
      * class target of a component state is precompiled into an XOR delta
-     * on the vector read as one 64-bit word, rules are found from their
+     * on the vector read as one 64-bit (<= 2 words) or 128-bit integer,
+     * rules are found from their
      * lowest participant, and duplicates are removed only from the states
      * where succ_init could not rule them out (see successors.c).  NULL:
      * the general path.  Tests may set use_fast = false after succ_init to
