@@ -9,6 +9,9 @@
 
 static void fast_init(struct succ_gen *g);
 
+/* The most memory one generator's fast-path tables may take. */
+#define FAST_MAX_BYTES (64u << 20)
+
 /* Below this many records an insertion sort beats qsort_r's call overhead. */
 #define SMALL_SORT 24
 
@@ -887,6 +890,12 @@ static void fast_init(struct succ_gen *g)
         max_offers += most;
     }
     if (nloc > UINT32_MAX / 2 || nsync > UINT32_MAX / 2 || ngrp > UINT32_MAX / 2)
+        return;
+    /* Every thread's generator builds its own copy: components with
+     * millions of states keep the general path rather than multiply that. */
+    const size_t per_target = img->words > 2 ? 20 : 12;
+    if ((size_t)nseg * (sizeof(struct fseg) + sizeof(struct fsimple)) + (nloc + nsync) * per_target
+            + ngrp * sizeof(struct fgrp) > FAST_MAX_BYTES)
         return;
     struct succ_fast *f = calloc(1, sizeof *f);
     if (!f)
