@@ -3,7 +3,7 @@
 # against the CPU on all host cores, on synthetic MDPs with >= 10^8
 # transitions generated in memory on the machine that runs the benchmark.
 #
-#   bench/bench_gpu_valiter.sh [--bin PATH] [--small]
+#   bench/bench_gpu_valiter.sh [--bin PATH] [--small] [--warpex PATH] [--cgen PATH] [--no-consensus]
 #
 # Builds bin/gpu/vi_bench from bench/vi_bench.c (with -DHAVE_VALITER_CPU when
 # the library has valiter_solve_cpu, so the CPU twin is timed too) unless
@@ -12,20 +12,43 @@
 # variant (40 sweeps), the CPU peer (pthreads Jacobi, same arithmetic, all
 # cores) and, on the first MDP, the four graph precomputations and the
 # device-to-device copy bandwidth (the ceiling: bytes read + written).
-# Effective bandwidth = bytes a sweep must stream / time per sweep; what is
-# counted is documented in bench/vi_bench.c.  Prints a markdown table last;
-# exit status 1 when a configuration failed.
+# Effective bandwidth = bytes a sweep must stream / time per sweep.  BYTES
+# THAT MUST BE STREAMED per sweep, for the representation the kernel reads:
+# the system once (state offsets: 8 B per state, or 4 B with the default
+# kernel's 32-bit copies; choice offsets 8 B or 4 B per choice; constants
+# 8 B per choice; 12 B per entry: 4 B target + 8 B probability) and each
+# vector read once and written once (16 B per state for lo, 16 more for hi).
+# Not counted: the gathers x[t[e]] (8 B, or 16 B for a (lo, hi) pair, per
+# entry: cache hits when targets are local, a 32 B DRAM sector each when
+# they are uniform -- which is why the random-target row stays far below the
+# copy bandwidth) and the tile table (4 B per tile).  The ceiling is the
+# device-to-device cudaMemcpy of a 2 GiB buffer measured in the same run
+# (bytes read + bytes written per second).  Compare kernels by ms/sweep: the
+# default kernel streams fewer bytes for the same work.
+#
+# END TO END (unless --no-consensus): PRISM's consensus N=6 K=2 (1 258 240
+# states) generated with bench/consensus_gen.c, then `warpex check` of
+# "disagree" (Pmax=? [ F "finished"&!"agree" ], sound interval iteration to
+# 1e-6) with --backend gpu and --backend cpu (all host cores), from the .tra
+# file to the answer: read (.tra + .lab), precomputation, system build,
+# solve, and the process's wall time.  --warpex names the binary (default
+# bin/warpex), --cgen a prebuilt generator.
+#
+# Prints markdown tables last; exit status 1 when a configuration failed.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 export PATH=$PATH:/usr/local/cuda/bin
 LOG=${OUT:-tests/out/bench}
 mkdir -p "$LOG"
-bin=""; small=0
+bin=""; small=0; warpex=bin/warpex; cgen=""; consensus=1
 while [ $# -gt 0 ]; do
     case $1 in
     --bin) bin=$2; shift ;;
     --small) small=1 ;;
-    *) echo "usage: $0 [--bin PATH] [--small]"; exit 2 ;;
+    --warpex) warpex=$2; shift ;;
+    --cgen) cgen=$2; shift ;;
+    --no-consensus) consensus=0 ;;
+    *) echo "usage: $0 [--bin PATH] [--small] [--warpex PATH] [--cgen PATH] [--no-consensus]"; exit 2 ;;
     esac
     shift
 done
@@ -65,4 +88,35 @@ echo
 echo "| MDP | measurement | states | transitions | device | sweeps | ms/sweep | GB/s effective | total s | note |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 grep '^ROW|' "$LOG/vi_bench.log" | sed 's/^ROW//; s/$/|/'
+
+if [ $consensus = 1 ]; then
+    if [ -z "$cgen" ]; then
+        cgen=bin/gpu/consensus_gen
+        mkdir -p bin/gpu
+        cc -std=c11 -O2 -Wall -Wextra -Werror bench/consensus_gen.c -o "$cgen" || { echo "consensus_gen: build failed"; exit 1; }
+    fi
+    D=$(mktemp -d)
+    ms() { awk -v a="$1" -v b="$(date +%s%N)" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; }
+    t0=$(date +%s%N)
+    "$cgen" --no-sta 6 2 "$D/c62" >"$LOG/consensus_gen.log" 2>&1 || { echo "consensus_gen failed"; exit 1; }
+    tg=$(ms "$t0")
+    prop='Pmax=? [ F "finished"&!"agree" ]'
+    echo
+    echo "consensus N=6 K=2 ($(cat "$LOG/consensus_gen.log"), .tra $(stat -c %s "$D/c62.tra") bytes, generated in ${tg} s), disagree = $prop, interval iteration, eps 1e-6."
+    echo
+    echo "| backend | run | value (lo, hi) | iterations | read s | precomp s | build s | solve s | process wall s |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    for bk in gpu cpu; do
+        for r in 1 2 3; do
+            t0=$(date +%s%N)
+            "$warpex" check "$D/c62.tra" --lab "$D/c62.lab" --prop "$prop" --backend $bk --json >"$LOG/c62_$bk$r.json" 2>&1 ||
+                { echo "| $bk | $r | FAILED rc $? | | | | | | |"; status=1; continue; }
+            wall=$(ms "$t0")
+            j="$LOG/c62_$bk$r.json"
+            f() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" "$j" | head -1; }
+            echo "| $bk | $r | $(f lo), $(f hi) | $(f iterations) | $(f read_seconds) | $(f precomputation_seconds) | $(f build_seconds) | $(f solve_seconds) | $wall |"
+        done
+    done
+    rm -rf "$D"
+fi
 exit $status

@@ -98,11 +98,12 @@ extern "C" {
 #define VX_TILE_STATES 32u    /* states per tile of vi_sweep_tiles: one per lane */
 #define VX_TILE_ENTRIES 256u  /* entries per tile (shared memory: 8 B per entry and vector per warp) */
 #define VX_FULL 0xffffffffu
-/* Default sweep kernel: 3 = vi_sweep_tiles (fastest on every shape measured
- * on the H100, bench/RESULTS.md); 0 = pick kind 1 or 2 by shape.  Kind 4 is
+/* Default sweep kernel: 5 = vi_sweep_tiles2 (interleaved bounds, 32-bit
+ * offsets; kind 3 when the offsets do not fit 32 bits), 3 = vi_sweep_tiles
+ * (the default before kind 5); 0 = pick kind 1 or 2 by shape.  Kind 4 is
  * the tiles kernel capped for 6 blocks per SM (40 registers, a few spills):
  * measured 2.5x slower, kept for tuning on other devices. */
-#define VX_DEFAULT_KIND 3
+#define VX_DEFAULT_KIND 5
 
 /* Kernel choice, normally automatic; valiter_gpu_set_kernel() pins it for
  * tests and benchmarks (process-wide; not thread-safe). */
@@ -543,6 +544,8 @@ struct vx_sys {
     ull n;
     const uint32_t *__restrict__ tiles; /* vi_sweep_tiles: tile k = states [tiles[k], tiles[k+1]) */
     ull ntiles;
+    /* vi_sweep_tiles2: the offsets as 32-bit copies (n_choices and n_entries < 2^32) */
+    const uint32_t *__restrict__ ss32, *__restrict__ cs32;
 };
 
 /* Sweep control block (device memory; see the file comment). */
@@ -595,6 +598,24 @@ static __device__ __forceinline__ int vx_store(ull s, double l, double h, const 
     }
     const double d = fabs(l - lo[s]);
     nlo[s] = l;
+    return rel ? !(d <= eps * fabs(l)) : !(d <= eps);
+}
+
+/* vx_store for vi_sweep_tiles2's vectors: IV: x and nx are (lo, hi) pairs. */
+template <bool IV>
+static __device__ __forceinline__ int vx_store2(ull s, double l, double h, const double *__restrict__ x, double *nx,
+                                                double eps, int rel)
+{
+    if (IV) {
+        const double2 o = reinterpret_cast<const double2 *>(x)[s];
+        l = l > o.x ? l : o.x;
+        h = h < o.y ? h : o.y;
+        reinterpret_cast<double2 *>(nx)[s] = make_double2(l, h);
+        const double g = h - l;
+        return (rel && l > 0) ? !(g <= eps * l) : !(g <= eps);
+    }
+    const double d = fabs(l - x[s]);
+    nx[s] = l;
     return rel ? !(d <= eps * fabs(l)) : !(d <= eps);
 }
 
@@ -796,11 +817,192 @@ static __global__ void __launch_bounds__(VX_THREADS, MINB)
         ctl->viol[(it + 1) % 3] = 0;
 }
 
+
+/* Sweep it, the default kernel (kind 5): tiles as in vi_sweep_tiles (at
+ * most VX_TILE_STATES states, VX_TILE_ENTRIES entries and VX_TILE_ENTRIES
+ * choices; a bigger state is a tile of its own), with four changes that cut
+ * the bytes moved and the serial work per tile:
+ *  - interval iteration keeps lo and hi interleaved ((lo, hi) pairs,
+ *    16 B per state): one gather x[t] fetches both bounds from one 32 B
+ *    sector instead of two sectors from two arrays (the gathers, not the
+ *    streamed arrays, are most of the traffic when targets are spread);
+ *  - state and choice offsets are 32-bit copies (4 B instead of 8 B each);
+ *  - the streamed arrays (targets, probabilities, constants, offsets) are
+ *    read with __ldcs (evict-first: they are used once per sweep and should
+ *    not push the gathered vector out of L2);
+ *  - three phases per tile: (1) the warp stages the products p * x[t] of
+ *    the tile's entries in shared memory; (2) lane j sums choices j, j+32,
+ *    ... (coalesced offset and constant loads; long choices of one state are
+ *    summed by several lanes at once instead of one); (3) lane j takes the
+ *    optimum over state j's choice values from shared memory.
+ * Arithmetic as in every kernel: each choice b + p0 x0 + p1 x1 + ... in
+ * entry order with separately rounded products and sums, the optimum over
+ * the choices in choice order, so values are bit-identical to the CPU twin.
+ * Vectors: IV: x is (lo, hi) pairs (n double2 as 2n doubles); plain VI: x
+ * is lo.  The unused pointer arguments keep vx_sweep_fn's signature. */
+template <bool IV>
+static __device__ __forceinline__ void vx_pair(const double *__restrict__ x, uint32_t t, double &l, double &h)
+{
+    if (IV) {
+        const double2 v = __ldg(reinterpret_cast<const double2 *>(x) + t);
+        l = v.x, h = v.y;
+    } else {
+        l = __ldg(x + t), h = 0;
+    }
+}
+
+template <bool IV, bool MX>
+static __global__ void __launch_bounds__(VX_THREADS)
+    vi_sweep_tiles2(vx_sys sy, const double *__restrict__ x, const double *__restrict__ unused_in,
+                    double *nx, double *unused_out, vx_ctl *ctl, ull it, double eps, int rel)
+{
+    /* IV: pairs (lo, hi) of products, then of choice values; plain: lo only */
+    __shared__ double sb[VX_THREADS / 32][VX_TILE_ENTRIES * (IV ? 2 : 1)];
+    (void)unused_in, (void)unused_out;
+    if (vx_stopped(ctl, it))
+        return;
+    const unsigned lane = threadIdx.x & 31u, w = threadIdx.x >> 5;
+    const ull warp = (blockIdx.x * (ull)blockDim.x + threadIdx.x) >> 5;
+    const ull nwarps = ((ull)gridDim.x * blockDim.x) >> 5;
+    const double worst = MX ? -INFINITY : INFINITY;
+    double *sw = sb[w];
+    int bad = 0;
+    for (ull k = warp; k < sy.ntiles; k += nwarps) { /* warp-uniform */
+        const uint32_t s0 = __ldcs(sy.tiles + k), s1 = __ldcs(sy.tiles + k + 1);
+        const uint32_t c0 = __ldcs(sy.ss32 + s0), c1 = __ldcs(sy.ss32 + s1);
+        const uint32_t e0 = __ldcs(sy.cs32 + c0), ne = __ldcs(sy.cs32 + c1) - e0;
+        const uint32_t nch = c1 - c0;
+        double bl = worst, bh = worst; /* lane 0's result for a single big state */
+        if (ne <= VX_TILE_ENTRIES && nch <= VX_TILE_ENTRIES) {
+            /* (1) products */
+#pragma unroll 4
+            for (uint32_t i = lane; i < ne; i += 32) {
+                const uint32_t t = __ldcs(sy.tg + e0 + i);
+                const double p = __ldcs(sy.pr + e0 + i);
+                double l, h;
+                vx_pair<IV>(x, t, l, h);
+                if (IV) {
+                    sw[2 * i] = __dmul_rn(p, l);
+                    sw[2 * i + 1] = __dmul_rn(p, h);
+                } else
+                    sw[i] = __dmul_rn(p, l);
+            }
+            __syncwarp();
+            /* (2) choice values, kept in registers until every lane has read
+             * its products (the values then overwrite them) */
+            double vl[VX_TILE_ENTRIES / 32], vh[VX_TILE_ENTRIES / 32];
+#pragma unroll
+            for (int r = 0; r < (int)(VX_TILE_ENTRIES / 32); r++) {
+                const uint32_t j = lane + 32u * (uint32_t)r;
+                vl[r] = vh[r] = 0;
+                if (j < nch) {
+                    const uint32_t f0 = __ldcs(sy.cs32 + c0 + j) - e0, f1 = __ldcs(sy.cs32 + c0 + j + 1) - e0;
+                    double al = __ldcs(sy.b + c0 + j), ah = al;
+                    for (uint32_t f = f0; f < f1; f++) {
+                        if (IV) {
+                            al = __dadd_rn(al, sw[2 * f]);
+                            ah = __dadd_rn(ah, sw[2 * f + 1]);
+                        } else
+                            al = __dadd_rn(al, sw[f]);
+                    }
+                    vl[r] = al, vh[r] = ah;
+                }
+            }
+            __syncwarp();
+#pragma unroll
+            for (int r = 0; r < (int)(VX_TILE_ENTRIES / 32); r++) {
+                const uint32_t j = lane + 32u * (uint32_t)r;
+                if (j < nch) {
+                    if (IV) {
+                        sw[2 * j] = vl[r];
+                        sw[2 * j + 1] = vh[r];
+                    } else
+                        sw[j] = vl[r];
+                }
+            }
+            __syncwarp();
+            /* (3) optimum per state, in choice order */
+            const uint32_t s = s0 + lane;
+            if (s < s1) {
+                const uint32_t k0 = __ldcs(sy.ss32 + s) - c0, k1 = __ldcs(sy.ss32 + s + 1) - c0;
+                for (uint32_t q = k0; q < k1; q++) {
+                    bl = vx_opt<MX>(bl, IV ? sw[2 * q] : sw[q]);
+                    if (IV)
+                        bh = vx_opt<MX>(bh, sw[2 * q + 1]);
+                }
+            }
+            __syncwarp(); /* the next tile overwrites the buffer */
+            if (s >= s1)
+                continue;
+            bad |= vx_store2<IV>(s, bl, bh, x, nx, eps, rel);
+        } else {
+            /* one state (s1 == s0 + 1): each choice's entries 32 at a time,
+             * summed in entry order by a shuffle chain */
+            for (uint32_t c = c0; c < c1; c++) {
+                const uint32_t f1 = __ldcs(sy.cs32 + c + 1);
+                double al = __ldcs(sy.b + c), ah = al;
+                for (uint32_t fb = __ldcs(sy.cs32 + c); fb < f1; fb += 32) {
+                    const uint32_t f = fb + lane;
+                    double pl = 0, ph = 0;
+                    if (f < f1) {
+                        const uint32_t t = __ldcs(sy.tg + f);
+                        const double p = __ldcs(sy.pr + f);
+                        double l, h;
+                        vx_pair<IV>(x, t, l, h);
+                        pl = __dmul_rn(p, l);
+                        if (IV)
+                            ph = __dmul_rn(p, h);
+                    }
+                    const unsigned m = f1 - fb < 32 ? f1 - fb : 32u;
+                    for (unsigned j = 0; j < m; j++) {
+                        al = __dadd_rn(al, __shfl_sync(VX_FULL, pl, j));
+                        if (IV)
+                            ah = __dadd_rn(ah, __shfl_sync(VX_FULL, ph, j));
+                    }
+                }
+                bl = vx_opt<MX>(bl, al);
+                if (IV)
+                    bh = vx_opt<MX>(bh, ah);
+            }
+            if (lane == 0)
+                bad |= vx_store2<IV>(s0, bl, bh, x, nx, eps, rel);
+        }
+    }
+    if (__syncthreads_or(bad) && threadIdx.x == 0)
+        atomicOr(&ctl->viol[it % 3], 1u);
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        ctl->viol[(it + 1) % 3] = 0;
+}
+
+/* (lo, hi) pairs <-> two arrays, for vi_sweep_tiles2's interval vectors */
+static __global__ void vx_interleave(const double *__restrict__ lo, const double *__restrict__ hi, ull n, double2 *x)
+{
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x)
+        x[s] = make_double2(lo[s], hi[s]);
+}
+
+static __global__ void vx_deinterleave(const double2 *__restrict__ x, ull n, double *lo, double *hi)
+{
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x) {
+        const double2 v = x[s];
+        lo[s] = v.x, hi[s] = v.y;
+    }
+}
+
+/* 32-bit copy of 64-bit offsets whose values are known to fit. */
+static __global__ void vx_narrow(const ull *__restrict__ a, ull n, uint32_t *b)
+{
+    for (ull i = blockIdx.x * (ull)blockDim.x + threadIdx.x; i < n; i += (ull)gridDim.x * blockDim.x)
+        b[i] = (uint32_t)a[i];
+}
+
 typedef void (*vx_sweep_fn)(vx_sys, const double *, const double *, double *, double *, vx_ctl *, ull, double, int);
 
 template <bool IV, bool MX>
 static vx_sweep_fn vx_pick2(int kind, int g)
 {
+    if (kind == 5)
+        return vi_sweep_tiles2<IV, MX>;
     if (kind == 3)
         return vi_sweep_tiles<IV, MX, 1>;
     if (kind == 4) /* more resident warps, fewer registers */
@@ -835,8 +1037,8 @@ static void vx_shape(const struct vi_system *sys, int *kind, int *g)
     if (vx_force_kind) {
         *kind = vx_force_kind;
         *g = vx_force_group;
-    } else if (VX_DEFAULT_KIND == 3) {
-        *kind = 3;
+    } else if (VX_DEFAULT_KIND == 3 || VX_DEFAULT_KIND == 5) {
+        *kind = VX_DEFAULT_KIND;
         *g = 32;
     } else if (epc > VX_LONG_CHOICE) {
         *kind = 2;
@@ -848,7 +1050,9 @@ static void vx_shape(const struct vi_system *sys, int *kind, int *g)
             k *= 2;
         *g = k;
     }
-    if (*kind == 3 || *kind == 4)
+    if (*kind == 5 && (sys->n_choices > 0xfffffffeull || sys->n_entries > 0xfffffffeull))
+        *kind = 3; /* the compact offsets would not fit */
+    if (*kind >= 3)
         *g = 32;
     else if (*kind == 2)
         *g = *g == 8 ? 8 : 32;
@@ -856,8 +1060,9 @@ static void vx_shape(const struct vi_system *sys, int *kind, int *g)
         *g = 32;
 }
 
-/* Greedy tiles for vi_sweep_tiles: consecutive states, at most
- * VX_TILE_STATES of them and VX_TILE_ENTRIES entries, or one state alone.
+/* Greedy tiles for vi_sweep_tiles(2): consecutive states, at most
+ * VX_TILE_STATES of them, VX_TILE_ENTRIES entries and VX_TILE_ENTRIES
+ * choices, or one state alone.
  * tiles has room for n + 1; returns the number of tiles. */
 static ull vx_make_tiles(const struct vi_system *sys, uint32_t *tiles)
 {
@@ -866,16 +1071,16 @@ static ull vx_make_tiles(const struct vi_system *sys, uint32_t *tiles)
     ull k = 0, s = 0;
     while (s < n) {
         tiles[k++] = (uint32_t)s;
-        ull acc = cs[ss[s + 1]] - cs[ss[s]];
+        ull acc = cs[ss[s + 1]] - cs[ss[s]], accc = ss[s + 1] - ss[s];
         ull cnt = 1;
         s++;
-        if (acc > VX_TILE_ENTRIES)
+        if (acc > VX_TILE_ENTRIES || accc > VX_TILE_ENTRIES)
             continue;
         while (s < n && cnt < VX_TILE_STATES) {
-            const ull e = cs[ss[s + 1]] - cs[ss[s]];
-            if (acc + e > VX_TILE_ENTRIES)
+            const ull e = cs[ss[s + 1]] - cs[ss[s]], c = ss[s + 1] - ss[s];
+            if (acc + e > VX_TILE_ENTRIES || accc + c > VX_TILE_ENTRIES)
                 break;
-            acc += e, cnt++, s++;
+            acc += e, accc += c, cnt++, s++;
         }
     }
     tiles[k] = (uint32_t)n;
@@ -913,6 +1118,7 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
     vx_ctl *ctl = NULL;
     vx_ctl *hctl = NULL; /* pinned, 2 slots */
     double *dlo[2] = {NULL, NULL}, *dhi[2] = {NULL, NULL};
+    double *x2[2] = {NULL, NULL}; /* kind 5, interval: (lo, hi) pairs */
     unsigned *dbad = NULL, hbad[2] = {0, 0};
     cudaEvent_t ev_start = NULL, ev[2] = {NULL, NULL};
     int kind, g;
@@ -973,7 +1179,27 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
 
     vx_shape(sys, &kind, &g);
     fn = vx_pick(iv, par->maximize, kind, g);
-    if (kind == 3 || kind == 4) {
+    if (kind == 5) {
+        /* 32-bit offsets; interval bounds as (lo, hi) pairs in x2[0..1] */
+        uint32_t *p32;
+        AL(p32, (n + 1) * sizeof(uint32_t), "state offsets (32-bit)");
+        vx_narrow<<<vx_blocks(n + 1), VX_THREADS>>>(sy.ss, n + 1, p32);
+        CK_LAUNCH("vx_narrow");
+        sy.ss32 = p32;
+        AL(p32, (nc + 1) * sizeof(uint32_t), "choice offsets (32-bit)");
+        vx_narrow<<<vx_blocks(nc + 1), VX_THREADS>>>(sy.cs, nc + 1, p32);
+        CK_LAUNCH("vx_narrow");
+        sy.cs32 = p32;
+        if (iv) {
+            AL(x2[0], 2 * n * sizeof(double), "value pairs");
+            AL(x2[1], 2 * n * sizeof(double), "value pairs");
+            vx_interleave<<<vx_blocks(n), VX_THREADS>>>(dlo[0], dhi[0], n, (double2 *)x2[0]);
+            CK_LAUNCH("vx_interleave");
+        }
+        /* what this kernel must stream: 4 B per state and per choice offset */
+        st.bytes_per_sweep = 4 * (n + 1) + 4 * (nc + 1) + 8 * nc + 12 * ne + (uint64_t)(iv ? 2 : 1) * 16 * n;
+    }
+    if (kind >= 3) {
         uint32_t *ht = (uint32_t *)malloc((n + 1) * sizeof(uint32_t));
         if (!ht) {
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value-iteration tiles)");
@@ -1011,8 +1237,11 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
                 for (ull j = 0; j < k; j++) {
                     const ull it = ++launched;
                     const int r = (int)((it - 1) & 1), w = (int)(it & 1);
-                    fn<<<blocks, VX_THREADS>>>(sy, dlo[r], iv ? dhi[r] : NULL, dlo[w], iv ? dhi[w] : NULL, ctl, it,
-                                               par->epsilon, par->relative);
+                    if (x2[0])
+                        fn<<<blocks, VX_THREADS>>>(sy, x2[r], NULL, x2[w], NULL, ctl, it, par->epsilon, par->relative);
+                    else
+                        fn<<<blocks, VX_THREADS>>>(sy, dlo[r], iv ? dhi[r] : NULL, dlo[w], iv ? dhi[w] : NULL, ctl,
+                                                   it, par->epsilon, par->relative);
                     CK_LAUNCH("vi_sweep");
                 }
                 const int slot = (head + pending) & 1;
@@ -1050,7 +1279,12 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
         CK(cudaDeviceSynchronize());
     }
     {
-        const int w = (int)(done_iter & 1);
+        int w = (int)(done_iter & 1);
+        if (x2[0]) {
+            vx_deinterleave<<<vx_blocks(n), VX_THREADS>>>((const double2 *)x2[w], n, dlo[0], dhi[0]);
+            CK_LAUNCH("vx_deinterleave");
+            w = 0;
+        }
         CK(cudaMemcpy(lo, dlo[w], n * sizeof(double), cudaMemcpyDeviceToHost));
         if (iv)
             CK(cudaMemcpy(hi, dhi[w], n * sizeof(double), cudaMemcpyDeviceToHost));
