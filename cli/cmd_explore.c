@@ -515,7 +515,7 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
         if (rc == WX_OK && o->cycle_mean && !device_only) {
             /* last: it takes the graph over */
             rc = cli_cycle_of_graph(&cyc, &graph, o->input, o->weight, o->default_weight, o->cycle_mean == 2,
-                                    backend == EXPLORE_GPU ? 2 : 1, err);
+                                    backend == EXPLORE_GPU ? CLI_BACKEND_GPU : CLI_BACKEND_CPU, err);
             have_cyc = rc == WX_OK;
         }
         if (keep_graph)
