@@ -7,8 +7,8 @@
  * state t, the choices with an entry into t) is built on the device by
  * sorting (target, choice) pairs with CUB's radix sort and a binary search
  * per state for the row starts.  Every set is a least fixpoint computed by a
- * frontier-based backward search (one kernel launch per BFS level, the
- * frontier size read back per level):
+ * frontier-based backward search (one kernel launch per BFS level, levels
+ * launched in batches with the frontier size kept on the device):
  *     EXISTS  s joins R when s is eligible and some (usable) choice of s has
  *             an entry into R            (Prob0A; Prob1A's second phase;
  *                                         Prob1E's inner fixpoint)
@@ -70,8 +70,9 @@
  * hi for interval iteration) one read and one write of 8 B per state.  The
  * gathers x[t[e]] are not counted: with local targets the caches serve them.
  *
- * LIMITS.  The backward searches read the frontier size back once per BFS
- * level (a deep, chain-like MDP pays ~10 us per level); the whole MDP or
+ * LIMITS.  A backward search costs one launch per BFS level (a few us even
+ * when the frontier is tiny: a deep, chain-like MDP pays for its depth), and
+ * up to VX_BATCH_MAX - 1 empty launches after it ended; the whole MDP or
  * system must fit in device memory (no partitioned solving here).
  *
  * Determinism: values, iteration counts and sets are deterministic.
@@ -240,7 +241,8 @@ struct vx_graph {
     uint32_t *mark;       /* R: nonzero = in the set */
     uint32_t *umark;      /* Prob1E's U */
     uint32_t *front[2];   /* frontiers (capacity n: a state is pushed once per search) */
-    ull *count;           /* device: pushes of the current level; [1]: bad-input flag */
+    ull *count;           /* device: [1]: bad-input flag */
+    ull *lvl;             /* device: BFS level counters (vx_search) */
     uint32_t *hit;        /* FORALL: choice has an entry into R */
     ull *rem;             /* FORALL: choices of the state not yet hit */
     uint8_t *usable;      /* Prob1E: choice's entries all in U */
@@ -309,11 +311,22 @@ enum { VX_EXISTS = 0, VX_FORALL = 1 };
  * choice; the arrival that takes it to 0 may add the owner. */
 template <int RULE>
 static __global__ void __launch_bounds__(VX_THREADS)
-    vx_expand(const uint32_t *__restrict__ front, ull nfront, uint32_t *next, ull *nnext,
+    vx_expand(const uint32_t *__restrict__ front, ull *lvl, ull level, uint32_t *next,
               const ull *__restrict__ pstart, const ull *__restrict__ pchoice,
               const uint32_t *__restrict__ cstate, const uint8_t *__restrict__ elig,
               const uint8_t *__restrict__ usable, uint32_t *mark, uint32_t *hit, ull *rem)
 {
+    /* level counters (see vx_search): this level's frontier size is
+     * lvl[level % 3] (final: written by the previous launch), pushes go to
+     * lvl[(level + 1) % 3] (zeroed by the previous launch), and
+     * lvl[(level + 2) % 3] -- the previous level's input, no longer read --
+     * is zeroed here for the next launch; lvl[3] sums the frontier sizes */
+    const ull nfront = lvl[level % 3];
+    ull *nnext = &lvl[(level + 1) % 3];
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        lvl[(level + 2) % 3] = 0;
+        lvl[3] += nfront;
+    }
     const ull tid = blockIdx.x * (ull)blockDim.x + threadIdx.x;
     const ull ngroups = (ull)gridDim.x * blockDim.x / VX_FRONT_LANES;
     const unsigned gl = threadIdx.x % VX_FRONT_LANES;
@@ -354,35 +367,41 @@ static __global__ void vx_result(const uint32_t *__restrict__ mark, ull n, int i
 }
 
 /* Backward search from the states with seeds[s] set, into g->mark (cleared
- * first).  Adds the number of states in R to *in_r. */
+ * first).  Sets *in_r to the number of states in R.  The BFS levels are
+ * launched in batches (VX_BATCH_MIN doubling up to VX_BATCH_MAX) without a
+ * read-back per level: each vx_expand launch finds its frontier size on the
+ * device (g->lvl, three rotating slots), a launch after the search ended
+ * reads an empty frontier and does nothing, and the host reads the counters
+ * once per batch (a deep search paid one synchronising copy per level). */
 static int vx_search(struct vx_graph *g, int rule, const uint8_t *seeds, const uint8_t *usable, ull *in_r,
                      struct wx_error *err)
 {
     int rc = WX_OK;
-    ull nfront = 0, total = 0;
-    int cur = 0;
     const unsigned bn = vx_blocks(g->n);
+    const unsigned bf = vx_blocks(g->n * (ull)VX_FRONT_LANES); /* grid-stride over any frontier */
+    ull level = 0, batch = VX_BATCH_MIN, h[4];
     CK(cudaMemset(g->mark, 0, g->n * sizeof(uint32_t)));
-    CK(cudaMemset(g->count, 0, sizeof(ull)));
-    vx_seed<<<bn, VX_THREADS>>>(seeds, g->n, g->mark, g->front[0], g->count);
+    CK(cudaMemset(g->lvl, 0, 4 * sizeof(ull)));
+    vx_seed<<<bn, VX_THREADS>>>(seeds, g->n, g->mark, g->front[0], &g->lvl[0]);
     CK_LAUNCH("vx_seed");
-    CK(cudaMemcpy(&nfront, g->count, sizeof nfront, cudaMemcpyDeviceToHost));
-    total = nfront;
-    while (nfront) {
-        CK(cudaMemset(g->count, 0, sizeof(ull)));
-        const unsigned bf = vx_blocks(nfront * VX_FRONT_LANES);
-        if (rule == VX_EXISTS)
-            vx_expand<VX_EXISTS><<<bf, VX_THREADS>>>(g->front[cur], nfront, g->front[cur ^ 1], g->count, g->pstart,
-                                                     g->pchoice, g->cstate, g->elig, usable, g->mark, NULL, NULL);
-        else
-            vx_expand<VX_FORALL><<<bf, VX_THREADS>>>(g->front[cur], nfront, g->front[cur ^ 1], g->count, g->pstart,
-                                                     g->pchoice, g->cstate, g->elig, NULL, g->mark, g->hit, g->rem);
-        CK_LAUNCH("vx_expand");
-        CK(cudaMemcpy(&nfront, g->count, sizeof nfront, cudaMemcpyDeviceToHost));
-        total += nfront;
-        cur ^= 1;
+    for (;;) {
+        for (ull j = 0; j < batch; j++, level++) {
+            uint32_t *in = g->front[level & 1], *out = g->front[(level + 1) & 1];
+            if (rule == VX_EXISTS)
+                vx_expand<VX_EXISTS><<<bf, VX_THREADS>>>(in, g->lvl, level, out, g->pstart, g->pchoice, g->cstate,
+                                                         g->elig, usable, g->mark, NULL, NULL);
+            else
+                vx_expand<VX_FORALL><<<bf, VX_THREADS>>>(in, g->lvl, level, out, g->pstart, g->pchoice, g->cstate,
+                                                         g->elig, NULL, g->mark, g->hit, g->rem);
+            CK_LAUNCH("vx_expand");
+        }
+        CK(cudaMemcpy(h, g->lvl, sizeof h, cudaMemcpyDeviceToHost));
+        if (h[level % 3] == 0) /* the frontier the next level would read */
+            break;
+        if (batch < VX_BATCH_MAX)
+            batch *= 2;
     }
-    *in_r = total;
+    *in_r = h[3];
 out:
     return rc;
 }
@@ -449,6 +468,7 @@ extern "C" int valiter_precompute_gpu(const struct mdp *m, const uint8_t *allowe
     AL(g.front[0], n * sizeof(uint32_t), "frontier");
     AL(g.front[1], n * sizeof(uint32_t), "frontier");
     AL(g.count, 2 * sizeof(ull), "counters");
+    AL(g.lvl, 4 * sizeof(ull), "level counters");
     AL(g.res, n, "result");
     if (which == VI_PMIN0 || which == VI_PMIN1) {
         AL(g.hit, nc * sizeof(uint32_t), "choice flags");
