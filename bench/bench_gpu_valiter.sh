@@ -3,7 +3,8 @@
 # against the CPU on all host cores, on synthetic MDPs with >= 10^8
 # transitions generated in memory on the machine that runs the benchmark.
 #
-#   bench/bench_gpu_valiter.sh [--bin PATH] [--small] [--warpex PATH] [--cgen PATH] [--no-consensus]
+#   bench/bench_gpu_valiter.sh [--bin PATH] [--small] [--warpex PATH] [--warpex-old PATH] [--cgen PATH]
+#                              [--no-consensus] [--only-consensus] [--no-precompute]
 #
 # Builds bin/gpu/vi_bench from bench/vi_bench.c (with -DHAVE_VALITER_CPU when
 # the library has valiter_solve_cpu, so the CPU twin is timed too) unless
@@ -31,8 +32,10 @@
 # "disagree" (Pmax=? [ F "finished"&!"agree" ], sound interval iteration to
 # 1e-6) with --backend gpu and --backend cpu (all host cores), from the .tra
 # file to the answer: read (.tra + .lab), precomputation, system build,
-# solve, and the process's wall time.  --warpex names the binary (default
-# bin/warpex), --cgen a prebuilt generator.
+# solve, and the process's wall time (GPU three times: the first pays the
+# CUDA context; CPU once).  --warpex names the binary (default bin/warpex),
+# --warpex-old an older build to time beside it (GPU once), --cgen a
+# prebuilt generator; --only-consensus skips the synthetic MDPs.
 #
 # Prints markdown tables last; exit status 1 when a configuration failed.
 set -u
@@ -40,19 +43,22 @@ cd "$(dirname "$0")/.." || exit 2
 export PATH=$PATH:/usr/local/cuda/bin
 LOG=${OUT:-tests/out/bench}
 mkdir -p "$LOG"
-bin=""; small=0; warpex=bin/warpex; cgen=""; consensus=1
+bin=""; small=0; warpex=bin/warpex; warpex_old=""; cgen=""; consensus=1; synthetic=1; noprecomp=0
 while [ $# -gt 0 ]; do
     case $1 in
     --bin) bin=$2; shift ;;
     --small) small=1 ;;
     --warpex) warpex=$2; shift ;;
     --cgen) cgen=$2; shift ;;
+    --warpex-old) warpex_old=$2; shift ;;
     --no-consensus) consensus=0 ;;
-    *) echo "usage: $0 [--bin PATH] [--small] [--warpex PATH] [--cgen PATH] [--no-consensus]"; exit 2 ;;
+    --only-consensus) synthetic=0 ;;
+    --no-precompute) noprecomp=1 ;;
+    *) echo "usage: $0 [--bin PATH] [--small] [--warpex PATH] [--warpex-old PATH] [--cgen PATH] [--no-consensus] [--only-consensus] [--no-precompute]"; exit 2 ;;
     esac
     shift
 done
-if [ -z "$bin" ]; then
+if [ -z "$bin" ] && [ $synthetic = 1 ]; then
     command -v nvcc >/dev/null || { echo "bench_gpu_valiter: nvcc not found"; exit 1; }
     make -j"$(nproc)" build/libwarpex.a >"$LOG/vi_build.log" 2>&1 || { tail -20 "$LOG/vi_build.log"; exit 1; }
     def=""
@@ -74,13 +80,17 @@ configs=(
 )
 : >"$LOG/vi_bench.log"
 status=0
+[ $synthetic = 1 ] || configs=()
 for c in "${configs[@]}"; do
     name=${c%%|*}; opts=${c#*|}
+    case " ${VI_BENCH_SKIP:-} " in *" $name "*) continue ;; esac  # names to leave out
+    [ $noprecomp = 1 ] && opts=${opts/--precompute/}
     # shellcheck disable=SC2086
     timeout "${VI_BENCH_TIMEOUT:-120}" "$bin" --name "$name" $opts >>"$LOG/vi_bench.log" 2>&1 ||
         { echo "bench_gpu_valiter: $name failed (rc $?)" | tee -a "$LOG/vi_bench.log"; status=1; }
 done
 dev=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+if [ $synthetic = 1 ]; then
 copy=$(grep -m1 '^copy_bandwidth_GBps=' "$LOG/vi_bench.log" | cut -d= -f2)
 echo
 echo "Value iteration on $dev ($(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) host cores); device-to-device copy ${copy:-?} GB/s."
@@ -88,6 +98,7 @@ echo
 echo "| MDP | measurement | states | transitions | device | sweeps | ms/sweep | GB/s effective | total s | note |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 grep '^ROW|' "$LOG/vi_bench.log" | sed 's/^ROW//; s/$/|/'
+fi
 
 if [ $consensus = 1 ]; then
     if [ -z "$cgen" ]; then
@@ -106,16 +117,17 @@ if [ $consensus = 1 ]; then
     echo
     echo "| backend | run | value (lo, hi) | iterations | read s | precomp s | build s | solve s | process wall s |"
     echo "|---|---|---|---|---|---|---|---|---|"
-    for bk in gpu cpu; do
-        for r in 1 2 3; do
-            t0=$(date +%s%N)
-            "$warpex" check "$D/c62.tra" --lab "$D/c62.lab" --prop "$prop" --backend $bk --json >"$LOG/c62_$bk$r.json" 2>&1 ||
-                { echo "| $bk | $r | FAILED rc $? | | | | | | |"; status=1; continue; }
-            wall=$(ms "$t0")
-            j="$LOG/c62_$bk$r.json"
-            f() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" "$j" | head -1; }
-            echo "| $bk | $r | $(f lo), $(f hi) | $(f iterations) | $(f read_seconds) | $(f precomputation_seconds) | $(f build_seconds) | $(f solve_seconds) | $wall |"
-        done
+    runs=("$warpex gpu 1" "$warpex gpu 2" "$warpex gpu 3" "$warpex cpu 1")
+    [ -n "$warpex_old" ] && runs+=("$warpex_old gpu old")
+    for x in "${runs[@]}"; do
+        read -r w bk r <<<"$x"
+        t0=$(date +%s%N)
+        "$w" check "$D/c62.tra" --lab "$D/c62.lab" --prop "$prop" --backend $bk --json >"$LOG/c62_$bk$r.json" 2>&1 ||
+            { echo "| $bk | $r | FAILED rc $? | | | | | | |"; status=1; continue; }
+        wall=$(ms "$t0")
+        j="$LOG/c62_$bk$r.json"
+        f() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" "$j" | head -1; }
+        echo "| $bk | $r | $(f lo), $(f hi) | $(f iterations) | $(f read_seconds) | $(f precomputation_seconds) | $(f build_seconds) | $(f solve_seconds) | $wall |"
     done
     rm -rf "$D"
 fi
