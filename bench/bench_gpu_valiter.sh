@@ -34,7 +34,7 @@
 # file to the answer: read (.tra + .lab), precomputation, system build,
 # solve, and the process's wall time (GPU three times: the first pays the
 # CUDA context; CPU once).  --warpex names the binary (default bin/warpex),
-# --warpex-old an older build to time beside it (GPU once), --cgen a
+# --warpex-old an older build to time beside it (GPU once; may be repeated), --cgen a
 # prebuilt generator; --only-consensus skips the synthetic MDPs.
 #
 # Prints markdown tables last; exit status 1 when a configuration failed.
@@ -50,7 +50,7 @@ while [ $# -gt 0 ]; do
     --small) small=1 ;;
     --warpex) warpex=$2; shift ;;
     --cgen) cgen=$2; shift ;;
-    --warpex-old) warpex_old=$2; shift ;;
+    --warpex-old) warpex_old="$warpex_old $2"; shift ;;
     --no-consensus) consensus=0 ;;
     --only-consensus) synthetic=0 ;;
     --no-precompute) noprecomp=1 ;;
@@ -118,7 +118,7 @@ if [ $consensus = 1 ]; then
     echo "| backend | run | value (lo, hi) | iterations | read s | precomp s | build s | solve s | process wall s |"
     echo "|---|---|---|---|---|---|---|---|---|"
     runs=("$warpex gpu 1" "$warpex gpu 2" "$warpex gpu 3" "$warpex cpu 1")
-    [ -n "$warpex_old" ] && runs+=("$warpex_old gpu old")
+    for w in $warpex_old; do runs+=("$w gpu $(basename "$w")"); done
     for x in "${runs[@]}"; do
         read -r w bk r <<<"$x"
         t0=$(date +%s%N)

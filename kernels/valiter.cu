@@ -564,8 +564,10 @@ struct vx_sys {
     ull n;
     const uint32_t *__restrict__ tiles; /* vi_sweep_tiles: tile k = states [tiles[k], tiles[k+1]) */
     ull ntiles;
-    /* vi_sweep_tiles2: the offsets as 32-bit copies (n_choices and n_entries < 2^32) */
+    /* vi_sweep_tiles2: the offsets as 32-bit copies (n_choices and n_entries < 2^32) and
+     * the tiles as records (first state, its first choice, its first entry, 0) */
     const uint32_t *__restrict__ ss32, *__restrict__ cs32;
+    const uint4 *__restrict__ trec;
 };
 
 /* Sweep control block (device memory; see the file comment). */
@@ -850,6 +852,10 @@ static __global__ void __launch_bounds__(VX_THREADS, MINB)
  *  - the streamed arrays (targets, probabilities, constants, offsets) are
  *    read with __ldcs (evict-first: they are used once per sweep and should
  *    not push the gathered vector out of L2);
+ *  - a tile is one 16 B record (first state, choice, entry), loaded one
+ *    tile ahead, and the offsets phases (2) and (3) need are loaded before
+ *    phase (1): fewer chained memory round trips per tile (small systems
+ *    are latency-bound: a few tiles per warp, each a chain of loads);
  *  - three phases per tile: (1) the warp stages the products p * x[t] of
  *    the tile's entries in shared memory; (2) lane j sums choices j, j+32,
  *    ... (coalesced offset and constant loads; long choices of one state are
@@ -871,8 +877,8 @@ static __device__ __forceinline__ void vx_pair(const double *__restrict__ x, uin
     }
 }
 
-template <bool IV, bool MX>
-static __global__ void __launch_bounds__(VX_THREADS)
+template <bool IV, bool MX, bool EARLY>
+static __global__ void __launch_bounds__(VX_THREADS, 4) /* <= 64 registers: 4 blocks (32 warps) per SM */
     vi_sweep_tiles2(vx_sys sy, const double *__restrict__ x, const double *__restrict__ unused_in,
                     double *nx, double *unused_out, vx_ctl *ctl, ull it, double eps, int rel)
 {
@@ -887,13 +893,29 @@ static __global__ void __launch_bounds__(VX_THREADS)
     const double worst = MX ? -INFINITY : INFINITY;
     double *sw = sb[w];
     int bad = 0;
+    /* the tile records of this warp's next tile are loaded one tile ahead */
+    uint4 ta = make_uint4(0, 0, 0, 0), tb = ta;
+    if (EARLY && warp < sy.ntiles)
+        ta = __ldcs(sy.trec + warp), tb = __ldcs(sy.trec + warp + 1);
     for (ull k = warp; k < sy.ntiles; k += nwarps) { /* warp-uniform */
-        const uint32_t s0 = __ldcs(sy.tiles + k), s1 = __ldcs(sy.tiles + k + 1);
-        const uint32_t c0 = __ldcs(sy.ss32 + s0), c1 = __ldcs(sy.ss32 + s1);
-        const uint32_t e0 = __ldcs(sy.cs32 + c0), ne = __ldcs(sy.cs32 + c1) - e0;
+        if (!EARLY)
+            ta = __ldcs(sy.trec + k), tb = __ldcs(sy.trec + k + 1);
+        const uint32_t s0 = ta.x, s1 = tb.x, c0 = ta.y, c1 = tb.y, e0 = ta.z, ne = tb.z - ta.z;
         const uint32_t nch = c1 - c0;
+        if (EARLY && k + nwarps < sy.ntiles)
+            ta = __ldcs(sy.trec + k + nwarps), tb = __ldcs(sy.trec + k + nwarps + 1);
         double bl = worst, bh = worst; /* lane 0's result for a single big state */
         if (ne <= VX_TILE_ENTRIES && nch <= VX_TILE_ENTRIES) {
+            /* loads of phases (2) and (3) issued early: their latency hides
+             * behind phase (1) */
+            const uint32_t s = s0 + lane;
+            uint32_t k0 = 0, k1 = 0, g0 = 0, g1 = 0;
+            double b0 = 0;
+            if (EARLY && s < s1)
+                k0 = __ldcs(sy.ss32 + s) - c0, k1 = __ldcs(sy.ss32 + s + 1) - c0;
+            if (EARLY && lane < nch)
+                g0 = __ldcs(sy.cs32 + c0 + lane) - e0, g1 = __ldcs(sy.cs32 + c0 + lane + 1) - e0,
+                b0 = __ldcs(sy.b + c0 + lane);
             /* (1) products */
 #pragma unroll 4
             for (uint32_t i = lane; i < ne; i += 32) {
@@ -916,8 +938,12 @@ static __global__ void __launch_bounds__(VX_THREADS)
                 const uint32_t j = lane + 32u * (uint32_t)r;
                 vl[r] = vh[r] = 0;
                 if (j < nch) {
-                    const uint32_t f0 = __ldcs(sy.cs32 + c0 + j) - e0, f1 = __ldcs(sy.cs32 + c0 + j + 1) - e0;
-                    double al = __ldcs(sy.b + c0 + j), ah = al;
+                    uint32_t f0 = g0, f1 = g1;
+                    double al = b0;
+                    if (!EARLY || r > 0)
+                        f0 = __ldcs(sy.cs32 + c0 + j) - e0, f1 = __ldcs(sy.cs32 + c0 + j + 1) - e0,
+                        al = __ldcs(sy.b + c0 + j);
+                    double ah = al;
                     for (uint32_t f = f0; f < f1; f++) {
                         if (IV) {
                             al = __dadd_rn(al, sw[2 * f]);
@@ -942,9 +968,9 @@ static __global__ void __launch_bounds__(VX_THREADS)
             }
             __syncwarp();
             /* (3) optimum per state, in choice order */
-            const uint32_t s = s0 + lane;
+            if (!EARLY && s < s1)
+                k0 = __ldcs(sy.ss32 + s) - c0, k1 = __ldcs(sy.ss32 + s + 1) - c0;
             if (s < s1) {
-                const uint32_t k0 = __ldcs(sy.ss32 + s) - c0, k1 = __ldcs(sy.ss32 + s + 1) - c0;
                 for (uint32_t q = k0; q < k1; q++) {
                     bl = vx_opt<MX>(bl, IV ? sw[2 * q] : sw[q]);
                     if (IV)
@@ -1022,7 +1048,9 @@ template <bool IV, bool MX>
 static vx_sweep_fn vx_pick2(int kind, int g)
 {
     if (kind == 5)
-        return vi_sweep_tiles2<IV, MX>;
+        return vi_sweep_tiles2<IV, MX, true>;
+    if (kind == 6) /* kind 5 without the early loads (for measurements) */
+        return vi_sweep_tiles2<IV, MX, false>;
     if (kind == 3)
         return vi_sweep_tiles<IV, MX, 1>;
     if (kind == 4) /* more resident warps, fewer registers */
@@ -1070,7 +1098,7 @@ static void vx_shape(const struct vi_system *sys, int *kind, int *g)
             k *= 2;
         *g = k;
     }
-    if (*kind == 5 && (sys->n_choices > 0xfffffffeull || sys->n_entries > 0xfffffffeull))
+    if (*kind >= 5 && (sys->n_choices > 0xfffffffeull || sys->n_entries > 0xfffffffeull))
         *kind = 3; /* the compact offsets would not fit */
     if (*kind >= 3)
         *g = 32;
@@ -1199,7 +1227,7 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
 
     vx_shape(sys, &kind, &g);
     fn = vx_pick(iv, par->maximize, kind, g);
-    if (kind == 5) {
+    if (kind >= 5) {
         /* 32-bit offsets; interval bounds as (lo, hi) pairs in x2[0..1] */
         uint32_t *p32;
         AL(p32, (n + 1) * sizeof(uint32_t), "state offsets (32-bit)");
@@ -1219,7 +1247,27 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
         /* what this kernel must stream: 4 B per state and per choice offset */
         st.bytes_per_sweep = 4 * (n + 1) + 4 * (nc + 1) + 8 * nc + 12 * ne + (uint64_t)(iv ? 2 : 1) * 16 * n;
     }
-    if (kind >= 3) {
+    if (kind >= 5) {
+        uint32_t *ht = (uint32_t *)malloc((n + 1) * sizeof(uint32_t));
+        uint4 *hr = ht ? (uint4 *)malloc((n + 1) * sizeof(uint4)) : NULL;
+        if (!hr) {
+            free(ht);
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value-iteration tiles)");
+            goto out;
+        }
+        sy.ntiles = vx_make_tiles(sys, ht);
+        for (ull k = 0; k <= sy.ntiles; k++) {
+            const uint64_t c = sys->state_start[ht[k]];
+            hr[k] = make_uint4(ht[k], (uint32_t)c, (uint32_t)sys->choice_start[c], 0);
+        }
+        free(ht);
+        void *p_;
+        rc = vx_upload(&mem, &p_, hr, (sy.ntiles + 1) * sizeof(uint4), "tile records", err);
+        free(hr);
+        if (rc)
+            goto out;
+        sy.trec = (const uint4 *)p_;
+    } else if (kind >= 3) {
         uint32_t *ht = (uint32_t *)malloc((n + 1) * sizeof(uint32_t));
         if (!ht) {
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value-iteration tiles)");
