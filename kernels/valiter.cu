@@ -65,10 +65,19 @@
  * are no-ops that cost a few microseconds.
  *
  * BYTES PER SWEEP (stats.bytes_per_sweep) counts what a sweep must stream at
- * least: 8 B per state (state offsets), 16 B per choice (choice offsets,
- * constants), 12 B per entry (target, probability), and per vector (lo, and
- * hi for interval iteration) one read and one write of 8 B per state.  The
- * gathers x[t[e]] are not counted: with local targets the caches serve them.
+ * least in the representation its kernel reads: 8 B per state (state
+ * offsets; 4 B with vi_sweep_tiles2's 32-bit copies), 16 B per choice (choice
+ * offsets 8 B or 4 B, constants 8 B), 12 B per entry (target, probability),
+ * and per vector (lo, and hi for interval iteration) one read and one write
+ * of 8 B per state.  The gathers x[t[e]] and the tile table are not counted:
+ * with local targets the caches serve the gathers.
+ *
+ * MEASURED (H200, 2026-11-21, bench/bench_gpu_valiter.sh; copy 4.24 TB/s):
+ * tiles2 vs tiles, ms per interval sweep: local targets 1.43 vs 1.59, uniform
+ * targets 3.69 vs 6.45, 50-entry choices 1.01 vs 1.48; kind 6 (tiles2
+ * without the early loads) within 1.3% of kind 5 on all three; on the small
+ * consensus N=6 K=2 system (0.65 M states, 100 MB per sweep) 57 us vs 55 us
+ * per sweep (latency-bound: a few tiles per warp).
  *
  * LIMITS.  A backward search costs one launch per BFS level (a few us even
  * when the frontier is tiny: a deep, chain-like MDP pays for its depth), and
