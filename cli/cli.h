@@ -34,6 +34,12 @@ struct cli_options {
     const char *action;      /* POSIX extended regex over labels */
     const char *aut_out, *csr_out;
     const char *to;          /* convert: aut | gpf */
+    /* probabilistic networks (cli/cmd_explore_mdp.c) */
+    const char *mdp_out;     /* explore --mdp-out BASE: BASE.tra / BASE.lab */
+    const char **props;      /* explore --prop P (repeatable), argv-owned */
+    int n_props;
+    const char *props_file;  /* explore --props FILE */
+    double epsilon;          /* explore --epsilon (0: the default 1e-6) */
     struct net_options net;
     struct gpu_options gpu;
     const char *input;       /* the model file */
@@ -54,6 +60,13 @@ int cli_load_image(const struct cli_options *o, struct image *img, struct networ
                    struct wx_error *err);
 
 int cmd_explore(struct cli_options *o, struct wx_error *err);
+/* explore on a probabilistic network (img->probabilistic): the MDP explorer,
+ * --mdp-out, --prop/--props; refuses the options that do not apply.  Frees
+ * nothing of img / net (the caller does). */
+int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct network *net,
+                    struct wx_error *err);
+/* Releases what cli_parse allocated. */
+void cli_options_free(struct cli_options *o);
 int cmd_info(struct cli_options *o, struct wx_error *err);
 int cmd_convert(struct cli_options *o, struct wx_error *err);
 /* `--backend auto|gpu|cpu` of the analyses; auto when absent. */
