@@ -16,7 +16,8 @@
  *    missing final newline, comments in the body, and 600 corrupted ones:
  *    a changed byte, a line deleted, duplicated or swapped) read with 1 and
  *    with 2..13 threads: the same arrays, or the same error (code, line,
- *    column, message).
+ *    column, message); mdp_read of a 3.4 MB file (automatic thread count)
+ *    = the sequential reader, and its error on a broken last line.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -24,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "graph/drn.h"
 #include "graph/mdp.h"
@@ -431,10 +433,53 @@ static void parallel_reader(void)
           "parallel .tra reader = sequential on 800 files (%d read, %d errors)", n_ok, n_err);
 }
 
+/* mdp_read on a file of a few MiB (the automatic thread count and the
+ * one-read() file path) against the sequential reader on the same bytes. */
+static void big_file(void)
+{
+    struct text t = {0};
+    const uint64_t n = 60000;
+    put(&t, "# Transitions (MDP)\n%llu %llu %llu\n", (unsigned long long)n, (unsigned long long)(2 * n),
+        (unsigned long long)(3 * n));
+    rng_state = 99;
+    for (uint64_t s = 0; s < n; s++) {
+        put(&t, "%llu 0 %llu 0.25\n%llu 0 %llu 0.75 act\n", (unsigned long long)s, (unsigned long long)rnd_below(n),
+            (unsigned long long)s, (unsigned long long)rnd_below(n));
+        put(&t, "%llu 1 %llu 1\n", (unsigned long long)s, (unsigned long long)rnd_below(n));
+    }
+    char path[] = "/tmp/wx_big_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!check(f && fwrite(t.s, 1, t.len, f) == t.len && fclose(f) == 0, "big .tra written (%zu bytes)", t.len)) {
+        free(t.s);
+        return;
+    }
+    struct mdp a, b;
+    struct wx_error e1, e2;
+    int r1 = mdp_read(path, &a, &e1), r2 = mdp_read_buffer_threads(t.s, t.len, path, 1, &b, &e2);
+    check(r1 == WX_OK && r2 == WX_OK && a.n_choices == 2 * n && same_mdp(&a, &b),
+          "mdp_read of a %zu-byte file = the sequential reader (rc %d, %d)", t.len, r1, r2);
+    if (r1 == WX_OK)
+        mdp_free(&a);
+    if (r2 == WX_OK)
+        mdp_free(&b);
+    /* the same file with the last line's probability broken: the error of the sequential reader */
+    t.s[t.len - 2] = '7'; /* "... 1\n" -> "... 7\n" */
+    FILE *g = fopen(path, "w");
+    if (g && fwrite(t.s, 1, t.len, g) == t.len && fclose(g) == 0) {
+        r1 = mdp_read(path, &a, &e1);
+        check(r1 == WX_EINPUT && e1.line == (int)(3 * n + 2) && strstr(e1.msg, "probability 7 is not in (0, 1]"),
+              "big file, bad last line: %d:%d %s", e1.line, e1.col, e1.msg);
+    }
+    remove(path);
+    free(t.s);
+}
+
 int main(void)
 {
     random_round_trips();
     parallel_reader();
+    big_file();
     probabilities_exact();
     drn_error("parametric", "@type: MDP\n@parameters\np q\n@nr_states\n1\n@model\n", 3, 1,
               "a section");
