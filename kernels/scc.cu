@@ -48,6 +48,7 @@
  *   - push levels: see the comment of scc_push_level.
  */
 #include <cuda_runtime.h>
+#include <cooperative_groups.h>
 #include <cub/cub.cuh>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,8 @@ extern "C" {
 #include "scc_gpu.h"
 }
 
+namespace cg = cooperative_groups;
+
 #define SCC_UNSET 0xffffffffu
 #define SCC_BLOCK 256
 #define FULL_MASK 0xffffffffu
@@ -67,6 +70,14 @@ extern "C" {
 #define TRIM_MAX_SWEEPS 64    /* default: per trim phase */
 #define LEVEL_BATCH_MAX 16    /* push levels launched between host checks */
 #define LEVEL_BLOCKS_PER_SM 8 /* grid of a push level: SMs * this blocks of SCC_BLOCK */
+
+/* Flag bits of the pivot search, one byte per vertex (so that the 8 M
+ * vertices of a large graph take 8 MB, resident in L2). */
+#define PF_FWD 1u
+#define PF_BWD 2u
+#define PF_OUT 4u /* not live (trimmed before the search) */
+
+#define CHAIN_HOPS 4096       /* default: path steps a persistent-engine thread follows per item */
 
 /* Component flags of the counting pass. */
 #define CF_LEAVES 1u          /* an edge leaves the component */
@@ -135,13 +146,13 @@ __global__ void scc_offsets_from_keys(const uint32_t *keys, uint64_t m, uint32_t
 /* One trim sweep; *count += vertices trimmed.  rep[v] == SCC_UNSET marks a
  * live vertex; a trimmed vertex is its own representative. */
 __global__ void scc_trim(uint32_t n, const uint64_t *off, const uint32_t *tgt, const uint64_t *roff,
-                         const uint32_t *rsrc, uint32_t *rep, const uint64_t *reg,
+                         const uint32_t *rsrc, uint32_t *rep, const uint32_t *reg,
                          unsigned long long *count)
 {
     uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     bool trimmed = false;
     if (v < n && rep[v] == SCC_UNSET) {
-        uint64_t r = reg[v];
+        uint32_t r = reg[v];
         bool has_out = false, has_in = false;
         for (uint64_t e = off[v]; e < off[v + 1] && !has_out; e++) {
             uint32_t w = tgt[e];
@@ -208,7 +219,7 @@ __device__ static uint32_t scc_vload(const uint32_t *p)
  * bottleneck: tens of microseconds per level on frontiers of 10^4-10^6.) */
 template <bool COL>
 __global__ void scc_push_level(uint32_t n, struct scc_side a, struct scc_side b, int two,
-                               uint32_t level, int all, const uint32_t *rep, const uint64_t *reg,
+                               uint32_t level, int all, const uint32_t *rep, const uint32_t *reg,
                                const uint32_t *col)
 {
     if (blockIdx.x == 0 && threadIdx.x == 0) {
@@ -239,7 +250,7 @@ __global__ void scc_push_level(uint32_t n, struct scc_side a, struct scc_side b,
             const uint32_t v = all ? (uint32_t)k : cur[k];
             const uint32_t label = (all && rep[v] != SCC_UNSET) ? 0 : scc_vload(&lab[v]);
             if (label != 0) { /* 0 never raises a label */
-                const uint64_t r = reg[v];
+                const uint32_t r = reg[v];
                 const uint32_t cv = COL ? col[v] : 0;
                 for (uint64_t e = off[v]; e < off[v + 1]; e++) {
                     const uint32_t w = adj[e];
@@ -307,13 +318,50 @@ __global__ void scc_pivot_key(uint32_t n, const uint64_t *off, const uint64_t *r
 /* After the pivot's forward (fl) and backward (bl) searches: both -> the
  * pivot's SCC; otherwise the region becomes 1 + fl + 2 bl (all live
  * vertices were in region 0 before, so these keys are unique). */
-__global__ void scc_pivot_finish(uint32_t n, uint32_t pivot, uint32_t *rep, uint64_t *reg,
+__global__ void scc_pivot_finish(uint32_t n, uint32_t pivot, uint32_t *rep, uint32_t *reg,
                                  const uint32_t *fl, const uint32_t *bl, unsigned long long *live)
 {
     uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     bool still = false;
     if (v < n && rep[v] == SCC_UNSET) {
         uint32_t f = fl[v] != 0, b = bl[v] != 0;
+        if (f && b) {
+            rep[v] = pivot;
+        } else {
+            reg[v] = 1 + f + 2 * b;
+            still = true;
+        }
+    }
+    unsigned bal = __ballot_sync(FULL_MASK, still);
+    if ((threadIdx.x & 31) == 0 && bal)
+        atomicAdd(live, (unsigned long long)__popc(bal));
+}
+
+/* The pivot search's flags (one byte per vertex, four per word): PF_OUT for
+ * vertices no longer live, both directions for the pivot. */
+__global__ void scc_pivot_flags_init(uint32_t n, uint32_t pivot, const uint32_t *rep, uint32_t *flags)
+{
+    uint64_t k = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (4 * k >= n)
+        return;
+    uint32_t word = 0;
+    for (uint32_t j = 0; j < 4; j++) {
+        uint64_t v = 4 * k + j;
+        uint32_t f = v >= n || rep[v] != SCC_UNSET ? PF_OUT : v == pivot ? PF_FWD | PF_BWD : 0;
+        word |= f << (8 * j);
+    }
+    flags[k] = word;
+}
+
+/* As scc_pivot_finish, from the flags. */
+__global__ void scc_pivot_finish_flags(uint32_t n, uint32_t pivot, uint32_t *rep, uint32_t *reg,
+                                       const uint32_t *flags, unsigned long long *live)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    bool still = false;
+    if (v < n && rep[v] == SCC_UNSET) {
+        uint32_t fl = (flags[v >> 2] >> (8 * (v & 3))) & 0xffu;
+        uint32_t f = (fl & PF_FWD) != 0, b = (fl & PF_BWD) != 0;
         if (f && b) {
             rep[v] = pivot;
         } else {
@@ -347,7 +395,7 @@ __global__ void scc_colour_roots(uint32_t n, const uint32_t *rep, const uint32_t
 
 /* Reached -> the SCC of the colour's root; otherwise the region becomes
  * the colour (unique: the root lies in v's old region). */
-__global__ void scc_colour_finish(uint32_t n, uint32_t *rep, uint64_t *reg, const uint32_t *col,
+__global__ void scc_colour_finish(uint32_t n, uint32_t *rep, uint32_t *reg, const uint32_t *col,
                                   const uint32_t *reach, unsigned long long *live)
 {
     uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -468,6 +516,365 @@ __global__ void scc_summary(uint32_t n_sccs, const uint32_t *size, const uint32_
     }
 }
 
+/* ---- persistent (cooperative) engines ----
+ *
+ * The per-level launches above cost tens of microseconds per level (launch,
+ * an idle grid, the host's checks), which dominated graphs of high diameter
+ * (a 3-D torus: 300 levels; a state space with one long cycle: 10^4 - 10^6).
+ * The kernels below run a whole propagation, a whole search or a whole trim
+ * in ONE cooperative launch: the grid (all blocks resident) processes a
+ * level, meets at a grid barrier (cg::grid_group::sync, a few microseconds),
+ * and reads the next level's queue length, which every thread sees equal
+ * after the barrier, so all leave the loop together when both queues are
+ * empty.  Queue lengths rotate over three counters as in scc_push_level.
+ * Data written by other blocks within the launch (queues, labels, flags,
+ * counters) is read through L2 (__ldcg / volatile), never through L1.
+ *
+ * CHAIN FOLLOWING: a thread that finds exactly one new vertex processes it
+ * itself at once instead of queueing it, up to chain_hops times per item, so
+ * a path of length L costs L dependent steps of one thread rather than L
+ * levels of the whole grid.  Sound because every engine here is monotone:
+ * the result is a fixpoint that does not depend on the processing order,
+ * only on every vertex being processed after its last change (see each
+ * engine).
+ */
+
+/* The warp-wide queue flush of scc_push_level, for two queues (a, b): each
+ * lane appends its nb buffered vertices to the queue of its side. */
+__device__ __forceinline__ static void scc_flush2(bool first, uint32_t nb, const uint32_t *buf,
+                                                  uint32_t *next_a, unsigned long long *ncnt_a,
+                                                  uint32_t *next_b, unsigned long long *ncnt_b)
+{
+    const unsigned lane = threadIdx.x & 31;
+    uint32_t ka = first ? nb : 0, kb = first ? 0 : nb, sa = ka, sb = kb;
+    for (int d = 1; d < 32; d <<= 1) {
+        uint32_t ta = __shfl_up_sync(FULL_MASK, sa, d), tb = __shfl_up_sync(FULL_MASK, sb, d);
+        if ((int)lane >= d) {
+            sa += ta;
+            sb += tb;
+        }
+    }
+    unsigned long long base_a = 0, base_b = 0;
+    if (lane == 31) {
+        if (sa)
+            base_a = atomicAdd(ncnt_a, (unsigned long long)sa);
+        if (sb)
+            base_b = atomicAdd(ncnt_b, (unsigned long long)sb);
+    }
+    base_a = __shfl_sync(FULL_MASK, base_a, 31);
+    base_b = __shfl_sync(FULL_MASK, base_b, 31);
+    uint32_t *q = first ? next_a : next_b;
+    unsigned long long pos = first ? base_a + sa - ka : base_b + sb - kb;
+    for (uint32_t j = 0; j < nb; j++)
+        q[pos + j] = buf[j];
+}
+
+__device__ __forceinline__ static unsigned long long scc_ldcg64(const unsigned long long *p)
+{
+    return __ldcg(p);
+}
+
+
+__device__ __forceinline__ static uint32_t scc_flag_load(const uint32_t *words, uint32_t v)
+{
+    return (((const volatile uint32_t *)words)[v >> 2] >> (8 * (v & 3))) & 0xffu;
+}
+
+/* Sets bit in v's flag byte; true when this call set it. */
+__device__ __forceinline__ static bool scc_flag_claim(uint32_t *words, uint32_t v, uint32_t bit)
+{
+    const uint32_t sh = 8 * (v & 3);
+    return !((atomicOr(&words[v >> 2], bit << sh) >> sh) & bit);
+}
+
+/* The pivot's forward (queue a, over off/tgt) and backward (queue b, over
+ * roff/rsrc) reachability, to the end, in one launch.  A vertex joins a
+ * side's queue once, when its flag bit is claimed (atomicOr), so each side
+ * visits each vertex and edge once.  *level_io: the first level's number in,
+ * the number after the last out. */
+__global__ void scc_pivot_coop(uint32_t level0, uint32_t chain_hops, const uint64_t *off,
+                               const uint32_t *tgt, const uint64_t *roff, const uint32_t *rsrc,
+                               uint32_t *flags, uint32_t *qa0, uint32_t *qa1, uint32_t *qb0,
+                               uint32_t *qb1, unsigned long long *cnt_a, unsigned long long *cnt_b,
+                               unsigned long long *level_out)
+{
+    cg::grid_group grid = cg::this_grid();
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    uint32_t level = level0;
+    for (;;) {
+        const uint64_t ca = scc_ldcg64(cnt_a + level % 3), cb = scc_ldcg64(cnt_b + level % 3);
+        const uint64_t total = ca + cb;
+        if (total == 0)
+            break;
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+            cnt_a[(level + 2) % 3] = 0;
+            cnt_b[(level + 2) % 3] = 0;
+        }
+        const uint32_t *cur_a = (level & 1) ? qa1 : qa0, *cur_b = (level & 1) ? qb1 : qb0;
+        uint32_t *next_a = (level & 1) ? qa0 : qa1, *next_b = (level & 1) ? qb0 : qb1;
+        unsigned long long *ncnt_a = cnt_a + (level + 1) % 3, *ncnt_b = cnt_b + (level + 1) % 3;
+        for (uint64_t i0 = (uint64_t)blockIdx.x * blockDim.x; i0 < total; i0 += stride) {
+            const uint64_t i = i0 + threadIdx.x;
+            const bool first = i < ca;
+            uint32_t buf[PUSH_CAP];
+            uint32_t nb = 0;
+            if (i < total) {
+                const uint64_t *o = first ? off : roff;
+                const uint32_t *adj = first ? tgt : rsrc;
+                const uint32_t bit = first ? PF_FWD : PF_BWD;
+                uint32_t v = first ? __ldcg(cur_a + i) : __ldcg(cur_b + (i - ca));
+                for (uint32_t hop = 0;; hop++) {
+                    uint32_t found = 0, last = 0;
+                    for (uint64_t e = o[v], end = o[v + 1]; e < end; e++) {
+                        const uint32_t w = adj[e];
+                        if (scc_flag_load(flags, w) & (bit | PF_OUT))
+                            continue;
+                        if (!scc_flag_claim(flags, w, bit))
+                            continue;
+                        found++;
+                        last = w;
+                        if (nb < PUSH_CAP) {
+                            buf[nb++] = w;
+                        } else {
+                            (first ? next_a : next_b)[atomicAdd(first ? ncnt_a : ncnt_b, 1ull)] = w;
+                        }
+                    }
+                    /* one new vertex, and it is the only one buffered: follow it */
+                    if (found != 1 || nb != 1 || hop >= chain_hops)
+                        break;
+                    nb = 0;
+                    v = last;
+                }
+            }
+            scc_flush2(first, nb, buf, next_a, ncnt_a, next_b, ncnt_b);
+        }
+        grid.sync();
+        level++;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *level_out = level;
+}
+
+/* Max-label propagation (the colouring, and the roots' searches when COL),
+ * to the end, in one launch: scc_push_level's rule, levels separated by grid
+ * barriers.  Chain following: a thread whose item raised exactly one label
+ * processes that vertex at once WITHOUT stamping it, so a later raise by
+ * another thread still queues it (stamp unchanged); the walker reads the
+ * label afresh, so every raise is followed by a push of the raised value or
+ * a larger one -- the invariant of scc_push_level. */
+template <bool COL>
+__global__ void scc_label_coop(uint32_t n, struct scc_side a, struct scc_side b, int two,
+                               uint32_t level0, int all, uint32_t chain_hops, const uint32_t *rep,
+                               const uint32_t *reg, const uint32_t *col,
+                               unsigned long long *level_out)
+{
+    cg::grid_group grid = cg::this_grid();
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    uint32_t level = level0;
+    for (int lv = 0;; lv++) {
+        const bool every = all && lv == 0;
+        const uint64_t ca = every ? n : scc_ldcg64(a.cnt + level % 3);
+        const uint64_t cb = two ? (every ? n : scc_ldcg64(b.cnt + level % 3)) : 0;
+        const uint64_t total = ca + cb;
+        if (total == 0)
+            break;
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+            a.cnt[(level + 2) % 3] = 0;
+            if (two)
+                b.cnt[(level + 2) % 3] = 0;
+        }
+        uint32_t *next_a = (level & 1) ? a.q0 : a.q1, *next_b = (level & 1) ? b.q0 : b.q1;
+        unsigned long long *ncnt_a = a.cnt + (level + 1) % 3, *ncnt_b = b.cnt + (level + 1) % 3;
+        for (uint64_t i0 = (uint64_t)blockIdx.x * blockDim.x; i0 < total; i0 += stride) {
+            const uint64_t i = i0 + threadIdx.x;
+            const bool first = i < ca;
+            uint32_t buf[PUSH_CAP];
+            uint32_t nb = 0;
+            if (i < total) {
+                const uint64_t k = first ? i : i - ca;
+                const uint64_t *off = first ? a.off : b.off;
+                const uint32_t *adj = first ? a.adj : b.adj;
+                uint32_t *lab = first ? a.lab : b.lab;
+                uint32_t *stamp = first ? a.stamp : b.stamp;
+                const uint32_t *cur = (level & 1) ? (first ? a.q1 : b.q1) : (first ? a.q0 : b.q0);
+                uint32_t v = every ? (uint32_t)k : __ldcg(cur + k);
+                bool skip = every && rep[v] != SCC_UNSET;
+                for (uint32_t hop = 0; !skip; hop++) {
+                    const uint32_t label = scc_vload(&lab[v]);
+                    if (label == 0) /* 0 never raises a label */
+                        break;
+                    const uint32_t r = reg[v];
+                    const uint32_t cv = COL ? col[v] : 0;
+                    uint32_t raised = 0, one = 0;
+                    for (uint64_t e = off[v], end = off[v + 1]; e < end; e++) {
+                        const uint32_t w = adj[e];
+                        if (rep[w] != SCC_UNSET || reg[w] != r || (COL && col[w] != cv))
+                            continue;
+                        if (scc_vload(&lab[w]) >= label)
+                            continue;
+                        if (atomicMax(&lab[w], label) >= label)
+                            continue;
+                        if (raised++ == 0) {
+                            one = w; /* decided after the loop: follow or queue */
+                            continue;
+                        }
+                        if (raised == 2 && atomicExch(&stamp[one], level + 1) != level + 1) {
+                            if (nb < PUSH_CAP)
+                                buf[nb++] = one;
+                            else
+                                (first ? next_a : next_b)[atomicAdd(first ? ncnt_a : ncnt_b, 1ull)] = one;
+                        }
+                        if (atomicExch(&stamp[w], level + 1) != level + 1) {
+                            if (nb < PUSH_CAP)
+                                buf[nb++] = w;
+                            else
+                                (first ? next_a : next_b)[atomicAdd(first ? ncnt_a : ncnt_b, 1ull)] = w;
+                        }
+                    }
+                    if (raised != 1)
+                        break;
+                    if (hop >= chain_hops) {
+                        if (atomicExch(&stamp[one], level + 1) != level + 1) {
+                            if (nb < PUSH_CAP)
+                                buf[nb++] = one;
+                            else
+                                (first ? next_a : next_b)[atomicAdd(first ? ncnt_a : ncnt_b, 1ull)] = one;
+                        }
+                        break;
+                    }
+                    v = one;
+                }
+            }
+            scc_flush2(first, nb, buf, next_a, ncnt_a, next_b, ncnt_b);
+        }
+        grid.sync();
+        level++;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *level_out = level;
+}
+
+/* Trimming to the fixpoint in one launch (Kahn-style peeling instead of
+ * topology sweeps): cin[v] / cout[v] count v's live in- / out-neighbours
+ * other than v in v's region, with multiplicity; a vertex whose count
+ * reaches 0 is claimed (rep: SCC_UNSET -> itself, by CAS, so once) and
+ * queued; a claimed vertex decrements the counts of its live same-region
+ * neighbours once per edge.  The fixpoint is that of iterated trim-1
+ * sweeps (a live vertex has a live in- and out-neighbour), whatever the
+ * order.  all_live: every vertex is live and in one region, so the counts
+ * are degrees less self-loops (no neighbour reads).  *removed += claims.
+ * cnt: the queue's three counters, all 0 on entry. */
+__global__ void scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
+                              const uint64_t *off, const uint32_t *tgt, const uint64_t *roff,
+                              const uint32_t *rsrc, uint32_t *rep, const uint32_t *reg,
+                              uint32_t *cin, uint32_t *cout, uint32_t *q0, uint32_t *q1,
+                              unsigned long long *cnt, unsigned long long *removed,
+                              unsigned long long *level_out)
+{
+    cg::grid_group grid = cg::this_grid();
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    uint32_t level = level0;
+    unsigned long long mine = 0;
+    /* pass 1: counts (no claims yet, so that every count matches the
+     * decrements its neighbours' later claims make) */
+    for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
+        if (rep[v] != SCC_UNSET)
+            continue;
+        uint32_t ci = 0, co = 0;
+        if (all_live) {
+            uint32_t self = 0;
+            for (uint64_t e = off[v]; e < off[v + 1]; e++)
+                self += tgt[e] == v;
+            co = (uint32_t)min(off[v + 1] - off[v] - self, (uint64_t)UINT32_MAX);
+            ci = (uint32_t)min(roff[v + 1] - roff[v] - self, (uint64_t)UINT32_MAX);
+        } else {
+            const uint32_t r = reg[v];
+            for (uint64_t e = off[v]; e < off[v + 1]; e++) {
+                const uint32_t w = tgt[e];
+                co += w != v && rep[w] == SCC_UNSET && reg[w] == r;
+            }
+            for (uint64_t e = roff[v]; co && e < roff[v + 1]; e++) {
+                const uint32_t u = rsrc[e];
+                ci += u != v && rep[u] == SCC_UNSET && reg[u] == r;
+            }
+        }
+        cin[v] = ci;
+        cout[v] = co;
+    }
+    grid.sync();
+    /* pass 2: the first claims, queued for level0 */
+    {
+        uint32_t *q = (level & 1) ? q1 : q0;
+        for (uint64_t i0 = (uint64_t)blockIdx.x * blockDim.x; i0 < n; i0 += stride) {
+            const uint64_t v = i0 + threadIdx.x;
+            uint32_t buf[1];
+            uint32_t nb = 0;
+            if (v < n && rep[v] == SCC_UNSET && (cin[v] == 0 || cout[v] == 0)) {
+                rep[v] = (uint32_t)v;
+                buf[nb++] = (uint32_t)v;
+                mine++;
+            }
+            scc_flush2(true, nb, buf, q, cnt + level % 3, q, cnt + level % 3);
+        }
+    }
+    grid.sync();
+    for (;;) {
+        const uint64_t total = scc_ldcg64(cnt + level % 3);
+        if (total == 0)
+            break;
+        if (blockIdx.x == 0 && threadIdx.x == 0)
+            cnt[(level + 2) % 3] = 0;
+        const uint32_t *cur = (level & 1) ? q1 : q0;
+        uint32_t *next = (level & 1) ? q0 : q1;
+        unsigned long long *ncnt = cnt + (level + 1) % 3;
+        for (uint64_t i0 = (uint64_t)blockIdx.x * blockDim.x; i0 < total; i0 += stride) {
+            const uint64_t i = i0 + threadIdx.x;
+            uint32_t buf[PUSH_CAP];
+            uint32_t nb = 0;
+            if (i < total) {
+                uint32_t v = __ldcg(cur + i);
+                for (uint32_t hop = 0;; hop++) {
+                    const uint32_t r = reg[v];
+                    uint32_t found = 0, last = 0;
+                    for (int dir = 0; dir < 2; dir++) {
+                        const uint64_t *o = dir ? roff : off;
+                        const uint32_t *adj = dir ? rsrc : tgt;
+                        uint32_t *c = dir ? cout : cin; /* v -> w lowers cin[w] */
+                        for (uint64_t e = o[v], end = o[v + 1]; e < end; e++) {
+                            const uint32_t w = adj[e];
+                            if (w == v || reg[w] != r || scc_vload(&rep[w]) != SCC_UNSET)
+                                continue;
+                            if (atomicSub(&c[w], 1u) != 1u)
+                                continue;
+                            if (atomicCAS(&rep[w], SCC_UNSET, w) != SCC_UNSET)
+                                continue;
+                            mine++;
+                            found++;
+                            last = w;
+                            if (nb < PUSH_CAP)
+                                buf[nb++] = w;
+                            else
+                                next[atomicAdd(ncnt, 1ull)] = w;
+                        }
+                    }
+                    if (found != 1 || nb != 1 || hop >= chain_hops)
+                        break;
+                    nb = 0;
+                    v = last;
+                }
+            }
+            scc_flush2(true, nb, buf, next, ncnt, next, ncnt);
+        }
+        grid.sync();
+        level++;
+    }
+    mine = warp_sum64(mine);
+    if ((threadIdx.x & 31) == 0 && mine)
+        atomicAdd(removed, mine);
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *level_out = level;
+}
+
 /* ---- host side ---- */
 
 extern "C" int scc_gpu_available(void)
@@ -524,15 +931,58 @@ struct scc_work {
     const uint64_t *off, *roff;
     const uint32_t *tgt, *rsrc;
     uint32_t *rep;               /* == the caller's d_comp */
-    uint64_t *reg;
+    uint32_t *reg;
     uint32_t *col, *reach, *stamp_a, *stamp_b, *qa0, *qa1, *qb0, *qb1;
     unsigned long long *cnt;     /* CNT_* below */
     uint32_t level;              /* the next push level's number (global) */
-    uint32_t levels;             /* levels launched, for the stats */
+    uint32_t levels;             /* levels run, for the stats */
+    int coop;                    /* the persistent engines (else one launch per level) */
+    uint32_t chain_hops;         /* of the persistent engines */
+    unsigned coop_grid[4];       /* their grids, by COOP_* (0: not computed yet) */
+    unsigned coop_blocks_per_sm; /* 0: as many as fit */
+    int all_live;                /* every vertex live, all in region 0 (no trim yet) */
+    int sms;
 };
 
 enum { CNT_TRIM = 0, CNT_LIVE = 1, CNT_SUM = 2, CNT_A = CNT_SUM + SUM_N, CNT_B = CNT_A + 3,
-       CNT_PIVOT = CNT_B + 3, CNT_N };
+       CNT_PIVOT = CNT_B + 3, CNT_LEVEL = CNT_PIVOT + 1, CNT_Q = CNT_LEVEL + 1, CNT_N = CNT_Q + 3 };
+
+enum { COOP_PIVOT, COOP_LABEL, COOP_LABEL_COL, COOP_TRIM };
+
+/* Launches a persistent kernel with all its blocks resident: as many per SM
+ * as fit (or w->coop_blocks_per_sm, if fewer), times the SMs. */
+static int coop_launch(struct scc_work *w, int which, const void *func, void **args,
+                       struct wx_error *err)
+{
+    int rc = WX_OK;
+    if (!w->coop_grid[which]) {
+        int per_sm = 0;
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, SCC_BLOCK, 0));
+        if (per_sm < 1) {
+            rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                         "GPU SCC: a persistent kernel does not fit on an SM");
+            goto out;
+        }
+        if (w->coop_blocks_per_sm && (unsigned)per_sm > w->coop_blocks_per_sm)
+            per_sm = (int)w->coop_blocks_per_sm;
+        w->coop_grid[which] = (unsigned)per_sm * (unsigned)w->sms;
+    }
+    CK(cudaLaunchCooperativeKernel(func, dim3(w->coop_grid[which]), dim3(SCC_BLOCK), args, 0, 0));
+out:
+    return rc;
+}
+
+/* After a persistent engine: w->level from the kernel's last level. */
+static int coop_levels(struct scc_work *w, struct wx_error *err)
+{
+    int rc = WX_OK;
+    unsigned long long lv = 0;
+    CK(cudaMemcpy(&lv, w->cnt + CNT_LEVEL, sizeof lv, cudaMemcpyDeviceToHost));
+    w->levels += (uint32_t)lv - w->level;
+    w->level = (uint32_t)lv;
+out:
+    return rc;
+}
 
 static struct scc_side make_side(const struct scc_work *w, int backward, uint32_t *lab, int b_side)
 {
@@ -563,6 +1013,19 @@ static int propagate(struct scc_work *w, struct scc_side a, struct scc_side b, i
         h[(w->level + 1) % 3] = 0;
         h[(w->level + 2) % 3] = 0;
         CK(cudaMemcpy(side ? b.cnt : a.cnt, h, sizeof h, cudaMemcpyHostToDevice));
+    }
+    if (w->coop) {
+        uint32_t n = w->n, level = w->level, hops = w->chain_hops;
+        const uint32_t *rep = w->rep, *reg = w->reg;
+        unsigned long long *lv = w->cnt + CNT_LEVEL;
+        void *args[] = {&n, &a, &b, &two, &level, &all, &hops, &rep, &reg, &col, &lv};
+        if (col)
+            rc = coop_launch(w, COOP_LABEL_COL, (const void *)scc_label_coop<true>, args, err);
+        else
+            rc = coop_launch(w, COOP_LABEL, (const void *)scc_label_coop<false>, args, err);
+        if (rc == WX_OK)
+            rc = coop_levels(w, err);
+        return rc;
     }
     for (;;) {
         for (uint32_t k = 0; k < batch; k++) {
@@ -598,6 +1061,33 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
     const unsigned gv = grid_for(w->n);
     if (tu->trim_min_share == 0)
         return WX_OK;
+    if (w->coop) {
+        unsigned long long removed = 0;
+        CK(cudaMemset(w->cnt + CNT_TRIM, 0, sizeof removed));
+        CK(cudaMemset(w->cnt + CNT_Q, 0, 3 * sizeof removed));
+        uint32_t n = w->n, level = w->level, hops = w->chain_hops;
+        int all_live = w->all_live;
+        const uint64_t *off = w->off, *roff = w->roff;
+        const uint32_t *tgt = w->tgt, *rsrc = w->rsrc, *reg = w->reg;
+        uint32_t *rep = w->rep, *cin = w->col, *cout = w->reach, *q0 = w->qa0, *q1 = w->qa1;
+        unsigned long long *cnt = w->cnt + CNT_Q, *rem = w->cnt + CNT_TRIM, *lv = w->cnt + CNT_LEVEL;
+        void *args[] = {&n, &level, &all_live, &hops, &off, &tgt, &roff, &rsrc, &rep, &reg,
+                        &cin, &cout, &q0, &q1, &cnt, &rem, &lv};
+        rc = coop_launch(w, COOP_TRIM, (const void *)scc_trim_coop, args, err);
+        if (rc != WX_OK)
+            goto out;
+        CK(cudaMemcpy(&removed, w->cnt + CNT_TRIM, sizeof removed, cudaMemcpyDeviceToHost));
+        uint32_t levels0 = w->levels;
+        rc = coop_levels(w, err);
+        if (rc != WX_OK)
+            goto out;
+        st->trim_sweeps += w->levels - levels0;
+        w->levels = levels0; /* trim levels are counted as sweeps, not push levels */
+        st->trimmed += removed;
+        *live -= removed;
+        w->all_live = 0;
+        return WX_OK;
+    }
     for (uint32_t s = 0; s < tu->trim_max_sweeps && *live > 0; s++) {
         unsigned long long trimmed = 0;
         CK(cudaMemset(w->cnt + CNT_TRIM, 0, sizeof trimmed));
@@ -632,6 +1122,37 @@ static int pivot_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats 
     if (!key)
         goto out; /* no live vertex */
     pivot = (uint32_t)key;
+    if (w->coop) {
+        uint32_t *flags = w->col; /* one byte per vertex */
+        unsigned long long h[3] = {0, 0, 0};
+        h[w->level % 3] = 1;
+        scc_pivot_flags_init<<<grid_for((w->n + 3) / 4), SCC_BLOCK>>>(w->n, pivot, w->rep, flags);
+        CK_LAUNCH();
+        CK(cudaMemcpy(w->cnt + CNT_A, h, sizeof h, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(w->cnt + CNT_B, h, sizeof h, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(((w->level & 1) ? w->qa1 : w->qa0), &pivot, sizeof pivot, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(((w->level & 1) ? w->qb1 : w->qb0), &pivot, sizeof pivot, cudaMemcpyHostToDevice));
+        uint32_t level = w->level, hops = w->chain_hops;
+        const uint64_t *off = w->off, *roff = w->roff;
+        const uint32_t *tgt = w->tgt, *rsrc = w->rsrc;
+        uint32_t *qa0 = w->qa0, *qa1 = w->qa1, *qb0 = w->qb0, *qb1 = w->qb1;
+        unsigned long long *ca = w->cnt + CNT_A, *cb = w->cnt + CNT_B, *lv = w->cnt + CNT_LEVEL;
+        void *args[] = {&level, &hops, &off, &tgt, &roff, &rsrc, &flags, &qa0, &qa1, &qb0, &qb1,
+                        &ca, &cb, &lv};
+        rc = coop_launch(w, COOP_PIVOT, (const void *)scc_pivot_coop, args, err);
+        if (rc == WX_OK)
+            rc = coop_levels(w, err);
+        if (rc != WX_OK)
+            goto out;
+        CK(cudaMemset(w->cnt + CNT_LIVE, 0, sizeof left));
+        scc_pivot_finish_flags<<<gv, SCC_BLOCK>>>(w->n, pivot, w->rep, w->reg, flags,
+                                                  w->cnt + CNT_LIVE);
+        CK_LAUNCH();
+        CK(cudaMemcpy(&left, w->cnt + CNT_LIVE, sizeof left, cudaMemcpyDeviceToHost));
+        st->pivot_scc = *live - left;
+        *live = left;
+        goto out;
+    }
     CK(cudaMemset(w->col, 0, (uint64_t)w->n * sizeof *w->col));
     CK(cudaMemset(w->reach, 0, (uint64_t)w->n * sizeof *w->reach));
     CK(cudaMemcpy(w->col + pivot, &one, sizeof one, cudaMemcpyHostToDevice));
@@ -692,6 +1213,9 @@ extern "C" void scc_gpu_tuning_default(struct scc_gpu_tuning *t)
     t->trim_max_sweeps = TRIM_MAX_SWEEPS;
     t->pivot = 1;
     t->colour_dir = 0;
+    t->persistent = 1;
+    t->chain_hops = CHAIN_HOPS;
+    t->coop_blocks_per_sm = 0;
 }
 
 extern "C" int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp,
@@ -743,6 +1267,15 @@ extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     w.grid_levels = (unsigned)(sms > 0 ? sms : 1) * LEVEL_BLOCKS_PER_SM;
+    w.sms = sms > 0 ? sms : 1;
+    w.all_live = 1;
+    w.chain_hops = tu->chain_hops;
+    w.coop_blocks_per_sm = tu->coop_blocks_per_sm;
+    if (tu->persistent) {
+        int coop = 0;
+        CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+        w.coop = coop != 0; /* else the per-level engine */
+    }
     CK(cudaMalloc((void **)&roff, (n64 + 1) * sizeof *roff));
     CK(cudaMalloc((void **)&w.reg, n64 * sizeof *w.reg));
     CK(cudaMalloc((void **)&w.col, n64 * sizeof *w.col));

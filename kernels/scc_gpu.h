@@ -62,6 +62,15 @@ struct scc_gpu_tuning {
                                  starting backward, 2 forward only, 3
                                  backward only (2 and 3 may need a round per
                                  vertex on chains numbered against them)    */
+    int persistent;           /* 1: trimming, the pivot search and each
+                                 propagation run in one cooperative launch
+                                 (levels separated by grid barriers; the
+                                 default where the device supports it);
+                                 0: one launch per level / trim sweep       */
+    uint32_t chain_hops;      /* persistent engines: path steps a thread
+                                 follows at once per item (0: none)         */
+    uint32_t coop_blocks_per_sm; /* persistent engines: blocks per SM (0: as
+                                 many as fit)                               */
 };
 void scc_gpu_tuning_default(struct scc_gpu_tuning *t);
 int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
