@@ -71,6 +71,11 @@ struct scc_gpu_tuning {
                                  follows at once per item (0: none)         */
     uint32_t coop_blocks_per_sm; /* persistent engines: blocks per SM (0: as
                                  many as fit)                               */
+    int transpose_sort;       /* 1 (default): transpose by a CUB radix sort
+                                 of (target, source) pairs; 0: by counting
+                                 (in-degree atomics, a scan, a scatter:
+                                 faster where targets are local, slower
+                                 where they are random)                     */
 };
 void scc_gpu_tuning_default(struct scc_gpu_tuning *t);
 int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,

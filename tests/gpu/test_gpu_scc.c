@@ -19,7 +19,7 @@
  * exports under $WARPEX_SHARED/data/mdp (default ../shared) are read as
  * graphs and checked against their reference.json as well as Tarjan.
  * --quick runs a small subset (the one the sanitizers run: small enough for
- * racecheck: about 40 graphs of at most a few thousand vertices); --ref-only
+ * racecheck: about 25 graphs of at most a few hundred vertices); --ref-only
  * runs the generators and Tarjan without a GPU (to check the test itself).
  * Seeds are printed; `--seed` replays.
  */
@@ -124,6 +124,7 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
         t.chain_hops = 1024 << rnd_below(3);
     }
     t.coop_blocks_per_sm = (uint32_t)rnd_below(3);
+    t.transpose_sort = (int)rnd_below(2);
     struct scc_gpu_graph dg;
     struct scc_result r;
     struct scc_gpu_stats st;
@@ -147,9 +148,9 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
              r.n_bottom_trivial == c->n_bottom_trivial && r.n_in_nontrivial == c->n_in_nontrivial &&
              (g->n_vertices == 0 || !memcmp(ids, c->comp, g->n_vertices * sizeof *ids));
     check(ok, "%s: tuned (trim share %u, sweeps %u, pivot %d, colour %d, persistent %d, hops %u, "
-          "blocks/SM %u; %u rounds, %u levels) equals Tarjan%s%s",
+          "blocks/SM %u, sort %d; %u rounds, %u levels) equals Tarjan%s%s",
           tag, t.trim_min_share, t.trim_max_sweeps, t.pivot, t.colour_dir, t.persistent,
-          t.chain_hops, t.coop_blocks_per_sm, st.rounds, st.levels,
+          t.chain_hops, t.coop_blocks_per_sm, t.transpose_sort, st.rounds, st.levels,
           rc ? ": " : "", rc ? err.msg : "");
     free(ids);
 }
@@ -471,10 +472,10 @@ static void fixed_cases(uint64_t seed)
         gen_chain(&e, big, k);
         run_edges(tag, &e, 0);
     }
-    gen_grid_dag(&e, 40, 40, quick ? 2 : 40, 64);
-    run_edges("grid-DAG 40x40x(2|40) p=1/64", &e, 0);
-    gen_grid_dag(&e, 30, 30, quick ? 2 : 30, 8);
-    run_edges("grid-DAG 30x30x(2|30) p=1/8, permuted", &e, 1);
+    gen_grid_dag(&e, quick ? 12 : 40, quick ? 12 : 40, quick ? 2 : 40, 64);
+    run_edges("grid-DAG 40x40x40 (12x12x2 in --quick) p=1/64", &e, 0);
+    gen_grid_dag(&e, quick ? 10 : 30, quick ? 10 : 30, quick ? 2 : 30, 8);
+    run_edges("grid-DAG 30x30x30 (10x10x2 in --quick) p=1/8, permuted", &e, 1);
     gen_ring_chords(&e, quick ? 100 : 100000, quick ? 10 : 20000, 1);
     run_edges("ring of 10^5 (100 in --quick) with chords both ways", &e, 0);
     if (quick)
@@ -511,7 +512,7 @@ static void prism_scc(const char *name, const char *tra, const char *json)
         return;
     char tag[300];
     snprintf(tag, sizeof tag, "prism %s", name);
-    if (quick && g.n_vertices > 1000) { /* the sanitizers' subset stays small */
+    if (quick && g.n_vertices > 400) { /* the sanitizers' subset stays small */
         check(1, "%s: %llu states, skipped in --quick", tag, (unsigned long long)g.n_vertices);
         csr_free(&g);
         return;
@@ -613,7 +614,7 @@ int main(int argc, char **argv)
     }
     printf("# test_gpu_scc seed %llu%s\n", (unsigned long long)seed, quick ? " (quick)" : "");
     fixed_cases(seed);
-    uint64_t count = quick && !graphs_given ? 14 : graphs;
+    uint64_t count = quick && !graphs_given ? SH_N : graphs; /* one per shape */
     for (uint64_t i = 0; i < count; i++)
         random_graph(seed, i, quick || i % 4 != 3);
     prism_for_each("prism", prism_scc);
