@@ -96,9 +96,10 @@ void scc_gpu_ids_free(uint32_t *d_comp);
 /* Decomposes dg: d_comp (device, n_vertices words, caller-owned) receives
  * the canonical component ids of analysis/scc.h; *out receives the counts
  * (out->comp stays NULL: download d_comp when the ids are wanted).  st may
- * be NULL.  Work space (device memory, freed before returning): 48 bytes
+ * be NULL.  Work space (device memory, freed before returning): 44 bytes
  * per vertex and 4 per edge (the transpose's sources), plus 8 bytes per
- * edge and CUB's temporary storage while transposing.  WX_ELIMIT when it
+ * edge and CUB's temporary storage while transposing (8 bytes per vertex
+ * instead of 8 per edge with the counting transpose).  WX_ELIMIT when it
  * does not fit, or for 2^38 or more edges; WX_ESYSTEM on a CUDA failure. */
 int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
                    struct scc_gpu_stats *st, struct wx_error *err);
