@@ -188,7 +188,43 @@ static int parse_or(struct parser *ps, struct phi **out)
     return parse_binary(ps, out, '|', PHI_OR, parse_and);
 }
 
-/* property := ("P"|"R") ("min"|"max") "=" "?" "[" ("F" phi | phi "U" phi) "]" */
+/* "{" ( '"' NAME '"' | INDEX ) "}" after R: which reward structure. */
+static int parse_reward_ref(struct parser *ps, struct property *out)
+{
+    ps->p++; /* '{' */
+    skip(ps);
+    out->reward_col = col(ps, ps->p);
+    if (*ps->p == '"') {
+        const char *b = ++ps->p;
+        while (*ps->p && *ps->p != '"' && (unsigned char)*ps->p >= 0x20)
+            ps->p++;
+        if (*ps->p != '"')
+            return fail(ps, ps->p, "'\"' closing the reward structure's name");
+        if (ps->p == b)
+            return fail(ps, ps->p, "a reward structure's name");
+        if (!(out->reward_name = strndup(b, (size_t)(ps->p - b))))
+            return oom(ps);
+        ps->p++;
+    } else if (*ps->p >= '1' && *ps->p <= '9') {
+        long v = 0;
+        while (isdigit((unsigned char)*ps->p)) {
+            v = v * 10 + (*ps->p++ - '0');
+            if (v > 1000000)
+                return wx_fail(ps->err, WX_EINPUT, ps->file ? ps->file : "property", ps->line,
+                               out->reward_col, "reward structure index out of range");
+        }
+        out->reward_index = (int)v;
+    } else {
+        return fail(ps, ps->p, "a reward structure: {\"name\"} or {N}, N >= 1");
+    }
+    skip(ps);
+    if (*ps->p != '}')
+        return fail(ps, ps->p, "'}'");
+    ps->p++;
+    return WX_OK;
+}
+
+/* property := ("P" | "R" [ "{" ref "}" ]) ("min"|"max") "=" "?" "[" ("F" phi | phi "U" phi) "]" */
 static int parse_property(struct parser *ps, struct property *out)
 {
     int rc;
@@ -199,11 +235,12 @@ static int parse_property(struct parser *ps, struct property *out)
         is_r = *ps->p++ == 'R';
     else
         return fail(ps, at, "Pmin, Pmax, Rmin or Rmax");
-    if (*ps->p == '{')
-        return wx_fail(ps->err, WX_EINPUT, ps->file ? ps->file : "property", ps->line,
-                       col(ps, ps->p),
-                       "named reward structures (R{...}) are not supported: give the "
-                       "rewards with --srew/--trew");
+    if (*ps->p == '{') {
+        if (!is_r)
+            return fail(ps, ps->p, "'min' or 'max' (only R takes a reward structure {...})");
+        if ((rc = parse_reward_ref(ps, out)) != WX_OK)
+            return rc;
+    }
     int mx;
     if (!strncmp(ps->p, "min", 3))
         mx = 0;
@@ -281,6 +318,7 @@ void prop_free(struct property *p)
     phi_free(p->phi2);
     free(p->text);
     free(p->name);
+    free(p->reward_name);
     memset(p, 0, sizeof *p);
 }
 

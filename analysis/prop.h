@@ -3,7 +3,10 @@
  * language for reachability probabilities and expected rewards.
  *
  * GRAMMAR (blanks between tokens are free):
- *     property := ( "P" | "R" ) ( "min" | "max" ) "=" "?" "[" path "]"
+ *     property := ( "P" | "R" [ reward ] ) ( "min" | "max" ) "=" "?" "[" path "]"
+ *     reward   := "{" '"' NAME '"' "}"  |  "{" N "}"    (N >= 1, PRISM's
+ *                 R{"name"} / R{N}: the reward structure of that name, or the
+ *                 N-th; without it, the first)
  *     path     := "F" phi  |  phi "U" phi          (R: only F)
  *     phi      := or
  *     or       := and { "|" and }
@@ -53,6 +56,9 @@ struct property {
     struct phi *phi2;     /* the target (owned)                            */
     char *text;           /* the property as written, trimmed (owned)      */
     char *name;           /* its name in a file, or NULL (owned)           */
+    char *reward_name;    /* R{"NAME"}: NAME (owned), else NULL            */
+    int reward_index;     /* R{N}: N (1-based), else 0                     */
+    int reward_col;       /* column of the reward reference, for errors   */
     char file[256];       /* where it came from, for errors                */
     int line;
 };

@@ -9,8 +9,8 @@
 # --large DIR` writes (generated when DIR is empty), else synthetic random
 # networks when the front end is not in this build.  Each instance: one GPU
 # run (default knobs) and one explore_cpu run (counts compared: MISMATCH
-# fails); --sweep adds GPU runs over -k, threads, textures and level mode on
-# the first instance.  Logs in $OUT (or bench/out); a table last.
+# fails); --sweep adds GPU runs over blocks x -k, threads, textures and level
+# mode on the first instance.  Logs in $OUT (or bench/out); a table last.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 LOG=${OUT:-bench/out}
@@ -72,9 +72,12 @@ fi
 if [ $sweep = 1 ]; then
     first=${files[0]:-}
     syn=""; [ -z "$first" ] && { syn=--synthetic; first=5:15:6; }
-    for k in 1 4 16 64; do for t in 128 256 512; do
-        $B $syn -k $k --threads $t $first 2>&1 | tee -a "$LOG/bench.log"
+    # blocks x iterations per launch (GPUexplore's Figures 5 and 6); 264 =
+    # every block resident on 132 SMs, 528 = two waves
+    for b in 66 132 264 528; do for k in 1 8 64 256; do
+        $B $syn -k $k --blocks $b $first 2>&1 | tee -a "$LOG/bench.log"
     done; done
+    for t in 128 256; do $B $syn --threads $t $first 2>&1 | tee -a "$LOG/bench.log"; done
     for tex in 0 1; do $B $syn --tex $tex $first 2>&1 | tee -a "$LOG/bench.log"; done
     $B $syn --level $first 2>&1 | tee -a "$LOG/bench.log"
 fi

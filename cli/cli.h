@@ -34,6 +34,12 @@ struct cli_options {
     const char *action;      /* POSIX extended regex over labels */
     const char *aut_out, *csr_out;
     const char *to;          /* convert: aut | gpf */
+    /* probabilistic networks (cli/cmd_explore_mdp.c) */
+    const char *mdp_out;     /* explore --mdp-out BASE: BASE.tra / BASE.lab */
+    const char **props;      /* explore --prop P (repeatable), argv-owned */
+    int n_props;
+    const char *props_file;  /* explore --props FILE */
+    double epsilon;          /* explore --epsilon (0: the default 1e-6) */
     struct net_options net;
     struct gpu_options gpu;
     const char *input;       /* the model file */
@@ -54,24 +60,30 @@ int cli_load_image(const struct cli_options *o, struct image *img, struct networ
                    struct wx_error *err);
 
 int cmd_explore(struct cli_options *o, struct wx_error *err);
+/* explore on a probabilistic network (img->probabilistic): the MDP explorer,
+ * --mdp-out, --prop/--props; refuses the options that do not apply.  Frees
+ * nothing of img / net (the caller does). */
+int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct network *net,
+                    struct wx_error *err);
+/* Releases what cli_parse allocated. */
+void cli_options_free(struct cli_options *o);
 int cmd_info(struct cli_options *o, struct wx_error *err);
 int cmd_convert(struct cli_options *o, struct wx_error *err);
-/* Options of the standalone analysis commands: FILE [--json] [-q] [OUT_OPTION FILE]. */
+/* `--backend auto|gpu|cpu` of the analyses; auto when absent. */
+enum cli_backend { CLI_BACKEND_AUTO, CLI_BACKEND_GPU, CLI_BACKEND_CPU };
+int cli_backend_parse(const char *value, enum cli_backend *b, struct wx_error *err);
+/* Options of the standalone analysis commands:
+ * FILE [--json] [-q] [OUT_OPTION FILE] [--backend auto|gpu|cpu].
+ * --backend gpu when !gpu_usable is an error (WX_EINPUT). */
 struct standalone_options {
     const char *input, *output;
     int json, quiet;
+    enum cli_backend backend;
 };
 struct timespec;
 int cli_parse_standalone(int argc, char **argv, int first, const char *command,
-                         const char *out_option, struct standalone_options *o,
+                         const char *out_option, int gpu_usable, struct standalone_options *o,
                          struct wx_error *err);
-/* Writes one id per line (`none` as -1) to PATH.tmp, renamed to PATH on
- * success, so an error leaves no file. */
-/* `--backend auto|gpu|cpu` of the standalone analyses: taken out of
- * argv[first..] (the rest shifted down, *argc shrinks) so that
- * cli_parse_standalone never sees it; auto when absent. */
-enum cli_backend { CLI_BACKEND_AUTO, CLI_BACKEND_GPU, CLI_BACKEND_CPU };
-int cli_take_backend(int *argc, char **argv, int first, enum cli_backend *b, struct wx_error *err);
 /* auto becomes gpu when gpu_usable, else cpu with the one-line notice on
  * stderr (none when quiet); call it after the input was read, so that a
  * bad file reports only its own error line. */
@@ -103,7 +115,7 @@ int cmd_cycle(int argc, char **argv, int first, struct wx_error *err);
 /* explore --cycle-mean: the exact cycle mean of an explored product whose
  * weights come from its labels (--weight REGEX, --default-weight W).
  * cli_cycle_of_graph takes over graph (labelled; zeroed on return) and
- * solves it on `backend` (0 auto, 1 cpu, 2 gpu); cli_cycle_print prints the
+ * solves it on `backend`; cli_cycle_print prints the
  * `warpex cycle-mean` text report, or its JSON object without a newline. */
 struct cli_cycle {
     const char *model, *backend;
@@ -118,7 +130,8 @@ struct cli_cycle {
     const struct strtab *names;
 };
 int cli_cycle_of_graph(struct cli_cycle *c, struct csr *graph, const char *model, const char *weight,
-                       const char *default_weight, int maximize, int backend, struct wx_error *err);
+                       const char *default_weight, int maximize, enum cli_backend backend,
+                       struct wx_error *err);
 /* The same on the graph the GPU explorer left on the device, with its SCC
  * ids d_comp there (scc: the counts); only the answer and the critical
  * cycle come back to the host.  label_names: the image's result labels. */

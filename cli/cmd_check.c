@@ -29,17 +29,16 @@
 #include "cli.h"
 
 
-enum backend { BK_AUTO, BK_CPU, BK_GPU };
 
 struct check_options {
-    const char *input, *lab, *srew, *trew, *sta, *props_file, *values_out, *sched_out;
-    const char **props;
-    int n_props;
+    const char *input, *lab, *sta, *props_file, *values_out, *sched_out;
+    const char **props, **srew, **trew; /* --prop, --srew, --trew may repeat */
+    int n_props, n_srew, n_trew;
     int sound, topological, json, quiet, relative, threads;
     enum vi_method solver;
     double epsilon;
     uint64_t max_iterations;
-    enum backend backend;
+    enum cli_backend backend;
 };
 
 static int need_arg(int argc, char **argv, int *i, const char **v, struct wx_error *err)
@@ -59,7 +58,9 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
     o->max_iterations = 1000000;
     o->solver = VI_JACOBI;
     o->props = calloc((size_t)argc, sizeof *o->props);
-    if (!o->props)
+    o->srew = calloc((size_t)argc, sizeof *o->srew);
+    o->trew = calloc((size_t)argc, sizeof *o->trew);
+    if (!o->props || !o->srew || !o->trew)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     int rc;
     for (int i = first; i < argc; i++) {
@@ -79,9 +80,9 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
             if (!strcmp(a, "--lab"))
                 o->lab = v;
             else if (!strcmp(a, "--srew"))
-                o->srew = v;
+                o->srew[o->n_srew++] = v;
             else if (!strcmp(a, "--trew"))
-                o->trew = v;
+                o->trew[o->n_trew++] = v;
             else if (!strcmp(a, "--sta"))
                 o->sta = v;
             else if (!strcmp(a, "--props"))
@@ -120,15 +121,8 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
         } else if (!strcmp(a, "--backend")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
-            if (!strcmp(v, "auto"))
-                o->backend = BK_AUTO;
-            else if (!strcmp(v, "cpu"))
-                o->backend = BK_CPU;
-            else if (!strcmp(v, "gpu"))
-                o->backend = BK_GPU;
-            else
-                return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                               "--backend takes auto, cpu or gpu, not '%s'", v);
+            if ((rc = cli_backend_parse(v, &o->backend, err)) != WX_OK)
+                return rc;
         } else if (!strcmp(a, "--epsilon")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
@@ -204,9 +198,90 @@ static void json_double(double v)
         printf("%.17g", v);
 }
 
-static const char *backend_name(enum backend b)
+static const char *backend_name(enum cli_backend b)
 {
-    return b == BK_GPU ? "gpu" : "cpu";
+    return b == CLI_BACKEND_GPU ? "gpu" : "cpu";
+}
+
+/* Each --srew / --trew file joins the structure of its name (PRISM's
+ * '# Reward structure "NAME"' header; unnamed files form one unnamed
+ * structure), in the order the names first appear: so stem1.srew with
+ * stem1.trew and stem2.srew with stem2.trew pair up as PRISM wrote them. */
+static int read_reward_files(const struct check_options *o, const struct mdp *m,
+                             struct mdp_reward_models *rm, struct wx_error *err)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        int n = pass ? o->n_trew : o->n_srew;
+        for (int i = 0; i < n; i++) {
+            const char *path = pass ? o->trew[i] : o->srew[i];
+            struct mdp_rewards tmp = {0};
+            int rc = pass ? mdp_trew_read(path, m, &tmp, err) : mdp_srew_read(path, m, &tmp, err);
+            if (rc != WX_OK)
+                return rc;
+            int j = -1;
+            for (size_t k = 0; k < rm->n && j < 0; k++) {
+                const struct mdp_rewards *r = &rm->models[k];
+                int same = tmp.name ? r->name && !strcmp(r->name, tmp.name) : !r->name;
+                if (same)
+                    j = (int)k;
+            }
+            if (j >= 0 && (pass ? rm->models[j].choice : rm->models[j].state)) {
+                rc = wx_fail(err, WX_EINPUT, path, 0, 0,
+                             "a second %s file for the reward structure %s%s%s",
+                             pass ? "--trew" : "--srew", tmp.name ? "\"" : "(unnamed)",
+                             tmp.name ? tmp.name : "", tmp.name ? "\"" : "");
+                mdp_rewards_free(&tmp);
+                return rc;
+            }
+            if (j < 0 && (j = mdp_reward_models_add(rm)) < 0) {
+                mdp_rewards_free(&tmp);
+                return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+            }
+            struct mdp_rewards *r = &rm->models[j];
+            if (!r->name) {
+                r->name = tmp.name;
+                tmp.name = NULL;
+            }
+            if (pass)
+                r->choice = tmp.choice, tmp.choice = NULL;
+            else
+                r->state = tmp.state, tmp.state = NULL;
+            mdp_rewards_free(&tmp);
+        }
+    }
+    return WX_OK;
+}
+
+/* Which structure a reward property uses: R{"name"}, R{N}, or the first. */
+static int resolve_reward(const struct property *p, const struct mdp_reward_models *rm, int *out,
+                          struct wx_error *err)
+{
+    *out = 0;
+    if (p->kind < PROP_RMIN)
+        return WX_OK;
+    if (p->reward_name) {
+        int j = mdp_reward_models_find(rm, p->reward_name);
+        if (j < 0) {
+            char have[256] = "";
+            size_t used = 0;
+            for (size_t k = 0; k < rm->n && used + 1 < sizeof have; k++) {
+                int w = snprintf(have + used, sizeof have - used, "%s\"%s\"", k ? ", " : "",
+                                 rm->models[k].name ? rm->models[k].name : "");
+                used += w > 0 ? (size_t)w : 0;
+            }
+            return wx_fail(err, WX_EINPUT, p->file, p->line, p->reward_col,
+                           "no reward structure named \"%s\" (the model has %s%s)",
+                           p->reward_name, rm->n ? "" : "none", have);
+        }
+        *out = j;
+    } else if (p->reward_index) {
+        if ((size_t)p->reward_index > rm->n)
+            return wx_fail(err, WX_EINPUT, p->file, p->line, p->reward_col,
+                           "reward structure %d asked for, the model has %zu", p->reward_index,
+                           rm->n);
+        *out = p->reward_index - 1;
+    }
+    return WX_OK;
 }
 
 int cmd_check(int argc, char **argv, int first, struct wx_error *err)
@@ -214,36 +289,37 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     struct check_options o;
     struct mdp m = {0};
     struct mdp_labels labels = {0};
-    struct mdp_rewards rew = {0};
+    struct mdp_reward_models rew = {0};
     struct mdp_sta sta = {0};
     int have_sta = 0;
     struct property *props = NULL;
     size_t n_props = 0, n_file = 0;
     uint8_t *initial = NULL;
+    int *reward_of = NULL;
     int have_labels = 0;
     int rc = parse_options(argc, argv, first, &o, err);
     if (rc != WX_OK)
         goto out;
 
     /* the backend */
-    enum backend bk = o.backend;
-    int gpu_ok = bk != BK_CPU && o.solver != VI_GAUSS_SEIDEL && !o.topological &&
+    enum cli_backend bk = o.backend;
+    int gpu_ok = bk != CLI_BACKEND_CPU && o.solver != VI_GAUSS_SEIDEL && !o.topological &&
                  valiter_gpu_available();
-    if (bk == BK_AUTO)
-        bk = gpu_ok ? BK_GPU : BK_CPU;
-    if (o.solver == VI_GAUSS_SEIDEL && bk == BK_GPU && o.backend == BK_GPU) {
+    if (bk == CLI_BACKEND_AUTO)
+        bk = gpu_ok ? CLI_BACKEND_GPU : CLI_BACKEND_CPU;
+    if (o.solver == VI_GAUSS_SEIDEL && bk == CLI_BACKEND_GPU && o.backend == CLI_BACKEND_GPU) {
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
                      "--solver gs is CPU only (the GPU runs Jacobi sweeps): use --backend cpu");
         goto out;
     }
-    if (o.topological && bk == BK_GPU && o.backend == BK_GPU) {
+    if (o.topological && bk == CLI_BACKEND_GPU && o.backend == CLI_BACKEND_GPU) {
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
                      "--method topological is CPU only: use --backend cpu (or --method ii)");
         goto out;
     }
     if (o.topological)
-        bk = BK_CPU;
-    if (bk == BK_GPU && !gpu_ok) {
+        bk = CLI_BACKEND_CPU;
+    if (bk == CLI_BACKEND_GPU && !gpu_ok) {
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
                      "--backend gpu: no usable CUDA device (or a build without CUDA)");
         goto out;
@@ -279,13 +355,13 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     size_t il = strlen(o.input);
     int is_drn = il > 4 && !strcmp(o.input + il - 4, ".drn");
     if (is_drn) {
-        if (o.lab || o.srew || o.trew || o.sta) {
+        if (o.lab || o.n_srew || o.n_trew || o.sta) {
             rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
                          "a .drn file holds its own labels and rewards: --lab, --srew, "
                          "--trew and --sta are for .tra models");
             goto out;
         }
-        if ((rc = drn_read(o.input, &m, &labels, &rew, err)) != WX_OK)
+        if ((rc = drn_read_models(o.input, &m, &labels, &rew, err)) != WX_OK)
             goto out;
         have_labels = 1;
     } else {
@@ -296,9 +372,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                 goto out;
             have_labels = 1;
         }
-        if (o.srew && (rc = mdp_srew_read(o.srew, &m, &rew, err)) != WX_OK)
-            goto out;
-        if (o.trew && (rc = mdp_trew_read(o.trew, &m, &rew, err)) != WX_OK)
+        if ((rc = read_reward_files(&o, &m, &rew, err)) != WX_OK)
             goto out;
         if (o.sta) {
             if ((rc = mdp_sta_read(o.sta, m.n_states, &sta, err)) != WX_OK)
@@ -343,6 +417,15 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             goto out;
     }
 
+    /* every reward reference names a structure of the model */
+    if (!(reward_of = calloc(n_props ? n_props : 1, sizeof *reward_of))) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n_props; i++)
+        if ((rc = resolve_reward(&props[i], &rew, &reward_of[i], err)) != WX_OK)
+            goto out;
+
     if (o.json) {
         printf("{\"model\": {\"file\": ");
         cli_json_string(stdout, o.input);
@@ -366,7 +449,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                : o.sound     ? "interval iteration (sound)"
                              : "value iteration (UNSOUND: no error bound on the result)",
                o.epsilon, o.relative ? "relative" : "absolute", backend_name(bk),
-               bk == BK_CPU && !o.topological
+               bk == CLI_BACKEND_CPU && !o.topological
                    ? (o.solver == VI_GAUSS_SEIDEL ? ", Gauss-Seidel" : ", Jacobi")
                    : "");
         if (!o.quiet)
@@ -378,17 +461,18 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                                   .relative = o.relative, .max_iterations = o.max_iterations,
                                   .threads = o.threads, .scheduler = o.sched_out != NULL,
                                   .topological = o.topological};
-    if (bk == BK_GPU) {
+    if (bk == CLI_BACKEND_GPU) {
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
     }
     for (size_t i = 0; i < n_props; i++) {
         struct property *p = &props[i];
         struct mdpcheck_result r;
-        if (p->kind >= PROP_RMIN && !rew.state && !rew.choice && !o.quiet)
+        const struct mdp_rewards *pr = p->kind >= PROP_RMIN && rew.n ? &rew.models[reward_of[i]] : NULL;
+        if (p->kind >= PROP_RMIN && !pr && !o.quiet)
             fprintf(stderr, "warpex: note: %s: no rewards given (--srew/--trew): all rewards are 0\n",
                     p->text);
-        rc = mdpcheck_run(&m, have_labels ? &labels : NULL, &rew, initial, p, &mo, &r, err);
+        rc = mdpcheck_run(&m, have_labels ? &labels : NULL, pr, initial, p, &mo, &r, err);
         if (rc != WX_OK) {
             if (o.json)
                 printf("]}\n");
@@ -406,7 +490,15 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                 printf(", \"name\": ");
                 cli_json_string(stdout, p->name);
             }
-            printf(", \"kind\": \"%s\", \"initial\": [", prop_kind_name(p->kind));
+            printf(", \"kind\": \"%s\"", prop_kind_name(p->kind));
+            if (pr) {
+                printf(", \"reward_structure\": ");
+                if (pr->name)
+                    cli_json_string(stdout, pr->name);
+                else
+                    printf("%d", reward_of[i] + 1);
+            }
+            printf(", \"initial\": [");
             int k = 0;
             for (uint64_t s = 0; s < m.n_states; s++) {
                 if (!initial[s])
@@ -442,6 +534,10 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         } else {
             printf("\nproperty %zu%s%s%s: %s\n", i + 1, p->name ? " \"" : "",
                    p->name ? p->name : "", p->name ? "\"" : "", p->text);
+            if (pr && pr->name)
+                printf("  rewards: structure \"%s\"\n", pr->name);
+            else if (pr)
+                printf("  rewards: structure %d (unnamed)\n", reward_of[i] + 1);
             int shown = 0;
             for (uint64_t s = 0; s < m.n_states; s++) {
                 if (!initial[s])
@@ -496,10 +592,13 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         printf("]}\n");
 out:
     free(o.props);
+    free(o.srew);
+    free(o.trew);
+    free(reward_of);
     free(initial);
     prop_free_all(props, n_props);
     mdp_labels_free(&labels);
-    mdp_rewards_free(&rew);
+    mdp_reward_models_free(&rew);
     mdp_sta_free(&sta);
     mdp_free(&m);
     return rc;

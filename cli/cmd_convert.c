@@ -18,6 +18,11 @@ int cmd_convert(struct cli_options *o, struct wx_error *err)
     int rc = cli_load_image(o, &img, NULL, err);
     if (rc != WX_OK)
         return rc;
+    if (img.probabilistic) { /* .gpf has no probabilities: never write the support graph silently */
+        image_free(&img);
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "%s is a probabilistic network: GPUexplore's .gpf "
+                       "format cannot hold distributions", o->input);
+    }
     rc = gpf_write(&img, o->output, err);
     image_free(&img);
     return rc;

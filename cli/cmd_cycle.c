@@ -30,7 +30,7 @@ struct cycle_options {
     const char *input, *cycle_out, *weight, *default_weight;
     int maximize, ratio, per_scc, json, quiet;
     int karp;      /* --algorithm karp */
-    int backend;   /* 0 auto, 1 cpu, 2 gpu */
+    enum cli_backend backend;
 };
 
 static int parse(int argc, char **argv, int first, struct cycle_options *o, struct wx_error *err)
@@ -71,14 +71,9 @@ static int parse(int argc, char **argv, int first, struct cycle_options *o, stru
                 else
                     need = "--algorithm takes howard or karp";
             } else {
-                if (!strcmp(v, "auto"))
-                    o->backend = 0;
-                else if (!strcmp(v, "cpu"))
-                    o->backend = 1;
-                else if (!strcmp(v, "gpu"))
-                    o->backend = 2;
-                else
-                    need = "--backend takes auto, cpu or gpu";
+                int rc = cli_backend_parse(v, &o->backend, err);
+                if (rc != WX_OK)
+                    return rc;
             }
             if (need)
                 return wx_fail(err, WX_EINPUT, NULL, 0, 0, "%s, not '%s'", need, v);
@@ -95,7 +90,7 @@ static int parse(int argc, char **argv, int first, struct cycle_options *o, stru
                        "usage: warpex cycle-mean FILE [--min|--max] [--ratio] [--weight REGEX] "
                        "[--default-weight W] [--per-scc] [--algorithm howard|karp] "
                        "[--backend auto|cpu|gpu] [--json] [--cycle-out FILE]");
-    if (o->karp && o->backend == 2)
+    if (o->karp && o->backend == CLI_BACKEND_GPU)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "--algorithm karp runs on the CPU only (the GPU runs Howard)");
     return WX_OK;
@@ -191,7 +186,8 @@ static void fmt_decimal(char *buf, struct exact x)
 static int solve(const struct cycle_options *o, const struct wgraph *g, struct scc_result *scc,
                  struct cm_result *r, const char **backend, struct wx_error *err)
 {
-    const int on_gpu = !o->karp && (o->backend == 2 || (o->backend == 0 && cyclemean_gpu_available()));
+    const int on_gpu = !o->karp && (o->backend == CLI_BACKEND_GPU ||
+                                    (o->backend == CLI_BACKEND_AUTO && cyclemean_gpu_available()));
     *backend = on_gpu ? "gpu" : "cpu";
     const struct csr view = {.n_vertices = g->n_vertices, .n_edges = g->n_edges, .offsets = g->offsets,
                              .targets = g->targets};
@@ -431,7 +427,8 @@ int cmd_cycle(int argc, char **argv, int first, struct wx_error *err)
 /* ---- explore --cycle-mean ---- */
 
 int cli_cycle_of_graph(struct cli_cycle *c, struct csr *graph, const char *model, const char *weight,
-                       const char *default_weight, int maximize, int backend, struct wx_error *err)
+                       const char *default_weight, int maximize, enum cli_backend backend,
+                       struct wx_error *err)
 {
     memset(c, 0, sizeof *c);
     c->model = model, c->maximize = maximize, c->backend = "cpu";

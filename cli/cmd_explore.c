@@ -376,6 +376,20 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
     int rc = cli_load_image(o, &img, &net, err);
     if (rc != WX_OK)
         return rc;
+    if (img.probabilistic) { /* an MDP: cli/cmd_explore_mdp.c */
+        rc = cli_explore_mdp(o, &img, &net, err);
+        image_free(&img);
+        network_free(&net);
+        return rc;
+    }
+    if (o->mdp_out || o->n_props || o->props_file) {
+        image_free(&img);
+        network_free(&net);
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "%s applies to probabilistic networks, and no component of %s has a "
+                       "distribution (for an LTS: --mec, or 'warpex check' on a PRISM model)",
+                       o->mdp_out ? "--mdp-out" : o->props_file ? "--props" : "--prop", o->input);
+    }
 
     struct explore_options eo;
     memset(&eo, 0, sizeof eo);
@@ -515,7 +529,7 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
         if (rc == WX_OK && o->cycle_mean && !device_only) {
             /* last: it takes the graph over */
             rc = cli_cycle_of_graph(&cyc, &graph, o->input, o->weight, o->default_weight, o->cycle_mean == 2,
-                                    backend == EXPLORE_GPU ? 2 : 1, err);
+                                    backend == EXPLORE_GPU ? CLI_BACKEND_GPU : CLI_BACKEND_CPU, err);
             have_cyc = rc == WX_OK;
         }
         if (keep_graph)

@@ -56,19 +56,12 @@ static int mdp_of_graph(struct csr *g, struct mdp *m, struct wx_error *err)
 int cmd_mec(int argc, char **argv, int first, struct wx_error *err)
 {
     struct standalone_options so;
-    enum cli_backend backend;
-    int rc = cli_take_backend(&argc, argv, first, &backend, err);
-    if (rc != WX_OK)
-        return rc;
-    rc = cli_parse_standalone(argc, argv, first, "mec", "--mec-out", &so, err);
+    int rc = cli_parse_standalone(argc, argv, first, "mec", "--mec-out", scc_gpu_available(), &so, err);
     if (rc != WX_OK)
         return rc;
     const char *input = so.input, *mec_out = so.output;
     int json = so.json, quiet = so.quiet;
-
-    if (backend == CLI_BACKEND_GPU && !scc_gpu_available())
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                       "--backend gpu: no usable CUDA device (use --backend cpu)");
+    enum cli_backend backend = so.backend;
 
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);

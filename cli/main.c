@@ -63,6 +63,12 @@ static void usage(FILE *out)
           "                          hidden steps (exit 1, with a lasso trace)\n"
           "  --reversible            check that every reachable state can return\n"
           "                          to the initial state (exit 1 if not)\n"
+          "  --mdp-out BASE          probabilistic networks: write the explored\n"
+          "                          MDP as BASE.tra / BASE.lab (PRISM explicit)\n"
+          "  --prop P, --props FILE  probabilistic networks: check Pmin/Pmax\n"
+          "                          properties on the explored MDP (labels:\n"
+          "                          \"init\", \"deadlock\", \"ACTION\" = a choice\n"
+          "                          labelled ACTION is enabled); --epsilon E\n"
           "  --json                  print a JSON summary on stdout\n"
           "  --quiet, -q             no progress or notices on stderr\n"
           "  -v                      verbose (dropped duplicate transitions, ...)\n"
@@ -127,5 +133,6 @@ int main(int argc, char **argv)
         rc = run(&o, &err);
     if (rc != WX_OK && rc != WX_EVIOLATION)
         cli_print_error(&err);
+    cli_options_free(&o);
     return rc;
 }

@@ -60,6 +60,9 @@ int cli_parse(int argc, char **argv, int first, const char *command,
 
     memset(o, 0, sizeof *o);
     o->backend = EXPLORE_AUTO;
+    o->props = calloc((size_t)argc + 1, sizeof *o->props);
+    if (!o->props)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     o->gpu.use_textures = -1;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
@@ -166,6 +169,22 @@ int cli_parse(int argc, char **argv, int first, const char *command,
             o->net.prob = true;
         } else if (!strcmp(a, "--case")) {
             o->net.case_sensitive = true;
+        } else if (!strcmp(a, "--mdp-out")) {
+            NEED_VALUE();
+            if (!*val) BAD_VALUE();
+            o->mdp_out = val;
+        } else if (!strcmp(a, "--prop")) {
+            NEED_VALUE();
+            o->props[o->n_props++] = val;
+        } else if (!strcmp(a, "--props")) {
+            NEED_VALUE();
+            o->props_file = val;
+        } else if (!strcmp(a, "--epsilon")) {
+            NEED_VALUE();
+            char *end;
+            errno = 0;
+            o->epsilon = strtod(val, &end);
+            if (*end || errno || !(o->epsilon > 0) || !(o->epsilon < 1)) BAD_VALUE();
         } else if (!strcmp(a, "--to")) {
             NEED_VALUE();
             if (strcmp(val, "aut") && strcmp(val, "gpf")) BAD_VALUE();
@@ -189,6 +208,12 @@ int cli_parse(int argc, char **argv, int first, const char *command,
     o->input = positional[0];
     o->output = positional[1];
     return WX_OK;
+}
+
+void cli_options_free(struct cli_options *o)
+{
+    free(o->props);
+    o->props = NULL;
 }
 
 static int has_suffix(const char *s, const char *suffix)

@@ -10,10 +10,11 @@
 #include "cli.h"
 
 int cli_parse_standalone(int argc, char **argv, int first, const char *command,
-                         const char *out_option, struct standalone_options *o,
+                         const char *out_option, int gpu_usable, struct standalone_options *o,
                          struct wx_error *err)
 {
     memset(o, 0, sizeof *o);
+    o->backend = CLI_BACKEND_AUTO;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--json"))
@@ -24,6 +25,12 @@ int cli_parse_standalone(int argc, char **argv, int first, const char *command,
             if (++i >= argc)
                 return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option '%s' needs a FILE", out_option);
             o->output = argv[i];
+        } else if (!strcmp(a, "--backend")) {
+            if (++i >= argc)
+                return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option --backend needs a value");
+            int rc = cli_backend_parse(argv[i], &o->backend, err);
+            if (rc != WX_OK)
+                return rc;
         } else if (a[0] == '-' && a[1])
             return wx_fail(err, WX_EINPUT, NULL, 0, 0, "unknown option '%s' for %s", a, command);
         else if (o->input)
@@ -32,6 +39,9 @@ int cli_parse_standalone(int argc, char **argv, int first, const char *command,
         else
             o->input = a;
     }
+    if (o->backend == CLI_BACKEND_GPU && !gpu_usable)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "--backend gpu: no usable CUDA device (use --backend cpu)");
     if (!o->input)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "usage: warpex %s FILE [--json] [%s FILE]",
                        command, out_option);
@@ -86,28 +96,16 @@ double cli_seconds_since(const struct timespec *t0)
     return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
 }
 
-int cli_take_backend(int *argc, char **argv, int first, enum cli_backend *b, struct wx_error *err)
+int cli_backend_parse(const char *v, enum cli_backend *b, struct wx_error *err)
 {
-    *b = CLI_BACKEND_AUTO;
-    for (int i = first; i < *argc; i++) {
-        if (strcmp(argv[i], "--backend"))
-            continue;
-        if (i + 1 >= *argc)
-            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option --backend needs a value");
-        const char *v = argv[i + 1];
-        if (!strcmp(v, "auto"))
-            *b = CLI_BACKEND_AUTO;
-        else if (!strcmp(v, "gpu"))
-            *b = CLI_BACKEND_GPU;
-        else if (!strcmp(v, "cpu"))
-            *b = CLI_BACKEND_CPU;
-        else
-            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "bad value '%s' for --backend (auto, gpu or cpu)", v);
-        for (int j = i; j + 2 < *argc; j++)
-            argv[j] = argv[j + 2];
-        *argc -= 2;
-        i--;
-    }
+    if (!strcmp(v, "auto"))
+        *b = CLI_BACKEND_AUTO;
+    else if (!strcmp(v, "gpu"))
+        *b = CLI_BACKEND_GPU;
+    else if (!strcmp(v, "cpu"))
+        *b = CLI_BACKEND_CPU;
+    else
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--backend takes auto, cpu or gpu, not '%s'", v);
     return WX_OK;
 }
 

@@ -13,6 +13,11 @@ int explore_run(enum explore_backend backend, const struct image *img,
                 const struct explore_options *opt, struct explore_result *res,
                 struct wx_error *err)
 {
+    /* The LTS explorers would explore the support graph of a probabilistic
+     * network and count it as an LTS: never silently (explore_mdp.h). */
+    if (img->probabilistic)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
+                       "built by explore_mdp (explorer/explore_mdp.h), not an LTS");
     switch (backend) {
     case EXPLORE_SEQ:
         return explore_seq(img, opt, res, err);

@@ -132,7 +132,9 @@ int explore_gpu(const struct image *img, const struct explore_options *opt,
  * (including builds without CUDA). */
 int gpu_available(char *name, size_t size);
 
-/* Dispatches on backend; EXPLORE_AUTO = GPU when available, else CPU. */
+/* Dispatches on backend; EXPLORE_AUTO = GPU when available, else CPU.
+ * A probabilistic image (img->probabilistic) is WX_EINPUT here and in
+ * explore_seq: its product is an MDP (explorer/explore_mdp.h). */
 int explore_run(enum explore_backend backend, const struct image *img,
                 const struct explore_options *opt, struct explore_result *res,
                 struct wx_error *err);

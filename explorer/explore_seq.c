@@ -125,6 +125,9 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
     const double t0 = explore_now();
     explore_result_init(res, "seq");
     res->threads = 1;
+    if (img->probabilistic)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
+                       "built by explore_mdp (explorer/explore_mdp.h), not an LTS");
     int rc = succ_check_image(img, err);
     if (rc)
         return rc;

@@ -18,7 +18,8 @@ struct drn {
     struct scan s;
     struct mdp *m;
     struct mdp_labels *l;
-    struct mdp_rewards *r;
+    struct mdp_reward_models *rm; /* n_reward_models structures once @model is read */
+    double *rw;                   /* one line's rewards, n_reward_models */
     uint64_t cap_c, cap_e, cap_r;
     int n_reward_models;
     int open;           /* a choice is open */
@@ -63,12 +64,13 @@ static int parse_double(struct drn *d, const char *t, size_t len, double *v, con
     return WX_OK;
 }
 
-/* "[r1, r2, ...]" at the cursor (after blanks), if present: the first
- * value into *first (0 when there is none). */
-static int read_rewards(struct drn *d, double *first, int *present)
+/* "[r1, r2, ...]" at the cursor (after blanks), if present: the values
+ * into d->rw (all 0 when there is none). */
+static int read_rewards(struct drn *d, int *present)
 {
     struct scan *s = &d->s;
-    *first = 0;
+    for (int j = 0; j < d->n_reward_models; j++)
+        d->rw[j] = 0;
     *present = 0;
     scan_skip_blanks(s);
     if (s->c >= s->le || *s->c != '[')
@@ -87,8 +89,9 @@ static int read_rewards(struct drn *d, double *first, int *present)
         if (v < 0)
             return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, t),
                            "negative reward");
-        if (k++ == 0)
-            *first = v;
+        if (k < d->n_reward_models)
+            d->rw[k] = v;
+        k++;
         scan_skip_blanks(s);
         if (s->c < s->le && *s->c == ',') {
             s->c++;
@@ -152,12 +155,11 @@ static int read_state_line(struct drn *d)
     if (s->c < s->le && (*s->c == '{' || *s->c == '!'))
         return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, s->c),
                        "observations and exit rates (POMDPs, CTMCs, MAs) are not supported");
-    double rw;
     int present;
-    if ((rc = read_rewards(d, &rw, &present)) != WX_OK)
+    if ((rc = read_rewards(d, &present)) != WX_OK)
         return rc;
-    if (present && d->r->state)
-        d->r->state[id] = rw;
+    for (int j = 0; present && j < d->n_reward_models; j++)
+        d->rm->models[j].state[id] = d->rw[j];
     while (!scan_at_eol(s)) {
         size_t len;
         const char *t = token(s, &len);
@@ -195,14 +197,21 @@ static int read_action_line(struct drn *d)
         return scan_fail_here(s, WX_EINPUT, "the action's name or number");
     if (wx_reserve((void **)&m->choice_start, &d->cap_c, m->n_choices + 2, sizeof *m->choice_start, 1024))
         return oom(d);
-    if (d->r->choice && wx_reserve((void **)&d->r->choice, &d->cap_r, m->n_choices + 1, sizeof(double), 1024))
-        return oom(d);
-    double rw;
+    if (d->n_reward_models && m->n_choices + 1 > d->cap_r) {
+        uint64_t cap = d->cap_r;
+        for (int j = 0; j < d->n_reward_models; j++) {
+            cap = d->cap_r;
+            if (wx_reserve((void **)&d->rm->models[j].choice, &cap, m->n_choices + 1,
+                           sizeof(double), 1024))
+                return oom(d);
+        }
+        d->cap_r = cap;
+    }
     int present;
-    if ((rc = read_rewards(d, &rw, &present)) != WX_OK)
+    if ((rc = read_rewards(d, &present)) != WX_OK)
         return rc;
-    if (d->r->choice)
-        d->r->choice[m->n_choices] = present ? rw : 0;
+    for (int j = 0; j < d->n_reward_models; j++)
+        d->rm->models[j].choice[m->n_choices] = d->rw[j];
     /* choice labels: read past */
     m->choice_start[m->n_choices] = m->n_entries;
     m->n_choices++;
@@ -316,7 +325,12 @@ static int read_drn(struct drn *d)
                     s->line = save_line;
                 } else {
                     while (!scan_at_eol(s)) {
-                        token(s, &len);
+                        const char *nm = token(s, &len);
+                        if (len >= 2 && nm[0] == '"' && nm[len - 1] == '"')
+                            nm++, len -= 2;
+                        int j = mdp_reward_models_add(d->rm);
+                        if (j < 0 || !(d->rm->models[j].name = strndup(nm, len)))
+                            return oom(d);
                         d->n_reward_models++;
                     }
                 }
@@ -353,11 +367,16 @@ static int read_drn(struct drn *d)
     if (!m->state_start || !m->choice_start)
         return oom(d);
     if (d->n_reward_models) {
-        d->r->state = calloc((size_t)n + 1, sizeof(double));
-        d->r->choice = calloc(1024, sizeof(double));
-        d->cap_r = 1024;
-        if (!d->r->state || !d->r->choice)
+        if (!(d->rw = calloc((size_t)d->n_reward_models, sizeof *d->rw)))
             return oom(d);
+        for (int j = 0; j < d->n_reward_models; j++) {
+            struct mdp_rewards *r = &d->rm->models[j];
+            r->state = calloc((size_t)n + 1, sizeof(double));
+            r->choice = calloc(1024, sizeof(double));
+            if (!r->state || !r->choice)
+                return oom(d);
+        }
+        d->cap_r = 1024;
     }
     mdp_labels_init(d->l, n);
     d->cur_state = UINT64_MAX;
@@ -395,25 +414,27 @@ static int read_drn(struct drn *d)
     return WX_OK;
 }
 
-int drn_read_buffer(const char *data, size_t len, const char *name, struct mdp *m,
-                    struct mdp_labels *labels, struct mdp_rewards *rewards, struct wx_error *err)
+int drn_read_models_buffer(const char *data, size_t len, const char *name, struct mdp *m,
+                           struct mdp_labels *labels, struct mdp_reward_models *rewards,
+                           struct wx_error *err)
 {
     memset(m, 0, sizeof *m);
     memset(rewards, 0, sizeof *rewards);
     mdp_labels_init(labels, 0);
     struct drn d = {.s = {.name = name, .p = data, .end = data + len, .err = err},
-                    .m = m, .l = labels, .r = rewards};
+                    .m = m, .l = labels, .rm = rewards};
     int rc = read_drn(&d);
+    free(d.rw);
     if (rc != WX_OK) {
         mdp_free(m);
         mdp_labels_free(labels);
-        mdp_rewards_free(rewards);
+        mdp_reward_models_free(rewards);
     }
     return rc;
 }
 
-int drn_read(const char *path, struct mdp *m, struct mdp_labels *labels,
-             struct mdp_rewards *rewards, struct wx_error *err)
+int drn_read_models(const char *path, struct mdp *m, struct mdp_labels *labels,
+                    struct mdp_reward_models *rewards, struct wx_error *err)
 {
     memset(m, 0, sizeof *m);
     memset(rewards, 0, sizeof *rewards);
@@ -423,7 +444,36 @@ int drn_read(const char *path, struct mdp *m, struct mdp_labels *labels,
     int rc = scan_slurp(path, &buf, &n, err);
     if (rc != WX_OK)
         return rc;
-    rc = drn_read_buffer(buf, n, path, m, labels, rewards, err);
+    rc = drn_read_models_buffer(buf, n, path, m, labels, rewards, err);
     free(buf);
+    return rc;
+}
+
+/* The first structure into *first; the others are freed. */
+static void keep_first(struct mdp_reward_models *rm, struct mdp_rewards *first)
+{
+    memset(first, 0, sizeof *first);
+    if (rm->n) {
+        *first = rm->models[0];
+        memset(&rm->models[0], 0, sizeof rm->models[0]);
+    }
+    mdp_reward_models_free(rm);
+}
+
+int drn_read_buffer(const char *data, size_t len, const char *name, struct mdp *m,
+                    struct mdp_labels *labels, struct mdp_rewards *rewards, struct wx_error *err)
+{
+    struct mdp_reward_models rm;
+    int rc = drn_read_models_buffer(data, len, name, m, labels, &rm, err);
+    keep_first(&rm, rewards);
+    return rc;
+}
+
+int drn_read(const char *path, struct mdp *m, struct mdp_labels *labels,
+             struct mdp_rewards *rewards, struct wx_error *err)
+{
+    struct mdp_reward_models rm;
+    int rc = drn_read_models(path, m, labels, &rm, err);
+    keep_first(&rm, rewards);
     return rc;
 }

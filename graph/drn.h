@@ -16,8 +16,9 @@
  *                                               labels may be "quoted")
  *     action NAME [R1, ...] ...                (per choice; NAME is ignored)
  *     DST : PROB                               (per transition)
- * Only the FIRST reward model is kept (state rewards into rewards.state,
- * action rewards into rewards.choice); rewards must be finite and >= 0.
+ * drn_read_models keeps every reward model, named as @reward_models names
+ * them (state rewards into .state, action rewards into .choice); drn_read
+ * keeps only the first.  Rewards must be finite and >= 0.
  * The label "init" marks the initial states.  A DTMC state has at most one
  * action.  Observations {..} and exit rates !.. (POMDP, CTMC, MA) are
  * rejected.  Probabilities must lie in (0, 1] and sum to 1 within
@@ -35,6 +36,11 @@
 #include "mdp.h"
 #include "mdp_lab.h"
 
+int drn_read_models(const char *path, struct mdp *m, struct mdp_labels *labels,
+                    struct mdp_reward_models *rewards, struct wx_error *err);
+int drn_read_models_buffer(const char *data, size_t len, const char *name, struct mdp *m,
+                           struct mdp_labels *labels, struct mdp_reward_models *rewards,
+                           struct wx_error *err);
 int drn_read(const char *path, struct mdp *m, struct mdp_labels *labels,
              struct mdp_rewards *rewards, struct wx_error *err);
 int drn_read_buffer(const char *data, size_t len, const char *name, struct mdp *m,

@@ -344,6 +344,50 @@ static int read_trew(struct scan *s, const struct mdp *m, double *out)
     return WX_OK;
 }
 
+/* PRISM (4.7 and later) names the reward structure in a leading comment:
+ * '# Reward structure "NAME"'.  Returns the name (malloc'ed), or NULL with
+ * *oom clear when the file has no such line. */
+static char *reward_structure_name(const char *data, size_t len, int *oom)
+{
+    static const char key[] = "# Reward structure \"";
+    const char *p = data, *end = data + len;
+    *oom = 0;
+    while (p < end && *p == '#') {
+        const char *le = memchr(p, '\n', (size_t)(end - p));
+        if (!le)
+            le = end;
+        size_t n = sizeof key - 1;
+        if ((size_t)(le - p) > n && !memcmp(p, key, n)) {
+            const char *b = p + n, *q = le;
+            while (q > b && q[-1] != '"')
+                q--;
+            if (q > b + 1) {
+                char *name = strndup(b, (size_t)(q - 1 - b));
+                *oom = !name;
+                return name;
+            }
+        }
+        p = le < end ? le + 1 : end;
+    }
+    return NULL;
+}
+
+/* After a successful read: the file's structure name, if it has one,
+ * replaces r->name. */
+static int take_name(const char *data, size_t len, const char *file, struct mdp_rewards *r,
+                     struct wx_error *err)
+{
+    int oom;
+    char *name = reward_structure_name(data, len, &oom);
+    if (oom)
+        return wx_fail(err, WX_ELIMIT, file, 0, 0, "out of memory");
+    if (name) {
+        free(r->name);
+        r->name = name;
+    }
+    return WX_OK;
+}
+
 int mdp_srew_read_buffer(const char *data, size_t len, const char *name, const struct mdp *m,
                          struct mdp_rewards *r, struct wx_error *err)
 {
@@ -358,7 +402,7 @@ int mdp_srew_read_buffer(const char *data, size_t len, const char *name, const s
     }
     free(r->state);
     r->state = v;
-    return WX_OK;
+    return take_name(data, len, name, r, err);
 }
 
 int mdp_trew_read_buffer(const char *data, size_t len, const char *name, const struct mdp *m,
@@ -375,7 +419,7 @@ int mdp_trew_read_buffer(const char *data, size_t len, const char *name, const s
     }
     free(r->choice);
     r->choice = v;
-    return WX_OK;
+    return take_name(data, len, name, r, err);
 }
 
 typedef int (*buffer_reader)(const char *, size_t, const char *, const struct mdp *,
@@ -410,7 +454,36 @@ void mdp_rewards_free(struct mdp_rewards *r)
 {
     free(r->state);
     free(r->choice);
+    free(r->name);
     r->state = r->choice = NULL;
+    r->name = NULL;
+}
+
+int mdp_reward_models_add(struct mdp_reward_models *rm)
+{
+    struct mdp_rewards *n = realloc(rm->models, (rm->n + 1) * sizeof *n);
+    if (!n)
+        return -1;
+    rm->models = n;
+    memset(&n[rm->n], 0, sizeof *n);
+    return (int)rm->n++;
+}
+
+int mdp_reward_models_find(const struct mdp_reward_models *rm, const char *name)
+{
+    for (size_t i = 0; i < rm->n; i++)
+        if (rm->models[i].name && !strcmp(rm->models[i].name, name))
+            return (int)i;
+    return -1;
+}
+
+void mdp_reward_models_free(struct mdp_reward_models *rm)
+{
+    for (size_t i = 0; i < rm->n; i++)
+        mdp_rewards_free(&rm->models[i]);
+    free(rm->models);
+    rm->models = NULL;
+    rm->n = 0;
 }
 
 /* ---- .sta ---- */

@@ -74,10 +74,24 @@ int mdp_labels_read_buffer(const char *data, size_t len, const char *name, uint6
 struct mdp_rewards {
     double *state;  /* n_states, owned, NULL: all 0 */
     double *choice; /* n_choices, owned, NULL: all 0 */
+    char *name;     /* the structure's name, owned, NULL: unnamed */
 };
 
+/* Several reward structures of one model (PRISM's R{"name"} / R{N}): in
+ * the order the model declares them. */
+struct mdp_reward_models {
+    size_t n;
+    struct mdp_rewards *models; /* n, owned */
+};
+/* Appends an empty structure; its index, or -1 when out of memory. */
+int mdp_reward_models_add(struct mdp_reward_models *rm);
+/* The index of the structure named name, or -1. */
+int mdp_reward_models_find(const struct mdp_reward_models *rm, const char *name);
+void mdp_reward_models_free(struct mdp_reward_models *rm);
+
 /* Read a .srew / .trew file for m into r->state / r->choice (allocated,
- * zero where the file says nothing; replaces what was there). */
+ * zero where the file says nothing; replaces what was there).  A leading
+ * comment '# Reward structure "NAME"' (PRISM's exports) sets r->name. */
 int mdp_srew_read(const char *path, const struct mdp *m, struct mdp_rewards *r,
                   struct wx_error *err);
 int mdp_srew_read_buffer(const char *data, size_t len, const char *name, const struct mdp *m,

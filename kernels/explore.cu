@@ -17,11 +17,13 @@
  * the call and CUDA's message.  A table that fills up (probe bound
  * exhausted) is WX_ELIMIT with the partial counts and complete = false.
  *
- * Memory.  The table (and, with them, work queues, parent links, the edge
- * buffer, bucket prefix sums) takes the device's free memory less a slack,
- * or options.gpu.hash_bytes for the table alone, or at most
- * options.memory_bytes.  Defaults (GX_* below) come from the sweeps in
- * bench/GPU_NOTES.md.
+ * Memory.  The table (and, with them, work queues, parent links, bucket
+ * prefix sums) takes the device's free memory less a slack, or
+ * options.gpu.hash_bytes for the table alone, or at most
+ * options.memory_bytes.  When the graph is recorded, the edge buffer is
+ * allocated first, 1/50 of the free memory in entries (see want_graph
+ * below), so that the whole graph normally stays on the device.  Defaults
+ * (GX_* below) come from the sweeps in bench/GPU_NOTES.md.
  *
  * Modes.  Without properties the exploration is asynchronous (GPUexplore's
  * scheme: several iterations per launch, successors forwarded into the
@@ -62,6 +64,7 @@
 #define GX_SLACK (512ull << 20)  /* device memory left free */
 #define GX_SCAN_CHUNK 64u        /* buckets per scan step */
 #define GX_OCC2 1                /* default kernel variant (see OCC2) */
+#define GX_ONESHOT 1             /* one-CAS inserts for slots of <= 2 words */
 
 static double gx_now(void)
 {
@@ -385,6 +388,50 @@ static int gx_emit(const struct explore_options *opt, const unsigned long long *
     return rc;
 }
 
+/* Maps the table slots of n edges (device arrays) to dense ids in place. */
+static int gx_map_edges(struct gx *g, unsigned long long *d_src, unsigned long long *d_dst, uint64_t n, uint64_t r0,
+                        struct wx_error *err)
+{
+    int rc = WX_OK;
+    if (n == 0)
+        return WX_OK;
+    map_slots<<<256, 256>>>(g->d_prefix, g->p.spb, r0, d_src, n);
+    CK_LAUNCH("map_slots");
+    map_slots<<<256, 256>>>(g->d_prefix, g->p.spb, r0, d_dst, n);
+    CK_LAUNCH("map_slots");
+out:
+    return rc;
+}
+
+/* Downloads n edges held in device arrays (endpoints: dense ids) in
+ * batches of at most 2^24 and emits them to the sink in that order.  The
+ * one way edges leave the device: CSR-sorted or in the order found. */
+static int gx_emit_device(const struct explore_options *opt, const unsigned long long *d_src,
+                          const unsigned long long *d_dst, const uint32_t *d_lab, uint64_t n, struct wx_error *err)
+{
+    int rc = WX_OK;
+    if (n == 0)
+        return WX_OK;
+    const uint64_t batch = n < (1ull << 24) ? n : (1ull << 24);
+    unsigned long long *hs = (unsigned long long *)malloc(batch * 8);
+    unsigned long long *hd = (unsigned long long *)malloc(batch * 8);
+    uint32_t *hl = (uint32_t *)malloc(batch * 4);
+    if (!hs || !hd || !hl) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory emitting edges");
+        goto out;
+    }
+    for (uint64_t i = 0; i < n && !rc; i += batch) {
+        const uint64_t m = n - i < batch ? n - i : batch;
+        CK(cudaMemcpy(hs, d_src + i, m * 8, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(hd, d_dst + i, m * 8, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(hl, d_lab + i, m * 4, cudaMemcpyDeviceToHost));
+        rc = gx_emit(opt, hs, hd, hl, m, err);
+    }
+out:
+    free(hs), free(hd), free(hl);
+    return rc;
+}
+
 __global__ void iota_u32(uint32_t *a, unsigned long long n)
 {
     for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
@@ -490,8 +537,6 @@ static int gx_emit_csr(struct gx *g, const struct explore_options *opt, unsigned
 {
     int rc = WX_OK;
     void *keys2 = NULL, *idx = NULL, *idx2 = NULL, *dst2 = NULL, *lab2 = NULL, *tmp = NULL;
-    unsigned long long *hs = NULL, *hd = NULL;
-    uint32_t *hl = NULL;
     int bits = 1;
     while (bits < 64 && (n_states >> bits))
         bits++;
@@ -521,6 +566,13 @@ static int gx_emit_csr(struct gx *g, const struct explore_options *opt, unsigned
     if ((rc = gx_cuda(err, cudaGetLastError(), "launch of permute_edges")) ||
         (rc = gx_cuda(err, cudaDeviceSynchronize(), "edge sort")))
         goto done;
+    /* the unsorted edges and the sort's workspace make room for the
+     * device graph */
+    cudaFree(idx), cudaFree(idx2), cudaFree(tmp);
+    idx = idx2 = tmp = NULL;
+    gx_release(g, g->p.e_src), gx_release(g, g->p.e_dst), gx_release(g, g->p.e_lab);
+    g->p.e_src = g->p.e_dst = NULL;
+    g->p.e_lab = NULL;
     if (opt->keep_device_graph) {
         struct device_csr *dg = &res->device_graph;
         if (n_states >= 0xffffffffull) {
@@ -554,30 +606,11 @@ static int gx_emit_csr(struct gx *g, const struct explore_options *opt, unsigned
         dg->n_vertices = n_states;
         dg->n_edges = n;
     }
-    if (opt->sink) {
-        const unsigned long long batch = n < (1ull << 24) ? n : (1ull << 24);
-        hs = (unsigned long long *)malloc(batch * 8);
-        hd = (unsigned long long *)malloc(batch * 8);
-        hl = (uint32_t *)malloc(batch * 4);
-        if (!hs || !hd || !hl) {
-            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory emitting edges");
-            goto done;
-        }
-        for (unsigned long long i = 0; i < n && !rc; i += batch) {
-            const unsigned long long m = n - i < batch ? n - i : batch;
-            if ((rc = gx_cuda(err, cudaMemcpy(hs, (unsigned long long *)keys2 + i, m * 8, cudaMemcpyDeviceToHost),
-                              "edge download")) ||
-                (rc = gx_cuda(err, cudaMemcpy(hd, (unsigned long long *)dst2 + i, m * 8, cudaMemcpyDeviceToHost),
-                              "edge download")) ||
-                (rc = gx_cuda(err, cudaMemcpy(hl, (uint32_t *)lab2 + i, m * 4, cudaMemcpyDeviceToHost),
-                              "edge download")))
-                break;
-            rc = gx_emit(opt, hs, hd, hl, m, err);
-        }
-    }
+    if (opt->sink)
+        rc = gx_emit_device(opt, (const unsigned long long *)keys2, (const unsigned long long *)dst2,
+                            (const uint32_t *)lab2, n, err);
 done:
     cudaFree(keys2), cudaFree(idx), cudaFree(idx2), cudaFree(dst2), cudaFree(lab2), cudaFree(tmp);
-    free(hs), free(hd), free(hl);
     return rc;
 }
 
@@ -593,7 +626,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                                  struct gpu_run_stats *stats, struct wx_error *err)
 {
     static const struct explore_options no_opt = {};
-    static const struct gpu_tuning no_tun = {-1, 0, 0, 0, 0, 0, 0, -1};
+    static const struct gpu_tuning no_tun = {-1, 0, 0, 0, 0, 0, 0, -1, 0};
     const struct explore_options *opt = opt_in ? opt_in : &no_opt;
     const struct gpu_tuning *tun = tun_in ? tun_in : &no_tun;
     const double t0 = gx_now();
@@ -608,13 +641,14 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
     struct gpu_run_stats st;
     memset(&st, 0, sizeof st);
     int rc = WX_OK;
-    uint32_t *h_stage = NULL;
-    unsigned long long *h_map = NULL;
     cudaEvent_t ev0 = NULL, ev1 = NULL;
 
     /* input errors first, so they read the same with or without a GPU */
     if ((rc = succ_check_image(img, err)))
         return rc;
+    if (img->probabilistic) /* as explore_seq: the product is an MDP */
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
+                       "explored by the CPU MDP explorer (explorer/explore_mdp.h), not by the GPU explorer");
     int ndevices = 0;
     if (cudaGetDeviceCount(&ndevices) != cudaSuccess || ndevices <= 0) {
         (void)cudaGetLastError();
@@ -659,6 +693,8 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         p.stop_on_deadlock = opt->stop_on_deadlock;
         p.want_edges = want_graph;
         p.scan_chunk = GX_SCAN_CHUNK;
+        p.oneshot = SW <= 2 && (tun->insert_protocol == 1 || (tun->insert_protocol == 0 && GX_ONESHOT));
+        st.oneshot = (int)p.oneshot;
 
         const uint64_t bound = gx_successor_bound(img);
         /* fewer threads per state than components (each then handles
@@ -725,15 +761,19 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         SEG(p.off_tile_slot[0], (size_t)T * 8);
         SEG(p.off_tile_slot[1], (size_t)T * 8);
         SEG(p.off_scratch, (size_t)threads * SW * 4);
-        const size_t grp_bytes = (size_t)T * n * 16, ded_bytes = (size_t)T * D * 16;
+        SEG(p.off_grp_n, (size_t)T * 4);
+        /* successor set: D pairs of 16 bytes and its entry list of D words */
+        const size_t grp_bytes = (size_t)T * n * 16, ded_bytes = (size_t)T * D * 20;
         const size_t row_bytes = (size_t)SW * 4 + 8 + 4 + 4;
         const size_t min_cache = GX_MIN_CACHE * row_bytes + 64;
         p.dedupe_global = off + grp_bytes + ded_bytes + min_cache > budget || ded_bytes > budget / 3;
         p.grpbuf_global = off + grp_bytes + (p.dedupe_global ? 0 : ded_bytes) + min_cache > budget;
         if (!p.grpbuf_global)
             SEG(p.off_grpbuf, grp_bytes);
-        if (!p.dedupe_global)
-            SEG(p.off_dedupe, ded_bytes);
+        if (!p.dedupe_global) {
+            SEG(p.off_dedupe, (size_t)T * D * 16);
+            SEG(p.off_dedlist, (size_t)T * D * 4);
+        }
         if (off + min_cache > budget) {
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
                          "vectors of %u words need more shared memory than a block has with %u threads: use fewer threads",
@@ -844,24 +884,45 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             p.grpbuf_g = (uint32_t *)d;
         }
         if (p.dedupe_global) {
+            /* empty once here; every iteration empties what it used */
             if ((rc = gx_malloc(g, &d, (size_t)blocks * T * D * 16, "successor sets", err)))
                 goto out;
             p.dedupe_g = d;
+            CK(cudaMemset(p.dedupe_g, 0xff, (size_t)blocks * T * D * 16));
+            if ((rc = gx_malloc(g, &d, (size_t)blocks * T * D * 4, "successor lists", err)))
+                goto out;
+            p.dedlist_g = (uint32_t *)d;
         }
         size_t freeb = 0, totalb = 0;
         CK(cudaMemGetInfo(&freeb, &totalb));
         if (want_graph) {
-            /* One iteration of all blocks writes at most blocks * T * D
-             * edges (D bounds a state's distinct successors, or the
-             * exploration fails with GPU_ERR_DEDUPE first).  With a buffer
-             * of at least twice that, iterations per launch bounded below,
-             * and the host staging the buffer whenever it is half full, an
-             * overflow cannot happen. */
+            /* One iteration of all blocks writes at most per_iter = blocks *
+             * T * min(bound, D) edges (D bounds a state's distinct
+             * successors, or the exploration fails with GPU_ERR_DEDUPE
+             * first).  The buffer holds at least one such iteration; a
+             * block starts an iteration only while e_fill <= e_guard =
+             * e_cap - per_iter (the guard in explore_tile, which proves
+             * that the buffer cannot overflow), and the host stages the
+             * buffer before a launch when e_fill > e_guard.
+             * Size: 20 bytes an edge; the default is 1/50 of the free
+             * memory in entries (40 % of it), so that after the
+             * exploration, with the table released, the edges and the CSR
+             * sort's workspace (28 bytes an edge) fit together and a graph
+             * of up to ~1.5 10^9 edges on an 80 GB device is never staged
+             * through host memory. */
             const uint64_t per_state = bound < D ? (bound ? bound : 1) : D;
-            const uint64_t min_cap = 2ull * blocks * T * per_state;
-            uint64_t ec = freeb / 10 / 20;
-            if (ec > (256ull << 20))
-                ec = 256ull << 20;
+            const uint64_t min_cap = (uint64_t)blocks * T * per_state;
+            uint64_t ec = freeb / 50;
+            if (opt->gpu.hash_bytes) {
+                /* a table of a given size comes first: the edges get what
+                 * it leaves (less the slack), 20 bytes each */
+                const uint64_t want = opt->gpu.hash_bytes + GX_SLACK;
+                const uint64_t left = freeb > want ? (freeb - want) / 20 : 0;
+                if (left < ec)
+                    ec = left;
+            }
+            if (ec > 0x7ffffff0ull)
+                ec = 0x7ffffff0ull; /* CUB sorts count items in int */
             if (tun->edge_cap)
                 ec = tun->edge_cap;
             if (ec < min_cap)
@@ -936,16 +997,12 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             g->d_prefix = (unsigned long long *)d;
         }
 
-        /* Edge buffer: one launch must not be able to overflow half of it. */
         uint32_t iters = opt->gpu.iterations ? opt->gpu.iterations : (level ? 0 : GX_ITERATIONS);
         if (want_graph) {
             const uint64_t per_iter = (uint64_t)blocks * T * (bound < D ? (bound ? bound : 1) : D);
-            uint64_t lim = p.e_cap / 2 / (per_iter ? per_iter : 1);
-            if (lim < 1)
-                lim = 1;
-            if (iters == 0 || iters > lim)
-                iters = (uint32_t)(lim > 0xffffffffull ? 0xffffffffull : lim);
+            p.e_guard = p.e_cap - per_iter; /* e_cap >= per_iter above */
         }
+        st.edge_cap = p.e_cap;
         p.iterations = iters;
         st.iters_per_launch = iters;
 
@@ -1009,9 +1066,12 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                 break;
             if (ctl.viol_act_claim && !opt->stop_on_deadlock)
                 break;
-            if (want_graph && ctl.e_fill > p.e_cap / 2) {
+            if (want_graph && ctl.e_fill > p.e_guard) {
+                const double ts = gx_now();
                 if ((rc = gx_stage_edges(g, ctl.e_fill, err)))
                     goto out;
+                st.staged_edges += ctl.e_fill;
+                st.stage_seconds += gx_now() - ts;
                 ctl.e_fill = 0;
             }
             if (ctl.q_in_head >= ctl.q_in_len) {
@@ -1102,6 +1162,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
 
         /* ---- dense ids ---- */
         uint64_t r0 = 0;
+        const double tids = gx_now();
         if (need_ids) {
             count_buckets<<<2 * g->prop.multiProcessorCount * 4, 256>>>(p, g->d_prefix);
             CK_LAUNCH("count_buckets");
@@ -1124,6 +1185,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             CK(cudaMemcpy(&pre0, g->d_prefix + bk0, 8, cudaMemcpyDeviceToHost));
             r0 = pre0 + (ctl.init_slot - bk0 * p.spb);
         }
+        st.ids_seconds = gx_now() - tids;
         if (violation) {
             if ((rc = gx_slot_id(g, vslot, r0, &res->violation_state, err)))
                 goto out;
@@ -1229,9 +1291,10 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             }
         }
         if (want_graph) {
+            const double tg = gx_now();
             const uint64_t on_dev = ctl.e_fill;
             const uint64_t total_e = on_dev + g->h_n;
-            int sorted = 0;
+            int done = 0;
             if (opt->keep_device_graph && total_e > p.e_cap && total_e < 0x7fffffffull) {
                 /* more edges than the exploration's buffer: the table and
                  * the queues are no longer needed, so one buffer for all of
@@ -1267,7 +1330,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                 }
                 CK(cudaMemset(dg->d_offsets, 0, (ctl.n_states + 1) * 8));
                 dg->n_vertices = ctl.n_states;
-                sorted = 1;
+                done = 1;
             }
             if (total_e && total_e <= p.e_cap && total_e < 0x7fffffffull) {
                 /* everything fits on the device: staged edges after the
@@ -1278,10 +1341,8 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                     CK(cudaMemcpy(p.e_dst + on_dev, g->h_dst, g->h_n * 8, cudaMemcpyHostToDevice));
                     CK(cudaMemcpy(p.e_lab + on_dev, g->h_lab, g->h_n * 4, cudaMemcpyHostToDevice));
                 }
-                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_src, total_e);
-                CK_LAUNCH("map_slots");
-                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_dst, total_e);
-                CK_LAUNCH("map_slots");
+                if ((rc = gx_map_edges(g, p.e_src, p.e_dst, total_e, r0, err)))
+                    goto out;
                 gx_release(g, p.table);
                 p.table = NULL;
                 gx_release(g, g->q[0]);
@@ -1294,68 +1355,37 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                                  (unsigned long long)total_e);
                     goto out;
                 }
-                if (r == 1) {
-                    /* no room to sort: emit in the order found */
-                    h_map = (unsigned long long *)malloc(total_e * 16);
-                    uint32_t *hl = (uint32_t *)malloc(total_e * 4);
-                    h_stage = hl;
-                    if (!h_map || !hl) {
-                        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory for %llu edges",
-                                     (unsigned long long)total_e);
-                        goto out;
-                    }
-                    CK(cudaMemcpy(h_map, p.e_src, total_e * 8, cudaMemcpyDeviceToHost));
-                    CK(cudaMemcpy(h_map + total_e, p.e_dst, total_e * 8, cudaMemcpyDeviceToHost));
-                    CK(cudaMemcpy(hl, p.e_lab, total_e * 4, cudaMemcpyDeviceToHost));
-                    r = gx_emit(opt, h_map, h_map + total_e, hl, total_e, err);
-                }
+                if (r == 1) /* no room to sort: in the order found */
+                    r = gx_emit_device(opt, p.e_src, p.e_dst, p.e_lab, total_e, err);
                 if ((rc = r))
                     goto out;
-                sorted = 1;
+                done = 1;
             }
-            if (!sorted && opt->keep_device_graph) {
+            if (!done && opt->keep_device_graph) {
                 rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
                              "the %llu edges do not fit in device memory at once: the graph cannot be kept "
                              "on the GPU (use --backend cpu)", (unsigned long long)total_e);
                 goto out;
             }
-            /* too many to hold at once: batches in the order found, what is
-             * still on the device first (the buffer is then reused for the
-             * staged batches) */
-            if (!sorted && on_dev) {
-                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_src, on_dev);
-                CK_LAUNCH("map_slots");
-                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_dst, on_dev);
-                CK_LAUNCH("map_slots");
-                h_map = (unsigned long long *)malloc(on_dev * 16);
-                uint32_t *hl = (uint32_t *)malloc(on_dev * 4);
-                h_stage = hl;
-                if (!h_map || !hl) {
-                    rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory for %llu edges",
-                                 (unsigned long long)on_dev);
+            if (!done) {
+                /* too many to hold at once: in the order found, what is
+                 * still on the device first, then the staged batches
+                 * through the device buffer */
+                if ((rc = gx_map_edges(g, p.e_src, p.e_dst, on_dev, r0, err)) ||
+                    (rc = gx_emit_device(opt, p.e_src, p.e_dst, p.e_lab, on_dev, err)))
                     goto out;
+                for (uint64_t i = 0; i < g->h_n;) {
+                    const uint64_t m = g->h_n - i < p.e_cap ? g->h_n - i : p.e_cap;
+                    CK(cudaMemcpy(p.e_src, g->h_src + i, m * 8, cudaMemcpyHostToDevice));
+                    CK(cudaMemcpy(p.e_dst, g->h_dst + i, m * 8, cudaMemcpyHostToDevice));
+                    CK(cudaMemcpy(p.e_lab, g->h_lab + i, m * 4, cudaMemcpyHostToDevice));
+                    if ((rc = gx_map_edges(g, p.e_src, p.e_dst, m, r0, err)) ||
+                        (rc = gx_emit_device(opt, p.e_src, p.e_dst, p.e_lab, m, err)))
+                        goto out;
+                    i += m;
                 }
-                CK(cudaMemcpy(h_map, p.e_src, on_dev * 8, cudaMemcpyDeviceToHost));
-                CK(cudaMemcpy(h_map + on_dev, p.e_dst, on_dev * 8, cudaMemcpyDeviceToHost));
-                CK(cudaMemcpy(hl, p.e_lab, on_dev * 4, cudaMemcpyDeviceToHost));
-                if ((rc = gx_emit(opt, h_map, h_map + on_dev, hl, on_dev, err)))
-                    goto out;
             }
-            uint64_t done = 0;
-            while (!sorted && done < g->h_n) {
-                const uint64_t m = g->h_n - done < p.e_cap ? g->h_n - done : p.e_cap;
-                CK(cudaMemcpy(p.e_src, g->h_src + done, m * 8, cudaMemcpyHostToDevice));
-                CK(cudaMemcpy(p.e_dst, g->h_dst + done, m * 8, cudaMemcpyHostToDevice));
-                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_src, m);
-                CK_LAUNCH("map_slots");
-                map_slots<<<256, 256>>>(g->d_prefix, p.spb, r0, p.e_dst, m);
-                CK_LAUNCH("map_slots");
-                CK(cudaMemcpy(g->h_src + done, p.e_src, m * 8, cudaMemcpyDeviceToHost));
-                CK(cudaMemcpy(g->h_dst + done, p.e_dst, m * 8, cudaMemcpyDeviceToHost));
-                if ((rc = gx_emit(opt, g->h_src + done, g->h_dst + done, g->h_lab + done, m, err)))
-                    goto out;
-                done += m;
-            }
+            st.graph_seconds = gx_now() - tg;
         }
     }
 
@@ -1380,8 +1410,6 @@ out:
         cudaEventDestroy(ev0);
     if (ev1)
         cudaEventDestroy(ev1);
-    free(h_map);
-    free(h_stage);
     gx_free(g);
     res->seconds = gx_now() - t0;
     return rc;

@@ -35,6 +35,9 @@ struct gpu_tuning {
                                 free memory */
     int occupancy2;          /* 1: kernel built for 2 x 512 threads per SM
                                 (64 registers), 0: for 1 x 512; -1 default */
+    int insert_protocol;     /* 0 default, 1: one-CAS inserts where slots
+                                have <= 2 words, 2: reserve/write/publish
+                                always (kernels/gpu_table.cuh) */
 };
 
 struct gpu_run_stats {
@@ -54,7 +57,16 @@ struct gpu_run_stats {
     int textures;            /* 1 when image reads went through textures */
     int level_sync;
     int occupancy2;
+    int oneshot;             /* 1 when one-CAS inserts were used */
     double kernel_seconds;   /* time inside exploration launches */
+    /* graph recording (edge sink or keep_device_graph): */
+    uint64_t edge_cap;       /* entries of the exploration's edge buffer */
+    uint64_t staged_edges;   /* edges staged to host memory while exploring
+                                (0 when the buffer held them all) */
+    double stage_seconds;    /* host time staging them */
+    double ids_seconds;      /* dense ids: bucket counts and prefix scan */
+    double graph_seconds;    /* after exploring: edges to ids, CSR sort,
+                                device graph, download and sink calls */
 };
 
 /* explore_gpu with knobs; tun and stats may be NULL. */

@@ -28,7 +28,10 @@
  *          per round;
  *   then SELECT again until no component has sync entries left (classes are
  *   taken in increasing order because each component's sync entries are
- *   sorted by class), then DONE.
+ *   sorted by class), then DONE.  A class that only one component offers
+ *   cannot fire (rules have >= 2 participants): SELECT also finds the
+ *   second smallest class k2 and lets that component jump to its first
+ *   class >= k2 by binary search.
  * The group buffer holds 4 words per component: next sync entry, segment
  * end, first class-k entry, number of class-k targets (0 = not enabled).
  * Writes to it happen before a __syncwarp() that precedes every read by
@@ -41,8 +44,20 @@
  * slot; either identifies the vector exactly within the iteration
  * (gpu_cache.cuh) -- and the pair (location, label) is inserted into the
  * group's successor set with one 128-bit atomicCAS per probe (sm_90).  Only
- * pairs new to the set count as transitions; the set is also the list of
- * the state's distinct edges for the edge sink.
+ * pairs new to the set count as transitions.
+ *
+ * The set is sized for the worst case (D >= twice the image's bound on a
+ * state's successors, up to GX_MAX_DEDUPE), which can be thousands of
+ * entries when one component offers thousands of actions (abp d=4000:
+ * D = 16384, 256 KiB per group) although most states have a handful of
+ * successors.  So the set is never cleared or scanned whole per state:
+ * the thread that inserts a new pair appends its entry number to the
+ * group's entry list (D words beside the set, count in shared memory);
+ * the edge writer walks that list, and the same list clears exactly the
+ * entries used, after the iteration's edges are written.  A set is thus
+ * empty whenever an expansion starts (global sets: memset once at
+ * allocation; shared ones: cleared at launch start), and the cost per
+ * state is proportional to its successors, not to D.
  */
 #ifndef WX_GPU_EXPAND_CUH
 #define WX_GPU_EXPAND_CUH
@@ -104,17 +119,35 @@ __device__ __forceinline__ uint32_t nth_target(const gpu_image &g, uint32_t a, u
     }
 }
 
+/* First entry in [lo, hi) (sync entries of one component, sorted by class)
+ * whose class is >= k; hi when there is none. */
+template <bool TEX>
+__device__ __forceinline__ uint32_t first_class_at_least(const gpu_image &g, uint32_t lo, uint32_t hi, uint32_t k)
+{
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (image_entry_label(gimg<TEX>::entry(g, mid), g.act_bits) < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Inserts (loc, label) into a successor set of D (power of two) entries.
- * 1 new, 0 already there, -1 set full. */
-__device__ __forceinline__ int pair_insert(gpu_pair *set, uint32_t D, unsigned long long loc, uint32_t label)
+ * 1 new (*at = its entry), 0 already there, -1 set full. */
+__device__ __forceinline__ int pair_insert(gpu_pair *set, uint32_t D, unsigned long long loc, uint32_t label,
+                                           uint32_t *at)
 {
     const gpu_pair empty = {~0ull, ~0ull};
     const gpu_pair key = {loc, (unsigned long long)label};
     uint32_t s = (uint32_t)gpu_mix64(loc * 0x9e3779b97f4a7c15ull + label) & (D - 1);
     for (uint32_t j = 0; j < D; j++, s = (s + 1) & (D - 1)) {
         const gpu_pair old = atomicCAS(&set[s], empty, key);
-        if (old.loc == empty.loc && old.label == empty.label)
+        if (old.loc == empty.loc && old.label == empty.label) {
+            *at = s;
             return 1;
+        }
         if (old.loc == key.loc && old.label == key.label)
             return 0;
     }

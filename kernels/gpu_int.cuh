@@ -107,6 +107,7 @@ struct gpu_params {
     unsigned long long *e_src, *e_dst; /* sink: edge buffer, or NULL */
     uint32_t *e_lab;
     unsigned long long e_cap;
+    unsigned long long e_guard;      /* an iteration starts only while e_fill <= this */
 
     struct gpu_ctl *ctl;
 
@@ -120,13 +121,16 @@ struct gpu_params {
     uint32_t C;            /* block cache slots */
     uint32_t cache_probes;
     uint32_t scan_chunk;   /* buckets claimed per scan step */
+    uint32_t oneshot;      /* 1: one-CAS inserts (sw <= 2, gpu_table.cuh) */
 
     /* dynamic shared memory layout, byte offsets */
     uint32_t off_tile_vec[2], off_tile_slot[2], off_scratch, off_grpbuf,
-             off_dedupe, off_cache, off_cache_gslot, off_cache_par, off_cache_lab;
+             off_dedupe, off_dedlist, off_grp_n, off_cache, off_cache_gslot, off_cache_par, off_cache_lab;
     uint32_t grpbuf_global, dedupe_global;   /* 1: these live in global memory */
     uint32_t *grpbuf_g;                      /* blocks * T * n * 4 words */
-    void *dedupe_g;                          /* blocks * T * D pairs (16 bytes) */
+    void *dedupe_g;                          /* blocks * T * D pairs (16 bytes), all
+                                                empty between expansions */
+    uint32_t *dedlist_g;                     /* blocks * T * D entry numbers */
 };
 
 #endif

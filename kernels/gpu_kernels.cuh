@@ -13,13 +13,19 @@
  *   expand  each vector group expands one tile state (gpu_expand.cuh);
  *           successors go to the block cache, or straight to the global
  *           table when the cache is full;
- *   flush   the warps insert the cache rows into the global table; a vector
+ *   flush   the cache rows go into the global table: one row per thread
+ *           with one-CAS inserts (slots of <= 2 words), else one row at a
+ *           time per warp (reserve/write/publish, gpu_table.cuh); a vector
  *           that turns out to be new is, while its slot is still reserved,
  *           given a place: the block's next tile (async mode: forwarding),
  *           else the output queue, else (async, queue full) it is published
  *           new and left for a scanner.  Whoever places it publishes it old:
  *           it is claimed, and will be expanded exactly once;
- *   edges   (edge sink) each group writes its state's distinct edges.
+ *   edges   (edge sink) each group writes its state's distinct edges,
+ *           from its successor set's entry list (gpu_expand.cuh), at
+ *           consecutive positions reserved by one atomicAdd per warp (so a
+ *           group's lanes write neighbouring entries); then every group
+ *           empties the set entries it used.
  * Level mode (traces, properties): no forwarding, every new state goes to
  * q_out, and a launch only drains q_in, so the states of one launch
  * sequence between two queue swaps are exactly one BFS level, and the
@@ -45,11 +51,75 @@ __device__ __forceinline__ void gpu_set_error(const gpu_params &p, uint32_t code
 
 /* Per-block bookkeeping in static shared memory. */
 struct blk {
-    unsigned int cur_n, next_n, pos, stop, qgot;
+    unsigned int cur_n, next_n, pos, stop, qgot, edges_full;
     int viol_row;
     unsigned long long qh;
     unsigned long long states, claimed, expanded, trans, dead, direct, cached, scan_claims, iters;
 };
+
+/* One-shot inserts (p.oneshot): the vector at `slot` was just installed
+ * NEW by this thread.  Claim it (a scanner may have been first), then place
+ * it: the block's next tile (async), else the output queue; a state that
+ * finds no place is made NEW again (the atomicOr), so a scanner takes it.
+ * Returns its place in the next tile, or 0xffffffff. */
+__device__ __forceinline__ uint32_t place_installed(const gpu_params &p, blk &b, unsigned long long slot,
+                                                    unsigned long long src_slot, uint32_t lab)
+{
+    uint32_t fpos = 0xffffffffu;
+    atomicAdd(&b.states, 1ull);
+    uint32_t *ctlw = tbl_slot_ptr(p, slot) + p.sw - 1;
+    if (!(atomicAnd(ctlw, GPU_LOW31) & GPU_NEW_BIT))
+        return fpos; /* a scanner claimed it */
+    bool placed = true;
+    if (!p.level_mode) {
+        const unsigned int pos = atomicAdd(&b.next_n, 1u);
+        if (pos < p.T)
+            fpos = pos;
+    }
+    if (fpos == 0xffffffffu) {
+        const unsigned long long q = atomicAdd(&p.ctl->q_out_len, 1ull);
+        if (q < p.q_cap)
+            p.q_out[q] = slot;
+        else if (p.level_mode)
+            gpu_set_error(p, GPU_ERR_QUEUE);
+        else
+            placed = false;
+    }
+    if (placed)
+        atomicAdd(&b.claimed, 1ull);
+    else
+        atomicOr(ctlw, GPU_NEW_BIT);
+    if (p.parent) {
+        p.parent[slot] = src_slot;
+        p.parent_label[slot] = lab;
+    }
+    return fpos;
+}
+
+/* The flush's insert of one cache row by one thread (p.oneshot): as
+ * insert_global, without warp collectives.  Returns the slot, or
+ * GPU_NO_SLOT (table full). */
+__device__ __forceinline__ unsigned long long insert_one(const gpu_params &p, blk &b, const uint32_t *v,
+                                                         unsigned long long h, unsigned long long src_slot,
+                                                         uint32_t lab, uint32_t *next_vec,
+                                                         unsigned long long *next_slot)
+{
+    unsigned long long slot = 0;
+    const int r = tbl_find_or_install_thread(p, v, h, gpu_hash2(h), &slot);
+    if (r == TBL_FULL || r == TBL_SPIN) {
+        gpu_set_error(p, r == TBL_FULL ? GPU_ERR_TABLE_FULL : GPU_ERR_SPIN);
+        return GPU_NO_SLOT;
+    }
+    if (r == TBL_FOUND)
+        return slot;
+    const uint32_t fpos = place_installed(p, b, slot, src_slot, lab);
+    if (fpos != 0xffffffffu) {
+        for (uint32_t q = 0; q < p.sw; q++)
+            next_vec[(size_t)fpos * p.sw + q] = v[q];
+        next_slot[fpos] = slot;
+    }
+    return slot;
+}
 
 /* Stores a vector that is not in the cache; see gpu_table.cuh for the
  * protocol and gpu_kernels.cuh (top) for the placement of new states.
@@ -61,7 +131,11 @@ __device__ __noinline__ unsigned long long insert_global(const gpu_params &p, bl
 {
     const uint32_t lane = threadIdx.x & 31u;
     unsigned long long slot = 0;
-    const int r = tbl_find_or_reserve(p, v, h, gpu_hash2(h), &slot);
+    const int r = p.oneshot ? tbl_find_or_install(p, v, h, gpu_hash2(h), &slot)
+                            : tbl_find_or_reserve(p, v, h, gpu_hash2(h), &slot);
+    /* every lane has read the key (often the leader lane's scratch row,
+     * which its owner overwrites with its next successor) */
+    __syncwarp();
     if (r == TBL_FULL || r == TBL_SPIN) {
         if (lane == 0)
             gpu_set_error(p, r == TBL_FULL ? GPU_ERR_TABLE_FULL : GPU_ERR_SPIN);
@@ -69,6 +143,20 @@ __device__ __noinline__ unsigned long long insert_global(const gpu_params &p, bl
     }
     if (r == TBL_FOUND)
         return slot;
+    if (p.oneshot) {
+        uint32_t fpos = 0xffffffffu;
+        if (lane == 0)
+            fpos = place_installed(p, b, slot, src_slot, lab);
+        fpos = __shfl_sync(GPU_FULL, fpos, 0);
+        if (fpos != 0xffffffffu) {
+            for (uint32_t q = lane; q < p.sw; q += 32)
+                next_vec[(size_t)fpos * p.sw + q] = v[q];
+            if (lane == 0)
+                next_slot[fpos] = slot;
+        }
+        __syncwarp();
+        return slot;
+    }
     uint32_t flag = 0, fpos = 0xffffffffu;
     if (lane == 0) {
         atomicAdd(&b.states, 1ull);
@@ -201,13 +289,23 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
     int cur = 0;
 
     if (tid == 0) {
-        b.cur_n = b.next_n = b.pos = b.stop = b.qgot = 0;
+        b.cur_n = b.next_n = b.pos = b.stop = b.qgot = b.edges_full = 0;
         b.viol_row = -1;
         b.qh = 0;
         b.states = b.claimed = b.expanded = b.trans = b.dead = b.direct = b.cached = b.scan_claims = b.iters = 0;
     }
     for (uint32_t i = tid; i < C; i += blockDim.x)
         cache[(size_t)i * sw + sw - 1] = GPU_EMPTY;
+    /* successor sets: shared ones start as garbage; global ones were left
+     * empty by the previous launch (or the allocation's memset) */
+    uint32_t *grp_n = (uint32_t *)(smem + p.off_grp_n);
+    for (uint32_t i = tid; i < T; i += blockDim.x)
+        grp_n[i] = 0;
+    if (!p.dedupe_global) {
+        gpu_pair *all = (gpu_pair *)(smem + p.off_dedupe);
+        for (uint32_t i = tid; i < T * p.D; i += blockDim.x)
+            all[i] = gpu_pair{~0ull, ~0ull};
+    }
     __syncthreads();
 
     /* Async mode: take back the states forwarded at the end of the last
@@ -231,12 +329,23 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
 
     bool save = false;
     for (uint32_t it = 0;; it++) {
-        if (tid == 0)
+        if (tid == 0) {
             b.stop = *(volatile unsigned int *)&p.ctl->stop;
+            /* Edge buffer guard: an iteration starts only while e_fill <=
+             * e_guard = e_cap - M, M = blocks * T * (most distinct
+             * successors of a state).  Then the buffer cannot overflow:
+             * take the last guard check before any moment; edges written
+             * since then come from iterations whose check came earlier,
+             * at most one per block, so at most M of them.  (An atomic
+             * read: the latest value, not a stale one.)  The launch then
+             * ends as if its iteration budget were spent, and the host
+             * empties the buffer before the next one. */
+            b.edges_full = p.want_edges && atomicAdd(&p.ctl->e_fill, 0ull) > p.e_guard;
+        }
         __syncthreads();
         if (b.stop)
             break;
-        if (p.iterations && it == p.iterations) {
+        if ((p.iterations && it == p.iterations) || b.edges_full) {
             save = true;
             break;
         }
@@ -293,10 +402,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                                            : (uint32_t *)(smem + p.off_grpbuf) + (size_t)grp * n * 4;
             gpu_pair *ded = p.dedupe_global ? (gpu_pair *)p.dedupe_g + ((size_t)blockIdx.x * T + grp) * p.D
                                             : (gpu_pair *)(smem + p.off_dedupe) + (size_t)grp * p.D;
-            if (active)
-                for (uint32_t i = gl; i < p.D; i += G)
-                    ded[i] = gpu_pair{~0ull, ~0ull};
-            __syncwarp();
+            uint32_t *dl = p.dedupe_global ? p.dedlist_g + ((size_t)blockIdx.x * T + grp) * p.D
+                                           : (uint32_t *)(smem + p.off_dedlist) + (size_t)grp * p.D;
 
             gen_state st;
             st.phase = active ? PH_LOCAL : PH_DONE;
@@ -310,18 +417,43 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
 
             while (__any_sync(GPU_FULL, st.phase != PH_DONE)) {
                 __syncwarp();
-                uint32_t kmin = 0xffffffffu;
+                /* the two smallest classes offered next by the group's
+                 * components (each component's next sync entry counts once) */
+                uint32_t kmin = 0xffffffffu, k2 = 0xffffffffu;
                 if (st.phase == PH_SELECT)
                     for (uint32_t c = gl; c < n; c += G) {
                         const uint32_t e = gb[c * 4 + 0];
-                        if (e < gb[c * 4 + 1])
-                            kmin = min(kmin, image_entry_label(gimg<TEX>::entry(p.img, e), p.img.act_bits));
+                        if (e < gb[c * 4 + 1]) {
+                            const uint32_t k = image_entry_label(gimg<TEX>::entry(p.img, e), p.img.act_bits);
+                            if (k < kmin)
+                                k2 = kmin, kmin = k;
+                            else if (k < k2)
+                                k2 = k;
+                        }
                     }
-                for (uint32_t o = 1; o < G; o <<= 1)
-                    kmin = min(kmin, __shfl_xor_sync(GPU_FULL, kmin, o));
+                for (uint32_t o = 1; o < G; o <<= 1) {
+                    const uint32_t a = __shfl_xor_sync(GPU_FULL, kmin, o), b2 = __shfl_xor_sync(GPU_FULL, k2, o);
+                    k2 = min(max(kmin, a), min(k2, b2));
+                    kmin = min(kmin, a);
+                }
                 if (st.phase == PH_SELECT) {
                     if (kmin == 0xffffffffu) {
                         st.phase = PH_DONE;
+                    } else if (kmin < k2) {
+                        /* One component alone offers the classes below k2
+                         * (the others' next classes are >= k2 and their
+                         * entries are sorted by class), and every rule has
+                         * at least two participants (succ_check_image), so
+                         * none of them can fire: that component jumps to
+                         * its first entry of class >= k2 (binary search),
+                         * as the CPU generator does.  A channel offering
+                         * thousands of data values then costs a few probes
+                         * per state, not one round per value. */
+                        for (uint32_t c = gl; c < n; c += G) {
+                            const uint32_t e = gb[c * 4 + 0], end = gb[c * 4 + 1];
+                            if (e < end && image_entry_label(gimg<TEX>::entry(p.img, e), p.img.act_bits) == kmin)
+                                gb[c * 4 + 0] = first_class_at_least<TEX>(p.img, e + 1, end, k2);
+                        }
                     } else {
                         gather_class<TEX>(p.img, st, gl, G, gb, kmin);
                         st.phase = PH_RULES;
@@ -359,6 +491,9 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 uint32_t need = __ballot_sync(GPU_FULL, has && cres == CACHE_FULL);
                 if (lane == 0 && need)
                     atomicAdd(&b.direct, (unsigned long long)__popc(need));
+                if (need)
+                    __syncwarp(); /* the lanes' scratch rows, written this round, are read below
+                                     by the whole warp (a ballot does not order memory) */
                 while (need) {
                     const uint32_t ld = __ffs(need) - 1;
                     need &= need - 1;
@@ -373,10 +508,12 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 }
                 if (has) {
                     ngen++;
-                    const int pr = pair_insert(ded, p.D, loc, lab);
-                    if (pr > 0)
+                    uint32_t at = 0;
+                    const int pr = pair_insert(ded, p.D, loc, lab, &at);
+                    if (pr > 0) {
                         nedge++;
-                    else if (pr < 0)
+                        dl[atomicAdd(&grp_n[grp], 1u)] = at; /* < D: the set holds D */
+                    } else if (pr < 0)
                         gpu_set_error(p, GPU_ERR_DEDUPE);
                     if (p.img.action && lab < p.img.n_labels && p.img.action[lab]) {
                         if (atomicCAS(&p.ctl->viol_act_claim, 0u, 1u) == 0u) {
@@ -428,6 +565,14 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
             uint32_t m = __ballot_sync(GPU_FULL, pub);
             if (lane == 0 && m)
                 atomicAdd(&b.cached, (unsigned long long)__popc(m));
+            if (p.oneshot) {
+                /* one row per thread, all at once */
+                if (pub)
+                    c_gslot[row] = insert_one(p, b, cache + (size_t)row * sw, h,
+                                              p.parent ? tile_slot[cur][c_par[row]] : 0, p.parent ? c_lab[row] : 0,
+                                              tile_vec[cur ^ 1], tile_slot[cur ^ 1]);
+                continue;
+            }
             while (m) {
                 const uint32_t ld = __ffs(m) - 1;
                 m &= m - 1;
@@ -443,33 +588,52 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
         }
         __syncthreads();
 
-        /* ---- edges of the expanded states ---- */
-        if (p.want_edges) {
+        /* ---- edges of the expanded states; empty the successor sets ---- */
+        {
             const uint32_t G = p.G, gl = lane & (G - 1), grp = tid >> p.log2G;
-            const bool active = grp < tile_n && tile_slot[cur][grp] != GPU_NO_SLOT;
-            if (active) {
-                const gpu_pair *ded = p.dedupe_global
-                                          ? (const gpu_pair *)p.dedupe_g + ((size_t)blockIdx.x * T + grp) * p.D
-                                          : (const gpu_pair *)(smem + p.off_dedupe) + (size_t)grp * p.D;
-                const unsigned long long src_slot = tile_slot[cur][grp];
-                uint32_t cnt = 0;
-                for (uint32_t i = gl; i < p.D; i += G)
-                    cnt += ded[i].loc != ~0ull;
-                unsigned long long pos = cnt ? atomicAdd(&p.ctl->e_fill, (unsigned long long)cnt) : 0;
-                for (uint32_t i = gl; i < p.D; i += G) {
-                    const gpu_pair e = ded[i];
-                    if (e.loc == ~0ull)
-                        continue;
-                    if (pos < p.e_cap) {
-                        p.e_src[pos] = src_slot;
-                        p.e_dst[pos] = (e.loc & GPU_LOC_GLOBAL) ? e.loc & ~GPU_LOC_GLOBAL : c_gslot[e.loc];
-                        p.e_lab[pos] = (uint32_t)e.label;
+            const gpu_pair *ded = p.dedupe_global
+                                      ? (const gpu_pair *)p.dedupe_g + ((size_t)blockIdx.x * T + grp) * p.D
+                                      : (const gpu_pair *)(smem + p.off_dedupe) + (size_t)grp * p.D;
+            const uint32_t *dl = p.dedupe_global ? p.dedlist_g + ((size_t)blockIdx.x * T + grp) * p.D
+                                                 : (const uint32_t *)(smem + p.off_dedlist) + (size_t)grp * p.D;
+            const uint32_t cnt = grp_n[grp]; /* 0 for an idle group */
+            unsigned long long pos = 0;
+            if (p.want_edges) {
+                /* one atomicAdd per warp: inclusive scan of the groups'
+                 * counts (held by each group's first lane) */
+                const uint32_t x = gl == 0 ? cnt : 0;
+                uint32_t incl = x;
+                for (uint32_t o = 1; o < 32; o <<= 1) {
+                    const uint32_t y = __shfl_up_sync(GPU_FULL, incl, o);
+                    if (lane >= o)
+                        incl += y;
+                }
+                const uint32_t total = __shfl_sync(GPU_FULL, incl, 31);
+                unsigned long long base = 0;
+                if (lane == 0 && total)
+                    base = atomicAdd(&p.ctl->e_fill, (unsigned long long)total);
+                base = __shfl_sync(GPU_FULL, base, 0);
+                pos = base + __shfl_sync(GPU_FULL, incl - x, lane & ~(G - 1));
+            }
+            const unsigned long long src_slot = cnt ? tile_slot[cur][grp] : 0;
+            gpu_pair *dedw = (gpu_pair *)ded;
+            for (uint32_t i = gl; i < cnt; i += G) {
+                const uint32_t at = dl[i];
+                if (p.want_edges) {
+                    const gpu_pair e = ded[at];
+                    if (pos + i < p.e_cap) {
+                        p.e_src[pos + i] = src_slot;
+                        p.e_dst[pos + i] = (e.loc & GPU_LOC_GLOBAL) ? e.loc & ~GPU_LOC_GLOBAL : c_gslot[e.loc];
+                        p.e_lab[pos + i] = (uint32_t)e.label;
                     } else {
                         gpu_set_error(p, GPU_ERR_EDGES);
                     }
-                    pos++;
                 }
+                dedw[at] = gpu_pair{~0ull, ~0ull};
             }
+            __syncwarp();
+            if (gl == 0)
+                grp_n[grp] = 0;
         }
         if (tid == 0) {
             /* volatile: no other thread may load it speculatively */

@@ -241,6 +241,127 @@ __device__ __noinline__ int tbl_find_or_reserve(const gpu_params &p, const uint3
     return TBL_FULL;
 }
 
+__device__ __forceinline__ unsigned long long ld_relaxed64(const uint32_t *p)
+{
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/* One-shot insert, for slots of sw <= 2 words (p.oneshot).  A slot of one
+ * or two words is 4- or 8-byte aligned, so it can be read with one load
+ * and written with one atomicCAS: a reader sees either EMPTY or the whole
+ * vector, never a part of it.  So no slot is ever RESERVED, no fence is
+ * needed before comparing, and the whole vector is installed by
+ *     atomicCAS(slot, EMPTY, key | GPU_NEW_BIT)
+ * on the first EMPTY slot of the bucket (one lane, then broadcast).  The
+ * reasoning of the general protocol carries over: slots still fill in
+ * order, a CAS succeeds only on the first EMPTY slot of the reader's view,
+ * whose earlier slots it compared, and a failed CAS re-reads the bucket.
+ * The new vector is published NEW (unclaimed); insert_global then claims it
+ * with atomicAnd like a scanner would, so the rule "whoever clears the new
+ * bit expands the state" still decides.  Whole warp, converged.  Returns
+ * TBL_FOUND, TBL_RESERVED (meaning: installed by this warp), TBL_FULL or
+ * TBL_SPIN. */
+__device__ __noinline__ int tbl_find_or_install(const gpu_params &p, const uint32_t *v, unsigned long long h1,
+                                                unsigned long long h2, unsigned long long *slot)
+{
+    const uint32_t lane = threadIdx.x & 31u;
+    const uint32_t sw = p.sw, spb = p.spb; /* sw 1: 32 slots; sw 2: 16 */
+    const bool inslot = lane < spb;
+    /* key and EMPTY as the slot's bytes: control word in the high half */
+    const unsigned long long key = sw == 1 ? (unsigned long long)v[0]
+                                           : ((unsigned long long)v[1] << 32) | v[0];
+    const unsigned long long empty = sw == 1 ? GPU_EMPTY : ~0ull;
+    const unsigned long long newbit = sw == 1 ? GPU_NEW_BIT : (unsigned long long)GPU_NEW_BIT << 32;
+    uint32_t spins = 0;
+    for (uint32_t i = 0; i < p.probe_bound; i++) {
+        const unsigned long long b = __umul64hi(h1 + (unsigned long long)i * h2, p.nbuckets);
+        uint32_t *base = p.table + b * p.bw;
+        for (;;) {
+            if (++spins > GPU_SPIN_LIMIT)
+                return TBL_SPIN;
+            unsigned long long w = empty;
+            if (inslot)
+                w = sw == 1 ? (unsigned long long)ld_relaxed(base + lane) : ld_relaxed64(base + 2 * lane);
+            const uint32_t m = __ballot_sync(GPU_FULL, inslot && w != empty && (w & ~newbit) == key);
+            if (m) {
+                *slot = b * spb + (__ffs(m) - 1);
+                return TBL_FOUND;
+            }
+            const uint32_t emp = __ballot_sync(GPU_FULL, inslot && w == empty);
+            if (!emp)
+                break; /* full, key absent: next bucket */
+            const uint32_t el = __ffs(emp) - 1;
+            unsigned long long old = 0;
+            if (lane == el)
+                old = sw == 1 ? (unsigned long long)atomicCAS(base + el, GPU_EMPTY, (uint32_t)key | GPU_NEW_BIT)
+                              : atomicCAS((unsigned long long *)(base + 2 * el), ~0ull, key | newbit);
+            old = __shfl_sync(GPU_FULL, old, el);
+            if (old == empty) {
+                *slot = b * spb + el;
+                return TBL_RESERVED;
+            }
+            /* someone else took the slot, maybe for this key: re-read */
+        }
+    }
+    return TBL_FULL;
+}
+
+/* The one-shot insert by one thread (sw <= 2, one line per bucket): the
+ * same steps as tbl_find_or_install, but the thread reads the bucket
+ * itself, 16 bytes at a time (two 8-byte loads, each single-copy atomic),
+ * and stops at the first match or the first EMPTY slot.  Stopping there is
+ * sound because slots fill in order: a slot after an EMPTY one was EMPTY
+ * too when this thread read it, and an inserter of the same key must fill
+ * the EMPTY slot first.  With the table sized from free memory most
+ * buckets hold a slot or two, so one 16-byte read usually decides, and 32
+ * threads of a warp insert 32 vectors at once instead of one after the
+ * other (the warp-wide insert pays one memory round trip per vector). */
+__device__ __noinline__ int tbl_find_or_install_thread(const gpu_params &p, const uint32_t *v, unsigned long long h1,
+                                                       unsigned long long h2, unsigned long long *slot)
+{
+    const uint32_t sw = p.sw, spb = p.spb;
+    const unsigned long long key = sw == 1 ? (unsigned long long)v[0]
+                                           : ((unsigned long long)v[1] << 32) | v[0];
+    const unsigned long long empty = sw == 1 ? GPU_EMPTY : ~0ull;
+    const unsigned long long newbit = sw == 1 ? GPU_NEW_BIT : (unsigned long long)GPU_NEW_BIT << 32;
+    const uint32_t per16 = 4 / sw; /* slots per 16 bytes */
+    uint32_t spins = 0;
+    for (uint32_t i = 0; i < p.probe_bound; i++) {
+        const unsigned long long b = __umul64hi(h1 + (unsigned long long)i * h2, p.nbuckets);
+        uint32_t *base = p.table + b * p.bw;
+    again:
+        if (++spins > GPU_SPIN_LIMIT)
+            return TBL_SPIN;
+        for (uint32_t s0 = 0; s0 < spb; s0 += per16) {
+            const unsigned long long x0 = ld_relaxed64(base + s0 * sw), x1 = ld_relaxed64(base + s0 * sw + 2);
+            for (uint32_t j = 0; j < per16; j++) {
+                const unsigned long long x = j < per16 / 2 ? x0 : x1;
+                const uint32_t jj = j % (per16 / 2);
+                const unsigned long long w = sw == 1 ? (x >> (32 * jj)) & 0xffffffffull : x;
+                if (w == empty) {
+                    const uint32_t el = s0 + j;
+                    const unsigned long long old =
+                        sw == 1 ? (unsigned long long)atomicCAS(base + el, GPU_EMPTY, (uint32_t)key | GPU_NEW_BIT)
+                                : atomicCAS((unsigned long long *)(base + 2 * el), ~0ull, key | newbit);
+                    if (old == empty) {
+                        *slot = b * spb + el;
+                        return TBL_RESERVED;
+                    }
+                    goto again; /* taken meanwhile, maybe for this key */
+                }
+                if ((w & ~newbit) == key) {
+                    *slot = b * spb + s0 + j;
+                    return TBL_FOUND;
+                }
+            }
+        }
+        /* full, key absent: next bucket */
+    }
+    return TBL_FULL;
+}
+
 /* Step 5, second half: the warp that reserved `slot` writes the key and
  * publishes it with `flag` (GPU_NEW_BIT or 0).  Whole warp, converged. */
 __device__ __forceinline__ void tbl_publish(const gpu_params &p, unsigned long long slot,

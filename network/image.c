@@ -520,6 +520,20 @@ static int build_entries(struct compiler *cc)
                     triples_find(tab, cs, ce, lab, &lo, &hi);
                     for (uint32_t t = lo; t < hi; t++)
                         for (uint64_t x = i; x < j; x++) {
+                            if (l->dst[x] & LTS_DST_DISTRIBUTION) {
+                                /* the support graph: every state the
+                                 * distribution can reach is a target */
+                                uint32_t d = l->dst[x] & ~LTS_DST_DISTRIBUTION;
+                                if (d >= l->n_dists)
+                                    return wx_fail(cc->err, WX_EINPUT, NULL, 0, 0,
+                                                   "component %u (%s): distribution %u out of range",
+                                                   c, comp_name(net, c), d);
+                                for (uint64_t k = l->dist_start[d]; k < l->dist_start[d + 1]; k++)
+                                    if (pairs_push(cc, ((uint64_t)tab[t].value << 32) |
+                                                           l->dist_state[k]) != 0)
+                                        return oom(cc);
+                                continue;
+                            }
                             if (l->dst[x] >= l->n_states)
                                 return wx_fail(cc->err, WX_EINPUT, NULL, 0, 0,
                                                "component %u (%s): transition target %u out of "
@@ -544,6 +558,148 @@ static int build_entries(struct compiler *cc)
     if (!img->trans)
         return oom(cc);
     return WX_OK;
+}
+
+/* Step 5b (probabilistic networks only): the choice table of image.h. */
+static int build_pchoices(struct compiler *cc)
+{
+    const struct network *net = cc->net;
+    struct image *img = cc->img;
+    uint32_t nc = net->n_comps;
+    uint64_t n_ch = 0, n_tg = 0, n_init = 0;
+    struct u64vec keys = {0};  /* (sync << 31 | value) << 32 | dst, per state */
+    uint32_t *po = malloc((img->proc_offsets[nc] ? img->proc_offsets[nc] : 1) * sizeof *po);
+    uint32_t *key = NULL, *start = NULL, *tgt = NULL;
+    double *prob = NULL;
+    uint64_t *num = NULL, *den = NULL;
+    size_t cap_ch = 0, cap_tg = 0;
+    img->pinit_start = malloc((nc + 1) * sizeof *img->pinit_start);
+    img->comp_dists = malloc((nc ? nc : 1) * sizeof *img->comp_dists);
+    if (!po || !img->pinit_start || !img->comp_dists) {
+        free(po);
+        return oom(cc);
+    }
+    img->pchoice_offsets = po;
+    for (uint32_t c = 0; c < nc; c++) {
+        const struct lts *l = &net->comps[c];
+        img->comp_dists[c] = l->n_dists;
+        img->pinit_start[c] = (uint32_t)n_init;
+        n_init += l->init_dist ? l->dist_start[l->init_dist] - l->dist_start[l->init_dist - 1] : 1;
+        for (uint32_t s = 0; s < l->n_states; s++) {
+            po[img->proc_offsets[c] + s] = (uint32_t)n_ch;
+            keys.n = 0;
+            for (int pass = 0; pass < 2; pass++) {
+                const struct triple *tab = pass ? cc->syn : cc->loc;
+                uint32_t cs = pass ? cc->syn_start[c] : cc->loc_start[c];
+                uint32_t ce = pass ? cc->syn_start[c + 1] : cc->loc_start[c + 1];
+                for (uint64_t i = l->offsets[s]; i < l->offsets[s + 1]; i++) {
+                    uint32_t lo, hi;
+                    triples_find(tab, cs, ce, l->label[i], &lo, &hi);
+                    for (uint32_t t = lo; t < hi; t++) {
+                        uint64_t k = (uint64_t)pass << 31 | tab[t].value;
+                        if (u64_push(&keys, k << 32 | l->dst[i]) != 0)
+                            goto nomem;
+                    }
+                }
+            }
+            keys.n = sort_unique(keys.v, keys.n);
+            for (size_t i = 0; i < keys.n; i++) {
+                uint32_t d = (uint32_t)keys.v[i];
+                uint64_t n = d & LTS_DST_DISTRIBUTION
+                                 ? l->dist_start[(d & ~LTS_DST_DISTRIBUTION) + 1] -
+                                       l->dist_start[d & ~LTS_DST_DISTRIBUTION]
+                                 : 1;
+                if (n_ch + 1 >= UINT32_MAX || n_tg + n >= UINT32_MAX) {
+                    free(keys.v), free(key), free(start), free(tgt), free(prob), free(num), free(den);
+                    return wx_fail(cc->err, WX_ELIMIT, NULL, 0, 0,
+                                   "more than 2^32 - 1 probabilistic choices or targets in the image");
+                }
+                size_t old_ch = cap_ch; /* start[] has key[]'s capacity */
+                if (wx_reserve((void **)&key, &cap_ch, n_ch + 2, sizeof *key, 256) != 0)
+                    goto nomem;
+                if (cap_ch != old_ch) {
+                    uint32_t *ns = realloc(start, cap_ch * sizeof *start);
+                    if (!ns)
+                        goto nomem;
+                    start = ns;
+                }
+                size_t old_tg = cap_tg;
+                if (wx_reserve((void **)&tgt, &cap_tg, n_tg + n, sizeof *tgt, 256) != 0)
+                    goto nomem;
+                if (cap_tg != old_tg) {
+                    double *np = realloc(prob, cap_tg * sizeof *np);
+                    if (!np)
+                        goto nomem;
+                    prob = np;
+                    uint64_t *nn = realloc(num, cap_tg * sizeof *nn);
+                    if (!nn)
+                        goto nomem;
+                    num = nn;
+                    uint64_t *nd = realloc(den, cap_tg * sizeof *nd);
+                    if (!nd)
+                        goto nomem;
+                    den = nd;
+                }
+                key[n_ch] = (uint32_t)(keys.v[i] >> 32);
+                start[n_ch] = (uint32_t)n_tg;
+                if (d & LTS_DST_DISTRIBUTION) {
+                    uint32_t di = d & ~LTS_DST_DISTRIBUTION;
+                    for (uint64_t k = l->dist_start[di]; k < l->dist_start[di + 1]; k++, n_tg++) {
+                        tgt[n_tg] = l->dist_state[k];
+                        prob[n_tg] = (double)l->dist_num[k] / (double)l->dist_den[k];
+                        num[n_tg] = l->dist_num[k], den[n_tg] = l->dist_den[k];
+                    }
+                } else {
+                    tgt[n_tg] = d;
+                    prob[n_tg] = 1.0;
+                    num[n_tg] = den[n_tg] = 1;
+                    n_tg++;
+                }
+                n_ch++;
+            }
+        }
+        po[img->proc_offsets[c] + l->n_states] = (uint32_t)n_ch;
+    }
+    img->pinit_start[nc] = (uint32_t)n_init;
+    img->pinit_state = malloc((n_init ? n_init : 1) * sizeof *img->pinit_state);
+    img->pinit_prob = malloc((n_init ? n_init : 1) * sizeof *img->pinit_prob);
+    img->pinit_num = malloc((n_init ? n_init : 1) * sizeof *img->pinit_num);
+    img->pinit_den = malloc((n_init ? n_init : 1) * sizeof *img->pinit_den);
+    if (!img->pinit_state || !img->pinit_prob || !img->pinit_num || !img->pinit_den)
+        goto nomem;
+    for (uint32_t c = 0; c < nc; c++) {
+        const struct lts *l = &net->comps[c];
+        uint32_t at = img->pinit_start[c];
+        if (!l->init_dist) {
+            img->pinit_state[at] = 0, img->pinit_prob[at] = 1.0;
+            img->pinit_num[at] = img->pinit_den[at] = 1;
+            continue;
+        }
+        for (uint64_t k = l->dist_start[l->init_dist - 1]; k < l->dist_start[l->init_dist]; k++, at++) {
+            img->pinit_state[at] = l->dist_state[k];
+            img->pinit_prob[at] = (double)l->dist_num[k] / (double)l->dist_den[k];
+            img->pinit_num[at] = l->dist_num[k], img->pinit_den[at] = l->dist_den[k];
+        }
+    }
+    if (!start && !(start = malloc(sizeof *start)))
+        goto nomem;
+    start[n_ch] = (uint32_t)n_tg;
+    img->n_pchoices = (uint32_t)n_ch;
+    img->n_ptargets = (uint32_t)n_tg;
+    img->pchoice_key = key ? key : malloc(sizeof *key);
+    img->pchoice_start = start;
+    img->ptarget = tgt ? tgt : malloc(sizeof *tgt);
+    img->pprob = prob ? prob : malloc(sizeof *prob);
+    img->pnum = num ? num : malloc(sizeof *num);
+    img->pden = den ? den : malloc(sizeof *den);
+    free(keys.v);
+    if (!img->pchoice_key || !img->ptarget || !img->pprob || !img->pnum || !img->pden)
+        return oom(cc);
+    img->probabilistic = 1;
+    return WX_OK;
+nomem:
+    free(keys.v), free(key), free(start), free(tgt), free(prob), free(num), free(den);
+    return oom(cc);
 }
 
 /* Step 6a: classes' rule lists and masks, and the participants' labels. */
@@ -677,6 +833,11 @@ int image_compile_limited(const struct network *net, const struct image_limits *
         rc = entry_format(&cc);
     if (rc == WX_OK)
         rc = build_entries(&cc);
+    int prob = 0;
+    for (uint32_t c = 0; c < net->n_comps; c++)
+        prob |= net->comps[c].n_dists > 0 || net->comps[c].init_dist;
+    if (rc == WX_OK && prob)
+        rc = build_pchoices(&cc);
     if (rc == WX_OK)
         rc = build_rules(&cc);
     if (rc == WX_OK)
@@ -708,6 +869,10 @@ void image_free(struct image *img)
     free(img->rule_mask), free(img->class_part_start), free(img->class_part_comp);
     free(img->class_part_label), free(img->local_rule_comp), free(img->local_rule_label);
     free(img->local_rule_result), free(img->comp_trans);
+    free(img->pchoice_offsets), free(img->pchoice_key), free(img->pchoice_start);
+    free(img->ptarget), free(img->pprob), free(img->pinit_start), free(img->pinit_state);
+    free(img->pinit_prob), free(img->comp_dists), free(img->pnum), free(img->pden);
+    free(img->pinit_num), free(img->pinit_den);
     memset(img, 0, sizeof *img);
 }
 
@@ -745,6 +910,12 @@ void image_print_info(const struct image *img, FILE *out)
         fprintf(out, "  %u %s: %u states", c, cname(img, c), img->comp_states[c]);
         if (img->comp_trans)
             fprintf(out, ", %llu transitions", (unsigned long long)img->comp_trans[c]);
+        if (img->probabilistic && img->comp_dists) {
+            uint32_t i0 = img->pinit_start[c], i1 = img->pinit_start[c + 1];
+            fprintf(out, ", probabilistic: %u distribution%s%s", img->comp_dists[c],
+                    img->comp_dists[c] == 1 ? "" : "s",
+                    i1 - i0 > 1 ? " and an initial distribution" : "");
+        }
         fprintf(out, ", %u entries; field bits %u..%u (%u bits), slot %u bits x %u per entry\n",
                 ee - es, img->first_bit[c], w ? img->first_bit[c + 1] - 1 : img->first_bit[c], w,
                 img->state_bits[c], image_entry_slots(img->act_bits, img->state_bits[c]));
@@ -777,6 +948,10 @@ void image_print_info(const struct image *img, FILE *out)
             fprintf(out, " -> %s\n", label_name(img, img->class_result[k]));
         }
     }
+    if (img->probabilistic)
+        fprintf(out, "probabilistic: %u choices with %u targets (the transition entries below hold "
+                     "the support graph; explore builds an MDP on the CPU)\n",
+                img->n_pchoices, img->n_ptargets);
     fprintf(out, "transition entries: %u of 64 bits (label/class field %u bits); most entries of "
                  "one (component, state, class): %u\n",
             img->n_entries, img->act_bits, img->max_class_entries);

@@ -35,6 +35,27 @@
  * are the cartesian product of the participants' targets.  Single-participant
  * rules are compiled to local entries.
  *
+ * Probabilistic networks (a component with a distribution, lts.h).  The
+ * arrays above then describe the network's support graph (a distribution's
+ * states appear as ordinary nondeterministic targets), which is enough for
+ * reachability of states but not for probabilities; the probabilistic
+ * explorer (explorer/explore_mdp.h) reads the ADDITIONAL arrays below, which
+ * are NULL / 0 in every non-probabilistic image, so nothing changes for
+ * those.  For component c in local state s its probabilistic choices are
+ *     [pchoice_offsets[proc_offsets[c] + s], pchoice_offsets[proc_offsets[c] + s + 1])
+ * each with a key (bit 31: synchronising; bits 0..30: the local result
+ * label or the class id, as in an entry) and the targets
+ * ptarget[pchoice_start[i] .. pchoice_start[i+1]) with probabilities pprob
+ * (the exact value rounded to double; targets ascending, probabilities
+ * summing to 1 exactly before rounding).  A plain transition is a choice with
+ * one target of probability 1.  Within a segment choices are sorted by key
+ * (local first, then by class), no two equal.  Interleaved transitions choose
+ * the component's distribution; a rule of class k chooses one class-k choice
+ * of every participant and moves by the product distribution.  The initial
+ * state of component c is the distribution pinit_state/pinit_prob
+ * [pinit_start[c], pinit_start[c+1]) (one state 0 with probability 1 unless
+ * its file starts in a distribution).
+ *
  * The image owns all its arrays and its label table.  Read-only after
  * image_compile(), so any number of threads may share it.
  */
@@ -103,7 +124,25 @@ struct image {
                                    (comp, label, result), no duplicates */
     uint32_t *local_rule_comp, *local_rule_label, *local_rule_result;
     uint64_t *comp_trans;       /* n_comps: transitions of each component LTS */
+
+    /* ---- probabilistic networks only (see above); NULL / 0 otherwise ---- */
+    uint32_t probabilistic;     /* 1 when some component has a distribution */
+    uint32_t *pchoice_offsets;  /* proc_offsets[n_comps] */
+    uint32_t n_pchoices;
+    uint32_t *pchoice_key;      /* n_pchoices: sync << 31 | label or class */
+    uint32_t *pchoice_start;    /* n_pchoices + 1, into ptarget / pprob */
+    uint32_t n_ptargets;
+    uint32_t *ptarget;          /* component-local target states */
+    double *pprob;              /* their probabilities */
+    uint64_t *pnum, *pden;      /* the same, exact: reduced fractions */
+    uint32_t *pinit_start;      /* n_comps + 1, into pinit_state / pinit_prob */
+    uint32_t *pinit_state;
+    double *pinit_prob;
+    uint64_t *pinit_num, *pinit_den;
+    uint32_t *comp_dists;       /* n_comps: distributions of each component */
 };
+
+#define IMAGE_PCHOICE_SYNC 0x80000000u
 
 /* Encoding limits checked by image_compile.  The defaults are the format's
  * real limits; image_compile_limited accepts lower ones (values above a

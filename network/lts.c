@@ -11,6 +11,239 @@ void lts_init(struct lts *l, uint32_t n_states)
     l->n_states = n_states;
 }
 
+/* ---- distributions ---- */
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+struct dent {
+    uint32_t state;
+    uint64_t num, den;
+};
+
+static int cmp_dent(const void *a, const void *b)
+{
+    const struct dent *x = a, *y = b;
+    return x->state < y->state ? -1 : x->state > y->state;
+}
+
+/* x + y for reduced fractions whose sum is at most 1 (so it fits whenever
+ * the common denominator does); 0 on overflow. */
+static int frac_add(uint64_t *n, uint64_t *d, uint64_t n2, uint64_t d2)
+{
+    uint64_t g = gcd64(*d, d2), l;
+    if (__builtin_mul_overflow(*d / g, d2, &l))
+        return 0;
+    unsigned __int128 s = (unsigned __int128)*n * (l / *d) + (unsigned __int128)n2 * (l / d2);
+    if (s > l)
+        return 0; /* more than 1: the caller's contract is broken */
+    uint64_t sn = (uint64_t)s, h = gcd64(sn, l);
+    *n = sn / h;
+    *d = l / h;
+    return 1;
+}
+
+uint32_t lts_add_dist(struct lts *l, uint32_t n, const uint32_t *state, const uint64_t *num,
+                      const uint64_t *den)
+{
+    struct dent *e = malloc((n ? n : 1) * sizeof *e);
+    if (!e)
+        return UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t g = gcd64(num[i], den[i]);
+        e[i] = (struct dent){state[i], num[i] / g, den[i] / g};
+    }
+    qsort(e, n, sizeof *e, cmp_dent);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (m > 0 && e[m - 1].state == e[i].state) {
+            if (!frac_add(&e[m - 1].num, &e[m - 1].den, e[i].num, e[i].den)) {
+                free(e);
+                return UINT32_MAX;
+            }
+        } else {
+            e[m++] = e[i];
+        }
+    }
+    if (m == 1) {
+        uint32_t s = e[0].state;
+        free(e);
+        return s;
+    }
+    uint64_t used = l->dist_start ? l->dist_start[l->n_dists] : 0;
+    if (l->n_dists >= LTS_MAX_STATES - 1) {
+        free(e);
+        return UINT32_MAX;
+    }
+    if (l->n_dists + 2 > l->dist_cap) {
+        uint64_t cap = l->dist_cap ? 2 * l->dist_cap : 16;
+        uint64_t *p = realloc(l->dist_start, cap * sizeof *p);
+        if (!p) {
+            free(e);
+            return UINT32_MAX;
+        }
+        if (!l->dist_start)
+            p[0] = 0;
+        l->dist_start = p;
+        l->dist_cap = cap;
+    }
+    if (used + m > l->dist_entry_cap) {
+        uint64_t cap = l->dist_entry_cap ? 2 * l->dist_entry_cap : 64;
+        while (cap < used + m)
+            cap *= 2;
+        uint32_t *s = realloc(l->dist_state, cap * sizeof *s);
+        if (s)
+            l->dist_state = s;
+        uint64_t *a = s ? realloc(l->dist_num, cap * sizeof *a) : NULL;
+        if (a)
+            l->dist_num = a;
+        uint64_t *b = a ? realloc(l->dist_den, cap * sizeof *b) : NULL;
+        if (!b) {
+            free(e);
+            return UINT32_MAX;
+        }
+        l->dist_den = b;
+        l->dist_entry_cap = cap;
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        l->dist_state[used + i] = e[i].state;
+        l->dist_num[used + i] = e[i].num;
+        l->dist_den[used + i] = e[i].den;
+    }
+    free(e);
+    l->dist_start[l->n_dists + 1] = used + m;
+    return LTS_DST_DISTRIBUTION | l->n_dists++;
+}
+
+static const struct lts *cmp_dist_lts; /* qsort has no context argument */
+
+static int cmp_dist(const void *a, const void *b)
+{
+    const struct lts *l = cmp_dist_lts;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    uint64_t i = l->dist_start[x], ie = l->dist_start[x + 1];
+    uint64_t j = l->dist_start[y], je = l->dist_start[y + 1];
+    for (; i < ie && j < je; i++, j++) {
+        if (l->dist_state[i] != l->dist_state[j])
+            return l->dist_state[i] < l->dist_state[j] ? -1 : 1;
+        /* compare num/den exactly: num_i * den_j vs num_j * den_i */
+        unsigned __int128 p = (unsigned __int128)l->dist_num[i] * l->dist_den[j];
+        unsigned __int128 q = (unsigned __int128)l->dist_num[j] * l->dist_den[i];
+        if (p != q)
+            return p < q ? -1 : 1;
+    }
+    if (i < ie || j < je)
+        return i < ie ? 1 : -1;
+    return x < y ? -1 : x > y; /* stable: equal contents keep id order */
+}
+
+static int same_dist(const struct lts *l, uint32_t x, uint32_t y)
+{
+    uint64_t i = l->dist_start[x], ie = l->dist_start[x + 1];
+    uint64_t j = l->dist_start[y], je = l->dist_start[y + 1];
+    if (ie - i != je - j)
+        return 0;
+    for (; i < ie; i++, j++)
+        if (l->dist_state[i] != l->dist_state[j] || l->dist_num[i] != l->dist_num[j] ||
+            l->dist_den[i] != l->dist_den[j])
+            return 0;
+    return 1;
+}
+
+/* Makes the distributions canonical (lts.h): entries sorted by state
+ * (callers that renumber states leave them unsorted), only the used ones
+ * kept, no two equal, sorted by content; dst[] and init_dist remapped.
+ * 0 or -1 (OOM). */
+static int canon_dists(struct lts *l)
+{
+    uint32_t nd = l->n_dists;
+    for (uint32_t d = 0; d < nd; d++) {
+        uint64_t a = l->dist_start[d], b = l->dist_start[d + 1];
+        for (uint64_t i = a + 1; i < b; i++) { /* insertion sort: short */
+            uint32_t s = l->dist_state[i];
+            uint64_t n = l->dist_num[i], q = l->dist_den[i], j = i;
+            for (; j > a && l->dist_state[j - 1] > s; j--) {
+                l->dist_state[j] = l->dist_state[j - 1];
+                l->dist_num[j] = l->dist_num[j - 1];
+                l->dist_den[j] = l->dist_den[j - 1];
+            }
+            l->dist_state[j] = s, l->dist_num[j] = n, l->dist_den[j] = q;
+        }
+    }
+    uint32_t *order = malloc((nd ? nd : 1) * sizeof *order);
+    uint32_t *map = malloc((nd ? nd : 1) * sizeof *map);
+    if (!order || !map) {
+        free(order), free(map);
+        return -1;
+    }
+    for (uint32_t d = 0; d < nd; d++)
+        map[d] = 0;
+    for (uint64_t i = 0; i < l->n_trans; i++)
+        if (l->dst[i] & LTS_DST_DISTRIBUTION)
+            map[l->dst[i] & ~LTS_DST_DISTRIBUTION] = 1;
+    if (l->init_dist)
+        map[l->init_dist - 1] = 1;
+    uint32_t nu = 0;
+    uint64_t entries = 0;
+    for (uint32_t d = 0; d < nd; d++)
+        if (map[d])
+            order[nu++] = d;
+    cmp_dist_lts = l;
+    qsort(order, nu, sizeof *order, cmp_dist);
+    uint32_t nn = 0;
+    for (uint32_t k = 0; k < nu; k++) {
+        if (k == 0 || !same_dist(l, order[k], order[k - 1])) {
+            nn++;
+            entries += l->dist_start[order[k] + 1] - l->dist_start[order[k]];
+        }
+        map[order[k]] = nn - 1;
+    }
+    uint64_t *st = malloc((nn + 1) * sizeof *st);
+    uint32_t *ds = malloc((entries ? entries : 1) * sizeof *ds);
+    uint64_t *dn = malloc((entries ? entries : 1) * sizeof *dn);
+    uint64_t *dd = malloc((entries ? entries : 1) * sizeof *dd);
+    if (!st || !ds || !dn || !dd) {
+        free(order), free(map), free(st), free(ds), free(dn), free(dd);
+        return -1;
+    }
+    uint64_t at = 0;
+    st[0] = 0;
+    for (uint32_t k = 0, o = 0; k < nu; k++) {
+        if (k > 0 && map[order[k]] == map[order[k - 1]])
+            continue;
+        for (uint64_t i = l->dist_start[order[k]]; i < l->dist_start[order[k] + 1]; i++, at++) {
+            ds[at] = l->dist_state[i];
+            dn[at] = l->dist_num[i];
+            dd[at] = l->dist_den[i];
+        }
+        st[++o] = at;
+    }
+    for (uint64_t i = 0; i < l->n_trans; i++)
+        if (l->dst[i] & LTS_DST_DISTRIBUTION)
+            l->dst[i] = LTS_DST_DISTRIBUTION | map[l->dst[i] & ~LTS_DST_DISTRIBUTION];
+    if (l->init_dist)
+        l->init_dist = map[l->init_dist - 1] + 1;
+    free(l->dist_start), free(l->dist_state), free(l->dist_num), free(l->dist_den);
+    l->dist_start = st, l->dist_state = ds, l->dist_num = dn, l->dist_den = dd;
+    l->n_dists = nn;
+    l->dist_cap = nn + 1;
+    l->dist_entry_cap = entries;
+    if (nn == 0) { /* nothing probabilistic is left: the plain form */
+        free(l->dist_start), free(l->dist_state), free(l->dist_num), free(l->dist_den);
+        l->dist_start = NULL, l->dist_state = NULL, l->dist_num = NULL, l->dist_den = NULL;
+        l->dist_cap = l->dist_entry_cap = 0;
+    }
+    free(order), free(map);
+    return 0;
+}
+
 /* Capacity is kept in the offsets pointer's slot until lts_finish() builds
  * the real offsets; a separate field would leak into the public struct. */
 static uint64_t cap_of(const struct lts *l)
@@ -102,6 +335,8 @@ static int rebuild(struct lts *l, struct triple *t, uint64_t n)
  * is what makes reading a 300 MB .aut file I/O-bound rather than sort-bound. */
 int lts_finish(struct lts *l)
 {
+    if (l->n_dists && canon_dists(l) != 0)
+        return -1;
     uint64_t n = l->n_trans, ns = l->n_states;
     uint64_t *off = calloc(ns + 1, sizeof *off);
     uint64_t *key = malloc((n ? n : 1) * sizeof *key);
@@ -161,16 +396,37 @@ int lts_prune_from(struct lts *l, uint32_t initial)
     for (uint32_t s = 0; s < n; s++)
         newid[s] = UINT32_MAX;
     uint32_t head = 0, tail = 0;
-    order[tail++] = initial;
-    newid[initial] = 0;
+#define VISIT(x)                                   \
+    do {                                           \
+        uint32_t x_ = (x);                         \
+        if (newid[x_] == UINT32_MAX) {             \
+            newid[x_] = tail;                      \
+            order[tail++] = x_;                    \
+        }                                          \
+    } while (0)
+    /* every state of a distribution, in its (ascending) order */
+#define VISIT_DST(d)                                                             \
+    do {                                                                         \
+        uint32_t d_ = (d);                                                       \
+        if (d_ & LTS_DST_DISTRIBUTION) {                                         \
+            d_ &= ~LTS_DST_DISTRIBUTION;                                         \
+            for (uint64_t k_ = l->dist_start[d_]; k_ < l->dist_start[d_ + 1]; k_++) \
+                VISIT(l->dist_state[k_]);                                        \
+        } else {                                                                 \
+            VISIT(d_);                                                           \
+        }                                                                        \
+    } while (0)
+    l->init_dist = 0;
+    if (initial & LTS_DST_DISTRIBUTION)
+        l->init_dist = (initial & ~LTS_DST_DISTRIBUTION) + 1;
+    VISIT_DST(initial);
     while (head < tail) {
         uint32_t s = order[head++];
         for (uint64_t i = l->offsets[s]; i < l->offsets[s + 1]; i++)
-            if (newid[l->dst[i]] == UINT32_MAX) {
-                newid[l->dst[i]] = tail;
-                order[tail++] = l->dst[i];
-            }
+            VISIT_DST(l->dst[i]);
     }
+#undef VISIT_DST
+#undef VISIT
     uint64_t m = 0;
     for (uint64_t i = 0; i < l->n_trans; i++)
         if (newid[l->src[i]] != UINT32_MAX)
@@ -182,11 +438,37 @@ int lts_prune_from(struct lts *l, uint32_t initial)
     }
     m = 0;
     for (uint64_t i = 0; i < l->n_trans; i++)
-        if (newid[l->src[i]] != UINT32_MAX)
-            t[m++] = (struct triple){newid[l->src[i]], l->label[i], newid[l->dst[i]]};
+        if (newid[l->src[i]] != UINT32_MAX) {
+            uint32_t d = l->dst[i];
+            t[m++] = (struct triple){newid[l->src[i]], l->label[i],
+                                     d & LTS_DST_DISTRIBUTION ? d : newid[d]};
+        }
+    int rc = 0;
+    if (l->n_dists) {
+        /* renumber the distributions' states; canon_dists (through a
+         * temporary view of the triples' dsts) re-sorts and renumbers them */
+        for (uint64_t k = 0; k < l->dist_start[l->n_dists]; k++)
+            l->dist_state[k] = newid[l->dist_state[k]]; /* UINT32_MAX: unused dist */
+        uint32_t *save = l->dst;
+        uint64_t save_n = l->n_trans;
+        uint32_t *tmp = malloc((m ? m : 1) * sizeof *tmp);
+        if (!tmp) {
+            free(t), free(order), free(newid);
+            return -1;
+        }
+        for (uint64_t i = 0; i < m; i++)
+            tmp[i] = t[i].dst;
+        l->dst = tmp, l->n_trans = m;
+        rc = canon_dists(l);
+        for (uint64_t i = 0; i < m; i++)
+            t[i].dst = tmp[i];
+        l->dst = save, l->n_trans = save_n;
+        free(tmp);
+    }
     qsort(t, m, sizeof *t, cmp_triple);
     l->n_states = tail;
-    int rc = rebuild(l, t, m);
+    if (rc == 0)
+        rc = rebuild(l, t, m);
     if (rc == 0) {
         /* order[] maps new numbers to previous ones; compose with any
          * earlier map so orig_state always names the file's states. */
@@ -206,6 +488,7 @@ int lts_copy(struct lts *dst, const struct lts *src)
     uint64_t n = src->n_trans ? src->n_trans : 1;
     *dst = *src;
     dst->orig_state = NULL; /* not shared: copied below */
+    dst->dist_start = NULL, dst->dist_state = NULL, dst->dist_num = NULL, dst->dist_den = NULL;
     dst->src = malloc(n * sizeof *dst->src);
     dst->label = malloc(n * sizeof *dst->label);
     dst->dst = malloc(n * sizeof *dst->dst);
@@ -226,6 +509,23 @@ int lts_copy(struct lts *dst, const struct lts *src)
         }
         memcpy(dst->orig_state, src->orig_state, (size_t)src->n_states * sizeof *dst->orig_state);
     }
+    if (src->n_dists) {
+        uint64_t ne = src->dist_start[src->n_dists];
+        dst->dist_start = malloc(((size_t)src->n_dists + 1) * sizeof *dst->dist_start);
+        dst->dist_state = malloc((ne ? ne : 1) * sizeof *dst->dist_state);
+        dst->dist_num = malloc((ne ? ne : 1) * sizeof *dst->dist_num);
+        dst->dist_den = malloc((ne ? ne : 1) * sizeof *dst->dist_den);
+        if (!dst->dist_start || !dst->dist_state || !dst->dist_num || !dst->dist_den) {
+            lts_free(dst);
+            return -1;
+        }
+        memcpy(dst->dist_start, src->dist_start, ((size_t)src->n_dists + 1) * sizeof *dst->dist_start);
+        memcpy(dst->dist_state, src->dist_state, ne * sizeof *dst->dist_state);
+        memcpy(dst->dist_num, src->dist_num, ne * sizeof *dst->dist_num);
+        memcpy(dst->dist_den, src->dist_den, ne * sizeof *dst->dist_den);
+        dst->dist_cap = src->n_dists + 1;
+        dst->dist_entry_cap = ne;
+    }
     return 0;
 }
 
@@ -235,4 +535,9 @@ void lts_free(struct lts *l)
     l->src = l->label = l->dst = l->orig_state = NULL;
     l->offsets = NULL;
     l->n_trans = 0;
+    free(l->dist_start), free(l->dist_state), free(l->dist_num), free(l->dist_den);
+    l->dist_start = NULL, l->dist_state = NULL, l->dist_num = NULL, l->dist_den = NULL;
+    l->n_dists = 0;
+    l->dist_cap = l->dist_entry_cap = 0;
+    l->init_dist = 0;
 }

@@ -139,7 +139,7 @@ static int read_aut_leaf(struct net_ctx *ctx, const char *path, struct network *
     struct lts l;
     uint32_t initial = 0;
     memset(&l, 0, sizeof l);
-    int rc = aut_read(path, ctx->labels, &l, &initial, err);
+    int rc = aut_read_prob(path, ctx->labels, &l, &initial, err);
     if (rc != WX_OK)
         return rc;
     return net_leaf(ctx, &l, initial, path, out, err);

@@ -36,6 +36,12 @@ struct scan {
     uint64_t line;          /* current line, 1-based                          */
     bool cut_by_eot;        /* the current line ends at an EOT, not an LF     */
     struct wx_error *err;
+    bool prob;              /* accept distributions (aut_read_prob)           */
+    struct lts *lts;        /* where distributions go (after the header)      */
+    /* the distribution being scanned: states and exact probabilities */
+    uint32_t *dstate;
+    uint64_t *dnum, *dden;
+    uint32_t dn, dcap;
 };
 
 static inline bool is_blank(unsigned char c)
@@ -173,11 +179,174 @@ static bool looks_probabilistic(const char *p, const char *lim)
     return p < lim && is_digit((unsigned char)*p);
 }
 
+/* looks_probabilistic, also catching a signed or decimal probability (only
+ * asked in the probabilistic variant, where a better message follows). */
+static bool looks_probabilistic_ext(const char *p, const char *lim)
+{
+    if (looks_probabilistic(p, lim))
+        return true;
+    p = skip_blanks(p, lim);
+    return p < lim && (*p == '-' || *p == '+' || *p == '.');
+}
+
 static int not_probabilistic(struct scan *s, const char *at)
 {
     return fail_at(s, WX_EINPUT, at,
                    "probabilistic transitions are not supported yet "
                    "(found a distribution \"state probability state ...\")");
+}
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Denominators (and decimal scales) are kept below this bound, so that the
+ * exact sums below never overflow 128-bit intermediates. */
+#define AUT_MAX_DEN 1000000000000000000ull /* 10^18 */
+
+/* prob := digits "/" digits | digits ["." digits*] | "." digits
+ * An exact probability num/den (reduced) in (0, 1].  Returns the position
+ * after it, or NULL with the error filled. */
+static const char *scan_prob(struct scan *s, const char *p, const char *lim, uint64_t *num,
+                             uint64_t *den)
+{
+    const char *at = p;
+    char b[64];
+    if (p < lim && (*p == '-' || *p == '+'))
+        return fail_at(s, WX_EINPUT, p, "a probability is written without a sign ('%c' found); "
+                       "it must lie in (0, 1]", *p), NULL;
+    uint64_t n = 0, d = 1;
+    const char *q = scan_number(p, lim, &n);
+    bool digits = q > p;
+    if (q < lim && *q == '/') {
+        if (!digits)
+            return expected(s, p, lim, "a probability (p/q or a decimal)"), NULL;
+        const char *r = scan_number(q + 1, lim, &d);
+        if (r == q + 1)
+            return expected(s, q + 1, lim, "the denominator of a probability p/q"), NULL;
+        if (d == 0)
+            return fail_at(s, WX_EINPUT, at, "probability with denominator 0"), NULL;
+        if (n > AUT_MAX_DEN || d > AUT_MAX_DEN)
+            return fail_at(s, WX_EINPUT, at, "probability %s: numerator and denominator must be "
+                           "at most 10^18", (num_text(at, r, b, sizeof b), b)), NULL;
+        q = r;
+    } else if (q < lim && *q == '.') {
+        const char *f = q + 1;
+        while (f < lim && is_digit((unsigned char)*f)) {
+            if (d == AUT_MAX_DEN)
+                return fail_at(s, WX_EINPUT, at, "probability with more than 18 decimal places"),
+                       NULL;
+            if (n > AUT_MAX_DEN)
+                return fail_at(s, WX_EINPUT, at, "probability too large"), NULL;
+            n = n * 10 + (uint64_t)(*f - '0');
+            d *= 10;
+            f++;
+        }
+        if (!digits && f == q + 1)
+            return expected(s, p, lim, "a probability (p/q or a decimal)"), NULL;
+        q = f;
+    } else if (!digits) {
+        return expected(s, p, lim, "a probability (p/q or a decimal)"), NULL;
+    }
+    if (q < lim && (*q == ')' || *q == ','))
+        return fail_at(s, WX_EINPUT, q, "a distribution ends with a state: expected a blank and "
+                       "the last state after the probability, found %s",
+                       describe(q, lim, b, sizeof b)), NULL;
+    if (q < lim && !is_blank((unsigned char)*q))
+        return fail_at(s, WX_EINPUT, q, "unexpected %s in a probability",
+                       describe(q, lim, b, sizeof b)), NULL;
+    if (n == 0)
+        return fail_at(s, WX_EINPUT, at, "probability %s is 0: every probability of a "
+                       "distribution must lie in (0, 1]", (num_text(at, q, b, sizeof b), b)), NULL;
+    if (n > d)
+        return fail_at(s, WX_EINPUT, at, "probability %s is greater than 1",
+                       (num_text(at, q, b, sizeof b), b)), NULL;
+    uint64_t g = gcd_u64(n, d);
+    *num = n / g;
+    *den = d / g;
+    return q;
+}
+
+static int dist_push(struct scan *s, uint32_t state, uint64_t num, uint64_t den)
+{
+    if (s->dn == s->dcap) {
+        uint32_t cap = s->dcap ? 2 * s->dcap : 16;
+        uint32_t *a = realloc(s->dstate, cap * sizeof *a);
+        if (a)
+            s->dstate = a;
+        uint64_t *b = a ? realloc(s->dnum, cap * sizeof *b) : NULL;
+        if (b)
+            s->dnum = b;
+        uint64_t *c = b ? realloc(s->dden, cap * sizeof *c) : NULL;
+        if (!c)
+            return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory while reading");
+        s->dden = c;
+        s->dcap = cap;
+    }
+    s->dstate[s->dn] = state;
+    s->dnum[s->dn] = num;
+    s->dden[s->dn] = den;
+    s->dn++;
+    return WX_OK;
+}
+
+/* dist := state { blank+ prob blank+ state }    (mCRL2's "s1 p1 s2 ... sn")
+ * Called with the first state already scanned (first, ending at p).  The
+ * probabilities are exact fractions; each lies in (0, 1], and the last state
+ * gets the remainder 1 - (p1 + ... + p(n-1)), which must be > 0.  Fills
+ * s->dstate/dnum/dden/dn.  Returns the position after the last state, or
+ * NULL with the error filled. */
+static const char *scan_dist(struct scan *s, const char *p, const char *lim, uint64_t n_states,
+                             const char *what, uint32_t first)
+{
+    uint64_t sn = 0, sd = 1; /* sum so far, exact */
+    uint32_t state = first;
+    s->dn = 0;
+    for (;;) {
+        const char *q = skip_blanks(p, lim);
+        if (!(q < lim && (is_digit((unsigned char)*q) || *q == '.' || *q == '/' ||
+                          *q == '-' || *q == '+')))
+            break;
+        if (q == p)
+            return expected(s, p, lim, "a blank between a state and its probability"), NULL;
+        const char *at = q;
+        uint64_t n, d;
+        if (!(q = scan_prob(s, q, lim, &n, &d)))
+            return NULL;
+        /* sum += n/d, exactly: the common denominator stays below 2^64
+         * when it fits, else the distribution is refused (never rounded) */
+        uint64_t g = gcd_u64(sd, d), l;
+        if (__builtin_mul_overflow(sd / g, d, &l))
+            return fail_at(s, WX_EINPUT, at, "the probabilities' common denominator exceeds "
+                           "2^64: the sum cannot be checked exactly"), NULL;
+        unsigned __int128 sum = (unsigned __int128)sn * (l / sd) + (unsigned __int128)n * (l / d);
+        if (sum >= l) {
+            char b[48];
+            num_text(at, q, b, sizeof b);
+            return fail_at(s, WX_EINPUT, at, "the probabilities up to %s already sum to %s1; the "
+                           "last state of a distribution gets the remainder 1 - (p1 + ... + pn-1), "
+                           "which must be positive", b, sum > l ? "more than " : ""), NULL;
+        }
+        uint64_t h = gcd_u64((uint64_t)sum, l);
+        sn = (uint64_t)sum / h;
+        sd = l / h;
+        if (dist_push(s, state, n, d) != WX_OK)
+            return NULL;
+        const char *r = skip_blanks(q, lim);
+        if (r == q && r < lim)
+            return expected(s, r, lim, "a blank after a probability"), NULL;
+        if (!(p = scan_state(s, r, lim, n_states, what, &state)))
+            return NULL;
+    }
+    if (dist_push(s, state, sd - sn, sd) != WX_OK)
+        return NULL;
+    return p;
 }
 
 /* label-byte check over [p, q): every byte but controls (TAB is fine). */
@@ -197,6 +366,7 @@ static int check_label_bytes(struct scan *s, const char *p, const char *q)
 
 struct header {
     uint32_t initial, n_states;
+    bool init_dist;           /* the initial distribution is in s->d*    */
     uint64_t n_trans;
     int n_trans_col;          /* column of NTRANS, for the count error   */
     uint64_t line;            /* line of the header                      */
@@ -241,10 +411,17 @@ static int scan_header(struct scan *s, const char *p, const char *le, struct hea
     if (!(p = scan_count(s, init_at, le, "initial state", &init)))
         return s->err->code;
     const char *init_end = p;
-    if (looks_probabilistic(p, le))
-        return fail_at(s, WX_EINPUT, init_at,
-                       "probabilistic initial states are not supported yet "
-                       "(found a distribution \"state probability state ...\")");
+    bool init_dist = false;
+    if (s->prob ? looks_probabilistic_ext(p, le) : looks_probabilistic(p, le)) {
+        if (!s->prob)
+            return fail_at(s, WX_EINPUT, init_at,
+                           "probabilistic initial states are not supported yet "
+                           "(found a distribution \"state probability state ...\")");
+        /* the states' range is checked below, once NSTATES is known */
+        if (!(p = scan_dist(s, p, le, UINT32_MAX, "initial state", (uint32_t)(init < UINT32_MAX ? init : UINT32_MAX))))
+            return s->err->code;
+        init_dist = true;
+    }
     p = skip_blanks(p, le);
     if (p >= le || *p != ',')
         return expected(s, p, le, "',' after the initial state");
@@ -278,7 +455,15 @@ static int scan_header(struct scan *s, const char *p, const char *le, struct hea
     if (p < le)
         return fail_at(s, WX_EINPUT, p, "expected end of line after the header, found %s %s",
                        describe(p, le, b, sizeof b), form);
-    if (init >= ns) {
+    if (init_dist) {
+        for (uint32_t i = 0; i < s->dn; i++)
+            if (s->dstate[i] >= ns)
+                return fail_at(s, WX_EINPUT, init_at,
+                               "state %u of the initial distribution is out of range: the "
+                               "header declares %llu states (0..%llu)", s->dstate[i],
+                               (unsigned long long)ns, (unsigned long long)ns - 1);
+        init = 0;
+    } else if (init >= ns) {
         char t[48];
         num_text(init_at, init_end, t, sizeof t);
         return fail_at(s, WX_EINPUT, init_at,
@@ -287,6 +472,7 @@ static int scan_header(struct scan *s, const char *p, const char *le, struct hea
                        (unsigned long long)ns - 1);
     }
     h->initial = (uint32_t)init;
+    h->init_dist = init_dist;
     h->n_states = (uint32_t)ns;
     h->n_trans = nt;
     h->line = s->line;
@@ -349,8 +535,17 @@ static int scan_transition(struct scan *s, const char *p, const char *le,
     const char *t = skip_blanks(p + 1, le);
     if (!(p = scan_state(s, t, le, n_states, "target state", dst)))
         return s->err->code;
-    if (looks_probabilistic(p, le))
-        return not_probabilistic(s, t);
+    if (s->prob ? looks_probabilistic_ext(p, le) : looks_probabilistic(p, le)) {
+        if (!s->prob)
+            return not_probabilistic(s, t);
+        if (!(p = scan_dist(s, p, le, n_states, "target state", *dst)))
+            return s->err->code;
+        uint32_t d = lts_add_dist(s->lts, s->dn, s->dstate, s->dnum, s->dden);
+        if (d == UINT32_MAX)
+            return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0,
+                           "out of memory (or more than 2^31 distributions) while reading");
+        *dst = d;
+    }
     p = skip_blanks(p, le);
     if (p >= le || *p != ')')
         return expected(s, p, le, "')' after the target state");
@@ -463,6 +658,13 @@ static int scan_file(struct scan *s, const char *buf, struct strtab *labels,
     struct lcache cache;
     memset(&cache, 0xff, sizeof cache); /* every id UINT32_MAX: empty */
     lts_init(out, h.n_states);
+    s->lts = out;
+    uint32_t init_value = h.initial;
+    if (h.init_dist) {
+        init_value = lts_add_dist(out, s->dn, s->dstate, s->dnum, s->dden);
+        if (init_value == UINT32_MAX)
+            return oom(s);
+    }
     /* Pre-size from the header, but never beyond what the file can hold (a
      * transition line has at least 8 bytes), so a lying header costs nothing. */
     uint64_t fits = (uint64_t)(s->end - pos) / 8;
@@ -505,17 +707,23 @@ static int scan_file(struct scan *s, const char *buf, struct strtab *labels,
                        "only %llu transition line%s", (unsigned long long)h.n_trans,
                        (unsigned long long)n_lines, n_lines == 1 ? "" : "s");
     }
+    if (init_value & LTS_DST_DISTRIBUTION)
+        out->init_dist = (init_value & ~LTS_DST_DISTRIBUTION) + 1; /* kept by lts_finish */
     if (lts_finish(out) != 0)
         return oom(s);
-    *initial = h.initial;
+    if (out->init_dist) {
+        init_value = LTS_DST_DISTRIBUTION | (out->init_dist - 1);
+        out->init_dist = 0; /* lts_prune_from sets it again */
+    }
+    *initial = init_value;
     return WX_OK;
 }
 
-int aut_read_buffer(const char *data, size_t len, const char *name,
-                    struct strtab *labels, struct lts *out, uint32_t *initial,
-                    struct wx_error *err)
+static int read_buffer(const char *data, size_t len, const char *name, struct strtab *labels,
+                       struct lts *out, uint32_t *initial, bool prob, struct wx_error *err)
 {
     struct scan s = {0};
+    s.prob = prob;
     const char *eot = len ? memchr(data, AUT_EOT, len) : NULL;
     s.end = eot ? eot : data + len;
     s.real_end = data + len;
@@ -525,12 +733,27 @@ int aut_read_buffer(const char *data, size_t len, const char *name,
     memset(out, 0, sizeof *out);
     *initial = 0;
     int rc = scan_file(&s, data, labels, out, initial);
+    free(s.dstate), free(s.dnum), free(s.dden);
     if (rc != WX_OK) {
         lts_free(out);
         memset(out, 0, sizeof *out);
         *initial = 0;
     }
     return rc;
+}
+
+int aut_read_buffer(const char *data, size_t len, const char *name,
+                    struct strtab *labels, struct lts *out, uint32_t *initial,
+                    struct wx_error *err)
+{
+    return read_buffer(data, len, name, labels, out, initial, false, err);
+}
+
+int aut_read_prob_buffer(const char *data, size_t len, const char *name,
+                         struct strtab *labels, struct lts *out, uint32_t *initial,
+                         struct wx_error *err)
+{
+    return read_buffer(data, len, name, labels, out, initial, true, err);
 }
 
 /* Reads a non-mappable file (pipe, terminal) whole; *buf is malloc'ed. */
@@ -568,8 +791,8 @@ static int read_all(int fd, const char *path, char **buf, size_t *len,
     return WX_OK;
 }
 
-int aut_read(const char *path, struct strtab *labels, struct lts *out,
-             uint32_t *initial, struct wx_error *err)
+static int read_path(const char *path, struct strtab *labels, struct lts *out,
+                     uint32_t *initial, bool prob, struct wx_error *err)
 {
     memset(out, 0, sizeof *out);
     *initial = 0;
@@ -597,7 +820,7 @@ int aut_read(const char *path, struct strtab *labels, struct lts *out,
         }
         close(fd);
         madvise(m, len, MADV_SEQUENTIAL); /* a hint; failure is harmless */
-        rc = aut_read_buffer(m, len, path, labels, out, initial, err);
+        rc = read_buffer(m, len, path, labels, out, initial, prob, err);
         munmap(m, len);
     } else {
         char *buf = NULL;
@@ -606,10 +829,22 @@ int aut_read(const char *path, struct strtab *labels, struct lts *out,
         close(fd);
         if (rc != WX_OK)
             return rc;
-        rc = aut_read_buffer(buf, len, path, labels, out, initial, err);
+        rc = read_buffer(buf, len, path, labels, out, initial, prob, err);
         free(buf);
     }
     return rc;
+}
+
+int aut_read(const char *path, struct strtab *labels, struct lts *out,
+             uint32_t *initial, struct wx_error *err)
+{
+    return read_path(path, labels, out, initial, false, err);
+}
+
+int aut_read_prob(const char *path, struct strtab *labels, struct lts *out,
+                  uint32_t *initial, struct wx_error *err)
+{
+    return read_path(path, labels, out, initial, true, err);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -778,6 +1013,51 @@ int aut_writer_add(struct aut_writer *w, uint64_t src, const char *label,
     if (w->status)
         return w->status;
     uint64_t m = src > dst ? src : dst;
+    if (w->n_trans == 0 || m > w->max_state)
+        w->max_state = m;
+    w->n_trans++;
+    return WX_OK;
+}
+
+int aut_writer_add_dist(struct aut_writer *w, uint64_t src, const char *label, size_t len,
+                        uint32_t n, const uint64_t *dst, const uint64_t *num, const uint64_t *den)
+{
+    if (w->status)
+        return w->status;
+    if (n == 1)
+        return aut_writer_add(w, src, label, len, dst[0]);
+    for (size_t i = 0; i < len; i++)
+        if (is_bad_label_byte((unsigned char)label[i]))
+            return w->status = wx_fail(&w->err, WX_EINPUT, w->path, 0, 0,
+                                       "label with control byte 0x%02X at offset %zu "
+                                       "cannot be written in AUT",
+                                       (unsigned char)label[i], i);
+    bool quote = !is_plain_identifier(label, len);
+    char tmp[20], *d;
+    d = u64_text(src, tmp);
+    writer_put(w, "(", 1);
+    writer_put(w, d, (size_t)(tmp + 20 - d));
+    writer_put(w, quote ? ",\"" : ",", quote ? 2 : 1);
+    writer_put(w, label, len);
+    writer_put(w, quote ? "\"," : ",", quote ? 2 : 1);
+    uint64_t m = src;
+    for (uint32_t i = 0; i < n; i++) {
+        d = u64_text(dst[i], tmp);
+        writer_put(w, d, (size_t)(tmp + 20 - d));
+        m = dst[i] > m ? dst[i] : m;
+        if (i + 1 == n)
+            break;
+        writer_put(w, " ", 1);
+        d = u64_text(num[i], tmp);
+        writer_put(w, d, (size_t)(tmp + 20 - d));
+        writer_put(w, "/", 1);
+        d = u64_text(den[i], tmp);
+        writer_put(w, d, (size_t)(tmp + 20 - d));
+        writer_put(w, " ", 1);
+    }
+    writer_put(w, ")\n", 2);
+    if (w->status)
+        return w->status;
     if (w->n_trans == 0 || m > w->max_state)
         w->max_state = m;
     w->n_trans++;

@@ -39,6 +39,27 @@
  *     (0x00..0x1F and 0x7F, NUL included) are rejected everywhere except TAB
  *     inside a label, so every label is a valid NUL-free C string.
  *
+ * PROBABILISTIC VARIANT (aut_read_prob only; mCRL2's probabilistic LTSs):
+ * a target, and the header's INITIAL, may be a distribution
+ *     (SRC, LABEL, S1 P1 S2 P2 ... Sn)        n >= 2
+ * meaning S1 with probability P1, ..., and Sn with the remainder
+ * 1 - (P1 + ... + Pn-1).  A probability is a fraction "p/q" (p, q <= 10^18)
+ * or a decimal ("0.25", ".5", "1"; at most 18 places); blanks separate
+ * every state and probability.  Probabilities are EXACT rationals: each must
+ * lie in (0, 1] and the sum before the last state must be < 1, so that the
+ * remainder is > 0 (no tolerance: 0.3333 + 0.3333 leaves 0.3334 to the last
+ * state; write 1/3 for a third).  A state may occur twice in one
+ * distribution (the probabilities add); a distribution whose mass is all on
+ * one state is a plain transition.  Errors (WX_EINPUT, located at the
+ * offending probability or state): a signed, zero, or > 1 probability, a
+ * zero denominator, too many digits, probabilities reaching 1 before the
+ * last state, a missing state or probability, states out of range.  The
+ * distribution goes into out (lts.h: dst = LTS_DST_DISTRIBUTION | d); a
+ * probabilistic initial state is returned as *initial =
+ * LTS_DST_DISTRIBUTION | d, which lts_prune_from understands.  aut_read
+ * and aut_read_buffer refuse distributions (the graph readers of scc, mec,
+ * cycle-mean have no use for them), as described below.
+ *
  * ERRORS (all located with wx_fail as file:line:col; columns are 1-based byte
  * offsets, a TAB counts as one column; lines past INT_MAX report INT_MAX):
  *   WX_EINPUT  malformed header; '?' counts (file left by an aborted CADP-style
@@ -101,6 +122,14 @@ int aut_read_buffer(const char *data, size_t len, const char *name,
                     struct strtab *labels, struct lts *out, uint32_t *initial,
                     struct wx_error *err);
 
+/* aut_read / aut_read_buffer accepting the probabilistic variant above
+ * (*initial may then carry LTS_DST_DISTRIBUTION). */
+int aut_read_prob(const char *path, struct strtab *labels, struct lts *out,
+                  uint32_t *initial, struct wx_error *err);
+int aut_read_prob_buffer(const char *data, size_t len, const char *name,
+                         struct strtab *labels, struct lts *out, uint32_t *initial,
+                         struct wx_error *err);
+
 struct aut_writer;
 
 /* Creates (truncates) path and writes the placeholder header; on success *w
@@ -113,6 +142,14 @@ int aut_writer_open(const char *path, struct aut_writer **w, struct wx_error *er
  * aut_writer_close reports the failure in full. */
 int aut_writer_add(struct aut_writer *w, uint64_t src, const char *label,
                    size_t len, uint64_t dst);
+
+/* Appends the probabilistic line (src, label[0..len), dst[0] num[0]/den[0]
+ * dst[1] ... dst[n-1]) of the variant above: the last target gets the
+ * remainder, so num/den[n-1] are not written (the caller's fractions must
+ * be reduced, in (0, 1), and sum to 1).  n == 1 writes a plain line.
+ * Errors as aut_writer_add. */
+int aut_writer_add_dist(struct aut_writer *w, uint64_t src, const char *label, size_t len,
+                        uint32_t n, const uint64_t *dst, const uint64_t *num, const uint64_t *den);
 
 /* Flushes, writes the final header with the number of lines added and
  * n_states, closes and frees w.  Fails (and removes the file) after an

@@ -452,10 +452,17 @@ static void check_all_listed(const char *dir, char names[][64], int n)
     check(unlisted == 0, "%s: every .aut file has an EXPECT row (%d unlisted)", dir, unlisted);
 }
 
-static void test_bad_files(void)
+typedef int (*reader_fn)(const char *, struct strtab *, struct lts *, uint32_t *,
+                         struct wx_error *);
+
+/* Every row of DIR/EXPECT through `read`: status, location, message; and
+ * every .aut file of DIR has a row. */
+static void test_bad_dir(const char *dir, reader_fn read, int min_cases)
 {
-    FILE *f = fopen("tests/bad/aut/EXPECT", "r");
-    if (!check(f != NULL, "tests/bad/aut/EXPECT readable"))
+    char mpath[128];
+    snprintf(mpath, sizeof mpath, "%s/EXPECT", dir);
+    FILE *f = fopen(mpath, "r");
+    if (!check(f != NULL, "%s readable", mpath))
         return;
     static char names[256][64];
     int n = 0;
@@ -470,21 +477,108 @@ static void test_bad_files(void)
         if (n < 256)
             snprintf(names[n++], 64, "%s", name);
         char path[128];
-        snprintf(path, sizeof path, "tests/bad/aut/%s.aut", name);
+        snprintf(path, sizeof path, "%s/%s.aut", dir, name);
         struct strtab *t = strtab_new();
         struct lts l;
         uint32_t init;
         struct wx_error e;
-        int rc = aut_read(path, t, &l, &init, &e);
+        int rc = read(path, t, &l, &init, &e);
         check(rc == code && e.line == ln && e.col == col && strstr(e.msg, sub) &&
-                  strcmp(e.file, path) == 0 && l.n_trans == 0,
-              "bad/%s: expected status %d at %d:%d with \"%s\"; got status %d: %s", name,
+                  strcmp(e.file, path) == 0 && l.n_trans == 0 && l.n_dists == 0,
+              "%s: expected status %d at %d:%d with \"%s\"; got status %d: %s", path,
               code, ln, col, sub, rc, err_text(&e));
         strtab_free(t);
     }
     fclose(f);
-    check(n >= 25, "bad files: %d cases (>= 25)", n);
-    check_all_listed("tests/bad/aut", names, n);
+    check(n >= min_cases, "%s: %d cases (>= %d)", dir, n, min_cases);
+    check_all_listed(dir, names, n);
+}
+
+static void test_bad_files(void)
+{
+    test_bad_dir("tests/bad/aut", aut_read, 25);
+    /* distributions: refused by the strict reader, malformed ones by both */
+    test_bad_dir("tests/bad/aut_strict", aut_read, 3);
+    test_bad_dir("tests/bad/aut_prob", aut_read_prob, 10);
+}
+
+/* The probabilistic variant: exact values, canonical distributions,
+ * merging, decimals, initial distributions, pruning. */
+static void test_prob_reader(void)
+{
+    static const char text[] =
+        "des (0, 6, 6)\n"
+        "(0, a, 2 1/3 1)\n"          /* 2 gets 1/3, 1 the remainder 2/3 */
+        "(0, a, 1 0.666666666666666666 2)\n" /* not equal to the above: exact */
+        "(0, a, 1 2/3 2)\n"          /* equal to the first one: dropped */
+        "(1, b, 3 .25 3 0.25 4)\n"   /* 3 twice: 1/2, 4 the remainder 1/2 */
+        "(1, c, 0 1/2 0)\n"          /* all mass on 0: a plain transition */
+        "(4, d, 4)\n";
+    struct strtab *t = strtab_new();
+    struct lts l;
+    uint32_t init;
+    struct wx_error e;
+    int rc = aut_read_prob_buffer(text, sizeof text - 1, "p.aut", t, &l, &init, &e);
+    if (!check(rc == WX_OK, "prob reader: reads (%s)", err_text(&e))) {
+        strtab_free(t);
+        return;
+    }
+    check(init == 0 && l.n_trans == 5 && l.n_duplicates == 1 && l.n_dists == 3,
+          "prob reader: 5 transitions (1 duplicate distribution), 3 distributions: %llu %llu %u",
+          (unsigned long long)l.n_trans, (unsigned long long)l.n_duplicates, l.n_dists);
+    int ok = 1;
+    for (uint32_t d = 0; d < l.n_dists; d++) {
+        uint64_t sn = 0, sd = 1;
+        for (uint64_t k = l.dist_start[d]; k < l.dist_start[d + 1]; k++) {
+            ok &= l.dist_num[k] > 0 && l.dist_num[k] < l.dist_den[k];
+            ok &= k == l.dist_start[d] || l.dist_state[k] > l.dist_state[k - 1];
+            /* sum exactly (small denominators here) */
+            sn = sn * l.dist_den[k] + l.dist_num[k] * sd;
+            sd *= l.dist_den[k];
+        }
+        ok &= sn == sd;
+    }
+    check(ok, "prob reader: distributions sorted, in (0, 1), summing to 1 exactly");
+    uint32_t b = strtab_find(t, "b", 1), c = strtab_find(t, "c", 1);
+    int found_b = 0, found_c = 0;
+    for (uint64_t i = 0; i < l.n_trans; i++) {
+        if (l.label[i] == b && (l.dst[i] & LTS_DST_DISTRIBUTION)) {
+            uint32_t d = l.dst[i] & ~LTS_DST_DISTRIBUTION;
+            uint64_t k = l.dist_start[d];
+            found_b = l.dist_start[d + 1] - k == 2 && l.dist_state[k] == 3 && l.dist_num[k] == 1 &&
+                      l.dist_den[k] == 2 && l.dist_state[k + 1] == 4 && l.dist_den[k + 1] == 2;
+        }
+        if (l.label[i] == c)
+            found_c = l.dst[i] == 0;
+    }
+    check(found_b && found_c, "prob reader: duplicate states merged (3: 1/4 + 1/4); a one-state "
+                              "distribution is a plain transition");
+    /* prune from 0: states 3 and 4 are reachable only through distributions */
+    check(lts_prune_from(&l, 0) == 0 && l.n_states == 5 && l.n_dists == 3,
+          "prob reader: pruning follows distributions (%u states)", l.n_states);
+    lts_free(&l);
+
+    static const char init_text[] = "des (3 1/4 1, 2, 5)\n(1, a, 2)\n(3, b, 1 1/2 3)\n";
+    rc = aut_read_prob_buffer(init_text, sizeof init_text - 1, "i.aut", t, &l, &init, &e);
+    check(rc == WX_OK && (init & LTS_DST_DISTRIBUTION), "prob reader: initial distribution (%s)",
+          err_text(&e));
+    if (rc == WX_OK) {
+        int pr = lts_prune_from(&l, init);
+        check(pr == 0 && l.init_dist != 0 && l.n_states == 3 && l.orig_state[0] == 1 &&
+                  l.orig_state[1] == 3 && l.orig_state[2] == 2,
+              "prob reader: pruned from the initial distribution {1, 3}, state 4 dropped");
+        lts_free(&l);
+    }
+    /* the strict reader refuses, aut_read_prob accepts, the aut_strict files */
+    const char *strict[] = {"header_prob_init", "prob_target", "prob_target_unquoted"};
+    for (int i = 0; i < 3; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "tests/bad/aut_strict/%s.aut", strict[i]);
+        rc = aut_read_prob(path, t, &l, &init, &e);
+        check(rc == WX_OK, "aut_read_prob accepts %s (%s)", path, err_text(&e));
+        lts_free(&l);
+    }
+    strtab_free(t);
 }
 
 static void good_labels(const char *name, struct rd *r)
@@ -948,6 +1042,7 @@ int main(void)
     test_errors_in_memory();
     test_read_paths();
     test_bad_files();
+    test_prob_reader();
     test_good_files();
     test_writer_text();
     test_writer_failures();

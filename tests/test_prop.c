@@ -100,6 +100,26 @@ static void rejects(const char *text, int col, const char *msg)
 /* ---- random formulas ---- */
 
 /* Writes a random formula of depth <= d into buf and returns its mask. */
+/* R{"name"} and R{N}: the reference is kept, with its column. */
+static void reward_references(void)
+{
+    struct property p;
+    struct wx_error err;
+    check(prop_parse("R{\"time\"}min=? [ F \"a\" ]", NULL, 1, &p, &err) == WX_OK &&
+              p.kind == PROP_RMIN && p.reward_name && !strcmp(p.reward_name, "time") &&
+              p.reward_index == 0 && p.reward_col == 3,
+          "R{\"time\"}min keeps the name");
+    prop_free(&p);
+    check(prop_parse("R{ 12 }max=? [ F \"a\" ]", NULL, 1, &p, &err) == WX_OK &&
+              p.kind == PROP_RMAX && !p.reward_name && p.reward_index == 12 && p.reward_col == 4,
+          "R{ 12 }max keeps the index");
+    prop_free(&p);
+    check(prop_parse("Rmax=? [ F \"a\" ]", NULL, 1, &p, &err) == WX_OK && !p.reward_name &&
+              p.reward_index == 0,
+          "plain Rmax has no reference");
+    prop_free(&p);
+}
+
 static int gen(char *buf, size_t size, int d)
 {
     static const int lab_mask[3] = {0x0f, 0x33, 0x55};
@@ -244,7 +264,14 @@ int main(void)
     rejects("Pmax=? [ F \"a ]", 16, "'\"' closing the label name");
     rejects("Pmax=? [ F \"\" ]", 12, "a label name between the quotes");
     rejects("Rmax=? [ \"a\" U \"b\" ]", 10, "reward properties take F phi only");
-    rejects("R{\"time\"}min=? [ F \"a\" ]", 2, "named reward structures");
+    rejects("P{\"time\"}min=? [ F \"a\" ]", 2, "'min' or 'max' (only R takes a reward structure");
+    rejects("R{0}min=? [ F \"a\" ]", 3, "a reward structure: {\"name\"} or {N}");
+    rejects("R{x}min=? [ F \"a\" ]", 3, "a reward structure: {\"name\"} or {N}");
+    rejects("R{\"\"}min=? [ F \"a\" ]", 4, "a reward structure's name");
+    rejects("R{\"time}min=? [ F \"a\" ]", 20, "'}'");
+    rejects("R{2 min=? [ F \"a\" ]", 5, "'}'");
+    rejects("R{99999999}min=? [ F \"a\" ]", 3, "reward structure index out of range");
+    reward_references();
     rejects("Pmax=? [ F \"a\" U \"b\" ]", 16, "']'");
     rejects("Pmax=? [ F Fa ]", 12, "a state formula");
     rejects("", 1, "Pmin, Pmax, Rmin or Rmax");

@@ -85,9 +85,9 @@ struct cfg {
 static void cfg_describe(const struct cfg *c, char *buf, size_t n)
 {
     snprintf(buf, n,
-             "occ2=%d blocks=%u threads=%u k=%u hash=%llu probe=%u tex=%d level=%d cache=%u/%u queue=%llu G=%u ecap=%llu "
+             "proto=%d occ2=%d blocks=%u threads=%u k=%u hash=%llu probe=%u tex=%d level=%d cache=%u/%u queue=%llu G=%u ecap=%llu "
              "keep=%d edges=%d trace=%d dead=%d action=%d",
-             c->tun.occupancy2, c->go.blocks, c->go.threads, c->go.iterations, (unsigned long long)c->go.hash_bytes, c->go.probe_bound,
+             c->tun.insert_protocol, c->tun.occupancy2, c->go.blocks, c->go.threads, c->go.iterations, (unsigned long long)c->go.hash_bytes, c->go.probe_bound,
              c->go.use_textures, c->tun.level_sync, c->tun.cache_slots, c->tun.cache_probes,
              (unsigned long long)c->tun.queue_cap, c->tun.group_size, (unsigned long long)c->tun.edge_cap, c->keep,
              c->edges, c->trace, c->dead, c->action);
@@ -131,6 +131,7 @@ static void cfg_random(struct cfg *c, struct rng *r, uint64_t states, uint32_t s
     if (rndu(r, 5) == 0)
         c->tun.group_size = 1u << rndu(r, 6);
     c->tun.occupancy2 = (int)rndu(r, 3) - 1;
+    c->tun.insert_protocol = (int)rndu(r, 3);
     c->keep = rndu(r, 3) == 0;
     c->edges = rndu(r, 4) == 0;
     if (c->edges && rndu(r, 2)) {
@@ -565,6 +566,67 @@ static void hand_made(void)
     {
         hb_init(&h, 0, NULL, 1, 0);
         test_case("no components", &h.img, 1, 0);
+        /* marked probabilistic: refused (its product is an MDP) */
+        h.img.probabilistic = 1;
+        struct explore_result res;
+        struct wx_error err;
+        wx_error_clear(&err);
+        const int rc = explore_gpu(&h.img, NULL, &res, &err);
+        check(rc == WX_EINPUT && strstr(err.msg, "probabilistic"), "gpu probabilistic image refused: rc %d (%s)", rc,
+              err.msg);
+        h.img.probabilistic = 0;
+        image_free(&h.img);
+    }
+    /* 7. a wide fan-out (abp d=4000 has a state with 4000 actions): state 0
+     * of component 0 reaches 3000 states (1000 entries of 3 targets) plus
+     * one duplicate (label 0, target 1 again), each of those returns to 0;
+     * component 1 cycles through 3 states.  The successor bound makes the
+     * per-state set 8192 entries, in global memory: its entry lists must
+     * leave it empty after every state, with and without the edge sink,
+     * across iterations and launches.  3001 x 3 states; from (0, x):
+     * 3000 + 1 transitions, from (i, x), i >= 1: 2. */
+    {
+        enum { K = 3000 };
+        uint32_t st[2] = {K + 1, 3};
+        hb_init(&h, 2, st, 16, 0);
+        int (*e0)[5] = (int (*)[5])calloc(K / 3 + 1, sizeof *e0);
+        for (int i = 0; i < K / 3; i++) {
+            e0[i][0] = 0;
+            e0[i][1] = i % 16;
+            e0[i][2] = 3 * i + 1, e0[i][3] = 3 * i + 2, e0[i][4] = 3 * i + 3;
+        }
+        e0[K / 3][0] = 0, e0[K / 3][1] = 0, e0[K / 3][2] = 1, e0[K / 3][3] = -1, e0[K / 3][4] = -1;
+        hb_state(&h, 0, 0, K / 3 + 1, (const int (*)[5])e0);
+        free(e0);
+        for (uint32_t s = 1; s <= K; s++) {
+            int b[1][5] = {{0, (int)(s % 15) + 1, 0, -1, -1}};
+            hb_state(&h, 0, s, 1, b);
+        }
+        for (uint32_t s = 0; s < 3; s++) {
+            int cy[1][5] = {{0, 3, (int)((s + 1) % 3), -1, -1}};
+            hb_state(&h, 1, s, 1, cy);
+        }
+        test_case("wide fan-out", &h.img, 3 * (K + 1), 3 * (K + 1 + 2 * K));
+        if (quick) { /* the sanitizers: the three runs above suffice */
+            image_free(&h.img);
+            return;
+        }
+        struct ref_result ref;
+        ref_explore(&h.img, NULL, 1, 1u << 22, &ref);
+        struct cfg c;
+        /* one iteration per launch, few blocks, async: sets reused by many
+         * states in many launches */
+        cfg_default(&c);
+        c.go.hash_bytes = 1 << 20;
+        c.go.iterations = 1;
+        c.go.blocks = 2;
+        c.edges = 1;
+        c.keep = 1;
+        run_one("wide fan-out, 1 iteration per launch", &h.img, &ref, NULL, &c, 0);
+        c.tun.edge_cap = 4096;
+        c.go.iterations = 3;
+        run_one("wide fan-out, small edge buffer", &h.img, &ref, NULL, &c, 0);
+        ref_free(&ref);
         image_free(&h.img);
     }
 }
@@ -754,6 +816,9 @@ static void stress(uint64_t seed, int big)
     c.go.hash_bytes = (uint64_t)((double)ref.states / 0.9 / spb + 1) * 128;
     c.go.probe_bound = 100000;
     run_one("stress 90% load", &img, &ref, NULL, &c, 0);
+    c.tun.insert_protocol = 2; /* the reserve/write/publish inserts too */
+    run_one("stress 90% load, reserve/write/publish", &img, &ref, NULL, &c, 0);
+    c.tun.insert_protocol = 0;
     c.tun.level_sync = 1;
     c.keep = 1;
     run_one("stress 90% load, level", &img, &ref, NULL, &c, 0);
@@ -772,6 +837,8 @@ static void stress(uint64_t seed, int big)
     c.go.iterations = 1;
     c.go.hash_bytes = (ref.states * 3 / spb + 1) * 128;
     run_one("stress tiny cache and queue", &img, &ref, NULL, &c, 0);
+    c.tun.insert_protocol = 2;
+    run_one("stress tiny cache and queue, reserve/write/publish", &img, &ref, NULL, &c, 0);
     ref_free(&ref);
     image_free(&img);
 

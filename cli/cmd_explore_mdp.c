@@ -1,0 +1,429 @@
+/*
+ * cmd_explore_mdp.c -- `warpex explore` on a probabilistic network: the
+ * sequential MDP explorer (explorer/explore_mdp.h), the PRISM explicit
+ * export (--mdp-out BASE: BASE.tra, BASE.lab) and Pmin/Pmax properties
+ * checked on the MDP in memory (--prop, --props; analysis/mdpcheck.h).
+ *
+ * Atomic propositions of an explored MDP: "init" (state 0), "deadlock" (no
+ * choice), and every action name "a": the states where a choice labelled
+ * a is enabled.  Reaching an a-enabled state is what "doing a" can be
+ * reduced to for Pmax (a scheduler that reaches such a state may take the a
+ * choice there next, and one doing a must pass through one); for Pmin a
+ * scheduler may reach an a-enabled state and choose something else, so
+ * there the network should make the marker action the only choice of the
+ * states where it is enabled (the consensus example's agree/disagree
+ * loops).  Action names "init" and "deadlock" keep the reserved meaning.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../analysis/mdpcheck.h"
+#include "../analysis/prop.h"
+#include "../analysis/valiter.h"
+#include "../explorer/explore_mdp.h"
+#include "../graph/mdp_lab.h"
+#include "../parser/aut.h"
+#include "../util/arith.h"
+#include "../util/strtab.h"
+#include "cli.h"
+
+static void progress(void *ctx, const struct explore_stats *s)
+{
+    (void)ctx;
+    fprintf(stderr, "warpex: %llu states, %llu choices, depth %u, %.1f MiB, %.0f s\n",
+            (unsigned long long)s->states, (unsigned long long)s->transitions, s->depth,
+            s->bytes / 1048576.0, s->seconds);
+}
+
+static const char *choice_name(const struct image *img, uint32_t l)
+{
+    return l < img->n_labels ? strtab_str(img->labels, l) : "tau";
+}
+
+/* A label PRISM's .lab files and the property syntax can carry. */
+static int nameable(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (*s == '"' || (unsigned char)*s < 0x20 || *s == 0x7f)
+            return 0;
+    return 1;
+}
+
+/* The atomic propositions of the explored MDP (header comment). */
+static int build_labels(const struct image *img, const struct mdp_explore_result *r,
+                        struct mdp_labels *lab, uint32_t *skipped, struct wx_error *err)
+{
+    const struct mdp *m = &r->mdp;
+    *skipped = 0;
+    mdp_labels_init(lab, m->n_states);
+    int *id = malloc(((size_t)img->n_labels + 1) * sizeof *id);
+    if (!id || mdp_labels_add(lab, "init") != 0 || mdp_labels_add(lab, "deadlock") != 1) {
+        free(id);
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    }
+    for (uint32_t l = 0; l < img->n_labels; l++)
+        id[l] = -1;
+    if (m->n_states)
+        mdp_labels_set(lab, 0, 0);
+    for (uint64_t s = 0; s < m->n_states; s++) {
+        if (m->state_start[s] == m->state_start[s + 1])
+            mdp_labels_set(lab, 1, s);
+        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
+            uint32_t l = r->choice_label[c];
+            if (l >= img->n_labels)
+                continue;
+            if (id[l] == -1) {
+                const char *name = strtab_str(img->labels, l);
+                if (!nameable(name) || !strcmp(name, "init") || !strcmp(name, "deadlock")) {
+                    id[l] = -2;
+                    (*skipped)++;
+                    continue;
+                }
+                id[l] = mdp_labels_add(lab, name);
+                if (id[l] < 0) {
+                    free(id);
+                    return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+                }
+            }
+            if (id[l] >= 0)
+                mdp_labels_set(lab, id[l], s);
+        }
+    }
+    free(id);
+    return WX_OK;
+}
+
+struct tra_arg {
+    const struct image *img;
+    const struct mdp_explore_result *r;
+};
+
+/* PRISM's explicit MDP: "S C T", then "SRC CHOICE DST PROB [ACTION]";
+ * probabilities with 17 significant digits (the doubles exactly); an action
+ * is written when it is one blank-free token. */
+static int put_tra(FILE *f, const void *arg)
+{
+    const struct tra_arg *a = arg;
+    const struct mdp *m = &a->r->mdp;
+    if (fprintf(f, "%llu %llu %llu\n", (unsigned long long)m->n_states,
+                (unsigned long long)m->n_choices, (unsigned long long)m->n_entries) < 0)
+        return 1;
+    for (uint64_t s = 0; s < m->n_states; s++)
+        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
+            const char *name = choice_name(a->img, a->r->choice_label[c]);
+            int token = *name != 0;
+            for (const char *p = name; *p && token; p++)
+                token = *p != ' ' && *p != '\t' && (unsigned char)*p >= 0x20 && *p != 0x7f;
+            for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
+                if (fprintf(f, "%llu %llu %u %.17g%s%s\n", (unsigned long long)s,
+                            (unsigned long long)(c - m->state_start[s]), m->targets[e], m->probs[e],
+                            token ? " " : "", token ? name : "") < 0)
+                    return 1;
+        }
+    return 0;
+}
+
+static int put_lab(FILE *f, const void *arg)
+{
+    const struct mdp_labels *l = arg;
+    for (uint32_t i = 0; i < l->n_labels; i++)
+        if (fprintf(f, "%s%u=\"%s\"", i ? " " : "", i, l->names[i]) < 0)
+            return 1;
+    if (fputc('\n', f) == EOF)
+        return 1;
+    for (uint64_t s = 0; s < l->n_states; s++) {
+        int any = 0;
+        for (uint32_t i = 0; i < l->n_labels; i++)
+            if (mdp_labels_has(l, (int)i, s)) {
+                if ((any ? fprintf(f, " %u", i) : fprintf(f, "%llu: %u", (unsigned long long)s, i)) < 0)
+                    return 1;
+                any = 1;
+            }
+        if (any && fputc('\n', f) == EOF)
+            return 1;
+    }
+    return 0;
+}
+
+/* The MDP in mCRL2's probabilistic .aut syntax: one line per choice, the
+ * exact probabilities as fractions (state 0 initial, BFS numbering). */
+static int write_aut(const char *path, const struct image *img, const struct mdp_explore_result *r,
+                     struct wx_error *err)
+{
+    const struct mdp *m = &r->mdp;
+    struct aut_writer *w;
+    int rc = aut_writer_open(path, &w, err);
+    if (rc != WX_OK)
+        return rc;
+    uint64_t *dst = NULL;
+    size_t cap = 0;
+    int writer_failed = 0;
+    for (uint64_t s = 0; s < m->n_states && rc == WX_OK; s++)
+        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1] && rc == WX_OK; c++) {
+            uint64_t a = m->choice_start[c], n = m->choice_start[c + 1] - a;
+            if (n > UINT32_MAX || wx_reserve((void **)&dst, &cap, n, sizeof *dst, 64) != 0) {
+                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory writing %s", path);
+                break;
+            }
+            for (uint64_t e = a; e < a + n; e++) {
+                if (r->entry_den[e] == 0) {
+                    rc = wx_fail(err, WX_ELIMIT, path, 0, 0,
+                                 "the probability of a transition of state %llu is a fraction beyond "
+                                 "64 bits (about %.17g): it cannot be written exactly",
+                                 (unsigned long long)s, m->probs[e]);
+                    break;
+                }
+                dst[e - a] = m->targets[e];
+            }
+            if (rc != WX_OK)
+                break;
+            const char *name = choice_name(img, r->choice_label[c]);
+            rc = aut_writer_add_dist(w, s, name, strlen(name), (uint32_t)n, dst, r->entry_num + a,
+                                     r->entry_den + a);
+            writer_failed = rc != WX_OK;
+        }
+    free(dst);
+    if (rc != WX_OK && !writer_failed) {
+        aut_writer_abort(w); /* removes the file */
+        return rc;
+    }
+    /* on a writer failure, close reports it in full and removes the file */
+    return aut_writer_close(w, m->n_states, err);
+}
+
+static int refuse(const char *what, struct wx_error *err)
+{
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                   "%s is not available for probabilistic networks yet (they are explored as "
+                   "MDPs: use --mdp-out, --prop or --props)", what);
+}
+
+static void json_double(double v)
+{
+    if (isinf(v))
+        printf("\"inf\"");
+    else
+        printf("%.17g", v);
+}
+
+int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct network *net,
+                    struct wx_error *err)
+{
+    (void)net;
+    if (o->deadlock)
+        return refuse("--deadlock (use --prop 'Pmax=? [ F \"deadlock\" ]')", err);
+    if (o->action)
+        return refuse("--action (use --prop 'Pmax=? [ F \"ACTION\" ]')", err);
+    if (o->trace)
+        return refuse("--trace", err);
+    if (o->csr_out)
+        return refuse("--csr", err);
+    if (o->scc || o->mec)
+        return refuse(o->scc ? "--scc" : "--mec (write --mdp-out BASE and run 'warpex mec BASE.tra')", err);
+    if (o->livelock || o->reversible)
+        return refuse(o->livelock ? "--livelock" : "--reversible", err);
+    if (o->cycle_mean)
+        return refuse("--cycle-mean", err);
+    if (o->backend == EXPLORE_GPU)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "probabilistic networks are explored on the CPU only (not yet on the GPU): "
+                       "use --backend cpu");
+    if (o->backend == EXPLORE_AUTO && !o->quiet)
+        fprintf(stderr, "warpex: probabilistic network: exploring the MDP on the CPU (sequential)\n");
+
+    /* the properties first: a typo should not wait for the exploration */
+    struct property *props = NULL;
+    size_t n_props = 0, n_file = 0;
+    struct mdp_explore_result r;
+    struct mdp_labels labels;
+    uint8_t *initial = NULL, *tmp = NULL;
+    memset(&r, 0, sizeof r);
+    memset(&labels, 0, sizeof labels);
+    int rc = WX_OK;
+    if (o->props_file && (rc = prop_read_file(o->props_file, &props, &n_file, err)) != WX_OK)
+        return rc;
+    n_props = n_file + (size_t)o->n_props;
+    struct property *np = realloc(props, (n_props ? n_props : 1) * sizeof *np);
+    if (!np) {
+        prop_free_all(props, n_file);
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    }
+    props = np;
+    for (int i = 0; i < o->n_props; i++)
+        if ((rc = prop_parse(o->props[i], "--prop", i + 1, &props[n_file + (size_t)i], err)) != WX_OK) {
+            n_props = n_file + (size_t)i;
+            goto out;
+        }
+    for (size_t i = 0; i < n_props; i++)
+        if (props[i].kind == PROP_RMIN || props[i].kind == PROP_RMAX) {
+            rc = wx_fail(err, WX_EINPUT, props[i].file, props[i].line, 1,
+                         "%s: explored networks have no rewards yet; only Pmin/Pmax properties",
+                         props[i].text);
+            goto out;
+        }
+
+    struct explore_options eo;
+    memset(&eo, 0, sizeof eo);
+    eo.memory_bytes = o->memory;
+    if (!o->quiet && !o->json)
+        eo.progress = progress;
+    rc = explore_mdp(img, &eo, o->aut_out != NULL, &r, err);
+    if (rc != WX_OK) {
+        if (o->json) {
+            printf("{\"model\": ");
+            cli_json_string(stdout, o->input);
+            printf(", \"probabilistic\": true, \"backend\": \"seq\", \"complete\": false, "
+                   "\"states\": %llu, \"choices\": %llu, \"transitions\": %llu, \"status\": \"%s\"}\n",
+                   (unsigned long long)r.mdp.n_states, (unsigned long long)r.mdp.n_choices,
+                   (unsigned long long)r.mdp.n_entries, rc == WX_ELIMIT ? "limit" : "error");
+        }
+        if (rc == WX_ELIMIT && r.mdp.n_states && !o->quiet)
+            fprintf(stderr, "warpex: stopped after %llu states and %llu choices (incomplete: "
+                            "these are not the counts of the MDP)\n",
+                    (unsigned long long)r.mdp.n_states, (unsigned long long)r.mdp.n_choices);
+        goto out;
+    }
+    const struct mdp *m = &r.mdp;
+    uint32_t skipped = 0;
+    if ((rc = build_labels(img, &r, &labels, &skipped, err)) != WX_OK)
+        goto out;
+    if (skipped && !o->quiet)
+        fprintf(stderr, "warpex: note: %u action name%s cannot be atomic propositions (a '\"' or "
+                        "control byte, or the reserved \"init\"/\"deadlock\")\n",
+                skipped, skipped == 1 ? "" : "s");
+    initial = calloc(m->n_states ? m->n_states : 1, 1);
+    tmp = malloc(m->n_states ? m->n_states : 1);
+    if (!initial || !tmp) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+        goto out;
+    }
+    initial[0] = 1;
+    for (size_t i = 0; i < n_props && rc == WX_OK; i++) { /* every label exists */
+        rc = prop_eval(&props[i], props[i].phi2, m, &labels, initial, tmp, err);
+        if (rc == WX_OK && props[i].phi1)
+            rc = prop_eval(&props[i], props[i].phi1, m, &labels, initial, tmp, err);
+    }
+    if (rc != WX_OK)
+        goto out;
+
+    if (o->mdp_out) {
+        size_t n = strlen(o->mdp_out);
+        char *path = malloc(n + 5);
+        if (!path) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+            goto out;
+        }
+        struct tra_arg ta = {img, &r};
+        memcpy(path, o->mdp_out, n);
+        strcpy(path + n, ".tra");
+        rc = cli_write_atomic(path, put_tra, &ta, err);
+        if (rc == WX_OK) {
+            strcpy(path + n, ".lab");
+            rc = cli_write_atomic(path, put_lab, &labels, err);
+            if (rc != WX_OK) {
+                strcpy(path + n, ".tra");
+                remove(path);
+            }
+        }
+        free(path);
+        if (rc != WX_OK)
+            goto out;
+    }
+
+    if (o->aut_out && (rc = write_aut(o->aut_out, img, &r, err)) != WX_OK)
+        goto out;
+
+    bool gpu_vi = o->backend == EXPLORE_AUTO && n_props && valiter_gpu_available();
+    if (o->json) {
+        printf("{\"model\": ");
+        cli_json_string(stdout, o->input);
+        printf(", \"probabilistic\": true, \"backend\": \"seq\", \"threads\": 1, \"components\": %u, "
+               "\"words_per_state\": %u, \"complete\": true, \"states\": %llu, \"choices\": %llu, "
+               "\"transitions\": %llu, \"deadlocks\": %llu, \"depth\": %u, \"fresh_initial\": %s, "
+               "\"seconds\": %.6f, \"bytes\": %llu, \"status\": \"ok\"",
+               img->n_comps, img->words, (unsigned long long)m->n_states,
+               (unsigned long long)m->n_choices, (unsigned long long)m->n_entries,
+               (unsigned long long)r.deadlocks, r.depth, r.fresh_initial ? "true" : "false",
+               r.seconds, (unsigned long long)r.bytes);
+        if (n_props)
+            printf(", \"check_backend\": \"%s\", \"epsilon\": %g, \"properties\": [",
+                   gpu_vi ? "gpu" : "cpu", o->epsilon > 0 ? o->epsilon : 1e-6);
+    } else {
+        printf("model:        %s (%u component%s, %u word%s per state; probabilistic: an MDP)\n",
+               o->input, img->n_comps, img->n_comps == 1 ? "" : "s", img->words,
+               img->words == 1 ? "" : "s");
+        printf("backend:      seq (sequential MDP explorer, CPU)\n");
+        printf("states:       %llu%s\n", (unsigned long long)m->n_states,
+               r.fresh_initial ? " (state 0 precedes the initial distribution)" : "");
+        printf("choices:      %llu\n", (unsigned long long)m->n_choices);
+        printf("transitions:  %llu (choice entries: target and probability)\n",
+               (unsigned long long)m->n_entries);
+        printf("deadlocks:    %llu\n", (unsigned long long)r.deadlocks);
+        printf("BFS depth:    %u\n", r.depth);
+        printf("time:         %.3f s\n", r.seconds);
+        if (m->n_states)
+            printf("memory:       %.1f MiB\n", r.bytes / 1048576.0);
+        if (o->mdp_out)
+            printf("MDP written:  %s.tra, %s.lab\n", o->mdp_out, o->mdp_out);
+        if (o->aut_out)
+            printf("MDP written:  %s (probabilistic .aut)\n", o->aut_out);
+    }
+    fflush(stdout);
+
+    struct mdpcheck_options mo = {.sound = 1, .solver = VI_JACOBI,
+                                  .epsilon = o->epsilon > 0 ? o->epsilon : 1e-6,
+                                  .max_iterations = 1000000};
+    if (gpu_vi) {
+        mo.precompute = valiter_precompute_gpu;
+        mo.solve = valiter_solve_gpu;
+    }
+    for (size_t i = 0; i < n_props; i++) {
+        struct property *p = &props[i];
+        struct mdpcheck_result cr;
+        rc = mdpcheck_run(m, &labels, NULL, initial, p, &mo, &cr, err);
+        if (rc != WX_OK) {
+            if (o->json)
+                printf("]}\n");
+            goto out;
+        }
+        double lo = cr.lo[0], hi = cr.hi[0];
+        if (o->json) {
+            printf("%s{\"property\": ", i ? ", " : "");
+            cli_json_string(stdout, p->text);
+            if (p->name) {
+                printf(", \"name\": ");
+                cli_json_string(stdout, p->name);
+            }
+            printf(", \"kind\": \"%s\", \"value\": ", prop_kind_name(p->kind));
+            json_double(0.5 * (lo + hi));
+            printf(", \"lo\": ");
+            json_double(lo);
+            printf(", \"hi\": ");
+            json_double(hi);
+            printf(", \"iterations\": %llu, \"maybe_states\": %llu}", (unsigned long long)cr.iterations,
+                   (unsigned long long)cr.n_maybe);
+        } else {
+            printf("\nproperty %zu%s%s%s: %s\n", i + 1, p->name ? " \"" : "", p->name ? p->name : "",
+                   p->name ? "\"" : "", p->text);
+            printf("  result: %.12g in [%.12g, %.12g] at the initial state\n", 0.5 * (lo + hi), lo, hi);
+            printf("  states: %llu target, %llu yes, %llu no, %llu maybe; iterations %llu (%s, "
+                   "interval iteration, epsilon %g)\n",
+                   (unsigned long long)cr.n_target, (unsigned long long)cr.n_yes,
+                   (unsigned long long)cr.n_no, (unsigned long long)cr.n_maybe,
+                   (unsigned long long)cr.iterations, gpu_vi ? "gpu" : "cpu", mo.epsilon);
+        }
+        mdpcheck_result_free(&cr);
+    }
+    if (o->json)
+        printf("%s}\n", n_props ? "]" : "");
+out:
+    free(initial), free(tmp);
+    mdp_labels_free(&labels);
+    mdp_explore_result_free(&r);
+    prop_free_all(props, n_props);
+    return rc;
+}

@@ -1,0 +1,648 @@
+/*
+ * explore_mdp.c -- the sequential explorer of probabilistic networks
+ * (explore_mdp.h): a BFS over state vectors whose expansion builds each
+ * state's choices from the image's probabilistic choice table.
+ *
+ * Data: `store` holds the vectors by id (BFS order, so a level is an id
+ * range); `set` is an open-addressing array of id + 1 (0 = empty), linear
+ * probing, doubled at half load.  Per expanded state, the choices are first
+ * collected with their outcomes as vectors (struct gen), then sorted and
+ * made distinct, and only then are the outcome vectors looked up / inserted,
+ * so the numbering depends on the choices' canonical order only.
+ */
+#include "explore_mdp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../hash/vtable.h"
+#include "../util/arith.h"
+#include "explore_int.h"
+
+struct store {
+    uint32_t words;
+    uint64_t count, cap, max_states;
+    uint32_t *vec;          /* cap * words */
+    uint64_t *set;          /* nset slots: id + 1, 0 = empty */
+    uint64_t nset;          /* power of two */
+};
+
+static uint64_t hash_vec(const uint32_t *v, uint32_t words)
+{
+    return vtable_hash_inline(v, words);
+}
+
+static uint64_t *slot_of(struct store *q, const uint32_t *v)
+{
+    uint64_t mask = q->nset - 1, i = hash_vec(v, q->words) & mask;
+    while (q->set[i] && memcmp(q->vec + (q->set[i] - 1) * q->words, v, q->words * 4u) != 0)
+        i = (i + 1) & mask;
+    return &q->set[i];
+}
+
+static int grow_set(struct store *q, struct wx_error *err)
+{
+    uint64_t *old = q->set, n = q->nset;
+    q->nset = n * 2;
+    q->set = calloc(q->nset, sizeof *q->set);
+    if (!q->set) {
+        q->set = old, q->nset = n;
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory growing the state set");
+    }
+    for (uint64_t i = 0; i < n; i++)
+        if (old[i])
+            *slot_of(q, q->vec + (old[i] - 1) * q->words) = old[i];
+    free(old);
+    return WX_OK;
+}
+
+/* Appends v to the store; in the set too unless hidden (the fresh initial
+ * state).  *id gets its id. */
+static int store_add(struct store *q, const uint32_t *v, int hidden, uint64_t *id,
+                     struct wx_error *err)
+{
+    if (q->count == q->max_states)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                       "memory budget exhausted after %llu states; raise it (--memory)",
+                       (unsigned long long)q->count);
+    if (q->count == q->cap) {
+        uint64_t cap = q->cap ? q->cap * 2 : 1024;
+        if (cap > q->max_states)
+            cap = q->max_states;
+        uint32_t *nv = realloc(q->vec, cap * q->words * 4);
+        if (!nv)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing %llu states",
+                           (unsigned long long)cap);
+        q->vec = nv;
+        q->cap = cap;
+    }
+    memcpy(q->vec + q->count * q->words, v, q->words * 4u);
+    *id = q->count++;
+    if (!hidden) {
+        *slot_of(q, v) = *id + 1;
+        if (q->count * 2 > q->nset)
+            return grow_set(q, err);
+    }
+    return WX_OK;
+}
+
+/* Finds or adds v; *id its id. */
+static int store_put(struct store *q, const uint32_t *v, uint64_t *id, struct wx_error *err)
+{
+    uint64_t *slot = slot_of(q, v);
+    if (*slot) {
+        *id = *slot - 1;
+        return WX_OK;
+    }
+    return store_add(q, v, 0, id, err);
+}
+
+/* The choices of one state, before they are made distinct. */
+struct gen {
+    uint32_t words;
+    size_t n, cap;            /* choices */
+    uint32_t *label;          /* cap */
+    size_t *start;            /* cap + 1: outcomes [start[i], start[i+1]) */
+    size_t n_out, cap_out;    /* outcomes */
+    uint32_t *vec;            /* cap_out * words */
+    double *prob;             /* cap_out */
+    uint64_t *num, *den;      /* cap_out: exact probabilities (den 0: too big) */
+    size_t *order;            /* choices, sorted */
+    size_t cap_order;
+    size_t *perm;             /* outcome scratch for sorting one choice */
+    size_t cap_perm;
+    uint32_t *tmpv;           /* sorting scratch: cap_out * words */
+    double *tmpp;
+    uint64_t *tmpn, *tmpd;
+    size_t cap_tmp;
+};
+
+static int gen_choice_begin(struct gen *g, uint32_t label)
+{
+    if (wx_reserve((void **)&g->label, &g->cap, g->n + 1, sizeof *g->label, 64) != 0)
+        return -1;
+    size_t *s = realloc(g->start, (g->cap + 1) * sizeof *s);
+    if (!s)
+        return -1;
+    g->start = s;
+    g->label[g->n] = label;
+    g->start[g->n] = g->n_out;
+    g->n++;
+    g->start[g->n] = g->n_out;
+    return 0;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* *n/ *d *= n2/d2, reduced; *d = 0 (sticky) when it leaves 64 bits. */
+static void frac_mul(uint64_t *n, uint64_t *d, uint64_t n2, uint64_t d2)
+{
+    if (*d == 0)
+        return;
+    uint64_t g1 = gcd64(*n, d2), g2 = gcd64(n2, *d);
+    uint64_t a = *n / g1, b = n2 / g2, c = *d / g2, e = d2 / g1;
+    if (__builtin_mul_overflow(a, b, n) || __builtin_mul_overflow(c, e, d))
+        *n = 0, *d = 0;
+}
+
+static int gen_outcome(struct gen *g, const uint32_t *v, double p, uint64_t num, uint64_t den)
+{
+    if (g->n_out == g->cap_out) {
+        size_t cap = g->cap_out ? 2 * g->cap_out : 256;
+        uint32_t *nv = realloc(g->vec, cap * g->words * 4);
+        if (!nv)
+            return -1;
+        g->vec = nv;
+        double *np = realloc(g->prob, cap * sizeof *np);
+        if (!np)
+            return -1;
+        g->prob = np;
+        uint64_t *nn = realloc(g->num, cap * sizeof *nn);
+        if (!nn)
+            return -1;
+        g->num = nn;
+        uint64_t *nd = realloc(g->den, cap * sizeof *nd);
+        if (!nd)
+            return -1;
+        g->den = nd;
+        g->cap_out = cap;
+    }
+    memcpy(g->vec + g->n_out * g->words, v, g->words * 4u);
+    g->num[g->n_out] = num;
+    g->den[g->n_out] = den;
+    g->prob[g->n_out++] = p;
+    g->start[g->n] = g->n_out;
+    return 0;
+}
+
+static int cmp_outcome(const void *a, const void *b, void *ctx)
+{
+    const struct gen *g = ctx;
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return memcmp(g->vec + x * g->words, g->vec + y * g->words, g->words * 4u);
+}
+
+/* Sorts each choice's outcomes by vector (in place). */
+static int sort_outcomes(struct gen *g)
+{
+    if (g->cap_tmp < g->n_out) {
+        free(g->tmpv), free(g->tmpp);
+        free(g->tmpn), free(g->tmpd);
+        g->tmpv = malloc((g->n_out ? g->n_out : 1) * g->words * 4);
+        g->tmpp = malloc((g->n_out ? g->n_out : 1) * sizeof *g->tmpp);
+        g->tmpn = malloc((g->n_out ? g->n_out : 1) * sizeof *g->tmpn);
+        g->tmpd = malloc((g->n_out ? g->n_out : 1) * sizeof *g->tmpd);
+        if (!g->tmpv || !g->tmpp || !g->tmpn || !g->tmpd)
+            return -1;
+        g->cap_tmp = g->n_out;
+    }
+    for (size_t c = 0; c < g->n; c++) {
+        size_t a = g->start[c], b = g->start[c + 1], m = b - a;
+        if (m < 2)
+            continue;
+        if (wx_reserve((void **)&g->perm, &g->cap_perm, m, sizeof *g->perm, 64) != 0)
+            return -1;
+        for (size_t i = 0; i < m; i++)
+            g->perm[i] = a + i;
+        qsort_r(g->perm, m, sizeof *g->perm, cmp_outcome, g);
+        for (size_t i = 0; i < m; i++) {
+            memcpy(g->tmpv + i * g->words, g->vec + g->perm[i] * g->words, g->words * 4u);
+            g->tmpp[i] = g->prob[g->perm[i]];
+            g->tmpn[i] = g->num[g->perm[i]];
+            g->tmpd[i] = g->den[g->perm[i]];
+        }
+        memcpy(g->vec + a * g->words, g->tmpv, m * g->words * 4u);
+        memcpy(g->prob + a, g->tmpp, m * sizeof *g->prob);
+        memcpy(g->num + a, g->tmpn, m * sizeof *g->num);
+        memcpy(g->den + a, g->tmpd, m * sizeof *g->den);
+    }
+    return 0;
+}
+
+/* Canonical order of choices: label, number of outcomes, then outcome by
+ * outcome (vector, probability bits). */
+static int cmp_choice(const void *a, const void *b, void *ctx)
+{
+    const struct gen *g = ctx;
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    if (g->label[x] != g->label[y])
+        return g->label[x] < g->label[y] ? -1 : 1;
+    size_t nx = g->start[x + 1] - g->start[x], ny = g->start[y + 1] - g->start[y];
+    if (nx != ny)
+        return nx < ny ? -1 : 1;
+    for (size_t i = 0; i < nx; i++) {
+        size_t ox = g->start[x] + i, oy = g->start[y] + i;
+        int c = memcmp(g->vec + ox * g->words, g->vec + oy * g->words, g->words * 4u);
+        if (c)
+            return c;
+        if (g->prob[ox] != g->prob[oy])
+            return g->prob[ox] < g->prob[oy] ? -1 : 1;
+    }
+    return 0;
+}
+
+static void gen_free(struct gen *g)
+{
+    free(g->label), free(g->start), free(g->vec), free(g->prob), free(g->order);
+    free(g->perm), free(g->tmpv), free(g->tmpp), free(g->num), free(g->den);
+    free(g->tmpn), free(g->tmpd);
+}
+
+/* The MDP being built. */
+struct build {
+    struct mdp m;
+    uint32_t *label;
+    bool exact;
+    uint64_t *num, *den;      /* exact: per entry */
+    size_t cap_states, cap_choices, cap_entries;
+};
+
+static int build_choice(struct build *b, uint32_t label)
+{
+    if (wx_reserve((void **)&b->label, &b->cap_choices, b->m.n_choices + 2, sizeof *b->label, 1024) != 0)
+        return -1;
+    uint64_t *cs = realloc(b->m.choice_start, b->cap_choices * sizeof *cs);
+    if (!cs)
+        return -1;
+    b->m.choice_start = cs;
+    b->label[b->m.n_choices] = label;
+    b->m.choice_start[b->m.n_choices] = b->m.n_entries;
+    b->m.n_choices++;
+    return 0;
+}
+
+static int build_entry(struct build *b, uint32_t target, double p, uint64_t num, uint64_t den)
+{
+    if (b->m.n_entries == b->cap_entries) {
+        size_t cap = b->cap_entries ? 2 * b->cap_entries : 4096;
+        uint32_t *t = realloc(b->m.targets, cap * sizeof *t);
+        if (!t)
+            return -1;
+        b->m.targets = t;
+        double *pr = realloc(b->m.probs, cap * sizeof *pr);
+        if (!pr)
+            return -1;
+        b->m.probs = pr;
+        if (b->exact) {
+            uint64_t *nn = realloc(b->num, cap * sizeof *nn);
+            if (!nn)
+                return -1;
+            b->num = nn;
+            uint64_t *nd = realloc(b->den, cap * sizeof *nd);
+            if (!nd)
+                return -1;
+            b->den = nd;
+        }
+        b->cap_entries = cap;
+    }
+    if (b->exact)
+        b->num[b->m.n_entries] = num, b->den[b->m.n_entries] = den;
+    b->m.targets[b->m.n_entries] = target;
+    b->m.probs[b->m.n_entries++] = p;
+    return 0;
+}
+
+/* Per-run context of the expansion. */
+struct expander {
+    const struct image *img;
+    uint32_t words;
+    uint32_t *local;          /* n_comps: decoded local states */
+    uint32_t *rule_part_start, *rule_part; /* participants of each rule */
+    uint32_t *lo, *hi, *odo;  /* per participant: choice range and cursor */
+    uint32_t *todo;           /* per participant: target cursor */
+    uint32_t *cur;            /* words */
+};
+
+/* The choices of component c in local state s with key `key`: [*a, *b). */
+static void key_range(const struct image *img, uint32_t c, uint32_t s, uint32_t key, uint32_t *a,
+                      uint32_t *b)
+{
+    uint32_t lo = img->pchoice_offsets[img->proc_offsets[c] + s];
+    uint32_t hi = img->pchoice_offsets[img->proc_offsets[c] + s + 1];
+    while (lo < hi) {
+        uint32_t m = lo + (hi - lo) / 2;
+        if (img->pchoice_key[m] < key)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    *a = lo;
+    hi = img->pchoice_offsets[img->proc_offsets[c] + s + 1];
+    while (lo < hi && img->pchoice_key[lo] == key)
+        lo++;
+    *b = lo;
+}
+
+/* Emits the product distribution of the choices odo[0..n) of the n
+ * participants parts[] as one choice. */
+static int emit_product(struct expander *x, struct gen *g, const uint32_t *vec, uint32_t label,
+                        const uint32_t *parts, uint32_t n)
+{
+    const struct image *img = x->img;
+    if (gen_choice_begin(g, label) != 0)
+        return -1;
+    for (uint32_t j = 0; j < n; j++)
+        x->todo[j] = img->pchoice_start[x->odo[j]];
+    for (;;) {
+        memcpy(x->cur, vec, x->words * 4u);
+        double p = 1.0;
+        uint64_t pn = 1, pd = 1;
+        for (uint32_t j = 0; j < n; j++) {
+            uint32_t c = parts[j];
+            image_set_field(x->cur, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c],
+                            img->ptarget[x->todo[j]]);
+            p *= img->pprob[x->todo[j]];
+            frac_mul(&pn, &pd, img->pnum[x->todo[j]], img->pden[x->todo[j]]);
+        }
+        if (gen_outcome(g, x->cur, p, pn, pd) != 0)
+            return -1;
+        uint32_t j = n;
+        while (j > 0) {
+            j--;
+            if (++x->todo[j] < img->pchoice_start[x->odo[j] + 1])
+                break;
+            x->todo[j] = img->pchoice_start[x->odo[j]];
+            if (j == 0)
+                return 0;
+        }
+        if (n == 0)
+            return 0;
+    }
+}
+
+/* All choices of the state vec into g (not yet distinct). */
+static int expand(struct expander *x, struct gen *g, const uint32_t *vec)
+{
+    const struct image *img = x->img;
+    g->n = 0;
+    g->n_out = 0;
+    for (uint32_t c = 0; c < img->n_comps; c++)
+        x->local[c] = image_get_field(vec, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c]);
+    /* interleaved choices */
+    for (uint32_t c = 0; c < img->n_comps; c++) {
+        uint32_t s = x->local[c];
+        uint32_t a = img->pchoice_offsets[img->proc_offsets[c] + s];
+        uint32_t b = img->pchoice_offsets[img->proc_offsets[c] + s + 1];
+        for (uint32_t i = a; i < b && !(img->pchoice_key[i] & IMAGE_PCHOICE_SYNC); i++) {
+            x->odo[0] = i;
+            if (emit_product(x, g, vec, img->pchoice_key[i], &c, 1) != 0)
+                return -1;
+        }
+    }
+    /* synchronising rules, class by class */
+    for (uint32_t k = 0; k < img->n_classes; k++) {
+        uint32_t key = IMAGE_PCHOICE_SYNC | k;
+        for (uint32_t r = img->class_rule_start[k]; r < img->class_rule_start[k + 1]; r++) {
+            const uint32_t *parts = x->rule_part + x->rule_part_start[r];
+            uint32_t n = x->rule_part_start[r + 1] - x->rule_part_start[r], j;
+            for (j = 0; j < n; j++) {
+                key_range(img, parts[j], x->local[parts[j]], key, &x->lo[j], &x->hi[j]);
+                if (x->lo[j] == x->hi[j])
+                    break;
+                x->odo[j] = x->lo[j];
+            }
+            if (j < n || n == 0)
+                continue;
+            for (;;) {
+                if (emit_product(x, g, vec, img->class_result[k], parts, n) != 0)
+                    return -1;
+                j = n;
+                while (j > 0) {
+                    j--;
+                    if (++x->odo[j] < x->hi[j])
+                        break;
+                    x->odo[j] = x->lo[j];
+                    if (j == 0)
+                        goto next_rule;
+                }
+            }
+        next_rule:;
+        }
+    }
+    return 0;
+}
+
+void mdp_explore_result_free(struct mdp_explore_result *res)
+{
+    mdp_free(&res->mdp);
+    free(res->choice_label);
+    free(res->vectors);
+    free(res->entry_num), free(res->entry_den);
+    res->choice_label = NULL;
+    res->vectors = NULL;
+    res->entry_num = res->entry_den = NULL;
+}
+
+int explore_mdp(const struct image *img, const struct explore_options *opt_in, bool exact,
+                struct mdp_explore_result *res, struct wx_error *err)
+{
+    const struct explore_options *opt = explore_opts(opt_in);
+    const double t0 = explore_now();
+    memset(res, 0, sizeof *res);
+    if (!img->probabilistic || !img->pchoice_offsets)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "explore_mdp needs a probabilistic network (no component has a distribution)");
+    const uint32_t words = img->words, nc = img->n_comps;
+    struct store q = {.words = words};
+    q.max_states = vtable_states_for_budget(explore_budget(opt), words, 16);
+    if (q.max_states > UINT32_MAX - 1)
+        q.max_states = UINT32_MAX - 1; /* struct mdp's 32-bit targets */
+    struct gen g = {.words = words};
+    struct build b;
+    memset(&b, 0, sizeof b);
+    b.exact = exact;
+    struct expander x = {.img = img, .words = words};
+    int rc = WX_OK;
+    uint64_t id;
+    double next_progress = t0 + 1.0;
+
+    q.nset = 1024;
+    q.set = calloc(q.nset, sizeof *q.set);
+    x.local = malloc((nc ? nc : 1) * sizeof *x.local);
+    x.lo = malloc((nc ? nc : 1) * sizeof *x.lo);
+    x.hi = malloc((nc ? nc : 1) * sizeof *x.hi);
+    x.odo = malloc((nc ? nc : 1) * sizeof *x.odo);
+    x.todo = malloc((nc ? nc : 1) * sizeof *x.todo);
+    x.cur = calloc(words, 4);
+    x.rule_part_start = malloc(((size_t)img->n_rules + 1) * sizeof *x.rule_part_start);
+    uint64_t n_parts = 0;
+    for (uint64_t w = 0; w < (uint64_t)img->n_rules * img->mask_words; w++)
+        n_parts += (uint64_t)__builtin_popcount(img->rule_mask[w]);
+    x.rule_part = malloc((n_parts ? n_parts : 1) * sizeof *x.rule_part);
+    b.m.state_start = malloc(1024 * sizeof *b.m.state_start);
+    b.cap_states = 1024;
+    if (!q.set || !x.local || !x.lo || !x.hi || !x.odo || !x.todo || !x.cur || !x.rule_part_start ||
+        !x.rule_part || !b.m.state_start) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+        goto out;
+    }
+    n_parts = 0;
+    for (uint32_t r = 0; r < img->n_rules; r++) {
+        x.rule_part_start[r] = (uint32_t)n_parts;
+        const uint32_t *m = img->rule_mask + (size_t)r * img->mask_words;
+        for (uint32_t c = 0; c < nc; c++)
+            if (m[c / 32] >> (c % 32) & 1)
+                x.rule_part[n_parts++] = c;
+    }
+    x.rule_part_start[img->n_rules] = (uint32_t)n_parts;
+
+    /* The initial state: the zero vector, or a fresh state before the
+     * product of the initial distributions. */
+    bool dirac = true;
+    for (uint32_t c = 0; c < nc; c++)
+        dirac &= img->pinit_start[c + 1] - img->pinit_start[c] == 1;
+    if (dirac) {
+        if ((rc = store_add(&q, x.cur, 0, &id, err)))
+            goto out;
+    } else {
+        uint32_t *ones = malloc(words * 4u);
+        if (!ones) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+            goto out;
+        }
+        memset(ones, 0xff, words * 4u);
+        rc = store_add(&q, ones, 1, &id, err);
+        free(ones);
+        if (rc)
+            goto out;
+        res->fresh_initial = true;
+    }
+
+    uint64_t lb = 0, le = 1;
+    for (;;) {
+        for (uint64_t s = lb; s < le; s++) {
+            if (opt->progress && (s & 1023) == 0 && explore_now() >= next_progress) {
+                struct explore_stats st = {.states = q.count, .transitions = b.m.n_choices,
+                                           .depth = res->depth, .bytes = q.nset * 8 + q.cap * words * 4ull,
+                                           .seconds = explore_now() - t0};
+                opt->progress(opt->progress_ctx, &st);
+                next_progress = explore_now() + 1.0;
+            }
+            g.n = g.n_out = 0;
+            int e = 0;
+            if (s == 0 && res->fresh_initial) {
+                /* the product of the initial distributions, as one choice */
+                e = gen_choice_begin(&g, img->hidden);
+                for (uint32_t c = 0; c < nc; c++)
+                    x.todo[c] = img->pinit_start[c];
+                while (!e) {
+                    memset(x.cur, 0, words * 4u);
+                    double p = 1.0;
+                    uint64_t pn = 1, pd = 1;
+                    for (uint32_t c = 0; c < nc; c++) {
+                        image_set_field(x.cur, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c],
+                                        img->pinit_state[x.todo[c]]);
+                        p *= img->pinit_prob[x.todo[c]];
+                        frac_mul(&pn, &pd, img->pinit_num[x.todo[c]], img->pinit_den[x.todo[c]]);
+                    }
+                    e = gen_outcome(&g, x.cur, p, pn, pd);
+                    uint32_t c = nc;
+                    while (c > 0) {
+                        c--;
+                        if (++x.todo[c] < img->pinit_start[c + 1])
+                            break;
+                        x.todo[c] = img->pinit_start[c];
+                        if (c == 0)
+                            goto init_done;
+                    }
+                    if (nc == 0)
+                        break;
+                }
+            init_done:;
+            } else {
+                e = expand(&x, &g, q.vec + s * words);
+            }
+            if (e || sort_outcomes(&g) != 0 ||
+                wx_reserve((void **)&g.order, &g.cap_order, g.n ? g.n : 1, sizeof *g.order, 64) != 0) {
+                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory expanding a state");
+                goto out;
+            }
+            for (size_t i = 0; i < g.n; i++)
+                g.order[i] = i;
+            qsort_r(g.order, g.n, sizeof *g.order, cmp_choice, &g);
+            /* state s's choices: the distinct ones, in canonical order */
+            if (s + 2 > b.cap_states) {
+                size_t cap = b.cap_states * 2;
+                uint64_t *ns = realloc(b.m.state_start, cap * sizeof *ns);
+                if (!ns) {
+                    rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+                    goto out;
+                }
+                b.m.state_start = ns;
+                b.cap_states = cap;
+            }
+            b.m.state_start[s] = b.m.n_choices;
+            size_t distinct = 0;
+            for (size_t i = 0; i < g.n; i++) {
+                size_t c = g.order[i];
+                if (i > 0 && cmp_choice(&g.order[i - 1], &g.order[i], &g) == 0)
+                    continue;
+                distinct++;
+                if (build_choice(&b, g.label[c]) != 0) {
+                    rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing the MDP");
+                    goto out;
+                }
+                for (size_t o = g.start[c]; o < g.start[c + 1]; o++) {
+                    if ((rc = store_put(&q, g.vec + o * words, &id, err)))
+                        goto out;
+                    if (build_entry(&b, (uint32_t)id, g.prob[o], g.num[o], g.den[o]) != 0) {
+                        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing the MDP");
+                        goto out;
+                    }
+                }
+            }
+            if (distinct == 0)
+                res->deadlocks++;
+        }
+        if (q.count == le) {
+            res->complete = true;
+            break;
+        }
+        lb = le, le = q.count;
+        res->depth++;
+    }
+out:
+    if (b.m.choice_start)
+        b.m.choice_start[b.m.n_choices] = b.m.n_entries;
+    if (rc == WX_OK) {
+        b.m.n_states = q.count;
+        b.m.state_start[q.count] = b.m.n_choices;
+        if (!b.m.choice_start)
+            b.m.choice_start = calloc(1, sizeof *b.m.choice_start);
+        if (!b.m.choice_start)
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    }
+    res->bytes = q.nset * 8 + q.count * words * 4ull + b.m.n_states * 8 + b.m.n_choices * 12 +
+                 b.m.n_entries * 12;
+    if (rc == WX_OK) {
+        res->mdp = b.m;
+        res->choice_label = b.label ? b.label : malloc(sizeof *b.label);
+        res->entry_num = b.num;
+        res->entry_den = b.den;
+        if (opt->keep_vectors) {
+            res->vectors = q.vec;
+            q.vec = NULL;
+        }
+    } else {
+        res->complete = false;
+        res->mdp.n_states = q.count;
+        res->mdp.n_choices = b.m.n_choices;
+        res->mdp.n_entries = b.m.n_entries;
+        free(b.m.state_start), free(b.m.choice_start), free(b.m.targets), free(b.m.probs);
+        free(b.label), free(b.num), free(b.den);
+    }
+    free(q.vec), free(q.set);
+    free(x.local), free(x.lo), free(x.hi), free(x.odo), free(x.todo), free(x.cur);
+    free(x.rule_part_start), free(x.rule_part);
+    gen_free(&g);
+    res->seconds = explore_now() - t0;
+    return rc;
+}
