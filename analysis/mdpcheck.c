@@ -41,6 +41,7 @@ struct ctx {
     uint32_t *targets;
     double *probs, *b;
     struct vi_system sys;
+    double mec_seconds;
 };
 
 static double choice_reward(const struct ctx *x, uint32_t s, uint64_t c)
@@ -107,8 +108,10 @@ static int collapse_mecs(struct ctx *x, int zero_reward_only, uint8_t *internal,
         }
         sub.state_start[i + 1] = sub.n_choices;
     }
-    if ((rc = mec_cpu(&sub, &mr, err)) != WX_OK)
+    double tm = now_s();
+    if ((rc = (x->o->mec ? x->o->mec : mec_cpu)(&sub, &mr, err)) != WX_OK)
         goto done;
+    x->mec_seconds = now_s() - tm;
     for (uint64_t s = 0; s < n; s++)
         mec_of[s] = loc[s] == UINT32_MAX ? MEC_NONE : mr.mec[loc[s]];
     for (uint64_t c = 0; c < sub.n_choices; c++)
@@ -715,6 +718,7 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
         (rc = order_topologically(&x, err)) != WX_OK)
         goto done;
     r->build_seconds = now_s() - t0;
+    r->mec_seconds = x.mec_seconds;
     r->blocks = x.n_blocks;
 
     t0 = now_s();

@@ -131,4 +131,12 @@ int valiter_solve_blocks_cpu(const struct vi_system *sys, const struct vi_params
 /* 1 when valiter_*_gpu can run here (a CUDA build and a usable device). */
 int valiter_gpu_available(void);
 
+/* valiter_gpu_available(), and when it says yes, also creates the CUDA
+ * context of the device (the first CUDA calls of a process pay for driver
+ * and context start-up, 0.1 s or more), so that a caller can overlap that
+ * cost with other work by calling this on a thread of its own: the context
+ * is the process's primary context, used by every thread afterwards.
+ * Returns 1 when the GPU is usable (context created), else 0. */
+int valiter_gpu_init(void);
+
 #endif

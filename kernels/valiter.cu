@@ -229,6 +229,19 @@ extern "C" int valiter_gpu_available(void)
     return major >= 9; /* built for sm_90 */
 }
 
+extern "C" int valiter_gpu_init(void)
+{
+    if (!valiter_gpu_available())
+        return 0;
+    /* cudaFree(NULL) is the customary way to force context creation */
+    if (cudaFree(NULL) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    (void)vx_blocks(1); /* caches the SM count */
+    return 1;
+}
+
 /* ======================================================================
  * Precomputation
  * ====================================================================== */
