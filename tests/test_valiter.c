@@ -512,13 +512,14 @@ static void slow_chain(void)
 }
 
 /* A larger random MDP (too large for the enumeration): Jacobi with 1, 3
- * and 7 threads must give bit-identical vectors (the split of the states
+ * and 7 threads (and with them mdpcheck.c's parallel system construction,
+ * which splits work above PAR_GRAIN = 4096 states) must give bit-identical vectors (the split of the states
  * among threads must not matter), Gauss-Seidel must agree within epsilon,
  * for a probability and a reward property. */
 static void threads_agree(uint64_t seed)
 {
     rng_state = seed;
-    uint64_t n = 8000;
+    uint64_t n = 20000; /* > 4 * PAR_GRAIN: the system construction runs on several threads */
     struct mdp m = {0};
     m.n_states = n;
     m.state_start = calloc(n + 1, sizeof *m.state_start);
