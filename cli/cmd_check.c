@@ -75,6 +75,7 @@ struct check_options {
     const char **props, **srew, **trew; /* --prop, --srew, --trew may repeat */
     int n_props, n_srew, n_trew;
     int sound, topological, json, quiet, relative, threads;
+    int inplace; /* --solver inplace: solver is VI_GAUSS_SEIDEL, the GPU may run it */
     enum vi_method solver;
     double epsilon;
     uint64_t max_iterations;
@@ -151,13 +152,16 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
         } else if (!strcmp(a, "--solver")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
+            o->inplace = 0;
             if (!strcmp(v, "jacobi"))
                 o->solver = VI_JACOBI;
             else if (!strcmp(v, "gs"))
                 o->solver = VI_GAUSS_SEIDEL;
+            else if (!strcmp(v, "inplace"))
+                o->solver = VI_GAUSS_SEIDEL, o->inplace = 1;
             else
                 return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                               "--solver takes jacobi or gs, not '%s'", v);
+                               "--solver takes jacobi, gs or inplace, not '%s'", v);
         } else if (!strcmp(a, "--backend")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
@@ -347,10 +351,12 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     /* the backend: the usage errors now, the GPU probe (and CUDA context
      * creation) on a thread while the model is read, the choice after it */
     enum cli_backend bk = o.backend;
-    int want_gpu = bk != CLI_BACKEND_CPU && o.solver != VI_GAUSS_SEIDEL && !o.topological;
-    if (o.solver == VI_GAUSS_SEIDEL && o.backend == CLI_BACKEND_GPU) {
+    int want_gpu = bk != CLI_BACKEND_CPU && (o.solver != VI_GAUSS_SEIDEL || o.inplace) &&
+                   !o.topological;
+    if (o.solver == VI_GAUSS_SEIDEL && !o.inplace && o.backend == CLI_BACKEND_GPU) {
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                     "--solver gs is CPU only (the GPU runs Jacobi sweeps): use --backend cpu");
+                     "--solver gs is CPU only (the GPU runs Jacobi sweeps, or in-place sweeps "
+                     "with --solver inplace): use --backend cpu");
         goto out;
     }
     if (o.topological && o.backend == CLI_BACKEND_GPU) {
@@ -479,12 +485,13 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         cli_json_string(stdout, o.input);
         printf(", \"type\": \"%s\", \"states\": %llu, \"choices\": %llu, "
                "\"transitions\": %llu, \"initial_states\": %llu, \"read_seconds\": %.6f}, "
-               "\"backend\": \"%s\", \"method\": \"%s\", \"sound\": %s, \"epsilon\": %g, "
+               "\"backend\": \"%s\", \"method\": \"%s\", \"solver\": \"%s\", \"sound\": %s, \"epsilon\": %g, "
                "\"relative\": %s, \"gpu_init_seconds\": %.6f, \"gpu_wait_seconds\": %.6f, "
                "\"properties\": [",
                m.is_dtmc ? "dtmc" : "mdp", (unsigned long long)m.n_states,
                (unsigned long long)m.n_choices, (unsigned long long)m.n_entries,
                (unsigned long long)n_init, read_s, backend_name(bk), o.topological ? "topological" : o.sound ? "ii" : "vi",
+               o.topological ? "topological" : o.inplace ? "inplace" : o.solver == VI_GAUSS_SEIDEL ? "gs" : "jacobi",
                o.sound ? "true" : "false", o.epsilon, o.relative ? "true" : "false",
                probe.seconds, probe.wait_seconds);
     } else {
@@ -499,9 +506,10 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                : o.sound     ? "interval iteration (sound)"
                              : "value iteration (UNSOUND: no error bound on the result)",
                o.epsilon, o.relative ? "relative" : "absolute", backend_name(bk),
-               bk == CLI_BACKEND_CPU && !o.topological
+               o.topological ? ""
+               : bk == CLI_BACKEND_CPU
                    ? (o.solver == VI_GAUSS_SEIDEL ? ", Gauss-Seidel" : ", Jacobi")
-                   : "");
+                   : (o.inplace ? ", in-place sweeps (sound; not bit-identical to the CPU)" : ""));
         if (!o.quiet)
             fprintf(stderr, "warpex: read %.3f s\n", read_s);
     }
