@@ -21,6 +21,11 @@
  *     SCC graph): a sweep then passes values down chains within one sweep.
  *     With options.topological the SCCs are solved one after the other,
  *     bottom first, each until its own states meet the stopping rule.
+ *     The system (and the sub-MDP handed to the MEC decomposition) is
+ *     built in two parallel passes, count then fill at prefix-summed
+ *     offsets (options.threads; the layout does not depend on them); the
+ *     MEC decomposition is options.mec (mec_cpu or mec_gpu: identical
+ *     results, canonical ids).
  *  4. Bounds: lower 0; upper 1 for probabilities; for rewards an upper
  *     bound is computed and CERTIFIED: plain value iteration on the system
  *     with every choice's reward raised by delta gives w with
