@@ -32,10 +32,16 @@
 # "disagree" (Pmax=? [ F "finished"&!"agree" ], sound interval iteration to
 # 1e-6) with --backend gpu and --backend cpu (all host cores), from the .tra
 # file to the answer: read (.tra + .lab), precomputation, system build,
-# solve, and the process's wall time (GPU three times: the first pays the
-# CUDA context; CPU once).  --warpex names the binary (default bin/warpex),
-# --warpex-old an older build to time beside it (GPU once; may be repeated), --cgen a
-# prebuilt generator; --only-consensus skips the synthetic MDPs.
+# solve, and the process's wall time (GPU three times, and three times with
+# --solver inplace; CPU once).  --warpex names the binary (default
+# bin/warpex), --warpex-old an older build to time beside it (GPU three times;
+# may be repeated), --cgen a prebuilt generator; --only-consensus skips the
+# synthetic MDPs.  Columns from the JSON where the binary reports them: "mec
+# s" (the MEC decomposition inside build), "gpu init s" (the GPU probe and
+# CUDA context, on a thread overlapping the read) and "init wait s" (what
+# the read did not hide), "in-process s" (cmd_check's own span) and
+# "outside s" = process wall - in-process (process start, exit, CUDA
+# teardown).
 #
 # Prints markdown tables last; exit status 1 when a configuration failed.
 set -u
@@ -115,19 +121,24 @@ if [ $consensus = 1 ]; then
     echo
     echo "consensus N=6 K=2 ($(cat "$LOG/consensus_gen.log"), .tra $(stat -c %s "$D/c62.tra") bytes, generated in ${tg} s), disagree = $prop, interval iteration, eps 1e-6."
     echo
-    echo "| backend | run | value (lo, hi) | iterations | read s | precomp s | build s | solve s | process wall s |"
-    echo "|---|---|---|---|---|---|---|---|---|"
-    runs=("$warpex gpu 1" "$warpex gpu 2" "$warpex gpu 3" "$warpex cpu 1")
-    for w in $warpex_old; do runs+=("$w gpu $(basename "$w")"); done
+    echo "| binary | backend | run | value (lo, hi) | iterations | read s | gpu init s | init wait s | precomp s | build s | mec s | solve s | in-process s | outside s | process wall s |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    # binary, backend, run tag, extra options
+    runs=("$warpex gpu 1" "$warpex gpu 2" "$warpex gpu 3" "$warpex gpu inplace1 --solver inplace"
+          "$warpex gpu inplace2 --solver inplace" "$warpex gpu inplace3 --solver inplace" "$warpex cpu 1")
+    for w in $warpex_old; do runs+=("$w gpu 1" "$w gpu 2" "$w gpu 3"); done
     for x in "${runs[@]}"; do
-        read -r w bk r <<<"$x"
+        read -r w bk r extra <<<"$x"
         t0=$(date +%s%N)
-        "$w" check "$D/c62.tra" --lab "$D/c62.lab" --prop "$prop" --backend $bk --json >"$LOG/c62_$bk$r.json" 2>&1 ||
-            { echo "| $bk | $r | FAILED rc $? | | | | | | |"; status=1; continue; }
+        j="$LOG/c62_$(basename "$w")_$bk$r.json"
+        # shellcheck disable=SC2086
+        "$w" check "$D/c62.tra" --lab "$D/c62.lab" --prop "$prop" --backend $bk $extra --json >"$j" 2>&1 ||
+            { rc=$?; echo "| $(basename "$w") | $bk | $r | FAILED rc $rc: $(head -c 120 "$j") | | | | | | | | | | | |"; status=1; continue; }
         wall=$(ms "$t0")
-        j="$LOG/c62_$bk$r.json"
         f() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" "$j" | head -1; }
-        echo "| $bk | $r | $(f lo), $(f hi) | $(f iterations) | $(f read_seconds) | $(f precomputation_seconds) | $(f build_seconds) | $(f solve_seconds) | $wall |"
+        inp=$(f seconds)
+        out=""; [ -n "$inp" ] && out=$(awk -v a="$wall" -v b="$inp" 'BEGIN { printf "%.3f", a - b }')
+        echo "| $(basename "$w") | $bk | $r | $(f lo), $(f hi) | $(f iterations) | $(f read_seconds) | $(f gpu_init_seconds) | $(f gpu_wait_seconds) | $(f precomputation_seconds) | $(f build_seconds) | $(f mec_seconds) | $(f solve_seconds) | $inp | $out | $wall |"
     done
     rm -rf "$D"
 fi

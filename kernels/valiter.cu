@@ -77,7 +77,9 @@
  * targets 3.69 vs 6.45, 50-entry choices 1.01 vs 1.48; kind 6 (tiles2
  * without the early loads) within 1.3% of kind 5 on all three; on the small
  * consensus N=6 K=2 system (0.65 M states, 100 MB per sweep) 57 us vs 55 us
- * per sweep (latency-bound: a few tiles per warp).
+ * per sweep (latency-bound: a few tiles per warp).  In-place sweeps (kind 7)
+ * there: 4841-4849 sweeps instead of 5069 (-4.5 %), 53.8-54.4 us each
+ * (H200, 2026-11-21, vi2): solve 0.294 s instead of 0.320 s.
  *
  * LIMITS.  A backward search costs one launch per BFS level (a few us even
  * when the frontier is tiny: a deep, chain-like MDP pays for its depth), and
@@ -227,6 +229,19 @@ extern "C" int valiter_gpu_available(void)
         return 0;
     }
     return major >= 9; /* built for sm_90 */
+}
+
+extern "C" int valiter_gpu_init(void)
+{
+    if (!valiter_gpu_available())
+        return 0;
+    /* cudaFree(NULL) is the customary way to force context creation */
+    if (cudaFree(NULL) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    (void)vx_blocks(1); /* caches the SM count */
+    return 1;
 }
 
 /* ======================================================================
@@ -632,20 +647,22 @@ static __device__ __forceinline__ int vx_store(ull s, double l, double h, const 
     return rel ? !(d <= eps * fabs(l)) : !(d <= eps);
 }
 
-/* vx_store for vi_sweep_tiles2's vectors: IV: x and nx are (lo, hi) pairs. */
-template <bool IV>
-static __device__ __forceinline__ int vx_store2(ull s, double l, double h, const double *__restrict__ x, double *nx,
+/* vx_store for vi_sweep_tiles2's vectors: IV: x and nx are (lo, hi) pairs.
+ * INPL: x == nx (in-place sweeps): the old value is read through L2. */
+template <bool IV, bool INPL>
+static __device__ __forceinline__ int vx_store2(ull s, double l, double h, const double *x, double *nx,
                                                 double eps, int rel)
 {
     if (IV) {
-        const double2 o = reinterpret_cast<const double2 *>(x)[s];
+        const double2 o = INPL ? __ldcg(reinterpret_cast<const double2 *>(x) + s)
+                               : reinterpret_cast<const double2 *>(x)[s];
         l = l > o.x ? l : o.x;
         h = h < o.y ? h : o.y;
         reinterpret_cast<double2 *>(nx)[s] = make_double2(l, h);
         const double g = h - l;
         return (rel && l > 0) ? !(g <= eps * l) : !(g <= eps);
     }
-    const double d = fabs(l - x[s]);
+    const double d = fabs(l - (INPL ? __ldcg(x + s) : x[s]));
     nx[s] = l;
     return rel ? !(d <= eps * fabs(l)) : !(d <= eps);
 }
@@ -874,21 +891,35 @@ static __global__ void __launch_bounds__(VX_THREADS, MINB)
  * entry order with separately rounded products and sums, the optimum over
  * the choices in choice order, so values are bit-identical to the CPU twin.
  * Vectors: IV: x is (lo, hi) pairs (n double2 as 2n doubles); plain VI: x
- * is lo.  The unused pointer arguments keep vx_sweep_fn's signature. */
-template <bool IV>
-static __device__ __forceinline__ void vx_pair(const double *__restrict__ x, uint32_t t, double &l, double &h)
+ * is lo.  The unused pointer arguments keep vx_sweep_fn's signature.
+ *
+ * IN-PLACE SWEEPS (INPL, kind 7; --solver gs with --backend gpu): x == nx,
+ * so a sweep reads bounds that other warps have already raised (lo) or
+ * lowered (hi) in the same sweep, as Gauss-Seidel does, in whatever order
+ * the warps happen to run.  Gathers and the old value go through L2
+ * (__ldcg; the read-only path would not see this launch's writes).  SOUND:
+ * the operator is monotone and lo only rises, hi only falls (the clamp), so
+ * every bound read -- old, new, or one double of a pair from each -- is a
+ * valid bound, and each state's lo (hi) after sweep k is at least (at most)
+ * the Jacobi iterate after k sweeps: the stopping rule, checked on the
+ * values written, holds no later than with Jacobi sweeps, and values only
+ * tighten after they were checked.  Not bit-identical to the CPU and not
+ * deterministic (sweep counts and last digits vary from run to run). */
+template <bool IV, bool INPL>
+static __device__ __forceinline__ void vx_pair(const double *x, uint32_t t, double &l, double &h)
 {
     if (IV) {
-        const double2 v = __ldg(reinterpret_cast<const double2 *>(x) + t);
+        const double2 v = INPL ? __ldcg(reinterpret_cast<const double2 *>(x) + t)
+                               : __ldg(reinterpret_cast<const double2 *>(x) + t);
         l = v.x, h = v.y;
     } else {
-        l = __ldg(x + t), h = 0;
+        l = INPL ? __ldcg(x + t) : __ldg(x + t), h = 0;
     }
 }
 
-template <bool IV, bool MX, bool EARLY>
+template <bool IV, bool MX, bool EARLY, bool INPL>
 static __global__ void __launch_bounds__(VX_THREADS, 4) /* <= 64 registers: 4 blocks (32 warps) per SM */
-    vi_sweep_tiles2(vx_sys sy, const double *__restrict__ x, const double *__restrict__ unused_in,
+    vi_sweep_tiles2(vx_sys sy, const double *x, const double *__restrict__ unused_in,
                     double *nx, double *unused_out, vx_ctl *ctl, ull it, double eps, int rel)
 {
     /* IV: pairs (lo, hi) of products, then of choice values; plain: lo only */
@@ -931,7 +962,7 @@ static __global__ void __launch_bounds__(VX_THREADS, 4) /* <= 64 registers: 4 bl
                 const uint32_t t = __ldcs(sy.tg + e0 + i);
                 const double p = __ldcs(sy.pr + e0 + i);
                 double l, h;
-                vx_pair<IV>(x, t, l, h);
+                vx_pair<IV, INPL>(x, t, l, h);
                 if (IV) {
                     sw[2 * i] = __dmul_rn(p, l);
                     sw[2 * i + 1] = __dmul_rn(p, h);
@@ -989,7 +1020,7 @@ static __global__ void __launch_bounds__(VX_THREADS, 4) /* <= 64 registers: 4 bl
             __syncwarp(); /* the next tile overwrites the buffer */
             if (s >= s1)
                 continue;
-            bad |= vx_store2<IV>(s, bl, bh, x, nx, eps, rel);
+            bad |= vx_store2<IV, INPL>(s, bl, bh, x, nx, eps, rel);
         } else {
             /* one state (s1 == s0 + 1): each choice's entries 32 at a time,
              * summed in entry order by a shuffle chain */
@@ -1003,7 +1034,7 @@ static __global__ void __launch_bounds__(VX_THREADS, 4) /* <= 64 registers: 4 bl
                         const uint32_t t = __ldcs(sy.tg + f);
                         const double p = __ldcs(sy.pr + f);
                         double l, h;
-                        vx_pair<IV>(x, t, l, h);
+                        vx_pair<IV, INPL>(x, t, l, h);
                         pl = __dmul_rn(p, l);
                         if (IV)
                             ph = __dmul_rn(p, h);
@@ -1020,7 +1051,7 @@ static __global__ void __launch_bounds__(VX_THREADS, 4) /* <= 64 registers: 4 bl
                     bh = vx_opt<MX>(bh, ah);
             }
             if (lane == 0)
-                bad |= vx_store2<IV>(s0, bl, bh, x, nx, eps, rel);
+                bad |= vx_store2<IV, INPL>(s0, bl, bh, x, nx, eps, rel);
         }
     }
     if (__syncthreads_or(bad) && threadIdx.x == 0)
@@ -1057,9 +1088,11 @@ template <bool IV, bool MX>
 static vx_sweep_fn vx_pick2(int kind, int g)
 {
     if (kind == 5)
-        return vi_sweep_tiles2<IV, MX, true>;
+        return vi_sweep_tiles2<IV, MX, true, false>;
     if (kind == 6) /* kind 5 without the early loads (for measurements) */
-        return vi_sweep_tiles2<IV, MX, false>;
+        return vi_sweep_tiles2<IV, MX, false, false>;
+    if (kind == 7) /* kind 5 in place (VI_GAUSS_SEIDEL) */
+        return vi_sweep_tiles2<IV, MX, true, true>;
     if (kind == 3)
         return vi_sweep_tiles<IV, MX, 1>;
     if (kind == 4) /* more resident warps, fewer registers */
@@ -1108,7 +1141,7 @@ static void vx_shape(const struct vi_system *sys, int *kind, int *g)
         *g = k;
     }
     if (*kind >= 5 && (sys->n_choices > 0xfffffffeull || sys->n_entries > 0xfffffffeull))
-        *kind = 3; /* the compact offsets would not fit */
+        *kind = 3; /* the compact offsets would not fit (in-place sweeps need them: Jacobi) */
     if (*kind >= 3)
         *g = 32;
     else if (*kind == 2)
@@ -1178,7 +1211,7 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
     double *x2[2] = {NULL, NULL}; /* kind 5, interval: (lo, hi) pairs */
     unsigned *dbad = NULL, hbad[2] = {0, 0};
     cudaEvent_t ev_start = NULL, ev[2] = {NULL, NULL};
-    int kind, g;
+    int kind, g, inpl;
     ull launched = 0, done_iter = 0, max_it;
     int converged = 0;
     float ms = 0;
@@ -1235,6 +1268,9 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
     CK(cudaEventCreate(&ev[1]));
 
     vx_shape(sys, &kind, &g);
+    if (par->method == VI_GAUSS_SEIDEL && kind == 5)
+        kind = 7; /* in-place sweeps (see vi_sweep_tiles2) */
+    inpl = kind == 7;
     fn = vx_pick(iv, par->maximize, kind, g);
     if (kind >= 5) {
         /* 32-bit offsets; interval bounds as (lo, hi) pairs in x2[0..1] */
@@ -1313,7 +1349,7 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
                 const ull k = batch < max_it - launched ? batch : max_it - launched;
                 for (ull j = 0; j < k; j++) {
                     const ull it = ++launched;
-                    const int r = (int)((it - 1) & 1), w = (int)(it & 1);
+                    const int r = inpl ? 0 : (int)((it - 1) & 1), w = inpl ? 0 : (int)(it & 1);
                     if (x2[0])
                         fn<<<blocks, VX_THREADS>>>(sy, x2[r], NULL, x2[w], NULL, ctl, it, par->epsilon, par->relative);
                     else
@@ -1356,7 +1392,7 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
         CK(cudaDeviceSynchronize());
     }
     {
-        int w = (int)(done_iter & 1);
+        int w = inpl ? 0 : (int)(done_iter & 1);
         if (x2[0]) {
             vx_deinterleave<<<vx_blocks(n), VX_THREADS>>>((const double2 *)x2[w], n, dlo[0], dhi[0]);
             CK_LAUNCH("vx_deinterleave");
