@@ -3,10 +3,12 @@
  * mdpcheck.h).
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mdpcheck.h"
 #include "mec.h"
@@ -41,6 +43,7 @@ struct ctx {
     uint32_t *targets;
     double *probs, *b;
     struct vi_system sys;
+    double mec_seconds;
 };
 
 static double choice_reward(const struct ctx *x, uint32_t s, uint64_t c)
@@ -58,6 +61,132 @@ static int oom(struct wx_error *err)
     return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (model checking)");
 }
 
+/* ---- parallel loops of the system construction ----
+ * par_for(T, n, fn, arg) runs fn(arg, lo, hi) on T contiguous chunks of
+ * [0, n) (the calling thread takes the first).  Each pass writes only the
+ * items of its chunk, or at positions a sequential scan fixed before it, so
+ * the result does not depend on the number of threads. */
+typedef void (*par_fn)(void *arg, uint64_t lo, uint64_t hi);
+
+struct par_job {
+    par_fn fn;
+    void *arg;
+    uint64_t lo, hi;
+};
+
+static void *par_main(void *a)
+{
+    struct par_job *j = a;
+    j->fn(j->arg, j->lo, j->hi);
+    return NULL;
+}
+
+#define PAR_MAX 64
+#define PAR_GRAIN 4096 /* items per thread at least: below, threads cost more than they save */
+
+static int par_threads(int threads, uint64_t n)
+{
+    long t = threads > 0 ? threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (t < 1)
+        t = 1;
+    if (t > PAR_MAX)
+        t = PAR_MAX;
+    if ((uint64_t)t > n / PAR_GRAIN)
+        t = (long)(n / PAR_GRAIN);
+    return t < 1 ? 1 : (int)t;
+}
+
+static void par_for(int threads, uint64_t n, par_fn fn, void *arg)
+{
+    int t = par_threads(threads, n);
+    struct par_job job[PAR_MAX];
+    pthread_t tid[PAR_MAX];
+    int started[PAR_MAX] = {0};
+    for (int i = 0; i < t; i++)
+        job[i] = (struct par_job){fn, arg, n * (uint64_t)i / (uint64_t)t,
+                                  n * (uint64_t)(i + 1) / (uint64_t)t};
+    /* a failing pthread_create only means the caller does that chunk */
+    for (int i = 1; i < t; i++)
+        started[i] = pthread_create(&tid[i], NULL, par_main, &job[i]) == 0;
+    fn(arg, job[0].lo, job[0].hi);
+    for (int i = 1; i < t; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            fn(arg, job[i].lo, job[i].hi);
+    }
+}
+
+/* In-place exclusive prefix sum of a[0..n) into a[0..n], a[n] = total. */
+static void exclusive_scan(uint64_t *a, uint64_t n)
+{
+    uint64_t acc = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t v = a[i];
+        a[i] = acc;
+        acc += v;
+    }
+    a[n] = acc;
+}
+
+/* The sub-MDP of collapse_mecs: the maybe states (local numbers), their
+ * choices that pass the filter and stay among the maybe states. */
+struct sub_pass {
+    const struct ctx *x;
+    int zero_reward_only;
+    const uint32_t *loc, *back;
+    struct mdp *sub;
+    uint64_t *sub_orig;
+    uint64_t *ccount, *ecount; /* per local state; scanned between the passes */
+};
+
+static int sub_keeps(const struct sub_pass *sp, uint32_t s, uint64_t c)
+{
+    const struct mdp *m = sp->x->m;
+    if (!sp->x->ok[c] || (sp->zero_reward_only && choice_reward(sp->x, s, c) != 0))
+        return 0;
+    for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
+        if (sp->loc[m->targets[e]] == UINT32_MAX)
+            return 0;
+    return 1;
+}
+
+static void sub_count(void *arg, uint64_t lo, uint64_t hi)
+{
+    struct sub_pass *sp = arg;
+    const struct mdp *m = sp->x->m;
+    for (uint64_t i = lo; i < hi; i++) {
+        uint32_t s = sp->back[i];
+        uint64_t nc = 0, ne = 0;
+        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++)
+            if (sub_keeps(sp, s, c))
+                nc++, ne += m->choice_start[c + 1] - m->choice_start[c];
+        sp->ccount[i] = nc;
+        sp->ecount[i] = ne;
+    }
+}
+
+static void sub_fill(void *arg, uint64_t lo, uint64_t hi)
+{
+    struct sub_pass *sp = arg;
+    const struct mdp *m = sp->x->m;
+    struct mdp *sub = sp->sub;
+    for (uint64_t i = lo; i < hi; i++) {
+        uint32_t s = sp->back[i];
+        uint64_t sc = sp->ccount[i], se = sp->ecount[i];
+        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
+            if (!sub_keeps(sp, s, c))
+                continue;
+            sp->sub_orig[sc] = c;
+            for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++) {
+                sub->targets[se] = sp->loc[m->targets[e]];
+                sub->probs[se++] = m->probs[e];
+            }
+            sub->choice_start[++sc] = se;
+        }
+    }
+}
+
 /* Collapses MECs of the maybe states under the choices that pass
  * want_choice; fills internal[c] for choices inside a MEC and mec_of[s]
  * (MEC_NONE outside).  Returns the number of MECs. */
@@ -70,7 +199,7 @@ static int collapse_mecs(struct ctx *x, int zero_reward_only, uint8_t *internal,
     uint32_t *back = malloc(n * sizeof *back);
     struct mdp sub = {0};
     struct mec_result mr = {0};
-    uint64_t *sub_orig = NULL;
+    uint64_t *sub_orig = NULL, *ecount = NULL;
     int rc = WX_OK;
     if (!loc || !back)
         goto fail;
@@ -88,27 +217,24 @@ static int collapse_mecs(struct ctx *x, int zero_reward_only, uint8_t *internal,
     sub_orig = malloc((m->n_choices ? m->n_choices : 1) * sizeof *sub_orig);
     if (!sub.state_start || !sub.choice_start || !sub.targets || !sub.probs || !sub_orig)
         goto fail;
-    for (uint64_t i = 0; i < k; i++) {
-        uint32_t s = back[i];
-        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
-            if (!x->ok[c] || (zero_reward_only && choice_reward(x, s, c) != 0))
-                continue;
-            int inside = 1;
-            for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1] && inside; e++)
-                inside = loc[m->targets[e]] != UINT32_MAX;
-            if (!inside)
-                continue;
-            sub_orig[sub.n_choices] = c;
-            for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++) {
-                sub.targets[sub.n_entries] = loc[m->targets[e]];
-                sub.probs[sub.n_entries++] = m->probs[e];
-            }
-            sub.choice_start[++sub.n_choices] = sub.n_entries;
-        }
-        sub.state_start[i + 1] = sub.n_choices;
-    }
-    if ((rc = mec_cpu(&sub, &mr, err)) != WX_OK)
+    /* two parallel passes over the maybe states: count the kept choices
+     * and entries, scan, fill (the layout of the sequential loop) */
+    ecount = calloc(k + 1, sizeof *ecount);
+    if (!ecount)
+        goto fail;
+    struct sub_pass sp = {.x = x, .zero_reward_only = zero_reward_only, .loc = loc, .back = back,
+                          .sub = &sub, .sub_orig = sub_orig, .ccount = sub.state_start,
+                          .ecount = ecount};
+    par_for(x->o->threads, k, sub_count, &sp);
+    exclusive_scan(sub.state_start, k);
+    exclusive_scan(ecount, k);
+    par_for(x->o->threads, k, sub_fill, &sp);
+    sub.n_choices = sub.state_start[k];
+    sub.n_entries = ecount[k];
+    double tm = now_s();
+    if ((rc = (x->o->mec ? x->o->mec : mec_cpu)(&sub, &mr, err)) != WX_OK)
         goto done;
+    x->mec_seconds = now_s() - tm;
     for (uint64_t s = 0; s < n; s++)
         mec_of[s] = loc[s] == UINT32_MAX ? MEC_NONE : mr.mec[loc[s]];
     for (uint64_t c = 0; c < sub.n_choices; c++)
@@ -122,9 +248,71 @@ done:
     mec_result_free(&mr);
     mdp_free(&sub);
     free(sub_orig);
+    free(ecount);
     free(loc);
     free(back);
     return rc;
+}
+
+/* The passes of build_system: system state k gathers the usable,
+ * non-internal choices of its members (model states in order). */
+struct sys_pass {
+    struct ctx *x;
+    const uint8_t *internal;
+    const uint64_t *mstart;
+    const uint32_t *members;
+    uint64_t *ccount, *ecount; /* per system state; scanned between the passes */
+};
+
+static void sys_count(void *arg, uint64_t lo, uint64_t hi)
+{
+    struct sys_pass *sp = arg;
+    const struct ctx *x = sp->x;
+    const struct mdp *m = x->m;
+    for (uint64_t k = lo; k < hi; k++) {
+        uint64_t nc = 0, ne = 0;
+        for (uint64_t j = sp->mstart[k]; j < sp->mstart[k + 1]; j++) {
+            uint32_t s = sp->members[j];
+            for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
+                if (!x->ok[c] || sp->internal[c])
+                    continue;
+                nc++;
+                for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
+                    ne += x->cls[m->targets[e]] == CLS_MAYBE;
+            }
+        }
+        sp->ccount[k] = nc;
+        sp->ecount[k] = ne;
+    }
+}
+
+static void sys_fill(void *arg, uint64_t lo, uint64_t hi)
+{
+    struct sys_pass *sp = arg;
+    struct ctx *x = sp->x;
+    const struct mdp *m = x->m;
+    for (uint64_t k = lo; k < hi; k++) {
+        uint64_t nc = sp->ccount[k], ne = sp->ecount[k];
+        for (uint64_t j = sp->mstart[k]; j < sp->mstart[k + 1]; j++) {
+            uint32_t s = sp->members[j];
+            for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
+                if (!x->ok[c] || sp->internal[c])
+                    continue;
+                double b = x->is_reward ? choice_reward(x, s, c) : 0;
+                for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++) {
+                    uint32_t t = m->targets[e];
+                    if (x->cls[t] == CLS_MAYBE) {
+                        x->targets[ne] = x->sid[t];
+                        x->probs[ne++] = m->probs[e];
+                    } else if (x->cls[t] == CLS_YES && !x->is_reward)
+                        b += m->probs[e];
+                }
+                x->b[nc] = b;
+                x->orig_choice[nc++] = c;
+                x->choice_start[nc] = ne;
+            }
+        }
+    }
 }
 
 /* Builds x->sys from the maybe states. */
@@ -138,6 +326,7 @@ static int build_system(struct ctx *x, struct mdpcheck_result *r, struct wx_erro
     uint32_t *mec_sid = NULL;
     uint64_t *mstart = NULL;
     uint32_t *members = NULL;
+    uint64_t *ecount = NULL;
     int rc = WX_OK;
     if (!internal || !mec_of) {
         rc = oom(err);
@@ -196,37 +385,27 @@ static int build_system(struct ctx *x, struct mdpcheck_result *r, struct wx_erro
         mstart[i] = mstart[i - 1];
     mstart[0] = 0;
 
-    uint64_t nc = 0, ne = 0;
-    x->state_start[0] = 0;
-    x->choice_start[0] = 0;
-    for (uint64_t k = 0; k < ns; k++) {
-        for (uint64_t j = mstart[k]; j < mstart[k + 1]; j++) {
-            uint32_t s = members[j];
-            for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
-                if (!x->ok[c] || internal[c])
-                    continue;
-                double b = x->is_reward ? choice_reward(x, s, c) : 0;
-                for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++) {
-                    uint32_t t = m->targets[e];
-                    if (x->cls[t] == CLS_MAYBE) {
-                        x->targets[ne] = x->sid[t];
-                        x->probs[ne++] = m->probs[e];
-                    } else if (x->cls[t] == CLS_YES && !x->is_reward)
-                        b += m->probs[e];
-                }
-                x->b[nc] = b;
-                x->orig_choice[nc++] = c;
-                x->choice_start[nc] = ne;
-            }
-        }
-        if (nc == x->state_start[k]) {
+    /* two parallel passes over the system states: count choices and
+     * entries, scan, fill (the layout of a sequential loop) */
+    if (!(ecount = calloc(ns + 1, sizeof *ecount))) {
+        rc = oom(err);
+        goto done;
+    }
+    struct sys_pass sp = {.x = x, .internal = internal, .mstart = mstart, .members = members,
+                          .ccount = x->state_start, .ecount = ecount};
+    par_for(x->o->threads, ns, sys_count, &sp);
+    for (uint64_t k = 0; k < ns; k++)
+        if (!x->state_start[k]) {
             rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
                          "internal error: system state %llu (model state %u) has no choice",
                          (unsigned long long)k, members[mstart[k]]);
             goto done;
         }
-        x->state_start[k + 1] = nc;
-    }
+    exclusive_scan(x->state_start, ns);
+    exclusive_scan(ecount, ns);
+    x->choice_start[0] = 0;
+    par_for(x->o->threads, ns, sys_fill, &sp);
+    uint64_t nc = x->state_start[ns], ne = ecount[ns];
     x->sys = (struct vi_system){.n_states = ns, .n_choices = nc, .n_entries = ne,
                                 .state_start = x->state_start, .choice_start = x->choice_start,
                                 .targets = x->targets, .probs = x->probs, .b = x->b};
@@ -239,6 +418,7 @@ done:
     free(mec_sid);
     free(mstart);
     free(members);
+    free(ecount);
     return rc;
 }
 
@@ -715,6 +895,7 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
         (rc = order_topologically(&x, err)) != WX_OK)
         goto done;
     r->build_seconds = now_s() - t0;
+    r->mec_seconds = x.mec_seconds;
     r->blocks = x.n_blocks;
 
     t0 = now_s();

@@ -21,6 +21,11 @@
  *     SCC graph): a sweep then passes values down chains within one sweep.
  *     With options.topological the SCCs are solved one after the other,
  *     bottom first, each until its own states meet the stopping rule.
+ *     The system (and the sub-MDP handed to the MEC decomposition) is
+ *     built in two parallel passes, count then fill at prefix-summed
+ *     offsets (options.threads; the layout does not depend on them); the
+ *     MEC decomposition is options.mec (mec_cpu or mec_gpu: identical
+ *     results, canonical ids).
  *  4. Bounds: lower 0; upper 1 for probabilities; for rewards an upper
  *     bound is computed and CERTIFIED: plain value iteration on the system
  *     with every choice's reward raised by delta gives w with
@@ -46,6 +51,7 @@
 #include "../graph/mdp.h"
 #include "../graph/mdp_lab.h"
 #include "../util/error.h"
+#include "mec.h"
 #include "prop.h"
 #include "valiter.h"
 
@@ -55,6 +61,12 @@ typedef int (*mdpcheck_precompute_fn)(const struct mdp *m, const uint8_t *allowe
 typedef int (*mdpcheck_solve_fn)(const struct vi_system *sys, const struct vi_params *par,
                                  double *lo, double *hi, struct vi_stats *stats,
                                  struct wx_error *err);
+/* The MEC decomposition of step 3 (analysis/mec.h's contract: canonical
+ * ids, choice_in).  It runs on a sub-MDP of the maybe states built here, so
+ * mec_cpu and mec_gpu, which return identical results, give identical
+ * systems and answers. */
+typedef int (*mdpcheck_mec_fn)(const struct mdp *m, struct mec_result *out,
+                               struct wx_error *err);
 
 struct mdpcheck_options {
     int sound;               /* 1: interval iteration; 0: plain VI (unsound) */
@@ -68,6 +80,7 @@ struct mdpcheck_options {
                                 ignores solver, threads, solve               */
     mdpcheck_precompute_fn precompute; /* NULL: valiter_precompute_cpu       */
     mdpcheck_solve_fn solve;           /* NULL: valiter_solve_cpu            */
+    mdpcheck_mec_fn mec;               /* NULL: mec_cpu                      */
 };
 
 struct mdpcheck_result {
@@ -85,6 +98,7 @@ struct mdpcheck_result {
     uint64_t bound_iterations; /* of those, the reward upper-bound phase    */
     double precomp_seconds;  /* labels, Prob0/Prob1                         */
     double build_seconds;    /* system construction incl. MEC collapse      */
+    double mec_seconds;      /* of build_seconds, the MEC decomposition     */
     double solve_seconds;    /* numeric solution incl. the bound phase      */
     struct vi_stats stats;   /* of the final solve call                     */
 };

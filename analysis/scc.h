@@ -72,8 +72,12 @@ void scc_result_free(struct scc_result *out);
  * or reached from it, within its region; each colour's root searches back
  * within its colour and finds its SCC; the rest splits by colour), until
  * every vertex is assigned; finally a canonical renumbering (CUB scan) and
- * the counts on the device.  The result is deterministic; the number of
- * propagation levels may vary from run to run (atomic label races).
+ * the counts on the device.  Trimming, the pivot search and each colour
+ * propagation run as one persistent (cooperative) launch with grid barriers
+ * between BFS levels, narrow levels on one block, and chain following on
+ * tiny frontiers (one launch per level is kept as a fallback, tuning field
+ * `persistent`).  The result is deterministic; the number of propagation
+ * levels may vary from run to run (atomic label races).
  * Returns WX_OK; WX_EINPUT when built without CUDA or no usable device;
  * WX_ELIMIT when device or host memory is short or the graph has 2^38 or
  * more edges; WX_ESYSTEM on a CUDA failure.  On error *out is empty. */

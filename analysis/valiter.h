@@ -40,15 +40,20 @@
  * hi == NULL) stops after the first sweep whose largest change
  * |x_new - x_old| is <= epsilon (absolute) or <= epsilon * |x_new|
  * (relative).  Each sweep is Jacobi (reads the previous vector) in the
- * multi-threaded CPU solver and on the GPU; VI_GAUSS_SEIDEL (CPU only,
- * sequential) updates in place in state order.  More than max_iterations
+ * multi-threaded CPU solver and on the GPU; VI_GAUSS_SEIDEL updates in
+ * place: on the CPU sequentially in state order, on the GPU (the default
+ * tile kernel; other kernels stay Jacobi) asynchronously -- a sweep reads
+ * whatever other warps already wrote in it.  Both stay sound (monotone
+ * operator: every value read is a valid bound) and never take more sweeps
+ * than Jacobi, but neither is bit-identical to Jacobi, and the GPU's is not
+ * deterministic (see kernels/valiter.cu, vi_sweep_tiles2).  More than max_iterations
  * sweeps is an error (WX_ELIMIT, "did not converge after N sweeps"), never
  * a silently early answer.
  *
  * Values are doubles.  Both implementations round monotonically in the
  * same direction (no fused multiply-add tricks that differ between them are
- * relied on); the answers of CPU-Jacobi and GPU agree to 1e-12 relative in
- * practice, and both are within epsilon of each other by the stopping rule.
+ * relied on); CPU and GPU Jacobi sweeps agree bit for bit (checked by
+ * tests/gpu/test_gpu_valiter.c), and any two sound answers overlap.
  *
  * THREAD SAFETY: reentrant; inputs are only read.
  */
@@ -91,7 +96,7 @@ struct vi_params {
     double epsilon;          /* > 0                                           */
     int relative;            /* relative instead of absolute stopping rule    */
     uint64_t max_iterations; /* sweeps allowed before WX_ELIMIT               */
-    enum vi_method method;   /* CPU only; the GPU always runs Jacobi sweeps   */
+    enum vi_method method;   /* GPU: VI_GAUSS_SEIDEL = in-place sweeps        */
     int threads;             /* CPU Jacobi threads, 0 = all cores             */
 };
 
@@ -130,5 +135,13 @@ int valiter_solve_blocks_cpu(const struct vi_system *sys, const struct vi_params
 
 /* 1 when valiter_*_gpu can run here (a CUDA build and a usable device). */
 int valiter_gpu_available(void);
+
+/* valiter_gpu_available(), and when it says yes, also creates the CUDA
+ * context of the device (the first CUDA calls of a process pay for driver
+ * and context start-up, 0.1 s or more), so that a caller can overlap that
+ * cost with other work by calling this on a thread of its own: the context
+ * is the process's primary context, used by every thread afterwards.
+ * Returns 1 when the GPU is usable (context created), else 0. */
+int valiter_gpu_init(void);
 
 #endif

@@ -12,8 +12,9 @@
  * run), downloads the ids, runs Tarjan (scc_cpu, one core) and compares
  * the partitions (canonical ids and counts).  --variants also times the
  * strategy variants of struct scc_gpu_tuning (VARIANT lines: without the
- * pivot search, without trimming, trimming to the end, one trim sweep per
- * phase, colouring backward first).
+ * pivot search, without trimming, colouring backward first, one launch per
+ * level instead of the persistent engines, without chain following, with
+ * 64 chain hops, the transpose by counting instead of a radix sort).
  *   bench_gpu_scc --mec-random N
  * times mec_cpu against mec_gpu (incl. upload and download) on a random MDP
  * of N states and prints MECRESULT name states choices entries mecs rounds
@@ -261,14 +262,17 @@ int main(int argc, char **argv)
     static const struct {
         const char *name;
         uint32_t share, sweeps;
-        int pivot, dir;
+        int pivot, dir, persistent;
+        uint32_t hops, sort; /* chain_hops (~0u: the default), transpose by radix sort */
     } variants[] = {
-        {"default", TRIM_DEFAULT_SHARE, 64, 1, 0},
-        {"no-pivot", TRIM_DEFAULT_SHARE, 64, 0, 0},
-        {"no-trim", 0, 1, 1, 0},
-        {"trim-until-empty", 100000000, 100000, 1, 0},
-        {"trim-1-sweep", TRIM_DEFAULT_SHARE, 1, 1, 0},
-        {"colour-backward-first", TRIM_DEFAULT_SHARE, 64, 1, 1},
+        {"default", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 1},
+        {"no-pivot", TRIM_DEFAULT_SHARE, 64, 0, 0, 1, ~0u, 1},
+        {"no-trim", 0, 1, 1, 0, 1, ~0u, 1},
+        {"colour-backward-first", TRIM_DEFAULT_SHARE, 64, 1, 1, 1, ~0u, 1},
+        {"per-level-launches", TRIM_DEFAULT_SHARE, 64, 1, 0, 0, ~0u, 1},
+        {"no-chain-following", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, 0, 1},
+        {"chain-hops-64", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, 64, 1},
+        {"counting-transpose", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 0},
     };
     for (size_t vi = 0; variants_on && rc == WX_OK && vi < sizeof variants / sizeof *variants; vi++) {
         struct scc_gpu_tuning tu;
@@ -277,6 +281,10 @@ int main(int argc, char **argv)
         tu.trim_max_sweeps = variants[vi].sweeps;
         tu.pivot = variants[vi].pivot;
         tu.colour_dir = variants[vi].dir;
+        tu.persistent = variants[vi].persistent;
+        if (variants[vi].hops != ~0u)
+            tu.chain_hops = variants[vi].hops;
+        tu.transpose_sort = (int)variants[vi].sort;
         struct scc_result vr;
         struct scc_gpu_stats vs, vbest;
         memset(&vbest, 0, sizeof vbest);

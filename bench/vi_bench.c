@@ -355,12 +355,13 @@ int main(int argc, char **argv)
     snprintf(note, sizeof note, "auto kernel, interval to %g%s%s, lo[0]=%.9f", eps, rc ? ", ERROR " : "", msg, v0);
     row("GPU interval solve", &y, "GPU", st.iterations, st.sweep_seconds, st.bytes_per_sweep, st.seconds, note);
     if (variants) {
-        static const int kinds[][2] = {{3, 32}, {4, 32}, {1, 1}, {1, 2}, {1, 4}, {1, 8}, {2, 8}, {2, 32}};
+        static const int kinds[][2] = {{5, 32}, {6, 32}, {3, 32}, {4, 32}, {1, 1}, {1, 2}, {1, 4}, {1, 8}, {2, 8}, {2, 32}};
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
             gpu_solve(&y, 1e-300, 40, kinds[i][0], kinds[i][1], &st, NULL, msg, sizeof msg);
             char what[64];
             if (kinds[i][0] >= 3)
-                snprintf(what, sizeof what, "GPU sweep tiles%s", kinds[i][0] == 4 ? " (6 blocks/SM)" : "");
+                snprintf(what, sizeof what, "GPU sweep tiles%s",
+                         kinds[i][0] == 5 ? "2 (pairs, 32-bit offsets)" : kinds[i][0] == 6 ? "2 without early loads" : kinds[i][0] == 4 ? " (6 blocks/SM)" : "");
             else
                 snprintf(what, sizeof what, "GPU sweep %s G=%d", kinds[i][0] == 1 ? "choices" : "entries", kinds[i][1]);
             row(what, &y, "GPU", st.iterations, st.sweep_seconds, st.bytes_per_sweep, st.seconds, "40 sweeps, pinned kernel");

@@ -15,6 +15,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,15 +27,55 @@
 #include "../graph/drn.h"
 #include "../graph/mdp.h"
 #include "../graph/mdp_lab.h"
+#include "../analysis/mec.h"
 #include "cli.h"
 
+/* The GPU probe and CUDA context creation (valiter_gpu_init) run on a
+ * thread of their own while the model is read: their cost (driver start,
+ * context) then overlaps the read instead of adding to it. */
+struct gpu_probe {
+    pthread_t tid;
+    int started, joined, usable;
+    double seconds;          /* the probe's own duration              */
+    double wait_seconds;     /* how long the main thread waited for it */
+};
 
+static void *gpu_probe_main(void *arg)
+{
+    struct gpu_probe *g = arg;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    g->usable = valiter_gpu_init();
+    g->seconds = cli_seconds_since(&t0);
+    return NULL;
+}
+
+static void gpu_probe_start(struct gpu_probe *g)
+{
+    memset(g, 0, sizeof *g);
+    g->started = pthread_create(&g->tid, NULL, gpu_probe_main, g) == 0;
+    if (!g->started) /* no thread: probe in line */
+        gpu_probe_main(g), g->joined = 1;
+}
+
+static int gpu_probe_join(struct gpu_probe *g)
+{
+    if (g->started && !g->joined) {
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        pthread_join(g->tid, NULL);
+        g->wait_seconds = cli_seconds_since(&t0);
+        g->joined = 1;
+    }
+    return g->usable;
+}
 
 struct check_options {
     const char *input, *lab, *sta, *props_file, *values_out, *sched_out;
     const char **props, **srew, **trew; /* --prop, --srew, --trew may repeat */
     int n_props, n_srew, n_trew;
     int sound, topological, json, quiet, relative, threads;
+    int inplace; /* --solver inplace: solver is VI_GAUSS_SEIDEL, the GPU may run it */
     enum vi_method solver;
     double epsilon;
     uint64_t max_iterations;
@@ -111,13 +152,16 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
         } else if (!strcmp(a, "--solver")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
+            o->inplace = 0;
             if (!strcmp(v, "jacobi"))
                 o->solver = VI_JACOBI;
             else if (!strcmp(v, "gs"))
                 o->solver = VI_GAUSS_SEIDEL;
+            else if (!strcmp(v, "inplace"))
+                o->solver = VI_GAUSS_SEIDEL, o->inplace = 1;
             else
                 return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                               "--solver takes jacobi or gs, not '%s'", v);
+                               "--solver takes jacobi, gs or inplace, not '%s'", v);
         } else if (!strcmp(a, "--backend")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
@@ -294,6 +338,9 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     int have_sta = 0;
     struct property *props = NULL;
     size_t n_props = 0, n_file = 0;
+    struct gpu_probe probe = {0};
+    struct timespec t_start;
+    clock_gettime(CLOCK_MONOTONIC, &t_start);
     uint8_t *initial = NULL;
     int *reward_of = NULL;
     int have_labels = 0;
@@ -301,29 +348,24 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     if (rc != WX_OK)
         goto out;
 
-    /* the backend */
+    /* the backend: the usage errors now, the GPU probe (and CUDA context
+     * creation) on a thread while the model is read, the choice after it */
     enum cli_backend bk = o.backend;
-    int gpu_ok = bk != CLI_BACKEND_CPU && o.solver != VI_GAUSS_SEIDEL && !o.topological &&
-                 valiter_gpu_available();
-    if (bk == CLI_BACKEND_AUTO)
-        bk = gpu_ok ? CLI_BACKEND_GPU : CLI_BACKEND_CPU;
-    if (o.solver == VI_GAUSS_SEIDEL && bk == CLI_BACKEND_GPU && o.backend == CLI_BACKEND_GPU) {
+    int want_gpu = bk != CLI_BACKEND_CPU && (o.solver != VI_GAUSS_SEIDEL || o.inplace) &&
+                   !o.topological;
+    if (o.solver == VI_GAUSS_SEIDEL && !o.inplace && o.backend == CLI_BACKEND_GPU) {
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                     "--solver gs is CPU only (the GPU runs Jacobi sweeps): use --backend cpu");
+                     "--solver gs is CPU only (the GPU runs Jacobi sweeps, or in-place sweeps "
+                     "with --solver inplace): use --backend cpu");
         goto out;
     }
-    if (o.topological && bk == CLI_BACKEND_GPU && o.backend == CLI_BACKEND_GPU) {
+    if (o.topological && o.backend == CLI_BACKEND_GPU) {
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
                      "--method topological is CPU only: use --backend cpu (or --method ii)");
         goto out;
     }
-    if (o.topological)
-        bk = CLI_BACKEND_CPU;
-    if (bk == CLI_BACKEND_GPU && !gpu_ok) {
-        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                     "--backend gpu: no usable CUDA device (or a build without CUDA)");
-        goto out;
-    }
+    if (want_gpu)
+        gpu_probe_start(&probe);
 
     /* the properties first: a typo should not wait for a large model */
     if (o.props_file && (rc = prop_read_file(o.props_file, &props, &n_file, err)) != WX_OK)
@@ -382,6 +424,18 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     }
     double read_s = cli_seconds_since(&t0);
 
+    /* the backend, now that the probe has had the read's time */
+    int gpu_ok = want_gpu && gpu_probe_join(&probe);
+    if (!want_gpu)
+        bk = CLI_BACKEND_CPU;
+    else if (bk == CLI_BACKEND_AUTO)
+        bk = gpu_ok ? CLI_BACKEND_GPU : CLI_BACKEND_CPU;
+    if (bk == CLI_BACKEND_GPU && !gpu_ok) {
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                     "--backend gpu: no usable CUDA device (or a build without CUDA)");
+        goto out;
+    }
+
     /* initial states: the "init" label, else state 0 */
     initial = calloc(m.n_states ? m.n_states : 1, 1);
     if (!initial) {
@@ -431,12 +485,15 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         cli_json_string(stdout, o.input);
         printf(", \"type\": \"%s\", \"states\": %llu, \"choices\": %llu, "
                "\"transitions\": %llu, \"initial_states\": %llu, \"read_seconds\": %.6f}, "
-               "\"backend\": \"%s\", \"method\": \"%s\", \"sound\": %s, \"epsilon\": %g, "
-               "\"relative\": %s, \"properties\": [",
+               "\"backend\": \"%s\", \"method\": \"%s\", \"solver\": \"%s\", \"sound\": %s, \"epsilon\": %g, "
+               "\"relative\": %s, \"gpu_init_seconds\": %.6f, \"gpu_wait_seconds\": %.6f, "
+               "\"properties\": [",
                m.is_dtmc ? "dtmc" : "mdp", (unsigned long long)m.n_states,
                (unsigned long long)m.n_choices, (unsigned long long)m.n_entries,
                (unsigned long long)n_init, read_s, backend_name(bk), o.topological ? "topological" : o.sound ? "ii" : "vi",
-               o.sound ? "true" : "false", o.epsilon, o.relative ? "true" : "false");
+               o.topological ? "topological" : o.inplace ? "inplace" : o.solver == VI_GAUSS_SEIDEL ? "gs" : "jacobi",
+               o.sound ? "true" : "false", o.epsilon, o.relative ? "true" : "false",
+               probe.seconds, probe.wait_seconds);
     } else {
         printf("model: %s, %llu states, %llu choices, %llu transitions, %llu initial state%s\n",
                m.is_dtmc ? "DTMC" : "MDP", (unsigned long long)m.n_states,
@@ -449,9 +506,10 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                : o.sound     ? "interval iteration (sound)"
                              : "value iteration (UNSOUND: no error bound on the result)",
                o.epsilon, o.relative ? "relative" : "absolute", backend_name(bk),
-               bk == CLI_BACKEND_CPU && !o.topological
+               o.topological ? ""
+               : bk == CLI_BACKEND_CPU
                    ? (o.solver == VI_GAUSS_SEIDEL ? ", Gauss-Seidel" : ", Jacobi")
-                   : "");
+                   : (o.inplace ? ", in-place sweeps (sound; not bit-identical to the CPU)" : ""));
         if (!o.quiet)
             fprintf(stderr, "warpex: read %.3f s\n", read_s);
     }
@@ -464,6 +522,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     if (bk == CLI_BACKEND_GPU) {
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
+        mo.mec = mec_gpu;
     }
     for (size_t i = 0; i < n_props; i++) {
         struct property *p = &props[i];
@@ -520,7 +579,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                    "\"maybe_states\": %llu, \"infinite_states\": %llu, \"system_states\": %llu, "
                    "\"system_choices\": %llu, \"system_transitions\": %llu, "
                    "\"mecs_collapsed\": %llu, \"blocks\": %llu, \"iterations\": %llu, \"bound_iterations\": %llu, "
-                   "\"precomputation_seconds\": %.6f, \"build_seconds\": %.6f, "
+                   "\"precomputation_seconds\": %.6f, \"build_seconds\": %.6f, \"mec_seconds\": %.6f, "
                    "\"solve_seconds\": %.6f, \"sweep_seconds\": %.9f, \"bytes_per_sweep\": %llu}",
                    (unsigned long long)r.n_target, (unsigned long long)r.n_yes,
                    (unsigned long long)r.n_no, (unsigned long long)r.n_maybe,
@@ -529,7 +588,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                    (unsigned long long)r.mecs_collapsed, (unsigned long long)r.blocks,
                    (unsigned long long)r.iterations,
                    (unsigned long long)r.bound_iterations, r.precomp_seconds, r.build_seconds,
-                   r.solve_seconds, r.stats.sweep_seconds,
+                   r.mec_seconds, r.solve_seconds, r.stats.sweep_seconds,
                    (unsigned long long)r.stats.bytes_per_sweep);
         } else {
             printf("\nproperty %zu%s%s%s: %s\n", i + 1, p->name ? " \"" : "",
@@ -588,9 +647,10 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             goto out;
         }
     }
-    if (o.json)
-        printf("]}\n");
+    if (o.json) /* all but process start-up and exit */
+        printf("], \"seconds\": %.6f}\n", cli_seconds_since(&t_start));
 out:
+    gpu_probe_join(&probe);
     free(o.props);
     free(o.srew);
     free(o.trew);

@@ -3,9 +3,8 @@
  * (explore_mdp.h): a BFS over state vectors whose expansion builds each
  * state's choices from the image's probabilistic choice table.
  *
- * Data: `store` holds the vectors by id (BFS order, so a level is an id
- * range); `set` is an open-addressing array of id + 1 (0 = empty), linear
- * probing, doubled at half load.  Per expanded state, the choices are first
+ * Data: the states in a vector set (hash/vecset.h: vectors by id in BFS
+ * order, so a level is an id range).  Per expanded state, the choices are first
  * collected with their outcomes as vectors (struct gen), then sorted and
  * made distinct, and only then are the outcome vectors looked up / inserted,
  * so the numbering depends on the choices' canonical order only.
@@ -15,87 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../hash/vecset.h"
 #include "../hash/vtable.h"
 #include "../util/arith.h"
 #include "explore_int.h"
-
-struct store {
-    uint32_t words;
-    uint64_t count, cap, max_states;
-    uint32_t *vec;          /* cap * words */
-    uint64_t *set;          /* nset slots: id + 1, 0 = empty */
-    uint64_t nset;          /* power of two */
-};
-
-static uint64_t hash_vec(const uint32_t *v, uint32_t words)
-{
-    return vtable_hash_inline(v, words);
-}
-
-static uint64_t *slot_of(struct store *q, const uint32_t *v)
-{
-    uint64_t mask = q->nset - 1, i = hash_vec(v, q->words) & mask;
-    while (q->set[i] && memcmp(q->vec + (q->set[i] - 1) * q->words, v, q->words * 4u) != 0)
-        i = (i + 1) & mask;
-    return &q->set[i];
-}
-
-static int grow_set(struct store *q, struct wx_error *err)
-{
-    uint64_t *old = q->set, n = q->nset;
-    q->nset = n * 2;
-    q->set = calloc(q->nset, sizeof *q->set);
-    if (!q->set) {
-        q->set = old, q->nset = n;
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory growing the state set");
-    }
-    for (uint64_t i = 0; i < n; i++)
-        if (old[i])
-            *slot_of(q, q->vec + (old[i] - 1) * q->words) = old[i];
-    free(old);
-    return WX_OK;
-}
-
-/* Appends v to the store; in the set too unless hidden (the fresh initial
- * state).  *id gets its id. */
-static int store_add(struct store *q, const uint32_t *v, int hidden, uint64_t *id,
-                     struct wx_error *err)
-{
-    if (q->count == q->max_states)
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
-                       "memory budget exhausted after %llu states; raise it (--memory)",
-                       (unsigned long long)q->count);
-    if (q->count == q->cap) {
-        uint64_t cap = q->cap ? q->cap * 2 : 1024;
-        if (cap > q->max_states)
-            cap = q->max_states;
-        uint32_t *nv = realloc(q->vec, cap * q->words * 4);
-        if (!nv)
-            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing %llu states",
-                           (unsigned long long)cap);
-        q->vec = nv;
-        q->cap = cap;
-    }
-    memcpy(q->vec + q->count * q->words, v, q->words * 4u);
-    *id = q->count++;
-    if (!hidden) {
-        *slot_of(q, v) = *id + 1;
-        if (q->count * 2 > q->nset)
-            return grow_set(q, err);
-    }
-    return WX_OK;
-}
-
-/* Finds or adds v; *id its id. */
-static int store_put(struct store *q, const uint32_t *v, uint64_t *id, struct wx_error *err)
-{
-    uint64_t *slot = slot_of(q, v);
-    if (*slot) {
-        *id = *slot - 1;
-        return WX_OK;
-    }
-    return store_add(q, v, 0, id, err);
-}
 
 /* The choices of one state, before they are made distinct. */
 struct gen {
@@ -451,21 +373,19 @@ int explore_mdp(const struct image *img, const struct explore_options *opt_in, b
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "explore_mdp needs a probabilistic network (no component has a distribution)");
     const uint32_t words = img->words, nc = img->n_comps;
-    struct store q = {.words = words};
-    q.max_states = vtable_states_for_budget(explore_budget(opt), words, 16);
-    if (q.max_states > UINT32_MAX - 1)
-        q.max_states = UINT32_MAX - 1; /* struct mdp's 32-bit targets */
+    uint64_t max_states = vtable_states_for_budget(explore_budget(opt), words, 16);
+    if (max_states > UINT32_MAX - 1)
+        max_states = UINT32_MAX - 1; /* struct mdp's 32-bit targets */
+    struct vecset q;
+    int rc = vecset_init(&q, words, max_states, err);
     struct gen g = {.words = words};
     struct build b;
     memset(&b, 0, sizeof b);
     b.exact = exact;
     struct expander x = {.img = img, .words = words};
-    int rc = WX_OK;
     uint64_t id;
     double next_progress = t0 + 1.0;
 
-    q.nset = 1024;
-    q.set = calloc(q.nset, sizeof *q.set);
     x.local = malloc((nc ? nc : 1) * sizeof *x.local);
     x.lo = malloc((nc ? nc : 1) * sizeof *x.lo);
     x.hi = malloc((nc ? nc : 1) * sizeof *x.hi);
@@ -479,7 +399,7 @@ int explore_mdp(const struct image *img, const struct explore_options *opt_in, b
     x.rule_part = malloc((n_parts ? n_parts : 1) * sizeof *x.rule_part);
     b.m.state_start = malloc(1024 * sizeof *b.m.state_start);
     b.cap_states = 1024;
-    if (!q.set || !x.local || !x.lo || !x.hi || !x.odo || !x.todo || !x.cur || !x.rule_part_start ||
+    if (rc || !x.local || !x.lo || !x.hi || !x.odo || !x.todo || !x.cur || !x.rule_part_start ||
         !x.rule_part || !b.m.state_start) {
         rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
         goto out;
@@ -500,8 +420,10 @@ int explore_mdp(const struct image *img, const struct explore_options *opt_in, b
     for (uint32_t c = 0; c < nc; c++)
         dirac &= img->pinit_start[c + 1] - img->pinit_start[c] == 1;
     if (dirac) {
-        if ((rc = store_add(&q, x.cur, 0, &id, err)))
+        if (vecset_put(&q, x.cur, &id, err) < 0) {
+            rc = err->code;
             goto out;
+        }
     } else {
         uint32_t *ones = malloc(words * 4u);
         if (!ones) {
@@ -509,7 +431,7 @@ int explore_mdp(const struct image *img, const struct explore_options *opt_in, b
             goto out;
         }
         memset(ones, 0xff, words * 4u);
-        rc = store_add(&q, ones, 1, &id, err);
+        rc = vecset_add_hidden(&q, ones, &id, err) < 0 ? err->code : WX_OK;
         free(ones);
         if (rc)
             goto out;
@@ -521,7 +443,7 @@ int explore_mdp(const struct image *img, const struct explore_options *opt_in, b
         for (uint64_t s = lb; s < le; s++) {
             if (opt->progress && (s & 1023) == 0 && explore_now() >= next_progress) {
                 struct explore_stats st = {.states = q.count, .transitions = b.m.n_choices,
-                                           .depth = res->depth, .bytes = q.nset * 8 + q.cap * words * 4ull,
+                                           .depth = res->depth, .bytes = q.n_index * 8 + q.cap * words * 4ull,
                                            .seconds = explore_now() - t0};
                 opt->progress(opt->progress_ctx, &st);
                 next_progress = explore_now() + 1.0;
@@ -591,8 +513,10 @@ int explore_mdp(const struct image *img, const struct explore_options *opt_in, b
                     goto out;
                 }
                 for (size_t o = g.start[c]; o < g.start[c + 1]; o++) {
-                    if ((rc = store_put(&q, g.vec + o * words, &id, err)))
+                    if (vecset_put(&q, g.vec + o * words, &id, err) < 0) {
+                        rc = err->code;
                         goto out;
+                    }
                     if (build_entry(&b, (uint32_t)id, g.prob[o], g.num[o], g.den[o]) != 0) {
                         rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing the MDP");
                         goto out;
@@ -620,7 +544,7 @@ out:
         if (!b.m.choice_start)
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     }
-    res->bytes = q.nset * 8 + q.count * words * 4ull + b.m.n_states * 8 + b.m.n_choices * 12 +
+    res->bytes = q.n_index * 8 + q.count * words * 4ull + b.m.n_states * 8 + b.m.n_choices * 12 +
                  b.m.n_entries * 12;
     if (rc == WX_OK) {
         res->mdp = b.m;
@@ -639,7 +563,7 @@ out:
         free(b.m.state_start), free(b.m.choice_start), free(b.m.targets), free(b.m.probs);
         free(b.label), free(b.num), free(b.den);
     }
-    free(q.vec), free(q.set);
+    vecset_free(&q);
     free(x.local), free(x.lo), free(x.hi), free(x.odo), free(x.todo), free(x.cur);
     free(x.rule_part_start), free(x.rule_part);
     gen_free(&g);

@@ -4,111 +4,46 @@
  * parallel and GPU backends.  Deterministic: ids are assigned in BFS order,
  * successors of a state in successors.h's order.
  *
- * Data: `store` holds the vectors by id (id order = BFS order, so a level is
- * an id range [lb, le)); `set` is an open-addressing array of id + 1 (0 =
- * empty) with linear probing, doubled at half load.  Violation semantics are
- * in explore_int.h.
+ * Data: the states in a vector set (hash/vecset.h: vectors by id, id order =
+ * BFS order, so a level is an id range [lb, le)); with --trace, parent links
+ * in arrays parallel to it.  Violation semantics are in explore_int.h.
  */
 #include "explore_int.h"
 #include "successors.h"
+#include "../hash/vecset.h"
 #include "../hash/vtable.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-struct seq {
-    uint32_t words;
-    uint64_t max_states;     /* from the memory budget */
-    uint64_t count, cap;     /* states stored; capacity of the arrays below */
-    uint32_t *store;         /* cap * words */
-    uint64_t *parent;        /* cap, when tracing */
-    uint32_t *plabel;        /* cap, when tracing */
-    uint64_t *set;           /* nset slots: id + 1, 0 = empty */
-    uint64_t nset;           /* power of two */
+/* Parent links for traces, parallel to the vector set. */
+struct links {
+    uint64_t cap;
+    uint64_t *parent;
+    uint32_t *plabel;
 };
 
-/* FNV-1a over the vector's words, then a final mix: independent of the
- * parallel table's hash on purpose. */
-static uint64_t seq_hash(const uint32_t *v, uint32_t words)
+/* Finds or adds v (vecset_put's 1 added / 0 present / -1), keeping the
+ * parent links as large as the set when tracing. */
+static int seq_put(struct vecset *q, struct links *l, int trace, const uint32_t *v, uint64_t *id,
+                   struct wx_error *err)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (uint32_t i = 0; i < words; i++) {
-        h = (h ^ v[i]) * 0x100000001b3ull;
+    int put = vecset_put(q, v, id, err);
+    if (put > 0 && trace && q->cap > l->cap) {
+        uint64_t *p = realloc(l->parent, q->cap * sizeof *p);
+        if (p)
+            l->parent = p;
+        uint32_t *pl = p ? realloc(l->plabel, q->cap * sizeof *pl) : NULL;
+        if (pl)
+            l->plabel = pl;
+        if (!p || !pl) {
+            wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing %llu states",
+                    (unsigned long long)q->cap);
+            return -1;
+        }
+        l->cap = q->cap;
     }
-    h ^= h >> 31;
-    h *= 0x7fb5d329728ea185ull;
-    h ^= h >> 27;
-    return h;
-}
-
-static uint64_t *seq_slot(struct seq *q, const uint32_t *v)
-{
-    uint64_t mask = q->nset - 1, i = seq_hash(v, q->words) & mask;
-    while (q->set[i] && memcmp(q->store + (q->set[i] - 1) * q->words, v, q->words * 4u) != 0)
-        i = (i + 1) & mask;
-    return &q->set[i];
-}
-
-static int seq_grow_set(struct seq *q, struct wx_error *err)
-{
-    uint64_t *old = q->set, n = q->nset;
-    q->nset = n * 2;
-    q->set = calloc(q->nset, sizeof *q->set);
-    if (!q->set) {
-        q->set = old, q->nset = n;
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory growing the state set");
-    }
-    for (uint64_t i = 0; i < n; i++)
-        if (old[i])
-            *seq_slot(q, q->store + (old[i] - 1) * q->words) = old[i];
-    free(old);
-    return WX_OK;
-}
-
-static int seq_grow_arrays(struct seq *q, int trace, struct wx_error *err)
-{
-    uint64_t cap = q->cap * 2;
-    if (cap > q->max_states)
-        cap = q->max_states;
-    uint32_t *s = realloc(q->store, cap * q->words * 4);
-    if (s)
-        q->store = s;
-    uint64_t *p = trace && s ? realloc(q->parent, cap * sizeof *p) : q->parent;
-    if (p)
-        q->parent = p;
-    uint32_t *l = trace && s && p ? realloc(q->plabel, cap * sizeof *l) : q->plabel;
-    if (l)
-        q->plabel = l;
-    if (!s || (trace && (!p || !l)))
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing %llu states",
-                       (unsigned long long)cap);
-    q->cap = cap;
-    return WX_OK;
-}
-
-/* Finds or adds v.  Returns 1 when added, 0 when present, -1 on a limit
- * (err filled). *id gets its id. */
-static int seq_put(struct seq *q, const uint32_t *v, int trace, uint64_t *id, struct wx_error *err)
-{
-    uint64_t *slot = seq_slot(q, v);
-    if (*slot) {
-        *id = *slot - 1;
-        return 0;
-    }
-    if (q->count == q->max_states) {
-        wx_fail(err, WX_ELIMIT, NULL, 0, 0,
-                "memory budget exhausted after %llu states; raise it (--memory)",
-                (unsigned long long)q->count);
-        return -1;
-    }
-    if (q->count == q->cap && seq_grow_arrays(q, trace, err))
-        return -1;
-    memcpy(q->store + q->count * q->words, v, q->words * 4u);
-    *slot = q->count + 1;
-    *id = q->count++;
-    if (q->count * 2 > q->nset && seq_grow_set(q, err))
-        return -1;
-    return 1;
+    return put;
 }
 
 static int flush(const struct explore_options *opt, struct product_edge *buf, size_t *n, struct wx_error *err)
@@ -133,8 +68,8 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
         return rc;
 
     const int trace = opt->trace;
-    struct seq q = { .words = img->words };
-    q.max_states = vtable_states_for_budget(explore_budget(opt), img->words, explore_extra_bytes(opt));
+    struct vecset q;
+    struct links links = {0};
     struct succ_gen g;
     struct product_edge *edges = NULL;
     size_t nedges = 0;
@@ -147,22 +82,12 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
     double next_progress = t0 + 1.0;
     if ((rc = succ_init(&g, img, err)))
         return rc;
-    q.cap = 0;
-    q.nset = 1024;
-    q.set = calloc(q.nset, sizeof *q.set);
+    rc = vecset_init(&q, img->words,
+                     vtable_states_for_budget(explore_budget(opt), img->words, explore_extra_bytes(opt)),
+                     err);
     if (opt->sink)
         edges = malloc(EXPLORE_EDGE_BATCH * sizeof *edges);
-    if (!q.set || (opt->sink && !edges)) {
-        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-        goto out;
-    }
-    q.cap = 512 < q.max_states ? 512 : q.max_states;
-    q.store = malloc((q.cap ? q.cap : 1) * q.words * 4);
-    if (trace) {
-        q.parent = malloc((q.cap ? q.cap : 1) * sizeof *q.parent);
-        q.plabel = malloc((q.cap ? q.cap : 1) * sizeof *q.plabel);
-    }
-    if (!q.store || (trace && (!q.parent || !q.plabel))) {
+    if (rc || (opt->sink && !edges)) {
         rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
         goto out;
     }
@@ -174,27 +99,27 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
         rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
         goto out;
     }
-    int put = seq_put(&q, zero, trace, &id, err);
+    int put = seq_put(&q, &links, trace, zero, &id, err);
     free(zero);
     if (put < 0) {
         rc = WX_ELIMIT;
         goto out;
     }
     if (trace)
-        q.parent[0] = 0, q.plabel[0] = 0;
+        links.parent[0] = 0, links.plabel[0] = 0;
 
     for (;;) {
         for (uint64_t s = lb; s < le; s++) {
             if (opt->progress && (s & 1023) == 0 && explore_now() >= next_progress) {
                 struct explore_stats st = {
                     .states = q.count, .transitions = res->transitions, .depth = res->depth,
-                    .bytes = q.nset * 8 + q.cap * (q.words * 4ull + explore_extra_bytes(opt)),
+                    .bytes = q.n_index * 8 + q.cap * (q.words * 4ull + explore_extra_bytes(opt)),
                     .seconds = explore_now() - t0,
                 };
                 opt->progress(opt->progress_ctx, &st);
                 next_progress = explore_now() + 1.0;
             }
-            if ((rc = succ_expand(&g, q.store + s * q.words, err)))
+            if ((rc = succ_expand(&g, q.vec + s * q.words, err)))
                 goto out;
             if (g.n == 0) {
                 res->deadlocks++;
@@ -210,13 +135,13 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
             for (size_t i = 0; i < g.n; i++) {
                 uint32_t label = succ_label(&g, i);
                 uint64_t t;
-                put = seq_put(&q, succ_vector(&g, i), trace, &t, err);
+                put = seq_put(&q, &links, trace, succ_vector(&g, i), &t, err);
                 if (put < 0) {
                     rc = WX_ELIMIT;
                     goto out;
                 }
                 if (put && trace)
-                    q.parent[t] = s, q.plabel[t] = label;
+                    links.parent[t] = s, links.plabel[t] = label;
                 res->transitions++;
                 if (edges) {
                     edges[nedges++] = (struct product_edge){ .src = s, .dst = t, .label = label };
@@ -245,7 +170,7 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
     }
 stop:
     if (res->violation && trace)
-        rc = explore_build_trace(res, q.store, q.words, q.parent, q.plabel, res->violation_state,
+        rc = explore_build_trace(res, q.vec, q.words, links.parent, links.plabel, res->violation_state,
                                  res->violation == VIOLATION_ACTION, act_label, act_dst, err);
 out:
     if (edges) {
@@ -257,18 +182,17 @@ out:
     if (q.count > le)
         res->depth++; /* states of the next level exist */
     res->states = q.count;
-    res->bytes = q.nset * 8 + q.count * (q.words * 4ull + explore_extra_bytes(opt));
+    res->bytes = q.n_index * 8 + q.count * (q.words * 4ull + explore_extra_bytes(opt));
     if (rc)
         res->complete = false;
-    if (opt->keep_vectors && q.store) {
-        uint32_t *v = realloc(q.store, (q.count ? q.count : 1) * q.words * 4);
-        res->vectors = v ? v : q.store;
-        q.store = NULL;
+    if (opt->keep_vectors && q.vec) {
+        uint32_t *v = realloc(q.vec, (q.count ? q.count : 1) * q.words * 4);
+        res->vectors = v ? v : q.vec;
+        q.vec = NULL;
     }
-    free(q.store);
-    free(q.parent);
-    free(q.plabel);
-    free(q.set);
+    vecset_free(&q);
+    free(links.parent);
+    free(links.plabel);
     free(edges);
     succ_free(&g);
     res->seconds = explore_now() - t0;

@@ -6,14 +6,18 @@
  * choice whenever (SRC, CHOICE) changes, checking the order as it goes, so
  * the CSR arrays come out directly with no sort.  Its line scanner is a small
  * one of its own: graph_read.c's (which reads .tra as a plain graph) is
- * static to that file.
+ * static to that file.  Big buffers take the parallel fast path at the end
+ * of this file first (same result, same errors).
  */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mdp.h"
 #include "scan_int.h"
@@ -277,10 +281,317 @@ static int read_tra(struct scan *s, struct mdp *m)
     return WX_OK;
 }
 
-int mdp_read_buffer(const char *data, size_t len, const char *name, struct mdp *out,
-                    struct wx_error *err)
+/* ======================================================================
+ * The parallel fast path
+ *
+ * A big file is read by T threads: the text after the header is cut into T
+ * chunks at line boundaries; pass 1 counts each chunk's lines (so every
+ * line has its global index before anything is parsed); pass 2 parses the
+ * lines of each chunk straight into the result arrays (plus each line's
+ * SRC and CHOICE in scratch arrays); pass 3 checks the order rules between
+ * consecutive lines and counts the choices each chunk opens; pass 4 writes
+ * the CSR offsets; pass 5 checks each choice's probability sum (summed in
+ * line order, as the sequential reader does, so the same files pass).
+ * The fast path accepts only the plain shape PRISM writes (every line after
+ * the header a transition line: no comments, blank lines or blanks before
+ * the first field).  Anything else -- including every error -- makes it
+ * give up and the sequential reader above reads the buffer again, so the
+ * result and every error message are exactly the sequential reader's.
+ * ====================================================================== */
+
+#define PAR_MIN_BYTES (1u << 20) /* below this one thread is as fast */
+#define PAR_MAX_THREADS 64
+#define PAR_GIVE_UP 1000          /* internal status: read sequentially */
+
+struct par {
+    const char *body, *end;       /* the text after the header line */
+    uint64_t n, n_trans;          /* header */
+    int dtmc;
+    int nt;
+    const char *cut[PAR_MAX_THREADS + 1]; /* chunk k = [cut[k], cut[k+1]) */
+    uint64_t line0[PAR_MAX_THREADS + 1];  /* global index of chunk k's first line */
+    uint64_t choice0[PAR_MAX_THREADS + 1];/* choices opened before chunk k */
+    int bad[PAR_MAX_THREADS];
+    uint32_t *src, *local;        /* per line (scratch) */
+    struct mdp *m;
+};
+
+struct par_job {
+    struct par *p;
+    int k, pass;
+};
+
+static inline const char *par_blanks(const char *c, const char *e)
+{
+    while (c < e && (*c == ' ' || *c == '\t'))
+        c++;
+    return c;
+}
+
+/* A decimal field ending at a blank; NULL when the shape differs. */
+static inline const char *par_u64(const char *c, const char *e, uint64_t *v)
+{
+    uint64_t x = 0;
+    const char *s = c;
+    while (c < e && *c >= '0' && *c <= '9')
+        x = x * 10 + (uint64_t)(*c++ - '0');
+    if (c == s || c - s > 19 || c >= e || (*c != ' ' && *c != '\t'))
+        return NULL;
+    *v = x;
+    return par_blanks(c, e);
+}
+
+static inline int par_is_end(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r'; }
+
+/* The rest of a line after its last field: blanks, '\r's, then '\n' or the
+ * end of the text; returns the start of the next line or NULL. */
+static inline const char *par_eol(const char *c, const char *e)
+{
+    c = par_blanks(c, e);
+    while (c < e && *c == '\r')
+        c++;
+    if (c == e)
+        return c;
+    return *c == '\n' ? c + 1 : NULL;
+}
+
+static void par_pass(struct par *p, int k, int pass)
+{
+    const char *c = p->cut[k], *e = p->cut[k + 1];
+    struct mdp *m = p->m;
+    if (pass == 1) { /* lines of the chunk */
+        uint64_t nl = 0;
+        for (const char *q = c; q < e && (q = memchr(q, '\n', (size_t)(e - q))) != NULL; q++)
+            nl++;
+        if (e > c && e[-1] != '\n')
+            nl++; /* the last line of the text without '\n' */
+        p->line0[k + 1] = nl;
+        return;
+    }
+    if (pass == 2) { /* parse */
+        uint64_t i = p->line0[k];
+        const uint64_t i1 = p->line0[k + 1];
+        for (; c < e; i++) {
+            uint64_t src, local = 0, dst;
+            if (i >= i1 || !(c = par_u64(c, e, &src)) || src >= p->n)
+                goto bad;
+            if (!p->dtmc && (!(c = par_u64(c, e, &local)) || local > UINT32_MAX))
+                goto bad;
+            if (!(c = par_u64(c, e, &dst)) || dst >= p->n)
+                goto bad;
+            const char *tok = c;
+            while (c < e && !par_is_end(*c))
+                c++;
+            double x;
+            if (c - tok >= 64 || !fast_decimal(tok, (size_t)(c - tok), &x) || !(x > 0 && x <= 1))
+                goto bad;
+            c = par_blanks(c, e);
+            if (c < e && !par_is_end(*c)) /* the action: one token */
+                while (c < e && !par_is_end(*c))
+                    c++;
+            if (!(c = par_eol(c, e)))
+                goto bad;
+            p->src[i] = (uint32_t)src;
+            p->local[i] = (uint32_t)local;
+            m->targets[i] = (uint32_t)dst;
+            m->probs[i] = x;
+        }
+        if (i != i1)
+            goto bad;
+        return;
+    }
+    /* passes 3 and 4 over the chunk's lines i, with the line before i */
+    const uint64_t i0 = p->line0[k], i1 = p->line0[k + 1];
+    uint64_t c_next = p->choice0[k]; /* pass 4: number of the next choice opened */
+    uint64_t opened = 0;
+    for (uint64_t i = i0; i < i1; i++) {
+        const uint32_t s = p->src[i], l = p->local[i];
+        int new_choice, new_state;
+        if (i == 0) {
+            if (l != 0)
+                goto bad;
+            new_choice = new_state = 1;
+        } else {
+            const uint32_t ps = p->src[i - 1], pl = p->local[i - 1];
+            if (s > ps) {
+                if (l != 0)
+                    goto bad;
+                new_choice = new_state = 1;
+            } else if (s < ps) {
+                goto bad;
+            } else if (l == pl) {
+                new_choice = new_state = 0;
+            } else if (l == pl + 1) {
+                new_choice = 1, new_state = 0;
+            } else
+                goto bad;
+        }
+        if (pass == 3) {
+            opened += (uint64_t)new_choice;
+            continue;
+        }
+        if (new_choice) {
+            if (new_state) /* states (previous SRC, s] start at this choice */
+                for (uint64_t t = i == 0 ? 1 : (uint64_t)p->src[i - 1] + 1; t <= s; t++)
+                    m->state_start[t] = c_next;
+            m->choice_start[c_next++] = i;
+        }
+    }
+    if (pass == 3)
+        p->choice0[k + 1] = opened;
+    return;
+bad:
+    p->bad[k] = 1;
+}
+
+/* pass 5: the probability sums of chunk k's share of the choices */
+static void par_sums(struct par *p, int k)
+{
+    const struct mdp *m = p->m;
+    const uint64_t c0 = m->n_choices * (uint64_t)k / (uint64_t)p->nt;
+    const uint64_t c1 = m->n_choices * (uint64_t)(k + 1) / (uint64_t)p->nt;
+    for (uint64_t c = c0; c < c1; c++) {
+        double sum = 0;
+        for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
+            sum += m->probs[e];
+        if (fabs(sum - 1.0) > MDP_SUM_TOLERANCE) {
+            p->bad[k] = 1;
+            return;
+        }
+    }
+}
+
+static void *par_worker(void *arg)
+{
+    struct par_job *j = arg;
+    if (j->pass == 5)
+        par_sums(j->p, j->k);
+    else
+        par_pass(j->p, j->k, j->pass);
+    return NULL;
+}
+
+/* Runs pass `pass` on every chunk (chunk 0 on the calling thread); nonzero
+ * when a chunk gave up or a thread could not start. */
+static int par_run(struct par *p, int pass)
+{
+    pthread_t th[PAR_MAX_THREADS];
+    struct par_job jobs[PAR_MAX_THREADS];
+    int started[PAR_MAX_THREADS] = {0}, fail = 0;
+    for (int k = 0; k < p->nt; k++) {
+        jobs[k] = (struct par_job){p, k, pass};
+        p->bad[k] = 0;
+    }
+    for (int k = 1; k < p->nt; k++)
+        started[k] = pthread_create(&th[k], NULL, par_worker, &jobs[k]) == 0;
+    par_worker(&jobs[0]);
+    for (int k = 1; k < p->nt; k++) {
+        if (started[k])
+            pthread_join(th[k], NULL);
+        else
+            par_worker(&jobs[k]); /* no thread: do it here */
+    }
+    for (int k = 0; k < p->nt; k++)
+        fail |= p->bad[k];
+    return fail;
+}
+
+/* The fast path: WX_OK with *m filled, or PAR_GIVE_UP (m partly filled:
+ * the caller frees it). */
+static int read_tra_parallel(const char *data, size_t len, struct mdp *m, int threads)
+{
+    struct wx_error scratch;
+    struct scan s = {.name = "", .p = data, .end = data + len, .err = &scratch};
+    if (!scan_next_content_line(&s, "#"))
+        return PAR_GIVE_UP;
+    uint64_t hdr[3], nh = 0;
+    while (!scan_at_eol(&s)) {
+        if (nh == 3 || scan_read_u64(&s, &hdr[nh], "") != WX_OK)
+            return PAR_GIVE_UP;
+        nh++;
+    }
+    if (nh < 2 || hdr[0] > UINT32_MAX || hdr[nh - 1] > (uint64_t)(s.end - s.p))
+        return PAR_GIVE_UP; /* each line takes more than one byte */
+    struct par *p = calloc(1, sizeof *p);
+    if (!p)
+        return PAR_GIVE_UP;
+    int rc = PAR_GIVE_UP;
+    p->m = m;
+    p->body = s.p, p->end = s.end;
+    p->n = hdr[0], p->n_trans = hdr[nh - 1], p->dtmc = nh == 2;
+    p->nt = threads;
+    p->cut[0] = p->body;
+    for (int k = 1; k < p->nt; k++) { /* cuts just after a '\n' */
+        const char *c = p->body + (size_t)((uint64_t)(p->end - p->body) * (uint64_t)k / (uint64_t)p->nt);
+        if (c < p->cut[k - 1])
+            c = p->cut[k - 1];
+        if (c > p->body && c[-1] != '\n') {
+            const char *nl = memchr(c, '\n', (size_t)(p->end - c));
+            c = nl ? nl + 1 : p->end;
+        }
+        p->cut[k] = c;
+    }
+    p->cut[p->nt] = p->end;
+    par_run(p, 1);
+    p->line0[0] = 0;
+    for (int k = 0; k < p->nt; k++)
+        p->line0[k + 1] += p->line0[k];
+    const uint64_t ne = p->line0[p->nt];
+    if (ne != p->n_trans)
+        goto out;
+    m->is_dtmc = p->dtmc;
+    m->n_states = p->n;
+    m->n_entries = ne;
+    m->targets = malloc((size_t)(ne ? ne : 1) * sizeof *m->targets);
+    m->probs = malloc((size_t)(ne ? ne : 1) * sizeof *m->probs);
+    p->src = malloc((size_t)(ne ? ne : 1) * sizeof *p->src);
+    p->local = malloc((size_t)(ne ? ne : 1) * sizeof *p->local);
+    m->state_start = calloc((size_t)p->n + 1, sizeof *m->state_start);
+    if (!m->targets || !m->probs || !p->src || !p->local || !m->state_start)
+        goto out;
+    if (par_run(p, 2) || par_run(p, 3))
+        goto out;
+    p->choice0[0] = 0;
+    for (int k = 0; k < p->nt; k++)
+        p->choice0[k + 1] += p->choice0[k];
+    m->n_choices = p->choice0[p->nt];
+    if (!p->dtmc && m->n_choices != hdr[1])
+        goto out;
+    m->choice_start = malloc((size_t)(m->n_choices + 1) * sizeof *m->choice_start);
+    if (!m->choice_start)
+        goto out;
+    if (par_run(p, 4))
+        goto out;
+    m->choice_start[m->n_choices] = ne;
+    for (uint64_t t = ne ? (uint64_t)p->src[ne - 1] + 1 : 1; t <= p->n; t++)
+        m->state_start[t] = m->n_choices;
+    if (par_run(p, 5))
+        goto out;
+    rc = WX_OK;
+out:
+    free(p->src);
+    free(p->local);
+    free(p);
+    return rc;
+}
+
+int mdp_read_buffer_threads(const char *data, size_t len, const char *name, int threads,
+                            struct mdp *out, struct wx_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (threads <= 0) {
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = len < PAR_MIN_BYTES ? 1 : cores > 0 ? (int)cores : 1;
+        if ((uint64_t)threads > len / (PAR_MIN_BYTES / 4))
+            threads = (int)(len / (PAR_MIN_BYTES / 4)) + 1; /* >= 256 KiB per thread */
+    }
+    if (threads > PAR_MAX_THREADS)
+        threads = PAR_MAX_THREADS;
+    if (threads > 1) {
+        if (read_tra_parallel(data, len, out, threads) == WX_OK)
+            return WX_OK;
+        mdp_free(out);
+    }
     struct scan s = {.name = name, .p = data, .end = data + len, .err = err};
     int rc = read_tra(&s, out);
     if (rc != WX_OK)
@@ -288,12 +599,54 @@ int mdp_read_buffer(const char *data, size_t len, const char *name, struct mdp *
     return rc;
 }
 
+int mdp_read_buffer(const char *data, size_t len, const char *name, struct mdp *out,
+                    struct wx_error *err)
+{
+    return mdp_read_buffer_threads(data, len, name, 0, out, err);
+}
+
+/* The whole file in one malloc'ed buffer: one read() of the known size for
+ * a regular file (scan_slurp's doubling costs copies on big files), the
+ * general reader otherwise. */
+static int read_file(const char *path, char **buf, size_t *len, struct wx_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return scan_slurp(path, buf, len, err); /* its error messages */
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+        fclose(f);
+        return scan_slurp(path, buf, len, err);
+    }
+    const size_t size = (size_t)st.st_size;
+    char *b = malloc(size + 1);
+    if (!b) {
+        fclose(f);
+        return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory reading the file");
+    }
+    size_t got = fread(b, 1, size + 1, f); /* + 1: notices a file that grew */
+    const int bad = ferror(f);
+    const int e = errno;
+    fclose(f);
+    if (bad) {
+        free(b);
+        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "read error: %s", strerror(e));
+    }
+    if (got != size) { /* changed under us: read it the general way */
+        free(b);
+        return scan_slurp(path, buf, len, err);
+    }
+    *buf = b;
+    *len = got;
+    return WX_OK;
+}
+
 int mdp_read(const char *path, struct mdp *out, struct wx_error *err)
 {
     memset(out, 0, sizeof *out);
     char *buf;
     size_t n;
-    int rc = scan_slurp(path, &buf, &n, err);
+    int rc = read_file(path, &buf, &n, err);
     if (rc != WX_OK)
         return rc;
     rc = mdp_read_buffer(buf, n, path, out, err);

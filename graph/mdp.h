@@ -39,7 +39,8 @@
  * read.
  *
  * MEMORY: the reader holds the file in memory while parsing; the result
- * takes 8 bytes per state and per choice and 12 bytes per entry.
+ * takes 8 bytes per state and per choice and 12 bytes per entry (the
+ * parallel path needs 8 bytes per entry more while it runs).
  *
  * THREAD SAFETY: reentrant; an mdp is only read by the analyses.
  */
@@ -71,6 +72,14 @@ int mdp_read(const char *path, struct mdp *out, struct wx_error *err);
  * in error locations. */
 int mdp_read_buffer(const char *data, size_t len, const char *name, struct mdp *out,
                     struct wx_error *err);
+
+/* Same, with `threads` parsing threads (0: all cores for a buffer of 1 MiB
+ * or more, one thread below; 1: sequential).  The result and every error
+ * are those of the sequential reader whatever the thread count: the
+ * parallel path takes only the plain shape PRISM writes and hands anything
+ * else (comments or blank lines after the header, any error) to it. */
+int mdp_read_buffer_threads(const char *data, size_t len, const char *name, int threads,
+                            struct mdp *out, struct wx_error *err);
 
 /* Frees the arrays and zeroes *m; safe on a zeroed or freed mdp. */
 void mdp_free(struct mdp *m);

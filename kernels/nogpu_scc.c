@@ -45,6 +45,21 @@ int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_
     return wx_fail(err, WX_EINPUT, NULL, 0, 0, NO_CUDA);
 }
 
+void scc_gpu_tuning_default(struct scc_gpu_tuning *t)
+{
+    memset(t, 0, sizeof *t);
+    t->pivot = 1;
+    t->persistent = 1;
+}
+
+int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
+                         struct scc_gpu_stats *st, const struct scc_gpu_tuning *t,
+                         struct wx_error *err)
+{
+    (void)t;
+    return scc_gpu_device(dg, d_comp, out, st, err);
+}
+
 int scc_gpu_ids_new(uint64_t n, uint32_t **d_comp, struct wx_error *err)
 {
     (void)n;

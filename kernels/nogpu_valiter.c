@@ -30,6 +30,11 @@ int valiter_gpu_available(void)
     return 0;
 }
 
+int valiter_gpu_init(void)
+{
+    return 0;
+}
+
 /* Kernel pinning for tests and benchmarks (kernels/valiter.cu): nothing to pin. */
 void valiter_gpu_set_kernel(int kind, int group);
 void valiter_gpu_set_kernel(int kind, int group)

@@ -62,6 +62,20 @@ struct scc_gpu_tuning {
                                  starting backward, 2 forward only, 3
                                  backward only (2 and 3 may need a round per
                                  vertex on chains numbered against them)    */
+    int persistent;           /* 1: trimming, the pivot search and each
+                                 propagation run in one cooperative launch
+                                 (levels separated by grid barriers; the
+                                 default where the device supports it);
+                                 0: one launch per level / trim sweep       */
+    uint32_t chain_hops;      /* persistent engines: path steps a thread
+                                 follows at once per item (0: none)         */
+    uint32_t coop_blocks_per_sm; /* persistent engines: blocks per SM (0: as
+                                 many as fit)                               */
+    int transpose_sort;       /* 1 (default): transpose by a CUB radix sort
+                                 of (target, source) pairs; 0: by counting
+                                 (in-degree atomics, a scan, a scatter:
+                                 faster where targets are local, slower
+                                 where they are random)                     */
 };
 void scc_gpu_tuning_default(struct scc_gpu_tuning *t);
 int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
@@ -82,9 +96,10 @@ void scc_gpu_ids_free(uint32_t *d_comp);
 /* Decomposes dg: d_comp (device, n_vertices words, caller-owned) receives
  * the canonical component ids of analysis/scc.h; *out receives the counts
  * (out->comp stays NULL: download d_comp when the ids are wanted).  st may
- * be NULL.  Work space (device memory, freed before returning): 48 bytes
+ * be NULL.  Work space (device memory, freed before returning): 44 bytes
  * per vertex and 4 per edge (the transpose's sources), plus 8 bytes per
- * edge and CUB's temporary storage while transposing.  WX_ELIMIT when it
+ * edge and CUB's temporary storage while transposing (8 bytes per vertex
+ * instead of 8 per edge with the counting transpose).  WX_ELIMIT when it
  * does not fit, or for 2^38 or more edges; WX_ESYSTEM on a CUDA failure. */
 int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
                    struct scc_gpu_stats *st, struct wx_error *err);

@@ -7,8 +7,8 @@
  * state t, the choices with an entry into t) is built on the device by
  * sorting (target, choice) pairs with CUB's radix sort and a binary search
  * per state for the row starts.  Every set is a least fixpoint computed by a
- * frontier-based backward search (one kernel launch per BFS level, the
- * frontier size read back per level):
+ * frontier-based backward search (one kernel launch per BFS level, levels
+ * launched in batches with the frontier size kept on the device):
  *     EXISTS  s joins R when s is eligible and some (usable) choice of s has
  *             an entry into R            (Prob0A; Prob1A's second phase;
  *                                         Prob1E's inner fixpoint)
@@ -65,13 +65,25 @@
  * are no-ops that cost a few microseconds.
  *
  * BYTES PER SWEEP (stats.bytes_per_sweep) counts what a sweep must stream at
- * least: 8 B per state (state offsets), 16 B per choice (choice offsets,
- * constants), 12 B per entry (target, probability), and per vector (lo, and
- * hi for interval iteration) one read and one write of 8 B per state.  The
- * gathers x[t[e]] are not counted: with local targets the caches serve them.
+ * least in the representation its kernel reads: 8 B per state (state
+ * offsets; 4 B with vi_sweep_tiles2's 32-bit copies), 16 B per choice (choice
+ * offsets 8 B or 4 B, constants 8 B), 12 B per entry (target, probability),
+ * and per vector (lo, and hi for interval iteration) one read and one write
+ * of 8 B per state.  The gathers x[t[e]] and the tile table are not counted:
+ * with local targets the caches serve the gathers.
  *
- * LIMITS.  The backward searches read the frontier size back once per BFS
- * level (a deep, chain-like MDP pays ~10 us per level); the whole MDP or
+ * MEASURED (H200, 2026-11-21, bench/bench_gpu_valiter.sh; copy 4.24 TB/s):
+ * tiles2 vs tiles, ms per interval sweep: local targets 1.43 vs 1.59, uniform
+ * targets 3.69 vs 6.45, 50-entry choices 1.01 vs 1.48; kind 6 (tiles2
+ * without the early loads) within 1.3% of kind 5 on all three; on the small
+ * consensus N=6 K=2 system (0.65 M states, 100 MB per sweep) 57 us vs 55 us
+ * per sweep (latency-bound: a few tiles per warp).  In-place sweeps (kind 7)
+ * there: 4841-4849 sweeps instead of 5069 (-4.5 %), 53.8-54.4 us each
+ * (H200, 2026-11-21, vi2): solve 0.294 s instead of 0.320 s.
+ *
+ * LIMITS.  A backward search costs one launch per BFS level (a few us even
+ * when the frontier is tiny: a deep, chain-like MDP pays for its depth), and
+ * up to VX_BATCH_MAX - 1 empty launches after it ended; the whole MDP or
  * system must fit in device memory (no partitioned solving here).
  *
  * Determinism: values, iteration counts and sets are deterministic.
@@ -98,11 +110,12 @@ extern "C" {
 #define VX_TILE_STATES 32u    /* states per tile of vi_sweep_tiles: one per lane */
 #define VX_TILE_ENTRIES 256u  /* entries per tile (shared memory: 8 B per entry and vector per warp) */
 #define VX_FULL 0xffffffffu
-/* Default sweep kernel: 3 = vi_sweep_tiles (fastest on every shape measured
- * on the H100, bench/RESULTS.md); 0 = pick kind 1 or 2 by shape.  Kind 4 is
+/* Default sweep kernel: 5 = vi_sweep_tiles2 (interleaved bounds, 32-bit
+ * offsets; kind 3 when the offsets do not fit 32 bits), 3 = vi_sweep_tiles
+ * (the default before kind 5); 0 = pick kind 1 or 2 by shape.  Kind 4 is
  * the tiles kernel capped for 6 blocks per SM (40 registers, a few spills):
  * measured 2.5x slower, kept for tuning on other devices. */
-#define VX_DEFAULT_KIND 3
+#define VX_DEFAULT_KIND 5
 
 /* Kernel choice, normally automatic; valiter_gpu_set_kernel() pins it for
  * tests and benchmarks (process-wide; not thread-safe). */
@@ -218,6 +231,19 @@ extern "C" int valiter_gpu_available(void)
     return major >= 9; /* built for sm_90 */
 }
 
+extern "C" int valiter_gpu_init(void)
+{
+    if (!valiter_gpu_available())
+        return 0;
+    /* cudaFree(NULL) is the customary way to force context creation */
+    if (cudaFree(NULL) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    (void)vx_blocks(1); /* caches the SM count */
+    return 1;
+}
+
 /* ======================================================================
  * Precomputation
  * ====================================================================== */
@@ -239,7 +265,8 @@ struct vx_graph {
     uint32_t *mark;       /* R: nonzero = in the set */
     uint32_t *umark;      /* Prob1E's U */
     uint32_t *front[2];   /* frontiers (capacity n: a state is pushed once per search) */
-    ull *count;           /* device: pushes of the current level; [1]: bad-input flag */
+    ull *count;           /* device: [1]: bad-input flag */
+    ull *lvl;             /* device: BFS level counters (vx_search) */
     uint32_t *hit;        /* FORALL: choice has an entry into R */
     ull *rem;             /* FORALL: choices of the state not yet hit */
     uint8_t *usable;      /* Prob1E: choice's entries all in U */
@@ -308,11 +335,22 @@ enum { VX_EXISTS = 0, VX_FORALL = 1 };
  * choice; the arrival that takes it to 0 may add the owner. */
 template <int RULE>
 static __global__ void __launch_bounds__(VX_THREADS)
-    vx_expand(const uint32_t *__restrict__ front, ull nfront, uint32_t *next, ull *nnext,
+    vx_expand(const uint32_t *__restrict__ front, ull *lvl, ull level, uint32_t *next,
               const ull *__restrict__ pstart, const ull *__restrict__ pchoice,
               const uint32_t *__restrict__ cstate, const uint8_t *__restrict__ elig,
               const uint8_t *__restrict__ usable, uint32_t *mark, uint32_t *hit, ull *rem)
 {
+    /* level counters (see vx_search): this level's frontier size is
+     * lvl[level % 3] (final: written by the previous launch), pushes go to
+     * lvl[(level + 1) % 3] (zeroed by the previous launch), and
+     * lvl[(level + 2) % 3] -- the previous level's input, no longer read --
+     * is zeroed here for the next launch; lvl[3] sums the frontier sizes */
+    const ull nfront = lvl[level % 3];
+    ull *nnext = &lvl[(level + 1) % 3];
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        lvl[(level + 2) % 3] = 0;
+        lvl[3] += nfront;
+    }
     const ull tid = blockIdx.x * (ull)blockDim.x + threadIdx.x;
     const ull ngroups = (ull)gridDim.x * blockDim.x / VX_FRONT_LANES;
     const unsigned gl = threadIdx.x % VX_FRONT_LANES;
@@ -353,35 +391,41 @@ static __global__ void vx_result(const uint32_t *__restrict__ mark, ull n, int i
 }
 
 /* Backward search from the states with seeds[s] set, into g->mark (cleared
- * first).  Adds the number of states in R to *in_r. */
+ * first).  Sets *in_r to the number of states in R.  The BFS levels are
+ * launched in batches (VX_BATCH_MIN doubling up to VX_BATCH_MAX) without a
+ * read-back per level: each vx_expand launch finds its frontier size on the
+ * device (g->lvl, three rotating slots), a launch after the search ended
+ * reads an empty frontier and does nothing, and the host reads the counters
+ * once per batch (a deep search paid one synchronising copy per level). */
 static int vx_search(struct vx_graph *g, int rule, const uint8_t *seeds, const uint8_t *usable, ull *in_r,
                      struct wx_error *err)
 {
     int rc = WX_OK;
-    ull nfront = 0, total = 0;
-    int cur = 0;
     const unsigned bn = vx_blocks(g->n);
+    const unsigned bf = vx_blocks(g->n * (ull)VX_FRONT_LANES); /* grid-stride over any frontier */
+    ull level = 0, batch = VX_BATCH_MIN, h[4];
     CK(cudaMemset(g->mark, 0, g->n * sizeof(uint32_t)));
-    CK(cudaMemset(g->count, 0, sizeof(ull)));
-    vx_seed<<<bn, VX_THREADS>>>(seeds, g->n, g->mark, g->front[0], g->count);
+    CK(cudaMemset(g->lvl, 0, 4 * sizeof(ull)));
+    vx_seed<<<bn, VX_THREADS>>>(seeds, g->n, g->mark, g->front[0], &g->lvl[0]);
     CK_LAUNCH("vx_seed");
-    CK(cudaMemcpy(&nfront, g->count, sizeof nfront, cudaMemcpyDeviceToHost));
-    total = nfront;
-    while (nfront) {
-        CK(cudaMemset(g->count, 0, sizeof(ull)));
-        const unsigned bf = vx_blocks(nfront * VX_FRONT_LANES);
-        if (rule == VX_EXISTS)
-            vx_expand<VX_EXISTS><<<bf, VX_THREADS>>>(g->front[cur], nfront, g->front[cur ^ 1], g->count, g->pstart,
-                                                     g->pchoice, g->cstate, g->elig, usable, g->mark, NULL, NULL);
-        else
-            vx_expand<VX_FORALL><<<bf, VX_THREADS>>>(g->front[cur], nfront, g->front[cur ^ 1], g->count, g->pstart,
-                                                     g->pchoice, g->cstate, g->elig, NULL, g->mark, g->hit, g->rem);
-        CK_LAUNCH("vx_expand");
-        CK(cudaMemcpy(&nfront, g->count, sizeof nfront, cudaMemcpyDeviceToHost));
-        total += nfront;
-        cur ^= 1;
+    for (;;) {
+        for (ull j = 0; j < batch; j++, level++) {
+            uint32_t *in = g->front[level & 1], *out = g->front[(level + 1) & 1];
+            if (rule == VX_EXISTS)
+                vx_expand<VX_EXISTS><<<bf, VX_THREADS>>>(in, g->lvl, level, out, g->pstart, g->pchoice, g->cstate,
+                                                         g->elig, usable, g->mark, NULL, NULL);
+            else
+                vx_expand<VX_FORALL><<<bf, VX_THREADS>>>(in, g->lvl, level, out, g->pstart, g->pchoice, g->cstate,
+                                                         g->elig, NULL, g->mark, g->hit, g->rem);
+            CK_LAUNCH("vx_expand");
+        }
+        CK(cudaMemcpy(h, g->lvl, sizeof h, cudaMemcpyDeviceToHost));
+        if (h[level % 3] == 0) /* the frontier the next level would read */
+            break;
+        if (batch < VX_BATCH_MAX)
+            batch *= 2;
     }
-    *in_r = total;
+    *in_r = h[3];
 out:
     return rc;
 }
@@ -448,6 +492,7 @@ extern "C" int valiter_precompute_gpu(const struct mdp *m, const uint8_t *allowe
     AL(g.front[0], n * sizeof(uint32_t), "frontier");
     AL(g.front[1], n * sizeof(uint32_t), "frontier");
     AL(g.count, 2 * sizeof(ull), "counters");
+    AL(g.lvl, 4 * sizeof(ull), "level counters");
     AL(g.res, n, "result");
     if (which == VI_PMIN0 || which == VI_PMIN1) {
         AL(g.hit, nc * sizeof(uint32_t), "choice flags");
@@ -543,6 +588,10 @@ struct vx_sys {
     ull n;
     const uint32_t *__restrict__ tiles; /* vi_sweep_tiles: tile k = states [tiles[k], tiles[k+1]) */
     ull ntiles;
+    /* vi_sweep_tiles2: the offsets as 32-bit copies (n_choices and n_entries < 2^32) and
+     * the tiles as records (first state, its first choice, its first entry, 0) */
+    const uint32_t *__restrict__ ss32, *__restrict__ cs32;
+    const uint4 *__restrict__ trec;
 };
 
 /* Sweep control block (device memory; see the file comment). */
@@ -595,6 +644,26 @@ static __device__ __forceinline__ int vx_store(ull s, double l, double h, const 
     }
     const double d = fabs(l - lo[s]);
     nlo[s] = l;
+    return rel ? !(d <= eps * fabs(l)) : !(d <= eps);
+}
+
+/* vx_store for vi_sweep_tiles2's vectors: IV: x and nx are (lo, hi) pairs.
+ * INPL: x == nx (in-place sweeps): the old value is read through L2. */
+template <bool IV, bool INPL>
+static __device__ __forceinline__ int vx_store2(ull s, double l, double h, const double *x, double *nx,
+                                                double eps, int rel)
+{
+    if (IV) {
+        const double2 o = INPL ? __ldcg(reinterpret_cast<const double2 *>(x) + s)
+                               : reinterpret_cast<const double2 *>(x)[s];
+        l = l > o.x ? l : o.x;
+        h = h < o.y ? h : o.y;
+        reinterpret_cast<double2 *>(nx)[s] = make_double2(l, h);
+        const double g = h - l;
+        return (rel && l > 0) ? !(g <= eps * l) : !(g <= eps);
+    }
+    const double d = fabs(l - (INPL ? __ldcg(x + s) : x[s]));
+    nx[s] = l;
     return rel ? !(d <= eps * fabs(l)) : !(d <= eps);
 }
 
@@ -796,11 +865,234 @@ static __global__ void __launch_bounds__(VX_THREADS, MINB)
         ctl->viol[(it + 1) % 3] = 0;
 }
 
+
+/* Sweep it, the default kernel (kind 5): tiles as in vi_sweep_tiles (at
+ * most VX_TILE_STATES states, VX_TILE_ENTRIES entries and VX_TILE_ENTRIES
+ * choices; a bigger state is a tile of its own), with four changes that cut
+ * the bytes moved and the serial work per tile:
+ *  - interval iteration keeps lo and hi interleaved ((lo, hi) pairs,
+ *    16 B per state): one gather x[t] fetches both bounds from one 32 B
+ *    sector instead of two sectors from two arrays (the gathers, not the
+ *    streamed arrays, are most of the traffic when targets are spread);
+ *  - state and choice offsets are 32-bit copies (4 B instead of 8 B each);
+ *  - the streamed arrays (targets, probabilities, constants, offsets) are
+ *    read with __ldcs (evict-first: they are used once per sweep and should
+ *    not push the gathered vector out of L2);
+ *  - a tile is one 16 B record (first state, choice, entry), loaded one
+ *    tile ahead, and the offsets phases (2) and (3) need are loaded before
+ *    phase (1): fewer chained memory round trips per tile (small systems
+ *    are latency-bound: a few tiles per warp, each a chain of loads);
+ *  - three phases per tile: (1) the warp stages the products p * x[t] of
+ *    the tile's entries in shared memory; (2) lane j sums choices j, j+32,
+ *    ... (coalesced offset and constant loads; long choices of one state are
+ *    summed by several lanes at once instead of one); (3) lane j takes the
+ *    optimum over state j's choice values from shared memory.
+ * Arithmetic as in every kernel: each choice b + p0 x0 + p1 x1 + ... in
+ * entry order with separately rounded products and sums, the optimum over
+ * the choices in choice order, so values are bit-identical to the CPU twin.
+ * Vectors: IV: x is (lo, hi) pairs (n double2 as 2n doubles); plain VI: x
+ * is lo.  The unused pointer arguments keep vx_sweep_fn's signature.
+ *
+ * IN-PLACE SWEEPS (INPL, kind 7; --solver gs with --backend gpu): x == nx,
+ * so a sweep reads bounds that other warps have already raised (lo) or
+ * lowered (hi) in the same sweep, as Gauss-Seidel does, in whatever order
+ * the warps happen to run.  Gathers and the old value go through L2
+ * (__ldcg; the read-only path would not see this launch's writes).  SOUND:
+ * the operator is monotone and lo only rises, hi only falls (the clamp), so
+ * every bound read -- old, new, or one double of a pair from each -- is a
+ * valid bound, and each state's lo (hi) after sweep k is at least (at most)
+ * the Jacobi iterate after k sweeps: the stopping rule, checked on the
+ * values written, holds no later than with Jacobi sweeps, and values only
+ * tighten after they were checked.  Not bit-identical to the CPU and not
+ * deterministic (sweep counts and last digits vary from run to run). */
+template <bool IV, bool INPL>
+static __device__ __forceinline__ void vx_pair(const double *x, uint32_t t, double &l, double &h)
+{
+    if (IV) {
+        const double2 v = INPL ? __ldcg(reinterpret_cast<const double2 *>(x) + t)
+                               : __ldg(reinterpret_cast<const double2 *>(x) + t);
+        l = v.x, h = v.y;
+    } else {
+        l = INPL ? __ldcg(x + t) : __ldg(x + t), h = 0;
+    }
+}
+
+template <bool IV, bool MX, bool EARLY, bool INPL>
+static __global__ void __launch_bounds__(VX_THREADS, 4) /* <= 64 registers: 4 blocks (32 warps) per SM */
+    vi_sweep_tiles2(vx_sys sy, const double *x, const double *__restrict__ unused_in,
+                    double *nx, double *unused_out, vx_ctl *ctl, ull it, double eps, int rel)
+{
+    /* IV: pairs (lo, hi) of products, then of choice values; plain: lo only */
+    __shared__ double sb[VX_THREADS / 32][VX_TILE_ENTRIES * (IV ? 2 : 1)];
+    (void)unused_in, (void)unused_out;
+    if (vx_stopped(ctl, it))
+        return;
+    const unsigned lane = threadIdx.x & 31u, w = threadIdx.x >> 5;
+    const ull warp = (blockIdx.x * (ull)blockDim.x + threadIdx.x) >> 5;
+    const ull nwarps = ((ull)gridDim.x * blockDim.x) >> 5;
+    const double worst = MX ? -INFINITY : INFINITY;
+    double *sw = sb[w];
+    int bad = 0;
+    /* the tile records of this warp's next tile are loaded one tile ahead */
+    uint4 ta = make_uint4(0, 0, 0, 0), tb = ta;
+    if (EARLY && warp < sy.ntiles)
+        ta = __ldcs(sy.trec + warp), tb = __ldcs(sy.trec + warp + 1);
+    for (ull k = warp; k < sy.ntiles; k += nwarps) { /* warp-uniform */
+        if (!EARLY)
+            ta = __ldcs(sy.trec + k), tb = __ldcs(sy.trec + k + 1);
+        const uint32_t s0 = ta.x, s1 = tb.x, c0 = ta.y, c1 = tb.y, e0 = ta.z, ne = tb.z - ta.z;
+        const uint32_t nch = c1 - c0;
+        if (EARLY && k + nwarps < sy.ntiles)
+            ta = __ldcs(sy.trec + k + nwarps), tb = __ldcs(sy.trec + k + nwarps + 1);
+        double bl = worst, bh = worst; /* lane 0's result for a single big state */
+        if (ne <= VX_TILE_ENTRIES && nch <= VX_TILE_ENTRIES) {
+            /* loads of phases (2) and (3) issued early: their latency hides
+             * behind phase (1) */
+            const uint32_t s = s0 + lane;
+            uint32_t k0 = 0, k1 = 0, g0 = 0, g1 = 0;
+            double b0 = 0;
+            if (EARLY && s < s1)
+                k0 = __ldcs(sy.ss32 + s) - c0, k1 = __ldcs(sy.ss32 + s + 1) - c0;
+            if (EARLY && lane < nch)
+                g0 = __ldcs(sy.cs32 + c0 + lane) - e0, g1 = __ldcs(sy.cs32 + c0 + lane + 1) - e0,
+                b0 = __ldcs(sy.b + c0 + lane);
+            /* (1) products */
+#pragma unroll 4
+            for (uint32_t i = lane; i < ne; i += 32) {
+                const uint32_t t = __ldcs(sy.tg + e0 + i);
+                const double p = __ldcs(sy.pr + e0 + i);
+                double l, h;
+                vx_pair<IV, INPL>(x, t, l, h);
+                if (IV) {
+                    sw[2 * i] = __dmul_rn(p, l);
+                    sw[2 * i + 1] = __dmul_rn(p, h);
+                } else
+                    sw[i] = __dmul_rn(p, l);
+            }
+            __syncwarp();
+            /* (2) choice values, kept in registers until every lane has read
+             * its products (the values then overwrite them) */
+            double vl[VX_TILE_ENTRIES / 32], vh[VX_TILE_ENTRIES / 32];
+#pragma unroll
+            for (int r = 0; r < (int)(VX_TILE_ENTRIES / 32); r++) {
+                const uint32_t j = lane + 32u * (uint32_t)r;
+                vl[r] = vh[r] = 0;
+                if (j < nch) {
+                    uint32_t f0 = g0, f1 = g1;
+                    double al = b0;
+                    if (!EARLY || r > 0)
+                        f0 = __ldcs(sy.cs32 + c0 + j) - e0, f1 = __ldcs(sy.cs32 + c0 + j + 1) - e0,
+                        al = __ldcs(sy.b + c0 + j);
+                    double ah = al;
+                    for (uint32_t f = f0; f < f1; f++) {
+                        if (IV) {
+                            al = __dadd_rn(al, sw[2 * f]);
+                            ah = __dadd_rn(ah, sw[2 * f + 1]);
+                        } else
+                            al = __dadd_rn(al, sw[f]);
+                    }
+                    vl[r] = al, vh[r] = ah;
+                }
+            }
+            __syncwarp();
+#pragma unroll
+            for (int r = 0; r < (int)(VX_TILE_ENTRIES / 32); r++) {
+                const uint32_t j = lane + 32u * (uint32_t)r;
+                if (j < nch) {
+                    if (IV) {
+                        sw[2 * j] = vl[r];
+                        sw[2 * j + 1] = vh[r];
+                    } else
+                        sw[j] = vl[r];
+                }
+            }
+            __syncwarp();
+            /* (3) optimum per state, in choice order */
+            if (!EARLY && s < s1)
+                k0 = __ldcs(sy.ss32 + s) - c0, k1 = __ldcs(sy.ss32 + s + 1) - c0;
+            if (s < s1) {
+                for (uint32_t q = k0; q < k1; q++) {
+                    bl = vx_opt<MX>(bl, IV ? sw[2 * q] : sw[q]);
+                    if (IV)
+                        bh = vx_opt<MX>(bh, sw[2 * q + 1]);
+                }
+            }
+            __syncwarp(); /* the next tile overwrites the buffer */
+            if (s >= s1)
+                continue;
+            bad |= vx_store2<IV, INPL>(s, bl, bh, x, nx, eps, rel);
+        } else {
+            /* one state (s1 == s0 + 1): each choice's entries 32 at a time,
+             * summed in entry order by a shuffle chain */
+            for (uint32_t c = c0; c < c1; c++) {
+                const uint32_t f1 = __ldcs(sy.cs32 + c + 1);
+                double al = __ldcs(sy.b + c), ah = al;
+                for (uint32_t fb = __ldcs(sy.cs32 + c); fb < f1; fb += 32) {
+                    const uint32_t f = fb + lane;
+                    double pl = 0, ph = 0;
+                    if (f < f1) {
+                        const uint32_t t = __ldcs(sy.tg + f);
+                        const double p = __ldcs(sy.pr + f);
+                        double l, h;
+                        vx_pair<IV, INPL>(x, t, l, h);
+                        pl = __dmul_rn(p, l);
+                        if (IV)
+                            ph = __dmul_rn(p, h);
+                    }
+                    const unsigned m = f1 - fb < 32 ? f1 - fb : 32u;
+                    for (unsigned j = 0; j < m; j++) {
+                        al = __dadd_rn(al, __shfl_sync(VX_FULL, pl, j));
+                        if (IV)
+                            ah = __dadd_rn(ah, __shfl_sync(VX_FULL, ph, j));
+                    }
+                }
+                bl = vx_opt<MX>(bl, al);
+                if (IV)
+                    bh = vx_opt<MX>(bh, ah);
+            }
+            if (lane == 0)
+                bad |= vx_store2<IV, INPL>(s0, bl, bh, x, nx, eps, rel);
+        }
+    }
+    if (__syncthreads_or(bad) && threadIdx.x == 0)
+        atomicOr(&ctl->viol[it % 3], 1u);
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        ctl->viol[(it + 1) % 3] = 0;
+}
+
+/* (lo, hi) pairs <-> two arrays, for vi_sweep_tiles2's interval vectors */
+static __global__ void vx_interleave(const double *__restrict__ lo, const double *__restrict__ hi, ull n, double2 *x)
+{
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x)
+        x[s] = make_double2(lo[s], hi[s]);
+}
+
+static __global__ void vx_deinterleave(const double2 *__restrict__ x, ull n, double *lo, double *hi)
+{
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x) {
+        const double2 v = x[s];
+        lo[s] = v.x, hi[s] = v.y;
+    }
+}
+
+/* 32-bit copy of 64-bit offsets whose values are known to fit. */
+static __global__ void vx_narrow(const ull *__restrict__ a, ull n, uint32_t *b)
+{
+    for (ull i = blockIdx.x * (ull)blockDim.x + threadIdx.x; i < n; i += (ull)gridDim.x * blockDim.x)
+        b[i] = (uint32_t)a[i];
+}
+
 typedef void (*vx_sweep_fn)(vx_sys, const double *, const double *, double *, double *, vx_ctl *, ull, double, int);
 
 template <bool IV, bool MX>
 static vx_sweep_fn vx_pick2(int kind, int g)
 {
+    if (kind == 5)
+        return vi_sweep_tiles2<IV, MX, true, false>;
+    if (kind == 6) /* kind 5 without the early loads (for measurements) */
+        return vi_sweep_tiles2<IV, MX, false, false>;
+    if (kind == 7) /* kind 5 in place (VI_GAUSS_SEIDEL) */
+        return vi_sweep_tiles2<IV, MX, true, true>;
     if (kind == 3)
         return vi_sweep_tiles<IV, MX, 1>;
     if (kind == 4) /* more resident warps, fewer registers */
@@ -835,8 +1127,8 @@ static void vx_shape(const struct vi_system *sys, int *kind, int *g)
     if (vx_force_kind) {
         *kind = vx_force_kind;
         *g = vx_force_group;
-    } else if (VX_DEFAULT_KIND == 3) {
-        *kind = 3;
+    } else if (VX_DEFAULT_KIND == 3 || VX_DEFAULT_KIND == 5) {
+        *kind = VX_DEFAULT_KIND;
         *g = 32;
     } else if (epc > VX_LONG_CHOICE) {
         *kind = 2;
@@ -848,7 +1140,9 @@ static void vx_shape(const struct vi_system *sys, int *kind, int *g)
             k *= 2;
         *g = k;
     }
-    if (*kind == 3 || *kind == 4)
+    if (*kind >= 5 && (sys->n_choices > 0xfffffffeull || sys->n_entries > 0xfffffffeull))
+        *kind = 3; /* the compact offsets would not fit (in-place sweeps need them: Jacobi) */
+    if (*kind >= 3)
         *g = 32;
     else if (*kind == 2)
         *g = *g == 8 ? 8 : 32;
@@ -856,8 +1150,9 @@ static void vx_shape(const struct vi_system *sys, int *kind, int *g)
         *g = 32;
 }
 
-/* Greedy tiles for vi_sweep_tiles: consecutive states, at most
- * VX_TILE_STATES of them and VX_TILE_ENTRIES entries, or one state alone.
+/* Greedy tiles for vi_sweep_tiles(2): consecutive states, at most
+ * VX_TILE_STATES of them, VX_TILE_ENTRIES entries and VX_TILE_ENTRIES
+ * choices, or one state alone.
  * tiles has room for n + 1; returns the number of tiles. */
 static ull vx_make_tiles(const struct vi_system *sys, uint32_t *tiles)
 {
@@ -866,16 +1161,16 @@ static ull vx_make_tiles(const struct vi_system *sys, uint32_t *tiles)
     ull k = 0, s = 0;
     while (s < n) {
         tiles[k++] = (uint32_t)s;
-        ull acc = cs[ss[s + 1]] - cs[ss[s]];
+        ull acc = cs[ss[s + 1]] - cs[ss[s]], accc = ss[s + 1] - ss[s];
         ull cnt = 1;
         s++;
-        if (acc > VX_TILE_ENTRIES)
+        if (acc > VX_TILE_ENTRIES || accc > VX_TILE_ENTRIES)
             continue;
         while (s < n && cnt < VX_TILE_STATES) {
-            const ull e = cs[ss[s + 1]] - cs[ss[s]];
-            if (acc + e > VX_TILE_ENTRIES)
+            const ull e = cs[ss[s + 1]] - cs[ss[s]], c = ss[s + 1] - ss[s];
+            if (acc + e > VX_TILE_ENTRIES || accc + c > VX_TILE_ENTRIES)
                 break;
-            acc += e, cnt++, s++;
+            acc += e, accc += c, cnt++, s++;
         }
     }
     tiles[k] = (uint32_t)n;
@@ -913,9 +1208,10 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
     vx_ctl *ctl = NULL;
     vx_ctl *hctl = NULL; /* pinned, 2 slots */
     double *dlo[2] = {NULL, NULL}, *dhi[2] = {NULL, NULL};
+    double *x2[2] = {NULL, NULL}; /* kind 5, interval: (lo, hi) pairs */
     unsigned *dbad = NULL, hbad[2] = {0, 0};
     cudaEvent_t ev_start = NULL, ev[2] = {NULL, NULL};
-    int kind, g;
+    int kind, g, inpl;
     ull launched = 0, done_iter = 0, max_it;
     int converged = 0;
     float ms = 0;
@@ -972,8 +1268,51 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
     CK(cudaEventCreate(&ev[1]));
 
     vx_shape(sys, &kind, &g);
+    if (par->method == VI_GAUSS_SEIDEL && kind == 5)
+        kind = 7; /* in-place sweeps (see vi_sweep_tiles2) */
+    inpl = kind == 7;
     fn = vx_pick(iv, par->maximize, kind, g);
-    if (kind == 3 || kind == 4) {
+    if (kind >= 5) {
+        /* 32-bit offsets; interval bounds as (lo, hi) pairs in x2[0..1] */
+        uint32_t *p32;
+        AL(p32, (n + 1) * sizeof(uint32_t), "state offsets (32-bit)");
+        vx_narrow<<<vx_blocks(n + 1), VX_THREADS>>>(sy.ss, n + 1, p32);
+        CK_LAUNCH("vx_narrow");
+        sy.ss32 = p32;
+        AL(p32, (nc + 1) * sizeof(uint32_t), "choice offsets (32-bit)");
+        vx_narrow<<<vx_blocks(nc + 1), VX_THREADS>>>(sy.cs, nc + 1, p32);
+        CK_LAUNCH("vx_narrow");
+        sy.cs32 = p32;
+        if (iv) {
+            AL(x2[0], 2 * n * sizeof(double), "value pairs");
+            AL(x2[1], 2 * n * sizeof(double), "value pairs");
+            vx_interleave<<<vx_blocks(n), VX_THREADS>>>(dlo[0], dhi[0], n, (double2 *)x2[0]);
+            CK_LAUNCH("vx_interleave");
+        }
+        /* what this kernel must stream: 4 B per state and per choice offset */
+        st.bytes_per_sweep = 4 * (n + 1) + 4 * (nc + 1) + 8 * nc + 12 * ne + (uint64_t)(iv ? 2 : 1) * 16 * n;
+    }
+    if (kind >= 5) {
+        uint32_t *ht = (uint32_t *)malloc((n + 1) * sizeof(uint32_t));
+        uint4 *hr = ht ? (uint4 *)malloc((n + 1) * sizeof(uint4)) : NULL;
+        if (!hr) {
+            free(ht);
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value-iteration tiles)");
+            goto out;
+        }
+        sy.ntiles = vx_make_tiles(sys, ht);
+        for (ull k = 0; k <= sy.ntiles; k++) {
+            const uint64_t c = sys->state_start[ht[k]];
+            hr[k] = make_uint4(ht[k], (uint32_t)c, (uint32_t)sys->choice_start[c], 0);
+        }
+        free(ht);
+        void *p_;
+        rc = vx_upload(&mem, &p_, hr, (sy.ntiles + 1) * sizeof(uint4), "tile records", err);
+        free(hr);
+        if (rc)
+            goto out;
+        sy.trec = (const uint4 *)p_;
+    } else if (kind >= 3) {
         uint32_t *ht = (uint32_t *)malloc((n + 1) * sizeof(uint32_t));
         if (!ht) {
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value-iteration tiles)");
@@ -1010,9 +1349,12 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
                 const ull k = batch < max_it - launched ? batch : max_it - launched;
                 for (ull j = 0; j < k; j++) {
                     const ull it = ++launched;
-                    const int r = (int)((it - 1) & 1), w = (int)(it & 1);
-                    fn<<<blocks, VX_THREADS>>>(sy, dlo[r], iv ? dhi[r] : NULL, dlo[w], iv ? dhi[w] : NULL, ctl, it,
-                                               par->epsilon, par->relative);
+                    const int r = inpl ? 0 : (int)((it - 1) & 1), w = inpl ? 0 : (int)(it & 1);
+                    if (x2[0])
+                        fn<<<blocks, VX_THREADS>>>(sy, x2[r], NULL, x2[w], NULL, ctl, it, par->epsilon, par->relative);
+                    else
+                        fn<<<blocks, VX_THREADS>>>(sy, dlo[r], iv ? dhi[r] : NULL, dlo[w], iv ? dhi[w] : NULL, ctl,
+                                                   it, par->epsilon, par->relative);
                     CK_LAUNCH("vi_sweep");
                 }
                 const int slot = (head + pending) & 1;
@@ -1050,7 +1392,12 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
         CK(cudaDeviceSynchronize());
     }
     {
-        const int w = (int)(done_iter & 1);
+        int w = inpl ? 0 : (int)(done_iter & 1);
+        if (x2[0]) {
+            vx_deinterleave<<<vx_blocks(n), VX_THREADS>>>((const double2 *)x2[w], n, dlo[0], dhi[0]);
+            CK_LAUNCH("vx_deinterleave");
+            w = 0;
+        }
         CK(cudaMemcpy(lo, dlo[w], n * sizeof(double), cudaMemcpyDeviceToHost));
         if (iv)
             CK(cudaMemcpy(hi, dhi[w], n * sizeof(double), cudaMemcpyDeviceToHost));

@@ -249,6 +249,45 @@ static int close_to(double a, long double b, double tol)
 
 static int n_fail_inst;
 
+/* MEC hooks for mdpcheck_options.mec: mec_cpu counted; mec_cpu with the
+ * MEC ids reversed (not canonical: the system must not depend on the ids);
+ * one that fails. */
+static int mec_calls;
+static int mec_counted(const struct mdp *m, struct mec_result *out, struct wx_error *err)
+{
+    mec_calls++;
+    return mec_cpu(m, out, err);
+}
+static int mec_reversed(const struct mdp *m, struct mec_result *out, struct wx_error *err)
+{
+    int rc = mec_cpu(m, out, err);
+    if (rc == WX_OK)
+        for (uint64_t s = 0; s < out->n_states; s++)
+            if (out->mec[s] != MEC_NONE)
+                out->mec[s] = (uint32_t)(out->n_mecs - 1 - out->mec[s]);
+    return rc;
+}
+static int mec_failing(const struct mdp *m, struct mec_result *out, struct wx_error *err)
+{
+    (void)m;
+    memset(out, 0, sizeof *out);
+    return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "mec hook failed on purpose");
+}
+
+/* Same answer bit for bit (values, choices, system size, sweeps). */
+static int same_result(const struct mdpcheck_result *a, const struct mdpcheck_result *b)
+{
+    uint64_t n = a->n_states;
+    if (n != b->n_states || a->sys_states != b->sys_states || a->sys_choices != b->sys_choices ||
+        a->sys_entries != b->sys_entries || a->mecs_collapsed != b->mecs_collapsed ||
+        a->iterations != b->iterations || memcmp(a->lo, b->lo, n * sizeof *a->lo) ||
+        memcmp(a->hi, b->hi, n * sizeof *a->hi))
+        return 0;
+    return !a->choice == !b->choice && (!a->choice || !memcmp(a->choice, b->choice, n * sizeof *a->choice));
+}
+
+static int n_mec_hook_runs, n_mec_hook_calls, n_mec_hook_bad;
+
 static void check_instance(uint64_t seed)
 {
     struct inst x;
@@ -301,6 +340,36 @@ static void check_instance(uint64_t seed)
                                      .threads = 1, .scheduler = 1};
         struct mdpcheck_result r1, r4, rg, rr, rt;
         int rc1 = mdpcheck_run(m, &lab, &x.rew, NULL, &p, &o, &r1, &err);
+        /* the MEC hook: the same result through a counted mec_cpu and
+         * through non-canonical ids; a failing hook's error comes back */
+        if (rc1 == WX_OK) {
+            struct mdpcheck_result rh;
+            for (int h = 0; h < 3; h++) {
+                o.mec = h == 0 ? mec_counted : h == 1 ? mec_reversed : mec_failing;
+                int before = mec_calls;
+                int rch = mdpcheck_run(m, &lab, &x.rew, NULL, &p, &o, &rh, &err);
+                int collapses = (kind == PROP_PMAX || kind == PROP_RMIN) && r1.n_maybe;
+                if (h == 2) {
+                    if (collapses ? rch != WX_ESYSTEM || !strstr(err.msg, "on purpose") : rch != WX_OK)
+                        n_mec_hook_bad++, ok = check(0, "seed %llu %s: failing MEC hook gave %d '%s'",
+                                                     (unsigned long long)seed, text, rch, err.msg);
+                    if (rch == WX_OK)
+                        mdpcheck_result_free(&rh);
+                    continue;
+                }
+                n_mec_hook_runs++;
+                n_mec_hook_calls += mec_calls - before;
+                if (rch != WX_OK || !same_result(&r1, &rh) ||
+                    (h == 0 && mec_calls - before != collapses))
+                    n_mec_hook_bad++, ok = check(0, "seed %llu %s: MEC hook %d: rc %d, %s result, %d calls",
+                                                 (unsigned long long)seed, text, h, rch,
+                                                 rch == WX_OK && same_result(&r1, &rh) ? "same" : "different",
+                                                 mec_calls - before);
+                if (rch == WX_OK)
+                    mdpcheck_result_free(&rh);
+            }
+            o.mec = NULL;
+        }
         o.threads = 4;
         o.scheduler = 0;
         int rc4 = mdpcheck_run(m, &lab, &x.rew, NULL, &p, &o, &r4, &err);
@@ -443,13 +512,14 @@ static void slow_chain(void)
 }
 
 /* A larger random MDP (too large for the enumeration): Jacobi with 1, 3
- * and 7 threads must give bit-identical vectors (the split of the states
+ * and 7 threads (and with them mdpcheck.c's parallel system construction,
+ * which splits work above PAR_GRAIN = 4096 states) must give bit-identical vectors (the split of the states
  * among threads must not matter), Gauss-Seidel must agree within epsilon,
  * for a probability and a reward property. */
 static void threads_agree(uint64_t seed)
 {
     rng_state = seed;
-    uint64_t n = 8000;
+    uint64_t n = 20000; /* > 4 * PAR_GRAIN: the system construction runs on several threads */
     struct mdp m = {0};
     m.n_states = n;
     m.state_start = calloc(n + 1, sizeof *m.state_start);
@@ -539,6 +609,10 @@ int main(int argc, char **argv)
                             "inside [lo, hi], threads/solvers agree, schedulers optimal: %d failed",
           count, (unsigned long long)first, (unsigned long long)(first + (uint64_t)count - 1),
           n_fail_inst);
+    check(n_mec_hook_bad == 0 && n_mec_hook_calls > 0,
+          "mdpcheck_options.mec: %d runs through mec_cpu hooks (%d MEC calls; canonical and "
+          "reversed ids) bit-identical to the default, failing hook's error returned: %d bad",
+          n_mec_hook_runs, n_mec_hook_calls, n_mec_hook_bad);
     slow_chain();
     threads_agree(42);
     return check_exit();

@@ -12,6 +12,12 @@
  *  - The .tra reader's fast decimal conversion: 20,000 probabilities in
  *    8 spellings read bit for bit as strtod reads them.
  *  - Reader errors beyond tests/bad/mdp: located file:line:col.
+ *  - The .tra reader's parallel path: 800 random files (CRLF endings, a
+ *    missing final newline, comments in the body, and 600 corrupted ones:
+ *    a changed byte, a line deleted, duplicated or swapped) read with 1 and
+ *    with 2..13 threads: the same arrays, or the same error (code, line,
+ *    column, message); mdp_read of a 3.4 MB file (automatic thread count)
+ *    = the sequential reader, and its error on a broken last line.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -19,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "graph/drn.h"
 #include "graph/mdp.h"
@@ -313,9 +320,166 @@ static void probabilities_exact(void)
     check(!bad, "20000 probabilities in 8 spellings read exactly as strtod reads them");
 }
 
+/* One text line [*ls, *le) of t (without its '\n'), k-th from 0; 0 if none. */
+static int nth_line(const struct text *t, size_t k, size_t *ls, size_t *le)
+{
+    size_t a = 0;
+    for (; k > 0; k--) {
+        const char *nl = memchr(t->s + a, '\n', t->len - a);
+        if (!nl)
+            return 0;
+        a = (size_t)(nl - t->s) + 1;
+    }
+    if (a >= t->len)
+        return 0;
+    const char *nl = memchr(t->s + a, '\n', t->len - a);
+    *ls = a;
+    *le = nl ? (size_t)(nl - t->s) : t->len;
+    return 1;
+}
+
+/* A variant of the .tra text: 0 plain, 1 CRLF, 2 no final newline, 3 a
+ * comment in the body, >= 4 corrupted (kind chosen by the rng). */
+static void tra_variant(const struct text *in, int kind, struct text *out)
+{
+    out->len = 0;
+    put(out, "%s", "");
+    if (kind == 1) {
+        for (size_t i = 0; i < in->len; i++)
+            put(out, in->s[i] == '\n' ? "\r\n" : "%c", in->s[i]);
+        return;
+    }
+    put(out, "%.*s", (int)in->len, in->s);
+    if (kind == 2 && out->len && out->s[out->len - 1] == '\n')
+        out->s[--out->len] = 0;
+    if (kind < 3)
+        return;
+    size_t ls, le, ms, me;
+    const size_t k = 2 + (size_t)rnd_below(20); /* a body line (line 0 is a comment, 1 the header) */
+    if (!nth_line(out, k, &ls, &le))
+        return;
+    struct text t = {0};
+    put(&t, "%.*s", (int)ls, out->s);
+    if (kind == 3) {
+        put(&t, "# a comment\n%s", out->s + ls);
+    } else {
+        switch (rnd_below(4)) {
+        case 0: { /* one byte changed */
+            static const char pool[] = "x9.\t#-e0 ";
+            const size_t at = ls + (size_t)rnd_below(le - ls + 1);
+            put(&t, "%.*s%c%s", (int)(at - ls), out->s + ls, pool[rnd_below(sizeof pool - 1)],
+                at < out->len ? out->s + at + 1 : "");
+            break;
+        }
+        case 1: /* line deleted */
+            put(&t, "%s", le < out->len ? out->s + le + 1 : "");
+            break;
+        case 2: /* line duplicated */
+            put(&t, "%.*s\n%s", (int)(le - ls), out->s + ls, out->s + ls);
+            break;
+        default: /* swapped with the next line */
+            if (nth_line(out, k + 1, &ms, &me))
+                put(&t, "%.*s\n%.*s%s", (int)(me - ms), out->s + ms, (int)(le - ls), out->s + ls,
+                    out->s + me);
+            else
+                put(&t, "%s", out->s + ls);
+            break;
+        }
+    }
+    free(out->s);
+    *out = t;
+}
+
+static void parallel_reader(void)
+{
+    int bad = 0, n_ok = 0, n_err = 0;
+    struct text v = {0};
+    for (uint64_t seed = 1; seed <= 800 && !bad; seed++) {
+        struct gen g;
+        generate(&g, seed);
+        struct text tra = {0}, lab = {0}, srew = {0}, trew = {0};
+        write_prism(&g, &tra, &lab, &srew, &trew);
+        const int kind = seed % 4 == 0 ? (int)(seed / 4 % 4) : 4;
+        tra_variant(&tra, kind, &v);
+        struct wx_error e1, e2;
+        struct mdp m1, m2;
+        const int rc1 = mdp_read_buffer_threads(v.s, v.len, "p.tra", 1, &m1, &e1);
+        n_ok += rc1 == WX_OK, n_err += rc1 != WX_OK;
+        if (kind < 3 && rc1 != WX_OK)
+            bad = !check(0, "seed %llu: variant %d does not read: %d:%d %s", (unsigned long long)seed, kind,
+                         e1.line, e1.col, e1.msg);
+        if (kind < 3 && rc1 == WX_OK && !same_mdp(&m1, &g.m))
+            bad = !check(0, "seed %llu: variant %d reads differently", (unsigned long long)seed, kind);
+        const int threads = 2 + (int)(seed % 12);
+        const int rc2 = mdp_read_buffer_threads(v.s, v.len, "p.tra", threads, &m2, &e2);
+        if (rc1 != rc2)
+            bad = !check(0, "seed %llu, %d threads: status %d, sequential %d", (unsigned long long)seed,
+                         threads, rc2, rc1);
+        else if (rc1 == WX_OK && !same_mdp(&m1, &m2))
+            bad = !check(0, "seed %llu, %d threads: other arrays than the sequential reader",
+                         (unsigned long long)seed, threads);
+        else if (rc1 != WX_OK && (e1.line != e2.line || e1.col != e2.col || strcmp(e1.msg, e2.msg)))
+            bad = !check(0, "seed %llu, %d threads: error %d:%d %s, sequential %d:%d %s",
+                         (unsigned long long)seed, threads, e2.line, e2.col, e2.msg, e1.line, e1.col, e1.msg);
+        if (rc1 == WX_OK)
+            mdp_free(&m1);
+        if (rc2 == WX_OK)
+            mdp_free(&m2);
+        mdp_free(&g.m);
+        free(tra.s), free(lab.s), free(srew.s), free(trew.s);
+    }
+    free(v.s);
+    check(!bad && n_ok > 200 && n_err > 200,
+          "parallel .tra reader = sequential on 800 files (%d read, %d errors)", n_ok, n_err);
+}
+
+/* mdp_read on a file of a few MiB (the automatic thread count and the
+ * one-read() file path) against the sequential reader on the same bytes. */
+static void big_file(void)
+{
+    struct text t = {0};
+    const uint64_t n = 60000;
+    put(&t, "# Transitions (MDP)\n%llu %llu %llu\n", (unsigned long long)n, (unsigned long long)(2 * n),
+        (unsigned long long)(3 * n));
+    rng_state = 99;
+    for (uint64_t s = 0; s < n; s++) {
+        put(&t, "%llu 0 %llu 0.25\n%llu 0 %llu 0.75 act\n", (unsigned long long)s, (unsigned long long)rnd_below(n),
+            (unsigned long long)s, (unsigned long long)rnd_below(n));
+        put(&t, "%llu 1 %llu 1\n", (unsigned long long)s, (unsigned long long)rnd_below(n));
+    }
+    char path[] = "/tmp/wx_big_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!check(f && fwrite(t.s, 1, t.len, f) == t.len && fclose(f) == 0, "big .tra written (%zu bytes)", t.len)) {
+        free(t.s);
+        return;
+    }
+    struct mdp a, b;
+    struct wx_error e1, e2;
+    int r1 = mdp_read(path, &a, &e1), r2 = mdp_read_buffer_threads(t.s, t.len, path, 1, &b, &e2);
+    check(r1 == WX_OK && r2 == WX_OK && a.n_choices == 2 * n && same_mdp(&a, &b),
+          "mdp_read of a %zu-byte file = the sequential reader (rc %d, %d)", t.len, r1, r2);
+    if (r1 == WX_OK)
+        mdp_free(&a);
+    if (r2 == WX_OK)
+        mdp_free(&b);
+    /* the same file with the last line's probability broken: the error of the sequential reader */
+    t.s[t.len - 2] = '7'; /* "... 1\n" -> "... 7\n" */
+    FILE *g = fopen(path, "w");
+    if (g && fwrite(t.s, 1, t.len, g) == t.len && fclose(g) == 0) {
+        r1 = mdp_read(path, &a, &e1);
+        check(r1 == WX_EINPUT && e1.line == (int)(3 * n + 2) && strstr(e1.msg, "probability 7 is not in (0, 1]"),
+              "big file, bad last line: %d:%d %s", e1.line, e1.col, e1.msg);
+    }
+    remove(path);
+    free(t.s);
+}
+
 int main(void)
 {
     random_round_trips();
+    parallel_reader();
+    big_file();
     probabilities_exact();
     drn_error("parametric", "@type: MDP\n@parameters\np q\n@nr_states\n1\n@model\n", 3, 1,
               "a section");

@@ -6,7 +6,10 @@
 # sets and bit-identical values (analysis/valiter.h), so per property the
 # state classes, sweep counts and the initial states' value, lo and hi must
 # be the same strings; and every value must agree with reference.json
-# through the CPU test (tests/test_valiter_prism.c) already.  Also
+# through the CPU test (tests/test_valiter_prism.c) already.  In-place
+# sweeps (--solver inplace: sound, not bit-identical): the same exit status
+# and classes, and every initial state's [lo, hi] is at most epsilon wide
+# and overlaps the CPU's (both contain the value).  Also
 # `warpex cycle-mean --backend gpu` against the CPU on random DIMACS graphs.
 cd "$(dirname "$0")/../.." || exit 2
 TAG=gpu-check
@@ -35,6 +38,21 @@ for d in "$S"/*/; do
             fail "$b $(basename "$p"): exit gpu $rg cpu $rc; $(diff "$T/gd" "$T/cd" | head -4) $(head -c 200 "$T/ge")"
         fi
         n=$((n + 1))
+        "$W" check "$d$b.tra" $opts --props "$p" --json --backend gpu --solver inplace >"$T/i" 2>"$T/ie"; ri=$?
+        bounds() { # one "lo hi" line per initial state of every property
+            grep -o '"lo": [^,]*, "hi": [^}]*' "$1" | sed 's/"lo": \([^,]*\), "hi": \(.*\)/\1 \2/; s/"//g'
+        }
+        bounds "$T/c" >"$T/cb"; bounds "$T/i" >"$T/ib"
+        why=$(paste -d' ' "$T/ib" "$T/cb" | awk -v eps=1e-6 '
+            $1 == "inf" || $3 == "inf" { if ($1 != $3 || $2 != $4) { print "inf mismatch: " $0; exit } next }
+            { if ($2 - $1 > eps * (1 + 1e-9)) { print "too wide: " $0; exit }
+              if ($1 > $4 + 1e-12 || $3 > $2 + 1e-12) { print "disjoint: " $0; exit } }')
+        if [ $ri -eq $rc ] && [ -s "$T/cb" ] && [ "$(wc -l <"$T/ib")" = "$(wc -l <"$T/cb")" ] && [ -z "$why" ] &&
+            grep -q '"solver": "inplace"' "$T/i"; then
+            pass "$b $(basename "$p"): gpu in-place sound, overlaps cpu ($(wc -l < "$T/cb") values, exit $ri)"
+        else
+            fail "$b $(basename "$p"): in-place: exit $ri (cpu $rc) $why $(head -c 200 "$T/ie")"
+        fi
     done
 done
 [ $n -gt 0 ] || fail "no PRISM exports under $S"

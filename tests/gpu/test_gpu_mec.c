@@ -112,7 +112,7 @@ static void prism_mec(const char *name, const char *tra, const char *json)
         return;
     char tag[300];
     snprintf(tag, sizeof tag, "prism %s", name);
-    if (quick && m.n_states > 5000) {
+    if (quick && m.n_states > 400) {
         check(1, "%s: %llu states, skipped in --quick", tag, (unsigned long long)m.n_states);
         mdp_free(&m);
         return;
@@ -162,7 +162,7 @@ int main(int argc, char **argv)
     struct mdp m;
     memset(&m, 0, sizeof m);
     compare("empty MDP", &m);
-    uint64_t count = quick && !given ? 16 : mdps;
+    uint64_t count = quick && !given ? 8 : mdps;
     for (uint64_t i = 0; i < count; i++) {
         rng_state = seed * 0x9E3779B97F4A7C15ull + i + 1;
         uint64_t n = 1 + rnd_below(i % 5 == 4 && !quick ? 3000 : 60);

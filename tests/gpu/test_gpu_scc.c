@@ -10,14 +10,17 @@
  * vertices in non-trivial SCCs).  Shapes: sparse uniform random, skewed
  * R-MAT-like, 3-D grid-DAGs with rare back edges, one giant SCC (a
  * Hamiltonian cycle plus random chords), condensation DAGs of random
- * cycles and cliques, chains and cycles in both id orders, self-loops,
- * isolated vertices, the empty graph and one-vertex graphs; each random
+ * cycles and cliques, chains and cycles in both id orders, long-diameter
+ * graphs (rings with short chords, up to a ring of 10^6 vertices; chains of
+ * up to 10^5 SCCs in either direction), self-loops, isolated vertices,
+ * the empty graph and one-vertex graphs; each random
  * graph gets a random vertex permutation half of the time, because the
  * colouring's speed (not its result) depends on the id order.  The PRISM
  * exports under $WARPEX_SHARED/data/mdp (default ../shared) are read as
  * graphs and checked against their reference.json as well as Tarjan.
- * --quick runs a small subset (the one the sanitizers run); --ref-only runs
- * the generators and Tarjan without a GPU (to check the test itself).
+ * --quick runs a small subset (the one the sanitizers run: small enough for
+ * racecheck: about 25 graphs of at most a few hundred vertices); --ref-only
+ * runs the generators and Tarjan without a GPU (to check the test itself).
  * Seeds are printed; `--seed` replays.
  */
 #include <inttypes.h>
@@ -111,6 +114,17 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
     t.trim_max_sweeps = 1 + (uint32_t)rnd_below(rnd_below(2) ? 3 : 1000);
     t.pivot = (int)rnd_below(2);
     t.colour_dir = (int)rnd_below(g->n_vertices <= 300 ? 4 : 2);
+    t.persistent = rnd_below(4) != 0;
+    static const uint32_t hops[] = {0, 1, 3, 4096};
+    t.chain_hops = hops[rnd_below(4)];
+    if (g->n_vertices > 50000) {
+        /* the large fixed cases include rings of 10^6 vertices: one launch
+         * per level (or one grid barrier per step) would take minutes */
+        t.persistent = 1;
+        t.chain_hops = 1024 << rnd_below(3);
+    }
+    t.coop_blocks_per_sm = (uint32_t)rnd_below(3);
+    t.transpose_sort = (int)rnd_below(2);
     struct scc_gpu_graph dg;
     struct scc_result r;
     struct scc_gpu_stats st;
@@ -133,8 +147,10 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
              r.largest == c->largest && r.n_bottom == c->n_bottom &&
              r.n_bottom_trivial == c->n_bottom_trivial && r.n_in_nontrivial == c->n_in_nontrivial &&
              (g->n_vertices == 0 || !memcmp(ids, c->comp, g->n_vertices * sizeof *ids));
-    check(ok, "%s: tuned (trim share %u, sweeps %u, pivot %d, colour %d; %u rounds, %u levels) equals Tarjan%s%s",
-          tag, t.trim_min_share, t.trim_max_sweeps, t.pivot, t.colour_dir, st.rounds, st.levels,
+    check(ok, "%s: tuned (trim share %u, sweeps %u, pivot %d, colour %d, persistent %d, hops %u, "
+          "blocks/SM %u, sort %d; %u rounds, %u levels) equals Tarjan%s%s",
+          tag, t.trim_min_share, t.trim_max_sweeps, t.pivot, t.colour_dir, t.persistent,
+          t.chain_hops, t.coop_blocks_per_sm, t.transpose_sort, st.rounds, st.levels,
           rc ? ": " : "", rc ? err.msg : "");
     free(ids);
 }
@@ -207,10 +223,11 @@ static void run_edges(const char *tag, struct edges *e, int permute)
 /* ---- shapes ---- */
 
 enum shape {
-    SH_SPARSE, SH_RMAT, SH_GRID_DAG, SH_GIANT, SH_CONDENSED, SH_CHAIN, SH_SELF_ISOLATED, SH_N
+    SH_SPARSE, SH_RMAT, SH_GRID_DAG, SH_GIANT, SH_CONDENSED, SH_CHAIN, SH_SELF_ISOLATED,
+    SH_RING_CHORDS, SH_SCC_CHAIN, SH_N
 };
 static const char *shape_name[SH_N] = {"sparse", "rmat", "grid-dag", "giant", "condensed",
-                                       "chain", "self+isolated"};
+                                       "chain", "self+isolated", "ring+chords", "chain-of-sccs"};
 
 static void gen_sparse(struct edges *e, uint64_t n)
 {
@@ -318,6 +335,62 @@ static void gen_chain(struct edges *e, uint64_t n, int kind)
             e_add(e, v, (v + 1) % n); /* one cycle */
 }
 
+/* Long diameter, one SCC: a ring 0 -> 1 -> ... -> n-1 -> 0 plus `chords`
+ * short forward chords (v -> v + 2..5) and, when back, as many short back
+ * edges (v -> v - 1..3): the diameter stays about n / 4 at least, the
+ * shape of a state space with one long cycle. */
+static void gen_ring_chords(struct edges *e, uint64_t n, uint64_t chords, int back)
+{
+    e->n = n;
+    for (uint64_t v = 0; v < n; v++)
+        e_add(e, v, (v + 1) % n);
+    for (uint64_t i = 0; n > 1 && i < chords; i++) {
+        uint64_t v = rnd_below(n);
+        e_add(e, v, (v + 2 + rnd_below(4)) % n);
+        if (back)
+            e_add(e, v, (v + n - 1 - rnd_below(3)) % n);
+    }
+}
+
+/* A chain of k SCCs, each a cycle of 1..len vertices (a single vertex with
+ * or without a self-loop when 1), consecutive ones joined by one edge in
+ * the direction dir (0: increasing ids, 1: decreasing, 2: random), and,
+ * when the random draw says so, an extra edge between every pair back-to-
+ * front that merges them (a long cycle of cycles). */
+static void gen_scc_chain(struct edges *e, uint64_t k, uint64_t len, int dir)
+{
+    uint64_t *start = malloc((k + 1) * sizeof *start);
+    if (!start) {
+        fprintf(stderr, "test_gpu_scc: out of memory\n");
+        exit(3);
+    }
+    e->n = 0;
+    for (uint64_t i = 0; i < k; i++) {
+        start[i] = e->n;
+        e->n += 1 + rnd_below(len);
+    }
+    start[k] = e->n;
+    for (uint64_t i = 0; i < k; i++) {
+        uint64_t a = start[i], c = start[i + 1] - a;
+        if (c == 1) {
+            if (rnd_below(2))
+                e_add(e, a, a);
+        } else {
+            for (uint64_t j = 0; j < c; j++)
+                e_add(e, a + j, a + (j + 1) % c);
+        }
+        if (i + 1 < k) {
+            uint64_t u = a + rnd_below(c), v = start[i + 1] + rnd_below(start[i + 2] - start[i + 1]);
+            int d = dir == 2 ? (int)rnd_below(2) : dir;
+            if (d == 0)
+                e_add(e, u, v);
+            else
+                e_add(e, v, u);
+        }
+    }
+    free(start);
+}
+
 static void gen_self_isolated(struct edges *e, uint64_t n)
 {
     e->n = n;
@@ -350,6 +423,14 @@ static void random_graph(uint64_t seed, uint64_t i, int small)
     case SH_CONDENSED: gen_condensed(&e, rnd_below(scale + 1)); break;
     case SH_CHAIN: gen_chain(&e, rnd_below(scale + 1), (int)rnd_below(4)); break;
     case SH_SELF_ISOLATED: gen_self_isolated(&e, rnd_below(scale + 1)); break;
+    case SH_RING_CHORDS: {
+        uint64_t n = 1 + rnd_below(small ? scale : 20 * scale);
+        gen_ring_chords(&e, n, rnd_below(n / 8 + 1), (int)rnd_below(2));
+        break;
+    }
+    case SH_SCC_CHAIN:
+        gen_scc_chain(&e, 1 + rnd_below(small ? 20 : 2000), 1 + rnd_below(8), (int)rnd_below(3));
+        break;
     default: break;
     }
     int permute = (int)rnd_below(2);
@@ -391,12 +472,24 @@ static void fixed_cases(uint64_t seed)
         gen_chain(&e, big, k);
         run_edges(tag, &e, 0);
     }
-    gen_grid_dag(&e, 40, 40, quick ? 2 : 40, 64);
-    run_edges("grid-DAG 40x40x(2|40) p=1/64", &e, 0);
-    gen_grid_dag(&e, 30, 30, quick ? 2 : 30, 8);
-    run_edges("grid-DAG 30x30x(2|30) p=1/8, permuted", &e, 1);
+    gen_grid_dag(&e, quick ? 12 : 40, quick ? 12 : 40, quick ? 2 : 40, 64);
+    run_edges("grid-DAG 40x40x40 (12x12x2 in --quick) p=1/64", &e, 0);
+    gen_grid_dag(&e, quick ? 10 : 30, quick ? 10 : 30, quick ? 2 : 30, 8);
+    run_edges("grid-DAG 30x30x30 (10x10x2 in --quick) p=1/8, permuted", &e, 1);
+    gen_ring_chords(&e, quick ? 100 : 100000, quick ? 10 : 20000, 1);
+    run_edges("ring of 10^5 (100 in --quick) with chords both ways", &e, 0);
     if (quick)
         return;
+    gen_ring_chords(&e, 1000000, 0, 0);
+    run_edges("ring of 10^6 vertices", &e, 0);
+    gen_ring_chords(&e, 1000000, 100000, 0);
+    run_edges("ring of 10^6 with 10^5 forward chords, permuted", &e, 1);
+    gen_scc_chain(&e, 100000, 6, 0);
+    run_edges("chain of 10^5 SCCs, increasing", &e, 0);
+    gen_scc_chain(&e, 100000, 6, 1);
+    run_edges("chain of 10^5 SCCs, decreasing", &e, 0);
+    gen_scc_chain(&e, 50000, 6, 2);
+    run_edges("chain of 5*10^4 SCCs, mixed directions, permuted", &e, 1);
     gen_sparse(&e, 300000);
     run_edges("sparse random 300000", &e, 1);
     gen_rmat(&e, 17);
@@ -419,7 +512,7 @@ static void prism_scc(const char *name, const char *tra, const char *json)
         return;
     char tag[300];
     snprintf(tag, sizeof tag, "prism %s", name);
-    if (quick && g.n_vertices > 5000) { /* the sanitizers' subset stays small */
+    if (quick && g.n_vertices > 400) { /* the sanitizers' subset stays small */
         check(1, "%s: %llu states, skipped in --quick", tag, (unsigned long long)g.n_vertices);
         csr_free(&g);
         return;
@@ -459,7 +552,7 @@ static void device_api(uint64_t seed)
     struct edges e;
     memset(&e, 0, sizeof e);
     rng_state = seed + 99;
-    gen_giant(&e, quick ? 3000 : 50000);
+    gen_giant(&e, quick ? 500 : 50000);
     struct csr g;
     if (e_build(&e, 1, &g) != WX_OK)
         return;
@@ -521,7 +614,7 @@ int main(int argc, char **argv)
     }
     printf("# test_gpu_scc seed %llu%s\n", (unsigned long long)seed, quick ? " (quick)" : "");
     fixed_cases(seed);
-    uint64_t count = quick && !graphs_given ? 28 : graphs;
+    uint64_t count = quick && !graphs_given ? SH_N : graphs; /* one per shape */
     for (uint64_t i = 0; i < count; i++)
         random_graph(seed, i, quick || i % 4 != 3);
     prism_for_each("prism", prism_scc);

@@ -24,6 +24,13 @@
  * WX_ELIMIT with the reference's iterates after that many sweeps.  Bad
  * inputs are rejected with WX_EINPUT.
  *
+ * IN-PLACE SWEEPS (VI_GAUSS_SEIDEL on the GPU; not bit-identical, not
+ * deterministic): on every interval case, the GPU's [lo, hi] must meet the
+ * stopping rule, must contain the value (it must overlap the interval of a
+ * reference solve to 1e-11, which contains it too), and take at most the
+ * reference's number of Jacobi sweeps (monotonicity: an in-place iterate is
+ * never worse than the Jacobi iterate of the same sweep).
+ *
  * Seeds are printed; --seed replays.  --quick is the small subset that the
  * sanitizers run.
  */
@@ -40,7 +47,8 @@
 /* kernels/valiter.cu: pins the sweep kernel (0 = automatic; kind 1 = lanes
  * over choices with group 1..32, kind 2 = lanes over entries, group 8|32,
  * kind 3 = tiles staged in shared memory, kind 4 = the same with more
- * resident warps) */
+ * resident warps, kind 5 = tiles with interleaved bounds and 32-bit offsets,
+ * the default, kind 6 = kind 5 without its early loads) */
 void valiter_gpu_set_kernel(int kind, int group);
 
 static int quick, ref_only;
@@ -401,7 +409,7 @@ static void gen_system(struct rng *r, int k, int full_mass, struct sysbuf *sb)
         ss[s] = nc;
         switch (k) {
         case SK_DTMC: nc += 1; break;
-        case SK_WIDE: nc += 10 + rndu(r, 40); break;
+        case SK_WIDE: nc += rndu(r, 16) ? 10 + rndu(r, 40) : 257 + rndu(r, 100); break; /* > 256: a tile alone */
         case SK_LONG: nc += 1 + rndu(r, 4); break;
         case SK_MIXED: nc += rndu(r, 8) ? 1 + rndu(r, 5) : 20 + rndu(r, 30); break;
         default: nc += 1 + rndu(r, 4); break;
@@ -563,6 +571,46 @@ static int solve_and_compare(const char *tag, const struct vi_system *y, const s
     return ok;
 }
 
+static uint64_t n_inplace, n_inplace_sweeps, n_jacobi_sweeps;
+
+/* In-place (VI_GAUSS_SEIDEL) interval solve on the GPU against a tight
+ * reference interval [tlo, thi] (NULL: the reference did not converge:
+ * the stopping rule and sweep bound are still checked). */
+static void inplace_check(const char *tag, const struct vi_system *y, const struct solve_case *sc, const double *lo0,
+                          const double *hi0, uint64_t ref_it, const double *tlo, const double *thi)
+{
+    uint64_t n = y->n_states;
+    double *lo = xmalloc(n * sizeof *lo), *hi = xmalloc(n * sizeof *hi);
+    memcpy(lo, lo0, n * sizeof *lo);
+    memcpy(hi, hi0, n * sizeof *hi);
+    struct vi_params par = {sc->mx, sc->eps, sc->rel, sc->max_it, VI_GAUSS_SEIDEL, 0};
+    struct vi_stats st;
+    struct wx_error err;
+    wx_error_clear(&err);
+    int rc = valiter_solve_gpu(y, &par, lo, hi, &st, &err);
+    uint64_t bad = n;
+    const char *why = "";
+    for (uint64_t s = 0; s < n && rc == WX_OK && bad == n; s++) {
+        double g = hi[s] - lo[s];
+        int stop = (sc->rel && lo[s] > 0) ? g <= sc->eps * lo[s] : g <= sc->eps;
+        if (!stop)
+            bad = s, why = "stopping rule";
+        else if (tlo && !(lo[s] <= thi[s] + 1e-12 && tlo[s] <= hi[s] + 1e-12))
+            bad = s, why = "does not contain the value";
+        else if (!(lo[s] >= lo0[s] && hi[s] <= hi0[s]))
+            bad = s, why = "left the initial bounds";
+    }
+    n_inplace++;
+    n_inplace_sweeps += st.iterations;
+    n_jacobi_sweeps += ref_it;
+    check(rc == WX_OK && bad == n && st.iterations <= ref_it,
+          "%s in-place: rc %d%s%s, %llu sweeps (Jacobi %llu)%s%s at %llu [%.17g, %.17g] ref [%.17g, %.17g]", tag, rc,
+          rc ? ": " : "", rc ? err.msg : "", (unsigned long long)st.iterations, (unsigned long long)ref_it,
+          bad < n ? ", " : "", why, (unsigned long long)(bad < n ? bad : 0), bad < n ? lo[bad] : 0,
+          bad < n ? hi[bad] : 0, tlo && bad < n ? tlo[bad] : 0, thi && bad < n ? thi[bad] : 0);
+    free(lo), free(hi);
+}
+
 static void solve_instance(uint64_t seed, int k)
 {
     struct rng r = {seed};
@@ -604,9 +652,19 @@ static void solve_instance(uint64_t seed, int k)
     {
         /* a pinned kernel variant: all must give the same answer */
         static const int groups1[] = {1, 2, 4, 8, 16, 32};
-        int kind = 1 + (int)rndu(&r, 4);
+        int kind = 1 + (int)rndu(&r, 6);
         int group = kind == 1 ? groups1[rndu(&r, 6)] : (rndu(&r, 2) ? 8 : 32);
         solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, kind, group);
+    }
+    if (sc.interval) {
+        /* the value lies in a tight reference interval */
+        double *tlo = xmalloc(n * sizeof *tlo), *thi = xmalloc(n * sizeof *thi);
+        memcpy(tlo, lo0, n * sizeof *tlo);
+        memcpy(thi, hi0, n * sizeof *thi);
+        uint64_t tit;
+        int tconv = ref_solve(y, sc.mx, 1e-11, 0, quick ? 20000 : 200000, tlo, thi, &tit);
+        inplace_check(tag, y, &sc, lo0, hi0, ref_it, tconv ? tlo : NULL, tconv ? thi : NULL);
+        free(tlo), free(thi);
     }
 twin:
 #ifdef HAVE_VALITER_CPU
@@ -766,6 +824,12 @@ int main(int argc, char **argv)
         solve_instance(seed + 1000003 + (uint64_t)i, k);
     }
     printf("# numeric core: %d instances, %.1f s CPU time\n", ns, (double)(clock() - t0) / CLOCKS_PER_SEC);
+    check(n_bitwise == n_compared && n_compared > 0, "%llu of %llu compared vectors bit-identical to the reference",
+          (unsigned long long)n_bitwise, (unsigned long long)n_compared);
+    if (!ref_only)
+        printf("# in-place sweeps: %llu interval solves, %llu sweeps in all (Jacobi: %llu)\n",
+               (unsigned long long)n_inplace, (unsigned long long)n_inplace_sweeps,
+               (unsigned long long)n_jacobi_sweeps);
     printf("# %d passed, %d failed; %llu of %llu compared vectors bit-identical to the reference\n", check_passes,
            check_failures, (unsigned long long)n_bitwise, (unsigned long long)n_compared);
     return check_exit();

@@ -1,0 +1,107 @@
+/*
+ * vecset.c -- the sequential vector set (contract in vecset.h).
+ */
+#include "vecset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t hash_vec(const uint32_t *v, uint32_t words)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (uint32_t i = 0; i < words; i++)
+        h = (h ^ v[i]) * 0x100000001b3ull;
+    h ^= h >> 31;
+    h *= 0x7fb5d329728ea185ull;
+    h ^= h >> 27;
+    return h;
+}
+
+static uint64_t *slot_of(const struct vecset *s, const uint32_t *v)
+{
+    uint64_t mask = s->n_index - 1, i = hash_vec(v, s->words) & mask;
+    while (s->index[i] && memcmp(s->vec + (s->index[i] - 1) * s->words, v, s->words * 4u) != 0)
+        i = (i + 1) & mask;
+    return &s->index[i];
+}
+
+static int grow_index(struct vecset *s, struct wx_error *err)
+{
+    uint64_t *old = s->index, n = s->n_index;
+    s->n_index = n * 2;
+    s->index = calloc(s->n_index, sizeof *s->index);
+    if (!s->index) {
+        s->index = old, s->n_index = n;
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory growing the state set");
+    }
+    for (uint64_t i = 0; i < n; i++)
+        if (old[i])
+            *slot_of(s, s->vec + (old[i] - 1) * s->words) = old[i];
+    free(old);
+    return WX_OK;
+}
+
+int vecset_init(struct vecset *s, uint32_t words, uint64_t max, struct wx_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->words = words;
+    s->max = max;
+    s->n_index = 1024;
+    s->index = calloc(s->n_index, sizeof *s->index);
+    if (!s->index)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    return WX_OK;
+}
+
+void vecset_free(struct vecset *s)
+{
+    free(s->vec);
+    free(s->index);
+    memset(s, 0, sizeof *s);
+}
+
+static int append(struct vecset *s, const uint32_t *v, uint64_t *id, struct wx_error *err)
+{
+    if (s->count == s->max) {
+        wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                "memory budget exhausted after %llu states; raise it (--memory)",
+                (unsigned long long)s->count);
+        return -1;
+    }
+    if (s->count == s->cap) {
+        uint64_t cap = s->cap ? s->cap * 2 : 1024;
+        if (cap > s->max)
+            cap = s->max;
+        uint32_t *nv = realloc(s->vec, cap * s->words * 4);
+        if (!nv) {
+            wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing %llu states",
+                    (unsigned long long)cap);
+            return -1;
+        }
+        s->vec = nv;
+        s->cap = cap;
+    }
+    memcpy(s->vec + s->count * s->words, v, s->words * 4u);
+    *id = s->count++;
+    return WX_OK;
+}
+
+int vecset_put(struct vecset *s, const uint32_t *v, uint64_t *id, struct wx_error *err)
+{
+    uint64_t *slot = slot_of(s, v);
+    if (*slot) {
+        *id = *slot - 1;
+        return 0;
+    }
+    if (append(s, v, id, err))
+        return -1;
+    *slot = *id + 1; /* the slot is still v's: nothing moved the index */
+    if (s->count * 2 > s->n_index && grow_index(s, err))
+        return -1;
+    return 1;
+}
+
+int vecset_add_hidden(struct vecset *s, const uint32_t *v, uint64_t *id, struct wx_error *err)
+{
+    return append(s, v, id, err) ? -1 : WX_OK;
+}
