@@ -112,11 +112,6 @@ static void prism_mec(const char *name, const char *tra, const char *json)
         return;
     char tag[300];
     snprintf(tag, sizeof tag, "prism %s", name);
-    if (quick && m.n_states > 400) {
-        check(1, "%s: %llu states, skipped in --quick", tag, (unsigned long long)m.n_states);
-        mdp_free(&m);
-        return;
-    }
     compare(tag, &m);
     struct mec_result r;
     rc = mec_gpu(&m, &r, &err);
@@ -184,7 +179,11 @@ int main(int argc, char **argv)
             compare(tag, &m);
             mdp_free(&m);
         }
-    prism_for_each("prism", prism_mec);
+    /* The PRISM instances stay out of --quick: under racecheck, which
+     * serialises the persistent SCC engines' grid barriers, even the two
+     * instances of <= 400 states ran past the sanitizer's time limit. */
+    if (!quick)
+        prism_for_each("prism", prism_mec);
     printf("# test_gpu_mec: %d passed, %d failed (seed %llu)\n", check_passes, check_failures,
            (unsigned long long)seed);
     return check_exit();
