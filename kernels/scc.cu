@@ -252,6 +252,36 @@ __device__ static uint32_t scc_vload(const uint32_t *p)
  * one atomicAdd per side.  (Appending with one atomic per vertex, or per
  * group of lanes that happen to be converged, made the queue counter the
  * bottleneck: tens of microseconds per level on frontiers of 10^4-10^6.) */
+/* The warp-wide queue flush of the push levels, for two queues (a, b): each
+ * lane appends its nb buffered vertices to the queue of its side. */
+__device__ __forceinline__ static void scc_flush2(bool first, uint32_t nb, const uint32_t *buf,
+                                                  uint32_t *next_a, unsigned long long *ncnt_a,
+                                                  uint32_t *next_b, unsigned long long *ncnt_b)
+{
+    const unsigned lane = threadIdx.x & 31;
+    uint32_t ka = first ? nb : 0, kb = first ? 0 : nb, sa = ka, sb = kb;
+    for (int d = 1; d < 32; d <<= 1) {
+        uint32_t ta = __shfl_up_sync(FULL_MASK, sa, d), tb = __shfl_up_sync(FULL_MASK, sb, d);
+        if ((int)lane >= d) {
+            sa += ta;
+            sb += tb;
+        }
+    }
+    unsigned long long base_a = 0, base_b = 0;
+    if (lane == 31) {
+        if (sa)
+            base_a = atomicAdd(ncnt_a, (unsigned long long)sa);
+        if (sb)
+            base_b = atomicAdd(ncnt_b, (unsigned long long)sb);
+    }
+    base_a = __shfl_sync(FULL_MASK, base_a, 31);
+    base_b = __shfl_sync(FULL_MASK, base_b, 31);
+    uint32_t *q = first ? next_a : next_b;
+    unsigned long long pos = first ? base_a + sa - ka : base_b + sb - kb;
+    for (uint32_t j = 0; j < nb; j++)
+        q[pos + j] = buf[j];
+}
+
 template <bool COL>
 __global__ void scc_push_level(uint32_t n, struct scc_side a, struct scc_side b, int two,
                                uint32_t level, int all, const uint32_t *rep, const uint32_t *reg,
@@ -266,7 +296,6 @@ __global__ void scc_push_level(uint32_t n, struct scc_side a, struct scc_side b,
     const uint64_t cb = two ? (all ? n : b.cnt[level % 3]) : 0;
     const uint64_t total = ca + cb;
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    const unsigned lane = threadIdx.x & 31;
     uint32_t *next_a = (level & 1) ? a.q0 : a.q1, *next_b = (level & 1) ? b.q0 : b.q1;
     unsigned long long *ncnt_a = a.cnt + (level + 1) % 3, *ncnt_b = b.cnt + (level + 1) % 3;
     for (uint64_t i0 = (uint64_t)blockIdx.x * blockDim.x; i0 < total; i0 += stride) {
@@ -305,28 +334,7 @@ __global__ void scc_push_level(uint32_t n, struct scc_side a, struct scc_side b,
                 }
             }
         }
-        /* warp-wide flush, one scan per side */
-        uint32_t ka = first ? nb : 0, kb = first ? 0 : nb, sa = ka, sb = kb;
-        for (int d = 1; d < 32; d <<= 1) {
-            uint32_t ta = __shfl_up_sync(FULL_MASK, sa, d), tb = __shfl_up_sync(FULL_MASK, sb, d);
-            if ((int)lane >= d) {
-                sa += ta;
-                sb += tb;
-            }
-        }
-        unsigned long long base_a = 0, base_b = 0;
-        if (lane == 31) {
-            if (sa)
-                base_a = atomicAdd(ncnt_a, (unsigned long long)sa);
-            if (sb)
-                base_b = atomicAdd(ncnt_b, (unsigned long long)sb);
-        }
-        base_a = __shfl_sync(FULL_MASK, base_a, 31);
-        base_b = __shfl_sync(FULL_MASK, base_b, 31);
-        uint32_t *q = first ? next_a : next_b;
-        unsigned long long pos = first ? base_a + sa - ka : base_b + sb - kb;
-        for (uint32_t j = 0; j < nb; j++)
-            q[pos + j] = buf[j];
+        scc_flush2(first, nb, buf, next_a, ncnt_a, next_b, ncnt_b);
     }
 }
 
@@ -574,35 +582,6 @@ __global__ void scc_summary(uint32_t n_sccs, const uint32_t *size, const uint32_
  * engine).
  */
 
-/* The warp-wide queue flush of scc_push_level, for two queues (a, b): each
- * lane appends its nb buffered vertices to the queue of its side. */
-__device__ __forceinline__ static void scc_flush2(bool first, uint32_t nb, const uint32_t *buf,
-                                                  uint32_t *next_a, unsigned long long *ncnt_a,
-                                                  uint32_t *next_b, unsigned long long *ncnt_b)
-{
-    const unsigned lane = threadIdx.x & 31;
-    uint32_t ka = first ? nb : 0, kb = first ? 0 : nb, sa = ka, sb = kb;
-    for (int d = 1; d < 32; d <<= 1) {
-        uint32_t ta = __shfl_up_sync(FULL_MASK, sa, d), tb = __shfl_up_sync(FULL_MASK, sb, d);
-        if ((int)lane >= d) {
-            sa += ta;
-            sb += tb;
-        }
-    }
-    unsigned long long base_a = 0, base_b = 0;
-    if (lane == 31) {
-        if (sa)
-            base_a = atomicAdd(ncnt_a, (unsigned long long)sa);
-        if (sb)
-            base_b = atomicAdd(ncnt_b, (unsigned long long)sb);
-    }
-    base_a = __shfl_sync(FULL_MASK, base_a, 31);
-    base_b = __shfl_sync(FULL_MASK, base_b, 31);
-    uint32_t *q = first ? next_a : next_b;
-    unsigned long long pos = first ? base_a + sa - ka : base_b + sb - kb;
-    for (uint32_t j = 0; j < nb; j++)
-        q[pos + j] = buf[j];
-}
 
 __device__ __forceinline__ static unsigned long long scc_ldcg64(const unsigned long long *p)
 {
