@@ -1111,9 +1111,16 @@ static int fast_fire(struct succ_gen *g, uint32_t r, uint32_t label, uint64_t v,
     }
 }
 
+/* A rule firing on a packed vector of either width (64 or 128 bits), so
+ * that one loop serves both; the callers pass a constant function, which
+ * the compiler inlines. */
+typedef int (*fire_fn)(struct succ_gen *g, uint32_t r, uint32_t label, const void *v,
+                       struct wx_error *err);
+
 /* Fires the touched classes offered by >= 2 components, resets the
  * per-class scratch. */
-static int fast_fire_touched(struct succ_gen *g, uint64_t v, uint32_t nt, struct wx_error *err)
+static inline int fire_touched(struct succ_gen *g, const void *v, uint32_t nt, fire_fn fire,
+                               struct wx_error *err)
 {
     struct succ_fast *f = g->fast;
     const struct image *img = g->img;
@@ -1128,7 +1135,7 @@ static int fast_fire_touched(struct succ_gen *g, uint64_t v, uint32_t nt, struct
                 const struct fgrp *gr = &f->grp[f->offer[o].grp];
                 for (uint32_t x = gr->r, e = gr->r + gr->nr; x < e; x++) {
                     const uint32_t r = f->rorder[x];
-                    if ((f->rmask[r] & ~p) == 0 && (rc = fast_fire(g, r, img->class_result[k], v, err)))
+                    if ((f->rmask[r] & ~p) == 0 && (rc = fire(g, r, img->class_result[k], v, err)))
                         break;
                 }
             }
@@ -1137,6 +1144,16 @@ static int fast_fire_touched(struct succ_gen *g, uint64_t v, uint32_t nt, struct
         f->head[k] = -1;
     }
     return rc;
+}
+
+static int fire64(struct succ_gen *g, uint32_t r, uint32_t label, const void *v, struct wx_error *err)
+{
+    return fast_fire(g, r, label, *(const uint64_t *)v, err);
+}
+
+static int fast_fire_touched(struct succ_gen *g, uint64_t v, uint32_t nt, struct wx_error *err)
+{
+    return fire_touched(g, &v, nt, fire64, err);
 }
 
 /* The simple form (struct fsimple): no branch per component.  Both local
@@ -1350,11 +1367,15 @@ static int w_fire(struct succ_gen *g, uint32_t r, uint32_t label, u128 v, struct
     }
 }
 
+static int fire128(struct succ_gen *g, uint32_t r, uint32_t label, const void *v, struct wx_error *err)
+{
+    return w_fire(g, r, label, *(const u128 *)v, err);
+}
+
 /* The loop form (any shape). */
 static int w_expand_loop(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
 {
     struct succ_fast *f = g->fast;
-    const struct image *img = g->img;
     const u128 v = w_load(vec, g->words);
     uint32_t self = f->always_dedup, nt = 0;
     int32_t no = 0;
@@ -1374,25 +1395,7 @@ static int w_expand_loop(struct succ_gen *g, const uint32_t *vec, bool *dedup, s
             f->head[k] = no++;
         }
     }
-    int rc = WX_OK;
-    for (uint32_t t = 0; t < nt; t++) {
-        const uint32_t k = f->touched[t];
-        const uint64_t p = f->present[k];
-        if ((p & (p - 1)) && rc == WX_OK) {
-            for (int32_t o = f->head[k]; o >= 0; o = f->offer[o].next)
-                f->comp_grp[f->offer[o].comp] = f->offer[o].grp;
-            for (int32_t o = f->head[k]; o >= 0 && rc == WX_OK; o = f->offer[o].next) {
-                const struct fgrp *gr = &f->grp[f->offer[o].grp];
-                for (uint32_t x = gr->r, e = gr->r + gr->nr; x < e; x++) {
-                    const uint32_t r = f->rorder[x];
-                    if ((f->rmask[r] & ~p) == 0 && (rc = w_fire(g, r, img->class_result[k], v, err)))
-                        break;
-                }
-            }
-        }
-        f->present[k] = 0;
-        f->head[k] = -1;
-    }
+    int rc = fire_touched(g, &v, nt, fire128, err);
     *dedup = self != 0;
     return rc;
 }
