@@ -79,22 +79,11 @@ static int gen_outcome(struct gen *g, const uint32_t *v, double p, uint64_t num,
 {
     if (g->n_out == g->cap_out) {
         size_t cap = g->cap_out ? 2 * g->cap_out : 256;
-        uint32_t *nv = realloc(g->vec, cap * g->words * 4);
-        if (!nv)
+        void **const arrays[] = {(void **)&g->vec, (void **)&g->prob, (void **)&g->num,
+                                 (void **)&g->den};
+        const size_t sizes[] = {g->words * 4u, sizeof *g->prob, sizeof *g->num, sizeof *g->den};
+        if (wx_resize_all(cap, 4, arrays, sizes) != 0)
             return -1;
-        g->vec = nv;
-        double *np = realloc(g->prob, cap * sizeof *np);
-        if (!np)
-            return -1;
-        g->prob = np;
-        uint64_t *nn = realloc(g->num, cap * sizeof *nn);
-        if (!nn)
-            return -1;
-        g->num = nn;
-        uint64_t *nd = realloc(g->den, cap * sizeof *nd);
-        if (!nd)
-            return -1;
-        g->den = nd;
         g->cap_out = cap;
     }
     memcpy(g->vec + g->n_out * g->words, v, g->words * 4u);
@@ -116,13 +105,10 @@ static int cmp_outcome(const void *a, const void *b, void *ctx)
 static int sort_outcomes(struct gen *g)
 {
     if (g->cap_tmp < g->n_out) {
-        free(g->tmpv), free(g->tmpp);
-        free(g->tmpn), free(g->tmpd);
-        g->tmpv = malloc((g->n_out ? g->n_out : 1) * g->words * 4);
-        g->tmpp = malloc((g->n_out ? g->n_out : 1) * sizeof *g->tmpp);
-        g->tmpn = malloc((g->n_out ? g->n_out : 1) * sizeof *g->tmpn);
-        g->tmpd = malloc((g->n_out ? g->n_out : 1) * sizeof *g->tmpd);
-        if (!g->tmpv || !g->tmpp || !g->tmpn || !g->tmpd)
+        void **const arrays[] = {(void **)&g->tmpv, (void **)&g->tmpp, (void **)&g->tmpn,
+                                 (void **)&g->tmpd};
+        const size_t sizes[] = {g->words * 4u, sizeof *g->tmpp, sizeof *g->tmpn, sizeof *g->tmpd};
+        if (wx_resize_all(g->n_out, 4, arrays, sizes) != 0)
             return -1;
         g->cap_tmp = g->n_out;
     }
@@ -205,24 +191,13 @@ static int build_entry(struct build *b, uint32_t target, double p, uint64_t num,
 {
     if (b->m.n_entries == b->cap_entries) {
         size_t cap = b->cap_entries ? 2 * b->cap_entries : 4096;
-        uint32_t *t = realloc(b->m.targets, cap * sizeof *t);
-        if (!t)
+        void **const arrays[] = {(void **)&b->m.targets, (void **)&b->m.probs,
+                                 b->exact ? (void **)&b->num : NULL,
+                                 b->exact ? (void **)&b->den : NULL};
+        const size_t sizes[] = {sizeof *b->m.targets, sizeof *b->m.probs, sizeof *b->num,
+                                sizeof *b->den};
+        if (wx_resize_all(cap, 4, arrays, sizes) != 0)
             return -1;
-        b->m.targets = t;
-        double *pr = realloc(b->m.probs, cap * sizeof *pr);
-        if (!pr)
-            return -1;
-        b->m.probs = pr;
-        if (b->exact) {
-            uint64_t *nn = realloc(b->num, cap * sizeof *nn);
-            if (!nn)
-                return -1;
-            b->num = nn;
-            uint64_t *nd = realloc(b->den, cap * sizeof *nd);
-            if (!nd)
-                return -1;
-            b->den = nd;
-        }
         b->cap_entries = cap;
     }
     if (b->exact)

@@ -253,18 +253,10 @@ static uint64_t cap_of(const struct lts *l)
 
 static int grow_to(struct lts *l, uint64_t ncap)
 {
-    uint32_t *s = realloc(l->src, ncap * sizeof *s);
-    if (!s)
+    void **const arrays[] = {(void **)&l->src, (void **)&l->label, (void **)&l->dst};
+    const size_t sizes[] = {sizeof *l->src, sizeof *l->label, sizeof *l->dst};
+    if (wx_resize_all(ncap, 3, arrays, sizes) != 0)
         return -1;
-    l->src = s;
-    uint32_t *a = realloc(l->label, ncap * sizeof *a);
-    if (!a)
-        return -1;
-    l->label = a;
-    uint32_t *d = realloc(l->dst, ncap * sizeof *d);
-    if (!d)
-        return -1;
-    l->dst = d;
     if (!l->offsets && !(l->offsets = malloc(sizeof *l->offsets)))
         return -1;
     l->offsets[0] = ncap;

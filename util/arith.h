@@ -54,4 +54,23 @@ static inline int wx_reserve(void **p, size_t *cap, size_t need, size_t elem, si
     return 0;
 }
 
+/* Resizes each of n parallel arrays to cap elements: *ptrs[i] holds
+ * elements of sizes[i] bytes; a NULL entry of ptrs is skipped.  On failure
+ * (-1) the arrays already resized keep their new (larger) size and none is
+ * freed, so the caller's old capacity stays valid for all of them. */
+static inline int wx_resize_all(size_t cap, size_t n, void **const ptrs[], const size_t sizes[])
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!ptrs[i])
+            continue;
+        if (cap > SIZE_MAX / sizes[i])
+            return -1;
+        void *q = realloc(*ptrs[i], (cap ? cap : 1) * sizes[i]);
+        if (!q)
+            return -1;
+        *ptrs[i] = q;
+    }
+    return 0;
+}
+
 #endif
