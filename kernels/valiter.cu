@@ -620,6 +620,17 @@ static __device__ __forceinline__ int vx_stopped(vx_ctl *ctl, ull it)
     return 0;
 }
 
+/* The end of sweep it, in every thread of the block: records whether any
+ * thread violated the stopping rule, and block 0 clears the flag of sweep
+ * it + 1 (see the protocol above).  Contains a block barrier. */
+static __device__ __forceinline__ void vx_sweep_done(vx_ctl *ctl, ull it, int bad)
+{
+    if (__syncthreads_or(bad) && threadIdx.x == 0)
+        atomicOr(&ctl->viol[it % 3], 1u);
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        ctl->viol[(it + 1) % 3] = 0;
+}
+
 template <bool MX>
 static __device__ __forceinline__ double vx_opt(double best, double v)
 {
@@ -711,10 +722,7 @@ static __global__ void __launch_bounds__(VX_THREADS)
         if (s < sy.n && gl == 0)
             bad |= vx_store<IV>(s, bl, bh, lo, hi, nlo, nhi, eps, rel);
     }
-    if (__syncthreads_or(bad) && threadIdx.x == 0)
-        atomicOr(&ctl->viol[it % 3], 1u);
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-        ctl->viol[(it + 1) % 3] = 0;
+    vx_sweep_done(ctl, it, bad);
 }
 
 /* Sweep it: G lanes per state, the state's choices in turn, each choice's
@@ -766,10 +774,7 @@ static __global__ void __launch_bounds__(VX_THREADS)
         if (gl == 0)
             bad |= vx_store<IV>(s, bl, bh, lo, hi, nlo, nhi, eps, rel);
     }
-    if (__syncthreads_or(bad) && threadIdx.x == 0)
-        atomicOr(&ctl->viol[it % 3], 1u);
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-        ctl->viol[(it + 1) % 3] = 0;
+    vx_sweep_done(ctl, it, bad);
 }
 
 /* Sweep it, one warp per tile of consecutive states (at most
@@ -859,10 +864,7 @@ static __global__ void __launch_bounds__(VX_THREADS, MINB)
                 bad |= vx_store<IV>(s0, bl, bh, lo, hi, nlo, nhi, eps, rel);
         }
     }
-    if (__syncthreads_or(bad) && threadIdx.x == 0)
-        atomicOr(&ctl->viol[it % 3], 1u);
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-        ctl->viol[(it + 1) % 3] = 0;
+    vx_sweep_done(ctl, it, bad);
 }
 
 
@@ -1054,10 +1056,7 @@ static __global__ void __launch_bounds__(VX_THREADS, 4) /* <= 64 registers: 4 bl
                 bad |= vx_store2<IV, INPL>(s0, bl, bh, x, nx, eps, rel);
         }
     }
-    if (__syncthreads_or(bad) && threadIdx.x == 0)
-        atomicOr(&ctl->viol[it % 3], 1u);
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-        ctl->viol[(it + 1) % 3] = 0;
+    vx_sweep_done(ctl, it, bad);
 }
 
 /* (lo, hi) pairs <-> two arrays, for vi_sweep_tiles2's interval vectors */
