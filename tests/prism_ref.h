@@ -91,4 +91,34 @@ __attribute__((unused)) static void prism_for_each(const char *tag,
     check(instances > 0, "%s: %d instances with reference.json under %s", tag, instances, base);
 }
 
+#ifdef WX_SCC_H
+/* Checks an SCC decomposition r of an instance's graph (n_vertices
+ * vertices) against its reference.json: states, all SCCs, non-trivial SCCs,
+ * the states they cover, the largest, and the bottom SCCs.  ok: whether the
+ * decomposition itself succeeded; what: "" or a prefix such as "GPU ". */
+__attribute__((unused)) static void prism_check_sccs(const char *what, const char *name,
+                                                     const char *json, unsigned long long n_vertices,
+                                                     const struct scc_result *r, int ok)
+{
+    long long states = prism_json_get(json, NULL, "states"),
+              all = prism_json_get(json, "sccs", "all_including_trivial"),
+              nontriv = prism_json_get(json, "sccs", "count"),
+              covered = prism_json_get(json, "sccs", "states_covered"),
+              largest = prism_json_get(json, "sccs", "largest"),
+              bsccs = prism_json_get(json, "bsccs", "count");
+    ok = ok && (long long)n_vertices == states && (long long)r->n_sccs == all &&
+         (long long)(r->n_sccs - r->n_trivial) == nontriv &&
+         (long long)r->n_in_nontrivial == covered &&
+         (nontriv == 0 || (long long)r->largest == largest) &&
+         (long long)(r->n_bottom - r->n_bottom_trivial) == bsccs;
+    check(ok,
+          "prism %s: %sstates/SCCs/non-trivial/covered/largest/BSCCs expected "
+          "%lld/%lld/%lld/%lld/%lld/%lld, found %llu/%llu/%llu/%llu/%llu/%llu",
+          name, what, states, all, nontriv, covered, largest, bsccs, n_vertices,
+          (unsigned long long)r->n_sccs, (unsigned long long)(r->n_sccs - r->n_trivial),
+          (unsigned long long)r->n_in_nontrivial, (unsigned long long)r->largest,
+          (unsigned long long)(r->n_bottom - r->n_bottom_trivial));
+}
+#endif
+
 #endif
