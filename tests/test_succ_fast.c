@@ -282,6 +282,9 @@ static size_t sorted_copy(const struct succ_gen *g, uint32_t **out, size_t *cap,
 }
 
 static unsigned long simple_images, loop_images, pair_images, wide_images, general_only;
+/* Wide images in the pair form, by words (3, 4): each has its own
+ * specialisation (successors.c). */
+static unsigned long wide_pair[2];
 
 /* Returns whether the fast path applied to the image. */
 static bool test_generator(const struct image *img, const struct ref *r, const char *what, unsigned long *dedup_free)
@@ -308,6 +311,8 @@ static bool test_generator(const struct image *img, const struct ref *r, const c
      * simple (branch-free), loop. */
     const bool simple = fast.fast_simple, pair = fast.fast_pair && simple;
     simple_images += simple, loop_images++, pair_images += pair, wide_images += img->words > 2;
+    if (pair && img->words >= 3 && img->words <= 4)
+        wide_pair[img->words - 3]++;
     for (int mode = 0; mode < 6; mode++) {
         const int unordered = mode & 1, form = mode / 2; /* 0 pair, 1 simple, 2 loop */
         if ((form == 0 && !pair) || (form == 1 && !simple))
@@ -785,6 +790,8 @@ int main(void)
     test_known();
     test_random(25);
     check(wide_images > 10, "fast path: %lu images of 3 or 4 words (128-bit vectors)", wide_images);
+    check(wide_pair[0] > 0 && wide_pair[1] > 0, "fast path: pair form on %lu images of 3 words, %lu of 4 words",
+          wide_pair[0], wide_pair[1]);
     check(vtable_keyed_max_words() < 3 || wide_keyed_images > 10,
           "explore_cpu: %lu images of 3 or 4 words explored with wide keys (keyed up to %u words here)",
           wide_keyed_images, vtable_keyed_max_words());
