@@ -14,6 +14,8 @@
  *         tag << 40 | (id + 1)       published: the vector of `id`
  *     where tag is 24 bits of the vector's 64-bit hash that the home index
  *     does not use, and the low 40 bits hold id + 1 (so ids < 2^40 - 2).
+ *     (Keyed tables, vtable_new_keyed, put the vector itself in the slot
+ *     instead: one 64-bit word, or two for 3-4 words.)
  *
  * Insert protocol (vtable_lookup with VTABLE_INSERT).  Walk the probe
  * sequence from the home slot:
