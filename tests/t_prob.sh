@@ -91,7 +91,7 @@ expect_json "convert --to aut round trip" states=272 choices=400 transitions=492
 expect_rc "an unknown label in --prop" 2 "$W" explore "$C2" --prop 'Pmax=? [ F "nosuch" ]' --mdp-out "$T/u" --aut "$T/u.aut" --quiet
 grep -q '^warpex: --prop:1:' "$T/err" && [ ! -e "$T/u.tra" ] && [ ! -e "$T/u.aut" ] && pass "unknown label: located, nothing written" \
     || fail "unknown label: $(cat "$T/err")"
-expect_rc "a reward property" 2 "$W" explore "$C2" --prop 'Rmin=? [ F "disagree" ]' --quiet
+expect_rc "a reward property without --reward" 2 "$W" explore "$C2" --prop 'Rmin=? [ F "disagree" ]' --quiet
 expect_rc "--prop on a non-probabilistic network" 2 "$W" explore examples/traffic/traffic.exp --prop 'Pmax=? [ F "red" ]'
 
 # an initial distribution: a fresh state 0 before it
