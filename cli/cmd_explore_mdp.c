@@ -449,7 +449,7 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
                        "probabilistic networks are explored on the CPU only (not yet on the GPU): "
                        "use --backend cpu");
     if (o->backend == EXPLORE_AUTO && !o->quiet)
-        fprintf(stderr, "warpex: probabilistic network: exploring the MDP on the CPU (sequential)\n");
+        fprintf(stderr, "warpex: probabilistic network: exploring the MDP on the CPU\n");
 
     /* the properties first: a typo should not wait for the exploration */
     struct property *props = NULL;
@@ -497,6 +497,8 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     struct explore_options eo;
     memset(&eo, 0, sizeof eo);
     eo.memory_bytes = o->memory;
+    eo.threads = o->backend == EXPLORE_SEQ ? 1 : o->threads;
+    const char *bk = o->backend == EXPLORE_SEQ ? "seq" : "cpu";
     if (!o->quiet && !o->json)
         eo.progress = progress;
     rc = explore_mdp(img, &eo, o->aut_out != NULL, &r, err);
@@ -504,9 +506,9 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
         if (o->json) {
             printf("{\"model\": ");
             cli_json_string(stdout, o->input);
-            printf(", \"probabilistic\": true, \"backend\": \"seq\", \"complete\": false, "
+            printf(", \"probabilistic\": true, \"backend\": \"%s\", \"complete\": false, "
                    "\"states\": %llu, \"choices\": %llu, \"transitions\": %llu, \"status\": \"%s\"}\n",
-                   (unsigned long long)r.mdp.n_states, (unsigned long long)r.mdp.n_choices,
+                   bk, (unsigned long long)r.mdp.n_states, (unsigned long long)r.mdp.n_choices,
                    (unsigned long long)r.mdp.n_entries, rc == WX_ELIMIT ? "limit" : "error");
         }
         if (rc == WX_ELIMIT && r.mdp.n_states && !o->quiet)
@@ -550,11 +552,11 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     if (o->json) {
         printf("{\"model\": ");
         cli_json_string(stdout, o->input);
-        printf(", \"probabilistic\": true, \"backend\": \"seq\", \"threads\": 1, \"components\": %u, "
+        printf(", \"probabilistic\": true, \"backend\": \"%s\", \"threads\": %u, \"components\": %u, "
                "\"words_per_state\": %u, \"complete\": true, \"states\": %llu, \"choices\": %llu, "
                "\"transitions\": %llu, \"deadlocks\": %llu, \"depth\": %u, \"fresh_initial\": %s, "
                "\"seconds\": %.6f, \"bytes\": %llu, \"status\": \"ok\"",
-               img->n_comps, img->words, (unsigned long long)m->n_states,
+               bk, r.threads, img->n_comps, img->words, (unsigned long long)m->n_states,
                (unsigned long long)m->n_choices, (unsigned long long)m->n_entries,
                (unsigned long long)r.deadlocks, r.depth, r.fresh_initial ? "true" : "false",
                r.seconds, (unsigned long long)r.bytes);
@@ -565,7 +567,8 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
         printf("model:        %s (%u component%s, %u word%s per state; probabilistic: an MDP)\n",
                o->input, img->n_comps, img->n_comps == 1 ? "" : "s", img->words,
                img->words == 1 ? "" : "s");
-        printf("backend:      seq (sequential MDP explorer, CPU)\n");
+        printf("backend:      %s (MDP explorer, CPU, %u thread%s)\n", bk, r.threads,
+               r.threads == 1 ? "" : "s");
         printf("states:       %llu%s\n", (unsigned long long)m->n_states,
                r.fresh_initial ? " (state 0 precedes the initial distribution)" : "");
         printf("choices:      %llu\n", (unsigned long long)m->n_choices);
