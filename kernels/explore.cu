@@ -893,8 +893,10 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         p.stop_on_deadlock = opt->stop_on_deadlock;
         p.want_edges = want_graph;
         p.scan_chunk = GX_SCAN_CHUNK;
-        p.oneshot = SW <= 2 && (tun->insert_protocol == 1 || (tun->insert_protocol == 0 && GX_ONESHOT));
+        p.oneshot = SW <= 2 && (tun->insert_protocol == 1 ||
+                                 ((tun->insert_protocol == 0 || tun->insert_protocol == 3) && GX_ONESHOT));
         st.oneshot = (int)p.oneshot;
+        p.thread_rwp = !p.oneshot && SW <= 32 && tun->insert_protocol != 3;
         p.prof = tun->profile == 1;
 
         const uint64_t bound = gx_successor_bound(img);

@@ -37,7 +37,9 @@ struct gpu_tuning {
                                 (64 registers), 0: for 1 x 512; -1 default */
     int insert_protocol;     /* 0 default, 1: one-CAS inserts where slots
                                 have <= 2 words, 2: reserve/write/publish
-                                always (kernels/gpu_table.cuh) */
+                                always (kernels/gpu_table.cuh), 3: as 0,
+                                but the cache flush of wider slots inserts
+                                row after row per warp (the old flush) */
     uint64_t grow_from;      /* growing table (asynchronous mode without
                                 graph or fixed table size): bytes of the
                                 first table; 0 = default (1 GiB),

@@ -138,6 +138,8 @@ struct gpu_params {
     uint32_t cache_probes;
     uint32_t scan_chunk;   /* buckets claimed per scan step */
     uint32_t oneshot;      /* 1: one-CAS inserts (sw <= 2, gpu_table.cuh) */
+    uint32_t thread_rwp;   /* 1: the flush inserts one row per thread with
+                              reserve/write/publish (not oneshot, sw <= 32) */
     uint32_t prof;         /* 1: clock64 phase counters (GPU_PROF_*) */
 
     /* dynamic shared memory layout, byte offsets */

@@ -131,6 +131,54 @@ __device__ __forceinline__ unsigned long long insert_one(const gpu_params &p, bl
     return slot;
 }
 
+/* The flush's reserve/write/publish insert of one cache row by one thread
+ * (p.thread_rwp): as insert_global, without warp collectives.  The new
+ * vector is placed (next tile, else queue, else left new) while its slot
+ * is reserved, then published.  Returns the slot, or GPU_NO_SLOT. */
+__device__ __forceinline__ unsigned long long insert_one_rwp(const gpu_params &p, blk &b, const uint32_t *v,
+                                                             unsigned long long h, unsigned long long src_slot,
+                                                             uint32_t lab, uint32_t *next_vec,
+                                                             unsigned long long *next_slot)
+{
+    unsigned long long slot = 0;
+    const int r = tbl_find_or_reserve_thread(p, v, h, gpu_hash2(h), &slot);
+    if (r == TBL_FULL || r == TBL_SPIN) {
+        gpu_set_error(p, r == TBL_FULL ? GPU_ERR_TABLE_FULL : GPU_ERR_SPIN);
+        return GPU_NO_SLOT;
+    }
+    if (r == TBL_FOUND)
+        return slot;
+    uint32_t flag = 0, fpos = 0xffffffffu;
+    atomicAdd(&b.states, 1ull);
+    if (!p.level_mode) {
+        const unsigned int pos = atomicAdd(&b.next_n, 1u);
+        if (pos < p.T)
+            fpos = pos;
+    }
+    if (fpos == 0xffffffffu) {
+        const unsigned long long q = atomicAdd(&p.ctl->q_out_len, 1ull);
+        if (q < p.q_cap)
+            p.q_out[q] = slot;
+        else if (p.level_mode)
+            gpu_set_error(p, GPU_ERR_QUEUE);
+        else
+            flag = GPU_NEW_BIT;
+    }
+    if (!flag)
+        atomicAdd(&b.claimed, 1ull);
+    if (p.parent) {
+        p.parent[slot] = src_slot;
+        p.parent_label[slot] = lab;
+    }
+    if (fpos != 0xffffffffu) {
+        for (uint32_t q = 0; q < p.sw; q++)
+            next_vec[(size_t)fpos * p.sw + q] = v[q];
+        next_slot[fpos] = slot;
+    }
+    tbl_publish_thread(p, slot, v, flag);
+    return slot;
+}
+
 /* Stores a vector that is not in the cache; see gpu_table.cuh for the
  * protocol and gpu_kernels.cuh (top) for the placement of new states.
  * Whole warp, converged.  Returns the slot, or GPU_NO_SLOT (table full). */
@@ -609,6 +657,14 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                     c_gslot[row] = insert_one(p, b, cache + (size_t)row * sw, h,
                                               p.parent ? tile_slot[cur][c_par[row]] : 0, p.parent ? c_lab[row] : 0,
                                               tile_vec[cur ^ 1], tile_slot[cur ^ 1]);
+                continue;
+            }
+            if (p.thread_rwp) {
+                /* one row per thread, reserve/write/publish */
+                if (pub)
+                    c_gslot[row] = insert_one_rwp(p, b, cache + (size_t)row * sw, h,
+                                                  p.parent ? tile_slot[cur][c_par[row]] : 0, p.parent ? c_lab[row] : 0,
+                                                  tile_vec[cur ^ 1], tile_slot[cur ^ 1]);
                 continue;
             }
             while (m) {

@@ -8,7 +8,8 @@
  *   --tex 0|1, --level (level-synchronous), --hash BYTES, --group G,
  *   --cache N (cache rows), --grow-from BYTES|none (first size of the
  *   growing table; none: all free memory at once), --profile (clock64
- *   phase counters: one "prof" line per run)
+ *   phase counters: one "prof" line per run), --proto N (insert protocol,
+ *   gpu_tuning.insert_protocol)
  *
  * One line per run: file, backend, states, transitions, seconds (whole call
  * and kernels only), states/s, transitions/s, peak device bytes per state
@@ -34,6 +35,7 @@ struct knobs {
     uint64_t hash;
     uint64_t grow_from; /* gpu_tuning.grow_from; "none" = UINT64_MAX */
     int profile;        /* gpu_tuning.profile: a "prof" line per run */
+    int proto;          /* gpu_tuning.insert_protocol */
 };
 
 static int run_gpu(const char *name, const struct image *img, const struct knobs *kn, struct explore_result *out)
@@ -54,6 +56,7 @@ static int run_gpu(const char *name, const struct image *img, const struct knobs
     tun.blocks_per_sm = (uint32_t)kn->bps;
     tun.grow_from = kn->grow_from;
     tun.profile = kn->profile;
+    tun.insert_protocol = kn->proto;
     double best = 1e30, bestk = 1e30;
     struct gpu_run_stats st;
     int rc = 0;
@@ -144,7 +147,7 @@ static int run_cpu(const char *name, const struct image *img, const struct knobs
 
 int main(int argc, char **argv)
 {
-    struct knobs kn = {0, 1, 0, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    struct knobs kn = {0, 1, 0, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     int status = 0, synthetic = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -175,6 +178,8 @@ int main(int argc, char **argv)
             kn.tex = atoi(v), i++;
         else if (!strcmp(a, "--hash"))
             kn.hash = strtoull(v, NULL, 0), i++;
+        else if (!strcmp(a, "--proto"))
+            kn.proto = atoi(v), i++;
         else if (!strcmp(a, "--profile"))
             kn.profile = 1;
         else if (!strcmp(a, "--grow-from"))

@@ -134,7 +134,7 @@ static void cfg_random(struct cfg *c, struct rng *r, uint64_t states, uint32_t s
     if (rndu(r, 5) == 0)
         c->tun.group_size = 1u << rndu(r, 6);
     c->tun.occupancy2 = (int)rndu(r, 3) - 1;
-    c->tun.insert_protocol = (int)rndu(r, 3);
+    c->tun.insert_protocol = (int)rndu(r, 4);
     c->keep = rndu(r, 3) == 0;
     c->edges = rndu(r, 4) == 0;
     if (c->edges && rndu(r, 2)) {
@@ -813,18 +813,23 @@ static void growth_runs(const char *what, const struct image *img, const struct 
     cfg_default(&c);
     c.tun.grow_from = 1024;
     c.go.blocks = 1;
-    c.go.threads = 32;
+    c.go.threads = quick ? 128 : 32; /* the sanitizers: fewer launches */
     c.go.iterations = 1;
     c.keep = 1;
     snprintf(tag, sizeof tag, "%s, growing table (1 block of 32 threads, 1 iteration)", what);
     run_one(tag, img, ref, NULL, &c, 0);
-    check(last_stats.grows >= 2, "%s: %u growths, %u restarts (want >= 2 growths)", tag, last_stats.grows,
-          last_stats.restarts);
+    /* (a space of a few hundred states fits the first growth) */
+    if (ref->states >= 2000)
+        check(last_stats.grows >= 2, "%s: %u growths, %u restarts (want >= 2 growths)", tag, last_stats.grows,
+              last_stats.restarts);
     c.tun.grow_via_host = 1;
     c.tun.insert_protocol = 2;
     snprintf(tag, sizeof tag, "%s, growing table through host memory, reserve/write/publish", what);
     run_one(tag, img, ref, NULL, &c, 0);
-    check(last_stats.grows >= 2, "%s: %u growths (want >= 2)", tag, last_stats.grows);
+    if (ref->states >= 2000)
+        check(last_stats.grows >= 2, "%s: %u growths (want >= 2)", tag, last_stats.grows);
+    if (quick)
+        goto overfill; /* the sanitizers: the two paths above and the restart */
     cfg_default(&c);
     c.tun.grow_from = 4096;
     c.tun.queue_cap = 5;
@@ -832,12 +837,16 @@ static void growth_runs(const char *what, const struct image *img, const struct 
     c.go.iterations = 2;
     snprintf(tag, sizeof tag, "%s, growing table, queue of 5", what);
     run_one(tag, img, ref, NULL, &c, 0);
+overfill:
     cfg_default(&c);
     c.tun.grow_from = 128;
     c.keep = 1;
     snprintf(tag, sizeof tag, "%s, growing table overfilled by one launch", what);
     run_one(tag, img, ref, NULL, &c, 0);
-    check(last_stats.restarts == 1, "%s: %u restarts (want 1)", tag, last_stats.restarts);
+    /* one launch of one block expands up to 64 tiles from the initial
+     * state: far more than the first table's few slots */
+    if (ref->states >= 2000)
+        check(last_stats.restarts == 1, "%s: %u restarts (want 1)", tag, last_stats.restarts);
 }
 
 /* The growing table in the --quick subset (the sanitizer runs): one
@@ -854,7 +863,7 @@ static void growth_quick(uint64_t seed)
             ref_free(&ref), image_free(&img);
         img_random(&img, &r, &gp);
         ref_explore(&img, NULL, 0, 100000, &ref);
-    } while ((ref.too_big || ref.states < 2000) && tries < 50);
+    } while ((ref.too_big || ref.states < 2000 || ref.states > 6000) && tries < 200);
     char tag[160];
     snprintf(tag, sizeof tag, "quick growth seed=%llu states=%llu", (unsigned long long)seed,
              (unsigned long long)ref.states);
