@@ -20,7 +20,9 @@
  * Memory.  The table (and, with them, work queues, parent links, bucket
  * prefix sums) takes the device's free memory less a slack, or
  * options.gpu.hash_bytes for the table alone, or at most
- * options.memory_bytes.  When the graph is recorded, the edge buffer is
+ * options.memory_bytes.  In the asynchronous mode without a graph that is
+ * only the table's limit: it starts at 1 GiB and grows (gx_grow, below at
+ * "Growing table").  When the graph is recorded, the edge buffer is
  * allocated first, 1/50 of the free memory in entries (see want_graph
  * below), so that the whole graph normally stays on the device.  Defaults
  * (GX_* below) come from the sweeps in bench/GPU_NOTES.md.
@@ -1169,7 +1171,13 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
          * lists hold slot numbers, so the table can start small and be
          * replaced by one 8x larger (gx_grow: compact, rehash) whenever
          * the next launch could take it past a quarter full, up to the
-         * size computed above (nb_max).  A growing table that fills within
+         * size computed above (nb_max).  A table that would pass nb_max / 4
+         * is nb_max at once: every table before the last is at most a
+         * quarter of the limit, so the copied-out vectors (at most its
+         * size) always fit beside it, and the last growth starts from at
+         * most a quarter-full quarter, whose vectors nearly always fit in
+         * the slack beside the largest table (else they wait in host
+         * memory, gx_grow).  A growing table that fills within
          * one launch restarts the exploration with nb_max (exact, just
          * slower).  A fixed size (hash_bytes), traces, properties and the
          * graph use nb_max from the start. */
@@ -1181,7 +1189,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             uint64_t nb0 = (tun->grow_from ? tun->grow_from : GX_GROW_FROM) / bucket_bytes;
             if (nb0 < 1)
                 nb0 = 1;
-            if (nb0 < nb_max) {
+            if (nb0 <= nb_max / 4) {
                 nb_cur = nb0;
                 growing = 1;
             }
@@ -1256,7 +1264,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                 if (want > p.nbuckets * p.spb) {
                     uint64_t nb = p.nbuckets;
                     while (nb < nb_max && want > nb * p.spb)
-                        nb = nb * 8 < nb_max ? nb * 8 : nb_max;
+                        nb = nb * 8 <= nb_max / 4 ? nb * 8 : nb_max;
                     if ((rc = gx_grow(g, nb, level, tun, blocks, &ctl, &cur_out, &st, err)))
                         goto out;
                     if (ctl.error)

@@ -812,21 +812,24 @@ static void growth_runs(const char *what, const struct image *img, const struct 
     char tag[256];
     cfg_default(&c);
     c.tun.grow_from = 1024;
-    c.go.blocks = 1;
-    c.go.threads = quick ? 128 : 32; /* the sanitizers: fewer launches */
+    /* the sanitizers: fewer, larger launches (racecheck took over a minute
+     * with 1 x 128 threads), without the growth-count checks */
+    c.go.blocks = quick ? 2 : 1;
+    c.go.threads = quick ? 512 : 32;
     c.go.iterations = 1;
     c.keep = 1;
-    snprintf(tag, sizeof tag, "%s, growing table (1 block of 32 threads, 1 iteration)", what);
+    snprintf(tag, sizeof tag, "%s, growing table (%u block(s) of %u threads, 1 iteration)", what, c.go.blocks,
+             c.go.threads);
     run_one(tag, img, ref, NULL, &c, 0);
     /* (a space of a few hundred states fits the first growth) */
-    if (ref->states >= 2000)
+    if (ref->states >= 2000 && !quick)
         check(last_stats.grows >= 2, "%s: %u growths, %u restarts (want >= 2 growths)", tag, last_stats.grows,
               last_stats.restarts);
     c.tun.grow_via_host = 1;
     c.tun.insert_protocol = 2;
     snprintf(tag, sizeof tag, "%s, growing table through host memory, reserve/write/publish", what);
     run_one(tag, img, ref, NULL, &c, 0);
-    if (ref->states >= 2000)
+    if (ref->states >= 2000 && !quick)
         check(last_stats.grows >= 2, "%s: %u growths (want >= 2)", tag, last_stats.grows);
     if (quick)
         goto overfill; /* the sanitizers: the two paths above and the restart */
