@@ -15,7 +15,7 @@
  * pivot search, without trimming, colouring backward first, one launch per
  * level instead of the persistent engines, without chain following, with
  * 64 chain hops, the transpose by counting instead of a radix sort, 1, 4,
- * 16 or all multi-source rounds, with and without the pivot search, the
+ * 0, 1, 2, 4, 8, 16 or all multi-source rounds, with and without the pivot search, the
  * CPU residue off, forced, or on budgets of 3 or 40 ns per item, the trim
  * sweeps over the interleaved segment layout with degree bound 4 or 16);
  * --variants-new times only the multi-source and residue variants.
@@ -247,11 +247,12 @@ int main(int argc, char **argv)
         if (rc != WX_OK)
             break;
         fprintf(stderr,
-                "# run %d: %.3f ms (transpose %.3f, trim %.3f in %u sweeps (%llu vertices), pivot "
+                "# run %d: %.3f ms (transpose %.3f %s, trim %.3f in %u sweeps (%llu vertices), pivot "
                 "%.3f in %u levels (SCC of %llu), colour %.3f in %u rounds, %u levels in all, "
                 "relabel %.3f, counts %.3f; %u multi-source rounds %.3f ms, %llu pivots; CPU "
                 "residue %llu vertices %llu edges %.3f ms, reason %d)\n",
-                k, st.total_ms, st.transpose_ms, st.trim_ms, st.trim_sweeps,
+                k, st.total_ms, st.transpose_ms, st.transpose_sorted ? "sort" : "count", st.trim_ms,
+                st.trim_sweeps,
                 (unsigned long long)st.trimmed, st.pivot_ms, st.pivot_levels,
                 (unsigned long long)st.pivot_scc, st.colour_ms, st.rounds, st.levels,
                 st.relabel_ms, st.stats_ms, st.fb_rounds, st.fb_ms,
@@ -275,29 +276,33 @@ int main(int argc, char **argv)
         const char *name;
         uint32_t share, sweeps;
         int pivot, dir, persistent;
-        uint32_t hops, sort; /* chain_hops (~0u: the default), transpose by radix sort */
+        uint32_t hops, sort; /* chain_hops (~0u: the default), transpose_sort */
         const char *extra;   /* scc_gpu_tuning_parse spec over the above ("": none) */
         int is_new;          /* a variant of the multi-source / residue paths */
     } variants[] = {
-        {"default", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 1, "", 1},
-        {"no-pivot", TRIM_DEFAULT_SHARE, 64, 0, 0, 1, ~0u, 1, "", 0},
-        {"no-trim", 0, 1, 1, 0, 1, ~0u, 1, "", 0},
-        {"colour-backward-first", TRIM_DEFAULT_SHARE, 64, 1, 1, 1, ~0u, 1, "", 0},
-        {"per-level-launches", TRIM_DEFAULT_SHARE, 64, 1, 0, 0, ~0u, 1, "", 0},
-        {"no-chain-following", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, 0, 1, "", 0},
-        {"chain-hops-64", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, 64, 1, "", 0},
-        {"counting-transpose", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 0, "", 0},
-        {"fb-rounds-1", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 1, "fb_rounds=1", 1},
-        {"fb-rounds-4", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 1, "fb_rounds=4", 1},
-        {"fb-rounds-16", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 1, "fb_rounds=16", 1},
-        {"fb-rounds-all", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 1, "fb_rounds=0xffffffff", 1},
-        {"no-pivot-fb-all", TRIM_DEFAULT_SHARE, 64, 0, 0, 1, ~0u, 1, "fb_rounds=0xffffffff", 1},
-        {"residue-off", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 1, "residue=0", 1},
-        {"residue-ns-3", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 1, "residue_ns=3", 1},
-        {"residue-ns-40", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 1, "residue_ns=40", 1},
-        {"residue-forced", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 1, "residue=2", 1},
-        {"segment-4", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 1, "segment_degree=4", 1},
-        {"segment-16", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 1, "segment_degree=16", 1},
+        {"default", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "", 1},
+        {"no-pivot", TRIM_DEFAULT_SHARE, 64, 0, 0, 1, ~0u, 2, "", 0},
+        {"no-trim", 0, 1, 1, 0, 1, ~0u, 2, "", 0},
+        {"colour-backward-first", TRIM_DEFAULT_SHARE, 64, 1, 1, 1, ~0u, 2, "", 0},
+        {"per-level-launches", TRIM_DEFAULT_SHARE, 64, 1, 0, 0, ~0u, 2, "", 0},
+        {"no-chain-following", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, 0, 2, "", 0},
+        {"chain-hops-64", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, 64, 2, "", 0},
+        {"counting-transpose", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 0, "", 1},
+        {"radix-sort-transpose", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 1, "", 1},
+        {"fb-rounds-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "fb_rounds=0", 1},
+        {"fb-rounds-1", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "fb_rounds=1", 1},
+        {"fb-rounds-2", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "fb_rounds=2", 1},
+        {"fb-rounds-4", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "fb_rounds=4", 1},
+        {"fb-rounds-8", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "fb_rounds=8", 1},
+        {"fb-rounds-16", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "fb_rounds=16", 1},
+        {"fb-rounds-all", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "fb_rounds=0xffffffff", 1},
+        {"no-pivot-fb-all", TRIM_DEFAULT_SHARE, 64, 0, 0, 1, ~0u, 2, "fb_rounds=0xffffffff", 1},
+        {"residue-off", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "residue=0", 1},
+        {"residue-ns-3", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "residue_ns=3", 1},
+        {"residue-ns-40", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "residue_ns=40", 1},
+        {"residue-forced", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "residue=2", 1},
+        {"segment-4", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "segment_degree=4", 1},
+        {"segment-16", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "segment_degree=16", 1},
     };
     for (size_t vi = 0; variants_on && rc == WX_OK && vi < sizeof variants / sizeof *variants; vi++) {
         if (variants_on == 2 && !variants[vi].is_new)

@@ -47,6 +47,7 @@ struct scc_gpu_stats {
     uint64_t residue_n, residue_m; /* vertices and edges handed to the CPU  */
     double residue_ms;        /* compaction, copies and Tarjan on the host  */
     int residue_reason;       /* 0 none, 1 the GPU budget ran out, 2 forced */
+    int transpose_sorted;     /* 1: the transpose was a radix sort, 0: counting */
     /* the first SCC_GPU_ROUND_INFO colour rounds: live vertices before the
      * round, push levels, milliseconds (trim before it included) */
 #define SCC_GPU_ROUND_INFO 16
@@ -77,11 +78,14 @@ struct scc_gpu_tuning {
                                  follows at once per item (0: none)         */
     uint32_t coop_blocks_per_sm; /* persistent engines: blocks per SM (0: as
                                  many as fit)                               */
-    int transpose_sort;       /* 1 (default): transpose by a CUB radix sort
-                                 of (target, source) pairs; 0: by counting
+    int transpose_sort;       /* 1: transpose by a CUB radix sort of
+                                 (target, source) pairs; 0: by counting
                                  (in-degree atomics, a scan, a scatter:
                                  faster where targets are local, slower
-                                 where they are random)                     */
+                                 where they are random); 2 (default): by
+                                 counting when >= 90 % of 1024 sampled edges
+                                 have |target - source| <= max(65536, n/256),
+                                 else by sorting                            */
     /* Multi-source partition (Li et al., PMAM 2017): after the single pivot
      * search, up to fb_rounds rounds in which every region elects a pivot
      * (the live vertex of largest (in+1)(out+1) degree product), all pivots
@@ -146,7 +150,10 @@ void scc_gpu_ids_free(uint32_t *d_comp);
  * be NULL.  Work space (device memory, freed before returning): 44 bytes
  * per vertex and 4 per edge (the transpose's sources), plus 8 bytes per
  * edge and CUB's temporary storage while transposing (8 bytes per vertex
- * instead of 8 per edge with the counting transpose).  WX_ELIMIT when it
+ * instead of 8 per edge with the counting transpose); with multi-source
+ * rounds 32 bytes per vertex more, for the CPU residue 16 bytes per live
+ * vertex and 4 per live edge (and as much host memory), for the segment
+ * layout at most 8 * segment_degree bytes per vertex.  WX_ELIMIT when it
  * does not fit, or for 2^38 or more edges; WX_ESYSTEM on a CUDA failure. */
 int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
                    struct scc_gpu_stats *st, struct wx_error *err);

@@ -141,10 +141,11 @@ static void run_tuned(const char *tag, const char *what, const struct csr *g,
 /* The same graph under a random strategy (scc_gpu_tuning): no trimming or
  * trimming to the end, with or without the pivot search, either colour
  * direction first (one direction only on small graphs: it may need a round
- * per vertex), multi-source rounds, the CPU residue; then each new path
- * forced on: multi-source rounds only (no colouring), the CPU residue
- * right after the first trim, and a budget of 1 ns per residue item (the
- * engines give up mid-search, wherever the first level check falls). */
+ * per vertex), multi-source rounds, the CPU residue, the segment layout;
+ * then each new path forced on: multi-source rounds only (no colouring),
+ * the CPU residue right after the first trim, a budget of 1 ns per residue
+ * item (the engines give up mid-search, wherever the first level check
+ * falls), and the segment layout in trim sweeps run to the fixpoint. */
 static void compare_tuned(const char *tag, const struct csr *g, const struct scc_result *c)
 {
     static const uint32_t shares[] = {0, 1, 64, 100000};
@@ -164,9 +165,11 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
         t.chain_hops = 1024 << rnd_below(3);
     }
     t.coop_blocks_per_sm = (uint32_t)rnd_below(3);
-    t.transpose_sort = (int)rnd_below(2);
+    t.transpose_sort = (int)rnd_below(3);
     static const uint32_t fbr[] = {0, 1, 3, SCC_GPU_FB_ALL};
     t.fb_rounds = fbr[rnd_below(4)];
+    if (g->n_vertices > 20000 && t.fb_rounds > 16)
+        t.fb_rounds = 16; /* all rounds: one per SCC on a chain of 10^5 SCCs */
     t.residue = (int)rnd_below(3);
     static const uint32_t ns[] = {0, 1, 10, 1000};
     t.residue_ns = ns[rnd_below(4)];
@@ -175,27 +178,43 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
     t.segment_degree = segd[rnd_below(4)];
     run_tuned(tag, "random tuning", g, c, &t);
 
-    scc_gpu_tuning_default(&t);
-    t.fb_rounds = SCC_GPU_FB_ALL;
-    t.residue = 0;
-    if (g->n_vertices > 50000)
-        t.chain_hops = 4096;
-    run_tuned(tag, "multi-source rounds only", g, c, &t);
-    scc_gpu_tuning_default(&t);
-    t.residue = 2;
-    run_tuned(tag, "CPU residue after the first trim", g, c, &t);
-    scc_gpu_tuning_default(&t);
-    t.residue = 1;
-    t.residue_ns = 1;
-    t.residue_max = ~0ull;
-    t.fb_rounds = (uint32_t)rnd_below(2) * SCC_GPU_FB_ALL;
-    run_tuned(tag, "CPU residue on a 1 ns budget", g, c, &t);
-    scc_gpu_tuning_default(&t);
-    t.segment_degree = 1 + (uint32_t)rnd_below(3);
-    t.trim_min_share = 100000; /* sweep to the fixpoint: every sweep reads the layouts */
-    t.trim_max_sweeps = 1000;
-    t.persistent = g->n_vertices > 50000 || rnd_below(2);
-    run_tuned(tag, "segment layout in the trim sweeps", g, c, &t);
+    /* the forced paths: all four per graph, or in --quick (what the
+     * sanitizers run) one per graph in turn */
+    static unsigned turn;
+    const int big = g->n_vertices > 20000;
+    for (int k = 0; k < 4; k++) {
+        if (quick && k != (int)(turn % 4))
+            continue;
+        scc_gpu_tuning_default(&t);
+        switch (k) {
+        case 0:
+            /* all rounds multi-source (on large graphs 8: a chain of 10^5
+             * SCCs needs a round per SCC) */
+            t.fb_rounds = big ? 8 : SCC_GPU_FB_ALL;
+            t.residue = 0;
+            run_tuned(tag, "multi-source rounds only", g, c, &t);
+            break;
+        case 1:
+            t.residue = 2;
+            run_tuned(tag, "CPU residue after the first trim", g, c, &t);
+            break;
+        case 2:
+            t.residue = 1;
+            t.residue_ns = 1;
+            t.residue_max = ~0ull;
+            t.fb_rounds = rnd_below(2) ? 0 : big ? 8 : SCC_GPU_FB_ALL;
+            run_tuned(tag, "CPU residue on a 1 ns budget", g, c, &t);
+            break;
+        default:
+            t.segment_degree = 1 + (uint32_t)rnd_below(3);
+            t.trim_min_share = 100000; /* sweep to the fixpoint: every sweep reads the layouts */
+            t.trim_max_sweeps = 1000;
+            t.persistent = big || rnd_below(2);
+            run_tuned(tag, "segment layout in the trim sweeps", g, c, &t);
+            break;
+        }
+    }
+    turn++;
 }
 
 static void compare(const char *tag, const struct csr *g)
