@@ -26,15 +26,15 @@
  *      where label propagation would need many label changes per vertex.
  *      The rest splits into the regions "forward only", "backward only"
  *      and "neither", which no SCC crosses.
- *   3b. multi-source rounds (Li et al., tuning fb_rounds, default 4), each
+ *   3b. multi-source rounds (Li et al., tuning fb_rounds, default 8), each
  *      after a trim: every region (dense ids) elects a pivot, all pivots
  *      search forward and backward at once within their regions, their
  *      SCCs are finished, and every region splits into (forward only,
  *      backward only, neither) subregions numbered densely by a CUB prefix
- *      sum over 3 codes per region.  Measured on a 200^3 grid-DAG: 4
- *      rounds before the colouring take 88 ms against 119 without (the
+ *      sum over 3 codes per region.  Measured on a 200^3 grid-DAG: 8
+ *      rounds before the colouring take 85 ms against 119 without (the
  *      first colour round alone took 75 ms there); all rounds multi-source
- *      take 610 (861 rounds: a round per SCC along chains).
+ *      take 618 (861 rounds: a round per SCC along chains).
  *   4. colour rounds, alternating direction, each after a trim: every live
  *      vertex gets col = the largest id that reaches it (or, in odd rounds,
  *      that it reaches) within its region, by data-driven max propagation
@@ -114,9 +114,10 @@ namespace cg = cooperative_groups;
 #define CHAIN_HOPS 4096       /* default: path steps a persistent-engine thread follows per item */
 #define LOCAL_SAMPLE 1024     /* edges sampled to choose the transposition */
 #define LOCAL_NEAR 65536      /* "local" edge: |target - source| <= this (or n / 256) */
-#define FB_ROUNDS 4           /* default: multi-source rounds before the colouring (H200,
-                                 grid-DAG 200^3: 0 / 1 / 4 / 16 / all rounds 119 / 101 / 88 /
-                                 97 / 610 ms; torus, random, cylinder, ring unchanged) */
+#define FB_ROUNDS 8           /* default: multi-source rounds before the colouring (H200,
+                                 grid-DAG 200^3, one run: 0 / 1 / 2 / 4 / 8 / 16 / all rounds
+                                 119 / 101 / 93 / 88.5 / 85.0 / 99 / 618 ms; torus, random,
+                                 cylinder, ring unchanged: nothing is left after the pivot) */
 #define RESIDUE_NS 10         /* default: GPU budget per residue item before the CPU takes it, ns
                                  (H200, ring of 10^6: 3 / 10 / 40 ns: 38 / 58 / 115 ms, never:
                                  522 ms; Tarjan costs 15-40 ns per item, so 10 stays well

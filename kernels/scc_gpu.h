@@ -93,7 +93,8 @@ struct scc_gpu_tuning {
      * pivot's SCC is finished and every region splits into (forward only,
      * backward only, neither) subregions, renumbered densely by a CUB
      * prefix sum; a trim between rounds.  Colour rounds finish whatever is
-     * left.  0: none; SCC_GPU_FB_ALL: no colour rounds at all.  Needs the
+     * left (default 8).  0: none; SCC_GPU_FB_ALL: no colour rounds at all
+     * (slow on DAG-like graphs: a round per SCC along a chain).  Needs the
      * persistent engines (ignored with persistent = 0).                   */
     uint32_t fb_rounds;
 #define SCC_GPU_FB_ALL 0xffffffffu

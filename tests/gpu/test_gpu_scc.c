@@ -170,6 +170,8 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
     t.fb_rounds = fbr[rnd_below(4)];
     if (g->n_vertices > 20000 && t.fb_rounds > 16)
         t.fb_rounds = 16; /* all rounds: one per SCC on a chain of 10^5 SCCs */
+    if (quick && t.fb_rounds > 3)
+        t.fb_rounds = 3; /* racecheck serialises the grid barriers of every round */
     t.residue = (int)rnd_below(3);
     static const uint32_t ns[] = {0, 1, 10, 1000};
     t.residue_ns = ns[rnd_below(4)];
@@ -189,8 +191,9 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
         switch (k) {
         case 0:
             /* all rounds multi-source (on large graphs 8: a chain of 10^5
-             * SCCs needs a round per SCC) */
-            t.fb_rounds = big ? 8 : SCC_GPU_FB_ALL;
+             * SCCs needs a round per SCC; 3 in --quick: racecheck
+             * serialises the grid barriers of every round) */
+            t.fb_rounds = big ? 8 : quick ? 3 : SCC_GPU_FB_ALL;
             t.residue = 0;
             run_tuned(tag, "multi-source rounds only", g, c, &t);
             break;
@@ -202,7 +205,7 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
             t.residue = 1;
             t.residue_ns = 1;
             t.residue_max = ~0ull;
-            t.fb_rounds = rnd_below(2) ? 0 : big ? 8 : SCC_GPU_FB_ALL;
+            t.fb_rounds = rnd_below(2) ? 0 : big ? 8 : quick ? 3 : SCC_GPU_FB_ALL;
             run_tuned(tag, "CPU residue on a 1 ns budget", g, c, &t);
             break;
         default:
