@@ -2,7 +2,7 @@
  * bench_gpu_scc.c -- times the GPU SCC decomposition against Tarjan on one
  * graph, for bench/bench_gpu_scc.sh.
  *
- *   bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan] [--variants]
+ *   bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan] [--variants | --variants-new]
  *
  * FILE is a graphgen .egr (little-endian int32 n, int32 m, int32
  * offsets[n+1], int32 targets[m]; ../shared/tools/graphgen.c) or anything
@@ -14,14 +14,19 @@
  * strategy variants of struct scc_gpu_tuning (VARIANT lines: without the
  * pivot search, without trimming, colouring backward first, one launch per
  * level instead of the persistent engines, without chain following, with
- * 64 chain hops, the transpose by counting instead of a radix sort).
+ * 64 chain hops, the transpose by counting instead of a radix sort, 1, 4,
+ * 0, 1, 2, 4, 8, 16 or all multi-source rounds, with and without the pivot search, the
+ * CPU residue off, forced, or on budgets of 3 or 40 ns per item, the trim
+ * sweeps over the interleaved segment layout with degree bound 4 or 16);
+ * --variants-new times only the multi-source and residue variants.
  *   bench_gpu_scc --mec-random N
  * times mec_cpu against mec_gpu (incl. upload and download) on a random MDP
  * of N states and prints MECRESULT name states choices entries mecs rounds
  * gpu_ms cpu_ms equal.  The last line of the SCC mode is
  *   RESULT name n m sccs largest best_ms median_ms upload_ms download_ms
  *          transpose_ms trim_ms pivot_ms colour_ms relabel_ms stats_ms rounds
- *          trim_sweeps levels tarjan_ms equal
+ *          trim_sweeps levels tarjan_ms equal fb_rounds fb_ms residue_vertices
+ *          residue_ms
  * Exit 1 when the partitions differ, 2/3/4 on errors (wx codes).
  */
 #include <stdint.h>
@@ -185,7 +190,7 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     const char *path = NULL, *name = NULL;
-    int reps = 5, tarjan = 1, variants_on = 0;
+    int reps = 5, tarjan = 1, variants_on = 0; /* 2: only the variants of the new paths */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--name") && i + 1 < argc)
             name = argv[++i];
@@ -195,17 +200,21 @@ int main(int argc, char **argv)
             tarjan = 0;
         else if (!strcmp(argv[i], "--variants"))
             variants_on = 1;
+        else if (!strcmp(argv[i], "--variants-new"))
+            variants_on = 2;
         else if (!strcmp(argv[i], "--mec-random") && i + 1 < argc)
             return bench_mec(strtoull(argv[++i], NULL, 0));
         else if (!path)
             path = argv[i];
         else {
-            fprintf(stderr, "usage: bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan] [--variants]\n");
+            fprintf(stderr, "usage: bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan] "
+                    "[--variants | --variants-new]\n");
             return 2;
         }
     }
     if (!path || reps < 1 || reps > 100) {
-        fprintf(stderr, "usage: bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan] [--variants]\n");
+        fprintf(stderr, "usage: bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan] "
+                    "[--variants | --variants-new]\n");
         return 2;
     }
     if (!name)
@@ -238,13 +247,17 @@ int main(int argc, char **argv)
         if (rc != WX_OK)
             break;
         fprintf(stderr,
-                "# run %d: %.3f ms (transpose %.3f, trim %.3f in %u sweeps (%llu vertices), pivot "
+                "# run %d: %.3f ms (transpose %.3f %s, trim %.3f in %u sweeps (%llu vertices), pivot "
                 "%.3f in %u levels (SCC of %llu), colour %.3f in %u rounds, %u levels in all, "
-                "relabel %.3f, counts %.3f)\n",
-                k, st.total_ms, st.transpose_ms, st.trim_ms, st.trim_sweeps,
+                "relabel %.3f, counts %.3f; %u multi-source rounds %.3f ms, %llu pivots; CPU "
+                "residue %llu vertices %llu edges %.3f ms, reason %d)\n",
+                k, st.total_ms, st.transpose_ms, st.transpose_sorted ? "sort" : "count", st.trim_ms,
+                st.trim_sweeps,
                 (unsigned long long)st.trimmed, st.pivot_ms, st.pivot_levels,
                 (unsigned long long)st.pivot_scc, st.colour_ms, st.rounds, st.levels,
-                st.relabel_ms, st.stats_ms);
+                st.relabel_ms, st.stats_ms, st.fb_rounds, st.fb_ms,
+                (unsigned long long)st.fb_pivots, (unsigned long long)st.residue_n,
+                (unsigned long long)st.residue_m, st.residue_ms, st.residue_reason);
         if (k == 0)
             continue; /* warm-up */
         times[k - 1] = st.total_ms;
@@ -263,18 +276,37 @@ int main(int argc, char **argv)
         const char *name;
         uint32_t share, sweeps;
         int pivot, dir, persistent;
-        uint32_t hops, sort; /* chain_hops (~0u: the default), transpose by radix sort */
+        uint32_t hops, sort; /* chain_hops (~0u: the default), transpose_sort */
+        const char *extra;   /* scc_gpu_tuning_parse spec over the above ("": none) */
+        int is_new;          /* a variant of the multi-source / residue paths */
     } variants[] = {
-        {"default", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 1},
-        {"no-pivot", TRIM_DEFAULT_SHARE, 64, 0, 0, 1, ~0u, 1},
-        {"no-trim", 0, 1, 1, 0, 1, ~0u, 1},
-        {"colour-backward-first", TRIM_DEFAULT_SHARE, 64, 1, 1, 1, ~0u, 1},
-        {"per-level-launches", TRIM_DEFAULT_SHARE, 64, 1, 0, 0, ~0u, 1},
-        {"no-chain-following", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, 0, 1},
-        {"chain-hops-64", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, 64, 1},
-        {"counting-transpose", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 0},
+        {"default", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "", 1},
+        {"no-pivot", TRIM_DEFAULT_SHARE, 64, 0, 0, 1, ~0u, 2, "", 0},
+        {"no-trim", 0, 1, 1, 0, 1, ~0u, 2, "", 0},
+        {"colour-backward-first", TRIM_DEFAULT_SHARE, 64, 1, 1, 1, ~0u, 2, "", 0},
+        {"per-level-launches", TRIM_DEFAULT_SHARE, 64, 1, 0, 0, ~0u, 2, "", 0},
+        {"no-chain-following", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, 0, 2, "", 0},
+        {"chain-hops-64", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, 64, 2, "", 0},
+        {"counting-transpose", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 0, "", 1},
+        {"radix-sort-transpose", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 1, "", 1},
+        {"fb-rounds-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "fb_rounds=0", 1},
+        {"fb-rounds-1", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "fb_rounds=1", 1},
+        {"fb-rounds-2", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "fb_rounds=2", 1},
+        {"fb-rounds-4", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "fb_rounds=4", 1},
+        {"fb-rounds-8", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "fb_rounds=8", 1},
+        {"fb-rounds-16", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "fb_rounds=16", 1},
+        {"fb-rounds-all", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "fb_rounds=0xffffffff", 1},
+        {"no-pivot-fb-all", TRIM_DEFAULT_SHARE, 64, 0, 0, 1, ~0u, 2, "fb_rounds=0xffffffff", 1},
+        {"residue-off", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "residue=0", 1},
+        {"residue-ns-3", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "residue_ns=3", 1},
+        {"residue-ns-40", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "residue_ns=40", 1},
+        {"residue-forced", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "residue=2", 1},
+        {"segment-4", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "segment_degree=4", 1},
+        {"segment-16", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "segment_degree=16", 1},
     };
     for (size_t vi = 0; variants_on && rc == WX_OK && vi < sizeof variants / sizeof *variants; vi++) {
+        if (variants_on == 2 && !variants[vi].is_new)
+            continue;
         struct scc_gpu_tuning tu;
         scc_gpu_tuning_default(&tu);
         tu.trim_min_share = variants[vi].share;
@@ -285,6 +317,8 @@ int main(int argc, char **argv)
         if (variants[vi].hops != ~0u)
             tu.chain_hops = variants[vi].hops;
         tu.transpose_sort = (int)variants[vi].sort;
+        if (*variants[vi].extra && (rc = scc_gpu_tuning_parse(variants[vi].extra, &tu, &err)) != WX_OK)
+            break;
         struct scc_result vr;
         struct scc_gpu_stats vs, vbest;
         memset(&vbest, 0, sizeof vbest);
@@ -295,9 +329,11 @@ int main(int argc, char **argv)
         }
         if (rc == WX_OK)
             printf("VARIANT %s %s %.3f ms (trim %.3f in %u sweeps, pivot %.3f, colour %.3f in %u rounds, "
+                   "multi-source %.3f in %u rounds, CPU residue %llu vertices %.3f ms, "
                    "%u levels) sccs %llu %s\n",
                    name, variants[vi].name, vbest.total_ms, vbest.trim_ms, vbest.trim_sweeps,
-                   vbest.pivot_ms, vbest.colour_ms, vbest.rounds, vbest.levels,
+                   vbest.pivot_ms, vbest.colour_ms, vbest.rounds, vbest.fb_ms, vbest.fb_rounds,
+                   (unsigned long long)vbest.residue_n, vbest.residue_ms, vbest.levels,
                    (unsigned long long)vr.n_sccs, vr.n_sccs == r.n_sccs ? "same count" : "COUNT DIFFERS");
     }
     uint32_t *ids = NULL;
@@ -339,12 +375,13 @@ int main(int argc, char **argv)
         scc_result_free(&c);
     }
     printf("RESULT %s %llu %llu %llu %llu %.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f %u "
-           "%u %u %.1f %s\n",
+           "%u %u %.1f %s %u %.3f %llu %.3f\n",
            name, (unsigned long long)g.n_vertices, (unsigned long long)g.n_edges,
            (unsigned long long)r.n_sccs, (unsigned long long)r.largest, best.total_ms,
            times[(reps - 1) / 2], upload_ms, download_ms, best.transpose_ms, best.trim_ms,
            best.pivot_ms, best.colour_ms, best.relabel_ms, best.stats_ms, best.rounds,
-           best.trim_sweeps, best.levels, tarjan_ms, equal < 0 ? "n/a" : equal ? "yes" : "NO");
+           best.trim_sweeps, best.levels, tarjan_ms, equal < 0 ? "n/a" : equal ? "yes" : "NO",
+           best.fb_rounds, best.fb_ms, (unsigned long long)best.residue_n, best.residue_ms);
     free(ids);
     csr_free(&g);
     return equal == 0 ? 1 : 0;

@@ -22,7 +22,8 @@
 # the same run (not on the ring: one launch per level takes minutes there).
 # --small uses 50^3, 1 M vertices and smaller rings (a quick check);
 # --variants also times the strategy variants (VARIANT lines in the log:
-# no pivot, no trim, per-level launches, ...).  Logs under $OUT (or
+# no pivot, no trim, per-level launches, multi-source rounds, CPU residue
+# budgets, ...; on the ring only the last two kinds).  Logs under $OUT (or
 # bench/out/scc); the markdown table comes last.  Exit 1 when a partition
 # differs or a step fails.
 set -u
@@ -119,22 +120,24 @@ for spec in "${graphs[@]}"; do
         echo "old driver: $oline"
     fi
     v=$variants
-    [ "${name#ring}" = "$name" ] || v="" # per-level variants take minutes on a ring
+    # per-level variants take minutes on a ring: only the new paths' variants there
+    [ "${name#ring}" = "$name" ] || { [ -n "$v" ] && v=--variants-new; }
     "$driver" "$scratch/$name.egr" --name "$name" --reps "$reps" $v >"$LOG/$name.log" 2>"$LOG/$name.err"
     rc=$?
     line=$(grep '^RESULT ' "$LOG/$name.log" | tail -1)
     cat "$LOG/gen.$name.log" "$LOG/$name.err" "$LOG/$name.log"
     if [ -z "$line" ]; then
-        rows+=("| $name | failed (rc $rc) | | | | | | | | | | |"); status=1; rm -f "$scratch/$name.egr"; continue
+        rows+=("| $name | failed (rc $rc) | | | | | | | | | | | | | |"); status=1; rm -f "$scratch/$name.egr"; continue
     fi
     [ $rc -ne 0 ] && status=1
     set -- $line
     # RESULT name n m sccs largest best median upload download transpose trim colour relabel stats rounds trim_sweeps colour_sweeps tarjan equal
     # $1 RESULT, 2 name, 3 n, 4 m, 5 sccs, 6 largest, 7 best, 8 median, 9 upload, 10 download,
     # 11 transpose, 12 trim, 13 pivot, 14 colour, 15 relabel, 16 counts, 17 rounds,
-    # 18 trim sweeps, 19 levels, 20 tarjan, 21 equal
+    # 18 trim sweeps, 19 levels, 20 tarjan, 21 equal, 22 fb rounds, 23 fb ms,
+    # 24 CPU residue vertices, 25 residue ms
     speedup=$(awk -v a="${20}" -v b="$7" 'BEGIN { if (b > 0 && a > 0) printf "%.0fx", a / b; else print "n/a" }')
-    rows+=("| $2 | $3 | $4 | $5 | $7 | $8 | $oldms | $9 | ${11} / ${12} / ${13} / ${14} / ${15}+${16} | ${17} / ${18} / ${19} | ${20} | $speedup | ${21} |")
+    rows+=("| $2 | $3 | $4 | $5 | $7 | $8 | $oldms | $9 | ${11} / ${12} / ${13} / ${14} / ${15}+${16} | ${17} / ${18} / ${19} | ${22:-0} / ${23:-0} | ${24:-0} / ${25:-0} | ${20} | $speedup | ${21} |")
     rm -f "$scratch/$name.egr"
 done
 # MEC: mec_gpu against mec_cpu on a random MDP (host arrays in and out)
@@ -146,8 +149,8 @@ mline=$(grep '^MECRESULT ' "$LOG/mec.log" | tail -1)
 echo
 echo "GPU SCC on $(head -1 "$LOG/device.txt"), $(date -u '+%Y-%m-%d %H:%M UTC'); Tarjan = analysis/scc.c on one host core; ms."
 echo
-echo "| graph | vertices | edges | SCCs | GPU best ms | GPU median ms | old GPU best ms | upload ms | transpose / trim / pivot / colour / relabel+counts ms | colour rounds / trim levels / push levels | Tarjan ms | speed-up | partitions equal |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| graph | vertices | edges | SCCs | GPU best ms | GPU median ms | old GPU best ms | upload ms | transpose / trim / pivot / colour / relabel+counts ms | colour rounds / trim levels / push levels | multi-source rounds / ms | CPU residue vertices / ms | Tarjan ms | speed-up | partitions equal |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "$r"; done
 if [ -n "$mline" ]; then
     set -- $mline

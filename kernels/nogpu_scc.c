@@ -50,6 +50,14 @@ void scc_gpu_tuning_default(struct scc_gpu_tuning *t)
     memset(t, 0, sizeof *t);
     t->pivot = 1;
     t->persistent = 1;
+    t->residue = 1;
+}
+
+int scc_gpu_tuning_parse(const char *spec, struct scc_gpu_tuning *t, struct wx_error *err)
+{
+    (void)spec;
+    (void)t;
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0, NO_CUDA);
 }
 
 int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,

@@ -7,6 +7,10 @@
  *      in-offsets from the sorted keys (no atomics).  Option: counting
  *      (in-degree atomics, scan, scatter), faster on local targets (torus
  *      1.7 vs 2.6 ms) but 4x slower on random ones (H200).
+ *      By default (transpose_sort 2) counting is chosen when >= 90 % of
+ *      1024 sampled edges stay within max(65536, n/256) ids of their
+ *      source.  The interleaved segment layout (tuning segment_degree) is
+ *      built here when asked for; the trim sweeps read it.
  *   2. trim: a live vertex without a live in- or out-neighbour (other than
  *      itself) in its own region is a singleton SCC.  The first trim (every
  *      vertex live, one region) peels to the fixpoint, Kahn-style, in one
@@ -22,6 +26,15 @@
  *      where label propagation would need many label changes per vertex.
  *      The rest splits into the regions "forward only", "backward only"
  *      and "neither", which no SCC crosses.
+ *   3b. multi-source rounds (Li et al., tuning fb_rounds, default 8), each
+ *      after a trim: every region (dense ids) elects a pivot, all pivots
+ *      search forward and backward at once within their regions, their
+ *      SCCs are finished, and every region splits into (forward only,
+ *      backward only, neither) subregions numbered densely by a CUB prefix
+ *      sum over 3 codes per region.  Measured on a 200^3 grid-DAG: 8
+ *      rounds before the colouring take 85 ms against 119 without (the
+ *      first colour round alone took 75 ms there); all rounds multi-source
+ *      take 618 (861 rounds: a round per SCC along chains).
  *   4. colour rounds, alternating direction, each after a trim: every live
  *      vertex gets col = the largest id that reaches it (or, in odd rounds,
  *      that it reaches) within its region, by data-driven max propagation
@@ -35,6 +48,14 @@
  *      topological-like order (grid-DAGs, BFS-numbered state spaces) make
  *      most vertices their own root in the first round, and alternating
  *      the direction handles the reverse order.
+ *   4b. CPU residue (tuning residue): each GPU phase gets a budget of
+ *      residue_ns per live item; an engine past it stops at its next level
+ *      (device clock, checked by one thread between levels), and the live
+ *      subgraph -- a union of SCCs, so its SCCs are the graph's -- is
+ *      compacted on the GPU, decomposed by Tarjan on the host, and each
+ *      live vertex's representative (its component's smallest member)
+ *      copied back.  For paths: a ring of 10^6 vertices took 0.51 s as one
+ *      thread walking 10^6 dependent steps; now ~21 ms of GPU + ~30 ms CPU.
  *   5. relabel: the representative of a component (the pivot, the colour
  *      root, or the trimmed vertex) maps to its smallest member
  *      (warp-aggregated atomicMin), and a CUB exclusive scan over "v is its
@@ -91,6 +112,17 @@ namespace cg = cooperative_groups;
 
 #define SCC_COOP_BLOCK 1024  /* threads per block of the persistent engines */
 #define CHAIN_HOPS 4096       /* default: path steps a persistent-engine thread follows per item */
+#define LOCAL_SAMPLE 1024     /* edges sampled to choose the transposition */
+#define LOCAL_NEAR 65536      /* "local" edge: |target - source| <= this (or n / 256) */
+#define FB_ROUNDS 8           /* default: multi-source rounds before the colouring (H200,
+                                 grid-DAG 200^3, one run: 0 / 1 / 2 / 4 / 8 / 16 / all rounds
+                                 119 / 101 / 93 / 88.5 / 85.0 / 99 / 618 ms; torus, random,
+                                 cylinder, ring unchanged: nothing is left after the pivot) */
+#define RESIDUE_NS 10         /* default: GPU budget per residue item before the CPU takes it, ns
+                                 (H200, ring of 10^6: 3 / 10 / 40 ns: 38 / 58 / 115 ms, never:
+                                 522 ms; Tarjan costs 15-40 ns per item, so 10 stays well
+                                 below the CPU's own cost where the GPU would finish soon) */
+#define RESIDUE_MAX (1ull << 25) /* default: largest residue (vertices + edges) for the CPU */
 
 /* Component flags of the counting pass. */
 #define CF_LEAVES 1u          /* an edge leaves the component */
@@ -176,6 +208,28 @@ __global__ void scc_scatter_sources(uint32_t n, const uint64_t *off, const uint3
     }
 }
 
+/* Locality probe for the choice of transposition (tuning transpose_sort
+ * 2): for k edges spread evenly over the edge array, *count += 1 when
+ * |target - source| <= near (the source by binary search in off). */
+__global__ void scc_locality(const uint64_t *off, const uint32_t *tgt, uint32_t n, uint64_t m,
+                             uint32_t k, uint64_t near, unsigned long long *count)
+{
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= k)
+        return;
+    uint64_t e = m * i / k, lo = 0, hi = n; /* off[lo] <= e < off[hi] */
+    while (hi - lo > 1) {
+        uint64_t mid = (lo + hi) / 2;
+        if (off[mid] <= e)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    uint64_t t = tgt[e];
+    if ((t > lo ? t - lo : lo - t) <= near)
+        atomicAdd(count, 1ull);
+}
+
 /* ---- trimming ---- */
 
 /* One trim sweep; *count += vertices trimmed.  rep[v] == SCC_UNSET marks a
@@ -195,6 +249,78 @@ __global__ void scc_trim(uint32_t n, const uint64_t *off, const uint32_t *tgt, c
         }
         for (uint64_t e = roff[v]; has_out && e < roff[v + 1] && !has_in; e++) {
             uint32_t u = rsrc[e];
+            has_in = u != v && rep[u] == SCC_UNSET && reg[u] == r;
+        }
+        if (!has_out || !has_in) {
+            rep[v] = (uint32_t)v;
+            trimmed = true;
+        }
+    }
+    unsigned b = __ballot_sync(FULL_MASK, trimmed);
+    if ((threadIdx.x & 31) == 0 && b)
+        atomicAdd(count, (unsigned long long)__popc(b));
+}
+
+/* ---- the interleaved segment layout (Wijs, Katoen, Bosnacki) ----
+ *
+ * Vertices in segments of 32 (segment s = vertices 32s .. 32s+31, one per
+ * lane of a warp); edge j < D of the vertex of lane i is stored at
+ * adj[32 * (base[s] + j) + i], so when a warp's lanes read their j-th
+ * edges the 32 reads fall in one 128-byte line instead of 32 places.  A
+ * segment is as wide as its largest degree, capped at D (the out-degree
+ * bound); edges j >= D of high-degree vertices stay in the original CSR,
+ * which serves as the overflow (no copy).  Built on the device from the CSR
+ * (a warp max per segment, a CUB scan, a scatter). */
+struct scc_seg {
+    const uint64_t *base; /* nseg + 1 row offsets (a row = 32 words) */
+    const uint32_t *adj;
+    uint32_t d;           /* the degree bound D (0: no layout) */
+};
+
+__device__ __forceinline__ static uint32_t scc_seg_edge(const struct scc_seg &sg, const uint64_t *off,
+                                                        const uint32_t *adj, uint64_t v, uint64_t j)
+{
+    return j < sg.d ? sg.adj[32 * (sg.base[v >> 5] + j) + (v & 31)] : adj[off[v] + j];
+}
+
+__global__ void scc_seg_width(uint32_t n, uint64_t nseg, const uint64_t *off, uint32_t d,
+                              uint64_t *width)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint64_t deg = v < n ? off[v + 1] - off[v] : 0;
+    uint32_t mx = __reduce_max_sync(FULL_MASK, (uint32_t)(deg < d ? deg : d));
+    if ((threadIdx.x & 31) == 0 && (v >> 5) < nseg)
+        width[v >> 5] = mx;
+}
+
+__global__ void scc_seg_fill(uint32_t n, const uint64_t *off, const uint32_t *adj, uint32_t d,
+                             const uint64_t *base, uint32_t *sadj)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n)
+        return;
+    uint64_t deg = off[v + 1] - off[v], row = base[v >> 5];
+    for (uint64_t j = 0; j < deg && j < d; j++)
+        sadj[32 * (row + j) + (v & 31)] = adj[off[v] + j];
+}
+
+/* scc_trim over the segment layouts fs (out-edges) and bs (in-edges). */
+__global__ void scc_trim_seg(uint32_t n, const uint64_t *off, const uint32_t *tgt,
+                             const uint64_t *roff, const uint32_t *rsrc, struct scc_seg fs,
+                             struct scc_seg bs, uint32_t *rep, const uint32_t *reg,
+                             unsigned long long *count)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    bool trimmed = false;
+    if (v < n && rep[v] == SCC_UNSET) {
+        uint32_t r = reg[v];
+        bool has_out = false, has_in = false;
+        for (uint64_t j = 0, deg = off[v + 1] - off[v]; j < deg && !has_out; j++) {
+            uint32_t w = scc_seg_edge(fs, off, tgt, v, j);
+            has_out = w != v && rep[w] == SCC_UNSET && reg[w] == r;
+        }
+        for (uint64_t j = 0, deg = roff[v + 1] - roff[v]; has_out && j < deg && !has_in; j++) {
+            uint32_t u = scc_seg_edge(bs, roff, rsrc, v, j);
             has_in = u != v && rep[u] == SCC_UNSET && reg[u] == r;
         }
         if (!has_out || !has_in) {
@@ -621,12 +747,29 @@ __device__ __forceinline__ static bool scc_flag_claim(uint32_t *words, uint32_t 
  * together.  Returns the number of the first level not run. */
 #define CHAIN_FRONTIER 32
 
+/* The device clock (ns), for the CPU-residue budget. */
+__device__ __forceinline__ static unsigned long long scc_now_ns(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* budget_ns (0: none): thread 0 of block 0 compares the device clock with
+ * its start plus the budget after every level and, past it, sets *abort_f;
+ * every thread reads the flag after the barrier that ends the level (or
+ * the block-0 stretch), so all leave together.  The caller then discards
+ * the engine's partial labels or flags (only finished SCCs were written to
+ * rep, and those are right). */
 template <class B>
 __device__ static uint32_t scc_run_levels(B &body, uint32_t level, unsigned long long *cnt_a,
                                           unsigned long long *cnt_b, int all, uint64_t n,
-                                          uint32_t chain_hops, unsigned long long *lv)
+                                          uint32_t chain_hops, unsigned long long *lv,
+                                          unsigned long long budget_ns, unsigned long long *abort_f)
 {
     cg::grid_group grid = cg::this_grid();
+    const bool timer = budget_ns && blockIdx.x == 0 && threadIdx.x == 0;
+    const unsigned long long t_end = timer ? scc_now_ns() + budget_ns : 0;
     for (int k = 0;; k++) {
         const bool every = all && k == 0;
         uint64_t ca = every ? n : scc_ldcg64(cnt_a + level % 3);
@@ -644,13 +787,15 @@ __device__ static uint32_t scc_run_levels(B &body, uint32_t level, unsigned long
                     }
                     body.level(level, ca, cb, false, 0, blockDim.x,
                                total <= CHAIN_FRONTIER ? chain_hops : 0);
+                    if (timer && scc_now_ns() > t_end)
+                        *abort_f = 1;
                     __threadfence();
                     __syncthreads();
                     level++;
                     ca = scc_ldcg64(cnt_a + level % 3);
                     cb = cnt_b ? scc_ldcg64(cnt_b + level % 3) : 0;
                     total = ca + cb;
-                    if (total == 0 || total > blockDim.x)
+                    if (total == 0 || total > blockDim.x || (budget_ns && scc_ldcg64(abort_f)))
                         break;
                 }
                 if (threadIdx.x == 0)
@@ -658,6 +803,8 @@ __device__ static uint32_t scc_run_levels(B &body, uint32_t level, unsigned long
             }
             grid.sync();
             level = (uint32_t)scc_ldcg64(lv);
+            if (budget_ns && scc_ldcg64(abort_f))
+                break;
             continue;
         }
         if (blockIdx.x == 0 && threadIdx.x == 0) {
@@ -667,8 +814,12 @@ __device__ static uint32_t scc_run_levels(B &body, uint32_t level, unsigned long
         }
         body.level(level, ca, cb, every, (uint64_t)blockIdx.x * blockDim.x,
                    (uint64_t)gridDim.x * blockDim.x, total <= CHAIN_FRONTIER ? chain_hops : 0);
+        if (timer && scc_now_ns() > t_end)
+            *abort_f = 1;
         grid.sync();
         level++;
+        if (budget_ns && scc_ldcg64(abort_f))
+            break;
     }
     return level;
 }
@@ -692,6 +843,8 @@ struct scc_pivot_body {
     const uint32_t *tgt, *rsrc;
     uint32_t *flags, *qa0, *qa1, *qb0, *qb1;
     unsigned long long *cnt_a, *cnt_b;
+    const uint32_t *reg; /* NULL: one search (all live vertices in one region);
+                            else the multi-source searches stay in their regions */
 
     __device__ void level(uint32_t level, uint64_t ca, uint64_t cb, bool, uint64_t i0s,
                           uint64_t stride, uint32_t hops)
@@ -710,10 +863,13 @@ struct scc_pivot_body {
                 const uint32_t *adj = first ? tgt : rsrc;
                 const uint32_t bit = first ? PF_FWD : PF_BWD;
                 uint32_t v = first ? __ldcg(cur_a + i) : __ldcg(cur_b + (i - ca));
+                const uint32_t rv = reg ? reg[v] : 0; /* a chain stays in v's region */
                 for (uint32_t hop = 0;; hop++) {
                     uint32_t found = 0, last = 0;
                     for (uint64_t e = o[v], end = o[v + 1]; e < end; e++) {
                         const uint32_t w = adj[e];
+                        if (reg && reg[w] != rv)
+                            continue;
                         /* the plain read saves atomics on wide frontiers;
                          * a chain step (hops) goes straight to the atomic,
                          * one memory round trip less per step */
@@ -739,9 +895,10 @@ struct scc_pivot_body {
 
 __global__ void __launch_bounds__(SCC_COOP_BLOCK, 1)
 scc_pivot_coop(uint32_t level0, uint32_t chain_hops, struct scc_pivot_body body,
-               unsigned long long *lv)
+               unsigned long long *lv, unsigned long long budget_ns, unsigned long long *abort_f)
 {
-    uint32_t level = scc_run_levels(body, level0, body.cnt_a, body.cnt_b, 0, 0, chain_hops, lv);
+    uint32_t level = scc_run_levels(body, level0, body.cnt_a, body.cnt_b, 0, 0, chain_hops, lv,
+                                    budget_ns, abort_f);
     cg::this_grid().sync(); /* every block has read *lv */
     if (blockIdx.x == 0 && threadIdx.x == 0)
         *lv = level;
@@ -821,10 +978,11 @@ struct scc_label_body {
 template <bool COL>
 __global__ void __launch_bounds__(SCC_COOP_BLOCK, 1)
 scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int all,
-               uint32_t chain_hops, unsigned long long *lv)
+               uint32_t chain_hops, unsigned long long *lv, unsigned long long budget_ns,
+               unsigned long long *abort_f)
 {
     uint32_t level = scc_run_levels(body, level0, body.a.cnt, two ? body.b.cnt : NULL, all,
-                                    body.n, chain_hops, lv);
+                                    body.n, chain_hops, lv, budget_ns, abort_f);
     cg::this_grid().sync();
     if (blockIdx.x == 0 && threadIdx.x == 0)
         *lv = level;
@@ -893,7 +1051,8 @@ struct scc_trim_body {
  * cnt: the queue's three counters, all 0 on entry. */
 __global__ void __launch_bounds__(SCC_COOP_BLOCK, 1)
 scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
-              struct scc_trim_body body, unsigned long long *removed, unsigned long long *lv)
+              struct scc_trim_body body, unsigned long long *removed, unsigned long long *lv,
+              unsigned long long budget_ns, unsigned long long *abort_f)
 {
     cg::grid_group grid = cg::this_grid();
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
@@ -942,13 +1101,160 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
         }
     }
     grid.sync();
-    uint32_t level = scc_run_levels(body, level0, body.cnt, NULL, 0, 0, chain_hops, lv);
+    uint32_t level = scc_run_levels(body, level0, body.cnt, NULL, 0, 0, chain_hops, lv, budget_ns,
+                                    abort_f);
     unsigned long long mine = warp_sum64(body.mine);
     if ((threadIdx.x & 31) == 0 && mine)
         atomicAdd(removed, mine);
     grid.sync();
     if (blockIdx.x == 0 && threadIdx.x == 0)
         *lv = level;
+}
+
+__device__ __forceinline__ static unsigned long long scc_vload64(const unsigned long long *p)
+{
+    return *(const volatile unsigned long long *)p;
+}
+
+/* ---- multi-source partition (Li et al.) ----
+ * Regions are dense ids 0 .. R-1 here.  Election: per region, the live
+ * vertex of largest (in+1)(out+1) degree product (ties to the larger id):
+ * a 64-bit key max per region, reduced within each warp first (lanes of
+ * one region agree by __match_any_sync), so a region of millions of
+ * vertices costs one atomic per warp at most and none once its maximum is
+ * in place. */
+__global__ void scc_fb_elect(uint32_t n, const uint64_t *off, const uint64_t *roff,
+                             const uint32_t *rep, const uint32_t *reg, unsigned long long *best)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const bool live = v < n && rep[v] == SCC_UNSET;
+    const uint32_t r = live ? reg[v] : SCC_UNSET;
+    uint32_t score = 0;
+    if (live) {
+        uint64_t p = (off[v + 1] - off[v] + 1) * (roff[v + 1] - roff[v] + 1);
+        score = p > 0x7fffffffull ? 0x7fffffffu : (uint32_t)p;
+    }
+    const unsigned peers = __match_any_sync(FULL_MASK, r);
+    const uint32_t smax = __reduce_max_sync(peers, score);
+    const uint32_t vmax = __reduce_max_sync(peers, live && score == smax ? (uint32_t)v : 0u);
+    if (live && (threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1)) {
+        unsigned long long key = 1ull << 63 | (unsigned long long)smax << 32 | vmax;
+        if (scc_vload64(&best[r]) < key)
+            atomicMax(&best[r], key);
+    }
+}
+
+/* The multi-source search's flags (as scc_pivot_flags_init, one thread per
+ * four vertices) with every region's elected pivot in both queues (the
+ * counters ca / cb start at 0). */
+__global__ void scc_fb_init(uint32_t n, const uint32_t *rep, const uint32_t *reg,
+                            const unsigned long long *best, uint32_t *flags, uint32_t *qa,
+                            unsigned long long *ca, uint32_t *qb, unsigned long long *cb)
+{
+    uint64_t k = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t buf[4], nb = 0;
+    if (4 * k < n) { /* no early return: the whole warp flushes below */
+        uint32_t word = 0;
+        for (uint32_t j = 0; j < 4; j++) {
+            uint64_t v = 4 * k + j;
+            uint32_t f = PF_OUT;
+            if (v < n && rep[v] == SCC_UNSET) {
+                f = 0;
+                if ((uint32_t)best[reg[v]] == (uint32_t)v) {
+                    f = PF_FWD | PF_BWD;
+                    buf[nb++] = (uint32_t)v;
+                }
+            }
+            word |= f << (8 * j);
+        }
+        flags[k] = word;
+    }
+    scc_flush2(true, nb, buf, qa, ca, qa, ca);
+    scc_flush2(true, nb, buf, qb, cb, qb, cb);
+}
+
+/* Reached both ways -> the pivot's SCC; otherwise the subregion code
+ * 3 * region + (forward) + 2 (backward), marked for the renumbering. */
+__global__ void scc_fb_finish(uint32_t n, uint32_t *rep, uint32_t *reg,
+                              const unsigned long long *best, const uint32_t *flags,
+                              uint32_t *mark, unsigned long long *live)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    bool still = false;
+    if (v < n && rep[v] == SCC_UNSET) {
+        uint32_t fl = (flags[v >> 2] >> (8 * (v & 3))) & 0xffu;
+        uint32_t f = (fl & PF_FWD) != 0, b = (fl & PF_BWD) != 0;
+        uint32_t r = reg[v];
+        if (f && b) {
+            rep[v] = (uint32_t)best[r];
+        } else {
+            uint32_t code = 3 * r + f + 2 * b;
+            reg[v] = code;
+            mark[code] = 1;
+            still = true;
+        }
+    }
+    unsigned bal = __ballot_sync(FULL_MASK, still);
+    if ((threadIdx.x & 31) == 0 && bal)
+        atomicAdd(live, (unsigned long long)__popc(bal));
+}
+
+/* Subregion codes -> dense region ids (the exclusive prefix sum of the
+ * marks). */
+__global__ void scc_fb_renumber(uint32_t n, const uint32_t *rep, uint32_t *reg, const uint32_t *pos)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < n && rep[v] == SCC_UNSET)
+        reg[v] = pos[reg[v]];
+}
+
+/* ---- the CPU residue: the live subgraph, compacted ---- */
+
+__global__ void scc_live_flags(uint32_t n, const uint32_t *rep, uint32_t *flag)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (v < n)
+        flag[v] = rep[v] == SCC_UNSET;
+}
+
+/* For live v (compact id newid[v]): its original id and its number of
+ * live out-neighbours.  Edges to finished vertices are dropped: the live
+ * vertices are a union of SCCs, whose SCCs are those of the subgraph they
+ * induce. */
+__global__ void scc_res_degrees(uint32_t n, const uint64_t *off, const uint32_t *tgt,
+                                const uint32_t *rep, const uint32_t *newid, uint64_t *cdeg,
+                                uint32_t *orig)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n || rep[v] != SCC_UNSET)
+        return;
+    uint64_t d = 0;
+    for (uint64_t e = off[v]; e < off[v + 1]; e++)
+        d += rep[tgt[e]] == SCC_UNSET;
+    cdeg[newid[v]] = d;
+    orig[newid[v]] = (uint32_t)v;
+}
+
+__global__ void scc_res_fill(uint32_t n, const uint64_t *off, const uint32_t *tgt,
+                             const uint32_t *rep, const uint32_t *newid, const uint64_t *coff,
+                             uint32_t *ctgt)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n || rep[v] != SCC_UNSET)
+        return;
+    uint64_t k = coff[newid[v]];
+    for (uint64_t e = off[v]; e < off[v + 1]; e++) {
+        uint32_t w = tgt[e];
+        if (rep[w] == SCC_UNSET)
+            ctgt[k++] = newid[w];
+    }
+}
+
+__global__ void scc_res_scatter(uint32_t nl, const uint32_t *orig, const uint32_t *hrep, uint32_t *rep)
+{
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < nl)
+        rep[orig[i]] = hrep[i];
 }
 
 /* ---- host side ---- */
@@ -1018,10 +1324,22 @@ struct scc_work {
     unsigned coop_blocks_per_sm; /* 0: as many as fit */
     int all_live;                /* every vertex live, all in region 0 (no trim yet) */
     int sms;
+    uint64_t m;                  /* edges of the graph */
+    double deadline_ms;          /* CPU-residue budget: host clock (now_ms) when
+                                    the GPU phases give up (0: no budget) */
+    int aborted;                 /* an engine gave up: hand the residue to the CPU */
+    unsigned long long *fb_best; /* multi-source rounds: per region, the elected key */
+    uint32_t *fb_mark, *fb_pos;  /* per subregion code (3 per region), and its scan */
+    void *fb_temp;               /* the scan's CUB work space */
+    size_t fb_temp_bytes;
+    struct scc_seg fseg, bseg;   /* segment layouts of the out- and in-edges (d 0: none) */
+    uint64_t *seg_base[2];       /* their row offsets (owned) */
+    uint32_t *seg_adj[2];        /* their edges (owned) */
 };
 
 enum { CNT_TRIM = 0, CNT_LIVE = 1, CNT_SUM = 2, CNT_A = CNT_SUM + SUM_N, CNT_B = CNT_A + 3,
-       CNT_PIVOT = CNT_B + 3, CNT_LEVEL = CNT_PIVOT + 1, CNT_Q = CNT_LEVEL + 1, CNT_N = CNT_Q + 3 };
+       CNT_PIVOT = CNT_B + 3, CNT_LEVEL = CNT_PIVOT + 1, CNT_ABORT = CNT_LEVEL + 1,
+       CNT_Q = CNT_ABORT + 1, CNT_N = CNT_Q + 3 };
 
 enum { COOP_PIVOT, COOP_LABEL, COOP_LABEL_COL, COOP_TRIM };
 
@@ -1049,16 +1367,49 @@ out:
     return rc;
 }
 
-/* After a persistent engine: w->level from the kernel's last level. */
+/* After a persistent engine: w->level from the kernel's last level, and
+ * whether it gave up on the CPU-residue budget. */
 static int coop_levels(struct scc_work *w, struct wx_error *err)
 {
     int rc = WX_OK;
-    unsigned long long lv = 0;
-    CK(cudaMemcpy(&lv, w->cnt + CNT_LEVEL, sizeof lv, cudaMemcpyDeviceToHost));
-    w->levels += (uint32_t)lv - w->level;
-    w->level = (uint32_t)lv;
+    unsigned long long lv[2] = {0, 0}; /* CNT_LEVEL, CNT_ABORT */
+    CK(cudaMemcpy(lv, w->cnt + CNT_LEVEL, sizeof lv, cudaMemcpyDeviceToHost));
+    w->levels += (uint32_t)lv[0] - w->level;
+    w->level = (uint32_t)lv[0];
+    if (lv[1])
+        w->aborted = 1;
 out:
     return rc;
+}
+
+/* The budget left for the next engine, ns (0: none); sets w->aborted when
+ * it is already spent (the caller then launches nothing). */
+static unsigned long long budget_left(struct scc_work *w)
+{
+    if (w->deadline_ms <= 0)
+        return 0;
+    double left = w->deadline_ms - now_ms();
+    if (left <= 0) {
+        w->aborted = 1;
+        return 0;
+    }
+    return (unsigned long long)(left * 1e6) + 1;
+}
+
+/* Starts a budget for the residue of *live vertices (edges estimated at
+ * the graph's average degree), or none when the residue is too large for
+ * the CPU (or residue != 1). */
+static void arm_budget(struct scc_work *w, uint64_t live, const struct scc_gpu_tuning *tu)
+{
+    w->deadline_ms = 0;
+    if (tu->residue != 1 || live == 0)
+        return;
+    double items = (double)live + (double)live * (double)w->m / (double)w->n;
+    if (items > (double)tu->residue_max)
+        return;
+    w->deadline_ms = now_ms() + items * tu->residue_ns * 1e-6;
+    if (w->deadline_ms <= 0)
+        w->deadline_ms = 1e-9; /* "armed", even at a clock of 0 */
 }
 
 static struct scc_side make_side(const struct scc_work *w, int backward, uint32_t *lab, int b_side)
@@ -1093,14 +1444,17 @@ static int propagate(struct scc_work *w, struct scc_side a, struct scc_side b, i
     }
     if (w->coop) {
         uint32_t level = w->level, hops = w->chain_hops;
-        unsigned long long *lv = w->cnt + CNT_LEVEL;
+        unsigned long long *lv = w->cnt + CNT_LEVEL, *ab = w->cnt + CNT_ABORT;
+        unsigned long long bud = budget_left(w);
+        if (w->aborted)
+            return WX_OK;
         if (col) {
             struct scc_label_body<true> body = {w->n, a, b, w->rep, w->reg, col};
-            void *args[] = {&body, &two, &level, &all, &hops, &lv};
+            void *args[] = {&body, &two, &level, &all, &hops, &lv, &bud, &ab};
             rc = coop_launch(w, COOP_LABEL_COL, (const void *)scc_label_coop<true>, args, err);
         } else {
             struct scc_label_body<false> body = {w->n, a, b, w->rep, w->reg, NULL};
-            void *args[] = {&body, &two, &level, &all, &hops, &lv};
+            void *args[] = {&body, &two, &level, &all, &hops, &lv, &bud, &ab};
             rc = coop_launch(w, COOP_LABEL, (const void *)scc_label_coop<false>, args, err);
         }
         if (rc == WX_OK)
@@ -1126,6 +1480,10 @@ static int propagate(struct scc_work *w, struct scc_side a, struct scc_side b, i
             CK(cudaMemcpy(&cb, b.cnt + w->level % 3, sizeof cb, cudaMemcpyDeviceToHost));
         if (ca == 0 && cb == 0)
             break;
+        if (w->deadline_ms > 0 && now_ms() > w->deadline_ms) {
+            w->aborted = 1; /* the labels are discarded */
+            break;
+        }
         if (batch < LEVEL_BATCH_MAX)
             batch *= 2;
     }
@@ -1154,7 +1512,10 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
         struct scc_trim_body body = {w->off, w->roff, w->tgt, w->rsrc, w->reg, w->rep, w->col,
                                      w->reach, w->qa0, w->qa1, w->cnt + CNT_Q, 0};
         unsigned long long *rem = w->cnt + CNT_TRIM, *lv = w->cnt + CNT_LEVEL;
-        void *args[] = {&n, &level, &all_live, &hops, &body, &rem, &lv};
+        unsigned long long *ab = w->cnt + CNT_ABORT, bud = budget_left(w);
+        if (w->aborted)
+            return WX_OK;
+        void *args[] = {&n, &level, &all_live, &hops, &body, &rem, &lv, &bud, &ab};
         rc = coop_launch(w, COOP_TRIM, (const void *)scc_trim_coop, args, err);
         if (rc != WX_OK)
             goto out;
@@ -1173,8 +1534,12 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
     for (uint32_t s = 0; s < tu->trim_max_sweeps && *live > 0; s++) {
         unsigned long long trimmed = 0;
         CK(cudaMemset(w->cnt + CNT_TRIM, 0, sizeof trimmed));
-        scc_trim<<<gv, SCC_BLOCK>>>(w->n, w->off, w->tgt, w->roff, w->rsrc, w->rep, w->reg,
-                                    w->cnt + CNT_TRIM);
+        if (w->fseg.d)
+            scc_trim_seg<<<gv, SCC_BLOCK>>>(w->n, w->off, w->tgt, w->roff, w->rsrc, w->fseg, w->bseg,
+                                            w->rep, w->reg, w->cnt + CNT_TRIM);
+        else
+            scc_trim<<<gv, SCC_BLOCK>>>(w->n, w->off, w->tgt, w->roff, w->rsrc, w->rep, w->reg,
+                                        w->cnt + CNT_TRIM);
         CK_LAUNCH();
         CK(cudaMemcpy(&trimmed, w->cnt + CNT_TRIM, sizeof trimmed, cudaMemcpyDeviceToHost));
         st->trim_sweeps++;
@@ -1216,13 +1581,16 @@ static int pivot_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats 
         CK(cudaMemcpy(((w->level & 1) ? w->qb1 : w->qb0), &pivot, sizeof pivot, cudaMemcpyHostToDevice));
         uint32_t level = w->level, hops = w->chain_hops;
         struct scc_pivot_body body = {w->off, w->roff, w->tgt, w->rsrc, flags, w->qa0, w->qa1,
-                                      w->qb0, w->qb1, w->cnt + CNT_A, w->cnt + CNT_B};
-        unsigned long long *lv = w->cnt + CNT_LEVEL;
-        void *args[] = {&level, &hops, &body, &lv};
+                                      w->qb0, w->qb1, w->cnt + CNT_A, w->cnt + CNT_B, NULL};
+        unsigned long long *lv = w->cnt + CNT_LEVEL, *ab = w->cnt + CNT_ABORT;
+        unsigned long long bud = budget_left(w);
+        if (w->aborted)
+            goto out;
+        void *args[] = {&level, &hops, &body, &lv, &bud, &ab};
         rc = coop_launch(w, COOP_PIVOT, (const void *)scc_pivot_coop, args, err);
         if (rc == WX_OK)
             rc = coop_levels(w, err);
-        if (rc != WX_OK)
+        if (rc != WX_OK || w->aborted)
             goto out;
         CK(cudaMemset(w->cnt + CNT_LIVE, 0, sizeof left));
         scc_pivot_finish_flags<<<gv, SCC_BLOCK>>>(w->n, pivot, w->rep, w->reg, flags,
@@ -1240,7 +1608,7 @@ static int pivot_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats 
     CK(cudaMemcpy(((w->level & 1) ? a.q1 : a.q0), &pivot, sizeof pivot, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(((w->level & 1) ? b.q1 : b.q0), &pivot, sizeof pivot, cudaMemcpyHostToDevice));
     rc = propagate(w, a, b, 1, 0, 1, 1, NULL, err);
-    if (rc != WX_OK)
+    if (rc != WX_OK || w->aborted)
         goto out;
     CK(cudaMemset(w->cnt + CNT_LIVE, 0, sizeof left));
     scc_pivot_finish<<<gv, SCC_BLOCK>>>(w->n, pivot, w->rep, w->reg, w->col, w->reach,
@@ -1264,13 +1632,13 @@ static int colour_round(struct scc_work *w, int dir, uint64_t *live, struct wx_e
     CK_LAUNCH();
     rc = propagate(w, make_side(w, dir, w->col, 0), make_side(w, dir, w->col, 0), 0, 1, 0, 0, NULL,
                    err);
-    if (rc != WX_OK)
+    if (rc != WX_OK || w->aborted)
         goto out;
     scc_colour_roots<<<gv, SCC_BLOCK>>>(w->n, w->rep, w->col, w->reach);
     CK_LAUNCH();
     rc = propagate(w, make_side(w, !dir, w->reach, 1), make_side(w, !dir, w->reach, 1), 0, 1, 0, 0,
                    w->col, err);
-    if (rc != WX_OK)
+    if (rc != WX_OK || w->aborted)
         goto out;
     CK(cudaMemset(w->cnt + CNT_LIVE, 0, sizeof left));
     scc_colour_finish<<<gv, SCC_BLOCK>>>(w->n, w->rep, w->reg, w->col, w->reach, w->cnt + CNT_LIVE);
@@ -1287,6 +1655,230 @@ out:
     return rc;
 }
 
+/* Builds the segment layout of off/adj with degree bound d into side k of
+ * w (k 0: out-edges, 1: in-edges). */
+static int seg_build(struct scc_work *w, int k, const uint64_t *off, const uint32_t *adj, uint32_t d,
+                     struct wx_error *err)
+{
+    int rc = WX_OK;
+    const uint64_t nseg = ((uint64_t)w->n + 31) / 32;
+    uint64_t *width = NULL, rows = 0;
+    void *temp = NULL;
+    size_t temp_bytes = 0;
+    CK(cudaMalloc((void **)&width, (nseg + 1) * sizeof *width));
+    CK(cudaMalloc((void **)&w->seg_base[k], (nseg + 1) * sizeof *w->seg_base[k]));
+    CK(cudaMemset(width, 0, (nseg + 1) * sizeof *width));
+    scc_seg_width<<<grid_for(nseg * 32), SCC_BLOCK>>>(w->n, nseg, off, d, width);
+    CK_LAUNCH();
+    CK(cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, width, w->seg_base[k], (int64_t)nseg + 1));
+    CK(cudaMalloc(&temp, temp_bytes));
+    CK(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, width, w->seg_base[k], (int64_t)nseg + 1));
+    CK(cudaMemcpy(&rows, w->seg_base[k] + nseg, sizeof rows, cudaMemcpyDeviceToHost));
+    CK(cudaMalloc((void **)&w->seg_adj[k], (rows ? rows : 1) * 32 * sizeof(uint32_t)));
+    scc_seg_fill<<<grid_for(w->n), SCC_BLOCK>>>(w->n, off, adj, d, w->seg_base[k], w->seg_adj[k]);
+    CK_LAUNCH();
+    {
+        struct scc_seg *sg = k ? &w->bseg : &w->fseg;
+        sg->base = w->seg_base[k];
+        sg->adj = w->seg_adj[k];
+        sg->d = d;
+    }
+out:
+    cudaFree(width);
+    cudaFree(temp);
+    return rc;
+}
+
+/* One multi-source round (Li et al.): every region (dense ids 0 .. *nreg-1)
+ * elects a pivot, all pivots search forward and backward at once within
+ * their regions (the pivot engine with region checks), each pivot's SCC is
+ * finished, and the rest splits into (forward only, backward only,
+ * neither) subregions, numbered densely by a prefix sum over the codes.
+ * Every region finishes >= 1 SCC (its pivot's), so *live decreases. */
+static int fb_round(struct scc_work *w, uint32_t *nreg, uint64_t *live, struct scc_gpu_stats *st,
+                    struct wx_error *err)
+{
+    int rc = WX_OK;
+    const unsigned gv = grid_for(w->n);
+    const uint64_t R = *nreg, codes = 3 * R;
+    unsigned long long pivots = 0, left = 0;
+    uint32_t *flags = w->col; /* one byte per vertex */
+    uint32_t last[2];
+    if (!w->fb_best) {
+        /* regions are at most n + 1 (dense, or the four after the pivot) */
+        const uint64_t cap = 3 * ((uint64_t)w->n + 4);
+        CK(cudaMalloc((void **)&w->fb_best, ((uint64_t)w->n + 4) * sizeof *w->fb_best));
+        CK(cudaMalloc((void **)&w->fb_mark, cap * sizeof *w->fb_mark));
+        CK(cudaMalloc((void **)&w->fb_pos, cap * sizeof *w->fb_pos));
+        CK(cub::DeviceScan::ExclusiveSum(NULL, w->fb_temp_bytes, w->fb_mark, w->fb_pos, (int64_t)cap));
+        CK(cudaMalloc(&w->fb_temp, w->fb_temp_bytes));
+    }
+    CK(cudaMemset(w->fb_best, 0, R * sizeof *w->fb_best));
+    scc_fb_elect<<<gv, SCC_BLOCK>>>(w->n, w->off, w->roff, w->rep, w->reg, w->fb_best);
+    CK_LAUNCH();
+    CK(cudaMemset(w->cnt + CNT_A, 0, 3 * sizeof pivots));
+    CK(cudaMemset(w->cnt + CNT_B, 0, 3 * sizeof pivots));
+    scc_fb_init<<<grid_for(((uint64_t)w->n + 3) / 4), SCC_BLOCK>>>(
+        w->n, w->rep, w->reg, w->fb_best, flags, (w->level & 1) ? w->qa1 : w->qa0,
+        w->cnt + CNT_A + w->level % 3, (w->level & 1) ? w->qb1 : w->qb0, w->cnt + CNT_B + w->level % 3);
+    CK_LAUNCH();
+    CK(cudaMemcpy(&pivots, w->cnt + CNT_A + w->level % 3, sizeof pivots, cudaMemcpyDeviceToHost));
+    st->fb_pivots += pivots;
+    {
+        uint32_t level = w->level, hops = w->chain_hops;
+        struct scc_pivot_body body = {w->off, w->roff, w->tgt, w->rsrc, flags, w->qa0, w->qa1,
+                                      w->qb0, w->qb1, w->cnt + CNT_A, w->cnt + CNT_B, w->reg};
+        unsigned long long *lv = w->cnt + CNT_LEVEL, *ab = w->cnt + CNT_ABORT;
+        unsigned long long bud = budget_left(w);
+        if (w->aborted)
+            goto out;
+        void *args[] = {&level, &hops, &body, &lv, &bud, &ab};
+        rc = coop_launch(w, COOP_PIVOT, (const void *)scc_pivot_coop, args, err);
+        if (rc == WX_OK)
+            rc = coop_levels(w, err);
+        if (rc != WX_OK || w->aborted)
+            goto out;
+    }
+    CK(cudaMemset(w->fb_mark, 0, codes * sizeof *w->fb_mark));
+    CK(cudaMemset(w->cnt + CNT_LIVE, 0, sizeof left));
+    scc_fb_finish<<<gv, SCC_BLOCK>>>(w->n, w->rep, w->reg, w->fb_best, flags, w->fb_mark,
+                                     w->cnt + CNT_LIVE);
+    CK_LAUNCH();
+    CK(cub::DeviceScan::ExclusiveSum(w->fb_temp, w->fb_temp_bytes, w->fb_mark, w->fb_pos,
+                                     (int64_t)codes));
+    scc_fb_renumber<<<gv, SCC_BLOCK>>>(w->n, w->rep, w->reg, w->fb_pos);
+    CK_LAUNCH();
+    CK(cudaMemcpy(&left, w->cnt + CNT_LIVE, sizeof left, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(&last[0], w->fb_pos + codes - 1, sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(&last[1], w->fb_mark + codes - 1, sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    if (left >= *live || pivots == 0) {
+        rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                     "GPU SCC: internal error: a multi-source round finished no vertex (%llu live, "
+                     "%llu pivots)", (unsigned long long)*live, pivots);
+        goto out;
+    }
+    *nreg = last[0] + last[1];
+    *live = left;
+    st->fb_rounds++;
+out:
+    return rc;
+}
+
+/* Hands the live rest to the CPU: compacts the subgraph induced by the
+ * live vertices on the GPU (flags, a scan for the new ids, live
+ * out-degrees, a scan for the offsets, the targets), copies it to the
+ * host, runs Tarjan (analysis/scc.h), and writes each live vertex's
+ * representative (the smallest member of its component) back into rep. */
+static int cpu_residue(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *st,
+                       struct wx_error *err)
+{
+    int rc = WX_OK;
+    const double t0 = now_ms();
+    const unsigned gv = grid_for(w->n);
+    uint32_t *flag = w->col, *newid = w->reach, last[2];
+    uint64_t *cdeg = NULL, *coff = NULL, *hoff = NULL, nl = 0, ml = 0;
+    uint32_t *orig = NULL, *ctgt = NULL, *horig = NULL, *htgt = NULL;
+    void *temp = NULL;
+    size_t temp_bytes = 0;
+    struct scc_result res;
+    memset(&res, 0, sizeof res);
+    scc_live_flags<<<gv, SCC_BLOCK>>>(w->n, w->rep, flag);
+    CK_LAUNCH();
+    CK(cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, flag, newid, (int64_t)w->n));
+    CK(cudaMalloc(&temp, temp_bytes));
+    CK(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, flag, newid, (int64_t)w->n));
+    CK(cudaFree(temp));
+    temp = NULL;
+    CK(cudaMemcpy(&last[0], newid + w->n - 1, sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(&last[1], flag + w->n - 1, sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    nl = (uint64_t)last[0] + last[1];
+    if (nl != *live) {
+        rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                     "GPU SCC: internal error: %llu live vertices counted, %llu found",
+                     (unsigned long long)*live, (unsigned long long)nl);
+        goto out;
+    }
+    if (nl == 0)
+        goto out;
+    CK(cudaMalloc((void **)&cdeg, (nl + 1) * sizeof *cdeg));
+    CK(cudaMalloc((void **)&coff, (nl + 1) * sizeof *coff));
+    CK(cudaMalloc((void **)&orig, nl * sizeof *orig));
+    CK(cudaMemset(cdeg, 0, (nl + 1) * sizeof *cdeg));
+    scc_res_degrees<<<gv, SCC_BLOCK>>>(w->n, w->off, w->tgt, w->rep, newid, cdeg, orig);
+    CK_LAUNCH();
+    CK(cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, cdeg, coff, (int64_t)nl + 1));
+    CK(cudaMalloc(&temp, temp_bytes));
+    CK(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, cdeg, coff, (int64_t)nl + 1));
+    CK(cudaFree(temp));
+    temp = NULL;
+    CK(cudaMemcpy(&ml, coff + nl, sizeof ml, cudaMemcpyDeviceToHost));
+    CK(cudaMalloc((void **)&ctgt, (ml ? ml : 1) * sizeof *ctgt));
+    scc_res_fill<<<gv, SCC_BLOCK>>>(w->n, w->off, w->tgt, w->rep, newid, coff, ctgt);
+    CK_LAUNCH();
+    hoff = (uint64_t *)malloc((nl + 1) * sizeof *hoff);
+    htgt = (uint32_t *)malloc((ml ? ml : 1) * sizeof *htgt);
+    horig = (uint32_t *)malloc(nl * sizeof *horig);
+    if (!hoff || !htgt || !horig) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                     "GPU SCC: out of host memory for the CPU residue (%llu vertices, %llu edges)",
+                     (unsigned long long)nl, (unsigned long long)ml);
+        goto out;
+    }
+    CK(cudaMemcpy(hoff, coff, (nl + 1) * sizeof *hoff, cudaMemcpyDeviceToHost));
+    if (ml)
+        CK(cudaMemcpy(htgt, ctgt, ml * sizeof *htgt, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(horig, orig, nl * sizeof *horig, cudaMemcpyDeviceToHost));
+    {
+        struct csr h;
+        memset(&h, 0, sizeof h);
+        h.n_vertices = nl;
+        h.n_edges = ml;
+        h.offsets = hoff;
+        h.targets = htgt;
+        rc = scc_cpu(&h, &res, err);
+        if (rc != WX_OK)
+            goto out;
+        /* canonical ids: a component's first vertex in compact order is its
+         * smallest member (compaction keeps the order); htgt is free now */
+        uint32_t *repr = htgt;
+        if (ml < res.n_sccs) {
+            free(htgt);
+            htgt = repr = (uint32_t *)malloc(res.n_sccs * sizeof *repr);
+            if (!repr) {
+                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "GPU SCC: out of host memory");
+                goto out;
+            }
+        }
+        for (uint64_t c = 0; c < res.n_sccs; c++)
+            repr[c] = SCC_UNSET;
+        for (uint64_t i = 0; i < nl; i++) {
+            uint32_t c = res.comp[i];
+            if (repr[c] == SCC_UNSET)
+                repr[c] = horig[i];
+            res.comp[i] = repr[c];
+        }
+    }
+    CK(cudaMemcpy(cdeg, res.comp, nl * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    scc_res_scatter<<<grid_for(nl), SCC_BLOCK>>>((uint32_t)nl, orig, (const uint32_t *)cdeg, w->rep);
+    CK_LAUNCH();
+    CK(cudaDeviceSynchronize());
+    st->residue_n = nl;
+    st->residue_m = ml;
+    *live = 0;
+out:
+    scc_result_free(&res);
+    cudaFree(temp);
+    cudaFree(cdeg);
+    cudaFree(coff);
+    cudaFree(orig);
+    cudaFree(ctgt);
+    free(hoff);
+    free(htgt);
+    free(horig);
+    st->residue_ms += now_ms() - t0;
+    return rc;
+}
+
 extern "C" void scc_gpu_tuning_default(struct scc_gpu_tuning *t)
 {
     t->trim_min_share = TRIM_MIN_SHARE;
@@ -1296,7 +1888,54 @@ extern "C" void scc_gpu_tuning_default(struct scc_gpu_tuning *t)
     t->persistent = 1;
     t->chain_hops = CHAIN_HOPS;
     t->coop_blocks_per_sm = 0;
-    t->transpose_sort = 1;
+    t->transpose_sort = 2;
+    t->fb_rounds = FB_ROUNDS;
+    t->residue = 1;
+    t->residue_ns = RESIDUE_NS;
+    t->residue_max = RESIDUE_MAX;
+}
+
+extern "C" int scc_gpu_tuning_parse(const char *spec, struct scc_gpu_tuning *t, struct wx_error *err)
+{
+    const char *p = spec;
+    while (*p) {
+        const char *eq = strchr(p, '='), *end = strchr(p, ',');
+        if (!end)
+            end = p + strlen(p);
+        if (!eq || eq > end)
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                           "SCC tuning '%s': expected NAME=VALUE items separated by commas", spec);
+        char *e = NULL;
+        unsigned long long v = strtoull(eq + 1, &e, 0);
+        size_t len = (size_t)(eq - p);
+        if (e != end || eq + 1 == end)
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "SCC tuning '%s': bad number for '%.*s'", spec,
+                           (int)len, p);
+#define TUNE(name, field, type)                                                \
+        if (len == strlen(name) && !strncmp(p, name, len)) {                   \
+            t->field = (type)v;                                                \
+            goto next;                                                         \
+        }
+        TUNE("trim_min_share", trim_min_share, uint32_t)
+        TUNE("trim_max_sweeps", trim_max_sweeps, uint32_t)
+        TUNE("pivot", pivot, int)
+        TUNE("colour_dir", colour_dir, int)
+        TUNE("persistent", persistent, int)
+        TUNE("chain_hops", chain_hops, uint32_t)
+        TUNE("coop_blocks_per_sm", coop_blocks_per_sm, uint32_t)
+        TUNE("transpose_sort", transpose_sort, int)
+        TUNE("fb_rounds", fb_rounds, uint32_t)
+        TUNE("residue", residue, int)
+        TUNE("residue_ns", residue_ns, uint32_t)
+        TUNE("residue_max", residue_max, uint64_t)
+        TUNE("segment_degree", segment_degree, uint32_t)
+#undef TUNE
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "SCC tuning '%s': unknown field '%.*s'", spec,
+                       (int)len, p);
+    next:
+        p = *end ? end + 1 : end;
+    }
+    return WX_OK;
 }
 
 extern "C" int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp,
@@ -1305,6 +1944,14 @@ extern "C" int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp,
 {
     struct scc_gpu_tuning t;
     scc_gpu_tuning_default(&t);
+    const char *env = getenv("WARPEX_SCC_TUNING");
+    if (env && *env) {
+        int rc = scc_gpu_tuning_parse(env, &t, err);
+        if (rc != WX_OK) {
+            memset(out, 0, sizeof *out);
+            return rc;
+        }
+    }
     return scc_gpu_device_tuned(dg, d_comp, out, st_out, &t, err);
 }
 
@@ -1338,7 +1985,7 @@ extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_
     size_t temp_bytes = 0;
     unsigned long long h_sum[SUM_N];
     double t0 = now_ms(), t;
-    int dev = 0, sms = 0;
+    int dev = 0, sms = 0, sorted = 1;
 
     w.n = n;
     w.off = dg->d_offsets;
@@ -1368,13 +2015,32 @@ extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_
     CK(cudaMalloc((void **)&w.qb0, n64 * sizeof *w.qb0));
     CK(cudaMalloc((void **)&w.qb1, n64 * sizeof *w.qb1));
     CK(cudaMalloc((void **)&w.cnt, CNT_N * sizeof *w.cnt));
+    CK(cudaMemset(w.cnt, 0, CNT_N * sizeof *w.cnt));
+    w.m = m;
     if (m)
         CK(cudaMalloc((void **)&rsrc, m * sizeof *rsrc));
     w.roff = roff;
     w.rsrc = rsrc;
 
     /* 1. transpose */
-    if (m && !tu->transpose_sort) {
+    sorted = tu->transpose_sort != 0;
+    if (m && tu->transpose_sort == 2) {
+        /* auto: counting when >= 90 % of a sample of edges stay within
+         * LOCAL_NEAR ids (or n / 256) of their source: the in-degree
+         * atomics then hit a small window (torus 1.7 vs 2.6 ms), while
+         * random targets make them 4x slower than the sort */
+        const uint32_t k = m < LOCAL_SAMPLE ? (uint32_t)m : LOCAL_SAMPLE;
+        const uint64_t near = n64 / 256 > LOCAL_NEAR ? n64 / 256 : LOCAL_NEAR;
+        unsigned long long hits = 0;
+        CK(cudaMemset(w.cnt + CNT_TRIM, 0, sizeof hits));
+        scc_locality<<<grid_for(k), SCC_BLOCK>>>(dg->d_offsets, dg->d_targets, n, m, k, near,
+                                                w.cnt + CNT_TRIM);
+        CK_LAUNCH();
+        CK(cudaMemcpy(&hits, w.cnt + CNT_TRIM, sizeof hits, cudaMemcpyDeviceToHost));
+        sorted = hits * 10 < (unsigned long long)k * 9;
+    }
+    st.transpose_sorted = sorted;
+    if (m && !sorted) {
         /* counting: in-degrees (atomics), a scan, a scatter at per-target
          * cursors; in-list order is arbitrary (nothing depends on it) */
         uint64_t *deg = NULL;
@@ -1410,11 +2076,21 @@ extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_
         CK(cudaFree(src));
         src = NULL;
     }
-    if (!m || tu->transpose_sort) {
+    if (!m || sorted) {
         scc_offsets_from_keys<<<grid_for(m + 1), SCC_BLOCK>>>(keys, m, n, roff);
         CK_LAUNCH();
         CK(cudaFree(keys));
         keys = NULL;
+    }
+    if (tu->segment_degree && m && tu->trim_min_share) {
+        /* the sweeps are the layout's only user: both layouts or neither */
+        rc = seg_build(&w, 0, w.off, w.tgt, tu->segment_degree, err);
+        if (rc == WX_OK)
+            rc = seg_build(&w, 1, w.roff, w.rsrc, tu->segment_degree, err);
+        if (rc != WX_OK)
+            goto out;
+        if (!w.bseg.d)
+            w.fseg.d = 0;
     }
     CK(cudaMemset(d_comp, 0xff, n64 * sizeof *d_comp));
     CK(cudaMemset(w.reg, 0, n64 * sizeof *w.reg));
@@ -1424,7 +2100,9 @@ extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_
     t = now_ms();
     st.transpose_ms = t - t0;
 
-    /* 2-3. trim, one pivot search, then trim and colour rounds */
+    /* 2-3. trim, one pivot search, multi-source rounds, then trim and
+     * colour rounds; the CPU takes the residue when forced or when the GPU
+     * phases outlast the budget (w.aborted) */
     {
         uint64_t live = n64;
         double ta = now_ms();
@@ -1434,6 +2112,13 @@ extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_
         w.all_live = 0;
         double tb = now_ms();
         st.trim_ms += tb - ta;
+        if (live > 0 && tu->residue == 2) {
+            st.residue_reason = 2;
+            rc = cpu_residue(&w, &live, &st, err);
+            if (rc != WX_OK)
+                goto out;
+        }
+        arm_budget(&w, live, tu);
         if (live > 0 && tu->pivot) {
             rc = pivot_phase(&w, &live, &st, err);
             if (rc != WX_OK)
@@ -1442,30 +2127,49 @@ extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_
         st.pivot_ms = now_ms() - tb;
         st.pivot_levels = w.levels;
         int dir = tu->colour_dir == 1 || tu->colour_dir == 3;
-        while (live > 0) {
-            uint32_t levels0 = w.levels, r = st.rounds;
+        uint32_t nreg = tu->pivot ? 4 : 1; /* regions are dense below nreg */
+        const uint32_t fb_max = w.coop ? tu->fb_rounds : 0;
+        while (live > 0 && !w.aborted) {
+            uint32_t levels0 = w.levels, r = st.rounds + st.fb_rounds;
             if (r < SCC_GPU_ROUND_INFO)
                 st.round_live[r] = live;
+            arm_budget(&w, live, tu);
             ta = now_ms();
             rc = trim_phase(&w, &live, &st, tu, err);
             if (rc != WX_OK)
                 goto out;
             tb = now_ms();
             st.trim_ms += tb - ta;
-            if (live == 0)
+            if (live == 0 || w.aborted)
                 break;
-            rc = colour_round(&w, dir, &live, err);
+            /* multi-source rounds first: after a colour round the regions
+             * are colours, no longer dense */
+            const int fb = st.rounds == 0 && st.fb_rounds < fb_max && 3ull * nreg + 3 <= UINT32_MAX;
+            if (fb)
+                rc = fb_round(&w, &nreg, &live, &st, err);
+            else
+                rc = colour_round(&w, dir, &live, err);
             if (rc != WX_OK)
                 goto out;
-            st.rounds++;
             double tc = now_ms();
-            st.colour_ms += tc - tb;
+            if (fb) {
+                st.fb_ms += tc - ta;
+            } else {
+                st.rounds++;
+                st.colour_ms += tc - tb;
+                if (tu->colour_dir < 2)
+                    dir = !dir;
+            }
             if (r < SCC_GPU_ROUND_INFO) {
                 st.round_levels[r] = w.levels - levels0;
                 st.round_ms[r] = tc - ta;
             }
-            if (tu->colour_dir < 2)
-                dir = !dir;
+        }
+        if (w.aborted && live > 0) {
+            st.residue_reason = 1;
+            rc = cpu_residue(&w, &live, &st, err);
+            if (rc != WX_OK)
+                goto out;
         }
         st.levels = w.levels;
     }
@@ -1533,6 +2237,14 @@ out:
     cudaFree(w.qb0);
     cudaFree(w.qb1);
     cudaFree(w.cnt);
+    cudaFree(w.fb_best);
+    cudaFree(w.fb_mark);
+    cudaFree(w.fb_pos);
+    cudaFree(w.fb_temp);
+    for (int k = 0; k < 2; k++) {
+        cudaFree(w.seg_base[k]);
+        cudaFree(w.seg_adj[k]);
+    }
     if (rc != WX_OK) {
         memset(out, 0, sizeof *out);
         cudaGetLastError(); /* leave no stale launch error behind */

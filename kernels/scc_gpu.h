@@ -41,6 +41,13 @@ struct scc_gpu_stats {
     uint32_t levels;          /* push levels in all (pivot and colouring)   */
     uint64_t trimmed;         /* vertices removed by trimming               */
     uint64_t pivot_scc;       /* vertices in the pivot's SCC                */
+    uint32_t fb_rounds;       /* multi-source forward-backward rounds run   */
+    uint64_t fb_pivots;       /* pivots elected in them, all rounds         */
+    double fb_ms;             /* their time (trims between them included)   */
+    uint64_t residue_n, residue_m; /* vertices and edges handed to the CPU  */
+    double residue_ms;        /* compaction, copies and Tarjan on the host  */
+    int residue_reason;       /* 0 none, 1 the GPU budget ran out, 2 forced */
+    int transpose_sorted;     /* 1: the transpose was a radix sort, 0: counting */
     /* the first SCC_GPU_ROUND_INFO colour rounds: live vertices before the
      * round, push levels, milliseconds (trim before it included) */
 #define SCC_GPU_ROUND_INFO 16
@@ -71,13 +78,58 @@ struct scc_gpu_tuning {
                                  follows at once per item (0: none)         */
     uint32_t coop_blocks_per_sm; /* persistent engines: blocks per SM (0: as
                                  many as fit)                               */
-    int transpose_sort;       /* 1 (default): transpose by a CUB radix sort
-                                 of (target, source) pairs; 0: by counting
+    int transpose_sort;       /* 1: transpose by a CUB radix sort of
+                                 (target, source) pairs; 0: by counting
                                  (in-degree atomics, a scan, a scatter:
                                  faster where targets are local, slower
-                                 where they are random)                     */
+                                 where they are random); 2 (default): by
+                                 counting when >= 90 % of 1024 sampled edges
+                                 have |target - source| <= max(65536, n/256),
+                                 else by sorting                            */
+    /* Multi-source partition (Li et al., PMAM 2017): after the single pivot
+     * search, up to fb_rounds rounds in which every region elects a pivot
+     * (the live vertex of largest (in+1)(out+1) degree product), all pivots
+     * search forward and backward at once within their regions, each
+     * pivot's SCC is finished and every region splits into (forward only,
+     * backward only, neither) subregions, renumbered densely by a CUB
+     * prefix sum; a trim between rounds.  Colour rounds finish whatever is
+     * left (default 8).  0: none; SCC_GPU_FB_ALL: no colour rounds at all
+     * (slow on DAG-like graphs: a round per SCC along a chain).  Needs the
+     * persistent engines (ignored with persistent = 0).                   */
+    uint32_t fb_rounds;
+#define SCC_GPU_FB_ALL 0xffffffffu
+    /* CPU residue: the live rest of the graph (after some GPU phases) is
+     * compacted on the GPU, copied to the host, decomposed by Tarjan there
+     * and the ids copied back -- for latency-bound graphs (long paths:
+     * rings, chains), where one thread walking a path on the GPU is ~20x
+     * slower per step than Tarjan.  residue: 0 never; 1 (default) when the
+     * GPU phases since the last progress check outlast a budget of
+     * residue_ns nanoseconds per residue item (live vertex or edge, the
+     * edges estimated as live * m / n) and the residue has at most
+     * residue_max items; 2 always, right after the first trim (tests).
+     * The budget is checked between BFS levels and every few thousand
+     * chain steps, so an engine overruns it by a few milliseconds at
+     * most.  Exact either way.                                           */
+    int residue;
+    uint32_t residue_ns;
+    uint64_t residue_max;
+    /* Interleaved segment layout (Wijs, Katoen, Bosnacki): vertices in
+     * segments of 32, one per lane; edge j of a segment's vertices stored
+     * side by side, so that a warp's j-th edge reads coalesce; edges beyond
+     * the out-degree bound segment_degree stay in the CSR.  Built on the
+     * device (out- and in-edges: at most 8 * segment_degree bytes per
+     * vertex) and read by the trim sweeps.  0 (default): plain CSR.       */
+    uint32_t segment_degree;
 };
 void scc_gpu_tuning_default(struct scc_gpu_tuning *t);
+/* Sets the fields named in spec, a comma-separated list of NAME=VALUE with
+ * the field names above (e.g. "fb_rounds=4,residue=0"), leaving the others
+ * as they are.  WX_EINPUT on an unknown name or a bad number.
+ * scc_gpu_device (hence scc_gpu, `warpex scc`, `explore --scc`) applies the
+ * environment variable WARPEX_SCC_TUNING this way over the defaults, so
+ * that strategies can be measured through the CLI (a bad value is an
+ * error, not ignored). */
+int scc_gpu_tuning_parse(const char *spec, struct scc_gpu_tuning *t, struct wx_error *err);
 int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
                          struct scc_gpu_stats *st, const struct scc_gpu_tuning *t,
                          struct wx_error *err);
@@ -99,7 +151,10 @@ void scc_gpu_ids_free(uint32_t *d_comp);
  * be NULL.  Work space (device memory, freed before returning): 44 bytes
  * per vertex and 4 per edge (the transpose's sources), plus 8 bytes per
  * edge and CUB's temporary storage while transposing (8 bytes per vertex
- * instead of 8 per edge with the counting transpose).  WX_ELIMIT when it
+ * instead of 8 per edge with the counting transpose); with multi-source
+ * rounds 32 bytes per vertex more, for the CPU residue 16 bytes per live
+ * vertex and 4 per live edge (and as much host memory), for the segment
+ * layout at most 8 * segment_degree bytes per vertex.  WX_ELIMIT when it
  * does not fit, or for 2^38 or more edges; WX_ESYSTEM on a CUDA failure. */
 int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
                    struct scc_gpu_stats *st, struct wx_error *err);

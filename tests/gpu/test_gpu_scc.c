@@ -101,10 +101,51 @@ static int e_build(struct edges *e, int permute, struct csr *g)
 
 /* ---- the comparison ---- */
 
+/* One decomposition through the device API under tuning t; every setting
+ * must give Tarjan's ids and counts. */
+static void run_tuned(const char *tag, const char *what, const struct csr *g,
+                      const struct scc_result *c, const struct scc_gpu_tuning *t)
+{
+    struct scc_gpu_graph dg;
+    struct scc_result r;
+    struct scc_gpu_stats st;
+    struct wx_error err;
+    wx_error_clear(&err);
+    memset(&r, 0, sizeof r);
+    memset(&st, 0, sizeof st);
+    uint32_t *d_comp = NULL, *ids = malloc(g->n_vertices * sizeof *ids + 1);
+    int rc = scc_gpu_upload(g, &dg, &err);
+    if (rc == WX_OK) {
+        rc = scc_gpu_ids_new(g->n_vertices, &d_comp, &err);
+        if (rc == WX_OK)
+            rc = scc_gpu_device_tuned(&dg, d_comp, &r, &st, t, &err);
+        if (rc == WX_OK)
+            rc = scc_gpu_ids_download(d_comp, g->n_vertices, ids, &err);
+        scc_gpu_ids_free(d_comp);
+        scc_gpu_graph_free(&dg);
+    }
+    int ok = rc == WX_OK && r.n_sccs == c->n_sccs && r.n_trivial == c->n_trivial &&
+             r.largest == c->largest && r.n_bottom == c->n_bottom &&
+             r.n_bottom_trivial == c->n_bottom_trivial && r.n_in_nontrivial == c->n_in_nontrivial &&
+             (g->n_vertices == 0 || !memcmp(ids, c->comp, g->n_vertices * sizeof *ids));
+    check(ok, "%s: %s (trim share %u, sweeps %u, pivot %d, colour %d, persistent %d, hops %u, "
+          "blocks/SM %u, sort %d, fb rounds %u, residue %d/%u ns, segment degree %u; %u colour + %u multi-source rounds "
+          "(%llu pivots), %u levels, CPU residue %llu vertices (reason %d)) equals Tarjan%s%s",
+          tag, what, t->trim_min_share, t->trim_max_sweeps, t->pivot, t->colour_dir, t->persistent,
+          t->chain_hops, t->coop_blocks_per_sm, t->transpose_sort, t->fb_rounds, t->residue,
+          t->residue_ns, t->segment_degree, st.rounds, st.fb_rounds, (unsigned long long)st.fb_pivots, st.levels,
+          (unsigned long long)st.residue_n, st.residue_reason, rc ? ": " : "", rc ? err.msg : "");
+    free(ids);
+}
+
 /* The same graph under a random strategy (scc_gpu_tuning): no trimming or
  * trimming to the end, with or without the pivot search, either colour
  * direction first (one direction only on small graphs: it may need a round
- * per vertex); every setting must give Tarjan's ids. */
+ * per vertex), multi-source rounds, the CPU residue, the segment layout;
+ * then each new path forced on: multi-source rounds only (no colouring),
+ * the CPU residue right after the first trim, a budget of 1 ns per residue
+ * item (the engines give up mid-search, wherever the first level check
+ * falls), and the segment layout in trim sweeps run to the fixpoint. */
 static void compare_tuned(const char *tag, const struct csr *g, const struct scc_result *c)
 {
     static const uint32_t shares[] = {0, 1, 64, 100000};
@@ -124,35 +165,59 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
         t.chain_hops = 1024 << rnd_below(3);
     }
     t.coop_blocks_per_sm = (uint32_t)rnd_below(3);
-    t.transpose_sort = (int)rnd_below(2);
-    struct scc_gpu_graph dg;
-    struct scc_result r;
-    struct scc_gpu_stats st;
-    struct wx_error err;
-    wx_error_clear(&err);
-    memset(&r, 0, sizeof r);
-    memset(&st, 0, sizeof st);
-    uint32_t *d_comp = NULL, *ids = malloc(g->n_vertices * sizeof *ids + 1);
-    int rc = scc_gpu_upload(g, &dg, &err);
-    if (rc == WX_OK) {
-        rc = scc_gpu_ids_new(g->n_vertices, &d_comp, &err);
-        if (rc == WX_OK)
-            rc = scc_gpu_device_tuned(&dg, d_comp, &r, &st, &t, &err);
-        if (rc == WX_OK)
-            rc = scc_gpu_ids_download(d_comp, g->n_vertices, ids, &err);
-        scc_gpu_ids_free(d_comp);
-        scc_gpu_graph_free(&dg);
+    t.transpose_sort = (int)rnd_below(3);
+    static const uint32_t fbr[] = {0, 1, 3, SCC_GPU_FB_ALL};
+    t.fb_rounds = fbr[rnd_below(4)];
+    if (g->n_vertices > 20000 && t.fb_rounds > 16)
+        t.fb_rounds = 16; /* all rounds: one per SCC on a chain of 10^5 SCCs */
+    if (quick && t.fb_rounds > 3)
+        t.fb_rounds = 3; /* racecheck serialises the grid barriers of every round */
+    t.residue = (int)rnd_below(3);
+    static const uint32_t ns[] = {0, 1, 10, 1000};
+    t.residue_ns = ns[rnd_below(4)];
+    t.residue_max = rnd_below(2) ? ~0ull : rnd_below(4 * (g->n_vertices + g->n_edges) + 1);
+    static const uint32_t segd[] = {0, 1, 2, 32};
+    t.segment_degree = segd[rnd_below(4)];
+    run_tuned(tag, "random tuning", g, c, &t);
+
+    /* the forced paths: all four per graph, or in --quick (what the
+     * sanitizers run) one per graph in turn */
+    static unsigned turn;
+    const int big = g->n_vertices > 20000;
+    for (int k = 0; k < 4; k++) {
+        if (quick && k != (int)(turn % 4))
+            continue;
+        scc_gpu_tuning_default(&t);
+        switch (k) {
+        case 0:
+            /* all rounds multi-source (on large graphs 8: a chain of 10^5
+             * SCCs needs a round per SCC; 3 in --quick: racecheck
+             * serialises the grid barriers of every round) */
+            t.fb_rounds = big ? 8 : quick ? 3 : SCC_GPU_FB_ALL;
+            t.residue = 0;
+            run_tuned(tag, "multi-source rounds only", g, c, &t);
+            break;
+        case 1:
+            t.residue = 2;
+            run_tuned(tag, "CPU residue after the first trim", g, c, &t);
+            break;
+        case 2:
+            t.residue = 1;
+            t.residue_ns = 1;
+            t.residue_max = ~0ull;
+            t.fb_rounds = rnd_below(2) ? 0 : big ? 8 : quick ? 3 : SCC_GPU_FB_ALL;
+            run_tuned(tag, "CPU residue on a 1 ns budget", g, c, &t);
+            break;
+        default:
+            t.segment_degree = 1 + (uint32_t)rnd_below(3);
+            t.trim_min_share = 100000; /* sweep to the fixpoint: every sweep reads the layouts */
+            t.trim_max_sweeps = 1000;
+            t.persistent = big || rnd_below(2);
+            run_tuned(tag, "segment layout in the trim sweeps", g, c, &t);
+            break;
+        }
     }
-    int ok = rc == WX_OK && r.n_sccs == c->n_sccs && r.n_trivial == c->n_trivial &&
-             r.largest == c->largest && r.n_bottom == c->n_bottom &&
-             r.n_bottom_trivial == c->n_bottom_trivial && r.n_in_nontrivial == c->n_in_nontrivial &&
-             (g->n_vertices == 0 || !memcmp(ids, c->comp, g->n_vertices * sizeof *ids));
-    check(ok, "%s: tuned (trim share %u, sweeps %u, pivot %d, colour %d, persistent %d, hops %u, "
-          "blocks/SM %u, sort %d; %u rounds, %u levels) equals Tarjan%s%s",
-          tag, t.trim_min_share, t.trim_max_sweeps, t.pivot, t.colour_dir, t.persistent,
-          t.chain_hops, t.coop_blocks_per_sm, t.transpose_sort, st.rounds, st.levels,
-          rc ? ": " : "", rc ? err.msg : "");
-    free(ids);
+    turn++;
 }
 
 static void compare(const char *tag, const struct csr *g)
@@ -570,6 +635,49 @@ static void device_api(uint64_t seed)
     csr_free(&g);
 }
 
+/* scc_gpu_tuning_parse and the WARPEX_SCC_TUNING variable of scc_gpu_device
+ * (bad specs fail loudly; a good one is applied). */
+static void tuning_parse(uint64_t seed)
+{
+    struct scc_gpu_tuning t;
+    struct wx_error err;
+    wx_error_clear(&err);
+    scc_gpu_tuning_default(&t);
+    int rc = scc_gpu_tuning_parse("fb_rounds=7,residue=2,residue_max=0x100,pivot=0", &t, &err);
+    check(rc == WX_OK && t.fb_rounds == 7 && t.residue == 2 && t.residue_max == 256 && t.pivot == 0 &&
+              t.persistent == 1,
+          "tuning parse: four fields set, the others kept");
+    static const char *bad[] = {"bogus=1", "fb_rounds", "fb_rounds=", "fb_rounds=4x", "residue=1,,", "=3"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        wx_error_clear(&err);
+        rc = scc_gpu_tuning_parse(bad[i], &t, &err);
+        check(rc == WX_EINPUT, "tuning parse: '%s' rejected (%s)", bad[i], err.msg);
+    }
+    struct edges e;
+    memset(&e, 0, sizeof e);
+    rng_state = seed + 5;
+    gen_grid_dag(&e, 6, 6, 6, 4);
+    struct csr g;
+    if (e_build(&e, 1, &g) != WX_OK)
+        return;
+    struct scc_result c, r;
+    scc_cpu(&g, &c, &err);
+    setenv("WARPEX_SCC_TUNING", "residue=0,fb_rounds=bad", 1);
+    wx_error_clear(&err);
+    rc = scc_gpu(&g, &r, &err);
+    check(rc == WX_EINPUT, "WARPEX_SCC_TUNING with a bad value: scc_gpu fails (%s)", err.msg);
+    scc_result_free(&r);
+    setenv("WARPEX_SCC_TUNING", "residue=0,fb_rounds=0xffffffff", 1);
+    rc = scc_gpu(&g, &r, &err);
+    check(rc == WX_OK && r.n_sccs == c.n_sccs && !memcmp(r.comp, c.comp, g.n_vertices * sizeof *r.comp),
+          "WARPEX_SCC_TUNING=residue=0,fb_rounds=all: scc_gpu equals Tarjan (%llu SCCs)",
+          (unsigned long long)c.n_sccs);
+    unsetenv("WARPEX_SCC_TUNING");
+    scc_result_free(&r);
+    scc_result_free(&c);
+    csr_free(&g);
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = (uint64_t)time(NULL);
@@ -601,8 +709,10 @@ int main(int argc, char **argv)
     for (uint64_t i = 0; i < count; i++)
         random_graph(seed, i, quick || i % 4 != 3);
     prism_for_each("prism", prism_scc);
-    if (!ref_only)
+    if (!ref_only) {
         device_api(seed);
+        tuning_parse(seed);
+    }
     printf("# %llu GPU decompositions compared, %d passed, %d failed (seed %llu)\n", n_compared,
            check_passes, check_failures, (unsigned long long)seed);
     return check_exit();
