@@ -278,7 +278,7 @@ static int gpu_solve(const struct vi_system *y, double eps, uint64_t max_it, int
     double *lo = xmalloc(n * 8), *hi = xmalloc(n * 8);
     for (uint64_t s = 0; s < n; s++)
         lo[s] = 0, hi[s] = 1;
-    struct vi_params par = {1, eps, 0, max_it, VI_JACOBI, 0};
+    struct vi_params par = {1, eps, 0, max_it, VI_JACOBI, 0, 0};
     struct wx_error err;
     wx_error_clear(&err);
     valiter_gpu_set_kernel(kind, group);
@@ -378,7 +378,7 @@ int main(int argc, char **argv)
         double *lo = xmalloc(n * 8), *hi = xmalloc(n * 8);
         for (uint64_t s = 0; s < n; s++)
             lo[s] = 0, hi[s] = 1;
-        struct vi_params par = {1, 1e-300, 0, (uint64_t)cpu_k, VI_JACOBI, g.threads};
+        struct vi_params par = {1, 1e-300, 0, (uint64_t)cpu_k, VI_JACOBI, g.threads, 0};
         struct wx_error err;
         wx_error_clear(&err);
         double t1 = now_s();
