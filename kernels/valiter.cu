@@ -1513,16 +1513,23 @@ static __global__ void __launch_bounds__(VX_THREADS, 4)
         return;
     const unsigned r = *(volatile unsigned *)&ctl->rbuf;
     const unsigned cp0 = *(volatile unsigned *)&ctl->copy_s0, cp1 = *(volatile unsigned *)&ctl->copy_s1;
+    const vx_level lv = lvt[L - lev_begin];
+    /* only as many blocks as the level's tiles (and the copy) need take
+     * part (and take a ticket); the rest leave at once: a small level does
+     * not pay for the grid of the group's biggest */
+    const ull wanted = ((ull)(lv.t1 - lv.t0) * 32 + (cp1 - cp0) / 4 + VX_THREADS - 1) / VX_THREADS;
+    const unsigned part = (unsigned)(wanted < 1 ? 1 : wanted < gridDim.x ? wanted : gridDim.x);
+    if (blockIdx.x >= part)
+        return;
     const double *x = r ? xb : xa;
     double *nx = r ? xa : xb;
-    const ull tid = blockIdx.x * (ull)blockDim.x + threadIdx.x, nthreads = (ull)gridDim.x * blockDim.x;
+    const ull tid = blockIdx.x * (ull)blockDim.x + threadIdx.x, nthreads = (ull)part * blockDim.x;
     for (ull s = cp0 + tid; s < cp1; s += nthreads) {
         if (IV)
             reinterpret_cast<double2 *>(nx)[s] = reinterpret_cast<const double2 *>(x)[s];
         else
             nx[s] = x[s];
     }
-    const vx_level lv = lvt[L - lev_begin];
     const unsigned lane = threadIdx.x & 31u, w = threadIdx.x >> 5;
     const ull warp = tid >> 5, nwarps = nthreads >> 5;
     int bad = 0;
@@ -1538,7 +1545,7 @@ static __global__ void __launch_bounds__(VX_THREADS, 4)
         if (bad)
             atomicOr(&ctl->viol, 1u);
         __threadfence(); /* this block's viol before its ticket */
-        last = atomicAdd(&ctl->arrived, 1u) == gridDim.x - 1;
+        last = atomicAdd(&ctl->arrived, 1u) == part - 1;
     }
     __syncthreads();
     if (!last || threadIdx.x != 0)
@@ -1694,7 +1701,11 @@ extern "C" int valiter_solve_levels_gpu(const struct vi_system *sys, const struc
         if (par->device_memory && par->device_memory < budget)
             budget = par->device_memory;
         const ull fixed = 2 * vx_round(n * vbytes) + vx_round(sizeof(vx_lctl));
-        const ull smallest = vx_slice_bytes(sys, tiles, 0, 1, 1); /* about one tile */
+        ull smallest = 0; /* the biggest single tile: every chunk holds one at least */
+        for (ull k = 0; k < ntiles; k++) {
+            const ull b = vx_slice_bytes(sys, tiles, k, k + 1, 1);
+            smallest = b > smallest ? b : smallest;
+        }
         if (budget < fixed + smallest)
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
                          "topological solving on the GPU needs at least %llu bytes of device memory "
