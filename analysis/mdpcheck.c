@@ -460,7 +460,7 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
         off[k] = sys->choice_start[sys->state_start[k]];
     struct csr g = {.n_vertices = ns, .n_edges = ne, .offsets = off,
                     .targets = (uint32_t *)sys->targets};
-    if ((rc = scc_cpu(&g, &sr, err)) != WX_OK)
+    if ((rc = (x->o->scc ? x->o->scc : scc_cpu)(&g, &sr, err)) != WX_OK)
         goto done;
     uint64_t nscc = sr.n_sccs;
     cnt = calloc(nscc + 1, sizeof *cnt);      /* cross edges leaving each SCC */

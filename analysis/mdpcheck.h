@@ -57,6 +57,7 @@
 #include "../util/error.h"
 #include "mec.h"
 #include "prop.h"
+#include "scc.h"
 #include "valiter.h"
 
 typedef int (*mdpcheck_precompute_fn)(const struct mdp *m, const uint8_t *allowed,
@@ -73,6 +74,9 @@ typedef int (*mdpcheck_solve_fn)(const struct vi_system *sys, const struct vi_pa
 typedef int (*mdpcheck_levels_fn)(const struct vi_system *sys, const struct vi_params *par,
                                   const struct vi_levels *lv, double *lo, double *hi,
                                   struct vi_stats *stats, struct wx_error *err);
+/* The SCC decomposition of the topological order (analysis/scc.h:
+ * scc_cpu or scc_gpu, identical results). */
+typedef int (*mdpcheck_scc_fn)(const struct csr *g, struct scc_result *out, struct wx_error *err);
 typedef int (*mdpcheck_mec_fn)(const struct mdp *m, struct mec_result *out,
                                struct wx_error *err);
 
@@ -92,6 +96,7 @@ struct mdpcheck_options {
     mdpcheck_precompute_fn precompute; /* NULL: valiter_precompute_cpu       */
     mdpcheck_solve_fn solve;           /* NULL: valiter_solve_cpu            */
     mdpcheck_mec_fn mec;               /* NULL: mec_cpu                      */
+    mdpcheck_scc_fn scc;               /* NULL: scc_cpu                      */
 };
 
 struct mdpcheck_result {

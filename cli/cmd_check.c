@@ -28,6 +28,7 @@
 #include "../graph/mdp.h"
 #include "../graph/mdp_lab.h"
 #include "../analysis/mec.h"
+#include "../analysis/scc.h"
 #include "cli.h"
 
 /* The GPU probe and CUDA context creation (valiter_gpu_init) run on a
@@ -555,6 +556,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
         mo.mec = mec_gpu;
+        mo.scc = scc_gpu;
     }
     if (levels)
         mo.solve_levels = bk == CLI_BACKEND_GPU ? valiter_solve_levels_gpu : valiter_solve_levels_cpu;
