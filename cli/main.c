@@ -3,7 +3,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -110,14 +109,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "check")) { /* cli/cmd_check.c parses its own options */
         if ((rc = cmd_check(argc, argv, 2, &err)) != WX_OK)
             cli_print_error(&err);
-        /* Leave without exit()'s teardown: after a GPU run, the CUDA
-         * runtime's exit handlers (context destruction) cost about 0.1 s.
-         * Every output file is closed by now (cli_write_atomic); stdout and
-         * stderr are flushed here as exit() would flush them (same exit
-         * status as returning). */
-        fflush(stdout);
-        fflush(stderr);
-        _exit(rc);
+        return rc;
     }
     if (!strcmp(cmd, "scc") || !strcmp(cmd, "mec") || !strcmp(cmd, "cycle-mean")) {
         rc = (cmd[0] == 's' ? cmd_scc : cmd[0] == 'm' ? cmd_mec : cmd_cycle)(argc, argv, 2, &err);

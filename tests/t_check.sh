@@ -163,13 +163,13 @@ if [ -f "$S/consensus-N2-K2.tra" ]; then
     done
     # on a GPU: topological solving in groups under a tiny device-memory cap
     if "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --backend gpu -q >/dev/null 2>&1; then
-        for cap in 20K 1G; do
+        for cap in 12K 1G; do
             expect_rc "consensus-N2-K2 GPU topological --gpu-memory $cap" 0 "$W" check "$S/consensus-N2-K2.tra" --lab "$S/consensus-N2-K2.lab" \
                 --props "$S/consensus.props" --backend gpu --method topological --gpu-memory $cap --json
             v=$(sed -n 's/.*"name": "disagree", "kind": "Pmax", "initial": \[{"state": 120, "value": \([^,]*\),.*/\1/p' "$T/out")
             near "consensus-N2-K2 disagree (GPU topological, --gpu-memory $cap)" "$v" 0.108333333333 1e-6
-            if [ $cap = 20K ]; then
-                grep -Eq '"groups": ([2-9]|[1-9][0-9])' "$T/out" && pass "20K cap: solved in groups" || fail "no groups: $(head -c 600 "$T/out")"
+            if [ $cap = 12K ]; then
+                grep -Eq '"groups": ([2-9]|[1-9][0-9])' "$T/out" && pass "12K cap: solved in groups" || fail "no groups: $(head -c 600 "$T/out")"
             fi
         done
     fi
