@@ -83,8 +83,16 @@
  *
  * LIMITS.  A backward search costs one launch per BFS level (a few us even
  * when the frontier is tiny: a deep, chain-like MDP pays for its depth), and
- * up to VX_BATCH_MAX - 1 empty launches after it ended; the whole MDP or
- * system must fit in device memory (no partitioned solving here).
+ * up to VX_BATCH_MAX - 1 empty launches after it ended; the whole MDP (and,
+ * for valiter_solve_gpu, the whole system) must fit in device memory; the
+ * level solve at the end of this file uploads the system in groups.
+ *
+ * TOPOLOGICAL LEVELS (valiter_solve_levels_gpu, last section): measured on
+ * the H200 (2026-11-22) on consensus N=6 K=2's Pmax system (30 levels, six
+ * cyclic ones needing 2452-4908 sweeps each): 26 726 level sweeps in
+ * 0.52 s, about 20 us each, against 5069 whole-system sweeps in 0.31 s;
+ * loading small levels' slices cached instead of evict-first (the L2
+ * policy below) changed nothing measurable (0.518-0.538 s).
  *
  * Determinism: values, iteration counts and sets are deterministic.
  */
