@@ -474,3 +474,34 @@ const char *prop_kind_name(enum prop_kind k)
     }
     return "?";
 }
+
+int prop_reward_model(const struct property *p, const struct mdp_reward_models *rm, int *index,
+                      struct wx_error *err)
+{
+    *index = 0;
+    if (p->kind < PROP_RMIN)
+        return WX_OK;
+    if (p->reward_name) {
+        int j = mdp_reward_models_find(rm, p->reward_name);
+        if (j < 0) {
+            char have[256] = "";
+            size_t used = 0;
+            for (size_t k = 0; k < rm->n && used + 1 < sizeof have; k++) {
+                int w = snprintf(have + used, sizeof have - used, "%s\"%s\"", k ? ", " : "",
+                                 rm->models[k].name ? rm->models[k].name : "");
+                used += w > 0 ? (size_t)w : 0;
+            }
+            return wx_fail(err, WX_EINPUT, p->file, p->line, p->reward_col,
+                           "no reward structure named \"%s\" (the model has %s%s)",
+                           p->reward_name, rm->n ? "" : "none", have);
+        }
+        *index = j;
+    } else if (p->reward_index) {
+        if ((size_t)p->reward_index > rm->n)
+            return wx_fail(err, WX_EINPUT, p->file, p->line, p->reward_col,
+                           "reward structure %d asked for, the model has %zu", p->reward_index,
+                           rm->n);
+        *index = p->reward_index - 1;
+    }
+    return WX_OK;
+}

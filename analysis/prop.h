@@ -83,5 +83,12 @@ int prop_eval(const struct property *p, const struct phi *phi, const struct mdp 
 
 /* "Pmax", "Pmin", "Rmax", "Rmin". */
 const char *prop_kind_name(enum prop_kind k);
+/* Which of rm's reward structures a reward property uses: R{"name"} the one
+ * of that name, R{N} the N-th, plain R the first (*index = 0; also for
+ * P properties).  WX_EINPUT, located at the reference, when the name is
+ * unknown or N exceeds rm->n. */
+int prop_reward_model(const struct property *p, const struct mdp_reward_models *rm, int *index,
+                      struct wx_error *err);
+
 
 #endif

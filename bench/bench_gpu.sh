@@ -9,8 +9,11 @@
 # --large DIR` writes (generated when DIR is empty), else synthetic random
 # networks when the front end is not in this build.  Each instance: one GPU
 # run (default knobs) and one explore_cpu run (counts compared: MISMATCH
-# fails); --sweep adds GPU runs over blocks x -k, threads, textures and level
-# mode on the first instance.  Logs in $OUT (or bench/out); a table last.
+# fails); --sweep adds GPU runs over blocks x -k, threads, textures, level
+# mode, the warp-wide flush (--proto 3), the table taken at once
+# (--grow-from none) and the phase profile (--profile) on the first
+# instance.  The "B/state" column is the call's peak device memory over its
+# states (table, queues, buffers).  Logs in $OUT (or bench/out); a table last.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 LOG=${OUT:-bench/out}
@@ -80,6 +83,11 @@ if [ $sweep = 1 ]; then
     for t in 128 256; do $B $syn --threads $t $first 2>&1 | tee -a "$LOG/bench.log"; done
     for tex in 0 1; do $B $syn --tex $tex $first 2>&1 | tee -a "$LOG/bench.log"; done
     $B $syn --level $first 2>&1 | tee -a "$LOG/bench.log"
+    # the old warp-wide flush of 3+-word slots, the table taken at once
+    # (no growth), and the clock64 phase counters
+    $B $syn --proto 3 $first 2>&1 | tee -a "$LOG/bench.log"
+    $B $syn --grow-from none $first 2>&1 | tee -a "$LOG/bench.log"
+    $B $syn --profile $first 2>&1 | tee -a "$LOG/bench.log"
 fi
 grep -q MISMATCH "$LOG/bench.log" && status=1
 echo

@@ -39,6 +39,8 @@ struct cli_options {
     const char **props;      /* explore --prop P (repeatable), argv-owned */
     int n_props;
     const char *props_file;  /* explore --props FILE */
+    const char **rewards;    /* explore --reward [NAME:]REGEX=VALUE (repeatable), argv-owned */
+    int n_rewards;
     double epsilon;          /* explore --epsilon (0: the default 1e-6) */
     struct net_options net;
     struct gpu_options gpu;

@@ -382,13 +382,17 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
         network_free(&net);
         return rc;
     }
-    if (o->mdp_out || o->n_props || o->props_file) {
+    if (o->mdp_out || o->n_props || o->props_file || o->n_rewards) {
         image_free(&img);
         network_free(&net);
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "%s applies to probabilistic networks, and no component of %s has a "
                        "distribution (for an LTS: --mec, or 'warpex check' on a PRISM model)",
-                       o->mdp_out ? "--mdp-out" : o->props_file ? "--props" : "--prop", o->input);
+                       o->mdp_out     ? "--mdp-out"
+                       : o->props_file ? "--props"
+                       : o->n_props    ? "--prop"
+                                       : "--reward",
+                       o->input);
     }
 
     struct explore_options eo;

@@ -1,8 +1,17 @@
 /*
  * cmd_explore_mdp.c -- `warpex explore` on a probabilistic network: the
  * sequential MDP explorer (explorer/explore_mdp.h), the PRISM explicit
- * export (--mdp-out BASE: BASE.tra, BASE.lab) and Pmin/Pmax properties
- * checked on the MDP in memory (--prop, --props; analysis/mdpcheck.h).
+ * export (--mdp-out BASE: BASE.tra, BASE.lab, and the .trew files of the
+ * reward structures) and Pmin/Pmax/Rmin/Rmax properties checked on the MDP
+ * in memory (--prop, --props; analysis/mdpcheck.h).
+ *
+ * Rewards are action rewards (PRISM's "[a] true : v" items):
+ * --reward [NAME:]REGEX=VALUE gives VALUE to every choice whose action
+ * matches the POSIX extended REGEX (anywhere in the name; the hidden action
+ * by its name too); the items of one NAME (or the unnamed items) add up to
+ * one structure, numbered in order of first appearance for R{N}.  An item
+ * that matches no action of the network is an error: a typo must not give
+ * zero rewards silently.
  *
  * Atomic propositions of an explored MDP: "init" (state 0), "deadlock" (no
  * choice), and every action name "a": the states where a choice labelled
@@ -14,7 +23,9 @@
  * states where it is enabled (the consensus example's agree/disagree
  * loops).  Action names "init" and "deadlock" keep the reserved meaning.
  */
+#include <errno.h>
 #include <math.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +206,211 @@ static int write_aut(const char *path, const struct image *img, const struct mdp
     return aut_writer_close(w, m->n_states, err);
 }
 
+/* The --reward items: each with its structure, compiled before the
+ * exploration so that a typo does not wait for it. */
+struct reward_items {
+    size_t n;
+    regex_t *re;
+    double *value;
+    int *model;
+    struct mdp_reward_models rm; /* names only until reward_fill */
+};
+
+static void reward_items_free(struct reward_items *ri)
+{
+    for (size_t i = 0; i < ri->n; i++)
+        regfree(&ri->re[i]);
+    free(ri->re), free(ri->value), free(ri->model);
+    mdp_reward_models_free(&ri->rm);
+    memset(ri, 0, sizeof *ri);
+}
+
+/* SPEC = [NAME:]REGEX=VALUE: NAME up to the first ':', VALUE after the
+ * last '=' (so REGEX may hold both; an empty NAME is the unnamed one). */
+static int reward_items_parse(const struct cli_options *o, const struct image *img,
+                              struct reward_items *ri, struct wx_error *err)
+{
+    memset(ri, 0, sizeof *ri);
+    size_t n = (size_t)o->n_rewards;
+    if (!n)
+        return WX_OK;
+    ri->re = calloc(n, sizeof *ri->re);
+    ri->value = calloc(n, sizeof *ri->value);
+    ri->model = calloc(n, sizeof *ri->model);
+    if (!ri->re || !ri->value || !ri->model)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    int unnamed = -1;
+    for (size_t i = 0; i < n; i++) {
+        const char *spec = o->rewards[i], *eq = strrchr(spec, '='), *colon = strchr(spec, ':');
+        int line = (int)i + 1;
+        if (!eq)
+            return wx_fail(err, WX_EINPUT, "--reward", line, 1,
+                           "'%s': expected [NAME:]REGEX=VALUE", spec);
+        char *end;
+        errno = 0;
+        double v = strtod(eq + 1, &end);
+        if (eq[1] == 0 || *end || errno || !isfinite(v) || v < 0)
+            return wx_fail(err, WX_EINPUT, "--reward", line, (int)(eq + 1 - spec) + 1,
+                           "'%s': the reward must be a finite number >= 0", eq + 1);
+        const char *rx = spec;
+        char *name = NULL;
+        if (colon && colon < eq) {
+            rx = colon + 1;
+            if (colon > spec && !(name = strndup(spec, (size_t)(colon - spec))))
+                return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+            if (name && !nameable(name)) {
+                free(name);
+                return wx_fail(err, WX_EINPUT, "--reward", line, 1,
+                               "a reward structure's name cannot hold '\"' or control bytes");
+            }
+        }
+        int model = name ? mdp_reward_models_find(&ri->rm, name) : unnamed;
+        if (model < 0) {
+            model = mdp_reward_models_add(&ri->rm);
+            if (model < 0) {
+                free(name);
+                return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+            }
+            ri->rm.models[model].name = name, name = NULL;
+            if (!ri->rm.models[model].name)
+                unnamed = model;
+        }
+        free(name);
+        char *text = strndup(rx, (size_t)(eq - rx));
+        if (!text)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+        int rc = *text ? regcomp(&ri->re[i], text, REG_EXTENDED | REG_NOSUB) : -1;
+        if (rc != 0) {
+            char msg[256] = "empty";
+            if (rc > 0)
+                regerror(rc, &ri->re[i], msg, sizeof msg);
+            free(text);
+            return wx_fail(err, WX_EINPUT, "--reward", line, (int)(rx - spec) + 1,
+                           "bad regular expression: %s", msg);
+        }
+        ri->n = i + 1; /* re[i] is compiled: reward_items_free frees it */
+        int hits = 0;
+        for (uint32_t l = 0; l < img->n_labels && !hits; l++)
+            hits = regexec(&ri->re[i], strtab_str(img->labels, l), 0, NULL, 0) == 0;
+        if (!hits) {
+            int rc2 = wx_fail(err, WX_EINPUT, "--reward", line, (int)(rx - spec) + 1,
+                              "'%s' matches no action of the network", text);
+            free(text);
+            return rc2;
+        }
+        free(text);
+        ri->value[i] = v;
+        ri->model[i] = model;
+    }
+    return WX_OK;
+}
+
+/* Each structure's choice rewards: the sum of its items matching the
+ * choice's action (0 for the fresh initial choice without a label). */
+static int reward_fill(const struct image *img, const struct mdp_explore_result *r,
+                       struct reward_items *ri, struct wx_error *err)
+{
+    const struct mdp *m = &r->mdp;
+    size_t nl = (size_t)img->n_labels;
+    double *per_label = calloc((nl ? nl : 1) * (ri->rm.n ? ri->rm.n : 1), sizeof *per_label);
+    if (!per_label)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    for (size_t i = 0; i < ri->n; i++)
+        for (uint32_t l = 0; l < img->n_labels; l++)
+            if (regexec(&ri->re[i], strtab_str(img->labels, l), 0, NULL, 0) == 0)
+                per_label[(size_t)ri->model[i] * nl + l] += ri->value[i];
+    for (size_t k = 0; k < ri->rm.n; k++) {
+        double *c = calloc(m->n_choices ? m->n_choices : 1, sizeof *c);
+        if (!c) {
+            free(per_label);
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+        }
+        for (uint64_t j = 0; j < m->n_choices; j++)
+            c[j] = r->choice_label[j] < nl ? per_label[k * nl + r->choice_label[j]] : 0;
+        ri->rm.models[k].choice = c;
+    }
+    free(per_label);
+    return WX_OK;
+}
+
+struct trew_arg {
+    const struct mdp *m;
+    const struct mdp_rewards *rew;
+};
+
+/* PRISM's transition rewards of an MDP: "S C N", then "SRC CHOICE DST
+ * REWARD" for every entry of a rewarded choice (PRISM repeats a choice's
+ * reward on each of its lines); the structure's name in PRISM's header
+ * comment, which `warpex check --trew` reads back. */
+static int put_trew(FILE *f, const void *arg)
+{
+    const struct trew_arg *a = arg;
+    const struct mdp *m = a->m;
+    uint64_t lines = 0;
+    for (uint64_t c = 0; c < m->n_choices; c++)
+        if (a->rew->choice[c] != 0)
+            lines += m->choice_start[c + 1] - m->choice_start[c];
+    if (a->rew->name && fprintf(f, "# Reward structure \"%s\"\n", a->rew->name) < 0)
+        return 1;
+    if (fprintf(f, "%llu %llu %llu\n", (unsigned long long)m->n_states,
+                (unsigned long long)m->n_choices, (unsigned long long)lines) < 0)
+        return 1;
+    for (uint64_t s = 0; s < m->n_states; s++)
+        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
+            double v = a->rew->choice[c];
+            if (v == 0)
+                continue;
+            for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
+                if (fprintf(f, "%llu %llu %u %.17g\n", (unsigned long long)s,
+                            (unsigned long long)(c - m->state_start[s]), m->targets[e], v) < 0)
+                    return 1;
+        }
+    return 0;
+}
+
+/* BASE.tra, BASE.lab and the reward files: BASE.trew for one structure,
+ * BASE1.trew ... BASEk.trew for several.  All or nothing: a failure removes
+ * what this call wrote. */
+static int write_mdp_files(const char *base, const struct image *img,
+                           const struct mdp_explore_result *r, const struct mdp_labels *labels,
+                           const struct mdp_reward_models *rm, struct wx_error *err)
+{
+    size_t n = strlen(base), files = 2 + rm->n;
+    char **paths = calloc(files, sizeof *paths);
+    if (!paths)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    int rc = WX_OK;
+    for (size_t i = 0; i < files && rc == WX_OK; i++) {
+        if (!(paths[i] = malloc(n + 32))) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+            break;
+        }
+        if (i < 2)
+            snprintf(paths[i], n + 32, "%s%s", base, i ? ".lab" : ".tra");
+        else if (rm->n == 1)
+            snprintf(paths[i], n + 32, "%s.trew", base);
+        else
+            snprintf(paths[i], n + 32, "%s%zu.trew", base, i - 1);
+    }
+    size_t written = 0;
+    struct tra_arg ta = {img, r};
+    for (size_t i = 0; i < files && rc == WX_OK; i++) {
+        struct trew_arg wa = {&r->mdp, i >= 2 ? &rm->models[i - 2] : NULL};
+        rc = i == 0   ? cli_write_atomic(paths[i], put_tra, &ta, err)
+             : i == 1 ? cli_write_atomic(paths[i], put_lab, labels, err)
+                      : cli_write_atomic(paths[i], put_trew, &wa, err);
+        if (rc == WX_OK)
+            written = i + 1;
+    }
+    if (rc != WX_OK)
+        for (size_t i = 0; i < written; i++)
+            remove(paths[i]);
+    for (size_t i = 0; i < files; i++)
+        free(paths[i]);
+    free(paths);
+    return rc;
+}
+
 static int refuse(const char *what, struct wx_error *err)
 {
     return wx_fail(err, WX_EINPUT, NULL, 0, 0,
@@ -233,15 +449,18 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
                        "probabilistic networks are explored on the CPU only (not yet on the GPU): "
                        "use --backend cpu");
     if (o->backend == EXPLORE_AUTO && !o->quiet)
-        fprintf(stderr, "warpex: probabilistic network: exploring the MDP on the CPU (sequential)\n");
+        fprintf(stderr, "warpex: probabilistic network: exploring the MDP on the CPU\n");
 
     /* the properties first: a typo should not wait for the exploration */
     struct property *props = NULL;
     size_t n_props = 0, n_file = 0;
     struct mdp_explore_result r;
     struct mdp_labels labels;
+    struct reward_items ri;
     uint8_t *initial = NULL, *tmp = NULL;
+    int *reward_of = NULL;
     memset(&r, 0, sizeof r);
+    memset(&ri, 0, sizeof ri);
     memset(&labels, 0, sizeof labels);
     int rc = WX_OK;
     if (o->props_file && (rc = prop_read_file(o->props_file, &props, &n_file, err)) != WX_OK)
@@ -258,17 +477,28 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
             n_props = n_file + (size_t)i;
             goto out;
         }
-    for (size_t i = 0; i < n_props; i++)
-        if (props[i].kind == PROP_RMIN || props[i].kind == PROP_RMAX) {
+    if ((rc = reward_items_parse(o, img, &ri, err)) != WX_OK)
+        goto out;
+    if (n_props && !(reward_of = calloc(n_props, sizeof *reward_of))) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < n_props; i++) {
+        if (props[i].kind >= PROP_RMIN && !ri.rm.n) {
             rc = wx_fail(err, WX_EINPUT, props[i].file, props[i].line, 1,
-                         "%s: explored networks have no rewards yet; only Pmin/Pmax properties",
-                         props[i].text);
+                         "%s: an explored network has rewards only through --reward "
+                         "[NAME:]REGEX=VALUE", props[i].text);
             goto out;
         }
+        if ((rc = prop_reward_model(&props[i], &ri.rm, &reward_of[i], err)) != WX_OK)
+            goto out;
+    }
 
     struct explore_options eo;
     memset(&eo, 0, sizeof eo);
     eo.memory_bytes = o->memory;
+    eo.threads = o->backend == EXPLORE_SEQ ? 1 : o->threads;
+    const char *bk = o->backend == EXPLORE_SEQ ? "seq" : "cpu";
     if (!o->quiet && !o->json)
         eo.progress = progress;
     rc = explore_mdp(img, &eo, o->aut_out != NULL, &r, err);
@@ -276,9 +506,9 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
         if (o->json) {
             printf("{\"model\": ");
             cli_json_string(stdout, o->input);
-            printf(", \"probabilistic\": true, \"backend\": \"seq\", \"complete\": false, "
+            printf(", \"probabilistic\": true, \"backend\": \"%s\", \"complete\": false, "
                    "\"states\": %llu, \"choices\": %llu, \"transitions\": %llu, \"status\": \"%s\"}\n",
-                   (unsigned long long)r.mdp.n_states, (unsigned long long)r.mdp.n_choices,
+                   bk, (unsigned long long)r.mdp.n_states, (unsigned long long)r.mdp.n_choices,
                    (unsigned long long)r.mdp.n_entries, rc == WX_ELIMIT ? "limit" : "error");
         }
         if (rc == WX_ELIMIT && r.mdp.n_states && !o->quiet)
@@ -289,6 +519,8 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     }
     const struct mdp *m = &r.mdp;
     uint32_t skipped = 0;
+    if ((rc = reward_fill(img, &r, &ri, err)) != WX_OK)
+        goto out;
     if ((rc = build_labels(img, &r, &labels, &skipped, err)) != WX_OK)
         goto out;
     if (skipped && !o->quiet)
@@ -310,29 +542,8 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     if (rc != WX_OK)
         goto out;
 
-    if (o->mdp_out) {
-        size_t n = strlen(o->mdp_out);
-        char *path = malloc(n + 5);
-        if (!path) {
-            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-            goto out;
-        }
-        struct tra_arg ta = {img, &r};
-        memcpy(path, o->mdp_out, n);
-        strcpy(path + n, ".tra");
-        rc = cli_write_atomic(path, put_tra, &ta, err);
-        if (rc == WX_OK) {
-            strcpy(path + n, ".lab");
-            rc = cli_write_atomic(path, put_lab, &labels, err);
-            if (rc != WX_OK) {
-                strcpy(path + n, ".tra");
-                remove(path);
-            }
-        }
-        free(path);
-        if (rc != WX_OK)
-            goto out;
-    }
+    if (o->mdp_out && (rc = write_mdp_files(o->mdp_out, img, &r, &labels, &ri.rm, err)) != WX_OK)
+        goto out;
 
     if (o->aut_out && (rc = write_aut(o->aut_out, img, &r, err)) != WX_OK)
         goto out;
@@ -341,11 +552,11 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     if (o->json) {
         printf("{\"model\": ");
         cli_json_string(stdout, o->input);
-        printf(", \"probabilistic\": true, \"backend\": \"seq\", \"threads\": 1, \"components\": %u, "
+        printf(", \"probabilistic\": true, \"backend\": \"%s\", \"threads\": %u, \"components\": %u, "
                "\"words_per_state\": %u, \"complete\": true, \"states\": %llu, \"choices\": %llu, "
                "\"transitions\": %llu, \"deadlocks\": %llu, \"depth\": %u, \"fresh_initial\": %s, "
                "\"seconds\": %.6f, \"bytes\": %llu, \"status\": \"ok\"",
-               img->n_comps, img->words, (unsigned long long)m->n_states,
+               bk, r.threads, img->n_comps, img->words, (unsigned long long)m->n_states,
                (unsigned long long)m->n_choices, (unsigned long long)m->n_entries,
                (unsigned long long)r.deadlocks, r.depth, r.fresh_initial ? "true" : "false",
                r.seconds, (unsigned long long)r.bytes);
@@ -356,7 +567,8 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
         printf("model:        %s (%u component%s, %u word%s per state; probabilistic: an MDP)\n",
                o->input, img->n_comps, img->n_comps == 1 ? "" : "s", img->words,
                img->words == 1 ? "" : "s");
-        printf("backend:      seq (sequential MDP explorer, CPU)\n");
+        printf("backend:      %s (MDP explorer, CPU, %u thread%s)\n", bk, r.threads,
+               r.threads == 1 ? "" : "s");
         printf("states:       %llu%s\n", (unsigned long long)m->n_states,
                r.fresh_initial ? " (state 0 precedes the initial distribution)" : "");
         printf("choices:      %llu\n", (unsigned long long)m->n_choices);
@@ -367,8 +579,14 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
         printf("time:         %.3f s\n", r.seconds);
         if (m->n_states)
             printf("memory:       %.1f MiB\n", r.bytes / 1048576.0);
-        if (o->mdp_out)
-            printf("MDP written:  %s.tra, %s.lab\n", o->mdp_out, o->mdp_out);
+        if (o->mdp_out) {
+            printf("MDP written:  %s.tra, %s.lab", o->mdp_out, o->mdp_out);
+            if (ri.rm.n == 1)
+                printf(", %s.trew", o->mdp_out);
+            else if (ri.rm.n)
+                printf(", %s1.trew ... %s%zu.trew", o->mdp_out, o->mdp_out, ri.rm.n);
+            putchar('\n');
+        }
         if (o->aut_out)
             printf("MDP written:  %s (probabilistic .aut)\n", o->aut_out);
     }
@@ -384,7 +602,8 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     for (size_t i = 0; i < n_props; i++) {
         struct property *p = &props[i];
         struct mdpcheck_result cr;
-        rc = mdpcheck_run(m, &labels, NULL, initial, p, &mo, &cr, err);
+        const struct mdp_rewards *pr = p->kind >= PROP_RMIN ? &ri.rm.models[reward_of[i]] : NULL;
+        rc = mdpcheck_run(m, &labels, pr, initial, p, &mo, &cr, err);
         if (rc != WX_OK) {
             if (o->json)
                 printf("]}\n");
@@ -404,8 +623,16 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
             json_double(lo);
             printf(", \"hi\": ");
             json_double(hi);
-            printf(", \"iterations\": %llu, \"maybe_states\": %llu}", (unsigned long long)cr.iterations,
+            printf(", \"iterations\": %llu, \"maybe_states\": %llu", (unsigned long long)cr.iterations,
                    (unsigned long long)cr.n_maybe);
+            if (pr) {
+                printf(", \"reward_structure\": "); /* as `warpex check` says it */
+                if (pr->name)
+                    cli_json_string(stdout, pr->name);
+                else
+                    printf("%d", reward_of[i] + 1);
+            }
+            putchar('}');
         } else {
             printf("\nproperty %zu%s%s%s: %s\n", i + 1, p->name ? " \"" : "", p->name ? p->name : "",
                    p->name ? "\"" : "", p->text);
@@ -415,13 +642,20 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
                    (unsigned long long)cr.n_target, (unsigned long long)cr.n_yes,
                    (unsigned long long)cr.n_no, (unsigned long long)cr.n_maybe,
                    (unsigned long long)cr.iterations, gpu_vi ? "gpu" : "cpu", mo.epsilon);
+            if (pr)
+                printf("  rewards: structure %d%s%s%s (action rewards); %llu state%s of infinite "
+                       "expected reward\n",
+                       reward_of[i] + 1, pr->name ? " \"" : "", pr->name ? pr->name : "",
+                       pr->name ? "\"" : "", (unsigned long long)cr.n_infinite,
+                       cr.n_infinite == 1 ? "" : "s");
         }
         mdpcheck_result_free(&cr);
     }
     if (o->json)
         printf("%s}\n", n_props ? "]" : "");
 out:
-    free(initial), free(tmp);
+    free(initial), free(tmp), free(reward_of);
+    reward_items_free(&ri);
     mdp_labels_free(&labels);
     mdp_explore_result_free(&r);
     prop_free_all(props, n_props);

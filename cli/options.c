@@ -61,7 +61,8 @@ int cli_parse(int argc, char **argv, int first, const char *command,
     memset(o, 0, sizeof *o);
     o->backend = EXPLORE_AUTO;
     o->props = calloc((size_t)argc + 1, sizeof *o->props);
-    if (!o->props)
+    o->rewards = calloc((size_t)argc + 1, sizeof *o->rewards);
+    if (!o->props || !o->rewards)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     o->gpu.use_textures = -1;
     for (int i = first; i < argc; i++) {
@@ -176,6 +177,9 @@ int cli_parse(int argc, char **argv, int first, const char *command,
         } else if (!strcmp(a, "--prop")) {
             NEED_VALUE();
             o->props[o->n_props++] = val;
+        } else if (!strcmp(a, "--reward")) {
+            NEED_VALUE();
+            o->rewards[o->n_rewards++] = val;
         } else if (!strcmp(a, "--props")) {
             NEED_VALUE();
             o->props_file = val;
@@ -214,6 +218,8 @@ void cli_options_free(struct cli_options *o)
 {
     free(o->props);
     o->props = NULL;
+    free(o->rewards);
+    o->rewards = NULL;
 }
 
 static int has_suffix(const char *s, const char *suffix)

@@ -573,11 +573,11 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
         rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "memory budget too small for a single state");
         goto out;
     }
-    /* Vectors of <= 2 words live in the slots themselves (vtable.h, keyed
-     * tables) when nothing needs the id of a successor already present:
-     * no edge sink, no action check.  A lookup then touches one random line
-     * instead of two. */
-    sh->keyed = img->words <= 2 && !opt->sink && !opt->action_match;
+    /* Vectors of <= 2 words (<= 4 on x86-64, 16-byte slots) live in the
+     * slots themselves (vtable.h, keyed tables) when nothing needs the id
+     * of a successor already present: no edge sink, no action check.  A
+     * lookup then touches one random line instead of two. */
+    sh->keyed = img->words <= vtable_keyed_max_words() && !opt->sink && !opt->action_match;
     if ((rc = sh->keyed ? vtable_new_keyed(&sh->t, img->words, max_states, err)
                         : vtable_new(&sh->t, img->words, max_states, err)))
         goto out;

@@ -1,18 +1,31 @@
 /*
- * explore_mdp.c -- the sequential explorer of probabilistic networks
- * (explore_mdp.h): a BFS over state vectors whose expansion builds each
- * state's choices from the image's probabilistic choice table.
+ * explore_mdp.c -- the explorer of probabilistic networks (explore_mdp.h):
+ * a BFS over state vectors whose expansion builds each state's choices from
+ * the image's probabilistic choice table.
  *
  * Data: the states in a vector set (hash/vecset.h: vectors by id in BFS
- * order, so a level is an id range).  Per expanded state, the choices are first
- * collected with their outcomes as vectors (struct gen), then sorted and
- * made distinct, and only then are the outcome vectors looked up / inserted,
- * so the numbering depends on the choices' canonical order only.
+ * order, so a level is an id range).  Per expanded state, the choices are
+ * first collected with their outcomes as vectors (struct gen), then sorted
+ * and made distinct, and only then are the outcome vectors looked up /
+ * inserted, so the numbering depends on the choices' canonical order only.
+ *
+ * Threads: a level is cut into chunks of consecutive states, processed in
+ * windows of a few chunks per thread.  In a window's PARALLEL phase every
+ * thread expands whole chunks (claimed from an atomic counter) into the
+ * chunk's buffer and looks each outcome up in the state set, which nobody
+ * changes meanwhile (vecset_find); in the SEQUENTIAL phase the main thread
+ * commits the chunks in state order: choices and entries are appended, and
+ * the outcomes not found are added (vecset_put).  Ids are thus given in
+ * exactly the order of the one-thread run: the MDP does not depend on the
+ * number of threads (tests/test_prob_random.c checks 1 against several).
  */
 #include "explore_mdp.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../hash/vecset.h"
 #include "../hash/vtable.h"
@@ -338,6 +351,256 @@ void mdp_explore_result_free(struct mdp_explore_result *res)
     res->entry_num = res->entry_den = NULL;
 }
 
+/* Per-thread scratch. */
+struct worker {
+    struct expander x;
+    struct gen g;
+};
+
+static void worker_free(struct worker *w)
+{
+    free(w->x.local), free(w->x.lo), free(w->x.hi), free(w->x.odo), free(w->x.todo), free(w->x.cur);
+    gen_free(&w->g);
+}
+
+/* rule_part_start / rule_part are shared (read only) by all workers. */
+static int worker_init(struct worker *w, const struct image *img, uint32_t *rps, uint32_t *rp)
+{
+    uint32_t nc = img->n_comps ? img->n_comps : 1;
+    memset(w, 0, sizeof *w);
+    w->g.words = img->words;
+    w->x.img = img;
+    w->x.words = img->words;
+    w->x.rule_part_start = rps;
+    w->x.rule_part = rp;
+    w->x.local = malloc(nc * sizeof *w->x.local);
+    w->x.lo = malloc(nc * sizeof *w->x.lo);
+    w->x.hi = malloc(nc * sizeof *w->x.hi);
+    w->x.odo = malloc(nc * sizeof *w->x.odo);
+    w->x.todo = malloc(nc * sizeof *w->x.todo);
+    w->x.cur = calloc(img->words ? img->words : 1, 4);
+    return w->x.local && w->x.lo && w->x.hi && w->x.odo && w->x.todo && w->x.cur ? 0 : -1;
+}
+
+/* The choice of the fresh state 0: the product of the initial
+ * distributions, labelled with the hidden label. */
+static int gen_initial(struct expander *x, struct gen *g)
+{
+    const struct image *img = x->img;
+    const uint32_t nc = img->n_comps;
+    if (gen_choice_begin(g, img->hidden) != 0)
+        return -1;
+    for (uint32_t c = 0; c < nc; c++)
+        x->todo[c] = img->pinit_start[c];
+    for (;;) {
+        memset(x->cur, 0, x->words * 4u);
+        double p = 1.0;
+        uint64_t pn = 1, pd = 1;
+        for (uint32_t c = 0; c < nc; c++) {
+            image_set_field(x->cur, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c],
+                            img->pinit_state[x->todo[c]]);
+            p *= img->pinit_prob[x->todo[c]];
+            frac_mul(&pn, &pd, img->pinit_num[x->todo[c]], img->pinit_den[x->todo[c]]);
+        }
+        if (gen_outcome(g, x->cur, p, pn, pd) != 0)
+            return -1;
+        uint32_t c = nc;
+        while (c > 0) {
+            c--;
+            if (++x->todo[c] < img->pinit_start[c + 1])
+                break;
+            x->todo[c] = img->pinit_start[c];
+            if (c == 0)
+                return 0;
+        }
+        if (nc == 0)
+            return 0;
+    }
+}
+
+/* The expanded choices of states [first, end): filled by one worker in a
+ * parallel phase, committed by the main thread in the sequential one. */
+struct chunk {
+    uint64_t first, end;
+    uint32_t *n_choices;        /* per state: its distinct choices */
+    size_t cap_states;
+    size_t n_ch, cap_ch;        /* choices */
+    uint32_t *label, *n_out;
+    size_t n_out_all, cap_out;  /* outcomes */
+    uint32_t *vec;              /* cap_out * words */
+    double *prob;
+    uint64_t *num, *den, *id;   /* id: UINT64_MAX when not found */
+    int failed;                 /* out of memory */
+};
+
+static void chunk_free(struct chunk *c)
+{
+    free(c->n_choices), free(c->label), free(c->n_out), free(c->vec), free(c->prob);
+    free(c->num), free(c->den), free(c->id);
+}
+
+/* Expands the chunk's states with w (the state set is only read). */
+static int chunk_fill(struct chunk *c, struct worker *w, const struct vecset *q, bool fresh_initial)
+{
+    const uint32_t words = q->words;
+    struct gen *g = &w->g;
+    c->n_ch = c->n_out_all = 0;
+    if (wx_reserve((void **)&c->n_choices, &c->cap_states, c->end - c->first, sizeof *c->n_choices, 64))
+        return -1;
+    for (uint64_t s = c->first; s < c->end; s++) {
+        g->n = g->n_out = 0;
+        int e = s == 0 && fresh_initial ? gen_initial(&w->x, g) : expand(&w->x, g, q->vec + s * words);
+        if (e || sort_outcomes(g) != 0 ||
+            wx_reserve((void **)&g->order, &g->cap_order, g->n ? g->n : 1, sizeof *g->order, 64) != 0)
+            return -1;
+        for (size_t i = 0; i < g->n; i++)
+            g->order[i] = i;
+        qsort_r(g->order, g->n, sizeof *g->order, cmp_choice, g);
+        uint32_t distinct = 0;
+        for (size_t i = 0; i < g->n; i++) {
+            if (i > 0 && cmp_choice(&g->order[i - 1], &g->order[i], g) == 0)
+                continue;
+            size_t ch = g->order[i], a = g->start[ch], n = g->start[ch + 1] - a;
+            size_t cap_ch = c->cap_ch;
+            if (c->n_ch == c->cap_ch) {
+                cap_ch = cap_ch ? 2 * cap_ch : 1024;
+                void **const arrays[] = {(void **)&c->label, (void **)&c->n_out};
+                const size_t sizes[] = {sizeof *c->label, sizeof *c->n_out};
+                if (wx_resize_all(cap_ch, 2, arrays, sizes) != 0)
+                    return -1;
+                c->cap_ch = cap_ch;
+            }
+            if (c->n_out_all + n > c->cap_out) {
+                size_t cap = c->cap_out ? 2 * c->cap_out : 4096;
+                while (cap < c->n_out_all + n)
+                    cap *= 2;
+                void **const arrays[] = {(void **)&c->prob, (void **)&c->num, (void **)&c->den,
+                                         (void **)&c->id};
+                const size_t sizes[] = {sizeof *c->prob, sizeof *c->num, sizeof *c->den, sizeof *c->id};
+                uint32_t *nv = realloc(c->vec, cap * words * sizeof *nv);
+                if (!nv)
+                    return -1;
+                c->vec = nv;
+                if (wx_resize_all(cap, 4, arrays, sizes) != 0)
+                    return -1;
+                c->cap_out = cap;
+            }
+            c->label[c->n_ch] = g->label[ch];
+            c->n_out[c->n_ch++] = (uint32_t)n;
+            for (size_t o = a; o < a + n; o++) {
+                size_t k = c->n_out_all++;
+                memcpy(c->vec + k * words, g->vec + o * words, words * 4u);
+                c->prob[k] = g->prob[o];
+                c->num[k] = g->num[o];
+                c->den[k] = g->den[o];
+                if (!vecset_find(q, g->vec + o * words, &c->id[k]))
+                    c->id[k] = UINT64_MAX;
+            }
+            distinct++;
+        }
+        c->n_choices[s - c->first] = distinct;
+    }
+    return 0;
+}
+
+/* A reusable barrier whose party count can shrink before the first phase
+ * (when a thread cannot be started, the run goes on with fewer). */
+struct gate {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned parties, arrived;
+    uint64_t generation;
+};
+
+static void gate_release(struct gate *g)
+{
+    g->arrived = 0;
+    g->generation++;
+    pthread_cond_broadcast(&g->cv);
+}
+
+static void gate_wait(struct gate *g)
+{
+    pthread_mutex_lock(&g->mu);
+    uint64_t gen = g->generation;
+    if (++g->arrived >= g->parties)
+        gate_release(g);
+    else
+        while (gen == g->generation)
+            pthread_cond_wait(&g->cv, &g->mu);
+    pthread_mutex_unlock(&g->mu);
+}
+
+static void gate_set_parties(struct gate *g, unsigned parties)
+{
+    pthread_mutex_lock(&g->mu);
+    g->parties = parties;
+    if (g->arrived && g->arrived >= parties)
+        gate_release(g);
+    pthread_mutex_unlock(&g->mu);
+}
+
+/* The threads of a run: phases separated by two gates. */
+struct pool {
+    unsigned n;                 /* threads, the main one included */
+    struct worker *w;           /* n */
+    struct chunk *chunks;
+    size_t n_chunks;            /* of the current window */
+    atomic_size_t next;
+    const struct vecset *q;
+    bool fresh_initial, quit;
+    struct gate start, done;
+    pthread_t *tid;             /* n - 1 */
+    unsigned started;
+};
+
+static void pool_work(struct pool *p, unsigned me)
+{
+    for (;;) {
+        size_t i = atomic_fetch_add(&p->next, 1);
+        if (i >= p->n_chunks)
+            return;
+        if (chunk_fill(&p->chunks[i], &p->w[me], p->q, p->fresh_initial) != 0)
+            p->chunks[i].failed = 1;
+    }
+}
+
+struct pool_arg {
+    struct pool *p;
+    unsigned me;
+};
+
+static void *pool_thread(void *arg)
+{
+    struct pool_arg *a = arg;
+    struct pool *p = a->p;
+    unsigned me = a->me;
+    free(a);
+    for (;;) {
+        gate_wait(&p->start);
+        if (p->quit)
+            return NULL;
+        pool_work(p, me);
+        gate_wait(&p->done);
+    }
+}
+
+/* One parallel phase over chunks[0, n_chunks). */
+static void pool_run(struct pool *p, size_t n_chunks)
+{
+    p->n_chunks = n_chunks;
+    atomic_store(&p->next, 0);
+    if (p->started)
+        gate_wait(&p->start);
+    pool_work(p, 0);
+    if (p->started)
+        gate_wait(&p->done);
+}
+
+/* States per chunk, and chunks per thread in a window. */
+#define MDPX_CHUNK 128u
+#define MDPX_WINDOW 8u
+
 int explore_mdp(const struct image *img, const struct explore_options *opt_in, bool exact,
                 struct mdp_explore_result *res, struct wx_error *err)
 {
@@ -351,43 +614,54 @@ int explore_mdp(const struct image *img, const struct explore_options *opt_in, b
     uint64_t max_states = vtable_states_for_budget(explore_budget(opt), words, 16);
     if (max_states > UINT32_MAX - 1)
         max_states = UINT32_MAX - 1; /* struct mdp's 32-bit targets */
+    unsigned nthreads = opt->threads;
+    if (nthreads == 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        nthreads = c > 0 ? (unsigned)c : 1;
+    }
+    if (nthreads > 256)
+        nthreads = 256;
     struct vecset q;
     int rc = vecset_init(&q, words, max_states, err);
-    struct gen g = {.words = words};
     struct build b;
     memset(&b, 0, sizeof b);
     b.exact = exact;
-    struct expander x = {.img = img, .words = words};
+    struct pool p;
+    memset(&p, 0, sizeof p);
+    p.n = nthreads;
+    p.q = &q;
+    size_t max_chunks = (size_t)nthreads * MDPX_WINDOW;
     uint64_t id;
     double next_progress = t0 + 1.0;
 
-    x.local = malloc((nc ? nc : 1) * sizeof *x.local);
-    x.lo = malloc((nc ? nc : 1) * sizeof *x.lo);
-    x.hi = malloc((nc ? nc : 1) * sizeof *x.hi);
-    x.odo = malloc((nc ? nc : 1) * sizeof *x.odo);
-    x.todo = malloc((nc ? nc : 1) * sizeof *x.todo);
-    x.cur = calloc(words, 4);
-    x.rule_part_start = malloc(((size_t)img->n_rules + 1) * sizeof *x.rule_part_start);
+    uint32_t *rule_part_start = malloc(((size_t)img->n_rules + 1) * sizeof *rule_part_start);
     uint64_t n_parts = 0;
     for (uint64_t w = 0; w < (uint64_t)img->n_rules * img->mask_words; w++)
         n_parts += (uint64_t)__builtin_popcount(img->rule_mask[w]);
-    x.rule_part = malloc((n_parts ? n_parts : 1) * sizeof *x.rule_part);
+    uint32_t *rule_part = malloc((n_parts ? n_parts : 1) * sizeof *rule_part);
     b.m.state_start = malloc(1024 * sizeof *b.m.state_start);
     b.cap_states = 1024;
-    if (rc || !x.local || !x.lo || !x.hi || !x.odo || !x.todo || !x.cur || !x.rule_part_start ||
-        !x.rule_part || !b.m.state_start) {
+    p.w = calloc(nthreads, sizeof *p.w);
+    p.chunks = calloc(max_chunks, sizeof *p.chunks);
+    uint32_t *zero = calloc(words ? words : 1, 4);
+    if (rc || !rule_part_start || !rule_part || !b.m.state_start || !p.w || !p.chunks || !zero) {
         rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
         goto out;
     }
     n_parts = 0;
     for (uint32_t r = 0; r < img->n_rules; r++) {
-        x.rule_part_start[r] = (uint32_t)n_parts;
+        rule_part_start[r] = (uint32_t)n_parts;
         const uint32_t *m = img->rule_mask + (size_t)r * img->mask_words;
         for (uint32_t c = 0; c < nc; c++)
             if (m[c / 32] >> (c % 32) & 1)
-                x.rule_part[n_parts++] = c;
+                rule_part[n_parts++] = c;
     }
-    x.rule_part_start[img->n_rules] = (uint32_t)n_parts;
+    rule_part_start[img->n_rules] = (uint32_t)n_parts;
+    for (unsigned t = 0; t < nthreads; t++)
+        if (worker_init(&p.w[t], img, rule_part_start, rule_part) != 0) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+            goto out;
+        }
 
     /* The initial state: the zero vector, or a fresh state before the
      * product of the initial distributions. */
@@ -395,111 +669,109 @@ int explore_mdp(const struct image *img, const struct explore_options *opt_in, b
     for (uint32_t c = 0; c < nc; c++)
         dirac &= img->pinit_start[c + 1] - img->pinit_start[c] == 1;
     if (dirac) {
-        if (vecset_put(&q, x.cur, &id, err) < 0) {
+        if (vecset_put(&q, zero, &id, err) < 0) {
             rc = err->code;
             goto out;
         }
     } else {
-        uint32_t *ones = malloc(words * 4u);
-        if (!ones) {
-            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+        memset(zero, 0xff, words * 4u); /* all ones: no real state has it */
+        if (vecset_add_hidden(&q, zero, &id, err) < 0) {
+            rc = err->code;
             goto out;
         }
-        memset(ones, 0xff, words * 4u);
-        rc = vecset_add_hidden(&q, ones, &id, err) < 0 ? err->code : WX_OK;
-        free(ones);
-        if (rc)
-            goto out;
         res->fresh_initial = true;
+    }
+    p.fresh_initial = res->fresh_initial;
+
+    if (nthreads > 1) {
+        p.start = p.done = (struct gate){.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
+                                         .parties = nthreads};
+        p.tid = calloc(nthreads - 1, sizeof *p.tid);
+        for (unsigned t = 1; t < nthreads && p.tid; t++) {
+            struct pool_arg *a = malloc(sizeof *a);
+            if (a)
+                a->p = &p, a->me = t;
+            if (!a || pthread_create(&p.tid[t - 1], NULL, pool_thread, a) != 0) {
+                free(a);
+                break; /* go on with the threads that did start */
+            }
+            p.started++;
+        }
+        gate_set_parties(&p.start, p.started + 1);
+        gate_set_parties(&p.done, p.started + 1);
     }
 
     uint64_t lb = 0, le = 1;
     for (;;) {
-        for (uint64_t s = lb; s < le; s++) {
-            if (opt->progress && (s & 1023) == 0 && explore_now() >= next_progress) {
-                struct explore_stats st = {.states = q.count, .transitions = b.m.n_choices,
-                                           .depth = res->depth, .bytes = q.n_index * 8 + q.cap * words * 4ull,
-                                           .seconds = explore_now() - t0};
-                opt->progress(opt->progress_ctx, &st);
-                next_progress = explore_now() + 1.0;
+        for (uint64_t wb = lb; wb < le;) {
+            /* a window: chunks of consecutive states of this level */
+            size_t nch = 0;
+            uint64_t s = wb;
+            uint64_t per = (le - wb + max_chunks - 1) / max_chunks;
+            if (per < 16)
+                per = 16;
+            if (per > MDPX_CHUNK)
+                per = MDPX_CHUNK;
+            for (; nch < max_chunks && s < le; nch++) {
+                p.chunks[nch].first = s;
+                p.chunks[nch].end = s + per < le ? s + per : le;
+                p.chunks[nch].failed = 0;
+                s = p.chunks[nch].end;
             }
-            g.n = g.n_out = 0;
-            int e = 0;
-            if (s == 0 && res->fresh_initial) {
-                /* the product of the initial distributions, as one choice */
-                e = gen_choice_begin(&g, img->hidden);
-                for (uint32_t c = 0; c < nc; c++)
-                    x.todo[c] = img->pinit_start[c];
-                while (!e) {
-                    memset(x.cur, 0, words * 4u);
-                    double p = 1.0;
-                    uint64_t pn = 1, pd = 1;
-                    for (uint32_t c = 0; c < nc; c++) {
-                        image_set_field(x.cur, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c],
-                                        img->pinit_state[x.todo[c]]);
-                        p *= img->pinit_prob[x.todo[c]];
-                        frac_mul(&pn, &pd, img->pinit_num[x.todo[c]], img->pinit_den[x.todo[c]]);
-                    }
-                    e = gen_outcome(&g, x.cur, p, pn, pd);
-                    uint32_t c = nc;
-                    while (c > 0) {
-                        c--;
-                        if (++x.todo[c] < img->pinit_start[c + 1])
-                            break;
-                        x.todo[c] = img->pinit_start[c];
-                        if (c == 0)
-                            goto init_done;
-                    }
-                    if (nc == 0)
-                        break;
-                }
-            init_done:;
-            } else {
-                e = expand(&x, &g, q.vec + s * words);
-            }
-            if (e || sort_outcomes(&g) != 0 ||
-                wx_reserve((void **)&g.order, &g.cap_order, g.n ? g.n : 1, sizeof *g.order, 64) != 0) {
-                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory expanding a state");
-                goto out;
-            }
-            for (size_t i = 0; i < g.n; i++)
-                g.order[i] = i;
-            qsort_r(g.order, g.n, sizeof *g.order, cmp_choice, &g);
-            /* state s's choices: the distinct ones, in canonical order */
-            if (s + 2 > b.cap_states) {
-                size_t cap = b.cap_states * 2;
-                uint64_t *ns = realloc(b.m.state_start, cap * sizeof *ns);
-                if (!ns) {
-                    rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+            wb = s;
+            pool_run(&p, nch);
+            /* commit in state order */
+            for (size_t k = 0; k < nch; k++) {
+                struct chunk *c = &p.chunks[k];
+                if (c->failed) {
+                    rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory expanding a state");
                     goto out;
                 }
-                b.m.state_start = ns;
-                b.cap_states = cap;
-            }
-            b.m.state_start[s] = b.m.n_choices;
-            size_t distinct = 0;
-            for (size_t i = 0; i < g.n; i++) {
-                size_t c = g.order[i];
-                if (i > 0 && cmp_choice(&g.order[i - 1], &g.order[i], &g) == 0)
-                    continue;
-                distinct++;
-                if (build_choice(&b, g.label[c]) != 0) {
-                    rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing the MDP");
-                    goto out;
+                if (opt->progress && explore_now() >= next_progress) {
+                    struct explore_stats st = {.states = q.count, .transitions = b.m.n_choices,
+                                               .depth = res->depth,
+                                               .bytes = q.n_index * 8 + q.cap * words * 4ull,
+                                               .seconds = explore_now() - t0};
+                    opt->progress(opt->progress_ctx, &st);
+                    next_progress = explore_now() + 1.0;
                 }
-                for (size_t o = g.start[c]; o < g.start[c + 1]; o++) {
-                    if (vecset_put(&q, g.vec + o * words, &id, err) < 0) {
-                        rc = err->code;
+                if (c->end + 1 > b.cap_states) {
+                    size_t cap = b.cap_states;
+                    while (cap < c->end + 1)
+                        cap *= 2;
+                    uint64_t *ns = realloc(b.m.state_start, cap * sizeof *ns);
+                    if (!ns) {
+                        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
                         goto out;
                     }
-                    if (build_entry(&b, (uint32_t)id, g.prob[o], g.num[o], g.den[o]) != 0) {
-                        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing the MDP");
-                        goto out;
+                    b.m.state_start = ns;
+                    b.cap_states = cap;
+                }
+                size_t ch = 0, o = 0;
+                for (uint64_t st = c->first; st < c->end; st++) {
+                    b.m.state_start[st] = b.m.n_choices;
+                    uint32_t n = c->n_choices[st - c->first];
+                    if (n == 0)
+                        res->deadlocks++;
+                    for (uint32_t i = 0; i < n; i++, ch++) {
+                        if (build_choice(&b, c->label[ch]) != 0) {
+                            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing the MDP");
+                            goto out;
+                        }
+                        for (uint32_t e = 0; e < c->n_out[ch]; e++, o++) {
+                            id = c->id[o];
+                            if (id == UINT64_MAX && vecset_put(&q, c->vec + o * words, &id, err) < 0) {
+                                rc = err->code;
+                                goto out;
+                            }
+                            if (build_entry(&b, (uint32_t)id, c->prob[o], c->num[o], c->den[o]) != 0) {
+                                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing the MDP");
+                                goto out;
+                            }
+                        }
                     }
                 }
             }
-            if (distinct == 0)
-                res->deadlocks++;
         }
         if (q.count == le) {
             res->complete = true;
@@ -509,6 +781,12 @@ int explore_mdp(const struct image *img, const struct explore_options *opt_in, b
         res->depth++;
     }
 out:
+    if (p.started) {
+        p.quit = true;
+        gate_wait(&p.start);
+        for (unsigned t = 0; t < p.started; t++)
+            pthread_join(p.tid[t], NULL);
+    }
     if (b.m.choice_start)
         b.m.choice_start[b.m.n_choices] = b.m.n_entries;
     if (rc == WX_OK) {
@@ -539,9 +817,15 @@ out:
         free(b.label), free(b.num), free(b.den);
     }
     vecset_free(&q);
-    free(x.local), free(x.lo), free(x.hi), free(x.odo), free(x.todo), free(x.cur);
-    free(x.rule_part_start), free(x.rule_part);
-    gen_free(&g);
+    if (p.w)
+        for (unsigned t = 0; t < nthreads; t++)
+            worker_free(&p.w[t]);
+    if (p.chunks)
+        for (size_t k = 0; k < max_chunks; k++)
+            chunk_free(&p.chunks[k]);
+    free(p.w), free(p.chunks), free(p.tid), free(zero);
+    free(rule_part_start), free(rule_part);
+    res->threads = p.started + 1;
     res->seconds = explore_now() - t0;
     return rc;
 }

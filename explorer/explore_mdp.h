@@ -26,8 +26,11 @@
  *   - probabilities are the exact component probabilities rounded to double
  *     and multiplied in ascending component order, so equal distributions
  *     give bit-identical doubles (which makes the distinctness test exact);
- *   - sequential; memory: the options' budget bounds the states (WX_ELIMIT
- *     beyond, with the partial counts and complete == false).
+ *   - the same MDP, bit for bit, for any number of threads
+ *     (options.threads, 0 = all online cores): levels are expanded in
+ *     parallel and numbered in one sequential commit (explore_mdp.c);
+ *   - memory: the options' budget bounds the states (WX_ELIMIT beyond,
+ *     with the partial counts and complete == false).
  */
 #ifndef WX_EXPLORE_MDP_H
 #define WX_EXPLORE_MDP_H
@@ -56,6 +59,7 @@ struct mdp_explore_result {
     bool complete;
     uint64_t bytes;           /* memory of the state set and the MDP */
     double seconds;
+    unsigned threads;         /* threads that expanded states */
 };
 
 /* Explores img (which must be probabilistic: WX_EINPUT otherwise).  Uses

@@ -1400,15 +1400,33 @@ static int w_expand_loop(struct succ_gen *g, const uint32_t *vec, bool *dedup, s
     return rc;
 }
 
-/* The pair form (see fast_expand_pair) on 128-bit vectors. */
-static int w_expand_pair(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
+/* A record of a wide image from the vector's two 64-bit halves (lo = words
+ * 0-1, hi = words 2-3), words a constant: the halves are stored as they
+ * are, without going through a 128-bit value (which gcc spills). */
+static inline __attribute__((always_inline)) void w_put(uint32_t *r, uint32_t label, uint64_t lo, uint64_t hi,
+                                                      const uint32_t words)
+{
+    r[0] = label;
+    memcpy(r + 1, &lo, 8);
+    if (words > 3)
+        memcpy(r + 3, &hi, 8);
+    else
+        r[3] = (uint32_t)hi;
+}
+
+/* The pair form (see fast_expand_pair) on 128-bit vectors, for a constant
+ * number of words (3 or 4) and group slots (1 or 2). */
+static inline __attribute__((always_inline)) int w_expand_pair(struct succ_gen *g, const uint32_t *vec, bool *dedup,
+                                                               struct wx_error *err, const uint32_t words,
+                                                               const uint32_t groups)
 {
     struct succ_fast *f = g->fast;
-    const uint32_t nc = f->n, st = g->stride, none = f->n_rules, words = g->words, groups = f->simple_groups;
+    const uint32_t nc = f->n, none = f->n_rules, st = words + 1;
     while (g->cap < g->n + (2 + 2 * (size_t)groups) * nc + 2)
         if (grow_output(g, err))
             return WX_ELIMIT;
     const u128 v = w_load(vec, words);
+    const uint64_t lo = (uint64_t)v, hi = (uint64_t)(v >> 64);
     const struct fsimple **xs = f->xs;
     uint64_t *present = f->present;
     uint32_t self = f->always_dedup;
@@ -1420,8 +1438,8 @@ static int w_expand_pair(struct succ_gen *g, const uint32_t *vec, bool *dedup, s
         xs[c] = x;
         self |= x->self;
         uint32_t *r = rec + n * st;
-        w_store(r, x->l0, v ^ w_join(x->d0, x->d0h), words);
-        w_store(r + st, x->l1, v ^ w_join(x->d1, x->d1h), words);
+        w_put(r, x->l0, lo ^ x->d0, hi ^ x->d0h, words);
+        w_put(r + st, x->l1, lo ^ x->d1, hi ^ x->d1h, words);
         n += x->nloc;
         for (uint32_t q = 0; q < groups; q++)
             present[x->pcls[q]] |= 1ull << c;
@@ -1432,8 +1450,7 @@ static int w_expand_pair(struct succ_gen *g, const uint32_t *vec, bool *dedup, s
             const uint32_t r = x->rule[q], k = x->pcls[q];
             const struct fsimple *y = xs[f->rother[r]];
             const uint32_t yq = groups == 1 || y->pcls[0] == k ? 0 : 1;
-            const u128 w = v ^ w_join(x->gd[q] ^ y->gd[yq], x->gdh[q] ^ y->gdh[yq]);
-            w_store(rec + n * st, f->rlabel[r], w, words);
+            w_put(rec + n * st, f->rlabel[r], lo ^ x->gd[q] ^ y->gd[yq], hi ^ x->gdh[q] ^ y->gdh[yq], words);
             n += (r != none) & ((f->rmask[r] & ~present[k]) == 0);
         }
     }
@@ -1445,10 +1462,37 @@ static int w_expand_pair(struct succ_gen *g, const uint32_t *vec, bool *dedup, s
     return WX_OK;
 }
 
+static int w_expand_pair31(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
+{
+    return w_expand_pair(g, vec, dedup, err, 3, 1);
+}
+
+static int w_expand_pair32(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
+{
+    return w_expand_pair(g, vec, dedup, err, 3, 2);
+}
+
+static int w_expand_pair41(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
+{
+    return w_expand_pair(g, vec, dedup, err, 4, 1);
+}
+
+static int w_expand_pair42(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
+{
+    return w_expand_pair(g, vec, dedup, err, 4, 2);
+}
+
 static int fast_expand(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
 {
-    if (g->fast->wide) /* the simple form is not specialised for 128 bits */
-        return g->fast_pair && g->fast_simple ? w_expand_pair(g, vec, dedup, err) : w_expand_loop(g, vec, dedup, err);
+    if (g->fast->wide) { /* the simple form is not specialised for 128 bits */
+        if (!(g->fast_pair && g->fast_simple))
+            return w_expand_loop(g, vec, dedup, err);
+        if (g->words == 3)
+            return g->fast->simple_groups == 1 ? w_expand_pair31(g, vec, dedup, err)
+                                               : w_expand_pair32(g, vec, dedup, err);
+        return g->fast->simple_groups == 1 ? w_expand_pair41(g, vec, dedup, err)
+                                           : w_expand_pair42(g, vec, dedup, err);
+    }
     if (g->fast_pair && g->fast_simple)
         return g->fast->simple_groups == 1 ? fast_expand_pair1(g, vec, dedup, err)
                                            : fast_expand_pair2(g, vec, dedup, err);
@@ -1492,6 +1536,12 @@ static void hash_all(struct succ_gen *g)
     else if (words == 2)
         for (size_t i = 0; i < n; i++)
             h[i] = vtable_hash_inline(rec + i * st, 2);
+    else if (words == 3)
+        for (size_t i = 0; i < n; i++)
+            h[i] = vtable_hash_inline(rec + i * st, 3);
+    else if (words == 4)
+        for (size_t i = 0; i < n; i++)
+            h[i] = vtable_hash_inline(rec + i * st, 4);
     else
         for (size_t i = 0; i < n; i++)
             h[i] = vtable_hash_inline(rec + i * st, words);

@@ -17,12 +17,29 @@ static uint64_t hash_vec(const uint32_t *v, uint32_t words)
     return h;
 }
 
+static inline int same_vec(const uint32_t *a, const uint32_t *b, uint32_t words)
+{
+    for (uint32_t k = 0; k < words; k++) /* short vectors: cheaper than memcmp's call */
+        if (a[k] != b[k])
+            return 0;
+    return 1;
+}
+
 static uint64_t *slot_of(const struct vecset *s, const uint32_t *v)
 {
     uint64_t mask = s->n_index - 1, i = hash_vec(v, s->words) & mask;
-    while (s->index[i] && memcmp(s->vec + (s->index[i] - 1) * s->words, v, s->words * 4u) != 0)
+    while (s->index[i] && !same_vec(s->vec + (s->index[i] - 1) * s->words, v, s->words))
         i = (i + 1) & mask;
     return &s->index[i];
+}
+
+int vecset_find(const struct vecset *s, const uint32_t *v, uint64_t *id)
+{
+    const uint64_t slot = *slot_of(s, v);
+    if (!slot)
+        return 0;
+    *id = slot - 1;
+    return 1;
 }
 
 static int grow_index(struct vecset *s, struct wx_error *err)

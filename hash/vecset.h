@@ -11,7 +11,8 @@
  *
  * Invariants: count <= cap <= max; every vector added without `hidden` is
  * in the index exactly once; vectors are never removed.
- * Single-threaded; no locking.
+ * No locking: one thread adds; vecset_find may run on many threads while
+ * none adds (explore_mdp's parallel phases).
  */
 #ifndef WX_VECSET_H
 #define WX_VECSET_H
@@ -38,6 +39,10 @@ void vecset_free(struct vecset *s);
  * --memory -- or out of memory).  *id gets its id.  cap may grow: callers
  * keeping arrays parallel to vec grow them to cap. */
 int vecset_put(struct vecset *s, const uint32_t *v, uint64_t *id, struct wx_error *err);
+
+/* Looks v up without adding it: 1 and *id when present, else 0.  Only
+ * reads, so several threads may call it at once while nobody adds. */
+int vecset_find(const struct vecset *s, const uint32_t *v, uint64_t *id);
 
 /* Appends v without looking for it and without indexing it (a vector that
  * must not be found, e.g. a fresh initial state): WX_OK or -1 as above. */

@@ -20,6 +20,13 @@
  * small, large ones double a dozen or so times. */
 #define INITIAL_SLOTS (1ull << 15)
 
+/* Growth is wanted at this load (vtable.h: 1/2; a build-time knob for
+ * benchmarks, it must stay below VTABLE_MAX_LOAD). */
+#ifndef GROW_LOAD_NUM
+#define GROW_LOAD_NUM 1u
+#define GROW_LOAD_DEN 2u
+#endif
+
 /* Spins before a waiting reader starts yielding: a publisher normally needs
  * a few dozen nanoseconds, but it may be preempted on a busy machine. */
 #define SPINS_BEFORE_YIELD 256
@@ -47,6 +54,8 @@ struct vtable {
 
     uint64_t block;          /* ids per block (vtable_insert_block), >= 1 */
     bool keyed;              /* slots hold keys (vtable_new_keyed) */
+    uint32_t slot_words;     /* 64-bit words per slot: 2 for wide keys
+                                (keyed, 3 or 4 words per vector), else 1 */
 
     /* The id counter is written by every insert: keep it off the line of
      * the read-mostly fields above (the struct is allocated 64-aligned). */
@@ -77,6 +86,36 @@ static inline uint64_t vec_key(const uint32_t *vec, uint32_t words)
     return KEY_FLAG | vec[0] | (words > 1 ? (uint64_t)vec[1] << 32 : 0);
 }
 
+/* Wide keys (keyed tables of 3 or 4 words): a slot is two 64-bit words,
+ * lo = vec[0] | vec[1] << 32 and hi = KEY_FLAG | vec[2] | vec[3] << 32 (no
+ * vec[3] for 3 words); hi is never 0 in a filled slot.  The pair is claimed
+ * with one 16-byte compare-and-swap (x86-64's cmpxchg16b), so a slot goes
+ * from (0, 0) to its final key in one step and is never seen half written:
+ * a reader loads hi, and only when hi != 0 loads lo, which the same locked
+ * instruction wrote (the line was held exclusively while it wrote both, and
+ * the slot never changes again).  Other platforms have no wide keys
+ * (vtable_keyed_max_words() == 2). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define WIDE_KEYS 1
+static inline bool cas16(_Atomic uint64_t *slot, uint64_t *lo, uint64_t *hi, uint64_t new_lo, uint64_t new_hi)
+{
+    bool ok;
+    __asm__ __volatile__("lock cmpxchg16b %1"
+                         : "=@ccz"(ok), "+m"(*(volatile unsigned __int128 *)slot), "+a"(*lo), "+d"(*hi)
+                         : "b"(new_lo), "c"(new_hi)
+                         : "memory");
+    return ok;
+}
+#else
+#define WIDE_KEYS 0
+#endif
+
+static inline void wide_key(const uint32_t *vec, uint32_t words, uint64_t *lo, uint64_t *hi)
+{
+    *lo = vec[0] | (uint64_t)vec[1] << 32;
+    *hi = KEY_FLAG | vec[2] | (words > 3 ? (uint64_t)vec[3] << 32 : 0);
+}
+
 /* ---- memory ---- */
 
 #define HUGE_PAGE (2u << 20)
@@ -94,7 +133,8 @@ void vtable_advise_huge(void *p, size_t bytes)
 }
 
 /* Slot arrays: zeroed, lazily committed anonymous mappings, released with
- * slots_free (munmap gives large arrays straight back to the system). */
+ * slots_free (munmap gives large arrays straight back to the system).  n is
+ * in 64-bit words (slots * slot_words). */
 static _Atomic uint64_t *slots_alloc(uint64_t n)
 {
     size_t bytes = (size_t)n * sizeof(uint64_t);
@@ -113,10 +153,19 @@ static void slots_free(_Atomic uint64_t *s, uint64_t n)
 
 /* ---- sizing ---- */
 
+/* 64-bit words per slot of a keyed table of `words` words. */
+static uint32_t keyed_slot_words(uint32_t words) { return words > 2 ? 2 : 1; }
+
+uint32_t vtable_keyed_max_words(void) { return WIDE_KEYS ? 4 : 2; }
+
 uint64_t vtable_bytes_per_state(uint32_t words)
 {
-    /* 8 bytes per slot at a load of NUM/DEN, rounded up. */
-    return (uint64_t)words * 4u + (8u * VTABLE_MAX_LOAD_DEN + VTABLE_MAX_LOAD_NUM - 1) / VTABLE_MAX_LOAD_NUM;
+    /* The larger slot of the two table kinds (16 bytes for keyed 3- and
+     * 4-word vectors, else 8) at a load of NUM/DEN, rounded up: one budget
+     * then admits the same number of states whichever kind an explorer
+     * picks (and on every platform). */
+    const uint32_t sb = 8u * (words >= 3 && words <= 4 ? 2 : 1);
+    return (uint64_t)words * 4u + (sb * VTABLE_MAX_LOAD_DEN + VTABLE_MAX_LOAD_NUM - 1) / VTABLE_MAX_LOAD_NUM;
 }
 
 uint64_t vtable_states_for_budget(uint64_t bytes, uint32_t words, uint64_t extra)
@@ -131,7 +180,7 @@ static void set_limits(struct vtable *t)
     uint64_t n = t->nslots;
     uint64_t l = n / VTABLE_MAX_LOAD_DEN * VTABLE_MAX_LOAD_NUM + n % VTABLE_MAX_LOAD_DEN * VTABLE_MAX_LOAD_NUM / VTABLE_MAX_LOAD_DEN;
     t->load_limit = l < t->max_states ? l : t->max_states;
-    t->grow_at = n < t->max_slots ? n / 2 : UINT64_MAX;
+    t->grow_at = n < t->max_slots ? n / GROW_LOAD_DEN * GROW_LOAD_NUM : UINT64_MAX;
     atomic_store_explicit(&t->want_grow, 0, memory_order_relaxed);
     atomic_store_explicit(&t->over, 0, memory_order_relaxed);
 }
@@ -145,9 +194,10 @@ int vtable_new(struct vtable **out, uint32_t words, uint64_t max_states, struct 
 
 int vtable_new_keyed(struct vtable **out, uint32_t words, uint64_t max_states, struct wx_error *err)
 {
-    if (words > 2) {
+    if (words > vtable_keyed_max_words()) {
         *out = NULL;
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "keyed vector table: %u words per vector (at most 2)", words);
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "keyed vector table: %u words per vector (at most %u here)",
+                       words, vtable_keyed_max_words());
     }
     return table_new(out, words, max_states, true, err);
 }
@@ -171,6 +221,7 @@ static int table_new(struct vtable **out, uint32_t words, uint64_t max_states, b
     t->max_states = max_states;
     t->block = 1;
     t->keyed = keyed;
+    t->slot_words = keyed ? keyed_slot_words(words) : 1;
     /* Enough slots that the load limit admits max_states, plus slack. */
     t->max_slots = max_states / VTABLE_MAX_LOAD_NUM * VTABLE_MAX_LOAD_DEN
                    + (max_states % VTABLE_MAX_LOAD_NUM) * VTABLE_MAX_LOAD_DEN / VTABLE_MAX_LOAD_NUM + 2;
@@ -181,7 +232,7 @@ static int table_new(struct vtable **out, uint32_t words, uint64_t max_states, b
     if (max_states > SIZE_MAX / 4 / words)
         goto oom;
     t->store = malloc((size_t)max_states * words * 4u);
-    t->slots = slots_alloc(t->nslots);
+    t->slots = slots_alloc(t->nslots * t->slot_words);
     if (!t->store || !t->slots)
         goto oom;
     vtable_advise_huge(t->store, (size_t)max_states * words * 4u);
@@ -190,7 +241,7 @@ static int table_new(struct vtable **out, uint32_t words, uint64_t max_states, b
     return WX_OK;
 oom:
     free(t->store);
-    slots_free(t->slots, t->nslots);
+    slots_free(t->slots, t->nslots * t->slot_words);
     free(t);
     return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
                    "vector table: cannot reserve %llu states of %u words (%llu bytes); lower the memory budget",
@@ -203,8 +254,8 @@ void vtable_free(struct vtable *t)
     if (!t)
         return;
     free(t->store);
-    slots_free(t->slots, t->nslots);
-    slots_free(t->next_slots, t->next_nslots);
+    slots_free(t->slots, t->nslots * t->slot_words);
+    slots_free(t->next_slots, t->next_nslots * t->slot_words);
     free(t);
 }
 
@@ -244,9 +295,16 @@ static inline int same(const uint32_t *a, const uint32_t *b, uint32_t words)
     return d == 0;
 }
 
+/* The home slot is prefetched for writing (1): an insert then finds its
+ * line exclusive.  A build-time knob for benchmarks: 0 asks for a shared
+ * line, which is all the ~90 % of lookups that find their vector need. */
+#ifndef PREFETCH_RW
+#define PREFETCH_RW 1
+#endif
+
 void vtable_prefetch(const struct vtable *t, uint64_t hash)
 {
-    __builtin_prefetch(&t->slots[home_slot(hash, t->nslots)], 1, 3);
+    __builtin_prefetch(&t->slots[home_slot(hash, t->nslots) * t->slot_words], PREFETCH_RW, 3);
 }
 
 void vtable_prefetch_vector(const struct vtable *t, uint64_t hash)
@@ -310,12 +368,50 @@ enum vtable_outcome vtable_insert_block(struct vtable *t, const uint32_t *vec, u
  * block before it claims a slot (so a full store claims nothing: a claimed
  * key is a stored vector, always), and consumes it only when its CAS wins.
  * Without a block (single-threaded use only, vtable.h) the id comes from
- * the counter just before the claim, which then cannot lose. */
+ * the counter just before the claim, which then cannot lose.
+ *
+ * hold_id makes sure *b (ids, or `one` without a block) holds an id for the
+ * claim; false when the store is exhausted (FULL, `over` set). */
+static inline bool hold_id(struct vtable *t, struct vtable_ids *ids, struct vtable_ids *one)
+{
+    struct vtable_ids *b = ids ? ids : one;
+    if (b->next < b->end)
+        return true;
+    /* Refill before claiming: take_id hands out the block's first id and
+     * keeps the rest in b; give the first back. */
+    uint64_t f = take_id(t, ids);
+    if (f == UINT64_MAX) {
+        atomic_store_explicit(&t->over, 1, memory_order_relaxed);
+        return false;
+    }
+    if (ids)
+        ids->next = f; /* unconsumed until the claim wins */
+    else
+        one->next = f, one->end = f + 1;
+    return true;
+}
+
+/* A lost claim without a block (only with a forbidden concurrent insert):
+ * gives the id taken for it back. */
+static inline void release_one(struct vtable *t, struct vtable_ids *ids, const struct vtable_ids *one)
+{
+    if (!ids && one->next < one->end)
+        atomic_store_explicit(&t->next_id, one->next, memory_order_relaxed);
+}
+
+/* The claim won: consumes the held id and stores the vector under it. */
+static inline uint64_t use_id(struct vtable *t, struct vtable_ids *ids, struct vtable_ids *one, const uint32_t *vec)
+{
+    struct vtable_ids *b = ids ? ids : one;
+    const uint64_t fresh = b->next++;
+    memcpy(t->store + fresh * t->words, vec, (size_t)t->words * 4u);
+    return fresh;
+}
+
 static enum vtable_outcome lookup_keyed(struct vtable *t, const uint32_t *vec, uint64_t h, enum vtable_mode mode,
                                         uint64_t *id, struct vtable_ids *ids)
 {
-    const uint32_t words = t->words;
-    const uint64_t key = vec_key(vec, words);
+    const uint64_t key = vec_key(vec, t->words);
     const uint64_t n = t->nslots;
     uint64_t i = home_slot(h, n);
     for (uint64_t probes = 0; probes < n; probes++) {
@@ -330,35 +426,18 @@ static enum vtable_outcome lookup_keyed(struct vtable *t, const uint32_t *vec, u
                 break;
             if (mode == VTABLE_FIND)
                 return VTABLE_ABSENT;
-            if (atomic_load_explicit(&t->over, memory_order_relaxed))
-                return VTABLE_FULL;
             struct vtable_ids one = { 0, 0 };
-            struct vtable_ids *b = ids ? ids : &one;
-            if (b->next >= b->end) {
-                /* Refill before claiming: take_id hands out the block's
-                 * first id and keeps the rest in b; give the first back. */
-                uint64_t f = take_id(t, ids ? ids : NULL);
-                if (f == UINT64_MAX) {
-                    atomic_store_explicit(&t->over, 1, memory_order_relaxed);
-                    return VTABLE_FULL;
-                }
-                if (ids)
-                    ids->next = f; /* unconsumed until the claim wins */
-                else
-                    one.next = f, one.end = f + 1;
-            }
+            if (atomic_load_explicit(&t->over, memory_order_relaxed) || !hold_id(t, ids, &one))
+                return VTABLE_FULL;
             /* Relaxed is enough: a reader that sees the key needs nothing
              * else (FOUND ids are not reported), and the store line is
              * read by the explorer only after a quiet point. */
             if (!atomic_compare_exchange_strong_explicit(slot, &s, key, memory_order_relaxed,
                                                          memory_order_relaxed)) {
-                if (!ids) /* only with a forbidden concurrent insert: undo */
-                    atomic_store_explicit(&t->next_id, one.next, memory_order_relaxed);
+                release_one(t, ids, &one);
                 continue; /* s holds the winner's key: re-examine */
             }
-            const uint64_t fresh = b->next++;
-            memcpy(t->store + fresh * words, vec, (size_t)words * 4u);
-            *id = fresh;
+            *id = use_id(t, ids, &one, vec);
             return VTABLE_INSERTED;
         }
         if (++i == n)
@@ -367,9 +446,53 @@ static enum vtable_outcome lookup_keyed(struct vtable *t, const uint32_t *vec, u
     return mode == VTABLE_FIND ? VTABLE_ABSENT : VTABLE_FULL;
 }
 
+#if WIDE_KEYS
+/* lookup_keyed for wide keys (two words per slot, see wide_key). */
+static enum vtable_outcome lookup_wide(struct vtable *t, const uint32_t *vec, uint64_t h, enum vtable_mode mode,
+                                       uint64_t *id, struct vtable_ids *ids)
+{
+    uint64_t klo, khi;
+    wide_key(vec, t->words, &klo, &khi);
+    const uint64_t n = t->nslots;
+    uint64_t i = home_slot(h, n);
+    for (uint64_t probes = 0; probes < n; probes++) {
+        _Atomic uint64_t *slot = &t->slots[2 * i];
+        uint64_t hi = atomic_load_explicit(slot + 1, memory_order_acquire);
+        uint64_t lo = hi ? atomic_load_explicit(slot, memory_order_relaxed) : 0;
+        for (;;) {
+            if (hi == khi && lo == klo) {
+                *id = VTABLE_NO_ID;
+                return VTABLE_FOUND;
+            }
+            if (hi != 0)
+                break;
+            if (mode == VTABLE_FIND)
+                return VTABLE_ABSENT;
+            struct vtable_ids one = { 0, 0 };
+            if (atomic_load_explicit(&t->over, memory_order_relaxed) || !hold_id(t, ids, &one))
+                return VTABLE_FULL;
+            lo = 0; /* expect an empty slot: (0, 0) */
+            if (!cas16(slot, &lo, &hi, klo, khi)) {
+                release_one(t, ids, &one);
+                continue; /* (lo, hi) holds the winner's key: re-examine */
+            }
+            *id = use_id(t, ids, &one, vec);
+            return VTABLE_INSERTED;
+        }
+        if (++i == n)
+            i = 0;
+    }
+    return mode == VTABLE_FIND ? VTABLE_ABSENT : VTABLE_FULL;
+}
+#endif
+
 static enum vtable_outcome lookup(struct vtable *t, const uint32_t *vec, uint64_t h, enum vtable_mode mode,
                                   uint64_t *id, struct vtable_ids *ids)
 {
+#if WIDE_KEYS
+    if (t->slot_words == 2)
+        return lookup_wide(t, vec, h, mode, id, ids);
+#endif
     if (t->keyed)
         return lookup_keyed(t, vec, h, mode, id, ids);
     const uint32_t words = t->words;
@@ -447,7 +570,7 @@ uint64_t vtable_slots(const struct vtable *t) { return t->nslots; }
 
 uint64_t vtable_bytes(const struct vtable *t)
 {
-    return t->nslots * 8u + vtable_count(t) * t->words * 4u;
+    return t->nslots * 8u * t->slot_words + vtable_count(t) * t->words * 4u;
 }
 
 bool vtable_can_grow(const struct vtable *t) { return t->nslots < t->max_slots; }
@@ -462,7 +585,7 @@ bool vtable_wants_grow(const struct vtable *t)
 int vtable_grow_begin(struct vtable *t, struct wx_error *err)
 {
     uint64_t n = t->nslots * 2 < t->max_slots ? t->nslots * 2 : t->max_slots;
-    t->next_slots = slots_alloc(n);
+    t->next_slots = slots_alloc(n * t->slot_words);
     if (!t->next_slots)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "vector table: out of memory growing to %llu slots",
                        (unsigned long long)n);
@@ -477,20 +600,37 @@ int vtable_grow_begin(struct vtable *t, struct wx_error *err)
 void vtable_grow_part(struct vtable *t, uint64_t begin, uint64_t end)
 {
     const uint64_t n = t->next_nslots;
+    const uint32_t words = t->words, sw = t->slot_words;
     uint64_t hs[GROW_BATCH];
     for (uint64_t id = begin; id < end; id++) {
         uint64_t k = (id - begin) % GROW_BATCH;
         if (k == 0)
             for (uint64_t j = 0; j < GROW_BATCH && id + j < end; j++) {
-                hs[j] = vtable_hash(t->store + (id + j) * t->words, t->words);
-                __builtin_prefetch(&t->next_slots[home_slot(hs[j], n)], 1, 3);
+                hs[j] = vtable_hash(t->store + (id + j) * words, words);
+                __builtin_prefetch(&t->next_slots[home_slot(hs[j], n) * sw], 1, 3);
             }
-        uint64_t h = hs[k];
-        uint64_t v = t->keyed ? vec_key(t->store + id * t->words, t->words) : slot_tag(h) << ID_BITS | (id + 1);
+        const uint64_t h = hs[k];
+        const uint32_t *vec = t->store + id * words;
         uint64_t i = home_slot(h, n);
         /* Distinct ids hold distinct vectors: no comparison, just the first
          * empty slot.  Other threads fill the same array concurrently, hence
          * the CAS; nothing reads the array until vtable_grow_end. */
+#if WIDE_KEYS
+        if (sw == 2) {
+            uint64_t klo, khi;
+            wide_key(vec, words, &klo, &khi);
+            for (;;) {
+                uint64_t lo = 0, hi = 0;
+                if (atomic_load_explicit(&t->next_slots[2 * i + 1], memory_order_relaxed) == 0
+                    && cas16(&t->next_slots[2 * i], &lo, &hi, klo, khi))
+                    break;
+                if (++i == n)
+                    i = 0;
+            }
+            continue;
+        }
+#endif
+        const uint64_t v = t->keyed ? vec_key(vec, words) : slot_tag(h) << ID_BITS | (id + 1);
         for (;;) {
             uint64_t expect = 0;
             if (atomic_compare_exchange_strong_explicit(&t->next_slots[i], &expect, v,
@@ -504,7 +644,7 @@ void vtable_grow_part(struct vtable *t, uint64_t begin, uint64_t end)
 
 void vtable_grow_end(struct vtable *t)
 {
-    slots_free(t->slots, t->nslots);
+    slots_free(t->slots, t->nslots * t->slot_words);
     t->slots = t->next_slots;
     t->nslots = t->next_nslots;
     t->next_slots = NULL;

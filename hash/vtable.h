@@ -14,6 +14,8 @@
  *         tag << 40 | (id + 1)       published: the vector of `id`
  *     where tag is 24 bits of the vector's 64-bit hash that the home index
  *     does not use, and the low 40 bits hold id + 1 (so ids < 2^40 - 2).
+ *     (Keyed tables, vtable_new_keyed, put the vector itself in the slot
+ *     instead: one 64-bit word, or two for 3-4 words.)
  *
  * Insert protocol (vtable_lookup with VTABLE_INSERT).  Walk the probe
  * sequence from the home slot:
@@ -89,7 +91,10 @@ enum vtable_outcome {
 struct vtable;
 
 /* Bytes a table needs per stored state at its largest (store plus slots at
- * the maximum load), for budgeting: words * 4 + ceil(8 / max load). */
+ * the maximum load), for budgeting: words * 4 + ceil(slot bytes / max load),
+ * where the slot bytes are those of the larger kind for that width (16 for
+ * 3 or 4 words, whose keyed slots are wide, else 8), on every platform: one
+ * budget admits the same number of states whatever kind an explorer picks. */
 uint64_t vtable_bytes_per_state(uint32_t words);
 
 /* The number of states a budget of `bytes` allows when each state also
@@ -101,12 +106,16 @@ uint64_t vtable_states_for_budget(uint64_t bytes, uint32_t words, uint64_t extra
  * cannot be reserved. */
 int vtable_new(struct vtable **out, uint32_t words, uint64_t max_states, struct wx_error *err);
 
-/* Keyed tables: for vectors of 1 or 2 words whose callers never need the
- * id of a vector found (only of one inserted).  A slot then holds the
- * vector itself, as one 64-bit key (the vector's bits with bit 63 set; bit
- * 63 is never part of a field, image.h), instead of tag | id: a lookup of
- * a present vector reads one slot line and never the store, and an insert
- * claims the slot with the complete key in one CAS (nothing to wait for).
+/* Keyed tables: for vectors of 1 .. vtable_keyed_max_words() words whose
+ * callers never need the id of a vector found (only of one inserted).  A
+ * slot then holds the vector itself instead of tag | id: for 1 or 2 words
+ * one 64-bit key (the vector's bits with bit 63 set; bit 63 is never part
+ * of a field, image.h), for 3 or 4 words a wide key of two 64-bit words
+ * (16-byte slots, four to a cache line; the high word has bit 63 set, the
+ * reserved bit 31 of the last word for 4 words).  A lookup of a present
+ * vector reads one slot line and never the store, and an insert claims the
+ * slot with the complete key in one CAS (16 bytes wide for wide keys;
+ * nothing to wait for).
  * Differences from vtable_new's tables:
  *   - FOUND sets *id to VTABLE_NO_ID;
  *   - vtable_insert_block takes a fresh id into its block before it claims
@@ -114,8 +123,12 @@ int vtable_new(struct vtable **out, uint32_t words, uint64_t max_states, struct 
  *   - INSERT through vtable_lookup(_hashed) (no id block) must not run
  *     concurrently with any other insert (it is for set-up and tests).
  * Everything else (growth, id blocks, close_blocks, the store, the budget
- * per state) is the same.  WX_EINPUT when words > 2. */
+ * per state) is the same.  WX_EINPUT when words > vtable_keyed_max_words(). */
 int vtable_new_keyed(struct vtable **out, uint32_t words, uint64_t max_states, struct wx_error *err);
+
+/* The widest vector a keyed table takes: 4 words where a 16-byte CAS
+ * exists (x86-64: cmpxchg16b), else 2. */
+uint32_t vtable_keyed_max_words(void);
 
 /* The id reported for a FOUND vector by a keyed table. */
 #define VTABLE_NO_ID UINT64_MAX

@@ -20,7 +20,9 @@
  * Memory.  The table (and, with them, work queues, parent links, bucket
  * prefix sums) takes the device's free memory less a slack, or
  * options.gpu.hash_bytes for the table alone, or at most
- * options.memory_bytes.  When the graph is recorded, the edge buffer is
+ * options.memory_bytes.  In the asynchronous mode without a graph that is
+ * only the table's limit: it starts at 1 GiB and grows (gx_grow, below at
+ * "Growing table").  When the graph is recorded, the edge buffer is
  * allocated first, 1/50 of the free memory in entries (see want_graph
  * below), so that the whole graph normally stays on the device.  Defaults
  * (GX_* below) come from the sweeps in bench/GPU_NOTES.md.
@@ -65,6 +67,10 @@
 #define GX_SCAN_CHUNK 64u        /* buckets per scan step */
 #define GX_OCC2 1                /* default kernel variant (see OCC2) */
 #define GX_ONESHOT 1             /* one-CAS inserts for slots of <= 2 words */
+#define GX_GROW_FROM (1ull << 30) /* first size of a growing table (bytes) */
+
+static_assert(GPU_PROF_N == sizeof(((struct gpu_run_stats *)0)->prof) / sizeof(uint64_t),
+              "gpu_run_stats.prof holds GPU_PROF_N counters");
 
 static double gx_now(void)
 {
@@ -214,13 +220,15 @@ struct gx {
     cudaDeviceProp prop;
     struct gpu_params p;
     void *dev[24];
+    size_t devsz[24];
     int ndev;
     cudaTextureObject_t tex[8];
     int ntex;
     unsigned long long *q[2];
     struct gpu_ctl *d_ctl;
     unsigned long long *d_prefix;
-    uint64_t bytes;
+    uint64_t bytes, peak; /* device bytes held now, and at most */
+    unsigned long long *d_gc; /* growth counters (gx_grow) */
     /* host staging of edges */
     unsigned long long *h_src, *h_dst;
     uint32_t *h_lab;
@@ -238,8 +246,11 @@ static int gx_malloc(struct gx *g, void **ptr, size_t bytes, const char *what, s
         return wx_fail(err, e == cudaErrorMemoryAllocation ? WX_ELIMIT : WX_ESYSTEM, NULL, 0, 0,
                        "cannot allocate %zu bytes of device memory for %s: %s", bytes, what, cudaGetErrorString(e));
     }
+    g->devsz[g->ndev] = bytes;
     g->dev[g->ndev++] = *ptr;
     g->bytes += bytes;
+    if (g->bytes > g->peak)
+        g->peak = g->bytes;
     return WX_OK;
 }
 
@@ -278,7 +289,10 @@ static void gx_release(struct gx *g, void *ptr)
     for (int i = 0; i < g->ndev; i++)
         if (g->dev[i] == ptr) {
             cudaFree(ptr);
-            g->dev[i] = g->dev[--g->ndev];
+            g->bytes -= g->devsz[i];
+            g->ndev--;
+            g->dev[i] = g->dev[g->ndev];
+            g->devsz[i] = g->devsz[g->ndev];
             return;
         }
 }
@@ -614,11 +628,199 @@ done:
     return rc;
 }
 
-static void *kernel_ptr(int tex, int occ2)
+/* Work-queue entries for a table of `slots` slots. */
+static uint64_t gx_qcap(int level, const struct gpu_tuning *tun, uint64_t slots)
 {
+    uint64_t qcap;
+    if (level)
+        qcap = slots;
+    else if (tun->queue_cap)
+        qcap = tun->queue_cap;
+    else
+        qcap = slots / 8 > (1ull << 20) ? slots / 8 : (slots < (1ull << 20) ? slots : (1ull << 20));
+    return qcap < 1 ? 1 : qcap;
+}
+
+/* (Re)allocates the table of nb buckets, cleared, and the two work queues
+ * sized for it; the old ones (if any) are freed first. */
+static int gx_table(struct gx *g, uint64_t nb, int level, const struct gpu_tuning *tun, struct wx_error *err)
+{
+    int rc = WX_OK;
+    struct gpu_params &p = g->p;
+    void *d = NULL;
+    if (p.table)
+        gx_release(g, p.table);
+    for (int i = 0; i < 2; i++)
+        if (g->q[i])
+            gx_release(g, g->q[i]);
+    p.table = NULL;
+    g->q[0] = g->q[1] = NULL;
+    const uint64_t bytes = nb * p.bw * 4ull;
+    if ((rc = gx_malloc(g, &d, bytes, "the state table", err)))
+        return rc;
+    p.table = (uint32_t *)d;
+    p.nbuckets = nb;
+    CK(cudaMemset(p.table, 0xff, bytes));
+    {
+        const uint64_t qcap = gx_qcap(level, tun, nb * p.spb);
+        for (int i = 0; i < 2; i++) {
+            if ((rc = gx_malloc(g, &d, qcap * 8, "work queues", err)))
+                return rc;
+            g->q[i] = (unsigned long long *)d;
+        }
+        p.q_cap = qcap;
+    }
+out:
+    return rc;
+}
+
+/* Replaces the table by one of nb buckets (asynchronous mode without a
+ * graph, between launches; see gpu_kernels.cuh, "growing the table").
+ * ctl is the host's copy of the control block: the pending work is moved
+ * into the new input queue (or left new for the scanners) and ctl is set
+ * up for the next launch.  A kernel error (table full, ...) is left in
+ * ctl->error for the caller. */
+static int gx_grow(struct gx *g, uint64_t nb, int level, const struct gpu_tuning *tun, uint32_t blocks,
+                   struct gpu_ctl *ctl, int *cur_out, struct gpu_run_stats *st, struct wx_error *err)
+{
+    int rc = WX_OK;
+    struct gpu_params &p = g->p;
+    const double t0 = gx_now();
+    const uint32_t sw = p.sw;
+    const unsigned long long n = ctl->n_states;
+    const int grid = 4 * g->prop.multiProcessorCount;
+    void *dx = NULL, *df = NULL;
+    uint32_t *hx = NULL;
+    uint8_t *hf = NULL;
+    unsigned long long gc[4] = {0, 0, 0, 0};
+    CK(cudaMemcpy(g->d_ctl, ctl, sizeof *ctl, cudaMemcpyHostToDevice));
+    /* 1. the pending states become new again */
+    if (ctl->q_in_head < ctl->q_in_len) {
+        mark_pending<<<grid, 256>>>(p, p.q_in + ctl->q_in_head, ctl->q_in_len - ctl->q_in_head);
+        CK(cudaGetLastError());
+    }
+    {
+        const unsigned long long outn = ctl->q_out_len < p.q_cap ? ctl->q_out_len : p.q_cap;
+        if (outn) {
+            mark_pending<<<grid, 256>>>(p, p.q_out, outn);
+            CK(cudaGetLastError());
+        }
+    }
+    if (p.saved) {
+        mark_saved<<<blocks, 256>>>(p);
+        CK(cudaGetLastError());
+    }
+    /* 2. every vector out, with its new bit */
+    if ((rc = gx_malloc(g, &dx, n * sw * 4, "table growth (vectors)", err)) ||
+        (rc = gx_malloc(g, &df, n, "table growth (flags)", err)))
+        goto out;
+    CK(cudaMemset(g->d_gc, 0, 4 * 8));
+    compact_table<<<grid, 256>>>(p, (uint32_t *)dx, (uint8_t *)df, n, g->d_gc);
+    CK_LAUNCH("compact_table");
+    CK(cudaMemcpy(gc, g->d_gc, 4 * 8, cudaMemcpyDeviceToHost));
+    if (gc[0] != n) {
+        rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "growing the GPU table: it holds %llu vectors but %llu were counted",
+                     gc[0], n);
+        goto out;
+    }
+    {
+        /* 3. the new table; the vectors wait in host memory when they do
+         * not fit beside it (the last growth of a large exploration) */
+        gx_release(g, p.table);
+        gx_release(g, g->q[0]);
+        gx_release(g, g->q[1]);
+        p.table = NULL;
+        g->q[0] = g->q[1] = NULL;
+        size_t fr = 0, tot = 0;
+        CK(cudaMemGetInfo(&fr, &tot));
+        const uint64_t need = nb * p.bw * 4ull + 2 * gx_qcap(level, tun, nb * p.spb) * 8 + (256ull << 20);
+        if (fr < need || tun->grow_via_host) {
+            hx = (uint32_t *)malloc(n * sw * 4 + 1);
+            hf = (uint8_t *)malloc(n + 1);
+            if (!hx || !hf) {
+                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory growing the GPU table");
+                goto out;
+            }
+            CK(cudaMemcpy(hx, dx, n * sw * 4, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(hf, df, n, cudaMemcpyDeviceToHost));
+            gx_release(g, dx);
+            gx_release(g, df);
+            dx = df = NULL;
+        }
+        if ((rc = gx_table(g, nb, level, tun, err)))
+            goto out;
+        /* 4. rehash; the new states into q[0], the next input queue */
+        p.q_out = g->q[0];
+        CK(cudaMemset(g->d_gc, 0, 4 * 8));
+        if (!hx) {
+            reinsert<<<grid, 256>>>(p, (const uint32_t *)dx, (const uint8_t *)df, n, g->d_gc);
+            CK_LAUNCH("reinsert");
+        } else {
+            uint64_t chunk = (256ull << 20) / (sw * 4 + 1);
+            if (chunk > n)
+                chunk = n ? n : 1;
+            if ((rc = gx_malloc(g, &dx, chunk * sw * 4, "table growth (chunk)", err)) ||
+                (rc = gx_malloc(g, &df, chunk, "table growth (chunk flags)", err)))
+                goto out;
+            for (uint64_t i = 0; i < n; i += chunk) {
+                const uint64_t m = n - i < chunk ? n - i : chunk;
+                CK(cudaMemcpy(dx, hx + i * sw, m * sw * 4, cudaMemcpyHostToDevice));
+                CK(cudaMemcpy(df, hf + i, m, cudaMemcpyHostToDevice));
+                reinsert<<<grid, 256>>>(p, (const uint32_t *)dx, (const uint8_t *)df, m, g->d_gc);
+                CK_LAUNCH("reinsert");
+            }
+        }
+        gx_release(g, dx);
+        gx_release(g, df);
+        dx = df = NULL;
+        unsigned long long gc2[4];
+        CK(cudaMemcpy(gc2, g->d_gc, 4 * 8, cudaMemcpyDeviceToHost));
+        {
+            /* error and init_slot are all the kernels changed */
+            struct gpu_ctl dc;
+            CK(cudaMemcpy(&dc, g->d_ctl, sizeof dc, cudaMemcpyDeviceToHost));
+            ctl->error = dc.error;
+            ctl->stop = dc.stop;
+            ctl->init_slot = dc.init_slot;
+        }
+        if (ctl->error)
+            goto out;
+        const unsigned long long pushed = gc2[2] < p.q_cap ? gc2[2] : p.q_cap;
+        ctl->n_claimed = n - (gc[1] - pushed);
+        ctl->q_in_len = pushed;
+        ctl->q_in_head = 0;
+        ctl->q_out_len = 0;
+        ctl->n_saved = 0;
+        p.q_in = g->q[0];
+        p.q_out = g->q[1];
+        *cur_out = 1;
+        if (p.saved)
+            CK(cudaMemset(p.saved, 0, (size_t)blocks * (p.T + 1) * 8));
+    }
+    st->grows++;
+    st->table_slots = p.nbuckets * p.spb;
+    st->table_bytes = p.nbuckets * p.bw * 4ull;
+out:
+    if (dx)
+        gx_release(g, dx);
+    if (df)
+        gx_release(g, df);
+    free(hx);
+    free(hf);
+    st->grow_seconds += gx_now() - t0;
+    return rc;
+}
+
+static void *kernel_ptr(int tex, int occ2, int prof)
+{
+    if (prof) {
+        if (tex)
+            return occ2 ? (void *)explore_tile<true, true, true> : (void *)explore_tile<true, false, true>;
+        return occ2 ? (void *)explore_tile<false, true, true> : (void *)explore_tile<false, false, true>;
+    }
     if (tex)
-        return occ2 ? (void *)explore_tile<true, true> : (void *)explore_tile<true, false>;
-    return occ2 ? (void *)explore_tile<false, true> : (void *)explore_tile<false, false>;
+        return occ2 ? (void *)explore_tile<true, true, false> : (void *)explore_tile<true, false, false>;
+    return occ2 ? (void *)explore_tile<false, true, false> : (void *)explore_tile<false, false, false>;
 }
 
 extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_options *opt_in,
@@ -626,7 +828,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                                  struct gpu_run_stats *stats, struct wx_error *err)
 {
     static const struct explore_options no_opt = {};
-    static const struct gpu_tuning no_tun = {-1, 0, 0, 0, 0, 0, 0, -1, 0};
+    static const struct gpu_tuning no_tun = {-1, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0};
     const struct explore_options *opt = opt_in ? opt_in : &no_opt;
     const struct gpu_tuning *tun = tun_in ? tun_in : &no_tun;
     const double t0 = gx_now();
@@ -693,8 +895,11 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         p.stop_on_deadlock = opt->stop_on_deadlock;
         p.want_edges = want_graph;
         p.scan_chunk = GX_SCAN_CHUNK;
-        p.oneshot = SW <= 2 && (tun->insert_protocol == 1 || (tun->insert_protocol == 0 && GX_ONESHOT));
+        p.oneshot = SW <= 2 && (tun->insert_protocol == 1 ||
+                                 ((tun->insert_protocol == 0 || tun->insert_protocol == 3) && GX_ONESHOT));
         st.oneshot = (int)p.oneshot;
+        p.thread_rwp = !p.oneshot && SW <= 32 && tun->insert_protocol != 3;
+        p.prof = tun->profile == 1;
 
         const uint64_t bound = gx_successor_bound(img);
         /* fewer threads per state than components (each then handles
@@ -742,7 +947,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         cudaFuncAttributes fa;
         const int occ2 = tun->occupancy2 == 1 || (tun->occupancy2 < 0 && GX_OCC2);
         st.occupancy2 = occ2;
-        CK(cudaFuncGetAttributes(&fa, kernel_ptr(use_tex, occ2)));
+        CK(cudaFuncGetAttributes(&fa, kernel_ptr(use_tex, occ2, (int)p.prof)));
         const uint32_t bps = tun->blocks_per_sm ? tun->blocks_per_sm : 2;
         size_t budget = g->prop.sharedMemPerMultiprocessor / bps;
         budget = budget > g->prop.reservedSharedMemPerBlock ? budget - g->prop.reservedSharedMemPerBlock : 0;
@@ -793,7 +998,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         SEG(p.off_cache_lab, C * 4);
 #undef SEG
         const size_t smem = off;
-        void *kern = kernel_ptr(use_tex, occ2);
+        void *kern = kernel_ptr(use_tex, occ2, (int)p.prof);
         CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         int nb = 0;
         CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kern, (int)threads, smem));
@@ -960,41 +1165,45 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         }
         if (nbuckets > 0x7fffff00ull)
             nbuckets = 0x7fffff00ull; /* CUB scans count items in int */
-        p.nbuckets = nbuckets;
-        const uint64_t slots = nbuckets * p.spb;
-        st.table_slots = slots;
-        st.table_bytes = nbuckets * bucket_bytes;
-        if ((rc = gx_malloc(g, &d, nbuckets * bucket_bytes, "the state table", err)))
-            goto out;
-        p.table = (uint32_t *)d;
-        CK(cudaMemset(p.table, 0xff, nbuckets * bucket_bytes));
-        uint64_t qcap;
-        if (level)
-            qcap = slots;
-        else if (tun->queue_cap)
-            qcap = tun->queue_cap;
-        else
-            qcap = slots / 8 > (1ull << 20) ? slots / 8 : (slots < (1ull << 20) ? slots : (1ull << 20));
-        if (qcap < 1)
-            qcap = 1;
-        for (int i = 0; i < 2; i++) {
-            if ((rc = gx_malloc(g, &d, qcap * 8, "work queues", err)))
-                goto out;
-            g->q[i] = (unsigned long long *)d;
+        /* Growing table.  Allocating and clearing all free memory costs
+         * 0.1-0.4 s, more than exploring 10^7 states takes.  In the
+         * asynchronous mode without a graph only the table and the work
+         * lists hold slot numbers, so the table can start small and be
+         * replaced by one 8x larger (gx_grow: compact, rehash) whenever
+         * the next launch could take it past a quarter full, up to the
+         * size computed above (nb_max).  A table that would pass nb_max / 4
+         * is nb_max at once: every table before the last is at most a
+         * quarter of the limit, so the copied-out vectors (at most its
+         * size) always fit beside it, and the last growth starts from at
+         * most a quarter-full quarter, whose vectors nearly always fit in
+         * the slack beside the largest table (else they wait in host
+         * memory, gx_grow).  A growing table that fills within
+         * one launch restarts the exploration with nb_max (exact, just
+         * slower).  A fixed size (hash_bytes), traces, properties and the
+         * graph use nb_max from the start. */
+        const uint64_t nb_max = nbuckets;
+        uint64_t nb_cur = nb_max;
+        int growing = 0;
+        st.table_max_bytes = nb_max * bucket_bytes;
+        if (!level && !want_graph && !opt->gpu.hash_bytes && tun->grow_from != ~0ull) {
+            uint64_t nb0 = (tun->grow_from ? tun->grow_from : GX_GROW_FROM) / bucket_bytes;
+            if (nb0 < 1)
+                nb0 = 1;
+            if (nb0 <= nb_max / 4) {
+                nb_cur = nb0;
+                growing = 1;
+            }
         }
-        p.q_cap = qcap;
+        if ((rc = gx_malloc(g, &d, 4 * 8, "growth counters", err)))
+            goto out;
+        g->d_gc = (unsigned long long *)d;
         if (opt->trace) {
-            if ((rc = gx_malloc(g, &d, slots * 8, "parent links", err)))
+            if ((rc = gx_malloc(g, &d, nb_max * p.spb * 8, "parent links", err)))
                 goto out;
             p.parent = (unsigned long long *)d;
-            if ((rc = gx_malloc(g, &d, slots * 4, "parent labels", err)))
+            if ((rc = gx_malloc(g, &d, nb_max * p.spb * 4, "parent labels", err)))
                 goto out;
             p.parent_label = (uint32_t *)d;
-        }
-        if (need_ids) {
-            if ((rc = gx_malloc(g, &d, (nbuckets + 1) * 8, "bucket prefix sums", err)))
-                goto out;
-            g->d_prefix = (unsigned long long *)d;
         }
 
         uint32_t iters = opt->gpu.iterations ? opt->gpu.iterations : (level ? 0 : GX_ITERATIONS);
@@ -1005,8 +1214,18 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         st.edge_cap = p.e_cap;
         p.iterations = iters;
         st.iters_per_launch = iters;
+        CK(cudaEventCreate(&ev0));
+        CK(cudaEventCreate(&ev1));
 
-        /* ---- the initial state ---- */
+    restart:
+        /* ---- the table (again, after a restart) and the initial state ---- */
+        if ((rc = gx_table(g, nb_cur, level, tun, err)))
+            goto out;
+        st.table_slots = p.nbuckets * p.spb;
+        st.table_bytes = p.nbuckets * bucket_bytes;
+        memset(&ctl, 0, sizeof ctl);
+        if (p.saved)
+            CK(cudaMemset(p.saved, 0, (size_t)blocks * (T + 1) * 8));
         p.q_out = g->q[0];
         p.q_in = g->q[1];
         CK(cudaMemset(g->d_ctl, 0, sizeof ctl));
@@ -1022,11 +1241,10 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         int cur_out = 0;
         uint64_t q_in_len = 0; /* swap: the initial state becomes the input */
         unsigned long long last_progress_key[2] = {~0ull, ~0ull};
+        unsigned long long last_states = 0;
         int stalls = 0;
         uint32_t depth = 0;
         double next_progress = gx_now() + 1.0;
-        CK(cudaEventCreate(&ev0));
-        CK(cudaEventCreate(&ev1));
         /* First swap. */
         q_in_len = ctl.q_out_len;
         ctl.q_out_len = 0;
@@ -1035,7 +1253,26 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         cur_out = 1;
         p.q_in = g->q[0];
         p.q_out = g->q[1];
+        if (st.setup_seconds == 0)
+            st.setup_seconds = gx_now() - t0;
         for (;;) {
+            if (growing) {
+                /* the next launch may add as many states as the last one:
+                 * keep the table at most a quarter full */
+                const unsigned long long delta = ctl.n_states - last_states;
+                const uint64_t want = 4 * (ctl.n_states + 2 * delta);
+                if (want > p.nbuckets * p.spb) {
+                    uint64_t nb = p.nbuckets;
+                    while (nb < nb_max && want > nb * p.spb)
+                        nb = nb * 8 <= nb_max / 4 ? nb * 8 : nb_max;
+                    if ((rc = gx_grow(g, nb, level, tun, blocks, &ctl, &cur_out, &st, err)))
+                        goto out;
+                    if (ctl.error)
+                        break;
+                    growing = p.nbuckets < nb_max;
+                }
+            }
+            last_states = ctl.n_states;
             ctl.scan_enabled = !level && ctl.n_states > ctl.n_claimed;
             ctl.scan_cursor = 0;
             ctl.n_saved = 0;
@@ -1060,6 +1297,19 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             st.kernel_seconds += ms * 1e-3;
             st.launches++;
             CK(cudaMemcpy(&ctl, g->d_ctl, sizeof ctl, cudaMemcpyDeviceToHost));
+            if (ctl.error == GPU_ERR_TABLE_FULL && growing) {
+                /* a growing table filled within one launch: the launch's
+                 * expansions are incomplete; start over with the largest
+                 * table (sets and lists are emptied as at the start) */
+                nb_cur = nb_max;
+                growing = 0;
+                st.restarts++;
+                if (p.dedupe_global)
+                    CK(cudaMemset(p.dedupe_g, 0xff, (size_t)blocks * T * D * 16));
+                if (p.grpbuf_global)
+                    CK(cudaMemset(p.grpbuf_g, 0, (size_t)blocks * T * n * 16));
+                goto restart;
+            }
             if (ctl.error)
                 break;
             if (ctl.viol_dead_claim)
@@ -1124,7 +1374,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         res->transitions = ctl.n_trans;
         res->deadlocks = ctl.n_dead;
         res->depth = level ? depth : 0;
-        res->bytes = g->bytes;
+        res->bytes = g->peak;
         if (ctl.error) {
             const char *why = ctl.error == GPU_ERR_TABLE_FULL ? "the GPU hash table is full (probe bound exhausted)"
                               : ctl.error == GPU_ERR_DEDUPE  ? "a state has more distinct successors than the "
@@ -1133,12 +1383,17 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                               : ctl.error == GPU_ERR_COMBOS  ? "a rule has more than 2^62 combinations in one state"
                               : ctl.error == GPU_ERR_SPIN    ? "internal error: a reserved table slot was never "
                                                                "published"
+                              : ctl.error == GPU_ERR_REHASH  ? "internal error: growing the table met a vector "
+                                                               "twice"
                                                              : "internal GPU queue overflow";
-            rc = wx_fail(err, ctl.error == GPU_ERR_SPIN || ctl.error == GPU_ERR_QUEUE ? WX_ESYSTEM : WX_ELIMIT,
+            rc = wx_fail(err,
+                         ctl.error == GPU_ERR_SPIN || ctl.error == GPU_ERR_QUEUE || ctl.error == GPU_ERR_REHASH
+                             ? WX_ESYSTEM
+                             : WX_ELIMIT,
                          NULL, 0, 0, "%s after %llu states and %llu transitions (table %llu bytes, %llu slots of %u words; "
                          "per-state set %u)",
                          why, ctl.n_states, ctl.n_trans, (unsigned long long)st.table_bytes,
-                         (unsigned long long)slots, SW, D);
+                         (unsigned long long)(p.nbuckets * p.spb), SW, D);
             goto out;
         }
         int violation = 0;
@@ -1164,17 +1419,20 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         uint64_t r0 = 0;
         const double tids = gx_now();
         if (need_ids) {
+            if ((rc = gx_malloc(g, &d, (p.nbuckets + 1) * 8, "bucket prefix sums", err)))
+                goto out;
+            g->d_prefix = (unsigned long long *)d;
             count_buckets<<<2 * g->prop.multiProcessorCount * 4, 256>>>(p, g->d_prefix);
             CK_LAUNCH("count_buckets");
             size_t tb = 0;
-            CK(cub::DeviceScan::ExclusiveSum(NULL, tb, g->d_prefix, g->d_prefix, (long long)nbuckets + 1));
+            CK(cub::DeviceScan::ExclusiveSum(NULL, tb, g->d_prefix, g->d_prefix, (long long)p.nbuckets + 1));
             void *tmp = NULL;
             if ((rc = gx_malloc(g, &tmp, tb, "scan workspace", err)))
                 goto out;
-            CK(cub::DeviceScan::ExclusiveSum(tmp, tb, g->d_prefix, g->d_prefix, (long long)nbuckets + 1));
+            CK(cub::DeviceScan::ExclusiveSum(tmp, tb, g->d_prefix, g->d_prefix, (long long)p.nbuckets + 1));
             CK_LAUNCH("prefix scan");
             unsigned long long total = 0;
-            CK(cudaMemcpy(&total, g->d_prefix + nbuckets, 8, cudaMemcpyDeviceToHost));
+            CK(cudaMemcpy(&total, g->d_prefix + p.nbuckets, 8, cudaMemcpyDeviceToHost));
             if (total != ctl.n_states) {
                 rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "GPU table holds %llu vectors but %llu were counted",
                              total, ctl.n_states);
@@ -1391,6 +1649,9 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
 
 out:
     if (stats) {
+        st.device_bytes = g->peak;
+        for (int k = 0; k < GPU_PROF_N; k++)
+            st.prof[k] = ctl.prof[k];
         st.iterations = ctl.iterations;
         st.direct_inserts = ctl.direct_inserts;
         st.cache_inserts = ctl.cache_inserts;

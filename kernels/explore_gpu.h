@@ -37,7 +37,19 @@ struct gpu_tuning {
                                 (64 registers), 0: for 1 x 512; -1 default */
     int insert_protocol;     /* 0 default, 1: one-CAS inserts where slots
                                 have <= 2 words, 2: reserve/write/publish
-                                always (kernels/gpu_table.cuh) */
+                                always (kernels/gpu_table.cuh), 3: as 0,
+                                but the cache flush of wider slots inserts
+                                row after row per warp (the old flush) */
+    uint64_t grow_from;      /* growing table (asynchronous mode without
+                                graph or fixed table size): bytes of the
+                                first table; 0 = default (1 GiB),
+                                UINT64_MAX = no growth (all free memory at
+                                once, as with a fixed size) */
+    int profile;             /* 1: clock64 counters per kernel phase (slows
+                                the kernel a little; gpu_run_stats.prof) */
+    int grow_via_host;       /* 1: every growth stages the vectors through
+                                host memory (the path of a last growth
+                                that does not fit beside them; tests) */
 };
 
 struct gpu_run_stats {
@@ -48,8 +60,21 @@ struct gpu_run_stats {
     uint64_t cache_inserts;  /* distinct successors per block iteration */
     uint64_t scans;          /* launches that scanned the table for work */
     uint64_t scan_claims;    /* states claimed by scanning */
-    uint64_t table_bytes;    /* bytes of the global table */
+    uint64_t table_bytes;    /* bytes of the global table (the last one) */
     uint64_t table_slots;    /* vector slots in the table */
+    uint64_t table_max_bytes;/* the largest table this call could have had */
+    uint64_t device_bytes;   /* peak device memory this call held at once */
+    uint32_t grows;          /* times the table was grown (rehashed) */
+    uint32_t restarts;       /* explorations restarted with the largest
+                                table (a growing table filled within one
+                                launch) */
+    double grow_seconds;     /* host time growing (compact + rehash) */
+    double setup_seconds;    /* from the call's start to the first launch */
+    /* tuning.profile: clock64 cycles of the exploration kernel, summed
+     * over blocks (phases: fill, scan, expand, flush, edges) and over
+     * warps (expansion parts: generation, block cache, direct global
+     * inserts, successor set); see kernels/gpu_int.cuh, GPU_PROF_* */
+    uint64_t prof[9];
     uint32_t slot_words;     /* 32-bit words per stored vector */
     uint32_t group_size;     /* threads per state */
     uint32_t blocks, threads, iters_per_launch, smem_bytes, cache_slots;

@@ -38,7 +38,22 @@ enum {
     GPU_ERR_EDGES = 3,       /* edge buffer overflow within one launch */
     GPU_ERR_QUEUE = 4,       /* level-mode queue overflow (internal) */
     GPU_ERR_COMBOS = 5,      /* a rule with more than 2^62 combinations */
-    GPU_ERR_SPIN = 6         /* internal: a reserved slot stayed unpublished */
+    GPU_ERR_SPIN = 6,        /* internal: a reserved slot stayed unpublished */
+    GPU_ERR_REHASH = 7       /* internal: growing the table met a vector twice */
+};
+
+/* Profiling counters (gpu_params.prof; gpu_ctl.prof): clock64 cycles.
+ * Block phases, timed by thread 0 between the block's barriers and summed
+ * over blocks: FILL (iteration start, queue fill), SCAN (table scan for
+ * work), EXPAND (successor generation, block cache, direct inserts),
+ * FLUSH (cache rows into the global table), EDGES (edge output, set
+ * clearing, next tile).  Parts of EXPAND, timed by each warp's lane 0 and
+ * summed over warps: GEN (class selection and successor generation),
+ * CACHE (block-cache insert), GLOBAL (direct global inserts, cache full),
+ * DEDUPE (per-state successor set, action check). */
+enum {
+    GPU_PROF_FILL, GPU_PROF_SCAN, GPU_PROF_EXPAND, GPU_PROF_FLUSH, GPU_PROF_EDGES,
+    GPU_PROF_GEN, GPU_PROF_CACHE, GPU_PROF_GLOBAL, GPU_PROF_DEDUPE, GPU_PROF_N
 };
 
 /* Waits for a reserved slot are bounded: a slot still reserved after this
@@ -83,6 +98,7 @@ struct gpu_ctl {
     unsigned int viol_act_claim;     /* 0 until the first action violation */
     unsigned int viol_label;
     unsigned int viol_vec[GPU_MAX_SW]; /* action target vector */
+    unsigned long long prof[GPU_PROF_N]; /* p.prof: cycles, GPU_PROF_* */
 };
 
 /* Launch parameters, passed by value. */
@@ -122,6 +138,9 @@ struct gpu_params {
     uint32_t cache_probes;
     uint32_t scan_chunk;   /* buckets claimed per scan step */
     uint32_t oneshot;      /* 1: one-CAS inserts (sw <= 2, gpu_table.cuh) */
+    uint32_t thread_rwp;   /* 1: the flush inserts one row per thread with
+                              reserve/write/publish (not oneshot, sw <= 32) */
+    uint32_t prof;         /* 1: clock64 phase counters (GPU_PROF_*) */
 
     /* dynamic shared memory layout, byte offsets */
     uint32_t off_tile_vec[2], off_tile_slot[2], off_scratch, off_grpbuf,

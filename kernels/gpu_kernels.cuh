@@ -57,6 +57,16 @@ struct blk {
     unsigned long long states, claimed, expanded, trans, dead, direct, cached, scan_claims, iters;
 };
 
+/* Profiling (explore_tile's PROF): adds the cycles since *t to prof[k]
+ * (shared: summed over the block's phases, thread 0, and over its warps'
+ * expansion parts, lane 0; GPU_PROF_*), restarts *t. */
+__device__ __forceinline__ void prof_lap(unsigned long long *prof, uint32_t k, unsigned long long *t)
+{
+    const unsigned long long now = clock64();
+    atomicAdd(&prof[k], now - *t);
+    *t = now;
+}
+
 /* One-shot inserts (p.oneshot): the vector at `slot` was just installed
  * NEW by this thread.  Claim it (a scanner may have been first), then place
  * it: the block's next tile (async), else the output queue; a state that
@@ -118,6 +128,54 @@ __device__ __forceinline__ unsigned long long insert_one(const gpu_params &p, bl
             next_vec[(size_t)fpos * p.sw + q] = v[q];
         next_slot[fpos] = slot;
     }
+    return slot;
+}
+
+/* The flush's reserve/write/publish insert of one cache row by one thread
+ * (p.thread_rwp): as insert_global, without warp collectives.  The new
+ * vector is placed (next tile, else queue, else left new) while its slot
+ * is reserved, then published.  Returns the slot, or GPU_NO_SLOT. */
+__device__ __forceinline__ unsigned long long insert_one_rwp(const gpu_params &p, blk &b, const uint32_t *v,
+                                                             unsigned long long h, unsigned long long src_slot,
+                                                             uint32_t lab, uint32_t *next_vec,
+                                                             unsigned long long *next_slot)
+{
+    unsigned long long slot = 0;
+    const int r = tbl_find_or_reserve_thread(p, v, h, gpu_hash2(h), &slot);
+    if (r == TBL_FULL || r == TBL_SPIN) {
+        gpu_set_error(p, r == TBL_FULL ? GPU_ERR_TABLE_FULL : GPU_ERR_SPIN);
+        return GPU_NO_SLOT;
+    }
+    if (r == TBL_FOUND)
+        return slot;
+    uint32_t flag = 0, fpos = 0xffffffffu;
+    atomicAdd(&b.states, 1ull);
+    if (!p.level_mode) {
+        const unsigned int pos = atomicAdd(&b.next_n, 1u);
+        if (pos < p.T)
+            fpos = pos;
+    }
+    if (fpos == 0xffffffffu) {
+        const unsigned long long q = atomicAdd(&p.ctl->q_out_len, 1ull);
+        if (q < p.q_cap)
+            p.q_out[q] = slot;
+        else if (p.level_mode)
+            gpu_set_error(p, GPU_ERR_QUEUE);
+        else
+            flag = GPU_NEW_BIT;
+    }
+    if (!flag)
+        atomicAdd(&b.claimed, 1ull);
+    if (p.parent) {
+        p.parent[slot] = src_slot;
+        p.parent_label[slot] = lab;
+    }
+    if (fpos != 0xffffffffu) {
+        for (uint32_t q = 0; q < p.sw; q++)
+            next_vec[(size_t)fpos * p.sw + q] = v[q];
+        next_slot[fpos] = slot;
+    }
+    tbl_publish_thread(p, slot, v, flag);
     return slot;
 }
 
@@ -269,12 +327,15 @@ __device__ __forceinline__ void record_deadlock(const gpu_params &p, unsigned lo
 
 /* TEX: image reads through textures.  OCC2: compiled for two blocks of
  * GPU_MAX_THREADS per SM (at most 64 registers, some spilled) instead of
- * one (no spills); which is faster is measured (bench/GPU_NOTES.md). */
-template <bool TEX, bool OCC2>
+ * one (no spills); which is faster is measured (bench/GPU_NOTES.md).
+ * PROF: the clock64 phase counters (GPU_PROF_*); a template parameter
+ * so that the kernel without them keeps its registers and spills. */
+template <bool TEX, bool OCC2, bool PROF>
 __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(const __grid_constant__ gpu_params p)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     __shared__ blk b;
+    __shared__ unsigned long long prof[PROF ? GPU_PROF_N : 1];
 
     const uint32_t tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5, nwarps = blockDim.x >> 5;
     const uint32_t sw = p.sw, T = p.T, C = p.C, n = p.img.n_comps;
@@ -294,6 +355,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
         b.qh = 0;
         b.states = b.claimed = b.expanded = b.trans = b.dead = b.direct = b.cached = b.scan_claims = b.iters = 0;
     }
+    if (PROF && tid < GPU_PROF_N)
+        prof[tid] = 0;
     for (uint32_t i = tid; i < C; i += blockDim.x)
         cache[(size_t)i * sw + sw - 1] = GPU_EMPTY;
     /* successor sets: shared ones start as garbage; global ones were left
@@ -328,6 +391,9 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
     }
 
     bool save = false;
+    unsigned long long pt = 0; /* PROF: thread 0's phase clock */
+    if (PROF && tid == 0)
+        pt = clock64();
     for (uint32_t it = 0;; it++) {
         if (tid == 0) {
             b.stop = *(volatile unsigned int *)&p.ctl->stop;
@@ -380,11 +446,15 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
         /* decide before any warp moves b.pos */
         const bool do_scan = b.pos < T && *(volatile unsigned int *)&p.ctl->scan_enabled;
         __syncthreads();
+        if (PROF && tid == 0)
+            prof_lap(prof, GPU_PROF_FILL, &pt);
         if (do_scan)
             scan_for_work(p, b, tile_vec[cur], tile_slot[cur]);
         __syncthreads();
         if (tid == 0)
             b.cur_n = min(b.pos, T);
+        if (PROF && tid == 0)
+            prof_lap(prof, GPU_PROF_SCAN, &pt);
         __syncthreads();
         const uint32_t tile_n = b.cur_n;
         if (tile_n == 0)
@@ -414,6 +484,9 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
             st.combo = st.ncombo = 0;
             uint32_t ngen = 0, nedge = 0;
             bool ovf = false;
+            unsigned long long wt = 0; /* PROF: lane 0's clock */
+            if (PROF && lane == 0)
+                wt = clock64();
 
             while (__any_sync(GPU_FULL, st.phase != PH_DONE)) {
                 __syncwarp();
@@ -470,6 +543,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 const uint32_t hb = __ballot_sync(GPU_FULL, has);
                 if ((st.phase == PH_LOCAL || st.phase == PH_RULES) && (hb & gmask) == 0)
                     st.phase = PH_SELECT;
+                if (PROF && lane == 0)
+                    prof_lap(prof, GPU_PROF_GEN, &wt);
 
                 /* locate the successor: block cache, else global table */
                 unsigned long long h = 0, loc = 0;
@@ -489,6 +564,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                     loc = row;
                 }
                 uint32_t need = __ballot_sync(GPU_FULL, has && cres == CACHE_FULL);
+                if (PROF && lane == 0)
+                    prof_lap(prof, GPU_PROF_CACHE, &wt);
                 if (lane == 0 && need)
                     atomicAdd(&b.direct, (unsigned long long)__popc(need));
                 if (need)
@@ -506,6 +583,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                     if (lane == ld)
                         loc = gs | GPU_LOC_GLOBAL;
                 }
+                if (PROF && lane == 0)
+                    prof_lap(prof, GPU_PROF_GLOBAL, &wt);
                 if (has) {
                     ngen++;
                     uint32_t at = 0;
@@ -531,6 +610,11 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                         }
                     }
                 }
+                if (PROF) {
+                    __syncwarp();
+                    if (lane == 0)
+                        prof_lap(prof, GPU_PROF_DEDUPE, &wt);
+                }
             }
             if (__any_sync(GPU_FULL, ovf) && lane == 0)
                 gpu_set_error(p, GPU_ERR_COMBOS);
@@ -549,6 +633,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
             }
         }
         __syncthreads();
+        if (PROF && tid == 0)
+            prof_lap(prof, GPU_PROF_EXPAND, &pt);
 
         /* ---- flush the cache into the global table ---- */
         for (uint32_t base = warp * 32; base < C; base += nwarps * 32) {
@@ -573,6 +659,14 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                                               tile_vec[cur ^ 1], tile_slot[cur ^ 1]);
                 continue;
             }
+            if (p.thread_rwp) {
+                /* one row per thread, reserve/write/publish */
+                if (pub)
+                    c_gslot[row] = insert_one_rwp(p, b, cache + (size_t)row * sw, h,
+                                                  p.parent ? tile_slot[cur][c_par[row]] : 0, p.parent ? c_lab[row] : 0,
+                                                  tile_vec[cur ^ 1], tile_slot[cur ^ 1]);
+                continue;
+            }
             while (m) {
                 const uint32_t ld = __ffs(m) - 1;
                 m &= m - 1;
@@ -587,6 +681,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
             }
         }
         __syncthreads();
+        if (PROF && tid == 0)
+            prof_lap(prof, GPU_PROF_FLUSH, &pt);
 
         /* ---- edges of the expanded states; empty the successor sets ---- */
         {
@@ -654,6 +750,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
         }
         cur ^= 1;
         __syncthreads();
+        if (PROF && tid == 0)
+            prof_lap(prof, GPU_PROF_EDGES, &pt);
     }
 
     /* Async mode, iteration budget spent: park the forwarded states. */
@@ -678,6 +776,9 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
         atomicAdd(&p.ctl->cache_inserts, b.cached);
         atomicAdd(&p.ctl->scan_claims, b.scan_claims);
         atomicAdd(&p.ctl->iterations, b.iters);
+        if (PROF)
+            for (uint32_t k = 0; k < GPU_PROF_N; k++)
+                atomicAdd(&p.ctl->prof[k], prof[k]);
     }
 }
 
@@ -709,6 +810,138 @@ __global__ void insert_initial(const __grid_constant__ gpu_params p)
         }
     }
     tbl_publish(p, slot, v, 0);
+}
+
+/* ---- growing the table (explore.cu, gx_grow) ----
+ * Between launches of the asynchronous mode without a graph, the table is
+ * replaced by a larger one.  Only the table and the work lists (queues,
+ * saved tiles) hold slot numbers then, so no slot map is needed: the
+ * pending states (claimed, not expanded) are marked new again, every
+ * stored vector is copied out with its new bit (compact_table), and
+ * reinsert stores them in the new table, claiming the new ones into the
+ * new input queue (or leaving them new for the scanners when it is full).
+ * No exploration kernel runs meanwhile, so plain atomics suffice. */
+
+/* Marks the n states slots[0..n) new again (they were claimed). */
+__global__ void mark_pending(const __grid_constant__ gpu_params p, const unsigned long long *slots,
+                             unsigned long long n)
+{
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x)
+        atomicOr(tbl_slot_ptr(p, slots[i]) + p.sw - 1, GPU_NEW_BIT);
+}
+
+/* The same for the saved tiles, one block per saved tile. */
+__global__ void mark_saved(const __grid_constant__ gpu_params p)
+{
+    const unsigned long long *sv = p.saved + (size_t)blockIdx.x * (p.T + 1);
+    const uint32_t ns = (uint32_t)sv[0];
+    for (uint32_t j = threadIdx.x; j < ns; j += blockDim.x)
+        atomicOr(tbl_slot_ptr(p, sv[1 + j]) + p.sw - 1, GPU_NEW_BIT);
+}
+
+/* Copies every stored vector (new bit cleared) to x[0..cap) (sw words
+ * each) and its new bit to isnew[]; cnt[0] counts the vectors (all of
+ * them, also past cap: the host checks), cnt[1] the new ones.  One thread
+ * per bucket; a bucket's published slots are its first ones. */
+__global__ void compact_table(const __grid_constant__ gpu_params p, uint32_t *x, uint8_t *isnew,
+                              unsigned long long cap, unsigned long long *cnt)
+{
+    for (unsigned long long bk = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; bk < p.nbuckets;
+         bk += (unsigned long long)gridDim.x * blockDim.x) {
+        const uint32_t *base = p.table + bk * p.bw;
+        uint32_t k = 0, nn = 0;
+        while (k < p.spb && ctl_published(base[(size_t)k * p.sw + p.sw - 1]))
+            k++;
+        if (k == 0)
+            continue;
+        const unsigned long long at = atomicAdd(&cnt[0], (unsigned long long)k);
+        for (uint32_t j = 0; j < k && at + j < cap; j++) {
+            const uint32_t *v = base + (size_t)j * p.sw;
+            uint32_t *d = x + (at + j) * p.sw;
+            for (uint32_t q = 0; q + 1 < p.sw; q++)
+                d[q] = v[q];
+            const uint32_t c = v[p.sw - 1];
+            d[p.sw - 1] = c & GPU_LOW31;
+            isnew[at + j] = (uint8_t)(c >> 31);
+            nn += c >> 31;
+        }
+        if (nn)
+            atomicAdd(&cnt[1], (unsigned long long)nn);
+    }
+}
+
+/* A vector just stored by reinsert (published new): the new ones go to the
+ * input queue q_out (claimed) while it has room (cnt[2] counts the
+ * attempts), the others are claimed at once. */
+__device__ __forceinline__ uint32_t reinsert_flag(const gpu_params &p, unsigned long long slot, uint8_t isnew,
+                                                  unsigned long long *cnt)
+{
+    if (!isnew)
+        return 0;
+    const unsigned long long q = atomicAdd(&cnt[2], 1ull);
+    if (q < p.q_cap) {
+        p.q_out[q] = slot;
+        return 0;
+    }
+    return GPU_NEW_BIT;
+}
+
+__device__ __forceinline__ bool all_zero(const uint32_t *v, uint32_t sw)
+{
+    uint32_t o = 0;
+    for (uint32_t q = 0; q < sw; q++)
+        o |= v[q];
+    return o == 0;
+}
+
+/* Stores x[0..n) (distinct vectors) in the (new) table p.table. */
+__global__ void reinsert(const __grid_constant__ gpu_params p, const uint32_t *x, const uint8_t *isnew,
+                         unsigned long long n, unsigned long long *cnt)
+{
+    const uint32_t sw = p.sw;
+    if (sw <= 2) {
+        /* one thread per vector, installed NEW with one CAS */
+        for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+             i += (unsigned long long)gridDim.x * blockDim.x) {
+            const uint32_t *v = x + i * sw;
+            const unsigned long long h = gpu_hash(v, sw);
+            unsigned long long slot = 0;
+            const int r = tbl_find_or_install_thread(p, v, h, gpu_hash2(h), &slot);
+            if (r != TBL_RESERVED) {
+                gpu_set_error(p, r == TBL_FULL ? GPU_ERR_TABLE_FULL : r == TBL_FOUND ? GPU_ERR_REHASH : GPU_ERR_SPIN);
+                return;
+            }
+            if (!reinsert_flag(p, slot, isnew[i], cnt))
+                atomicAnd(tbl_slot_ptr(p, slot) + sw - 1, GPU_LOW31);
+            if (all_zero(v, sw))
+                p.ctl->init_slot = slot;
+        }
+        return;
+    }
+    /* one warp per vector: reserve, write, publish */
+    const uint32_t lane = threadIdx.x & 31u;
+    const unsigned long long w0 = (blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x) >> 5;
+    const unsigned long long nw = ((unsigned long long)gridDim.x * blockDim.x) >> 5;
+    for (unsigned long long i = w0; i < n; i += nw) {
+        const uint32_t *v = x + i * sw;
+        const unsigned long long h = gpu_hash(v, sw);
+        unsigned long long slot = 0;
+        const int r = tbl_find_or_reserve(p, v, h, gpu_hash2(h), &slot);
+        if (r != TBL_RESERVED) {
+            if (lane == 0)
+                gpu_set_error(p, r == TBL_FULL ? GPU_ERR_TABLE_FULL : r == TBL_FOUND ? GPU_ERR_REHASH : GPU_ERR_SPIN);
+            return;
+        }
+        uint32_t flag = 0;
+        if (lane == 0) {
+            flag = reinsert_flag(p, slot, isnew[i], cnt);
+            if (all_zero(v, sw))
+                p.ctl->init_slot = slot;
+        }
+        flag = __shfl_sync(GPU_FULL, flag, 0);
+        tbl_publish(p, slot, v, flag);
+    }
 }
 
 /* ---- finishing: dense ids ----

@@ -362,6 +362,80 @@ __device__ __noinline__ int tbl_find_or_install_thread(const gpu_params &p, cons
     return TBL_FULL;
 }
 
+/* The reserve/write/publish insert by one thread (sw <= 32: one line per
+ * bucket), for the cache flush: steps 1-6 above with the bucket's slots
+ * read one after the other, stopping at the first match or the first
+ * EMPTY slot.  Slot k's control word is read; EMPTY: claim it with
+ * atomicCAS(EMPTY -> RESERVED) (on failure read slot k again: it was
+ * taken, maybe for this key); RESERVED: re-read until it is published
+ * (its writer is running and only has to finish tbl_publish_thread);
+ * published with the key's last word: __threadfence() (acquire, as in
+ * step 2), then compare the data words.  Sound for the reasons given
+ * above: slots fill in order, so when this thread claims slot k it has
+ * compared every vector stored or being stored before it, and a
+ * concurrent inserter of the same key has finished (found), is waited
+ * for, or loses the CAS.  Each thread of a warp inserts its own row at
+ * once, instead of the warp inserting 32 rows one after the other (the
+ * flush of three-word vectors was two thirds of the kernel time on
+ * milner n=22, bench/GPU_NOTES.md).  Returns TBL_FOUND or TBL_RESERVED
+ * with *slot, or TBL_FULL, or TBL_SPIN. */
+__device__ __noinline__ int tbl_find_or_reserve_thread(const gpu_params &p, const uint32_t *v,
+                                                       unsigned long long h1, unsigned long long h2,
+                                                       unsigned long long *slot)
+{
+    const uint32_t sw = p.sw, spb = p.spb;
+    const uint32_t key_ctl = v[sw - 1];
+    uint32_t spins = 0;
+    for (uint32_t i = 0; i < p.probe_bound; i++) {
+        const unsigned long long b = __umul64hi(h1 + (unsigned long long)i * h2, p.nbuckets);
+        uint32_t *base = p.table + b * p.bw;
+        for (uint32_t k = 0; k < spb;) {
+            uint32_t *s = base + k * sw;
+            const uint32_t c = ld_relaxed(s + sw - 1);
+            if (c == GPU_EMPTY) {
+                if (atomicCAS(s + sw - 1, GPU_EMPTY, GPU_RESERVED) == GPU_EMPTY) {
+                    *slot = b * spb + k;
+                    return TBL_RESERVED;
+                }
+                if (++spins > GPU_SPIN_LIMIT)
+                    return TBL_SPIN;
+                continue; /* taken meanwhile, maybe for this key: read it again */
+            }
+            if (c == GPU_RESERVED) {
+                if (++spins > GPU_SPIN_LIMIT)
+                    return TBL_SPIN;
+                __nanosleep(32);
+                continue;
+            }
+            if ((c & GPU_LOW31) == key_ctl) {
+                __threadfence();
+                bool eq = true;
+                for (uint32_t q = 0; q + 1 < sw && eq; q++)
+                    eq = ld_relaxed(s + q) == v[q];
+                if (eq) {
+                    *slot = b * spb + k;
+                    return TBL_FOUND;
+                }
+            }
+            k++;
+        }
+        /* full, key absent: next bucket */
+    }
+    return TBL_FULL;
+}
+
+/* Step 5, second half, by the one thread that reserved `slot`: the data
+ * words, the release fence, then the control word (key | flag). */
+__device__ __forceinline__ void tbl_publish_thread(const gpu_params &p, unsigned long long slot, const uint32_t *v,
+                                                   uint32_t flag)
+{
+    uint32_t *base = tbl_slot_ptr(p, slot);
+    for (uint32_t q = 0; q + 1 < p.sw; q++)
+        st_relaxed(base + q, v[q]);
+    __threadfence();
+    atomicExch(base + p.sw - 1, v[p.sw - 1] | flag);
+}
+
 /* Step 5, second half: the warp that reserved `slot` writes the key and
  * publishes it with `flag` (GPU_NEW_BIT or 0).  Whole warp, converged. */
 __device__ __forceinline__ void tbl_publish(const gpu_params &p, unsigned long long slot,

@@ -43,6 +43,13 @@ printf '// consensus properties over the network'"'"'s actions\n"disagree": Pmax
 expect_rc "consensus N=4 K=2" 0 "$W" explore "$C4" --json --quiet --props "$T/c.props" --backend cpu
 expect_json "consensus N=4 K=2 counts (PRISM's)" states=22656 choices=60544 transitions=75232 deadlocks=0
 near "N=4 Pmax=? [ F \"disagree\" ] = 170112531/577765376" "$(prop_value 1)" 0.294431854289586
+# threads: the same MDP, byte for byte, for 1 and 3 threads (and --backend seq)
+expect_rc "N=4 K=2, --threads 1" 0 "$W" explore "$C4" --quiet --threads 1 --mdp-out "$T/t1"
+expect_rc "N=4 K=2, --threads 3" 0 "$W" explore "$C4" --quiet --threads 3 --mdp-out "$T/t3"
+expect_rc "N=4 K=2, --backend seq" 0 "$W" explore "$C4" --quiet --backend seq --json --mdp-out "$T/ts"
+expect_json "--backend seq runs one thread" backend='"seq"' threads=1
+cmp -s "$T/t1.tra" "$T/t3.tra" && cmp -s "$T/t1.tra" "$T/ts.tra" && cmp -s "$T/t1.lab" "$T/t3.lab" \
+    && pass "1 thread, 3 threads and seq write identical .tra/.lab" || fail "the thread count changed the MDP"
 
 # N=4 K=4 (the instance of ../shared/data/mdp/consensus-N4-K4): 43 136 states,
 # 115 840 choices, 144 352 transitions; Pmin "finished & all heads" = 852021/2097152 (QVBS, exact)
@@ -91,7 +98,7 @@ expect_json "convert --to aut round trip" states=272 choices=400 transitions=492
 expect_rc "an unknown label in --prop" 2 "$W" explore "$C2" --prop 'Pmax=? [ F "nosuch" ]' --mdp-out "$T/u" --aut "$T/u.aut" --quiet
 grep -q '^warpex: --prop:1:' "$T/err" && [ ! -e "$T/u.tra" ] && [ ! -e "$T/u.aut" ] && pass "unknown label: located, nothing written" \
     || fail "unknown label: $(cat "$T/err")"
-expect_rc "a reward property" 2 "$W" explore "$C2" --prop 'Rmin=? [ F "disagree" ]' --quiet
+expect_rc "a reward property without --reward" 2 "$W" explore "$C2" --prop 'Rmin=? [ F "disagree" ]' --quiet
 expect_rc "--prop on a non-probabilistic network" 2 "$W" explore examples/traffic/traffic.exp --prop 'Pmax=? [ F "red" ]'
 
 # an initial distribution: a fresh state 0 before it

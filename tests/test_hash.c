@@ -316,7 +316,10 @@ static void test_basic(void)
 
     /* Budget arithmetic. */
     uint64_t per = vtable_bytes_per_state(3);
-    CHECK_EQ_U64(per, 3 * 4 + 11, "bytes per state of 3 words (12 + 8/0.75 rounded up)");
+    CHECK_EQ_U64(per, 3 * 4 + 22, "bytes per state of 3 words (12 + 16/0.75 rounded up: wide keyed slots)");
+    CHECK_EQ_U64(vtable_bytes_per_state(2), 2 * 4 + 11, "bytes per state of 2 words (8 + 8/0.75 rounded up)");
+    CHECK_EQ_U64(vtable_bytes_per_state(4), 4 * 4 + 22, "bytes per state of 4 words (16 + 16/0.75 rounded up)");
+    CHECK_EQ_U64(vtable_bytes_per_state(5), 5 * 4 + 11, "bytes per state of 5 words (20 + 8/0.75 rounded up)");
     CHECK_EQ_U64(vtable_states_for_budget(per * 1000 + per - 1, 3, 0), 1000, "states for a budget");
     CHECK_EQ_U64(vtable_states_for_budget((per + 12) * 10, 3, 12), 10, "states for a budget with extras");
     CHECK_EQ_U64(vtable_states_for_budget(per - 1, 3, 0), 0, "budget below one state");

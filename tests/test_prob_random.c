@@ -349,6 +349,35 @@ static int value(const struct mdp *m, const struct mdp_labels *lab, const char *
 /* The explorer's MDP written with the probabilistic .aut writer (exact
  * fractions), read back as a one-component network and explored again:
  * the same counts.  0 when they agree. */
+/* The explorer on one thread gives the very same MDP as x (any threads):
+ * 0 when equal. */
+static int same_with_one_thread(const struct image *img, const struct mdp_explore_result *x,
+                                uint64_t seed)
+{
+    struct explore_options o;
+    memset(&o, 0, sizeof o);
+    o.threads = 1;
+    struct mdp_explore_result y;
+    struct wx_error e;
+    if (explore_mdp(img, &o, false, &y, &e) != WX_OK) {
+        check(0, "seed %llu: the one-thread exploration failed: %s", (unsigned long long)seed, e.msg);
+        return 1;
+    }
+    const struct mdp *a = &x->mdp, *b = &y.mdp;
+    int same = a->n_states == b->n_states && a->n_choices == b->n_choices &&
+               a->n_entries == b->n_entries && x->deadlocks == y.deadlocks && x->depth == y.depth &&
+               !memcmp(a->state_start, b->state_start, (a->n_states + 1) * sizeof *a->state_start) &&
+               !memcmp(a->choice_start, b->choice_start, (a->n_choices + 1) * sizeof *a->choice_start) &&
+               !memcmp(a->targets, b->targets, a->n_entries * sizeof *a->targets) &&
+               !memcmp(a->probs, b->probs, a->n_entries * sizeof *a->probs) &&
+               !memcmp(x->choice_label, y.choice_label, a->n_choices * sizeof *x->choice_label);
+    if (!same)
+        check(0, "seed %llu: %u threads and one thread give different MDPs", (unsigned long long)seed,
+              x->threads);
+    mdp_explore_result_free(&y);
+    return !same;
+}
+
 static int aut_round_trip(const struct image *img, const struct mdp_explore_result *x, uint64_t seed)
 {
     char path[64];
@@ -436,7 +465,10 @@ int main(void)
         probabilistic++;
         struct mdp_explore_result x;
         struct ref r;
-        rc = explore_mdp(&img, NULL, seed % 2 == 0, &x, &e);
+        struct explore_options xo;
+        memset(&xo, 0, sizeof xo);
+        xo.threads = 2 + (unsigned)(seed % 3); /* checked against one thread below */
+        rc = explore_mdp(&img, &xo, seed % 2 == 0, &x, &e);
         ref_explore(&r, &net);
         int ok = rc == WX_OK && x.complete && x.mdp.n_states == r.m.n_states &&
                  x.mdp.n_choices == r.m.n_choices && x.mdp.n_entries == r.m.n_entries;
@@ -444,6 +476,8 @@ int main(void)
         for (uint64_t s = 0; s < r.m.n_states; s++)
             dl += r.m.state_start[s] == r.m.state_start[s + 1];
         ok &= rc == WX_OK && x.deadlocks == dl && x.fresh_initial == (r.tuple[0] == UINT32_MAX);
+        if (ok && same_with_one_thread(&img, &x, seed))
+            ok = 0;
         if (ok && x.entry_den) { /* exact: each choice's fractions sum to 1, match the doubles */
             for (uint64_t c = 0; c < x.mdp.n_choices; c++) {
                 unsigned __int128 sn = 0, sd = 1;
@@ -507,8 +541,9 @@ int main(void)
     }
     check(bad == 0 && probabilistic >= (env ? 0 : 100),
           "%llu random probabilistic networks (seeds %llu..%llu, %llu with an initial "
-          "distribution, %llu with exact fractions checked): the explorer's MDP has the "
-          "brute-force product's states, choices, entries, deadlocks and %llu Pmin/Pmax values; "
+          "distribution, %llu with exact fractions checked): the explorer's MDP (2-4 threads, "
+          "identical to one thread's) has the brute-force product's states, choices, entries, "
+          "deadlocks and %llu Pmin/Pmax values; "
           "%llu disagree",
           (unsigned long long)probabilistic, (unsigned long long)first,
           (unsigned long long)(first + n_nets - 1), (unsigned long long)fresh,

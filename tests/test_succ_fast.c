@@ -13,12 +13,15 @@
  *     class target, no two rules with the same result and participants,
  *     with or without self-loops) where deduplication is skipped, and
  *     images with exactly one of the three kinds of repeats;
- *   - keyed vector tables (vtable_new_keyed: vector in the slot): basic
- *     operations, concurrent inserts with id blocks, growth and block
- *     closing, a full store (FULL, nothing claimed that is not stored);
- *   - explore_cpu without an edge sink (keyed table) on 1..4 threads
- *     against a BFS of our own over the general generator: states,
- *     transitions, deadlocks, depth, the set of vectors.
+ *   - keyed vector tables (vtable_new_keyed: vector in the slot, 64-bit
+ *     keys for 1-2 words, 128-bit wide keys for 3-4 words on x86-64):
+ *     basic operations (vectors equal in one half of a wide key), concurrent
+ *     inserts with id blocks, growth and block closing, a full store (FULL,
+ *     nothing claimed that is not stored);
+ *   - explore_cpu without an edge sink (keyed table, wide keys for the 3-
+ *     and 4-word images) on 1..4 threads against a BFS of our own over the
+ *     general generator: states, transitions, deadlocks, depth, the set of
+ *     vectors.
  * WX_SEED changes the seed; failures print it.
  */
 #include <pthread.h>
@@ -279,6 +282,9 @@ static size_t sorted_copy(const struct succ_gen *g, uint32_t **out, size_t *cap,
 }
 
 static unsigned long simple_images, loop_images, pair_images, wide_images, general_only;
+/* Wide images in the pair form, by words (3, 4): each has its own
+ * specialisation (successors.c). */
+static unsigned long wide_pair[2];
 
 /* Returns whether the fast path applied to the image. */
 static bool test_generator(const struct image *img, const struct ref *r, const char *what, unsigned long *dedup_free)
@@ -305,6 +311,8 @@ static bool test_generator(const struct image *img, const struct ref *r, const c
      * simple (branch-free), loop. */
     const bool simple = fast.fast_simple, pair = fast.fast_pair && simple;
     simple_images += simple, loop_images++, pair_images += pair, wide_images += img->words > 2;
+    if (pair && img->words >= 3 && img->words <= 4)
+        wide_pair[img->words - 3]++;
     for (int mode = 0; mode < 6; mode++) {
         const int unordered = mode & 1, form = mode / 2; /* 0 pair, 1 simple, 2 loop */
         if ((form == 0 && !pair) || (form == 1 && !simple))
@@ -341,8 +349,13 @@ static bool test_generator(const struct image *img, const struct ref *r, const c
 
 static int vec_cmp(const void *x, const void *y) { return memcmp(x, y, cmp_words * 4); }
 
+/* Images of 3 or 4 words that explore_cpu ran on with wide keys. */
+static unsigned long wide_keyed_images;
+
 static void test_explorers(const struct image *img, const struct ref *r, const char *what)
 {
+    if (img->words >= 3 && img->words <= vtable_keyed_max_words())
+        wide_keyed_images++;
     static const unsigned threads[] = { 1, 2, 3, 4 };
     cmp_words = img->words;
     uint32_t *want = malloc((r->states ? r->states : 1) * img->words * 4);
@@ -410,7 +423,7 @@ static void test_random(unsigned per_flavour)
             image_free(&img);
         }
         check(done == per_flavour && (unsigned long)check_failures == before,
-              "%s images: %u tested, %llu states, fast == general, explore_cpu without a sink (keyed table up to 2 words) == reference "
+              "%s images: %u tested, %llu states, fast == general, explore_cpu without a sink (keyed table) == reference "
               "(seed %llu)", flavour_name[fl], done, (unsigned long long)states, seed);
         /* The analysis must skip deduplication on clean images and must not
          * on images with a repeat. */
@@ -568,15 +581,30 @@ static uint32_t *distinct_pool(uint64_t k, uint32_t words, uint64_t *rng)
 {
     uint32_t *p = malloc(k * words * 4);
     for (uint64_t i = 0; i < k; i++) {
+        uint32_t *v = p + i * words;
+        if (words >= 3) {
+            /* Wide keys: pairs (2m, 2m + 1) share the low 64 bits and
+             * differ in the high ones; the high 64 bits take few values, so
+             * most vectors share them with many others.  Distinct: m is in
+             * word 0, the pair's bit in word 2.  Bit 31 of the last word
+             * stays clear (image.h). */
+            uint64_t m = i / 2;
+            v[0] = (uint32_t)m;
+            v[1] = (uint32_t)(m * 2654435761u) ^ (uint32_t)(m >> 32);
+            v[2] = (uint32_t)(i & 1) | (uint32_t)(i % 7) << 1 | (words == 3 ? (uint32_t)(i % 3) << 29 : 0);
+            if (words == 4)
+                v[3] = (uint32_t)(i % 5) << 27 | (uint32_t)(rng_next(rng) & 1);
+            continue;
+        }
         /* Distinct by construction: i in the low bits, noise above. */
         uint64_t x = i | (rng_next(rng) & 0x7fffffffull) << 32;
         if (words == 1)
             x = (uint32_t)((i * 2654435761u) & 0x7fffffffu);
         else
             x &= ~(1ull << 63);
-        p[i * words] = (uint32_t)x;
+        v[0] = (uint32_t)x;
         if (words == 2)
-            p[i * words + 1] = (uint32_t)(x >> 32) & 0x7fffffffu;
+            v[1] = (uint32_t)(x >> 32) & 0x7fffffffu;
     }
     return p;
 }
@@ -599,7 +627,9 @@ static void test_keyed(void)
 {
     struct vtable *t;
     struct wx_error err;
-    check(vtable_new_keyed(&t, 3, 10, &err) == WX_EINPUT && t == NULL, "keyed: 3 words rejected");
+    const uint32_t maxw = vtable_keyed_max_words();
+    check(maxw == 2 || maxw == 4, "keyed: at most %u words per vector", maxw);
+    check(vtable_new_keyed(&t, maxw + 1, 10, &err) == WX_EINPUT && t == NULL, "keyed: %u words rejected", maxw + 1);
     if (check(vtable_new_keyed(&t, 2, 100, &err) == WX_OK && vtable_keyed(t), "keyed: 2-word table")) {
         uint32_t z[2] = { 0, 0 }, a[2] = { 5, 0x7fffffff }, b[2] = { 5, 0 };
         uint64_t id;
@@ -614,12 +644,45 @@ static void test_keyed(void)
               "keyed: count and store");
         vtable_free(t);
     }
+    /* Wide keys: vectors equal in one 64-bit half, the all-zero vector, the
+     * largest allowed words. */
+    for (uint32_t words = 3; words <= maxw; words++) {
+        if (!check(vtable_new_keyed(&t, words, 100, &err) == WX_OK && vtable_keyed(t), "keyed: %u-word table", words))
+            continue;
+        uint32_t v[6][4] = {
+            { 0, 0, 0, 0 },
+            { 1, 0, 0, 0 },                            /* low half differs from the zero vector */
+            { 0, 0, 1, 0 },                            /* high half differs */
+            { 1, 0, 1, 0 },
+            { 0xffffffff, 0xffffffff, 0x7fffffff, 0 }, /* 3 words: every bit but the flag */
+            { 0xffffffff, 0xffffffff, 0xffffffff, 0x7fffffff },
+        };
+        if (words == 3)
+            v[5][2] = 0x7ffffffe;
+        uint64_t id;
+        check(vtable_lookup(t, v[0], VTABLE_FIND, &id) == VTABLE_ABSENT, "keyed %u: FIND in an empty table", words);
+        int ok = 1;
+        for (unsigned i = 0; i < 6; i++)
+            ok &= vtable_lookup(t, v[i], VTABLE_INSERT, &id) == VTABLE_INSERTED && id == i;
+        check(ok, "keyed %u: 6 vectors, pairwise equal in one half, inserted with ids 0..5", words);
+        ok = 1;
+        for (unsigned i = 0; i < 6; i++) {
+            ok &= vtable_lookup(t, v[i], VTABLE_INSERT, &id) == VTABLE_FOUND && id == VTABLE_NO_ID;
+            ok &= vtable_lookup(t, v[i], VTABLE_FIND, &id) == VTABLE_FOUND;
+            ok &= memcmp(vtable_vector(t, i), v[i], words * 4) == 0;
+        }
+        uint32_t other[4] = { 0, 1, 0, 0 };
+        ok &= vtable_lookup(t, other, VTABLE_FIND, &id) == VTABLE_ABSENT;
+        check(ok && vtable_count(t) == 6, "keyed %u: found again without an id, stored, an absent one ABSENT", words);
+        check(vtable_bytes(t) == vtable_slots(t) * 16 + 6 * words * 4, "keyed %u: 16-byte slots", words);
+        vtable_free(t);
+    }
     check(vtable_new(&t, 1, 10, &err) == WX_OK && !vtable_keyed(t), "vtable_new is not keyed");
     vtable_free(t);
 
     /* Concurrent inserts with blocks, growth and block closing at quiet
      * points, 1 and 2 words. */
-    for (uint32_t words = 1; words <= 2; words++)
+    for (uint32_t words = 1; words <= maxw; words++)
         for (unsigned nth = 1; nth <= 4; nth += 3) {
             uint64_t rng = seed ^ words ^ nth, k = 60000, round = 7000;
             uint32_t *pool = distinct_pool(k, words, &rng);
@@ -682,10 +745,11 @@ static void test_keyed(void)
 
     /* A full store: FULL, and every key in the table is a stored vector
      * (FIND succeeds only for the stored ones). */
+    for (uint32_t words = 2; words <= maxw; words++)
     for (unsigned nth = 1; nth <= 4; nth += 3) {
-        uint64_t rng = seed * 3 + nth, k = 5000, cap = 700;
-        uint32_t *pool = distinct_pool(k, 2, &rng);
-        vtable_new_keyed(&t, 2, cap, &err);
+        uint64_t rng = seed * 3 + nth + words, k = 5000, cap = 700;
+        uint32_t *pool = distinct_pool(k, words, &rng);
+        vtable_new_keyed(&t, words, cap, &err);
         vtable_set_block(t, 8);
         while (vtable_can_grow(t))
             kgrow(t, 1);
@@ -693,7 +757,7 @@ static void test_keyed(void)
         memset(jobs, 0, sizeof jobs);
         pthread_t tid[4];
         for (unsigned j = 0; j < nth; j++) {
-            jobs[j] = (struct kjob){ .t = t, .pool = pool, .words = 2, .begin = 0, .end = k, .seed = rng_next(&rng) };
+            jobs[j] = (struct kjob){ .t = t, .pool = pool, .words = words, .begin = 0, .end = k, .seed = rng_next(&rng) };
             pthread_create(&tid[j], NULL, kinsert, &jobs[j]);
         }
         uint64_t full = 0, ins = 0;
@@ -707,10 +771,10 @@ static void test_keyed(void)
         vtable_close_blocks(t, blk, nth, NULL, NULL, &err);
         uint64_t n = vtable_count(t), present = 0, id;
         for (uint64_t i = 0; i < k; i++)
-            present += vtable_lookup(t, pool + i * 2, VTABLE_FIND, &id) == VTABLE_FOUND;
+            present += vtable_lookup(t, pool + i * words, VTABLE_FIND, &id) == VTABLE_FOUND;
         check(full > 0 && n <= cap && ins == n && present == n,
-              "keyed full threads=%u: FULL reported (%llu), %llu stored <= %llu, inserted == stored == keys present (%llu, %llu)",
-              nth, (unsigned long long)full, (unsigned long long)n, (unsigned long long)cap, (unsigned long long)ins,
+              "keyed full words=%u threads=%u: FULL reported (%llu), %llu stored <= %llu, inserted == stored == keys present (%llu, %llu)",
+              words, nth, (unsigned long long)full, (unsigned long long)n, (unsigned long long)cap, (unsigned long long)ins,
               (unsigned long long)present);
         free(pool);
         vtable_free(t);
@@ -726,6 +790,11 @@ int main(void)
     test_known();
     test_random(25);
     check(wide_images > 10, "fast path: %lu images of 3 or 4 words (128-bit vectors)", wide_images);
+    check(wide_pair[0] > 0 && wide_pair[1] > 0, "fast path: pair form on %lu images of 3 words, %lu of 4 words",
+          wide_pair[0], wide_pair[1]);
+    check(vtable_keyed_max_words() < 3 || wide_keyed_images > 10,
+          "explore_cpu: %lu images of 3 or 4 words explored with wide keys (keyed up to %u words here)",
+          wide_keyed_images, vtable_keyed_max_words());
     check(general_only * 10 < loop_images, "fast path: refused on %lu images (a state offering > 16 classes), "
           "applied on %lu", general_only, loop_images);
     check(pair_images > 10 && simple_images > pair_images && loop_images > simple_images,

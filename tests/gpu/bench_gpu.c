@@ -6,10 +6,14 @@
  * options: --cpu (also run explore_cpu on all host cores), --reps N,
  *   -k N (iterations per launch), --blocks N, --threads N (per block),
  *   --tex 0|1, --level (level-synchronous), --hash BYTES, --group G,
- *   --cache N (cache rows)
+ *   --cache N (cache rows), --grow-from BYTES|none (first size of the
+ *   growing table; none: all free memory at once), --profile (clock64
+ *   phase counters: one "prof" line per run), --proto N (insert protocol,
+ *   gpu_tuning.insert_protocol)
  *
  * One line per run: file, backend, states, transitions, seconds (whole call
- * and kernels only), states/s, transitions/s, device bytes per state, and the
+ * and kernels only), states/s, transitions/s, peak device bytes per state
+ * (table, queues, buffers: everything the call held at once), and the
  * GPU/CPU ratio of states/s when both ran.  The counts of every run are
  * compared: a GPU/CPU mismatch is printed as MISMATCH and fails the run.
  */
@@ -29,6 +33,9 @@ struct knobs {
     int cpu, reps, level, tex, occ2, bps;
     uint32_t k, blocks, threads, group, cache;
     uint64_t hash;
+    uint64_t grow_from; /* gpu_tuning.grow_from; "none" = UINT64_MAX */
+    int profile;        /* gpu_tuning.profile: a "prof" line per run */
+    int proto;          /* gpu_tuning.insert_protocol */
 };
 
 static int run_gpu(const char *name, const struct image *img, const struct knobs *kn, struct explore_result *out)
@@ -47,6 +54,9 @@ static int run_gpu(const char *name, const struct image *img, const struct knobs
     tun.cache_slots = kn->cache;
     tun.occupancy2 = kn->occ2;
     tun.blocks_per_sm = (uint32_t)kn->bps;
+    tun.grow_from = kn->grow_from;
+    tun.profile = kn->profile;
+    tun.insert_protocol = kn->proto;
     double best = 1e30, bestk = 1e30;
     struct gpu_run_stats st;
     int rc = 0;
@@ -67,13 +77,32 @@ static int run_gpu(const char *name, const struct image *img, const struct knobs
     }
     printf("%-44s gpu  states %12llu trans %13llu  %8.3f s (kernels %8.3f s)  %8.2f Mstates/s  %8.2f Mtrans/s  "
            "%6.1f B/state  [%s occ2=%d blocks=%u threads=%u G=%u k=%u level=%d tex=%d smem=%u cache=%u "
-           "launches=%llu direct=%llu slotw=%u]\n",
+           "launches=%llu direct=%llu slotw=%u slotB=%.1f table=%llu peak=%llu grows=%u restarts=%u setup=%.3f "
+           "grow=%.3f]\n",
            name, (unsigned long long)out->states, (unsigned long long)out->transitions, best, bestk,
            out->states / bestk / 1e6, out->transitions / bestk / 1e6,
-           (double)st.table_bytes / st.table_slots, out->device, st.occupancy2, st.blocks, st.threads,
+           out->states ? (double)st.device_bytes / out->states : 0.0, out->device, st.occupancy2, st.blocks, st.threads,
            st.group_size, st.iters_per_launch, st.level_sync, st.textures,
            st.smem_bytes, st.cache_slots, (unsigned long long)st.launches, (unsigned long long)st.direct_inserts,
-           st.slot_words);
+           st.slot_words, (double)st.table_bytes / st.table_slots, (unsigned long long)st.table_bytes,
+           (unsigned long long)st.device_bytes, st.grows, st.restarts, st.setup_seconds, st.grow_seconds);
+    if (kn->profile) {
+        /* block phases as shares of their sum; expansion parts as shares
+         * of theirs (warp cycles) */
+        static const char *ph[] = {"fill", "scan", "expand", "flush", "edges", "gen", "cache", "global", "dedupe"};
+        double a = 0, e = 0;
+        for (int k = 0; k < 5; k++)
+            a += (double)st.prof[k];
+        for (int k = 5; k < 9; k++)
+            e += (double)st.prof[k];
+        printf("%-44s prof  phases:", name);
+        for (int k = 0; k < 5; k++)
+            printf(" %s %.1f%%", ph[k], a > 0 ? 100.0 * st.prof[k] / a : 0.0);
+        printf("  | expand parts:");
+        for (int k = 5; k < 9; k++)
+            printf(" %s %.1f%%", ph[k], e > 0 ? 100.0 * st.prof[k] / e : 0.0);
+        printf("  | block-cycles %.3g, warp-cycles %.3g\n", a, e);
+    }
     fflush(stdout);
     return 0;
 }
@@ -118,7 +147,7 @@ static int run_cpu(const char *name, const struct image *img, const struct knobs
 
 int main(int argc, char **argv)
 {
-    struct knobs kn = {0, 1, 0, -1, -1, 0, 0, 0, 0, 0, 0, 0};
+    struct knobs kn = {0, 1, 0, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     int status = 0, synthetic = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -149,6 +178,12 @@ int main(int argc, char **argv)
             kn.tex = atoi(v), i++;
         else if (!strcmp(a, "--hash"))
             kn.hash = strtoull(v, NULL, 0), i++;
+        else if (!strcmp(a, "--proto"))
+            kn.proto = atoi(v), i++;
+        else if (!strcmp(a, "--profile"))
+            kn.profile = 1;
+        else if (!strcmp(a, "--grow-from"))
+            kn.grow_from = !strcmp(v, "none") ? ~0ull : strtoull(v, NULL, 0), i++;
         else {
             struct image img;
             struct explore_result g;

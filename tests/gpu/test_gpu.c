@@ -15,7 +15,9 @@
  * textures or plain loads, block and thread counts), and stress cases (a
  * table at 90% load with long probe chains, a table too small -> WX_ELIMIT,
  * multi-word vectors racing for few buckets, heavy nondeterminism, > 32
- * components, vectors wider than a cache line, an extra control word).
+ * components, vectors wider than a cache line, an extra control word),
+ * and the growing table (many growths, through host memory, pending
+ * states left to the scanners, a restart with the largest table).
  * Seeds are printed; `--seed` replays.
  */
 #include <inttypes.h>
@@ -34,6 +36,7 @@
 #include "gpu_ref.h"
 
 static int quick;
+static struct gpu_run_stats last_stats; /* of the last run_one */
 static uint64_t n_runs, n_images;
 
 /* ---- edge collection ---- */
@@ -86,11 +89,11 @@ static void cfg_describe(const struct cfg *c, char *buf, size_t n)
 {
     snprintf(buf, n,
              "proto=%d occ2=%d blocks=%u threads=%u k=%u hash=%llu probe=%u tex=%d level=%d cache=%u/%u queue=%llu G=%u ecap=%llu "
-             "keep=%d edges=%d trace=%d dead=%d action=%d",
+             "keep=%d edges=%d trace=%d dead=%d action=%d grow_from=%llu via_host=%d",
              c->tun.insert_protocol, c->tun.occupancy2, c->go.blocks, c->go.threads, c->go.iterations, (unsigned long long)c->go.hash_bytes, c->go.probe_bound,
              c->go.use_textures, c->tun.level_sync, c->tun.cache_slots, c->tun.cache_probes,
              (unsigned long long)c->tun.queue_cap, c->tun.group_size, (unsigned long long)c->tun.edge_cap, c->keep,
-             c->edges, c->trace, c->dead, c->action);
+             c->edges, c->trace, c->dead, c->action, (unsigned long long)c->tun.grow_from, c->tun.grow_via_host);
 }
 
 static void cfg_default(struct cfg *c)
@@ -131,7 +134,7 @@ static void cfg_random(struct cfg *c, struct rng *r, uint64_t states, uint32_t s
     if (rndu(r, 5) == 0)
         c->tun.group_size = 1u << rndu(r, 6);
     c->tun.occupancy2 = (int)rndu(r, 3) - 1;
-    c->tun.insert_protocol = (int)rndu(r, 3);
+    c->tun.insert_protocol = (int)rndu(r, 4);
     c->keep = rndu(r, 3) == 0;
     c->edges = rndu(r, 4) == 0;
     if (c->edges && rndu(r, 2)) {
@@ -145,6 +148,14 @@ static void cfg_random(struct cfg *c, struct rng *r, uint64_t states, uint32_t s
     c->dead = prop == 1 || prop == 3;
     c->action = prop == 2 || prop == 3;
     c->trace = (c->dead || c->action) && rndu(r, 4) != 0;
+    /* a growing table (asynchronous mode without graph or properties):
+     * from 128 bytes to 16 KiB, so it grows several times, or fills within
+     * a launch and restarts with the largest table */
+    if (!c->edges && !c->dead && !c->action && c->tun.level_sync != 1 && rndu(r, 3) == 0) {
+        c->go.hash_bytes = 0;
+        c->tun.grow_from = 128u << rndu(r, 8);
+        c->tun.grow_via_host = rndu(r, 4) == 0;
+    }
 }
 
 /* Compares one GPU run with the reference; one check line. */
@@ -175,6 +186,7 @@ static int run_one(const char *tag, const struct image *img, const struct ref_re
     wx_error_clear(&err);
     n_runs++;
     const int rc = explore_gpu_tuned(img, &opt, &c->tun, &res, &st, &err);
+    last_stats = st;
     char why[1024] = "";
     const uint32_t W = img->words;
 
@@ -787,6 +799,82 @@ static void random_images(uint64_t seed, uint32_t count)
 
 /* ---- stress ---- */
 
+/* The growing table on one instance: many growths (one block, one
+ * iteration per launch: few states per launch, so the growth rule keeps
+ * ahead of the launches), the same through host memory and with the one-thread
+ * inserts replaced by reserve/write/publish, a tiny queue (pending states
+ * left new for the scanners after a growth), and a first table that one
+ * launch overfills (restart with the largest table).  Counts, and with
+ * keep_vectors the vectors (initial state first), must be exact. */
+static void growth_runs(const char *what, const struct image *img, const struct ref_result *ref)
+{
+    struct cfg c;
+    char tag[256];
+    cfg_default(&c);
+    c.tun.grow_from = 1024;
+    /* the sanitizers: fewer, larger launches (racecheck took over a minute
+     * with 1 x 128 threads), without the growth-count checks */
+    c.go.blocks = quick ? 2 : 1;
+    c.go.threads = quick ? 512 : 32;
+    c.go.iterations = 1;
+    c.keep = 1;
+    snprintf(tag, sizeof tag, "%s, growing table (%u block(s) of %u threads, 1 iteration)", what, c.go.blocks,
+             c.go.threads);
+    run_one(tag, img, ref, NULL, &c, 0);
+    /* (a space of a few hundred states fits the first growth) */
+    if (ref->states >= 2000 && !quick)
+        check(last_stats.grows >= 2, "%s: %u growths, %u restarts (want >= 2 growths)", tag, last_stats.grows,
+              last_stats.restarts);
+    c.tun.grow_via_host = 1;
+    c.tun.insert_protocol = 2;
+    snprintf(tag, sizeof tag, "%s, growing table through host memory, reserve/write/publish", what);
+    run_one(tag, img, ref, NULL, &c, 0);
+    if (ref->states >= 2000 && !quick)
+        check(last_stats.grows >= 2, "%s: %u growths (want >= 2)", tag, last_stats.grows);
+    if (quick)
+        goto overfill; /* the sanitizers: the two paths above and the restart */
+    cfg_default(&c);
+    c.tun.grow_from = 4096;
+    c.tun.queue_cap = 5;
+    c.go.blocks = 3;
+    c.go.iterations = 2;
+    snprintf(tag, sizeof tag, "%s, growing table, queue of 5", what);
+    run_one(tag, img, ref, NULL, &c, 0);
+overfill:
+    cfg_default(&c);
+    c.tun.grow_from = 128;
+    c.keep = 1;
+    snprintf(tag, sizeof tag, "%s, growing table overfilled by one launch", what);
+    run_one(tag, img, ref, NULL, &c, 0);
+    /* one launch of one block expands up to 64 tiles from the initial
+     * state: far more than the first table's few slots */
+    if (ref->states >= 2000)
+        check(last_stats.restarts == 1, "%s: %u restarts (want 1)", tag, last_stats.restarts);
+}
+
+/* The growing table in the --quick subset (the sanitizer runs): one
+ * interleaving space of a few thousand states. */
+static void growth_quick(uint64_t seed)
+{
+    struct rng r = {seed ^ 0x5bd1e995ull};
+    struct gen_params gp = {4, 6, 6, 0, 3, 2, 2, 2, 40, 0, 10, 0, 0, 0, 40000, 1};
+    struct image img;
+    struct ref_result ref;
+    int tries = 0;
+    do {
+        if (tries++)
+            ref_free(&ref), image_free(&img);
+        img_random(&img, &r, &gp);
+        ref_explore(&img, NULL, 0, 100000, &ref);
+    } while ((ref.too_big || ref.states < 2000 || ref.states > 6000) && tries < 200);
+    char tag[160];
+    snprintf(tag, sizeof tag, "quick growth seed=%llu states=%llu", (unsigned long long)seed,
+             (unsigned long long)ref.states);
+    growth_runs(tag, &img, &ref);
+    ref_free(&ref);
+    image_free(&img);
+}
+
 static void stress(uint64_t seed, int big)
 {
     struct rng r = {seed};
@@ -811,6 +899,7 @@ static void stress(uint64_t seed, int big)
     run_one(tag, &img, &ref, NULL, &c, 0);
     c.go.use_textures = 0;
     run_one(tag, &img, &ref, NULL, &c, 0);
+    growth_runs(tag, &img, &ref);
     /* 90% load, long probe chains: exact with a generous probe bound */
     cfg_default(&c);
     c.go.hash_bytes = (uint64_t)((double)ref.states / 0.9 / spb + 1) * 128;
@@ -865,6 +954,7 @@ static void stress(uint64_t seed, int big)
         c.edges = 1;
         c.tun.edge_cap = 4096;
         run_one(tag, &img, &ref, NULL, &c, 0);
+        growth_runs(tag, &img, &ref);
     }
     ref_free(&ref);
     image_free(&img);
@@ -970,6 +1060,7 @@ int main(int argc, char **argv)
 #endif
     if (quick) {
         random_images(seed, images < 12 ? images : 12);
+        growth_quick(seed);
     } else {
         random_images(seed, images);
         stress(seed, big);
