@@ -575,16 +575,20 @@ static void threads_agree(uint64_t seed)
         struct property p;
         struct wx_error err;
         prop_parse(texts[i], NULL, 1, &p, &err);
-        struct mdpcheck_result r[5];
-        int threads[3] = {1, 3, 7}, rc = WX_OK;
-        for (int k = 0; k < 5 && rc == WX_OK; k++) {
+        struct mdpcheck_result r[6];
+        int threads[3] = {1, 3, 7}, rc = WX_OK, got = 0;
+        for (int k = 0; k < 6 && rc == WX_OK; k++) {
             struct mdpcheck_options o = {.sound = 1, .epsilon = EPS, .max_iterations = 10000000,
                                          .threads = k < 3 ? threads[k] : 1,
-                                         .solver = k < 3 ? VI_JACOBI : VI_GAUSS_SEIDEL,
-                                         .topological = k == 4};
-            rc = mdpcheck_run(&m, &lab, &rw, NULL, &p, &o, &r[k], &err);
+                                         .solver = k < 3 || k == 5 ? VI_JACOBI : VI_GAUSS_SEIDEL,
+                                         .topological = k >= 4,
+                                         .solve_levels = k == 5 ? valiter_solve_levels_cpu : NULL};
+            if ((rc = mdpcheck_run(&m, &lab, &rw, NULL, &p, &o, &r[k], &err)) == WX_OK)
+                got = k + 1;
         }
         if (rc != WX_OK) {
+            for (int k = 0; k < got; k++)
+                mdpcheck_result_free(&r[k]);
             check(0, "seed %llu %s on %llu states: %s", (unsigned long long)seed, texts[i],
                   (unsigned long long)n, err.msg);
             return;
@@ -593,7 +597,7 @@ static void threads_agree(uint64_t seed)
         for (uint64_t s = 0; s < n; s++) {
             for (int k = 1; k < 3; k++)
                 same &= !memcmp(&r[0].lo[s], &r[k].lo[s], 8) && !memcmp(&r[0].hi[s], &r[k].hi[s], 8);
-            for (int k = 3; k < 5; k++) {
+            for (int k = 3; k < 6; k++) {
                 double a = r[0].lo[s], b = r[k].lo[s];
                 if (!isinf(a) || !isinf(b))
                     close &= r[k].lo[s] <= r[0].hi[s] + 1e-12 && r[0].lo[s] <= r[k].hi[s] + 1e-12;
@@ -601,10 +605,10 @@ static void threads_agree(uint64_t seed)
         }
         check(same && close,
               "seed %llu %s on %llu states (%llu maybe, %llu sweeps): 1, 3, 7 threads bit-identical "
-              "(%d), Gauss-Seidel's and topological's intervals overlap (%d)",
+              "(%d), Gauss-Seidel's and topological's (SCCs, levels) intervals overlap (%d)",
               (unsigned long long)seed, texts[i], (unsigned long long)n,
               (unsigned long long)r[0].n_maybe, (unsigned long long)r[0].iterations, same, close);
-        for (int k = 0; k < 5; k++)
+        for (int k = 0; k < 6; k++)
             mdpcheck_result_free(&r[k]);
         prop_free(&p);
     }
