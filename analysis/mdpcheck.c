@@ -39,7 +39,9 @@ struct ctx {
     /* the system */
     uint32_t *sid;      /* n_states: system state of a maybe state */
     uint64_t *state_start, *choice_start, *orig_choice;
-    uint64_t *block_start, n_blocks; /* after order_topologically */
+    uint64_t *block_start, n_blocks; /* after order_topologically: SCCs */
+    uint64_t *level_start, n_levels; /* after order_topologically: levels (valiter.h) */
+    uint8_t *level_acyclic;
     uint32_t *targets;
     double *probs, *b;
     struct vi_system sys;
@@ -432,18 +434,23 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
     struct vi_system *sys = &x->sys;
     uint64_t ns = sys->n_states, ne = sys->n_entries, nc = sys->n_choices;
     if (ns < 2) { /* one block (or none) */
-        if (!(x->block_start = malloc(2 * sizeof *x->block_start)))
+        x->block_start = malloc(2 * sizeof *x->block_start);
+        x->level_start = malloc(2 * sizeof *x->level_start);
+        x->level_acyclic = malloc(1);
+        if (!x->block_start || !x->level_start || !x->level_acyclic)
             return oom(err);
-        x->block_start[0] = 0;
-        x->block_start[1] = ns;
-        x->n_blocks = ns;
+        x->block_start[0] = x->level_start[0] = 0;
+        x->block_start[1] = x->level_start[1] = ns;
+        x->n_blocks = x->n_levels = ns;
+        x->level_acyclic[0] = ne == 0; /* one state: every entry is a self loop */
         return WX_OK;
     }
     int rc = WX_OK;
     struct scc_result sr = {0};
     uint64_t *off = malloc((ns + 1) * sizeof *off);
-    uint64_t *cnt = NULL, *pstart = NULL, *order = NULL, *perm = NULL;
+    uint64_t *cnt = NULL, *pstart = NULL, *order = NULL, *perm = NULL, *lvl = NULL, *lcount = NULL;
     uint32_t *pred = NULL;
+    uint8_t *cyc = NULL;
     uint64_t *nss = NULL, *ncs = NULL, *nor = NULL;
     uint32_t *nt = NULL;
     double *np = NULL, *nb = NULL;
@@ -453,7 +460,7 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
         off[k] = sys->choice_start[sys->state_start[k]];
     struct csr g = {.n_vertices = ns, .n_edges = ne, .offsets = off,
                     .targets = (uint32_t *)sys->targets};
-    if ((rc = scc_cpu(&g, &sr, err)) != WX_OK)
+    if ((rc = (x->o->scc ? x->o->scc : scc_cpu)(&g, &sr, err)) != WX_OK)
         goto done;
     uint64_t nscc = sr.n_sccs;
     cnt = calloc(nscc + 1, sizeof *cnt);      /* cross edges leaving each SCC */
@@ -495,6 +502,71 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
     if (tail != nscc) {
         rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "internal error: SCC graph not acyclic");
         goto done;
+    }
+    /* Levels (valiter.h): Kahn's order lists every SCC after all the SCCs
+     * it leads to, so lvl[c] is final when c's turn comes.  cyc[c]: c has
+     * more than one state or a self loop (a level without any is acyclic). */
+    lvl = calloc(nscc, sizeof *lvl);
+    cyc = calloc(nscc, 1);
+    if (!lvl || !cyc) {
+        rc = oom(err);
+        goto done;
+    }
+    uint64_t n_levels = 0;
+    for (uint64_t i = 0; i < nscc; i++) {
+        uint64_t c = order[i];
+        for (uint64_t j = pstart[c]; j < pstart[c + 1]; j++)
+            if (lvl[pred[j]] < lvl[c] + 1)
+                lvl[pred[j]] = lvl[c] + 1;
+        if (lvl[c] + 1 > n_levels)
+            n_levels = lvl[c] + 1;
+    }
+    for (uint64_t k = 0; k < ns; k++) {
+        for (uint64_t e = off[k]; e < off[k + 1]; e++)
+            if (sys->targets[e] == k)
+                cyc[sr.comp[k]] = 1;
+    }
+    {
+        /* a stable counting sort of the SCCs by level (Kahn's order within
+         * a level): still every SCC after the SCCs it leads to, and each
+         * level's states contiguous */
+        uint64_t *sz = calloc(nscc, sizeof *sz);
+        lcount = calloc(n_levels + 1, sizeof *lcount);
+        uint64_t *by_level = malloc(nscc * sizeof *by_level);
+        if (!sz || !lcount || !by_level) {
+            free(sz), free(by_level);
+            rc = oom(err);
+            goto done;
+        }
+        for (uint64_t k = 0; k < ns; k++)
+            if (++sz[sr.comp[k]] > 1)
+                cyc[sr.comp[k]] = 1;
+        for (uint64_t c = 0; c < nscc; c++)
+            lcount[lvl[c] + 1]++;
+        for (uint64_t L = 0; L < n_levels; L++)
+            lcount[L + 1] += lcount[L];
+        for (uint64_t i = 0; i < nscc; i++)
+            by_level[lcount[lvl[order[i]]]++] = order[i];
+        memcpy(order, by_level, nscc * sizeof *order);
+        x->level_start = malloc((n_levels + 1) * sizeof *x->level_start);
+        x->level_acyclic = malloc(n_levels ? n_levels : 1);
+        if (!x->level_start || !x->level_acyclic) {
+            free(sz), free(by_level);
+            rc = oom(err);
+            goto done;
+        }
+        memset(x->level_acyclic, 1, n_levels ? n_levels : 1);
+        uint64_t at = 0;
+        x->level_start[0] = 0;
+        for (uint64_t i = 0; i < nscc; i++) {
+            uint64_t c = order[i];
+            at += sz[c];
+            x->level_start[lvl[c] + 1] = at; /* levels in order: the last SCC's end wins */
+            if (cyc[c])
+                x->level_acyclic[lvl[c]] = 0;
+        }
+        x->n_levels = n_levels;
+        free(sz), free(by_level);
     }
     /* position of each SCC, then states grouped by SCC in that order */
     for (uint64_t i = 0; i < nscc; i++)
@@ -571,7 +643,8 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
     sys->b = x->b;
 done:
     scc_result_free(&sr);
-    free(off), free(cnt), free(pstart), free(pred), free(order), free(perm);
+    free(off), free(cnt), free(pstart), free(pred), free(order), free(perm), free(lvl), free(lcount);
+    free(cyc);
     free(nss), free(ncs), free(nor), free(nt), free(np), free(nb);
     return rc;
 }
@@ -596,6 +669,10 @@ static void apply_operator(const struct vi_system *sys, int maximize, const doub
 static int run_solve(const struct ctx *x, const struct vi_system *sys, const struct vi_params *par,
                      double *lo, double *hi, struct vi_stats *st, struct wx_error *err)
 {
+    if (x->o->topological && x->o->solve_levels) {
+        struct vi_levels lv = {x->n_levels, x->level_start, x->level_acyclic};
+        return x->o->solve_levels(sys, par, &lv, lo, hi, st, err);
+    }
     if (x->o->topological)
         return valiter_solve_blocks_cpu(sys, par, x->block_start, x->n_blocks, lo, hi, st, err);
     return (x->o->solve ? x->o->solve : valiter_solve_cpu)(sys, par, lo, hi, st, err);
@@ -897,6 +974,7 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
     r->build_seconds = now_s() - t0;
     r->mec_seconds = x.mec_seconds;
     r->blocks = x.n_blocks;
+    r->levels = x.n_levels;
 
     t0 = now_s();
     uint64_t ns = x.sys.n_states;
@@ -908,7 +986,8 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
     }
     struct vi_params par = {.maximize = x.maximize, .epsilon = o->epsilon,
                             .relative = o->relative, .max_iterations = o->max_iterations,
-                            .method = o->solver, .threads = o->threads};
+                            .method = o->solver, .threads = o->threads,
+                            .device_memory = o->device_memory};
     if (shi) {
         if (x.is_reward) {
             if (ns && (rc = reward_upper_bound(&x, &par, shi, r, err)) != WX_OK)
@@ -953,6 +1032,7 @@ done:
     free(allowed), free(yes), free(no), free(slo), free(shi);
     free(x.cls), free(x.target), free(x.ok), free(x.sid);
     free(x.state_start), free(x.choice_start), free(x.orig_choice), free(x.block_start);
+    free(x.level_start), free(x.level_acyclic);
     free(x.targets), free(x.probs), free(x.b);
     if (rc != WX_OK)
         mdpcheck_result_free(r);

@@ -20,7 +20,11 @@
  *     SCC comes after the SCCs it leads to (reverse topological order of the
  *     SCC graph): a sweep then passes values down chains within one sweep.
  *     With options.topological the SCCs are solved one after the other,
- *     bottom first, each until its own states meet the stopping rule.
+ *     bottom first, each until its own states meet the stopping rule
+ *     (valiter_solve_blocks_cpu), or with options.solve_levels level by
+ *     level (valiter.h: all SCCs of one level at once; the GPU's way).
+ *     The order sorts the SCCs by level (stably, so each level's states
+ *     are contiguous), which keeps it a valid order for both.
  *     The system (and the sub-MDP handed to the MEC decomposition) is
  *     built in two parallel passes, count then fill at prefix-summed
  *     offsets (options.threads; the layout does not depend on them); the
@@ -53,6 +57,7 @@
 #include "../util/error.h"
 #include "mec.h"
 #include "prop.h"
+#include "scc.h"
 #include "valiter.h"
 
 typedef int (*mdpcheck_precompute_fn)(const struct mdp *m, const uint8_t *allowed,
@@ -65,6 +70,13 @@ typedef int (*mdpcheck_solve_fn)(const struct vi_system *sys, const struct vi_pa
  * ids, choice_in).  It runs on a sub-MDP of the maybe states built here, so
  * mec_cpu and mec_gpu, which return identical results, give identical
  * systems and answers. */
+/* Topological solving level by level (valiter_solve_levels_cpu/_gpu). */
+typedef int (*mdpcheck_levels_fn)(const struct vi_system *sys, const struct vi_params *par,
+                                  const struct vi_levels *lv, double *lo, double *hi,
+                                  struct vi_stats *stats, struct wx_error *err);
+/* The SCC decomposition of the topological order (analysis/scc.h:
+ * scc_cpu or scc_gpu, identical results). */
+typedef int (*mdpcheck_scc_fn)(const struct csr *g, struct scc_result *out, struct wx_error *err);
 typedef int (*mdpcheck_mec_fn)(const struct mdp *m, struct mec_result *out,
                                struct wx_error *err);
 
@@ -76,11 +88,15 @@ struct mdpcheck_options {
     uint64_t max_iterations; /* per solve call                                */
     int threads;             /* CPU Jacobi threads, 0 = auto                  */
     int scheduler;           /* fill result.choice                            */
-    int topological;         /* CPU: solve SCC by SCC (valiter_solve_blocks_cpu);
+    int topological;         /* solve SCC by SCC: valiter_solve_blocks_cpu, or
+                                level by level through solve_levels when set;
                                 ignores solver, threads, solve               */
+    mdpcheck_levels_fn solve_levels; /* NULL: SCC blocks on the CPU          */
+    uint64_t device_memory;  /* vi_params.device_memory (GPU level solve)    */
     mdpcheck_precompute_fn precompute; /* NULL: valiter_precompute_cpu       */
     mdpcheck_solve_fn solve;           /* NULL: valiter_solve_cpu            */
     mdpcheck_mec_fn mec;               /* NULL: mec_cpu                      */
+    mdpcheck_scc_fn scc;               /* NULL: scc_cpu                      */
 };
 
 struct mdpcheck_result {
@@ -94,6 +110,7 @@ struct mdpcheck_result {
     uint64_t n_target, n_yes, n_no, n_maybe, n_infinite;
     uint64_t sys_states, sys_choices, sys_entries, mecs_collapsed;
     uint64_t blocks;         /* SCCs of the system when ordered (GS, topological) */
+    uint64_t levels;         /* topological levels of those SCCs (valiter.h)  */
     uint64_t iterations;     /* sweeps, upper-bound phase included          */
     uint64_t bound_iterations; /* of those, the reward upper-bound phase    */
     double precomp_seconds;  /* labels, Prob0/Prob1                         */

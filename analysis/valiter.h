@@ -98,6 +98,9 @@ struct vi_params {
     uint64_t max_iterations; /* sweeps allowed before WX_ELIMIT               */
     enum vi_method method;   /* GPU: VI_GAUSS_SEIDEL = in-place sweeps        */
     int threads;             /* CPU Jacobi threads, 0 = all cores             */
+    uint64_t device_memory;  /* GPU level solve: device bytes it may use at
+                                most (0: what is free); below what the whole
+                                system needs it solves in groups (below)     */
 };
 
 struct vi_stats {
@@ -105,6 +108,11 @@ struct vi_stats {
     double seconds;          /* wall time of the solve (GPU: incl. transfers) */
     double sweep_seconds;    /* GPU: mean device time per sweep; CPU: mean    */
     uint64_t bytes_per_sweep;/* bytes a sweep must stream (for bandwidth)     */
+    uint64_t level_sweeps;   /* level solves: sweeps of single levels, summed */
+    uint64_t groups;         /* GPU level solve: groups of levels uploaded
+                                one after the other (1: all fitted at once);
+                                a level too big for the budget alone is swept
+                                in chunks and counts once per chunk upload  */
 };
 
 /* Solves sys.  lo (n_states) holds the initial lower bound on entry and the
@@ -132,6 +140,47 @@ int valiter_solve_gpu(const struct vi_system *sys, const struct vi_params *par, 
 int valiter_solve_blocks_cpu(const struct vi_system *sys, const struct vi_params *par,
                              const uint64_t *block_start, uint64_t n_blocks, double *lo,
                              double *hi, struct vi_stats *stats, struct wx_error *err);
+
+/* Topological solving by LEVELS (CPU and GPU twins).  The states of sys
+ * are grouped into levels L = [level_start[L], level_start[L+1]), L <
+ * n_levels, such that every entry of a state of level L goes to a state of
+ * level <= L (the level of an SCC of the system is 0 when it leads to no
+ * other SCC, else 1 + the largest level of the SCCs it leads to; a level's
+ * states are the states of its SCCs, which do not lead to one another).
+ * acyclic[L] == 1 promises that no state of level L has an entry to a state
+ * of level L (all its SCCs are single states without a self loop).  Level 0
+ * first, each level is swept with JACOBI sweeps (the previous iterate of the
+ * level's states; final values below it) until all its states meet the
+ * stopping rule, and never again; an acyclic level is final after exactly
+ * one sweep (its values depend on lower levels only), and its states must
+ * then meet the rule too.  max_iterations bounds the sweeps of each level;
+ * a level that misses it, or an acyclic level whose states inherit too
+ * wide a gap (possible only with the relative rule), is WX_ELIMIT.
+ *
+ * The two twins give BIT-IDENTICAL lo/hi and level_sweeps (same arithmetic
+ * as valiter_solve_cpu's Jacobi sweep, same order of levels, same stopping
+ * decisions).  The GPU version keeps the whole value vector on the device
+ * and uploads the system in GROUPS of consecutive levels that fit
+ * par->device_memory (or the free device memory): a group's levels are
+ * swept one after the other without host round trips (the level switch is
+ * decided on the device); a level that does not fit on its own is swept in
+ * chunks of states, each uploaded in turn, every sweep.  Grouping never
+ * changes a value.  It needs 32 bytes per system state on the device (two
+ * (lo, hi) vectors) plus one tile of the system; less is WX_ELIMIT.
+ * stats->iterations counts equivalent full sweeps (state updates divided by
+ * n_states, rounded up). */
+struct vi_levels {
+    uint64_t n_levels;
+    const uint64_t *level_start; /* n_levels + 1 */
+    const uint8_t *acyclic;      /* n_levels */
+};
+
+int valiter_solve_levels_cpu(const struct vi_system *sys, const struct vi_params *par,
+                             const struct vi_levels *lv, double *lo, double *hi,
+                             struct vi_stats *stats, struct wx_error *err);
+int valiter_solve_levels_gpu(const struct vi_system *sys, const struct vi_params *par,
+                             const struct vi_levels *lv, double *lo, double *hi,
+                             struct vi_stats *stats, struct wx_error *err);
 
 /* 1 when valiter_*_gpu can run here (a CUDA build and a usable device). */
 int valiter_gpu_available(void);

@@ -13,6 +13,9 @@
 # variant (40 sweeps), the CPU peer (pthreads Jacobi, same arithmetic, all
 # cores) and, on the first MDP, the four graph precomputations and the
 # device-to-device copy bandwidth (the ceiling: bytes read + written).
+# Leveled systems (vi_bench --levels): plain interval iteration on the
+# whole system against topological solving level by level (ungrouped, and
+# under a cap of a quarter of the system's bytes: groups), and the CPU twin.
 # Effective bandwidth = bytes a sweep must stream / time per sweep.  BYTES
 # THAT MUST BE STREAMED per sweep, for the representation the kernel reads:
 # the system once (state offsets: 8 B per state, or 4 B with the default
@@ -32,8 +35,9 @@
 # "disagree" (Pmax=? [ F "finished"&!"agree" ], sound interval iteration to
 # 1e-6) with --backend gpu and --backend cpu (all host cores), from the .tra
 # file to the answer: read (.tra + .lab), precomputation, system build,
-# solve, and the process's wall time (GPU three times, and three times with
-# --solver inplace; CPU once).  --warpex names the binary (default
+# solve, and the process's wall time (GPU three times, three times with
+# --method topological (level by level), three times with --solver inplace;
+# CPU once).  --warpex names the binary (default
 # bin/warpex), --warpex-old an older build to time beside it (GPU three times;
 # may be repeated), --cgen a prebuilt generator; --only-consensus skips the
 # synthetic MDPs.  Columns from the JSON where the binary reports them: "mec
@@ -83,6 +87,11 @@ configs=(
     "random-mdp|--states $((s * 1000000)) --choices 3 --entries 2 --window 0 --variants"
     "dtmc|--states $((s * 2000000)) --choices 1 --entries 3 --window 1000 --variants"
     "long-choices|--states $((s * 50000)) --choices 2 --entries 50 --window 1000 --variants"
+    # topological solving (vi_bench --levels): acyclic levels of 1000 and of 10
+    # states (per-level cost), and 10 big cyclic levels (sweep throughput)
+    "dag-levels|--states $((s * 100000)) --choices 3 --entries 2 --window 1000 --levels 1000"
+    "thin-levels|--states $((s * 10000)) --choices 3 --entries 2 --window 1000 --levels 10"
+    "cyclic-levels|--states $((s * 1000000)) --choices 3 --entries 2 --window 1000 --levels $((s * 100000)) --level-cyclic"
 )
 : >"$LOG/vi_bench.log"
 status=0
@@ -124,7 +133,9 @@ if [ $consensus = 1 ]; then
     echo "| binary | backend | run | value (lo, hi) | iterations | read s | gpu init s | init wait s | precomp s | build s | mec s | solve s | in-process s | outside s | process wall s |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     # binary, backend, run tag, extra options
-    runs=("$warpex gpu 1" "$warpex gpu 2" "$warpex gpu 3" "$warpex gpu inplace1 --solver inplace"
+    runs=("$warpex gpu 1" "$warpex gpu 2" "$warpex gpu 3" "$warpex gpu topo1 --method topological"
+          "$warpex gpu topo2 --method topological" "$warpex gpu topo3 --method topological"
+          "$warpex gpu inplace1 --solver inplace"
           "$warpex gpu inplace2 --solver inplace" "$warpex gpu inplace3 --solver inplace" "$warpex cpu 1")
     for w in $warpex_old; do runs+=("$w gpu 1" "$w gpu 2" "$w gpu 3"); done
     for x in "${runs[@]}"; do

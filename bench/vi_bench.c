@@ -5,7 +5,7 @@
  *
  *   vi_bench [--states N] [--choices C] [--entries E] [--window W]
  *            [--threads T] [--eps X] [--cpu-sweeps K] [--variants]
- *            [--precompute] [--name NAME] [--copy]
+ *            [--precompute] [--name NAME] [--copy] [--levels W [--level-cyclic]]
  *
  * GENERATOR.  N states; state s has 1..2C-1 choices (mean C; exactly 1
  * when C == 1); each choice 1..2E-1 entries (mean E); entry targets are
@@ -278,7 +278,7 @@ static int gpu_solve(const struct vi_system *y, double eps, uint64_t max_it, int
     double *lo = xmalloc(n * 8), *hi = xmalloc(n * 8);
     for (uint64_t s = 0; s < n; s++)
         lo[s] = 0, hi[s] = 1;
-    struct vi_params par = {1, eps, 0, max_it, VI_JACOBI, 0};
+    struct vi_params par = {1, eps, 0, max_it, VI_JACOBI, 0, 0};
     struct wx_error err;
     wx_error_clear(&err);
     valiter_gpu_set_kernel(kind, group);
@@ -292,11 +292,77 @@ static int gpu_solve(const struct vi_system *y, double eps, uint64_t max_it, int
     return rc;
 }
 
+/* --levels W: the targets remapped into levels of W states (level L =
+ * states [L W, (L+1) W)): level 0 keeps its entries inside itself, every
+ * other level sends them to the level below (acyclic), or with
+ * --level-cyclic half of them into its own level.  Then plain interval
+ * iteration on the GPU, the GPU level solve (also under a device-memory
+ * cap of a quarter of the system: groups), and the CPU level twin (one
+ * thread, bit-identical values expected) when small enough. */
+static void levels_bench(struct vi_system *y, uint64_t w, int cyclic, double eps)
+{
+    uint64_t n = y->n_states, nl = (n + w - 1) / w;
+    uint32_t *tg = (uint32_t *)y->targets;
+    for (uint64_t s = 0; s < n; s++) {
+        uint64_t L = s / w, a = L * w, z = a + w < n ? a + w : n;
+        for (uint64_t e = y->choice_start[y->state_start[s]]; e < y->choice_start[y->state_start[s + 1]]; e++) {
+            uint64_t t = tg[e];
+            if (L == 0 || (cyclic && (t & 1)))
+                tg[e] = (uint32_t)(a + t % (z - a));
+            else
+                tg[e] = (uint32_t)(a - w + t % w);
+        }
+    }
+    uint64_t *ls = xmalloc((nl + 1) * 8);
+    uint8_t *ac = xmalloc(nl);
+    for (uint64_t L = 0; L <= nl; L++)
+        ls[L] = L * w < n ? L * w : n;
+    for (uint64_t L = 0; L < nl; L++)
+        ac[L] = L > 0 && !cyclic;
+    struct vi_levels lv = {nl, ls, ac};
+    double *lo = xmalloc(n * 8), *hi = xmalloc(n * 8), *clo = xmalloc(n * 8), *chi = xmalloc(n * 8);
+    struct vi_stats st;
+    struct wx_error err;
+    char note[1400], what[128];
+    uint64_t sysb = 4 * n + 12 * y->n_choices + 12 * y->n_entries;
+    for (int run = 0; run < 4; run++) {
+        for (uint64_t s = 0; s < n; s++)
+            lo[s] = 0, hi[s] = 1;
+        struct vi_params par = {1, eps, 0, 10000000, VI_JACOBI, 0, 0};
+        wx_error_clear(&err);
+        double t1 = now_s();
+        int rc;
+        if (run == 0)
+            rc = valiter_solve_gpu(y, &par, lo, hi, &st, &err);
+        else if (run < 3) {
+            par.device_memory = run == 2 ? 32 * n + sysb / 4 : 0;
+            rc = valiter_solve_levels_gpu(y, &par, &lv, lo, hi, &st, &err);
+            if (run == 1)
+                memcpy(clo, lo, n * 8), memcpy(chi, hi, n * 8);
+        } else {
+            if (n > 4000000)
+                break;
+            rc = valiter_solve_levels_cpu(y, &par, &lv, lo, hi, &st, &err);
+        }
+        double dt = now_s() - t1;
+        int same = run >= 2 && !memcmp(lo, clo, n * 8) && !memcmp(hi, chi, n * 8);
+        snprintf(what, sizeof what, "%s", run == 0 ? "GPU interval, whole system" : run == 1 ? "GPU topological levels"
+                                          : run == 2 ? "GPU topological levels, 1/4 memory" : "CPU twin levels, 1 thread");
+        snprintf(note, sizeof note, "%llu levels of %llu%s, %llu level sweeps, %llu groups, %.2f us/level, lo[0]=%.9f%s%s%.300s",
+                 (unsigned long long)nl, (unsigned long long)w, cyclic ? " (cyclic)" : "", (unsigned long long)st.level_sweeps,
+                 (unsigned long long)st.groups, dt * 1e6 / (double)nl, lo[0], run >= 2 ? (same ? ", bit-identical to GPU levels" : ", DIFFERS from GPU levels") : "",
+                 rc ? ", ERROR " : "", rc ? err.msg : "");
+        row(what, y, run == 3 ? "CPU 1 thread" : "GPU", st.iterations, st.sweep_seconds, st.bytes_per_sweep, dt, note);
+    }
+    free(lo), free(hi), free(clo), free(chi), free(ls), free(ac);
+}
+
 int main(int argc, char **argv)
 {
     struct gen g = {.n = 10000000, .c_mean = 3, .e_mean = 3, .window = 1000, .threads = 0};
     double eps = 1e-6;
-    int cpu_k = 5, variants = 0, precompute = 0, copy = 0, gen_only = 0;
+    int cpu_k = 5, variants = 0, precompute = 0, copy = 0, gen_only = 0, level_cyclic = 0;
+    uint64_t level_width = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "0";
         if (!strcmp(a, "--states")) g.n = strtoull(v, NULL, 0), i++;
@@ -310,6 +376,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--variants")) variants = 1;
         else if (!strcmp(a, "--precompute")) precompute = 1;
         else if (!strcmp(a, "--copy")) copy = 1;
+        else if (!strcmp(a, "--levels")) level_width = strtoull(v, NULL, 0), i++;
+        else if (!strcmp(a, "--level-cyclic")) level_cyclic = 1;
         else if (!strcmp(a, "--gen-only")) gen_only = 1; /* no GPU: generator and CPU peer */
         else {
             fprintf(stderr, "vi_bench: unknown option %s\n", a);
@@ -350,6 +418,10 @@ int main(int argc, char **argv)
         struct vi_system w = {1, 1, 1, wss, wcs, wtg, wpr, wb};
         gpu_solve(&w, 1e-3, 1000, 0, 0, &st, NULL, msg, sizeof msg);
     }
+    if (level_width) {
+        levels_bench(&y, level_width, level_cyclic, eps);
+        return 0;
+    }
     int rc = gpu_solve(&y, eps, 100000, 0, 0, &st, &v0, msg, sizeof msg);
     char note[900];
     snprintf(note, sizeof note, "auto kernel, interval to %g%s%s, lo[0]=%.9f", eps, rc ? ", ERROR " : "", msg, v0);
@@ -378,7 +450,7 @@ int main(int argc, char **argv)
         double *lo = xmalloc(n * 8), *hi = xmalloc(n * 8);
         for (uint64_t s = 0; s < n; s++)
             lo[s] = 0, hi[s] = 1;
-        struct vi_params par = {1, 1e-300, 0, (uint64_t)cpu_k, VI_JACOBI, g.threads};
+        struct vi_params par = {1, 1e-300, 0, (uint64_t)cpu_k, VI_JACOBI, g.threads, 0};
         struct wx_error err;
         wx_error_clear(&err);
         double t1 = now_s();

@@ -28,6 +28,7 @@
 #include "../graph/mdp.h"
 #include "../graph/mdp_lab.h"
 #include "../analysis/mec.h"
+#include "../analysis/scc.h"
 #include "cli.h"
 
 /* The GPU probe and CUDA context creation (valiter_gpu_init) run on a
@@ -76,6 +77,9 @@ struct check_options {
     int n_props, n_srew, n_trew;
     int sound, topological, json, quiet, relative, threads;
     int inplace; /* --solver inplace: solver is VI_GAUSS_SEIDEL, the GPU may run it */
+    int solver_given; /* --solver named: topological on the CPU with jacobi = by levels */
+    int method_given; /* --method named: else the default may be topological (auto) */
+    uint64_t gpu_memory; /* --gpu-memory, bytes; 0 = what is free */
     enum vi_method solver;
     double epsilon;
     uint64_t max_iterations;
@@ -138,6 +142,7 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
             o->topological = 0;
+            o->method_given = 1;
             if (!strcmp(v, "ii"))
                 o->sound = 1;
             else if (!strcmp(v, "vi"))
@@ -147,12 +152,13 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
             else
                 return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                                "--method takes ii (interval iteration, sound), topological "
-                               "(interval iteration SCC by SCC, CPU) or vi (plain value "
+                               "(interval iteration SCC by SCC) or vi (plain value "
                                "iteration, unsound), not '%s'", v);
         } else if (!strcmp(a, "--solver")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
             o->inplace = 0;
+            o->solver_given = 1;
             if (!strcmp(v, "jacobi"))
                 o->solver = VI_JACOBI;
             else if (!strcmp(v, "gs"))
@@ -176,6 +182,24 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
             if (*end || errno || !(o->epsilon > 0) || !(o->epsilon < 1))
                 return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                                "--epsilon takes a number in (0, 1), not '%s'", v);
+        } else if (!strcmp(a, "--gpu-memory")) {
+            if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
+                return rc;
+            char *end;
+            errno = 0;
+            unsigned long long x = strtoull(v, &end, 10);
+            unsigned long long mul = 1;
+            if (*end == 'K' || *end == 'k')
+                mul = 1ull << 10, end++;
+            else if (*end == 'M' || *end == 'm')
+                mul = 1ull << 20, end++;
+            else if (*end == 'G' || *end == 'g')
+                mul = 1ull << 30, end++;
+            if (*end || errno || v[0] == '-' || end == v || x == 0 || x > (~0ull) / mul)
+                return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                               "--gpu-memory takes a positive size in bytes (suffix K, M or G), "
+                               "not '%s'", v);
+            o->gpu_memory = x * mul;
         } else if (!strcmp(a, "--max-iterations") || !strcmp(a, "--threads")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
@@ -351,17 +375,17 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     /* the backend: the usage errors now, the GPU probe (and CUDA context
      * creation) on a thread while the model is read, the choice after it */
     enum cli_backend bk = o.backend;
-    int want_gpu = bk != CLI_BACKEND_CPU && (o.solver != VI_GAUSS_SEIDEL || o.inplace) &&
-                   !o.topological;
+    int want_gpu = bk != CLI_BACKEND_CPU && (o.solver != VI_GAUSS_SEIDEL || o.inplace);
     if (o.solver == VI_GAUSS_SEIDEL && !o.inplace && o.backend == CLI_BACKEND_GPU) {
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
                      "--solver gs is CPU only (the GPU runs Jacobi sweeps, or in-place sweeps "
                      "with --solver inplace): use --backend cpu");
         goto out;
     }
-    if (o.topological && o.backend == CLI_BACKEND_GPU) {
+    if (o.topological && o.solver_given && (o.solver != VI_JACOBI || o.inplace)) {
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                     "--method topological is CPU only: use --backend cpu (or --method ii)");
+                     "--method topological takes --solver jacobi (level by level, the GPU's "
+                     "way) or no --solver (CPU: SCC by SCC, Gauss-Seidel)");
         goto out;
     }
     if (want_gpu)
@@ -480,6 +504,13 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         if ((rc = resolve_reward(&props[i], &rew, &reward_of[i], err)) != WX_OK)
             goto out;
 
+    /* topological: level by level on the GPU, and on the CPU with --solver
+     * jacobi (the GPU's twin); else SCC by SCC with Gauss-Seidel */
+    int levels = o.topological && (bk == CLI_BACKEND_GPU || o.solver_given);
+    const char *solver_name = levels ? "levels"
+                              : o.topological ? "topological"
+                              : o.inplace ? "inplace"
+                              : o.solver == VI_GAUSS_SEIDEL ? "gs" : "jacobi";
     if (o.json) {
         printf("{\"model\": {\"file\": ");
         cli_json_string(stdout, o.input);
@@ -491,7 +522,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                m.is_dtmc ? "dtmc" : "mdp", (unsigned long long)m.n_states,
                (unsigned long long)m.n_choices, (unsigned long long)m.n_entries,
                (unsigned long long)n_init, read_s, backend_name(bk), o.topological ? "topological" : o.sound ? "ii" : "vi",
-               o.topological ? "topological" : o.inplace ? "inplace" : o.solver == VI_GAUSS_SEIDEL ? "gs" : "jacobi",
+               solver_name,
                o.sound ? "true" : "false", o.epsilon, o.relative ? "true" : "false",
                probe.seconds, probe.wait_seconds);
     } else {
@@ -502,7 +533,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         if (init_id < 0)
             printf("note: no \"init\" label: state 0 is taken as the initial state\n");
         printf("method: %s, epsilon %g (%s), backend %s%s\n",
-               o.topological ? "interval iteration, SCC by SCC (sound)"
+               levels        ? "interval iteration, level by level of the SCC graph (sound)"
+               : o.topological ? "interval iteration, SCC by SCC (sound)"
                : o.sound     ? "interval iteration (sound)"
                              : "value iteration (UNSOUND: no error bound on the result)",
                o.epsilon, o.relative ? "relative" : "absolute", backend_name(bk),
@@ -518,12 +550,16 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     struct mdpcheck_options mo = {.sound = o.sound, .solver = o.solver, .epsilon = o.epsilon,
                                   .relative = o.relative, .max_iterations = o.max_iterations,
                                   .threads = o.threads, .scheduler = o.sched_out != NULL,
-                                  .topological = o.topological};
+                                  .topological = o.topological,
+                                  .device_memory = o.gpu_memory};
     if (bk == CLI_BACKEND_GPU) {
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
         mo.mec = mec_gpu;
+        mo.scc = scc_gpu;
     }
+    if (levels)
+        mo.solve_levels = bk == CLI_BACKEND_GPU ? valiter_solve_levels_gpu : valiter_solve_levels_cpu;
     for (size_t i = 0; i < n_props; i++) {
         struct property *p = &props[i];
         struct mdpcheck_result r;
@@ -578,7 +614,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             printf("], \"target_states\": %llu, \"yes_states\": %llu, \"no_states\": %llu, "
                    "\"maybe_states\": %llu, \"infinite_states\": %llu, \"system_states\": %llu, "
                    "\"system_choices\": %llu, \"system_transitions\": %llu, "
-                   "\"mecs_collapsed\": %llu, \"blocks\": %llu, \"iterations\": %llu, \"bound_iterations\": %llu, "
+                   "\"mecs_collapsed\": %llu, \"blocks\": %llu, \"levels\": %llu, \"level_sweeps\": %llu, "
+                   "\"groups\": %llu, \"iterations\": %llu, \"bound_iterations\": %llu, "
                    "\"precomputation_seconds\": %.6f, \"build_seconds\": %.6f, \"mec_seconds\": %.6f, "
                    "\"solve_seconds\": %.6f, \"sweep_seconds\": %.9f, \"bytes_per_sweep\": %llu}",
                    (unsigned long long)r.n_target, (unsigned long long)r.n_yes,
@@ -586,7 +623,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                    (unsigned long long)r.n_infinite, (unsigned long long)r.sys_states,
                    (unsigned long long)r.sys_choices, (unsigned long long)r.sys_entries,
                    (unsigned long long)r.mecs_collapsed, (unsigned long long)r.blocks,
-                   (unsigned long long)r.iterations,
+                   (unsigned long long)r.levels, (unsigned long long)r.stats.level_sweeps,
+                   (unsigned long long)r.stats.groups, (unsigned long long)r.iterations,
                    (unsigned long long)r.bound_iterations, r.precomp_seconds, r.build_seconds,
                    r.mec_seconds, r.solve_seconds, r.stats.sweep_seconds,
                    (unsigned long long)r.stats.bytes_per_sweep);
@@ -632,6 +670,10 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                 printf(" (%llu MECs collapsed)", (unsigned long long)r.mecs_collapsed);
             if (r.blocks)
                 printf(", %llu SCCs", (unsigned long long)r.blocks);
+            if (r.levels && o.topological)
+                printf(" in %llu levels", (unsigned long long)r.levels);
+            if (r.stats.groups > 1)
+                printf(", solved in %llu groups (--gpu-memory)", (unsigned long long)r.stats.groups);
             printf("\n  iterations: %llu", (unsigned long long)r.iterations);
             if (r.bound_iterations)
                 printf(" (%llu for the reward upper bound)", (unsigned long long)r.bound_iterations);

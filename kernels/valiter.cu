@@ -83,8 +83,16 @@
  *
  * LIMITS.  A backward search costs one launch per BFS level (a few us even
  * when the frontier is tiny: a deep, chain-like MDP pays for its depth), and
- * up to VX_BATCH_MAX - 1 empty launches after it ended; the whole MDP or
- * system must fit in device memory (no partitioned solving here).
+ * up to VX_BATCH_MAX - 1 empty launches after it ended; the whole MDP (and,
+ * for valiter_solve_gpu, the whole system) must fit in device memory; the
+ * level solve at the end of this file uploads the system in groups.
+ *
+ * TOPOLOGICAL LEVELS (valiter_solve_levels_gpu, last section): measured on
+ * the H200 (2026-11-22) on consensus N=6 K=2's Pmax system (30 levels, six
+ * cyclic ones needing 2452-4908 sweeps each): 26 726 level sweeps in
+ * 0.52 s, about 20 us each, against 5069 whole-system sweeps in 0.31 s;
+ * loading small levels' slices cached instead of evict-first (the L2
+ * policy below) changed nothing measurable (0.518-0.538 s).
  *
  * Determinism: values, iteration counts and sets are deterministic.
  */
@@ -919,6 +927,138 @@ static __device__ __forceinline__ void vx_pair(const double *x, uint32_t t, doub
     }
 }
 
+/* Loads of the streamed arrays: evict-first (ST: used once per sweep, they
+ * should not push the gathered vector out of L2), or cached (a level solve
+ * whose slice fits in L2 sweeps the same slice again and again). */
+template <bool ST, typename T>
+static __device__ __forceinline__ T vx_ld(const T *p)
+{
+    return ST ? __ldcs(p) : __ldg(p);
+}
+
+/* One tile of vi_sweep_tiles2 (records ta, tb: its first state, choice and
+ * entry, and those of the next tile), by the whole warp: returns whether a
+ * state of this lane violates the stopping rule.  sw: the warp's shared
+ * buffer.  Every lane reaches the same __syncwarp calls. */
+template <bool IV, bool MX, bool EARLY, bool INPL, bool ST>
+static __device__ __forceinline__ int vx_tile2(const vx_sys &sy, uint4 ta, uint4 tb, const double *x, double *nx,
+                                               double eps, int rel, double *sw, unsigned lane)
+{
+    const double worst = MX ? -INFINITY : INFINITY;
+    const uint32_t s0 = ta.x, s1 = tb.x, c0 = ta.y, c1 = tb.y, e0 = ta.z, ne = tb.z - ta.z;
+    const uint32_t nch = c1 - c0;
+    double bl = worst, bh = worst; /* lane 0's result for a single big state */
+    if (ne <= VX_TILE_ENTRIES && nch <= VX_TILE_ENTRIES) {
+        /* loads of phases (2) and (3) issued early: their latency hides
+         * behind phase (1) */
+        const uint32_t s = s0 + lane;
+        uint32_t k0 = 0, k1 = 0, g0 = 0, g1 = 0;
+        double b0 = 0;
+        if (EARLY && s < s1)
+            k0 = vx_ld<ST>(sy.ss32 + s) - c0, k1 = vx_ld<ST>(sy.ss32 + s + 1) - c0;
+        if (EARLY && lane < nch)
+            g0 = vx_ld<ST>(sy.cs32 + c0 + lane) - e0, g1 = vx_ld<ST>(sy.cs32 + c0 + lane + 1) - e0,
+            b0 = vx_ld<ST>(sy.b + c0 + lane);
+        /* (1) products */
+#pragma unroll 4
+        for (uint32_t i = lane; i < ne; i += 32) {
+            const uint32_t t = vx_ld<ST>(sy.tg + e0 + i);
+            const double p = vx_ld<ST>(sy.pr + e0 + i);
+            double l, h;
+            vx_pair<IV, INPL>(x, t, l, h);
+            if (IV) {
+                sw[2 * i] = __dmul_rn(p, l);
+                sw[2 * i + 1] = __dmul_rn(p, h);
+            } else
+                sw[i] = __dmul_rn(p, l);
+        }
+        __syncwarp();
+        /* (2) choice values, kept in registers until every lane has read
+         * its products (the values then overwrite them) */
+        double vl[VX_TILE_ENTRIES / 32], vh[VX_TILE_ENTRIES / 32];
+#pragma unroll
+        for (int r = 0; r < (int)(VX_TILE_ENTRIES / 32); r++) {
+            const uint32_t j = lane + 32u * (uint32_t)r;
+            vl[r] = vh[r] = 0;
+            if (j < nch) {
+                uint32_t f0 = g0, f1 = g1;
+                double al = b0;
+                if (!EARLY || r > 0)
+                    f0 = vx_ld<ST>(sy.cs32 + c0 + j) - e0, f1 = vx_ld<ST>(sy.cs32 + c0 + j + 1) - e0,
+                    al = vx_ld<ST>(sy.b + c0 + j);
+                double ah = al;
+                for (uint32_t f = f0; f < f1; f++) {
+                    if (IV) {
+                        al = __dadd_rn(al, sw[2 * f]);
+                        ah = __dadd_rn(ah, sw[2 * f + 1]);
+                    } else
+                        al = __dadd_rn(al, sw[f]);
+                }
+                vl[r] = al, vh[r] = ah;
+            }
+        }
+        __syncwarp();
+#pragma unroll
+        for (int r = 0; r < (int)(VX_TILE_ENTRIES / 32); r++) {
+            const uint32_t j = lane + 32u * (uint32_t)r;
+            if (j < nch) {
+                if (IV) {
+                    sw[2 * j] = vl[r];
+                    sw[2 * j + 1] = vh[r];
+                } else
+                    sw[j] = vl[r];
+            }
+        }
+        __syncwarp();
+        /* (3) optimum per state, in choice order */
+        if (!EARLY && s < s1)
+            k0 = vx_ld<ST>(sy.ss32 + s) - c0, k1 = vx_ld<ST>(sy.ss32 + s + 1) - c0;
+        if (s < s1) {
+            for (uint32_t q = k0; q < k1; q++) {
+                bl = vx_opt<MX>(bl, IV ? sw[2 * q] : sw[q]);
+                if (IV)
+                    bh = vx_opt<MX>(bh, sw[2 * q + 1]);
+            }
+        }
+        __syncwarp(); /* the next tile overwrites the buffer */
+        if (s >= s1)
+            return 0;
+        return vx_store2<IV, INPL>(s, bl, bh, x, nx, eps, rel);
+    } else {
+        /* one state (s1 == s0 + 1): each choice's entries 32 at a time,
+         * summed in entry order by a shuffle chain */
+        for (uint32_t c = c0; c < c1; c++) {
+            const uint32_t f1 = vx_ld<ST>(sy.cs32 + c + 1);
+            double al = vx_ld<ST>(sy.b + c), ah = al;
+            for (uint32_t fb = vx_ld<ST>(sy.cs32 + c); fb < f1; fb += 32) {
+                const uint32_t f = fb + lane;
+                double pl = 0, ph = 0;
+                if (f < f1) {
+                    const uint32_t t = vx_ld<ST>(sy.tg + f);
+                    const double p = vx_ld<ST>(sy.pr + f);
+                    double l, h;
+                    vx_pair<IV, INPL>(x, t, l, h);
+                    pl = __dmul_rn(p, l);
+                    if (IV)
+                        ph = __dmul_rn(p, h);
+                }
+                const unsigned m = f1 - fb < 32 ? f1 - fb : 32u;
+                for (unsigned j = 0; j < m; j++) {
+                    al = __dadd_rn(al, __shfl_sync(VX_FULL, pl, j));
+                    if (IV)
+                        ah = __dadd_rn(ah, __shfl_sync(VX_FULL, ph, j));
+                }
+            }
+            bl = vx_opt<MX>(bl, al);
+            if (IV)
+                bh = vx_opt<MX>(bh, ah);
+        }
+        if (lane == 0)
+            return vx_store2<IV, INPL>(s0, bl, bh, x, nx, eps, rel);
+        return 0;
+    }
+}
+
 template <bool IV, bool MX, bool EARLY, bool INPL>
 static __global__ void __launch_bounds__(VX_THREADS, 4) /* <= 64 registers: 4 blocks (32 warps) per SM */
     vi_sweep_tiles2(vx_sys sy, const double *x, const double *__restrict__ unused_in,
@@ -932,7 +1072,6 @@ static __global__ void __launch_bounds__(VX_THREADS, 4) /* <= 64 registers: 4 bl
     const unsigned lane = threadIdx.x & 31u, w = threadIdx.x >> 5;
     const ull warp = (blockIdx.x * (ull)blockDim.x + threadIdx.x) >> 5;
     const ull nwarps = ((ull)gridDim.x * blockDim.x) >> 5;
-    const double worst = MX ? -INFINITY : INFINITY;
     double *sw = sb[w];
     int bad = 0;
     /* the tile records of this warp's next tile are loaded one tile ahead */
@@ -942,119 +1081,10 @@ static __global__ void __launch_bounds__(VX_THREADS, 4) /* <= 64 registers: 4 bl
     for (ull k = warp; k < sy.ntiles; k += nwarps) { /* warp-uniform */
         if (!EARLY)
             ta = __ldcs(sy.trec + k), tb = __ldcs(sy.trec + k + 1);
-        const uint32_t s0 = ta.x, s1 = tb.x, c0 = ta.y, c1 = tb.y, e0 = ta.z, ne = tb.z - ta.z;
-        const uint32_t nch = c1 - c0;
+        const uint4 ca = ta, cb = tb;
         if (EARLY && k + nwarps < sy.ntiles)
             ta = __ldcs(sy.trec + k + nwarps), tb = __ldcs(sy.trec + k + nwarps + 1);
-        double bl = worst, bh = worst; /* lane 0's result for a single big state */
-        if (ne <= VX_TILE_ENTRIES && nch <= VX_TILE_ENTRIES) {
-            /* loads of phases (2) and (3) issued early: their latency hides
-             * behind phase (1) */
-            const uint32_t s = s0 + lane;
-            uint32_t k0 = 0, k1 = 0, g0 = 0, g1 = 0;
-            double b0 = 0;
-            if (EARLY && s < s1)
-                k0 = __ldcs(sy.ss32 + s) - c0, k1 = __ldcs(sy.ss32 + s + 1) - c0;
-            if (EARLY && lane < nch)
-                g0 = __ldcs(sy.cs32 + c0 + lane) - e0, g1 = __ldcs(sy.cs32 + c0 + lane + 1) - e0,
-                b0 = __ldcs(sy.b + c0 + lane);
-            /* (1) products */
-#pragma unroll 4
-            for (uint32_t i = lane; i < ne; i += 32) {
-                const uint32_t t = __ldcs(sy.tg + e0 + i);
-                const double p = __ldcs(sy.pr + e0 + i);
-                double l, h;
-                vx_pair<IV, INPL>(x, t, l, h);
-                if (IV) {
-                    sw[2 * i] = __dmul_rn(p, l);
-                    sw[2 * i + 1] = __dmul_rn(p, h);
-                } else
-                    sw[i] = __dmul_rn(p, l);
-            }
-            __syncwarp();
-            /* (2) choice values, kept in registers until every lane has read
-             * its products (the values then overwrite them) */
-            double vl[VX_TILE_ENTRIES / 32], vh[VX_TILE_ENTRIES / 32];
-#pragma unroll
-            for (int r = 0; r < (int)(VX_TILE_ENTRIES / 32); r++) {
-                const uint32_t j = lane + 32u * (uint32_t)r;
-                vl[r] = vh[r] = 0;
-                if (j < nch) {
-                    uint32_t f0 = g0, f1 = g1;
-                    double al = b0;
-                    if (!EARLY || r > 0)
-                        f0 = __ldcs(sy.cs32 + c0 + j) - e0, f1 = __ldcs(sy.cs32 + c0 + j + 1) - e0,
-                        al = __ldcs(sy.b + c0 + j);
-                    double ah = al;
-                    for (uint32_t f = f0; f < f1; f++) {
-                        if (IV) {
-                            al = __dadd_rn(al, sw[2 * f]);
-                            ah = __dadd_rn(ah, sw[2 * f + 1]);
-                        } else
-                            al = __dadd_rn(al, sw[f]);
-                    }
-                    vl[r] = al, vh[r] = ah;
-                }
-            }
-            __syncwarp();
-#pragma unroll
-            for (int r = 0; r < (int)(VX_TILE_ENTRIES / 32); r++) {
-                const uint32_t j = lane + 32u * (uint32_t)r;
-                if (j < nch) {
-                    if (IV) {
-                        sw[2 * j] = vl[r];
-                        sw[2 * j + 1] = vh[r];
-                    } else
-                        sw[j] = vl[r];
-                }
-            }
-            __syncwarp();
-            /* (3) optimum per state, in choice order */
-            if (!EARLY && s < s1)
-                k0 = __ldcs(sy.ss32 + s) - c0, k1 = __ldcs(sy.ss32 + s + 1) - c0;
-            if (s < s1) {
-                for (uint32_t q = k0; q < k1; q++) {
-                    bl = vx_opt<MX>(bl, IV ? sw[2 * q] : sw[q]);
-                    if (IV)
-                        bh = vx_opt<MX>(bh, sw[2 * q + 1]);
-                }
-            }
-            __syncwarp(); /* the next tile overwrites the buffer */
-            if (s >= s1)
-                continue;
-            bad |= vx_store2<IV, INPL>(s, bl, bh, x, nx, eps, rel);
-        } else {
-            /* one state (s1 == s0 + 1): each choice's entries 32 at a time,
-             * summed in entry order by a shuffle chain */
-            for (uint32_t c = c0; c < c1; c++) {
-                const uint32_t f1 = __ldcs(sy.cs32 + c + 1);
-                double al = __ldcs(sy.b + c), ah = al;
-                for (uint32_t fb = __ldcs(sy.cs32 + c); fb < f1; fb += 32) {
-                    const uint32_t f = fb + lane;
-                    double pl = 0, ph = 0;
-                    if (f < f1) {
-                        const uint32_t t = __ldcs(sy.tg + f);
-                        const double p = __ldcs(sy.pr + f);
-                        double l, h;
-                        vx_pair<IV, INPL>(x, t, l, h);
-                        pl = __dmul_rn(p, l);
-                        if (IV)
-                            ph = __dmul_rn(p, h);
-                    }
-                    const unsigned m = f1 - fb < 32 ? f1 - fb : 32u;
-                    for (unsigned j = 0; j < m; j++) {
-                        al = __dadd_rn(al, __shfl_sync(VX_FULL, pl, j));
-                        if (IV)
-                            ah = __dadd_rn(ah, __shfl_sync(VX_FULL, ph, j));
-                    }
-                }
-                bl = vx_opt<MX>(bl, al);
-                if (IV)
-                    bh = vx_opt<MX>(bh, ah);
-            }
-            if (lane == 0)
-                bad |= vx_store2<IV, INPL>(s0, bl, bh, x, nx, eps, rel);
-        }
+        bad |= vx_tile2<IV, MX, EARLY, INPL, true>(sy, ca, cb, x, nx, eps, rel, sw, lane);
     }
     vx_sweep_done(ctl, it, bad);
 }
@@ -1149,15 +1179,14 @@ static void vx_shape(const struct vi_system *sys, int *kind, int *g)
         *g = 32;
 }
 
-/* Greedy tiles for vi_sweep_tiles(2): consecutive states, at most
- * VX_TILE_STATES of them, VX_TILE_ENTRIES entries and VX_TILE_ENTRIES
- * choices, or one state alone.
- * tiles has room for n + 1; returns the number of tiles. */
-static ull vx_make_tiles(const struct vi_system *sys, uint32_t *tiles)
+/* Greedy tiles for vi_sweep_tiles(2): consecutive states of [a, n), at
+ * most VX_TILE_STATES of them, VX_TILE_ENTRIES entries and VX_TILE_ENTRIES
+ * choices, or one state alone.  tiles has room for n - a + 1; returns the
+ * number of tiles k (tiles[k] == n). */
+static ull vx_make_tiles(const struct vi_system *sys, ull a, ull n, uint32_t *tiles)
 {
     const uint64_t *ss = sys->state_start, *cs = sys->choice_start;
-    const ull n = sys->n_states;
-    ull k = 0, s = 0;
+    ull k = 0, s = a;
     while (s < n) {
         tiles[k++] = (uint32_t)s;
         ull acc = cs[ss[s + 1]] - cs[ss[s]], accc = ss[s + 1] - ss[s];
@@ -1299,7 +1328,7 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value-iteration tiles)");
             goto out;
         }
-        sy.ntiles = vx_make_tiles(sys, ht);
+        sy.ntiles = vx_make_tiles(sys, 0, n, ht);
         for (ull k = 0; k <= sy.ntiles; k++) {
             const uint64_t c = sys->state_start[ht[k]];
             hr[k] = make_uint4(ht[k], (uint32_t)c, (uint32_t)sys->choice_start[c], 0);
@@ -1317,7 +1346,7 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value-iteration tiles)");
             goto out;
         }
-        sy.ntiles = vx_make_tiles(sys, ht);
+        sy.ntiles = vx_make_tiles(sys, 0, n, ht);
         void *p_;
         rc = vx_upload(&mem, &p_, ht, (sy.ntiles + 1) * sizeof(uint32_t), "tiles", err);
         free(ht);
@@ -1415,6 +1444,515 @@ out:
     if (hctl)
         cudaFreeHost(hctl);
     vx_free_all(&mem);
+    st.seconds = vx_now() - t0;
+    if (stats)
+        *stats = st;
+    return rc;
+}
+
+
+/* ======================================================================
+ * Topological solving by levels (valiter.h, valiter_solve_levels_gpu)
+ *
+ * The value vectors stay on the device, as two (lo, hi)-pair buffers (lo
+ * alone for plain VI); the system goes up in GROUPS of consecutive levels
+ * that fit the budget (one group when it all fits).  Every launch of
+ * vi_sweep_levels is the same: it reads which level to sweep from the
+ * level control block (ctl.level, final since the previous launch ended),
+ * sweeps that level's tiles from buffer ctl.rbuf into the other one
+ * (Jacobi; the arithmetic of vi_sweep_tiles2, so bit-identical to the CPU
+ * twin), and the last block to finish (a ticket counter, as in the CUDA
+ * samples' threadFenceReduction) decides for the next launch: the level
+ * met the stopping rule (or is acyclic: one sweep is exact) -> next level,
+ * else another sweep, or a failure after max_iterations sweeps.  The host
+ * only enqueues launches in batches and looks at a copy of ctl once per
+ * batch, never per level; launches after the group's last level return at
+ * once.  A level just finished has its final values in one buffer only:
+ * the next launch also copies them into the other, so that every later
+ * sweep, whichever buffer it reads, sees final values below its level.
+ *
+ * A level whose slice alone exceeds the budget is swept in CHUNKS of its
+ * tiles, uploaded one after the other for every sweep (last_chunk = 0 for
+ * all but the last: the sweep's decision waits for the last one).  Slow,
+ * but it never needs more than the vectors and one chunk.
+ *
+ * The group's arrays are indexed with the system's own (absolute) state,
+ * choice and entry numbers through base pointers shifted by the group's
+ * first state/choice/entry (p - base + i, with base <= i: every access
+ * stays inside the uploaded slice).
+ * ====================================================================== */
+
+/* A level of the uploaded group: tile records [t0, t1) of the group's
+ * upload, states [s0, s1); cached: its slice fits in L2, so the streamed
+ * arrays are loaded cached instead of evict-first. */
+struct vx_level {
+    uint32_t t0, t1, s0, s1, acyclic, cached;
+};
+
+/* Level control block (device memory). */
+struct vx_lctl {
+    unsigned level;        /* the level the next launch sweeps (global number)  */
+    unsigned rbuf;         /* buffer holding the current iterate: 0 or 1        */
+    unsigned viol;         /* some state of this sweep violated the rule        */
+    unsigned arrived;      /* blocks of this launch done (ticket counter)       */
+    unsigned sweep;        /* sweeps of the current level so far                */
+    unsigned fail;         /* 1: max_iterations reached; 2: acyclic level missed the rule */
+    unsigned fail_level, fail_sweeps;
+    unsigned copy_s0, copy_s1; /* states to copy from buffer rbuf to the other  */
+    unsigned pad[2];
+    ull level_sweeps, updates;
+};
+
+/* Fraction of the L2 cache below which a level's slice is loaded cached
+ * (WARPEX_VI_L2_FRACTION overrides it: a tuning hook for benchmarks). */
+#define VX_L2_FRACTION 0.5
+
+template <bool IV, bool MX>
+static __global__ void __launch_bounds__(VX_THREADS, 4)
+    vi_sweep_levels(vx_sys sy, const vx_level *__restrict__ lvt, unsigned lev_begin, unsigned lev_end, double *xa,
+                    double *xb, vx_lctl *ctl, ull max_it, double eps, int rel, int last_chunk)
+{
+    __shared__ double sb[VX_THREADS / 32][VX_TILE_ENTRIES * (IV ? 2 : 1)];
+    __shared__ int last;
+    /* ctl is only written by the previous launches' last blocks (and this
+     * launch's last block after every block has read it) */
+    const unsigned L = *(volatile unsigned *)&ctl->level;
+    if (L >= lev_end || L < lev_begin || *(volatile unsigned *)&ctl->fail)
+        return;
+    const unsigned r = *(volatile unsigned *)&ctl->rbuf;
+    const unsigned cp0 = *(volatile unsigned *)&ctl->copy_s0, cp1 = *(volatile unsigned *)&ctl->copy_s1;
+    const vx_level lv = lvt[L - lev_begin];
+    /* only as many blocks as the level's tiles (and the copy) need take
+     * part (and take a ticket); the rest leave at once: a small level does
+     * not pay for the grid of the group's biggest */
+    const ull wanted = ((ull)(lv.t1 - lv.t0) * 32 + (cp1 - cp0) / 4 + VX_THREADS - 1) / VX_THREADS;
+    const unsigned part = (unsigned)(wanted < 1 ? 1 : wanted < gridDim.x ? wanted : gridDim.x);
+    if (blockIdx.x >= part)
+        return;
+    const double *x = r ? xb : xa;
+    double *nx = r ? xa : xb;
+    const ull tid = blockIdx.x * (ull)blockDim.x + threadIdx.x, nthreads = (ull)part * blockDim.x;
+    for (ull s = cp0 + tid; s < cp1; s += nthreads) {
+        if (IV)
+            reinterpret_cast<double2 *>(nx)[s] = reinterpret_cast<const double2 *>(x)[s];
+        else
+            nx[s] = x[s];
+    }
+    const unsigned lane = threadIdx.x & 31u, w = threadIdx.x >> 5;
+    const ull warp = tid >> 5, nwarps = nthreads >> 5;
+    int bad = 0;
+    for (ull k = lv.t0 + warp; k < lv.t1; k += nwarps) { /* warp-uniform */
+        const uint4 ta = __ldg(sy.trec + k), tb = __ldg(sy.trec + k + 1);
+        if (lv.cached)
+            bad |= vx_tile2<IV, MX, true, false, false>(sy, ta, tb, x, nx, eps, rel, sb[w], lane);
+        else
+            bad |= vx_tile2<IV, MX, true, false, true>(sy, ta, tb, x, nx, eps, rel, sb[w], lane);
+    }
+    bad = __syncthreads_or(bad);
+    if (threadIdx.x == 0) {
+        if (bad)
+            atomicOr(&ctl->viol, 1u);
+        __threadfence(); /* this block's viol before its ticket */
+        last = atomicAdd(&ctl->arrived, 1u) == part - 1;
+    }
+    __syncthreads();
+    if (!last || threadIdx.x != 0)
+        return;
+    /* the last block: every other block has read ctl and published viol */
+    __threadfence();
+    ctl->arrived = 0;
+    ctl->copy_s0 = ctl->copy_s1 = 0;
+    if (!last_chunk)
+        return; /* the sweep goes on with the level's next chunk */
+    const unsigned viol = atomicOr(&ctl->viol, 0u);
+    const unsigned sweep = ctl->sweep + 1;
+    ctl->viol = 0;
+    ctl->rbuf = r ^ 1u;
+    ctl->updates += lv.s1 - lv.s0;
+    if (!viol || (lv.acyclic && !IV)) { /* plain VI: an acyclic level is final */
+        ctl->level_sweeps += sweep;
+        ctl->sweep = 0;
+        ctl->copy_s0 = lv.s0;
+        ctl->copy_s1 = lv.s1;
+        ctl->level = L + 1;
+    } else if (lv.acyclic || sweep >= max_it) {
+        ctl->level_sweeps += sweep;
+        ctl->fail = lv.acyclic ? 2 : 1;
+        ctl->fail_level = L;
+        ctl->fail_sweeps = sweep;
+    } else
+        ctl->sweep = sweep;
+}
+
+typedef void (*vx_level_fn)(vx_sys, const vx_level *, unsigned, unsigned, double *, double *, vx_lctl *, ull, double,
+                            int, int);
+
+static vx_level_fn vx_pick_level(int iv, int mx)
+{
+    if (iv)
+        return mx ? vi_sweep_levels<true, true> : vi_sweep_levels<true, false>;
+    return mx ? vi_sweep_levels<false, true> : vi_sweep_levels<false, false>;
+}
+
+/* A group: levels [l0, l1) whole, or (chunk) tiles [t0, t1) of level l0 alone. */
+struct vx_group {
+    ull l0, l1, t0, t1;
+    int chunk, last_chunk;
+};
+
+#define VX_ALIGN 256ull
+static ull vx_round(ull b)
+{
+    return (b + VX_ALIGN - 1) / VX_ALIGN * VX_ALIGN;
+}
+
+/* Device bytes of the slice of tiles [t0, t1) (states, choices, entries they
+ * cover) plus nl level records, each array rounded up as carved. */
+static ull vx_slice_bytes(const struct vi_system *sys, const uint32_t *tiles, ull t0, ull t1, ull nl)
+{
+    const ull s0 = tiles[t0], s1 = tiles[t1];
+    const ull c0 = sys->state_start[s0], c1 = sys->state_start[s1];
+    const ull e0 = sys->choice_start[c0], e1 = sys->choice_start[c1];
+    return vx_round(4 * (s1 - s0 + 1)) + vx_round(4 * (c1 - c0 + 1)) + vx_round(8 * (c1 - c0 + 1)) +
+           vx_round(4 * (e1 - e0 + 1)) + vx_round(8 * (e1 - e0 + 1)) + vx_round(16 * (t1 - t0 + 1)) +
+           vx_round(sizeof(vx_level) * (nl ? nl : 1));
+}
+
+extern "C" int valiter_solve_levels_gpu(const struct vi_system *sys, const struct vi_params *par,
+                                        const struct vi_levels *lvs, double *lo, double *hi,
+                                        struct vi_stats *stats, struct wx_error *err)
+{
+    const double t0 = vx_now();
+    int rc = WX_OK;
+    struct vx_mem mem = {{0}, 0};
+    struct vi_stats st;
+    memset(&st, 0, sizeof st);
+    const ull n = sys->n_states, nc = sys->n_choices, ne = sys->n_entries, nlev = lvs->n_levels;
+    const int iv = hi != NULL;
+    const ull vbytes = iv ? 16 : 8; /* per state and buffer */
+    st.bytes_per_sweep = 4 * (n + 1) + 4 * (nc + 1) + 8 * nc + 12 * ne + (uint64_t)(iv ? 2 : 1) * 16 * n;
+    uint32_t *tiles = NULL, *ltile = NULL, *hss = NULL, *hcs = NULL;
+    uint4 *hrec = NULL;
+    vx_level *hlv = NULL;
+    double *hx = NULL;
+    struct vx_group *groups = NULL;
+    ull ngroups = 0, ntiles = 0;
+    vx_lctl *ctl = NULL, *hctl = NULL;
+    double *xb[2] = {NULL, NULL};
+    char *arena = NULL;
+    cudaEvent_t ev_start = NULL, ev_end = NULL, ev[2] = {NULL, NULL};
+    float ms = 0;
+    vx_level_fn fn = vx_pick_level(iv, par->maximize);
+    if (!(par->epsilon > 0))
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "epsilon must be > 0 (got %g)", par->epsilon);
+    if (lvs->level_start[0] != 0 || lvs->level_start[nlev] != n)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "value iteration: inconsistent levels");
+    if (n == 0) {
+        if (stats)
+            *stats = st;
+        return WX_OK;
+    }
+    if (n >= 0xffffffffull || nc >= 0xffffffffull || ne >= 0xffffffffull || nlev >= 0xffffffffull)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                       "topological solving on the GPU takes fewer than 2^32 - 1 states, choices and "
+                       "transitions (use --backend cpu)");
+    if (sys->state_start[0] != 0 || sys->state_start[n] != nc || sys->choice_start[0] != 0 ||
+        sys->choice_start[nc] != ne)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "value iteration: inconsistent system offsets");
+    for (ull s = 0; s < n; s++)
+        if (sys->state_start[s + 1] <= sys->state_start[s])
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "value iteration: a state without a choice");
+    for (ull e = 0; e < ne; e++)
+        if (sys->targets[e] >= n)
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "value iteration: an entry goes to a state >= %llu", n);
+    if (!valiter_gpu_available())
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "no usable CUDA device (sm_90 or newer) for value iteration");
+    const ull max_it = par->max_iterations ? par->max_iterations : 1;
+
+    /* host side: 32-bit offsets, tiles level by level, tile records */
+    tiles = (uint32_t *)malloc((n + nlev + 1) * sizeof *tiles);
+    ltile = (uint32_t *)malloc((nlev + 1) * sizeof *ltile);
+    hss = (uint32_t *)malloc((n + 1) * sizeof *hss);
+    hcs = (uint32_t *)malloc((nc + 1) * sizeof *hcs);
+    hx = (double *)malloc(n * vbytes);
+    if (!tiles || !ltile || !hss || !hcs || !hx) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value iteration)");
+        goto out;
+    }
+    for (ull s = 0; s <= n; s++)
+        hss[s] = (uint32_t)sys->state_start[s];
+    for (ull c = 0; c <= nc; c++)
+        hcs[c] = (uint32_t)sys->choice_start[c];
+    for (ull L = 0; L < nlev; L++) {
+        ltile[L] = (uint32_t)ntiles;
+        const ull a = lvs->level_start[L], z = lvs->level_start[L + 1];
+        if (z > a)
+            ntiles += vx_make_tiles(sys, a, z, tiles + ntiles);
+    }
+    ltile[nlev] = (uint32_t)ntiles;
+    tiles[ntiles] = (uint32_t)n;
+    hrec = (uint4 *)malloc((ntiles + 1) * sizeof *hrec);
+    hlv = (vx_level *)malloc((nlev ? nlev : 1) * sizeof *hlv);
+    if (!hrec || !hlv) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value iteration)");
+        goto out;
+    }
+    for (ull k = 0; k <= ntiles; k++) {
+        const ull c = sys->state_start[tiles[k]];
+        hrec[k] = make_uint4(tiles[k], (uint32_t)c, (uint32_t)sys->choice_start[c], 0);
+    }
+    {
+        /* the budget: the vectors, then groups of levels, or chunks of a level */
+        size_t freeb = 0, totalb = 0;
+        CK(cudaMemGetInfo(&freeb, &totalb));
+        ull budget = (ull)freeb > (64ull << 20) ? (ull)freeb - (64ull << 20) : 0; /* room for CUDA's own needs */
+        if (par->device_memory && par->device_memory < budget)
+            budget = par->device_memory;
+        const ull fixed = 2 * vx_round(n * vbytes) + vx_round(sizeof(vx_lctl));
+        ull smallest = 0; /* the biggest single tile: every chunk holds one at least */
+        for (ull k = 0; k < ntiles; k++) {
+            const ull b = vx_slice_bytes(sys, tiles, k, k + 1, 1);
+            smallest = b > smallest ? b : smallest;
+        }
+        if (budget < fixed + smallest)
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                         "topological solving on the GPU needs at least %llu bytes of device memory "
+                         "(the value vectors and one tile), %llu available%s",
+                         fixed + smallest, budget, par->device_memory ? " (--gpu-memory)" : "");
+        if (rc)
+            goto out;
+        const ull sbudget = budget - fixed;
+        int l2 = 0, dev = 0;
+        CK(cudaGetDevice(&dev));
+        CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
+        double frac = VX_L2_FRACTION;
+        const char *env = getenv("WARPEX_VI_L2_FRACTION");
+        if (env)
+            frac = atof(env);
+        groups = (struct vx_group *)malloc((nlev + ntiles + 1) * sizeof *groups);
+        if (!groups) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value iteration)");
+            goto out;
+        }
+        ull arena_bytes = 0;
+        for (ull L = 0; L < nlev;) {
+            const ull tl0 = ltile[L], tl1 = ltile[L + 1];
+            if (vx_slice_bytes(sys, tiles, tl0, tl1, 1) > sbudget) {
+                /* a level alone too big: chunks of its tiles */
+                for (ull t = tl0; t < tl1;) {
+                    ull u = t + 1;
+                    while (u < tl1 && vx_slice_bytes(sys, tiles, t, u + 1, 1) <= sbudget)
+                        u++;
+                    const ull b = vx_slice_bytes(sys, tiles, t, u, 1);
+                    if (b > sbudget) {
+                        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                                     "topological solving on the GPU: one tile of level %llu needs %llu bytes "
+                                     "beside the value vectors, %llu available",
+                                     L, b, sbudget);
+                        goto out;
+                    }
+                    arena_bytes = b > arena_bytes ? b : arena_bytes;
+                    groups[ngroups++] = (struct vx_group){L, L + 1, t, u, 1, u == tl1};
+                    t = u;
+                }
+                L++;
+                continue;
+            }
+            ull M = L + 1;
+            while (M < nlev && vx_slice_bytes(sys, tiles, tl0, ltile[M + 1], M + 1 - L) <= sbudget)
+                M++;
+            const ull b = vx_slice_bytes(sys, tiles, tl0, ltile[M], M - L);
+            arena_bytes = b > arena_bytes ? b : arena_bytes;
+            groups[ngroups++] = (struct vx_group){L, M, tl0, ltile[M], 0, 1};
+            L = M;
+        }
+        for (ull L = 0; L < nlev; L++) {
+            const ull a = lvs->level_start[L], z = lvs->level_start[L + 1];
+            const ull lb = vx_slice_bytes(sys, tiles, ltile[L], ltile[L + 1], 1) + 2 * (z - a) * vbytes;
+            hlv[L].t0 = ltile[L];
+            hlv[L].t1 = ltile[L + 1];
+            hlv[L].s0 = (uint32_t)a;
+            hlv[L].s1 = (uint32_t)z;
+            hlv[L].acyclic = lvs->acyclic[L];
+            hlv[L].cached = (double)lb <= frac * (double)l2;
+        }
+        st.groups = ngroups;
+        /* device buffers */
+        void *p_;
+        if ((rc = vx_alloc(&mem, &p_, n * vbytes, "values", err)))
+            goto out;
+        xb[0] = (double *)p_;
+        if ((rc = vx_alloc(&mem, &p_, n * vbytes, "values", err)))
+            goto out;
+        xb[1] = (double *)p_;
+        if ((rc = vx_alloc(&mem, &p_, sizeof(vx_lctl), "level control", err)))
+            goto out;
+        ctl = (vx_lctl *)p_;
+        if ((rc = vx_alloc(&mem, &p_, arena_bytes, "system slices", err)))
+            goto out;
+        arena = (char *)p_;
+    }
+    /* initial vectors into both buffers */
+    for (ull s = 0; s < n; s++) {
+        if (iv)
+            hx[2 * s] = lo[s], hx[2 * s + 1] = hi[s];
+        else
+            hx[s] = lo[s];
+    }
+    CK(cudaMemcpy(xb[0], hx, n * vbytes, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(xb[1], hx, n * vbytes, cudaMemcpyHostToDevice));
+    CK(cudaMemset(ctl, 0, sizeof(vx_lctl)));
+    CK(cudaHostAlloc((void **)&hctl, 2 * sizeof(vx_lctl), cudaHostAllocDefault));
+    CK(cudaEventCreate(&ev_start));
+    CK(cudaEventCreate(&ev_end));
+    CK(cudaEventCreate(&ev[0]));
+    CK(cudaEventCreate(&ev[1]));
+    int per_sm, sms, dev;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, VX_THREADS, 0));
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CK(cudaEventRecord(ev_start));
+    for (ull gi = 0; gi < ngroups; gi++) {
+        const struct vx_group *g = &groups[gi];
+        /* upload the slice: states/choices/entries the group's tiles cover */
+        const ull s0 = tiles[g->t0], s1 = tiles[g->t1];
+        const ull c0 = sys->state_start[s0], c1 = sys->state_start[s1];
+        const ull e0 = sys->choice_start[c0], e1 = sys->choice_start[c1];
+        const ull nl = g->l1 - g->l0;
+        char *p = arena;
+        uint32_t *dss = (uint32_t *)p;
+        p += vx_round(4 * (s1 - s0 + 1));
+        uint32_t *dcs = (uint32_t *)p;
+        p += vx_round(4 * (c1 - c0 + 1));
+        double *db = (double *)p;
+        p += vx_round(8 * (c1 - c0 + 1));
+        uint32_t *dtg = (uint32_t *)p;
+        p += vx_round(4 * (e1 - e0 + 1));
+        double *dpr = (double *)p;
+        p += vx_round(8 * (e1 - e0 + 1));
+        uint4 *drec = (uint4 *)p;
+        p += vx_round(16 * (g->t1 - g->t0 + 1));
+        vx_level *dlv = (vx_level *)p;
+        /* the level records of the group, tile indices relative to its upload */
+        CK(cudaMemcpy(dss, hss + s0, 4 * (s1 - s0 + 1), cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(dcs, hcs + c0, 4 * (c1 - c0 + 1), cudaMemcpyHostToDevice));
+        if (c1 > c0)
+            CK(cudaMemcpy(db, sys->b + c0, 8 * (c1 - c0), cudaMemcpyHostToDevice));
+        if (e1 > e0) {
+            CK(cudaMemcpy(dtg, sys->targets + e0, 4 * (e1 - e0), cudaMemcpyHostToDevice));
+            CK(cudaMemcpy(dpr, sys->probs + e0, 8 * (e1 - e0), cudaMemcpyHostToDevice));
+        }
+        CK(cudaMemcpy(drec, hrec + g->t0, 16 * (g->t1 - g->t0 + 1), cudaMemcpyHostToDevice));
+        for (ull L = g->l0; L < g->l1; L++) {
+            vx_level v = hlv[L];
+            if (g->chunk)
+                v.t0 = (uint32_t)g->t0, v.t1 = (uint32_t)g->t1;
+            v.t0 -= (uint32_t)g->t0;
+            v.t1 -= (uint32_t)g->t0;
+            CK(cudaMemcpy(dlv + (L - g->l0), &v, sizeof v, cudaMemcpyHostToDevice));
+        }
+        vx_sys sy;
+        memset(&sy, 0, sizeof sy);
+        sy.n = n;
+        /* base pointers shifted so that absolute numbers index them (see above) */
+        sy.ss32 = dss - s0;
+        sy.cs32 = dcs - c0;
+        sy.b = db - c0;
+        sy.tg = dtg - e0;
+        sy.pr = dpr - e0;
+        sy.trec = drec;
+        ull widest = 0;
+        for (ull L = g->l0; L < g->l1; L++) {
+            const ull w = g->chunk ? g->t1 - g->t0 : (ull)hlv[L].t1 - hlv[L].t0;
+            widest = w > widest ? w : widest;
+        }
+        const ull need = (widest * 32 + VX_THREADS - 1) / VX_THREADS, cap = (ull)sms * (per_sm > 0 ? per_sm : 1);
+        const unsigned blocks = (unsigned)(need < 1 ? 1 : need < cap ? need : cap);
+        if (g->chunk) {
+            /* one launch per chunk; the level's decision after its last chunk */
+            fn<<<blocks, VX_THREADS>>>(sy, dlv, (unsigned)g->l0, (unsigned)g->l1, xb[0], xb[1], ctl, max_it,
+                                       par->epsilon, par->relative, g->last_chunk);
+            CK_LAUNCH("vi_sweep_levels");
+            if (!g->last_chunk)
+                continue;
+            CK(cudaMemcpy(hctl, ctl, sizeof(vx_lctl), cudaMemcpyDeviceToHost));
+            if (hctl->fail)
+                break;
+            if (hctl->level == g->l0) {
+                /* another sweep of the level: back to its first chunk */
+                while (gi > 0 && groups[gi - 1].chunk && groups[gi - 1].l0 == g->l0)
+                    gi--;
+                gi--;
+            }
+            continue;
+        }
+        /* a resident group: batches of launches, two in flight, the level
+         * switches decided on the device; a batch at least as long as the
+         * levels left (each needs a sweep) */
+        ull batch = nl > VX_BATCH_MIN ? nl : VX_BATCH_MIN;
+        int pending = 0, head = 0, done = 0;
+        while (!done) {
+            while (pending < 2) {
+                for (ull j = 0; j < batch; j++) {
+                    fn<<<blocks, VX_THREADS>>>(sy, dlv, (unsigned)g->l0, (unsigned)g->l1, xb[0], xb[1], ctl, max_it,
+                                               par->epsilon, par->relative, 1);
+                    CK_LAUNCH("vi_sweep_levels");
+                }
+                const int slot = (head + pending) & 1;
+                CK(cudaMemcpyAsync(&hctl[slot], ctl, sizeof(vx_lctl), cudaMemcpyDeviceToHost));
+                CK(cudaEventRecord(ev[slot]));
+                pending++;
+                batch = batch < VX_BATCH_MAX ? (batch * 2 < VX_BATCH_MAX ? batch * 2 : VX_BATCH_MAX) : batch;
+            }
+            CK(cudaEventSynchronize(ev[head]));
+            if (hctl[head].fail || hctl[head].level >= g->l1)
+                done = 1;
+            head ^= 1;
+            pending--;
+        }
+        CK(cudaDeviceSynchronize()); /* the slice is overwritten next */
+        CK(cudaMemcpy(hctl, ctl, sizeof(vx_lctl), cudaMemcpyDeviceToHost));
+        if (hctl->fail)
+            break;
+    }
+    CK(cudaEventRecord(ev_end));
+    CK(cudaEventSynchronize(ev_end));
+    CK(cudaEventElapsedTime(&ms, ev_start, ev_end));
+    CK(cudaMemcpy(hctl, ctl, sizeof(vx_lctl), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(hx, xb[hctl->rbuf], n * vbytes, cudaMemcpyDeviceToHost));
+    for (ull s = 0; s < n; s++) {
+        if (iv)
+            lo[s] = hx[2 * s], hi[s] = hx[2 * s + 1];
+        else
+            lo[s] = hx[s];
+    }
+    st.level_sweeps = hctl->level_sweeps;
+    st.iterations = (hctl->updates + n - 1) / n;
+    st.sweep_seconds = st.iterations ? (double)ms * 1e-3 / (double)st.iterations : 0;
+    if (hctl->fail == 2)
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                     "value iteration: level %u meets the %s stopping rule only as well as the levels "
+                     "below it allow (use --method ii)",
+                     hctl->fail_level, par->relative ? "relative" : "absolute");
+    else if (hctl->fail)
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                     "value iteration did not converge after %u sweeps of level %u (epsilon %g%s)",
+                     hctl->fail_sweeps, hctl->fail_level, par->epsilon, par->relative ? ", relative" : "");
+    else if (hctl->level != nlev)
+        rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "internal: level solve stopped at level %u of %llu",
+                     hctl->level, nlev);
+out:
+    if (ev_start)
+        cudaEventDestroy(ev_start);
+    if (ev_end)
+        cudaEventDestroy(ev_end);
+    for (int i = 0; i < 2; i++)
+        if (ev[i])
+            cudaEventDestroy(ev[i]);
+    if (hctl)
+        cudaFreeHost(hctl);
+    vx_free_all(&mem);
+    free(tiles), free(ltile), free(hss), free(hcs), free(hx), free(hrec), free(hlv), free(groups);
     st.seconds = vx_now() - t0;
     if (stats)
         *stats = st;

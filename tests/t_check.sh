@@ -106,7 +106,25 @@ grep -q 'UNSOUND' "$T/out" && ! grep -q ' in \[' "$T/out" && pass "text: --metho
 expect_rc "topological" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method topological --json
 near "topological Pmax(F goal) at 0" "$(first_value)" 0.6666666667 1e-6
 expect_json "topological reported" method='"topological"' sound=true
-expect_rc "topological on the GPU" 2 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method topological --backend gpu
+expect_rc "topological by levels (CPU)" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method topological --solver jacobi --backend cpu --json
+near "topological levels Pmax(F goal) at 0" "$(first_value)" 0.6666666667 1e-6
+expect_json "topological levels reported" method='"topological"' solver='"levels"'
+expect_rc "topological text" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method topological --solver jacobi --backend cpu -q
+grep -q 'level by level' "$T/out" && grep -q 'SCCs in [0-9]* levels' "$T/out" && pass "topological levels: method and levels named" \
+    || fail "topological levels text: $(cat "$T/out")"
+expect_rc "topological --solver gs" 2 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method topological --solver gs
+"$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method topological --backend gpu --gpu-memory 64K --json > "$T/out" 2> "$T/err"; rc=$?
+if [ $rc -eq 0 ]; then
+    near "topological on the GPU (64 KiB cap)" "$(first_value)" 0.6666666667 1e-6
+    expect_json "topological on the GPU reported" backend='"gpu"' solver='"levels"'
+else
+    [ $rc -eq 2 ] && grep -q 'no usable CUDA device' "$T/err" && pass "topological --backend gpu without a GPU: exit 2, named" \
+        || fail "topological --backend gpu: exit $rc: $(cat "$T/err")"
+fi
+for bad in 0 -5 12X K ""; do
+    expect_rc "--gpu-memory '$bad'" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --gpu-memory "$bad"
+done
+grep -q 'gpu-memory takes a positive size' "$T/err" && pass "--gpu-memory error named" || fail "--gpu-memory: $(cat "$T/err")"
 expect_rc "json vi" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method vi --json
 expect_json "json vi" sound=false method='"vi"'
 
@@ -137,12 +155,24 @@ grep -q 'did not converge after 3 sweeps' "$T/err" && pass "non-convergence name
 # Threads and solvers agree on a PRISM instance (when the shared data is there).
 S=${WARPEX_SHARED:-../shared}/data/mdp/consensus-N2-K2
 if [ -f "$S/consensus-N2-K2.tra" ]; then
-    for opt in "--threads 1" "--threads 2" "--solver gs"; do
+    for opt in "--threads 1" "--threads 2" "--solver gs" "--method topological" "--method topological --solver jacobi"; do
         # shellcheck disable=SC2086
         expect_rc "consensus-N2-K2 disagree $opt" 0 "$W" check "$S/consensus-N2-K2.tra" --lab "$S/consensus-N2-K2.lab" --props "$S/consensus.props" $opt --json
         v=$(sed -n 's/.*"name": "disagree", "kind": "Pmax", "initial": \[{"state": 120, "value": \([^,]*\),.*/\1/p' "$T/out")
         near "consensus-N2-K2 disagree ($opt), reference 13/120" "$v" 0.108333333333 1e-6
     done
+    # on a GPU: topological solving in groups under a tiny device-memory cap
+    if "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --backend gpu -q >/dev/null 2>&1; then
+        for cap in 12K 1G; do
+            expect_rc "consensus-N2-K2 GPU topological --gpu-memory $cap" 0 "$W" check "$S/consensus-N2-K2.tra" --lab "$S/consensus-N2-K2.lab" \
+                --props "$S/consensus.props" --backend gpu --method topological --gpu-memory $cap --json
+            v=$(sed -n 's/.*"name": "disagree", "kind": "Pmax", "initial": \[{"state": 120, "value": \([^,]*\),.*/\1/p' "$T/out")
+            near "consensus-N2-K2 disagree (GPU topological, --gpu-memory $cap)" "$v" 0.108333333333 1e-6
+            if [ $cap = 12K ]; then
+                grep -Eq '"groups": ([2-9]|[1-9][0-9])' "$T/out" && pass "12K cap: solved in groups" || fail "no groups: $(head -c 600 "$T/out")"
+            fi
+        done
+    fi
 else
     pass "shared MDP data not present, PRISM instance skipped"
 fi

@@ -16,7 +16,7 @@
  *    interval iteration contains the exact value and hi - lo <= epsilon;
  *    Jacobi with 1 and 4 threads give bit-identical vectors; Gauss-Seidel is
  *    within epsilon; the relative stopping rule (1e-4) holds and brackets;
- *    topological solving (SCC by SCC) brackets within epsilon; the extracted scheduler, evaluated exactly, is optimal
+ *    topological solving (SCC by SCC, and level by level) brackets within epsilon; the extracted scheduler, evaluated exactly, is optimal
  *    within 2 epsilon (for Pmax and Rmin this needs the "keeps reaching the
  *    target" choice).
  *  - Plain value iteration's failure mode: on a slowly converging chain it
@@ -338,7 +338,7 @@ static void check_instance(uint64_t seed)
 
         struct mdpcheck_options o = {.sound = 1, .epsilon = EPS, .max_iterations = 10000000,
                                      .threads = 1, .scheduler = 1};
-        struct mdpcheck_result r1, r4, rg, rr, rt;
+        struct mdpcheck_result r1, r4, rg, rr, rt, rl;
         int rc1 = mdpcheck_run(m, &lab, &x.rew, NULL, &p, &o, &r1, &err);
         /* the MEC hook: the same result through a counted mec_cpu and
          * through non-canonical ids; a failing hook's error comes back */
@@ -384,7 +384,11 @@ static void check_instance(uint64_t seed)
         o.epsilon = EPS;
         o.topological = 1;
         int rct = mdpcheck_run(m, &lab, &x.rew, NULL, &p, &o, &rt, &err);
-        if (rc1 != WX_OK || rc4 != WX_OK || rcg != WX_OK || rcr != WX_OK || rct != WX_OK) {
+        o.solve_levels = valiter_solve_levels_cpu; /* level by level (the GPU's way) */
+        int rcl = rct != WX_OK ? rct : mdpcheck_run(m, &lab, &x.rew, NULL, &p, &o, &rl, &err);
+        if (rcl != WX_OK && rct == WX_OK)
+            mdpcheck_result_free(&rt);
+        if (rc1 != WX_OK || rc4 != WX_OK || rcg != WX_OK || rcr != WX_OK || rct != WX_OK || rcl != WX_OK) {
             check(0, "seed %llu %s: not solved: %s", (unsigned long long)seed, text, err.msg);
             prop_free(&p);
             ok = 0;
@@ -429,6 +433,15 @@ static void check_instance(uint64_t seed)
                 ok = check(0, "seed %llu %s state %llu (topological): exact %.17Lg, [%.17g, %.17g]",
                            (unsigned long long)seed, text, (unsigned long long)s, ref[s], lo, hi);
         }
+        /* topological, level by level (valiter_solve_levels_cpu) */
+        for (uint64_t s = 0; s < n && ok; s++) {
+            double lo = rl.lo[s], hi = rl.hi[s];
+            if (isinf(ref[s]) ? !(isinf(lo) && isinf(hi))
+                              : !((long double)lo <= ref[s] + 1e-12L && ref[s] <= (long double)hi + 1e-12L &&
+                                  hi - lo <= EPS))
+                ok = check(0, "seed %llu %s state %llu (topological levels): exact %.17Lg, [%.17g, %.17g]",
+                           (unsigned long long)seed, text, (unsigned long long)s, ref[s], lo, hi);
+        }
         /* the scheduler, evaluated exactly */
         if (ok) {
             int sel[MAXN];
@@ -447,6 +460,7 @@ static void check_instance(uint64_t seed)
         mdpcheck_result_free(&rg);
         mdpcheck_result_free(&rr);
         mdpcheck_result_free(&rt);
+        mdpcheck_result_free(&rl);
         prop_free(&p);
     }
     if (!ok)
@@ -561,16 +575,20 @@ static void threads_agree(uint64_t seed)
         struct property p;
         struct wx_error err;
         prop_parse(texts[i], NULL, 1, &p, &err);
-        struct mdpcheck_result r[5];
-        int threads[3] = {1, 3, 7}, rc = WX_OK;
-        for (int k = 0; k < 5 && rc == WX_OK; k++) {
+        struct mdpcheck_result r[6];
+        int threads[3] = {1, 3, 7}, rc = WX_OK, got = 0;
+        for (int k = 0; k < 6 && rc == WX_OK; k++) {
             struct mdpcheck_options o = {.sound = 1, .epsilon = EPS, .max_iterations = 10000000,
                                          .threads = k < 3 ? threads[k] : 1,
-                                         .solver = k < 3 ? VI_JACOBI : VI_GAUSS_SEIDEL,
-                                         .topological = k == 4};
-            rc = mdpcheck_run(&m, &lab, &rw, NULL, &p, &o, &r[k], &err);
+                                         .solver = k < 3 || k == 5 ? VI_JACOBI : VI_GAUSS_SEIDEL,
+                                         .topological = k >= 4,
+                                         .solve_levels = k == 5 ? valiter_solve_levels_cpu : NULL};
+            if ((rc = mdpcheck_run(&m, &lab, &rw, NULL, &p, &o, &r[k], &err)) == WX_OK)
+                got = k + 1;
         }
         if (rc != WX_OK) {
+            for (int k = 0; k < got; k++)
+                mdpcheck_result_free(&r[k]);
             check(0, "seed %llu %s on %llu states: %s", (unsigned long long)seed, texts[i],
                   (unsigned long long)n, err.msg);
             return;
@@ -579,7 +597,7 @@ static void threads_agree(uint64_t seed)
         for (uint64_t s = 0; s < n; s++) {
             for (int k = 1; k < 3; k++)
                 same &= !memcmp(&r[0].lo[s], &r[k].lo[s], 8) && !memcmp(&r[0].hi[s], &r[k].hi[s], 8);
-            for (int k = 3; k < 5; k++) {
+            for (int k = 3; k < 6; k++) {
                 double a = r[0].lo[s], b = r[k].lo[s];
                 if (!isinf(a) || !isinf(b))
                     close &= r[k].lo[s] <= r[0].hi[s] + 1e-12 && r[0].lo[s] <= r[k].hi[s] + 1e-12;
@@ -587,10 +605,10 @@ static void threads_agree(uint64_t seed)
         }
         check(same && close,
               "seed %llu %s on %llu states (%llu maybe, %llu sweeps): 1, 3, 7 threads bit-identical "
-              "(%d), Gauss-Seidel's and topological's intervals overlap (%d)",
+              "(%d), Gauss-Seidel's and topological's (SCCs, levels) intervals overlap (%d)",
               (unsigned long long)seed, texts[i], (unsigned long long)n,
               (unsigned long long)r[0].n_maybe, (unsigned long long)r[0].iterations, same, close);
-        for (int k = 0; k < 5; k++)
+        for (int k = 0; k < 6; k++)
             mdpcheck_result_free(&r[k]);
         prop_free(&p);
     }

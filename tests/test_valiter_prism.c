@@ -6,8 +6,8 @@
  * epsilon 1e-6): the reference value must lie in [lo, hi] (1e-9 slack: the
  * non-exact references carry PRISM's 1e-10 relative error) and the midpoint
  * within 1e-6 of it.  Gauss-Seidel everywhere (the fastest CPU solver), and
- * in addition multi-threaded Jacobi and topological solving on the
- * instances below 10,000 states.
+ * in addition multi-threaded Jacobi and topological solving (SCC by SCC,
+ * and level by level) on the instances below 10,000 states.
  * Also: the .srew/.trew readers on the exported reward files (sizes and a
  * spot value).
  */
@@ -55,7 +55,9 @@ static void run_one(const char *name, const struct mdp *m, const struct mdp_labe
     }
     struct mdpcheck_options o = {.sound = 1, .epsilon = 1e-6, .max_iterations = 10000000,
                                  .solver = solver, .threads = threads,
-                                 .topological = topological};
+                                 .topological = topological != 0};
+    if (topological == 2) /* level by level (the GPU's way), Jacobi per level */
+        o.solve_levels = valiter_solve_levels_cpu;
     struct mdpcheck_result r;
     int rc = mdpcheck_run(m, lab, NULL, NULL, &p, &o, &r, &err);
     if (rc != WX_OK) {
@@ -121,6 +123,7 @@ static void instance(const char *name, const char *tra, const char *json)
         if (m.n_states < 10000) {
             run_one(name, &m, &lab, formula, value, "Jacobi, 2 threads", VI_JACOBI, 2, 0);
             run_one(name, &m, &lab, formula, value, "topological", VI_GAUSS_SEIDEL, 1, 1);
+            run_one(name, &m, &lab, formula, value, "topological levels", VI_JACOBI, 1, 2);
         }
         p = v;
     }
