@@ -320,38 +320,6 @@ static int read_reward_files(const struct check_options *o, const struct mdp *m,
     return WX_OK;
 }
 
-/* Which structure a reward property uses: R{"name"}, R{N}, or the first. */
-static int resolve_reward(const struct property *p, const struct mdp_reward_models *rm, int *out,
-                          struct wx_error *err)
-{
-    *out = 0;
-    if (p->kind < PROP_RMIN)
-        return WX_OK;
-    if (p->reward_name) {
-        int j = mdp_reward_models_find(rm, p->reward_name);
-        if (j < 0) {
-            char have[256] = "";
-            size_t used = 0;
-            for (size_t k = 0; k < rm->n && used + 1 < sizeof have; k++) {
-                int w = snprintf(have + used, sizeof have - used, "%s\"%s\"", k ? ", " : "",
-                                 rm->models[k].name ? rm->models[k].name : "");
-                used += w > 0 ? (size_t)w : 0;
-            }
-            return wx_fail(err, WX_EINPUT, p->file, p->line, p->reward_col,
-                           "no reward structure named \"%s\" (the model has %s%s)",
-                           p->reward_name, rm->n ? "" : "none", have);
-        }
-        *out = j;
-    } else if (p->reward_index) {
-        if ((size_t)p->reward_index > rm->n)
-            return wx_fail(err, WX_EINPUT, p->file, p->line, p->reward_col,
-                           "reward structure %d asked for, the model has %zu", p->reward_index,
-                           rm->n);
-        *out = p->reward_index - 1;
-    }
-    return WX_OK;
-}
-
 int cmd_check(int argc, char **argv, int first, struct wx_error *err)
 {
     struct check_options o;
@@ -501,7 +469,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         goto out;
     }
     for (size_t i = 0; i < n_props; i++)
-        if ((rc = resolve_reward(&props[i], &rew, &reward_of[i], err)) != WX_OK)
+        if ((rc = prop_reward_model(&props[i], &rew, &reward_of[i], err)) != WX_OK)
             goto out;
 
     /* topological: level by level on the GPU, and on the CPU with --solver
