@@ -2,6 +2,7 @@
 # bench/gpu_test.sh -- the GPU test suite, on a machine with an sm_90 GPU.
 #
 #   bench/gpu_test.sh [--prebuilt | --build-only] [--no-sanitizer] [--seed N] [--images N] [--big]
+#                     [--only NAME,NAME...]
 #
 # 1. builds warpex with nvcc for sm_90 (the Makefile's NVARCH) and the GPU
 #    test programs tests/gpu/test_*.c (with -DHAVE_EXPLORE_SEQ when the
@@ -18,12 +19,15 @@
 # 3. runs compute-sanitizer memcheck, racecheck and synccheck on each
 #    program's --quick subset;
 # 4. prints a short table last.  Logs go to $OUT (or tests/out/gpu).
+# --only runs just the named steps (test programs and CLI scripts, e.g.
+# test_gpu,t_gpu_check): the whole suite can then be split over device calls
+# that each stay inside the device's per-call limit.
 # Exit status 1 when any step failed.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 LOG=${OUT:-tests/out/gpu}
 mkdir -p "$LOG"
-prebuilt=0; sanitize=1; seed=$(date +%s); images=240; big=""
+prebuilt=0; sanitize=1; seed=$(date +%s); images=240; big=""; only=""
 while [ $# -gt 0 ]; do
     case $1 in
     --prebuilt) prebuilt=1 ;;
@@ -32,7 +36,8 @@ while [ $# -gt 0 ]; do
     --seed) seed=$2; shift ;;
     --images) images=$2; shift ;;
     --big) big=--big ;;
-    *) echo "usage: $0 [--prebuilt | --build-only] [--no-sanitizer] [--seed N] [--images N] [--big]"; exit 2 ;;
+    --only) only=",$2," ; shift ;;
+    *) echo "usage: $0 [--prebuilt | --build-only] [--no-sanitizer] [--seed N] [--images N] [--big] [--only NAME,...]"; exit 2 ;;
     esac
     shift
 done
@@ -82,6 +87,7 @@ order=()
 for prog in bin/gpu/test_*; do
     [ -x "$prog" ] || continue
     name=$(basename "$prog")
+    [ -z "$only" ] || [[ "$only" == *",$name,"* ]] || continue
     extra=()
     [ "$name" = test_gpu ] && extra=(--images "$images" $big)
     t1=$(date +%s)
@@ -116,6 +122,7 @@ done
 for t in tests/gpu/t_*.sh; do
     [ -f "$t" ] || continue
     name=$(basename "$t" .sh)
+    [ -z "$only" ] || [[ "$only" == *",$name,"* ]] || continue
     t1=$(date +%s)
     timeout "${GPU_TEST_TIMEOUT:-300}" sh "$t" >"$LOG/$name.log" 2>&1
     rc=$?
