@@ -63,11 +63,14 @@ void scc_result_free(struct scc_result *out);
 /* The GPU twin (kernels/scc.cu): same result, same canonical numbering, so
  * scc_gpu and scc_cpu give identical comp arrays and counts.  Uploads g,
  * decomposes it on the current CUDA device and downloads the ids.
- * ALGORITHM (details in kernels/scc.cu): the graph's transpose by a CUB
- * radix sort; trimming (a vertex without an in- or out-neighbour in its
- * region is a singleton SCC); one forward-backward search from a pivot of
- * high degree (the giant SCC, if any; the rest splits into three regions
- * no SCC crosses); then rounds of trimming and max-label colouring by
+ * ALGORITHM (details in kernels/scc.cu): the graph's transpose (a CUB
+ * radix sort, or counting when a sample of edges shows local targets);
+ * trimming (a vertex without an in- or out-neighbour in its region is a
+ * singleton SCC); one forward-backward search from a pivot of high degree
+ * (the giant SCC, if any; the rest splits into three regions no SCC
+ * crosses); a few multi-source forward-backward rounds (Li et al.: one
+ * elected pivot per region, all searched at once, regions renumbered by a
+ * CUB scan); then rounds of trimming and max-label colouring by
  * data-driven propagation (each vertex learns the largest id reaching it,
  * or reached from it, within its region; each colour's root searches back
  * within its colour and finds its SCC; the rest splits by colour), until
@@ -76,7 +79,9 @@ void scc_result_free(struct scc_result *out);
  * propagation run as one persistent (cooperative) launch with grid barriers
  * between BFS levels, narrow levels on one block, and chain following on
  * tiny frontiers (one launch per level is kept as a fallback, tuning field
- * `persistent`).  The result is deterministic; the number of propagation
+ * `persistent`).  When the GPU phases outlast a time budget per remaining
+ * vertex (long paths: latency-bound levels), the residue is compacted on
+ * the device and decomposed by Tarjan on the host.  The result is deterministic; the number of propagation
  * levels may vary from run to run (atomic label races).
  * Returns WX_OK; WX_EINPUT when built without CUDA or no usable device;
  * WX_ELIMIT when device or host memory is short or the graph has 2^38 or
