@@ -26,3 +26,8 @@ expect_json() {
     done
     pass "$name: $*"
 }
+# near NAME GOT WANT [TOL]: |GOT - WANT| <= TOL (default 1e-6); an empty GOT fails.
+near() {
+    if awk -v g="$2" -v w="$3" -v t="${4:-1e-6}" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= t) }'; then
+        pass "$1: $2 (expected $3)"; else fail "$1: '$2', expected $3 within ${4:-1e-6}"; fi
+}

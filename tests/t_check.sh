@@ -57,10 +57,6 @@ state 3 [0] "sink"
 	action 0 [0]
 		3 : 1
 X
-near() { # NAME GOT WANT TOL
-    if awk -v g="$2" -v w="$3" -v t="$4" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= t) }'; then
-        pass "$1: $2 (exact $3)"; else fail "$1: $2, expected $3 within $4"; fi
-}
 first_value() { sed -n 's/.*"initial": \[{"state": [0-9]*, "value": \([^,]*\),.*/\1/p' "$T/out" | head -1; }
 
 for model in tra drn; do

@@ -8,10 +8,6 @@ cd "$(dirname "$0")/.." || exit 2
 TAG=check-rewards
 . tests/lib.sh
 
-near() { # NAME GOT WANT TOL
-    if awk -v g="$2" -v w="$3" -v t="$4" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= t) }'; then
-        pass "$1: $2 (exact $3)"; else fail "$1: $2, expected $3 within $4"; fi
-}
 # The k-th property's value at the (only) initial state.
 value_of() { tr '{' '\n' < "$T/out" | sed -n 's/^"state": [0-9]*, "value": \([^,]*\),.*/\1/p' | sed -n "${1}p"; }
 

@@ -5,14 +5,6 @@
 TAG=prob
 . tests/lib.sh
 
-# near NAME GOT WANT: |GOT - WANT| <= 1e-6
-near() {
-    if awk -v g="$2" -v w="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= 1e-6) }'; then
-        pass "$1: $2 (exact $3)"
-    else
-        fail "$1: found '$2', expected $3 within 1e-6"
-    fi
-}
 # the value of the N-th property in the last JSON output
 prop_value() { sed 's/"properties": \[/\n/' "$T/out" | tail -1 | tr '{' '\n' | grep '"value"' | sed -n "${1}p" | sed 's/.*"value": \([^,]*\),.*/\1/'; }
 

@@ -13,10 +13,6 @@ cd "$(dirname "$0")/.." || exit 2
 TAG=prob-rewards
 . tests/lib.sh
 
-near() { # NAME GOT WANT TOL
-    if awk -v g="$2" -v w="$3" -v t="$4" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= t) }'; then
-        pass "$1: $2 (expected $3)"; else fail "$1: '$2', expected $3 within $4"; fi
-}
 # the value / lo / hi of the N-th property in the last JSON output
 prop_field() { sed 's/"properties": \[/\n/' "$T/out" | tail -1 | tr '{' '\n' | grep "\"$2\"" | sed -n "${1}p" | sed "s/.*\"$2\": \([^,}]*\).*/\1/"; }
 initial_value() { sed 's/"initial": \[{/\n/g' "$T/out" | sed -n "$(($1 + 1))p" | sed 's/^"state": [0-9]*, "value": \([^,]*\),.*/\1/'; }
