@@ -1504,7 +1504,8 @@ struct vx_lctl {
 };
 
 /* Fraction of the L2 cache below which a level's slice is loaded cached
- * (WARPEX_VI_L2_FRACTION overrides it: a tuning hook for benchmarks). */
+ * (always or never caching measured the same on consensus N=6 K=2, H200:
+ * bench/RESULTS.md, topo helper's section). */
 #define VX_L2_FRACTION 0.5
 
 template <bool IV, bool MX>
@@ -1725,10 +1726,7 @@ extern "C" int valiter_solve_levels_gpu(const struct vi_system *sys, const struc
         int l2 = 0, dev = 0;
         CK(cudaGetDevice(&dev));
         CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-        double frac = VX_L2_FRACTION;
-        const char *env = getenv("WARPEX_VI_L2_FRACTION");
-        if (env)
-            frac = atof(env);
+        const double frac = VX_L2_FRACTION;
         groups = (struct vx_group *)malloc((nlev + ntiles + 1) * sizeof *groups);
         if (!groups) {
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value iteration)");
