@@ -67,22 +67,12 @@ static int gen_choice_begin(struct gen *g, uint32_t label)
     return 0;
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* *n/ *d *= n2/d2, reduced; *d = 0 (sticky) when it leaves 64 bits. */
 static void frac_mul(uint64_t *n, uint64_t *d, uint64_t n2, uint64_t d2)
 {
     if (*d == 0)
         return;
-    uint64_t g1 = gcd64(*n, d2), g2 = gcd64(n2, *d);
+    uint64_t g1 = wx_gcd64(*n, d2), g2 = wx_gcd64(n2, *d);
     uint64_t a = *n / g1, b = n2 / g2, c = *d / g2, e = d2 / g1;
     if (__builtin_mul_overflow(a, b, n) || __builtin_mul_overflow(c, e, d))
         *n = 0, *d = 0;

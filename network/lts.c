@@ -13,16 +13,6 @@ void lts_init(struct lts *l, uint32_t n_states)
 
 /* ---- distributions ---- */
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 struct dent {
     uint32_t state;
     uint64_t num, den;
@@ -38,13 +28,13 @@ static int cmp_dent(const void *a, const void *b)
  * the common denominator does); 0 on overflow. */
 static int frac_add(uint64_t *n, uint64_t *d, uint64_t n2, uint64_t d2)
 {
-    uint64_t g = gcd64(*d, d2), l;
+    uint64_t g = wx_gcd64(*d, d2), l;
     if (__builtin_mul_overflow(*d / g, d2, &l))
         return 0;
     unsigned __int128 s = (unsigned __int128)*n * (l / *d) + (unsigned __int128)n2 * (l / d2);
     if (s > l)
         return 0; /* more than 1: the caller's contract is broken */
-    uint64_t sn = (uint64_t)s, h = gcd64(sn, l);
+    uint64_t sn = (uint64_t)s, h = wx_gcd64(sn, l);
     *n = sn / h;
     *d = l / h;
     return 1;
@@ -57,7 +47,7 @@ uint32_t lts_add_dist(struct lts *l, uint32_t n, const uint32_t *state, const ui
     if (!e)
         return UINT32_MAX;
     for (uint32_t i = 0; i < n; i++) {
-        uint64_t g = gcd64(num[i], den[i]);
+        uint64_t g = wx_gcd64(num[i], den[i]);
         e[i] = (struct dent){state[i], num[i] / g, den[i] / g};
     }
     qsort(e, n, sizeof *e, cmp_dent);

@@ -10,6 +10,7 @@
  * '"' of the line (quoted) or its last ',' (unquoted).
  */
 #include "aut.h"
+#include "../util/arith.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -196,16 +197,6 @@ static int not_probabilistic(struct scan *s, const char *at)
                    "(found a distribution \"state probability state ...\")");
 }
 
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* Denominators (and decimal scales) are kept below this bound, so that the
  * exact sums below never overflow 128-bit intermediates. */
 #define AUT_MAX_DEN 1000000000000000000ull /* 10^18 */
@@ -267,7 +258,7 @@ static const char *scan_prob(struct scan *s, const char *p, const char *lim, uin
     if (n > d)
         return fail_at(s, WX_EINPUT, at, "probability %s is greater than 1",
                        (num_text(at, q, b, sizeof b), b)), NULL;
-    uint64_t g = gcd_u64(n, d);
+    uint64_t g = wx_gcd64(n, d);
     *num = n / g;
     *den = d / g;
     return q;
@@ -321,7 +312,7 @@ static const char *scan_dist(struct scan *s, const char *p, const char *lim, uin
             return NULL;
         /* sum += n/d, exactly: the common denominator stays below 2^64
          * when it fits, else the distribution is refused (never rounded) */
-        uint64_t g = gcd_u64(sd, d), l;
+        uint64_t g = wx_gcd64(sd, d), l;
         if (__builtin_mul_overflow(sd / g, d, &l))
             return fail_at(s, WX_EINPUT, at, "the probabilities' common denominator exceeds "
                            "2^64: the sum cannot be checked exactly"), NULL;
@@ -333,7 +324,7 @@ static const char *scan_dist(struct scan *s, const char *p, const char *lim, uin
                            "last state of a distribution gets the remainder 1 - (p1 + ... + pn-1), "
                            "which must be positive", b, sum > l ? "more than " : ""), NULL;
         }
-        uint64_t h = gcd_u64((uint64_t)sum, l);
+        uint64_t h = wx_gcd64((uint64_t)sum, l);
         sn = (uint64_t)sum / h;
         sd = l / h;
         if (dist_push(s, state, n, d) != WX_OK)

@@ -1,6 +1,7 @@
 /*
  * arith.h -- small integer helpers shared by the modules: bit lengths,
- * qsort comparators for unsigned keys, and geometric growth of arrays.
+ * greatest common divisors, qsort comparators for unsigned keys, and
+ * geometric growth of arrays.
  * Header-only (static inline); usable from any C module.
  */
 #ifndef WX_ARITH_H
@@ -19,6 +20,17 @@ static inline uint32_t wx_bitlen(uint64_t v)
         v >>= 1;
     }
     return b;
+}
+
+/* Greatest common divisor (Euclid); wx_gcd64(0, b) == b. */
+static inline uint64_t wx_gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
 }
 
 /* qsort comparators: ascending unsigned 32- and 64-bit keys. */
