@@ -959,21 +959,54 @@ int aut_writer_open(const char *path, struct aut_writer **wp, struct wx_error *e
     return WX_OK;
 }
 
-int aut_writer_add(struct aut_writer *w, uint64_t src, const char *label,
-                   size_t len, uint64_t dst)
+/* The writer's error for a label AUT cannot carry (a control byte), else 0. */
+static int check_label(struct aut_writer *w, const char *label, size_t len)
 {
-    if (w->status)
-        return w->status;
     for (size_t i = 0; i < len; i++)
         if (is_bad_label_byte((unsigned char)label[i]))
             return w->status = wx_fail(&w->err, WX_EINPUT, w->path, 0, 0,
                                        "label with control byte 0x%02X at offset %zu "
                                        "cannot be written in AUT",
                                        (unsigned char)label[i], i);
+    return WX_OK;
+}
+
+static void put_u64(struct aut_writer *w, uint64_t v)
+{
+    char tmp[20], *d = u64_text(v, tmp);
+    writer_put(w, d, (size_t)(tmp + 20 - d));
+}
+
+/* "(SRC,LABEL," through writer_put (the slow path, any length). */
+static void put_head(struct aut_writer *w, uint64_t src, const char *label, size_t len, bool quote)
+{
+    writer_put(w, "(", 1);
+    put_u64(w, src);
+    writer_put(w, quote ? ",\"" : ",", quote ? 2 : 1);
+    writer_put(w, label, len);
+    writer_put(w, quote ? "\"," : ",", quote ? 2 : 1);
+}
+
+/* Counts one written line whose largest state is m. */
+static int count_line(struct aut_writer *w, uint64_t m)
+{
+    if (w->status)
+        return w->status;
+    if (w->n_trans == 0 || m > w->max_state)
+        w->max_state = m;
+    w->n_trans++;
+    return WX_OK;
+}
+
+int aut_writer_add(struct aut_writer *w, uint64_t src, const char *label,
+                   size_t len, uint64_t dst)
+{
+    if (w->status || check_label(w, label, len))
+        return w->status;
     bool quote = !is_plain_identifier(label, len);
-    char tmp[20], *d;
     /* Short lines are assembled in the buffer directly: the fast path. */
     if (len + 48 <= AUT_WBUF - w->used || (writer_flush(w) == WX_OK && len + 48 <= AUT_WBUF)) {
+        char tmp[20], *d;
         char *o = w->buf + w->used;
         *o++ = '(';
         d = u64_text(src, tmp);
@@ -991,23 +1024,11 @@ int aut_writer_add(struct aut_writer *w, uint64_t src, const char *label,
         *o++ = '\n';
         w->used = (size_t)(o - w->buf);
     } else if (w->status == WX_OK) {
-        d = u64_text(src, tmp);
-        writer_put(w, "(", 1);
-        writer_put(w, d, (size_t)(tmp + 20 - d));
-        writer_put(w, quote ? ",\"" : ",", quote ? 2 : 1);
-        writer_put(w, label, len);
-        writer_put(w, quote ? "\"," : ",", quote ? 2 : 1);
-        d = u64_text(dst, tmp);
-        writer_put(w, d, (size_t)(tmp + 20 - d));
+        put_head(w, src, label, len, quote);
+        put_u64(w, dst);
         writer_put(w, ")\n", 2);
     }
-    if (w->status)
-        return w->status;
-    uint64_t m = src > dst ? src : dst;
-    if (w->n_trans == 0 || m > w->max_state)
-        w->max_state = m;
-    w->n_trans++;
-    return WX_OK;
+    return count_line(w, src > dst ? src : dst);
 }
 
 int aut_writer_add_dist(struct aut_writer *w, uint64_t src, const char *label, size_t len,
@@ -1017,42 +1038,23 @@ int aut_writer_add_dist(struct aut_writer *w, uint64_t src, const char *label, s
         return w->status;
     if (n == 1)
         return aut_writer_add(w, src, label, len, dst[0]);
-    for (size_t i = 0; i < len; i++)
-        if (is_bad_label_byte((unsigned char)label[i]))
-            return w->status = wx_fail(&w->err, WX_EINPUT, w->path, 0, 0,
-                                       "label with control byte 0x%02X at offset %zu "
-                                       "cannot be written in AUT",
-                                       (unsigned char)label[i], i);
-    bool quote = !is_plain_identifier(label, len);
-    char tmp[20], *d;
-    d = u64_text(src, tmp);
-    writer_put(w, "(", 1);
-    writer_put(w, d, (size_t)(tmp + 20 - d));
-    writer_put(w, quote ? ",\"" : ",", quote ? 2 : 1);
-    writer_put(w, label, len);
-    writer_put(w, quote ? "\"," : ",", quote ? 2 : 1);
+    if (check_label(w, label, len))
+        return w->status;
+    put_head(w, src, label, len, !is_plain_identifier(label, len));
     uint64_t m = src;
     for (uint32_t i = 0; i < n; i++) {
-        d = u64_text(dst[i], tmp);
-        writer_put(w, d, (size_t)(tmp + 20 - d));
+        put_u64(w, dst[i]);
         m = dst[i] > m ? dst[i] : m;
         if (i + 1 == n)
             break;
         writer_put(w, " ", 1);
-        d = u64_text(num[i], tmp);
-        writer_put(w, d, (size_t)(tmp + 20 - d));
+        put_u64(w, num[i]);
         writer_put(w, "/", 1);
-        d = u64_text(den[i], tmp);
-        writer_put(w, d, (size_t)(tmp + 20 - d));
+        put_u64(w, den[i]);
         writer_put(w, " ", 1);
     }
     writer_put(w, ")\n", 2);
-    if (w->status)
-        return w->status;
-    if (w->n_trans == 0 || m > w->max_state)
-        w->max_state = m;
-    w->n_trans++;
-    return WX_OK;
+    return count_line(w, m);
 }
 
 static void writer_free(struct aut_writer *w)
