@@ -67,20 +67,16 @@ __device__ __forceinline__ void prof_lap(unsigned long long *prof, uint32_t k, u
     *t = now;
 }
 
-/* One-shot inserts (p.oneshot): the vector at `slot` was just installed
- * NEW by this thread.  Claim it (a scanner may have been first), then place
- * it: the block's next tile (async), else the output queue; a state that
- * finds no place is made NEW again (the atomicOr), so a scanner takes it.
- * Returns its place in the next tile, or 0xffffffff. */
-__device__ __forceinline__ uint32_t place_installed(const gpu_params &p, blk &b, unsigned long long slot,
-                                                    unsigned long long src_slot, uint32_t lab)
+/* Places a new state (the caller has counted it in b.states): the block's
+ * next tile (async), else the output queue.  Returns its place in the next
+ * tile, or 0xffffffff; *placed is false when neither had room (the caller
+ * leaves or makes it NEW, so a scanner takes it).  Records the parent link
+ * when traces are kept. */
+__device__ __forceinline__ uint32_t place_new(const gpu_params &p, blk &b, unsigned long long slot,
+                                              unsigned long long src_slot, uint32_t lab, bool *placed)
 {
     uint32_t fpos = 0xffffffffu;
-    atomicAdd(&b.states, 1ull);
-    uint32_t *ctlw = tbl_slot_ptr(p, slot) + p.sw - 1;
-    if (!(atomicAnd(ctlw, GPU_LOW31) & GPU_NEW_BIT))
-        return fpos; /* a scanner claimed it */
-    bool placed = true;
+    *placed = true;
     if (!p.level_mode) {
         const unsigned int pos = atomicAdd(&b.next_n, 1u);
         if (pos < p.T)
@@ -93,16 +89,33 @@ __device__ __forceinline__ uint32_t place_installed(const gpu_params &p, blk &b,
         else if (p.level_mode)
             gpu_set_error(p, GPU_ERR_QUEUE);
         else
-            placed = false;
+            *placed = false;
     }
-    if (placed)
+    if (*placed)
         atomicAdd(&b.claimed, 1ull);
-    else
-        atomicOr(ctlw, GPU_NEW_BIT);
     if (p.parent) {
         p.parent[slot] = src_slot;
         p.parent_label[slot] = lab;
     }
+    return fpos;
+}
+
+/* One-shot inserts (p.oneshot): the vector at `slot` was just installed
+ * NEW by this thread.  Claim it (a scanner may have been first), then place
+ * it (place_new); a state that finds no place is made NEW again (the
+ * atomicOr), so a scanner takes it.  Returns its place in the next tile,
+ * or 0xffffffff. */
+__device__ __forceinline__ uint32_t place_installed(const gpu_params &p, blk &b, unsigned long long slot,
+                                                    unsigned long long src_slot, uint32_t lab)
+{
+    atomicAdd(&b.states, 1ull);
+    uint32_t *ctlw = tbl_slot_ptr(p, slot) + p.sw - 1;
+    if (!(atomicAnd(ctlw, GPU_LOW31) & GPU_NEW_BIT))
+        return 0xffffffffu; /* a scanner claimed it */
+    bool placed;
+    const uint32_t fpos = place_new(p, b, slot, src_slot, lab, &placed);
+    if (!placed)
+        atomicOr(ctlw, GPU_NEW_BIT);
     return fpos;
 }
 
@@ -148,28 +161,10 @@ __device__ __forceinline__ unsigned long long insert_one_rwp(const gpu_params &p
     }
     if (r == TBL_FOUND)
         return slot;
-    uint32_t flag = 0, fpos = 0xffffffffu;
     atomicAdd(&b.states, 1ull);
-    if (!p.level_mode) {
-        const unsigned int pos = atomicAdd(&b.next_n, 1u);
-        if (pos < p.T)
-            fpos = pos;
-    }
-    if (fpos == 0xffffffffu) {
-        const unsigned long long q = atomicAdd(&p.ctl->q_out_len, 1ull);
-        if (q < p.q_cap)
-            p.q_out[q] = slot;
-        else if (p.level_mode)
-            gpu_set_error(p, GPU_ERR_QUEUE);
-        else
-            flag = GPU_NEW_BIT;
-    }
-    if (!flag)
-        atomicAdd(&b.claimed, 1ull);
-    if (p.parent) {
-        p.parent[slot] = src_slot;
-        p.parent_label[slot] = lab;
-    }
+    bool placed;
+    const uint32_t fpos = place_new(p, b, slot, src_slot, lab, &placed);
+    const uint32_t flag = placed ? 0 : GPU_NEW_BIT;
     if (fpos != 0xffffffffu) {
         for (uint32_t q = 0; q < p.sw; q++)
             next_vec[(size_t)fpos * p.sw + q] = v[q];
@@ -218,26 +213,9 @@ __device__ __noinline__ unsigned long long insert_global(const gpu_params &p, bl
     uint32_t flag = 0, fpos = 0xffffffffu;
     if (lane == 0) {
         atomicAdd(&b.states, 1ull);
-        if (!p.level_mode) {
-            const unsigned int pos = atomicAdd(&b.next_n, 1u);
-            if (pos < p.T)
-                fpos = pos;
-        }
-        if (fpos == 0xffffffffu) {
-            const unsigned long long q = atomicAdd(&p.ctl->q_out_len, 1ull);
-            if (q < p.q_cap)
-                p.q_out[q] = slot;
-            else if (p.level_mode)
-                gpu_set_error(p, GPU_ERR_QUEUE);
-            else
-                flag = GPU_NEW_BIT;
-        }
-        if (!flag)
-            atomicAdd(&b.claimed, 1ull);
-        if (p.parent) {
-            p.parent[slot] = src_slot;
-            p.parent_label[slot] = lab;
-        }
+        bool placed;
+        fpos = place_new(p, b, slot, src_slot, lab, &placed);
+        flag = placed ? 0 : GPU_NEW_BIT;
     }
     fpos = __shfl_sync(GPU_FULL, fpos, 0);
     flag = __shfl_sync(GPU_FULL, flag, 0);
