@@ -451,30 +451,15 @@ static int chunk_fill(struct chunk *c, struct worker *w, const struct vecset *q,
             if (i > 0 && cmp_choice(&g->order[i - 1], &g->order[i], g) == 0)
                 continue;
             size_t ch = g->order[i], a = g->start[ch], n = g->start[ch + 1] - a;
-            size_t cap_ch = c->cap_ch;
-            if (c->n_ch == c->cap_ch) {
-                cap_ch = cap_ch ? 2 * cap_ch : 1024;
-                void **const arrays[] = {(void **)&c->label, (void **)&c->n_out};
-                const size_t sizes[] = {sizeof *c->label, sizeof *c->n_out};
-                if (wx_resize_all(cap_ch, 2, arrays, sizes) != 0)
-                    return -1;
-                c->cap_ch = cap_ch;
-            }
-            if (c->n_out_all + n > c->cap_out) {
-                size_t cap = c->cap_out ? 2 * c->cap_out : 4096;
-                while (cap < c->n_out_all + n)
-                    cap *= 2;
-                void **const arrays[] = {(void **)&c->prob, (void **)&c->num, (void **)&c->den,
-                                         (void **)&c->id};
-                const size_t sizes[] = {sizeof *c->prob, sizeof *c->num, sizeof *c->den, sizeof *c->id};
-                uint32_t *nv = realloc(c->vec, cap * words * sizeof *nv);
-                if (!nv)
-                    return -1;
-                c->vec = nv;
-                if (wx_resize_all(cap, 4, arrays, sizes) != 0)
-                    return -1;
-                c->cap_out = cap;
-            }
+            void **const ch_arrays[] = {(void **)&c->label, (void **)&c->n_out};
+            const size_t ch_sizes[] = {sizeof *c->label, sizeof *c->n_out};
+            void **const out_arrays[] = {(void **)&c->vec, (void **)&c->prob, (void **)&c->num,
+                                         (void **)&c->den, (void **)&c->id};
+            const size_t out_sizes[] = {words * sizeof *c->vec, sizeof *c->prob, sizeof *c->num,
+                                        sizeof *c->den, sizeof *c->id};
+            if (wx_reserve_all(&c->cap_ch, c->n_ch + 1, 1024, 2, ch_arrays, ch_sizes) != 0 ||
+                wx_reserve_all(&c->cap_out, c->n_out_all + n, 4096, 5, out_arrays, out_sizes) != 0)
+                return -1;
             c->label[c->n_ch] = g->label[ch];
             c->n_out[c->n_ch++] = (uint32_t)n;
             for (size_t o = a; o < a + n; o++) {

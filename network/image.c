@@ -614,32 +614,13 @@ static int build_pchoices(struct compiler *cc)
                     return wx_fail(cc->err, WX_ELIMIT, NULL, 0, 0,
                                    "more than 2^32 - 1 probabilistic choices or targets in the image");
                 }
-                size_t old_ch = cap_ch; /* start[] has key[]'s capacity */
-                if (wx_reserve((void **)&key, &cap_ch, n_ch + 2, sizeof *key, 256) != 0)
+                void **const ch_arrays[] = {(void **)&key, (void **)&start};
+                const size_t ch_sizes[] = {sizeof *key, sizeof *start};
+                void **const tg_arrays[] = {(void **)&tgt, (void **)&prob, (void **)&num, (void **)&den};
+                const size_t tg_sizes[] = {sizeof *tgt, sizeof *prob, sizeof *num, sizeof *den};
+                if (wx_reserve_all(&cap_ch, n_ch + 2, 256, 2, ch_arrays, ch_sizes) != 0 ||
+                    wx_reserve_all(&cap_tg, n_tg + n, 256, 4, tg_arrays, tg_sizes) != 0)
                     goto nomem;
-                if (cap_ch != old_ch) {
-                    uint32_t *ns = realloc(start, cap_ch * sizeof *start);
-                    if (!ns)
-                        goto nomem;
-                    start = ns;
-                }
-                size_t old_tg = cap_tg;
-                if (wx_reserve((void **)&tgt, &cap_tg, n_tg + n, sizeof *tgt, 256) != 0)
-                    goto nomem;
-                if (cap_tg != old_tg) {
-                    double *np = realloc(prob, cap_tg * sizeof *np);
-                    if (!np)
-                        goto nomem;
-                    prob = np;
-                    uint64_t *nn = realloc(num, cap_tg * sizeof *nn);
-                    if (!nn)
-                        goto nomem;
-                    num = nn;
-                    uint64_t *nd = realloc(den, cap_tg * sizeof *nd);
-                    if (!nd)
-                        goto nomem;
-                    den = nd;
-                }
                 key[n_ch] = (uint32_t)(keys.v[i] >> 32);
                 start[n_ch] = (uint32_t)n_tg;
                 if (d & LTS_DST_DISTRIBUTION) {

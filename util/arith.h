@@ -85,4 +85,21 @@ static inline int wx_resize_all(size_t cap, size_t n, void **const ptrs[], const
     return 0;
 }
 
+/* wx_reserve for parallel arrays (wx_resize_all's ptrs and sizes): makes
+ * each hold at least need elements, doubling *cap from min_cap.  On
+ * failure (-1) *cap is unchanged and still valid for all of them. */
+static inline int wx_reserve_all(size_t *cap, size_t need, size_t min_cap, size_t n,
+                                 void **const ptrs[], const size_t sizes[])
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : min_cap;
+    while (c < need)
+        c *= 2;
+    if (wx_resize_all(c, n, ptrs, sizes) != 0)
+        return -1;
+    *cap = c;
+    return 0;
+}
+
 #endif
