@@ -247,6 +247,30 @@ static int close_to(double a, long double b, double tol)
     return fabsl((long double)a - b) <= tol;
 }
 
+/* [lo, hi] brackets the exact value x (both infinite where x is) and is at
+ * most `width` wide (width < 0: the relative rule hi - lo <= 1e-4 * lo, or
+ * <= 1e-4 at lo = 0). */
+static int brackets(double lo, double hi, long double x, double width)
+{
+    if (isinf(x))
+        return isinf(lo) && isinf(hi);
+    double w = width >= 0 ? width : lo > 0 ? 1e-4 * lo : 1e-4;
+    return (long double)lo <= x + 1e-12L && x <= (long double)hi + 1e-12L && hi - lo <= w;
+}
+
+/* Every state of r brackets its exact value (brackets()); 0 and a check
+ * failure naming the first state that does not. */
+static int all_bracket(const struct mdpcheck_result *r, const long double *ref, uint64_t n, double width,
+                       uint64_t seed, const char *text, const char *what)
+{
+    for (uint64_t s = 0; s < n; s++)
+        if (!brackets(r->lo[s], r->hi[s], ref[s], width))
+            return check(0, "seed %llu %s state %llu (%s): exact %.17Lg, [%.17g, %.17g]",
+                         (unsigned long long)seed, text, (unsigned long long)s, what, ref[s],
+                         r->lo[s], r->hi[s]);
+    return 1;
+}
+
 static int n_fail_inst;
 
 /* MEC hooks for mdpcheck_options.mec: mec_cpu counted; mec_cpu with the
@@ -396,10 +420,7 @@ static void check_instance(uint64_t seed)
         }
         for (uint64_t s = 0; s < n && ok; s++) {
             double lo = r1.lo[s], hi = r1.hi[s], mid = isinf(lo) ? lo : 0.5 * (lo + hi);
-            int in = isinf(ref[s]) ? (isinf(lo) && isinf(hi))
-                                   : ((long double)lo <= ref[s] + 1e-12L &&
-                                      ref[s] <= (long double)hi + 1e-12L && hi - lo <= EPS);
-            if (!in)
+            if (!brackets(lo, hi, ref[s], EPS))
                 ok = check(0, "seed %llu %s state %llu: exact %.17Lg not in [%.17g, %.17g]",
                            (unsigned long long)seed, text, (unsigned long long)s, ref[s], lo, hi);
             else if (memcmp(&r1.lo[s], &r4.lo[s], sizeof(double)) ||
@@ -415,33 +436,10 @@ static void check_instance(uint64_t seed)
                            (unsigned long long)seed, text, (unsigned long long)s, mid, rg.lo[s],
                            ref[s]);
         }
-        /* relative stopping rule: hi - lo <= 1e-4 * lo (or <= 1e-4 at lo = 0) */
-        for (uint64_t s = 0; s < n && ok; s++) {
-            double lo = rr.lo[s], hi = rr.hi[s];
-            if (isinf(ref[s]) ? !(isinf(lo) && isinf(hi))
-                              : !((long double)lo <= ref[s] + 1e-12L && ref[s] <= (long double)hi + 1e-12L &&
-                                  hi - lo <= (lo > 0 ? 1e-4 * lo : 1e-4)))
-                ok = check(0, "seed %llu %s state %llu (relative 1e-4): exact %.17Lg, [%.17g, %.17g]",
-                           (unsigned long long)seed, text, (unsigned long long)s, ref[s], lo, hi);
-        }
-        /* topological (SCC by SCC) */
-        for (uint64_t s = 0; s < n && ok; s++) {
-            double lo = rt.lo[s], hi = rt.hi[s];
-            if (isinf(ref[s]) ? !(isinf(lo) && isinf(hi))
-                              : !((long double)lo <= ref[s] + 1e-12L && ref[s] <= (long double)hi + 1e-12L &&
-                                  hi - lo <= EPS))
-                ok = check(0, "seed %llu %s state %llu (topological): exact %.17Lg, [%.17g, %.17g]",
-                           (unsigned long long)seed, text, (unsigned long long)s, ref[s], lo, hi);
-        }
-        /* topological, level by level (valiter_solve_levels_cpu) */
-        for (uint64_t s = 0; s < n && ok; s++) {
-            double lo = rl.lo[s], hi = rl.hi[s];
-            if (isinf(ref[s]) ? !(isinf(lo) && isinf(hi))
-                              : !((long double)lo <= ref[s] + 1e-12L && ref[s] <= (long double)hi + 1e-12L &&
-                                  hi - lo <= EPS))
-                ok = check(0, "seed %llu %s state %llu (topological levels): exact %.17Lg, [%.17g, %.17g]",
-                           (unsigned long long)seed, text, (unsigned long long)s, ref[s], lo, hi);
-        }
+        /* relative stopping rule; topological (SCC by SCC); level by level */
+        ok = ok && all_bracket(&rr, ref, n, -1, seed, text, "relative 1e-4");
+        ok = ok && all_bracket(&rt, ref, n, EPS, seed, text, "topological");
+        ok = ok && all_bracket(&rl, ref, n, EPS, seed, text, "topological levels");
         /* the scheduler, evaluated exactly */
         if (ok) {
             int sel[MAXN];
