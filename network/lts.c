@@ -84,24 +84,14 @@ uint32_t lts_add_dist(struct lts *l, uint32_t n, const uint32_t *state, const ui
         l->dist_start = p;
         l->dist_cap = cap;
     }
-    if (used + m > l->dist_entry_cap) {
-        uint64_t cap = l->dist_entry_cap ? 2 * l->dist_entry_cap : 64;
-        while (cap < used + m)
-            cap *= 2;
-        uint32_t *s = realloc(l->dist_state, cap * sizeof *s);
-        if (s)
-            l->dist_state = s;
-        uint64_t *a = s ? realloc(l->dist_num, cap * sizeof *a) : NULL;
-        if (a)
-            l->dist_num = a;
-        uint64_t *b = a ? realloc(l->dist_den, cap * sizeof *b) : NULL;
-        if (!b) {
-            free(e);
-            return UINT32_MAX;
-        }
-        l->dist_den = b;
-        l->dist_entry_cap = cap;
+    size_t entry_cap = l->dist_entry_cap;
+    void **const arrays[] = {(void **)&l->dist_state, (void **)&l->dist_num, (void **)&l->dist_den};
+    const size_t sizes[] = {sizeof *l->dist_state, sizeof *l->dist_num, sizeof *l->dist_den};
+    if (wx_reserve_all(&entry_cap, used + m, 64, 3, arrays, sizes) != 0) {
+        free(e);
+        return UINT32_MAX;
     }
+    l->dist_entry_cap = entry_cap;
     for (uint32_t i = 0; i < m; i++) {
         l->dist_state[used + i] = e[i].state;
         l->dist_num[used + i] = e[i].num;

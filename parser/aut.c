@@ -42,7 +42,8 @@ struct scan {
     /* the distribution being scanned: states and exact probabilities */
     uint32_t *dstate;
     uint64_t *dnum, *dden;
-    uint32_t dn, dcap;
+    uint32_t dn;
+    size_t dcap;
 };
 
 static inline bool is_blank(unsigned char c)
@@ -266,20 +267,10 @@ static const char *scan_prob(struct scan *s, const char *p, const char *lim, uin
 
 static int dist_push(struct scan *s, uint32_t state, uint64_t num, uint64_t den)
 {
-    if (s->dn == s->dcap) {
-        uint32_t cap = s->dcap ? 2 * s->dcap : 16;
-        uint32_t *a = realloc(s->dstate, cap * sizeof *a);
-        if (a)
-            s->dstate = a;
-        uint64_t *b = a ? realloc(s->dnum, cap * sizeof *b) : NULL;
-        if (b)
-            s->dnum = b;
-        uint64_t *c = b ? realloc(s->dden, cap * sizeof *c) : NULL;
-        if (!c)
-            return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory while reading");
-        s->dden = c;
-        s->dcap = cap;
-    }
+    void **const arrays[] = {(void **)&s->dstate, (void **)&s->dnum, (void **)&s->dden};
+    const size_t sizes[] = {sizeof *s->dstate, sizeof *s->dnum, sizeof *s->dden};
+    if (wx_reserve_all(&s->dcap, (size_t)s->dn + 1, 16, 3, arrays, sizes) != 0)
+        return wx_fail(s->err, WX_ELIMIT, s->name, 0, 0, "out of memory while reading");
     s->dstate[s->dn] = state;
     s->dnum[s->dn] = num;
     s->dden[s->dn] = den;
