@@ -95,6 +95,15 @@ enum cli_backend cli_settle_backend(enum cli_backend b, int gpu_usable, int quie
  * bytes escaped). */
 void cli_json_string(FILE *out, const char *s);
 
+/* The opening of one property's JSON object, as `check` and `explore --prop`
+ * print it: {"property": TEXT[, "name": NAME], "kind": "Pmax"[,
+ * "reward_structure": NAME or its number from 1]} without the closing
+ * brace; pr is the property's reward structure (NULL for P properties). */
+struct property;
+struct mdp_rewards;
+void cli_json_property_head(FILE *out, int first, const struct property *p,
+                            const struct mdp_rewards *pr, int reward_index);
+
 /* Writes PATH.tmp with fn's output (fn returns non-zero on a write error)
  * and renames it to PATH, so that no half-written file is ever left. */
 int cli_write_atomic(const char *path, int (*fn)(FILE *, const void *), const void *arg,

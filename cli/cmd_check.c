@@ -547,20 +547,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         if (o.sched_out && (rc = cli_write_atomic(o.sched_out, put_scheduler, &r, err)) != WX_OK)
             goto next;
         if (o.json) {
-            printf("%s{\"property\": ", i ? ", " : "");
-            cli_json_string(stdout, p->text);
-            if (p->name) {
-                printf(", \"name\": ");
-                cli_json_string(stdout, p->name);
-            }
-            printf(", \"kind\": \"%s\"", prop_kind_name(p->kind));
-            if (pr) {
-                printf(", \"reward_structure\": ");
-                if (pr->name)
-                    cli_json_string(stdout, pr->name);
-                else
-                    printf("%d", reward_of[i] + 1);
-            }
+            cli_json_property_head(stdout, i == 0, p, pr, reward_of[i]);
             printf(", \"initial\": [");
             int k = 0;
             for (uint64_t s = 0; s < m.n_states; s++) {

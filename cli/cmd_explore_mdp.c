@@ -611,13 +611,8 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
         }
         double lo = cr.lo[0], hi = cr.hi[0];
         if (o->json) {
-            printf("%s{\"property\": ", i ? ", " : "");
-            cli_json_string(stdout, p->text);
-            if (p->name) {
-                printf(", \"name\": ");
-                cli_json_string(stdout, p->name);
-            }
-            printf(", \"kind\": \"%s\", \"value\": ", prop_kind_name(p->kind));
+            cli_json_property_head(stdout, i == 0, p, pr, pr ? reward_of[i] : 0);
+            printf(", \"value\": ");
             json_double(0.5 * (lo + hi));
             printf(", \"lo\": ");
             json_double(lo);
@@ -625,13 +620,6 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
             json_double(hi);
             printf(", \"iterations\": %llu, \"maybe_states\": %llu", (unsigned long long)cr.iterations,
                    (unsigned long long)cr.n_maybe);
-            if (pr) {
-                printf(", \"reward_structure\": "); /* as `warpex check` says it */
-                if (pr->name)
-                    cli_json_string(stdout, pr->name);
-                else
-                    printf("%d", reward_of[i] + 1);
-            }
             putchar('}');
         } else {
             printf("\nproperty %zu%s%s%s: %s\n", i + 1, p->name ? " \"" : "", p->name ? p->name : "",

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../analysis/prop.h"
+#include "../graph/mdp_lab.h"
 #include "cli.h"
 
 int cli_parse_standalone(int argc, char **argv, int first, const char *command,
@@ -122,6 +124,25 @@ void cli_json_string(FILE *out, const char *s)
             fputc(c, out);
     }
     fputc('"', out);
+}
+
+void cli_json_property_head(FILE *out, int first, const struct property *p,
+                            const struct mdp_rewards *pr, int reward_index)
+{
+    fprintf(out, "%s{\"property\": ", first ? "" : ", ");
+    cli_json_string(out, p->text);
+    if (p->name) {
+        fprintf(out, ", \"name\": ");
+        cli_json_string(out, p->name);
+    }
+    fprintf(out, ", \"kind\": \"%s\"", prop_kind_name(p->kind));
+    if (pr) {
+        fprintf(out, ", \"reward_structure\": ");
+        if (pr->name)
+            cli_json_string(out, pr->name);
+        else
+            fprintf(out, "%d", reward_index + 1);
+    }
 }
 
 enum cli_backend cli_settle_backend(enum cli_backend b, int gpu_usable, int quiet)
