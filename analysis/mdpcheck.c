@@ -58,6 +58,12 @@ static double choice_reward(const struct ctx *x, uint32_t s, uint64_t c)
     return r;
 }
 
+static void trace(const struct mdpcheck_options *o, const char *event)
+{
+    if (o->trace)
+        o->trace(o->trace_arg, event);
+}
+
 static int oom(struct wx_error *err)
 {
     return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (model checking)");
@@ -227,16 +233,19 @@ static int collapse_mecs(struct ctx *x, int zero_reward_only, uint8_t *internal,
     struct sub_pass sp = {.x = x, .zero_reward_only = zero_reward_only, .loc = loc, .back = back,
                           .sub = &sub, .sub_orig = sub_orig, .ccount = sub.state_start,
                           .ecount = ecount};
+    trace(x->o, "MEC sub-MDP: allocated");
     par_for(x->o->threads, k, sub_count, &sp);
     exclusive_scan(sub.state_start, k);
     exclusive_scan(ecount, k);
     par_for(x->o->threads, k, sub_fill, &sp);
     sub.n_choices = sub.state_start[k];
     sub.n_entries = ecount[k];
+    trace(x->o, "MEC sub-MDP: built");
     double tm = now_s();
     if ((rc = (x->o->mec ? x->o->mec : mec_cpu)(&sub, &mr, err)) != WX_OK)
         goto done;
     x->mec_seconds = now_s() - tm;
+    trace(x->o, "MEC decomposition: done");
     for (uint64_t s = 0; s < n; s++)
         mec_of[s] = loc[s] == UINT32_MAX ? MEC_NONE : mr.mec[loc[s]];
     for (uint64_t c = 0; c < sub.n_choices; c++)
@@ -395,6 +404,7 @@ static int build_system(struct ctx *x, struct mdpcheck_result *r, struct wx_erro
     }
     struct sys_pass sp = {.x = x, .internal = internal, .mstart = mstart, .members = members,
                           .ccount = x->state_start, .ecount = ecount};
+    trace(x->o, "system: numbered, allocated");
     par_for(x->o->threads, ns, sys_count, &sp);
     for (uint64_t k = 0; k < ns; k++)
         if (!x->state_start[k]) {
@@ -924,6 +934,7 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
     if ((rc = prop_eval(p, p->phi2, m, labels, initial, x.target, err)) != WX_OK ||
         (p->phi1 && (rc = prop_eval(p, p->phi1, m, labels, initial, allowed, err)) != WX_OK))
         goto done;
+    trace(o, "labels evaluated");
     switch (p->kind) {
     case PROP_PMAX:
         if ((rc = pre(m, allowed, x.target, VI_PMAX0, no, err)) == WX_OK)
@@ -964,6 +975,7 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
             x.ok[c] = ok;
         }
     r->precomp_seconds = now_s() - t0;
+    trace(o, "precomputation: classes done");
 
     t0 = now_s();
     if ((rc = build_system(&x, r, err)) != WX_OK)
@@ -972,6 +984,7 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
         (rc = order_topologically(&x, err)) != WX_OK)
         goto done;
     r->build_seconds = now_s() - t0;
+    trace(o, "system: built");
     r->mec_seconds = x.mec_seconds;
     r->blocks = x.n_blocks;
     r->levels = x.n_levels;
@@ -1003,6 +1016,7 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
             goto done;
     }
     r->solve_seconds = now_s() - t0;
+    trace(o, "solve: done");
 
     for (uint64_t s = 0; s < n; s++) {
         double v;
@@ -1017,6 +1031,7 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
         }
         r->lo[s] = r->hi[s] = v;
     }
+    trace(o, "values: assembled");
     if (o->scheduler) {
         double *mid = malloc((n ? n : 1) * sizeof *mid);
         if (!mid) {

@@ -97,6 +97,11 @@ struct mdpcheck_options {
     mdpcheck_solve_fn solve;           /* NULL: valiter_solve_cpu            */
     mdpcheck_mec_fn mec;               /* NULL: mec_cpu                      */
     mdpcheck_scc_fn scc;               /* NULL: scc_cpu                      */
+    /* Tracing (off when NULL): called at each phase boundary of
+     * mdpcheck_run with a short constant event name, on the calling thread;
+     * the CLI prints a timeline from it. */
+    void (*trace)(void *arg, const char *event);
+    void *trace_arg;
 };
 
 struct mdpcheck_result {
