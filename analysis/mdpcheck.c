@@ -937,11 +937,15 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
     trace(o, "labels evaluated");
     switch (p->kind) {
     case PROP_PMAX:
-        if ((rc = pre(m, allowed, x.target, VI_PMAX0, no, err)) == WX_OK)
+        if (o->precompute2)
+            rc = o->precompute2(m, allowed, x.target, VI_PMAX0, no, VI_PMAX1, yes, err);
+        else if ((rc = pre(m, allowed, x.target, VI_PMAX0, no, err)) == WX_OK)
             rc = pre(m, allowed, x.target, VI_PMAX1, yes, err);
         break;
     case PROP_PMIN:
-        if ((rc = pre(m, allowed, x.target, VI_PMIN0, no, err)) == WX_OK)
+        if (o->precompute2)
+            rc = o->precompute2(m, allowed, x.target, VI_PMIN0, no, VI_PMIN1, yes, err);
+        else if ((rc = pre(m, allowed, x.target, VI_PMIN0, no, err)) == WX_OK)
             rc = pre(m, allowed, x.target, VI_PMIN1, yes, err);
         break;
     case PROP_RMIN:

@@ -76,19 +76,32 @@ static void tl_trace(void *arg, const char *event)
 /* The backend's functions, wrapped for the timeline (CLI-only state: one
  * check at a time). */
 static mdpcheck_precompute_fn tl_pre_fn;
+static mdpcheck_precompute2_fn tl_pre2_fn;
 static mdpcheck_solve_fn tl_solve_fn;
 static mdpcheck_mec_fn tl_mec_fn;
+
+static const char *tl_pre_name(enum vi_precomp which)
+{
+    return which == VI_PMAX0 ? "Prob0A (Pmax = 0)" : which == VI_PMAX1 ? "Prob1E (Pmax = 1)"
+         : which == VI_PMIN0 ? "Prob0E (Pmin = 0)" : "Prob1A (Pmin = 1)";
+}
 
 static int tl_pre(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
                   enum vi_precomp which, uint8_t *out, struct wx_error *err)
 {
-    static const char *const name[] = {"Prob0A (Pmax = 0)", "Prob1E (Pmax = 1)",
-                                       "Prob0E (Pmin = 0)", "Prob1A (Pmin = 1)"};
-    const char *w = which == VI_PMAX0 ? name[0] : which == VI_PMAX1 ? name[1]
-                  : which == VI_PMIN0 ? name[2] : name[3];
-    tl_mark("precomputation %s: start", w);
+    tl_mark("precomputation %s: start", tl_pre_name(which));
     int rc = tl_pre_fn(m, allowed, target, which, out, err);
-    tl_mark("precomputation %s: done", w);
+    tl_mark("precomputation %s: done", tl_pre_name(which));
+    return rc;
+}
+
+static int tl_pre2(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
+                   enum vi_precomp a, uint8_t *out_a, enum vi_precomp b, uint8_t *out_b,
+                   struct wx_error *err)
+{
+    tl_mark("precomputation %s + %s: start", tl_pre_name(a), tl_pre_name(b));
+    int rc = tl_pre2_fn(m, allowed, target, a, out_a, b, out_b, err);
+    tl_mark("precomputation %s + %s: done", tl_pre_name(a), tl_pre_name(b));
     return rc;
 }
 
@@ -613,6 +626,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                                   .device_memory = o.gpu_memory};
     if (bk == CLI_BACKEND_GPU) {
         mo.precompute = valiter_precompute_gpu;
+        mo.precompute2 = valiter_precompute2_gpu;
         mo.solve = valiter_solve_gpu;
         mo.mec = mec_gpu;
         mo.scc = scc_gpu;
@@ -625,6 +639,10 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         tl_solve_fn = mo.solve ? mo.solve : valiter_solve_cpu;
         tl_mec_fn = mo.mec ? mo.mec : mec_cpu;
         mo.precompute = tl_pre;
+        if (mo.precompute2) {
+            tl_pre2_fn = mo.precompute2;
+            mo.precompute2 = tl_pre2;
+        }
         mo.solve = tl_solve;
         mo.mec = tl_mec;
     }
