@@ -138,7 +138,8 @@ static void exclusive_scan(uint64_t *a, uint64_t n)
 }
 
 /* The sub-MDP of collapse_mecs: the maybe states (local numbers), their
- * choices that pass the filter and stay among the maybe states. */
+ * choices that pass the filter and stay among the maybe states; only the
+ * graph (probs NULL): the MEC decomposition reads nothing else. */
 struct sub_pass {
     const struct ctx *x;
     int zero_reward_only;
@@ -186,10 +187,8 @@ static void sub_fill(void *arg, uint64_t lo, uint64_t hi)
             if (!sub_keeps(sp, s, c))
                 continue;
             sp->sub_orig[sc] = c;
-            for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++) {
-                sub->targets[se] = sp->loc[m->targets[e]];
-                sub->probs[se++] = m->probs[e];
-            }
+            for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
+                sub->targets[se++] = sp->loc[m->targets[e]];
             sub->choice_start[++sc] = se;
         }
     }
@@ -221,9 +220,10 @@ static int collapse_mecs(struct ctx *x, int zero_reward_only, uint8_t *internal,
     sub.state_start = calloc(k + 1, sizeof *sub.state_start);
     sub.choice_start = calloc(m->n_choices + 1, sizeof *sub.choice_start);
     sub.targets = malloc((m->n_entries ? m->n_entries : 1) * sizeof *sub.targets);
-    sub.probs = malloc((m->n_entries ? m->n_entries : 1) * sizeof *sub.probs);
+    /* no probabilities: the MEC decomposition reads only the graph
+     * (analysis/mec.h), so sub.probs stays NULL (8 bytes per entry saved) */
     sub_orig = malloc((m->n_choices ? m->n_choices : 1) * sizeof *sub_orig);
-    if (!sub.state_start || !sub.choice_start || !sub.targets || !sub.probs || !sub_orig)
+    if (!sub.state_start || !sub.choice_start || !sub.targets || !sub_orig)
         goto fail;
     /* two parallel passes over the maybe states: count the kept choices
      * and entries, scan, fill (the layout of the sequential loop) */
