@@ -970,12 +970,13 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
         r->n_maybe += c == CLS_MAYBE;
         r->n_infinite += c == CLS_INF;
     }
-    for (uint64_t s = 0; s < n; s++)
-        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
+    if (p->kind != PROP_RMIN) /* every choice is usable */
+        memset(x.ok, 1, m->n_choices);
+    else
+        for (uint64_t c = 0; c < m->n_choices; c++) {
             uint8_t ok = 1;
-            if (p->kind == PROP_RMIN)
-                for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1] && ok; e++)
-                    ok = x.cls[m->targets[e]] != CLS_INF;
+            for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1] && ok; e++)
+                ok = x.cls[m->targets[e]] != CLS_INF;
             x.ok[c] = ok;
         }
     r->precomp_seconds = now_s() - t0;
