@@ -659,6 +659,33 @@ done:
     return rc;
 }
 
+/* Every state's value from its class and the system's solution (a
+ * parallel pass: each state is written once). */
+struct values_pass {
+    const struct ctx *x;
+    const double *slo, *shi;
+    struct mdpcheck_result *r;
+};
+
+static void values_fill(void *arg, uint64_t lo, uint64_t hi)
+{
+    const struct values_pass *vp = arg;
+    const struct ctx *x = vp->x;
+    for (uint64_t s = lo; s < hi; s++) {
+        double v;
+        switch (x->cls[s]) {
+        case CLS_NO: v = 0; break;
+        case CLS_YES: v = x->is_reward ? 0 : 1; break;
+        case CLS_INF: v = INFINITY; break;
+        default:
+            vp->r->lo[s] = vp->slo[x->sid[s]];
+            vp->r->hi[s] = vp->shi ? vp->shi[x->sid[s]] : vp->slo[x->sid[s]];
+            continue;
+        }
+        vp->r->lo[s] = vp->r->hi[s] = v;
+    }
+}
+
 /* One Jacobi application of the operator: out = F(x) on sys. */
 static void apply_operator(const struct vi_system *sys, int maximize, const double *x, double *out)
 {
@@ -1023,19 +1050,8 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
     r->solve_seconds = now_s() - t0;
     trace(o, "solve: done");
 
-    for (uint64_t s = 0; s < n; s++) {
-        double v;
-        switch (x.cls[s]) {
-        case CLS_NO: v = 0; break;
-        case CLS_YES: v = x.is_reward ? 0 : 1; break;
-        case CLS_INF: v = INFINITY; break;
-        default:
-            r->lo[s] = slo[x.sid[s]];
-            r->hi[s] = shi ? shi[x.sid[s]] : slo[x.sid[s]];
-            continue;
-        }
-        r->lo[s] = r->hi[s] = v;
-    }
+    struct values_pass vp = {&x, slo, shi, r};
+    par_for(o->threads, n, values_fill, &vp);
     trace(o, "values: assembled");
     if (o->scheduler) {
         double *mid = malloc((n ? n : 1) * sizeof *mid);

@@ -114,6 +114,9 @@ extern "C" {
 #define VX_BATCH_MIN 4u     /* sweeps in the first batch */
 #define VX_BATCH_MAX 64u    /* sweeps per batch at most: bounds the no-op launches after convergence */
 #define VX_FRONT_LANES 8u   /* lanes per frontier state in the backward search */
+#ifndef VX_FRONT_BLOCKS_PER_SM
+#define VX_FRONT_BLOCKS_PER_SM 8 /* blocks per SM of a search level (8: the device full) */
+#endif
 #define VX_LONG_CHOICE 12.0 /* mean entries per choice above which the entry-parallel sweep is used */
 #define VX_TILE_STATES 32u    /* states per tile of vi_sweep_tiles: one per lane */
 #define VX_TILE_ENTRIES 256u  /* entries per tile (shared memory: 8 B per entry and vector per warp) */
@@ -206,19 +209,20 @@ static void vx_free_all(struct vx_mem *m)
 
 /* Blocks for a grid-stride kernel: enough to fill the device, no more than
  * the work needs. */
+static int vx_sms = 0; /* SMs of the device (vx_blocks sets it) */
+
 static unsigned vx_blocks(uint64_t threads_needed)
 {
-    static int sms = 0;
-    if (!sms) {
+    if (!vx_sms) {
         int dev = 0;
         if (cudaGetDevice(&dev) != cudaSuccess ||
-            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+            cudaDeviceGetAttribute(&vx_sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
             (void)cudaGetLastError();
-            sms = 132;
+            vx_sms = 132;
         }
     }
     uint64_t b = (threads_needed + VX_THREADS - 1) / VX_THREADS;
-    uint64_t cap = (uint64_t)sms * (2048 / VX_THREADS);
+    uint64_t cap = (uint64_t)vx_sms * (2048 / VX_THREADS);
     if (b > cap)
         b = cap;
     return b ? (unsigned)b : 1u;
@@ -237,6 +241,18 @@ extern "C" int valiter_gpu_available(void)
         return 0;
     }
     return major >= 9; /* built for sm_90 */
+}
+
+/* Destroys this process's primary context (cudaDeviceReset) once the GPU
+ * is no longer needed: measured on the H100 (bench/cuda_exit_probe.cu,
+ * 2026-11-22), most of the ~0.09 s the driver otherwise spends tearing the
+ * context down at process exit is spent here instead (0.06-0.07 s), so a
+ * caller can overlap it with host work.  Every device allocation must have
+ * been freed; a later CUDA call creates a new context. */
+extern "C" void valiter_gpu_release(void)
+{
+    (void)cudaDeviceReset();
+    (void)cudaGetLastError();
 }
 
 extern "C" int valiter_gpu_init(void)
@@ -412,7 +428,12 @@ static int vx_search(struct vx_graph *g, int rule, const uint8_t *seeds, const u
 {
     int rc = WX_OK;
     const unsigned bn = vx_blocks(g->n);
-    const unsigned bf = vx_blocks(g->n * (ull)VX_FRONT_LANES); /* grid-stride over any frontier */
+    /* grid-stride over any frontier; at most VX_FRONT_BLOCKS_PER_SM blocks
+     * per SM: most levels' frontiers are small, and an empty block still
+     * costs its launch */
+    unsigned bf = vx_blocks(g->n * (ull)VX_FRONT_LANES);
+    if (bf > (unsigned)vx_sms * VX_FRONT_BLOCKS_PER_SM)
+        bf = (unsigned)vx_sms * VX_FRONT_BLOCKS_PER_SM;
     ull level = 0, batch = VX_BATCH_MIN, h[4];
     CK(cudaMemset(g->mark, 0, g->n * sizeof(uint32_t)));
     CK(cudaMemset(g->lvl, 0, 4 * sizeof(ull)));
