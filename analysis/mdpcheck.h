@@ -123,6 +123,11 @@ struct mdpcheck_options {
      * the CLI prints a timeline from it. */
     void (*trace)(void *arg, const char *event);
     void *trace_arg;
+    /* Called (when set) once the numeric solution is done: every call of
+     * the backend functions above has returned, what follows is host work
+     * (values, scheduler).  The CLI ends the GPU's use there. */
+    void (*solved)(void *arg);
+    void *solved_arg;
 };
 
 struct mdpcheck_result {

@@ -188,6 +188,11 @@ static void gpu_release_start(struct gpu_release *g)
     g->started = pthread_create(&g->tid, NULL, gpu_release_main, NULL) == 0;
 }
 
+static void gpu_release_hook(void *arg)
+{
+    gpu_release_start(arg);
+}
+
 static void gpu_release_join(struct gpu_release *g)
 {
     if (g->started)
@@ -691,10 +696,12 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             fprintf(stderr, "warpex: note: %s: no rewards given (--srew/--trew): all rewards are 0\n",
                     p->text);
         tl_mark("property %zu: start", i + 1);
+        if (i + 1 == n_props && bk == CLI_BACKEND_GPU) { /* the GPU's last use: release after it */
+            mo.solved = gpu_release_hook;
+            mo.solved_arg = &release;
+        }
         rc = mdpcheck_run(&m, have_labels ? &labels : NULL, pr, initial, p, &mo, &r, err);
         tl_mark("property %zu: checked", i + 1);
-        if (i + 1 == n_props && bk == CLI_BACKEND_GPU)
-            gpu_release_start(&release); /* the GPU's work is done */
         if (rc != WX_OK) {
             if (o.json)
                 printf("]}\n");
