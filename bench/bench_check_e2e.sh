@@ -31,6 +31,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ -n "$new" ] || { echo "bench_check_e2e: --new WARPEX is required"; exit 2; }
+PROBE_VARIANTS=${PROBE_VARIANTS:-none ctx free held pinned kernel reset freereset thread0 thread}
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'; }
 dev=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 echo "device: ${dev:-none}, $(nproc) host cores, $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -40,7 +41,7 @@ if [ -n "$probe" ]; then
     echo "| CUDA probe | run | context s | work s | reset s | pageable H2D GB/s | after return s | process wall s |"
     echo "|---|---|---|---|---|---|---|---|"
     for r in $(seq 1 "$runs"); do
-        for v in none ctx free held pinned kernel reset freereset; do
+        for v in $PROBE_VARIANTS; do
             t0=$(date +%s%N)
             line=$("$probe" $v 2>&1)
             t1=$(date +%s%N)

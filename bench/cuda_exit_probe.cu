@@ -12,6 +12,9 @@
  *     kernel    + a kernel launch, a stream and two events (destroyed)
  *     reset     ctx, then cudaDeviceReset() timed inside the process
  *     freereset free, then cudaDeviceReset() timed inside the process
+ *     thread0   ctx, then cudaDeviceReset() on another thread (timed there)
+ *     thread    the same, the thread first calling cudaSetDevice() and
+ *               cudaFree(NULL) so that the context is current on it
  * Prints one line: the variant, seconds for the context, for the work, for
  * the reset, and the wall clock (ns since the epoch) just before returning
  * from main, to set against the wall clock the script takes after exit.
@@ -21,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
 
 #include <cuda_runtime.h>
 
@@ -45,6 +49,24 @@ static __global__ void touch(unsigned *p, size_t n)
             return 1;                                                                              \
         }                                                                                          \
     } while (0)
+
+static int bind_first;
+static double reset_seconds;
+
+static void *reset_thread(void *arg)
+{
+    (void)arg;
+    double t = now();
+    if (bind_first) {
+        int dev = 0;
+        (void)cudaGetDevice(&dev);
+        (void)cudaSetDevice(dev);
+        (void)cudaFree(NULL);
+    }
+    (void)cudaDeviceReset();
+    reset_seconds = now() - t;
+    return NULL;
+}
 
 int main(int argc, char **argv)
 {
@@ -96,6 +118,13 @@ int main(int argc, char **argv)
             CK(cudaFree(p));
         }
         t_work = now() - t1;
+        if (!strcmp(v, "thread0") || !strcmp(v, "thread")) {
+            pthread_t tid;
+            bind_first = !strcmp(v, "thread");
+            if (pthread_create(&tid, NULL, reset_thread, NULL) == 0)
+                pthread_join(tid, NULL);
+            t_reset = reset_seconds;
+        }
         if (!strcmp(v, "reset") || !strcmp(v, "freereset")) {
             double t3 = now();
             CK(cudaDeviceReset());

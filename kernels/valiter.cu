@@ -251,7 +251,12 @@ extern "C" int valiter_gpu_available(void)
  * been freed; a later CUDA call creates a new context. */
 extern "C" void valiter_gpu_release(void)
 {
-    (void)cudaDeviceReset();
+    /* on a thread that has not used CUDA yet, the reset alone returned at
+     * once and left the teardown to process exit (H100, 2026-11-22): the
+     * primary context is made current here first */
+    int dev = 0;
+    if (cudaGetDevice(&dev) == cudaSuccess && cudaSetDevice(dev) == cudaSuccess && cudaFree(NULL) == cudaSuccess)
+        (void)cudaDeviceReset();
     (void)cudaGetLastError();
 }
 
