@@ -5,7 +5,8 @@
  * PIPELINE (mdpcheck_run):
  *  1. phi1/phi2 -> allowed A (NULL for F) and target T.
  *  2. Graph precomputation through the backend's precompute function
- *     (valiter.h): Pmax: S0 = Prob0A, S1 = Prob1E;  Pmin: S0 = Prob0E,
+ *     (valiter.h; precompute2 for the two sets of Pmax and Pmin in one
+ *     call when set): Pmax: S0 = Prob0A, S1 = Prob1E;  Pmin: S0 = Prob0E,
  *     S1 = Prob1A;  Rmin: Prob1E decides finite (Pmax(F T) = 1) vs infinite;
  *     Rmax: Prob1A does (Pmin(F T) = 1).  Reward targets have value 0,
  *     states outside the Prob1 set value +infinity (PRISM's convention).

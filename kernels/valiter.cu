@@ -3,7 +3,10 @@
  * (Prob0A/0E/1A/1E) and the value-iteration sweep (plain or interval).
  * Contract: analysis/valiter.h.
  *
- * PRECOMPUTATION.  The MDP is uploaded once; a predecessor index (for each
+ * PRECOMPUTATION.  The MDP is uploaded once per call (valiter_precompute2_gpu:
+ * once for two sets, which mdpcheck asks for Pmax and Pmin: on the H100 the
+ * 75 MB upload of consensus N=6 K=2 takes ~12 ms at 6-8 GB/s pageable); a
+ * predecessor index (for each
  * state t, the choices with an entry into t) is built on the device by
  * sorting (target, choice) pairs with CUB's radix sort and a binary search
  * per state for the row starts.  Every set is a least fixpoint computed by a
