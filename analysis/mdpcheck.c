@@ -1049,8 +1049,6 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
     }
     r->solve_seconds = now_s() - t0;
     trace(o, "solve: done");
-    if (o->solved)
-        o->solved(o->solved_arg);
 
     struct values_pass vp = {&x, slo, shi, r};
     par_for(o->threads, n, values_fill, &vp);

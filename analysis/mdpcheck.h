@@ -78,11 +78,6 @@ typedef int (*mdpcheck_precompute2_fn)(const struct mdp *m, const uint8_t *allow
 int valiter_precompute2_gpu(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
                             enum vi_precomp a, uint8_t *out_a, enum vi_precomp b, uint8_t *out_b,
                             struct wx_error *err);
-/* Ends the GPU's use in this process (kernels/valiter.cu: cudaDeviceReset;
- * a no-op without CUDA): the driver's context teardown then happens on the
- * caller's thread of choice instead of at process exit.  Same note as
- * above on its home. */
-void valiter_gpu_release(void);
 typedef int (*mdpcheck_solve_fn)(const struct vi_system *sys, const struct vi_params *par,
                                  double *lo, double *hi, struct vi_stats *stats,
                                  struct wx_error *err);
@@ -124,11 +119,6 @@ struct mdpcheck_options {
      * the CLI prints a timeline from it. */
     void (*trace)(void *arg, const char *event);
     void *trace_arg;
-    /* Called (when set) once the numeric solution is done: every call of
-     * the backend functions above has returned, what follows is host work
-     * (values, scheduler).  The CLI ends the GPU's use there. */
-    void (*solved)(void *arg);
-    void *solved_arg;
 };
 
 struct mdpcheck_result {

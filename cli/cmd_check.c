@@ -166,40 +166,6 @@ static int gpu_probe_join(struct gpu_probe *g)
     return g->usable;
 }
 
-/* The end of the GPU's use: the CUDA context is destroyed on a thread of
- * its own (valiter_gpu_release) while the main thread prints and frees,
- * instead of at process exit after all of it. */
-struct gpu_release {
-    pthread_t tid;
-    int started;
-};
-
-static void *gpu_release_main(void *arg)
-{
-    (void)arg;
-    tl_mark("GPU release: start (thread)");
-    valiter_gpu_release();
-    tl_mark("GPU release: done");
-    return NULL;
-}
-
-static void gpu_release_start(struct gpu_release *g)
-{
-    g->started = pthread_create(&g->tid, NULL, gpu_release_main, NULL) == 0;
-}
-
-static void gpu_release_hook(void *arg)
-{
-    gpu_release_start(arg);
-}
-
-static void gpu_release_join(struct gpu_release *g)
-{
-    if (g->started)
-        pthread_join(g->tid, NULL);
-    g->started = 0;
-}
-
 struct check_options {
     const char *input, *lab, *sta, *props_file, *values_out, *sched_out;
     const char **props, **srew, **trew; /* --prop, --srew, --trew may repeat */
@@ -460,7 +426,6 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     struct property *props = NULL;
     size_t n_props = 0, n_file = 0;
     struct gpu_probe probe = {0};
-    struct gpu_release release = {0};
     struct timespec t_start;
     clock_gettime(CLOCK_MONOTONIC, &t_start);
     tl_start();
@@ -696,10 +661,6 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             fprintf(stderr, "warpex: note: %s: no rewards given (--srew/--trew): all rewards are 0\n",
                     p->text);
         tl_mark("property %zu: start", i + 1);
-        if (i + 1 == n_props && bk == CLI_BACKEND_GPU) { /* the GPU's last use: release after it */
-            mo.solved = gpu_release_hook;
-            mo.solved_arg = &release;
-        }
         rc = mdpcheck_run(&m, have_labels ? &labels : NULL, pr, initial, p, &mo, &r, err);
         tl_mark("property %zu: checked", i + 1);
         if (rc != WX_OK) {
@@ -825,8 +786,6 @@ out:
     mdp_reward_models_free(&rew);
     mdp_sta_free(&sta);
     mdp_free(&m);
-    tl_mark("check: freed");
-    gpu_release_join(&release);
-    tl_mark("check: returning (what follows is exit)");
+    tl_mark("check: freed, returning (what follows is exit)");
     return rc;
 }

@@ -1,8 +1,7 @@
 /*
- * nogpu_valiter_pre.c -- valiter_precompute2_gpu and valiter_gpu_release
- * (declared in analysis/mdpcheck.h) in a build made without nvcc: an input
- * error ("built without CUDA"), as every GPU entry point of
- * nogpu_valiter.c, and nothing to release.
+ * nogpu_valiter_pre.c -- valiter_precompute2_gpu (declared in
+ * analysis/mdpcheck.h) in a build made without nvcc: an input error
+ * ("built without CUDA"), as every GPU entry point of nogpu_valiter.c.
  */
 #include "../analysis/mdpcheck.h"
 
@@ -13,8 +12,4 @@ int valiter_precompute2_gpu(const struct mdp *m, const uint8_t *allowed, const u
     (void)m, (void)allowed, (void)target, (void)a, (void)out_a, (void)b, (void)out_b;
     return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                    "this warpex was built without CUDA (nvcc was not found): GPU value iteration is unavailable");
-}
-
-void valiter_gpu_release(void)
-{
 }

@@ -118,7 +118,9 @@ extern "C" {
 #define VX_BATCH_MAX 64u    /* sweeps per batch at most: bounds the no-op launches after convergence */
 #define VX_FRONT_LANES 8u   /* lanes per frontier state in the backward search */
 #ifndef VX_FRONT_BLOCKS_PER_SM
-#define VX_FRONT_BLOCKS_PER_SM 8 /* blocks per SM of a search level (8: the device full) */
+/* blocks per SM of a search level (8: the device full); 2 measured no faster on consensus N=6 K=2's
+ * 124-launch searches (H100, 2026-11-22: precomputation 0.061-0.073 s against 0.060-0.065 s) */
+#define VX_FRONT_BLOCKS_PER_SM 8
 #endif
 #define VX_LONG_CHOICE 12.0 /* mean entries per choice above which the entry-parallel sweep is used */
 #define VX_TILE_STATES 32u    /* states per tile of vi_sweep_tiles: one per lane */
@@ -244,23 +246,6 @@ extern "C" int valiter_gpu_available(void)
         return 0;
     }
     return major >= 9; /* built for sm_90 */
-}
-
-/* Destroys this process's primary context (cudaDeviceReset) once the GPU
- * is no longer needed: measured on the H100 (bench/cuda_exit_probe.cu,
- * 2026-11-22), most of the ~0.09 s the driver otherwise spends tearing the
- * context down at process exit is spent here instead (0.06-0.07 s), so a
- * caller can overlap it with host work.  Every device allocation must have
- * been freed; a later CUDA call creates a new context. */
-extern "C" void valiter_gpu_release(void)
-{
-    /* on a thread that has not used CUDA yet, the reset alone returned at
-     * once and left the teardown to process exit (H100, 2026-11-22): the
-     * primary context is made current here first */
-    int dev = 0;
-    if (cudaGetDevice(&dev) == cudaSuccess && cudaSetDevice(dev) == cudaSuccess && cudaFree(NULL) == cudaSuccess)
-        (void)cudaDeviceReset();
-    (void)cudaGetLastError();
 }
 
 extern "C" int valiter_gpu_init(void)
