@@ -22,6 +22,11 @@
 # kernel's 32-bit copies; choice offsets 8 B or 4 B per choice; constants
 # 8 B per choice; 12 B per entry: 4 B target + 8 B probability) and each
 # vector read once and written once (16 B per state for lo, 16 more for hi).
+# The packed sweep (kernels/valiter.cu, automatic where a system has <= 256
+# distinct probabilities and constants: the *-few configs, made with
+# vi_bench --few-numbers) reads 1 B per state, 2 B per choice and 4 B per
+# entry; its rows also give "unpacked bytes" GB/s (kind 5's bytes over the
+# packed time) to compare with the unpacked kernel on the same MDP.
 # Not counted: the gathers x[t[e]] (8 B, or 16 B for a (lo, hi) pair, per
 # entry: cache hits when targets are local, a 32 B DRAM sector each when
 # they are uniform -- which is why the random-target row stays far below the

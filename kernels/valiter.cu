@@ -71,11 +71,24 @@
  *
  * BYTES PER SWEEP (stats.bytes_per_sweep) counts what a sweep must stream at
  * least in the representation its kernel reads: 8 B per state (state
- * offsets; 4 B with vi_sweep_tiles2's 32-bit copies), 16 B per choice (choice
- * offsets 8 B or 4 B, constants 8 B), 12 B per entry (target, probability),
+ * offsets; 4 B with vi_sweep_tiles2's 32-bit copies, 1 B packed), 16 B per
+ * choice (choice offsets 8 B or 4 B, constants 8 B; 2 B packed), 12 B per
+ * entry (target, probability; 4 B packed),
  * and per vector (lo, and hi for interval iteration) one read and one write
  * of 8 B per state.  The gathers x[t[e]] and the tile table are not counted:
  * with local targets the caches serve the gathers.
+ *
+ * MEASURED, packed sweeps (H100, 2026-11-22, vi helper's runs 2-3 in
+ * bench/RESULTS.md; copy 3.02 TB/s): consensus N=6 K=2's Pmax system
+ * 37.8-38.1 us per interval sweep (unpacked kind 5: 62.0-62.9 us; the
+ * first packed version, which loaded choice words round by round: 48.9),
+ * solve 0.229-0.236 s instead of 0.341-0.345 s, bit-identical values and
+ * 5069 sweeps; evict-first 37.8-38.0 us vs cached 40.3; loading the next
+ * tile's entry words ahead (kind 12: 100 bytes of spills) 47.3-47.7 us,
+ * slower.  20 M states / 120 M entries with few numbers, local targets:
+ * 1.13-1.19 ms per sweep against 1.58-1.60 ms unpacked (= 2.43-2.55 TB/s of
+ * the unpacked representation's bytes; 1.06-1.10 TB/s of its own), uniform
+ * targets 4.31-4.43 ms against 5.16.
  *
  * MEASURED (H200, 2026-11-21, bench/bench_gpu_valiter.sh; copy 4.24 TB/s):
  * tiles2 vs tiles, ms per interval sweep: local targets 1.43 vs 1.59, uniform
@@ -158,7 +171,7 @@ static int vx_pinned(int *group)
     char *end;
     long k = strtol(e, &end, 10);
     *group = *end == ',' ? (int)strtol(end + 1, NULL, 10) : 32;
-    return k > 0 && k <= 11 ? (int)k : 0;
+    return k > 0 && k <= 13 ? (int)k : 0;
 }
 
 extern "C" void valiter_gpu_set_kernel(int kind, int group)
@@ -1144,8 +1157,13 @@ static __global__ void __launch_bounds__(VX_THREADS, 4) /* <= 64 registers: 4 bl
  *   state s     1 B: end of s's choices relative to its tile's first choice
  *                    (tiles hold <= 255 choices)
  * against 12 B, 12 B and 4 B unpacked: consensus N=6 K=2's Pmax system
- * streams 42 MB per interval sweep instead of 104 MB, less than the H100's
- * 50 MB L2.  The two dictionaries (<= VX_DICT doubles each, the exact values
+ * streams 42 MB per interval sweep instead of 104 MB.  A tile issues all
+ * its loads of the system at once (state ends, choice words, entry words:
+ * one memory round trip), then all its gathers; starts come from the
+ * previous lane's end by shuffles.  Conditions (else kind 5 runs): <= 256
+ * distinct probabilities and constants, no state with more than 255
+ * entries or choices, n <= 2^pshift, and the packed copy fits in the free
+ * device memory next to the uploaded system.  The two dictionaries (<= VX_DICT doubles each, the exact values
  * of the system) are staged in shared memory per block.  A choice's start is
  * the previous choice's end (0 for a tile's first choice), likewise a
  * state's.  Arithmetic, order and results are those of vi_sweep_tiles2
@@ -1153,10 +1171,25 @@ static __global__ void __launch_bounds__(VX_THREADS, 4) /* <= 64 registers: 4 bl
  * the CPU twin.  ST: evict-first loads of the streamed arrays (a system
  * larger than L2) or cached loads (it fits: it stays in L2 from sweep to
  * sweep).  INPL: in-place sweeps as kind 7. */
-template <bool IV, bool MX, bool INPL, bool ST>
+/* Entry words of the tile [ta, tb): lane j gets words j, j+32, ... */
+template <bool ST>
+static __device__ __forceinline__ void vx_words(const vx_sys &sy, uint4 ta, uint4 tb, unsigned lane,
+                                                uint32_t (&ew)[VX_TILE_ENTRIES / 32])
+{
+    const uint32_t ne = tb.z - ta.z;
+#pragma unroll
+    for (int r = 0; r < (int)(VX_TILE_ENTRIES / 32); r++) {
+        const uint32_t j = lane + 32u * (uint32_t)r;
+        ew[r] = j < ne ? vx_ld<ST>(sy.pent + ta.z + j) : 0u;
+    }
+}
+
+/* PF: the entry words come in ewin (loaded one tile ahead by the caller). */
+template <bool IV, bool MX, bool INPL, bool ST, bool PF>
 static __device__ __forceinline__ int vx_tile_packed(const vx_sys &sy, uint4 ta, uint4 tb, const double *x,
                                                      double *nx, double eps, int rel, double *sw,
-                                                     const double *pd, const double *bd, unsigned lane)
+                                                     const double *pd, const double *bd, unsigned lane,
+                                                     const uint32_t (&ewin)[VX_TILE_ENTRIES / 32])
 {
     constexpr int R = (int)(VX_TILE_ENTRIES / 32); /* rounds of 32 entries or choices */
     const double worst = MX ? -INFINITY : INFINITY;
@@ -1173,7 +1206,7 @@ static __device__ __forceinline__ int vx_tile_packed(const vx_sys &sy, uint4 ta,
     for (int r = 0; r < R; r++) {
         const uint32_t j = lane + 32u * (uint32_t)r;
         cw[r] = j < nch ? (uint32_t)vx_ld<ST>(sy.pcho + c0 + j) : 0u;
-        ew[r] = j < ne ? vx_ld<ST>(sy.pent + e0 + j) : 0u;
+        ew[r] = PF ? ewin[r] : j < ne ? vx_ld<ST>(sy.pent + e0 + j) : 0u;
     }
     const uint32_t k0up = __shfl_up_sync(VX_FULL, k1, 1), k0 = lane ? k0up : 0u;
     /* (1) products: all gathers in flight together */
@@ -1242,7 +1275,10 @@ static __device__ __forceinline__ int vx_tile_packed(const vx_sys &sy, uint4 ta,
     return vx_store2<IV, INPL>(s, bl, bh, x, nx, eps, rel);
 }
 
-template <bool IV, bool MX, bool INPL, bool ST>
+/* PF (kinds 12, 13): the next tile's entry words are loaded while this
+ * tile is processed (its records two tiles ahead), so a tile's gathers
+ * start at once: one memory round trip per tile fewer, more registers. */
+template <bool IV, bool MX, bool INPL, bool ST, bool PF>
 static __global__ void __launch_bounds__(VX_THREADS, 4)
     vi_sweep_packed(vx_sys sy, const double *x, const double *__restrict__ unused_in, double *nx,
                     double *unused_out, vx_ctl *ctl, ull it, double eps, int rel)
@@ -1260,14 +1296,32 @@ static __global__ void __launch_bounds__(VX_THREADS, 4)
     const ull nwarps = ((ull)gridDim.x * blockDim.x) >> 5;
     double *sw = sb[w];
     int bad = 0;
-    uint4 ta = make_uint4(0, 0, 0, 0), tb = ta;
+    uint4 ta = make_uint4(0, 0, 0, 0), tb = ta, na = ta, nb = ta;
+    uint32_t ew[VX_TILE_ENTRIES / 32];
     if (warp < sy.ntiles)
         ta = vx_ld<ST>(sy.trec + warp), tb = vx_ld<ST>(sy.trec + warp + 1);
+    if (PF && warp + nwarps < sy.ntiles)
+        na = vx_ld<ST>(sy.trec + warp + nwarps), nb = vx_ld<ST>(sy.trec + warp + nwarps + 1);
+    if (PF && warp < sy.ntiles)
+        vx_words<ST>(sy, ta, tb, lane, ew);
     for (ull k = warp; k < sy.ntiles; k += nwarps) { /* warp-uniform */
         const uint4 ca = ta, cb = tb;
-        if (k + nwarps < sy.ntiles)
-            ta = vx_ld<ST>(sy.trec + k + nwarps), tb = vx_ld<ST>(sy.trec + k + nwarps + 1);
-        bad |= vx_tile_packed<IV, MX, INPL, ST>(sy, ca, cb, x, nx, eps, rel, sw, pd, bd, lane);
+        if (PF) {
+            uint32_t cur[VX_TILE_ENTRIES / 32];
+#pragma unroll
+            for (int r = 0; r < (int)(VX_TILE_ENTRIES / 32); r++)
+                cur[r] = ew[r];
+            ta = na, tb = nb;
+            if (k + nwarps < sy.ntiles)
+                vx_words<ST>(sy, ta, tb, lane, ew);
+            if (k + 2 * nwarps < sy.ntiles)
+                na = vx_ld<ST>(sy.trec + k + 2 * nwarps), nb = vx_ld<ST>(sy.trec + k + 2 * nwarps + 1);
+            bad |= vx_tile_packed<IV, MX, INPL, ST, true>(sy, ca, cb, x, nx, eps, rel, sw, pd, bd, lane, cur);
+        } else {
+            if (k + nwarps < sy.ntiles)
+                ta = vx_ld<ST>(sy.trec + k + nwarps), tb = vx_ld<ST>(sy.trec + k + nwarps + 1);
+            bad |= vx_tile_packed<IV, MX, INPL, ST, false>(sy, ca, cb, x, nx, eps, rel, sw, pd, bd, lane, ew);
+        }
     }
     vx_sweep_done(ctl, it, bad);
 }
@@ -1348,13 +1402,17 @@ static vx_sweep_fn vx_pick2(int kind, int g)
     if (kind == 7) /* kind 5 in place (VI_GAUSS_SEIDEL) */
         return vi_sweep_tiles2<IV, MX, true, true>;
     if (kind == 8) /* packed, evict-first loads */
-        return vi_sweep_packed<IV, MX, false, true>;
+        return vi_sweep_packed<IV, MX, false, true, false>;
     if (kind == 9) /* packed in place, evict-first */
-        return vi_sweep_packed<IV, MX, true, true>;
+        return vi_sweep_packed<IV, MX, true, true, false>;
     if (kind == 10) /* packed, cached loads */
-        return vi_sweep_packed<IV, MX, false, false>;
+        return vi_sweep_packed<IV, MX, false, false, false>;
     if (kind == 11) /* packed in place, cached */
-        return vi_sweep_packed<IV, MX, true, false>;
+        return vi_sweep_packed<IV, MX, true, false, false>;
+    if (kind == 12) /* packed, evict-first, entry words a tile ahead */
+        return vi_sweep_packed<IV, MX, false, true, true>;
+    if (kind == 13) /* the same in place */
+        return vi_sweep_packed<IV, MX, true, true, true>;
     if (kind == 3)
         return vi_sweep_tiles<IV, MX, 1>;
     if (kind == 4) /* more resident warps, fewer registers */
@@ -1601,8 +1659,17 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
      * it, or pinned (kinds 8-11, which fall back to kind 5 where it does not) */
     if ((kind == 5 && !vx_pinned(&g0)) || kind >= 8) {
         const int pinned = kind >= 8;
-        if (vx_packable_shape(sys) && vx_dict(sys->probs, ne, pkeys, &npk) && vx_dict(sys->b, nc, bkeys, &nbk) &&
-            n <= (1ull << vx_pack_shift(npk))) {
+        /* the packed copy comes on top of the system already uploaded: only
+         * when it fits in what is free (with the tile records, the value
+         * pairs and 64 MiB to spare), else the unpacked kernel */
+        size_t dfree = 0, dtotal = 0;
+        if (cudaMemGetInfo(&dfree, &dtotal) != cudaSuccess) {
+            (void)cudaGetLastError();
+            dfree = 0;
+        }
+        const ull pk_need = n + 2 * nc + 4 * ne + 16 * (n + 1) + (ull)(iv ? 2 : 0) * 16 * n + (64ull << 20);
+        if (dfree >= pk_need && vx_packable_shape(sys) && vx_dict(sys->probs, ne, pkeys, &npk) &&
+            vx_dict(sys->b, nc, bkeys, &nbk) && n <= (1ull << vx_pack_shift(npk))) {
             if (!pinned) {
                 /* evict-first loads of the streamed arrays when the two value
                  * vectors fit in half of L2 (they then stay there: consensus
@@ -1615,12 +1682,12 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
                 kind = (ull)(iv ? 2 : 1) * 16 * n <= (ull)l2 / 2 ? 8 : 10;
             }
         } else
-            kind = kind == 9 || kind == 11 ? 7 : 5;
+            kind = kind == 9 || kind == 11 || kind == 13 ? 7 : 5;
     }
-    if (par->method == VI_GAUSS_SEIDEL && (kind == 5 || kind == 8 || kind == 10))
+    if (par->method == VI_GAUSS_SEIDEL && (kind == 5 || kind == 8 || kind == 10 || kind == 12))
         kind += kind == 5 ? 2 : 1; /* in-place sweeps (see vi_sweep_tiles2) */
     vx_last_kind = kind;
-    inpl = kind == 7 || kind == 9 || kind == 11;
+    inpl = kind == 7 || kind == 9 || kind == 11 || kind == 13;
     packed = kind >= 8;
     fn = vx_pick(iv, par->maximize, kind, g);
     if (packed && iv) {

@@ -58,11 +58,14 @@
  * over choices with group 1..32, kind 2 = lanes over entries, group 8|32,
  * kind 3 = tiles staged in shared memory, kind 4 = the same with more
  * resident warps, kind 5 = tiles with interleaved bounds and 32-bit offsets,
- * the default, kind 6 = kind 5 without its early loads) */
+ * kind 6 = kind 5 without its early loads, kind 7 = kind 5 in place, kinds
+ * 8-13 = packed sweeps (the default where the system has few distinct
+ * numbers; see valiter_gpu_last_kind below)) */
 void valiter_gpu_set_kernel(int kind, int group);
 /* the kind the last valiter_solve_gpu ran (kinds 8-11: packed sweeps, 8/10
  * Jacobi with evict-first/cached loads, 9/11 in place; a pinned packed kind
- * falls back to 5 (7 in place) when the system cannot be packed) */
+ * falls back to 5 (7 in place) when the system cannot be packed; 12/13:
+ * packed with the next tile's entry words loaded ahead) */
 int valiter_gpu_last_kind(void);
 
 static int quick, ref_only;
@@ -636,7 +639,7 @@ static void inplace_check(const char *tag, const struct vi_system *y, const stru
     n_inplace++;
     n_inplace_sweeps += st.iterations;
     n_jacobi_sweeps += ref_it;
-    check(rc == WX_OK && bad == n && st.iterations <= ref_it && (ran == 7 || ran == 9 || ran == 11) &&
+    check(rc == WX_OK && bad == n && st.iterations <= ref_it && (ran == 7 || ran == 9 || ran == 11 || ran == 13) &&
               (!kind || ran == kind),
           "%s in-place (pinned %d, ran %d): rc %d%s%s, %llu sweeps (Jacobi %llu)%s%s at %llu [%.17g, %.17g] ref [%.17g, %.17g]", tag, kind, ran, rc,
           rc ? ": " : "", rc ? err.msg : "", (unsigned long long)st.iterations, (unsigned long long)ref_it,
@@ -691,16 +694,16 @@ static void solve_instance(uint64_t seed, int k)
     {
         /* a pinned kernel variant: all must give the same answer (a packed
          * kind where the system cannot be packed runs kind 5) */
-        static const int groups1[] = {1, 2, 4, 8, 16, 32}, kinds[] = {1, 2, 3, 4, 5, 6, 8, 10};
-        int kind = kinds[rndu(&r, 8)];
+        static const int groups1[] = {1, 2, 4, 8, 16, 32}, kinds[] = {1, 2, 3, 4, 5, 6, 8, 10, 12};
+        int kind = kinds[rndu(&r, 9)];
         int group = kind == 1 ? groups1[rndu(&r, 6)] : (rndu(&r, 2) ? 8 : 32);
         solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, kind, group);
     }
     if (dict) {
         /* packed on (both load policies) and off: bit-identical, and the
          * pinned kind really ran */
-        static const int pk[] = {8, 10, 5};
-        for (int i = 0; i < 3; i++) {
+        static const int pk[] = {8, 10, 12, 5};
+        for (int i = 0; i < 4; i++) {
             solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, pk[i], 32);
             check(valiter_gpu_last_kind() == pk[i], "%s: pinned kind %d ran (ran %d)", tag, pk[i],
                   valiter_gpu_last_kind());
@@ -717,6 +720,7 @@ static void solve_instance(uint64_t seed, int k)
         if (dict) { /* packed in place (both load policies) and unpacked in place */
             inplace_check(tag, y, &sc, lo0, hi0, ref_it, tconv ? tlo : NULL, tconv ? thi : NULL, 9);
             inplace_check(tag, y, &sc, lo0, hi0, ref_it, tconv ? tlo : NULL, tconv ? thi : NULL, 11);
+            inplace_check(tag, y, &sc, lo0, hi0, ref_it, tconv ? tlo : NULL, tconv ? thi : NULL, 13);
             inplace_check(tag, y, &sc, lo0, hi0, ref_it, tconv ? tlo : NULL, tconv ? thi : NULL, 7);
         }
         free(tlo), free(thi);
@@ -1018,6 +1022,9 @@ static void packed_case(const char *what, uint32_t n, uint32_t big_entries, uint
         solve_and_compare(tag, &y, &sc, lo0, hi0, 1, it, rlo, rhi, 8, 32);
         check(valiter_gpu_last_kind() == want, "%s: pinned kind 8 ran kind %d (want %d)", tag,
               valiter_gpu_last_kind(), want);
+        solve_and_compare(tag, &y, &sc, lo0, hi0, 1, it, rlo, rhi, 12, 32);
+        check(valiter_gpu_last_kind() == (want == 8 ? 12 : 5), "%s: pinned kind 12 ran kind %d", tag,
+              valiter_gpu_last_kind());
     }
     free(ss), free(cs), free(tg), free(pr), free(b), free(lo0), free(hi0), free(rlo), free(rhi);
 }
