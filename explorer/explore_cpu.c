@@ -84,8 +84,14 @@
 #ifndef SEEN_BITS
 #define SEEN_BITS 14u
 #endif
-/* Ids re-inserted per grab while growing the table. */
+/* Ids (or, keyed tables, old slots) re-inserted per grab while growing
+ * the table. */
 #define REHASH_CHUNK 8192u
+#define REHASH_SLOTS 65536u
+/* 0: keyed tables re-insert by id ranges too (a knob for A/B runs). */
+#ifndef REHASH_BY_SLOTS
+#define REHASH_BY_SLOTS 1
+#endif
 
 enum halt { HALT_NONE, HALT_LEVEL, HALT_NOW };
 enum act { ACT_RESUME, ACT_NEXT_LEVEL, ACT_REHASH, ACT_STOP };
@@ -263,7 +269,10 @@ static int decide(struct shared *sh)
                 fail(sh, rc, &e);
             } else {
                 sh->rehashing = true;
-                sh->rehash_end = vtable_count(sh->t);
+                /* Keyed tables re-insert by ranges of the old slot
+                 * array (vtable_grow_slots: in order, no random access),
+                 * the others by id ranges. */
+                sh->rehash_end = sh->keyed && REHASH_BY_SLOTS ? vtable_slots(sh->t) : vtable_count(sh->t);
                 atomic_store_explicit(&sh->rehash_cursor, 0, memory_order_relaxed);
                 return ACT_REHASH;
             }
@@ -326,11 +335,15 @@ static int quiet(struct worker *w, bool idle)
 #ifdef EXPLORE_CPU_STATS
         const double t1 = explore_now();
 #endif
+        const bool by_slots = sh->keyed && REHASH_BY_SLOTS;
+        const uint64_t step = by_slots ? REHASH_SLOTS : REHASH_CHUNK;
         uint64_t b;
-        while ((b = atomic_fetch_add_explicit(&sh->rehash_cursor, REHASH_CHUNK, memory_order_relaxed))
-               < sh->rehash_end) {
-            uint64_t e = b + REHASH_CHUNK < sh->rehash_end ? b + REHASH_CHUNK : sh->rehash_end;
-            vtable_grow_part(sh->t, b, e);
+        while ((b = atomic_fetch_add_explicit(&sh->rehash_cursor, step, memory_order_relaxed)) < sh->rehash_end) {
+            uint64_t e = b + step < sh->rehash_end ? b + step : sh->rehash_end;
+            if (by_slots)
+                vtable_grow_slots(sh->t, b, e);
+            else
+                vtable_grow_part(sh->t, b, e);
         }
 #ifdef EXPLORE_CPU_STATS
         w->t_rehash += explore_now() - t1;
