@@ -31,9 +31,10 @@
  * need are prefetched and the next states are expanded.  The queue is
  * emptied when the worker finds no chunk left in the level, so a level
  * still ends only when all of its successors are in the table; on a halt
- * it is dropped.  With a keyed table, successors that the worker queued
- * recently skip the queue (the seen filter, queue_seen1): most of the
- * example families' transitions never touch the table.
+ * it is dropped.  A build with SEEN_BITS > 0 adds the seen filter
+ * (queue_seen1): with a keyed table, successors that the worker queued
+ * recently skip the lookup.  Off by default: it did not pay on the 16-core
+ * device host (bench/RESULTS.md, cpux fifth session).
  *
  * Shortest traces: parent[id] / plabel[id] are written by the thread whose
  * insert created id, so the parent of a level-(d+1) state is in level d; a
@@ -48,6 +49,10 @@
 #include <stdatomic.h>
 #ifdef EXPLORE_CPU_STATS
 #include <stdio.h>
+#include <x86intrin.h>
+#define STAT(x) x
+#else
+#define STAT(x)
 #endif
 #include <stdlib.h>
 #include <string.h>
@@ -79,10 +84,10 @@
 #ifndef ID_BLOCK
 #define ID_BLOCK 64u
 #endif
-/* The seen filter (queue_seen1): 16 << SEEN_BITS bytes per worker; a
- * build with SEEN_BITS 0 has none (for A/B measurements). */
+/* The seen filter (queue_seen1): 16 << SEEN_BITS bytes per worker; 0 (the
+ * default) builds none.  14 is the size that was measured. */
 #ifndef SEEN_BITS
-#define SEEN_BITS 14u
+#define SEEN_BITS 0u
 #endif
 /* Ids (or, keyed tables, old slots) re-inserted per grab while growing
  * the table. */
@@ -118,12 +123,14 @@ struct worker {
     uint64_t *qhash, *qsrc;
     size_t qhead, qvec, qn, qcap;
     uint64_t expanded;
-    /* The seen filter (queue_seen1; keyed tables only): 2 << SEEN_BITS
-     * 64-bit words, NULL when off; seen_hits counts its hits. */
+    /* The seen filter (queue_seen1; keyed tables, SEEN_BITS > 0 only):
+     * 2 << SEEN_BITS 64-bit words, NULL when off; seen_hits counts hits. */
     uint64_t *seen;
     uint64_t seen_hits;
-    double t_quiet, t_rehash;  /* seconds at quiet points / re-inserting
-                                  (counted in EXPLORE_CPU_STATS builds) */
+    /* Counted in EXPLORE_CPU_STATS builds only: seconds at quiet points /
+     * re-inserting; TSC cycles in succ_expand, queueing, lookups. */
+    double t_quiet, t_rehash;
+    uint64_t c_succ, c_queue, c_lookup;
     struct vtable_ids ids;    /* this thread's block of fresh ids */
     struct wx_error err;
 };
@@ -485,9 +492,16 @@ static void pump(struct worker *w, size_t keep)
  * successor found in the filter is therefore counted as a transition and
  * not looked up: a FOUND in a keyed table yields nothing else (no id, no
  * edge, no action check -- explore_cpu uses keyed tables only without
- * those).  In the example families 55-77 % of all transitions hit it (a
- * state's children are expanded by the same worker, close in time, and
- * share many children), so most random table reads disappear.
+ * those).  A state's children are expanded by the same worker, close in
+ * time, and share many children: on one thread 55-77 % of the example
+ * families' transitions hit it.  But the lookups it saves are the cheap
+ * ones (their table lines are cached anyway) and the check itself (an L2
+ * load and a data-dependent branch per successor) costs about as much.
+ * Measured on the 16-core device host (TSC cycles per thread, SEEN_BITS
+ * 14): milner n=19 on 1 thread 20.3 G with the filter vs 21.3 G without
+ * (68 % hits); milner n=22 on 16 threads 19.6 G vs 18.5 G (only 28 % hits:
+ * with 16 workers a chunk mixes many workers' id blocks); wall-clock A/B
+ * within the host's noise.  Hence off by default (SEEN_BITS 0).
  *
  * The filter is direct-mapped, indexed by the low bits of the vector's
  * hash (the table's home slot uses the high bits) and never cleared (a
@@ -557,7 +571,9 @@ static void expand(struct worker *w, uint64_t id)
 {
     struct shared *sh = w->sh;
     const struct explore_options *opt = sh->opt;
+    STAT(uint64_t c0 = __rdtsc());
     int rc = succ_expand(&w->g, sh->store + id * sh->words, &w->err);
+    STAT(uint64_t c1 = __rdtsc(); w->c_succ += c1 - c0);
     if (rc) {
         fail(sh, rc, &w->err);
         return;
@@ -582,7 +598,9 @@ static void expand(struct worker *w, uint64_t id)
         atomic_store_explicit(&w->transitions,
                               atomic_load_explicit(&w->transitions, memory_order_relaxed) + dropped,
                               memory_order_relaxed);
+        STAT(uint64_t c2 = __rdtsc(); w->c_queue += c2 - c1);
         pump(w, LOOKUP_LAG);
+        STAT(w->c_lookup += __rdtsc() - c2);
         return;
     }
     memcpy(w->qrec + w->qn * st, w->g.rec, n * st * 4);
@@ -592,7 +610,9 @@ static void expand(struct worker *w, uint64_t id)
         vtable_prefetch(sh->t, w->g.hash[i]);
     }
     w->qn += n;
+    STAT(uint64_t c2 = __rdtsc(); w->c_queue += c2 - c1);
     pump(w, LOOKUP_LAG);
+    STAT(w->c_lookup += __rdtsc() - c2);
 }
 
 /* Expands chunks of the current level until none is left or a halt. */
@@ -651,8 +671,9 @@ static void *worker_main(void *arg)
         fail(sh, rc, &w->err);
 #ifdef EXPLORE_CPU_STATS /* a measuring build's only output */
     fprintf(stderr, "worker %u: seen-filter hits %llu of %llu transitions; %.3f s at quiet points, "
-            "%.3f s of them re-inserting\n", w->index, (unsigned long long)w->seen_hits,
-            (unsigned long long)atomic_load(&w->transitions), w->t_quiet, w->t_rehash);
+            "%.3f s of them re-inserting; Gcycles succ_expand %.3f queue %.3f lookups %.3f\n", w->index,
+            (unsigned long long)w->seen_hits, (unsigned long long)atomic_load(&w->transitions), w->t_quiet,
+            w->t_rehash, w->c_succ * 1e-9, w->c_queue * 1e-9, w->c_lookup * 1e-9);
 #endif
     succ_free(&w->g);
     free(w->seen);
