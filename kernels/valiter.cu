@@ -1656,7 +1656,8 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
 
     vx_shape(sys, &kind, &g);
     /* packed sweeps (vi_sweep_packed): the default where the system allows
-     * it, or pinned (kinds 8-11, which fall back to kind 5 where it does not) */
+     * it, or pinned (kinds 8-13, which fall back to kind 5, or 7 in place,
+     * where it does not) */
     if ((kind == 5 && !vx_pinned(&g0)) || kind >= 8) {
         const int pinned = kind >= 8;
         /* the packed copy comes on top of the system already uploaded: only
@@ -1673,9 +1674,9 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
             if (!pinned) {
                 /* evict-first loads of the streamed arrays when the two value
                  * vectors fit in half of L2 (they then stay there: consensus
-                 * N=6 K=2, H100: 48.6-49.0 us per sweep against 51.1-51.4
+                 * N=6 K=2, H100: 37.8-38.0 us per sweep against 40.3
                  * cached), cached loads when they do not (10^8 entries:
-                 * 1.131 ms against 1.179 ms evict-first) */
+                 * within 3 % of each other, either way round in two runs) */
                 int dev = 0, l2 = 0;
                 CK(cudaGetDevice(&dev));
                 CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
