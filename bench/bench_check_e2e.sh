@@ -12,7 +12,8 @@
 # "before main" = first timeline stamp - start, "after return" = end - last
 # stamp (process exit: the CUDA driver's teardown).  With --probe, the
 # start/exit costs of bare CUDA processes (bench/cuda_exit_probe.cu) are
-# measured too.  Logs (JSON, timelines) go to $OUT or bench/out/e2e.
+# measured too (PROBE_VARIANTS picks the variants).  Logs (JSON, timelines) go
+# to $OUT or bench/out/e2e.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 LOG=${OUT:-bench/out/e2e}
