@@ -71,13 +71,6 @@ typedef int (*mdpcheck_precompute_fn)(const struct mdp *m, const uint8_t *allowe
 typedef int (*mdpcheck_precompute2_fn)(const struct mdp *m, const uint8_t *allowed,
                                        const uint8_t *target, enum vi_precomp a, uint8_t *out_a,
                                        enum vi_precomp b, uint8_t *out_b, struct wx_error *err);
-/* The GPU's (kernels/valiter.cu; kernels/nogpu_valiter_pre.c without CUDA:
- * WX_EINPUT).  Its home is analysis/valiter.h, beside
- * valiter_precompute_gpu; declared here while that header has another
- * owner. */
-int valiter_precompute2_gpu(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
-                            enum vi_precomp a, uint8_t *out_a, enum vi_precomp b, uint8_t *out_b,
-                            struct wx_error *err);
 typedef int (*mdpcheck_solve_fn)(const struct vi_system *sys, const struct vi_params *par,
                                  double *lo, double *hi, struct vi_stats *stats,
                                  struct wx_error *err);

@@ -75,6 +75,13 @@ int valiter_precompute_cpu(const struct mdp *m, const uint8_t *allowed, const ui
                            enum vi_precomp which, uint8_t *out, struct wx_error *err);
 int valiter_precompute_gpu(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
                            enum vi_precomp which, uint8_t *out, struct wx_error *err);
+/* Two sets for the same m, allowed and target in one call (out_a, out_b as
+ * two valiter_precompute_gpu calls would fill them): the MDP is uploaded
+ * and its predecessor index built once, and a Prob1E after a Prob0A starts
+ * from the Prob0A search's reachable set.  Same returns. */
+int valiter_precompute2_gpu(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
+                            enum vi_precomp a, uint8_t *out_a, enum vi_precomp b, uint8_t *out_b,
+                            struct wx_error *err);
 
 /* The numeric system (see above).  Same layout rules as struct mdp: every
  * state has >= 1 choice, every choice >= 1 entry OR only a constant

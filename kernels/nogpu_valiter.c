@@ -18,6 +18,14 @@ int valiter_precompute_gpu(const struct mdp *m, const uint8_t *allowed, const ui
     return no_cuda(err);
 }
 
+int valiter_precompute2_gpu(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
+                            enum vi_precomp a, uint8_t *out_a, enum vi_precomp b, uint8_t *out_b,
+                            struct wx_error *err)
+{
+    (void)m, (void)allowed, (void)target, (void)a, (void)out_a, (void)b, (void)out_b;
+    return no_cuda(err);
+}
+
 int valiter_solve_gpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
                       double *hi, struct vi_stats *stats, struct wx_error *err)
 {
