@@ -25,7 +25,12 @@
  *      most state spaces) this removes most vertices in O(n + m) work,
  *      where label propagation would need many label changes per vertex.
  *      The rest splits into the regions "forward only", "backward only"
- *      and "neither", which no SCC crosses.
+ *      and "neither", which no SCC crosses.  A frontier vertex of more
+ *      than pivot_wide (32) edges is expanded by its whole warp (state
+ *      spaces have hubs: abp d=4000's search went from 181 to 60 ms on the
+ *      H100), and a thread takes up to pivot_local (2) of the vertices it
+ *      has just claimed on itself, depth first, so a level covers several
+ *      BFS levels (torus 200^3: 299 -> 102 levels).
  *   3b. multi-source rounds (Li et al., tuning fb_rounds, default 8), each
  *      after a trim: every region (dense ids) elects a pivot, all pivots
  *      search forward and backward at once within their regions, their
@@ -123,8 +128,14 @@ namespace cg = cooperative_groups;
                                  522 ms; Tarjan costs 15-40 ns per item, so 10 stays well
                                  below the CPU's own cost where the GPU would finish soon) */
 #define RESIDUE_MAX (1ull << 25) /* default: largest residue (vertices + edges) for the CPU */
-#define PIVOT_LOCAL 0         /* default: vertices a pivot-search thread takes on per item */
-#define PIVOT_WIDE 32         /* default: degree above which a warp expands a vertex together */
+#define PIVOT_LOCAL 2         /* default: vertices a pivot-search thread takes on per item
+                                 (H100, one run, best of 3, ms, 0 / 2 / 4: torus 200^3 7.35 /
+                                 6.84 / 6.41 (299 / 102 / 67 levels), random 16 M 12.37 /
+                                 12.71 / 12.55, grid-DAG 200^3 89.8 / 81.8 / 82.0, abp
+                                 d=4000 93.6 / 93.4 / -) */
+#define PIVOT_WIDE 32         /* default: degree above which a warp expands a vertex together
+                                 (H100, abp d=4000, one run: pivot search 60 ms against 181
+                                 with pivot_wide=0; the other graphs have no such vertex) */
 
 /* Component flags of the counting pass. */
 #define CF_LEAVES 1u          /* an edge leaves the component */
