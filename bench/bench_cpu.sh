@@ -15,6 +15,14 @@
 #       when the two disagree on states, transitions or deadlocks.  Threads
 #       default to "1 <all cores>", reps to 3.
 #   WARPEX=BIN bench/bench_cpu.sh MODEL ...: the one-binary table with BIN.
+#   bench/bench_cpu.sh --variant NAME -DKNOB[=V] ...
+#       builds bin/warpex_NAME: bin/warpex with explorer/explore_cpu.c and
+#       hash/vtable.c recompiled with the given -D flags (their build-time
+#       knobs: SEEN_BITS, REHASH_BY_SLOTS, LOOKUP_LAG, VECTOR_LAG, ID_BLOCK,
+#       PREFETCH_RW, GROW_LOAD_NUM/DEN; EXPLORE_CPU_STATS prints per-worker
+#       filter hits, quiet/re-insert seconds and TSC cycles per phase to
+#       stderr, x86 only), for an --ab run against bin/warpex, e.g. on the
+#       device host where no profiler exists.
 #   bench/bench_cpu.sh
 #       without files: builds bench/bench_synth (synthetic images made in C,
 #       see its header) and runs its standard set.  Extra arguments after
@@ -117,6 +125,30 @@ if [ "$1" = "--ab" ]; then
         esac
     done
     ab "$old" "$new" "$reps" "$threads" "$@"
+    exit
+fi
+if [ "$1" = "--variant" ]; then
+    [ $# -ge 2 ] || { echo "usage: bench_cpu.sh --variant NAME -DKNOB[=V] ..." >&2; exit 2; }
+    name=$2
+    shift 2
+    make -s bin/warpex || exit 4
+    dir=build/variant_$name
+    mkdir -p "$dir" || exit 4
+    flags="-std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -Wno-unused-parameter -pthread -I. -Ibuild/gen"
+    # shellcheck disable=SC2086
+    ${CC:-cc} $flags "$@" -c explorer/explore_cpu.c -o "$dir/explore_cpu.o" || exit 4
+    # shellcheck disable=SC2086
+    ${CC:-cc} $flags "$@" -c hash/vtable.c -o "$dir/vtable.o" || exit 4
+    # The objects come first, so the archive's own copies are not linked.
+    libs="-lm -pthread"
+    if nvcc=$(command -v nvcc) && ls kernels/*.cu >/dev/null 2>&1; then
+        cuda=$(dirname "$(dirname "$nvcc")")
+        libs="-L$cuda/lib64 -L$cuda/targets/x86_64-linux/lib -lcudart_static -ldl -lrt -lstdc++ $libs"
+    fi
+    # shellcheck disable=SC2086
+    ${CC:-cc} -O2 -o "bin/warpex_$name" build/obj/cli/*.o "$dir/explore_cpu.o" "$dir/vtable.o" build/libwarpex.a \
+        $libs || exit 4
+    echo "bin/warpex_$name"
     exit
 fi
 if [ "$1" = "--synth" ]; then

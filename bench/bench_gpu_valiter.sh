@@ -22,6 +22,11 @@
 # kernel's 32-bit copies; choice offsets 8 B or 4 B per choice; constants
 # 8 B per choice; 12 B per entry: 4 B target + 8 B probability) and each
 # vector read once and written once (16 B per state for lo, 16 more for hi).
+# The packed sweep (kernels/valiter.cu, automatic where a system has <= 256
+# distinct probabilities and constants: the *-few configs, made with
+# vi_bench --few-numbers) reads 1 B per state, 2 B per choice and 4 B per
+# entry; its rows also give "unpacked bytes" GB/s (kind 5's bytes over the
+# packed time) to compare with the unpacked kernel on the same MDP.
 # Not counted: the gathers x[t[e]] (8 B, or 16 B for a (lo, hi) pair, per
 # entry: cache hits when targets are local, a 32 B DRAM sector each when
 # they are uniform -- which is why the random-target row stays far below the
@@ -87,6 +92,9 @@ configs=(
     "random-mdp|--states $((s * 1000000)) --choices 3 --entries 2 --window 0 --variants"
     "dtmc|--states $((s * 2000000)) --choices 1 --entries 3 --window 1000 --variants"
     "long-choices|--states $((s * 50000)) --choices 2 --entries 50 --window 1000 --variants"
+    # few distinct numbers (as PRISM models have): the packed sweep applies
+    "local-few|--states $((s * 1000000)) --choices 3 --entries 2 --window 1000 --few-numbers --variants"
+    "random-few|--states $((s * 1000000)) --choices 3 --entries 2 --window 0 --few-numbers --variants"
     # topological solving (vi_bench --levels): acyclic levels of 1000 and of 10
     # states (per-level cost), and 10 big cyclic levels (sweep throughput)
     "dag-levels|--states $((s * 100000)) --choices 3 --entries 2 --window 1000 --levels 1000"
@@ -130,26 +138,37 @@ if [ $consensus = 1 ]; then
     echo
     echo "consensus N=6 K=2 ($(cat "$LOG/consensus_gen.log"), .tra $(stat -c %s "$D/c62.tra") bytes, generated in ${tg} s), disagree = $prop, interval iteration, eps 1e-6."
     echo
-    echo "| binary | backend | run | value (lo, hi) | iterations | read s | gpu init s | init wait s | precomp s | build s | mec s | solve s | in-process s | outside s | process wall s |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    echo "| binary | backend | run | value (lo, hi) | iterations | read s | gpu init s | init wait s | precomp s | build s | mec s | solve s | us/sweep | in-process s | outside s | process wall s |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     # binary, backend, run tag, extra options
-    runs=("$warpex gpu 1" "$warpex gpu 2" "$warpex gpu 3" "$warpex gpu topo1 --method topological"
-          "$warpex gpu topo2 --method topological" "$warpex gpu topo3 --method topological"
+    # unpacked*: the same binary with WARPEX_VI_KERNEL=5 (the unpacked sweep
+    # kernel; kernels/valiter.cu), unpacked-inplace*: =7 (its in-place twin)
+    # packed-evict*/packed-cached*: the packed sweep pinned to evict-first
+    # (=8) or cached (=10) loads of the streamed arrays
+    runs=("$warpex gpu 1" "$warpex gpu 2" "$warpex gpu 3" "$warpex gpu unpacked1" "$warpex gpu unpacked2"
+          "$warpex gpu packed-evict1" "$warpex gpu packed-evict2" "$warpex gpu packed-cached1" "$warpex gpu packed-cached2"
+          "$warpex gpu topo1 --method topological"
           "$warpex gpu inplace1 --solver inplace"
-          "$warpex gpu inplace2 --solver inplace" "$warpex gpu inplace3 --solver inplace" "$warpex cpu 1")
+          "$warpex gpu inplace2 --solver inplace" "$warpex gpu inplace3 --solver inplace"
+          "$warpex gpu unpacked-inplace1 --solver inplace" "$warpex cpu 1")
     for w in $warpex_old; do runs+=("$w gpu 1" "$w gpu 2" "$w gpu 3"); done
     for x in "${runs[@]}"; do
         read -r w bk r extra <<<"$x"
         t0=$(date +%s%N)
         j="$LOG/c62_$(basename "$w")_$bk$r.json"
         # shellcheck disable=SC2086
-        "$w" check "$D/c62.tra" --lab "$D/c62.lab" --prop "$prop" --backend $bk $extra --json >"$j" 2>&1 ||
-            { rc=$?; echo "| $(basename "$w") | $bk | $r | FAILED rc $rc: $(head -c 120 "$j") | | | | | | | | | | | |"; status=1; continue; }
+        envs=()
+        case $r in
+        unpacked-inplace*) envs=(WARPEX_VI_KERNEL=7) ;; unpacked*) envs=(WARPEX_VI_KERNEL=5) ;;
+        packed-evict*) envs=(WARPEX_VI_KERNEL=8) ;; packed-cached*) envs=(WARPEX_VI_KERNEL=10) ;;
+        esac
+        env "${envs[@]}" "$w" check "$D/c62.tra" --lab "$D/c62.lab" --prop "$prop" --backend $bk $extra --json >"$j" 2>&1 ||
+            { rc=$?; echo "| $(basename "$w") | $bk | $r | FAILED rc $rc: $(head -c 120 "$j") | | | | | | | | | | | | |"; status=1; continue; }
         wall=$(ms "$t0")
         f() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" "$j" | head -1; }
         inp=$(f seconds)
         out=""; [ -n "$inp" ] && out=$(awk -v a="$wall" -v b="$inp" 'BEGIN { printf "%.3f", a - b }')
-        echo "| $(basename "$w") | $bk | $r | $(f lo), $(f hi) | $(f iterations) | $(f read_seconds) | $(f gpu_init_seconds) | $(f gpu_wait_seconds) | $(f precomputation_seconds) | $(f build_seconds) | $(f mec_seconds) | $(f solve_seconds) | $inp | $out | $wall |"
+        echo "| $(basename "$w") | $bk | $r | $(f lo), $(f hi) | $(f iterations) | $(f read_seconds) | $(f gpu_init_seconds) | $(f gpu_wait_seconds) | $(f precomputation_seconds) | $(f build_seconds) | $(f mec_seconds) | $(f solve_seconds) | $(awk -v x="$(f sweep_seconds)" 'BEGIN { if (x != "") printf "%.1f", x * 1e6 }') | $inp | $out | $wall |"
     done
     rm -rf "$D"
 fi

@@ -45,6 +45,7 @@
 #include "analysis/valiter.h"
 
 void valiter_gpu_set_kernel(int kind, int group);
+int valiter_gpu_last_kind(void);
 
 static double now_s(void)
 {
@@ -74,6 +75,7 @@ static void *xmalloc(size_t n)
 struct gen {
     uint64_t n, c_mean, e_mean, window;
     int threads;
+    int few; /* --few-numbers: probabilities 0.9 / m, constants 0.1 * k / 8 */
     /* pass 1: per-thread counts; pass 2: fill */
     uint64_t *ss, *cs;
     uint32_t *tg;
@@ -135,8 +137,9 @@ static void *gen_worker(void *arg)
                 sum += g->pr[e + x];
             }
             for (uint64_t x = 0; x < m; x++)
-                g->pr[e + x] = g->pr[e + x] / sum * 0.9;
-            g->b[c] = 0.1 * (double)(mix(&rv) >> 11) * (1.0 / 9007199254740992.0);
+                g->pr[e + x] = g->few ? 0.9 / (double)m : g->pr[e + x] / sum * 0.9;
+            g->b[c] = g->few ? 0.1 * (double)(mix(&rv) % 9) / 8.0
+                             : 0.1 * (double)(mix(&rv) >> 11) * (1.0 / 9007199254740992.0);
             e += m;
         }
     }
@@ -378,6 +381,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--copy")) copy = 1;
         else if (!strcmp(a, "--levels")) level_width = strtoull(v, NULL, 0), i++;
         else if (!strcmp(a, "--level-cyclic")) level_cyclic = 1;
+        else if (!strcmp(a, "--few-numbers")) g.few = 1;
         else if (!strcmp(a, "--gen-only")) gen_only = 1; /* no GPU: generator and CPU peer */
         else {
             fprintf(stderr, "vi_bench: unknown option %s\n", a);
@@ -423,14 +427,30 @@ int main(int argc, char **argv)
         return 0;
     }
     int rc = gpu_solve(&y, eps, 100000, 0, 0, &st, &v0, msg, sizeof msg);
-    char note[900];
-    snprintf(note, sizeof note, "auto kernel, interval to %g%s%s, lo[0]=%.9f", eps, rc ? ", ERROR " : "", msg, v0);
+    char note[1600];
+    /* the unpacked representation's bytes (kind 5: 4 B offsets, 8 B
+     * constants, 12 B per entry), to compare a packed kernel's time with */
+    const uint64_t bytes5 = 4 * (y.n_states + 1) + 4 * (y.n_choices + 1) + 8 * y.n_choices + 12 * y.n_entries +
+                            32 * y.n_states;
+    snprintf(note, sizeof note, "auto kernel (ran kind %d), interval to %g%s%s, lo[0]=%.9f; unpacked bytes: %.0f GB/s",
+             valiter_gpu_last_kind(), eps, rc ? ", ERROR " : "", msg, v0,
+             st.sweep_seconds > 0 ? bytes5 / st.sweep_seconds / 1e9 : 0.0);
     row("GPU interval solve", &y, "GPU", st.iterations, st.sweep_seconds, st.bytes_per_sweep, st.seconds, note);
     if (variants) {
-        static const int kinds[][2] = {{5, 32}, {6, 32}, {3, 32}, {4, 32}, {1, 1}, {1, 2}, {1, 4}, {1, 8}, {2, 8}, {2, 32}};
+        static const int kinds[][2] = {{5, 32}, {8, 32}, {10, 32}, {12, 32}, {6, 32}, {3, 32}, {4, 32}, {1, 1}, {1, 2}, {1, 4}, {1, 8}, {2, 8}, {2, 32}};
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
             gpu_solve(&y, 1e-300, 40, kinds[i][0], kinds[i][1], &st, NULL, msg, sizeof msg);
-            char what[64];
+            char what[96];
+            if (kinds[i][0] >= 8) {
+                snprintf(what, sizeof what, "GPU sweep packed, %s loads (ran kind %d)",
+                         kinds[i][0] == 8 ? "evict-first" : kinds[i][0] == 12 ? "evict-first, words ahead" : "cached",
+                         valiter_gpu_last_kind());
+                char nt[200];
+                snprintf(nt, sizeof nt, "40 sweeps, pinned kernel; unpacked bytes: %.0f GB/s",
+                         bytes5 / st.sweep_seconds / 1e9);
+                row(what, &y, "GPU", st.iterations, st.sweep_seconds, st.bytes_per_sweep, st.seconds, nt);
+                continue;
+            }
             if (kinds[i][0] >= 3)
                 snprintf(what, sizeof what, "GPU sweep tiles%s",
                          kinds[i][0] == 5 ? "2 (pairs, 32-bit offsets)" : kinds[i][0] == 6 ? "2 without early loads" : kinds[i][0] == 4 ? " (6 blocks/SM)" : "");

@@ -31,7 +31,10 @@
  * need are prefetched and the next states are expanded.  The queue is
  * emptied when the worker finds no chunk left in the level, so a level
  * still ends only when all of its successors are in the table; on a halt
- * it is dropped.
+ * it is dropped.  A build with SEEN_BITS > 0 adds the seen filter
+ * (queue_seen1): with a keyed table, successors that the worker queued
+ * recently skip the lookup.  Off by default: it did not pay on the 16-core
+ * device host (bench/RESULTS.md, cpux fifth session).
  *
  * Shortest traces: parent[id] / plabel[id] are written by the thread whose
  * insert created id, so the parent of a level-(d+1) state is in level d; a
@@ -44,6 +47,13 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#ifdef EXPLORE_CPU_STATS
+#include <stdio.h>
+#include <x86intrin.h>
+#define STAT(x) x
+#else
+#define STAT(x)
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -74,8 +84,19 @@
 #ifndef ID_BLOCK
 #define ID_BLOCK 64u
 #endif
-/* Ids re-inserted per grab while growing the table. */
+/* The seen filter (queue_seen1): 16 << SEEN_BITS bytes per worker; 0 (the
+ * default) builds none.  14 is the size that was measured. */
+#ifndef SEEN_BITS
+#define SEEN_BITS 0u
+#endif
+/* Ids (or, keyed tables, old slots) re-inserted per grab while growing
+ * the table. */
 #define REHASH_CHUNK 8192u
+#define REHASH_SLOTS 65536u
+/* 0: keyed tables re-insert by id ranges too (a knob for A/B runs). */
+#ifndef REHASH_BY_SLOTS
+#define REHASH_BY_SLOTS 1
+#endif
 
 enum halt { HALT_NONE, HALT_LEVEL, HALT_NOW };
 enum act { ACT_RESUME, ACT_NEXT_LEVEL, ACT_REHASH, ACT_STOP };
@@ -102,6 +123,14 @@ struct worker {
     uint64_t *qhash, *qsrc;
     size_t qhead, qvec, qn, qcap;
     uint64_t expanded;
+    /* The seen filter (queue_seen1; keyed tables, SEEN_BITS > 0 only):
+     * 2 << SEEN_BITS 64-bit words, NULL when off; seen_hits counts hits. */
+    uint64_t *seen;
+    uint64_t seen_hits;
+    /* Counted in EXPLORE_CPU_STATS builds only: seconds at quiet points /
+     * re-inserting; TSC cycles in succ_expand, queueing, lookups. */
+    double t_quiet, t_rehash;
+    uint64_t c_succ, c_queue, c_lookup;
     struct vtable_ids ids;    /* this thread's block of fresh ids */
     struct wx_error err;
 };
@@ -247,7 +276,10 @@ static int decide(struct shared *sh)
                 fail(sh, rc, &e);
             } else {
                 sh->rehashing = true;
-                sh->rehash_end = vtable_count(sh->t);
+                /* Keyed tables re-insert by ranges of the old slot
+                 * array (vtable_grow_slots: in order, no random access),
+                 * the others by id ranges. */
+                sh->rehash_end = sh->keyed && REHASH_BY_SLOTS ? vtable_slots(sh->t) : vtable_count(sh->t);
                 atomic_store_explicit(&sh->rehash_cursor, 0, memory_order_relaxed);
                 return ACT_REHASH;
             }
@@ -296,16 +328,33 @@ static int rendezvous(struct shared *sh, bool idle)
 static int quiet(struct worker *w, bool idle)
 {
     struct shared *sh = w->sh;
+#ifdef EXPLORE_CPU_STATS
+    const double t0 = explore_now();
+#endif
     for (;;) {
         int act = rendezvous(sh, idle);
-        if (act != ACT_REHASH)
+        if (act != ACT_REHASH) {
+#ifdef EXPLORE_CPU_STATS
+            w->t_quiet += explore_now() - t0;
+#endif
             return act;
-        uint64_t b;
-        while ((b = atomic_fetch_add_explicit(&sh->rehash_cursor, REHASH_CHUNK, memory_order_relaxed))
-               < sh->rehash_end) {
-            uint64_t e = b + REHASH_CHUNK < sh->rehash_end ? b + REHASH_CHUNK : sh->rehash_end;
-            vtable_grow_part(sh->t, b, e);
         }
+#ifdef EXPLORE_CPU_STATS
+        const double t1 = explore_now();
+#endif
+        const bool by_slots = sh->keyed && REHASH_BY_SLOTS;
+        const uint64_t step = by_slots ? REHASH_SLOTS : REHASH_CHUNK;
+        uint64_t b;
+        while ((b = atomic_fetch_add_explicit(&sh->rehash_cursor, step, memory_order_relaxed)) < sh->rehash_end) {
+            uint64_t e = b + step < sh->rehash_end ? b + step : sh->rehash_end;
+            if (by_slots)
+                vtable_grow_slots(sh->t, b, e);
+            else
+                vtable_grow_part(sh->t, b, e);
+        }
+#ifdef EXPLORE_CPU_STATS
+        w->t_rehash += explore_now() - t1;
+#endif
     }
 }
 
@@ -437,11 +486,94 @@ static void pump(struct worker *w, size_t keep)
     }
 }
 
+/* The seen filter (keyed tables only).  Successors this worker has queued
+ * are in the table, or will be once its queue drains (before the level
+ * ends; a halt drops the queue, but a halted count is partial anyway).  A
+ * successor found in the filter is therefore counted as a transition and
+ * not looked up: a FOUND in a keyed table yields nothing else (no id, no
+ * edge, no action check -- explore_cpu uses keyed tables only without
+ * those).  A state's children are expanded by the same worker, close in
+ * time, and share many children: on one thread 55-77 % of the example
+ * families' transitions hit it.  But the lookups it saves are the cheap
+ * ones (their table lines are cached anyway) and the check itself (an L2
+ * load and a data-dependent branch per successor) costs about as much.
+ * Measured on the 16-core device host (TSC cycles per thread, SEEN_BITS
+ * 14): milner n=19 on 1 thread 20.3 G with the filter vs 21.3 G without
+ * (68 % hits); milner n=22 on 16 threads 19.6 G vs 18.5 G (only 28 % hits:
+ * with 16 workers a chunk mixes many workers' id blocks); wall-clock A/B
+ * within the host's noise.  Hence off by default (SEEN_BITS 0).
+ *
+ * The filter is direct-mapped, indexed by the low bits of the vector's
+ * hash (the table's home slot uses the high bits) and never cleared (a
+ * vector never leaves the table).  An entry is the vector itself, so a hit
+ * is exact: for <= 2 words one 64-bit word with bit 63 set (bit 63 is
+ * never part of a field, image.h) in 2^(SEEN_BITS + 1) entries, for 3-4
+ * words two (hi with bit 63 set) in 2^SEEN_BITS entries; 0 never matches.
+ * Both forms take 16 << SEEN_BITS bytes per worker (256 KiB: within a
+ * core's L2 beside the prefetched table lines).
+ *
+ * queue_seen1/2 queue g's successors of state `id` that miss the filter
+ * (prefetching their home slots) and return how many hit it. */
+static size_t queue_seen1(struct worker *w, uint64_t id)
+{
+    const struct shared *sh = w->sh;
+    const uint32_t st = w->g.stride, words = sh->words;
+    const uint64_t mask = (2ull << SEEN_BITS) - 1;
+    const size_t n = w->g.n;
+    size_t q = w->qn;
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t *r = w->g.rec + i * st;
+        const uint64_t h = w->g.hash[i];
+        const uint64_t key = 1ull << 63 | r[1] | (words > 1 ? (uint64_t)r[2] << 32 : 0);
+        uint64_t *e = w->seen + (h & mask);
+        if (*e == key)
+            continue;
+        *e = key;
+        memcpy(w->qrec + q * st, r, st * 4);
+        w->qhash[q] = h;
+        w->qsrc[q] = id;
+        vtable_prefetch(sh->t, h);
+        q++;
+    }
+    size_t hits = n - (q - w->qn);
+    w->qn = q;
+    return hits;
+}
+
+static size_t queue_seen2(struct worker *w, uint64_t id)
+{
+    const struct shared *sh = w->sh;
+    const uint32_t st = w->g.stride, words = sh->words;
+    const uint64_t mask = (1ull << SEEN_BITS) - 1;
+    const size_t n = w->g.n;
+    size_t q = w->qn;
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t *r = w->g.rec + i * st;
+        const uint64_t h = w->g.hash[i];
+        const uint64_t lo = r[1] | (uint64_t)r[2] << 32;
+        const uint64_t hi = 1ull << 63 | r[3] | (words > 3 ? (uint64_t)r[4] << 32 : 0);
+        uint64_t *e = w->seen + 2 * (h & mask);
+        if (e[0] == lo && e[1] == hi)
+            continue;
+        e[0] = lo, e[1] = hi;
+        memcpy(w->qrec + q * st, r, st * 4);
+        w->qhash[q] = h;
+        w->qsrc[q] = id;
+        vtable_prefetch(sh->t, h);
+        q++;
+    }
+    size_t hits = n - (q - w->qn);
+    w->qn = q;
+    return hits;
+}
+
 static void expand(struct worker *w, uint64_t id)
 {
     struct shared *sh = w->sh;
     const struct explore_options *opt = sh->opt;
+    STAT(uint64_t c0 = __rdtsc());
     int rc = succ_expand(&w->g, sh->store + id * sh->words, &w->err);
+    STAT(uint64_t c1 = __rdtsc(); w->c_succ += c1 - c0);
     if (rc) {
         fail(sh, rc, &w->err);
         return;
@@ -460,6 +592,17 @@ static void expand(struct worker *w, uint64_t id)
         return;
     }
     const uint32_t st = w->g.stride;
+    if (w->seen) {
+        size_t dropped = sh->words <= 2 ? queue_seen1(w, id) : queue_seen2(w, id);
+        w->seen_hits += dropped;
+        atomic_store_explicit(&w->transitions,
+                              atomic_load_explicit(&w->transitions, memory_order_relaxed) + dropped,
+                              memory_order_relaxed);
+        STAT(uint64_t c2 = __rdtsc(); w->c_queue += c2 - c1);
+        pump(w, LOOKUP_LAG);
+        STAT(w->c_lookup += __rdtsc() - c2);
+        return;
+    }
     memcpy(w->qrec + w->qn * st, w->g.rec, n * st * 4);
     for (size_t i = 0; i < n; i++) {
         w->qhash[w->qn + i] = w->g.hash[i];
@@ -467,7 +610,9 @@ static void expand(struct worker *w, uint64_t id)
         vtable_prefetch(sh->t, w->g.hash[i]);
     }
     w->qn += n;
+    STAT(uint64_t c2 = __rdtsc(); w->c_queue += c2 - c1);
     pump(w, LOOKUP_LAG);
+    STAT(w->c_lookup += __rdtsc() - c2);
 }
 
 /* Expands chunks of the current level until none is left or a halt. */
@@ -508,6 +653,9 @@ static void *worker_main(void *arg)
     w->g.unordered = true; /* distinct, hashed; the order is ours to pick */
     if (!rc && sh->opt->sink && !(w->edges = malloc(EXPLORE_EDGE_BATCH * sizeof *w->edges)))
         rc = wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    if (!rc && sh->keyed && SEEN_BITS > 0
+        && !(w->seen = calloc(2u << SEEN_BITS, sizeof *w->seen)))
+        rc = wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     if (rc)
         fail(sh, rc, &w->err); /* halts: this worker then only meets the others */
     pthread_mutex_lock(&sh->m);
@@ -521,7 +669,14 @@ static void *worker_main(void *arg)
     }
     if (w->edges && (rc = flush_edges(w)))
         fail(sh, rc, &w->err);
+#ifdef EXPLORE_CPU_STATS /* a measuring build's only output */
+    fprintf(stderr, "worker %u: seen-filter hits %llu of %llu transitions; %.3f s at quiet points, "
+            "%.3f s of them re-inserting; Gcycles succ_expand %.3f queue %.3f lookups %.3f\n", w->index,
+            (unsigned long long)w->seen_hits, (unsigned long long)atomic_load(&w->transitions), w->t_quiet,
+            w->t_rehash, w->c_succ * 1e-9, w->c_queue * 1e-9, w->c_lookup * 1e-9);
+#endif
     succ_free(&w->g);
+    free(w->seen);
     free(w->edges);
     free(w->qrec);
     free(w->qhash);

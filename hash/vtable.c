@@ -642,6 +642,76 @@ void vtable_grow_part(struct vtable *t, uint64_t begin, uint64_t end)
     }
 }
 
+/* Keyed tables: the key of slot i of the current array as a vector (the
+ * inverse of vec_key / wide_key: bit 63 is the flag, never a field bit);
+ * false for an empty slot. */
+static inline bool slot_vector(const struct vtable *t, uint64_t i, uint32_t *vec)
+{
+    const uint32_t words = t->words;
+    if (t->slot_words == 2) {
+        uint64_t hi = atomic_load_explicit(&t->slots[2 * i + 1], memory_order_relaxed);
+        if (!hi)
+            return false;
+        uint64_t lo = atomic_load_explicit(&t->slots[2 * i], memory_order_relaxed);
+        vec[0] = (uint32_t)lo, vec[1] = (uint32_t)(lo >> 32), vec[2] = (uint32_t)hi;
+        if (words > 3)
+            vec[3] = (uint32_t)(hi >> 32) & 0x7fffffffu;
+        return true;
+    }
+    uint64_t s = atomic_load_explicit(&t->slots[i], memory_order_relaxed);
+    if (!s)
+        return false;
+    vec[0] = (uint32_t)s;
+    if (words > 1)
+        vec[1] = (uint32_t)(s >> 32) & 0x7fffffffu;
+    return true;
+}
+
+void vtable_grow_slots(struct vtable *t, uint64_t begin, uint64_t end)
+{
+    if (!t->keyed) { /* the slots hold ids: re-insert those of the store */
+        if (begin == 0)
+            vtable_grow_part(t, 0, vtable_count(t));
+        return;
+    }
+    const uint64_t n = t->next_nslots;
+    const uint32_t words = t->words, sw = t->slot_words;
+    (void)sw; /* only wide keys look at it */
+    end = end < t->nslots ? end : t->nslots;
+    uint32_t vec[4];
+    for (uint64_t k = begin; k < end; k++) {
+        if (!slot_vector(t, k, vec))
+            continue;
+        uint64_t i = home_slot(vtable_hash_inline(vec, words), n);
+        /* As in vtable_grow_part: the first empty slot, claimed by CAS
+         * (threads fill neighbouring ranges of the new array). */
+#if WIDE_KEYS
+        if (sw == 2) {
+            const uint64_t klo = atomic_load_explicit(&t->slots[2 * k], memory_order_relaxed);
+            const uint64_t khi = atomic_load_explicit(&t->slots[2 * k + 1], memory_order_relaxed);
+            for (;;) {
+                uint64_t lo = 0, hi = 0;
+                if (atomic_load_explicit(&t->next_slots[2 * i + 1], memory_order_relaxed) == 0
+                    && cas16(&t->next_slots[2 * i], &lo, &hi, klo, khi))
+                    break;
+                if (++i == n)
+                    i = 0;
+            }
+            continue;
+        }
+#endif
+        const uint64_t v = atomic_load_explicit(&t->slots[k], memory_order_relaxed);
+        for (;;) {
+            uint64_t expect = 0;
+            if (atomic_compare_exchange_strong_explicit(&t->next_slots[i], &expect, v,
+                                                        memory_order_relaxed, memory_order_relaxed))
+                break;
+            if (++i == n)
+                i = 0;
+        }
+    }
+}
+
 void vtable_grow_end(struct vtable *t)
 {
     slots_free(t->slots, t->nslots * t->slot_words);

@@ -220,6 +220,17 @@ int vtable_grow_begin(struct vtable *t, struct wx_error *err);
 void vtable_grow_part(struct vtable *t, uint64_t begin, uint64_t end);
 void vtable_grow_end(struct vtable *t);
 
+/* The other way to re-insert, between vtable_grow_begin and _end: the
+ * vectors of slots [begin, end) of the current (old) slot array, any
+ * number of threads on disjoint ranges covering [0, vtable_slots(t)), in
+ * place of vtable_grow_part.  For keyed tables this reads the old array
+ * in order and, since the home slot is monotone in the hash
+ * (high bits of hash * nslots), writes the new one nearly in order too:
+ * no random access, unlike vtable_grow_part's random writes.  Tables with
+ * ids in their slots re-insert the whole store in the call with begin 0
+ * (vtable_grow_part's order) and nothing in the others. */
+void vtable_grow_slots(struct vtable *t, uint64_t begin, uint64_t end);
+
 /* Hands the store to the caller (free() it): vtable_count(t) * words words
  * by id.  The table is unusable afterwards except for vtable_free. */
 uint32_t *vtable_take_store(struct vtable *t);

@@ -102,17 +102,29 @@ static void run_threads(struct job *jobs, unsigned n, void *(*fn)(void *))
         pthread_join(tid[i], NULL);
 }
 
-/* Grows t with its re-insertion split over n threads. */
+static void *grow_slots_job(void *arg)
+{
+    struct job *j = arg;
+    vtable_grow_slots(j->t, j->gb, j->ge);
+    return NULL;
+}
+
+/* Grows t with its re-insertion split over n threads: by id ranges
+ * (vtable_grow_part), and every other time by ranges of the old slot array
+ * (vtable_grow_slots, which for these id tables re-inserts everything in
+ * the range starting at 0 and nothing in the others). */
 static void grow_parallel(struct vtable *t, struct job *jobs, unsigned n)
 {
+    static unsigned calls;
+    const bool by_slots = calls++ % 2;
     struct wx_error e;
+    uint64_t c = by_slots ? vtable_slots(t) : vtable_count(t);
     check(vtable_grow_begin(t, &e) == WX_OK, "grow_begin at %llu slots", (unsigned long long)vtable_slots(t));
-    uint64_t c = vtable_count(t);
     for (unsigned i = 0; i < n; i++) {
         jobs[i].gb = c * i / n;
         jobs[i].ge = c * (i + 1) / n;
     }
-    run_threads(jobs, n, grow_job);
+    run_threads(jobs, n, by_slots ? grow_slots_job : grow_job);
     vtable_grow_end(t);
 }
 

@@ -623,6 +623,44 @@ static void kgrow(struct vtable *t, unsigned n)
     vtable_grow_end(t);
 }
 
+/* kgrow through vtable_grow_slots: n threads on uneven, adjacent ranges of
+ * the old slot array (a cut every ~slots/n, moved by up to a quarter of
+ * that), so neighbouring ranges' clusters meet in the new array. */
+struct sjob {
+    struct vtable *t;
+    uint64_t b, e;
+};
+
+static void *sgrow(void *arg)
+{
+    struct sjob *j = arg;
+    vtable_grow_slots(j->t, j->b, j->e);
+    return NULL;
+}
+
+static void kgrow_slots(struct vtable *t, unsigned n, uint64_t *rng)
+{
+    struct wx_error err;
+    if (vtable_grow_begin(t, &err))
+        return;
+    struct sjob jobs[8];
+    pthread_t tid[8];
+    n = n < 1 ? 1 : n > 8 ? 8 : n;
+    const uint64_t slots = vtable_slots(t), step = slots / n;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t b = i * step + (i && step >= 4 ? rng_next(rng) % (step / 4) : 0);
+        jobs[i].t = t, jobs[i].b = b;
+        if (i)
+            jobs[i - 1].e = b;
+    }
+    jobs[n - 1].e = slots;
+    for (unsigned i = 0; i < n; i++)
+        pthread_create(&tid[i], NULL, sgrow, &jobs[i]);
+    for (unsigned i = 0; i < n; i++)
+        pthread_join(tid[i], NULL);
+    vtable_grow_end(t);
+}
+
 static void test_keyed(void)
 {
     struct vtable *t;
@@ -696,8 +734,15 @@ static void test_keyed(void)
             memset(jobs, 0, sizeof jobs);
             uint64_t grows = 0, moved = 0;
             for (uint64_t b0 = 0; b0 < k; b0 += round) {
-                while (vtable_can_grow(t) && (vtable_wants_grow(t) || (vtable_count(t) + round * 2) * 4 > vtable_slots(t) * 3))
-                    kgrow(t, nth), grows++;
+                while (vtable_can_grow(t) && (vtable_wants_grow(t) || (vtable_count(t) + round * 2) * 4 > vtable_slots(t) * 3)) {
+                    /* Both ways to re-insert: by ids (1 thread's rounds),
+                     * by slot ranges on 3 threads (4 threads' rounds). */
+                    if (nth == 1)
+                        kgrow(t, nth);
+                    else
+                        kgrow_slots(t, 3, &rng);
+                    grows++;
+                }
                 pthread_t tid[4];
                 for (unsigned j = 0; j < nth; j++) {
                     jobs[j].t = t, jobs[j].pool = pool, jobs[j].words = words;

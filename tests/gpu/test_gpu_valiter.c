@@ -58,8 +58,15 @@
  * over choices with group 1..32, kind 2 = lanes over entries, group 8|32,
  * kind 3 = tiles staged in shared memory, kind 4 = the same with more
  * resident warps, kind 5 = tiles with interleaved bounds and 32-bit offsets,
- * the default, kind 6 = kind 5 without its early loads) */
+ * kind 6 = kind 5 without its early loads, kind 7 = kind 5 in place, kinds
+ * 8-13 = packed sweeps (the default where the system has few distinct
+ * numbers; see valiter_gpu_last_kind below)) */
 void valiter_gpu_set_kernel(int kind, int group);
+/* the kind the last valiter_solve_gpu ran (kinds 8-11: packed sweeps, 8/10
+ * Jacobi with evict-first/cached loads, 9/11 in place; a pinned packed kind
+ * falls back to 5 (7 in place) when the system cannot be packed; 12/13:
+ * packed with the next tile's entry words loaded ahead) */
+int valiter_gpu_last_kind(void);
 
 static int quick, ref_only;
 static uint64_t n_bitwise, n_compared;
@@ -399,8 +406,9 @@ struct sysbuf {
     double *pr, *b;
 };
 
-enum { SK_SHORT, SK_LONG, SK_WIDE, SK_DTMC, SK_MIXED, SK_BIG, SK_KINDS };
-static const char *const sk_name[] = {"short-choices", "long-choices", "many-choices", "dtmc", "mixed", "big"};
+enum { SK_SHORT, SK_LONG, SK_WIDE, SK_DTMC, SK_MIXED, SK_BIG, SK_DICT, SK_DICT_BIG, SK_KINDS };
+static const char *const sk_name[] = {"short-choices", "long-choices", "many-choices", "dtmc", "mixed", "big",
+                                      "few-numbers", "few-numbers-big"};
 
 /* leak: every choice keeps at most 1 - leak_min of its mass inside the
  * system (a contraction: interval iteration converges); full_mass allows
@@ -408,8 +416,12 @@ static const char *const sk_name[] = {"short-choices", "long-choices", "many-cho
 static void gen_system(struct rng *r, int k, int full_mass, struct sysbuf *sb)
 {
     uint32_t n;
+    /* few-numbers: a PRISM-like model's handful of distinct probabilities
+     * and constants (the packed sweep's dictionaries) */
+    const int dict = k == SK_DICT || k == SK_DICT_BIG;
     switch (k) {
     case SK_BIG: n = 20000 + rndu(r, 40000); break;
+    case SK_DICT_BIG: n = quick ? 3000 : 20000 + rndu(r, 40000); break;
     case SK_LONG: n = 1 + rndu(r, quick ? 20 : 200); break;
     default: n = 1 + rndu(r, quick ? 40 : 300); break;
     }
@@ -445,8 +457,19 @@ static void gen_system(struct rng *r, int k, int full_mass, struct sysbuf *sb)
     for (uint32_t s = 0; s < n; s++)
         for (uint64_t c = ss[s]; c < ss[s + 1]; c++) {
             double leak = full_mass && rndu(r, 2) ? 0 : 0.05 + 0.5 * rndf(r);
+            if (dict)
+                leak = full_mass && rndu(r, 2) ? 0 : 0.125 * (1 + rndu(r, 3));
             if (cs[c] == cs[c + 1])
                 leak = 1;
+            if (dict) {
+                const uint64_t cnt = cs[c + 1] - cs[c];
+                for (uint64_t e = cs[c]; e < cs[c + 1]; e++) {
+                    tg[e] = rndu(r, 5) == 0 ? s : rndu(r, 2) ? (uint32_t)((s + rndu(r, 64)) % n) : rndu(r, n);
+                    pr[e] = (1 - leak) / (double)cnt;
+                }
+                b[c] = leak * 0.25 * rndu(r, 5);
+                continue;
+            }
             double sum = 0;
             for (uint64_t e = cs[c]; e < cs[c + 1]; e++) {
                 uint32_t t;
@@ -587,7 +610,7 @@ static uint64_t n_inplace, n_inplace_sweeps, n_jacobi_sweeps;
  * reference interval [tlo, thi] (NULL: the reference did not converge:
  * the stopping rule and sweep bound are still checked). */
 static void inplace_check(const char *tag, const struct vi_system *y, const struct solve_case *sc, const double *lo0,
-                          const double *hi0, uint64_t ref_it, const double *tlo, const double *thi)
+                          const double *hi0, uint64_t ref_it, const double *tlo, const double *thi, int kind)
 {
     uint64_t n = y->n_states;
     double *lo = xmalloc(n * sizeof *lo), *hi = xmalloc(n * sizeof *hi);
@@ -597,7 +620,10 @@ static void inplace_check(const char *tag, const struct vi_system *y, const stru
     struct vi_stats st;
     struct wx_error err;
     wx_error_clear(&err);
+    valiter_gpu_set_kernel(kind, 32);
     int rc = valiter_solve_gpu(y, &par, lo, hi, &st, &err);
+    valiter_gpu_set_kernel(0, 0);
+    const int ran = valiter_gpu_last_kind();
     uint64_t bad = n;
     const char *why = "";
     for (uint64_t s = 0; s < n && rc == WX_OK && bad == n; s++) {
@@ -613,8 +639,9 @@ static void inplace_check(const char *tag, const struct vi_system *y, const stru
     n_inplace++;
     n_inplace_sweeps += st.iterations;
     n_jacobi_sweeps += ref_it;
-    check(rc == WX_OK && bad == n && st.iterations <= ref_it,
-          "%s in-place: rc %d%s%s, %llu sweeps (Jacobi %llu)%s%s at %llu [%.17g, %.17g] ref [%.17g, %.17g]", tag, rc,
+    check(rc == WX_OK && bad == n && st.iterations <= ref_it && (ran == 7 || ran == 9 || ran == 11 || ran == 13) &&
+              (!kind || ran == kind),
+          "%s in-place (pinned %d, ran %d): rc %d%s%s, %llu sweeps (Jacobi %llu)%s%s at %llu [%.17g, %.17g] ref [%.17g, %.17g]", tag, kind, ran, rc,
           rc ? ": " : "", rc ? err.msg : "", (unsigned long long)st.iterations, (unsigned long long)ref_it,
           bad < n ? ", " : "", why, (unsigned long long)(bad < n ? bad : 0), bad < n ? lo[bad] : 0,
           bad < n ? hi[bad] : 0, tlo && bad < n ? tlo[bad] : 0, thi && bad < n ? thi[bad] : 0);
@@ -659,12 +686,28 @@ static void solve_instance(uint64_t seed, int k)
     if (ref_only)
         goto twin;
     solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, 0, 0);
+    const int dict = k == SK_DICT || k == SK_DICT_BIG;
+    if (dict) {
+        const int ran = valiter_gpu_last_kind();
+        check(ran == 8 || ran == 10, "%s: the default is a packed sweep (ran kind %d)", tag, ran);
+    }
     {
-        /* a pinned kernel variant: all must give the same answer */
-        static const int groups1[] = {1, 2, 4, 8, 16, 32};
-        int kind = 1 + (int)rndu(&r, 6);
+        /* a pinned kernel variant: all must give the same answer (a packed
+         * kind where the system cannot be packed runs kind 5) */
+        static const int groups1[] = {1, 2, 4, 8, 16, 32}, kinds[] = {1, 2, 3, 4, 5, 6, 8, 10, 12};
+        int kind = kinds[rndu(&r, 9)];
         int group = kind == 1 ? groups1[rndu(&r, 6)] : (rndu(&r, 2) ? 8 : 32);
         solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, kind, group);
+    }
+    if (dict) {
+        /* packed on (both load policies) and off: bit-identical, and the
+         * pinned kind really ran */
+        static const int pk[] = {8, 10, 12, 5};
+        for (int i = 0; i < 4; i++) {
+            solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, pk[i], 32);
+            check(valiter_gpu_last_kind() == pk[i], "%s: pinned kind %d ran (ran %d)", tag, pk[i],
+                  valiter_gpu_last_kind());
+        }
     }
     if (sc.interval) {
         /* the value lies in a tight reference interval */
@@ -673,7 +716,13 @@ static void solve_instance(uint64_t seed, int k)
         memcpy(thi, hi0, n * sizeof *thi);
         uint64_t tit;
         int tconv = ref_solve(y, sc.mx, 1e-11, 0, quick ? 20000 : 200000, tlo, thi, &tit);
-        inplace_check(tag, y, &sc, lo0, hi0, ref_it, tconv ? tlo : NULL, tconv ? thi : NULL);
+        inplace_check(tag, y, &sc, lo0, hi0, ref_it, tconv ? tlo : NULL, tconv ? thi : NULL, 0);
+        if (dict) { /* packed in place (both load policies) and unpacked in place */
+            inplace_check(tag, y, &sc, lo0, hi0, ref_it, tconv ? tlo : NULL, tconv ? thi : NULL, 9);
+            inplace_check(tag, y, &sc, lo0, hi0, ref_it, tconv ? tlo : NULL, tconv ? thi : NULL, 11);
+            inplace_check(tag, y, &sc, lo0, hi0, ref_it, tconv ? tlo : NULL, tconv ? thi : NULL, 13);
+            inplace_check(tag, y, &sc, lo0, hi0, ref_it, tconv ? tlo : NULL, tconv ? thi : NULL, 7);
+        }
         free(tlo), free(thi);
     }
 twin:
@@ -936,6 +985,60 @@ sound:
  * Hand-made cases and bad inputs
  * ====================================================================== */
 
+/* The packed sweep's limits: 256 distinct probabilities (or constants) are
+ * packed, 257 are not; a state with 255 entries is packed, one with 256 is
+ * not.  Pinned kind 8 falls back to kind 5 where it cannot pack; the values
+ * are the reference's either way. */
+static void packed_case(const char *what, uint32_t n, uint32_t big_entries, uint32_t nprob, uint32_t nb, int want)
+{
+    /* state s: one choice; state 0 has big_entries entries (or 1), others 1 */
+    uint64_t ne = (uint64_t)n - 1 + (big_entries ? big_entries : 1);
+    uint64_t *ss = xmalloc((n + 1) * sizeof *ss), *cs = xmalloc((n + 1) * sizeof *cs);
+    uint32_t *tg = xmalloc(ne * sizeof *tg);
+    double *pr = xmalloc(ne * sizeof *pr), *b = xmalloc(n * sizeof *b);
+    uint64_t e = 0;
+    for (uint32_t s = 0; s < n; s++) {
+        ss[s] = s, cs[s] = e;
+        uint32_t m = s == 0 && big_entries ? big_entries : 1;
+        for (uint32_t j = 0; j < m; j++, e++) {
+            tg[e] = (s + 1 + j) % n;
+            /* nprob distinct values 0.25 + i/4096 (divided by m in state 0) */
+            pr[e] = (0.25 + (double)(e % nprob) / 4096.0) / m;
+        }
+        b[s] = 0.25 * (double)(s % nb) / (double)nb;
+    }
+    ss[n] = n, cs[n] = e;
+    struct vi_system y = {n, n, ne, ss, cs, tg, pr, b};
+    struct solve_case sc = {1, 0, 1, 1e-9, 1000000};
+    double *lo0 = xmalloc(n * sizeof *lo0), *hi0 = xmalloc(n * sizeof *hi0);
+    double *rlo = xmalloc(n * sizeof *rlo), *rhi = xmalloc(n * sizeof *rhi);
+    for (uint32_t s = 0; s < n; s++) /* constants < 0.25, mass <= 0.3125: values < 0.37 */
+        lo0[s] = rlo[s] = 0, hi0[s] = rhi[s] = 1;
+    uint64_t it;
+    int conv = ref_solve(&y, 1, sc.eps, 0, sc.max_it, rlo, rhi, &it);
+    char tag[200];
+    snprintf(tag, sizeof tag, "packed limits: %s", what);
+    if (check(conv, "%s: reference converged", tag)) {
+        solve_and_compare(tag, &y, &sc, lo0, hi0, 1, it, rlo, rhi, 8, 32);
+        check(valiter_gpu_last_kind() == want, "%s: pinned kind 8 ran kind %d (want %d)", tag,
+              valiter_gpu_last_kind(), want);
+        solve_and_compare(tag, &y, &sc, lo0, hi0, 1, it, rlo, rhi, 12, 32);
+        check(valiter_gpu_last_kind() == (want == 8 ? 12 : 5), "%s: pinned kind 12 ran kind %d", tag,
+              valiter_gpu_last_kind());
+    }
+    free(ss), free(cs), free(tg), free(pr), free(b), free(lo0), free(hi0), free(rlo), free(rhi);
+}
+
+static void packed_limits(void)
+{
+    packed_case("256 probabilities", 600, 0, 256, 3, 8);
+    packed_case("257 probabilities", 600, 0, 257, 3, 5);
+    packed_case("256 constants", 600, 0, 3, 256, 8);
+    packed_case("257 constants", 600, 0, 3, 257, 5);
+    packed_case("a state with 255 entries", 600, 255, 4, 3, 8);
+    packed_case("a state with 256 entries", 600, 256, 4, 3, 5);
+}
+
 static void hand_made(void)
 {
     /* 0 -(a: 0.5 to 1, 0.5 to T)-> ; 0 -(b: self-loop 1)- ; 1 -(0.5 to 0, 0.5 to T)- ; 2 = T
@@ -996,6 +1099,7 @@ static void hand_made(void)
     wx_error_clear(&err);
     rc = valiter_solve_gpu(&y2, &par, lo, hi, &st, &err);
     check(rc == WX_EINPUT, "system state without a choice: WX_EINPUT (%d: %s)", rc, err.msg);
+    packed_limits();
     /* no convergence: x = x (mass 1 self-loop), lo 0, hi 1 never meet */
     uint64_t lss[] = {0, 1}, lcs[] = {0, 1};
     uint32_t ltg[] = {0};
@@ -1047,6 +1151,8 @@ int main(int argc, char **argv)
         int k = i % SK_KINDS;
         if (k == SK_BIG && (quick || i % (SK_KINDS * 8) != SK_BIG))
             k = SK_MIXED; /* a few big systems only */
+        if (k == SK_DICT_BIG && !quick && i % (SK_KINDS * 8) != SK_DICT_BIG)
+            k = SK_DICT;
         solve_instance(seed + 1000003 + (uint64_t)i, k);
     }
     printf("# numeric core: %d instances, %.1f s CPU time\n", ns, (double)(clock() - t0) / CLOCKS_PER_SEC);
