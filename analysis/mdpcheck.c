@@ -58,6 +58,12 @@ static double choice_reward(const struct ctx *x, uint32_t s, uint64_t c)
     return r;
 }
 
+static void trace(const struct mdpcheck_options *o, const char *event)
+{
+    if (o->trace)
+        o->trace(o->trace_arg, event);
+}
+
 static int oom(struct wx_error *err)
 {
     return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (model checking)");
@@ -132,7 +138,8 @@ static void exclusive_scan(uint64_t *a, uint64_t n)
 }
 
 /* The sub-MDP of collapse_mecs: the maybe states (local numbers), their
- * choices that pass the filter and stay among the maybe states. */
+ * choices that pass the filter and stay among the maybe states; only the
+ * graph (probs NULL): the MEC decomposition reads nothing else. */
 struct sub_pass {
     const struct ctx *x;
     int zero_reward_only;
@@ -180,10 +187,8 @@ static void sub_fill(void *arg, uint64_t lo, uint64_t hi)
             if (!sub_keeps(sp, s, c))
                 continue;
             sp->sub_orig[sc] = c;
-            for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++) {
-                sub->targets[se] = sp->loc[m->targets[e]];
-                sub->probs[se++] = m->probs[e];
-            }
+            for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
+                sub->targets[se++] = sp->loc[m->targets[e]];
             sub->choice_start[++sc] = se;
         }
     }
@@ -215,9 +220,10 @@ static int collapse_mecs(struct ctx *x, int zero_reward_only, uint8_t *internal,
     sub.state_start = calloc(k + 1, sizeof *sub.state_start);
     sub.choice_start = calloc(m->n_choices + 1, sizeof *sub.choice_start);
     sub.targets = malloc((m->n_entries ? m->n_entries : 1) * sizeof *sub.targets);
-    sub.probs = malloc((m->n_entries ? m->n_entries : 1) * sizeof *sub.probs);
+    /* no probabilities: the MEC decomposition reads only the graph
+     * (analysis/mec.h), so sub.probs stays NULL (8 bytes per entry saved) */
     sub_orig = malloc((m->n_choices ? m->n_choices : 1) * sizeof *sub_orig);
-    if (!sub.state_start || !sub.choice_start || !sub.targets || !sub.probs || !sub_orig)
+    if (!sub.state_start || !sub.choice_start || !sub.targets || !sub_orig)
         goto fail;
     /* two parallel passes over the maybe states: count the kept choices
      * and entries, scan, fill (the layout of the sequential loop) */
@@ -227,16 +233,19 @@ static int collapse_mecs(struct ctx *x, int zero_reward_only, uint8_t *internal,
     struct sub_pass sp = {.x = x, .zero_reward_only = zero_reward_only, .loc = loc, .back = back,
                           .sub = &sub, .sub_orig = sub_orig, .ccount = sub.state_start,
                           .ecount = ecount};
+    trace(x->o, "MEC sub-MDP: allocated");
     par_for(x->o->threads, k, sub_count, &sp);
     exclusive_scan(sub.state_start, k);
     exclusive_scan(ecount, k);
     par_for(x->o->threads, k, sub_fill, &sp);
     sub.n_choices = sub.state_start[k];
     sub.n_entries = ecount[k];
+    trace(x->o, "MEC sub-MDP: built");
     double tm = now_s();
     if ((rc = (x->o->mec ? x->o->mec : mec_cpu)(&sub, &mr, err)) != WX_OK)
         goto done;
     x->mec_seconds = now_s() - tm;
+    trace(x->o, "MEC decomposition: done");
     for (uint64_t s = 0; s < n; s++)
         mec_of[s] = loc[s] == UINT32_MAX ? MEC_NONE : mr.mec[loc[s]];
     for (uint64_t c = 0; c < sub.n_choices; c++)
@@ -395,6 +404,7 @@ static int build_system(struct ctx *x, struct mdpcheck_result *r, struct wx_erro
     }
     struct sys_pass sp = {.x = x, .internal = internal, .mstart = mstart, .members = members,
                           .ccount = x->state_start, .ecount = ecount};
+    trace(x->o, "system: numbered, allocated");
     par_for(x->o->threads, ns, sys_count, &sp);
     for (uint64_t k = 0; k < ns; k++)
         if (!x->state_start[k]) {
@@ -647,6 +657,33 @@ done:
     free(cyc);
     free(nss), free(ncs), free(nor), free(nt), free(np), free(nb);
     return rc;
+}
+
+/* Every state's value from its class and the system's solution (a
+ * parallel pass: each state is written once). */
+struct values_pass {
+    const struct ctx *x;
+    const double *slo, *shi;
+    struct mdpcheck_result *r;
+};
+
+static void values_fill(void *arg, uint64_t lo, uint64_t hi)
+{
+    const struct values_pass *vp = arg;
+    const struct ctx *x = vp->x;
+    for (uint64_t s = lo; s < hi; s++) {
+        double v;
+        switch (x->cls[s]) {
+        case CLS_NO: v = 0; break;
+        case CLS_YES: v = x->is_reward ? 0 : 1; break;
+        case CLS_INF: v = INFINITY; break;
+        default:
+            vp->r->lo[s] = vp->slo[x->sid[s]];
+            vp->r->hi[s] = vp->shi ? vp->shi[x->sid[s]] : vp->slo[x->sid[s]];
+            continue;
+        }
+        vp->r->lo[s] = vp->r->hi[s] = v;
+    }
 }
 
 /* One Jacobi application of the operator: out = F(x) on sys. */
@@ -924,13 +961,18 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
     if ((rc = prop_eval(p, p->phi2, m, labels, initial, x.target, err)) != WX_OK ||
         (p->phi1 && (rc = prop_eval(p, p->phi1, m, labels, initial, allowed, err)) != WX_OK))
         goto done;
+    trace(o, "labels evaluated");
     switch (p->kind) {
     case PROP_PMAX:
-        if ((rc = pre(m, allowed, x.target, VI_PMAX0, no, err)) == WX_OK)
+        if (o->precompute2)
+            rc = o->precompute2(m, allowed, x.target, VI_PMAX0, no, VI_PMAX1, yes, err);
+        else if ((rc = pre(m, allowed, x.target, VI_PMAX0, no, err)) == WX_OK)
             rc = pre(m, allowed, x.target, VI_PMAX1, yes, err);
         break;
     case PROP_PMIN:
-        if ((rc = pre(m, allowed, x.target, VI_PMIN0, no, err)) == WX_OK)
+        if (o->precompute2)
+            rc = o->precompute2(m, allowed, x.target, VI_PMIN0, no, VI_PMIN1, yes, err);
+        else if ((rc = pre(m, allowed, x.target, VI_PMIN0, no, err)) == WX_OK)
             rc = pre(m, allowed, x.target, VI_PMIN1, yes, err);
         break;
     case PROP_RMIN:
@@ -955,15 +997,17 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
         r->n_maybe += c == CLS_MAYBE;
         r->n_infinite += c == CLS_INF;
     }
-    for (uint64_t s = 0; s < n; s++)
-        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
+    if (p->kind != PROP_RMIN) /* every choice is usable */
+        memset(x.ok, 1, m->n_choices);
+    else
+        for (uint64_t c = 0; c < m->n_choices; c++) {
             uint8_t ok = 1;
-            if (p->kind == PROP_RMIN)
-                for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1] && ok; e++)
-                    ok = x.cls[m->targets[e]] != CLS_INF;
+            for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1] && ok; e++)
+                ok = x.cls[m->targets[e]] != CLS_INF;
             x.ok[c] = ok;
         }
     r->precomp_seconds = now_s() - t0;
+    trace(o, "precomputation: classes done");
 
     t0 = now_s();
     if ((rc = build_system(&x, r, err)) != WX_OK)
@@ -972,6 +1016,7 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
         (rc = order_topologically(&x, err)) != WX_OK)
         goto done;
     r->build_seconds = now_s() - t0;
+    trace(o, "system: built");
     r->mec_seconds = x.mec_seconds;
     r->blocks = x.n_blocks;
     r->levels = x.n_levels;
@@ -1003,20 +1048,11 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
             goto done;
     }
     r->solve_seconds = now_s() - t0;
+    trace(o, "solve: done");
 
-    for (uint64_t s = 0; s < n; s++) {
-        double v;
-        switch (x.cls[s]) {
-        case CLS_NO: v = 0; break;
-        case CLS_YES: v = x.is_reward ? 0 : 1; break;
-        case CLS_INF: v = INFINITY; break;
-        default:
-            r->lo[s] = slo[x.sid[s]];
-            r->hi[s] = shi ? shi[x.sid[s]] : slo[x.sid[s]];
-            continue;
-        }
-        r->lo[s] = r->hi[s] = v;
-    }
+    struct values_pass vp = {&x, slo, shi, r};
+    par_for(o->threads, n, values_fill, &vp);
+    trace(o, "values: assembled");
     if (o->scheduler) {
         double *mid = malloc((n ? n : 1) * sizeof *mid);
         if (!mid) {

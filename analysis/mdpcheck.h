@@ -5,7 +5,8 @@
  * PIPELINE (mdpcheck_run):
  *  1. phi1/phi2 -> allowed A (NULL for F) and target T.
  *  2. Graph precomputation through the backend's precompute function
- *     (valiter.h): Pmax: S0 = Prob0A, S1 = Prob1E;  Pmin: S0 = Prob0E,
+ *     (valiter.h; precompute2 for the two sets of Pmax and Pmin in one
+ *     call when set): Pmax: S0 = Prob0A, S1 = Prob1E;  Pmin: S0 = Prob0E,
  *     S1 = Prob1A;  Rmin: Prob1E decides finite (Pmax(F T) = 1) vs infinite;
  *     Rmax: Prob1A does (Pmin(F T) = 1).  Reward targets have value 0,
  *     states outside the Prob1 set value +infinity (PRISM's convention).
@@ -63,6 +64,20 @@
 typedef int (*mdpcheck_precompute_fn)(const struct mdp *m, const uint8_t *allowed,
                                       const uint8_t *target, enum vi_precomp which,
                                       uint8_t *out, struct wx_error *err);
+/* Two precomputations with the same m, allowed and target in one call
+ * (out_a, out_b as two precompute calls would fill them): the GPU uploads
+ * the MDP and builds its predecessor index once, and a Prob1E after a
+ * Prob0A starts from the Prob0A search's reachable set. */
+typedef int (*mdpcheck_precompute2_fn)(const struct mdp *m, const uint8_t *allowed,
+                                       const uint8_t *target, enum vi_precomp a, uint8_t *out_a,
+                                       enum vi_precomp b, uint8_t *out_b, struct wx_error *err);
+/* The GPU's (kernels/valiter.cu; kernels/nogpu_valiter_pre.c without CUDA:
+ * WX_EINPUT).  Its home is analysis/valiter.h, beside
+ * valiter_precompute_gpu; declared here while that header has another
+ * owner. */
+int valiter_precompute2_gpu(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
+                            enum vi_precomp a, uint8_t *out_a, enum vi_precomp b, uint8_t *out_b,
+                            struct wx_error *err);
 typedef int (*mdpcheck_solve_fn)(const struct vi_system *sys, const struct vi_params *par,
                                  double *lo, double *hi, struct vi_stats *stats,
                                  struct wx_error *err);
@@ -94,9 +109,16 @@ struct mdpcheck_options {
     mdpcheck_levels_fn solve_levels; /* NULL: SCC blocks on the CPU          */
     uint64_t device_memory;  /* vi_params.device_memory (GPU level solve)    */
     mdpcheck_precompute_fn precompute; /* NULL: valiter_precompute_cpu       */
+    mdpcheck_precompute2_fn precompute2; /* NULL: two precompute calls where
+                                            a property needs two sets          */
     mdpcheck_solve_fn solve;           /* NULL: valiter_solve_cpu            */
     mdpcheck_mec_fn mec;               /* NULL: mec_cpu                      */
     mdpcheck_scc_fn scc;               /* NULL: scc_cpu                      */
+    /* Tracing (off when NULL): called at each phase boundary of
+     * mdpcheck_run with a short constant event name, on the calling thread;
+     * the CLI prints a timeline from it. */
+    void (*trace)(void *arg, const char *event);
+    void *trace_arg;
 };
 
 struct mdpcheck_result {

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,98 @@
 #include "../analysis/mec.h"
 #include "../analysis/scc.h"
 #include "cli.h"
+
+/* ---- the timeline (WARPEX_TIMELINE set and not "0") ----
+ * One stderr line per phase boundary: seconds since cmd_check began, the
+ * wall clock in nanoseconds since the epoch (to set against `date +%s%N`
+ * taken around the process: what lies before the first line is process
+ * start, what lies after the last is exit, i.e. the CUDA driver's
+ * teardown), and the event.  mdpcheck's phases come through its trace
+ * hook, the GPU calls through the wrappers below (each returns only when
+ * its device work is done: they end with a synchronising copy). */
+static struct {
+    int on;
+    struct timespec t0;
+} tl;
+
+static void tl_start(void)
+{
+    const char *v = getenv("WARPEX_TIMELINE");
+    tl.on = v && *v && strcmp(v, "0") != 0;
+    clock_gettime(CLOCK_MONOTONIC, &tl.t0);
+}
+
+static void tl_mark(const char *fmt, ...)
+{
+    if (!tl.on)
+        return;
+    struct timespec rt;
+    clock_gettime(CLOCK_REALTIME, &rt);
+    char ev[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ev, sizeof ev, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "timeline %9.6f s  wall %lld%09ld  %s\n", cli_seconds_since(&tl.t0),
+            (long long)rt.tv_sec, (long)rt.tv_nsec, ev);
+}
+
+static void tl_trace(void *arg, const char *event)
+{
+    (void)arg;
+    tl_mark("%s", event);
+}
+
+/* The backend's functions, wrapped for the timeline (CLI-only state: one
+ * check at a time). */
+static mdpcheck_precompute_fn tl_pre_fn;
+static mdpcheck_precompute2_fn tl_pre2_fn;
+static mdpcheck_solve_fn tl_solve_fn;
+static mdpcheck_mec_fn tl_mec_fn;
+
+static const char *tl_pre_name(enum vi_precomp which)
+{
+    return which == VI_PMAX0 ? "Prob0A (Pmax = 0)" : which == VI_PMAX1 ? "Prob1E (Pmax = 1)"
+         : which == VI_PMIN0 ? "Prob0E (Pmin = 0)" : "Prob1A (Pmin = 1)";
+}
+
+static int tl_pre(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
+                  enum vi_precomp which, uint8_t *out, struct wx_error *err)
+{
+    tl_mark("precomputation %s: start", tl_pre_name(which));
+    int rc = tl_pre_fn(m, allowed, target, which, out, err);
+    tl_mark("precomputation %s: done", tl_pre_name(which));
+    return rc;
+}
+
+static int tl_pre2(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
+                   enum vi_precomp a, uint8_t *out_a, enum vi_precomp b, uint8_t *out_b,
+                   struct wx_error *err)
+{
+    tl_mark("precomputation %s + %s: start", tl_pre_name(a), tl_pre_name(b));
+    int rc = tl_pre2_fn(m, allowed, target, a, out_a, b, out_b, err);
+    tl_mark("precomputation %s + %s: done", tl_pre_name(a), tl_pre_name(b));
+    return rc;
+}
+
+static int tl_solve(const struct vi_system *sys, const struct vi_params *par, double *lo,
+                    double *hi, struct vi_stats *stats, struct wx_error *err)
+{
+    tl_mark("solve: start (%llu states, %llu choices, %llu transitions)",
+            (unsigned long long)sys->n_states, (unsigned long long)sys->n_choices,
+            (unsigned long long)sys->n_entries);
+    int rc = tl_solve_fn(sys, par, lo, hi, stats, err);
+    tl_mark("solve: end (%llu sweeps)", (unsigned long long)(stats ? stats->iterations : 0));
+    return rc;
+}
+
+static int tl_mec(const struct mdp *m, struct mec_result *out, struct wx_error *err)
+{
+    tl_mark("MEC decomposition: start (%llu states)", (unsigned long long)m->n_states);
+    int rc = tl_mec_fn(m, out, err);
+    tl_mark("MEC decomposition: end");
+    return rc;
+}
 
 /* The GPU probe and CUDA context creation (valiter_gpu_init) run on a
  * thread of their own while the model is read: their cost (driver start,
@@ -46,8 +139,10 @@ static void *gpu_probe_main(void *arg)
     struct gpu_probe *g = arg;
     struct timespec t0;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    tl_mark("GPU probe and CUDA context: start (thread)");
     g->usable = valiter_gpu_init();
     g->seconds = cli_seconds_since(&t0);
+    tl_mark("GPU probe and CUDA context: done (%s)", g->usable ? "usable" : "no GPU");
     return NULL;
 }
 
@@ -333,6 +428,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     struct gpu_probe probe = {0};
     struct timespec t_start;
     clock_gettime(CLOCK_MONOTONIC, &t_start);
+    tl_start();
+    tl_mark("check: start");
     uint8_t *initial = NULL;
     int *reward_of = NULL;
     int have_labels = 0;
@@ -356,8 +453,16 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                      "way) or no --solver (CPU: SCC by SCC, Gauss-Seidel)");
         goto out;
     }
-    if (want_gpu)
+    if (want_gpu) {
+        /* One hardware work queue instead of the default 8: every GPU stage
+         * here runs on the default stream, so nothing loses concurrency,
+         * and context creation -- the start-up's critical path when the
+         * read is fast -- took 0.150-0.159 s instead of 0.208-0.211 s on
+         * the H100 (bench/cuda_exit_probe.cu, 2026-11-22).  A value the
+         * user set is kept. */
+        setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
         gpu_probe_start(&probe);
+    }
 
     /* the properties first: a typo should not wait for a large model */
     if (o.props_file && (rc = prop_read_file(o.props_file, &props, &n_file, err)) != WX_OK)
@@ -399,12 +504,15 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             goto out;
         have_labels = 1;
     } else {
+        tl_mark("read .tra: start");
         if ((rc = mdp_read(o.input, &m, err)) != WX_OK)
             goto out;
+        tl_mark("read .tra: done");
         if (o.lab) {
             if ((rc = mdp_labels_read(o.lab, m.n_states, &labels, err)) != WX_OK)
                 goto out;
             have_labels = 1;
+            tl_mark("read .lab: done");
         }
         if ((rc = read_reward_files(&o, &m, &rew, err)) != WX_OK)
             goto out;
@@ -415,9 +523,12 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         }
     }
     double read_s = cli_seconds_since(&t0);
+    tl_mark("model read");
 
     /* the backend, now that the probe has had the read's time */
     int gpu_ok = want_gpu && gpu_probe_join(&probe);
+    if (want_gpu)
+        tl_mark("GPU probe joined (waited %.6f s)", probe.wait_seconds);
     if (!want_gpu)
         bk = CLI_BACKEND_CPU;
     else if (bk == CLI_BACKEND_AUTO)
@@ -445,20 +556,19 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         goto out;
     }
 
-    /* every label of every property exists: checked before any output */
+    /* every label of every property exists: checked before any output, by
+     * evaluating the formulas on state 0 alone (an unknown label fails
+     * whatever the states; mdpcheck_run evaluates them on all states) */
     {
-        uint8_t *tmp = malloc(m.n_states);
-        if (!tmp) {
-            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-            goto out;
-        }
+        uint8_t tmp[1];
+        struct mdp first = m;
+        first.n_states = 1;
         for (size_t i = 0; i < n_props && rc == WX_OK; i++) {
             const struct mdp_labels *lp = have_labels ? &labels : NULL;
-            rc = prop_eval(&props[i], props[i].phi2, &m, lp, initial, tmp, err);
+            rc = prop_eval(&props[i], props[i].phi2, &first, lp, initial, tmp, err);
             if (rc == WX_OK && props[i].phi1)
-                rc = prop_eval(&props[i], props[i].phi1, &m, lp, initial, tmp, err);
+                rc = prop_eval(&props[i], props[i].phi1, &first, lp, initial, tmp, err);
         }
-        free(tmp);
         if (rc != WX_OK)
             goto out;
     }
@@ -514,6 +624,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             fprintf(stderr, "warpex: read %.3f s\n", read_s);
     }
     fflush(stdout);
+    tl_mark("initial states, labels checked, header printed");
 
     struct mdpcheck_options mo = {.sound = o.sound, .solver = o.solver, .epsilon = o.epsilon,
                                   .relative = o.relative, .max_iterations = o.max_iterations,
@@ -522,12 +633,26 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                                   .device_memory = o.gpu_memory};
     if (bk == CLI_BACKEND_GPU) {
         mo.precompute = valiter_precompute_gpu;
+        mo.precompute2 = valiter_precompute2_gpu;
         mo.solve = valiter_solve_gpu;
         mo.mec = mec_gpu;
         mo.scc = scc_gpu;
     }
     if (levels)
         mo.solve_levels = bk == CLI_BACKEND_GPU ? valiter_solve_levels_gpu : valiter_solve_levels_cpu;
+    if (tl.on) {
+        mo.trace = tl_trace;
+        tl_pre_fn = mo.precompute ? mo.precompute : valiter_precompute_cpu;
+        tl_solve_fn = mo.solve ? mo.solve : valiter_solve_cpu;
+        tl_mec_fn = mo.mec ? mo.mec : mec_cpu;
+        mo.precompute = tl_pre;
+        if (mo.precompute2) {
+            tl_pre2_fn = mo.precompute2;
+            mo.precompute2 = tl_pre2;
+        }
+        mo.solve = tl_solve;
+        mo.mec = tl_mec;
+    }
     for (size_t i = 0; i < n_props; i++) {
         struct property *p = &props[i];
         struct mdpcheck_result r;
@@ -535,7 +660,9 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         if (p->kind >= PROP_RMIN && !pr && !o.quiet)
             fprintf(stderr, "warpex: note: %s: no rewards given (--srew/--trew): all rewards are 0\n",
                     p->text);
+        tl_mark("property %zu: start", i + 1);
         rc = mdpcheck_run(&m, have_labels ? &labels : NULL, pr, initial, p, &mo, &r, err);
+        tl_mark("property %zu: checked", i + 1);
         if (rc != WX_OK) {
             if (o.json)
                 printf("]}\n");
@@ -636,6 +763,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                    r.precomp_seconds, r.build_seconds, r.solve_seconds);
         }
         fflush(stdout);
+        tl_mark("property %zu: printed", i + 1);
     next:
         mdpcheck_result_free(&r);
         if (rc != WX_OK) {
@@ -658,5 +786,6 @@ out:
     mdp_reward_models_free(&rew);
     mdp_sta_free(&sta);
     mdp_free(&m);
+    tl_mark("check: freed, returning (what follows is exit)");
     return rc;
 }

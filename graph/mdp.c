@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mdp.h"
@@ -605,52 +604,15 @@ int mdp_read_buffer(const char *data, size_t len, const char *name, struct mdp *
     return mdp_read_buffer_threads(data, len, name, 0, out, err);
 }
 
-/* The whole file in one malloc'ed buffer: one read() of the known size for
- * a regular file (scan_slurp's doubling costs copies on big files), the
- * general reader otherwise. */
-static int read_file(const char *path, char **buf, size_t *len, struct wx_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return scan_slurp(path, buf, len, err); /* its error messages */
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
-        fclose(f);
-        return scan_slurp(path, buf, len, err);
-    }
-    const size_t size = (size_t)st.st_size;
-    char *b = malloc(size + 1);
-    if (!b) {
-        fclose(f);
-        return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory reading the file");
-    }
-    size_t got = fread(b, 1, size + 1, f); /* + 1: notices a file that grew */
-    const int bad = ferror(f);
-    const int e = errno;
-    fclose(f);
-    if (bad) {
-        free(b);
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "read error: %s", strerror(e));
-    }
-    if (got != size) { /* changed under us: read it the general way */
-        free(b);
-        return scan_slurp(path, buf, len, err);
-    }
-    *buf = b;
-    *len = got;
-    return WX_OK;
-}
-
 int mdp_read(const char *path, struct mdp *out, struct wx_error *err)
 {
     memset(out, 0, sizeof *out);
-    char *buf;
-    size_t n;
-    int rc = read_file(path, &buf, &n, err);
+    struct scan_file f;
+    int rc = scan_map(path, &f, err);
     if (rc != WX_OK)
         return rc;
-    rc = mdp_read_buffer(buf, n, path, out, err);
-    free(buf);
+    rc = mdp_read_buffer(f.data, f.len, path, out, err);
+    scan_unmap(&f);
     return rc;
 }
 

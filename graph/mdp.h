@@ -38,7 +38,8 @@
  * memory; WX_ESYSTEM (WX_EINPUT for a missing file) when the file cannot be
  * read.
  *
- * MEMORY: the reader holds the file in memory while parsing; the result
+ * MEMORY: mdp_read maps the file (mmap; a pipe is read into memory) while
+ * parsing; the result
  * takes 8 bytes per state and per choice and 12 bytes per entry (the
  * parallel path needs 8 bytes per entry more while it runs).
  *

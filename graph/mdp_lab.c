@@ -170,13 +170,12 @@ int mdp_labels_read(const char *path, uint64_t n_states, struct mdp_labels *out,
                     struct wx_error *err)
 {
     mdp_labels_init(out, n_states);
-    char *buf;
-    size_t n;
-    int rc = scan_slurp(path, &buf, &n, err);
+    struct scan_file f;
+    int rc = scan_map(path, &f, err);
     if (rc != WX_OK)
         return rc;
-    rc = mdp_labels_read_buffer(buf, n, path, n_states, out, err);
-    free(buf);
+    rc = mdp_labels_read_buffer(f.data, f.len, path, n_states, out, err);
+    scan_unmap(&f);
     return rc;
 }
 
@@ -428,13 +427,12 @@ typedef int (*buffer_reader)(const char *, size_t, const char *, const struct md
 static int read_file(const char *path, const struct mdp *m, struct mdp_rewards *r,
                      struct wx_error *err, buffer_reader fn)
 {
-    char *buf;
-    size_t n;
-    int rc = scan_slurp(path, &buf, &n, err);
+    struct scan_file f;
+    int rc = scan_map(path, &f, err);
     if (rc != WX_OK)
         return rc;
-    rc = fn(buf, n, path, m, r, err);
-    free(buf);
+    rc = fn(f.data, f.len, path, m, r, err);
+    scan_unmap(&f);
     return rc;
 }
 
@@ -547,13 +545,12 @@ int mdp_sta_read_buffer(const char *data, size_t len, const char *name, uint64_t
 int mdp_sta_read(const char *path, uint64_t n_states, struct mdp_sta *out, struct wx_error *err)
 {
     memset(out, 0, sizeof *out);
-    char *buf;
-    size_t n;
-    int rc = scan_slurp(path, &buf, &n, err);
+    struct scan_file f;
+    int rc = scan_map(path, &f, err);
     if (rc != WX_OK)
         return rc;
-    rc = mdp_sta_read_buffer(buf, n, path, n_states, out, err);
-    free(buf);
+    rc = mdp_sta_read_buffer(f.data, f.len, path, n_states, out, err);
+    scan_unmap(&f);
     return rc;
 }
 

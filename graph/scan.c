@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "scan_int.h"
 
@@ -174,4 +178,39 @@ int scan_token(struct scan *s, char *buf, size_t size, const char **tok, const c
     memcpy(buf, *tok, len);
     buf[len] = 0;
     return WX_OK;
+}
+
+int scan_map(const char *path, struct scan_file *f, struct wx_error *err)
+{
+    memset(f, 0, sizeof *f);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uint64_t)st.st_size <= SIZE_MAX) {
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p != MAP_FAILED) {
+            close(fd);
+            /* read ahead: the readers go through the text once, front to back */
+            (void)madvise(p, (size_t)st.st_size, MADV_WILLNEED);
+            f->data = p;
+            f->len = f->mapped = (size_t)st.st_size;
+            return WX_OK;
+        }
+    }
+    if (fd >= 0)
+        close(fd);
+    char *buf;
+    int rc = scan_slurp(path, &buf, &f->len, err); /* and its error messages */
+    if (rc == WX_OK)
+        f->data = buf;
+    return rc;
+}
+
+void scan_unmap(struct scan_file *f)
+{
+    if (f->mapped)
+        munmap((void *)f->data, f->mapped);
+    else
+        free((void *)f->data);
+    memset(f, 0, sizeof *f);
 }

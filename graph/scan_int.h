@@ -45,4 +45,19 @@ int scan_token(struct scan *s, char *buf, size_t size, const char **tok, const c
 #include <stddef.h>
 int scan_slurp(const char *path, char **data, size_t *len, struct wx_error *err);
 
+/* The whole file, read only: a regular non-empty file is mapped (mmap: no
+ * copy into a private buffer, and its pages come straight from the page
+ * cache, faulted in by whichever thread reads them first), anything else
+ * (pipes, /dev/stdin, an empty file, a failed mmap) is read as scan_slurp
+ * does.  The text is not NUL-terminated.  Release with scan_unmap.  A file
+ * truncated by someone else while mapped makes its reader fault (SIGBUS),
+ * as with any mapped input. */
+struct scan_file {
+    const char *data;
+    size_t len;
+    size_t mapped; /* bytes mapped; 0: data is malloc'ed */
+};
+int scan_map(const char *path, struct scan_file *f, struct wx_error *err);
+void scan_unmap(struct scan_file *f);
+
 #endif

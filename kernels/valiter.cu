@@ -3,7 +3,10 @@
  * (Prob0A/0E/1A/1E) and the value-iteration sweep (plain or interval).
  * Contract: analysis/valiter.h.
  *
- * PRECOMPUTATION.  The MDP is uploaded once; a predecessor index (for each
+ * PRECOMPUTATION.  The MDP is uploaded once per call (valiter_precompute2_gpu:
+ * once for two sets, which mdpcheck asks for Pmax and Pmin: on the H100 the
+ * 75 MB upload of consensus N=6 K=2 takes ~12 ms at 6-8 GB/s pageable); a
+ * predecessor index (for each
  * state t, the choices with an entry into t) is built on the device by
  * sorting (target, choice) pairs with CUB's radix sort and a binary search
  * per state for the row starts.  Every set is a least fixpoint computed by a
@@ -132,6 +135,11 @@ extern "C" {
 #define VX_BATCH_MIN 4u     /* sweeps in the first batch */
 #define VX_BATCH_MAX 64u    /* sweeps per batch at most: bounds the no-op launches after convergence */
 #define VX_FRONT_LANES 8u   /* lanes per frontier state in the backward search */
+#ifndef VX_FRONT_BLOCKS_PER_SM
+/* blocks per SM of a search level (8: the device full); 2 measured no faster on consensus N=6 K=2's
+ * 124-launch searches (H100, 2026-11-22: precomputation 0.061-0.073 s against 0.060-0.065 s) */
+#define VX_FRONT_BLOCKS_PER_SM 8
+#endif
 #define VX_LONG_CHOICE 12.0 /* mean entries per choice above which the entry-parallel sweep is used */
 #define VX_TILE_STATES 32u    /* states per tile of vi_sweep_tiles: one per lane */
 #define VX_TILE_ENTRIES 256u  /* entries per tile (shared memory: 8 B per entry and vector per warp) */
@@ -251,19 +259,20 @@ static void vx_free_all(struct vx_mem *m)
 
 /* Blocks for a grid-stride kernel: enough to fill the device, no more than
  * the work needs. */
+static int vx_sms = 0; /* SMs of the device (vx_blocks sets it) */
+
 static unsigned vx_blocks(uint64_t threads_needed)
 {
-    static int sms = 0;
-    if (!sms) {
+    if (!vx_sms) {
         int dev = 0;
         if (cudaGetDevice(&dev) != cudaSuccess ||
-            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+            cudaDeviceGetAttribute(&vx_sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
             (void)cudaGetLastError();
-            sms = 132;
+            vx_sms = 132;
         }
     }
     uint64_t b = (threads_needed + VX_THREADS - 1) / VX_THREADS;
-    uint64_t cap = (uint64_t)sms * (2048 / VX_THREADS);
+    uint64_t cap = (uint64_t)vx_sms * (2048 / VX_THREADS);
     if (b > cap)
         b = cap;
     return b ? (unsigned)b : 1u;
@@ -324,6 +333,8 @@ struct vx_graph {
     ull *rem;             /* FORALL: choices of the state not yet hit */
     uint8_t *usable;      /* Prob1E: choice's entries all in U */
     uint8_t *res;         /* n bytes: the answer */
+    int reach_valid;      /* mark = the states reaching T (a VI_PMAX0 run's search) */
+    ull reach;            /* their number */
 };
 
 static __global__ void vx_owner(const ull *__restrict__ ss, const ull *__restrict__ cs,
@@ -455,7 +466,12 @@ static int vx_search(struct vx_graph *g, int rule, const uint8_t *seeds, const u
 {
     int rc = WX_OK;
     const unsigned bn = vx_blocks(g->n);
-    const unsigned bf = vx_blocks(g->n * (ull)VX_FRONT_LANES); /* grid-stride over any frontier */
+    /* grid-stride over any frontier; at most VX_FRONT_BLOCKS_PER_SM blocks
+     * per SM: most levels' frontiers are small, and an empty block still
+     * costs its launch */
+    unsigned bf = vx_blocks(g->n * (ull)VX_FRONT_LANES);
+    if (bf > (unsigned)vx_sms * VX_FRONT_BLOCKS_PER_SM)
+        bf = (unsigned)vx_sms * VX_FRONT_BLOCKS_PER_SM;
     ull level = 0, batch = VX_BATCH_MIN, h[4];
     CK(cudaMemset(g->mark, 0, g->n * sizeof(uint32_t)));
     CK(cudaMemset(g->lvl, 0, 4 * sizeof(ull)));
@@ -483,18 +499,169 @@ out:
     return rc;
 }
 
-extern "C" int valiter_precompute_gpu(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
-                                      enum vi_precomp which, uint8_t *out, struct wx_error *err)
+/* Uploads the MDP and the sets, builds the predecessor index and the
+ * buffers of every search (the Prob0E counters when forall, Prob1E's
+ * fixpoint set when fix) into *g; every buffer joins *mem. */
+static int vx_pre_setup(const struct mdp *m, const uint8_t *allowed, const uint8_t *target, int forall, int fix,
+                        struct vx_graph *g, struct vx_mem *mem, struct wx_error *err)
 {
     int rc = WX_OK;
-    struct vx_mem mem = {{0}, 0};
-    struct vx_graph g;
-    memset(&g, 0, sizeof g);
     void *tmp = NULL;
     size_t tmp_bytes = 0;
-    ull bad = 0, in_r = 0;
+    ull bad = 0;
     int bits = 1;
-    unsigned bn, be;
+    const ull n = m->n_states, nc = m->n_choices, ne = m->n_entries;
+    memset(g, 0, sizeof *g);
+    g->n = n, g->nc = nc, g->ne = ne;
+    while (bits < 32 && (n >> bits))
+        bits++;
+    const unsigned bn = vx_blocks(n + 1);
+
+#define PUP(ptr, src, bytes, what)                                                                  \
+    do {                                                                                           \
+        void *p_;                                                                                  \
+        if ((rc = vx_upload(mem, &p_, (src), (bytes), (what), err)))                               \
+            goto out;                                                                              \
+        (ptr) = (decltype(ptr))p_;                                                                 \
+    } while (0)
+#define PAL(ptr, bytes, what)                                                                       \
+    do {                                                                                           \
+        void *p_;                                                                                  \
+        if ((rc = vx_alloc(mem, &p_, (bytes), (what), err)))                                       \
+            goto out;                                                                              \
+        (ptr) = (decltype(ptr))p_;                                                                 \
+    } while (0)
+
+    PUP(g->ss, m->state_start, (n + 1) * sizeof(ull), "state offsets");
+    PUP(g->cs, m->choice_start, (nc + 1) * sizeof(ull), "choice offsets");
+    PUP(g->tg, m->targets, ne * sizeof(uint32_t), "targets");
+    PUP(g->target, target, n, "target set");
+    if (allowed)
+        PUP(g->allowed, allowed, n, "allowed set");
+    PAL(g->cstate, nc * sizeof(uint32_t), "choice owners");
+    PAL(g->echoice, ne * sizeof(ull), "entry choices");
+    PAL(g->pkey, ne * sizeof(uint32_t), "predecessor keys");
+    PAL(g->pchoice, ne * sizeof(ull), "predecessor choices");
+    PAL(g->pstart, (n + 1) * sizeof(ull), "predecessor offsets");
+    PAL(g->elig, n, "eligible set");
+    PAL(g->mark, n * sizeof(uint32_t), "search set");
+    PAL(g->front[0], n * sizeof(uint32_t), "frontier");
+    PAL(g->front[1], n * sizeof(uint32_t), "frontier");
+    PAL(g->count, 2 * sizeof(ull), "counters");
+    PAL(g->lvl, 4 * sizeof(ull), "level counters");
+    PAL(g->res, n, "result");
+    if (forall) {
+        PAL(g->hit, nc * sizeof(uint32_t), "choice flags");
+        PAL(g->rem, n * sizeof(ull), "choice counters");
+    }
+    if (fix) {
+        PAL(g->umark, n * sizeof(uint32_t), "fixpoint set");
+        PAL(g->usable, nc, "usable choices");
+    }
+
+    /* predecessor index */
+    CK(cudaMemset(g->count, 0, 2 * sizeof(ull)));
+    vx_owner<<<bn, VX_THREADS>>>(g->ss, g->cs, g->tg, n, g->cstate, g->echoice, g->count + 1);
+    CK_LAUNCH("vx_owner");
+    CK(cudaMemcpy(&bad, g->count + 1, sizeof bad, cudaMemcpyDeviceToHost));
+    if (bad) {
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "precomputation: an MDP entry goes to a state >= %llu", n);
+        goto out;
+    }
+    if (ne) {
+        CK(cub::DeviceRadixSort::SortPairs(NULL, tmp_bytes, g->tg, g->pkey, g->echoice, g->pchoice, (long long)ne, 0,
+                                           bits));
+        PAL(tmp, tmp_bytes, "sort workspace");
+        CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, g->tg, g->pkey, g->echoice, g->pchoice, (long long)ne, 0,
+                                           bits));
+    }
+    vx_row_starts<<<bn, VX_THREADS>>>(g->pkey, ne, n, g->pstart);
+    CK_LAUNCH("vx_row_starts");
+out:
+    return rc;
+#undef PUP
+#undef PAL
+}
+
+/* One precomputation on a set-up graph.  After VI_PMAX0, g->mark holds
+ * the states that reach the target (g->reach_valid, g->reach states): the
+ * first round of Prob1E's fixpoint (U = all states, every choice usable) is
+ * exactly that search, so a VI_PMAX1 run after it starts from there. */
+static int vx_pre_run(struct vx_graph *g, enum vi_precomp which, uint8_t *out, struct wx_error *err)
+{
+    int rc = WX_OK;
+    ull in_r = 0;
+    const ull n = g->n, nc = g->nc, ne = g->ne;
+    const unsigned bn = vx_blocks(n + 1), be = vx_blocks(ne);
+    /* eligible states; the Prob0E counters start at each state's choice count */
+    vx_init_states<<<bn, VX_THREADS>>>(g->ss, g->allowed, g->target, n, g->elig,
+                                       which == VI_PMIN0 || which == VI_PMIN1 ? g->rem : NULL);
+    CK_LAUNCH("vx_init_states");
+
+    switch (which) {
+    case VI_PMAX0: /* complement of: backward reachable from T through eligible states */
+        if ((rc = vx_search(g, VX_EXISTS, g->target, NULL, &in_r, err)))
+            goto out;
+        vx_result<<<bn, VX_THREADS>>>(g->mark, n, 1, g->res);
+        CK_LAUNCH("vx_result");
+        g->reach_valid = 1, g->reach = in_r;
+        break;
+    case VI_PMIN0:
+    case VI_PMIN1:
+        if (nc)
+            CK(cudaMemset(g->hit, 0, nc * sizeof(uint32_t)));
+        if ((rc = vx_search(g, VX_FORALL, g->target, NULL, &in_r, err)))
+            goto out;
+        vx_result<<<bn, VX_THREADS>>>(g->mark, n, 1, g->res); /* Prob0E */
+        CK_LAUNCH("vx_result");
+        g->reach_valid = 0;
+        if (which == VI_PMIN1) {
+            /* Pmin < 1 exactly where Prob0E's set is reachable through eligible states */
+            if ((rc = vx_search(g, VX_EXISTS, g->res, NULL, &in_r, err)))
+                goto out;
+            vx_result<<<bn, VX_THREADS>>>(g->mark, n, 1, g->res);
+            CK_LAUNCH("vx_result");
+        }
+        break;
+    case VI_PMAX1: {
+        /* U := all; repeat U := R(U) until |R(U)| == |U| (R(U) is a subset of U) */
+        ull in_u = n;
+        uint32_t *u = g->umark;
+        if (g->reach_valid) { /* R(all states), from the VI_PMAX0 run just before */
+            CK(cudaMemcpy(u, g->mark, n * sizeof(uint32_t), cudaMemcpyDeviceToDevice));
+            in_u = g->reach;
+        } else
+            CK(cudaMemset(u, 0x01, n * sizeof(uint32_t)));
+        g->reach_valid = 0;
+        for (;;) {
+            if (nc)
+                CK(cudaMemset(g->usable, 1, nc));
+            vx_usable<<<be, VX_THREADS>>>(g->tg, g->echoice, ne, u, g->usable);
+            CK_LAUNCH("vx_usable");
+            in_r = 0;
+            if ((rc = vx_search(g, VX_EXISTS, g->target, g->usable, &in_r, err)))
+                goto out;
+            uint32_t *r = g->mark;
+            g->mark = u; /* the old U becomes the next search's scratch */
+            u = r;
+            if (in_r == in_u)
+                break;
+            in_u = in_r;
+        }
+        g->umark = g->mark, g->mark = u; /* both stay owned by the graph's memory */
+        vx_result<<<bn, VX_THREADS>>>(u, n, 0, g->res);
+        CK_LAUNCH("vx_result");
+        break;
+    }
+    }
+    CK(cudaMemcpy(out, g->res, n, cudaMemcpyDeviceToHost));
+out:
+    return rc;
+}
+
+/* The checks shared by both entry points. */
+static int vx_pre_check(const struct mdp *m, const uint8_t *target, enum vi_precomp which, struct wx_error *err)
+{
     const ull n = m->n_states, nc = m->n_choices, ne = m->n_entries;
     if (!target)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "precomputation: no target set");
@@ -508,12 +675,48 @@ extern "C" int valiter_precompute_gpu(const struct mdp *m, const uint8_t *allowe
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "precomputation: inconsistent MDP offsets");
     if (!valiter_gpu_available())
         return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "no usable CUDA device (sm_90 or newer) for the precomputation");
-    g.n = n, g.nc = nc, g.ne = ne;
-    while (bits < 32 && (n >> bits))
-        bits++;
-    bn = vx_blocks(n + 1);
-    be = vx_blocks(ne);
+    return WX_OK;
+}
 
+/* k precomputations (1 or 2) on one upload of the MDP and one predecessor
+ * index. */
+static int vx_precompute(const struct mdp *m, const uint8_t *allowed, const uint8_t *target, int k,
+                         const enum vi_precomp *which, uint8_t *const *out, struct wx_error *err)
+{
+    int rc, forall = 0, fix = 0;
+    for (int i = 0; i < k; i++) {
+        if ((rc = vx_pre_check(m, target, which[i], err)) != WX_OK)
+            return rc;
+        forall |= which[i] == VI_PMIN0 || which[i] == VI_PMIN1;
+        fix |= which[i] == VI_PMAX1;
+    }
+    if (m->n_states == 0)
+        return WX_OK;
+    struct vx_mem mem = {{0}, 0};
+    struct vx_graph g;
+    rc = vx_pre_setup(m, allowed, target, forall, fix, &g, &mem, err);
+    for (int i = 0; i < k && rc == WX_OK; i++)
+        rc = vx_pre_run(&g, which[i], out[i], err);
+    vx_free_all(&mem);
+    return rc;
+}
+
+extern "C" int valiter_precompute_gpu(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
+                                      enum vi_precomp which, uint8_t *out, struct wx_error *err)
+{
+    return vx_precompute(m, allowed, target, 1, &which, &out, err);
+}
+
+extern "C" int valiter_precompute2_gpu(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
+                                       enum vi_precomp a, uint8_t *out_a, enum vi_precomp b, uint8_t *out_b,
+                                       struct wx_error *err)
+{
+    const enum vi_precomp which[2] = {a, b};
+    uint8_t *const out[2] = {out_a, out_b};
+    return vx_precompute(m, allowed, target, 2, which, out, err);
+}
+
+/* Device buffers of the calls below (a struct vx_mem named mem in scope). */
 #define UP(ptr, src, bytes, what)                                                                  \
     do {                                                                                           \
         void *p_;                                                                                  \
@@ -528,106 +731,6 @@ extern "C" int valiter_precompute_gpu(const struct mdp *m, const uint8_t *allowe
             goto out;                                                                              \
         (ptr) = (decltype(ptr))p_;                                                                 \
     } while (0)
-
-    UP(g.ss, m->state_start, (n + 1) * sizeof(ull), "state offsets");
-    UP(g.cs, m->choice_start, (nc + 1) * sizeof(ull), "choice offsets");
-    UP(g.tg, m->targets, ne * sizeof(uint32_t), "targets");
-    UP(g.target, target, n, "target set");
-    if (allowed)
-        UP(g.allowed, allowed, n, "allowed set");
-    AL(g.cstate, nc * sizeof(uint32_t), "choice owners");
-    AL(g.echoice, ne * sizeof(ull), "entry choices");
-    AL(g.pkey, ne * sizeof(uint32_t), "predecessor keys");
-    AL(g.pchoice, ne * sizeof(ull), "predecessor choices");
-    AL(g.pstart, (n + 1) * sizeof(ull), "predecessor offsets");
-    AL(g.elig, n, "eligible set");
-    AL(g.mark, n * sizeof(uint32_t), "search set");
-    AL(g.front[0], n * sizeof(uint32_t), "frontier");
-    AL(g.front[1], n * sizeof(uint32_t), "frontier");
-    AL(g.count, 2 * sizeof(ull), "counters");
-    AL(g.lvl, 4 * sizeof(ull), "level counters");
-    AL(g.res, n, "result");
-    if (which == VI_PMIN0 || which == VI_PMIN1) {
-        AL(g.hit, nc * sizeof(uint32_t), "choice flags");
-        AL(g.rem, n * sizeof(ull), "choice counters");
-    }
-    if (which == VI_PMAX1) {
-        AL(g.umark, n * sizeof(uint32_t), "fixpoint set");
-        AL(g.usable, nc, "usable choices");
-    }
-
-    /* predecessor index */
-    CK(cudaMemset(g.count, 0, 2 * sizeof(ull)));
-    vx_owner<<<bn, VX_THREADS>>>(g.ss, g.cs, g.tg, n, g.cstate, g.echoice, g.count + 1);
-    CK_LAUNCH("vx_owner");
-    CK(cudaMemcpy(&bad, g.count + 1, sizeof bad, cudaMemcpyDeviceToHost));
-    if (bad) {
-        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "precomputation: an MDP entry goes to a state >= %llu", n);
-        goto out;
-    }
-    if (ne) {
-        CK(cub::DeviceRadixSort::SortPairs(NULL, tmp_bytes, g.tg, g.pkey, g.echoice, g.pchoice, (long long)ne, 0, bits));
-        AL(tmp, tmp_bytes, "sort workspace");
-        CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, g.tg, g.pkey, g.echoice, g.pchoice, (long long)ne, 0, bits));
-    }
-    vx_row_starts<<<bn, VX_THREADS>>>(g.pkey, ne, n, g.pstart);
-    CK_LAUNCH("vx_row_starts");
-    vx_init_states<<<bn, VX_THREADS>>>(g.ss, g.allowed, g.target, n, g.elig, g.rem);
-    CK_LAUNCH("vx_init_states");
-
-    switch (which) {
-    case VI_PMAX0: /* complement of: backward reachable from T through eligible states */
-        if ((rc = vx_search(&g, VX_EXISTS, g.target, NULL, &in_r, err)))
-            goto out;
-        vx_result<<<bn, VX_THREADS>>>(g.mark, n, 1, g.res);
-        CK_LAUNCH("vx_result");
-        break;
-    case VI_PMIN0:
-    case VI_PMIN1:
-        if (nc)
-            CK(cudaMemset(g.hit, 0, nc * sizeof(uint32_t)));
-        if ((rc = vx_search(&g, VX_FORALL, g.target, NULL, &in_r, err)))
-            goto out;
-        vx_result<<<bn, VX_THREADS>>>(g.mark, n, 1, g.res); /* Prob0E */
-        CK_LAUNCH("vx_result");
-        if (which == VI_PMIN1) {
-            /* Pmin < 1 exactly where Prob0E's set is reachable through eligible states */
-            if ((rc = vx_search(&g, VX_EXISTS, g.res, NULL, &in_r, err)))
-                goto out;
-            vx_result<<<bn, VX_THREADS>>>(g.mark, n, 1, g.res);
-            CK_LAUNCH("vx_result");
-        }
-        break;
-    case VI_PMAX1: {
-        /* U := all; repeat U := R(U) until |R(U)| == |U| (R(U) is a subset of U) */
-        ull in_u = n;
-        uint32_t *u = g.umark;
-        CK(cudaMemset(u, 0x01, n * sizeof(uint32_t)));
-        for (;;) {
-            if (nc)
-                CK(cudaMemset(g.usable, 1, nc));
-            vx_usable<<<be, VX_THREADS>>>(g.tg, g.echoice, ne, u, g.usable);
-            CK_LAUNCH("vx_usable");
-            in_r = 0;
-            if ((rc = vx_search(&g, VX_EXISTS, g.target, g.usable, &in_r, err)))
-                goto out;
-            uint32_t *r = g.mark;
-            g.mark = u; /* the old U becomes the next search's scratch */
-            u = r;
-            if (in_r == in_u)
-                break;
-            in_u = in_r;
-        }
-        vx_result<<<bn, VX_THREADS>>>(u, n, 0, g.res);
-        CK_LAUNCH("vx_result");
-        break;
-    }
-    }
-    CK(cudaMemcpy(out, g.res, n, cudaMemcpyDeviceToHost));
-out:
-    vx_free_all(&mem);
-    return rc;
-}
 
 /* ======================================================================
  * Numeric core
