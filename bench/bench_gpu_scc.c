@@ -17,7 +17,9 @@
  * 64 chain hops, the transpose by counting instead of a radix sort, 1, 4,
  * 0, 1, 2, 4, 8, 16 or all multi-source rounds, with and without the pivot search, the
  * CPU residue off, forced, or on budgets of 3 or 40 ns per item, the trim
- * sweeps over the interleaved segment layout with degree bound 4 or 16);
+ * sweeps over the interleaved segment layout with degree bound 4 or 16,
+ * the pivot searches without warp-shared wide vertices, without local
+ * expansion, or with 4 local steps);
  * --variants-new times only the multi-source and residue variants.
  *   bench_gpu_scc --mec-random N
  * times mec_cpu against mec_gpu (incl. upload and download) on a random MDP
@@ -303,6 +305,9 @@ int main(int argc, char **argv)
         {"residue-forced", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "residue=2", 1},
         {"segment-4", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "segment_degree=4", 1},
         {"segment-16", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "segment_degree=16", 1},
+        {"pivot-wide-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "pivot_wide=0", 1},
+        {"pivot-local-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "pivot_local=0", 1},
+        {"pivot-local-4", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "pivot_local=4", 1},
     };
     for (size_t vi = 0; variants_on && rc == WX_OK && vi < sizeof variants / sizeof *variants; vi++) {
         if (variants_on == 2 && !variants[vi].is_new)

@@ -25,7 +25,12 @@
  *      most state spaces) this removes most vertices in O(n + m) work,
  *      where label propagation would need many label changes per vertex.
  *      The rest splits into the regions "forward only", "backward only"
- *      and "neither", which no SCC crosses.
+ *      and "neither", which no SCC crosses.  A frontier vertex of more
+ *      than pivot_wide (32) edges is expanded by its whole warp (state
+ *      spaces have hubs: abp d=4000's search went from 181 to 60 ms on the
+ *      H100), and a thread takes up to pivot_local (2) of the vertices it
+ *      has just claimed on itself, depth first, so a level covers several
+ *      BFS levels (torus 200^3: 299 -> 102 levels).
  *   3b. multi-source rounds (Li et al., tuning fb_rounds, default 8), each
  *      after a trim: every region (dense ids) elects a pivot, all pivots
  *      search forward and backward at once within their regions, their
@@ -123,6 +128,14 @@ namespace cg = cooperative_groups;
                                  522 ms; Tarjan costs 15-40 ns per item, so 10 stays well
                                  below the CPU's own cost where the GPU would finish soon) */
 #define RESIDUE_MAX (1ull << 25) /* default: largest residue (vertices + edges) for the CPU */
+#define PIVOT_LOCAL 2         /* default: vertices a pivot-search thread takes on per item
+                                 (H100, one run, best of 3, ms, 0 / 2 / 4: torus 200^3 7.35 /
+                                 6.84 / 6.41 (299 / 102 / 67 levels), random 16 M 12.37 /
+                                 12.71 / 12.55, grid-DAG 200^3 89.8 / 81.8 / 82.0, abp
+                                 d=4000 93.6 / 93.4 / -) */
+#define PIVOT_WIDE 32         /* default: degree above which a warp expands a vertex together
+                                 (H100, abp d=4000, one run: pivot search 60 ms against 181
+                                 with pivot_wide=0; the other graphs have no such vertex) */
 
 /* Component flags of the counting pass. */
 #define CF_LEAVES 1u          /* an edge leaves the component */
@@ -622,7 +635,9 @@ __global__ void scc_comp_stats(uint32_t n, const uint64_t *off, const uint32_t *
     uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     uint32_t c = v < n ? comp[v] : SCC_UNSET;
     uint32_t lf = 0;
-    if (v < n)
+    /* a vertex of more than 32 edges is read by its whole warp (hubs) */
+    const bool wide = v < n && off[v + 1] - off[v] > 32;
+    if (v < n && !wide)
         for (uint64_t e = off[v]; e < off[v + 1]; e++) {
             uint32_t w = tgt[e];
             if (comp[w] != c)
@@ -630,6 +645,26 @@ __global__ void scc_comp_stats(uint32_t n, const uint64_t *off, const uint32_t *
             else if (w == v)
                 lf |= CF_SELF;
         }
+    const unsigned lane = threadIdx.x & 31;
+    for (unsigned todo = __ballot_sync(FULL_MASK, wide); todo; todo &= todo - 1) {
+        const int src = __ffs(todo) - 1;
+        const uint64_t u = __shfl_sync(FULL_MASK, v, src);
+        const uint32_t cu = __shfl_sync(FULL_MASK, c, src);
+        uint32_t f = 0;
+        for (uint64_t b = off[u], end = off[u + 1]; b < end; b += 32) {
+            const uint64_t e = b + lane;
+            if (e < end) {
+                const uint32_t w = tgt[e];
+                if (comp[w] != cu)
+                    f |= CF_LEAVES;
+                else if (w == u)
+                    f |= CF_SELF;
+            }
+        }
+        f = __reduce_or_sync(FULL_MASK, f);
+        if ((int)lane == src)
+            lf = f;
+    }
     unsigned peers = __match_any_sync(FULL_MASK, c);
     uint32_t orf = __reduce_or_sync(peers, lf);
     if (v < n && (threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1)) {
@@ -761,14 +796,14 @@ __device__ __forceinline__ static unsigned long long scc_now_ns(void)
  * the block-0 stretch), so all leave together.  The caller then discards
  * the engine's partial labels or flags (only finished SCCs were written to
  * rep, and those are right). */
-template <class B>
+template <bool BUDGET, class B>
 __device__ static uint32_t scc_run_levels(B &body, uint32_t level, unsigned long long *cnt_a,
                                           unsigned long long *cnt_b, int all, uint64_t n,
                                           uint32_t chain_hops, unsigned long long *lv,
                                           unsigned long long budget_ns, unsigned long long *abort_f)
 {
     cg::grid_group grid = cg::this_grid();
-    const bool timer = budget_ns && blockIdx.x == 0 && threadIdx.x == 0;
+    const bool timer = BUDGET && blockIdx.x == 0 && threadIdx.x == 0;
     const unsigned long long t_end = timer ? scc_now_ns() + budget_ns : 0;
     for (int k = 0;; k++) {
         const bool every = all && k == 0;
@@ -795,7 +830,7 @@ __device__ static uint32_t scc_run_levels(B &body, uint32_t level, unsigned long
                     ca = scc_ldcg64(cnt_a + level % 3);
                     cb = cnt_b ? scc_ldcg64(cnt_b + level % 3) : 0;
                     total = ca + cb;
-                    if (total == 0 || total > blockDim.x || (budget_ns && scc_ldcg64(abort_f)))
+                    if (total == 0 || total > blockDim.x || (BUDGET && scc_ldcg64(abort_f)))
                         break;
                 }
                 if (threadIdx.x == 0)
@@ -803,7 +838,7 @@ __device__ static uint32_t scc_run_levels(B &body, uint32_t level, unsigned long
             }
             grid.sync();
             level = (uint32_t)scc_ldcg64(lv);
-            if (budget_ns && scc_ldcg64(abort_f))
+            if (BUDGET && scc_ldcg64(abort_f))
                 break;
             continue;
         }
@@ -818,7 +853,7 @@ __device__ static uint32_t scc_run_levels(B &body, uint32_t level, unsigned long
             *abort_f = 1;
         grid.sync();
         level++;
-        if (budget_ns && scc_ldcg64(abort_f))
+        if (BUDGET && scc_ldcg64(abort_f))
             break;
     }
     return level;
@@ -838,13 +873,64 @@ __device__ static uint32_t scc_run_levels(B &body, uint32_t level, unsigned long
  * roff/rsrc) reachability.  A vertex joins a side's queue once, when its
  * flag bit is claimed (atomicOr), so each side visits each vertex and edge
  * once; a thread that claims exactly one vertex follows it (it owns it). */
+template <bool REG>
 struct scc_pivot_body {
     const uint64_t *off, *roff;
     const uint32_t *tgt, *rsrc;
     uint32_t *flags, *qa0, *qa1, *qb0, *qb1;
     unsigned long long *cnt_a, *cnt_b;
-    const uint32_t *reg; /* NULL: one search (all live vertices in one region);
-                            else the multi-source searches stay in their regions */
+    const uint32_t *reg; /* REG: the multi-source searches stay in their regions
+                            (else one search: all live vertices in one region) */
+    uint32_t local;      /* wide frontiers: buffered vertices a thread takes
+                            on at once per item, depth first (0: none) */
+    uint32_t wide;       /* a vertex of more edges than this on its side is
+                            expanded by its whole warp (0: never) */
+
+    /* The warp-shared expansion of the items whose lanes set is_wide: for
+     * each in turn, the 32 lanes take consecutive edges (coalesced reads),
+     * and the vertices claimed in one step are appended with one atomic
+     * per warp.  Without it one thread walked a hub's edges alone (abp
+     * d=4000 has in-degree hubs of ~10^4: its pivot search took 175 ms, the
+     * overflow of the 8-entry buffer going to one contended counter). */
+    __device__ void expand_wide(bool is_wide, uint32_t wv, bool wfirst, uint32_t *next_a,
+                                unsigned long long *ncnt_a, uint32_t *next_b,
+                                unsigned long long *ncnt_b)
+    {
+        const unsigned lane = threadIdx.x & 31;
+        unsigned todo = __ballot_sync(FULL_MASK, is_wide);
+        while (todo) {
+            const int src = __ffs(todo) - 1;
+            todo &= todo - 1;
+            const uint32_t v = __shfl_sync(FULL_MASK, wv, src);
+            const bool f = __shfl_sync(FULL_MASK, (int)wfirst, src) != 0;
+            const uint64_t *o = f ? off : roff;
+            const uint32_t *adj = f ? tgt : rsrc;
+            const uint32_t bit = f ? PF_FWD : PF_BWD;
+            uint32_t *q = f ? next_a : next_b;
+            unsigned long long *qc = f ? ncnt_a : ncnt_b;
+            const uint32_t rv = REG ? reg[v] : 0;
+            const uint64_t end = o[v + 1];
+            for (uint64_t b = o[v]; b < end; b += 32) {
+                const uint64_t e = b + lane;
+                bool got = false;
+                uint32_t w = 0;
+                if (e < end) {
+                    w = adj[e];
+                    got = !(REG && reg[w] != rv) && !(scc_flag_load(flags, w) & (bit | PF_OUT)) &&
+                          scc_flag_claim(flags, w, bit);
+                }
+                const unsigned gm = __ballot_sync(FULL_MASK, got);
+                if (gm) {
+                    unsigned long long base = 0;
+                    if (lane == 0)
+                        base = atomicAdd(qc, (unsigned long long)__popc(gm));
+                    base = __shfl_sync(FULL_MASK, base, 0);
+                    if (got)
+                        q[base + __popc(gm & ((1u << lane) - 1))] = w;
+                }
+            }
+        }
+    }
 
     __device__ void level(uint32_t level, uint64_t ca, uint64_t cb, bool, uint64_t i0s,
                           uint64_t stride, uint32_t hops)
@@ -857,18 +943,24 @@ struct scc_pivot_body {
             const uint64_t i = i0 + threadIdx.x;
             const bool first = i < ca;
             uint32_t buf[PUSH_CAP];
-            uint32_t nb = 0;
+            uint32_t nb = 0, wv = 0;
+            bool is_wide = false;
             if (i < total) {
                 const uint64_t *o = first ? off : roff;
                 const uint32_t *adj = first ? tgt : rsrc;
                 const uint32_t bit = first ? PF_FWD : PF_BWD;
                 uint32_t v = first ? __ldcg(cur_a + i) : __ldcg(cur_b + (i - ca));
-                const uint32_t rv = reg ? reg[v] : 0; /* a chain stays in v's region */
-                for (uint32_t hop = 0;; hop++) {
+                const uint32_t rv = REG ? reg[v] : 0; /* a chain stays in v's region */
+                uint32_t steps = 0;
+                if (wide && o[v + 1] - o[v] > wide) {
+                    is_wide = true; /* below, with the whole warp */
+                    wv = v;
+                }
+                for (uint32_t hop = 0; !is_wide; hop++) {
                     uint32_t found = 0, last = 0;
                     for (uint64_t e = o[v], end = o[v + 1]; e < end; e++) {
                         const uint32_t w = adj[e];
-                        if (reg && reg[w] != rv)
+                        if (REG && reg[w] != rv)
                             continue;
                         /* the plain read saves atomics on wide frontiers;
                          * a chain step (hops) goes straight to the atomic,
@@ -882,22 +974,38 @@ struct scc_pivot_body {
                         SCC_APPEND(first, w);
                     }
                     /* one new vertex, the only one buffered: follow it */
-                    if (found != 1 || nb != 1 || hop >= hops)
+                    if (found == 1 && nb == 1 && hop < hops) {
+                        nb = 0;
+                        v = last;
+                        continue;
+                    }
+                    /* local expansion: take the newest buffered vertex on at
+                     * once (this thread claimed it, so it owns it) while the
+                     * buffer stays at most half full (a full one spills to
+                     * single atomics) */
+                    if (nb == 0 || steps >= local || nb > PUSH_CAP / 2)
                         break;
-                    nb = 0;
-                    v = last;
+                    const uint32_t c = buf[nb - 1];
+                    if (wide && o[c + 1] - o[c] > wide)
+                        break; /* a wide one waits for the next level's warp */
+                    steps++;
+                    nb--;
+                    v = c;
                 }
             }
             scc_flush2(first, nb, buf, next_a, ncnt_a, next_b, ncnt_b);
+            if (wide)
+                expand_wide(is_wide, wv, first, next_a, ncnt_a, next_b, ncnt_b);
         }
     }
 };
 
+template <bool REG, bool BUDGET>
 __global__ void __launch_bounds__(SCC_COOP_BLOCK, 1)
-scc_pivot_coop(uint32_t level0, uint32_t chain_hops, struct scc_pivot_body body,
+scc_pivot_coop(uint32_t level0, uint32_t chain_hops, struct scc_pivot_body<REG> body,
                unsigned long long *lv, unsigned long long budget_ns, unsigned long long *abort_f)
 {
-    uint32_t level = scc_run_levels(body, level0, body.cnt_a, body.cnt_b, 0, 0, chain_hops, lv,
+    uint32_t level = scc_run_levels<BUDGET>(body, level0, body.cnt_a, body.cnt_b, 0, 0, chain_hops, lv,
                                     budget_ns, abort_f);
     cg::this_grid().sync(); /* every block has read *lv */
     if (blockIdx.x == 0 && threadIdx.x == 0)
@@ -975,13 +1083,13 @@ struct scc_label_body {
     }
 };
 
-template <bool COL>
+template <bool COL, bool BUDGET>
 __global__ void __launch_bounds__(SCC_COOP_BLOCK, 1)
 scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int all,
                uint32_t chain_hops, unsigned long long *lv, unsigned long long budget_ns,
                unsigned long long *abort_f)
 {
-    uint32_t level = scc_run_levels(body, level0, body.a.cnt, two ? body.b.cnt : NULL, all,
+    uint32_t level = scc_run_levels<BUDGET>(body, level0, body.a.cnt, two ? body.b.cnt : NULL, all,
                                     body.n, chain_hops, lv, budget_ns, abort_f);
     cg::this_grid().sync();
     if (blockIdx.x == 0 && threadIdx.x == 0)
@@ -1049,6 +1157,7 @@ struct scc_trim_body {
 /* all_live: every vertex is live and in one region, so the counts are
  * degrees less self-loops (no neighbour reads).  *removed += claims.
  * cnt: the queue's three counters, all 0 on entry. */
+template <bool BUDGET>
 __global__ void __launch_bounds__(SCC_COOP_BLOCK, 1)
 scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
               struct scc_trim_body body, unsigned long long *removed, unsigned long long *lv,
@@ -1101,7 +1210,7 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
         }
     }
     grid.sync();
-    uint32_t level = scc_run_levels(body, level0, body.cnt, NULL, 0, 0, chain_hops, lv, budget_ns,
+    uint32_t level = scc_run_levels<BUDGET>(body, level0, body.cnt, NULL, 0, 0, chain_hops, lv, budget_ns,
                                     abort_f);
     unsigned long long mine = warp_sum64(body.mine);
     if ((threadIdx.x & 31) == 0 && mine)
@@ -1306,6 +1415,13 @@ out:
     return rc;
 }
 
+/* The persistent kernels, for their cached grids: each engine with and
+ * without the CPU-residue budget (+1), the pivot engine also with region
+ * checks (the multi-source rounds).  The variants without exist so that the
+ * common path carries none of that code (see coop_kernel). */
+enum { COOP_PIVOT = 0, COOP_PIVOT_REG = 2, COOP_LABEL = 4, COOP_LABEL_COL = 6, COOP_TRIM = 8,
+       COOP_N = 10 };
+
 /* Device work space of one decomposition. */
 struct scc_work {
     uint32_t n;
@@ -1320,7 +1436,9 @@ struct scc_work {
     uint32_t levels;             /* levels run, for the stats */
     int coop;                    /* the persistent engines (else one launch per level) */
     uint32_t chain_hops;         /* of the persistent engines */
-    unsigned coop_grid[4];       /* their grids, by COOP_* (0: not computed yet) */
+    uint32_t pivot_local;        /* tuning pivot_local */
+    uint32_t pivot_wide;         /* tuning pivot_wide */
+    unsigned coop_grid[COOP_N];  /* their grids, by COOP_* (0: not computed yet) */
     unsigned coop_blocks_per_sm; /* 0: as many as fit */
     int all_live;                /* every vertex live, all in region 0 (no trim yet) */
     int sms;
@@ -1341,7 +1459,6 @@ enum { CNT_TRIM = 0, CNT_LIVE = 1, CNT_SUM = 2, CNT_A = CNT_SUM + SUM_N, CNT_B =
        CNT_PIVOT = CNT_B + 3, CNT_LEVEL = CNT_PIVOT + 1, CNT_ABORT = CNT_LEVEL + 1,
        CNT_Q = CNT_ABORT + 1, CNT_N = CNT_Q + 3 };
 
-enum { COOP_PIVOT, COOP_LABEL, COOP_LABEL_COL, COOP_TRIM };
 
 /* Launches a persistent kernel with all its blocks resident: as many per SM
  * as fit (or w->coop_blocks_per_sm, if fewer), times the SMs. */
@@ -1451,11 +1568,13 @@ static int propagate(struct scc_work *w, struct scc_side a, struct scc_side b, i
         if (col) {
             struct scc_label_body<true> body = {w->n, a, b, w->rep, w->reg, col};
             void *args[] = {&body, &two, &level, &all, &hops, &lv, &bud, &ab};
-            rc = coop_launch(w, COOP_LABEL_COL, (const void *)scc_label_coop<true>, args, err);
+            rc = bud ? coop_launch(w, COOP_LABEL_COL + 1, (const void *)scc_label_coop<true, true>, args, err)
+                     : coop_launch(w, COOP_LABEL_COL, (const void *)scc_label_coop<true, false>, args, err);
         } else {
             struct scc_label_body<false> body = {w->n, a, b, w->rep, w->reg, NULL};
             void *args[] = {&body, &two, &level, &all, &hops, &lv, &bud, &ab};
-            rc = coop_launch(w, COOP_LABEL, (const void *)scc_label_coop<false>, args, err);
+            rc = bud ? coop_launch(w, COOP_LABEL + 1, (const void *)scc_label_coop<false, true>, args, err)
+                     : coop_launch(w, COOP_LABEL, (const void *)scc_label_coop<false, false>, args, err);
         }
         if (rc == WX_OK)
             rc = coop_levels(w, err);
@@ -1516,7 +1635,8 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
         if (w->aborted)
             return WX_OK;
         void *args[] = {&n, &level, &all_live, &hops, &body, &rem, &lv, &bud, &ab};
-        rc = coop_launch(w, COOP_TRIM, (const void *)scc_trim_coop, args, err);
+        rc = bud ? coop_launch(w, COOP_TRIM + 1, (const void *)scc_trim_coop<true>, args, err)
+                 : coop_launch(w, COOP_TRIM, (const void *)scc_trim_coop<false>, args, err);
         if (rc != WX_OK)
             goto out;
         CK(cudaMemcpy(&removed, w->cnt + CNT_TRIM, sizeof removed, cudaMemcpyDeviceToHost));
@@ -1580,14 +1700,16 @@ static int pivot_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats 
         CK(cudaMemcpy(((w->level & 1) ? w->qa1 : w->qa0), &pivot, sizeof pivot, cudaMemcpyHostToDevice));
         CK(cudaMemcpy(((w->level & 1) ? w->qb1 : w->qb0), &pivot, sizeof pivot, cudaMemcpyHostToDevice));
         uint32_t level = w->level, hops = w->chain_hops;
-        struct scc_pivot_body body = {w->off, w->roff, w->tgt, w->rsrc, flags, w->qa0, w->qa1,
-                                      w->qb0, w->qb1, w->cnt + CNT_A, w->cnt + CNT_B, NULL};
+        struct scc_pivot_body<false> body = {w->off, w->roff, w->tgt, w->rsrc, flags, w->qa0,
+                                             w->qa1, w->qb0, w->qb1, w->cnt + CNT_A, w->cnt + CNT_B,
+                                             NULL, w->pivot_local, w->pivot_wide};
         unsigned long long *lv = w->cnt + CNT_LEVEL, *ab = w->cnt + CNT_ABORT;
         unsigned long long bud = budget_left(w);
         if (w->aborted)
             goto out;
         void *args[] = {&level, &hops, &body, &lv, &bud, &ab};
-        rc = coop_launch(w, COOP_PIVOT, (const void *)scc_pivot_coop, args, err);
+        rc = bud ? coop_launch(w, COOP_PIVOT + 1, (const void *)scc_pivot_coop<false, true>, args, err)
+                 : coop_launch(w, COOP_PIVOT, (const void *)scc_pivot_coop<false, false>, args, err);
         if (rc == WX_OK)
             rc = coop_levels(w, err);
         if (rc != WX_OK || w->aborted)
@@ -1726,14 +1848,17 @@ static int fb_round(struct scc_work *w, uint32_t *nreg, uint64_t *live, struct s
     st->fb_pivots += pivots;
     {
         uint32_t level = w->level, hops = w->chain_hops;
-        struct scc_pivot_body body = {w->off, w->roff, w->tgt, w->rsrc, flags, w->qa0, w->qa1,
-                                      w->qb0, w->qb1, w->cnt + CNT_A, w->cnt + CNT_B, w->reg};
+        struct scc_pivot_body<true> body = {w->off, w->roff, w->tgt, w->rsrc, flags, w->qa0,
+                                            w->qa1, w->qb0, w->qb1, w->cnt + CNT_A, w->cnt + CNT_B,
+                                            w->reg, w->pivot_local, w->pivot_wide};
         unsigned long long *lv = w->cnt + CNT_LEVEL, *ab = w->cnt + CNT_ABORT;
         unsigned long long bud = budget_left(w);
         if (w->aborted)
             goto out;
         void *args[] = {&level, &hops, &body, &lv, &bud, &ab};
-        rc = coop_launch(w, COOP_PIVOT, (const void *)scc_pivot_coop, args, err);
+        rc = bud ? coop_launch(w, COOP_PIVOT_REG + 1, (const void *)scc_pivot_coop<true, true>, args,
+                               err)
+                 : coop_launch(w, COOP_PIVOT_REG, (const void *)scc_pivot_coop<true, false>, args, err);
         if (rc == WX_OK)
             rc = coop_levels(w, err);
         if (rc != WX_OK || w->aborted)
@@ -1881,6 +2006,10 @@ out:
 
 extern "C" void scc_gpu_tuning_default(struct scc_gpu_tuning *t)
 {
+    /* every field, also those whose default is 0: scc_gpu_device's tuning
+     * lives on the stack (segment_degree was once left out here, and the
+     * stack's garbage built a segment layout in every decomposition) */
+    memset(t, 0, sizeof *t);
     t->trim_min_share = TRIM_MIN_SHARE;
     t->trim_max_sweeps = TRIM_MAX_SWEEPS;
     t->pivot = 1;
@@ -1893,6 +2022,8 @@ extern "C" void scc_gpu_tuning_default(struct scc_gpu_tuning *t)
     t->residue = 1;
     t->residue_ns = RESIDUE_NS;
     t->residue_max = RESIDUE_MAX;
+    t->pivot_local = PIVOT_LOCAL;
+    t->pivot_wide = PIVOT_WIDE;
 }
 
 extern "C" int scc_gpu_tuning_parse(const char *spec, struct scc_gpu_tuning *t, struct wx_error *err)
@@ -1929,6 +2060,8 @@ extern "C" int scc_gpu_tuning_parse(const char *spec, struct scc_gpu_tuning *t, 
         TUNE("residue_ns", residue_ns, uint32_t)
         TUNE("residue_max", residue_max, uint64_t)
         TUNE("segment_degree", segment_degree, uint32_t)
+        TUNE("pivot_local", pivot_local, uint32_t)
+        TUNE("pivot_wide", pivot_wide, uint32_t)
 #undef TUNE
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "SCC tuning '%s': unknown field '%.*s'", spec,
                        (int)len, p);
@@ -1998,6 +2131,8 @@ extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_
     w.sms = sms > 0 ? sms : 1;
     w.all_live = 1;
     w.chain_hops = tu->chain_hops;
+    w.pivot_local = tu->pivot_local;
+    w.pivot_wide = tu->pivot_wide;
     w.coop_blocks_per_sm = tu->coop_blocks_per_sm;
     if (tu->persistent) {
         int coop = 0;

@@ -120,6 +120,19 @@ struct scc_gpu_tuning {
      * device (out- and in-edges: at most 8 * segment_degree bytes per
      * vertex) and read by the trim sweeps.  0 (default): plain CSR.       */
     uint32_t segment_degree;
+    /* Pivot searches (single and multi-source) on frontiers wider than 32:
+     * after an item, a thread takes up to pivot_local of the vertices it
+     * has just claimed on itself at once, depth first, instead of queueing
+     * them for the next level (while its 8-entry buffer is at most half
+     * full), so a level covers several BFS levels where the frontier is
+     * thin for the grid (0: off; default 2).                              */
+    uint32_t pivot_local;
+    /* Pivot searches: a frontier vertex with more than pivot_wide edges on
+     * the searched side is expanded by its whole warp (32 edges a step, one
+     * queue atomic per step) instead of by its thread alone -- for hubs
+     * (state spaces: a state with thousands of successors or predecessors).
+     * 0: never; default 32.                                               */
+    uint32_t pivot_wide;
 };
 void scc_gpu_tuning_default(struct scc_gpu_tuning *t);
 /* Sets the fields named in spec, a comma-separated list of NAME=VALUE with

@@ -129,11 +129,12 @@ static void run_tuned(const char *tag, const char *what, const struct csr *g,
              r.n_bottom_trivial == c->n_bottom_trivial && r.n_in_nontrivial == c->n_in_nontrivial &&
              (g->n_vertices == 0 || !memcmp(ids, c->comp, g->n_vertices * sizeof *ids));
     check(ok, "%s: %s (trim share %u, sweeps %u, pivot %d, colour %d, persistent %d, hops %u, "
-          "blocks/SM %u, sort %d, fb rounds %u, residue %d/%u ns, segment degree %u; %u colour + %u multi-source rounds "
+          "blocks/SM %u, sort %d, fb rounds %u, residue %d/%u ns, segment degree %u, pivot local %u wide %u; "
+          "%u colour + %u multi-source rounds "
           "(%llu pivots), %u levels, CPU residue %llu vertices (reason %d)) equals Tarjan%s%s",
           tag, what, t->trim_min_share, t->trim_max_sweeps, t->pivot, t->colour_dir, t->persistent,
           t->chain_hops, t->coop_blocks_per_sm, t->transpose_sort, t->fb_rounds, t->residue,
-          t->residue_ns, t->segment_degree, st.rounds, st.fb_rounds, (unsigned long long)st.fb_pivots, st.levels,
+          t->residue_ns, t->segment_degree, t->pivot_local, t->pivot_wide, st.rounds, st.fb_rounds, (unsigned long long)st.fb_pivots, st.levels,
           (unsigned long long)st.residue_n, st.residue_reason, rc ? ": " : "", rc ? err.msg : "");
     free(ids);
 }
@@ -178,14 +179,17 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
     t.residue_max = rnd_below(2) ? ~0ull : rnd_below(4 * (g->n_vertices + g->n_edges) + 1);
     static const uint32_t segd[] = {0, 1, 2, 32};
     t.segment_degree = segd[rnd_below(4)];
+    static const uint32_t local[] = {0, 1, 2, 8}, wide[] = {0, 1, 4, 32};
+    t.pivot_local = local[rnd_below(4)];
+    t.pivot_wide = wide[rnd_below(4)];
     run_tuned(tag, "random tuning", g, c, &t);
 
     /* the forced paths: all four per graph, or in --quick (what the
      * sanitizers run) one per graph in turn */
     static unsigned turn;
     const int big = g->n_vertices > 20000;
-    for (int k = 0; k < 4; k++) {
-        if (quick && k != (int)(turn % 4))
+    for (int k = 0; k < 5; k++) {
+        if (quick && k != (int)(turn % 5))
             continue;
         scc_gpu_tuning_default(&t);
         switch (k) {
@@ -207,6 +211,15 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
             t.residue_max = ~0ull;
             t.fb_rounds = rnd_below(2) ? 0 : big ? 8 : quick ? 3 : SCC_GPU_FB_ALL;
             run_tuned(tag, "CPU residue on a 1 ns budget", g, c, &t);
+            break;
+        case 3:
+            /* every vertex of >= 2 edges expanded by its warp, and local
+             * expansion in the pivot searches (single and multi-source) */
+            t.pivot_wide = 1;
+            t.pivot_local = 1 + (uint32_t)rnd_below(8);
+            t.fb_rounds = rnd_below(2) ? 0 : big ? 8 : quick ? 3 : SCC_GPU_FB_ALL;
+            t.residue = 0;
+            run_tuned(tag, "warp-shared wide vertices, local expansion", g, c, &t);
             break;
         default:
             t.segment_degree = 1 + (uint32_t)rnd_below(3);
@@ -316,6 +329,25 @@ static void gen_rmat(struct edges *e, unsigned scale)
             d = d << 1 | (uint64_t)bd;
         }
         e_add(e, s, d);
+    }
+}
+
+/* Hubs, as in state spaces (abp: states with thousands of successors or
+ * predecessors): n vertices with one random successor each, and hubs
+ * vertices with fan random successors and fan random predecessors each
+ * (the pivot search expands a vertex of more than 32 edges with its whole
+ * warp). */
+static void gen_hubs(struct edges *e, uint64_t n, uint64_t hubs, uint64_t fan)
+{
+    e->n = n;
+    for (uint64_t v = 0; v < n; v++)
+        e_add(e, v, rnd_below(n));
+    for (uint64_t h = 0; h < hubs && h < n; h++) {
+        const uint64_t hv = rnd_below(n);
+        for (uint64_t k = 0; k < fan; k++) {
+            e_add(e, hv, rnd_below(n));
+            e_add(e, rnd_below(n), hv);
+        }
     }
 }
 
@@ -543,6 +575,8 @@ static void fixed_cases(uint64_t seed)
     run_edges("grid-DAG 30x30x30 (10x10x2 in --quick) p=1/8, permuted", &e, 1);
     gen_ring_chords(&e, quick ? 100 : 100000, quick ? 10 : 20000, 1);
     run_edges("ring of 10^5 (100 in --quick) with chords both ways", &e, 0);
+    gen_hubs(&e, quick ? 300 : 200000, quick ? 3 : 40, quick ? 100 : 6000);
+    run_edges("hubs: 40 vertices of 6000 successors and predecessors (3 of 100 in --quick)", &e, 1);
     if (quick)
         return;
     gen_ring_chords(&e, 1000000, 0, 0);
