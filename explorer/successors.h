@@ -139,6 +139,12 @@ struct succ_gen {
                                  participants and every class entry 1 target:
                                  no branch per rule either (pair form; used
                                  only with fast_simple; tests may clear it) */
+    bool fast_mask;           /* set by succ_init: the image has at most 128
+                                 rules, so the mask form serves (the rules
+                                 that fire found by ORing per-component
+                                 blocked-rule masks; any segment shape); it
+                                 takes precedence over the other forms;
+                                 tests may clear it */
 };
 
 /* Checks that img is safe to read: every offset, id and target in range,
