@@ -667,6 +667,81 @@ static inline bool slot_vector(const struct vtable *t, uint64_t i, uint32_t *vec
     return true;
 }
 
+/* Re-insertion without atomic read-modify-writes (keyed tables, the new
+ * array exactly twice the old one; GROW_PRIVATE 0 turns it off for
+ * measurements).  Each caller re-inserts the clusters -- maximal runs of
+ * full slots of the old array, cyclically -- whose preceding empty slot
+ * lies in its range [begin, end): so a cluster that starts in the range is
+ * followed to its end even beyond `end`, and one that enters the range
+ * from before is left to the range where it started.  The callers' ranges
+ * partition [0, N) and the old array has an empty slot, so every cluster
+ * is re-inserted exactly once.
+ *
+ * Why plain stores are exact: let a range's clusters lie in old slots
+ * (Z, Y), cyclically, Z and Y empty (Y: the first empty slot at or after
+ * `end`; the next range's first cluster starts after Y, so the next range's
+ * (Z', Y') has Z' = Y).  Linear probing never passes an empty slot, so the
+ * entries in (Z, Y) have old home slots in (Z, Y), and since the new array
+ * has 2N slots and home_slot(h, 2N) = floor(2 h N / 2^64) is 2 or 2 + 1
+ * times home_slot(h, N), new homes in [2Z + 2, 2Y - 1].  No probe passes
+ * P = 2Y - 1: if one did, the maximal run of full new slots containing its
+ * home, [x, P] (x >= 2Z + 2, as slots 2Z and 2Z + 1 are nobody's), would
+ * hold P - x + 1 entries with new homes >= x plus the one probing, all with
+ * old homes >= (x - 1) / 2 and so old slots in [(x - 1) / 2, Y): at most
+ * Y - (x - 1) / 2 entries, and P - x + 2 <= Y - (x - 1) / 2 gives x >= 2Y + 1
+ * > P.  So each range writes only the new slots [2Z + 2, 2Y - 1], which no
+ * other range writes, and never reads another range's slots either:
+ * relaxed loads and stores suffice (nothing reads the new array before
+ * vtable_grow_end, after the callers' join).  The locked CAS per entry of
+ * the shared version (below) is gone, and with it its drain of the store
+ * buffer, which serialised the first-touch misses of the new array. */
+#ifndef GROW_PRIVATE
+#define GROW_PRIVATE 1
+#endif
+
+static inline bool old_full(const struct vtable *t, uint64_t k)
+{
+    return atomic_load_explicit(&t->slots[k * t->slot_words + t->slot_words - 1], memory_order_relaxed) != 0;
+}
+
+static void grow_private(struct vtable *t, uint64_t begin, uint64_t end)
+{
+    const uint64_t N = t->nslots, n = t->next_nslots;
+    const uint32_t words = t->words, sw = t->slot_words;
+    uint64_t z = begin;
+    while (z < end && old_full(t, z))
+        z++;
+    if (z == end)
+        return; /* no cluster starts here: the range before re-inserts them */
+    uint32_t vec[4];
+    /* u runs over unwrapped positions; stop at the first empty slot at or
+     * after `end` (which starts the next range's clusters). */
+    for (uint64_t u = z + 1;; u++) {
+        const uint64_t k = u < N ? u : u - N;
+        if (!slot_vector(t, k, vec)) {
+            if (u >= end)
+                return;
+            continue;
+        }
+        uint64_t i = home_slot(vtable_hash_inline(vec, words), n);
+        if (sw == 2) {
+            const uint64_t klo = atomic_load_explicit(&t->slots[2 * k], memory_order_relaxed);
+            const uint64_t khi = atomic_load_explicit(&t->slots[2 * k + 1], memory_order_relaxed);
+            while (atomic_load_explicit(&t->next_slots[2 * i + 1], memory_order_relaxed) != 0)
+                if (++i == n)
+                    i = 0;
+            atomic_store_explicit(&t->next_slots[2 * i], klo, memory_order_relaxed);
+            atomic_store_explicit(&t->next_slots[2 * i + 1], khi, memory_order_relaxed);
+            continue;
+        }
+        const uint64_t v = atomic_load_explicit(&t->slots[k], memory_order_relaxed);
+        while (atomic_load_explicit(&t->next_slots[i], memory_order_relaxed) != 0)
+            if (++i == n)
+                i = 0;
+        atomic_store_explicit(&t->next_slots[i], v, memory_order_relaxed);
+    }
+}
+
 void vtable_grow_slots(struct vtable *t, uint64_t begin, uint64_t end)
 {
     if (!t->keyed) { /* the slots hold ids: re-insert those of the store */
@@ -674,10 +749,14 @@ void vtable_grow_slots(struct vtable *t, uint64_t begin, uint64_t end)
             vtable_grow_part(t, 0, vtable_count(t));
         return;
     }
+    end = end < t->nslots ? end : t->nslots;
+    if (GROW_PRIVATE && t->next_nslots == 2 * t->nslots && vtable_count(t) < t->nslots) {
+        grow_private(t, begin, end);
+        return;
+    }
     const uint64_t n = t->next_nslots;
     const uint32_t words = t->words, sw = t->slot_words;
     (void)sw; /* only wide keys look at it */
-    end = end < t->nslots ? end : t->nslots;
     uint32_t vec[4];
     for (uint64_t k = begin; k < end; k++) {
         if (!slot_vector(t, k, vec))

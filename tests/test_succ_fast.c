@@ -715,6 +715,80 @@ static void kgrow_slots(struct vtable *t, unsigned n, uint64_t *rng)
     vtable_grow_end(t);
 }
 
+/* Re-insertion by slot ranges (vtable_grow_slots; doubling: its private
+ * form) of half-full keyed tables cut into many tiny ranges (0-3 slots:
+ * ranges inside one cluster, empty ranges, clusters crossing several
+ * ranges), re-inserted in a random order, with clusters that wrap around
+ * the end of the old array (six vectors homed on its last 4 slots): every
+ * vector found afterwards, absent ones absent, the count unchanged; then
+ * once more on the doubled table. */
+static void test_grow_clusters(void)
+{
+    const uint32_t maxw = vtable_keyed_max_words();
+    for (uint32_t words = 1; words <= maxw; words++) {
+        uint64_t rng = seed ^ (0x5eedull * words);
+        unsigned bad = 0, trials = 0, doubled = 0;
+        const uint64_t npool = 150000;
+        uint32_t *pool = distinct_pool(npool, words, &rng);
+        uint8_t *used = calloc(npool, 1);
+        uint64_t *cut = malloc(70000 * sizeof *cut);
+        uint32_t *order = malloc(70000 * sizeof *order);
+        for (unsigned trial = 0; trial < 2; trial++) {
+            struct vtable *t;
+            struct wx_error err;
+            if (vtable_new_keyed(&t, words, 1u << 18, &err)) {
+                bad++;
+                continue;
+            }
+            const uint64_t nslots = vtable_slots(t);
+            memset(used, 0, npool);
+            uint64_t id, in = 0, tail = 0;
+            /* Six vectors homed on the last 4 slots, then random ones. */
+            for (uint64_t i = 0; i < npool && tail < 6; i++)
+                if ((uint64_t)(((unsigned __int128)vtable_hash(pool + i * words, words) * nslots) >> 64) + 4 >= nslots
+                    && vtable_lookup(t, pool + i * words, VTABLE_INSERT, &id) == VTABLE_INSERTED)
+                    used[i] = 1, tail++, in++;
+            while (in * 2 + 2 < nslots) {
+                const uint64_t i = rng_next(&rng) % npool;
+                if (!used[i] && vtable_lookup(t, pool + i * words, VTABLE_INSERT, &id) == VTABLE_INSERTED)
+                    used[i] = 1, in++;
+            }
+            for (int round = 0; round < 2; round++) {
+                const uint64_t n = vtable_slots(t);
+                if (vtable_grow_begin(t, &err)) {
+                    bad++;
+                    break;
+                }
+                uint64_t nc = 0;
+                for (uint64_t b = 0; b < n && nc < 69999;)
+                    cut[nc++] = b, b += rng_next(&rng) % 4;
+                cut[nc] = n;
+                for (uint32_t i = 0; i < nc; i++)
+                    order[i] = i;
+                for (uint32_t i = (uint32_t)nc; i > 1; i--) {
+                    uint32_t j = (uint32_t)(rng_next(&rng) % i), x = order[i - 1];
+                    order[i - 1] = order[j], order[j] = x;
+                }
+                for (uint32_t i = 0; i < nc; i++)
+                    vtable_grow_slots(t, cut[order[i]], cut[order[i] + 1]);
+                vtable_grow_end(t);
+                doubled += vtable_slots(t) == 2 * n;
+                int ok = vtable_count(t) == in;
+                for (uint64_t i = 0; i < npool; i++)
+                    ok &= (vtable_lookup(t, pool + i * words, VTABLE_FIND, &id) == VTABLE_FOUND) == used[i];
+                bad += !ok;
+            }
+            trials++;
+            vtable_free(t);
+        }
+        check(bad == 0 && doubled == 2 * trials && trials == 2,
+              "keyed %u words: %u half-full tables (a cluster wrapping the end) re-inserted by tiny shuffled slot "
+              "ranges, twice each (%u doublings): every vector found, absent ones absent (%u failed; seed %llu)",
+              words, trials, doubled, bad, seed);
+        free(pool), free(used), free(cut), free(order);
+    }
+}
+
 static void test_keyed(void)
 {
     struct vtable *t;
@@ -886,6 +960,7 @@ int main(void)
     if (s)
         seed = strtoull(s, NULL, 10);
     test_keyed();
+    test_grow_clusters();
     test_known();
     test_random(25);
     check(wide_images > 10, "fast path: %lu images of 3 or 4 words (128-bit vectors)", wide_images);
