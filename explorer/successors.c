@@ -753,6 +753,8 @@ struct succ_fast {
      * blocks there, and its first two local moves inline. */
     struct fmask *mask;       /* per segment; NULL: no mask form */
     uint32_t mask_words;      /* 1 or 2: 64-bit words of rule bits */
+    uint32_t mask_loc;        /* 1 or 2: inline local moves written per
+                                 component (1 when no segment has 2) */
     uint64_t mask_all[2];     /* the bits of existing rules */
     uint32_t *mrule_cls;      /* n_rules: each rule's class */
     uint32_t *segi;           /* n: each component's segment this state */
@@ -772,9 +774,10 @@ struct fmask {
     uint64_t d0h, d1h;        /* high halves (3- and 4-word images) */
     uint32_t l0, l1;          /* their labels */
     uint16_t nloc;            /* min(local moves, 2) */
-    uint8_t self;             /* some entry here is a self-loop */
-    uint8_t more;             /* more than 2 local moves */
+    uint8_t flags;            /* MASK_SELF | MASK_MORE */
 } __attribute__((aligned(64)));
+#define MASK_SELF 1u          /* some entry here is a self-loop */
+#define MASK_MORE 2u          /* more than 2 local moves */
 
 static void fast_free(struct succ_fast *f)
 {
@@ -908,12 +911,14 @@ static void mask_init(struct succ_gen *g, struct succ_fast *f, uint32_t nseg)
     for (uint32_t k = 0; k < img->n_classes; k++)
         for (uint32_t r = img->class_rule_start[k]; r < img->class_rule_start[k + 1]; r++)
             f->mrule_cls[r] = k;
+    f->mask_loc = 1;
     for (uint32_t i = 0; i < nseg; i++) {
         const struct fseg *sg = &f->seg[i];
         struct fmask *x = &f->mask[i];
+        if (sg->nloc > 1)
+            f->mask_loc = 2;
         x->nloc = (uint16_t)(sg->nloc < 2 ? sg->nloc : 2);
-        x->more = sg->nloc > 2;
-        x->self = (uint8_t)(sg->self != 0);
+        x->flags = (uint8_t)((sg->self ? MASK_SELF : 0) | (sg->nloc > 2 ? MASK_MORE : 0));
         if (sg->nloc > 0)
             x->l0 = f->loc_label[sg->loc], x->d0 = f->loc_delta[sg->loc],
             x->d0h = f->wide ? f->loc_delta_hi[sg->loc] : 0;
@@ -1578,11 +1583,14 @@ static int w_expand_pair42(struct succ_gen *g, const uint32_t *vec, bool *dedup,
  * and ORs its blocked rules; then only the rules that fire are visited
  * (each participant's group of the rule's class found in its segment, the
  * product built by fast_fire / w_fire).  For a constant number of words
- * (1-4) and rule-mask words (1-2).  The output needs room for 2 records per
- * component beyond n up front; further records are emitted with checks. */
+ * (1-4), rule-mask words (1-2) and inline local moves written per
+ * component (1-2: images whose segments all have at most one local move,
+ * the common case, write one record, not two).  The output needs room for
+ * 2 records per component beyond n up front; further records are emitted
+ * with checks. */
 static inline __attribute__((always_inline)) int mask_expand(struct succ_gen *g, const uint32_t *vec, bool *dedup,
                                                              struct wx_error *err, const uint32_t words,
-                                                             const uint32_t mw)
+                                                             const uint32_t mw, const uint32_t loc)
 {
     struct succ_fast *f = g->fast;
     const uint32_t nc = f->n, st = words + 1;
@@ -1594,7 +1602,7 @@ static inline __attribute__((always_inline)) int mask_expand(struct succ_gen *g,
     const struct fmask *mask = f->mask;
     uint32_t *segi = f->segi;
     uint64_t b0 = 0, b1 = 0;
-    uint32_t self = f->always_dedup, more = 0;
+    uint32_t flags = f->always_dedup ? MASK_SELF : 0;
     size_t n = g->n;
     uint32_t *rec = g->rec;
     for (uint32_t c = 0; c < nc; c++) {
@@ -1605,27 +1613,30 @@ static inline __attribute__((always_inline)) int mask_expand(struct succ_gen *g,
         b0 |= x->blk[0];
         if (mw > 1)
             b1 |= x->blk[1];
-        self |= x->self;
-        more |= x->more;
+        flags |= x->flags;
         uint32_t *r = rec + n * st;
         if (words > 2) {
             w_put(r, x->l0, lo ^ x->d0, hi ^ x->d0h, words);
-            w_put(r + st, x->l1, lo ^ x->d1, hi ^ x->d1h, words);
+            if (loc > 1)
+                w_put(r + st, x->l1, lo ^ x->d1, hi ^ x->d1h, words);
         } else {
-            const uint64_t a = lo ^ x->d0, b = lo ^ x->d1;
+            const uint64_t a = lo ^ x->d0;
             r[0] = x->l0;
             r[1] = (uint32_t)a;
-            r[st] = x->l1;
-            r[st + 1] = (uint32_t)b;
-            if (words > 1) {
+            if (words > 1)
                 r[2] = (uint32_t)(a >> 32);
-                r[st + 2] = (uint32_t)(b >> 32);
+            if (loc > 1) {
+                const uint64_t b = lo ^ x->d1;
+                r[st] = x->l1;
+                r[st + 1] = (uint32_t)b;
+                if (words > 1)
+                    r[st + 2] = (uint32_t)(b >> 32);
             }
         }
         n += x->nloc;
     }
     g->n = n;
-    if (more)
+    if (flags & MASK_MORE)
         for (uint32_t c = 0; c < nc; c++) {
             const struct fseg *sg = &f->seg[segi[c]];
             for (uint32_t j = sg->loc + 2; j < sg->loc + sg->nloc; j++) {
@@ -1635,7 +1646,7 @@ static inline __attribute__((always_inline)) int mask_expand(struct succ_gen *g,
                     return WX_ELIMIT;
             }
         }
-    *dedup = self != 0;
+    *dedup = (flags & MASK_SELF) != 0;
     const struct image *img = g->img;
     for (uint32_t w = 0; w < mw; w++)
         for (uint64_t on = f->mask_all[w] & ~(w ? b1 : b0); on; on &= on - 1) {
@@ -1668,28 +1679,31 @@ static inline __attribute__((always_inline)) int mask_expand(struct succ_gen *g,
     return WX_OK;
 }
 
-#define MASK_FORM(W, M)                                                                                 \
-    static int mask_expand_##W##M(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err) \
+#define MASK_FORM(W, M, L)                                                                              \
+    static int mask_expand_##W##M##L(struct succ_gen *g, const uint32_t *vec, bool *dedup,             \
+                                     struct wx_error *err)                                             \
     {                                                                                                   \
-        return mask_expand(g, vec, dedup, err, W, M);                                                  \
+        return mask_expand(g, vec, dedup, err, W, M, L);                                               \
     }
-MASK_FORM(1, 1)
-MASK_FORM(1, 2)
-MASK_FORM(2, 1)
-MASK_FORM(2, 2)
-MASK_FORM(3, 1)
-MASK_FORM(3, 2)
-MASK_FORM(4, 1)
-MASK_FORM(4, 2)
+#define MASK_FORMS(W) MASK_FORM(W, 1, 1) MASK_FORM(W, 1, 2) MASK_FORM(W, 2, 1) MASK_FORM(W, 2, 2)
+MASK_FORMS(1)
+MASK_FORMS(2)
+MASK_FORMS(3)
+MASK_FORMS(4)
+
+typedef int (*expand_fn)(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err);
+/* [words - 1][mask words - 1][inline local moves - 1] */
+static const expand_fn mask_forms[4][2][2] = {
+    { { mask_expand_111, mask_expand_112 }, { mask_expand_121, mask_expand_122 } },
+    { { mask_expand_211, mask_expand_212 }, { mask_expand_221, mask_expand_222 } },
+    { { mask_expand_311, mask_expand_312 }, { mask_expand_321, mask_expand_322 } },
+    { { mask_expand_411, mask_expand_412 }, { mask_expand_421, mask_expand_422 } },
+};
 
 static int fast_expand(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
 {
-    if (g->fast_mask && g->fast->mask) {
-        static int (*const form[4][2])(struct succ_gen *, const uint32_t *, bool *, struct wx_error *) = {
-            { mask_expand_11, mask_expand_12 }, { mask_expand_21, mask_expand_22 },
-            { mask_expand_31, mask_expand_32 }, { mask_expand_41, mask_expand_42 } };
-        return form[g->words - 1][g->fast->mask_words - 1](g, vec, dedup, err);
-    }
+    if (g->fast_mask && g->fast->mask)
+        return mask_forms[g->words - 1][g->fast->mask_words - 1][g->fast->mask_loc - 1](g, vec, dedup, err);
     if (g->fast->wide) { /* the simple form is not specialised for 128 bits */
         if (!(g->fast_pair && g->fast_simple))
             return w_expand_loop(g, vec, dedup, err);
