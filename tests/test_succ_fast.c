@@ -974,8 +974,9 @@ int main(void)
     check(pair_images > 10 && simple_images > pair_images && loop_images > simple_images,
           "fast path: %lu images in the pair form, %lu in the simple form, %lu in the loop form (each also in "
           "the later forms)", pair_images, simple_images, loop_images);
-    check(mask_images > 10 && mask_shapes[0] > 0 && mask_shapes[1] > 0 && mask_shapes[2] > 0 && mask_shapes[3] > 0
-              && mask_shapes[4] > 0,
+    /* Two mask words are certain in test_known's 66-rule image; random
+     * images reach them only now and then. */
+    check(mask_images > 10 && mask_shapes[1] > 0 && mask_shapes[2] > 0 && mask_shapes[3] > 0 && mask_shapes[4] > 0,
           "fast path: mask form on %lu images (> 64 rules %lu, 3-4 words %lu, > 32 components %lu, beyond the "
           "simple shape %lu, <= 64 rules on 1-2 words %lu)",
           mask_images, mask_shapes[0], mask_shapes[1], mask_shapes[2], mask_shapes[3], mask_shapes[4]);
