@@ -749,7 +749,35 @@ struct succ_fast {
                                  result label (index n_rules: a sentinel) */
     const struct fsimple **xs; /* n: each component's segment this state */
     uint32_t *comp_grp;       /* n: the component's group in the class fired */
+    /* The mask form (see mask_init): per segment, the rules the component
+     * blocks there, and its first two local moves inline. */
+    struct fmask *mask;       /* per segment; NULL: no mask form */
+    uint32_t mask_words;      /* 1 or 2: 64-bit words of rule bits */
+    uint32_t mask_loc;        /* 1 or 2: inline local moves written per
+                                 component (1 when no segment has 2) */
+    uint64_t mask_all[2];     /* the bits of existing rules */
+    uint32_t *mrule_cls;      /* n_rules: each rule's class */
+    uint32_t *segi;           /* n: each component's segment this state */
 };
+
+/* The mask form's per-segment record, one cache line.  blk has bit r set
+ * when the component takes part in rule r but offers no entry of r's class
+ * in this local state: then r cannot fire.  A rule fires exactly when no
+ * participant blocks it, so the rules that fire in a state are
+ *     all_rules & ~(OR over components c of blk(c, s_c))
+ * -- one OR per component instead of a test per component and group.  The
+ * first two local moves are inline (written without a branch, counted by
+ * nloc); more marks segments with further ones (taken from struct fseg). */
+struct fmask {
+    uint64_t blk[2];
+    uint64_t d0, d1;          /* local deltas, low 64 bits */
+    uint64_t d0h, d1h;        /* high halves (3- and 4-word images) */
+    uint32_t l0, l1;          /* their labels */
+    uint16_t nloc;            /* min(local moves, 2) */
+    uint8_t flags;            /* MASK_SELF | MASK_MORE */
+} __attribute__((aligned(64)));
+#define MASK_SELF 1u          /* some entry here is a self-loop */
+#define MASK_MORE 2u          /* more than 2 local moves */
 
 static void fast_free(struct succ_fast *f)
 {
@@ -774,6 +802,9 @@ static void fast_free(struct succ_fast *f)
     free(f->rother);
     free(f->rlabel);
     free(f->xs);
+    free(f->mask);
+    free(f->mrule_cls);
+    free(f->segi);
     free(f);
 }
 
@@ -849,6 +880,69 @@ static void pair_init(struct succ_gen *g, struct succ_fast *f, uint32_t nseg)
         }
     f->n_rules = nr;
     f->pair = true;
+}
+
+/* Sets up the mask form (struct fmask) when the image has at most
+ * 64 * FAST_MASK_WORDS rules; f->seg and f->grp are built.  Exact: rule r
+ * (class k, participants P) fires in a state iff every c in P has a
+ * class-k group in its segment (image.h), i.e. iff no c in P has bit r of
+ * blk set; a component outside P never sets bit r.  Records and the
+ * duplicate analysis are those of the other forms (the same deltas, the
+ * same rules fired with the same groups). */
+#define FAST_MASK_WORDS 2u
+static void mask_init(struct succ_gen *g, struct succ_fast *f, uint32_t nseg)
+{
+    const struct image *img = g->img;
+    const uint32_t nr = img->n_rules;
+    if (nr > 64 * FAST_MASK_WORDS)
+        return;
+    f->mask = aligned_alloc(64, ((size_t)nseg + 1) * sizeof *f->mask);
+    f->mrule_cls = malloc(((size_t)nr + 1) * sizeof *f->mrule_cls);
+    f->segi = malloc(((size_t)f->n + 1) * sizeof *f->segi);
+    if (!f->mask || !f->mrule_cls || !f->segi) {
+        free(f->mask), free(f->mrule_cls), free(f->segi);
+        f->mask = NULL, f->mrule_cls = NULL, f->segi = NULL;
+        return;
+    }
+    memset(f->mask, 0, ((size_t)nseg + 1) * sizeof *f->mask);
+    f->mask_words = nr > 64 ? 2 : 1;
+    f->mask_all[0] = nr >= 64 ? ~0ull : (1ull << nr) - 1;
+    f->mask_all[1] = nr <= 64 ? 0 : nr == 128 ? ~0ull : (1ull << (nr - 64)) - 1;
+    for (uint32_t k = 0; k < img->n_classes; k++)
+        for (uint32_t r = img->class_rule_start[k]; r < img->class_rule_start[k + 1]; r++)
+            f->mrule_cls[r] = k;
+    f->mask_loc = 1;
+    for (uint32_t i = 0; i < nseg; i++) {
+        const struct fseg *sg = &f->seg[i];
+        struct fmask *x = &f->mask[i];
+        if (sg->nloc > 1)
+            f->mask_loc = 2;
+        x->nloc = (uint16_t)(sg->nloc < 2 ? sg->nloc : 2);
+        x->flags = (uint8_t)((sg->self ? MASK_SELF : 0) | (sg->nloc > 2 ? MASK_MORE : 0));
+        if (sg->nloc > 0)
+            x->l0 = f->loc_label[sg->loc], x->d0 = f->loc_delta[sg->loc],
+            x->d0h = f->wide ? f->loc_delta_hi[sg->loc] : 0;
+        if (sg->nloc > 1)
+            x->l1 = f->loc_label[sg->loc + 1], x->d1 = f->loc_delta[sg->loc + 1],
+            x->d1h = f->wide ? f->loc_delta_hi[sg->loc + 1] : 0;
+    }
+    /* blk: for every participant c of rule r, the states of c without a
+     * group of r's class. */
+    for (uint32_t r = 0; r < nr; r++) {
+        const uint32_t k = f->mrule_cls[r];
+        for (uint32_t q = g->rule_part_start[r]; q < g->rule_part_start[r + 1]; q++) {
+            const uint32_t c = g->rule_part[q];
+            for (uint32_t s = 0; s < img->comp_states[c]; s++) {
+                const uint32_t i = img->proc_offsets[c] + s;
+                const struct fseg *sg = &f->seg[i];
+                bool offers = false;
+                for (uint32_t x = sg->grp; x < sg->grp + sg->ngrp; x++)
+                    offers |= f->grp[x].cls == k;
+                if (!offers)
+                    f->mask[i].blk[r >> 6] |= 1ull << (r & 63);
+            }
+        }
+    }
 }
 
 /* Builds g->fast, or leaves it NULL when the image does not qualify (or
@@ -1043,11 +1137,13 @@ static void fast_init(struct succ_gen *g)
         f->head[img->n_classes] = -1;
         pair_init(g, f, nseg);
     }
+    mask_init(g, f, nseg);
     g->fast = f;
     g->use_fast = true;
     g->fast_dedup_all = f->always_dedup;
     g->fast_simple = f->simple != NULL;
     g->fast_pair = f->pair;
+    g->fast_mask = f->mask != NULL;
     return;
 fail:
     free(keys);
@@ -1482,8 +1578,132 @@ static int w_expand_pair42(struct succ_gen *g, const uint32_t *vec, bool *dedup,
     return w_expand_pair(g, vec, dedup, err, 4, 2);
 }
 
+/* The mask form (struct fmask): one pass over the components reads each
+ * one's segment record, writes its first two local moves without a branch
+ * and ORs its blocked rules; then only the rules that fire are visited
+ * (each participant's group of the rule's class found in its segment, the
+ * product built by fast_fire / w_fire).  For a constant number of words
+ * (1-4), rule-mask words (1-2) and inline local moves written per
+ * component (1-2: images whose segments all have at most one local move,
+ * the common case, write one record, not two).  The output needs room for
+ * 2 records per component beyond n up front; further records are emitted
+ * with checks. */
+static inline __attribute__((always_inline)) int mask_expand(struct succ_gen *g, const uint32_t *vec, bool *dedup,
+                                                             struct wx_error *err, const uint32_t words,
+                                                             const uint32_t mw, const uint32_t loc)
+{
+    struct succ_fast *f = g->fast;
+    const uint32_t nc = f->n, st = words + 1;
+    while (g->cap < g->n + 2 * (size_t)nc + 2)
+        if (grow_output(g, err))
+            return WX_ELIMIT;
+    const u128 v = words > 2 ? w_load(vec, words) : (u128)(vec[0] | (words > 1 ? (uint64_t)vec[1] << 32 : 0));
+    const uint64_t lo = (uint64_t)v, hi = (uint64_t)(v >> 64);
+    const struct fmask *mask = f->mask;
+    uint32_t *segi = f->segi;
+    uint64_t b0 = 0, b1 = 0;
+    uint32_t flags = f->always_dedup ? MASK_SELF : 0;
+    size_t n = g->n;
+    uint32_t *rec = g->rec;
+    for (uint32_t c = 0; c < nc; c++) {
+        const struct fcomp *fc = &f->comp[c];
+        const uint32_t i = fc->base + (words > 2 ? w_field(v, fc) : (uint32_t)((lo >> fc->shift) & fc->mask));
+        const struct fmask *x = &mask[i];
+        segi[c] = i;
+        b0 |= x->blk[0];
+        if (mw > 1)
+            b1 |= x->blk[1];
+        flags |= x->flags;
+        uint32_t *r = rec + n * st;
+        if (words > 2) {
+            w_put(r, x->l0, lo ^ x->d0, hi ^ x->d0h, words);
+            if (loc > 1)
+                w_put(r + st, x->l1, lo ^ x->d1, hi ^ x->d1h, words);
+        } else {
+            const uint64_t a = lo ^ x->d0;
+            r[0] = x->l0;
+            r[1] = (uint32_t)a;
+            if (words > 1)
+                r[2] = (uint32_t)(a >> 32);
+            if (loc > 1) {
+                const uint64_t b = lo ^ x->d1;
+                r[st] = x->l1;
+                r[st + 1] = (uint32_t)b;
+                if (words > 1)
+                    r[st + 2] = (uint32_t)(b >> 32);
+            }
+        }
+        n += x->nloc;
+    }
+    g->n = n;
+    if (flags & MASK_MORE)
+        for (uint32_t c = 0; c < nc; c++) {
+            const struct fseg *sg = &f->seg[segi[c]];
+            for (uint32_t j = sg->loc + 2; j < sg->loc + sg->nloc; j++) {
+                const int rc = words > 2 ? w_emit(g, f->loc_label[j], v ^ w_join(f->loc_delta[j], f->loc_delta_hi[j]), err)
+                                         : fast_emit(g, f->loc_label[j], lo ^ f->loc_delta[j], err);
+                if (rc)
+                    return WX_ELIMIT;
+            }
+        }
+    *dedup = (flags & MASK_SELF) != 0;
+    const struct image *img = g->img;
+    for (uint32_t w = 0; w < mw; w++)
+        for (uint64_t on = f->mask_all[w] & ~(w ? b1 : b0); on; on &= on - 1) {
+            const uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(on), k = f->mrule_cls[r];
+            const uint32_t label = img->class_result[k];
+            /* Every participant has a class-k group (it does not block r);
+             * the common case, one target each, is emitted here. */
+            uint64_t alo = lo, ahi = hi;
+            uint32_t single = 1;
+            for (uint32_t q = g->rule_part_start[r]; q < g->rule_part_start[r + 1]; q++) {
+                const uint32_t c = g->rule_part[q];
+                uint32_t x = f->seg[segi[c]].grp;
+                while (f->grp[x].cls != k)
+                    x++;
+                f->comp_grp[c] = x;
+                const struct fgrp *gr = &f->grp[x];
+                single &= gr->nd == 1;
+                alo ^= f->delta[gr->d]; /* d <= nsync: in range even when nd == 0 */
+                if (words > 2)
+                    ahi ^= f->delta_hi[gr->d];
+            }
+            int rc;
+            if (single)
+                rc = words > 2 ? w_emit(g, label, w_join(alo, ahi), err) : fast_emit(g, label, alo, err);
+            else
+                rc = words > 2 ? w_fire(g, r, label, v, err) : fast_fire(g, r, label, lo, err);
+            if (rc)
+                return WX_ELIMIT;
+        }
+    return WX_OK;
+}
+
+#define MASK_FORM(W, M, L)                                                                              \
+    static int mask_expand_##W##M##L(struct succ_gen *g, const uint32_t *vec, bool *dedup,             \
+                                     struct wx_error *err)                                             \
+    {                                                                                                   \
+        return mask_expand(g, vec, dedup, err, W, M, L);                                               \
+    }
+#define MASK_FORMS(W) MASK_FORM(W, 1, 1) MASK_FORM(W, 1, 2) MASK_FORM(W, 2, 1) MASK_FORM(W, 2, 2)
+MASK_FORMS(1)
+MASK_FORMS(2)
+MASK_FORMS(3)
+MASK_FORMS(4)
+
+typedef int (*expand_fn)(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err);
+/* [words - 1][mask words - 1][inline local moves - 1] */
+static const expand_fn mask_forms[4][2][2] = {
+    { { mask_expand_111, mask_expand_112 }, { mask_expand_121, mask_expand_122 } },
+    { { mask_expand_211, mask_expand_212 }, { mask_expand_221, mask_expand_222 } },
+    { { mask_expand_311, mask_expand_312 }, { mask_expand_321, mask_expand_322 } },
+    { { mask_expand_411, mask_expand_412 }, { mask_expand_421, mask_expand_422 } },
+};
+
 static int fast_expand(struct succ_gen *g, const uint32_t *vec, bool *dedup, struct wx_error *err)
 {
+    if (g->fast_mask && g->fast->mask)
+        return mask_forms[g->words - 1][g->fast->mask_words - 1][g->fast->mask_loc - 1](g, vec, dedup, err);
     if (g->fast->wide) { /* the simple form is not specialised for 128 bits */
         if (!(g->fast_pair && g->fast_simple))
             return w_expand_loop(g, vec, dedup, err);

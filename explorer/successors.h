@@ -22,8 +22,10 @@
  * Two implementations give the same set of records: the general one (any
  * image) and a fast path that succ_init prepares when the vector has at
  * most 4 words and the network at most 64 components (precompiled XOR
- * deltas, rules found from their lowest participant, deduplication only in
- * states where succ_init could not rule duplicates out; successors.c).
+ * deltas; the rules that fire found by ORing per-component-state masks of
+ * blocked rules when there are at most 128 rules, else from their lowest
+ * participant; deduplication only in states where succ_init could not rule
+ * duplicates out; successors.c).
  */
 #ifndef WX_SUCCESSORS_H
 #define WX_SUCCESSORS_H
@@ -139,6 +141,12 @@ struct succ_gen {
                                  participants and every class entry 1 target:
                                  no branch per rule either (pair form; used
                                  only with fast_simple; tests may clear it) */
+    bool fast_mask;           /* set by succ_init: the image has at most 128
+                                 rules, so the mask form serves (the rules
+                                 that fire found by ORing per-component
+                                 blocked-rule masks; any segment shape); it
+                                 takes precedence over the other forms;
+                                 tests may clear it */
 };
 
 /* Checks that img is safe to read: every offset, id and target in range,

@@ -358,11 +358,6 @@ enum vtable_outcome vtable_lookup_hashed(struct vtable *t, const uint32_t *vec, 
     return lookup(t, vec, h, mode, id, NULL);
 }
 
-enum vtable_outcome vtable_insert_block(struct vtable *t, const uint32_t *vec, uint64_t h,
-                                        struct vtable_ids *ids, uint64_t *id)
-{
-    return lookup(t, vec, h, VTABLE_INSERT, id, ids);
-}
 
 /* Keyed tables: the probe compares keys; an insert holds a fresh id in its
  * block before it claims a slot (so a full store claims nothing: a claimed
@@ -408,8 +403,9 @@ static inline uint64_t use_id(struct vtable *t, struct vtable_ids *ids, struct v
     return fresh;
 }
 
-static enum vtable_outcome lookup_keyed(struct vtable *t, const uint32_t *vec, uint64_t h, enum vtable_mode mode,
-                                        uint64_t *id, struct vtable_ids *ids)
+static __attribute__((noinline)) enum vtable_outcome lookup_keyed(struct vtable *t, const uint32_t *vec, uint64_t h,
+                                                                   enum vtable_mode mode, uint64_t *id,
+                                                                   struct vtable_ids *ids)
 {
     const uint64_t key = vec_key(vec, t->words);
     const uint64_t n = t->nslots;
@@ -448,8 +444,9 @@ static enum vtable_outcome lookup_keyed(struct vtable *t, const uint32_t *vec, u
 
 #if WIDE_KEYS
 /* lookup_keyed for wide keys (two words per slot, see wide_key). */
-static enum vtable_outcome lookup_wide(struct vtable *t, const uint32_t *vec, uint64_t h, enum vtable_mode mode,
-                                       uint64_t *id, struct vtable_ids *ids)
+static __attribute__((noinline)) enum vtable_outcome lookup_wide(struct vtable *t, const uint32_t *vec, uint64_t h,
+                                                                  enum vtable_mode mode, uint64_t *id,
+                                                                  struct vtable_ids *ids)
 {
     uint64_t klo, khi;
     wide_key(vec, t->words, &klo, &khi);
@@ -550,6 +547,38 @@ static enum vtable_outcome lookup(struct vtable *t, const uint32_t *vec, uint64_
             i = 0;
     }
     return mode == VTABLE_FIND ? VTABLE_ABSENT : VTABLE_FULL;
+}
+
+/* The explorers' insert.  Keyed tables: most lookups find their vector in
+ * its home slot (the line the explorer prefetched); that case is answered
+ * here, without the probe loop's frame (~20 instructions of register saves
+ * and restores per lookup); every other case runs the full loop from the
+ * home slot again (a relaxed re-read: the same answer a single pass would
+ * give, since a key once in a slot stays there until growth). */
+enum vtable_outcome vtable_insert_block(struct vtable *t, const uint32_t *vec, uint64_t h,
+                                        struct vtable_ids *ids, uint64_t *id)
+{
+#if WIDE_KEYS
+    if (t->slot_words == 2) {
+        uint64_t klo, khi;
+        wide_key(vec, t->words, &klo, &khi);
+        _Atomic uint64_t *slot = &t->slots[2 * home_slot(h, t->nslots)];
+        if (atomic_load_explicit(slot + 1, memory_order_acquire) == khi
+            && atomic_load_explicit(slot, memory_order_relaxed) == klo) {
+            *id = VTABLE_NO_ID;
+            return VTABLE_FOUND;
+        }
+        return lookup_wide(t, vec, h, VTABLE_INSERT, id, ids);
+    }
+#endif
+    if (t->keyed) {
+        if (atomic_load_explicit(&t->slots[home_slot(h, t->nslots)], memory_order_relaxed) == vec_key(vec, t->words)) {
+            *id = VTABLE_NO_ID;
+            return VTABLE_FOUND;
+        }
+        return lookup_keyed(t, vec, h, VTABLE_INSERT, id, ids);
+    }
+    return lookup(t, vec, h, VTABLE_INSERT, id, ids);
 }
 
 /* ---- accessors ---- */
@@ -667,6 +696,81 @@ static inline bool slot_vector(const struct vtable *t, uint64_t i, uint32_t *vec
     return true;
 }
 
+/* Re-insertion without atomic read-modify-writes (keyed tables, the new
+ * array exactly twice the old one; GROW_PRIVATE 0 turns it off for
+ * measurements).  Each caller re-inserts the clusters -- maximal runs of
+ * full slots of the old array, cyclically -- whose preceding empty slot
+ * lies in its range [begin, end): so a cluster that starts in the range is
+ * followed to its end even beyond `end`, and one that enters the range
+ * from before is left to the range where it started.  The callers' ranges
+ * partition [0, N) and the old array has an empty slot, so every cluster
+ * is re-inserted exactly once.
+ *
+ * Why plain stores are exact: let a range's clusters lie in old slots
+ * (Z, Y), cyclically, Z and Y empty (Y: the first empty slot at or after
+ * `end`; the next range's first cluster starts after Y, so the next range's
+ * (Z', Y') has Z' = Y).  Linear probing never passes an empty slot, so the
+ * entries in (Z, Y) have old home slots in (Z, Y), and since the new array
+ * has 2N slots and home_slot(h, 2N) = floor(2 h N / 2^64) is 2 or 2 + 1
+ * times home_slot(h, N), new homes in [2Z + 2, 2Y - 1].  No probe passes
+ * P = 2Y - 1: if one did, the maximal run of full new slots containing its
+ * home, [x, P] (x >= 2Z + 2, as slots 2Z and 2Z + 1 are nobody's), would
+ * hold P - x + 1 entries with new homes >= x plus the one probing, all with
+ * old homes >= (x - 1) / 2 and so old slots in [(x - 1) / 2, Y): at most
+ * Y - (x - 1) / 2 entries, and P - x + 2 <= Y - (x - 1) / 2 gives x >= 2Y + 1
+ * > P.  So each range writes only the new slots [2Z + 2, 2Y - 1], which no
+ * other range writes, and never reads another range's slots either:
+ * relaxed loads and stores suffice (nothing reads the new array before
+ * vtable_grow_end, after the callers' join).  The locked CAS per entry of
+ * the shared version (below) is gone, and with it its drain of the store
+ * buffer, which serialised the first-touch misses of the new array. */
+#ifndef GROW_PRIVATE
+#define GROW_PRIVATE 1
+#endif
+
+static inline bool old_full(const struct vtable *t, uint64_t k)
+{
+    return atomic_load_explicit(&t->slots[k * t->slot_words + t->slot_words - 1], memory_order_relaxed) != 0;
+}
+
+static void grow_private(struct vtable *t, uint64_t begin, uint64_t end)
+{
+    const uint64_t N = t->nslots, n = t->next_nslots;
+    const uint32_t words = t->words, sw = t->slot_words;
+    uint64_t z = begin;
+    while (z < end && old_full(t, z))
+        z++;
+    if (z == end)
+        return; /* no cluster starts here: the range before re-inserts them */
+    uint32_t vec[4];
+    /* u runs over unwrapped positions; stop at the first empty slot at or
+     * after `end` (which starts the next range's clusters). */
+    for (uint64_t u = z + 1;; u++) {
+        const uint64_t k = u < N ? u : u - N;
+        if (!slot_vector(t, k, vec)) {
+            if (u >= end)
+                return;
+            continue;
+        }
+        uint64_t i = home_slot(vtable_hash_inline(vec, words), n);
+        if (sw == 2) {
+            const uint64_t klo = atomic_load_explicit(&t->slots[2 * k], memory_order_relaxed);
+            const uint64_t khi = atomic_load_explicit(&t->slots[2 * k + 1], memory_order_relaxed);
+            while (atomic_load_explicit(&t->next_slots[2 * i + 1], memory_order_relaxed) != 0)
+                if (++i == n)
+                    i = 0;
+            atomic_store_explicit(&t->next_slots[2 * i], klo, memory_order_relaxed);
+            atomic_store_explicit(&t->next_slots[2 * i + 1], khi, memory_order_relaxed);
+            continue;
+        }
+        const uint64_t v = atomic_load_explicit(&t->slots[k], memory_order_relaxed);
+        while (atomic_load_explicit(&t->next_slots[i], memory_order_relaxed) != 0)
+            if (++i == n)
+                i = 0;
+        atomic_store_explicit(&t->next_slots[i], v, memory_order_relaxed);
+    }
+}
+
 void vtable_grow_slots(struct vtable *t, uint64_t begin, uint64_t end)
 {
     if (!t->keyed) { /* the slots hold ids: re-insert those of the store */
@@ -674,10 +778,14 @@ void vtable_grow_slots(struct vtable *t, uint64_t begin, uint64_t end)
             vtable_grow_part(t, 0, vtable_count(t));
         return;
     }
+    end = end < t->nslots ? end : t->nslots;
+    if (GROW_PRIVATE && t->next_nslots == 2 * t->nslots && vtable_count(t) < t->nslots) {
+        grow_private(t, begin, end);
+        return;
+    }
     const uint64_t n = t->next_nslots;
     const uint32_t words = t->words, sw = t->slot_words;
     (void)sw; /* only wide keys look at it */
-    end = end < t->nslots ? end : t->nslots;
     uint32_t vec[4];
     for (uint64_t k = begin; k < end; k++) {
         if (!slot_vector(t, k, vec))

@@ -251,6 +251,14 @@ static inline uint64_t vtable_fmix64(uint64_t h)
 
 static inline uint64_t vtable_hash_inline(const uint32_t *vec, uint32_t words)
 {
+    /* Up to 2 words: one finaliser round on the vector read as a 64-bit
+     * integer -- a bijection, so distinct vectors never share a hash, and
+     * every output bit depends on every input bit (the table uses the high
+     * bits for the home slot, the low ones for tags).  The explorers hash
+     * every successor: half the work of the general chain below. */
+    if (words <= 2)
+        return vtable_fmix64(((uint64_t)vec[0] | (words > 1 ? (uint64_t)vec[1] << 32 : 0))
+                             ^ (0x9e3779b97f4a7c15ull ^ ((uint64_t)words << 56)));
     uint64_t h = 0x9e3779b97f4a7c15ull ^ ((uint64_t)words << 56);
     uint32_t i = 0;
     for (; i + 2 <= words; i += 2) {

@@ -92,10 +92,16 @@ static void tb_random_fast(struct tb *b, uint64_t *rng, enum flavour fl)
 {
     memset(b, 0, sizeof *b);
     const int messy = fl == MESSY, self = fl == CLEAN_SELF || messy;
-    uint32_t kind = rnd(rng, 8);
+    /* One image in six has many rules per class (often > 64: the mask
+     * form's second mask word; sometimes > 128: no mask form), among
+     * enough components for that many distinct rules. */
+    const int many = rnd(rng, 6) == 0;
+    uint32_t kind = many ? 3 + rnd(rng, 5) : rnd(rng, 8);
     b->n = kind < 3 ? 2 + rnd(rng, 4) : kind < 7 ? 6 + rnd(rng, 12) : 33 + rnd(rng, 28);
     b->n_labels = 1 + rnd(rng, 6);
     b->n_classes = 1 + rnd(rng, rnd(rng, 4) == 0 ? 30 : 6);
+    if (many)
+        b->n_classes = 16 + rnd(rng, 15);
     if (rnd(rng, 4) == 0)
         b->max_per_entry = 1 + rnd(rng, 3);
     if (rnd(rng, 5) == 0)
@@ -132,7 +138,7 @@ static void tb_random_fast(struct tb *b, uint64_t *rng, enum flavour fl)
     /* Rules: each of 2..4 distinct components; no two with the same result
      * and participants unless the flavour asks for exactly that. */
     for (uint32_t k = 0; k < b->n_classes; k++) {
-        uint32_t nr = shape == 2 ? 1 : 1 + rnd(rng, 3);
+        uint32_t nr = shape == 2 ? 1 : 1 + rnd(rng, many ? 9 : 3);
         for (uint32_t q = 0; q < nr && b->nrules < 250; q++) {
             uint32_t comps[4], m = shape == 2 ? 2 : 2 + rnd(rng, 3);
             if (m > b->n)
@@ -282,6 +288,10 @@ static size_t sorted_copy(const struct succ_gen *g, uint32_t **out, size_t *cap,
 }
 
 static unsigned long simple_images, loop_images, pair_images, wide_images, general_only;
+/* The mask form: images it served; of them with > 64 rules (two mask
+ * words), 3-4 words, > 32 components, segments beyond the simple shape
+ * (> 2 local moves or groups), <= 64 rules on 1-2 words. */
+static unsigned long mask_images, mask_shapes[5];
 /* Wide images in the pair form, by words (3, 4): each has its own
  * specialisation (successors.c). */
 static unsigned long wide_pair[2];
@@ -308,16 +318,23 @@ static bool test_generator(const struct image *img, const struct ref *r, const c
     size_t ca = 0, cb = 0, da, db;
     uint64_t diff = 0, dups = 0, bad_hash = 0;
     /* Every form of the fast path that applies, on the same image: pair,
-     * simple (branch-free), loop. */
-    const bool simple = fast.fast_simple, pair = fast.fast_pair && simple;
+     * simple (branch-free), loop, mask. */
+    const bool simple = fast.fast_simple, pair = fast.fast_pair && simple, mask = fast.fast_mask;
     simple_images += simple, loop_images++, pair_images += pair, wide_images += img->words > 2;
+    mask_images += mask;
+    mask_shapes[0] += mask && img->n_rules > 64;
+    mask_shapes[1] += mask && img->words > 2;
+    mask_shapes[2] += mask && img->n_comps > 32;
+    mask_shapes[3] += mask && !simple;
+    mask_shapes[4] += mask && img->n_rules > 0 && img->n_rules <= 64 && img->words <= 2;
     if (pair && img->words >= 3 && img->words <= 4)
         wide_pair[img->words - 3]++;
-    for (int mode = 0; mode < 6; mode++) {
-        const int unordered = mode & 1, form = mode / 2; /* 0 pair, 1 simple, 2 loop */
-        if ((form == 0 && !pair) || (form == 1 && !simple))
+    for (int mode = 0; mode < 8; mode++) {
+        const int unordered = mode & 1, form = mode / 2; /* 0 pair, 1 simple, 2 loop, 3 mask */
+        if ((form == 0 && !pair) || (form == 1 && !simple) || (form == 3 && !mask))
             continue;
         fast.unordered = gen.unordered = unordered;
+        fast.fast_mask = form == 3;
         fast.fast_pair = form == 0;
         fast.fast_simple = form <= 1;
         for (uint64_t i = 0; i < r->states; i++) {
@@ -509,6 +526,43 @@ static void test_known(void)
     }
     known(b, "two classes, same result and participants", 2, 2, 1);
 
+    /* Toggles synchronised by many rules of one class: 12 two-state
+     * components, a rule for every pair (66 rules: the mask form's two
+     * mask words) toggling both: the even-weight vectors, 2^11 states, 66
+     * transitions each.  Then every triple of 11 components (165 rules:
+     * beyond the mask form, which must decline): all 2^11 vectors, 165
+     * transitions each. */
+    for (uint32_t np = 2; np <= 3; np++) {
+        memset(b, 0, sizeof *b);
+        b->n = np == 2 ? 12 : 11, b->n_labels = 1, b->n_classes = 1;
+        for (uint32_t c = 0; c < b->n; c++) {
+            b->states[c] = 2, b->width[c] = 1;
+            for (uint32_t s = 0; s < 2; s++)
+                tb_add(b, c, s, 1, 0, 1 - s);
+        }
+        for (uint32_t i = 0; i < b->n; i++)
+            for (uint32_t j = i + 1; j < b->n; j++) {
+                if (np == 2)
+                    tb_rule(b, 0, 2, (uint32_t[]){ i, j });
+                for (uint32_t l = j + 1; np == 3 && l < b->n; l++)
+                    tb_rule(b, 0, 3, (uint32_t[]){ i, j, l });
+            }
+        uint64_t rng = seed;
+        struct image img;
+        tb_build(b, &img, &rng);
+        struct wx_error err;
+        struct succ_gen g;
+        if (check(succ_init(&g, &img, &err) == WX_OK, "%u rules: succ_init", b->nrules)) {
+            check(g.fast && g.fast_mask == (np == 2), "%u rules: mask form %s", b->nrules,
+                  np == 2 ? "used (two mask words)" : "declined (> 128 rules)");
+            succ_free(&g);
+        }
+        image_free(&img);
+        char name[64];
+        snprintf(name, sizeof name, "%u-participant rules on every %u components", np, np);
+        known(b, name, 2048, 2048ull * b->nrules, 0);
+    }
+
     /* Milner-like ring of 6 cyclers (no self-loops, unique rules): clean. */
     memset(b, 0, sizeof *b);
     b->n = 6, b->n_labels = 2, b->n_classes = 1;
@@ -659,6 +713,80 @@ static void kgrow_slots(struct vtable *t, unsigned n, uint64_t *rng)
     for (unsigned i = 0; i < n; i++)
         pthread_join(tid[i], NULL);
     vtable_grow_end(t);
+}
+
+/* Re-insertion by slot ranges (vtable_grow_slots; doubling: its private
+ * form) of half-full keyed tables cut into many tiny ranges (0-3 slots:
+ * ranges inside one cluster, empty ranges, clusters crossing several
+ * ranges), re-inserted in a random order, with clusters that wrap around
+ * the end of the old array (six vectors homed on its last 4 slots): every
+ * vector found afterwards, absent ones absent, the count unchanged; then
+ * once more on the doubled table. */
+static void test_grow_clusters(void)
+{
+    const uint32_t maxw = vtable_keyed_max_words();
+    for (uint32_t words = 1; words <= maxw; words++) {
+        uint64_t rng = seed ^ (0x5eedull * words);
+        unsigned bad = 0, trials = 0, doubled = 0;
+        const uint64_t npool = 150000;
+        uint32_t *pool = distinct_pool(npool, words, &rng);
+        uint8_t *used = calloc(npool, 1);
+        uint64_t *cut = malloc(70000 * sizeof *cut);
+        uint32_t *order = malloc(70000 * sizeof *order);
+        for (unsigned trial = 0; trial < 2; trial++) {
+            struct vtable *t;
+            struct wx_error err;
+            if (vtable_new_keyed(&t, words, 1u << 18, &err)) {
+                bad++;
+                continue;
+            }
+            const uint64_t nslots = vtable_slots(t);
+            memset(used, 0, npool);
+            uint64_t id, in = 0, tail = 0;
+            /* Six vectors homed on the last 4 slots, then random ones. */
+            for (uint64_t i = 0; i < npool && tail < 6; i++)
+                if ((uint64_t)(((unsigned __int128)vtable_hash(pool + i * words, words) * nslots) >> 64) + 4 >= nslots
+                    && vtable_lookup(t, pool + i * words, VTABLE_INSERT, &id) == VTABLE_INSERTED)
+                    used[i] = 1, tail++, in++;
+            while (in * 2 + 2 < nslots) {
+                const uint64_t i = rng_next(&rng) % npool;
+                if (!used[i] && vtable_lookup(t, pool + i * words, VTABLE_INSERT, &id) == VTABLE_INSERTED)
+                    used[i] = 1, in++;
+            }
+            for (int round = 0; round < 2; round++) {
+                const uint64_t n = vtable_slots(t);
+                if (vtable_grow_begin(t, &err)) {
+                    bad++;
+                    break;
+                }
+                uint64_t nc = 0;
+                for (uint64_t b = 0; b < n && nc < 69999;)
+                    cut[nc++] = b, b += rng_next(&rng) % 4;
+                cut[nc] = n;
+                for (uint32_t i = 0; i < nc; i++)
+                    order[i] = i;
+                for (uint32_t i = (uint32_t)nc; i > 1; i--) {
+                    uint32_t j = (uint32_t)(rng_next(&rng) % i), x = order[i - 1];
+                    order[i - 1] = order[j], order[j] = x;
+                }
+                for (uint32_t i = 0; i < nc; i++)
+                    vtable_grow_slots(t, cut[order[i]], cut[order[i] + 1]);
+                vtable_grow_end(t);
+                doubled += vtable_slots(t) == 2 * n;
+                int ok = vtable_count(t) == in;
+                for (uint64_t i = 0; i < npool; i++)
+                    ok &= (vtable_lookup(t, pool + i * words, VTABLE_FIND, &id) == VTABLE_FOUND) == used[i];
+                bad += !ok;
+            }
+            trials++;
+            vtable_free(t);
+        }
+        check(bad == 0 && doubled == 2 * trials && trials == 2,
+              "keyed %u words: %u half-full tables (a cluster wrapping the end) re-inserted by tiny shuffled slot "
+              "ranges, twice each (%u doublings): every vector found, absent ones absent (%u failed; seed %llu)",
+              words, trials, doubled, bad, seed);
+        free(pool), free(used), free(cut), free(order);
+    }
 }
 
 static void test_keyed(void)
@@ -832,6 +960,7 @@ int main(void)
     if (s)
         seed = strtoull(s, NULL, 10);
     test_keyed();
+    test_grow_clusters();
     test_known();
     test_random(25);
     check(wide_images > 10, "fast path: %lu images of 3 or 4 words (128-bit vectors)", wide_images);
@@ -845,6 +974,12 @@ int main(void)
     check(pair_images > 10 && simple_images > pair_images && loop_images > simple_images,
           "fast path: %lu images in the pair form, %lu in the simple form, %lu in the loop form (each also in "
           "the later forms)", pair_images, simple_images, loop_images);
+    /* Two mask words are certain in test_known's 66-rule image; random
+     * images reach them only now and then. */
+    check(mask_images > 10 && mask_shapes[1] > 0 && mask_shapes[2] > 0 && mask_shapes[3] > 0 && mask_shapes[4] > 0,
+          "fast path: mask form on %lu images (> 64 rules %lu, 3-4 words %lu, > 32 components %lu, beyond the "
+          "simple shape %lu, <= 64 rules on 1-2 words %lu)",
+          mask_images, mask_shapes[0], mask_shapes[1], mask_shapes[2], mask_shapes[3], mask_shapes[4]);
     check(1, "%lu further checks passed quietly", quiet_ok);
     return check_exit();
 }
