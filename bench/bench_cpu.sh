@@ -18,9 +18,9 @@
 #   bench/bench_cpu.sh --variant NAME -DKNOB[=V] ...
 #       builds bin/warpex_NAME: bin/warpex with explorer/explore_cpu.c and
 #       hash/vtable.c recompiled with the given -D flags (their build-time
-#       knobs: SEEN_BITS, REHASH_BY_SLOTS, LOOKUP_LAG, VECTOR_LAG, ID_BLOCK,
+#       knobs: REHASH_BY_SLOTS, LOOKUP_LAG, VECTOR_LAG, ID_BLOCK,
 #       PREFETCH_RW, GROW_LOAD_NUM/DEN, GROW_PRIVATE; EXPLORE_CPU_STATS prints per-worker
-#       filter hits, quiet/re-insert seconds and TSC cycles per phase to
+#       quiet/re-insert seconds and TSC cycles per phase to
 #       stderr, x86 only), for an --ab run against bin/warpex, e.g. on the
 #       device host where no profiler exists.
 #   bench/bench_cpu.sh

@@ -31,10 +31,9 @@
  * need are prefetched and the next states are expanded.  The queue is
  * emptied when the worker finds no chunk left in the level, so a level
  * still ends only when all of its successors are in the table; on a halt
- * it is dropped.  A build with SEEN_BITS > 0 adds the seen filter
- * (queue_seen1): with a keyed table, successors that the worker queued
- * recently skip the lookup.  Off by default: it did not pay on the 16-core
- * device host (bench/RESULTS.md, cpux fifth session).
+ * it is dropped.  (A per-worker filter of recently queued successors,
+ * skipping their lookups, was measured and removed: it lost on the 16-core
+ * device host, bench/RESULTS.md, cpux fifth session.)
  *
  * Shortest traces: parent[id] / plabel[id] are written by the thread whose
  * insert created id, so the parent of a level-(d+1) state is in level d; a
@@ -84,11 +83,6 @@
 #ifndef ID_BLOCK
 #define ID_BLOCK 64u
 #endif
-/* The seen filter (queue_seen1): 16 << SEEN_BITS bytes per worker; 0 (the
- * default) builds none.  14 is the size that was measured. */
-#ifndef SEEN_BITS
-#define SEEN_BITS 0u
-#endif
 /* Ids (or, keyed tables, old slots) re-inserted per grab while growing
  * the table. */
 #define REHASH_CHUNK 8192u
@@ -123,10 +117,6 @@ struct worker {
     uint64_t *qhash, *qsrc;
     size_t qhead, qvec, qn, qcap;
     uint64_t expanded;
-    /* The seen filter (queue_seen1; keyed tables, SEEN_BITS > 0 only):
-     * 2 << SEEN_BITS 64-bit words, NULL when off; seen_hits counts hits. */
-    uint64_t *seen;
-    uint64_t seen_hits;
     /* Counted in EXPLORE_CPU_STATS builds only: seconds at quiet points /
      * re-inserting; TSC cycles in succ_expand, queueing, lookups. */
     double t_quiet, t_rehash;
@@ -486,87 +476,6 @@ static void pump(struct worker *w, size_t keep)
     }
 }
 
-/* The seen filter (keyed tables only).  Successors this worker has queued
- * are in the table, or will be once its queue drains (before the level
- * ends; a halt drops the queue, but a halted count is partial anyway).  A
- * successor found in the filter is therefore counted as a transition and
- * not looked up: a FOUND in a keyed table yields nothing else (no id, no
- * edge, no action check -- explore_cpu uses keyed tables only without
- * those).  A state's children are expanded by the same worker, close in
- * time, and share many children: on one thread 55-77 % of the example
- * families' transitions hit it.  But the lookups it saves are the cheap
- * ones (their table lines are cached anyway) and the check itself (an L2
- * load and a data-dependent branch per successor) costs about as much.
- * Measured on the 16-core device host (TSC cycles per thread, SEEN_BITS
- * 14): milner n=19 on 1 thread 20.3 G with the filter vs 21.3 G without
- * (68 % hits); milner n=22 on 16 threads 19.6 G vs 18.5 G (only 28 % hits:
- * with 16 workers a chunk mixes many workers' id blocks); wall-clock A/B
- * within the host's noise.  Hence off by default (SEEN_BITS 0).
- *
- * The filter is direct-mapped, indexed by the low bits of the vector's
- * hash (the table's home slot uses the high bits) and never cleared (a
- * vector never leaves the table).  An entry is the vector itself, so a hit
- * is exact: for <= 2 words one 64-bit word with bit 63 set (bit 63 is
- * never part of a field, image.h) in 2^(SEEN_BITS + 1) entries, for 3-4
- * words two (hi with bit 63 set) in 2^SEEN_BITS entries; 0 never matches.
- * Both forms take 16 << SEEN_BITS bytes per worker (256 KiB: within a
- * core's L2 beside the prefetched table lines).
- *
- * queue_seen1/2 queue g's successors of state `id` that miss the filter
- * (prefetching their home slots) and return how many hit it. */
-static size_t queue_seen1(struct worker *w, uint64_t id)
-{
-    const struct shared *sh = w->sh;
-    const uint32_t st = w->g.stride, words = sh->words;
-    const uint64_t mask = (2ull << SEEN_BITS) - 1;
-    const size_t n = w->g.n;
-    size_t q = w->qn;
-    for (size_t i = 0; i < n; i++) {
-        const uint32_t *r = w->g.rec + i * st;
-        const uint64_t h = w->g.hash[i];
-        const uint64_t key = 1ull << 63 | r[1] | (words > 1 ? (uint64_t)r[2] << 32 : 0);
-        uint64_t *e = w->seen + (h & mask);
-        if (*e == key)
-            continue;
-        *e = key;
-        memcpy(w->qrec + q * st, r, st * 4);
-        w->qhash[q] = h;
-        w->qsrc[q] = id;
-        vtable_prefetch(sh->t, h);
-        q++;
-    }
-    size_t hits = n - (q - w->qn);
-    w->qn = q;
-    return hits;
-}
-
-static size_t queue_seen2(struct worker *w, uint64_t id)
-{
-    const struct shared *sh = w->sh;
-    const uint32_t st = w->g.stride, words = sh->words;
-    const uint64_t mask = (1ull << SEEN_BITS) - 1;
-    const size_t n = w->g.n;
-    size_t q = w->qn;
-    for (size_t i = 0; i < n; i++) {
-        const uint32_t *r = w->g.rec + i * st;
-        const uint64_t h = w->g.hash[i];
-        const uint64_t lo = r[1] | (uint64_t)r[2] << 32;
-        const uint64_t hi = 1ull << 63 | r[3] | (words > 3 ? (uint64_t)r[4] << 32 : 0);
-        uint64_t *e = w->seen + 2 * (h & mask);
-        if (e[0] == lo && e[1] == hi)
-            continue;
-        e[0] = lo, e[1] = hi;
-        memcpy(w->qrec + q * st, r, st * 4);
-        w->qhash[q] = h;
-        w->qsrc[q] = id;
-        vtable_prefetch(sh->t, h);
-        q++;
-    }
-    size_t hits = n - (q - w->qn);
-    w->qn = q;
-    return hits;
-}
-
 static void expand(struct worker *w, uint64_t id)
 {
     struct shared *sh = w->sh;
@@ -592,17 +501,6 @@ static void expand(struct worker *w, uint64_t id)
         return;
     }
     const uint32_t st = w->g.stride;
-    if (w->seen) {
-        size_t dropped = sh->words <= 2 ? queue_seen1(w, id) : queue_seen2(w, id);
-        w->seen_hits += dropped;
-        atomic_store_explicit(&w->transitions,
-                              atomic_load_explicit(&w->transitions, memory_order_relaxed) + dropped,
-                              memory_order_relaxed);
-        STAT(uint64_t c2 = __rdtsc(); w->c_queue += c2 - c1);
-        pump(w, LOOKUP_LAG);
-        STAT(w->c_lookup += __rdtsc() - c2);
-        return;
-    }
     memcpy(w->qrec + w->qn * st, w->g.rec, n * st * 4);
     for (size_t i = 0; i < n; i++) {
         w->qhash[w->qn + i] = w->g.hash[i];
@@ -653,9 +551,6 @@ static void *worker_main(void *arg)
     w->g.unordered = true; /* distinct, hashed; the order is ours to pick */
     if (!rc && sh->opt->sink && !(w->edges = malloc(EXPLORE_EDGE_BATCH * sizeof *w->edges)))
         rc = wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-    if (!rc && sh->keyed && SEEN_BITS > 0
-        && !(w->seen = calloc(2u << SEEN_BITS, sizeof *w->seen)))
-        rc = wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     if (rc)
         fail(sh, rc, &w->err); /* halts: this worker then only meets the others */
     pthread_mutex_lock(&sh->m);
@@ -670,13 +565,12 @@ static void *worker_main(void *arg)
     if (w->edges && (rc = flush_edges(w)))
         fail(sh, rc, &w->err);
 #ifdef EXPLORE_CPU_STATS /* a measuring build's only output */
-    fprintf(stderr, "worker %u: seen-filter hits %llu of %llu transitions; %.3f s at quiet points, "
+    fprintf(stderr, "worker %u: %llu transitions; %.3f s at quiet points, "
             "%.3f s of them re-inserting; Gcycles succ_expand %.3f queue %.3f lookups %.3f\n", w->index,
-            (unsigned long long)w->seen_hits, (unsigned long long)atomic_load(&w->transitions), w->t_quiet,
+            (unsigned long long)atomic_load(&w->transitions), w->t_quiet,
             w->t_rehash, w->c_succ * 1e-9, w->c_queue * 1e-9, w->c_lookup * 1e-9);
 #endif
     succ_free(&w->g);
-    free(w->seen);
     free(w->edges);
     free(w->qrec);
     free(w->qhash);

@@ -1,8 +1,7 @@
 #!/bin/sh
 # t_explore_variants.sh -- the CPU explorer's build-time variants, which the
-# default build does not run: the seen filter (SEEN_BITS 14, and 2 so that
-# nearly every check collides in its few entries) and growth by id ranges
-# instead of slot ranges (REHASH_BY_SLOTS 0), and slot-range growth through
+# default build does not run: growth by id ranges instead of slot ranges
+# (REHASH_BY_SLOTS 0), and slot-range growth through
 # the CAS loop instead of private ranges (GROW_PRIVATE 0).  Each is built with
 # `bench/bench_cpu.sh --variant` and must report the known states,
 # transitions and deadlocks, like the default binary, on
@@ -57,7 +56,7 @@ for f in examples/buffers/buffers_n16_d1.exp examples/tokenring/tokenring_n12.ex
 done
 
 built=default
-for v in "filter -DSEEN_BITS=14u" "filter2 -DSEEN_BITS=2u" "idrehash -DREHASH_BY_SLOTS=0" "casgrow -DGROW_PRIVATE=0"; do
+for v in "idrehash -DREHASH_BY_SLOTS=0" "casgrow -DGROW_PRIVATE=0"; do
     # shellcheck disable=SC2086
     set -- $v
     vname=$1
@@ -86,4 +85,4 @@ for vname in $built; do
         fi
     done < "$T/cases"
 done
-rm -f bin/warpex_t_filter bin/warpex_t_filter2 bin/warpex_t_idrehash bin/warpex_t_casgrow
+rm -f bin/warpex_t_idrehash bin/warpex_t_casgrow
