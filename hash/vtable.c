@@ -622,6 +622,35 @@ int vtable_grow_begin(struct vtable *t, struct wx_error *err)
     return WX_OK;
 }
 
+/* Growth's claim of a slot in the next array: the first empty one from
+ * slot i on (distinct entries need no comparison), by CAS because other
+ * threads fill the same array; nothing reads it until vtable_grow_end. */
+static inline void claim_next(struct vtable *t, uint64_t i, uint64_t n, uint64_t v)
+{
+    for (;;) {
+        uint64_t expect = 0;
+        if (atomic_compare_exchange_strong_explicit(&t->next_slots[i], &expect, v, memory_order_relaxed,
+                                                    memory_order_relaxed))
+            return;
+        if (++i == n)
+            i = 0;
+    }
+}
+
+#if WIDE_KEYS
+static inline void claim_next_wide(struct vtable *t, uint64_t i, uint64_t n, uint64_t klo, uint64_t khi)
+{
+    for (;;) {
+        uint64_t lo = 0, hi = 0;
+        if (atomic_load_explicit(&t->next_slots[2 * i + 1], memory_order_relaxed) == 0
+            && cas16(&t->next_slots[2 * i], &lo, &hi, klo, khi))
+            return;
+        if (++i == n)
+            i = 0;
+    }
+}
+#endif
+
 /* Ids re-inserted per batch while growing: their hashes are computed and
  * their home slots prefetched before the first CAS of the batch. */
 #define GROW_BATCH 16
@@ -641,33 +670,15 @@ void vtable_grow_part(struct vtable *t, uint64_t begin, uint64_t end)
         const uint64_t h = hs[k];
         const uint32_t *vec = t->store + id * words;
         uint64_t i = home_slot(h, n);
-        /* Distinct ids hold distinct vectors: no comparison, just the first
-         * empty slot.  Other threads fill the same array concurrently, hence
-         * the CAS; nothing reads the array until vtable_grow_end. */
 #if WIDE_KEYS
         if (sw == 2) {
             uint64_t klo, khi;
             wide_key(vec, words, &klo, &khi);
-            for (;;) {
-                uint64_t lo = 0, hi = 0;
-                if (atomic_load_explicit(&t->next_slots[2 * i + 1], memory_order_relaxed) == 0
-                    && cas16(&t->next_slots[2 * i], &lo, &hi, klo, khi))
-                    break;
-                if (++i == n)
-                    i = 0;
-            }
+            claim_next_wide(t, i, n, klo, khi);
             continue;
         }
 #endif
-        const uint64_t v = t->keyed ? vec_key(vec, words) : slot_tag(h) << ID_BITS | (id + 1);
-        for (;;) {
-            uint64_t expect = 0;
-            if (atomic_compare_exchange_strong_explicit(&t->next_slots[i], &expect, v,
-                                                        memory_order_relaxed, memory_order_relaxed))
-                break;
-            if (++i == n)
-                i = 0;
-        }
+        claim_next(t, i, n, t->keyed ? vec_key(vec, words) : slot_tag(h) << ID_BITS | (id + 1));
     }
 }
 
@@ -791,32 +802,16 @@ void vtable_grow_slots(struct vtable *t, uint64_t begin, uint64_t end)
         if (!slot_vector(t, k, vec))
             continue;
         uint64_t i = home_slot(vtable_hash_inline(vec, words), n);
-        /* As in vtable_grow_part: the first empty slot, claimed by CAS
-         * (threads fill neighbouring ranges of the new array). */
+        /* CAS: threads fill neighbouring ranges of the new array. */
 #if WIDE_KEYS
         if (sw == 2) {
             const uint64_t klo = atomic_load_explicit(&t->slots[2 * k], memory_order_relaxed);
             const uint64_t khi = atomic_load_explicit(&t->slots[2 * k + 1], memory_order_relaxed);
-            for (;;) {
-                uint64_t lo = 0, hi = 0;
-                if (atomic_load_explicit(&t->next_slots[2 * i + 1], memory_order_relaxed) == 0
-                    && cas16(&t->next_slots[2 * i], &lo, &hi, klo, khi))
-                    break;
-                if (++i == n)
-                    i = 0;
-            }
+            claim_next_wide(t, i, n, klo, khi);
             continue;
         }
 #endif
-        const uint64_t v = atomic_load_explicit(&t->slots[k], memory_order_relaxed);
-        for (;;) {
-            uint64_t expect = 0;
-            if (atomic_compare_exchange_strong_explicit(&t->next_slots[i], &expect, v,
-                                                        memory_order_relaxed, memory_order_relaxed))
-                break;
-            if (++i == n)
-                i = 0;
-        }
+        claim_next(t, i, n, atomic_load_explicit(&t->slots[k], memory_order_relaxed));
     }
 }
 
