@@ -280,21 +280,10 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
         } else if (!strcmp(a, "--gpu-memory")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
-            char *end;
-            errno = 0;
-            unsigned long long x = strtoull(v, &end, 10);
-            unsigned long long mul = 1;
-            if (*end == 'K' || *end == 'k')
-                mul = 1ull << 10, end++;
-            else if (*end == 'M' || *end == 'm')
-                mul = 1ull << 20, end++;
-            else if (*end == 'G' || *end == 'g')
-                mul = 1ull << 30, end++;
-            if (*end || errno || v[0] == '-' || end == v || x == 0 || x > (~0ull) / mul)
+            if (cli_parse_size(v, &o->gpu_memory) || o->gpu_memory == 0)
                 return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                               "--gpu-memory takes a positive size in bytes (suffix K, M or G), "
+                               "--gpu-memory takes a positive size in bytes (suffix K, M, G or T), "
                                "not '%s'", v);
-            o->gpu_memory = x * mul;
         } else if (!strcmp(a, "--max-iterations") || !strcmp(a, "--threads")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
