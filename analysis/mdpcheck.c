@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "mdpcheck.h"
@@ -27,6 +28,64 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* ---- large work arrays ----
+ * The arrays of the system construction run to hundreds of megabytes on
+ * models of 10^6..10^7 states, and a fresh array costs a page fault (with
+ * the zeroing of a 4 KiB page) per page at its first touch: measured as
+ * most of the host time of the construction on the 16-core device host.
+ * With options.huge_pages, big_alloc asks for transparent huge pages on
+ * the 2 MiB-aligned interior of a large block (a hint: where THP is off
+ * nothing changes; with "madvise" it divides the faults by 512, but on the
+ * 2-core development VM the first touch then ran at 0.2 GB/s instead of
+ * 1.0 GB/s, so it is off by default).  Blocks stay ordinary malloc blocks,
+ * released by free(). */
+#define BIG_HUGE (2u << 20)
+
+static void hint_huge(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    if (bytes < 2 * (size_t)BIG_HUGE)
+        return;
+    uintptr_t a = ((uintptr_t)p + BIG_HUGE - 1) & ~(uintptr_t)(BIG_HUGE - 1);
+    uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(BIG_HUGE - 1);
+    if (b > a)
+        (void)madvise((void *)a, b - a, MADV_HUGEPAGE); /* advice only: failure is harmless */
+#else
+    (void)p, (void)bytes;
+#endif
+}
+
+static void *big_alloc(size_t bytes, int huge)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (p && huge)
+        hint_huge(p, bytes);
+    return p;
+}
+
+static void *big_zalloc(size_t bytes, int huge)
+{
+    void *p = calloc(bytes ? bytes : 1, 1);
+    if (p && huge)
+        hint_huge(p, bytes);
+    return p;
+}
+
+/* Work-array slots of the pool (struct ctx).  The sub-MDP's arrays become
+ * the system's once the MEC decomposition has run. */
+enum {
+    POOL_STATE_START, /* (n_states + 1) x 8: sub-MDP, then system state_start */
+    POOL_CHOICE_START,/* (n_choices + 1) x 8: sub-MDP, then system choice_start */
+    POOL_TARGETS,     /* n_entries x 4: sub-MDP, then system targets */
+    POOL_SUB_ORIG,    /* n_choices x 8: sub-MDP choice -> model choice */
+    POOL_PROBS,       /* n_entries x 8 */
+    POOL_B,           /* n_choices x 8 */
+    POOL_ECOUNT,      /* (n_states + 1) x 8 */
+    POOL_SLO,         /* n_states x 8 */
+    POOL_SHI,         /* n_states x 8 */
+    POOL_SLOTS
+};
+
 struct ctx {
     const struct mdp *m;
     const struct mdp_rewards *rew;
@@ -36,9 +95,18 @@ struct ctx {
     uint8_t *cls;       /* n_states */
     uint8_t *target;    /* n_states */
     uint8_t *ok;        /* n_choices: usable choice (Rmin: no risk of infinity) */
+    /* the maybe states in order: loc[s] = rank of maybe state s (UINT32_MAX
+     * for the others), back[k] = the k-th maybe state (n_maybe used) */
+    uint32_t *loc, *back;
+    uint64_t n_maybe;
+    /* the sub-MDP's arrays, handed from collapse_mecs to build_system */
+    struct {
+        uint64_t *state_start, *choice_start, *ecount;
+        uint32_t *targets;
+    } reuse;
     /* the system */
     uint32_t *sid;      /* n_states: system state of a maybe state */
-    uint64_t *state_start, *choice_start, *orig_choice;
+    uint64_t *state_start, *choice_start;
     uint64_t *block_start, n_blocks; /* after order_topologically: SCCs */
     uint64_t *level_start, n_levels; /* after order_topologically: levels (valiter.h) */
     uint8_t *level_acyclic;
@@ -46,7 +114,28 @@ struct ctx {
     double *probs, *b;
     struct vi_system sys;
     double mec_seconds;
+    /* Work arrays allocated (and touched, as far as time allowed) ahead by
+     * mdpcheck_prepare, taken by the construction instead of fresh ones
+     * (pool_take); each is a malloc block of upper-bound size, owned by the
+     * pool until taken.  Empty when not prepared warm. */
+    void *pool[POOL_SLOTS];
+    size_t pool_bytes[POOL_SLOTS];
 };
+
+/* A pool block of at least bytes for slot, or a fresh one (zeroed when
+ * zero: pool blocks always are).  The caller owns the result (free()). */
+static void *pool_take(struct ctx *x, int slot, size_t bytes, int zero)
+{
+    void *p = x->pool[slot];
+    if (p && x->pool_bytes[slot] >= bytes) {
+        x->pool[slot] = NULL;
+        if (zero) /* warming may have stopped early: not all of it is zero */
+            memset(p, 0, bytes);
+        return p;
+    }
+    int huge = x->o->huge_pages;
+    return zero ? big_zalloc(bytes, huge) : big_alloc(bytes, huge);
+}
 
 static double choice_reward(const struct ctx *x, uint32_t s, uint64_t c)
 {
@@ -70,29 +159,32 @@ static int oom(struct wx_error *err)
 }
 
 /* ---- parallel loops of the system construction ----
- * par_for(T, n, fn, arg) runs fn(arg, lo, hi) on T contiguous chunks of
- * [0, n) (the calling thread takes the first).  Each pass writes only the
- * items of its chunk, or at positions a sequential scan fixed before it, so
- * the result does not depend on the number of threads. */
-typedef void (*par_fn)(void *arg, uint64_t lo, uint64_t hi);
+ * par_for(T, n, fn, arg) runs fn(arg, lo, hi, i) on the chunks i = 0 ..
+ * par_chunks(T, n) - 1 of [0, n) (contiguous, in order; the calling thread
+ * takes the first).  Each pass writes only the items of its chunk, at
+ * positions a sequential scan fixed before it, or into its own slot i of a
+ * per-chunk array, so the result does not depend on the number of
+ * threads. */
+typedef void (*par_fn)(void *arg, uint64_t lo, uint64_t hi, int chunk);
 
 struct par_job {
     par_fn fn;
     void *arg;
     uint64_t lo, hi;
+    int chunk;
 };
 
 static void *par_main(void *a)
 {
     struct par_job *j = a;
-    j->fn(j->arg, j->lo, j->hi);
+    j->fn(j->arg, j->lo, j->hi, j->chunk);
     return NULL;
 }
 
 #define PAR_MAX 64
 #define PAR_GRAIN 4096 /* items per thread at least: below, threads cost more than they save */
 
-static int par_threads(int threads, uint64_t n)
+static int par_chunks(int threads, uint64_t n)
 {
     long t = threads > 0 ? threads : sysconf(_SC_NPROCESSORS_ONLN);
     if (t < 1)
@@ -106,22 +198,22 @@ static int par_threads(int threads, uint64_t n)
 
 static void par_for(int threads, uint64_t n, par_fn fn, void *arg)
 {
-    int t = par_threads(threads, n);
+    int t = par_chunks(threads, n);
     struct par_job job[PAR_MAX];
     pthread_t tid[PAR_MAX];
     int started[PAR_MAX] = {0};
     for (int i = 0; i < t; i++)
         job[i] = (struct par_job){fn, arg, n * (uint64_t)i / (uint64_t)t,
-                                  n * (uint64_t)(i + 1) / (uint64_t)t};
+                                  n * (uint64_t)(i + 1) / (uint64_t)t, i};
     /* a failing pthread_create only means the caller does that chunk */
     for (int i = 1; i < t; i++)
         started[i] = pthread_create(&tid[i], NULL, par_main, &job[i]) == 0;
-    fn(arg, job[0].lo, job[0].hi);
+    fn(arg, job[0].lo, job[0].hi, 0);
     for (int i = 1; i < t; i++) {
         if (started[i])
             pthread_join(tid[i], NULL);
         else
-            fn(arg, job[i].lo, job[i].hi);
+            fn(arg, job[i].lo, job[i].hi, i);
     }
 }
 
@@ -137,13 +229,12 @@ static void exclusive_scan(uint64_t *a, uint64_t n)
     a[n] = acc;
 }
 
-/* The sub-MDP of collapse_mecs: the maybe states (local numbers), their
- * choices that pass the filter and stay among the maybe states; only the
- * graph (probs NULL): the MEC decomposition reads nothing else. */
+/* The sub-MDP of collapse_mecs: the maybe states (local numbers x->loc),
+ * their choices that pass the filter and stay among the maybe states; only
+ * the graph (probs NULL): the MEC decomposition reads nothing else. */
 struct sub_pass {
     const struct ctx *x;
     int zero_reward_only;
-    const uint32_t *loc, *back;
     struct mdp *sub;
     uint64_t *sub_orig;
     uint64_t *ccount, *ecount; /* per local state; scanned between the passes */
@@ -155,17 +246,18 @@ static int sub_keeps(const struct sub_pass *sp, uint32_t s, uint64_t c)
     if (!sp->x->ok[c] || (sp->zero_reward_only && choice_reward(sp->x, s, c) != 0))
         return 0;
     for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
-        if (sp->loc[m->targets[e]] == UINT32_MAX)
+        if (sp->x->loc[m->targets[e]] == UINT32_MAX)
             return 0;
     return 1;
 }
 
-static void sub_count(void *arg, uint64_t lo, uint64_t hi)
+static void sub_count(void *arg, uint64_t lo, uint64_t hi, int chunk)
 {
     struct sub_pass *sp = arg;
     const struct mdp *m = sp->x->m;
+    (void)chunk;
     for (uint64_t i = lo; i < hi; i++) {
-        uint32_t s = sp->back[i];
+        uint32_t s = sp->x->back[i];
         uint64_t nc = 0, ne = 0;
         for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++)
             if (sub_keeps(sp, s, c))
@@ -175,68 +267,63 @@ static void sub_count(void *arg, uint64_t lo, uint64_t hi)
     }
 }
 
-static void sub_fill(void *arg, uint64_t lo, uint64_t hi)
+static void sub_fill(void *arg, uint64_t lo, uint64_t hi, int chunk)
 {
     struct sub_pass *sp = arg;
     const struct mdp *m = sp->x->m;
+    const uint32_t *loc = sp->x->loc;
     struct mdp *sub = sp->sub;
+    (void)chunk;
     for (uint64_t i = lo; i < hi; i++) {
-        uint32_t s = sp->back[i];
+        uint32_t s = sp->x->back[i];
         uint64_t sc = sp->ccount[i], se = sp->ecount[i];
         for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
             if (!sub_keeps(sp, s, c))
                 continue;
             sp->sub_orig[sc] = c;
             for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
-                sub->targets[se++] = sp->loc[m->targets[e]];
+                sub->targets[se++] = loc[m->targets[e]];
             sub->choice_start[++sc] = se;
         }
     }
 }
 
-/* Collapses MECs of the maybe states under the choices that pass
- * want_choice; fills internal[c] for choices inside a MEC and mec_of[s]
- * (MEC_NONE outside).  Returns the number of MECs. */
-static int collapse_mecs(struct ctx *x, int zero_reward_only, uint8_t *internal,
-                         uint32_t *mec_of, uint64_t *n_mecs, struct wx_error *err)
+/* Collapses MECs of the maybe states under the choices that pass the
+ * filter.  When there are MECs: allocates and fills *internal (n_choices:
+ * 1 for a choice inside a MEC) and *mec_of (n_states: the MEC of a maybe
+ * state, MEC_NONE outside); else leaves both NULL.  The sub-MDP's arrays
+ * (upper-bound sizes) are left in x->reuse for the system.  Returns the
+ * number of MECs in *n_mecs. */
+static int collapse_mecs(struct ctx *x, int zero_reward_only, uint8_t **internal,
+                         uint32_t **mec_of, uint64_t *n_mecs, struct wx_error *err)
 {
     const struct mdp *m = x->m;
-    uint64_t n = m->n_states;
-    uint32_t *loc = malloc(n * sizeof *loc);
-    uint32_t *back = malloc(n * sizeof *back);
+    uint64_t n = m->n_states, k = x->n_maybe;
     struct mdp sub = {0};
     struct mec_result mr = {0};
     uint64_t *sub_orig = NULL, *ecount = NULL;
     int rc = WX_OK;
-    if (!loc || !back)
-        goto fail;
-    uint64_t k = 0;
-    for (uint64_t s = 0; s < n; s++) {
-        loc[s] = x->cls[s] == CLS_MAYBE ? (uint32_t)k : UINT32_MAX;
-        if (x->cls[s] == CLS_MAYBE)
-            back[k++] = (uint32_t)s;
-    }
+    *internal = NULL;
+    *mec_of = NULL;
     sub.n_states = k;
-    sub.state_start = calloc(k + 1, sizeof *sub.state_start);
-    sub.choice_start = calloc(m->n_choices + 1, sizeof *sub.choice_start);
-    sub.targets = malloc((m->n_entries ? m->n_entries : 1) * sizeof *sub.targets);
     /* no probabilities: the MEC decomposition reads only the graph
      * (analysis/mec.h), so sub.probs stays NULL (8 bytes per entry saved) */
-    sub_orig = malloc((m->n_choices ? m->n_choices : 1) * sizeof *sub_orig);
-    if (!sub.state_start || !sub.choice_start || !sub.targets || !sub_orig)
+    sub.state_start = pool_take(x, POOL_STATE_START, (k + 1) * sizeof *sub.state_start, 0);
+    sub.choice_start = pool_take(x, POOL_CHOICE_START, (m->n_choices + 1) * sizeof *sub.choice_start, 0);
+    sub.targets = pool_take(x, POOL_TARGETS, (m->n_entries ? m->n_entries : 1) * sizeof *sub.targets, 0);
+    sub_orig = pool_take(x, POOL_SUB_ORIG, (m->n_choices ? m->n_choices : 1) * sizeof *sub_orig, 0);
+    ecount = pool_take(x, POOL_ECOUNT, (k + 1) * sizeof *ecount, 0);
+    if (!sub.state_start || !sub.choice_start || !sub.targets || !sub_orig || !ecount)
         goto fail;
     /* two parallel passes over the maybe states: count the kept choices
      * and entries, scan, fill (the layout of the sequential loop) */
-    ecount = calloc(k + 1, sizeof *ecount);
-    if (!ecount)
-        goto fail;
-    struct sub_pass sp = {.x = x, .zero_reward_only = zero_reward_only, .loc = loc, .back = back,
-                          .sub = &sub, .sub_orig = sub_orig, .ccount = sub.state_start,
-                          .ecount = ecount};
+    struct sub_pass sp = {.x = x, .zero_reward_only = zero_reward_only, .sub = &sub,
+                          .sub_orig = sub_orig, .ccount = sub.state_start, .ecount = ecount};
     trace(x->o, "MEC sub-MDP: allocated");
     par_for(x->o->threads, k, sub_count, &sp);
     exclusive_scan(sub.state_start, k);
     exclusive_scan(ecount, k);
+    sub.choice_start[0] = 0;
     par_for(x->o->threads, k, sub_fill, &sp);
     sub.n_choices = sub.state_start[k];
     sub.n_entries = ecount[k];
@@ -246,46 +333,65 @@ static int collapse_mecs(struct ctx *x, int zero_reward_only, uint8_t *internal,
         goto done;
     x->mec_seconds = now_s() - tm;
     trace(x->o, "MEC decomposition: done");
-    for (uint64_t s = 0; s < n; s++)
-        mec_of[s] = loc[s] == UINT32_MAX ? MEC_NONE : mr.mec[loc[s]];
-    for (uint64_t c = 0; c < sub.n_choices; c++)
-        if (mr.choice_in[c])
-            internal[sub_orig[c]] = 1;
     *n_mecs = mr.n_mecs;
+    if (mr.n_mecs) {
+        *internal = calloc(m->n_choices ? m->n_choices : 1, 1);
+        *mec_of = malloc(n * sizeof **mec_of);
+        if (!*internal || !*mec_of)
+            goto fail;
+        for (uint64_t s = 0; s < n; s++)
+            (*mec_of)[s] = x->loc[s] == UINT32_MAX ? MEC_NONE : mr.mec[x->loc[s]];
+        for (uint64_t c = 0; c < sub.n_choices; c++)
+            if (mr.choice_in[c])
+                (*internal)[sub_orig[c]] = 1;
+    }
     goto done;
 fail:
     rc = oom(err);
+    free(*internal), free(*mec_of);
+    *internal = NULL;
+    *mec_of = NULL;
 done:
     mec_result_free(&mr);
+    if (rc == WX_OK) {
+        /* the sub-MDP's arrays are large enough for the system's
+         * (build_system takes them over): no second allocation */
+        x->reuse.state_start = sub.state_start, x->reuse.choice_start = sub.choice_start;
+        x->reuse.targets = sub.targets, x->reuse.ecount = ecount;
+        sub.state_start = sub.choice_start = ecount = NULL;
+        sub.targets = NULL;
+    }
     mdp_free(&sub);
     free(sub_orig);
     free(ecount);
-    free(loc);
-    free(back);
     return rc;
 }
 
 /* The passes of build_system: system state k gathers the usable,
- * non-internal choices of its members (model states in order). */
+ * non-internal choices of its members (model states in order): members
+ * mstart[k] .. mstart[k+1]-1 of members, or with mstart NULL (no MEC
+ * collapsed) the one maybe state back[k]. */
 struct sys_pass {
     struct ctx *x;
-    const uint8_t *internal;
-    const uint64_t *mstart;
+    const uint8_t *internal;   /* NULL: no choice is internal */
+    const uint64_t *mstart;    /* NULL: system state k = maybe state back[k] */
     const uint32_t *members;
     uint64_t *ccount, *ecount; /* per system state; scanned between the passes */
 };
 
-static void sys_count(void *arg, uint64_t lo, uint64_t hi)
+static void sys_count(void *arg, uint64_t lo, uint64_t hi, int chunk)
 {
     struct sys_pass *sp = arg;
     const struct ctx *x = sp->x;
     const struct mdp *m = x->m;
+    (void)chunk;
     for (uint64_t k = lo; k < hi; k++) {
         uint64_t nc = 0, ne = 0;
-        for (uint64_t j = sp->mstart[k]; j < sp->mstart[k + 1]; j++) {
+        uint64_t j0 = sp->mstart ? sp->mstart[k] : k, j1 = sp->mstart ? sp->mstart[k + 1] : k + 1;
+        for (uint64_t j = j0; j < j1; j++) {
             uint32_t s = sp->members[j];
             for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
-                if (!x->ok[c] || sp->internal[c])
+                if (!x->ok[c] || (sp->internal && sp->internal[c]))
                     continue;
                 nc++;
                 for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
@@ -297,17 +403,19 @@ static void sys_count(void *arg, uint64_t lo, uint64_t hi)
     }
 }
 
-static void sys_fill(void *arg, uint64_t lo, uint64_t hi)
+static void sys_fill(void *arg, uint64_t lo, uint64_t hi, int chunk)
 {
     struct sys_pass *sp = arg;
     struct ctx *x = sp->x;
     const struct mdp *m = x->m;
+    (void)chunk;
     for (uint64_t k = lo; k < hi; k++) {
         uint64_t nc = sp->ccount[k], ne = sp->ecount[k];
-        for (uint64_t j = sp->mstart[k]; j < sp->mstart[k + 1]; j++) {
+        uint64_t j0 = sp->mstart ? sp->mstart[k] : k, j1 = sp->mstart ? sp->mstart[k + 1] : k + 1;
+        for (uint64_t j = j0; j < j1; j++) {
             uint32_t s = sp->members[j];
             for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
-                if (!x->ok[c] || sp->internal[c])
+                if (!x->ok[c] || (sp->internal && sp->internal[c]))
                     continue;
                 double b = x->is_reward ? choice_reward(x, s, c) : 0;
                 for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++) {
@@ -319,90 +427,100 @@ static void sys_fill(void *arg, uint64_t lo, uint64_t hi)
                         b += m->probs[e];
                 }
                 x->b[nc] = b;
-                x->orig_choice[nc++] = c;
-                x->choice_start[nc] = ne;
+                x->choice_start[++nc] = ne;
             }
         }
     }
 }
 
-/* Builds x->sys from the maybe states. */
+/* Builds x->sys from the maybe states (x->loc, x->back and x->n_maybe of
+ * the classes pass). */
 static int build_system(struct ctx *x, struct mdpcheck_result *r, struct wx_error *err)
 {
     const struct mdp *m = x->m;
-    uint64_t n = m->n_states;
+    uint64_t n = m->n_states, n_maybe = x->n_maybe;
     int collapse = (x->p->kind == PROP_PMAX) || (x->p->kind == PROP_RMIN);
-    uint8_t *internal = calloc(m->n_choices ? m->n_choices : 1, 1);
-    uint32_t *mec_of = malloc(n * sizeof *mec_of);
-    uint32_t *mec_sid = NULL;
+    uint8_t *internal = NULL;
+    uint32_t *mec_of = NULL, *mec_sid = NULL;
     uint64_t *mstart = NULL;
     uint32_t *members = NULL;
     uint64_t *ecount = NULL;
     int rc = WX_OK;
-    if (!internal || !mec_of) {
-        rc = oom(err);
-        goto done;
-    }
     uint64_t n_mecs = 0;
-    for (uint64_t s = 0; s < n; s++)
-        mec_of[s] = MEC_NONE;
-    if (collapse && r->n_maybe &&
-        (rc = collapse_mecs(x, x->p->kind == PROP_RMIN, internal, mec_of, &n_mecs, err)) != WX_OK)
+    if (collapse && n_maybe &&
+        (rc = collapse_mecs(x, x->p->kind == PROP_RMIN, &internal, &mec_of, &n_mecs, err)) != WX_OK)
         goto done;
     r->mecs_collapsed = n_mecs;
-    mec_sid = malloc((n_mecs ? n_mecs : 1) * sizeof *mec_sid);
-    x->sid = malloc(n * sizeof *x->sid);
-    if (!mec_sid || !x->sid) {
-        rc = oom(err);
-        goto done;
-    }
-    for (uint64_t i = 0; i < n_mecs; i++)
-        mec_sid[i] = UINT32_MAX;
     uint64_t ns = 0;
-    for (uint64_t s = 0; s < n; s++) {
-        x->sid[s] = UINT32_MAX;
-        if (x->cls[s] != CLS_MAYBE)
-            continue;
-        if (mec_of[s] != MEC_NONE) {
-            if (mec_sid[mec_of[s]] == UINT32_MAX)
-                mec_sid[mec_of[s]] = (uint32_t)ns++;
-            x->sid[s] = mec_sid[mec_of[s]];
-        } else
-            x->sid[s] = (uint32_t)ns++;
+    if (!n_mecs) {
+        /* every maybe state is a system state of its own, in state order:
+         * the numbering of the classes pass */
+        x->sid = x->loc, x->loc = NULL;
+        ns = n_maybe;
+    } else {
+        mec_sid = malloc(n_mecs * sizeof *mec_sid);
+        x->sid = malloc(n * sizeof *x->sid);
+        if (!mec_sid || !x->sid) {
+            rc = oom(err);
+            goto done;
+        }
+        for (uint64_t i = 0; i < n_mecs; i++)
+            mec_sid[i] = UINT32_MAX;
+        for (uint64_t s = 0; s < n; s++) {
+            x->sid[s] = UINT32_MAX;
+            if (x->cls[s] != CLS_MAYBE)
+                continue;
+            if (mec_of[s] != MEC_NONE) {
+                if (mec_sid[mec_of[s]] == UINT32_MAX)
+                    mec_sid[mec_of[s]] = (uint32_t)ns++;
+                x->sid[s] = mec_sid[mec_of[s]];
+            } else
+                x->sid[s] = (uint32_t)ns++;
+        }
+        /* members of each system state, in state order (counting sort) */
+        mstart = calloc(ns + 1, sizeof *mstart);
+        members = malloc((n_maybe ? n_maybe : 1) * sizeof *members);
+        if (!mstart || !members) {
+            rc = oom(err);
+            goto done;
+        }
+        for (uint64_t s = 0; s < n; s++)
+            if (x->sid[s] != UINT32_MAX)
+                mstart[x->sid[s] + 1]++;
+        for (uint64_t i = 0; i < ns; i++)
+            mstart[i + 1] += mstart[i];
+        for (uint64_t s = 0; s < n; s++)
+            if (x->sid[s] != UINT32_MAX)
+                members[mstart[x->sid[s]]++] = (uint32_t)s;
+        for (uint64_t i = ns; i > 0; i--)
+            mstart[i] = mstart[i - 1];
+        mstart[0] = 0;
     }
-    /* members of each system state, in state order (counting sort) */
-    mstart = calloc(ns + 1, sizeof *mstart);
-    members = malloc((r->n_maybe ? r->n_maybe : 1) * sizeof *members);
-    x->state_start = malloc((ns + 1) * sizeof *x->state_start);
-    x->choice_start = malloc((m->n_choices + 1) * sizeof *x->choice_start);
-    x->orig_choice = malloc((m->n_choices ? m->n_choices : 1) * sizeof *x->orig_choice);
-    x->b = malloc((m->n_choices ? m->n_choices : 1) * sizeof *x->b);
-    x->targets = malloc((m->n_entries ? m->n_entries : 1) * sizeof *x->targets);
-    x->probs = malloc((m->n_entries ? m->n_entries : 1) * sizeof *x->probs);
-    if (!mstart || !members || !x->state_start || !x->choice_start || !x->orig_choice || !x->b ||
-        !x->targets || !x->probs) {
+    /* the arrays: the sub-MDP's when it was built (sizes n_maybe + 1,
+     * n_choices + 1, n_entries: upper bounds here), else from the pool */
+    x->state_start = x->reuse.state_start
+                         ? x->reuse.state_start
+                         : pool_take(x, POOL_STATE_START, (ns + 1) * sizeof *x->state_start, 0);
+    x->choice_start = x->reuse.choice_start
+                          ? x->reuse.choice_start
+                          : pool_take(x, POOL_CHOICE_START, (m->n_choices + 1) * sizeof *x->choice_start, 0);
+    x->targets = x->reuse.targets
+                     ? x->reuse.targets
+                     : pool_take(x, POOL_TARGETS, (m->n_entries ? m->n_entries : 1) * sizeof *x->targets, 0);
+    ecount = x->reuse.ecount ? x->reuse.ecount
+                             : pool_take(x, POOL_ECOUNT, (ns + 1) * sizeof *ecount, 0);
+    memset(&x->reuse, 0, sizeof x->reuse);
+    x->probs = pool_take(x, POOL_PROBS, (m->n_entries ? m->n_entries : 1) * sizeof *x->probs, 0);
+    x->b = pool_take(x, POOL_B, (m->n_choices ? m->n_choices : 1) * sizeof *x->b, 0);
+    if (!x->state_start || !x->choice_start || !x->targets || !ecount || !x->probs || !x->b) {
         rc = oom(err);
         goto done;
     }
-    for (uint64_t s = 0; s < n; s++)
-        if (x->sid[s] != UINT32_MAX)
-            mstart[x->sid[s] + 1]++;
-    for (uint64_t i = 0; i < ns; i++)
-        mstart[i + 1] += mstart[i];
-    for (uint64_t s = 0; s < n; s++)
-        if (x->sid[s] != UINT32_MAX)
-            members[mstart[x->sid[s]]++] = (uint32_t)s;
-    for (uint64_t i = ns; i > 0; i--)
-        mstart[i] = mstart[i - 1];
-    mstart[0] = 0;
 
     /* two parallel passes over the system states: count choices and
      * entries, scan, fill (the layout of a sequential loop) */
-    if (!(ecount = calloc(ns + 1, sizeof *ecount))) {
-        rc = oom(err);
-        goto done;
-    }
-    struct sys_pass sp = {.x = x, .internal = internal, .mstart = mstart, .members = members,
+    struct sys_pass sp = {.x = x, .internal = internal, .mstart = mstart,
+                          .members = mstart ? members : x->back,
                           .ccount = x->state_start, .ecount = ecount};
     trace(x->o, "system: numbered, allocated");
     par_for(x->o->threads, ns, sys_count, &sp);
@@ -410,7 +528,7 @@ static int build_system(struct ctx *x, struct mdpcheck_result *r, struct wx_erro
         if (!x->state_start[k]) {
             rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
                          "internal error: system state %llu (model state %u) has no choice",
-                         (unsigned long long)k, members[mstart[k]]);
+                         (unsigned long long)k, sp.members[mstart ? mstart[k] : k]);
             goto done;
         }
     exclusive_scan(x->state_start, ns);
@@ -461,7 +579,7 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
     uint64_t *cnt = NULL, *pstart = NULL, *order = NULL, *perm = NULL, *lvl = NULL, *lcount = NULL;
     uint32_t *pred = NULL;
     uint8_t *cyc = NULL;
-    uint64_t *nss = NULL, *ncs = NULL, *nor = NULL;
+    uint64_t *nss = NULL, *ncs = NULL;
     uint32_t *nt = NULL;
     double *np = NULL, *nb = NULL;
     if (!off)
@@ -600,11 +718,10 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
     /* the permuted copy */
     nss = malloc((ns + 1) * sizeof *nss);
     ncs = malloc((nc + 1) * sizeof *ncs);
-    nor = malloc((nc ? nc : 1) * sizeof *nor);
     nt = malloc((ne ? ne : 1) * sizeof *nt);
     np = malloc((ne ? ne : 1) * sizeof *np);
     nb = malloc((nc ? nc : 1) * sizeof *nb);
-    if (!nss || !ncs || !nor || !nt || !np || !nb) {
+    if (!nss || !ncs || !nt || !np || !nb) {
         rc = oom(err);
         goto done;
     }
@@ -629,8 +746,7 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
                 nt[e2] = (uint32_t)perm[sys->targets[e]];
                 np[e2++] = sys->probs[e];
             }
-            nb[c2] = sys->b[c];
-            nor[c2++] = x->orig_choice[c];
+            nb[c2++] = sys->b[c];
             ncs[c2] = e2;
         }
         nss[k2 + 1] = c2;
@@ -641,7 +757,6 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
 #define SWAP(field, v) do { free(x->field); x->field = v; v = NULL; } while (0)
     SWAP(state_start, nss);
     SWAP(choice_start, ncs);
-    SWAP(orig_choice, nor);
     SWAP(targets, nt);
     SWAP(probs, np);
     SWAP(b, nb);
@@ -655,7 +770,7 @@ done:
     scc_result_free(&sr);
     free(off), free(cnt), free(pstart), free(pred), free(order), free(perm), free(lvl), free(lcount);
     free(cyc);
-    free(nss), free(ncs), free(nor), free(nt), free(np), free(nb);
+    free(nss), free(ncs), free(nt), free(np), free(nb);
     return rc;
 }
 
@@ -667,7 +782,7 @@ struct values_pass {
     struct mdpcheck_result *r;
 };
 
-static void values_fill(void *arg, uint64_t lo, uint64_t hi)
+static void values_fill(void *arg, uint64_t lo, uint64_t hi, int chunk)
 {
     const struct values_pass *vp = arg;
     const struct ctx *x = vp->x;
@@ -932,117 +1047,335 @@ static int extract_scheduler(struct ctx *x, const double *v, struct mdpcheck_res
     return WX_OK;
 }
 
-int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
-                 const struct mdp_rewards *rew, const uint8_t *initial,
-                 const struct property *p, const struct mdpcheck_options *o,
-                 struct mdpcheck_result *r, struct wx_error *err)
+/* ---- the classes pass ----
+ * Chunk i: every state's class and the counts (into the chunk's slot),
+ * then, after a scan of the chunks' maybe counts, the ranks of the maybe
+ * states (loc, back) in state order. */
+struct cls_pass {
+    struct ctx *x;
+    const uint8_t *yes, *no;
+    uint64_t count[PAR_MAX][5]; /* target, yes, no, maybe, infinite */
+    uint64_t maybe_base[PAR_MAX + 1];
+};
+
+static void cls_classify(void *arg, uint64_t lo, uint64_t hi, int chunk)
 {
-    memset(r, 0, sizeof *r);
-    uint64_t n = m->n_states;
-    r->n_states = n;
-    struct ctx x = {.m = m, .rew = rew, .p = p, .o = o};
-    x.is_reward = p->kind == PROP_RMIN || p->kind == PROP_RMAX;
-    x.maximize = p->kind == PROP_PMAX || p->kind == PROP_RMAX;
-    mdpcheck_precompute_fn pre = o->precompute ? o->precompute : valiter_precompute_cpu;
-    double t0 = now_s();
-    uint8_t *allowed = p->phi1 ? malloc(n ? n : 1) : NULL;
-    uint8_t *yes = malloc(n ? n : 1), *no = calloc(n ? n : 1, 1);
-    double *slo = NULL, *shi = NULL;
-    x.cls = malloc(n ? n : 1);
-    x.target = malloc(n ? n : 1);
-    x.ok = malloc(m->n_choices ? m->n_choices : 1);
-    r->lo = malloc((n ? n : 1) * sizeof *r->lo);
-    r->hi = malloc((n ? n : 1) * sizeof *r->hi);
-    int rc = WX_OK;
-    if ((p->phi1 && !allowed) || !yes || !no || !x.cls || !x.target || !x.ok || !r->lo || !r->hi) {
+    struct cls_pass *cp = arg;
+    struct ctx *x = cp->x;
+    uint64_t k[5] = {0};
+    for (uint64_t s = lo; s < hi; s++) {
+        uint8_t c;
+        if (x->is_reward)
+            c = x->target[s] ? CLS_YES : !cp->yes[s] ? CLS_INF : CLS_MAYBE;
+        else
+            c = cp->yes[s] ? CLS_YES : cp->no[s] ? CLS_NO : CLS_MAYBE;
+        x->cls[s] = c;
+        k[0] += x->target[s] != 0;
+        k[1] += c == CLS_YES;
+        k[2] += c == CLS_NO;
+        k[3] += c == CLS_MAYBE;
+        k[4] += c == CLS_INF;
+    }
+    memcpy(cp->count[chunk], k, sizeof k);
+}
+
+static void cls_rank(void *arg, uint64_t lo, uint64_t hi, int chunk)
+{
+    struct cls_pass *cp = arg;
+    struct ctx *x = cp->x;
+    uint64_t k = cp->maybe_base[chunk];
+    for (uint64_t s = lo; s < hi; s++) {
+        if (x->cls[s] == CLS_MAYBE) {
+            x->loc[s] = (uint32_t)k;
+            x->back[k++] = (uint32_t)s;
+        } else
+            x->loc[s] = UINT32_MAX;
+    }
+}
+
+/* ---- warming the work arrays (mdpcheck_prepare with warm) ----
+ * One parallel pass writes every region (zeros, or the fill byte), in
+ * 64 KiB units of the regions laid end to end: the pages are faulted in
+ * and zeroed now, while the caller waits for something else. */
+#define WARM_UNIT ((uint64_t)64 << 10)
+#define WARM_REGIONS (POOL_SLOTS + 12)
+
+struct warm_pass {
+    int n;
+    unsigned char *ptr[WARM_REGIONS];
+    uint64_t bytes[WARM_REGIONS];
+    uint64_t first_unit[WARM_REGIONS + 1]; /* prefix sums of the units */
+    int fill[WARM_REGIONS];
+    int must[WARM_REGIONS];  /* written in full even after stop (a fill the
+                                 result depends on) */
+    const atomic_int *stop;  /* set: the caller's wait is over, warm no more */
+};
+
+static void warm_add(struct warm_pass *w, void *p, uint64_t bytes, int fill, int must)
+{
+    if (!p || !bytes || w->n == WARM_REGIONS)
+        return;
+    w->ptr[w->n] = p;
+    w->bytes[w->n] = bytes;
+    w->fill[w->n] = fill;
+    w->must[w->n] = must;
+    w->first_unit[w->n + 1] = w->first_unit[w->n] + (bytes + WARM_UNIT - 1) / WARM_UNIT;
+    w->n++;
+}
+
+static void warm_touch(void *arg, uint64_t lo, uint64_t hi, int chunk)
+{
+    const struct warm_pass *w = arg;
+    (void)chunk;
+    int r = 0;
+    for (uint64_t u = lo; u < hi; u++) {
+        while (u >= w->first_unit[r + 1])
+            r++;
+        if (!w->must[r] && w->stop && atomic_load_explicit(w->stop, memory_order_relaxed))
+            continue;
+        uint64_t off = (u - w->first_unit[r]) * WARM_UNIT;
+        uint64_t len = w->bytes[r] - off < WARM_UNIT ? w->bytes[r] - off : WARM_UNIT;
+        memset(w->ptr[r] + off, w->fill[r], len);
+    }
+}
+
+/* Warm arrays beyond this share of physical memory are not worth holding
+ * (the construction allocates what it needs anyway). */
+#define WARM_SHARE 8
+
+struct mdpcheck_job {
+    struct ctx x;
+    uint8_t *allowed, *yes, *no;
+    double *lo, *hi;          /* the result's arrays, handed to finish */
+    double label_seconds;
+};
+
+void mdpcheck_job_free(struct mdpcheck_job *j)
+{
+    if (!j)
+        return;
+    struct ctx *x = &j->x;
+    free(j->allowed), free(j->yes), free(j->no), free(j->lo), free(j->hi);
+    free(x->cls), free(x->target), free(x->ok), free(x->loc), free(x->back), free(x->sid);
+    free(x->state_start), free(x->choice_start), free(x->block_start);
+    free(x->level_start), free(x->level_acyclic);
+    free(x->targets), free(x->probs), free(x->b);
+    free(x->reuse.state_start), free(x->reuse.choice_start), free(x->reuse.ecount);
+    free(x->reuse.targets);
+    for (int i = 0; i < POOL_SLOTS; i++)
+        free(x->pool[i]);
+    free(j);
+}
+
+int mdpcheck_prepare(const struct mdp *m, const struct mdp_labels *labels,
+                     const struct mdp_rewards *rew, const uint8_t *initial,
+                     const struct property *p, const struct mdpcheck_options *o, int warm,
+                     const atomic_int *stop, struct mdpcheck_job **job, struct wx_error *err)
+{
+    *job = NULL;
+    struct mdpcheck_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return oom(err);
+    uint64_t n = m->n_states, nc = m->n_choices, ne = m->n_entries;
+    struct ctx *x = &j->x;
+    *x = (struct ctx){.m = m, .rew = rew, .p = p, .o = o};
+    x->is_reward = p->kind == PROP_RMIN || p->kind == PROP_RMAX;
+    x->maximize = p->kind == PROP_PMAX || p->kind == PROP_RMAX;
+    int rc = WX_OK, hp = o->huge_pages;
+    j->allowed = p->phi1 ? big_alloc(n, hp) : NULL;
+    j->yes = big_alloc(n, hp);
+    j->no = big_zalloc(n, hp);
+    x->cls = big_alloc(n, hp);
+    x->target = big_alloc(n, hp);
+    x->ok = big_alloc(nc, hp);
+    x->loc = big_alloc(n * sizeof *x->loc, hp);
+    x->back = big_alloc(n * sizeof *x->back, hp);
+    j->lo = big_alloc(n * sizeof *j->lo, hp);
+    j->hi = big_alloc(n * sizeof *j->hi, hp);
+    if ((p->phi1 && !j->allowed) || !j->yes || !j->no || !x->cls || !x->target || !x->ok ||
+        !x->loc || !x->back || !j->lo || !j->hi) {
         rc = oom(err);
         goto done;
     }
-    if ((rc = prop_eval(p, p->phi2, m, labels, initial, x.target, err)) != WX_OK ||
-        (p->phi1 && (rc = prop_eval(p, p->phi1, m, labels, initial, allowed, err)) != WX_OK))
+    double t0 = now_s();
+    if ((rc = prop_eval(p, p->phi2, m, labels, initial, x->target, err)) != WX_OK ||
+        (p->phi1 && (rc = prop_eval(p, p->phi1, m, labels, initial, j->allowed, err)) != WX_OK))
         goto done;
+    j->label_seconds = now_s() - t0;
     trace(o, "labels evaluated");
+    struct warm_pass w = {.stop = stop};
+    /* every choice is usable but for Rmin (set after the classes) */
+    if (p->kind != PROP_RMIN)
+        warm_add(&w, x->ok, nc, 1, 1);
+    if (warm) {
+        /* the construction's arrays at their upper bounds (build_system:
+         * a system has at most n_states states, n_choices choices and
+         * n_entries entries), in the order of their first use */
+        int collapse = p->kind == PROP_PMAX || p->kind == PROP_RMIN;
+        size_t want[POOL_SLOTS] = {
+            [POOL_STATE_START] = (n + 1) * sizeof(uint64_t),
+            [POOL_CHOICE_START] = (nc + 1) * sizeof(uint64_t),
+            [POOL_TARGETS] = (ne ? ne : 1) * sizeof(uint32_t),
+            [POOL_SUB_ORIG] = collapse ? (nc ? nc : 1) * sizeof(uint64_t) : 0,
+            [POOL_PROBS] = (ne ? ne : 1) * sizeof(double),
+            [POOL_B] = (nc ? nc : 1) * sizeof(double),
+            [POOL_ECOUNT] = (n + 1) * sizeof(uint64_t),
+            [POOL_SLO] = (n ? n : 1) * sizeof(double),
+            [POOL_SHI] = (n ? n : 1) * sizeof(double),
+        };
+        uint64_t total = 0;
+        for (int i = 0; i < POOL_SLOTS; i++)
+            total += want[i];
+        long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+        uint64_t phys = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 0;
+        if (phys && total <= phys / WARM_SHARE)
+            for (int i = 0; i < POOL_SLOTS; i++)
+                if (want[i] && (x->pool[i] = big_alloc(want[i], hp)))
+                    x->pool_bytes[i] = want[i];
+        warm_add(&w, j->yes, n, 0, 0);
+        warm_add(&w, j->no, n, 0, 0);
+        warm_add(&w, x->cls, n, 0, 0);
+        warm_add(&w, x->loc, n * sizeof *x->loc, 0, 0);
+        warm_add(&w, x->back, n * sizeof *x->back, 0, 0);
+        static const int order[] = {POOL_STATE_START, POOL_ECOUNT, POOL_CHOICE_START, POOL_TARGETS,
+                                    POOL_SUB_ORIG, POOL_PROBS, POOL_B, POOL_SLO, POOL_SHI};
+        for (size_t i = 0; i < sizeof order / sizeof *order; i++)
+            warm_add(&w, x->pool[order[i]], x->pool_bytes[order[i]], 0, 0);
+        warm_add(&w, j->lo, n * sizeof *j->lo, 0, 0);
+        warm_add(&w, j->hi, n * sizeof *j->hi, 0, 0);
+    }
+    if (w.n)
+        par_for(o->threads, w.first_unit[w.n], warm_touch, &w);
+    if (warm)
+        trace(o, stop && atomic_load(stop) ? "work arrays warmed (stopped early)"
+                                           : "work arrays warmed");
+done:
+    if (rc != WX_OK) {
+        mdpcheck_job_free(j);
+        return rc;
+    }
+    *job = j;
+    return WX_OK;
+}
+
+struct fill_pass {
+    double *a;
+    double v;
+};
+
+static void fill_doubles(void *arg, uint64_t lo, uint64_t hi, int chunk)
+{
+    const struct fill_pass *f = arg;
+    (void)chunk;
+    for (uint64_t i = lo; i < hi; i++)
+        f->a[i] = f->v;
+}
+
+int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
+                    struct mdpcheck_result *r, struct wx_error *err)
+{
+    struct ctx *x = &j->x;
+    const struct mdp *m = x->m;
+    const struct property *p = x->p;
+    memset(r, 0, sizeof *r);
+    uint64_t n = m->n_states;
+    r->n_states = n;
+    r->lo = j->lo, r->hi = j->hi;
+    j->lo = j->hi = NULL;
+    x->o = o;
+    mdpcheck_precompute_fn pre = o->precompute ? o->precompute : valiter_precompute_cpu;
+    uint8_t *allowed = j->allowed, *yes = j->yes, *no = j->no;
+    double *slo = NULL, *shi = NULL;
+    double t0 = now_s();
+    int rc = WX_OK;
     switch (p->kind) {
     case PROP_PMAX:
         if (o->precompute2)
-            rc = o->precompute2(m, allowed, x.target, VI_PMAX0, no, VI_PMAX1, yes, err);
-        else if ((rc = pre(m, allowed, x.target, VI_PMAX0, no, err)) == WX_OK)
-            rc = pre(m, allowed, x.target, VI_PMAX1, yes, err);
+            rc = o->precompute2(m, allowed, x->target, VI_PMAX0, no, VI_PMAX1, yes, err);
+        else if ((rc = pre(m, allowed, x->target, VI_PMAX0, no, err)) == WX_OK)
+            rc = pre(m, allowed, x->target, VI_PMAX1, yes, err);
         break;
     case PROP_PMIN:
         if (o->precompute2)
-            rc = o->precompute2(m, allowed, x.target, VI_PMIN0, no, VI_PMIN1, yes, err);
-        else if ((rc = pre(m, allowed, x.target, VI_PMIN0, no, err)) == WX_OK)
-            rc = pre(m, allowed, x.target, VI_PMIN1, yes, err);
+            rc = o->precompute2(m, allowed, x->target, VI_PMIN0, no, VI_PMIN1, yes, err);
+        else if ((rc = pre(m, allowed, x->target, VI_PMIN0, no, err)) == WX_OK)
+            rc = pre(m, allowed, x->target, VI_PMIN1, yes, err);
         break;
     case PROP_RMIN:
-        rc = pre(m, NULL, x.target, VI_PMAX1, yes, err);
+        rc = pre(m, NULL, x->target, VI_PMAX1, yes, err);
         break;
     case PROP_RMAX:
-        rc = pre(m, NULL, x.target, VI_PMIN1, yes, err);
+        rc = pre(m, NULL, x->target, VI_PMIN1, yes, err);
         break;
     }
     if (rc != WX_OK)
         goto done;
-    for (uint64_t s = 0; s < n; s++) {
-        uint8_t c;
-        if (x.is_reward)
-            c = x.target[s] ? CLS_YES : !yes[s] ? CLS_INF : CLS_MAYBE;
-        else
-            c = yes[s] ? CLS_YES : no[s] ? CLS_NO : CLS_MAYBE;
-        x.cls[s] = c;
-        r->n_target += x.target[s];
-        r->n_yes += c == CLS_YES;
-        r->n_no += c == CLS_NO;
-        r->n_maybe += c == CLS_MAYBE;
-        r->n_infinite += c == CLS_INF;
+    {
+        struct cls_pass *cp = calloc(1, sizeof *cp);
+        if (!cp) {
+            rc = oom(err);
+            goto done;
+        }
+        cp->x = x, cp->yes = yes, cp->no = no;
+        int t = par_chunks(o->threads, n);
+        par_for(o->threads, n, cls_classify, cp);
+        for (int i = 0; i < t; i++) {
+            cp->maybe_base[i + 1] = cp->maybe_base[i] + cp->count[i][3];
+            r->n_target += cp->count[i][0];
+            r->n_yes += cp->count[i][1];
+            r->n_no += cp->count[i][2];
+            r->n_maybe += cp->count[i][3];
+            r->n_infinite += cp->count[i][4];
+        }
+        par_for(o->threads, n, cls_rank, cp);
+        free(cp);
+        x->n_maybe = r->n_maybe;
     }
-    if (p->kind != PROP_RMIN) /* every choice is usable */
-        memset(x.ok, 1, m->n_choices);
-    else
+    if (p->kind == PROP_RMIN) /* else every choice is usable (set by prepare) */
         for (uint64_t c = 0; c < m->n_choices; c++) {
             uint8_t ok = 1;
             for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1] && ok; e++)
-                ok = x.cls[m->targets[e]] != CLS_INF;
-            x.ok[c] = ok;
+                ok = x->cls[m->targets[e]] != CLS_INF;
+            x->ok[c] = ok;
         }
-    r->precomp_seconds = now_s() - t0;
+    r->precomp_seconds = j->label_seconds + (now_s() - t0);
     trace(o, "precomputation: classes done");
 
     t0 = now_s();
-    if ((rc = build_system(&x, r, err)) != WX_OK)
+    if ((rc = build_system(x, r, err)) != WX_OK)
         goto done;
     if ((o->topological || (o->solver == VI_GAUSS_SEIDEL && !o->solve)) &&
-        (rc = order_topologically(&x, err)) != WX_OK)
+        (rc = order_topologically(x, err)) != WX_OK)
         goto done;
     r->build_seconds = now_s() - t0;
     trace(o, "system: built");
-    r->mec_seconds = x.mec_seconds;
-    r->blocks = x.n_blocks;
-    r->levels = x.n_levels;
+    r->mec_seconds = x->mec_seconds;
+    r->blocks = x->n_blocks;
+    r->levels = x->n_levels;
 
     t0 = now_s();
-    uint64_t ns = x.sys.n_states;
-    slo = calloc(ns ? ns : 1, sizeof *slo);
-    shi = o->sound ? malloc((ns ? ns : 1) * sizeof *shi) : NULL;
+    uint64_t ns = x->sys.n_states;
+    slo = pool_take(x, POOL_SLO, (ns ? ns : 1) * sizeof *slo, 1);
+    shi = o->sound ? pool_take(x, POOL_SHI, (ns ? ns : 1) * sizeof *shi, 0) : NULL;
     if (!slo || (o->sound && !shi)) {
         rc = oom(err);
         goto done;
     }
-    struct vi_params par = {.maximize = x.maximize, .epsilon = o->epsilon,
+    struct vi_params par = {.maximize = x->maximize, .epsilon = o->epsilon,
                             .relative = o->relative, .max_iterations = o->max_iterations,
                             .method = o->solver, .threads = o->threads,
                             .device_memory = o->device_memory};
     if (shi) {
-        if (x.is_reward) {
-            if (ns && (rc = reward_upper_bound(&x, &par, shi, r, err)) != WX_OK)
+        if (x->is_reward) {
+            if (ns && (rc = reward_upper_bound(x, &par, shi, r, err)) != WX_OK)
                 goto done;
-        } else
-            for (uint64_t i = 0; i < ns; i++)
-                shi[i] = 1;
+        } else {
+            struct fill_pass fp = {shi, 1.0};
+            par_for(o->threads, ns, fill_doubles, &fp);
+        }
     }
     if (ns) {
-        rc = run_solve(&x, &x.sys, &par, slo, shi, &r->stats, err);
+        rc = run_solve(x, &x->sys, &par, slo, shi, &r->stats, err);
         r->iterations += r->stats.iterations;
         if (rc != WX_OK)
             goto done;
@@ -1050,7 +1383,7 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
     r->solve_seconds = now_s() - t0;
     trace(o, "solve: done");
 
-    struct values_pass vp = {&x, slo, shi, r};
+    struct values_pass vp = {x, slo, shi, r};
     par_for(o->threads, n, values_fill, &vp);
     trace(o, "values: assembled");
     if (o->scheduler) {
@@ -1061,18 +1394,28 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
         }
         for (uint64_t s = 0; s < n; s++)
             mid[s] = isinf(r->lo[s]) ? r->lo[s] : 0.5 * (r->lo[s] + r->hi[s]);
-        rc = extract_scheduler(&x, mid, r, err);
+        rc = extract_scheduler(x, mid, r, err);
         free(mid);
     }
 done:
-    free(allowed), free(yes), free(no), free(slo), free(shi);
-    free(x.cls), free(x.target), free(x.ok), free(x.sid);
-    free(x.state_start), free(x.choice_start), free(x.orig_choice), free(x.block_start);
-    free(x.level_start), free(x.level_acyclic);
-    free(x.targets), free(x.probs), free(x.b);
+    free(slo), free(shi);
+    mdpcheck_job_free(j);
     if (rc != WX_OK)
         mdpcheck_result_free(r);
     return rc;
+}
+
+int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
+                 const struct mdp_rewards *rew, const uint8_t *initial,
+                 const struct property *p, const struct mdpcheck_options *o,
+                 struct mdpcheck_result *r, struct wx_error *err)
+{
+    struct mdpcheck_job *j;
+    memset(r, 0, sizeof *r);
+    int rc = mdpcheck_prepare(m, labels, rew, initial, p, o, 0, NULL, &j, err);
+    if (rc != WX_OK)
+        return rc;
+    return mdpcheck_finish(j, o, r, err);
 }
 
 void mdpcheck_result_free(struct mdpcheck_result *r)

@@ -51,6 +51,7 @@
 #ifndef WX_MDPCHECK_H
 #define WX_MDPCHECK_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "../graph/mdp.h"
@@ -101,6 +102,8 @@ struct mdpcheck_options {
                                 ignores solver, threads, solve               */
     mdpcheck_levels_fn solve_levels; /* NULL: SCC blocks on the CPU          */
     uint64_t device_memory;  /* vi_params.device_memory (GPU level solve)    */
+    int huge_pages;          /* advise transparent huge pages for the large
+                                work arrays (mdpcheck.c: off by default)     */
     mdpcheck_precompute_fn precompute; /* NULL: valiter_precompute_cpu       */
     mdpcheck_precompute2_fn precompute2; /* NULL: two precompute calls where
                                             a property needs two sets          */
@@ -147,5 +150,34 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
                  struct mdpcheck_result *r, struct wx_error *err);
 
 void mdpcheck_result_free(struct mdpcheck_result *r);
+
+/* mdpcheck_run in two steps, so that a caller can do the first while it
+ * waits for something else (the CLI: for the CUDA context).
+ *
+ * mdpcheck_prepare does what needs neither the backend nor a device: it
+ * evaluates the property's state formulas (target and allowed states:
+ * WX_EINPUT for an unknown label), allocates the per-state arrays, and with
+ * warm != 0 also allocates the system construction's work arrays at their
+ * upper bounds (about 8 x 8 bytes per state, 4 x 8 per choice and 12 per
+ * entry; skipped beyond 1/8 of physical memory) and touches their pages on
+ * options->threads threads, so that the construction later writes into
+ * memory that is already mapped -- until *stop (when not NULL) becomes
+ * nonzero: then it returns at once (the rest faults in later, as without
+ * warm).  It reads only options->threads, ->huge_pages and ->trace; *job
+ * (allocated) holds m, labels, rew, initial and p by reference: they must
+ * outlive it.
+ *
+ * mdpcheck_finish runs the rest with options o (the backend's functions may
+ * differ from prepare's options; threads should not) and always consumes
+ * the job.  Results are identical to mdpcheck_run's, warm or not.
+ * mdpcheck_job_free releases a job that will not be finished (NULL: no-op). */
+struct mdpcheck_job;
+int mdpcheck_prepare(const struct mdp *m, const struct mdp_labels *labels,
+                     const struct mdp_rewards *rew, const uint8_t *initial,
+                     const struct property *p, const struct mdpcheck_options *options, int warm,
+                     const atomic_int *stop, struct mdpcheck_job **job, struct wx_error *err);
+int mdpcheck_finish(struct mdpcheck_job *job, const struct mdpcheck_options *o,
+                    struct mdpcheck_result *r, struct wx_error *err);
+void mdpcheck_job_free(struct mdpcheck_job *job);
 
 #endif

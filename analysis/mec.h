@@ -57,6 +57,10 @@ struct mec_result {
     uint64_t largest;       /* states in the largest MEC (0 if none)          */
     uint64_t n_singletons;  /* MECs of one state                              */
     uint64_t rounds;        /* SCC decompositions the refinement ran          */
+    /* mec_gpu's phases, seconds of host clock (0 from mec_cpu): device
+     * allocation and upload; the first attractor (states without a choice
+     * that stays); the SCC rounds; download, renumbering and freeing. */
+    double setup_seconds, attractor_seconds, refine_seconds, teardown_seconds;
 };
 
 /* Computes the MECs of m into *out (overwritten, not freed first; allocates
@@ -71,7 +75,9 @@ void mec_result_free(struct mec_result *out);
  * device -- per round the live graph is built there (count, CUB scan,
  * fill), decomposed by the GPU SCC (scc_gpu_device), choices leaving their
  * SCC are killed and the attractor of the dead states is computed by
- * sweeps; same result, numbering and round count as mec_cpu.  Device memory
+ * sweeps; same result, numbering and round count as mec_cpu (a round whose
+ * live graph is empty -- no MEC left -- is counted without running the SCC
+ * decomposition, as there is nothing to decompose).  Device memory
  * about 8 bytes per state, 9 per choice and 8 per entry plus the GPU SCC's.
  * Returns WX_OK; WX_EINPUT when built without CUDA or no usable device;
  * WX_ELIMIT when memory is short; WX_ESYSTEM on a CUDA failure.  On error

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +121,10 @@ static int tl_mec(const struct mdp *m, struct mec_result *out, struct wx_error *
 {
     tl_mark("MEC decomposition: start (%llu states)", (unsigned long long)m->n_states);
     int rc = tl_mec_fn(m, out, err);
-    tl_mark("MEC decomposition: end");
+    tl_mark("MEC decomposition: end (%llu MECs, %llu rounds; GPU setup %.6f, attractor %.6f, "
+            "rounds %.6f, teardown %.6f s)",
+            (unsigned long long)out->n_mecs, (unsigned long long)out->rounds, out->setup_seconds,
+            out->attractor_seconds, out->refine_seconds, out->teardown_seconds);
     return rc;
 }
 
@@ -130,6 +134,7 @@ static int tl_mec(const struct mdp *m, struct mec_result *out, struct wx_error *
 struct gpu_probe {
     pthread_t tid;
     int started, joined, usable;
+    atomic_int done;         /* set by the probe thread when it is done   */
     double seconds;          /* the probe's own duration              */
     double wait_seconds;     /* how long the main thread waited for it */
 };
@@ -142,6 +147,7 @@ static void *gpu_probe_main(void *arg)
     tl_mark("GPU probe and CUDA context: start (thread)");
     g->usable = valiter_gpu_init();
     g->seconds = cli_seconds_since(&t0);
+    atomic_store(&g->done, 1);
     tl_mark("GPU probe and CUDA context: done (%s)", g->usable ? "usable" : "no GPU");
     return NULL;
 }
@@ -149,6 +155,7 @@ static void *gpu_probe_main(void *arg)
 static void gpu_probe_start(struct gpu_probe *g)
 {
     memset(g, 0, sizeof *g);
+    atomic_init(&g->done, 0);
     g->started = pthread_create(&g->tid, NULL, gpu_probe_main, g) == 0;
     if (!g->started) /* no thread: probe in line */
         gpu_probe_main(g), g->joined = 1;
@@ -421,6 +428,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     tl_mark("check: start");
     uint8_t *initial = NULL;
     int *reward_of = NULL;
+    struct mdpcheck_job *job0 = NULL; /* property 1, prepared during the GPU probe */
     int have_labels = 0;
     int rc = parse_options(argc, argv, first, &o, err);
     if (rc != WX_OK)
@@ -514,20 +522,6 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     double read_s = cli_seconds_since(&t0);
     tl_mark("model read");
 
-    /* the backend, now that the probe has had the read's time */
-    int gpu_ok = want_gpu && gpu_probe_join(&probe);
-    if (want_gpu)
-        tl_mark("GPU probe joined (waited %.6f s)", probe.wait_seconds);
-    if (!want_gpu)
-        bk = CLI_BACKEND_CPU;
-    else if (bk == CLI_BACKEND_AUTO)
-        bk = gpu_ok ? CLI_BACKEND_GPU : CLI_BACKEND_CPU;
-    if (bk == CLI_BACKEND_GPU && !gpu_ok) {
-        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                     "--backend gpu: no usable CUDA device (or a build without CUDA)");
-        goto out;
-    }
-
     /* initial states: the "init" label, else state 0 */
     initial = calloc(m.n_states ? m.n_states : 1, 1);
     if (!initial) {
@@ -570,6 +564,51 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     for (size_t i = 0; i < n_props; i++)
         if ((rc = prop_reward_model(&props[i], &rew, &reward_of[i], err)) != WX_OK)
             goto out;
+
+    /* the options that do not depend on the backend */
+    struct mdpcheck_options mo = {.sound = o.sound, .solver = o.solver, .epsilon = o.epsilon,
+                                  .relative = o.relative, .max_iterations = o.max_iterations,
+                                  .threads = o.threads, .scheduler = o.sched_out != NULL,
+                                  .topological = o.topological,
+                                  .device_memory = o.gpu_memory};
+    if (tl.on)
+        mo.trace = tl_trace;
+    /* diagnostic knobs (bench/bench_check_e2e.sh measures them):
+     * WARPEX_CHECK_WARM=0 skips warming the work arrays below,
+     * WARPEX_CHECK_HUGEPAGES=1 advises huge pages for them */
+    const char *knob = getenv("WARPEX_CHECK_HUGEPAGES");
+    mo.huge_pages = knob && *knob == '1';
+    knob = getenv("WARPEX_CHECK_WARM");
+    int warm = !(knob && *knob == '0');
+
+    /* While the GPU probe still creates the CUDA context (0.15 s on the
+     * H100, longer than the read of a 10^6-state model), the first
+     * property's CPU-side work is done: its state formulas, and its work
+     * arrays allocated and touched until the probe is done
+     * (mdpcheck_prepare, warm).  Nothing of it depends on the backend. */
+    if (want_gpu && n_props && !probe.joined) {
+        tl_mark("property 1: prepare (while the GPU probe runs)");
+        const struct mdp_rewards *pr0 =
+            props[0].kind >= PROP_RMIN && rew.n ? &rew.models[reward_of[0]] : NULL;
+        if ((rc = mdpcheck_prepare(&m, have_labels ? &labels : NULL, pr0, initial, &props[0], &mo,
+                                   warm, &probe.done, &job0, err)) != WX_OK)
+            goto out;
+        tl_mark("property 1: prepared");
+    }
+
+    /* the backend, now that the probe has had the read's time */
+    int gpu_ok = want_gpu && gpu_probe_join(&probe);
+    if (want_gpu)
+        tl_mark("GPU probe joined (waited %.6f s)", probe.wait_seconds);
+    if (!want_gpu)
+        bk = CLI_BACKEND_CPU;
+    else if (bk == CLI_BACKEND_AUTO)
+        bk = gpu_ok ? CLI_BACKEND_GPU : CLI_BACKEND_CPU;
+    if (bk == CLI_BACKEND_GPU && !gpu_ok) {
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                     "--backend gpu: no usable CUDA device (or a build without CUDA)");
+        goto out;
+    }
 
     /* topological: level by level on the GPU, and on the CPU with --solver
      * jacobi (the GPU's twin); else SCC by SCC with Gauss-Seidel */
@@ -615,11 +654,6 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     fflush(stdout);
     tl_mark("initial states, labels checked, header printed");
 
-    struct mdpcheck_options mo = {.sound = o.sound, .solver = o.solver, .epsilon = o.epsilon,
-                                  .relative = o.relative, .max_iterations = o.max_iterations,
-                                  .threads = o.threads, .scheduler = o.sched_out != NULL,
-                                  .topological = o.topological,
-                                  .device_memory = o.gpu_memory};
     if (bk == CLI_BACKEND_GPU) {
         mo.precompute = valiter_precompute_gpu;
         mo.precompute2 = valiter_precompute2_gpu;
@@ -630,7 +664,6 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     if (levels)
         mo.solve_levels = bk == CLI_BACKEND_GPU ? valiter_solve_levels_gpu : valiter_solve_levels_cpu;
     if (tl.on) {
-        mo.trace = tl_trace;
         tl_pre_fn = mo.precompute ? mo.precompute : valiter_precompute_cpu;
         tl_solve_fn = mo.solve ? mo.solve : valiter_solve_cpu;
         tl_mec_fn = mo.mec ? mo.mec : mec_cpu;
@@ -650,7 +683,12 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             fprintf(stderr, "warpex: note: %s: no rewards given (--srew/--trew): all rewards are 0\n",
                     p->text);
         tl_mark("property %zu: start", i + 1);
-        rc = mdpcheck_run(&m, have_labels ? &labels : NULL, pr, initial, p, &mo, &r, err);
+        if (i == 0 && job0) {
+            struct mdpcheck_job *j = job0;
+            job0 = NULL; /* finish consumes it */
+            rc = mdpcheck_finish(j, &mo, &r, err);
+        } else
+            rc = mdpcheck_run(&m, have_labels ? &labels : NULL, pr, initial, p, &mo, &r, err);
         tl_mark("property %zu: checked", i + 1);
         if (rc != WX_OK) {
             if (o.json)
@@ -764,6 +802,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     if (o.json) /* all but process start-up and exit */
         printf("], \"seconds\": %.6f}\n", cli_seconds_since(&t_start));
 out:
+    mdpcheck_job_free(job0);
     gpu_probe_join(&probe);
     free(o.props);
     free(o.srew);

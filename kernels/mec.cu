@@ -23,6 +23,7 @@
 #include <cub/cub.cuh>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 extern "C" {
 #include "../analysis/mec.h"
@@ -50,6 +51,13 @@ static int mec_cuda_fail(struct wx_error *err, cudaError_t e, const char *what, 
         }                                                              \
     } while (0)
 #define CK_LAUNCH() CK(cudaGetLastError())
+
+static double mec_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 static unsigned mec_grid(uint64_t n)
 {
@@ -189,23 +197,43 @@ extern "C" int mec_gpu(const struct mdp *m, struct mec_result *out, struct wx_er
     uint8_t *d_sl = NULL, *d_cl = NULL, *state_live = NULL;
     unsigned *d_changed = NULL;
     unsigned long long *d_killed = NULL;
-    void *temp = NULL;
+    void *temp = NULL, *arena = NULL;
     size_t temp_bytes = 0;
     struct scc_gpu_graph dg;
     uint32_t *map = NULL;
     uint64_t *size = NULL;
+    int empty = 0;
+    double t0 = mec_now(), t1 = t0;
     memset(&dg, 0, sizeof dg);
 
-    CK(cudaMalloc((void **)&d_ss, (n64 + 1) * sizeof *d_ss));
-    CK(cudaMalloc((void **)&d_cs, (nc + 1) * sizeof *d_cs));
-    CK(cudaMalloc((void **)&d_tg, (ne ? ne : 1) * sizeof *d_tg));
-    CK(cudaMalloc((void **)&d_owner, (nc ? nc : 1) * sizeof *d_owner));
-    CK(cudaMalloc((void **)&d_sl, n64));
-    CK(cudaMalloc((void **)&d_cl, nc ? nc : 1));
-    CK(cudaMalloc((void **)&d_count, (n64 + 1) * sizeof *d_count));
-    CK(cudaMalloc((void **)&d_comp, n64 * sizeof *d_comp));
-    CK(cudaMalloc((void **)&d_changed, MEC_SWEEP_BATCH * sizeof *d_changed));
-    CK(cudaMalloc((void **)&d_killed, sizeof *d_killed));
+    /* one device allocation for the refinement's own arrays (each
+     * cudaMalloc/cudaFree pair costs, and cudaFree synchronises) */
+    CK(cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, (uint64_t *)NULL, (uint64_t *)NULL,
+                                     (int64_t)n64 + 1));
+    {
+        size_t part[11] = {(n64 + 1) * sizeof *d_ss, (nc + 1) * sizeof *d_cs,
+                           (ne ? ne : 1) * sizeof *d_tg, (nc ? nc : 1) * sizeof *d_owner,
+                           n64, nc ? nc : 1, (n64 + 1) * sizeof *d_count, n64 * sizeof *d_comp,
+                           MEC_SWEEP_BATCH * sizeof *d_changed, sizeof *d_killed, temp_bytes};
+        size_t off[11], total = 0;
+        for (int i = 0; i < 11; i++) {
+            off[i] = total;
+            total += (part[i] + 255) & ~(size_t)255; /* 256-byte aligned parts */
+        }
+        CK(cudaMalloc(&arena, total));
+        char *a = (char *)arena;
+        d_ss = (uint64_t *)(a + off[0]);
+        d_cs = (uint64_t *)(a + off[1]);
+        d_tg = (uint32_t *)(a + off[2]);
+        d_owner = (uint32_t *)(a + off[3]);
+        d_sl = (uint8_t *)(a + off[4]);
+        d_cl = (uint8_t *)(a + off[5]);
+        d_count = (uint64_t *)(a + off[6]);
+        d_comp = (uint32_t *)(a + off[7]);
+        d_changed = (unsigned *)(a + off[8]);
+        d_killed = (unsigned long long *)(a + off[9]);
+        temp = a + off[10];
+    }
     CK(cudaMemcpy(d_ss, m->state_start, (n64 + 1) * sizeof *d_ss, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(d_cs, m->choice_start, (nc + 1) * sizeof *d_cs, cudaMemcpyHostToDevice));
     if (ne)
@@ -216,20 +244,31 @@ extern "C" int mec_gpu(const struct mdp *m, struct mec_result *out, struct wx_er
     dg.d_offsets = NULL;
     CK(cudaMalloc((void **)&dg.d_offsets, (n64 + 1) * sizeof *dg.d_offsets));
     CK(cudaMalloc((void **)&dg.d_targets, (ne ? ne : 1) * sizeof *dg.d_targets));
-    CK(cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, d_count, dg.d_offsets, (int64_t)n64 + 1));
-    CK(cudaMalloc(&temp, temp_bytes));
+    t1 = mec_now();
+    out->setup_seconds = t1 - t0;
 
     mec_init<<<mec_grid(n64), MEC_BLOCK>>>(n, d_ss, d_owner, d_sl);
     CK_LAUNCH();
     rc = mec_attractor(n, nc, d_ss, d_cs, d_tg, d_owner, d_sl, d_cl, d_changed, err);
     if (rc != WX_OK)
         goto out;
+    t0 = mec_now();
+    out->attractor_seconds = t0 - t1;
 
     for (;;) {
         mec_graph_count<<<mec_grid(n64 + 1), MEC_BLOCK>>>(n, d_ss, d_cs, d_sl, d_cl, d_count);
         CK_LAUNCH();
         CK(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, d_count, dg.d_offsets, (int64_t)n64 + 1));
         CK(cudaMemcpy(&dg.n_edges, dg.d_offsets + n64, sizeof dg.n_edges, cudaMemcpyDeviceToHost));
+        if (dg.n_edges == 0) {
+            /* No live choice: every state is dead (a live state keeps a
+             * live choice, and every choice has an entry), so there is no
+             * MEC.  The round mec_cpu runs here (an SCC decomposition of
+             * the empty graph, which kills nothing) is counted, not run. */
+            out->rounds++;
+            empty = 1;
+            break;
+        }
         mec_graph_fill<<<mec_grid(n64), MEC_BLOCK>>>(n, d_ss, d_cs, d_tg, d_sl, d_cl, dg.d_offsets,
                                                      dg.d_targets);
         CK_LAUNCH();
@@ -251,6 +290,19 @@ extern "C" int mec_gpu(const struct mdp *m, struct mec_result *out, struct wx_er
         rc = mec_attractor(n, nc, d_ss, d_cs, d_tg, d_owner, d_sl, d_cl, d_changed, err);
         if (rc != WX_OK)
             goto out;
+    }
+
+    t1 = mec_now();
+    out->refine_seconds = t1 - t0;
+    if (empty) {
+        out->mec = (uint32_t *)malloc(n64 * sizeof *out->mec);
+        out->choice_in = nc ? (uint8_t *)calloc(nc, 1) : NULL;
+        if (!out->mec || (nc && !out->choice_in)) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory computing MECs");
+            goto out;
+        }
+        memset(out->mec, 0xff, n64 * sizeof *out->mec); /* MEC_NONE */
+        goto out;
     }
 
     /* download; the live SCCs are the MECs, renumbered by smallest state */
@@ -290,18 +342,9 @@ extern "C" int mec_gpu(const struct mdp *m, struct mec_result *out, struct wx_er
         out->choices_in_mecs += out->choice_in[c];
 
 out:
-    cudaFree(d_ss);
-    cudaFree(d_cs);
-    cudaFree(d_tg);
-    cudaFree(d_owner);
-    cudaFree(d_sl);
-    cudaFree(d_cl);
-    cudaFree(d_count);
-    cudaFree(d_comp);
-    cudaFree(d_changed);
-    cudaFree(d_killed);
-    cudaFree(temp);
+    cudaFree(arena);
     scc_gpu_graph_free(&dg);
+    out->teardown_seconds = mec_now() - t1;
     free(comp);
     free(state_live);
     free(map);

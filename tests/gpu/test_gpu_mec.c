@@ -7,7 +7,8 @@
  *
  * Random MDPs of varied shape (few or many choices per state, self-loops,
  * states without choices, local or global targets, a permutation-free
- * "chain of end components" shape) and the PRISM exports under
+ * "chain of end components" shape, a DAG without any end component: the
+ * GPU's empty-graph shortcut) and the PRISM exports under
  * $WARPEX_SHARED/data/mdp (default ../shared; MEC counts in each
  * reference.json): every field of struct mec_result must be identical --
  * MEC ids per state, choice_in per choice, the counts and the number of
@@ -78,12 +79,16 @@ static void random_mdp(struct mdp *m, uint64_t n, int shape)
     for (uint64_t s = 0; s < n; s++) {
         m->state_start[s] = c;
         uint64_t k = shape == 3 && rnd_below(4) == 0 ? 0 : 1 + rnd_below(3);
+        if (shape == 4 && s + 1 == n)
+            k = 0; /* the DAG's sink */
         for (uint64_t j = 0; j < k; j++) {
             m->choice_start[c] = e;
             uint64_t len = 1 + rnd_below(rnd_below(3) ? 1 : 3);
             for (uint64_t i = 0; i < len; i++) {
                 uint64_t t;
-                if (shape == 1 || shape == 3)
+                if (shape == 4) /* forward only: a DAG, no end component */
+                    t = s + 1 + rnd_below(n - 1 - s < 5 ? n - 1 - s : 5);
+                else if (shape == 1 || shape == 3)
                     t = (s + n + rnd_below(7) - 3) % n;
                 else if (shape == 2)
                     t = rnd_below(3) == 0 ? s : (s + n - rnd_below(4)) % n;
@@ -160,8 +165,8 @@ int main(int argc, char **argv)
     uint64_t count = quick && !given ? 8 : mdps;
     for (uint64_t i = 0; i < count; i++) {
         rng_state = seed * 0x9E3779B97F4A7C15ull + i + 1;
-        uint64_t n = 1 + rnd_below(i % 5 == 4 && !quick ? 3000 : 60);
-        int shape = (int)(i % 4);
+        uint64_t n = 1 + rnd_below(i % 7 == 6 && !quick ? 3000 : 60);
+        int shape = (int)(i % 5);
         random_mdp(&m, n, shape);
         char tag[128];
         snprintf(tag, sizeof tag, "random MDP #%llu shape %d seed %llu", (unsigned long long)i, shape,
@@ -170,7 +175,7 @@ int main(int argc, char **argv)
         mdp_free(&m);
     }
     if (!quick)
-        for (int shape = 0; shape < 4; shape++) {
+        for (int shape = 0; shape < 5; shape++) {
             rng_state = seed + 1000 + (uint64_t)shape;
             random_mdp(&m, 200000, shape);
             char tag[128];
