@@ -77,7 +77,6 @@ enum {
     POOL_STATE_START, /* (n_states + 1) x 8: sub-MDP, then system state_start */
     POOL_CHOICE_START,/* (n_choices + 1) x 8: sub-MDP, then system choice_start */
     POOL_TARGETS,     /* n_entries x 4: sub-MDP, then system targets */
-    POOL_SUB_ORIG,    /* n_choices x 8: sub-MDP choice -> model choice */
     POOL_PROBS,       /* n_entries x 8 */
     POOL_B,           /* n_choices x 8 */
     POOL_ECOUNT,      /* (n_states + 1) x 8 */
@@ -236,7 +235,6 @@ struct sub_pass {
     const struct ctx *x;
     int zero_reward_only;
     struct mdp *sub;
-    uint64_t *sub_orig;
     uint64_t *ccount, *ecount; /* per local state; scanned between the passes */
 };
 
@@ -280,7 +278,6 @@ static void sub_fill(void *arg, uint64_t lo, uint64_t hi, int chunk)
         for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
             if (!sub_keeps(sp, s, c))
                 continue;
-            sp->sub_orig[sc] = c;
             for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++)
                 sub->targets[se++] = loc[m->targets[e]];
             sub->choice_start[++sc] = se;
@@ -301,7 +298,7 @@ static int collapse_mecs(struct ctx *x, int zero_reward_only, uint8_t **internal
     uint64_t n = m->n_states, k = x->n_maybe;
     struct mdp sub = {0};
     struct mec_result mr = {0};
-    uint64_t *sub_orig = NULL, *ecount = NULL;
+    uint64_t *ecount = NULL;
     int rc = WX_OK;
     *internal = NULL;
     *mec_of = NULL;
@@ -311,14 +308,13 @@ static int collapse_mecs(struct ctx *x, int zero_reward_only, uint8_t **internal
     sub.state_start = pool_take(x, POOL_STATE_START, (k + 1) * sizeof *sub.state_start, 0);
     sub.choice_start = pool_take(x, POOL_CHOICE_START, (m->n_choices + 1) * sizeof *sub.choice_start, 0);
     sub.targets = pool_take(x, POOL_TARGETS, (m->n_entries ? m->n_entries : 1) * sizeof *sub.targets, 0);
-    sub_orig = pool_take(x, POOL_SUB_ORIG, (m->n_choices ? m->n_choices : 1) * sizeof *sub_orig, 0);
     ecount = pool_take(x, POOL_ECOUNT, (k + 1) * sizeof *ecount, 0);
-    if (!sub.state_start || !sub.choice_start || !sub.targets || !sub_orig || !ecount)
+    if (!sub.state_start || !sub.choice_start || !sub.targets || !ecount)
         goto fail;
     /* two parallel passes over the maybe states: count the kept choices
      * and entries, scan, fill (the layout of the sequential loop) */
     struct sub_pass sp = {.x = x, .zero_reward_only = zero_reward_only, .sub = &sub,
-                          .sub_orig = sub_orig, .ccount = sub.state_start, .ecount = ecount};
+                          .ccount = sub.state_start, .ecount = ecount};
     trace(x->o, "MEC sub-MDP: allocated");
     par_for(x->o->threads, k, sub_count, &sp);
     exclusive_scan(sub.state_start, k);
@@ -341,9 +337,15 @@ static int collapse_mecs(struct ctx *x, int zero_reward_only, uint8_t **internal
             goto fail;
         for (uint64_t s = 0; s < n; s++)
             (*mec_of)[s] = x->loc[s] == UINT32_MAX ? MEC_NONE : mr.mec[x->loc[s]];
-        for (uint64_t c = 0; c < sub.n_choices; c++)
-            if (mr.choice_in[c])
-                (*internal)[sub_orig[c]] = 1;
+        /* sub-MDP choice -> model choice: the kept choices in order (a
+         * sequential pass of the fill's order, only when there are MECs) */
+        uint64_t sc = 0;
+        for (uint64_t i = 0; i < k; i++) {
+            uint32_t s = x->back[i];
+            for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++)
+                if (sub_keeps(&sp, s, c) && mr.choice_in[sc++])
+                    (*internal)[c] = 1;
+        }
     }
     goto done;
 fail:
@@ -362,7 +364,6 @@ done:
         sub.targets = NULL;
     }
     mdp_free(&sub);
-    free(sub_orig);
     free(ecount);
     return rc;
 }
@@ -1109,6 +1110,8 @@ struct warm_pass {
     int must[WARM_REGIONS];  /* written in full even after stop (a fill the
                                  result depends on) */
     const atomic_int *stop;  /* set: the caller's wait is over, warm no more */
+    int last_must;           /* regions from here on are not "must"        */
+    int workers;             /* par_chunks of the pass                      */
 };
 
 static void warm_add(struct warm_pass *w, void *p, uint64_t bytes, int fill, int must)
@@ -1119,20 +1122,28 @@ static void warm_add(struct warm_pass *w, void *p, uint64_t bytes, int fill, int
     w->bytes[w->n] = bytes;
     w->fill[w->n] = fill;
     w->must[w->n] = must;
+    if (must)
+        w->last_must = w->n + 1;
     w->first_unit[w->n + 1] = w->first_unit[w->n] + (bytes + WARM_UNIT - 1) / WARM_UNIT;
     w->n++;
 }
 
+/* Worker chunk takes the units chunk, chunk + workers, ...: all workers
+ * advance through the regions together, in the order they were added (the
+ * order of first use), so that what is warmed when *stop comes is a prefix. */
 static void warm_touch(void *arg, uint64_t lo, uint64_t hi, int chunk)
 {
     const struct warm_pass *w = arg;
-    (void)chunk;
+    (void)lo, (void)hi;
     int r = 0;
-    for (uint64_t u = lo; u < hi; u++) {
+    for (uint64_t u = (uint64_t)chunk; u < w->first_unit[w->n]; u += (uint64_t)w->workers) {
         while (u >= w->first_unit[r + 1])
             r++;
-        if (!w->must[r] && w->stop && atomic_load_explicit(w->stop, memory_order_relaxed))
+        if (!w->must[r] && w->stop && atomic_load_explicit(w->stop, memory_order_relaxed)) {
+            if (r >= w->last_must)
+                break;
             continue;
+        }
         uint64_t off = (u - w->first_unit[r]) * WARM_UNIT;
         uint64_t len = w->bytes[r] - off < WARM_UNIT ? w->bytes[r] - off : WARM_UNIT;
         memset(w->ptr[r] + off, w->fill[r], len);
@@ -1211,12 +1222,10 @@ int mdpcheck_prepare(const struct mdp *m, const struct mdp_labels *labels,
         /* the construction's arrays at their upper bounds (build_system:
          * a system has at most n_states states, n_choices choices and
          * n_entries entries), in the order of their first use */
-        int collapse = p->kind == PROP_PMAX || p->kind == PROP_RMIN;
         size_t want[POOL_SLOTS] = {
             [POOL_STATE_START] = (n + 1) * sizeof(uint64_t),
             [POOL_CHOICE_START] = (nc + 1) * sizeof(uint64_t),
             [POOL_TARGETS] = (ne ? ne : 1) * sizeof(uint32_t),
-            [POOL_SUB_ORIG] = collapse ? (nc ? nc : 1) * sizeof(uint64_t) : 0,
             [POOL_PROBS] = (ne ? ne : 1) * sizeof(double),
             [POOL_B] = (nc ? nc : 1) * sizeof(double),
             [POOL_ECOUNT] = (n + 1) * sizeof(uint64_t),
@@ -1238,14 +1247,16 @@ int mdpcheck_prepare(const struct mdp *m, const struct mdp_labels *labels,
         warm_add(&w, x->loc, n * sizeof *x->loc, 0, 0);
         warm_add(&w, x->back, n * sizeof *x->back, 0, 0);
         static const int order[] = {POOL_STATE_START, POOL_ECOUNT, POOL_CHOICE_START, POOL_TARGETS,
-                                    POOL_SUB_ORIG, POOL_PROBS, POOL_B, POOL_SLO, POOL_SHI};
+                                    POOL_PROBS, POOL_B, POOL_SLO, POOL_SHI};
         for (size_t i = 0; i < sizeof order / sizeof *order; i++)
             warm_add(&w, x->pool[order[i]], x->pool_bytes[order[i]], 0, 0);
         warm_add(&w, j->lo, n * sizeof *j->lo, 0, 0);
         warm_add(&w, j->hi, n * sizeof *j->hi, 0, 0);
     }
-    if (w.n)
+    if (w.n) {
+        w.workers = par_chunks(o->threads, w.first_unit[w.n]);
         par_for(o->threads, w.first_unit[w.n], warm_touch, &w);
+    }
     if (warm)
         trace(o, stop && atomic_load(stop) ? "work arrays warmed (stopped early)"
                                            : "work arrays warmed");
@@ -1259,16 +1270,18 @@ done:
 }
 
 struct fill_pass {
-    double *a;
-    double v;
+    double *lo, *hi; /* hi may be NULL */
 };
 
-static void fill_doubles(void *arg, uint64_t lo, uint64_t hi, int chunk)
+static void fill_bounds(void *arg, uint64_t lo, uint64_t hi, int chunk)
 {
     const struct fill_pass *f = arg;
     (void)chunk;
     for (uint64_t i = lo; i < hi; i++)
-        f->a[i] = f->v;
+        f->lo[i] = 0;
+    if (f->hi)
+        for (uint64_t i = lo; i < hi; i++)
+            f->hi[i] = 1;
 }
 
 int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
@@ -1355,25 +1368,23 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
 
     t0 = now_s();
     uint64_t ns = x->sys.n_states;
-    slo = pool_take(x, POOL_SLO, (ns ? ns : 1) * sizeof *slo, 1);
+    slo = pool_take(x, POOL_SLO, (ns ? ns : 1) * sizeof *slo, 0);
     shi = o->sound ? pool_take(x, POOL_SHI, (ns ? ns : 1) * sizeof *shi, 0) : NULL;
     if (!slo || (o->sound && !shi)) {
         rc = oom(err);
         goto done;
     }
+    {
+        /* lower bound 0; upper bound 1 for probabilities (rewards: below) */
+        struct fill_pass fp = {slo, shi && !x->is_reward ? shi : NULL};
+        par_for(o->threads, ns, fill_bounds, &fp);
+    }
     struct vi_params par = {.maximize = x->maximize, .epsilon = o->epsilon,
                             .relative = o->relative, .max_iterations = o->max_iterations,
                             .method = o->solver, .threads = o->threads,
                             .device_memory = o->device_memory};
-    if (shi) {
-        if (x->is_reward) {
-            if (ns && (rc = reward_upper_bound(x, &par, shi, r, err)) != WX_OK)
-                goto done;
-        } else {
-            struct fill_pass fp = {shi, 1.0};
-            par_for(o->threads, ns, fill_doubles, &fp);
-        }
-    }
+    if (shi && x->is_reward && ns && (rc = reward_upper_bound(x, &par, shi, r, err)) != WX_OK)
+        goto done;
     if (ns) {
         rc = run_solve(x, &x->sys, &par, slo, shi, &r->stats, err);
         r->iterations += r->stats.iterations;
@@ -1399,7 +1410,10 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
     }
 done:
     free(slo), free(shi);
-    mdpcheck_job_free(j);
+    if (rc == WX_OK && o->keep_work)
+        r->work = j; /* freed with the result */
+    else
+        mdpcheck_job_free(j);
     if (rc != WX_OK)
         mdpcheck_result_free(r);
     return rc;
@@ -1420,6 +1434,8 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
 
 void mdpcheck_result_free(struct mdpcheck_result *r)
 {
+    mdpcheck_job_free(r->work);
+    r->work = NULL;
     free(r->lo);
     free(r->hi);
     free(r->choice);

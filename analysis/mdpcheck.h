@@ -104,6 +104,8 @@ struct mdpcheck_options {
     uint64_t device_memory;  /* vi_params.device_memory (GPU level solve)    */
     int huge_pages;          /* advise transparent huge pages for the large
                                 work arrays (mdpcheck.c: off by default)     */
+    int keep_work;           /* keep the work arrays in result.work instead
+                                of freeing them before returning           */
     mdpcheck_precompute_fn precompute; /* NULL: valiter_precompute_cpu       */
     mdpcheck_precompute2_fn precompute2; /* NULL: two precompute calls where
                                             a property needs two sets          */
@@ -116,6 +118,8 @@ struct mdpcheck_options {
     void (*trace)(void *arg, const char *event);
     void *trace_arg;
 };
+
+struct mdpcheck_job;
 
 struct mdpcheck_result {
     uint64_t n_states;
@@ -136,6 +140,10 @@ struct mdpcheck_result {
     double mec_seconds;      /* of build_seconds, the MEC decomposition     */
     double solve_seconds;    /* numeric solution incl. the bound phase      */
     struct vi_stats stats;   /* of the final solve call                     */
+    struct mdpcheck_job *work; /* with options.keep_work: the work arrays,
+                                  released by mdpcheck_result_free (so that
+                                  a caller can release them later, e.g. on
+                                  another thread); else NULL                */
 };
 
 /* Checks p on m.  labels may be NULL (then only true/false/"deadlock"/
@@ -171,7 +179,6 @@ void mdpcheck_result_free(struct mdpcheck_result *r);
  * differ from prepare's options; threads should not) and always consumes
  * the job.  Results are identical to mdpcheck_run's, warm or not.
  * mdpcheck_job_free releases a job that will not be finished (NULL: no-op). */
-struct mdpcheck_job;
 int mdpcheck_prepare(const struct mdp *m, const struct mdp_labels *labels,
                      const struct mdp_rewards *rew, const uint8_t *initial,
                      const struct property *p, const struct mdpcheck_options *options, int warm,

@@ -6,7 +6,10 @@
 #
 #   bench/bench_check_e2e.sh --new WARPEX [--old WARPEX] [--cgen CONSENSUS_GEN]
 #                            [--probe CUDA_EXIT_PROBE] [--runs N] [--backend gpu|cpu]
+#                            [--var TAG:VAR=VALUE]...
 #
+# Each --var adds a run of the new binary with the environment variable set
+# (e.g. --var warm0:WARPEX_CHECK_WARM=0), in the same alternation.
 # The model is generated here by bench/consensus_gen.c (built when --cgen is
 # not given).  Process wall = `date +%s%N` before and after the process;
 # "before main" = first timeline stamp - start, "after return" = end - last
@@ -18,7 +21,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 LOG=${OUT:-bench/out/e2e}
 mkdir -p "$LOG"
-new=""; old=""; cgen=""; probe=""; runs=3; backend=gpu
+new=""; old=""; cgen=""; probe=""; runs=3; backend=gpu; vars=()
 while [ $# -gt 0 ]; do
     case $1 in
     --new) new=$2; shift ;;
@@ -27,6 +30,7 @@ while [ $# -gt 0 ]; do
     --probe) probe=$2; shift ;;
     --runs) runs=$2; shift ;;
     --backend) backend=$2; shift ;;
+    --var) vars+=("$2"); shift ;;
     *) echo "usage: $0 --new WARPEX [--old WARPEX] [--cgen GEN] [--probe PROBE] [--runs N] [--backend gpu|cpu]"; exit 2 ;;
     esac
     shift
@@ -69,12 +73,16 @@ echo
 echo "| binary | run | [lo, hi] | sweeps | read s | gpu init s | init wait s | precomp s | build s | mec s | solve s | in-process s | before main s | after return s | process wall s |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 status=0
+specs=()
+[ -n "$old" ] && specs+=("old::$old")
+specs+=("new::$new")
+for v in "${vars[@]}"; do specs+=("${v%%:*}:${v#*:}:$new"); done
 for r in $(seq 1 "$runs"); do
-    for w in $old $new; do
-        tag=$([ "$w" = "$new" ] && echo new || echo old)
+    for spec in "${specs[@]}"; do
+        tag=${spec%%:*}; rest=${spec#*:}; envset=${rest%%:*}; w=${rest#*:}
         j="$LOG/c62_${tag}_$r.json"; e="$LOG/c62_${tag}_$r.timeline"
         t0=$(date +%s%N)
-        WARPEX_TIMELINE=1 "$w" check "$D/c62.tra" --lab "$D/c62.lab" --prop "$prop" --backend "$backend" --json >"$j" 2>"$e" ||
+        env $envset WARPEX_TIMELINE=1 "$w" check "$D/c62.tra" --lab "$D/c62.lab" --prop "$prop" --backend "$backend" --json >"$j" 2>"$e" ||
             { echo "| $tag | $r | FAILED rc $?: $(head -c 200 "$e") |"; status=1; continue; }
         t1=$(date +%s%N)
         f() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" "$j" | head -1; }

@@ -15,6 +15,10 @@
  *     thread0   ctx, then cudaDeviceReset() on another thread (timed there)
  *     thread    the same, the thread first calling cudaSetDevice() and
  *               cudaFree(NULL) so that the context is current on it
+ *     exit      ctx, then _exit(0): no atexit handlers, so the runtime does
+ *               not destroy the context; the driver cleans up as the
+ *               process's device files close (as for a killed process)
+ *     heldexit  held (600 MB allocated at exit), then _exit(0)
  * Prints one line: the variant, seconds for the context, for the work, for
  * the reset, and the wall clock (ns since the epoch) just before returning
  * from main, to set against the wall clock the script takes after exit.
@@ -25,6 +29,7 @@
 #include <string.h>
 #include <time.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include <cuda_runtime.h>
 
@@ -77,7 +82,8 @@ int main(int argc, char **argv)
         CK(cudaFree(NULL));
         t_ctx = now() - t0;
         double t1 = now();
-        if (!strcmp(v, "free") || !strcmp(v, "held") || !strcmp(v, "freereset")) {
+        if (!strcmp(v, "free") || !strcmp(v, "held") || !strcmp(v, "freereset") ||
+            !strcmp(v, "heldexit")) {
             for (int i = 0; i < 24; i++) {
                 CK(cudaMalloc(&buf[i], 25u << 20));
                 CK(cudaMemset(buf[i], 1, 25u << 20));
@@ -92,7 +98,7 @@ int main(int argc, char **argv)
             CK(cudaMemcpy(buf[2], h + (50u << 20), 25u << 20, cudaMemcpyHostToDevice));
             h2d = (double)hb / (now() - t2) / 1e9;
             free(h);
-            if (strcmp(v, "held") != 0)
+            if (strcmp(v, "held") != 0 && strcmp(v, "heldexit") != 0)
                 for (int i = 0; i < 24; i++)
                     CK(cudaFree(buf[i]));
         } else if (!strcmp(v, "pinned")) {
@@ -136,5 +142,7 @@ int main(int argc, char **argv)
     printf("probe %s ctx %.6f work %.6f reset %.6f h2d_GBps %.2f end %lld%09ld\n", v, t_ctx, t_work,
            t_reset, h2d, (long long)rt.tv_sec, (long)rt.tv_nsec);
     fflush(stdout);
+    if (!strcmp(v, "exit") || !strcmp(v, "heldexit"))
+        _exit(0);
     return 0;
 }
