@@ -71,17 +71,22 @@ static void *big_zalloc(size_t bytes, int huge)
     return p;
 }
 
-/* Work-array slots of the pool (struct ctx).  The sub-MDP's arrays become
- * the system's once the MEC decomposition has run. */
+/* Work-array slots of the pool (struct ctx), in the order of first use
+ * (the order mdpcheck_prepare warms them in).  The sub-MDP of the MEC
+ * decomposition and the system are alive at the same time (build_system). */
 enum {
-    POOL_STATE_START, /* (n_states + 1) x 8: sub-MDP, then system state_start */
-    POOL_CHOICE_START,/* (n_choices + 1) x 8: sub-MDP, then system choice_start */
-    POOL_TARGETS,     /* n_entries x 4: sub-MDP, then system targets */
-    POOL_PROBS,       /* n_entries x 8 */
-    POOL_B,           /* n_choices x 8 */
-    POOL_ECOUNT,      /* (n_states + 1) x 8 */
-    POOL_SLO,         /* n_states x 8 */
-    POOL_SHI,         /* n_states x 8 */
+    POOL_SUB_STATE_START,  /* (n_states + 1) x 8 */
+    POOL_SUB_ECOUNT,       /* (n_states + 1) x 8 */
+    POOL_SUB_CHOICE_START, /* (n_choices + 1) x 8 */
+    POOL_SUB_TARGETS,      /* n_entries x 4 */
+    POOL_STATE_START,      /* (n_states + 1) x 8: the system's */
+    POOL_ECOUNT,           /* (n_states + 1) x 8 */
+    POOL_CHOICE_START,     /* (n_choices + 1) x 8 */
+    POOL_TARGETS,          /* n_entries x 4 */
+    POOL_PROBS,            /* n_entries x 8 */
+    POOL_B,                /* n_choices x 8 */
+    POOL_SLO,              /* n_states x 8 */
+    POOL_SHI,              /* n_states x 8 */
     POOL_SLOTS
 };
 
@@ -98,11 +103,6 @@ struct ctx {
      * for the others), back[k] = the k-th maybe state (n_maybe used) */
     uint32_t *loc, *back;
     uint64_t n_maybe;
-    /* the sub-MDP's arrays, handed from collapse_mecs to build_system */
-    struct {
-        uint64_t *state_start, *choice_start, *ecount;
-        uint32_t *targets;
-    } reuse;
     /* the system */
     uint32_t *sid;      /* n_states: system state of a maybe state */
     uint64_t *state_start, *choice_start;
@@ -285,87 +285,91 @@ static void sub_fill(void *arg, uint64_t lo, uint64_t hi, int chunk)
     }
 }
 
-/* Collapses MECs of the maybe states under the choices that pass the
- * filter.  When there are MECs: allocates and fills *internal (n_choices:
+/* The sub-MDP of the MEC decomposition and the decomposition itself, run
+ * on a thread of its own (mec_main) while build_system builds the system
+ * as if there were no MEC -- the common case, and the right system then;
+ * when MECs come back, the system is rebuilt with them collapsed.  The
+ * thread only reads x (loc, back, ok, the model, the rewards) and writes
+ * its own struct, so the overlap changes nothing in the result. */
+struct mec_job {
+    struct ctx *x;
+    struct mdp sub;
+    uint64_t *ecount;
+    struct mec_result mr;
+    int rc;
+    double seconds;
+    struct wx_error err;
+};
+
+static void *mec_main(void *arg)
+{
+    struct mec_job *mj = arg;
+    struct ctx *x = mj->x;
+    wx_error_clear(&mj->err);
+    double tm = now_s();
+    mj->rc = (x->o->mec ? x->o->mec : mec_cpu)(&mj->sub, &mj->mr, &mj->err);
+    mj->seconds = now_s() - tm;
+    return NULL;
+}
+
+/* Builds the sub-MDP of the maybe states under the choices that pass the
+ * filter (x->loc, x->back, x->n_maybe of the classes pass) into mj->sub. */
+static int sub_build(struct ctx *x, int zero_reward_only, struct mec_job *mj,
+                     struct wx_error *err)
+{
+    const struct mdp *m = x->m;
+    uint64_t k = x->n_maybe;
+    struct mdp *sub = &mj->sub;
+    sub->n_states = k;
+    /* no probabilities: the MEC decomposition reads only the graph
+     * (analysis/mec.h), so sub.probs stays NULL (8 bytes per entry saved) */
+    sub->state_start = pool_take(x, POOL_SUB_STATE_START, (k + 1) * sizeof *sub->state_start, 0);
+    sub->choice_start =
+        pool_take(x, POOL_SUB_CHOICE_START, (m->n_choices + 1) * sizeof *sub->choice_start, 0);
+    sub->targets = pool_take(x, POOL_SUB_TARGETS, (m->n_entries ? m->n_entries : 1) * sizeof *sub->targets, 0);
+    mj->ecount = pool_take(x, POOL_SUB_ECOUNT, (k + 1) * sizeof *mj->ecount, 0);
+    if (!sub->state_start || !sub->choice_start || !sub->targets || !mj->ecount)
+        return oom(err);
+    /* two parallel passes over the maybe states: count the kept choices
+     * and entries, scan, fill (the layout of the sequential loop) */
+    struct sub_pass sp = {.x = x, .zero_reward_only = zero_reward_only, .sub = sub,
+                          .ccount = sub->state_start, .ecount = mj->ecount};
+    trace(x->o, "MEC sub-MDP: allocated");
+    par_for(x->o->threads, k, sub_count, &sp);
+    exclusive_scan(sub->state_start, k);
+    exclusive_scan(mj->ecount, k);
+    sub->choice_start[0] = 0;
+    par_for(x->o->threads, k, sub_fill, &sp);
+    sub->n_choices = sub->state_start[k];
+    sub->n_entries = mj->ecount[k];
+    trace(x->o, "MEC sub-MDP: built");
+    return WX_OK;
+}
+
+/* From the MEC decomposition (mj->mr, n_mecs > 0): *internal (n_choices:
  * 1 for a choice inside a MEC) and *mec_of (n_states: the MEC of a maybe
- * state, MEC_NONE outside); else leaves both NULL.  The sub-MDP's arrays
- * (upper-bound sizes) are left in x->reuse for the system.  Returns the
- * number of MECs in *n_mecs. */
-static int collapse_mecs(struct ctx *x, int zero_reward_only, uint8_t **internal,
-                         uint32_t **mec_of, uint64_t *n_mecs, struct wx_error *err)
+ * state, MEC_NONE outside), both allocated here. */
+static int mec_sets(struct ctx *x, int zero_reward_only, struct mec_job *mj, uint8_t **internal,
+                    uint32_t **mec_of, struct wx_error *err)
 {
     const struct mdp *m = x->m;
     uint64_t n = m->n_states, k = x->n_maybe;
-    struct mdp sub = {0};
-    struct mec_result mr = {0};
-    uint64_t *ecount = NULL;
-    int rc = WX_OK;
-    *internal = NULL;
-    *mec_of = NULL;
-    sub.n_states = k;
-    /* no probabilities: the MEC decomposition reads only the graph
-     * (analysis/mec.h), so sub.probs stays NULL (8 bytes per entry saved) */
-    sub.state_start = pool_take(x, POOL_STATE_START, (k + 1) * sizeof *sub.state_start, 0);
-    sub.choice_start = pool_take(x, POOL_CHOICE_START, (m->n_choices + 1) * sizeof *sub.choice_start, 0);
-    sub.targets = pool_take(x, POOL_TARGETS, (m->n_entries ? m->n_entries : 1) * sizeof *sub.targets, 0);
-    ecount = pool_take(x, POOL_ECOUNT, (k + 1) * sizeof *ecount, 0);
-    if (!sub.state_start || !sub.choice_start || !sub.targets || !ecount)
-        goto fail;
-    /* two parallel passes over the maybe states: count the kept choices
-     * and entries, scan, fill (the layout of the sequential loop) */
-    struct sub_pass sp = {.x = x, .zero_reward_only = zero_reward_only, .sub = &sub,
-                          .ccount = sub.state_start, .ecount = ecount};
-    trace(x->o, "MEC sub-MDP: allocated");
-    par_for(x->o->threads, k, sub_count, &sp);
-    exclusive_scan(sub.state_start, k);
-    exclusive_scan(ecount, k);
-    sub.choice_start[0] = 0;
-    par_for(x->o->threads, k, sub_fill, &sp);
-    sub.n_choices = sub.state_start[k];
-    sub.n_entries = ecount[k];
-    trace(x->o, "MEC sub-MDP: built");
-    double tm = now_s();
-    if ((rc = (x->o->mec ? x->o->mec : mec_cpu)(&sub, &mr, err)) != WX_OK)
-        goto done;
-    x->mec_seconds = now_s() - tm;
-    trace(x->o, "MEC decomposition: done");
-    *n_mecs = mr.n_mecs;
-    if (mr.n_mecs) {
-        *internal = calloc(m->n_choices ? m->n_choices : 1, 1);
-        *mec_of = malloc(n * sizeof **mec_of);
-        if (!*internal || !*mec_of)
-            goto fail;
-        for (uint64_t s = 0; s < n; s++)
-            (*mec_of)[s] = x->loc[s] == UINT32_MAX ? MEC_NONE : mr.mec[x->loc[s]];
-        /* sub-MDP choice -> model choice: the kept choices in order (a
-         * sequential pass of the fill's order, only when there are MECs) */
-        uint64_t sc = 0;
-        for (uint64_t i = 0; i < k; i++) {
-            uint32_t s = x->back[i];
-            for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++)
-                if (sub_keeps(&sp, s, c) && mr.choice_in[sc++])
-                    (*internal)[c] = 1;
-        }
+    *internal = calloc(m->n_choices ? m->n_choices : 1, 1);
+    *mec_of = malloc(n * sizeof **mec_of);
+    if (!*internal || !*mec_of)
+        return oom(err);
+    for (uint64_t s = 0; s < n; s++)
+        (*mec_of)[s] = x->loc[s] == UINT32_MAX ? MEC_NONE : mj->mr.mec[x->loc[s]];
+    /* sub-MDP choice -> model choice: the kept choices in the fill's order */
+    struct sub_pass sp = {.x = x, .zero_reward_only = zero_reward_only};
+    uint64_t sc = 0;
+    for (uint64_t i = 0; i < k; i++) {
+        uint32_t s = x->back[i];
+        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++)
+            if (sub_keeps(&sp, s, c) && mj->mr.choice_in[sc++])
+                (*internal)[c] = 1;
     }
-    goto done;
-fail:
-    rc = oom(err);
-    free(*internal), free(*mec_of);
-    *internal = NULL;
-    *mec_of = NULL;
-done:
-    mec_result_free(&mr);
-    if (rc == WX_OK) {
-        /* the sub-MDP's arrays are large enough for the system's
-         * (build_system takes them over): no second allocation */
-        x->reuse.state_start = sub.state_start, x->reuse.choice_start = sub.choice_start;
-        x->reuse.targets = sub.targets, x->reuse.ecount = ecount;
-        sub.state_start = sub.choice_start = ecount = NULL;
-        sub.targets = NULL;
-    }
-    mdp_free(&sub);
-    free(ecount);
-    return rc;
+    return WX_OK;
 }
 
 /* The passes of build_system: system state k gathers the usable,
@@ -377,6 +381,7 @@ struct sys_pass {
     const uint8_t *internal;   /* NULL: no choice is internal */
     const uint64_t *mstart;    /* NULL: system state k = maybe state back[k] */
     const uint32_t *members;
+    const uint32_t *sid;       /* system state of each maybe state */
     uint64_t *ccount, *ecount; /* per system state; scanned between the passes */
 };
 
@@ -422,7 +427,7 @@ static void sys_fill(void *arg, uint64_t lo, uint64_t hi, int chunk)
                 for (uint64_t e = m->choice_start[c]; e < m->choice_start[c + 1]; e++) {
                     uint32_t t = m->targets[e];
                     if (x->cls[t] == CLS_MAYBE) {
-                        x->targets[ne] = x->sid[t];
+                        x->targets[ne] = sp->sid[t];
                         x->probs[ne++] = m->probs[e];
                     } else if (x->cls[t] == CLS_YES && !x->is_reward)
                         b += m->probs[e];
@@ -434,119 +439,161 @@ static void sys_fill(void *arg, uint64_t lo, uint64_t hi, int chunk)
     }
 }
 
-/* Builds x->sys from the maybe states (x->loc, x->back and x->n_maybe of
- * the classes pass). */
-static int build_system(struct ctx *x, struct mdpcheck_result *r, struct wx_error *err)
+/* The system's two parallel passes (count, scan, fill: the layout of a
+ * sequential loop) into x's arrays (upper-bound sizes), ns states. */
+static int sys_passes(struct ctx *x, struct sys_pass *sp, uint64_t ns, struct mdpcheck_result *r,
+                      struct wx_error *err)
 {
-    const struct mdp *m = x->m;
-    uint64_t n = m->n_states, n_maybe = x->n_maybe;
-    int collapse = (x->p->kind == PROP_PMAX) || (x->p->kind == PROP_RMIN);
-    uint8_t *internal = NULL;
-    uint32_t *mec_of = NULL, *mec_sid = NULL;
-    uint64_t *mstart = NULL;
-    uint32_t *members = NULL;
-    uint64_t *ecount = NULL;
-    int rc = WX_OK;
-    uint64_t n_mecs = 0;
-    if (collapse && n_maybe &&
-        (rc = collapse_mecs(x, x->p->kind == PROP_RMIN, &internal, &mec_of, &n_mecs, err)) != WX_OK)
-        goto done;
-    r->mecs_collapsed = n_mecs;
-    uint64_t ns = 0;
-    if (!n_mecs) {
-        /* every maybe state is a system state of its own, in state order:
-         * the numbering of the classes pass */
-        x->sid = x->loc, x->loc = NULL;
-        ns = n_maybe;
-    } else {
-        mec_sid = malloc(n_mecs * sizeof *mec_sid);
-        x->sid = malloc(n * sizeof *x->sid);
-        if (!mec_sid || !x->sid) {
-            rc = oom(err);
-            goto done;
-        }
-        for (uint64_t i = 0; i < n_mecs; i++)
-            mec_sid[i] = UINT32_MAX;
-        for (uint64_t s = 0; s < n; s++) {
-            x->sid[s] = UINT32_MAX;
-            if (x->cls[s] != CLS_MAYBE)
-                continue;
-            if (mec_of[s] != MEC_NONE) {
-                if (mec_sid[mec_of[s]] == UINT32_MAX)
-                    mec_sid[mec_of[s]] = (uint32_t)ns++;
-                x->sid[s] = mec_sid[mec_of[s]];
-            } else
-                x->sid[s] = (uint32_t)ns++;
-        }
-        /* members of each system state, in state order (counting sort) */
-        mstart = calloc(ns + 1, sizeof *mstart);
-        members = malloc((n_maybe ? n_maybe : 1) * sizeof *members);
-        if (!mstart || !members) {
-            rc = oom(err);
-            goto done;
-        }
-        for (uint64_t s = 0; s < n; s++)
-            if (x->sid[s] != UINT32_MAX)
-                mstart[x->sid[s] + 1]++;
-        for (uint64_t i = 0; i < ns; i++)
-            mstart[i + 1] += mstart[i];
-        for (uint64_t s = 0; s < n; s++)
-            if (x->sid[s] != UINT32_MAX)
-                members[mstart[x->sid[s]]++] = (uint32_t)s;
-        for (uint64_t i = ns; i > 0; i--)
-            mstart[i] = mstart[i - 1];
-        mstart[0] = 0;
-    }
-    /* the arrays: the sub-MDP's when it was built (sizes n_maybe + 1,
-     * n_choices + 1, n_entries: upper bounds here), else from the pool */
-    x->state_start = x->reuse.state_start
-                         ? x->reuse.state_start
-                         : pool_take(x, POOL_STATE_START, (ns + 1) * sizeof *x->state_start, 0);
-    x->choice_start = x->reuse.choice_start
-                          ? x->reuse.choice_start
-                          : pool_take(x, POOL_CHOICE_START, (m->n_choices + 1) * sizeof *x->choice_start, 0);
-    x->targets = x->reuse.targets
-                     ? x->reuse.targets
-                     : pool_take(x, POOL_TARGETS, (m->n_entries ? m->n_entries : 1) * sizeof *x->targets, 0);
-    ecount = x->reuse.ecount ? x->reuse.ecount
-                             : pool_take(x, POOL_ECOUNT, (ns + 1) * sizeof *ecount, 0);
-    memset(&x->reuse, 0, sizeof x->reuse);
-    x->probs = pool_take(x, POOL_PROBS, (m->n_entries ? m->n_entries : 1) * sizeof *x->probs, 0);
-    x->b = pool_take(x, POOL_B, (m->n_choices ? m->n_choices : 1) * sizeof *x->b, 0);
-    if (!x->state_start || !x->choice_start || !x->targets || !ecount || !x->probs || !x->b) {
-        rc = oom(err);
-        goto done;
-    }
-
-    /* two parallel passes over the system states: count choices and
-     * entries, scan, fill (the layout of a sequential loop) */
-    struct sys_pass sp = {.x = x, .internal = internal, .mstart = mstart,
-                          .members = mstart ? members : x->back,
-                          .ccount = x->state_start, .ecount = ecount};
-    trace(x->o, "system: numbered, allocated");
-    par_for(x->o->threads, ns, sys_count, &sp);
+    sp->ccount = x->state_start;
+    par_for(x->o->threads, ns, sys_count, sp);
     for (uint64_t k = 0; k < ns; k++)
-        if (!x->state_start[k]) {
-            rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
-                         "internal error: system state %llu (model state %u) has no choice",
-                         (unsigned long long)k, sp.members[mstart ? mstart[k] : k]);
-            goto done;
-        }
+        if (!x->state_start[k])
+            return wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                           "internal error: system state %llu (model state %u) has no choice",
+                           (unsigned long long)k, sp->members[sp->mstart ? sp->mstart[k] : k]);
     exclusive_scan(x->state_start, ns);
-    exclusive_scan(ecount, ns);
+    exclusive_scan(sp->ecount, ns);
     x->choice_start[0] = 0;
-    par_for(x->o->threads, ns, sys_fill, &sp);
-    uint64_t nc = x->state_start[ns], ne = ecount[ns];
+    par_for(x->o->threads, ns, sys_fill, sp);
+    uint64_t nc = x->state_start[ns], ne = sp->ecount[ns];
     x->sys = (struct vi_system){.n_states = ns, .n_choices = nc, .n_entries = ne,
                                 .state_start = x->state_start, .choice_start = x->choice_start,
                                 .targets = x->targets, .probs = x->probs, .b = x->b};
     r->sys_states = ns;
     r->sys_choices = nc;
     r->sys_entries = ne;
+    return WX_OK;
+}
+
+/* Builds x->sys from the maybe states (x->loc, x->back and x->n_maybe of
+ * the classes pass).  For Pmax and Rmin the MECs among the maybe states
+ * (under the filter) are collapsed: their decomposition runs on a thread
+ * while the system is built without collapse, then the system is rebuilt
+ * if there are MECs. */
+static int build_system(struct ctx *x, struct mdpcheck_result *r, struct wx_error *err)
+{
+    const struct mdp *m = x->m;
+    uint64_t n = m->n_states, n_maybe = x->n_maybe;
+    int collapse = ((x->p->kind == PROP_PMAX) || (x->p->kind == PROP_RMIN)) && n_maybe;
+    int zero_reward_only = x->p->kind == PROP_RMIN;
+    struct mec_job mj = {.x = x};
+    pthread_t mec_tid;
+    int mec_thread = 0, mec_done = 0;
+    uint8_t *internal = NULL;
+    uint32_t *mec_of = NULL, *mec_sid = NULL, *sid = NULL;
+    uint64_t *mstart = NULL;
+    uint32_t *members = NULL;
+    uint64_t *ecount = NULL;
+    int rc = WX_OK;
+    if (collapse) {
+        if ((rc = sub_build(x, zero_reward_only, &mj, err)) != WX_OK)
+            goto done;
+        trace(x->o, "MEC decomposition: started (thread)");
+        mec_thread = pthread_create(&mec_tid, NULL, mec_main, &mj) == 0;
+        if (!mec_thread) { /* no thread: decompose first */
+            mec_main(&mj);
+            mec_done = 1;
+        }
+    }
+    /* the system without collapse: every maybe state a system state of its
+     * own, numbered in state order (x->loc) */
+    x->state_start = pool_take(x, POOL_STATE_START, (n_maybe + 1) * sizeof *x->state_start, 0);
+    x->choice_start = pool_take(x, POOL_CHOICE_START, (m->n_choices + 1) * sizeof *x->choice_start, 0);
+    x->targets = pool_take(x, POOL_TARGETS, (m->n_entries ? m->n_entries : 1) * sizeof *x->targets, 0);
+    ecount = pool_take(x, POOL_ECOUNT, (n_maybe + 1) * sizeof *ecount, 0);
+    x->probs = pool_take(x, POOL_PROBS, (m->n_entries ? m->n_entries : 1) * sizeof *x->probs, 0);
+    x->b = pool_take(x, POOL_B, (m->n_choices ? m->n_choices : 1) * sizeof *x->b, 0);
+    if (!x->state_start || !x->choice_start || !x->targets || !ecount || !x->probs || !x->b) {
+        rc = oom(err);
+        goto done;
+    }
+    if (!mec_done || mj.rc != WX_OK || !mj.mr.n_mecs) {
+        struct sys_pass sp = {.x = x, .members = x->back, .sid = x->loc, .ecount = ecount};
+        trace(x->o, collapse ? "system: allocated (as if no MEC)" : "system: numbered, allocated");
+        if ((rc = sys_passes(x, &sp, n_maybe, r, err)) != WX_OK)
+            goto done;
+        trace(x->o, collapse ? "system: built (as if no MEC)" : "system: built");
+    }
+    if (mec_thread) {
+        pthread_join(mec_tid, NULL);
+        mec_thread = 0;
+    }
+    if (collapse) {
+        x->mec_seconds = mj.seconds;
+        if (mj.rc != WX_OK) {
+            rc = mj.rc;
+            *err = mj.err;
+            goto done;
+        }
+        trace(x->o, "MEC decomposition: done");
+    }
+    uint64_t n_mecs = collapse ? mj.mr.n_mecs : 0;
+    r->mecs_collapsed = n_mecs;
+    if (!n_mecs) {
+        /* the system built above is the system */
+        x->sid = x->loc, x->loc = NULL;
+        goto done;
+    }
+
+    /* MECs: each becomes one system state (numbered at its smallest
+     * member), its internal choices dropped; the system is rebuilt */
+    if ((rc = mec_sets(x, zero_reward_only, &mj, &internal, &mec_of, err)) != WX_OK)
+        goto done;
+    uint64_t ns = 0;
+    mec_sid = malloc(n_mecs * sizeof *mec_sid);
+    sid = malloc(n * sizeof *sid);
+    if (!mec_sid || !sid) {
+        rc = oom(err);
+        goto done;
+    }
+    for (uint64_t i = 0; i < n_mecs; i++)
+        mec_sid[i] = UINT32_MAX;
+    for (uint64_t s = 0; s < n; s++) {
+        sid[s] = UINT32_MAX;
+        if (x->cls[s] != CLS_MAYBE)
+            continue;
+        if (mec_of[s] != MEC_NONE) {
+            if (mec_sid[mec_of[s]] == UINT32_MAX)
+                mec_sid[mec_of[s]] = (uint32_t)ns++;
+            sid[s] = mec_sid[mec_of[s]];
+        } else
+            sid[s] = (uint32_t)ns++;
+    }
+    /* members of each system state, in state order (counting sort) */
+    mstart = calloc(ns + 1, sizeof *mstart);
+    members = malloc(n_maybe * sizeof *members);
+    if (!mstart || !members) {
+        rc = oom(err);
+        goto done;
+    }
+    for (uint64_t s = 0; s < n; s++)
+        if (sid[s] != UINT32_MAX)
+            mstart[sid[s] + 1]++;
+    for (uint64_t i = 0; i < ns; i++)
+        mstart[i + 1] += mstart[i];
+    for (uint64_t s = 0; s < n; s++)
+        if (sid[s] != UINT32_MAX)
+            members[mstart[sid[s]]++] = (uint32_t)s;
+    for (uint64_t i = ns; i > 0; i--)
+        mstart[i] = mstart[i - 1];
+    mstart[0] = 0;
+    x->sid = sid, sid = NULL;
+    struct sys_pass sp = {.x = x, .internal = internal, .mstart = mstart, .members = members,
+                          .sid = x->sid, .ecount = ecount};
+    trace(x->o, "system: numbered with MECs collapsed");
+    if ((rc = sys_passes(x, &sp, ns, r, err)) != WX_OK)
+        goto done;
+    trace(x->o, "system: built with MECs collapsed");
 done:
+    if (mec_thread)
+        pthread_join(mec_tid, NULL);
+    mec_result_free(&mj.mr);
+    mdp_free(&mj.sub);
+    free(mj.ecount);
     free(internal);
     free(mec_of);
     free(mec_sid);
+    free(sid);
     free(mstart);
     free(members);
     free(ecount);
@@ -1171,8 +1218,6 @@ void mdpcheck_job_free(struct mdpcheck_job *j)
     free(x->state_start), free(x->choice_start), free(x->block_start);
     free(x->level_start), free(x->level_acyclic);
     free(x->targets), free(x->probs), free(x->b);
-    free(x->reuse.state_start), free(x->reuse.choice_start), free(x->reuse.ecount);
-    free(x->reuse.targets);
     for (int i = 0; i < POOL_SLOTS; i++)
         free(x->pool[i]);
     free(j);
@@ -1222,13 +1267,18 @@ int mdpcheck_prepare(const struct mdp *m, const struct mdp_labels *labels,
         /* the construction's arrays at their upper bounds (build_system:
          * a system has at most n_states states, n_choices choices and
          * n_entries entries), in the order of their first use */
+        int collapse = p->kind == PROP_PMAX || p->kind == PROP_RMIN;
         size_t want[POOL_SLOTS] = {
+            [POOL_SUB_STATE_START] = collapse ? (n + 1) * sizeof(uint64_t) : 0,
+            [POOL_SUB_ECOUNT] = collapse ? (n + 1) * sizeof(uint64_t) : 0,
+            [POOL_SUB_CHOICE_START] = collapse ? (nc + 1) * sizeof(uint64_t) : 0,
+            [POOL_SUB_TARGETS] = collapse ? (ne ? ne : 1) * sizeof(uint32_t) : 0,
             [POOL_STATE_START] = (n + 1) * sizeof(uint64_t),
+            [POOL_ECOUNT] = (n + 1) * sizeof(uint64_t),
             [POOL_CHOICE_START] = (nc + 1) * sizeof(uint64_t),
             [POOL_TARGETS] = (ne ? ne : 1) * sizeof(uint32_t),
             [POOL_PROBS] = (ne ? ne : 1) * sizeof(double),
             [POOL_B] = (nc ? nc : 1) * sizeof(double),
-            [POOL_ECOUNT] = (n + 1) * sizeof(uint64_t),
             [POOL_SLO] = (n ? n : 1) * sizeof(double),
             [POOL_SHI] = (n ? n : 1) * sizeof(double),
         };
@@ -1246,10 +1296,8 @@ int mdpcheck_prepare(const struct mdp *m, const struct mdp_labels *labels,
         warm_add(&w, x->cls, n, 0, 0);
         warm_add(&w, x->loc, n * sizeof *x->loc, 0, 0);
         warm_add(&w, x->back, n * sizeof *x->back, 0, 0);
-        static const int order[] = {POOL_STATE_START, POOL_ECOUNT, POOL_CHOICE_START, POOL_TARGETS,
-                                    POOL_PROBS, POOL_B, POOL_SLO, POOL_SHI};
-        for (size_t i = 0; i < sizeof order / sizeof *order; i++)
-            warm_add(&w, x->pool[order[i]], x->pool_bytes[order[i]], 0, 0);
+        for (int i = 0; i < POOL_SLOTS; i++)
+            warm_add(&w, x->pool[i], x->pool_bytes[i], 0, 0);
         warm_add(&w, j->lo, n * sizeof *j->lo, 0, 0);
         warm_add(&w, j->hi, n * sizeof *j->hi, 0, 0);
     }
