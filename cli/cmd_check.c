@@ -613,8 +613,9 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
      * with 4 KiB pages it was cut short (2026-11-22, bench/RESULTS.md).
      * Diagnostic knobs (bench/bench_check_e2e.sh --var): WARPEX_CHECK_WARM=0
      * skips the warming, WARPEX_CHECK_HUGEPAGES=0 or 1 overrides the advice. */
-    const char *knob = getenv("WARPEX_CHECK_HUGEPAGES");
-    mo.huge_pages = knob && *knob ? *knob == '1' : want_gpu;
+    const char *hp_knob = getenv("WARPEX_CHECK_HUGEPAGES"), *knob;
+    mo.huge_pages = hp_knob && *hp_knob ? *hp_knob == '1'
+                                        : want_gpu && !(atomic_load(&probe.done) && !probe.usable);
     knob = getenv("WARPEX_CHECK_WARM");
     int warm = !(knob && *knob == '0');
 
@@ -691,6 +692,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     fflush(stdout);
     tl_mark("initial states, labels checked, header printed");
 
+    if (!(hp_knob && *hp_knob))
+        mo.huge_pages = bk == CLI_BACKEND_GPU;
     knob = getenv("WARPEX_CHECK_REAPER"); /* diagnostic: 0 frees in line */
     if (bk == CLI_BACKEND_GPU && !(knob && *knob == '0') && (reaper = calloc(1, sizeof *reaper)))
         mo.keep_work = 1; /* the last property's work arrays go to the reaper too */
