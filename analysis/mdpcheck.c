@@ -119,7 +119,37 @@ struct ctx {
      * pool until taken.  Empty when not prepared warm. */
     void *pool[POOL_SLOTS];
     size_t pool_bytes[POOL_SLOTS];
+    /* pool blocks page-locked through options.pin (released by xfree) */
+    void *pinned[POOL_SLOTS];
+    void (*unpin)(void *p);
+    void *later[8];      /* blocks freed at the end (mdpcheck_job_free) */
+    int n_later;
 };
+
+/* free() for any work array: a page-locked block is released first. */
+static void xfree(struct ctx *x, void *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < POOL_SLOTS; i++)
+        if (x->pinned[i] == p) {
+            x->unpin(p);
+            x->pinned[i] = NULL;
+        }
+    free(p);
+}
+
+/* A block no longer needed, freed at the end rather than now (releasing a
+ * page-locked block costs; at the end it overlaps the exit). */
+static void free_later(struct ctx *x, void *p)
+{
+    if (!p)
+        return;
+    if (x->n_later < (int)(sizeof x->later / sizeof *x->later))
+        x->later[x->n_later++] = p;
+    else
+        xfree(x, p);
+}
 
 /* A pool block of at least bytes for slot, or a fresh one (zeroed when
  * zero: pool blocks always are).  The caller owns the result (free()). */
@@ -588,7 +618,9 @@ done:
     if (mec_thread)
         pthread_join(mec_tid, NULL);
     mec_result_free(&mj.mr);
-    mdp_free(&mj.sub);
+    free_later(x, mj.sub.state_start);
+    free_later(x, mj.sub.choice_start);
+    free_later(x, mj.sub.targets);
     free(mj.ecount);
     free(internal);
     free(mec_of);
@@ -802,7 +834,7 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
     for (uint64_t s = 0; s < x->m->n_states; s++)
         if (x->sid[s] != UINT32_MAX)
             x->sid[s] = (uint32_t)perm[x->sid[s]];
-#define SWAP(field, v) do { free(x->field); x->field = v; v = NULL; } while (0)
+#define SWAP(field, v) do { xfree(x, x->field); x->field = v; v = NULL; } while (0)
     SWAP(state_start, nss);
     SWAP(choice_start, ncs);
     SWAP(targets, nt);
@@ -1215,11 +1247,13 @@ void mdpcheck_job_free(struct mdpcheck_job *j)
     struct ctx *x = &j->x;
     free(j->allowed), free(j->yes), free(j->no), free(j->lo), free(j->hi);
     free(x->cls), free(x->target), free(x->ok), free(x->loc), free(x->back), free(x->sid);
-    free(x->state_start), free(x->choice_start), free(x->block_start);
+    xfree(x, x->state_start), xfree(x, x->choice_start), free(x->block_start);
     free(x->level_start), free(x->level_acyclic);
-    free(x->targets), free(x->probs), free(x->b);
+    xfree(x, x->targets), xfree(x, x->probs), xfree(x, x->b);
+    for (int i = 0; i < x->n_later; i++)
+        xfree(x, x->later[i]);
     for (int i = 0; i < POOL_SLOTS; i++)
-        free(x->pool[i]);
+        xfree(x, x->pool[i]);
     free(j);
 }
 
@@ -1332,6 +1366,23 @@ static void fill_bounds(void *arg, uint64_t lo, uint64_t hi, int chunk)
             f->hi[i] = 1;
 }
 
+/* The pool blocks that are copied to the GPU (the sub-MDP for the MEC
+ * decomposition, the system for the solve), page-locked on a thread while
+ * the precomputation runs. */
+static void *pin_main(void *arg)
+{
+    struct ctx *x = arg;
+    static const int slots[] = {POOL_SUB_STATE_START, POOL_SUB_CHOICE_START, POOL_SUB_TARGETS,
+                                POOL_STATE_START,     POOL_CHOICE_START,     POOL_TARGETS,
+                                POOL_PROBS,           POOL_B};
+    for (size_t i = 0; i < sizeof slots / sizeof *slots; i++) {
+        int k = slots[i];
+        if (x->pool[k] && x->o->pin(x->pool[k], x->pool_bytes[k]))
+            x->pinned[k] = x->pool[k];
+    }
+    return NULL;
+}
+
 int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
                     struct mdpcheck_result *r, struct wx_error *err)
 {
@@ -1349,6 +1400,12 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
     double *slo = NULL, *shi = NULL;
     double t0 = now_s();
     int rc = WX_OK;
+    pthread_t pin_tid;
+    int pin_thread = 0;
+    if (o->pin && o->unpin) {
+        x->unpin = o->unpin;
+        pin_thread = pthread_create(&pin_tid, NULL, pin_main, x) == 0;
+    }
     switch (p->kind) {
     case PROP_PMAX:
         if (o->precompute2)
@@ -1401,6 +1458,11 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
         }
     r->precomp_seconds = j->label_seconds + (now_s() - t0);
     trace(o, "precomputation: classes done");
+    if (pin_thread) { /* the pool stays untouched until here */
+        pthread_join(pin_tid, NULL);
+        pin_thread = 0;
+        trace(o, "work arrays page-locked");
+    }
 
     t0 = now_s();
     if ((rc = build_system(x, r, err)) != WX_OK)
@@ -1457,6 +1519,8 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
         free(mid);
     }
 done:
+    if (pin_thread)
+        pthread_join(pin_tid, NULL);
     free(slo), free(shi);
     if (rc == WX_OK && o->keep_work)
         r->work = j; /* freed with the result */

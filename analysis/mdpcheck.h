@@ -52,6 +52,7 @@
 #define WX_MDPCHECK_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../graph/mdp.h"
@@ -106,6 +107,11 @@ struct mdpcheck_options {
                                 work arrays (mdpcheck.c: off by default)     */
     int keep_work;           /* keep the work arrays in result.work instead
                                 of freeing them before returning           */
+    /* Page-locking (kernels/hostpin.h; both NULL: none): the prepared work
+     * arrays that go to the GPU are locked on a thread while the
+     * precomputation runs, and unlocked before they are freed. */
+    int (*pin)(void *p, size_t bytes);
+    void (*unpin)(void *p);
     mdpcheck_precompute_fn precompute; /* NULL: valiter_precompute_cpu       */
     mdpcheck_precompute2_fn precompute2; /* NULL: two precompute calls where
                                             a property needs two sets          */

@@ -31,6 +31,7 @@
 #include "../graph/mdp_lab.h"
 #include "../analysis/mec.h"
 #include "../analysis/scc.h"
+#include "../kernels/hostpin.h"
 #include "cli.h"
 
 /* ---- the timeline (WARPEX_TIMELINE set and not "0") ----
@@ -694,6 +695,9 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
 
     if (!(hp_knob && *hp_knob))
         mo.huge_pages = bk == CLI_BACKEND_GPU;
+    knob = getenv("WARPEX_CHECK_PIN"); /* diagnostic: 0 leaves the arrays pageable */
+    if (bk == CLI_BACKEND_GPU && !(knob && *knob == '0'))
+        mo.pin = hostpin_register, mo.unpin = hostpin_unregister;
     knob = getenv("WARPEX_CHECK_REAPER"); /* diagnostic: 0 frees in line */
     if (bk == CLI_BACKEND_GPU && !(knob && *knob == '0') && (reaper = calloc(1, sizeof *reaper)))
         mo.keep_work = 1; /* the last property's work arrays go to the reaper too */

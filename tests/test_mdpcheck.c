@@ -5,7 +5,9 @@
  * Random MDPs (global or local targets, with end components, or a DAG
  * without any), up to 40 000 states so that the parallel passes run on
  * several chunks; every property kind, F and U.  The split path -- not
- * warm, warm to the end, warm stopped at once, huge pages advised -- and
+ * warm, warm to the end, warm stopped at once, huge pages advised, work
+ * arrays page-locked (a fake locker: each locked block must be unlocked
+ * once before it is freed) -- and
  * other thread counts must give bit-identical results (values, classes,
  * system size, MECs, sweeps, scheduler); the counts of yes/no/maybe states
  * must match valiter_precompute_cpu's sets; an unknown label fails in
@@ -98,8 +100,37 @@ static int same(const struct mdpcheck_result *a, const struct mdpcheck_result *b
            (!a->choice || !memcmp(a->choice, b->choice, n * sizeof *a->choice));
 }
 
+/* A fake page-locker: remembers what is locked; unlocking something not
+ * locked (or twice) is counted as an error. */
+static void *locked[64];
+static int n_locked, n_lock_calls, lock_errors;
+
+static int fake_pin(void *p, size_t bytes)
+{
+    (void)bytes;
+    n_lock_calls++;
+    for (int i = 0; i < 64; i++)
+        if (!locked[i]) {
+            locked[i] = p;
+            n_locked++;
+            return 1;
+        }
+    return 0;
+}
+
+static void fake_unpin(void *p)
+{
+    for (int i = 0; i < 64; i++)
+        if (locked[i] == p) {
+            locked[i] = NULL;
+            n_locked--;
+            return;
+        }
+    lock_errors++;
+}
+
 /* variant: 0 not warm, 1 warm (and keep_work), 2 warm stopped at once,
- * 3 warm + huge pages */
+ * 3 warm + huge pages, 4 warm + page-locking (fake) */
 static int split_run(struct inst *x, const struct property *p, struct mdpcheck_options o,
                      int variant, struct mdpcheck_result *r, struct wx_error *err)
 {
@@ -107,6 +138,8 @@ static int split_run(struct inst *x, const struct property *p, struct mdpcheck_o
     atomic_init(&stop, variant == 2);
     o.huge_pages = variant == 3;
     o.keep_work = variant == 1; /* the work arrays stay in r->work */
+    if (variant == 4)
+        o.pin = fake_pin, o.unpin = fake_unpin;
     struct mdpcheck_job *j = NULL;
     int rc = mdpcheck_prepare(&x->m, &x->lab, NULL, NULL, p, &o, variant != 0,
                               variant == 2 ? &stop : NULL, &j, err);
@@ -178,7 +211,7 @@ static void check_instance(uint64_t seed, uint64_t n, int shape, int probs_only)
         if (shape == 2 && p.kind == PROP_PMAX)
             check(ref.mecs_collapsed == 0, "seed %llu DAG %s: %llu MECs collapsed",
                   (unsigned long long)seed, texts[k], (unsigned long long)ref.mecs_collapsed);
-        for (int v = 0; v < 4; v++)
+        for (int v = 0; v < 5; v++)
             for (int th = 0; th < 2; th++) {
                 struct mdpcheck_options o2 = o;
                 o2.threads = th ? 4 : 1;
@@ -194,6 +227,10 @@ static void check_instance(uint64_t seed, uint64_t n, int shape, int probs_only)
                           (unsigned long long)seed, texts[k]);
                 if (rc == WX_OK)
                     mdpcheck_result_free(&r);
+                if (v == 4)
+                    check(n_locked == 0 && lock_errors == 0,
+                          "seed %llu %s: page-locking: %d blocks left locked, %d bad unlocks",
+                          (unsigned long long)seed, texts[k], n_locked, lock_errors);
             }
         mdpcheck_result_free(&ref);
         prop_free(&p);
@@ -214,6 +251,7 @@ int main(int argc, char **argv)
     check_instance(seed * 1000003u + 20, 20000, 0, 1);
     check_instance(seed * 1000003u + 21, 24000, 2, 1);
 
+    check(n_lock_calls > 0, "page-locking was asked for %d blocks (want some)", n_lock_calls);
     /* the MEC path (decomposition, collapse, rebuilt system) ran */
     check(with_mecs > 0, "%llu properties with MECs collapsed (want some)",
           (unsigned long long)with_mecs);
