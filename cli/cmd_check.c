@@ -427,6 +427,18 @@ struct reaper {
     struct mdpcheck_result r;
 };
 
+/* hostpin_unregister, except once the reaper has the arrays: then the
+ * process is exiting, no copy from them follows, and the CUDA runtime's
+ * teardown (which runs at the same time) releases the locks itself; an
+ * unregister racing that teardown is what must not happen. */
+static atomic_int reaping;
+
+static void check_unpin(void *p)
+{
+    if (!atomic_load(&reaping))
+        hostpin_unregister(p);
+}
+
 static void *reaper_main(void *arg)
 {
     struct reaper *x = arg;
@@ -697,7 +709,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         mo.huge_pages = bk == CLI_BACKEND_GPU;
     knob = getenv("WARPEX_CHECK_PIN"); /* diagnostic: 0 leaves the arrays pageable */
     if (bk == CLI_BACKEND_GPU && !(knob && *knob == '0'))
-        mo.pin = hostpin_register, mo.unpin = hostpin_unregister;
+        mo.pin = hostpin_register, mo.unpin = check_unpin;
     knob = getenv("WARPEX_CHECK_REAPER"); /* diagnostic: 0 frees in line */
     if (bk == CLI_BACKEND_GPU && !(knob && *knob == '0') && (reaper = calloc(1, sizeof *reaper)))
         mo.keep_work = 1; /* the last property's work arrays go to the reaper too */
@@ -863,6 +875,7 @@ out:
         reaper->initial = initial, reaper->reward_of = reward_of;
         pthread_attr_t at;
         pthread_t tid;
+        atomic_store(&reaping, 1);
         int started = pthread_attr_init(&at) == 0;
         if (started) {
             started = pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED) == 0 &&
@@ -873,6 +886,7 @@ out:
             tl_mark("check: frees handed to a thread, returning (what follows is exit)");
             return rc;
         }
+        atomic_store(&reaping, 0);
         mdpcheck_result_free(&reaper->r); /* no thread: free here */
     }
     free(reaper);
