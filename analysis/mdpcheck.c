@@ -1522,10 +1522,7 @@ done:
     if (pin_thread)
         pthread_join(pin_tid, NULL);
     free(slo), free(shi);
-    if (rc == WX_OK && o->keep_work)
-        r->work = j; /* freed with the result */
-    else
-        mdpcheck_job_free(j);
+    mdpcheck_job_free(j);
     if (rc != WX_OK)
         mdpcheck_result_free(r);
     return rc;
@@ -1546,8 +1543,6 @@ int mdpcheck_run(const struct mdp *m, const struct mdp_labels *labels,
 
 void mdpcheck_result_free(struct mdpcheck_result *r)
 {
-    mdpcheck_job_free(r->work);
-    r->work = NULL;
     free(r->lo);
     free(r->hi);
     free(r->choice);

@@ -30,7 +30,9 @@
  *     built in two parallel passes, count then fill at prefix-summed
  *     offsets (options.threads; the layout does not depend on them); the
  *     MEC decomposition is options.mec (mec_cpu or mec_gpu: identical
- *     results, canonical ids).
+ *     results, canonical ids).  It runs on a thread while the system is
+ *     built as if there were no MEC; when it finds MECs the system is
+ *     rebuilt with them collapsed (same result as building it after).
  *  4. Bounds: lower 0; upper 1 for probabilities; for rewards an upper
  *     bound is computed and CERTIFIED: plain value iteration on the system
  *     with every choice's reward raised by delta gives w with
@@ -105,8 +107,6 @@ struct mdpcheck_options {
     uint64_t device_memory;  /* vi_params.device_memory (GPU level solve)    */
     int huge_pages;          /* advise transparent huge pages for the large
                                 work arrays (mdpcheck.c: off by default)     */
-    int keep_work;           /* keep the work arrays in result.work instead
-                                of freeing them before returning           */
     /* Page-locking (kernels/hostpin.h; both NULL: none): the prepared work
      * arrays that go to the GPU are locked on a thread while the
      * precomputation runs, and unlocked before they are freed. */
@@ -124,8 +124,6 @@ struct mdpcheck_options {
     void (*trace)(void *arg, const char *event);
     void *trace_arg;
 };
-
-struct mdpcheck_job;
 
 struct mdpcheck_result {
     uint64_t n_states;
@@ -146,10 +144,6 @@ struct mdpcheck_result {
     double mec_seconds;      /* of build_seconds, the MEC decomposition     */
     double solve_seconds;    /* numeric solution incl. the bound phase      */
     struct vi_stats stats;   /* of the final solve call                     */
-    struct mdpcheck_job *work; /* with options.keep_work: the work arrays,
-                                  released by mdpcheck_result_free (so that
-                                  a caller can release them later, e.g. on
-                                  another thread); else NULL                */
 };
 
 /* Checks p on m.  labels may be NULL (then only true/false/"deadlock"/
@@ -185,6 +179,7 @@ void mdpcheck_result_free(struct mdpcheck_result *r);
  * differ from prepare's options; threads should not) and always consumes
  * the job.  Results are identical to mdpcheck_run's, warm or not.
  * mdpcheck_job_free releases a job that will not be finished (NULL: no-op). */
+struct mdpcheck_job;
 int mdpcheck_prepare(const struct mdp *m, const struct mdp_labels *labels,
                      const struct mdp_rewards *rew, const uint8_t *initial,
                      const struct property *p, const struct mdpcheck_options *options, int warm,

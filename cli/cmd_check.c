@@ -412,51 +412,6 @@ static int read_reward_files(const struct check_options *o, const struct mdp *m,
     return WX_OK;
 }
 
-/* The last frees of a GPU check (see the end of cmd_check): everything
- * cmd_check owns once its output is written, copied here by value. */
-struct reaper {
-    struct check_options o;
-    struct mdp m;
-    struct mdp_labels labels;
-    struct mdp_reward_models rew;
-    struct mdp_sta sta;
-    struct property *props;
-    size_t n_props;
-    uint8_t *initial;
-    int *reward_of;
-    struct mdpcheck_result r;
-};
-
-/* hostpin_unregister, except once the reaper has the arrays: then the
- * process is exiting, no copy from them follows, and the CUDA runtime's
- * teardown (which runs at the same time) releases the locks itself; an
- * unregister racing that teardown is what must not happen. */
-static atomic_int reaping;
-
-static void check_unpin(void *p)
-{
-    if (!atomic_load(&reaping))
-        hostpin_unregister(p);
-}
-
-static void *reaper_main(void *arg)
-{
-    struct reaper *x = arg;
-    mdpcheck_result_free(&x->r);
-    free(x->o.props);
-    free(x->o.srew);
-    free(x->o.trew);
-    free(x->reward_of);
-    free(x->initial);
-    prop_free_all(x->props, x->n_props);
-    mdp_labels_free(&x->labels);
-    mdp_reward_models_free(&x->rew);
-    mdp_sta_free(&x->sta);
-    mdp_free(&x->m);
-    free(x);
-    return NULL;
-}
-
 int cmd_check(int argc, char **argv, int first, struct wx_error *err)
 {
     struct check_options o;
@@ -475,7 +430,6 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     uint8_t *initial = NULL;
     int *reward_of = NULL;
     struct mdpcheck_job *job0 = NULL; /* property 1, prepared during the GPU probe */
-    struct reaper *reaper = NULL;     /* GPU used: the last frees go on a thread */
     int have_labels = 0;
     int rc = parse_options(argc, argv, first, &o, err);
     if (rc != WX_OK)
@@ -707,12 +661,15 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
 
     if (!(hp_knob && *hp_knob))
         mo.huge_pages = bk == CLI_BACKEND_GPU;
-    knob = getenv("WARPEX_CHECK_PIN"); /* diagnostic: 0 leaves the arrays pageable */
+    /* The arrays copied to the GPU are page-locked during the
+     * precomputation (mdpcheck.h).  Measured on the H100 (2026-11-22):
+     * the MEC upload and the solve's got ~5 and ~10 ms faster, the
+     * precomputation about as much slower (both use the driver at once), so
+     * the whole stayed the same; kept for the solve, which gains more on
+     * larger systems.  WARPEX_CHECK_PIN=0 leaves them pageable. */
+    knob = getenv("WARPEX_CHECK_PIN");
     if (bk == CLI_BACKEND_GPU && !(knob && *knob == '0'))
-        mo.pin = hostpin_register, mo.unpin = check_unpin;
-    knob = getenv("WARPEX_CHECK_REAPER"); /* diagnostic: 0 frees in line */
-    if (bk == CLI_BACKEND_GPU && !(knob && *knob == '0') && (reaper = calloc(1, sizeof *reaper)))
-        mo.keep_work = 1; /* the last property's work arrays go to the reaper too */
+        mo.pin = hostpin_register, mo.unpin = hostpin_unregister;
     if (bk == CLI_BACKEND_GPU) {
         mo.precompute = valiter_precompute_gpu;
         mo.precompute2 = valiter_precompute2_gpu;
@@ -851,10 +808,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         fflush(stdout);
         tl_mark("property %zu: printed", i + 1);
     next:
-        if (rc == WX_OK && reaper && i + 1 == n_props)
-            reaper->r = r; /* the last result: released by the reaper */
-        else
-            mdpcheck_result_free(&r);
+        mdpcheck_result_free(&r);
         if (rc != WX_OK) {
             if (o.json)
                 printf("]}\n");
@@ -866,30 +820,6 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
 out:
     mdpcheck_job_free(job0);
     gpu_probe_join(&probe);
-    if (rc == WX_OK && reaper) {
-        /* all output is written: the model, the last result and its work
-         * arrays are released on a detached thread while the process goes
-         * on to exit, whose CUDA teardown (~0.1 s) it overlaps */
-        reaper->o = o, reaper->m = m, reaper->labels = labels, reaper->rew = rew;
-        reaper->sta = sta, reaper->props = props, reaper->n_props = n_props;
-        reaper->initial = initial, reaper->reward_of = reward_of;
-        pthread_attr_t at;
-        pthread_t tid;
-        atomic_store(&reaping, 1);
-        int started = pthread_attr_init(&at) == 0;
-        if (started) {
-            started = pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED) == 0 &&
-                      pthread_create(&tid, &at, reaper_main, reaper) == 0;
-            pthread_attr_destroy(&at);
-        }
-        if (started) {
-            tl_mark("check: frees handed to a thread, returning (what follows is exit)");
-            return rc;
-        }
-        atomic_store(&reaping, 0);
-        mdpcheck_result_free(&reaper->r); /* no thread: free here */
-    }
-    free(reaper);
     free(o.props);
     free(o.srew);
     free(o.trew);
