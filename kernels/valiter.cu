@@ -43,7 +43,13 @@
  * its packed twin vi_sweep_packed (kinds 8-11: 1-byte dictionary indices
  * instead of 8-byte probabilities and constants, targets and indices in one
  * 32-bit word, byte offsets inside a tile; the automatic choice wherever it
- * applies) are what runs; see their comments.
+ * applies) are what runs; see their comments.  Packed Jacobi sweeps run
+ * PERSISTENT (vi_sweep_persist, kinds 14/15, the automatic choice where the
+ * device allows cooperative launch): one launch runs a chunk of sweeps with
+ * a grid barrier between sweeps and the convergence test after each (same
+ * sweeps, same values).  The packed arrays are built on the host with all
+ * cores (vx_pack_phase1/2) and only they go up: the raw system is never
+ * uploaded for a packed solve.
  * Two further kernels are kept for shapes and measurements (pinned with
  * valiter_gpu_set_kernel; on the H100 the tiles kernel was as fast or faster
  * on every shape measured, bench/RESULTS.md):
@@ -80,6 +86,14 @@
  * and per vector (lo, and hi for interval iteration) one read and one write
  * of 8 B per state.  The gathers x[t[e]] and the tile table are not counted:
  * with local targets the caches serve the gathers.
+ *
+ * MEASURED, persistent packed sweeps (H100, 2026-11-22, vi helper's run 1
+ * of the sixth session): consensus N=6 K=2 34.95 us per sweep evict-first
+ * (kind 15), 37.8 cached (14), against 38.0 launched (8); capped to 1, 2, 3
+ * blocks per SM (WARPEX_VI_PERSIST_BLOCKS) 99, 55, 43 us: latency-bound
+ * per warp, not launch- or byte-bound.  20 M states / 120 M entries, few
+ * numbers: 1.10 ms per sweep (14 and 15) against 1.17 (8) and 1.20 (10).
+ * Solve 0.215 s (new, kind 14) vs 0.243 s (main) in the same run.
  *
  * MEASURED, packed sweeps (H100, 2026-11-22, vi helper's runs 2-3 in
  * bench/RESULTS.md; copy 3.02 TB/s): consensus N=6 K=2's Pmax system
@@ -151,10 +165,9 @@ namespace cg = cooperative_groups;
 #define VX_FULL 0xffffffffu
 #define VX_DICT 256u          /* packed sweep: distinct probabilities (and constants) at most */
 #define VX_PK_TILE 255u       /* packed sweep: entries and choices per tile at most (byte offsets) */
-/* persistent packed sweeps (vi_sweep_persist): the automatic choice when the packed system and
- * the vectors take at most VX_PERSIST_L2 times the L2 cache (see the measurements there); sweeps
- * per launch: VX_PCHUNK_MIN in the first, doubling up to VX_PCHUNK_MAX */
-#define VX_PERSIST_L2 2
+/* persistent packed sweeps (vi_sweep_persist, the automatic choice for packed Jacobi sweeps):
+ * sweeps per launch, VX_PCHUNK_MIN in the first, doubling up to VX_PCHUNK_MAX (a launch after
+ * convergence returns at once) */
 #define VX_PCHUNK_MIN 64u
 #define VX_PCHUNK_MAX 4096u
 /* Default sweep kernel: 5 = vi_sweep_tiles2 (interleaved bounds, 32-bit
@@ -2009,17 +2022,20 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
                 CK(cudaGetDevice(&dev));
                 CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
                 CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
-                /* the packed system and the vectors (read and written) */
-                const ull pbytes = n + 2 * nc + 4 * ne + (ull)(iv ? 2 : 1) * 16 * n;
-                if (coop && par->method != VI_GAUSS_SEIDEL && pbytes <= (ull)VX_PERSIST_L2 * (ull)l2)
-                    kind = 14;
+                /* evict-first loads of the streamed arrays when the two
+                 * value vectors fit in half of L2 (they then stay there), cached
+                 * loads when they do not; persistent sweeps (Jacobi, where the
+                 * device can launch them cooperatively) before launched ones.
+                 * H100, consensus N=6 K=2: persistent evict-first 34.95 us per
+                 * sweep, persistent cached 37.8, launched evict-first 38.0,
+                 * launched cached 40.3; 20 M states / 120 M entries: persistent
+                 * 1.10 ms either way, launched 1.17 / 1.20 (vi run 1,
+                 * 2026-11-22) */
+                const int evict = (ull)(iv ? 2 : 1) * 16 * n <= (ull)l2 / 2;
+                if (coop && par->method != VI_GAUSS_SEIDEL)
+                    kind = evict ? 15 : 14;
                 else
-                    /* evict-first loads of the streamed arrays when the two
-                     * value vectors fit in half of L2 (they then stay there:
-                     * consensus N=6 K=2, H100: 37.8-38.0 us per sweep against
-                     * 40.3 cached), cached loads when they do not (10^8
-                     * entries: within 3 % of each other) */
-                    kind = (ull)(iv ? 2 : 1) * 16 * n <= (ull)l2 / 2 ? 8 : 10;
+                    kind = evict ? 8 : 10;
             }
         } else
             kind = kind == 9 || kind == 11 || kind == 13 ? 7 : 5;

@@ -691,7 +691,7 @@ static void solve_instance(uint64_t seed, int k)
     const int dict = k == SK_DICT || k == SK_DICT_BIG;
     if (dict) {
         const int ran = valiter_gpu_last_kind();
-        check(ran == 8 || ran == 10 || ran == 14, "%s: the default is a packed sweep (ran kind %d)", tag, ran);
+        check(ran == 8 || ran == 10 || ran == 14 || ran == 15, "%s: the default is a packed sweep (ran kind %d)", tag, ran);
     }
     {
         /* a pinned kernel variant: all must give the same answer (a packed
@@ -709,6 +709,14 @@ static void solve_instance(uint64_t seed, int k)
             solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, pk[i], 32);
             check(valiter_gpu_last_kind() == pk[i], "%s: pinned kind %d ran (ran %d)", tag, pk[i],
                   valiter_gpu_last_kind());
+        }
+        if (k == SK_DICT_BIG) {
+            /* persistent sweeps on a grid of one block per SM: a warp then
+             * sweeps several tiles (as on big systems) */
+            setenv("WARPEX_VI_PERSIST_BLOCKS", "1", 1);
+            solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, 15, 32);
+            solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, 14, 32);
+            unsetenv("WARPEX_VI_PERSIST_BLOCKS");
         }
     }
     if (sc.interval) {
