@@ -203,7 +203,7 @@ static int vx_pinned(int *group)
     char *end;
     long k = strtol(e, &end, 10);
     *group = *end == ',' ? (int)strtol(end + 1, NULL, 10) : 32;
-    return k > 0 && k <= 18 ? (int)k : 0;
+    return k > 0 && k <= 15 ? (int)k : 0;
 }
 
 extern "C" void valiter_gpu_set_kernel(int kind, int group)
@@ -1311,14 +1311,8 @@ static __device__ __forceinline__ void vx_words(const vx_sys &sy, uint4 ta, uint
     }
 }
 
-/* PF: the entry words come in ewin (loaded one tile ahead by the caller).
- * GF (gathers first; persistent kinds 16/17, where x is not written during
- * a sweep): the tile's gathers are issued back to back with no branch
- * between them (an entry slot past the tile's end gathers x[0], always
- * valid, and is not used), the state's old value with them, so that a tile
- * waits for one round trip of gathers, not one per round of 32 entries and
- * another for the old value. */
-template <bool IV, bool MX, bool INPL, bool ST, bool PF, bool GF = false>
+/* PF: the entry words come in ewin (loaded one tile ahead by the caller). */
+template <bool IV, bool MX, bool INPL, bool ST, bool PF>
 static __device__ __forceinline__ int vx_tile_packed(const vx_sys &sy, uint4 ta, uint4 tb, const double *x,
                                                      double *nx, double eps, int rel, double *sw,
                                                      const double *pd, const double *bd, unsigned lane,
@@ -1343,30 +1337,8 @@ static __device__ __forceinline__ int vx_tile_packed(const vx_sys &sy, uint4 ta,
     }
     const uint32_t k0up = __shfl_up_sync(VX_FULL, k1, 1), k0 = lane ? k0up : 0u;
     /* (1) products: all gathers in flight together */
-    double ol = 0, oh = 0; /* GF: the state's old value(s) */
-    if (GF) {
-        double gl[R], gh[R];
 #pragma unroll
-        for (int r = 0; r < R; r++) {
-            const uint32_t i = lane + 32u * (uint32_t)r;
-            vx_pair<IV, true>(x, i < ne ? ew[r] & tmask : 0u, gl[r], gh[r]);
-        }
-        vx_pair<IV, true>(x, s < s1 ? s : 0u, ol, oh);
-#pragma unroll
-        for (int r = 0; r < R; r++) {
-            const uint32_t i = lane + 32u * (uint32_t)r;
-            if (i < ne) {
-                const double p = pd[ew[r] >> sy.pshift];
-                if (IV) {
-                    sw[2 * i] = __dmul_rn(p, gl[r]);
-                    sw[2 * i + 1] = __dmul_rn(p, gh[r]);
-                } else
-                    sw[i] = __dmul_rn(p, gl[r]);
-            }
-        }
-    }
-#pragma unroll
-    for (int r = 0; r < R && !GF; r++) {
+    for (int r = 0; r < R; r++) {
         const uint32_t i = lane + 32u * (uint32_t)r;
         if (i < ne) {
             const uint32_t w = ew[r];
@@ -1427,18 +1399,6 @@ static __device__ __forceinline__ int vx_tile_packed(const vx_sys &sy, uint4 ta,
     __syncwarp(); /* the next tile overwrites the buffer */
     if (s >= s1)
         return 0;
-    if (GF) { /* vx_store2 with the old value loaded above */
-        if (IV) {
-            bl = bl > ol ? bl : ol;
-            bh = bh < oh ? bh : oh;
-            reinterpret_cast<double2 *>(nx)[s] = make_double2(bl, bh);
-            const double g = bh - bl;
-            return (rel && bl > 0) ? !(g <= eps * bl) : !(g <= eps);
-        }
-        const double d = fabs(bl - ol);
-        nx[s] = bl;
-        return rel ? !(d <= eps * fabs(bl)) : !(d <= eps);
-    }
     return vx_store2<IV, INPL>(s, bl, bh, x, nx, eps, rel);
 }
 
@@ -1510,8 +1470,8 @@ static __global__ void __launch_bounds__(VX_THREADS, 4)
  * in L2 with the vectors stays there from sweep to sweep), kind 15
  * evict-first.  xa/xb: the vectors of odd/even sweeps' reads (x[0] and
  * x[1] of the host's double buffer: sweep it reads x[(it-1) & 1]). */
-template <bool IV, bool MX, bool ST, bool GF, int MINB = 4>
-static __global__ void __launch_bounds__(VX_THREADS, MINB)
+template <bool IV, bool MX, bool ST>
+static __global__ void __launch_bounds__(VX_THREADS, 4)
     vi_sweep_persist(vx_sys sy, double *xa, double *xb, vx_ctl *ctl, ull it0, ull it1, double eps, int rel)
 {
     __shared__ double sb[VX_THREADS / 32][VX_TILE_ENTRIES * (IV ? 2 : 1)];
@@ -1541,7 +1501,7 @@ static __global__ void __launch_bounds__(VX_THREADS, MINB)
             const uint4 ca = ta, cb = tb;
             if (k + nwarps < sy.ntiles)
                 ta = vx_ld<false>(sy.trec + k + nwarps), tb = vx_ld<false>(sy.trec + k + nwarps + 1);
-            bad |= vx_tile_packed<IV, MX, true, ST, false, GF>(sy, ca, cb, x, nx, eps, rel, sw, pd, bd, lane, ew);
+            bad |= vx_tile_packed<IV, MX, true, ST, false>(sy, ca, cb, x, nx, eps, rel, sw, pd, bd, lane, ew);
         }
         /* vx_sweep_done: viol[it % 3] collects this sweep; viol[(it + 1) % 3]
          * (last read after sweep it - 2's barrier) is cleared for the next */
@@ -1954,26 +1914,13 @@ static __global__ void vx_check_system(vx_sys sy, ull ne, unsigned *bad)
 
 typedef void (*vx_persist_fn)(vx_sys, double *, double *, vx_ctl *, ull, ull, double, int);
 
-template <bool GF>
-static vx_persist_fn vx_pick_persist2(int iv, int mx, int st)
+static vx_persist_fn vx_pick_persist(int iv, int mx, int st)
 {
     if (iv)
-        return mx ? (st ? vi_sweep_persist<true, true, true, GF> : vi_sweep_persist<true, true, false, GF>)
-                  : (st ? vi_sweep_persist<true, false, true, GF> : vi_sweep_persist<true, false, false, GF>);
-    return mx ? (st ? vi_sweep_persist<false, true, true, GF> : vi_sweep_persist<false, true, false, GF>)
-              : (st ? vi_sweep_persist<false, false, true, GF> : vi_sweep_persist<false, false, false, GF>);
-}
-
-/* kind 14/15: cached / evict-first system loads; 16/17: the same with the
- * gathers first; 18: 17 compiled for 3 blocks per SM (80 registers: no
- * spills, fewer warps) */
-static vx_persist_fn vx_pick_persist(int iv, int mx, int kind)
-{
-    if (kind == 18)
-        return iv ? (mx ? vi_sweep_persist<true, true, true, true, 3> : vi_sweep_persist<true, false, true, true, 3>)
-                  : (mx ? vi_sweep_persist<false, true, true, true, 3> : vi_sweep_persist<false, false, true, true, 3>);
-    const int st = kind == 15 || kind == 17;
-    return kind >= 16 ? vx_pick_persist2<true>(iv, mx, st) : vx_pick_persist2<false>(iv, mx, st);
+        return mx ? (st ? vi_sweep_persist<true, true, true> : vi_sweep_persist<true, true, false>)
+                  : (st ? vi_sweep_persist<true, false, true> : vi_sweep_persist<true, false, false>);
+    return mx ? (st ? vi_sweep_persist<false, true, true> : vi_sweep_persist<false, true, false>)
+              : (st ? vi_sweep_persist<false, false, true> : vi_sweep_persist<false, false, false>);
 }
 
 /* Host packing (struct vx_hpack) of sys, phase 1: *packable = 1 and the
@@ -2094,11 +2041,11 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
     }
     if (par->method == VI_GAUSS_SEIDEL && (kind == 5 || kind == 8 || kind == 10 || kind == 12))
         kind += kind == 5 ? 2 : 1; /* in-place sweeps (see vi_sweep_tiles2) */
-    if (par->method == VI_GAUSS_SEIDEL && kind >= 14)
-        kind = kind == 14 || kind == 16 ? 11 : 9; /* persistent sweeps are Jacobi: the in-place packed sweep */
+    if (par->method == VI_GAUSS_SEIDEL && (kind == 14 || kind == 15))
+        kind = kind == 14 ? 11 : 9; /* persistent sweeps are Jacobi: the in-place packed sweep */
     inpl = kind == 7 || kind == 9 || kind == 11 || kind == 13;
     packed = kind >= 8;
-    pers = kind >= 14;
+    pers = kind == 14 || kind == 15;
 
     if (packed) {
         /* tiles, then the packed words (host, all cores), then the uploads:
@@ -2245,11 +2192,11 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
         CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
         if (pers) {
             int coop = 0;
-            pfn = vx_pick_persist(iv, par->maximize, kind);
+            pfn = vx_pick_persist(iv, par->maximize, kind == 15);
             CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
             CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pfn, VX_THREADS, 0));
             if (!coop || per_sm < 1) /* a pinned persistent kind the device cannot launch: the launched sweeps */
-                kind = kind == 14 || kind == 16 ? 10 : 8, pers = 0;
+                kind = kind == 14 ? 10 : 8, pers = 0;
             /* WARPEX_VI_PERSIST_BLOCKS=k: at most k blocks per SM (a tuning knob for measurements) */
             const char *e = getenv("WARPEX_VI_PERSIST_BLOCKS");
             const int cap = e && *e ? atoi(e) : 0;
