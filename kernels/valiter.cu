@@ -87,13 +87,25 @@
  * of 8 B per state.  The gathers x[t[e]] and the tile table are not counted:
  * with local targets the caches serve the gathers.
  *
- * MEASURED, persistent packed sweeps (H100, 2026-11-22, vi helper's run 1
- * of the sixth session): consensus N=6 K=2 34.95 us per sweep evict-first
- * (kind 15), 37.8 cached (14), against 38.0 launched (8); capped to 1, 2, 3
- * blocks per SM (WARPEX_VI_PERSIST_BLOCKS) 99, 55, 43 us: latency-bound
- * per warp, not launch- or byte-bound.  20 M states / 120 M entries, few
- * numbers: 1.10 ms per sweep (14 and 15) against 1.17 (8) and 1.20 (10).
- * Solve 0.215 s (new, kind 14) vs 0.243 s (main) in the same run.
+ * MEASURED, persistent packed sweeps (H100, 2026-11-22, vi helper's runs 1
+ * and 2 of the sixth session): consensus N=6 K=2 34.8-35.0 us per sweep
+ * evict-first (kind 15, the default here), 37.6-37.8 cached (14), against
+ * 38.0-38.2 launched (8; main: 38.3-39.0); capped to 1, 2, 3 blocks per SM
+ * (WARPEX_VI_PERSIST_BLOCKS) 99, 55, 43 us.  Solve 0.198-0.204 s against
+ * main's 0.247-0.248 s in the same run: 5069 x 34.8 us of sweeps plus
+ * ~22 ms of set-up and read-back (main: ~50 ms: the raw system uploaded
+ * and packed on the device).  Nsight Compute on the first launch (64
+ * sweeps): L1/shared-memory pipe 80 % busy, L2 45 %, DRAM 21 %, 32 warps
+ * per SM (limit: registers and shared memory), 15.5 cycles per issued
+ * instruction, 38 % of them waiting on L1TEX (scratch, dictionaries,
+ * gathers, spills: 14.9 M spill requests in 64 sweeps) -- the next lever
+ * is fewer shared-memory wavefronts per tile (one 16-byte access per
+ * (lo, hi) product instead of two 8-byte ones) and no spills, not
+ * launches or DRAM bytes.  Issuing a tile's gathers all at once before the
+ * products (measured as kinds 16-18, removed): 47.5 us (more spills), 39.7
+ * at 3 blocks per SM without spills -- slower.  20 M states / 120 M
+ * entries, few numbers: 1.095-1.10 ms per sweep (14 and 15) against
+ * 1.15-1.17 (8) and 1.17-1.20 (10).
  *
  * MEASURED, packed sweeps (H100, 2026-11-22, vi helper's runs 2-3 in
  * bench/RESULTS.md; copy 3.02 TB/s): consensus N=6 K=2's Pmax system
