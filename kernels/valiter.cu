@@ -76,7 +76,9 @@
  * finished).  The host therefore enqueues sweeps in batches (4, 8, ... up to
  * VX_BATCH_MAX) with an asynchronous copy of ctl after each batch, keeps two
  * batches in flight and never waits per sweep; launches after convergence
- * are no-ops that cost a few microseconds.
+ * are no-ops that cost a few microseconds.  The persistent kernels keep this
+ * protocol with a chunk of sweeps per launch: between sweeps of a launch
+ * the grid meets at a barrier and reads viol[k % 3] itself.
  *
  * BYTES PER SWEEP (stats.bytes_per_sweep) counts what a sweep must stream at
  * least in the representation its kernel reads: 8 B per state (state
