@@ -67,7 +67,7 @@ void valiter_gpu_set_kernel(int kind, int group);
  * falls back to 5 (7 in place) when the system cannot be packed; 12/13:
  * packed with the next tile's entry words loaded ahead; 14/15: persistent
  * packed Jacobi sweeps, one cooperative launch for many sweeps, cached /
- * evict-first loads: the default for small packable systems) */
+ * evict-first loads: the default for packed Jacobi solves) */
 int valiter_gpu_last_kind(void);
 
 static int quick, ref_only;
