@@ -144,9 +144,12 @@ if [ $consensus = 1 ]; then
     # unpacked*: the same binary with WARPEX_VI_KERNEL=5 (the unpacked sweep
     # kernel; kernels/valiter.cu), unpacked-inplace*: =7 (its in-place twin)
     # packed-evict*/packed-cached*: the packed sweep pinned to evict-first
-    # (=8) or cached (=10) loads of the streamed arrays
+    # (=8) or cached (=10) loads of the streamed arrays; persist-cached*:
+    # the persistent packed sweep with cached loads (=14; the default is
+    # its evict-first twin, 15, where the vectors fit in half of L2)
     runs=("$warpex gpu 1" "$warpex gpu 2" "$warpex gpu 3" "$warpex gpu unpacked1" "$warpex gpu unpacked2"
           "$warpex gpu packed-evict1" "$warpex gpu packed-evict2" "$warpex gpu packed-cached1" "$warpex gpu packed-cached2"
+          "$warpex gpu persist-cached1" "$warpex gpu persist-cached2"
           "$warpex gpu topo1 --method topological"
           "$warpex gpu inplace1 --solver inplace"
           "$warpex gpu inplace2 --solver inplace" "$warpex gpu inplace3 --solver inplace"
@@ -161,6 +164,7 @@ if [ $consensus = 1 ]; then
         case $r in
         unpacked-inplace*) envs=(WARPEX_VI_KERNEL=7) ;; unpacked*) envs=(WARPEX_VI_KERNEL=5) ;;
         packed-evict*) envs=(WARPEX_VI_KERNEL=8) ;; packed-cached*) envs=(WARPEX_VI_KERNEL=10) ;;
+        persist-cached*) envs=(WARPEX_VI_KERNEL=14) ;;
         esac
         env "${envs[@]}" "$w" check "$D/c62.tra" --lab "$D/c62.lab" --prop "$prop" --backend $bk $extra --json >"$j" 2>&1 ||
             { rc=$?; echo "| $(basename "$w") | $bk | $r | FAILED rc $rc: $(head -c 120 "$j") | | | | | | | | | | | | |"; status=1; continue; }

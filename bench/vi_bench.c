@@ -437,13 +437,17 @@ int main(int argc, char **argv)
              st.sweep_seconds > 0 ? bytes5 / st.sweep_seconds / 1e9 : 0.0);
     row("GPU interval solve", &y, "GPU", st.iterations, st.sweep_seconds, st.bytes_per_sweep, st.seconds, note);
     if (variants) {
-        static const int kinds[][2] = {{5, 32}, {8, 32}, {10, 32}, {12, 32}, {6, 32}, {3, 32}, {4, 32}, {1, 1}, {1, 2}, {1, 4}, {1, 8}, {2, 8}, {2, 32}};
+        static const int kinds[][2] = {{5, 32}, {8, 32}, {10, 32}, {12, 32}, {14, 32}, {15, 32}, {6, 32}, {3, 32}, {4, 32}, {1, 1}, {1, 2}, {1, 4}, {1, 8}, {2, 8}, {2, 32}};
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
             gpu_solve(&y, 1e-300, 40, kinds[i][0], kinds[i][1], &st, NULL, msg, sizeof msg);
             char what[96];
             if (kinds[i][0] >= 8) {
                 snprintf(what, sizeof what, "GPU sweep packed, %s loads (ran kind %d)",
-                         kinds[i][0] == 8 ? "evict-first" : kinds[i][0] == 12 ? "evict-first, words ahead" : "cached",
+                         kinds[i][0] == 8    ? "evict-first"
+                         : kinds[i][0] == 12 ? "evict-first, words ahead"
+                         : kinds[i][0] == 14 ? "persistent, cached"
+                         : kinds[i][0] == 15 ? "persistent, evict-first"
+                                             : "cached",
                          valiter_gpu_last_kind());
                 char nt[200];
                 snprintf(nt, sizeof nt, "40 sweeps, pinned kernel; unpacked bytes: %.0f GB/s",

@@ -43,7 +43,13 @@
  * its packed twin vi_sweep_packed (kinds 8-11: 1-byte dictionary indices
  * instead of 8-byte probabilities and constants, targets and indices in one
  * 32-bit word, byte offsets inside a tile; the automatic choice wherever it
- * applies) are what runs; see their comments.
+ * applies) are what runs; see their comments.  Packed Jacobi sweeps run
+ * PERSISTENT (vi_sweep_persist, kinds 14/15, the automatic choice where the
+ * device allows cooperative launch): one launch runs a chunk of sweeps with
+ * a grid barrier between sweeps and the convergence test after each (same
+ * sweeps, same values).  The packed arrays are built on the host with all
+ * cores (vx_pack_phase1/2) and only they go up: the raw system is never
+ * uploaded for a packed solve.
  * Two further kernels are kept for shapes and measurements (pinned with
  * valiter_gpu_set_kernel; on the H100 the tiles kernel was as fast or faster
  * on every shape measured, bench/RESULTS.md):
@@ -70,7 +76,9 @@
  * finished).  The host therefore enqueues sweeps in batches (4, 8, ... up to
  * VX_BATCH_MAX) with an asynchronous copy of ctl after each batch, keeps two
  * batches in flight and never waits per sweep; launches after convergence
- * are no-ops that cost a few microseconds.
+ * are no-ops that cost a few microseconds.  The persistent kernels keep this
+ * protocol with a chunk of sweeps per launch: between sweeps of a launch
+ * the grid meets at a barrier and reads viol[k % 3] itself.
  *
  * BYTES PER SWEEP (stats.bytes_per_sweep) counts what a sweep must stream at
  * least in the representation its kernel reads: 8 B per state (state
@@ -80,6 +88,26 @@
  * and per vector (lo, and hi for interval iteration) one read and one write
  * of 8 B per state.  The gathers x[t[e]] and the tile table are not counted:
  * with local targets the caches serve the gathers.
+ *
+ * MEASURED, persistent packed sweeps (H100, 2026-11-22, vi helper's runs 1
+ * and 2 of the sixth session): consensus N=6 K=2 34.8-35.0 us per sweep
+ * evict-first (kind 15, the default here), 37.6-37.8 cached (14), against
+ * 38.0-38.2 launched (8; main: 38.3-39.0); capped to 1, 2, 3 blocks per SM
+ * (WARPEX_VI_PERSIST_BLOCKS) 99, 55, 43 us.  Solve 0.198-0.204 s against
+ * main's 0.247-0.248 s in the same run: 5069 x 34.8 us of sweeps plus
+ * ~22 ms of set-up and read-back (main: ~50 ms: the raw system uploaded
+ * and packed on the device).  Nsight Compute on the first launch (64
+ * sweeps): L1/shared-memory pipe 80 % busy, L2 45 %, DRAM 21 %, 32 warps
+ * per SM (limit: registers and shared memory), 15.5 cycles per issued
+ * instruction, 38 % of them waiting on L1TEX (scratch, dictionaries,
+ * gathers, spills: 14.9 M spill requests in 64 sweeps) -- the next lever
+ * is fewer shared-memory wavefronts per tile (one 16-byte access per
+ * (lo, hi) product instead of two 8-byte ones) and no spills, not
+ * launches or DRAM bytes.  Issuing a tile's gathers all at once before the
+ * products (measured as kinds 16-18, removed): 47.5 us (more spills), 39.7
+ * at 3 blocks per SM without spills -- slower.  20 M states / 120 M
+ * entries, few numbers: 1.095-1.10 ms per sweep (14 and 15) against
+ * 1.15-1.17 (8) and 1.17-1.20 (10).
  *
  * MEASURED, packed sweeps (H100, 2026-11-22, vi helper's runs 2-3 in
  * bench/RESULTS.md; copy 3.02 TB/s): consensus N=6 K=2's Pmax system
@@ -123,12 +151,17 @@
 #include <string.h>
 #include <time.h>
 
+#include <cooperative_groups.h>
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
+#include <pthread.h>
+#include <unistd.h>
 
 extern "C" {
 #include "../analysis/valiter.h"
 }
+
+namespace cg = cooperative_groups;
 
 /* ---- tunables ---- */
 #define VX_THREADS 256u     /* threads per block, every kernel */
@@ -146,6 +179,11 @@ extern "C" {
 #define VX_FULL 0xffffffffu
 #define VX_DICT 256u          /* packed sweep: distinct probabilities (and constants) at most */
 #define VX_PK_TILE 255u       /* packed sweep: entries and choices per tile at most (byte offsets) */
+/* persistent packed sweeps (vi_sweep_persist, the automatic choice for packed Jacobi sweeps):
+ * sweeps per launch, VX_PCHUNK_MIN in the first, doubling up to VX_PCHUNK_MAX (a launch after
+ * convergence returns at once) */
+#define VX_PCHUNK_MIN 64u
+#define VX_PCHUNK_MAX 4096u
 /* Default sweep kernel: 5 = vi_sweep_tiles2 (interleaved bounds, 32-bit
  * offsets; kind 3 when the offsets do not fit 32 bits), 3 = vi_sweep_tiles
  * (the default before kind 5); 0 = pick kind 1 or 2 by shape.  Kind 4 is
@@ -179,7 +217,7 @@ static int vx_pinned(int *group)
     char *end;
     long k = strtol(e, &end, 10);
     *group = *end == ',' ? (int)strtol(end + 1, NULL, 10) : 32;
-    return k > 0 && k <= 13 ? (int)k : 0;
+    return k > 0 && k <= 15 ? (int)k : 0;
 }
 
 extern "C" void valiter_gpu_set_kernel(int kind, int group)
@@ -1429,45 +1467,69 @@ static __global__ void __launch_bounds__(VX_THREADS, 4)
     vx_sweep_done(ctl, it, bad);
 }
 
-/* Index of the double with bit pattern key among the sorted patterns
- * keys[0..nk) (present by construction). */
-static __device__ __forceinline__ uint32_t vx_dict_find(const unsigned long long *keys, uint32_t nk,
-                                                        unsigned long long key)
+/* PERSISTENT packed sweeps (kinds 14, 15): one cooperative launch runs
+ * sweeps it0, it0 + 1, ... it1 of vi_sweep_packed's Jacobi sweep (the same
+ * tiles, arithmetic and values: bit-identical to the CPU twin, the same
+ * sweep count), the grid meeting at a grid barrier after each sweep, where
+ * every block reads the sweep's violation flag and the grid stops at the
+ * first sweep that met the stopping rule (done, done_iter as vx_stopped
+ * records them; the host's batch protocol above is unchanged, a launch
+ * being a chunk of sweeps).  What it saves per sweep: the launch and block
+ * start-up, the control-block and dictionary loads before the first tile,
+ * and the drain of the grid (a barrier instead).  The value vectors are
+ * written by other SMs between sweeps of the same launch, so their loads
+ * go through L2 (vx_tile_packed's INPL loads, __ldcg): an SM's L1 could
+ * hold a line of the vector it read two sweeps ago.  The system arrays are
+ * read-only in the launch: kind 14 loads them cached (a system that fits
+ * in L2 with the vectors stays there from sweep to sweep), kind 15
+ * evict-first.  xa/xb: the vectors of odd/even sweeps' reads (x[0] and
+ * x[1] of the host's double buffer: sweep it reads x[(it-1) & 1]). */
+template <bool IV, bool MX, bool ST>
+static __global__ void __launch_bounds__(VX_THREADS, 4)
+    vi_sweep_persist(vx_sys sy, double *xa, double *xb, vx_ctl *ctl, ull it0, ull it1, double eps, int rel)
 {
-    uint32_t lo = 0, hi = nk;
-    while (hi - lo > 1) {
-        const uint32_t mid = (lo + hi) / 2;
-        if (keys[mid] <= key)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* Packed entries: target | probability index << shift. */
-static __global__ void vx_pack_entries(const uint32_t *__restrict__ tg, const double *__restrict__ pr, ull ne,
-                                       const unsigned long long *__restrict__ keys, uint32_t nk, uint32_t shift,
-                                       uint32_t *pent)
-{
-    for (ull e = blockIdx.x * (ull)blockDim.x + threadIdx.x; e < ne; e += (ull)gridDim.x * blockDim.x)
-        pent[e] = tg[e] | vx_dict_find(keys, nk, (unsigned long long)__double_as_longlong(pr[e])) << shift;
-}
-
-/* Packed states and choices, one thread per tile (offsets relative to the
- * tile's first choice and entry). */
-static __global__ void vx_pack_tiles(const uint4 *__restrict__ trec, ull ntiles, const ull *__restrict__ ss,
-                                     const ull *__restrict__ cs, const double *__restrict__ b,
-                                     const unsigned long long *__restrict__ keys, uint32_t nk, uint8_t *psst,
-                                     uint16_t *pcho)
-{
-    for (ull k = blockIdx.x * (ull)blockDim.x + threadIdx.x; k < ntiles; k += (ull)gridDim.x * blockDim.x) {
-        const uint4 ta = trec[k], tb = trec[k + 1];
-        for (uint32_t s = ta.x; s < tb.x; s++)
-            psst[s] = (uint8_t)(ss[s + 1] - ta.y);
-        for (uint32_t c = ta.y; c < tb.y; c++)
-            pcho[c] = (uint16_t)((cs[c + 1] - ta.z) |
-                                 vx_dict_find(keys, nk, (unsigned long long)__double_as_longlong(b[c])) << 8);
+    __shared__ double sb[VX_THREADS / 32][VX_TILE_ENTRIES * (IV ? 2 : 1)];
+    __shared__ double pd[VX_DICT], bd[VX_DICT];
+    if (vx_stopped(ctl, it0)) /* the same answer in every thread of the grid: no barrier is left waiting */
+        return;
+    cg::grid_group grid = cg::this_grid();
+    for (unsigned i = threadIdx.x; i < VX_DICT; i += blockDim.x)
+        pd[i] = sy.pdict[i], bd[i] = sy.bdict[i];
+    __syncthreads();
+    const unsigned lane = threadIdx.x & 31u, w = threadIdx.x >> 5;
+    const ull warp = (blockIdx.x * (ull)blockDim.x + threadIdx.x) >> 5;
+    const ull nwarps = ((ull)gridDim.x * blockDim.x) >> 5;
+    double *sw = sb[w];
+    uint32_t ew[VX_TILE_ENTRIES / 32]; /* unused (no words ahead) */
+#pragma unroll
+    for (int r = 0; r < (int)(VX_TILE_ENTRIES / 32); r++)
+        ew[r] = 0;
+    for (ull it = it0;; it++) {
+        const double *x = (it & 1) ? xa : xb;
+        double *nx = (it & 1) ? xb : xa;
+        int bad = 0;
+        uint4 ta = make_uint4(0, 0, 0, 0), tb = ta;
+        if (warp < sy.ntiles)
+            ta = vx_ld<false>(sy.trec + warp), tb = vx_ld<false>(sy.trec + warp + 1);
+        for (ull k = warp; k < sy.ntiles; k += nwarps) { /* warp-uniform */
+            const uint4 ca = ta, cb = tb;
+            if (k + nwarps < sy.ntiles)
+                ta = vx_ld<false>(sy.trec + k + nwarps), tb = vx_ld<false>(sy.trec + k + nwarps + 1);
+            bad |= vx_tile_packed<IV, MX, true, ST, false>(sy, ca, cb, x, nx, eps, rel, sw, pd, bd, lane, ew);
+        }
+        /* vx_sweep_done: viol[it % 3] collects this sweep; viol[(it + 1) % 3]
+         * (last read after sweep it - 2's barrier) is cleared for the next */
+        vx_sweep_done(ctl, it, bad);
+        grid.sync(); /* this sweep's values and flag are visible to the grid */
+        if (*(volatile unsigned *)&ctl->viol[it % 3] == 0) {
+            if (blockIdx.x == 0 && threadIdx.x == 0) {
+                ctl->done = 1;
+                ctl->done_iter = it;
+            }
+            return;
+        }
+        if (it >= it1)
+            return;
     }
 }
 
@@ -1645,9 +1707,8 @@ static int vx_dict(const double *v, ull n, unsigned long long *keys, uint32_t *n
     return 1;
 }
 
-/* Whether the packed sweep can take sys's shape: no state with more than
- * VX_PK_TILE entries or choices (every tile then fits byte offsets); the
- * dictionaries are checked by vx_dict, n against the target bits left. */
+/* Target bits of a packed entry word with nk distinct probabilities (the
+ * rest holds the probability's index): n must be <= 2^this. */
 static uint32_t vx_pack_shift(uint32_t nk)
 {
     uint32_t bits = 1;
@@ -1656,13 +1717,200 @@ static uint32_t vx_pack_shift(uint32_t nk)
     return 32 - bits;
 }
 
-static int vx_packable_shape(const struct vi_system *sys)
+/* ---- packing on the host ----
+ * The packed sweep's arrays are built on the host with all cores and only
+ * they go up (5.4 B per entry for consensus N=6 K=2 instead of the 26 B of
+ * the raw system, which the packed kernel never reads): phase 1 checks the
+ * shape (every state has 1..VX_PK_TILE choices and at most VX_PK_TILE
+ * entries) and collects the distinct probabilities and constants of a
+ * range of states per thread; phase 2 (after the dictionaries are merged
+ * and the tiles made) writes the packed words of a range of tiles per
+ * thread and checks the targets.  Deterministic: the words do not depend on
+ * the thread count. */
+struct vx_hpack {
+    const struct vi_system *sys;
+    unsigned nt;
+    /* phase 1, per thread: 0 packable range, 1 a state without a choice, 2 a
+     * state too big or more than VX_DICT distinct numbers, 3 out of memory;
+     * the range's tiles (first states, ntl of them: the greedy tiles of
+     * vx_make_tiles_lim over the thread's range alone -- where the ranges
+     * meet a tile may be shorter than the serial greedy one's; tiles only
+     * divide the work, values do not depend on them) */
+    int p1[64];
+    unsigned long long pk[64][VX_DICT], bk[64][VX_DICT];
+    uint32_t npk[64], nbk[64];
+    uint32_t *tl[64];
+    ull ntl[64];
+    /* phase 2: thread t writes the records of its tiles from trec + off[t] */
+    uint4 *trec;
+    ull off[64];
+    const unsigned long long *keys, *bkeys;
+    uint32_t nkeys, nbkeys, shift;
+    uint32_t *pent;
+    uint16_t *pcho;
+    uint8_t *psst;
+    int badt[64]; /* a target >= n in this thread's range */
+};
+
+struct vx_job {
+    struct vx_hpack *h;
+    unsigned t;
+    void (*fn)(struct vx_hpack *, unsigned);
+};
+
+static void *vx_job_run(void *a)
 {
+    struct vx_job *j = (struct vx_job *)a;
+    j->fn(j->h, j->t);
+    return NULL;
+}
+
+/* fn(h, t) for t < h->nt, on h->nt threads (the caller's included); a
+ * thread that cannot be created runs on the caller afterwards. */
+static void vx_par(struct vx_hpack *h, void (*fn)(struct vx_hpack *, unsigned))
+{
+    pthread_t tid[64];
+    struct vx_job job[64];
+    int started[64];
+    for (unsigned t = 1; t < h->nt; t++) {
+        job[t].h = h, job[t].t = t, job[t].fn = fn;
+        started[t] = pthread_create(&tid[t], NULL, vx_job_run, &job[t]) == 0;
+    }
+    fn(h, 0);
+    for (unsigned t = 1; t < h->nt; t++) {
+        if (started[t])
+            pthread_join(tid[t], NULL);
+        else
+            fn(h, t);
+    }
+}
+
+static void vx_pack_phase1(struct vx_hpack *h, unsigned t)
+{
+    const struct vi_system *sys = h->sys;
     const uint64_t *ss = sys->state_start, *cs = sys->choice_start;
-    for (ull s = 0; s < sys->n_states; s++)
+    const ull n = sys->n_states, a = n * t / h->nt, z = n * (t + 1) / h->nt;
+    h->p1[t] = 0;
+    for (ull s = a; s < z; s++) {
+        if (ss[s + 1] <= ss[s]) {
+            h->p1[t] = 1;
+            return;
+        }
         if (ss[s + 1] - ss[s] > VX_PK_TILE || cs[ss[s + 1]] - cs[ss[s]] > VX_PK_TILE)
-            return 0;
-    return 1;
+            h->p1[t] = 2;
+    }
+    if (h->p1[t])
+        return;
+    if (!vx_dict(sys->probs + cs[ss[a]], cs[ss[z]] - cs[ss[a]], h->pk[t], &h->npk[t]) ||
+        !vx_dict(sys->b + ss[a], ss[z] - ss[a], h->bk[t], &h->nbk[t])) {
+        h->p1[t] = 2;
+        return;
+    }
+    h->tl[t] = (uint32_t *)malloc((z - a + 1) * sizeof(uint32_t));
+    if (!h->tl[t]) {
+        h->p1[t] = 3;
+        return;
+    }
+    h->ntl[t] = vx_make_tiles_lim(sys, a, z, h->tl[t], VX_PK_TILE);
+}
+
+/* Index of key among keys[0..nk) (sorted, present by construction). */
+static uint32_t vx_hfind(const unsigned long long *keys, uint32_t nk, const double *v)
+{
+    unsigned long long k;
+    memcpy(&k, v, sizeof k);
+    uint32_t lo = 0, hi = nk;
+    while (hi - lo > 1) {
+        const uint32_t mid = (lo + hi) / 2;
+        if (keys[mid] <= k)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void vx_pack_phase2(struct vx_hpack *h, unsigned t)
+{
+    const struct vi_system *sys = h->sys;
+    const uint64_t *ss = sys->state_start, *cs = sys->choice_start;
+    const ull n = sys->n_states, z = n * (t + 1) / h->nt, nk = h->ntl[t];
+    const uint32_t *tg = sys->targets, *tl = h->tl[t];
+    const double *pr = sys->probs, *b = sys->b;
+    int bad = 0;
+    /* the last probability's index: consecutive entries mostly repeat one */
+    unsigned long long lastk = 0;
+    uint32_t lasti = 0;
+    int have = 0;
+    for (ull k = 0; k < nk; k++) {
+        const uint32_t sa = tl[k], sb = k + 1 < nk ? tl[k + 1] : (uint32_t)z;
+        const uint4 ta = make_uint4(sa, (uint32_t)ss[sa], (uint32_t)cs[ss[sa]], 0),
+                    tb = make_uint4(sb, (uint32_t)ss[sb], (uint32_t)cs[ss[sb]], 0);
+        h->trec[h->off[t] + k] = ta;
+        for (uint32_t s = ta.x; s < tb.x; s++)
+            h->psst[s] = (uint8_t)(ss[s + 1] - ta.y);
+        for (uint32_t c = ta.y; c < tb.y; c++)
+            h->pcho[c] = (uint16_t)((cs[c + 1] - ta.z) | vx_hfind(h->bkeys, h->nbkeys, &b[c]) << 8);
+        for (uint32_t e = ta.z; e < tb.z; e++) {
+            unsigned long long pk;
+            memcpy(&pk, &pr[e], sizeof pk);
+            if (!have || pk != lastk)
+                lastk = pk, lasti = vx_hfind(h->keys, h->nkeys, &pr[e]), have = 1;
+            bad |= tg[e] >= n;
+            h->pent[e] = tg[e] | lasti << h->shift;
+        }
+    }
+    h->badt[t] = bad;
+}
+
+static int vx_cmp_key(const void *a, const void *b)
+{
+    const unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Merges the threads' dictionaries (sorted, distinct) into keys; 0 when
+ * more than VX_DICT. */
+static int vx_merge_dicts(const unsigned long long (*k)[VX_DICT], const uint32_t *nk, unsigned nt,
+                          unsigned long long *keys, uint32_t *nkeys)
+{
+    unsigned long long *all = (unsigned long long *)malloc((size_t)nt * VX_DICT * sizeof *all);
+    if (!all)
+        return -1;
+    size_t m = 0;
+    for (unsigned t = 0; t < nt; t++)
+        for (uint32_t i = 0; i < nk[t]; i++)
+            all[m++] = k[t][i];
+    qsort(all, m, sizeof *all, vx_cmp_key);
+    uint32_t c = 0;
+    int ok = 1;
+    for (size_t i = 0; i < m && ok; i++) {
+        if (i && all[i] == all[i - 1])
+            continue;
+        if (c == VX_DICT)
+            ok = 0;
+        else
+            keys[c++] = all[i];
+    }
+    free(all);
+    *nkeys = c;
+    return ok;
+}
+
+/* Threads for host packing: all cores up to 64, one per 256 Ki entries. */
+static unsigned vx_pack_threads(const struct vi_system *sys)
+{
+    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    ull want = sys->n_entries / (256u << 10) + 1;
+    if (c < 1)
+        c = 1;
+    if (c > 64)
+        c = 64;
+    if (want > (ull)c)
+        want = (ull)c;
+    if (want > sys->n_states)
+        want = sys->n_states ? sys->n_states : 1;
+    return (unsigned)want;
 }
 
 /* Checks what a bad system could turn into out-of-bounds reads: a target
@@ -1676,6 +1924,45 @@ static __global__ void vx_check_system(vx_sys sy, ull ne, unsigned *bad)
     for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < sy.n; s += stride)
         if (sy.ss[s + 1] <= sy.ss[s])
             bad[1] = 1;
+}
+
+typedef void (*vx_persist_fn)(vx_sys, double *, double *, vx_ctl *, ull, ull, double, int);
+
+static vx_persist_fn vx_pick_persist(int iv, int mx, int st)
+{
+    if (iv)
+        return mx ? (st ? vi_sweep_persist<true, true, true> : vi_sweep_persist<true, true, false>)
+                  : (st ? vi_sweep_persist<true, false, true> : vi_sweep_persist<true, false, false>);
+    return mx ? (st ? vi_sweep_persist<false, true, true> : vi_sweep_persist<false, true, false>)
+              : (st ? vi_sweep_persist<false, false, true> : vi_sweep_persist<false, false, false>);
+}
+
+/* Host packing (struct vx_hpack) of sys, phase 1: *packable = 1 and the
+ * dictionaries when the packed sweep can take sys; WX_EINPUT for a state
+ * without a choice. */
+static int vx_pack_plan(struct vx_hpack *hp, const struct vi_system *sys, unsigned long long *pkeys, uint32_t *npk,
+                        unsigned long long *bkeys, uint32_t *nbk, int *packable, struct wx_error *err)
+{
+    *packable = 0;
+    hp->sys = sys;
+    hp->nt = vx_pack_threads(sys);
+    vx_par(hp, vx_pack_phase1);
+    int big = 0;
+    for (unsigned t = 0; t < hp->nt; t++) {
+        if (hp->p1[t] == 1)
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "value iteration: a state without a choice");
+        if (hp->p1[t] == 3)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value-iteration tiles)");
+        big |= hp->p1[t] == 2;
+    }
+    if (big)
+        return WX_OK;
+    const int a = vx_merge_dicts(hp->pk, hp->npk, hp->nt, pkeys, npk);
+    const int b = a > 0 ? vx_merge_dicts(hp->bk, hp->nbk, hp->nt, bkeys, nbk) : a;
+    if (a < 0 || b < 0)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value-iteration dictionaries)");
+    *packable = a && b && sys->n_states <= (1ull << vx_pack_shift(*npk));
+    return WX_OK;
 }
 
 extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_params *par, double *lo, double *hi,
@@ -1699,14 +1986,16 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
     double *x2[2] = {NULL, NULL}; /* kind 5, interval: (lo, hi) pairs */
     unsigned *dbad = NULL, hbad[2] = {0, 0};
     cudaEvent_t ev_start = NULL, ev[2] = {NULL, NULL};
-    int kind, g, g0, inpl, packed = 0;
+    int kind, g, g0, inpl, packed = 0, pers = 0;
     unsigned long long pkeys[VX_DICT], bkeys[VX_DICT];
     uint32_t npk = 0, nbk = 0;
     ull launched = 0, done_iter = 0, max_it;
     int converged = 0;
     float ms = 0;
     unsigned blocks;
-    vx_sweep_fn fn;
+    vx_sweep_fn fn = NULL;
+    vx_persist_fn pfn = NULL;
+    struct vx_hpack *hp = NULL;
 
     if (!(par->epsilon > 0))
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "epsilon must be > 0 (got %g)", par->epsilon);
@@ -1723,85 +2012,142 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
     if (!valiter_gpu_available())
         return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "no usable CUDA device (sm_90 or newer) for value iteration");
     max_it = par->max_iterations ? par->max_iterations : 1; /* the CPU twin also sweeps at least once */
-
     memset(&sy, 0, sizeof sy);
     sy.n = n;
-    UP(sy.ss, sys->state_start, (n + 1) * sizeof(ull), "state offsets");
-    UP(sy.cs, sys->choice_start, (nc + 1) * sizeof(ull), "choice offsets");
-    UP(sy.tg, sys->targets, ne * sizeof(uint32_t), "targets");
-    UP(sy.pr, sys->probs, ne * sizeof(double), "probabilities");
-    UP(sy.b, sys->b, nc * sizeof(double), "constants");
-    UP(dlo[0], lo, n * sizeof(double), "lower values");
-    AL(dlo[1], n * sizeof(double), "lower values");
-    if (iv) {
-        UP(dhi[0], hi, n * sizeof(double), "upper values");
-        AL(dhi[1], n * sizeof(double), "upper values");
-    }
-    AL(ctl, sizeof(vx_ctl), "sweep control");
-    AL(dbad, 2 * sizeof(unsigned), "input check");
-    CK(cudaMemset(ctl, 0, sizeof(vx_ctl)));
-    CK(cudaMemset(dbad, 0, 2 * sizeof(unsigned)));
-    vx_check_system<<<vx_blocks(ne > n ? ne : n), VX_THREADS>>>(sy, ne, dbad);
-    CK_LAUNCH("vx_check_system");
-    CK(cudaMemcpy(hbad, dbad, sizeof hbad, cudaMemcpyDeviceToHost));
-    if (hbad[0]) {
-        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "value iteration: an entry goes to a state >= %llu", n);
-        goto out;
-    }
-    if (hbad[1]) {
-        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "value iteration: a state without a choice");
-        goto out;
-    }
-    CK(cudaHostAlloc((void **)&hctl, 2 * sizeof(vx_ctl), cudaHostAllocDefault));
-    CK(cudaEventCreate(&ev_start));
-    CK(cudaEventCreate(&ev[0]));
-    CK(cudaEventCreate(&ev[1]));
 
     vx_shape(sys, &kind, &g);
-    /* packed sweeps (vi_sweep_packed): the default where the system allows
-     * it, or pinned (kinds 8-13, which fall back to kind 5, or 7 in place,
-     * where it does not) */
+    /* packed sweeps (vi_sweep_packed, vi_sweep_persist): the default where
+     * the system allows it, or pinned (kinds 8-15, which fall back to kind
+     * 5, or 7 in place, where it does not).  Packed on the host: the raw
+     * system never goes up (the packed copy is smaller than it, so no
+     * memory check beyond the allocations' own). */
     if ((kind == 5 && !vx_pinned(&g0)) || kind >= 8) {
         const int pinned = kind >= 8;
-        /* the packed copy comes on top of the system already uploaded: only
-         * when it fits in what is free (with the tile records, the value
-         * pairs and 64 MiB to spare), else the unpacked kernel */
-        size_t dfree = 0, dtotal = 0;
-        if (cudaMemGetInfo(&dfree, &dtotal) != cudaSuccess) {
-            (void)cudaGetLastError();
-            dfree = 0;
-        }
-        const ull pk_need = n + 2 * nc + 4 * ne + 16 * (n + 1) + (ull)(iv ? 2 : 0) * 16 * n + (64ull << 20);
-        if (dfree >= pk_need && vx_packable_shape(sys) && vx_dict(sys->probs, ne, pkeys, &npk) &&
-            vx_dict(sys->b, nc, bkeys, &nbk) && n <= (1ull << vx_pack_shift(npk))) {
+        int packable = 0;
+        hp = (struct vx_hpack *)calloc(1, sizeof *hp);
+        if (!hp)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value-iteration packing)");
+        if ((rc = vx_pack_plan(hp, sys, pkeys, &npk, bkeys, &nbk, &packable, err)))
+            goto out;
+        if (packable) {
             if (!pinned) {
-                /* evict-first loads of the streamed arrays when the two value
-                 * vectors fit in half of L2 (they then stay there: consensus
-                 * N=6 K=2, H100: 37.8-38.0 us per sweep against 40.3
-                 * cached), cached loads when they do not (10^8 entries:
-                 * within 3 % of each other, either way round in two runs) */
-                int dev = 0, l2 = 0;
+                int dev = 0, l2 = 0, coop = 0;
                 CK(cudaGetDevice(&dev));
                 CK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev));
-                kind = (ull)(iv ? 2 : 1) * 16 * n <= (ull)l2 / 2 ? 8 : 10;
+                CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+                /* evict-first loads of the streamed arrays when the two
+                 * value vectors fit in half of L2 (they then stay there), cached
+                 * loads when they do not; persistent sweeps (Jacobi, where the
+                 * device can launch them cooperatively) before launched ones.
+                 * H100, consensus N=6 K=2: persistent evict-first 34.95 us per
+                 * sweep, persistent cached 37.8, launched evict-first 38.0,
+                 * launched cached 40.3; 20 M states / 120 M entries: persistent
+                 * 1.10 ms either way, launched 1.17 / 1.20 (vi run 1,
+                 * 2026-11-22) */
+                const int evict = (ull)(iv ? 2 : 1) * 16 * n <= (ull)l2 / 2;
+                if (coop && par->method != VI_GAUSS_SEIDEL)
+                    kind = evict ? 15 : 14;
+                else
+                    kind = evict ? 8 : 10;
             }
         } else
             kind = kind == 9 || kind == 11 || kind == 13 ? 7 : 5;
     }
     if (par->method == VI_GAUSS_SEIDEL && (kind == 5 || kind == 8 || kind == 10 || kind == 12))
         kind += kind == 5 ? 2 : 1; /* in-place sweeps (see vi_sweep_tiles2) */
-    vx_last_kind = kind;
+    if (par->method == VI_GAUSS_SEIDEL && (kind == 14 || kind == 15))
+        kind = kind == 14 ? 11 : 9; /* persistent sweeps are Jacobi: the in-place packed sweep */
     inpl = kind == 7 || kind == 9 || kind == 11 || kind == 13;
     packed = kind >= 8;
-    fn = vx_pick(iv, par->maximize, kind, g);
-    if (packed && iv) {
-        AL(x2[0], 2 * n * sizeof(double), "value pairs");
-        AL(x2[1], 2 * n * sizeof(double), "value pairs");
-        vx_interleave<<<vx_blocks(n), VX_THREADS>>>(dlo[0], dhi[0], n, (double2 *)x2[0]);
-        CK_LAUNCH("vx_interleave");
-    }
-    if (packed) /* what this kernel must stream: 1 B per state, 2 B per choice, 4 B per entry */
+    pers = kind == 14 || kind == 15;
+
+    if (packed) {
+        /* tiles, then the packed words (host, all cores), then the uploads:
+         * tile records, dictionaries, packed arrays, the vectors */
+        sy.ntiles = 0;
+        for (unsigned t = 0; t < hp->nt; t++)
+            hp->off[t] = sy.ntiles, sy.ntiles += hp->ntl[t];
+        uint4 *hr = (uint4 *)malloc((sy.ntiles + 1) * sizeof(uint4));
+        uint32_t *pe = hr ? (uint32_t *)malloc((ne ? ne : 1) * sizeof(uint32_t)) : NULL;
+        uint16_t *pc = pe ? (uint16_t *)malloc((nc ? nc : 1) * sizeof(uint16_t)) : NULL;
+        uint8_t *ps = pc ? (uint8_t *)malloc(n) : NULL;
+        if (!ps) {
+            free(hr), free(pe), free(pc);
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value-iteration packing)");
+            goto out;
+        }
+        hr[sy.ntiles] = make_uint4((uint32_t)n, (uint32_t)nc, (uint32_t)ne, 0);
+        sy.pshift = vx_pack_shift(npk);
+        hp->trec = hr;
+        hp->keys = pkeys, hp->nkeys = npk, hp->bkeys = bkeys, hp->nbkeys = nbk, hp->shift = sy.pshift;
+        hp->pent = pe, hp->pcho = pc, hp->psst = ps;
+        vx_par(hp, vx_pack_phase2);
+        int badt = 0;
+        for (unsigned t = 0; t < hp->nt; t++)
+            badt |= hp->badt[t];
+        double pv[VX_DICT], bv[VX_DICT];
+        memset(pv, 0, sizeof pv), memset(bv, 0, sizeof bv);
+        memcpy(pv, pkeys, npk * sizeof(double));
+        memcpy(bv, bkeys, nbk * sizeof(double));
+        void *p_ = NULL;
+        if (badt)
+            rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "value iteration: an entry goes to a state >= %llu", n);
+        if (!rc && !(rc = vx_upload(&mem, &p_, hr, (sy.ntiles + 1) * sizeof(uint4), "tile records", err)))
+            sy.trec = (const uint4 *)p_;
+        if (!rc && !(rc = vx_upload(&mem, &p_, pe, (ne ? ne : 1) * sizeof(uint32_t), "packed entries", err)))
+            sy.pent = (const uint32_t *)p_;
+        if (!rc && !(rc = vx_upload(&mem, &p_, pc, (nc ? nc : 1) * sizeof(uint16_t), "packed choices", err)))
+            sy.pcho = (const uint16_t *)p_;
+        if (!rc && !(rc = vx_upload(&mem, &p_, ps, n, "packed states", err)))
+            sy.psst = (const uint8_t *)p_;
+        free(hr), free(pe), free(pc), free(ps);
+        if (rc)
+            goto out;
+        UP(sy.pdict, pv, sizeof pv, "probability dictionary");
+        UP(sy.bdict, bv, sizeof bv, "constant dictionary");
+        if (iv) { /* interleaved on the device (a host loop would cost ~4 ms of page faults here) */
+            UP(dlo[0], lo, n * sizeof(double), "lower values");
+            UP(dhi[0], hi, n * sizeof(double), "upper values");
+            AL(x2[0], 2 * n * sizeof(double), "value pairs");
+            AL(x2[1], 2 * n * sizeof(double), "value pairs");
+            vx_interleave<<<vx_blocks(n), VX_THREADS>>>(dlo[0], dhi[0], n, (double2 *)x2[0]);
+            CK_LAUNCH("vx_interleave");
+        } else {
+            UP(dlo[0], lo, n * sizeof(double), "lower values");
+            AL(dlo[1], n * sizeof(double), "lower values");
+        }
+        AL(ctl, sizeof(vx_ctl), "sweep control");
+        CK(cudaMemset(ctl, 0, sizeof(vx_ctl)));
+        /* what this kernel must stream: 1 B per state, 2 B per choice, 4 B per entry */
         st.bytes_per_sweep = n + 2 * nc + 4 * ne + (uint64_t)(iv ? 2 : 1) * 16 * n;
+    } else {
+        UP(sy.ss, sys->state_start, (n + 1) * sizeof(ull), "state offsets");
+        UP(sy.cs, sys->choice_start, (nc + 1) * sizeof(ull), "choice offsets");
+        UP(sy.tg, sys->targets, ne * sizeof(uint32_t), "targets");
+        UP(sy.pr, sys->probs, ne * sizeof(double), "probabilities");
+        UP(sy.b, sys->b, nc * sizeof(double), "constants");
+        UP(dlo[0], lo, n * sizeof(double), "lower values");
+        AL(dlo[1], n * sizeof(double), "lower values");
+        if (iv) {
+            UP(dhi[0], hi, n * sizeof(double), "upper values");
+            AL(dhi[1], n * sizeof(double), "upper values");
+        }
+        AL(ctl, sizeof(vx_ctl), "sweep control");
+        AL(dbad, 2 * sizeof(unsigned), "input check");
+        CK(cudaMemset(ctl, 0, sizeof(vx_ctl)));
+        CK(cudaMemset(dbad, 0, 2 * sizeof(unsigned)));
+        vx_check_system<<<vx_blocks(ne > n ? ne : n), VX_THREADS>>>(sy, ne, dbad);
+        CK_LAUNCH("vx_check_system");
+        CK(cudaMemcpy(hbad, dbad, sizeof hbad, cudaMemcpyDeviceToHost));
+        if (hbad[0]) {
+            rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "value iteration: an entry goes to a state >= %llu", n);
+            goto out;
+        }
+        if (hbad[1]) {
+            rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "value iteration: a state without a choice");
+            goto out;
+        }
+    }
     if (kind >= 5 && !packed) {
         /* 32-bit offsets; interval bounds as (lo, hi) pairs in x2[0..1] */
         uint32_t *p32;
@@ -1821,8 +2167,6 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
         }
         /* what this kernel must stream: 4 B per state and per choice offset */
         st.bytes_per_sweep = 4 * (n + 1) + 4 * (nc + 1) + 8 * nc + 12 * ne + (uint64_t)(iv ? 2 : 1) * 16 * n;
-    }
-    if (kind >= 5) {
         uint32_t *ht = (uint32_t *)malloc((n + 1) * sizeof(uint32_t));
         uint4 *hr = ht ? (uint4 *)malloc((n + 1) * sizeof(uint4)) : NULL;
         if (!hr) {
@@ -1830,7 +2174,7 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value-iteration tiles)");
             goto out;
         }
-        sy.ntiles = vx_make_tiles_lim(sys, 0, n, ht, packed ? VX_PK_TILE : VX_TILE_ENTRIES);
+        sy.ntiles = vx_make_tiles_lim(sys, 0, n, ht, VX_TILE_ENTRIES);
         for (ull k = 0; k <= sy.ntiles; k++) {
             const uint64_t c = sys->state_start[ht[k]];
             hr[k] = make_uint4(ht[k], (uint32_t)c, (uint32_t)sys->choice_start[c], 0);
@@ -1842,37 +2186,7 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
         if (rc)
             goto out;
         sy.trec = (const uint4 *)p_;
-        if (packed) {
-            /* the dictionaries: sorted patterns for the packing kernels,
-             * doubles (VX_DICT, zero-padded) for the sweep */
-            double pv[VX_DICT], bv[VX_DICT];
-            memset(pv, 0, sizeof pv), memset(bv, 0, sizeof bv);
-            memcpy(pv, pkeys, npk * sizeof(double));
-            memcpy(bv, bkeys, nbk * sizeof(double));
-            unsigned long long *dk;
-            UP(dk, pkeys, (npk ? npk : 1) * sizeof(unsigned long long), "probability dictionary");
-            UP(sy.pdict, pv, sizeof pv, "probability dictionary");
-            UP(sy.bdict, bv, sizeof bv, "constant dictionary");
-            uint32_t *pe;
-            AL(pe, (ne ? ne : 1) * sizeof(uint32_t), "packed entries");
-            sy.pshift = vx_pack_shift(npk);
-            if (ne) {
-                vx_pack_entries<<<vx_blocks(ne), VX_THREADS>>>(sy.tg, sy.pr, ne, dk, npk, sy.pshift, pe);
-                CK_LAUNCH("vx_pack_entries");
-            }
-            sy.pent = pe;
-            unsigned long long *dbk;
-            UP(dbk, bkeys, (nbk ? nbk : 1) * sizeof(unsigned long long), "constant dictionary");
-            uint8_t *ps;
-            uint16_t *pc;
-            AL(ps, n, "packed states");
-            AL(pc, (nc ? nc : 1) * sizeof(uint16_t), "packed choices");
-            vx_pack_tiles<<<vx_blocks(sy.ntiles), VX_THREADS>>>(sy.trec, sy.ntiles, sy.ss, sy.cs, sy.b, dbk, nbk,
-                                                                 ps, pc);
-            CK_LAUNCH("vx_pack_tiles");
-            sy.psst = ps, sy.pcho = pc;
-        }
-    } else if (kind >= 3) {
+    } else if (kind >= 3 && !packed) {
         uint32_t *ht = (uint32_t *)malloc((n + 1) * sizeof(uint32_t));
         if (!ht) {
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value-iteration tiles)");
@@ -1888,9 +2202,25 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
     }
     {
         int per_sm = 0, dev = 0, sms = 0;
-        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, VX_THREADS, 0));
         CK(cudaGetDevice(&dev));
         CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        if (pers) {
+            int coop = 0;
+            pfn = vx_pick_persist(iv, par->maximize, kind == 15);
+            CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+            CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pfn, VX_THREADS, 0));
+            if (!coop || per_sm < 1) /* a pinned persistent kind the device cannot launch: the launched sweeps */
+                kind = kind == 14 ? 10 : 8, pers = 0;
+            /* WARPEX_VI_PERSIST_BLOCKS=k: at most k blocks per SM (a tuning knob for measurements) */
+            const char *e = getenv("WARPEX_VI_PERSIST_BLOCKS");
+            const int cap = e && *e ? atoi(e) : 0;
+            if (pers && cap > 0 && cap < per_sm)
+                per_sm = cap;
+        }
+        if (!pers) {
+            fn = vx_pick(iv, par->maximize, kind, g);
+            CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, VX_THREADS, 0));
+        }
         const ull lanes = kind >= 3 ? sy.ntiles * 32 : n * (ull)g;
         const ull need = (lanes + VX_THREADS - 1) / VX_THREADS;
         const ull cap = (ull)sms * (per_sm > 0 ? per_sm : 1);
@@ -1898,16 +2228,33 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
         if (!blocks)
             blocks = 1;
     }
+    vx_last_kind = kind;
+    CK(cudaHostAlloc((void **)&hctl, 2 * sizeof(vx_ctl), cudaHostAllocDefault));
+    CK(cudaEventCreate(&ev_start));
+    CK(cudaEventCreate(&ev[0]));
+    CK(cudaEventCreate(&ev[1]));
 
     CK(cudaEventRecord(ev_start));
     {
-        /* up to two batches in flight; slot i's copy of ctl lands in hctl[i] */
-        ull batch = VX_BATCH_MIN, last_of[2] = {0, 0};
+        /* up to two batches in flight; slot i's copy of ctl lands in hctl[i];
+         * persistent kinds: a batch is one launch of up to `batch` sweeps */
+        ull batch = pers ? VX_PCHUNK_MIN : VX_BATCH_MIN, last_of[2] = {0, 0};
+        const ull bmax = pers ? VX_PCHUNK_MAX : VX_BATCH_MAX;
         int pending = 0, head = 0, seen = 0; /* pending batches: slots head, head^1 */
         for (;;) {
             while (pending < 2 && launched < max_it) {
                 const ull k = batch < max_it - launched ? batch : max_it - launched;
-                for (ull j = 0; j < k; j++) {
+                if (pers) {
+                    double *xa = x2[0] ? x2[0] : dlo[0], *xb = x2[0] ? x2[1] : dlo[1];
+                    ull it0 = launched + 1, it1 = launched + k;
+                    double eps = par->epsilon;
+                    int rel = par->relative;
+                    void *args[] = {&sy, &xa, &xb, &ctl, &it0, &it1, &eps, &rel};
+                    CK(cudaLaunchCooperativeKernel((const void *)pfn, dim3(blocks), dim3(VX_THREADS), args, 0, 0));
+                    CK_LAUNCH("vi_sweep_persist");
+                    launched += k;
+                }
+                for (ull j = 0; !pers && j < k; j++) {
                     const ull it = ++launched;
                     const int r = inpl ? 0 : (int)((it - 1) & 1), w = inpl ? 0 : (int)(it & 1);
                     if (x2[0])
@@ -1922,7 +2269,7 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
                 CK(cudaEventRecord(ev[slot]));
                 last_of[slot] = launched;
                 pending++;
-                if (batch < VX_BATCH_MAX)
+                if (batch < bmax)
                     batch *= 2;
             }
             if (!pending)
@@ -1976,6 +2323,10 @@ out:
     if (hctl)
         cudaFreeHost(hctl);
     vx_free_all(&mem);
+    if (hp)
+        for (unsigned t = 0; t < hp->nt; t++)
+            free(hp->tl[t]);
+    free(hp);
     st.seconds = vx_now() - t0;
     if (stats)
         *stats = st;

@@ -59,13 +59,15 @@
  * kind 3 = tiles staged in shared memory, kind 4 = the same with more
  * resident warps, kind 5 = tiles with interleaved bounds and 32-bit offsets,
  * kind 6 = kind 5 without its early loads, kind 7 = kind 5 in place, kinds
- * 8-13 = packed sweeps (the default where the system has few distinct
+ * 8-15 = packed sweeps (the default where the system has few distinct
  * numbers; see valiter_gpu_last_kind below)) */
 void valiter_gpu_set_kernel(int kind, int group);
 /* the kind the last valiter_solve_gpu ran (kinds 8-11: packed sweeps, 8/10
  * Jacobi with evict-first/cached loads, 9/11 in place; a pinned packed kind
  * falls back to 5 (7 in place) when the system cannot be packed; 12/13:
- * packed with the next tile's entry words loaded ahead) */
+ * packed with the next tile's entry words loaded ahead; 14/15: persistent
+ * packed Jacobi sweeps, one cooperative launch for many sweeps, cached /
+ * evict-first loads: the default for packed Jacobi solves) */
 int valiter_gpu_last_kind(void);
 
 static int quick, ref_only;
@@ -689,24 +691,32 @@ static void solve_instance(uint64_t seed, int k)
     const int dict = k == SK_DICT || k == SK_DICT_BIG;
     if (dict) {
         const int ran = valiter_gpu_last_kind();
-        check(ran == 8 || ran == 10, "%s: the default is a packed sweep (ran kind %d)", tag, ran);
+        check(ran == 8 || ran == 10 || ran == 14 || ran == 15, "%s: the default is a packed sweep (ran kind %d)", tag, ran);
     }
     {
         /* a pinned kernel variant: all must give the same answer (a packed
          * kind where the system cannot be packed runs kind 5) */
-        static const int groups1[] = {1, 2, 4, 8, 16, 32}, kinds[] = {1, 2, 3, 4, 5, 6, 8, 10, 12};
-        int kind = kinds[rndu(&r, 9)];
+        static const int groups1[] = {1, 2, 4, 8, 16, 32}, kinds[] = {1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 15};
+        int kind = kinds[rndu(&r, 11)];
         int group = kind == 1 ? groups1[rndu(&r, 6)] : (rndu(&r, 2) ? 8 : 32);
         solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, kind, group);
     }
     if (dict) {
         /* packed on (both load policies) and off: bit-identical, and the
          * pinned kind really ran */
-        static const int pk[] = {8, 10, 12, 5};
-        for (int i = 0; i < 4; i++) {
+        static const int pk[] = {8, 10, 12, 14, 15, 5};
+        for (int i = 0; i < 6; i++) {
             solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, pk[i], 32);
             check(valiter_gpu_last_kind() == pk[i], "%s: pinned kind %d ran (ran %d)", tag, pk[i],
                   valiter_gpu_last_kind());
+        }
+        if (k == SK_DICT_BIG) {
+            /* persistent sweeps on a grid of one block per SM: a warp then
+             * sweeps several tiles (as on big systems) */
+            setenv("WARPEX_VI_PERSIST_BLOCKS", "1", 1);
+            solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, 15, 32);
+            solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, 14, 32);
+            unsetenv("WARPEX_VI_PERSIST_BLOCKS");
         }
     }
     if (sc.interval) {
@@ -1024,6 +1034,9 @@ static void packed_case(const char *what, uint32_t n, uint32_t big_entries, uint
               valiter_gpu_last_kind(), want);
         solve_and_compare(tag, &y, &sc, lo0, hi0, 1, it, rlo, rhi, 12, 32);
         check(valiter_gpu_last_kind() == (want == 8 ? 12 : 5), "%s: pinned kind 12 ran kind %d", tag,
+              valiter_gpu_last_kind());
+        solve_and_compare(tag, &y, &sc, lo0, hi0, 1, it, rlo, rhi, 14, 32);
+        check(valiter_gpu_last_kind() == (want == 8 ? 14 : 5), "%s: pinned kind 14 ran kind %d", tag,
               valiter_gpu_last_kind());
     }
     free(ss), free(cs), free(tg), free(pr), free(b), free(lo0), free(hi0), free(rlo), free(rhi);
