@@ -1182,10 +1182,12 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
  * claim can take it as a singleton.  Detection stops for good when a chunk
  * of candidates finds fewer than 1 in TRIM_DETECT_YIELD of its tries (graphs
  * with one giant SCC: one wasted chunk at most). */
-#define TRIM_DETECT_MAX 32     /* largest closure (compile-time bound of K) */
-#define TRIM_DETECT 32         /* default K (CPU model of the grid-DAG 200^3: K 16 leaves
+#define TRIM_DETECT_MAX 24     /* largest closure (compile-time bound of K: two sets of K
+                                  words per thread in shared memory, 192 KB per block) */
+#define TRIM_DETECT 24         /* default K (CPU model of the grid-DAG 200^3: K 16 leaves
                                   184 k vertices live after 89 passes, 24 and 32 none after
                                   70 / 65 passes) */
+#define TRIM_DETECT_SMEM (2u * TRIM_DETECT_MAX * SCC_COOP_BLOCK * 4u)
 #define TRIM_DETECT_YIELD 16   /* stop when a chunk's SCCs found * this < its tries */
 #define TRIM_DETECT_EDGES 1024 /* edges a closure may read before it gives up (hubs) */
 #define CAND_CAP 4             /* candidates a thread buffers per item before single atomics */
@@ -1200,6 +1202,7 @@ struct scc_trim_body {
     uint32_t *cand0, *cand1; /* candidate lists, by pass parity */
     unsigned long long *ccnt; /* their lengths [2] */
     uint32_t *cstamp;        /* the last pass a vertex was made a candidate for */
+    int one_region;          /* every live vertex in one region (no reg reads) */
 
     /* v is claimed (rep already set, by this thread): lower its live
      * neighbours' counts, claim those reaching 0 (queued through buf), and
@@ -1208,35 +1211,63 @@ struct scc_trim_body {
                                 uint32_t *next_a, unsigned long long *ncnt_a, uint32_t *cbuf,
                                 uint32_t &cn)
     {
-        const uint32_t r = reg[v];
+        /* Latency, not bandwidth, bounds a peeling level (frontiers of a few
+         * hundred vertices, each thread a chain of dependent round trips):
+         * edges go in groups of 4 whose decrements are issued together, and
+         * there is no "is w live" read before the decrement -- a finished
+         * vertex's count no longer matters (its claim CAS fails), and a live
+         * w is still lowered exactly once per edge from each claimed
+         * in-neighbour.  One region (the first trim): no region reads. */
+        const uint32_t r = one_region ? 0 : reg[v];
+        const uint64_t ob = off[v], oe = off[v + 1], rb = roff[v], re = roff[v + 1];
         uint32_t found = 0;
         for (int dir = 0; dir < 2; dir++) {
-            const uint64_t *o = dir ? roff : off;
             const uint32_t *adj = dir ? rsrc : tgt;
             uint32_t *c = dir ? cout : cin; /* v -> w lowers cin[w] */
-            for (uint64_t e = o[v], end = o[v + 1]; e < end; e++) {
-                const uint32_t w = adj[e];
-                if (w == v || reg[w] != r || scc_vload(&rep[w]) != SCC_UNSET)
-                    continue;
-                const uint32_t old = atomicSub(&c[w], 1u);
-                if (old != 1u) {
-                    if (detect && old <= detect && atomicExch(&cstamp[w], pass) != pass) {
-                        if (cn < CAND_CAP)
-                            cbuf[cn++] = w;
-                        else
-                            ((pass & 1) ? cand1 : cand0)[atomicAdd(&ccnt[pass & 1], 1ull)] = w;
-                    }
-                    continue;
+            for (uint64_t e = dir ? rb : ob, end = dir ? re : oe; e < end; e += 4) {
+                uint32_t w[4], old[4];
+                bool ok[4];
+#pragma unroll
+                for (int k = 0; k < 4; k++) {
+                    ok[k] = e + k < end;
+                    w[k] = ok[k] ? adj[e + k] : v;
                 }
-                if (atomicCAS(&rep[w], SCC_UNSET, w) != SCC_UNSET)
-                    continue;
-                mine++;
-                found++;
-                last = w;
-                if (nb < PUSH_CAP)
-                    buf[nb++] = w;
-                else
-                    next_a[atomicAdd(ncnt_a, 1ull)] = w;
+#pragma unroll
+                for (int k = 0; k < 4; k++) {
+                    ok[k] = w[k] != v && (one_region || reg[w[k]] == r);
+                    old[k] = ok[k] ? atomicSub(&c[w[k]], 1u) : 0u;
+                }
+                /* then the candidates' liveness reads, then their stamps
+                 * and the claims' CAS, each step's round trips together */
+                bool cand[4];
+                uint32_t res[4];
+#pragma unroll
+                for (int k = 0; k < 4; k++) {
+                    cand[k] = ok[k] && detect && old[k] >= 2u && old[k] <= detect;
+                    cand[k] = cand[k] && scc_vload(&rep[w[k]]) == SCC_UNSET;
+                }
+#pragma unroll
+                for (int k = 0; k < 4; k++)
+                    res[k] = cand[k] ? atomicExch(&cstamp[w[k]], pass)
+                             : ok[k] && old[k] == 1u ? atomicCAS(&rep[w[k]], SCC_UNSET, w[k])
+                                                     : 0u;
+#pragma unroll
+                for (int k = 0; k < 4; k++) {
+                    if (cand[k] && res[k] != pass) {
+                        if (cn < CAND_CAP)
+                            cbuf[cn++] = w[k];
+                        else
+                            ((pass & 1) ? cand1 : cand0)[atomicAdd(&ccnt[pass & 1], 1ull)] = w[k];
+                    } else if (ok[k] && old[k] == 1u && res[k] == SCC_UNSET) {
+                        mine++;
+                        found++;
+                        last = w[k];
+                        if (nb < PUSH_CAP)
+                            buf[nb++] = w[k];
+                        else
+                            next_a[atomicAdd(ncnt_a, 1ull)] = w[k];
+                    }
+                }
             }
         }
         return found;
@@ -1271,45 +1302,49 @@ struct scc_trim_body {
         }
     }
 
-    /* Is x in set[0..k)? */
+    /* Is x in set[0..k)?  (A thread's sets live in shared memory, entry j
+     * at set[j * blockDim.x]: scans of local arrays missed L1 and made a
+     * detection pass cost ~1 ms on the H100.) */
     __device__ static bool in_set(const uint32_t *set, uint32_t k, uint32_t x)
     {
         for (uint32_t j = 0; j < k; j++)
-            if (set[j] == x)
+            if (set[j * blockDim.x] == x)
                 return true;
         return false;
     }
 
     /* v's SCC into scc[] (returns its size), when v's backward (dir 0) or
      * forward (dir 1) closure among live vertices has at most K vertices;
-     * 0 otherwise.  Reads rep, which no thread writes meanwhile. */
+     * 0 otherwise.  clo and scc: this thread's sets (see in_set).  Reads
+     * rep, which no thread writes meanwhile. */
     __device__ uint32_t small_scc(uint32_t v, int dir, uint32_t *clo, uint32_t *scc) const
     {
         const uint64_t *o = dir ? off : roff, *o2 = dir ? roff : off;
         const uint32_t *adj = dir ? tgt : rsrc, *adj2 = dir ? rsrc : tgt;
-        const uint32_t r = reg[v];
+        const uint32_t r = one_region ? 0 : reg[v], bd = blockDim.x;
         uint32_t k = 0, edges = 0;
-        clo[k++] = v;
+        clo[bd * k++] = v;
         for (uint32_t i = 0; i < k; i++) {
-            const uint32_t u = clo[i];
+            const uint32_t u = clo[bd * i];
             const uint64_t b = o[u], end = o[u + 1];
             edges += (uint32_t)min(end - b, (uint64_t)TRIM_DETECT_EDGES + 1);
             if (edges > TRIM_DETECT_EDGES)
                 return 0;
             for (uint64_t e = b; e < end; e++) {
                 const uint32_t w = adj[e];
-                if (__ldcg(&rep[w]) != SCC_UNSET || reg[w] != r || in_set(clo, k, w))
+                if (__ldcg(&rep[w]) != SCC_UNSET || (!one_region && reg[w] != r) ||
+                    in_set(clo, k, w))
                     continue;
                 if (k == detect)
                     return 0; /* more than K */
-                clo[k++] = w;
+                clo[bd * k++] = w;
             }
         }
         /* the closure is complete: S = the members v reaches the other way */
         uint32_t s = 0;
-        scc[s++] = v;
+        scc[bd * s++] = v;
         for (uint32_t i = 0; i < s; i++) {
-            const uint32_t u = scc[i];
+            const uint32_t u = scc[bd * i];
             const uint64_t b = o2[u], end = o2[u + 1];
             edges += (uint32_t)min(end - b, (uint64_t)TRIM_DETECT_EDGES + 1);
             if (edges > 2 * TRIM_DETECT_EDGES)
@@ -1317,7 +1352,7 @@ struct scc_trim_body {
             for (uint64_t e = b; e < end; e++) {
                 const uint32_t w = adj2[e];
                 if (in_set(clo, k, w) && !in_set(scc, s, w))
-                    scc[s++] = w;
+                    scc[bd * s++] = w;
             }
         }
         return s;
@@ -1330,6 +1365,8 @@ struct scc_trim_body {
  * detection between peeling stretches (see scc_trim_body); dstat[0..2]
  * += passes, SCCs found, their vertices; body.ccnt[0..1] and dstat[3..4]
  * (tries / finds of the current chunk) 0 on entry, body.cstamp all 0. */
+extern __shared__ uint32_t scc_dsm[]; /* the detection's sets (TRIM_DETECT_SMEM bytes) */
+
 template <bool BUDGET, bool DETECT>
 __global__ void __launch_bounds__(SCC_COOP_BLOCK, 1)
 scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
@@ -1406,7 +1443,7 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
              * thread has read them, before the chunk after that) */
             unsigned long long *tries_c = dstat + 3 + (chunk & 1), *finds_c = dstat + 5 + (chunk & 1);
             const uint64_t i = c0 + (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-            uint32_t clo[TRIM_DETECT_MAX], scc[TRIM_DETECT_MAX];
+            uint32_t *clo = scc_dsm + threadIdx.x, *scc = clo + TRIM_DETECT_MAX * blockDim.x;
             uint32_t s = 0;
             if (i < cp) {
                 const uint32_t v = __ldcg(((pass & 1) ? body.cand1 : body.cand0) + i);
@@ -1427,10 +1464,10 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
             if (s) {
                 uint32_t r = scc[0];
                 for (uint32_t j = 1; j < s; j++)
-                    r = min(r, scc[j]);
+                    r = min(r, scc[j * blockDim.x]);
                 if (atomicCAS(&body.rep[r], SCC_UNSET, r) == SCC_UNSET) {
                     for (uint32_t j = 0; j < s; j++)
-                        body.rep[scc[j]] = r;
+                        body.rep[scc[j * blockDim.x]] = r;
                     body.mine += s;
                     atomicAdd(dstat + 1, 1ull);
                     atomicAdd(dstat + 2, (unsigned long long)s);
@@ -1449,7 +1486,7 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
                 unsigned long long *cc = body.ccnt + ((pass + 1) & 1);
                 for (uint32_t j = 0; j < s; j++) {
                     uint32_t buf[PUSH_CAP], cbuf[CAND_CAP], nb = 0, cn = 0, last = 0;
-                    body.release(scc[j], buf, nb, last, q, qc, cbuf, cn);
+                    body.release(scc[j * blockDim.x], buf, nb, last, q, qc, cbuf, cn);
                     for (uint32_t k = 0; k < nb; k++)
                         q[atomicAdd(qc, 1ull)] = buf[k];
                     for (uint32_t k = 0; k < cn; k++)
@@ -1725,13 +1762,15 @@ enum { CNT_TRIM = 0, CNT_LIVE = 1, CNT_SUM = 2, CNT_A = CNT_SUM + SUM_N, CNT_B =
 
 /* Launches a persistent kernel with all its blocks resident: as many per SM
  * as fit (or w->coop_blocks_per_sm, if fewer), times the SMs. */
-static int coop_launch(struct scc_work *w, int which, const void *func, void **args,
-                       struct wx_error *err)
+static int coop_launch_smem(struct scc_work *w, int which, const void *func, void **args,
+                            size_t smem, struct wx_error *err)
 {
     int rc = WX_OK;
     if (!w->coop_grid[which]) {
         int per_sm = 0;
-        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, SCC_COOP_BLOCK, 0));
+        if (smem > 48 * 1024)
+            CK(cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, SCC_COOP_BLOCK, smem));
         if (per_sm < 1) {
             rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
                          "GPU SCC: a persistent kernel does not fit on an SM");
@@ -1741,10 +1780,16 @@ static int coop_launch(struct scc_work *w, int which, const void *func, void **a
             per_sm = (int)w->coop_blocks_per_sm;
         w->coop_grid[which] = (unsigned)per_sm * (unsigned)w->sms;
     }
-    CK(cudaLaunchCooperativeKernel(func, dim3(w->coop_grid[which]), dim3(SCC_COOP_BLOCK), args, 0,
+    CK(cudaLaunchCooperativeKernel(func, dim3(w->coop_grid[which]), dim3(SCC_COOP_BLOCK), args, smem,
                                    0));
 out:
     return rc;
+}
+
+static int coop_launch(struct scc_work *w, int which, const void *func, void **args,
+                       struct wx_error *err)
+{
+    return coop_launch_smem(w, which, func, args, 0, err);
 }
 
 /* After a persistent engine: w->level from the kernel's last level, and
@@ -1897,7 +1942,7 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
         struct scc_trim_body body = {w->off, w->roff, w->tgt, w->rsrc, w->reg, w->rep, w->col,
                                      w->reach, w->qa0, w->qa1, w->cnt + CNT_Q, 0,
                                      w->trim_detect, 0, w->qb0, w->qb1, w->cnt + CNT_CAND,
-                                     w->stamp_b};
+                                     w->stamp_b, all_live};
         unsigned long long *rem = w->cnt + CNT_TRIM, *lv = w->cnt + CNT_LEVEL;
         unsigned long long *ab = w->cnt + CNT_ABORT, bud = budget_left(w);
         unsigned long long *ds = w->cnt + CNT_DSTAT;
@@ -1905,10 +1950,11 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
             return WX_OK;
         void *args[] = {&n, &level, &all_live, &hops, &body, &rem, &lv, &bud, &ab, &ds};
         if (w->trim_detect)
-            rc = bud ? coop_launch(w, COOP_TRIM_DETECT + 1, (const void *)scc_trim_coop<true, true>,
-                                   args, err)
-                     : coop_launch(w, COOP_TRIM_DETECT, (const void *)scc_trim_coop<false, true>,
-                                   args, err);
+            rc = bud ? coop_launch_smem(w, COOP_TRIM_DETECT + 1,
+                                        (const void *)scc_trim_coop<true, true>, args,
+                                        TRIM_DETECT_SMEM, err)
+                     : coop_launch_smem(w, COOP_TRIM_DETECT, (const void *)scc_trim_coop<false, true>,
+                                        args, TRIM_DETECT_SMEM, err);
         else
             rc = bud ? coop_launch(w, COOP_TRIM + 1, (const void *)scc_trim_coop<true, false>, args,
                                    err)
@@ -2424,6 +2470,15 @@ extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_
     w.pivot_local = tu->pivot_local;
     w.pivot_wide = tu->pivot_wide;
     w.trim_detect = tu->trim_detect < TRIM_DETECT_MAX ? tu->trim_detect : TRIM_DETECT_MAX;
+    {
+        /* the detection's sets take TRIM_DETECT_SMEM bytes of shared memory
+         * per block (H100 / H200: 227 KB allowed); without them, no
+         * detection (the same result, slower on DAG-like graphs) */
+        int smem_max = 0;
+        CK(cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+        if ((unsigned)smem_max < TRIM_DETECT_SMEM)
+            w.trim_detect = 0;
+    }
     w.coop_blocks_per_sm = tu->coop_blocks_per_sm;
     if (tu->persistent) {
         int coop = 0;

@@ -146,7 +146,7 @@ struct scc_gpu_tuning {
      * SCCs found are finished, and peeling resumes (DAG-like graphs with
      * small cycles: a 200^3 grid-DAG decomposes within the trim).  Stops
      * for good when a chunk of candidates finds few SCCs.  0: off; at most
-     * 32 (larger values act as 32); default 32.                           */
+     * 24 (larger values act as 24); default 24.                           */
     uint32_t trim_detect;
     /* Symmetric graphs (every edge u -> v matched by as many v -> u, e.g.
      * undirected graphs, tori): the graph is its own transpose, so the
