@@ -21,7 +21,7 @@
  * sweeps over the interleaved segment layout with degree bound 4 or 16,
  * the pivot searches without warp-shared wide vertices, without local
  * expansion, or with 4 local steps, the first trim without small-SCC
- * detection or with a closure bound of 16, the symmetric check off);
+ * detection or with a closure bound of 16 or 24, the symmetric check off);
  * --variants-new times only the multi-source and residue variants.
  *   bench_gpu_scc --mec-random N
  * times mec_cpu against mec_gpu (incl. upload and download) on a random MDP
@@ -333,6 +333,7 @@ int main(int argc, char **argv)
         {"pivot-local-4", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "pivot_local=4", 1},
         {"trim-detect-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_detect=0", 1},
         {"trim-detect-16", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_detect=16", 1},
+        {"trim-detect-24", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_detect=24", 1},
         {"symmetric-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "symmetric=0", 1},
     };
     for (size_t vi = 0; variants_on && rc == WX_OK && vi < sizeof variants / sizeof *variants; vi++) {

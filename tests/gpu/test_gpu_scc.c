@@ -12,8 +12,11 @@
  * Hamiltonian cycle plus random chords), condensation DAGs of random
  * cycles and cliques, chains and cycles in both id orders, long-diameter
  * graphs (rings with short chords, up to a ring of 10^6 vertices; chains of
- * up to 10^5 SCCs in either direction), self-loops, isolated vertices,
- * the empty graph and one-vertex graphs; each random
+ * up to 10^5 SCCs in either direction), symmetric graphs (random
+ * undirected graphs and small tori, a quarter with one extra one-way edge;
+ * a 40^3 torus with and without one edge; hand-made CSRs with parallel
+ * edges matched or not matched in multiplicity), self-loops, isolated
+ * vertices, the empty graph and one-vertex graphs; each random
  * graph gets a random vertex permutation half of the time, because the
  * colouring's speed (not its result) depends on the id order.  The PRISM
  * exports under $WARPEX_SHARED/data/mdp (default ../shared) are read as
