@@ -2,7 +2,8 @@
  * bench_gpu_scc.c -- times the GPU SCC decomposition against Tarjan on one
  * graph, for bench/bench_gpu_scc.sh.
  *
- *   bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan] [--variants | --variants-new]
+ *   bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan]
+ *                 [--variants | --variants-new | --variant-list NAME,NAME...]
  *
  * FILE is a graphgen .egr (little-endian int32 n, int32 m, int32
  * offsets[n+1], int32 targets[m]; ../shared/tools/graphgen.c) or anything
@@ -19,7 +20,8 @@
  * CPU residue off, forced, or on budgets of 3 or 40 ns per item, the trim
  * sweeps over the interleaved segment layout with degree bound 4 or 16,
  * the pivot searches without warp-shared wide vertices, without local
- * expansion, or with 4 local steps);
+ * expansion, or with 4 local steps, the first trim without small-SCC
+ * detection or with a closure bound of 16 or 24, the symmetric check off);
  * --variants-new times only the multi-source and residue variants.
  *   bench_gpu_scc --mec-random N
  * times mec_cpu against mec_gpu (incl. upload and download) on a random MDP
@@ -183,6 +185,20 @@ static int bench_mec(uint64_t n)
     return equal ? 0 : 1;
 }
 
+/* Is name one of the comma-separated items of list? */
+static int in_list(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t k = end ? (size_t)(end - p) : strlen(p);
+        if (k == len && !strncmp(p, name, len))
+            return 1;
+        p += k + (end != NULL);
+    }
+    return 0;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -192,7 +208,9 @@ static int cmp_double(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     const char *path = NULL, *name = NULL;
-    int reps = 5, tarjan = 1, variants_on = 0; /* 2: only the variants of the new paths */
+    int reps = 5, tarjan = 1, variants_on = 0; /* 2: only the variants of the new paths,
+                                                  3: those named in vlist */
+    const char *vlist = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--name") && i + 1 < argc)
             name = argv[++i];
@@ -204,19 +222,21 @@ int main(int argc, char **argv)
             variants_on = 1;
         else if (!strcmp(argv[i], "--variants-new"))
             variants_on = 2;
+        else if (!strcmp(argv[i], "--variant-list") && i + 1 < argc)
+            variants_on = 3, vlist = argv[++i];
         else if (!strcmp(argv[i], "--mec-random") && i + 1 < argc)
             return bench_mec(strtoull(argv[++i], NULL, 0));
         else if (!path)
             path = argv[i];
         else {
             fprintf(stderr, "usage: bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan] "
-                    "[--variants | --variants-new]\n");
+                    "[--variants | --variants-new | --variant-list NAMES]\n");
             return 2;
         }
     }
     if (!path || reps < 1 || reps > 100) {
         fprintf(stderr, "usage: bench_gpu_scc FILE [--name NAME] [--reps R] [--no-tarjan] "
-                    "[--variants | --variants-new]\n");
+                    "[--variants | --variants-new | --variant-list NAMES]\n");
         return 2;
     }
     if (!name)
@@ -252,14 +272,17 @@ int main(int argc, char **argv)
                 "# run %d: %.3f ms (transpose %.3f %s, trim %.3f in %u sweeps (%llu vertices), pivot "
                 "%.3f in %u levels (SCC of %llu), colour %.3f in %u rounds, %u levels in all, "
                 "relabel %.3f, counts %.3f; %u multi-source rounds %.3f ms, %llu pivots; CPU "
-                "residue %llu vertices %llu edges %.3f ms, reason %d)\n",
+                "residue %llu vertices %llu edges %.3f ms, reason %d; detection %u passes, %llu "
+                "SCCs of %llu vertices; symmetric %d (check %.3f ms))\n",
                 k, st.total_ms, st.transpose_ms, st.transpose_sorted ? "sort" : "count", st.trim_ms,
                 st.trim_sweeps,
                 (unsigned long long)st.trimmed, st.pivot_ms, st.pivot_levels,
                 (unsigned long long)st.pivot_scc, st.colour_ms, st.rounds, st.levels,
                 st.relabel_ms, st.stats_ms, st.fb_rounds, st.fb_ms,
                 (unsigned long long)st.fb_pivots, (unsigned long long)st.residue_n,
-                (unsigned long long)st.residue_m, st.residue_ms, st.residue_reason);
+                (unsigned long long)st.residue_m, st.residue_ms, st.residue_reason,
+                st.detect_passes, (unsigned long long)st.detect_sccs,
+                (unsigned long long)st.detect_vertices, st.symmetric, st.symmetric_ms);
         if (k == 0)
             continue; /* warm-up */
         times[k - 1] = st.total_ms;
@@ -308,9 +331,15 @@ int main(int argc, char **argv)
         {"pivot-wide-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "pivot_wide=0", 1},
         {"pivot-local-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "pivot_local=0", 1},
         {"pivot-local-4", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "pivot_local=4", 1},
+        {"trim-detect-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_detect=0", 1},
+        {"trim-detect-16", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_detect=16", 1},
+        {"trim-detect-24", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_detect=24", 1},
+        {"symmetric-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "symmetric=0", 1},
     };
     for (size_t vi = 0; variants_on && rc == WX_OK && vi < sizeof variants / sizeof *variants; vi++) {
         if (variants_on == 2 && !variants[vi].is_new)
+            continue;
+        if (variants_on == 3 && !in_list(vlist, variants[vi].name))
             continue;
         struct scc_gpu_tuning tu;
         scc_gpu_tuning_default(&tu);

@@ -51,6 +51,7 @@ void scc_gpu_tuning_default(struct scc_gpu_tuning *t)
     t->pivot = 1;
     t->persistent = 1;
     t->residue = 1;
+    t->symmetric = 1;
 }
 
 int scc_gpu_tuning_parse(const char *spec, struct scc_gpu_tuning *t, struct wx_error *err)

@@ -11,6 +11,13 @@
  *      1024 sampled edges stay within max(65536, n/256) ids of their
  *      source.  The interleaved segment layout (tuning segment_degree) is
  *      built here when asked for; the trim sweeps read it.
+ *      Symmetric graphs (tuning symmetric, default on): when a sample of
+ *      1024 edges and then every edge u -> v is matched by as many v -> u
+ *      (degrees <= 64), the graph is its own transpose: no transposition,
+ *      and the pivot search runs forward only (reaching and being reached
+ *      coincide).  H100, torus 200^3: 6.67 -> 4.70 ms (check 0.42 ms;
+ *      the pivot search 3.63 -> 2.71 ms: its 102 levels are latency-bound,
+ *      so half the work saves a quarter of the time).
  *   2. trim: a live vertex without a live in- or out-neighbour (other than
  *      itself) in its own region is a singleton SCC.  The first trim (every
  *      vertex live, one region) peels to the fixpoint, Kahn-style, in one
@@ -18,6 +25,8 @@
  *      sweeps, repeated while a sweep removes at least 1/TRIM_MIN_SHARE of
  *      the live vertices (a Kahn pass must first count every live edge;
  *      sweeps that stop when they stop paying were measured cheaper there).
+ *      Option (tuning trim_detect, off by default): small-SCC detection
+ *      inside the first trim (see scc_trim_body).
  *   3. pivot: one forward-backward search from the live vertex with the
  *      largest (in+1)(out+1) degree product, both directions at once over
  *      one flag byte per vertex (scc_pivot_coop): the intersection is the
@@ -241,6 +250,64 @@ __global__ void scc_locality(const uint64_t *off, const uint32_t *tgt, uint32_t 
     uint64_t t = tgt[e];
     if ((t > lo ? t - lo : lo - t) <= near)
         atomicAdd(count, 1ull);
+}
+
+/* ---- symmetric graphs: the graph as its own transpose ---- */
+
+#define SYM_MAX_DEG 64 /* the check gives up on vertices of more edges */
+
+/* Edge u -> v is matched when v's list holds u as often as u's holds v
+ * (then every vertex's in-multiset equals its out-multiset, so off/tgt
+ * serve as the transpose, multiplicities included: the trim counts rely
+ * on them). */
+__device__ static bool scc_sym_edge(const uint64_t *off, const uint32_t *tgt, uint32_t u, uint32_t v)
+{
+    if (u == v)
+        return true;
+    const uint64_t bu = off[u], eu = off[u + 1], bv = off[v], ev = off[v + 1];
+    if (eu - bu > SYM_MAX_DEG || ev - bv > SYM_MAX_DEG)
+        return false;
+    uint32_t cu = 0, cv = 0;
+    for (uint64_t e = bu; e < eu; e++)
+        cu += tgt[e] == v;
+    for (uint64_t e = bv; e < ev; e++)
+        cv += tgt[e] == u;
+    return cu == cv;
+}
+
+/* *bad += 1 for each of k edges spread over the edge array (the source
+ * by binary search) that is not matched. */
+__global__ void scc_sym_probe(const uint64_t *off, const uint32_t *tgt, uint32_t n, uint64_t m,
+                              uint32_t k, unsigned long long *bad)
+{
+    uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= k)
+        return;
+    uint64_t e = m * i / k, lo = 0, hi = n; /* off[lo] <= e < off[hi] */
+    while (hi - lo > 1) {
+        uint64_t mid = (lo + hi) / 2;
+        if (off[mid] <= e)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    if (!scc_sym_edge(off, tgt, (uint32_t)lo, tgt[e]))
+        atomicAdd(bad, 1ull);
+}
+
+/* *bad = 1 when some edge of some vertex is not matched (one thread per
+ * vertex; stops early once *bad is set). */
+__global__ void scc_sym_check(const uint64_t *off, const uint32_t *tgt, uint32_t n,
+                              unsigned long long *bad)
+{
+    uint64_t u = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (u >= n || *(volatile unsigned long long *)bad)
+        return;
+    for (uint64_t e = off[u], end = off[u + 1]; e < end; e++)
+        if (!scc_sym_edge(off, tgt, (uint32_t)u, tgt[e])) {
+            *bad = 1;
+            return;
+        }
 }
 
 /* ---- trimming ---- */
@@ -535,15 +602,16 @@ __global__ void scc_pivot_flags_init(uint32_t n, uint32_t pivot, const uint32_t 
     flags[k] = word;
 }
 
-/* As scc_pivot_finish, from the flags. */
+/* As scc_pivot_finish, from the flags; sym: only the forward search ran
+ * (a symmetric graph: reaching and being reached are the same). */
 __global__ void scc_pivot_finish_flags(uint32_t n, uint32_t pivot, uint32_t *rep, uint32_t *reg,
-                                       const uint32_t *flags, unsigned long long *live)
+                                       const uint32_t *flags, int sym, unsigned long long *live)
 {
     uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     bool still = false;
     if (v < n && rep[v] == SCC_UNSET) {
         uint32_t fl = (flags[v >> 2] >> (8 * (v & 3))) & 0xffu;
-        uint32_t f = (fl & PF_FWD) != 0, b = (fl & PF_BWD) != 0;
+        uint32_t f = (fl & PF_FWD) != 0, b = sym ? f : (fl & PF_BWD) != 0;
         if (f && b) {
             rep[v] = pivot;
         } else {
@@ -1102,13 +1170,124 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
  * claimed (rep: SCC_UNSET -> itself, by CAS, so once) and queued; a claimed
  * vertex decrements the counts of its live same-region neighbours once per
  * edge.  The fixpoint is that of iterated trim-1 sweeps (a live vertex has a
- * live in- and out-neighbour), whatever the order. */
+ * live in- and out-neighbour), whatever the order.
+ *
+ * SMALL-SCC DETECTION (tuning trim_detect = K, first trim only): peeling
+ * stalls at the first non-trivial SCC on every path (a 200^3 grid-DAG with
+ * back edges: 580 of 8 M vertices peeled).  A decrement that leaves a count
+ * in [1, K) makes the vertex a candidate of the next detection pass (once
+ * per pass, by a stamp); when the queue runs dry, every candidate v
+ * computes its backward closure B (the live vertices reaching v) and, when
+ * |B| <= K, its SCC exactly: S = {x in B : v reaches x within B} (a path
+ * from v to a vertex reaching v stays among the vertices reaching v); else
+ * the same with the forward closure.  The live set is a union of SCCs, so S
+ * is v's SCC in the whole graph.  Claims follow after a grid barrier (rep
+ * does not change while closures are computed, so two candidates of one
+ * SCC compute the same S; one CAS on rep[min S] elects the claimer), the
+ * claimer writes rep = min S for all of S, then decrements the counts of
+ * S's neighbours as a Kahn claim does, and peeling resumes.  A member of a
+ * non-trivial S keeps an in- and out-count >= 1 from S's own edges (only
+ * S's claimer lowers them, after it has written rep for all of S), so no
+ * concurrent Kahn claim can take it as a singleton.  Detection stops for good when a chunk
+ * of candidates finds fewer than 1 in TRIM_DETECT_YIELD of its tries (graphs
+ * with one giant SCC: one wasted chunk at most). */
+#define TRIM_DETECT_MAX 24     /* largest closure (compile-time bound of K: two sets of K
+                                  words per thread in shared memory, 192 KB per block) */
+#define TRIM_DETECT 0          /* default K: off.  Measured (H100, one run, best of 3):
+                                  grid-DAG 200^3 81.4 ms with K 24 (everything decomposed
+                                  inside the trim: 70 passes, 1 591 peeling levels, 78.5 ms
+                                  of trim), 91.6 with K 16, 81.9 without; random 16 M 13.8
+                                  with K 24 (one wasted pass), 12.9 without.  The peeling
+                                  levels (~18 us each) and the one-thread closures (~0.5 ms
+                                  a pass) are latency-bound; a warp per closure and fewer
+                                  levels would be needed to win.  (CPU model of the
+                                  grid-DAG: K 16 leaves 184 k vertices live after 89
+                                  passes, 24 and 32 none after 70 / 65 passes.) */
+#define TRIM_DETECT_SMEM (2u * TRIM_DETECT_MAX * SCC_COOP_BLOCK * 4u)
+#define TRIM_DETECT_YIELD 16   /* stop when a chunk's SCCs found * this < its tries */
+#define TRIM_DETECT_EDGES 1024 /* edges a closure may read before it gives up (hubs) */
+#define CAND_CAP 4             /* candidates a thread buffers per item before single atomics */
 struct scc_trim_body {
     const uint64_t *off, *roff;
     const uint32_t *tgt, *rsrc, *reg;
     uint32_t *rep, *cin, *cout, *q0, *q1;
     unsigned long long *cnt;
     unsigned long long mine; /* this thread's claims */
+    uint32_t detect;         /* K (0: no detection) */
+    uint32_t pass;           /* the detection pass candidates are collected for */
+    uint32_t *cand0, *cand1; /* candidate lists, by pass parity */
+    unsigned long long *ccnt; /* their lengths [2] */
+    uint32_t *cstamp;        /* the last pass a vertex was made a candidate for */
+    int one_region;          /* every live vertex in one region (no reg reads) */
+
+    /* v is claimed (rep already set, by this thread): lower its live
+     * neighbours' counts, claim those reaching 0 (queued through buf), and
+     * make those left in [1, detect) candidates.  Returns the claims. */
+    __device__ uint32_t release(uint32_t v, uint32_t *buf, uint32_t &nb, uint32_t &last,
+                                uint32_t *next_a, unsigned long long *ncnt_a, uint32_t *cbuf,
+                                uint32_t &cn)
+    {
+        /* Latency, not bandwidth, bounds a peeling level (frontiers of a few
+         * hundred vertices, each thread a chain of dependent round trips):
+         * edges go in groups of 4 whose decrements are issued together, and
+         * there is no "is w live" read before the decrement -- a finished
+         * vertex's count no longer matters (its claim CAS fails), and a live
+         * w is still lowered exactly once per edge from each claimed
+         * in-neighbour.  One region (the first trim): no region reads. */
+        const uint32_t r = one_region ? 0 : reg[v];
+        const uint64_t ob = off[v], oe = off[v + 1], rb = roff[v], re = roff[v + 1];
+        uint32_t found = 0;
+        for (int dir = 0; dir < 2; dir++) {
+            const uint32_t *adj = dir ? rsrc : tgt;
+            uint32_t *c = dir ? cout : cin; /* v -> w lowers cin[w] */
+            for (uint64_t e = dir ? rb : ob, end = dir ? re : oe; e < end; e += 4) {
+                uint32_t w[4], old[4];
+                bool ok[4];
+#pragma unroll
+                for (int k = 0; k < 4; k++) {
+                    ok[k] = e + k < end;
+                    w[k] = ok[k] ? adj[e + k] : v;
+                }
+#pragma unroll
+                for (int k = 0; k < 4; k++) {
+                    ok[k] = w[k] != v && (one_region || reg[w[k]] == r);
+                    old[k] = ok[k] ? atomicSub(&c[w[k]], 1u) : 0u;
+                }
+                /* then the candidates' liveness reads, then their stamps
+                 * and the claims' CAS, each step's round trips together */
+                bool cand[4];
+                uint32_t res[4];
+#pragma unroll
+                for (int k = 0; k < 4; k++) {
+                    cand[k] = ok[k] && detect && old[k] >= 2u && old[k] <= detect;
+                    cand[k] = cand[k] && scc_vload(&rep[w[k]]) == SCC_UNSET;
+                }
+#pragma unroll
+                for (int k = 0; k < 4; k++)
+                    res[k] = cand[k] ? atomicExch(&cstamp[w[k]], pass)
+                             : ok[k] && old[k] == 1u ? atomicCAS(&rep[w[k]], SCC_UNSET, w[k])
+                                                     : 0u;
+#pragma unroll
+                for (int k = 0; k < 4; k++) {
+                    if (cand[k] && res[k] != pass) {
+                        if (cn < CAND_CAP)
+                            cbuf[cn++] = w[k];
+                        else
+                            ((pass & 1) ? cand1 : cand0)[atomicAdd(&ccnt[pass & 1], 1ull)] = w[k];
+                    } else if (ok[k] && old[k] == 1u && res[k] == SCC_UNSET) {
+                        mine++;
+                        found++;
+                        last = w[k];
+                        if (nb < PUSH_CAP)
+                            buf[nb++] = w[k];
+                        else
+                            next_a[atomicAdd(ncnt_a, 1ull)] = w[k];
+                    }
+                }
+            }
+        }
+        return found;
+    }
 
     __device__ void level(uint32_t level, uint64_t ca, uint64_t, bool, uint64_t i0s,
                           uint64_t stride, uint32_t hops)
@@ -1118,31 +1297,13 @@ struct scc_trim_body {
         unsigned long long *ncnt_a = cnt + (level + 1) % 3, *ncnt_b = ncnt_a;
         for (uint64_t i0 = i0s; i0 < ca; i0 += stride) {
             const uint64_t i = i0 + threadIdx.x;
-            uint32_t buf[PUSH_CAP];
-            uint32_t nb = 0;
+            uint32_t buf[PUSH_CAP], cbuf[CAND_CAP];
+            uint32_t nb = 0, cn = 0;
             if (i < ca) {
                 uint32_t v = __ldcg(cur + i);
                 for (uint32_t hop = 0;; hop++) {
-                    const uint32_t r = reg[v];
-                    uint32_t found = 0, last = 0;
-                    for (int dir = 0; dir < 2; dir++) {
-                        const uint64_t *o = dir ? roff : off;
-                        const uint32_t *adj = dir ? rsrc : tgt;
-                        uint32_t *c = dir ? cout : cin; /* v -> w lowers cin[w] */
-                        for (uint64_t e = o[v], end = o[v + 1]; e < end; e++) {
-                            const uint32_t w = adj[e];
-                            if (w == v || reg[w] != r || scc_vload(&rep[w]) != SCC_UNSET)
-                                continue;
-                            if (atomicSub(&c[w], 1u) != 1u)
-                                continue;
-                            if (atomicCAS(&rep[w], SCC_UNSET, w) != SCC_UNSET)
-                                continue;
-                            mine++;
-                            found++;
-                            last = w;
-                            SCC_APPEND(true, w);
-                        }
-                    }
+                    uint32_t last = 0;
+                    const uint32_t found = release(v, buf, nb, last, next_a, ncnt_a, cbuf, cn);
                     if (found != 1 || nb != 1 || hop >= hops)
                         break;
                     nb = 0;
@@ -1150,18 +1311,83 @@ struct scc_trim_body {
                 }
             }
             scc_flush2(true, nb, buf, next_a, ncnt_a, next_b, ncnt_b);
+            if (detect) { /* the same in every thread: warp-uniform */
+                uint32_t *cl = (pass & 1) ? cand1 : cand0;
+                scc_flush2(true, cn, cbuf, cl, ccnt + (pass & 1), cl, ccnt + (pass & 1));
+            }
         }
+    }
+
+    /* Is x in set[0..k)?  (A thread's sets live in shared memory, entry j
+     * at set[j * blockDim.x]: scans of local arrays missed L1 and made a
+     * detection pass cost ~1 ms on the H100.) */
+    __device__ static bool in_set(const uint32_t *set, uint32_t k, uint32_t x)
+    {
+        for (uint32_t j = 0; j < k; j++)
+            if (set[j * blockDim.x] == x)
+                return true;
+        return false;
+    }
+
+    /* v's SCC into scc[] (returns its size), when v's backward (dir 0) or
+     * forward (dir 1) closure among live vertices has at most K vertices;
+     * 0 otherwise.  clo and scc: this thread's sets (see in_set).  Reads
+     * rep, which no thread writes meanwhile. */
+    __device__ uint32_t small_scc(uint32_t v, int dir, uint32_t *clo, uint32_t *scc) const
+    {
+        const uint64_t *o = dir ? off : roff, *o2 = dir ? roff : off;
+        const uint32_t *adj = dir ? tgt : rsrc, *adj2 = dir ? rsrc : tgt;
+        const uint32_t r = one_region ? 0 : reg[v], bd = blockDim.x;
+        uint32_t k = 0, edges = 0;
+        clo[bd * k++] = v;
+        for (uint32_t i = 0; i < k; i++) {
+            const uint32_t u = clo[bd * i];
+            const uint64_t b = o[u], end = o[u + 1];
+            edges += (uint32_t)min(end - b, (uint64_t)TRIM_DETECT_EDGES + 1);
+            if (edges > TRIM_DETECT_EDGES)
+                return 0;
+            for (uint64_t e = b; e < end; e++) {
+                const uint32_t w = adj[e];
+                if (__ldcg(&rep[w]) != SCC_UNSET || (!one_region && reg[w] != r) ||
+                    in_set(clo, k, w))
+                    continue;
+                if (k == detect)
+                    return 0; /* more than K */
+                clo[bd * k++] = w;
+            }
+        }
+        /* the closure is complete: S = the members v reaches the other way */
+        uint32_t s = 0;
+        scc[bd * s++] = v;
+        for (uint32_t i = 0; i < s; i++) {
+            const uint32_t u = scc[bd * i];
+            const uint64_t b = o2[u], end = o2[u + 1];
+            edges += (uint32_t)min(end - b, (uint64_t)TRIM_DETECT_EDGES + 1);
+            if (edges > 2 * TRIM_DETECT_EDGES)
+                return 0;
+            for (uint64_t e = b; e < end; e++) {
+                const uint32_t w = adj2[e];
+                if (in_set(clo, k, w) && !in_set(scc, s, w))
+                    scc[bd * s++] = w;
+            }
+        }
+        return s;
     }
 };
 
 /* all_live: every vertex is live and in one region, so the counts are
  * degrees less self-loops (no neighbour reads).  *removed += claims.
- * cnt: the queue's three counters, all 0 on entry. */
-template <bool BUDGET>
+ * cnt: the queue's three counters, all 0 on entry.  DETECT: small-SCC
+ * detection between peeling stretches (see scc_trim_body); dstat[0..2]
+ * += passes, SCCs found, their vertices; body.ccnt[0..1] and dstat[3..4]
+ * (tries / finds of the current chunk) 0 on entry, body.cstamp all 0. */
+extern __shared__ uint32_t scc_dsm[]; /* the detection's sets (TRIM_DETECT_SMEM bytes) */
+
+template <bool BUDGET, bool DETECT>
 __global__ void __launch_bounds__(SCC_COOP_BLOCK, 1)
 scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
               struct scc_trim_body body, unsigned long long *removed, unsigned long long *lv,
-              unsigned long long budget_ns, unsigned long long *abort_f)
+              unsigned long long budget_ns, unsigned long long *abort_f, unsigned long long *dstat)
 {
     cg::grid_group grid = cg::this_grid();
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
@@ -1193,7 +1419,9 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
         body.cout[v] = co;
     }
     grid.sync();
-    /* pass 2: the first claims, queued for level0 */
+    /* pass 2: the first claims, queued for level0 (the first detection
+     * candidates are the vertices the first stretch touches: a scan for
+     * small counts here found nothing more on the grid-DAG model) */
     {
         uint32_t *q = (level0 & 1) ? body.q1 : body.q0;
         unsigned long long *c = body.cnt + level0 % 3;
@@ -1210,8 +1438,93 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
         }
     }
     grid.sync();
-    uint32_t level = scc_run_levels<BUDGET>(body, level0, body.cnt, NULL, 0, 0, chain_hops, lv, budget_ns,
-                                    abort_f);
+    uint32_t level = level0, chunk = 0;
+    for (uint32_t pass = 1;; pass++) {
+        body.pass = pass;
+        level = scc_run_levels<BUDGET>(body, level, body.cnt, NULL, 0, 0, chain_hops, lv, budget_ns,
+                                       abort_f);
+        if (!DETECT || (BUDGET && scc_ldcg64(abort_f)))
+            break;
+        /* every thread reads the same lengths: the last writes were before
+         * scc_run_levels' last barrier, the next are after the ones below */
+        const uint64_t cp = scc_ldcg64(body.ccnt + (pass & 1));
+        if (cp == 0)
+            break;
+        body.pass = pass + 1; /* claims below make candidates for the next pass */
+        bool stop = false;
+        for (uint64_t c0 = 0; c0 < cp && !stop; c0 += stride, chunk++) {
+            /* a chunk's counts: tries dstat[3 + p], finds dstat[5 + p]
+             * (p = chunk parity), read after the barrier that ends their
+             * updates, reset by thread 0 one chunk later (after every
+             * thread has read them, before the chunk after that) */
+            unsigned long long *tries_c = dstat + 3 + (chunk & 1), *finds_c = dstat + 5 + (chunk & 1);
+            const uint64_t i = c0 + (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+            uint32_t *clo = scc_dsm + threadIdx.x, *scc = clo + TRIM_DETECT_MAX * blockDim.x;
+            uint32_t s = 0;
+            if (i < cp) {
+                const uint32_t v = __ldcg(((pass & 1) ? body.cand1 : body.cand0) + i);
+                if (__ldcg(&body.rep[v]) == SCC_UNSET) {
+                    if (__ldcg(&body.cin[v]) < body.detect)
+                        s = body.small_scc(v, 0, clo, scc);
+                    if (!s && __ldcg(&body.cout[v]) < body.detect)
+                        s = body.small_scc(v, 1, clo, scc);
+                    atomicAdd(tries_c, 1ull);
+                }
+            }
+            grid.sync(); /* closures done: claims may change rep now */
+            const uint64_t tries = scc_ldcg64(tries_c);
+            if (blockIdx.x == 0 && threadIdx.x == 0) {
+                dstat[3 + !(chunk & 1)] = 0;
+                dstat[5 + !(chunk & 1)] = 0;
+            }
+            if (s) {
+                uint32_t r = scc[0];
+                for (uint32_t j = 1; j < s; j++)
+                    r = min(r, scc[j * blockDim.x]);
+                if (atomicCAS(&body.rep[r], SCC_UNSET, r) == SCC_UNSET) {
+                    for (uint32_t j = 0; j < s; j++)
+                        body.rep[scc[j * blockDim.x]] = r;
+                    body.mine += s;
+                    atomicAdd(dstat + 1, 1ull);
+                    atomicAdd(dstat + 2, (unsigned long long)s);
+                    atomicAdd(finds_c, 1ull);
+                } else {
+                    s = 0;
+                }
+            }
+            /* the claimer releases S (queued for `level`, the next
+             * stretch's first level: its counters are 0, see
+             * scc_run_levels) */
+            {
+                uint32_t *q = (level & 1) ? body.q1 : body.q0;
+                unsigned long long *qc = body.cnt + level % 3;
+                uint32_t *cl = ((pass + 1) & 1) ? body.cand1 : body.cand0;
+                unsigned long long *cc = body.ccnt + ((pass + 1) & 1);
+                for (uint32_t j = 0; j < s; j++) {
+                    uint32_t buf[PUSH_CAP], cbuf[CAND_CAP], nb = 0, cn = 0, last = 0;
+                    body.release(scc[j * blockDim.x], buf, nb, last, q, qc, cbuf, cn);
+                    for (uint32_t k = 0; k < nb; k++)
+                        q[atomicAdd(qc, 1ull)] = buf[k];
+                    for (uint32_t k = 0; k < cn; k++)
+                        cl[atomicAdd(cc, 1ull)] = cbuf[k];
+                }
+            }
+            grid.sync();
+            stop = scc_ldcg64(finds_c) * TRIM_DETECT_YIELD < tries;
+        }
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+            body.ccnt[pass & 1] = 0; /* read by all before the barriers above */
+            dstat[0]++;
+        }
+        if (stop) {
+            /* detection off: finish the peeling */
+            body.detect = 0;
+            grid.sync();
+            level = scc_run_levels<BUDGET>(body, level, body.cnt, NULL, 0, 0, chain_hops, lv,
+                                           budget_ns, abort_f);
+            break;
+        }
+    }
     unsigned long long mine = warp_sum64(body.mine);
     if ((threadIdx.x & 31) == 0 && mine)
         atomicAdd(removed, mine);
@@ -1420,7 +1733,7 @@ out:
  * checks (the multi-source rounds).  The variants without exist so that the
  * common path carries none of that code (see coop_kernel). */
 enum { COOP_PIVOT = 0, COOP_PIVOT_REG = 2, COOP_LABEL = 4, COOP_LABEL_COL = 6, COOP_TRIM = 8,
-       COOP_N = 10 };
+       COOP_TRIM_DETECT = 10, COOP_N = 12 };
 
 /* Device work space of one decomposition. */
 struct scc_work {
@@ -1438,6 +1751,8 @@ struct scc_work {
     uint32_t chain_hops;         /* of the persistent engines */
     uint32_t pivot_local;        /* tuning pivot_local */
     uint32_t pivot_wide;         /* tuning pivot_wide */
+    uint32_t trim_detect;        /* tuning trim_detect, at most TRIM_DETECT_MAX */
+    int symmetric;               /* the graph is its own transpose (roff == off) */
     unsigned coop_grid[COOP_N];  /* their grids, by COOP_* (0: not computed yet) */
     unsigned coop_blocks_per_sm; /* 0: as many as fit */
     int all_live;                /* every vertex live, all in region 0 (no trim yet) */
@@ -1457,18 +1772,21 @@ struct scc_work {
 
 enum { CNT_TRIM = 0, CNT_LIVE = 1, CNT_SUM = 2, CNT_A = CNT_SUM + SUM_N, CNT_B = CNT_A + 3,
        CNT_PIVOT = CNT_B + 3, CNT_LEVEL = CNT_PIVOT + 1, CNT_ABORT = CNT_LEVEL + 1,
-       CNT_Q = CNT_ABORT + 1, CNT_N = CNT_Q + 3 };
+       CNT_Q = CNT_ABORT + 1, CNT_CAND = CNT_Q + 3, CNT_DSTAT = CNT_CAND + 2,
+       CNT_N = CNT_DSTAT + 7 };
 
 
 /* Launches a persistent kernel with all its blocks resident: as many per SM
  * as fit (or w->coop_blocks_per_sm, if fewer), times the SMs. */
-static int coop_launch(struct scc_work *w, int which, const void *func, void **args,
-                       struct wx_error *err)
+static int coop_launch_smem(struct scc_work *w, int which, const void *func, void **args,
+                            size_t smem, struct wx_error *err)
 {
     int rc = WX_OK;
     if (!w->coop_grid[which]) {
         int per_sm = 0;
-        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, SCC_COOP_BLOCK, 0));
+        if (smem > 48 * 1024)
+            CK(cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, SCC_COOP_BLOCK, smem));
         if (per_sm < 1) {
             rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
                          "GPU SCC: a persistent kernel does not fit on an SM");
@@ -1478,10 +1796,16 @@ static int coop_launch(struct scc_work *w, int which, const void *func, void **a
             per_sm = (int)w->coop_blocks_per_sm;
         w->coop_grid[which] = (unsigned)per_sm * (unsigned)w->sms;
     }
-    CK(cudaLaunchCooperativeKernel(func, dim3(w->coop_grid[which]), dim3(SCC_COOP_BLOCK), args, 0,
+    CK(cudaLaunchCooperativeKernel(func, dim3(w->coop_grid[which]), dim3(SCC_COOP_BLOCK), args, smem,
                                    0));
 out:
     return rc;
+}
+
+static int coop_launch(struct scc_work *w, int which, const void *func, void **args,
+                       struct wx_error *err)
+{
+    return coop_launch_smem(w, which, func, args, 0, err);
 }
 
 /* After a persistent engine: w->level from the kernel's last level, and
@@ -1623,22 +1947,44 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
      * per phase, and topology sweeps that stop when they stop paying were
      * measured cheaper (grid-DAG: 30 ms vs 9 ms over 14 phases) */
     if (w->coop && w->all_live) {
-        unsigned long long removed = 0;
+        unsigned long long removed = 0, dstat[3];
         CK(cudaMemset(w->cnt + CNT_TRIM, 0, sizeof removed));
         CK(cudaMemset(w->cnt + CNT_Q, 0, 3 * sizeof removed));
+        CK(cudaMemset(w->cnt + CNT_CAND, 0, 9 * sizeof removed)); /* CNT_CAND, CNT_DSTAT */
         uint32_t n = w->n, level = w->level, hops = w->chain_hops;
         int all_live = w->all_live;
+        /* detection: candidate lists in qb0 / qb1, stamps in stamp_b (reset
+         * below: the label engines need them 0) */
         struct scc_trim_body body = {w->off, w->roff, w->tgt, w->rsrc, w->reg, w->rep, w->col,
-                                     w->reach, w->qa0, w->qa1, w->cnt + CNT_Q, 0};
+                                     w->reach, w->qa0, w->qa1, w->cnt + CNT_Q, 0,
+                                     w->trim_detect, 0, w->qb0, w->qb1, w->cnt + CNT_CAND,
+                                     w->stamp_b, all_live};
         unsigned long long *rem = w->cnt + CNT_TRIM, *lv = w->cnt + CNT_LEVEL;
         unsigned long long *ab = w->cnt + CNT_ABORT, bud = budget_left(w);
+        unsigned long long *ds = w->cnt + CNT_DSTAT;
         if (w->aborted)
             return WX_OK;
-        void *args[] = {&n, &level, &all_live, &hops, &body, &rem, &lv, &bud, &ab};
-        rc = bud ? coop_launch(w, COOP_TRIM + 1, (const void *)scc_trim_coop<true>, args, err)
-                 : coop_launch(w, COOP_TRIM, (const void *)scc_trim_coop<false>, args, err);
+        void *args[] = {&n, &level, &all_live, &hops, &body, &rem, &lv, &bud, &ab, &ds};
+        if (w->trim_detect)
+            rc = bud ? coop_launch_smem(w, COOP_TRIM_DETECT + 1,
+                                        (const void *)scc_trim_coop<true, true>, args,
+                                        TRIM_DETECT_SMEM, err)
+                     : coop_launch_smem(w, COOP_TRIM_DETECT, (const void *)scc_trim_coop<false, true>,
+                                        args, TRIM_DETECT_SMEM, err);
+        else
+            rc = bud ? coop_launch(w, COOP_TRIM + 1, (const void *)scc_trim_coop<true, false>, args,
+                                   err)
+                     : coop_launch(w, COOP_TRIM, (const void *)scc_trim_coop<false, false>, args,
+                                   err);
         if (rc != WX_OK)
             goto out;
+        if (w->trim_detect) {
+            CK(cudaMemcpy(dstat, w->cnt + CNT_DSTAT, sizeof dstat, cudaMemcpyDeviceToHost));
+            CK(cudaMemset(w->stamp_b, 0, (uint64_t)w->n * sizeof *w->stamp_b));
+            st->detect_passes += (uint32_t)dstat[0];
+            st->detect_sccs += dstat[1];
+            st->detect_vertices += dstat[2];
+        }
         CK(cudaMemcpy(&removed, w->cnt + CNT_TRIM, sizeof removed, cudaMemcpyDeviceToHost));
         uint32_t levels0 = w->levels;
         rc = coop_levels(w, err);
@@ -1696,6 +2042,8 @@ static int pivot_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats 
         scc_pivot_flags_init<<<grid_for((w->n + 3) / 4), SCC_BLOCK>>>(w->n, pivot, w->rep, flags);
         CK_LAUNCH();
         CK(cudaMemcpy(w->cnt + CNT_A, h, sizeof h, cudaMemcpyHostToDevice));
+        if (w->symmetric)
+            h[w->level % 3] = 0; /* backward reach == forward reach: one search */
         CK(cudaMemcpy(w->cnt + CNT_B, h, sizeof h, cudaMemcpyHostToDevice));
         CK(cudaMemcpy(((w->level & 1) ? w->qa1 : w->qa0), &pivot, sizeof pivot, cudaMemcpyHostToDevice));
         CK(cudaMemcpy(((w->level & 1) ? w->qb1 : w->qb0), &pivot, sizeof pivot, cudaMemcpyHostToDevice));
@@ -1716,7 +2064,7 @@ static int pivot_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats 
             goto out;
         CK(cudaMemset(w->cnt + CNT_LIVE, 0, sizeof left));
         scc_pivot_finish_flags<<<gv, SCC_BLOCK>>>(w->n, pivot, w->rep, w->reg, flags,
-                                                  w->cnt + CNT_LIVE);
+                                                  w->symmetric, w->cnt + CNT_LIVE);
         CK_LAUNCH();
         CK(cudaMemcpy(&left, w->cnt + CNT_LIVE, sizeof left, cudaMemcpyDeviceToHost));
         st->pivot_scc = *live - left;
@@ -2024,6 +2372,8 @@ extern "C" void scc_gpu_tuning_default(struct scc_gpu_tuning *t)
     t->residue_max = RESIDUE_MAX;
     t->pivot_local = PIVOT_LOCAL;
     t->pivot_wide = PIVOT_WIDE;
+    t->trim_detect = TRIM_DETECT;
+    t->symmetric = 1;
 }
 
 extern "C" int scc_gpu_tuning_parse(const char *spec, struct scc_gpu_tuning *t, struct wx_error *err)
@@ -2062,6 +2412,8 @@ extern "C" int scc_gpu_tuning_parse(const char *spec, struct scc_gpu_tuning *t, 
         TUNE("segment_degree", segment_degree, uint32_t)
         TUNE("pivot_local", pivot_local, uint32_t)
         TUNE("pivot_wide", pivot_wide, uint32_t)
+        TUNE("trim_detect", trim_detect, uint32_t)
+        TUNE("symmetric", symmetric, int)
 #undef TUNE
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "SCC tuning '%s': unknown field '%.*s'", spec,
                        (int)len, p);
@@ -2133,13 +2485,22 @@ extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_
     w.chain_hops = tu->chain_hops;
     w.pivot_local = tu->pivot_local;
     w.pivot_wide = tu->pivot_wide;
+    w.trim_detect = tu->trim_detect < TRIM_DETECT_MAX ? tu->trim_detect : TRIM_DETECT_MAX;
+    {
+        /* the detection's sets take TRIM_DETECT_SMEM bytes of shared memory
+         * per block (H100 / H200: 227 KB allowed); without them, no
+         * detection (the same result, slower on DAG-like graphs) */
+        int smem_max = 0;
+        CK(cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+        if ((unsigned)smem_max < TRIM_DETECT_SMEM)
+            w.trim_detect = 0;
+    }
     w.coop_blocks_per_sm = tu->coop_blocks_per_sm;
     if (tu->persistent) {
         int coop = 0;
         CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
         w.coop = coop != 0; /* else the per-level engine */
     }
-    CK(cudaMalloc((void **)&roff, (n64 + 1) * sizeof *roff));
     CK(cudaMalloc((void **)&w.reg, n64 * sizeof *w.reg));
     CK(cudaMalloc((void **)&w.col, n64 * sizeof *w.col));
     CK(cudaMalloc((void **)&w.reach, n64 * sizeof *w.reach));
@@ -2152,12 +2513,37 @@ extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_
     CK(cudaMalloc((void **)&w.cnt, CNT_N * sizeof *w.cnt));
     CK(cudaMemset(w.cnt, 0, CNT_N * sizeof *w.cnt));
     w.m = m;
+
+    /* 1. transpose (none when the graph is symmetric) */
+    if (m && tu->symmetric) {
+        /* a sample first, so that other graphs pay one small launch */
+        const double ts = now_ms();
+        const uint32_t k = m < LOCAL_SAMPLE ? (uint32_t)m : LOCAL_SAMPLE;
+        unsigned long long bad = 0;
+        CK(cudaMemset(w.cnt + CNT_TRIM, 0, sizeof bad));
+        scc_sym_probe<<<grid_for(k), SCC_BLOCK>>>(dg->d_offsets, dg->d_targets, n, m, k,
+                                                 w.cnt + CNT_TRIM);
+        CK_LAUNCH();
+        CK(cudaMemcpy(&bad, w.cnt + CNT_TRIM, sizeof bad, cudaMemcpyDeviceToHost));
+        if (!bad) {
+            scc_sym_check<<<gv, SCC_BLOCK>>>(dg->d_offsets, dg->d_targets, n, w.cnt + CNT_TRIM);
+            CK_LAUNCH();
+            CK(cudaMemcpy(&bad, w.cnt + CNT_TRIM, sizeof bad, cudaMemcpyDeviceToHost));
+        }
+        st.symmetric = w.symmetric = !bad;
+        st.symmetric_ms = now_ms() - ts;
+    }
+    if (w.symmetric) {
+        w.roff = dg->d_offsets;
+        w.rsrc = dg->d_targets;
+        sorted = 0;
+        goto transposed;
+    }
+    CK(cudaMalloc((void **)&roff, (n64 + 1) * sizeof *roff));
     if (m)
         CK(cudaMalloc((void **)&rsrc, m * sizeof *rsrc));
     w.roff = roff;
     w.rsrc = rsrc;
-
-    /* 1. transpose */
     sorted = tu->transpose_sort != 0;
     if (m && tu->transpose_sort == 2) {
         /* auto: counting when >= 90 % of a sample of edges stay within
@@ -2217,6 +2603,7 @@ extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_
         CK(cudaFree(keys));
         keys = NULL;
     }
+transposed:
     if (tu->segment_degree && m && tu->trim_min_share) {
         /* the sweeps are the layout's only user: both layouts or neither */
         rc = seg_build(&w, 0, w.off, w.tgt, tu->segment_degree, err);

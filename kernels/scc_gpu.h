@@ -54,6 +54,11 @@ struct scc_gpu_stats {
     uint64_t round_live[SCC_GPU_ROUND_INFO];
     uint32_t round_levels[SCC_GPU_ROUND_INFO];
     double round_ms[SCC_GPU_ROUND_INFO];
+    uint32_t detect_passes;   /* small-SCC detection passes of the first trim */
+    uint64_t detect_sccs, detect_vertices; /* SCCs (and vertices) they found */
+    int symmetric;            /* 1: the graph was its own transpose (no
+                                 transposition, one-way pivot search)      */
+    double symmetric_ms;      /* the symmetry check (in transpose_ms)      */
 };
 
 /* Strategy knobs, for measurements and tests (the defaults are what
@@ -133,6 +138,26 @@ struct scc_gpu_tuning {
      * (state spaces: a state with thousands of successors or predecessors).
      * 0: never; default 32.                                               */
     uint32_t pivot_wide;
+    /* The first trim (Kahn peeling) stalls at the first non-trivial SCC on
+     * every path: a vertex whose in- or out-count a claim leaves in
+     * [1, trim_detect) becomes a candidate; when the peeling runs dry each
+     * candidate whose backward or forward closure among live vertices has
+     * at most trim_detect vertices computes its SCC exactly from it, the
+     * SCCs found are finished, and peeling resumes (DAG-like graphs with
+     * small cycles: a 200^3 grid-DAG decomposes within the trim).  Stops
+     * for good when a chunk of candidates finds few SCCs.  0 (default):
+     * off; at most 24 (larger values act as 24); 24 decomposes a 200^3
+     * grid-DAG inside the trim but was no faster there (latency-bound
+     * peeling levels and one-thread closures) and 7 % slower on a random
+     * graph (H100), hence off.                                            */
+    uint32_t trim_detect;
+    /* Symmetric graphs (every edge u -> v matched by as many v -> u, e.g.
+     * undirected graphs, tori): the graph is its own transpose, so the
+     * transposition is skipped and the pivot searches one way only.
+     * 1 (default): checked on the GPU, first on a sample of 1024 edges,
+     * then (when all are matched) on every edge (a vertex of degree > 64
+     * makes it give up: not symmetric); 0: never.                        */
+    int symmetric;
 };
 void scc_gpu_tuning_default(struct scc_gpu_tuning *t);
 /* Sets the fields named in spec, a comma-separated list of NAME=VALUE with

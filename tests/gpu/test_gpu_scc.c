@@ -12,8 +12,11 @@
  * Hamiltonian cycle plus random chords), condensation DAGs of random
  * cycles and cliques, chains and cycles in both id orders, long-diameter
  * graphs (rings with short chords, up to a ring of 10^6 vertices; chains of
- * up to 10^5 SCCs in either direction), self-loops, isolated vertices,
- * the empty graph and one-vertex graphs; each random
+ * up to 10^5 SCCs in either direction), symmetric graphs (random
+ * undirected graphs and small tori, a quarter with one extra one-way edge;
+ * a 40^3 torus with and without one edge; hand-made CSRs with parallel
+ * edges matched or not matched in multiplicity), self-loops, isolated
+ * vertices, the empty graph and one-vertex graphs; each random
  * graph gets a random vertex permutation half of the time, because the
  * colouring's speed (not its result) depends on the id order.  The PRISM
  * exports under $WARPEX_SHARED/data/mdp (default ../shared) are read as
@@ -129,13 +132,16 @@ static void run_tuned(const char *tag, const char *what, const struct csr *g,
              r.n_bottom_trivial == c->n_bottom_trivial && r.n_in_nontrivial == c->n_in_nontrivial &&
              (g->n_vertices == 0 || !memcmp(ids, c->comp, g->n_vertices * sizeof *ids));
     check(ok, "%s: %s (trim share %u, sweeps %u, pivot %d, colour %d, persistent %d, hops %u, "
-          "blocks/SM %u, sort %d, fb rounds %u, residue %d/%u ns, segment degree %u, pivot local %u wide %u; "
-          "%u colour + %u multi-source rounds "
-          "(%llu pivots), %u levels, CPU residue %llu vertices (reason %d)) equals Tarjan%s%s",
+          "blocks/SM %u, sort %d, fb rounds %u, residue %d/%u ns, segment degree %u, pivot local %u wide %u, "
+          "detect %u, symmetric %d; %u colour + %u multi-source rounds "
+          "(%llu pivots), %u levels, CPU residue %llu vertices (reason %d), %u detection passes "
+          "(%llu SCCs), symmetric path %d) equals Tarjan%s%s",
           tag, what, t->trim_min_share, t->trim_max_sweeps, t->pivot, t->colour_dir, t->persistent,
           t->chain_hops, t->coop_blocks_per_sm, t->transpose_sort, t->fb_rounds, t->residue,
-          t->residue_ns, t->segment_degree, t->pivot_local, t->pivot_wide, st.rounds, st.fb_rounds, (unsigned long long)st.fb_pivots, st.levels,
-          (unsigned long long)st.residue_n, st.residue_reason, rc ? ": " : "", rc ? err.msg : "");
+          t->residue_ns, t->segment_degree, t->pivot_local, t->pivot_wide, t->trim_detect, t->symmetric,
+          st.rounds, st.fb_rounds, (unsigned long long)st.fb_pivots, st.levels,
+          (unsigned long long)st.residue_n, st.residue_reason, st.detect_passes,
+          (unsigned long long)st.detect_sccs, st.symmetric, rc ? ": " : "", rc ? err.msg : "");
     free(ids);
 }
 
@@ -146,7 +152,9 @@ static void run_tuned(const char *tag, const char *what, const struct csr *g,
  * then each new path forced on: multi-source rounds only (no colouring),
  * the CPU residue right after the first trim, a budget of 1 ns per residue
  * item (the engines give up mid-search, wherever the first level check
- * falls), and the segment layout in trim sweeps run to the fixpoint. */
+ * falls), warp-shared wide vertices with local expansion, small-SCC
+ * detection with a small closure bound, and the segment layout in trim
+ * sweeps run to the fixpoint. */
 static void compare_tuned(const char *tag, const struct csr *g, const struct scc_result *c)
 {
     static const uint32_t shares[] = {0, 1, 64, 100000};
@@ -182,14 +190,17 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
     static const uint32_t local[] = {0, 1, 2, 8}, wide[] = {0, 1, 4, 32};
     t.pivot_local = local[rnd_below(4)];
     t.pivot_wide = wide[rnd_below(4)];
+    static const uint32_t detect[] = {0, 1, 2, 3, 8, 32, 1000};
+    t.trim_detect = detect[rnd_below(7)];
+    t.symmetric = (int)rnd_below(2);
     run_tuned(tag, "random tuning", g, c, &t);
 
     /* the forced paths: all four per graph, or in --quick (what the
      * sanitizers run) one per graph in turn */
     static unsigned turn;
     const int big = g->n_vertices > 20000;
-    for (int k = 0; k < 5; k++) {
-        if (quick && k != (int)(turn % 5))
+    for (int k = 0; k < 6; k++) {
+        if (quick && k != (int)(turn % 6))
             continue;
         scc_gpu_tuning_default(&t);
         switch (k) {
@@ -220,6 +231,16 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
             t.fb_rounds = rnd_below(2) ? 0 : big ? 8 : quick ? 3 : SCC_GPU_FB_ALL;
             t.residue = 0;
             run_tuned(tag, "warp-shared wide vertices, local expansion", g, c, &t);
+            break;
+        case 4:
+            /* small-SCC detection with small closure bounds (closures that
+             * overflow, chunks that stop detection), with or without the
+             * symmetric path and the later phases */
+            t.trim_detect = 1 + (uint32_t)rnd_below(8);
+            t.symmetric = (int)rnd_below(2);
+            t.fb_rounds = (uint32_t)rnd_below(3);
+            t.residue = 0;
+            run_tuned(tag, "small-SCC detection in the first trim, small bound", g, c, &t);
             break;
         default:
             t.segment_degree = 1 + (uint32_t)rnd_below(3);
@@ -302,10 +323,11 @@ static void run_edges(const char *tag, struct edges *e, int permute)
 
 enum shape {
     SH_SPARSE, SH_RMAT, SH_GRID_DAG, SH_GIANT, SH_CONDENSED, SH_CHAIN, SH_SELF_ISOLATED,
-    SH_RING_CHORDS, SH_SCC_CHAIN, SH_N
+    SH_RING_CHORDS, SH_SCC_CHAIN, SH_SYMMETRIC, SH_N
 };
 static const char *shape_name[SH_N] = {"sparse", "rmat", "grid-dag", "giant", "condensed",
-                                       "chain", "self+isolated", "ring+chords", "chain-of-sccs"};
+                                       "chain", "self+isolated", "ring+chords", "chain-of-sccs",
+                                       "symmetric"};
 
 static void gen_sparse(struct edges *e, uint64_t n)
 {
@@ -488,6 +510,45 @@ static void gen_scc_chain(struct edges *e, uint64_t k, uint64_t len, int dir)
     free(start);
 }
 
+/* 3-D torus sx*sy*sz with the 6 neighbours (one SCC, symmetric; a size
+ * of 2 gives both neighbours the same vertex, 1 a self-loop). */
+static void gen_torus(struct edges *e, uint64_t sx, uint64_t sy, uint64_t sz)
+{
+    e->n = sx * sy * sz;
+    for (uint64_t z = 0; z < sz; z++)
+        for (uint64_t y = 0; y < sy; y++)
+            for (uint64_t x = 0; x < sx; x++) {
+                uint64_t v = x + sx * (y + sy * z);
+                e_add(e, v, (x + 1) % sx + sx * (y + sy * z));
+                e_add(e, v, (x + sx - 1) % sx + sx * (y + sy * z));
+                e_add(e, v, x + sx * ((y + 1) % sy + sy * z));
+                e_add(e, v, x + sx * ((y + sy - 1) % sy + sy * z));
+                e_add(e, v, x + sx * (y + sy * ((z + 1) % sz)));
+                e_add(e, v, x + sx * (y + sy * ((z + sz - 1) % sz)));
+            }
+}
+
+/* Symmetric graphs (the symmetric path: no transposition, a one-way pivot
+ * search): random undirected graphs (components of every size, isolated
+ * vertices, self-loops) or small tori; with `broken`, one random edge is
+ * added one way only, so that the check must say no. */
+static void gen_symmetric(struct edges *e, uint64_t n, int broken)
+{
+    if (n > 8 && rnd_below(3) == 0) {
+        gen_torus(e, 1 + rnd_below(12), 1 + rnd_below(12), 1 + rnd_below(6));
+    } else {
+        e->n = n;
+        uint64_t m = n ? rnd_below(2 * n + 1) : 0;
+        for (uint64_t i = 0; i < m; i++) {
+            uint64_t a = rnd_below(n), b = rnd_below(4) ? (a + 1 + rnd_below(8)) % n : rnd_below(n);
+            e_add(e, a, b);
+            e_add(e, b, a);
+        }
+    }
+    if (broken && e->n > 1)
+        e_add(e, rnd_below(e->n), rnd_below(e->n));
+}
+
 static void gen_self_isolated(struct edges *e, uint64_t n)
 {
     e->n = n;
@@ -528,6 +589,7 @@ static void random_graph(uint64_t seed, uint64_t i, int small)
     case SH_SCC_CHAIN:
         gen_scc_chain(&e, 1 + rnd_below(small ? 20 : 2000), 1 + rnd_below(8), (int)rnd_below(3));
         break;
+    case SH_SYMMETRIC: gen_symmetric(&e, rnd_below(scale + 1), rnd_below(4) == 0); break;
     default: break;
     }
     int permute = (int)rnd_below(2);
@@ -535,6 +597,28 @@ static void random_graph(uint64_t seed, uint64_t i, int small)
     snprintf(tag, sizeof tag, "random %s #%llu seed %llu%s", shape_name[sh], (unsigned long long)i,
              (unsigned long long)seed, permute ? " permuted" : "");
     run_edges(tag, &e, permute);
+}
+
+/* Parallel edges (the CSR builder drops them, so these CSRs are written
+ * by hand): the symmetric path needs every edge matched by as many reverse
+ * edges (the trim's counts rely on multiplicities).  "0 -> 1 twice, 1 -> 0
+ * once" must take the general path, "twice both ways" may take the
+ * symmetric one; both must equal Tarjan under the default tuning and with
+ * the symmetric check forced off. */
+static void multiplicity_cases(void)
+{
+    static const uint64_t off_a[] = {0, 3, 4, 5}, off_b[] = {0, 3, 5, 6};
+    static const uint32_t tgt_a[] = {1, 1, 2, 0, 0}, tgt_b[] = {1, 1, 2, 0, 0, 0};
+    for (int k = 0; k < 2; k++) {
+        struct csr g;
+        memset(&g, 0, sizeof g);
+        g.n_vertices = 3;
+        g.n_edges = k ? 6 : 5;
+        g.offsets = (uint64_t *)(k ? off_b : off_a);
+        g.targets = (uint32_t *)(k ? tgt_b : tgt_a);
+        /* a: 0 -> 1 (x2), 0 -> 2, 1 -> 0, 2 -> 0; b: the same with 1 -> 0 twice */
+        compare(k ? "parallel edges matched both ways" : "parallel edges one way only", &g);
+    }
 }
 
 /* Hand-made corner cases, then a few larger graphs (not in --quick). */
@@ -577,6 +661,12 @@ static void fixed_cases(uint64_t seed)
     run_edges("ring of 10^5 (100 in --quick) with chords both ways", &e, 0);
     gen_hubs(&e, quick ? 300 : 200000, quick ? 3 : 40, quick ? 100 : 6000);
     run_edges("hubs: 40 vertices of 6000 successors and predecessors (3 of 100 in --quick)", &e, 1);
+    gen_torus(&e, quick ? 5 : 40, quick ? 4 : 40, quick ? 3 : 40);
+    run_edges("torus 40^3 (5x4x3 in --quick)", &e, 0);
+    gen_torus(&e, quick ? 5 : 40, quick ? 4 : 40, quick ? 3 : 40);
+    e.m--; /* the last vertex's edge to z - 1 missing: not symmetric */
+    run_edges("torus 40^3 (5x4x3 in --quick) less one edge", &e, 0);
+    multiplicity_cases();
     if (quick)
         return;
     gen_ring_chords(&e, 1000000, 0, 0);
