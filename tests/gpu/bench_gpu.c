@@ -78,6 +78,7 @@ static int run_gpu(const char *name, const struct image *img, const struct knobs
             bestk = st.kernel_seconds;
         *out = res;
     }
+    out->seconds = best; /* the GPU/CPU ratio compares best with best */
     printf("%-44s gpu  states %12llu trans %13llu  %8.3f s (kernels %8.3f s)  %8.2f Mstates/s  %8.2f Mtrans/s  "
            "%6.1f B/state  [%s gen=%s occ2=%d blocks=%u threads=%u G=%u k=%u level=%d tex=%d smem=%u cache=%u "
            "launches=%llu direct=%llu slotw=%u slotB=%.1f table=%llu peak=%llu grows=%u restarts=%u setup=%.3f "
