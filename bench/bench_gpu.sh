@@ -11,8 +11,9 @@
 # run (default knobs) and one explore_cpu run (counts compared: MISMATCH
 # fails); --sweep adds GPU runs over blocks x -k, threads, textures, level
 # mode, the warp-wide flush (--proto 3), the table taken at once
-# (--grow-from none) and the phase profile (--profile) on the first
-# instance.  The "B/state" column is the call's peak device memory over its
+# (--grow-from none), the phase profile (--profile) and the general
+# successor generator with groups of 1, 2, 4, 8 threads (--gen general
+# --group G) on the first instance.  The "B/state" column is the call's peak device memory over its
 # states (table, queues, buffers).  Logs in $OUT (or bench/out); a table last.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -88,6 +89,9 @@ if [ $sweep = 1 ]; then
     $B $syn --proto 3 $first 2>&1 | tee -a "$LOG/bench.log"
     $B $syn --grow-from none $first 2>&1 | tee -a "$LOG/bench.log"
     $B $syn --profile $first 2>&1 | tee -a "$LOG/bench.log"
+    # the general generator (vector groups) beside the default fast one,
+    # over its group sizes
+    for g in 1 2 4 8; do $B $syn --gen general --group $g $first 2>&1 | tee -a "$LOG/bench.log"; done
 fi
 grep -q MISMATCH "$LOG/bench.log" && status=1
 echo

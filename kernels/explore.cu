@@ -5,12 +5,21 @@
  * The device side is in the internal headers: gpu_table.cuh (global table
  * and its reserve/write/publish insert), gpu_cache.cuh (block cache),
  * gpu_expand.cuh (vector groups, successor generation, per-state successor
- * set), gpu_kernels.cuh (the kernels).  This file is the host driver: it
- * checks the image, plans the layout (slot words, group size, shared memory,
- * table size from free device memory), uploads the image once (texture
- * objects over linear memory, or plain loads), runs launches until no work
- * is left, and turns table slots into dense ids for vectors, traces and
- * edges.
+ * set, and the fast generator), gpu_kernels.cuh (the kernels).  This file is
+ * the host driver: it checks the image, plans the layout (slot words,
+ * generator and group size, shared memory, table size from free device
+ * memory), uploads the image once (texture objects over linear memory, or
+ * plain loads) and the fast generator's tables when it runs (gx_fast_build),
+ * runs launches until no work is left, and turns table slots into dense ids
+ * for vectors, traces and edges.
+ *
+ * Generators.  Images with vectors of <= 4 words, 1..64 components and <=
+ * 128 rules (nearly all real networks) are expanded by the fast generator,
+ * one thread per state (gpu_tuning.generator, default), on precompiled XOR
+ * deltas and blocked-rule masks; every other image by vector groups of G
+ * threads per state (G = the smallest power of two >= the components, at
+ * most GX_MAX_GROUP, or gpu_tuning.group_size).  Both feed the same cache,
+ * table, successor set, edges and traces.
  *
  * Every CUDA call and every launch is checked (cudaGetLastError after the
  * launch, then the synchronisation's status); a failure is WX_ESYSTEM with
@@ -59,6 +68,8 @@
 #define GX_THREADS 512u          /* threads per block (with GX_OCC2: 2 blocks/SM) */
 #define GX_ITERATIONS 64u        /* iterations per launch, async mode */
 #define GX_MAX_GROUP 8u          /* default threads per state, at most */
+#define GX_FAST_THREADS 512u     /* threads per block with the fast generator */
+#define GX_FAST_SET_BYTES (1ull << 30) /* successor sets beyond this: fewer fast threads */
 #define GX_PROBE_BOUND 64u       /* buckets probed per insert */
 #define GX_CACHE_PROBES 16u      /* block-cache probes */
 #define GX_MIN_CACHE 32u         /* fewest cache rows worth launching with */
@@ -214,13 +225,212 @@ static uint64_t gx_successor_bound(const struct image *img)
     return total > cap ? cap : total;
 }
 
+/* ---- the fast generator's tables (gpu_expand.cuh, "fast generator") ---- */
+
+struct gx_fast_host {
+    uint4 *comp;
+    gpu_fseg *seg;
+    uint32_t *loc_lab;
+    unsigned long long *loc_d;
+    uint4 *grp;
+    unsigned long long *d;
+    unsigned long long *rmask;
+    uint2 *rinfo;
+    size_t nseg, nloc, nsync, ngrp, nrules;
+    unsigned long long all0, all1;
+    uint32_t dw, always_dedup;
+};
+
+static void gx_fast_free(struct gx_fast_host *f)
+{
+    free(f->comp);
+    free(f->seg);
+    free(f->loc_lab);
+    free(f->loc_d);
+    free(f->grp);
+    free(f->d);
+    free(f->rmask);
+    free(f->rinfo);
+    memset(f, 0, sizeof *f);
+}
+
+/* Does the image allow the fast generator? */
+static int gx_fast_eligible(const struct image *img)
+{
+    return img->words <= 4 && img->n_comps >= 1 && img->n_comps <= 64 && img->n_rules <= 128 &&
+           img->mask_words <= 2;
+}
+
+/* (s ^ t) << first as dw 64-bit words (first < 128, the value < 2^32). */
+static void gx_fast_delta(uint32_t x, uint32_t first, unsigned long long *out, uint32_t dw)
+{
+    const unsigned long long v = x;
+    unsigned long long lo = 0, hi = 0;
+    if (first >= 64)
+        hi = v << (first - 64);
+    else {
+        lo = v << first;
+        hi = first ? v >> (64 - first) : 0;
+    }
+    out[0] = lo;
+    if (dw > 1)
+        out[1] = hi;
+}
+
+static int gx_u64_cmp(const void *a, const void *b)
+{
+    const unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Builds the tables (the image must be eligible).  WX_ELIMIT when the host
+ * is out of memory or a count passes 2^31 (the caller then keeps the
+ * general generator). */
+static int gx_fast_build(const struct image *img, struct gx_fast_host *f)
+{
+    memset(f, 0, sizeof *f);
+    const uint32_t n = img->n_comps, ab = img->act_bits, nr = img->n_rules, mw = img->mask_words;
+    const size_t nseg = img->proc_offsets[n];
+    f->dw = img->words > 2 ? 2 : 1;
+    size_t nloc = 0, nsync = 0, ngrp = 0, seg_max = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        const uint32_t sb = img->state_bits[c], slots = image_entry_slots(ab, sb);
+        for (uint32_t s = 0; s < img->comp_states[c]; s++) {
+            const uint32_t *so = img->state_offsets + img->proc_offsets[c] + s;
+            uint32_t last = UINT32_MAX;
+            size_t here = 0;
+            for (uint32_t i = so[0]; i < so[1]; i++) {
+                const uint64_t e = img->trans[i];
+                uint32_t cnt = 0;
+                while (cnt < slots && image_entry_target(e, ab, sb, cnt) != UINT32_MAX)
+                    cnt++;
+                here += cnt;
+                if (image_entry_is_sync(e)) {
+                    nsync += cnt;
+                    const uint32_t k = image_entry_label(e, ab);
+                    ngrp += k != last;
+                    last = k;
+                } else {
+                    nloc += cnt;
+                }
+            }
+            if (here > seg_max)
+                seg_max = here;
+        }
+    }
+    if (nloc > (1u << 31) || nsync > (1u << 31) || ngrp > (1u << 31))
+        return WX_ELIMIT;
+    f->nseg = nseg, f->nloc = nloc, f->nsync = nsync, f->ngrp = ngrp, f->nrules = nr;
+    f->comp = (uint4 *)calloc(n, sizeof *f->comp);
+    f->seg = (gpu_fseg *)calloc(nseg + 1, sizeof *f->seg);
+    f->loc_lab = (uint32_t *)calloc(nloc + 1, sizeof *f->loc_lab);
+    f->loc_d = (unsigned long long *)calloc((nloc + 1) * f->dw, sizeof *f->loc_d);
+    f->grp = (uint4 *)calloc(ngrp + 1, sizeof *f->grp);
+    f->d = (unsigned long long *)calloc((nsync + 1) * f->dw, sizeof *f->d);
+    f->rmask = (unsigned long long *)calloc(nr + 1, sizeof *f->rmask);
+    f->rinfo = (uint2 *)calloc(nr + 1, sizeof *f->rinfo);
+    unsigned long long *keys = (unsigned long long *)malloc((seg_max + 1) * sizeof *keys);
+    if (!f->comp || !f->seg || !f->loc_lab || !f->loc_d || !f->grp || !f->d || !f->rmask || !f->rinfo || !keys) {
+        free(keys);
+        gx_fast_free(f);
+        return WX_ELIMIT;
+    }
+    /* rules: participants, class, label; (c) two rules with the same
+     * result label and participants */
+    for (uint32_t k = 0; k < img->n_classes; k++)
+        for (uint32_t r = img->class_rule_start[k]; r < img->class_rule_start[k + 1]; r++) {
+            const uint32_t *m = img->rule_mask + (size_t)r * mw;
+            f->rmask[r] = m[0] | (mw > 1 ? (unsigned long long)m[1] << 32 : 0ull);
+            f->rinfo[r] = make_uint2(k, img->class_result[k]);
+        }
+    for (uint32_t r = 0; r < nr; r++) {
+        for (uint32_t q = 0; q < r; q++)
+            if (f->rmask[q] == f->rmask[r] && f->rinfo[q].y == f->rinfo[r].y) {
+                f->always_dedup = 1;
+                break;
+            }
+        if (f->always_dedup)
+            break;
+    }
+    f->all0 = nr >= 64 ? ~0ull : (1ull << nr) - 1;
+    f->all1 = nr <= 64 ? 0ull : nr == 128 ? ~0ull : (1ull << (nr - 64)) - 1;
+    /* segments: moves, groups, self-loops; (a) and (b) */
+    size_t xl = 0, xs = 0, xg = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        const uint32_t first = img->first_bit[c], width = img->first_bit[c + 1] - first;
+        const uint32_t sb = img->state_bits[c], slots = image_entry_slots(ab, sb);
+        f->comp[c] = make_uint4(img->proc_offsets[c], first, width, 0);
+        for (uint32_t s = 0; s < img->comp_states[c]; s++) {
+            const size_t si = img->proc_offsets[c] + s;
+            const uint32_t *so = img->state_offsets + si;
+            gpu_fseg *sg = &f->seg[si];
+            sg->loc = (uint32_t)xl;
+            sg->grp = (uint32_t)xg;
+            uint32_t last = UINT32_MAX, self = 0;
+            size_t nk = 0;
+            for (uint32_t i = so[0]; i < so[1]; i++) {
+                const uint64_t e = img->trans[i];
+                const uint32_t lab = image_entry_label(e, ab), sync = image_entry_is_sync(e);
+                if (sync && lab != last) {
+                    f->grp[xg++] = make_uint4(lab, (uint32_t)xs, 0, 0);
+                    sg->ngrp++;
+                    last = lab;
+                }
+                for (uint32_t k = 0; k < slots; k++) {
+                    const uint32_t t = image_entry_target(e, ab, sb, k);
+                    if (t == UINT32_MAX)
+                        break;
+                    self |= s == t;
+                    keys[nk++] = (unsigned long long)sync << 63 | (unsigned long long)lab << 32 | t;
+                    if (sync) {
+                        gx_fast_delta(s ^ t, first, f->d + xs * f->dw, f->dw);
+                        xs++;
+                        f->grp[xg - 1].z++;
+                    } else {
+                        gx_fast_delta(s ^ t, first, f->loc_d + xl * f->dw, f->dw);
+                        f->loc_lab[xl++] = lab;
+                        sg->nloc++;
+                    }
+                }
+            }
+            sg->ngrp |= self ? GPU_NEW_BIT : 0u;
+            qsort(keys, nk, sizeof *keys, gx_u64_cmp);
+            for (size_t i = 1; i < nk; i++)
+                if (keys[i] == keys[i - 1])
+                    f->always_dedup = 1;
+        }
+    }
+    /* blocked rules: for each participant c of rule r, the states of c
+     * without a group of r's class */
+    for (uint32_t r = 0; r < nr; r++) {
+        const uint32_t k = f->rinfo[r].x;
+        for (unsigned long long m = f->rmask[r]; m; m &= m - 1) {
+            const uint32_t c = (uint32_t)__builtin_ctzll(m);
+            for (uint32_t s = 0; s < img->comp_states[c]; s++) {
+                gpu_fseg *sg = &f->seg[img->proc_offsets[c] + s];
+                int offers = 0;
+                for (uint32_t x = sg->grp; x < sg->grp + (sg->ngrp & GPU_LOW31); x++)
+                    offers |= f->grp[x].x == k;
+                if (!offers) {
+                    if (r < 64)
+                        sg->blk0 |= 1ull << r;
+                    else
+                        sg->blk1 |= 1ull << (r - 64);
+                }
+            }
+        }
+    }
+    free(keys);
+    return WX_OK;
+}
+
 /* ---- the driver ---- */
 
 struct gx {
     cudaDeviceProp prop;
     struct gpu_params p;
-    void *dev[24];
-    size_t devsz[24];
+    void *dev[40];
+    size_t devsz[40];
     int ndev;
     cudaTextureObject_t tex[8];
     int ntex;
@@ -811,16 +1021,23 @@ out:
     return rc;
 }
 
-static void *kernel_ptr(int tex, int occ2, int prof)
+static void *kernel_ptr(int tex, int occ2, int prof, int fast)
 {
+    /* the fast generator reads its own tables with plain loads: no
+     * texture variant */
+    if (fast) {
+        if (prof)
+            return occ2 ? (void *)explore_tile<false, true, true, true> : (void *)explore_tile<false, false, true, true>;
+        return occ2 ? (void *)explore_tile<false, true, false, true> : (void *)explore_tile<false, false, false, true>;
+    }
     if (prof) {
         if (tex)
-            return occ2 ? (void *)explore_tile<true, true, true> : (void *)explore_tile<true, false, true>;
-        return occ2 ? (void *)explore_tile<false, true, true> : (void *)explore_tile<false, false, true>;
+            return occ2 ? (void *)explore_tile<true, true, true, false> : (void *)explore_tile<true, false, true, false>;
+        return occ2 ? (void *)explore_tile<false, true, true, false> : (void *)explore_tile<false, false, true, false>;
     }
     if (tex)
-        return occ2 ? (void *)explore_tile<true, true, false> : (void *)explore_tile<true, false, false>;
-    return occ2 ? (void *)explore_tile<false, true, false> : (void *)explore_tile<false, false, false>;
+        return occ2 ? (void *)explore_tile<true, true, false, false> : (void *)explore_tile<true, false, false, false>;
+    return occ2 ? (void *)explore_tile<false, true, false, false> : (void *)explore_tile<false, false, false, false>;
 }
 
 extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_options *opt_in,
@@ -828,13 +1045,15 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                                  struct gpu_run_stats *stats, struct wx_error *err)
 {
     static const struct explore_options no_opt = {};
-    static const struct gpu_tuning no_tun = {-1, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0};
+    static const struct gpu_tuning no_tun = {-1, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0};
     const struct explore_options *opt = opt_in ? opt_in : &no_opt;
     const struct gpu_tuning *tun = tun_in ? tun_in : &no_tun;
     const double t0 = gx_now();
     struct gx gxs;
     struct gx *g = &gxs;
     memset(g, 0, sizeof *g);
+    struct gx_fast_host fh;
+    memset(&fh, 0, sizeof fh);
     struct gpu_params &p = g->p;
     struct gpu_ctl ctl;
     memset(&ctl, 0, sizeof ctl);
@@ -907,6 +1126,12 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         uint32_t G = gx_pow2_at_least(n ? n : 1);
         if (G > GX_MAX_GROUP)
             G = GX_MAX_GROUP;
+        const uint32_t G_user = tun->group_size;
+        if (tun->generator < 0 || tun->generator > 2) {
+            rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "GPU generator must be 0 (default), 1 (fast) or 2 (general), not %d",
+                         tun->generator);
+            goto out;
+        }
         if (tun->group_size) {
             if (tun->group_size > 32 || (tun->group_size & (tun->group_size - 1))) {
                 rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "GPU group size must be a power of two <= 32, not %u",
@@ -915,11 +1140,33 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             }
             G = tun->group_size;
         }
+        /* the fast generator: one thread per state */
+        st.fast_eligible = gx_fast_eligible(img);
+        if (st.fast_eligible && (tun->generator == 1 || (tun->generator == 0 && G_user <= 1))) {
+            if (gx_fast_build(img, &fh) == WX_OK) {
+                p.fast = 1;
+                G = 1;
+            }
+        }
+        st.fast_gen = (int)p.fast;
         p.G = G;
         p.log2G = 0;
         while ((1u << p.log2G) < G)
             p.log2G++;
-        uint32_t threads = opt->gpu.threads ? opt->gpu.threads : (SW > 32 ? 128 : GX_THREADS);
+        uint32_t threads = opt->gpu.threads ? opt->gpu.threads : p.fast ? GX_FAST_THREADS : (SW > 32 ? 128 : GX_THREADS);
+        uint32_t D = 16;
+        while (D < 2 * bound && D < GX_MAX_DEDUPE)
+            D *= 2;
+        if (p.fast && !opt->gpu.threads) {
+            /* One successor set of D entries (20 bytes each with its list)
+             * per state in flight: with one state per thread, images whose
+             * successor bound is large would need gigabytes of sets, so
+             * fewer threads per block then (64 = the states in flight of
+             * the general generator's default groups of 8). */
+            const uint64_t sms = (uint64_t)g->prop.multiProcessorCount;
+            while (threads > 64 && 2 * sms * threads * D * 20 > GX_FAST_SET_BYTES)
+                threads /= 2;
+        }
         if (threads % 32 || threads > GPU_MAX_THREADS || threads < 32) {
             rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "GPU threads per block must be a multiple of 32 in 32..%u, not %u",
                          GPU_MAX_THREADS, threads);
@@ -927,9 +1174,6 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         }
         const uint32_t T = threads / G;
         p.T = T;
-        uint32_t D = 16;
-        while (D < 2 * bound && D < GX_MAX_DEDUPE)
-            D *= 2;
         p.D = D;
 
         /* ---- shared memory ---- */
@@ -943,11 +1187,11 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             if (big + 1 > lim || (size_t)img->n_rules * img->mask_words + 1 > lim)
                 use_tex = 0;
         }
-        st.textures = use_tex;
+        st.textures = use_tex && !p.fast;
         cudaFuncAttributes fa;
         const int occ2 = tun->occupancy2 == 1 || (tun->occupancy2 < 0 && GX_OCC2);
         st.occupancy2 = occ2;
-        CK(cudaFuncGetAttributes(&fa, kernel_ptr(use_tex, occ2, (int)p.prof)));
+        CK(cudaFuncGetAttributes(&fa, kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast)));
         const uint32_t bps = tun->blocks_per_sm ? tun->blocks_per_sm : 2;
         size_t budget = g->prop.sharedMemPerMultiprocessor / bps;
         budget = budget > g->prop.reservedSharedMemPerBlock ? budget - g->prop.reservedSharedMemPerBlock : 0;
@@ -968,7 +1212,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         SEG(p.off_scratch, (size_t)threads * SW * 4);
         SEG(p.off_grp_n, (size_t)T * 4);
         /* successor set: D pairs of 16 bytes and its entry list of D words */
-        const size_t grp_bytes = (size_t)T * n * 16, ded_bytes = (size_t)T * D * 20;
+        const size_t grp_bytes = p.fast ? 0 : (size_t)T * n * 16, ded_bytes = (size_t)T * D * 20;
         const size_t row_bytes = (size_t)SW * 4 + 8 + 4 + 4;
         const size_t min_cache = GX_MIN_CACHE * row_bytes + 64;
         p.dedupe_global = off + grp_bytes + ded_bytes + min_cache > budget || ded_bytes > budget / 3;
@@ -998,7 +1242,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         SEG(p.off_cache_lab, C * 4);
 #undef SEG
         const size_t smem = off;
-        void *kern = kernel_ptr(use_tex, occ2, (int)p.prof);
+        void *kern = kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast);
         CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         int nb = 0;
         CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kern, (int)threads, smem));
@@ -1055,6 +1299,38 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         if ((rc = gx_upload(g, &d, img->trans, (size_t)img->n_entries * 8, "transition entries", err)))
             goto out;
         gi.trans = (const uint2 *)d;
+        if (p.fast) {
+            struct gpu_fast &fx = p.fx;
+            const size_t dw = fh.dw;
+            if ((rc = gx_upload(g, &d, fh.comp, n * sizeof(uint4), "fast generator: components", err)))
+                goto out;
+            fx.comp = (const uint4 *)d;
+            if ((rc = gx_upload(g, &d, fh.seg, (fh.nseg + 1) * sizeof(gpu_fseg), "fast generator: segments", err)))
+                goto out;
+            fx.seg = (const gpu_fseg *)d;
+            if ((rc = gx_upload(g, &d, fh.loc_lab, (fh.nloc + 1) * 4, "fast generator: local labels", err)))
+                goto out;
+            fx.loc_lab = (const uint32_t *)d;
+            if ((rc = gx_upload(g, &d, fh.loc_d, (fh.nloc + 1) * dw * 8, "fast generator: local deltas", err)))
+                goto out;
+            fx.loc_d = (const unsigned long long *)d;
+            if ((rc = gx_upload(g, &d, fh.grp, (fh.ngrp + 1) * sizeof(uint4), "fast generator: groups", err)))
+                goto out;
+            fx.grp = (const uint4 *)d;
+            if ((rc = gx_upload(g, &d, fh.d, (fh.nsync + 1) * dw * 8, "fast generator: sync deltas", err)))
+                goto out;
+            fx.d = (const unsigned long long *)d;
+            if ((rc = gx_upload(g, &d, fh.rmask, (fh.nrules + 1) * 8, "fast generator: rule masks", err)))
+                goto out;
+            fx.rmask = (const unsigned long long *)d;
+            if ((rc = gx_upload(g, &d, fh.rinfo, (fh.nrules + 1) * sizeof(uint2), "fast generator: rules", err)))
+                goto out;
+            fx.rinfo = (const uint2 *)d;
+            fx.all0 = fh.all0;
+            fx.all1 = fh.all1;
+            fx.dw = fh.dw;
+            fx.always_dedup = fh.always_dedup;
+        }
         if (opt->action_match) {
             if ((rc = gx_upload(g, &d, opt->action_match, img->n_labels, "action flags", err)))
                 goto out;
@@ -1672,6 +1948,7 @@ out:
     if (ev1)
         cudaEventDestroy(ev1);
     gx_free(g);
+    gx_fast_free(&fh);
     res->seconds = gx_now() - t0;
     return rc;
 }

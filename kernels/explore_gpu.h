@@ -50,6 +50,12 @@ struct gpu_tuning {
     int grow_via_host;       /* 1: every growth stages the vectors through
                                 host memory (the path of a last growth
                                 that does not fit beside them; tests) */
+    int generator;           /* successor generator: 0 default (the fast
+                                one where the image allows it and
+                                group_size is 0 or 1), 1: the fast one where
+                                the image allows it (else the general one),
+                                2: the general one (vector groups); see
+                                kernels/gpu_expand.cuh and stats.fast_gen */
 };
 
 struct gpu_run_stats {
@@ -83,6 +89,10 @@ struct gpu_run_stats {
     int level_sync;
     int occupancy2;
     int oneshot;             /* 1 when one-CAS inserts were used */
+    int fast_gen;            /* 1 when the fast generator ran (one thread
+                                per state), 0: the general one */
+    int fast_eligible;       /* 1 when the image allows the fast generator
+                                (<= 4 words, 1..64 components, <= 128 rules) */
     double kernel_seconds;   /* time inside exploration launches */
     /* graph recording (edge sink or keep_device_graph): */
     uint64_t edge_cap;       /* entries of the exploration's edge buffer */

@@ -1,5 +1,7 @@
 /*
- * gpu_expand.cuh -- successor generation by vector groups, and the small
+ * gpu_expand.cuh -- successor generation by vector groups (the general
+ * generator), the fast generator (one thread per state, precompiled XOR
+ * deltas and blocked-rule masks; at the end of this file), and the small
  * per-state successor set that makes transition counts exact.
  *
  * Vector groups.  A state is expanded by a group of G threads (G a power of
@@ -44,7 +46,9 @@
  * slot; either identifies the vector exactly within the iteration
  * (gpu_cache.cuh) -- and the pair (location, label) is inserted into the
  * group's successor set with one 128-bit atomicCAS per probe (sm_90).  Only
- * pairs new to the set count as transitions.
+ * pairs new to the set count as transitions.  (The fast generator skips the
+ * set for states it proves free of duplicate pairs when no graph is
+ * recorded; see "the fast generator" below.)
  *
  * The set is sized for the worst case (D >= twice the image's bound on a
  * state's successors, up to GX_MAX_DEDUPE), which can be thousands of
@@ -313,6 +317,233 @@ __device__ __forceinline__ bool next_rule(const gpu_image &g, gen_state &st, uin
         st.r += G;
         st.combo = 0;
         st.ncombo = nc;
+    }
+}
+
+/* ---- the fast generator (gpu_params.fast; one thread per state, G == 1) ----
+ *
+ * For images with vectors of <= 4 words, 1..64 components and <= 128
+ * rules (gx_fast_build in explore.cu decides; the general generator above
+ * serves every other image, and gpu_tuning.generator forces either).  The
+ * vector is read as one or two 64-bit words (lo, hi).  A component in
+ * local state s moving to t changes it by the XOR delta (s ^ t) <<
+ * first_bit, so the tables hold, per component state (a segment, indexed
+ * like state_offsets), its local moves as (label, delta), its sync targets
+ * as groups of deltas by class (sorted by class), and the mask of rules it
+ * blocks (it takes part in the rule but offers no entry of the rule's
+ * class).  A rule fires exactly when no participant blocks it (image.h:
+ * every participant needs a class-k entry), so the rules that fire are
+ *     all rules & ~(OR over the components of their segments' masks);
+ * a fired rule's successors are the product of its participants' class
+ * groups (mixed-radix decoding of a combination index, 64-bit, overflow
+ * above 2^62 reported as for the general generator).
+ *
+ * Per state: BEGIN reads every component's segment once (blocked rules,
+ * self-loop flag, which components have local moves); then each round
+ * yields at most one successor: LOCAL walks the local moves of the
+ * components that have some, RULES the fired rules and their
+ * combinations.  Every yielded record is a real transition of the state
+ * (the same (label, target) set as the general generator, possibly in
+ * another order), so the downstream dedupe, edges, traces are unchanged.
+ *
+ * Skipping the successor set.  Two records of one state whose movers all
+ * have non-zero deltas differ in their sets of movers, so they can be
+ * equal only when (a) a segment has two local entries with the same
+ * (label, target), (b) a segment repeats a target within a class, or (c)
+ * two rules with the same result label have the same participants;
+ * gx_fast_build checks (a)-(c) once (always_dedup).  Otherwise equal
+ * records need a mover with delta 0, i.e. a segment with a self-loop
+ * entry (bit 31 of gpu_fseg.ngrp; width-0 components have only
+ * self-loops).  A state with none of these yields distinct pairs, and
+ * when no graph is recorded each of them counts as a transition without
+ * the set (fast_state.dedup == false). */
+enum { FX_LOCAL = 0, FX_RULES = 1, FX_DONE = 2 };
+
+struct fast_state {
+    int phase;
+    bool dedup;                          /* this state needs the successor set */
+    unsigned long long lo, hi;           /* the source vector */
+    unsigned long long locm;             /* components whose local moves are left */
+    uint32_t j, jend;                    /* LOCAL: current component's moves */
+    unsigned long long on0, on1;         /* RULES: fired rules not yet visited */
+    uint32_t r;                          /* RULES: current rule */
+    unsigned long long combo, ncombo;    /* its next combination, and count */
+};
+
+__device__ __forceinline__ uint32_t fx_field(unsigned long long lo, unsigned long long hi, uint4 cm)
+{
+    const uint32_t sh = cm.y, w = cm.z;
+    if (w == 0)
+        return 0;
+    unsigned long long x;
+    if (sh >= 64)
+        x = hi >> (sh - 64);
+    else {
+        x = lo >> sh;
+        if (sh + w > 64)
+            x |= hi << (64 - sh);
+    }
+    return (uint32_t)(x & ((1ull << w) - 1));
+}
+
+__device__ __forceinline__ uint32_t fx_seg_index(const gpu_fast &f, unsigned long long lo, unsigned long long hi,
+                                                 uint32_t c)
+{
+    const uint4 cm = __ldg(f.comp + c);
+    return cm.x + fx_field(lo, hi, cm);
+}
+
+/* The segment's group of class k (it exists: the rule was not blocked). */
+__device__ __forceinline__ uint4 fx_group(const gpu_fast &f, uint32_t si, uint32_t k)
+{
+    const uint4 sg = __ldg((const uint4 *)(f.seg + si) + 1);
+    uint32_t lo = sg.z, hi = sg.z + (sg.w & GPU_LOW31);
+    while (hi - lo > 1) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (__ldg(&f.grp[mid].x) <= k)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return __ldg(f.grp + lo);
+}
+
+/* Writes src ^ (dlo, dhi) (the vector's W data words; a control word
+ * beyond them is copied). */
+__device__ __forceinline__ void fx_write(uint32_t *scr, const uint32_t *src, uint32_t sw, uint32_t W,
+                                         unsigned long long dlo, unsigned long long dhi)
+{
+    const uint32_t d[4] = {(uint32_t)dlo, (uint32_t)(dlo >> 32), (uint32_t)dhi, (uint32_t)(dhi >> 32)};
+#pragma unroll
+    for (uint32_t q = 0; q < 4; q++)
+        if (q < W)
+            scr[q] = src[q] ^ d[q];
+    for (uint32_t q = W; q < sw; q++)
+        scr[q] = src[q];
+}
+
+/* BEGIN: one pass over the components. */
+__device__ __forceinline__ void fx_begin(const gpu_fast &f, fast_state &st, uint32_t n, uint32_t W,
+                                         const uint32_t *src, bool active)
+{
+    st.phase = active ? FX_LOCAL : FX_DONE;
+    st.lo = st.hi = 0;
+    st.locm = 0;
+    st.j = st.jend = 0;
+    st.on0 = st.on1 = 0;
+    st.r = 0;
+    st.combo = st.ncombo = 0;
+    st.dedup = f.always_dedup != 0;
+    if (!active)
+        return;
+    st.lo = src[0] | (W > 1 ? (unsigned long long)src[1] << 32 : 0ull);
+    st.hi = W > 2 ? (src[2] | (W > 3 ? (unsigned long long)src[3] << 32 : 0ull)) : 0ull;
+    unsigned long long b0 = 0, b1 = 0;
+    uint32_t self = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        const uint32_t si = fx_seg_index(f, st.lo, st.hi, c);
+        const ulonglong2 blk = __ldg((const ulonglong2 *)(f.seg + si));
+        const uint4 sg = __ldg((const uint4 *)(f.seg + si) + 1);
+        b0 |= blk.x;
+        b1 |= blk.y;
+        self |= sg.w;
+        if (sg.y)
+            st.locm |= 1ull << c;
+    }
+    st.dedup |= (self >> 31) != 0;
+    st.on0 = f.all0 & ~b0;
+    st.on1 = f.all1 & ~b1;
+}
+
+/* Next successor of this lane's state into scr, or false when it has no
+ * more (then phase is FX_DONE).  *overflow as in next_rule. */
+__device__ __forceinline__ bool fx_next(const gpu_fast &f, fast_state &st, const uint32_t *src, uint32_t *scr,
+                                        uint32_t sw, uint32_t W, uint32_t *lab, bool *overflow)
+{
+    const uint32_t dw = f.dw;
+    if (st.phase == FX_LOCAL) {
+        for (;;) {
+            if (st.j < st.jend) {
+                const uint32_t j = st.j++;
+                const unsigned long long dlo = __ldg(f.loc_d + (size_t)j * dw);
+                const unsigned long long dhi = dw > 1 ? __ldg(f.loc_d + (size_t)j * dw + 1) : 0ull;
+                fx_write(scr, src, sw, W, dlo, dhi);
+                *lab = __ldg(f.loc_lab + j);
+                return true;
+            }
+            if (!st.locm) {
+                st.phase = FX_RULES;
+                break;
+            }
+            const uint32_t c = __ffsll((long long)st.locm) - 1;
+            st.locm &= st.locm - 1;
+            const uint4 sg = __ldg((const uint4 *)(f.seg + fx_seg_index(f, st.lo, st.hi, c)) + 1);
+            st.j = sg.x;
+            st.jend = sg.x + sg.y;
+        }
+    }
+    if (st.phase != FX_RULES)
+        return false;
+    for (;;) {
+        if (st.combo < st.ncombo) {
+            /* combination st.combo >= 1 (0 was yielded when the rule began) */
+            const uint2 ri = __ldg(f.rinfo + st.r);
+            unsigned long long x = st.combo++, dlo = 0, dhi = 0;
+            for (unsigned long long m = __ldg(f.rmask + st.r); m; m &= m - 1) {
+                const uint32_t c = __ffsll((long long)m) - 1;
+                const uint4 g = fx_group(f, fx_seg_index(f, st.lo, st.hi, c), ri.x);
+                uint32_t i = 0;
+                if (g.z > 1) {
+                    i = (uint32_t)(x % g.z);
+                    x /= g.z;
+                }
+                dlo ^= __ldg(f.d + (size_t)(g.y + i) * dw);
+                if (dw > 1)
+                    dhi ^= __ldg(f.d + (size_t)(g.y + i) * dw + 1);
+            }
+            fx_write(scr, src, sw, W, dlo, dhi);
+            *lab = ri.y;
+            return true;
+        }
+        uint32_t r;
+        if (st.on0) {
+            r = __ffsll((long long)st.on0) - 1;
+            st.on0 &= st.on0 - 1;
+        } else if (st.on1) {
+            r = 64 + __ffsll((long long)st.on1) - 1;
+            st.on1 &= st.on1 - 1;
+        } else {
+            st.phase = FX_DONE;
+            return false;
+        }
+        /* rule r fires: count its combinations, yield the first */
+        const uint2 ri = __ldg(f.rinfo + r);
+        unsigned long long nc = 1, dlo = 0, dhi = 0;
+        for (unsigned long long m = __ldg(f.rmask + r); m; m &= m - 1) {
+            const uint32_t c = __ffsll((long long)m) - 1;
+            const uint4 g = fx_group(f, fx_seg_index(f, st.lo, st.hi, c), ri.x);
+            if (g.z == 0) {
+                nc = 0;
+                break;
+            }
+            if (nc > (1ull << 62) / g.z) {
+                *overflow = true;
+                nc = 0;
+                break;
+            }
+            nc *= g.z;
+            dlo ^= __ldg(f.d + (size_t)g.y * dw);
+            if (dw > 1)
+                dhi ^= __ldg(f.d + (size_t)g.y * dw + 1);
+        }
+        if (nc == 0)
+            continue;
+        st.r = r;
+        st.combo = 1;
+        st.ncombo = nc;
+        fx_write(scr, src, sw, W, dlo, dhi);
+        *lab = ri.y;
+        return true;
     }
 }
 

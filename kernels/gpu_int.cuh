@@ -73,6 +73,35 @@ struct gpu_image {
     uint32_t n_comps, words, act_bits, mask_words, n_labels, n_classes;
 };
 
+/* The fast generator's tables (gpu_expand.cuh, "fast generator"; built by
+ * explore.cu's gx_fast_build).  Images with vectors of <= 4 words, 1..64
+ * components and <= 128 rules.  Deltas are XOR masks on the packed vector
+ * read as dw 64-bit words (dw = 1 for 1-2 words, 2 for 3-4 words). */
+struct __align__(32) gpu_fseg {
+    unsigned long long blk0, blk1; /* rules this component state blocks: bit r
+                                      set when the component takes part in rule r
+                                      but offers no entry of r's class here */
+    uint32_t loc, nloc;            /* local moves [loc, loc + nloc) */
+    uint32_t grp, ngrp;            /* groups [grp, grp + (ngrp & GPU_LOW31)),
+                                      sorted by class; bit 31: some entry of this
+                                      segment is a self-loop */
+};
+
+struct gpu_fast {
+    const uint4 *comp;               /* n: proc_offsets[c], first_bit[c], width, 0 */
+    const gpu_fseg *seg;             /* proc_offsets[n] segments */
+    const uint32_t *loc_lab;         /* local moves: result label */
+    const unsigned long long *loc_d; /* local moves: dw delta words each */
+    const uint4 *grp;                /* groups: class, first delta, deltas, 0 */
+    const unsigned long long *d;     /* sync targets: dw delta words each */
+    const unsigned long long *rmask; /* n_rules: participants (bit c) */
+    const uint2 *rinfo;              /* n_rules: class, result label */
+    unsigned long long all0, all1;   /* bits of the existing rules */
+    uint32_t dw;                     /* 64-bit delta words: 1 or 2 */
+    uint32_t always_dedup;           /* 1: states may yield duplicate (label,
+                                        target) pairs without self-loops */
+};
+
 /* Control block in device memory: counters and flags of one exploration.
  * 64-bit counters are updated with atomicAdd; the host reads the block
  * between launches (no kernel runs then). */
@@ -141,6 +170,8 @@ struct gpu_params {
     uint32_t thread_rwp;   /* 1: the flush inserts one row per thread with
                               reserve/write/publish (not oneshot, sw <= 32) */
     uint32_t prof;         /* 1: clock64 phase counters (GPU_PROF_*) */
+    uint32_t fast;         /* 1: the fast generator (fx; G == 1) */
+    struct gpu_fast fx;
 
     /* dynamic shared memory layout, byte offsets */
     uint32_t off_tile_vec[2], off_tile_slot[2], off_scratch, off_grpbuf,

@@ -10,9 +10,11 @@
  *           queue (q_in, written by the previous launch), then, when the
  *           host enabled it, by scanning the table for states still marked
  *           new (claim = atomic clear of the new bit);
- *   expand  each vector group expands one tile state (gpu_expand.cuh);
- *           successors go to the block cache, or straight to the global
- *           table when the cache is full;
+ *   expand  each vector group (FAST: each thread) expands one tile state
+ *           (gpu_expand.cuh); successors go to the block cache, or
+ *           straight to the global table when the cache is full (one
+ *           thread per successor where the flush also inserts one row per
+ *           thread, else one warp-wide insert after the other);
  *   flush   the cache rows go into the global table: one row per thread
  *           with one-CAS inserts (slots of <= 2 words), else one row at a
  *           time per warp (reserve/write/publish, gpu_table.cuh); a vector
@@ -307,8 +309,10 @@ __device__ __forceinline__ void record_deadlock(const gpu_params &p, unsigned lo
  * GPU_MAX_THREADS per SM (at most 64 registers, some spilled) instead of
  * one (no spills); which is faster is measured (bench/GPU_NOTES.md).
  * PROF: the clock64 phase counters (GPU_PROF_*); a template parameter
- * so that the kernel without them keeps its registers and spills. */
-template <bool TEX, bool OCC2, bool PROF>
+ * so that the kernel without them keeps its registers and spills.
+ * FAST: the fast generator (p.fast, one thread per state: G == 1) instead
+ * of the vector groups' general one (gpu_expand.cuh). */
+template <bool TEX, bool OCC2, bool PROF, bool FAST>
 __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(const __grid_constant__ gpu_params p)
 {
     extern __shared__ __align__(16) unsigned char smem[];
@@ -454,73 +458,85 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                                            : (uint32_t *)(smem + p.off_dedlist) + (size_t)grp * p.D;
 
             gen_state st;
-            st.phase = active ? PH_LOCAL : PH_DONE;
-            st.c = gl;
-            st.e = st.e_end = st.k = 0;
-            st.cinit = false;
-            st.cls = st.r = st.r_end = st.cur_rule = 0;
-            st.combo = st.ncombo = 0;
+            fast_state fs;
+            if (FAST) {
+                fx_begin(p.fx, fs, n, p.img.words, src, active);
+            } else {
+                st.phase = active ? PH_LOCAL : PH_DONE;
+                st.c = gl;
+                st.e = st.e_end = st.k = 0;
+                st.cinit = false;
+                st.cls = st.r = st.r_end = st.cur_rule = 0;
+                st.combo = st.ncombo = 0;
+            }
+            /* FAST: a state with distinct records by construction counts
+             * them without the successor set unless edges are recorded */
+            const bool use_set = !FAST || fs.dedup || p.want_edges;
             uint32_t ngen = 0, nedge = 0;
             bool ovf = false;
             unsigned long long wt = 0; /* PROF: lane 0's clock */
             if (PROF && lane == 0)
                 wt = clock64();
 
-            while (__any_sync(GPU_FULL, st.phase != PH_DONE)) {
-                __syncwarp();
-                /* the two smallest classes offered next by the group's
-                 * components (each component's next sync entry counts once) */
-                uint32_t kmin = 0xffffffffu, k2 = 0xffffffffu;
-                if (st.phase == PH_SELECT)
-                    for (uint32_t c = gl; c < n; c += G) {
-                        const uint32_t e = gb[c * 4 + 0];
-                        if (e < gb[c * 4 + 1]) {
-                            const uint32_t k = image_entry_label(gimg<TEX>::entry(p.img, e), p.img.act_bits);
-                            if (k < kmin)
-                                k2 = kmin, kmin = k;
-                            else if (k < k2)
-                                k2 = k;
-                        }
-                    }
-                for (uint32_t o = 1; o < G; o <<= 1) {
-                    const uint32_t a = __shfl_xor_sync(GPU_FULL, kmin, o), b2 = __shfl_xor_sync(GPU_FULL, k2, o);
-                    k2 = min(max(kmin, a), min(k2, b2));
-                    kmin = min(kmin, a);
-                }
-                if (st.phase == PH_SELECT) {
-                    if (kmin == 0xffffffffu) {
-                        st.phase = PH_DONE;
-                    } else if (kmin < k2) {
-                        /* One component alone offers the classes below k2
-                         * (the others' next classes are >= k2 and their
-                         * entries are sorted by class), and every rule has
-                         * at least two participants (succ_check_image), so
-                         * none of them can fire: that component jumps to
-                         * its first entry of class >= k2 (binary search),
-                         * as the CPU generator does.  A channel offering
-                         * thousands of data values then costs a few probes
-                         * per state, not one round per value. */
-                        for (uint32_t c = gl; c < n; c += G) {
-                            const uint32_t e = gb[c * 4 + 0], end = gb[c * 4 + 1];
-                            if (e < end && image_entry_label(gimg<TEX>::entry(p.img, e), p.img.act_bits) == kmin)
-                                gb[c * 4 + 0] = first_class_at_least<TEX>(p.img, e + 1, end, k2);
-                        }
-                    } else {
-                        gather_class<TEX>(p.img, st, gl, G, gb, kmin);
-                        st.phase = PH_RULES;
-                    }
-                }
-                __syncwarp();
-
+            while (__any_sync(GPU_FULL, FAST ? fs.phase != FX_DONE : st.phase != PH_DONE)) {
                 bool has = false;
                 uint32_t lab = 0;
-                if (st.phase == PH_LOCAL)
-                    has = next_local<TEX>(p.img, st, G, src, scr, sw, gb, &lab);
-                else if (st.phase == PH_RULES)
-                    has = next_rule<TEX>(p.img, st, G, src, scr, sw, gb, &lab, &ovf);
-                const uint32_t hb = __ballot_sync(GPU_FULL, has);
-                if ((st.phase == PH_LOCAL || st.phase == PH_RULES) && (hb & gmask) == 0)
-                    st.phase = PH_SELECT;
+                if (FAST) {
+                    has = fx_next(p.fx, fs, src, scr, sw, p.img.words, &lab, &ovf);
+                } else {
+                    __syncwarp();
+                    /* the two smallest classes offered next by the group's
+                     * components (each component's next sync entry counts once) */
+                    uint32_t kmin = 0xffffffffu, k2 = 0xffffffffu;
+                    if (st.phase == PH_SELECT)
+                        for (uint32_t c = gl; c < n; c += G) {
+                            const uint32_t e = gb[c * 4 + 0];
+                            if (e < gb[c * 4 + 1]) {
+                                const uint32_t k = image_entry_label(gimg<TEX>::entry(p.img, e), p.img.act_bits);
+                                if (k < kmin)
+                                    k2 = kmin, kmin = k;
+                                else if (k < k2)
+                                    k2 = k;
+                            }
+                        }
+                    for (uint32_t o = 1; o < G; o <<= 1) {
+                        const uint32_t a = __shfl_xor_sync(GPU_FULL, kmin, o), b2 = __shfl_xor_sync(GPU_FULL, k2, o);
+                        k2 = min(max(kmin, a), min(k2, b2));
+                        kmin = min(kmin, a);
+                    }
+                    if (st.phase == PH_SELECT) {
+                        if (kmin == 0xffffffffu) {
+                            st.phase = PH_DONE;
+                        } else if (kmin < k2) {
+                            /* One component alone offers the classes below k2
+                             * (the others' next classes are >= k2 and their
+                             * entries are sorted by class), and every rule has
+                             * at least two participants (succ_check_image), so
+                             * none of them can fire: that component jumps to
+                             * its first entry of class >= k2 (binary search),
+                             * as the CPU generator does.  A channel offering
+                             * thousands of data values then costs a few probes
+                             * per state, not one round per value. */
+                            for (uint32_t c = gl; c < n; c += G) {
+                                const uint32_t e = gb[c * 4 + 0], end = gb[c * 4 + 1];
+                                if (e < end && image_entry_label(gimg<TEX>::entry(p.img, e), p.img.act_bits) == kmin)
+                                    gb[c * 4 + 0] = first_class_at_least<TEX>(p.img, e + 1, end, k2);
+                            }
+                        } else {
+                            gather_class<TEX>(p.img, st, gl, G, gb, kmin);
+                            st.phase = PH_RULES;
+                        }
+                    }
+                    __syncwarp();
+
+                    if (st.phase == PH_LOCAL)
+                        has = next_local<TEX>(p.img, st, G, src, scr, sw, gb, &lab);
+                    else if (st.phase == PH_RULES)
+                        has = next_rule<TEX>(p.img, st, G, src, scr, sw, gb, &lab, &ovf);
+                    const uint32_t hb = __ballot_sync(GPU_FULL, has);
+                    if ((st.phase == PH_LOCAL || st.phase == PH_RULES) && (hb & gmask) == 0)
+                        st.phase = PH_SELECT;
+                }
                 if (PROF && lane == 0)
                     prof_lap(prof, GPU_PROF_GEN, &wt);
 
@@ -546,6 +562,20 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                     prof_lap(prof, GPU_PROF_CACHE, &wt);
                 if (lane == 0 && need)
                     atomicAdd(&b.direct, (unsigned long long)__popc(need));
+                if (p.oneshot || p.thread_rwp) {
+                    /* one thread per successor, as the flush does: the
+                     * lanes' inserts proceed side by side instead of one
+                     * warp-wide insert after the other (with one state per
+                     * thread, a full cache sends whole rounds here) */
+                    if (has && cres == CACHE_FULL) {
+                        const unsigned long long gs =
+                            p.oneshot ? insert_one(p, b, scr, h, src_slot, lab, tile_vec[cur ^ 1], tile_slot[cur ^ 1])
+                                      : insert_one_rwp(p, b, scr, h, src_slot, lab, tile_vec[cur ^ 1],
+                                                       tile_slot[cur ^ 1]);
+                        loc = gs | GPU_LOC_GLOBAL;
+                    }
+                    need = 0;
+                }
                 if (need)
                     __syncwarp(); /* the lanes' scratch rows, written this round, are read below
                                      by the whole warp (a ballot does not order memory) */
@@ -566,8 +596,10 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 if (has) {
                     ngen++;
                     uint32_t at = 0;
-                    const int pr = pair_insert(ded, p.D, loc, lab, &at);
-                    if (pr > 0) {
+                    const int pr = use_set ? pair_insert(ded, p.D, loc, lab, &at) : 2;
+                    if (pr > 1) {
+                        nedge++;
+                    } else if (pr > 0) {
                         nedge++;
                         dl[atomicAdd(&grp_n[grp], 1u)] = at; /* < D: the set holds D */
                     } else if (pr < 0)

@@ -9,7 +9,8 @@
  *   --cache N (cache rows), --grow-from BYTES|none (first size of the
  *   growing table; none: all free memory at once), --profile (clock64
  *   phase counters: one "prof" line per run), --proto N (insert protocol,
- *   gpu_tuning.insert_protocol)
+ *   gpu_tuning.insert_protocol), --gen auto|fast|general (successor
+ *   generator, gpu_tuning.generator)
  *
  * One line per run: file, backend, states, transitions, seconds (whole call
  * and kernels only), states/s, transitions/s, peak device bytes per state
@@ -36,6 +37,7 @@ struct knobs {
     uint64_t grow_from; /* gpu_tuning.grow_from; "none" = UINT64_MAX */
     int profile;        /* gpu_tuning.profile: a "prof" line per run */
     int proto;          /* gpu_tuning.insert_protocol */
+    int gen;            /* gpu_tuning.generator */
 };
 
 static int run_gpu(const char *name, const struct image *img, const struct knobs *kn, struct explore_result *out)
@@ -57,6 +59,7 @@ static int run_gpu(const char *name, const struct image *img, const struct knobs
     tun.grow_from = kn->grow_from;
     tun.profile = kn->profile;
     tun.insert_protocol = kn->proto;
+    tun.generator = kn->gen;
     double best = 1e30, bestk = 1e30;
     struct gpu_run_stats st;
     int rc = 0;
@@ -75,13 +78,14 @@ static int run_gpu(const char *name, const struct image *img, const struct knobs
             bestk = st.kernel_seconds;
         *out = res;
     }
+    out->seconds = best; /* the GPU/CPU ratio compares best with best */
     printf("%-44s gpu  states %12llu trans %13llu  %8.3f s (kernels %8.3f s)  %8.2f Mstates/s  %8.2f Mtrans/s  "
-           "%6.1f B/state  [%s occ2=%d blocks=%u threads=%u G=%u k=%u level=%d tex=%d smem=%u cache=%u "
+           "%6.1f B/state  [%s gen=%s occ2=%d blocks=%u threads=%u G=%u k=%u level=%d tex=%d smem=%u cache=%u "
            "launches=%llu direct=%llu slotw=%u slotB=%.1f table=%llu peak=%llu grows=%u restarts=%u setup=%.3f "
            "grow=%.3f]\n",
            name, (unsigned long long)out->states, (unsigned long long)out->transitions, best, bestk,
            out->states / bestk / 1e6, out->transitions / bestk / 1e6,
-           out->states ? (double)st.device_bytes / out->states : 0.0, out->device, st.occupancy2, st.blocks, st.threads,
+           out->states ? (double)st.device_bytes / out->states : 0.0, out->device, st.fast_gen ? "fast" : "general", st.occupancy2, st.blocks, st.threads,
            st.group_size, st.iters_per_launch, st.level_sync, st.textures,
            st.smem_bytes, st.cache_slots, (unsigned long long)st.launches, (unsigned long long)st.direct_inserts,
            st.slot_words, (double)st.table_bytes / st.table_slots, (unsigned long long)st.table_bytes,
@@ -147,7 +151,7 @@ static int run_cpu(const char *name, const struct image *img, const struct knobs
 
 int main(int argc, char **argv)
 {
-    struct knobs kn = {0, 1, 0, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    struct knobs kn = {0, 1, 0, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     int status = 0, synthetic = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -180,6 +184,8 @@ int main(int argc, char **argv)
             kn.hash = strtoull(v, NULL, 0), i++;
         else if (!strcmp(a, "--proto"))
             kn.proto = atoi(v), i++;
+        else if (!strcmp(a, "--gen"))
+            kn.gen = !strcmp(v, "fast") ? 1 : !strcmp(v, "general") ? 2 : atoi(v), i++;
         else if (!strcmp(a, "--profile"))
             kn.profile = 1;
         else if (!strcmp(a, "--grow-from"))

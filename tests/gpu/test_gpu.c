@@ -37,7 +37,7 @@
 
 static int quick;
 static struct gpu_run_stats last_stats; /* of the last run_one */
-static uint64_t n_runs, n_images;
+static uint64_t n_runs, n_images, n_fast_runs, n_general_runs;
 
 /* ---- edge collection ---- */
 struct ecoll {
@@ -89,11 +89,12 @@ static void cfg_describe(const struct cfg *c, char *buf, size_t n)
 {
     snprintf(buf, n,
              "proto=%d occ2=%d blocks=%u threads=%u k=%u hash=%llu probe=%u tex=%d level=%d cache=%u/%u queue=%llu G=%u ecap=%llu "
-             "keep=%d edges=%d trace=%d dead=%d action=%d grow_from=%llu via_host=%d",
+             "keep=%d edges=%d trace=%d dead=%d action=%d grow_from=%llu via_host=%d gen=%d",
              c->tun.insert_protocol, c->tun.occupancy2, c->go.blocks, c->go.threads, c->go.iterations, (unsigned long long)c->go.hash_bytes, c->go.probe_bound,
              c->go.use_textures, c->tun.level_sync, c->tun.cache_slots, c->tun.cache_probes,
              (unsigned long long)c->tun.queue_cap, c->tun.group_size, (unsigned long long)c->tun.edge_cap, c->keep,
-             c->edges, c->trace, c->dead, c->action, (unsigned long long)c->tun.grow_from, c->tun.grow_via_host);
+             c->edges, c->trace, c->dead, c->action, (unsigned long long)c->tun.grow_from, c->tun.grow_via_host,
+             c->tun.generator);
 }
 
 static void cfg_default(struct cfg *c)
@@ -133,6 +134,9 @@ static void cfg_random(struct cfg *c, struct rng *r, uint64_t states, uint32_t s
         c->tun.queue_cap = 1 + rndu(r, 16);
     if (rndu(r, 5) == 0)
         c->tun.group_size = 1u << rndu(r, 6);
+    /* successor generator: default, fast (where the image allows it),
+     * general (random_images also forces each once per image) */
+    c->tun.generator = (int)rndu(r, 3);
     c->tun.occupancy2 = (int)rndu(r, 3) - 1;
     c->tun.insert_protocol = (int)rndu(r, 4);
     c->keep = rndu(r, 3) == 0;
@@ -189,6 +193,21 @@ static int run_one(const char *tag, const struct image *img, const struct ref_re
     last_stats = st;
     char why[1024] = "";
     const uint32_t W = img->words;
+    if (rc == WX_OK || rc == WX_ELIMIT) {
+        /* the generator that ran is the one the knobs and the image ask for
+         * (fast: <= 4 words, 1..64 components, <= 128 rules) */
+        const int elig = img->words <= 4 && img->n_comps >= 1 && img->n_comps <= 64 && img->n_rules <= 128;
+        const int want_fast = elig && (c->tun.generator == 1 || (c->tun.generator == 0 && c->tun.group_size <= 1));
+        if (st.fast_eligible != elig || st.fast_gen != want_fast) {
+            snprintf(why, sizeof why, "generator: fast_gen=%d eligible=%d, expected %d/%d", st.fast_gen,
+                     st.fast_eligible, want_fast, elig);
+            goto done;
+        }
+        if (st.fast_gen)
+            n_fast_runs++;
+        else
+            n_general_runs++;
+    }
 
     if (expect_limit) {
         if (rc != WX_ELIMIT)
@@ -679,7 +698,7 @@ static void examples(const char *tsv)
         }
         network_free(&net);
         n++;
-        for (int mode = 0; mode < 3; mode++) {
+        for (int mode = 0; mode < 4; mode++) {
             struct explore_options opt;
             memset(&opt, 0, sizeof opt);
             opt.gpu.use_textures = -1;
@@ -687,6 +706,7 @@ static void examples(const char *tsv)
             memset(&tun, 0, sizeof tun);
             tun.level_sync = mode == 1 ? 1 : -1;
             tun.occupancy2 = -1;
+            tun.generator = mode == 3 ? 2 : 0; /* mode 3: async, the general generator */
             if (mode == 2) {
                 opt.stop_on_deadlock = true;
                 opt.trace = true;
@@ -696,11 +716,12 @@ static void examples(const char *tsv)
             struct gpu_run_stats gs;
             wx_error_clear(&err);
             int rc = explore_gpu_tuned(&img, &opt, &tun, &res, &gs, &err);
-            if (mode < 2) {
+            if (mode != 2) {
                 check(rc == 0 && res.complete && res.states == st && res.transitions == tr && res.deadlocks == dl,
-                      "gpu example %s %s: states %llu/%llu transitions %llu/%llu deadlocks %llu/%llu %s", file,
-                      mode ? "level" : "async", (unsigned long long)res.states, st, (unsigned long long)res.transitions,
-                      tr, (unsigned long long)res.deadlocks, dl, rc ? err.msg : "");
+                      "gpu example %s %s (%s generator): states %llu/%llu transitions %llu/%llu deadlocks %llu/%llu %s",
+                      file, mode == 1 ? "level" : "async", gs.fast_gen ? "fast" : "general",
+                      (unsigned long long)res.states, st, (unsigned long long)res.transitions, tr,
+                      (unsigned long long)res.deadlocks, dl, rc ? err.msg : "");
             } else if (dl == 0) {
                 check(rc == 0 && res.complete && res.violation == VIOLATION_NONE && res.states == st,
                       "gpu example %s --deadlock: none found, states %llu/%llu %s", file,
@@ -743,6 +764,9 @@ static const struct gen_params GP_FULL2 = {2, 5, 4, 0, 3, 3, 2, 2, 50, 5, 20, 0,
 static const struct gen_params GP_WIDE = {3, 6, 4, 40, 3, 3, 2, 2, 50, 5, 20, 0, 1, 0, 20000, 0};
 static const struct gen_params GP_MEDIUM = {4, 7, 8, 0, 4, 5, 2, 3, 40, 3, 20, 2, 0, 0, 200000, 1};
 static const struct gen_params GP_SPARSE = {3, 6, 6, 0, 3, 3, 1, 2, 25, 0, 20, 0, 0, 0, 50000, 0};
+/* 40..135 rules: the fast generator's second word of rule bits (rules
+ * 64..127), and beyond 128 rules the general generator */
+static const struct gen_params GP_RULES = {4, 6, 4, 0, 4, 45, 1, 3, 40, 5, 20, 10, 0, 0, 50000, 0};
 
 static void random_images(uint64_t seed, uint32_t count)
 {
@@ -754,6 +778,7 @@ static void random_images(uint64_t seed, uint32_t count)
         {"small", &GP_SMALL, 40}, {"nondet", &GP_NONDET, 20}, {"many-comps", &GP_MANY, 10},
         {"multi-word", &GP_WORDS, 12}, {"full-last-word", &GP_FULL1, 7}, {"bit31-used", &GP_FULL2, 5},
         {"wide", &GP_WIDE, 6}, {"medium", &GP_MEDIUM, 25}, {"sparse", &GP_SPARSE, 10},
+        {"many-rules", &GP_RULES, 10},
     };
     uint32_t total_share = 0;
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
@@ -778,13 +803,15 @@ static void random_images(uint64_t seed, uint32_t count)
         }
         n_images++;
         char tag[160];
-        snprintf(tag, sizeof tag, "random %s seed=%llu comps=%u words=%u", kinds[k].name, (unsigned long long)s,
-                 img.n_comps, img.words);
+        snprintf(tag, sizeof tag, "random %s seed=%llu comps=%u words=%u rules=%u", kinds[k].name,
+                 (unsigned long long)s, img.n_comps, img.words, img.n_rules);
         const uint32_t sw = slot_words_of(&img);
         const int runs = quick ? 3 : 2;
         for (int j = 0; j < runs; j++) {
             struct cfg c;
             cfg_random(&c, &r, ref.states, sw);
+            if (j < 2)
+                c.tun.generator = j ? 1 : 2; /* both generators on every image */
             run_one(tag, &img, &ref, act, &c, 0);
         }
 #ifdef HAVE_EXPLORE_SEQ
@@ -928,6 +955,9 @@ static void stress(uint64_t seed, int big)
     run_one("stress tiny cache and queue", &img, &ref, NULL, &c, 0);
     c.tun.insert_protocol = 2;
     run_one("stress tiny cache and queue, reserve/write/publish", &img, &ref, NULL, &c, 0);
+    c.tun.insert_protocol = 0;
+    c.tun.generator = 2;
+    run_one("stress tiny cache and queue, general generator", &img, &ref, NULL, &c, 0);
     ref_free(&ref);
     image_free(&img);
 
@@ -992,8 +1022,53 @@ static void stress(uint64_t seed, int big)
     run_one(tag, &img, &ref, NULL, &c, 0);
     c.tun.group_size = 8;
     run_one(tag, &img, &ref, NULL, &c, 0);
+    c.tun.group_size = 0;
+    c.tun.generator = 2;
+    run_one(tag, &img, &ref, NULL, &c, 0);
     ref_free(&ref);
     image_free(&img);
+
+    /* The fast generator's limits: 65..128 rules (its second word of rule
+     * bits), more than 128 rules and more than 64 components (the general
+     * generator serves them even when the fast one is asked for; run_one
+     * checks which ran).  Each with both generators forced, a tiny cache
+     * (successors straight to the table, one thread each), and edges. */
+    static const struct {
+        const char *what;
+        struct gen_params gp;
+        uint32_t min_rules, max_rules, min_comps;
+    } lim[] = {
+        {"65..128 rules", {4, 6, 4, 0, 4, 45, 1, 3, 40, 5, 20, 10, 0, 0, 50000, 0}, 65, 128, 0},
+        {"> 128 rules", {4, 6, 4, 0, 4, 120, 2, 2, 50, 5, 20, 0, 0, 0, 50000, 0}, 129, UINT32_MAX, 0},
+        {"> 64 components", {30, 34, 3, 40, 4, 6, 1, 2, 40, 5, 20, 0, 0, 0, 100000, 0}, 0, UINT32_MAX, 65},
+    };
+    for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++) {
+        tries = 0;
+        do {
+            if (tries++)
+                ref_free(&ref), image_free(&img);
+            img_random(&img, &r, &lim[i].gp);
+            ref_explore(&img, NULL, 1, 500000, &ref);
+        } while ((ref.too_big || ref.states < 500 || img.n_rules < lim[i].min_rules || img.n_rules > lim[i].max_rules ||
+                  img.n_comps < lim[i].min_comps) &&
+                 tries < 200);
+        snprintf(tag, sizeof tag, "stress %s: comps=%u rules=%u seed=%llu", lim[i].what, img.n_comps, img.n_rules,
+                 (unsigned long long)seed);
+        for (int gen = 1; gen <= 2; gen++) {
+            cfg_default(&c);
+            c.go.hash_bytes = 64 << 20;
+            c.tun.generator = gen;
+            run_one(tag, &img, &ref, NULL, &c, 0);
+            c.tun.cache_slots = 2;
+            c.tun.cache_probes = 1;
+            c.go.iterations = 2;
+            run_one(tag, &img, &ref, NULL, &c, 0);
+            c.edges = 1;
+            run_one(tag, &img, &ref, NULL, &c, 0);
+        }
+        ref_free(&ref);
+        image_free(&img);
+    }
 }
 
 int main(int argc, char **argv)
@@ -1021,9 +1096,9 @@ int main(int argc, char **argv)
          * and the reference explores them (sizes printed) */
         for (uint32_t i = 0; i < images; i++) {
             struct rng r = {seed + i};
-            const struct gen_params *gps[] = {&GP_SMALL, &GP_NONDET, &GP_MANY,  &GP_WORDS, &GP_FULL1,
-                                              &GP_FULL2, &GP_WIDE,   &GP_MEDIUM, &GP_SPARSE};
-            const struct gen_params *gp = gps[i % 9];
+            const struct gen_params *gps[] = {&GP_SMALL, &GP_NONDET, &GP_MANY,   &GP_WORDS,  &GP_FULL1,
+                                              &GP_FULL2, &GP_WIDE,   &GP_MEDIUM, &GP_SPARSE, &GP_RULES};
+            const struct gen_params *gp = gps[i % 10];
             struct image img;
             img_random(&img, &r, gp);
             struct ref_result ref;
@@ -1035,7 +1110,7 @@ int main(int argc, char **argv)
             check(strstr(err.msg, "no CUDA device") != NULL,
                   "ref-only kind %u seed %llu: comps %u words %u slot words %u states %llu trans %llu dead %llu "
                   "depth %u%s: %s",
-                  i % 9, (unsigned long long)(seed + i), img.n_comps, img.words, slot_words_of(&img),
+                  i % 10, (unsigned long long)(seed + i), img.n_comps, img.words, slot_words_of(&img),
                   (unsigned long long)ref.states, (unsigned long long)ref.transitions,
                   (unsigned long long)ref.deadlocks, ref.depth, ref.too_big ? " (too big)" : "", err.msg);
             (void)rc;
@@ -1065,7 +1140,8 @@ int main(int argc, char **argv)
         random_images(seed, images);
         stress(seed, big);
     }
-    printf("# %llu random images, %llu GPU runs, %d passed, %d failed\n", (unsigned long long)n_images,
-           (unsigned long long)n_runs, check_passes, check_failures);
+    printf("# %llu random images, %llu GPU runs (%llu with the fast generator, %llu with the general one), "
+           "%d passed, %d failed\n", (unsigned long long)n_images, (unsigned long long)n_runs,
+           (unsigned long long)n_fast_runs, (unsigned long long)n_general_runs, check_passes, check_failures);
     return check_exit();
 }
