@@ -230,6 +230,21 @@ __global__ void scc_scatter_sources(uint32_t n, const uint64_t *off, const uint3
     }
 }
 
+/* The source of edge e: the u with off[u] <= e < off[u + 1] (binary search
+ * in off, n vertices). */
+static __device__ __forceinline__ uint64_t scc_source_of_edge(const uint64_t *off, uint32_t n, uint64_t e)
+{
+    uint64_t lo = 0, hi = n; /* off[lo] <= e < off[hi] */
+    while (hi - lo > 1) {
+        uint64_t mid = (lo + hi) / 2;
+        if (off[mid] <= e)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Locality probe for the choice of transposition (tuning transpose_sort
  * 2): for k edges spread evenly over the edge array, *count += 1 when
  * |target - source| <= near (the source by binary search in off). */
@@ -239,14 +254,7 @@ __global__ void scc_locality(const uint64_t *off, const uint32_t *tgt, uint32_t 
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= k)
         return;
-    uint64_t e = m * i / k, lo = 0, hi = n; /* off[lo] <= e < off[hi] */
-    while (hi - lo > 1) {
-        uint64_t mid = (lo + hi) / 2;
-        if (off[mid] <= e)
-            lo = mid;
-        else
-            hi = mid;
-    }
+    const uint64_t e = m * i / k, lo = scc_source_of_edge(off, n, e);
     uint64_t t = tgt[e];
     if ((t > lo ? t - lo : lo - t) <= near)
         atomicAdd(count, 1ull);
@@ -283,14 +291,7 @@ __global__ void scc_sym_probe(const uint64_t *off, const uint32_t *tgt, uint32_t
     uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= k)
         return;
-    uint64_t e = m * i / k, lo = 0, hi = n; /* off[lo] <= e < off[hi] */
-    while (hi - lo > 1) {
-        uint64_t mid = (lo + hi) / 2;
-        if (off[mid] <= e)
-            lo = mid;
-        else
-            hi = mid;
-    }
+    const uint64_t e = m * i / k, lo = scc_source_of_edge(off, n, e);
     if (!scc_sym_edge(off, tgt, (uint32_t)lo, tgt[e]))
         atomicAdd(bad, 1ull);
 }
