@@ -840,6 +840,44 @@ static __device__ __forceinline__ double vx_opt(double best, double v)
     return MX ? (v > best ? v : best) : (v < best ? v : best);
 }
 
+/* A tile's warp scratch holds one double per slot (lower bound only) or
+ * two (interval sweeps: lower, upper).  The tile kernels' three passes --
+ * entry products, choice sums, state optimum -- read and write it only
+ * through these, in the same order as the CPU twin. */
+template <bool IV>
+static __device__ __forceinline__ void vx_scr_put(double *sw, uint32_t i, double l, double h)
+{
+    if (IV) {
+        sw[2 * i] = l;
+        sw[2 * i + 1] = h;
+    } else
+        sw[i] = l;
+}
+
+/* al (ah) += slots f0 .. f1 - 1, in slot order. */
+template <bool IV>
+static __device__ __forceinline__ void vx_scr_sum(const double *sw, uint32_t f0, uint32_t f1, double &al, double &ah)
+{
+    for (uint32_t f = f0; f < f1; f++) {
+        if (IV) {
+            al = __dadd_rn(al, sw[2 * f]);
+            ah = __dadd_rn(ah, sw[2 * f + 1]);
+        } else
+            al = __dadd_rn(al, sw[f]);
+    }
+}
+
+/* bl (bh) = the optimum of themselves and slots k0 .. k1 - 1. */
+template <bool IV, bool MX>
+static __device__ __forceinline__ void vx_scr_opt(const double *sw, uint32_t k0, uint32_t k1, double &bl, double &bh)
+{
+    for (uint32_t q = k0; q < k1; q++) {
+        bl = vx_opt<MX>(bl, IV ? sw[2 * q] : sw[q]);
+        if (IV)
+            bh = vx_opt<MX>(bh, sw[2 * q + 1]);
+    }
+}
+
 /* Writes state s's new value(s) and says whether s violates the stopping
  * rule (the CPU twin's gap_ok/change_ok; NaN counts as a violation). */
 template <bool IV>
@@ -1161,11 +1199,7 @@ static __device__ __forceinline__ int vx_tile2(const vx_sys &sy, uint4 ta, uint4
             const double p = vx_ld<ST>(sy.pr + e0 + i);
             double l, h;
             vx_pair<IV, INPL>(x, t, l, h);
-            if (IV) {
-                sw[2 * i] = __dmul_rn(p, l);
-                sw[2 * i + 1] = __dmul_rn(p, h);
-            } else
-                sw[i] = __dmul_rn(p, l);
+            vx_scr_put<IV>(sw, i, __dmul_rn(p, l), IV ? __dmul_rn(p, h) : 0.0);
         }
         __syncwarp();
         /* (2) choice values, kept in registers until every lane has read
@@ -1182,13 +1216,7 @@ static __device__ __forceinline__ int vx_tile2(const vx_sys &sy, uint4 ta, uint4
                     f0 = vx_ld<ST>(sy.cs32 + c0 + j) - e0, f1 = vx_ld<ST>(sy.cs32 + c0 + j + 1) - e0,
                     al = vx_ld<ST>(sy.b + c0 + j);
                 double ah = al;
-                for (uint32_t f = f0; f < f1; f++) {
-                    if (IV) {
-                        al = __dadd_rn(al, sw[2 * f]);
-                        ah = __dadd_rn(ah, sw[2 * f + 1]);
-                    } else
-                        al = __dadd_rn(al, sw[f]);
-                }
+                vx_scr_sum<IV>(sw, f0, f1, al, ah);
                 vl[r] = al, vh[r] = ah;
             }
         }
@@ -1196,25 +1224,15 @@ static __device__ __forceinline__ int vx_tile2(const vx_sys &sy, uint4 ta, uint4
 #pragma unroll
         for (int r = 0; r < (int)(VX_TILE_ENTRIES / 32); r++) {
             const uint32_t j = lane + 32u * (uint32_t)r;
-            if (j < nch) {
-                if (IV) {
-                    sw[2 * j] = vl[r];
-                    sw[2 * j + 1] = vh[r];
-                } else
-                    sw[j] = vl[r];
-            }
+            if (j < nch)
+                vx_scr_put<IV>(sw, j, vl[r], vh[r]);
         }
         __syncwarp();
         /* (3) optimum per state, in choice order */
         if (!EARLY && s < s1)
             k0 = vx_ld<ST>(sy.ss32 + s) - c0, k1 = vx_ld<ST>(sy.ss32 + s + 1) - c0;
-        if (s < s1) {
-            for (uint32_t q = k0; q < k1; q++) {
-                bl = vx_opt<MX>(bl, IV ? sw[2 * q] : sw[q]);
-                if (IV)
-                    bh = vx_opt<MX>(bh, sw[2 * q + 1]);
-            }
-        }
+        if (s < s1)
+            vx_scr_opt<IV, MX>(sw, k0, k1, bl, bh);
         __syncwarp(); /* the next tile overwrites the buffer */
         if (s >= s1)
             return 0;
@@ -1359,11 +1377,7 @@ static __device__ __forceinline__ int vx_tile_packed(const vx_sys &sy, uint4 ta,
             double l, h;
             vx_pair<IV, INPL>(x, w & tmask, l, h);
             const double p = pd[w >> sy.pshift];
-            if (IV) {
-                sw[2 * i] = __dmul_rn(p, l);
-                sw[2 * i + 1] = __dmul_rn(p, h);
-            } else
-                sw[i] = __dmul_rn(p, l);
+            vx_scr_put<IV>(sw, i, __dmul_rn(p, l), IV ? __dmul_rn(p, h) : 0.0);
         }
     }
     __syncwarp();
@@ -1378,13 +1392,7 @@ static __device__ __forceinline__ int vx_tile_packed(const vx_sys &sy, uint4 ta,
         if (j < nch) {
             const uint32_t f0 = lane ? up : prev, f1 = cw[r] & 0xffu;
             double al = bd[cw[r] >> 8], ah = al;
-            for (uint32_t f = f0; f < f1; f++) {
-                if (IV) {
-                    al = __dadd_rn(al, sw[2 * f]);
-                    ah = __dadd_rn(ah, sw[2 * f + 1]);
-                } else
-                    al = __dadd_rn(al, sw[f]);
-            }
+            vx_scr_sum<IV>(sw, f0, f1, al, ah);
             vl[r] = al, vh[r] = ah;
         }
     }
@@ -1392,24 +1400,14 @@ static __device__ __forceinline__ int vx_tile_packed(const vx_sys &sy, uint4 ta,
 #pragma unroll
     for (int r = 0; r < R; r++) {
         const uint32_t j = lane + 32u * (uint32_t)r;
-        if (j < nch) {
-            if (IV) {
-                sw[2 * j] = vl[r];
-                sw[2 * j + 1] = vh[r];
-            } else
-                sw[j] = vl[r];
-        }
+        if (j < nch)
+            vx_scr_put<IV>(sw, j, vl[r], vh[r]);
     }
     __syncwarp();
     /* (3) optimum per state, in choice order */
     double bl = worst, bh = worst;
-    if (s < s1) {
-        for (uint32_t q = k0; q < k1; q++) {
-            bl = vx_opt<MX>(bl, IV ? sw[2 * q] : sw[q]);
-            if (IV)
-                bh = vx_opt<MX>(bh, sw[2 * q + 1]);
-        }
-    }
+    if (s < s1)
+        vx_scr_opt<IV, MX>(sw, k0, k1, bl, bh);
     __syncwarp(); /* the next tile overwrites the buffer */
     if (s >= s1)
         return 0;
