@@ -21,7 +21,8 @@
  * sweeps over the interleaved segment layout with degree bound 4 or 16,
  * the pivot searches without warp-shared wide vertices, without local
  * expansion, or with 4 local steps, the first trim without small-SCC
- * detection or with a closure bound of 16 or 24, the symmetric check off);
+ * detection or with a closure bound of 16 or 24, the symmetric check off, or
+ * symmetric graphs searched one way instead of as connected components);
  * --variants-new times only the multi-source and residue variants.
  *   bench_gpu_scc --mec-random N
  * times mec_cpu against mec_gpu (incl. upload and download) on a random MDP
@@ -273,7 +274,8 @@ int main(int argc, char **argv)
                 "%.3f in %u levels (SCC of %llu), colour %.3f in %u rounds, %u levels in all, "
                 "relabel %.3f, counts %.3f; %u multi-source rounds %.3f ms, %llu pivots; CPU "
                 "residue %llu vertices %llu edges %.3f ms, reason %d; detection %u passes, %llu "
-                "SCCs of %llu vertices; symmetric %d (check %.3f ms))\n",
+                "SCCs of %llu vertices; symmetric %d (check %.3f ms), connected components %d; "
+                "allocation %.3f ms)\n",
                 k, st.total_ms, st.transpose_ms, st.transpose_sorted ? "sort" : "count", st.trim_ms,
                 st.trim_sweeps,
                 (unsigned long long)st.trimmed, st.pivot_ms, st.pivot_levels,
@@ -282,7 +284,8 @@ int main(int argc, char **argv)
                 (unsigned long long)st.fb_pivots, (unsigned long long)st.residue_n,
                 (unsigned long long)st.residue_m, st.residue_ms, st.residue_reason,
                 st.detect_passes, (unsigned long long)st.detect_sccs,
-                (unsigned long long)st.detect_vertices, st.symmetric, st.symmetric_ms);
+                (unsigned long long)st.detect_vertices, st.symmetric, st.symmetric_ms,
+                st.components, st.alloc_ms);
         if (k == 0)
             continue; /* warm-up */
         times[k - 1] = st.total_ms;
@@ -335,6 +338,7 @@ int main(int argc, char **argv)
         {"trim-detect-16", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_detect=16", 1},
         {"trim-detect-24", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_detect=24", 1},
         {"symmetric-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "symmetric=0", 1},
+        {"symmetric-2", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "symmetric=2", 1},
     };
     for (size_t vi = 0; variants_on && rc == WX_OK && vi < sizeof variants / sizeof *variants; vi++) {
         if (variants_on == 2 && !variants[vi].is_new)
@@ -362,12 +366,14 @@ int main(int argc, char **argv)
                 vbest = vs;
         }
         if (rc == WX_OK)
-            printf("VARIANT %s %s %.3f ms (trim %.3f in %u sweeps, pivot %.3f, colour %.3f in %u rounds, "
-                   "multi-source %.3f in %u rounds, CPU residue %llu vertices %.3f ms, "
-                   "%u levels) sccs %llu %s\n",
-                   name, variants[vi].name, vbest.total_ms, vbest.trim_ms, vbest.trim_sweeps,
+            printf("VARIANT %s %s %.3f ms (transpose %.3f, trim %.3f in %u sweeps, pivot %.3f, colour "
+                   "%.3f in %u rounds, multi-source %.3f in %u rounds, CPU residue %llu vertices "
+                   "%.3f ms, %u levels, detection %u passes %llu SCCs) sccs %llu %s\n",
+                   name, variants[vi].name, vbest.total_ms, vbest.transpose_ms, vbest.trim_ms,
+                   vbest.trim_sweeps,
                    vbest.pivot_ms, vbest.colour_ms, vbest.rounds, vbest.fb_ms, vbest.fb_rounds,
                    (unsigned long long)vbest.residue_n, vbest.residue_ms, vbest.levels,
+                   vbest.detect_passes, (unsigned long long)vbest.detect_sccs,
                    (unsigned long long)vr.n_sccs, vr.n_sccs == r.n_sccs ? "same count" : "COUNT DIFFERS");
     }
     uint32_t *ids = NULL;

@@ -297,18 +297,100 @@ __global__ void scc_sym_probe(const uint64_t *off, const uint32_t *tgt, uint32_t
 }
 
 /* *bad = 1 when some edge of some vertex is not matched (one thread per
- * vertex; stops early once *bad is set). */
+ * vertex; stops early once *bad is set).  Also the first step of the
+ * connected components below: parent[u] = the smallest of u and its
+ * neighbours (discarded when the graph is not symmetric). */
 __global__ void scc_sym_check(const uint64_t *off, const uint32_t *tgt, uint32_t n,
-                              unsigned long long *bad)
+                              unsigned long long *bad, uint32_t *parent)
 {
     uint64_t u = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (u >= n || *(volatile unsigned long long *)bad)
+    if (u >= n)
         return;
-    for (uint64_t e = off[u], end = off[u + 1]; e < end; e++)
-        if (!scc_sym_edge(off, tgt, (uint32_t)u, tgt[e])) {
+    uint32_t low = (uint32_t)u;
+    const uint64_t b = off[u], end = off[u + 1];
+    if (end - b > SYM_MAX_DEG) {
+        *bad = 1;
+        return;
+    }
+    for (uint64_t e = b; e < end; e++) {
+        const uint32_t v = tgt[e];
+        low = min(low, v);
+        if (*(volatile unsigned long long *)bad)
+            return;
+        if (!scc_sym_edge(off, tgt, (uint32_t)u, v)) {
             *bad = 1;
             return;
         }
+    }
+    parent[u] = low;
+}
+
+/* ---- symmetric graphs: SCCs are the connected components ----
+ *
+ * In a symmetric graph every edge lies on a cycle (u -> v -> u), so the
+ * SCCs are the connected components of the underlying undirected graph,
+ * found by union-find without any search (no levels: a 200^3 torus has
+ * diameter 300, which cost the pivot search ~100 grid-wide levels).
+ * parent[] is a forest with parent[v] <= v (a root r has parent[r] == r):
+ * links put the larger of two roots under the smaller, so every root is
+ * the smallest member of its tree and, at the end, parent[v] = the
+ * smallest member of v's component -- the representative scc_gpu's
+ * relabelling expects.  Races: links are CAS on a root's own entry (only
+ * a root is ever re-pointed by a link); path halving overwrites
+ * parent[x] with a proper ancestor of x, which stays an ancestor as trees
+ * only merge, so a stale read only lengthens a walk. */
+__device__ __forceinline__ static uint32_t scc_cc_find(uint32_t *parent, uint32_t v)
+{
+    volatile uint32_t *p = parent;
+    uint32_t up = p[v];
+    while (up != v) {
+        const uint32_t upup = p[up];
+        if (upup != up)
+            p[v] = upup; /* halving: v skips its parent */
+        v = up;
+        up = upup;
+    }
+    return v;
+}
+
+/* Unites the components of every edge u -> v with v < u (the reverse edge
+ * covers v < u's mirror), one thread per vertex. */
+__global__ void scc_cc_hook(const uint64_t *off, const uint32_t *tgt, uint32_t n, uint32_t *parent)
+{
+    uint64_t u = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (u >= n)
+        return;
+    for (uint64_t e = off[u], end = off[u + 1]; e < end; e++) {
+        const uint32_t v = tgt[e];
+        if (v >= u)
+            continue;
+        uint32_t ru = scc_cc_find(parent, (uint32_t)u), rv = scc_cc_find(parent, v);
+        while (ru != rv) {
+            const uint32_t hi = max(ru, rv), lo = min(ru, rv);
+            const uint32_t seen = atomicCAS(&parent[hi], hi, lo);
+            if (seen == hi)
+                break; /* linked */
+            /* hi was linked elsewhere meanwhile: retry from the new roots */
+            ru = scc_cc_find(parent, hi);
+            rv = scc_cc_find(parent, lo);
+        }
+    }
+}
+
+/* parent[v] = v's root, the smallest member of its component (no links
+ * any more).  The walk only reads: halving here could overwrite a root
+ * another thread has just stored with an older, inner ancestor, so each
+ * thread writes its own entry only. */
+__global__ void scc_cc_flatten(uint32_t n, uint32_t *parent)
+{
+    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (v >= n)
+        return;
+    volatile uint32_t *p = parent;
+    uint32_t r = p[v], up;
+    while ((up = p[r]) != r)
+        r = up;
+    p[v] = r;
 }
 
 /* ---- trimming ---- */
@@ -1194,7 +1276,7 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
  * with one giant SCC: one wasted chunk at most). */
 #define TRIM_DETECT_MAX 24     /* largest closure (compile-time bound of K: two sets of K
                                   words per thread in shared memory, 192 KB per block) */
-#define TRIM_DETECT 0          /* default K: off.  Measured (H100, one run, best of 3):
+#define TRIM_DETECT 24         /* default K.  Before the per-level detection: off.  Measured (H100, one run, best of 3):
                                   grid-DAG 200^3 81.4 ms with K 24 (everything decomposed
                                   inside the trim: 70 passes, 1 591 peeling levels, 78.5 ms
                                   of trim), 91.6 with K 16, 81.9 without; random 16 M 13.8
@@ -1205,7 +1287,10 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
                                   grid-DAG: K 16 leaves 184 k vertices live after 89
                                   passes, 24 and 32 none after 70 / 65 passes.) */
 #define TRIM_DETECT_SMEM (2u * TRIM_DETECT_MAX * SCC_COOP_BLOCK * 4u)
-#define TRIM_DETECT_YIELD 16   /* stop when a chunk's SCCs found * this < its tries */
+#define TRIM_DETECT_COUNT 2    /* a decrement leaving a count in [1, this] makes a candidate,
+                                  whose closure is tried in that direction */
+#define TRIM_DETECT_YIELD 16   /* detection stops when SCCs found * this < closures tried */
+#define TRIM_DETECT_MIN_TRIES 256 /* ... once this many closures were tried */
 #define TRIM_DETECT_EDGES 1024 /* edges a closure may read before it gives up (hubs) */
 #define CAND_CAP 4             /* candidates a thread buffers per item before single atomics */
 struct scc_trim_body {
@@ -1260,7 +1345,7 @@ struct scc_trim_body {
                 uint32_t res[4];
 #pragma unroll
                 for (int k = 0; k < 4; k++) {
-                    cand[k] = ok[k] && detect && old[k] >= 2u && old[k] <= detect;
+                    cand[k] = ok[k] && detect && old[k] >= 2u && old[k] <= TRIM_DETECT_COUNT + 1;
                     cand[k] = cand[k] && scc_vload(&rep[w[k]]) == SCC_UNSET;
                 }
 #pragma unroll
@@ -1439,46 +1524,35 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
         }
     }
     grid.sync();
-    uint32_t level = level0, chunk = 0;
-    for (uint32_t pass = 1;; pass++) {
-        body.pass = pass;
+    uint32_t level = level0;
+    if (!DETECT) {
         level = scc_run_levels<BUDGET>(body, level, body.cnt, NULL, 0, 0, chain_hops, lv, budget_ns,
                                        abort_f);
-        if (!DETECT || (BUDGET && scc_ldcg64(abort_f)))
-            break;
-        /* every thread reads the same lengths: the last writes were before
-         * scc_run_levels' last barrier, the next are after the ones below */
-        const uint64_t cp = scc_ldcg64(body.ccnt + (pass & 1));
-        if (cp == 0)
-            break;
-        body.pass = pass + 1; /* claims below make candidates for the next pass */
-        bool stop = false;
-        for (uint64_t c0 = 0; c0 < cp && !stop; c0 += stride, chunk++) {
-            /* a chunk's counts: tries dstat[3 + p], finds dstat[5 + p]
-             * (p = chunk parity), read after the barrier that ends their
-             * updates, reset by thread 0 one chunk later (after every
-             * thread has read them, before the chunk after that) */
-            unsigned long long *tries_c = dstat + 3 + (chunk & 1), *finds_c = dstat + 5 + (chunk & 1);
-            const uint64_t i = c0 + (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-            uint32_t *clo = scc_dsm + threadIdx.x, *scc = clo + TRIM_DETECT_MAX * blockDim.x;
-            uint32_t s = 0;
-            if (i < cp) {
-                const uint32_t v = __ldcg(((pass & 1) ? body.cand1 : body.cand0) + i);
-                if (__ldcg(&body.rep[v]) == SCC_UNSET) {
-                    if (__ldcg(&body.cin[v]) < body.detect)
-                        s = body.small_scc(v, 0, clo, scc);
-                    if (!s && __ldcg(&body.cout[v]) < body.detect)
-                        s = body.small_scc(v, 1, clo, scc);
-                    atomicAdd(tries_c, 1ull);
-                }
-            }
-            grid.sync(); /* closures done: claims may change rep now */
-            const uint64_t tries = scc_ldcg64(tries_c);
+    } else {
+        /* Per level: P (peel: claim the SCCs the last D found, release
+         * them and the level's queue), barrier, D (the closures of the
+         * candidates P made; rep is frozen), barrier.  Every exit and stop
+         * test reads values finished before the barrier just passed and not
+         * written again before the next one, so all threads decide alike. */
+        const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+        const bool timer = BUDGET && blockIdx.x == 0 && threadIdx.x == 0;
+        const unsigned long long t_end = timer ? scc_now_ns() + budget_ns : 0;
+        uint32_t *clo = scc_dsm + threadIdx.x, *scc = clo + TRIM_DETECT_MAX * blockDim.x;
+        uint32_t s = 0; /* this thread's SCC from the last D, in scc[] */
+        unsigned long long finds_before = 0;
+        bool detecting = true;
+        for (;;) {
+            /* ---- P ---- */
+            body.pass = level; /* candidates of this level: list level & 1, stamp level */
+            if (!detecting)
+                body.detect = 0;
+            const uint64_t ca = scc_ldcg64(body.cnt + level % 3);
             if (blockIdx.x == 0 && threadIdx.x == 0) {
-                dstat[3 + !(chunk & 1)] = 0;
-                dstat[5 + !(chunk & 1)] = 0;
+                body.cnt[(level + 2) % 3] = 0;
+                body.ccnt[(level + 1) & 1] = 0; /* read in the last D, refilled from the next */
             }
             if (s) {
+                /* duplicates of one SCC computed the same S: one CAS elects */
                 uint32_t r = scc[0];
                 for (uint32_t j = 1; j < s; j++)
                     r = min(r, scc[j * blockDim.x]);
@@ -1488,19 +1562,17 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
                     body.mine += s;
                     atomicAdd(dstat + 1, 1ull);
                     atomicAdd(dstat + 2, (unsigned long long)s);
-                    atomicAdd(finds_c, 1ull);
                 } else {
                     s = 0;
                 }
             }
-            /* the claimer releases S (queued for `level`, the next
-             * stretch's first level: its counters are 0, see
-             * scc_run_levels) */
             {
-                uint32_t *q = (level & 1) ? body.q1 : body.q0;
-                unsigned long long *qc = body.cnt + level % 3;
-                uint32_t *cl = ((pass + 1) & 1) ? body.cand1 : body.cand0;
-                unsigned long long *cc = body.ccnt + ((pass + 1) & 1);
+                /* the claimer releases S, as a Kahn claim (rep is written
+                 * for all of S first: see the exactness note above) */
+                uint32_t *q = (level & 1) ? body.q0 : body.q1;
+                unsigned long long *qc = body.cnt + (level + 1) % 3;
+                uint32_t *cl = (level & 1) ? body.cand1 : body.cand0;
+                unsigned long long *cc = body.ccnt + (level & 1);
                 for (uint32_t j = 0; j < s; j++) {
                     uint32_t buf[PUSH_CAP], cbuf[CAND_CAP], nb = 0, cn = 0, last = 0;
                     body.release(scc[j * blockDim.x], buf, nb, last, q, qc, cbuf, cn);
@@ -1509,21 +1581,65 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
                     for (uint32_t k = 0; k < cn; k++)
                         cl[atomicAdd(cc, 1ull)] = cbuf[k];
                 }
+                s = 0;
             }
+            body.level(level, ca, 0, false, (uint64_t)blockIdx.x * blockDim.x,
+                       (uint64_t)gridDim.x * blockDim.x, ca <= CHAIN_FRONTIER ? chain_hops : 0);
+            if (timer && scc_now_ns() > t_end)
+                *abort_f = 1;
             grid.sync();
-            stop = scc_ldcg64(finds_c) * TRIM_DETECT_YIELD < tries;
+            if ((BUDGET && scc_ldcg64(abort_f)) || !detecting) {
+                level++;
+                break;
+            }
+            /* ---- D ---- */
+            const uint64_t cp = scc_ldcg64(body.ccnt + (level & 1));
+            const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+            uint64_t found = 0;
+            if (cp) {
+                const uint32_t *cl = (level & 1) ? body.cand1 : body.cand0;
+                if (tid < cp) {
+                    const uint32_t v = __ldcg(cl + tid);
+                    if (__ldcg(&body.rep[v]) == SCC_UNSET) {
+                        if (__ldcg(&body.cin[v]) <= TRIM_DETECT_COUNT)
+                            s = body.small_scc(v, 0, clo, scc);
+                        if (!s && __ldcg(&body.cout[v]) <= TRIM_DETECT_COUNT)
+                            s = body.small_scc(v, 1, clo, scc);
+                        atomicAdd(dstat + 3, 1ull);
+                        if (s)
+                            atomicAdd(dstat + 4, 1ull);
+                    }
+                }
+                /* more candidates than threads: the rest wait a level
+                 * (stamped for it, so that a list never holds a vertex
+                 * twice: at most n entries) */
+                for (uint64_t i = tid + stride; i < cp; i += stride) {
+                    const uint32_t v = __ldcg(cl + i);
+                    uint32_t *nl = (level & 1) ? body.cand0 : body.cand1;
+                    if (atomicExch(&body.cstamp[v], level + 1) != level + 1)
+                        nl[atomicAdd(body.ccnt + ((level + 1) & 1), 1ull)] = v;
+                }
+                if (blockIdx.x == 0 && threadIdx.x == 0)
+                    dstat[0]++;
+                grid.sync();
+                const unsigned long long tries = scc_ldcg64(dstat + 3), finds = scc_ldcg64(dstat + 4);
+                found = finds - finds_before;
+                finds_before = finds;
+                /* too few closures pay: detection off for good (one more
+                 * P claims the SCCs found) */
+                if (tries >= TRIM_DETECT_MIN_TRIES && finds * TRIM_DETECT_YIELD < tries)
+                    detecting = false;
+            }
+            const uint64_t next = scc_ldcg64(body.cnt + (level + 1) % 3);
+            level++;
+            if (next == 0 && found == 0 && cp <= stride)
+                break;
         }
-        if (blockIdx.x == 0 && threadIdx.x == 0) {
-            body.ccnt[pass & 1] = 0; /* read by all before the barriers above */
-            dstat[0]++;
-        }
-        if (stop) {
-            /* detection off: finish the peeling */
+        if (!detecting && !(BUDGET && scc_ldcg64(abort_f))) {
+            /* finish the peeling without detection */
             body.detect = 0;
-            grid.sync();
             level = scc_run_levels<BUDGET>(body, level, body.cnt, NULL, 0, 0, chain_hops, lv,
                                            budget_ns, abort_f);
-            break;
         }
     }
     unsigned long long mine = warp_sum64(body.mine);
@@ -2502,18 +2618,15 @@ extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_
         CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
         w.coop = coop != 0; /* else the per-level engine */
     }
+    /* the relabelling and the counts use reg, col and reach; the
+     * searches the rest (not allocated for the connected components) */
     CK(cudaMalloc((void **)&w.reg, n64 * sizeof *w.reg));
     CK(cudaMalloc((void **)&w.col, n64 * sizeof *w.col));
     CK(cudaMalloc((void **)&w.reach, n64 * sizeof *w.reach));
-    CK(cudaMalloc((void **)&w.stamp_a, n64 * sizeof *w.stamp_a));
-    CK(cudaMalloc((void **)&w.stamp_b, n64 * sizeof *w.stamp_b));
-    CK(cudaMalloc((void **)&w.qa0, n64 * sizeof *w.qa0));
-    CK(cudaMalloc((void **)&w.qa1, n64 * sizeof *w.qa1));
-    CK(cudaMalloc((void **)&w.qb0, n64 * sizeof *w.qb0));
-    CK(cudaMalloc((void **)&w.qb1, n64 * sizeof *w.qb1));
     CK(cudaMalloc((void **)&w.cnt, CNT_N * sizeof *w.cnt));
     CK(cudaMemset(w.cnt, 0, CNT_N * sizeof *w.cnt));
     w.m = m;
+    st.alloc_ms = now_ms() - t0;
 
     /* 1. transpose (none when the graph is symmetric) */
     if (m && tu->symmetric) {
@@ -2527,13 +2640,34 @@ extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_
         CK_LAUNCH();
         CK(cudaMemcpy(&bad, w.cnt + CNT_TRIM, sizeof bad, cudaMemcpyDeviceToHost));
         if (!bad) {
-            scc_sym_check<<<gv, SCC_BLOCK>>>(dg->d_offsets, dg->d_targets, n, w.cnt + CNT_TRIM);
+            scc_sym_check<<<gv, SCC_BLOCK>>>(dg->d_offsets, dg->d_targets, n, w.cnt + CNT_TRIM,
+                                             d_comp);
             CK_LAUNCH();
             CK(cudaMemcpy(&bad, w.cnt + CNT_TRIM, sizeof bad, cudaMemcpyDeviceToHost));
         }
         st.symmetric = w.symmetric = !bad;
         st.symmetric_ms = now_ms() - ts;
     }
+    if (w.symmetric && tu->symmetric == 1) {
+        /* the SCCs are the connected components: d_comp holds the first
+         * parents (scc_sym_check); every vertex is finished here */
+        scc_cc_hook<<<gv, SCC_BLOCK>>>(dg->d_offsets, dg->d_targets, n, d_comp);
+        CK_LAUNCH();
+        scc_cc_flatten<<<gv, SCC_BLOCK>>>(n, d_comp);
+        CK_LAUNCH();
+        CK(cudaDeviceSynchronize());
+        st.components = 1;
+        t = now_ms();
+        st.transpose_ms = t - t0;
+        st.pivot_ms = t - t0 - st.alloc_ms - st.symmetric_ms; /* the components' time */
+        goto decomposed;
+    }
+    CK(cudaMalloc((void **)&w.stamp_a, n64 * sizeof *w.stamp_a));
+    CK(cudaMalloc((void **)&w.stamp_b, n64 * sizeof *w.stamp_b));
+    CK(cudaMalloc((void **)&w.qa0, n64 * sizeof *w.qa0));
+    CK(cudaMalloc((void **)&w.qa1, n64 * sizeof *w.qa1));
+    CK(cudaMalloc((void **)&w.qb0, n64 * sizeof *w.qb0));
+    CK(cudaMalloc((void **)&w.qb1, n64 * sizeof *w.qb1));
     if (w.symmetric) {
         w.roff = dg->d_offsets;
         w.rsrc = dg->d_targets;
@@ -2696,6 +2830,7 @@ transposed:
         }
         st.levels = w.levels;
     }
+decomposed:
     t = now_ms();
 
     /* 4. canonical ids: minv in col, first flags in reach, positions in reg */
@@ -2723,8 +2858,16 @@ transposed:
     st.relabel_ms = now_ms() - t;
     t = now_ms();
 
-    /* 5. counts: size in col, flags in reach */
-    {
+    /* 5. counts: size in col, flags in reach.  One SCC of two or more
+     * vertices needs no pass over the edges: it is non-trivial whatever its
+     * self-loops, and no edge can leave it (tori, most state spaces) */
+    if (out->n_sccs == 1 && n64 >= 2) {
+        out->n_trivial = 0;
+        out->n_in_nontrivial = n64;
+        out->largest = n64;
+        out->n_bottom = 1;
+        out->n_bottom_trivial = 0;
+    } else {
         uint32_t *size = w.col, *flags = w.reach;
         unsigned long long *sum = w.cnt + CNT_SUM;
         CK(cudaMemset(size, 0, out->n_sccs * sizeof *size));

@@ -59,6 +59,9 @@ struct scc_gpu_stats {
     int symmetric;            /* 1: the graph was its own transpose (no
                                  transposition, one-way pivot search)      */
     double symmetric_ms;      /* the symmetry check (in transpose_ms)      */
+    double alloc_ms;          /* work-space allocation (in transpose_ms)   */
+    int components;           /* 1: decomposed as connected components (a
+                                 symmetric graph; their time is pivot_ms) */
 };
 
 /* Strategy knobs, for measurements and tests (the defaults are what
@@ -152,11 +155,13 @@ struct scc_gpu_tuning {
      * graph (H100), hence off.                                            */
     uint32_t trim_detect;
     /* Symmetric graphs (every edge u -> v matched by as many v -> u, e.g.
-     * undirected graphs, tori): the graph is its own transpose, so the
-     * transposition is skipped and the pivot searches one way only.
-     * 1 (default): checked on the GPU, first on a sample of 1024 edges,
-     * then (when all are matched) on every edge (a vertex of degree > 64
-     * makes it give up: not symmetric); 0: never.                        */
+     * undirected graphs, tori): checked on the GPU, first on a sample of
+     * 1024 edges, then (when all are matched) on every edge (a vertex of
+     * degree > 64 makes it give up: not symmetric).  1 (default): the
+     * SCCs are then the connected components, found by union-find (no
+     * search, no levels); 2: the graph serves as its own transpose (no
+     * transposition) and the pivot searches one way only (the path before
+     * the components, for measurements); 0: never checked.              */
     int symmetric;
 };
 void scc_gpu_tuning_default(struct scc_gpu_tuning *t);

@@ -135,13 +135,14 @@ static void run_tuned(const char *tag, const char *what, const struct csr *g,
           "blocks/SM %u, sort %d, fb rounds %u, residue %d/%u ns, segment degree %u, pivot local %u wide %u, "
           "detect %u, symmetric %d; %u colour + %u multi-source rounds "
           "(%llu pivots), %u levels, CPU residue %llu vertices (reason %d), %u detection passes "
-          "(%llu SCCs), symmetric path %d) equals Tarjan%s%s",
+          "(%llu SCCs), symmetric path %d, components %d) equals Tarjan%s%s",
           tag, what, t->trim_min_share, t->trim_max_sweeps, t->pivot, t->colour_dir, t->persistent,
           t->chain_hops, t->coop_blocks_per_sm, t->transpose_sort, t->fb_rounds, t->residue,
           t->residue_ns, t->segment_degree, t->pivot_local, t->pivot_wide, t->trim_detect, t->symmetric,
           st.rounds, st.fb_rounds, (unsigned long long)st.fb_pivots, st.levels,
           (unsigned long long)st.residue_n, st.residue_reason, st.detect_passes,
-          (unsigned long long)st.detect_sccs, st.symmetric, rc ? ": " : "", rc ? err.msg : "");
+          (unsigned long long)st.detect_sccs, st.symmetric, st.components, rc ? ": " : "",
+          rc ? err.msg : "");
     free(ids);
 }
 
@@ -192,7 +193,7 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
     t.pivot_wide = wide[rnd_below(4)];
     static const uint32_t detect[] = {0, 1, 2, 3, 8, 32, 1000};
     t.trim_detect = detect[rnd_below(7)];
-    t.symmetric = (int)rnd_below(2);
+    t.symmetric = (int)rnd_below(3);
     run_tuned(tag, "random tuning", g, c, &t);
 
     /* the forced paths: all four per graph, or in --quick (what the
@@ -237,7 +238,7 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
              * overflow, chunks that stop detection), with or without the
              * symmetric path and the later phases */
             t.trim_detect = 1 + (uint32_t)rnd_below(8);
-            t.symmetric = (int)rnd_below(2);
+            t.symmetric = (int)rnd_below(3);
             t.fb_rounds = (uint32_t)rnd_below(3);
             t.residue = 0;
             run_tuned(tag, "small-SCC detection in the first trim, small bound", g, c, &t);
@@ -669,6 +670,17 @@ static void fixed_cases(uint64_t seed)
     multiplicity_cases();
     if (quick)
         return;
+    /* symmetric, ~3 * 10^5 components (connected components by union-find:
+     * many roots, long links in the permuted ids) */
+    e.n = 1000000;
+    for (uint64_t i = 0; i < 700000; i++) {
+        uint64_t a = rnd_below(e.n), b = rnd_below(4) ? (a + 1 + rnd_below(8)) % e.n : rnd_below(e.n);
+        e_add(&e, a, b);
+        e_add(&e, b, a);
+    }
+    run_edges("random undirected graph of 10^6 vertices, 7*10^5 edge pairs, permuted", &e, 1);
+    gen_torus(&e, 100, 100, 100);
+    run_edges("torus 100^3", &e, 1);
     gen_ring_chords(&e, 1000000, 0, 0);
     run_edges("ring of 10^6 vertices", &e, 0);
     gen_ring_chords(&e, 1000000, 100000, 0);
