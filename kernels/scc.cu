@@ -1290,7 +1290,8 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
 #define TRIM_DETECT_COUNT 2    /* a decrement leaving a count in [1, this] makes a candidate,
                                   whose closure is tried in that direction */
 #define TRIM_DETECT_YIELD 16   /* detection stops when SCCs found * this < closures tried */
-#define TRIM_DETECT_MIN_TRIES 256 /* ... once this many closures were tried */
+#define TRIM_DETECT_MIN_TRIES 1024 /* ... once this many closures were tried (the first D
+                                     tries no more) */
 #define TRIM_DETECT_EDGES 1024 /* edges a closure may read before it gives up (hubs) */
 #define CAND_CAP 4             /* candidates a thread buffers per item before single atomics */
 struct scc_trim_body {
@@ -1432,14 +1433,27 @@ struct scc_trim_body {
             edges += (uint32_t)min(end - b, (uint64_t)TRIM_DETECT_EDGES + 1);
             if (edges > TRIM_DETECT_EDGES)
                 return 0;
-            for (uint64_t e = b; e < end; e++) {
-                const uint32_t w = adj[e];
-                if (__ldcg(&rep[w]) != SCC_UNSET || (!one_region && reg[w] != r) ||
-                    in_set(clo, k, w))
-                    continue;
-                if (k == detect)
-                    return 0; /* more than K */
-                clo[bd * k++] = w;
+            /* edges in groups of 4 whose loads are issued together: a
+             * level waits for its slowest closure, a chain of dependent
+             * round trips (H100, grid-DAG: ~270 us a level with one edge
+             * at a time) */
+            for (uint64_t e = b; e < end; e += 4) {
+                uint32_t w[4], live[4];
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    w[j] = e + j < end ? adj[e + j] : SCC_UNSET;
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    live[j] = w[j] != SCC_UNSET && __ldcg(&rep[w[j]]) == SCC_UNSET &&
+                              (one_region || reg[w[j]] == r);
+#pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    if (!live[j] || in_set(clo, k, w[j]))
+                        continue;
+                    if (k == detect)
+                        return 0; /* more than K */
+                    clo[bd * k++] = w[j];
+                }
             }
         }
         /* the closure is complete: S = the members v reaches the other way */
@@ -1451,10 +1465,15 @@ struct scc_trim_body {
             edges += (uint32_t)min(end - b, (uint64_t)TRIM_DETECT_EDGES + 1);
             if (edges > 2 * TRIM_DETECT_EDGES)
                 return 0;
-            for (uint64_t e = b; e < end; e++) {
-                const uint32_t w = adj2[e];
-                if (in_set(clo, k, w) && !in_set(scc, s, w))
-                    scc[bd * s++] = w;
+            for (uint64_t e = b; e < end; e += 4) {
+                uint32_t w[4];
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    w[j] = e + j < end ? adj2[e + j] : SCC_UNSET;
+#pragma unroll
+                for (int j = 0; j < 4; j++)
+                    if (w[j] != SCC_UNSET && in_set(clo, k, w[j]) && !in_set(scc, s, w[j]))
+                        scc[bd * s++] = w[j];
             }
         }
         return s;
@@ -1567,20 +1586,39 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
                 }
             }
             {
-                /* the claimer releases S, as a Kahn claim (rep is written
-                 * for all of S first: see the exactness note above) */
+                /* the claimed SCCs are released as Kahn claims are (rep is
+                 * written for all of S first: see the exactness note
+                 * above), their members spread over the warp's lanes: one
+                 * thread releasing an SCC of 24 alone held up the whole
+                 * level.  The member list lives in the warp's closure sets
+                 * (dead after D): position p at clo of lane p % 32, entry
+                 * p / 32. */
+                const unsigned lane = threadIdx.x & 31;
+                uint32_t incl = s;
+                for (int d = 1; d < 32; d <<= 1) {
+                    const uint32_t t = __shfl_up_sync(FULL_MASK, incl, d);
+                    if ((int)lane >= d)
+                        incl += t;
+                }
+                const uint32_t total = __shfl_sync(FULL_MASK, incl, 31);
+                uint32_t *wl = scc_dsm + (threadIdx.x & ~31u); /* the warp's list */
+                for (uint32_t j = 0, p = incl - s; j < s; j++, p++)
+                    wl[(p & 31) + (p >> 5) * blockDim.x] = scc[j * blockDim.x];
+                __syncwarp();
                 uint32_t *q = (level & 1) ? body.q0 : body.q1;
                 unsigned long long *qc = body.cnt + (level + 1) % 3;
                 uint32_t *cl = (level & 1) ? body.cand1 : body.cand0;
                 unsigned long long *cc = body.ccnt + (level & 1);
-                for (uint32_t j = 0; j < s; j++) {
+                for (uint32_t p0 = 0; p0 < total; p0 += 32) { /* warp-uniform */
+                    const uint32_t p = p0 + lane;
                     uint32_t buf[PUSH_CAP], cbuf[CAND_CAP], nb = 0, cn = 0, last = 0;
-                    body.release(scc[j * blockDim.x], buf, nb, last, q, qc, cbuf, cn);
-                    for (uint32_t k = 0; k < nb; k++)
-                        q[atomicAdd(qc, 1ull)] = buf[k];
-                    for (uint32_t k = 0; k < cn; k++)
-                        cl[atomicAdd(cc, 1ull)] = cbuf[k];
+                    if (p < total)
+                        body.release(wl[(p & 31) + (p >> 5) * blockDim.x], buf, nb, last, q, qc,
+                                     cbuf, cn);
+                    scc_flush2(true, nb, buf, q, qc, q, qc);
+                    scc_flush2(true, cn, cbuf, cl, cc, cl, cc);
                 }
+                __syncwarp(); /* the list is read before D overwrites the sets */
                 s = 0;
             }
             body.level(level, ca, 0, false, (uint64_t)blockIdx.x * blockDim.x,
@@ -1595,10 +1633,15 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
             /* ---- D ---- */
             const uint64_t cp = scc_ldcg64(body.ccnt + (level & 1));
             const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+            /* the first closures are a sample: on graphs where they do
+             * not pay (a random graph: ~10^5 candidates, ~0 SCCs) the
+             * first D stops detection after TRIM_DETECT_MIN_TRIES tries */
+            const uint64_t lim = scc_ldcg64(dstat + 3) < TRIM_DETECT_MIN_TRIES
+                                     ? min(stride, (uint64_t)TRIM_DETECT_MIN_TRIES) : stride;
             uint64_t found = 0;
             if (cp) {
                 const uint32_t *cl = (level & 1) ? body.cand1 : body.cand0;
-                if (tid < cp) {
+                if (tid < cp && tid < lim) {
                     const uint32_t v = __ldcg(cl + tid);
                     if (__ldcg(&body.rep[v]) == SCC_UNSET) {
                         if (__ldcg(&body.cin[v]) <= TRIM_DETECT_COUNT)
@@ -1612,8 +1655,9 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
                 }
                 /* more candidates than threads: the rest wait a level
                  * (stamped for it, so that a list never holds a vertex
-                 * twice: at most n entries) */
-                for (uint64_t i = tid + stride; i < cp; i += stride) {
+                 * twice: at most n entries); beyond a sample they are
+                 * dropped (a candidate only ever speeds the peeling up) */
+                for (uint64_t i = lim + tid; lim == stride && i < cp; i += stride) {
                     const uint32_t v = __ldcg(cl + i);
                     uint32_t *nl = (level & 1) ? body.cand0 : body.cand1;
                     if (atomicExch(&body.cstamp[v], level + 1) != level + 1)
@@ -1632,7 +1676,7 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
             }
             const uint64_t next = scc_ldcg64(body.cnt + (level + 1) % 3);
             level++;
-            if (next == 0 && found == 0 && cp <= stride)
+            if (next == 0 && found == 0 && (cp <= lim || lim < stride))
                 break;
         }
         if (!detecting && !(BUDGET && scc_ldcg64(abort_f))) {
