@@ -13,11 +13,12 @@
  *      built here when asked for; the trim sweeps read it.
  *      Symmetric graphs (tuning symmetric, default on): when a sample of
  *      1024 edges and then every edge u -> v is matched by as many v -> u
- *      (degrees <= 64), the graph is its own transpose: no transposition,
- *      and the pivot search runs forward only (reaching and being reached
- *      coincide).  H100, torus 200^3: 6.67 -> 4.70 ms (check 0.42 ms;
- *      the pivot search 3.63 -> 2.71 ms: its 102 levels are latency-bound,
- *      so half the work saves a quarter of the time).
+ *      (degrees <= 64), the SCCs are the connected components, found by
+ *      union-find (scc_cc_*: no transposition, no trim, no search); the
+ *      rest of the pipeline is skipped.  H100, torus 200^3 (one call,
+ *      best of 5): 4.65 -> 2.02-2.29 ms (allocation 0.3, check 0.6,
+ *      components 1.1, relabel 0.2); before, symmetric = 2: the graph as
+ *      its own transpose and a one-way pivot search of 102 levels, 4.63.
  *   2. trim: a live vertex without a live in- or out-neighbour (other than
  *      itself) in its own region is a singleton SCC.  The first trim (every
  *      vertex live, one region) peels to the fixpoint, Kahn-style, in one
@@ -25,8 +26,9 @@
  *      sweeps, repeated while a sweep removes at least 1/TRIM_MIN_SHARE of
  *      the live vertices (a Kahn pass must first count every live edge;
  *      sweeps that stop when they stop paying were measured cheaper there).
- *      Option (tuning trim_detect, off by default): small-SCC detection
- *      inside the first trim (see scc_trim_body).
+ *      Small-SCC detection at every peeling level of the first trim
+ *      (tuning trim_detect, default 24; see scc_trim_body): a 200^3
+ *      grid-DAG decomposes inside the trim (H100: 81 -> 54 ms).
  *   3. pivot: one forward-backward search from the live vertex with the
  *      largest (in+1)(out+1) degree product, both directions at once over
  *      one flag byte per vertex (scc_pivot_coop): the intersection is the
@@ -75,7 +77,8 @@
  *      (warp-aggregated atomicMin), and a CUB exclusive scan over "v is its
  *      component's smallest member" numbers the components canonically.
  *   6. counts: sizes and "edge leaves" / "self-loop" flags per component
- *      (warp-aggregated atomics), then one reduction over the components.
+ *      (warp-aggregated atomics), then one reduction over the components;
+ *      none for a single SCC of >= 2 vertices (its counts are known).
  *
  * ENGINES.  Steps 2-4 run in persistent cooperative kernels (one launch
  * per trim, search or propagation; see "persistent engines" below) where
@@ -86,13 +89,16 @@
  * DETERMINISM: the partition and the canonical ids are deterministic; the
  * number of sweeps may vary from run to run (in-place updates race, below).
  *
- * BENIGN RACES (global memory only; no shared memory is used):
+ * BENIGN RACES (global memory only; the detection's shared-memory sets are
+ * each thread's own, and a warp's member list is fenced by __syncwarp):
  *   - trim: rep[] is written by its owner while neighbours read it.  A
  *     neighbour seen as already trimmed is a singleton SCC, hence not in
  *     v's SCC, so ignoring it is right; seen as live, it only delays v.
  *   - push levels: see the comment of scc_push_level; the persistent
  *     engines: see theirs (flag bits and counts change only by atomics;
  *     labels only grow).
+ *   - connected components: see scc_cc_find (links by CAS on a root;
+ *     path halving writes ancestors only).
  */
 #include <cuda_runtime.h>
 #include <cooperative_groups.h>
@@ -1257,35 +1263,39 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
  *
  * SMALL-SCC DETECTION (tuning trim_detect = K, first trim only): peeling
  * stalls at the first non-trivial SCC on every path (a 200^3 grid-DAG with
- * back edges: 580 of 8 M vertices peeled).  A decrement that leaves a count
- * in [1, K) makes the vertex a candidate of the next detection pass (once
- * per pass, by a stamp); when the queue runs dry, every candidate v
- * computes its backward closure B (the live vertices reaching v) and, when
- * |B| <= K, its SCC exactly: S = {x in B : v reaches x within B} (a path
- * from v to a vertex reaching v stays among the vertices reaching v); else
- * the same with the forward closure.  The live set is a union of SCCs, so S
- * is v's SCC in the whole graph.  Claims follow after a grid barrier (rep
- * does not change while closures are computed, so two candidates of one
- * SCC compute the same S; one CAS on rep[min S] elects the claimer), the
- * claimer writes rep = min S for all of S, then decrements the counts of
- * S's neighbours as a Kahn claim does, and peeling resumes.  A member of a
- * non-trivial S keeps an in- and out-count >= 1 from S's own edges (only
- * S's claimer lowers them, after it has written rep for all of S), so no
- * concurrent Kahn claim can take it as a singleton.  Detection stops for good when a chunk
- * of candidates finds fewer than 1 in TRIM_DETECT_YIELD of its tries (graphs
- * with one giant SCC: one wasted chunk at most). */
+ * back edges: 580 of 8 M vertices peeled).  So each peeling level has two
+ * phases.  P: the level's queue is released as above, and so are the
+ * SCCs found by the last D; a decrement that leaves a count in
+ * [1, TRIM_DETECT_COUNT] makes the vertex a candidate of this level (once,
+ * by a stamp).  Grid barrier.  D: every candidate v computes its backward
+ * closure B (the live vertices reaching v) and, when |B| <= K, its SCC
+ * exactly: S = {x in B : v reaches x within B} (a path from v to a vertex
+ * reaching v stays among the vertices reaching v); else the same with the
+ * forward closure.  The live set is a union of SCCs, so S is v's SCC in
+ * the whole graph.  rep does not change during D (no claims there), so two
+ * candidates of one SCC compute the same S; in the next P one CAS on
+ * rep[min S] elects the claimer, which writes rep = min S for all of S
+ * before any member is released (its lanes' warp releases the members
+ * together).  A member of a non-trivial S keeps an in- and out-count >= 1
+ * from S's own edges until then, so no concurrent Kahn claim can take it
+ * as a singleton.  Grid barrier.  The SCC S of a vertex becomes findable
+ * when its last outside predecessor (successor) is finished, and that
+ * release lowers a member's count: so detection at every level follows the
+ * peeling front (a CPU model of the grid-DAG: 253 levels, against 1 591
+ * levels and 70 passes when detection waited for the queue to run dry).
+ * The first D tries TRIM_DETECT_MIN_TRIES closures only; detection stops
+ * for good once fewer than 1 in TRIM_DETECT_YIELD closures found an SCC
+ * (a random graph: one D phase of ~1000 failed closures, ~0.4 ms). */
 #define TRIM_DETECT_MAX 24     /* largest closure (compile-time bound of K: two sets of K
                                   words per thread in shared memory, 192 KB per block) */
-#define TRIM_DETECT 24         /* default K.  Before the per-level detection: off.  Measured (H100, one run, best of 3):
-                                  grid-DAG 200^3 81.4 ms with K 24 (everything decomposed
-                                  inside the trim: 70 passes, 1 591 peeling levels, 78.5 ms
-                                  of trim), 91.6 with K 16, 81.9 without; random 16 M 13.8
-                                  with K 24 (one wasted pass), 12.9 without.  The peeling
-                                  levels (~18 us each) and the one-thread closures (~0.5 ms
-                                  a pass) are latency-bound; a warp per closure and fewer
-                                  levels would be needed to win.  (CPU model of the
-                                  grid-DAG: K 16 leaves 184 k vertices live after 89
-                                  passes, 24 and 32 none after 70 / 65 passes.) */
+#define TRIM_DETECT 24         /* default K.  H100, one call, best of 5: grid-DAG 200^3
+                                  53.7-54.1 ms (everything decomposed in the trim: ~250
+                                  levels of ~200 us, each waiting for its slowest closure
+                                  or release chain), K 16 59.5 (trim 44.8, the rest to
+                                  multi-source and colour rounds), off 81.4; random 16 M
+                                  12.5-13.0 (trim +0.4 ms: one sampled D phase), off
+                                  12.7; torus: no candidates.  (Detection only when the
+                                  queue ran dry, sixth session: 81.4 with K 24.) */
 #define TRIM_DETECT_SMEM (2u * TRIM_DETECT_MAX * SCC_COOP_BLOCK * 4u)
 #define TRIM_DETECT_COUNT 2    /* a decrement leaving a count in [1, this] makes a candidate,
                                   whose closure is tried in that direction */
