@@ -69,7 +69,9 @@
 #define GX_ITERATIONS 64u        /* iterations per launch, async mode */
 #define GX_MAX_GROUP 8u          /* default threads per state, at most */
 #define GX_FAST_THREADS 512u     /* threads per block with the fast generator */
-#define GX_FAST_SET_BYTES (1ull << 30) /* successor sets beyond this: fewer fast threads */
+/* successor sets beyond 1/GX_FAST_SET_SHARE of the device memory: fewer fast threads (abp d=4000,
+ * D = 8192, H100: 64 threads 5.24 s, 128 4.10, 256 3.35, 512 3.59; 256 = 11 GB of sets) */
+#define GX_FAST_SET_SHARE 6u
 #define GX_PROBE_BOUND 64u       /* buckets probed per insert */
 #define GX_CACHE_PROBES 16u      /* block-cache probes */
 #define GX_MIN_CACHE 32u         /* fewest cache rows worth launching with */
@@ -236,9 +238,11 @@ struct gx_fast_host {
     unsigned long long *d;
     unsigned long long *rmask;
     uint2 *rinfo;
-    size_t nseg, nloc, nsync, ngrp, nrules;
+    uint32_t *arule; /* anchored mode: rule lists of the segments */
+    size_t nseg, nloc, nsync, ngrp, nrules, narule;
     unsigned long long all0, all1;
-    uint32_t dw, always_dedup;
+    uint32_t dw, always_dedup, anchored;
+    uint64_t bound; /* successors of one state at most (anchored count, see gx_fast_anchor) */
 };
 
 static void gx_fast_free(struct gx_fast_host *f)
@@ -251,13 +255,15 @@ static void gx_fast_free(struct gx_fast_host *f)
     free(f->d);
     free(f->rmask);
     free(f->rinfo);
+    free(f->arule);
     memset(f, 0, sizeof *f);
 }
 
-/* Does the image allow the fast generator? */
+/* Does the image allow the fast generator?  (Up to 128 rules it finds the
+ * rules that fire by masks, beyond by anchored rule lists.) */
 static int gx_fast_eligible(const struct image *img)
 {
-    return img->words <= 4 && img->n_comps >= 1 && img->n_comps <= 64 && img->n_rules <= 128 &&
+    return img->words <= 4 && img->n_comps >= 1 && img->n_comps <= 64 && img->n_rules < (1u << 31) &&
            img->mask_words <= 2;
 }
 
@@ -283,12 +289,161 @@ static int gx_u64_cmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Builds the tables (the image must be eligible).  WX_ELIMIT when the host
- * is out of memory or a count passes 2^31 (the caller then keeps the
- * general generator). */
-static int gx_fast_build(const struct image *img, struct gx_fast_host *f)
+struct gx_kz {
+    uint32_t k, z; /* a group's class and target count */
+};
+
+static int gx_kz_cmp(const void *a, const void *b)
+{
+    const struct gx_kz *x = (const struct gx_kz *)a, *y = (const struct gx_kz *)b;
+    return x->k != y->k ? (x->k < y->k ? -1 : 1) : x->z != y->z ? (x->z < y->z ? -1 : 1) : 0;
+}
+
+static uint64_t gx_sat_mul(uint64_t a, uint64_t b, uint64_t cap)
+{
+    return a && b > cap / a ? cap : a * b > cap ? cap : a * b;
+}
+
+/* Anchors.  Every rule that can fire is ANCHORED at one participant: the
+ * one with the fewest component states offering the rule's class (ties:
+ * the lowest component).  A rule fires in a state only if its anchor's
+ * local state offers the class, so the rules worth checking in a state
+ * are those listed at its components' segments -- with many rules (abp
+ * d=4000: 16 004) a handful per state instead of all.  In anchored mode
+ * (f->anchored) the lists go to f->arule and each segment's blk0/blk1 hold
+ * its list's start and length instead of blocked-rule masks.  The same
+ * walk bounds a state's successors by
+ *     sum over components c of  max over c's states s of
+ *         (local moves of s + sum over the rules anchored at c that s
+ *          offers of the product of the participants' largest class groups)
+ * (every record a state yields is a local move or a combination of a rule
+ * listed at its anchor's segment), which is far below gx_successor_bound's
+ * when there are many rules.  WX_ELIMIT when out of host memory or the
+ * lists pass 2^31 entries. */
+static int gx_fast_anchor(const struct image *img, struct gx_fast_host *f)
+{
+    const uint32_t n = img->n_comps, nr = img->n_rules;
+    const uint64_t cap = 1ull << 62;
+    int rc = WX_ELIMIT;
+    struct gx_kz *kz = (struct gx_kz *)malloc((f->ngrp + 1) * sizeof *kz);
+    size_t *cstart = (size_t *)malloc((n + 1) * sizeof *cstart);
+    uint32_t *anchor = (uint32_t *)malloc((nr + 1) * sizeof *anchor);
+    uint64_t *prod = (uint64_t *)malloc((nr + 1) * sizeof *prod);
+    size_t na = 0, cap_a = 0;
+    uint64_t total = 0;
+    if (!kz || !cstart || !anchor || !prod)
+        goto out;
+    /* per component: its groups' (class, targets), sorted */
+    for (uint32_t c = 0; c < n; c++) {
+        /* component c's segments are proc_offsets[c] + s, s < comp_states[c] (an
+         * image may leave unused slots after them) */
+        const size_t s0 = img->proc_offsets[c], s1 = s0 + img->comp_states[c];
+        cstart[c] = s0 < s1 ? f->seg[s0].grp : (c ? cstart[c - 1] : 0);
+        const size_t g1 = s0 < s1 ? f->seg[s1 - 1].grp + (f->seg[s1 - 1].ngrp & GPU_LOW31) : cstart[c];
+        for (size_t x = cstart[c]; x < g1; x++)
+            kz[x].k = f->grp[x].x, kz[x].z = f->grp[x].z;
+        qsort(kz + cstart[c], g1 - cstart[c], sizeof *kz, gx_kz_cmp);
+        cstart[c + 1] = g1;
+    }
+    for (uint32_t r = 0; r < nr; r++) {
+        const uint32_t k = f->rinfo[r].x;
+        uint64_t p = 1, best = UINT64_MAX;
+        anchor[r] = UINT32_MAX;
+        for (unsigned long long m = f->rmask[r]; m; m &= m - 1) {
+            const uint32_t c = (uint32_t)__builtin_ctzll(m);
+            size_t lo = cstart[c], hi = cstart[c + 1];
+            while (lo < hi) { /* first group of class >= k */
+                const size_t mid = lo + (hi - lo) / 2;
+                if (kz[mid].k < k)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            size_t e = lo;
+            while (e < cstart[c + 1] && kz[e].k == k)
+                e++;
+            if (e == lo) { /* c never offers k: the rule never fires */
+                p = 0;
+                break;
+            }
+            p = gx_sat_mul(p, kz[e - 1].z, cap);
+            if (e - lo < best)
+                best = e - lo, anchor[r] = c;
+        }
+        prod[r] = p;
+        if (!p)
+            anchor[r] = UINT32_MAX;
+    }
+    /* the lists (segment by segment, rules in class order) and the bound */
+    for (uint32_t c = 0; c < n; c++) {
+        uint64_t most = 0;
+        for (size_t si = img->proc_offsets[c]; si < img->proc_offsets[c] + img->comp_states[c]; si++) {
+            gpu_fseg *sg = &f->seg[si];
+            uint64_t here = sg->nloc;
+            const size_t a0 = na;
+            for (uint32_t x = sg->grp; x < sg->grp + (sg->ngrp & GPU_LOW31); x++) {
+                const uint32_t k = f->grp[x].x;
+                for (uint32_t r = img->class_rule_start[k]; r < img->class_rule_start[k + 1]; r++) {
+                    if (anchor[r] != c)
+                        continue;
+                    here = here + prod[r] > cap ? cap : here + prod[r];
+                    if (!f->anchored)
+                        continue;
+                    if (na == cap_a) {
+                        cap_a = cap_a ? 2 * cap_a : 1024;
+                        uint32_t *nl = cap_a < (1ull << 31) ? (uint32_t *)realloc(f->arule, cap_a * sizeof *nl) : NULL;
+                        if (!nl)
+                            goto out;
+                        f->arule = nl;
+                    }
+                    f->arule[na++] = r;
+                }
+            }
+            if (f->anchored)
+                sg->blk0 = a0, sg->blk1 = na - a0;
+            if (here > most)
+                most = here;
+        }
+        total = total + most > cap ? cap : total + most;
+    }
+    if (!f->arule && !(f->arule = (uint32_t *)calloc(1, sizeof *f->arule)))
+        goto out; /* uploaded even when empty */
+    f->narule = na;
+    f->bound = total;
+    rc = WX_OK;
+out:
+    free(kz);
+    free(cstart);
+    free(anchor);
+    free(prod);
+    return rc;
+}
+
+/* A rule as gx_fast_build's check (c) sorts them: by participants,
+ * result label, class. */
+struct gx_rule_key {
+    unsigned long long mask;
+    uint32_t label, cls;
+};
+
+static int gx_rule_cmp(const void *a, const void *b)
+{
+    const struct gx_rule_key *x = (const struct gx_rule_key *)a, *y = (const struct gx_rule_key *)b;
+    if (x->mask != y->mask)
+        return x->mask < y->mask ? -1 : 1;
+    if (x->label != y->label)
+        return x->label < y->label ? -1 : 1;
+    return x->cls < y->cls ? -1 : x->cls > y->cls;
+}
+
+/* Builds the tables (the image must be eligible); anchored: rule lists
+ * instead of blocked-rule masks (forced beyond 128 rules).  WX_ELIMIT when
+ * the host is out of memory or a count passes 2^31 (the caller then keeps
+ * the general generator). */
+static int gx_fast_build(const struct image *img, struct gx_fast_host *f, int anchored)
 {
     memset(f, 0, sizeof *f);
+    f->anchored = anchored || img->n_rules > 128;
     const uint32_t n = img->n_comps, ab = img->act_bits, nr = img->n_rules, mw = img->mask_words;
     const size_t nseg = img->proc_offsets[n];
     f->dw = img->words > 2 ? 2 : 1;
@@ -330,30 +485,27 @@ static int gx_fast_build(const struct image *img, struct gx_fast_host *f)
     f->rmask = (unsigned long long *)calloc(nr + 1, sizeof *f->rmask);
     f->rinfo = (uint2 *)calloc(nr + 1, sizeof *f->rinfo);
     unsigned long long *keys = (unsigned long long *)malloc((seg_max + 1) * sizeof *keys);
-    if (!f->comp || !f->seg || !f->loc_lab || !f->loc_d || !f->grp || !f->d || !f->rmask || !f->rinfo || !keys) {
-        free(keys);
+    unsigned long long *tkeys = (unsigned long long *)malloc((seg_max + 1) * sizeof *tkeys);
+    uint8_t *injective = (uint8_t *)malloc(n);
+    struct gx_rule_key *order = (struct gx_rule_key *)malloc((nr + 1) * sizeof *order);
+    if (!f->comp || !f->seg || !f->loc_lab || !f->loc_d || !f->grp || !f->d || !f->rmask || !f->rinfo || !keys ||
+        !tkeys || !injective || !order) {
+        free(keys), free(tkeys), free(injective), free(order);
         gx_fast_free(f);
         return WX_ELIMIT;
     }
-    /* rules: participants, class, label; (c) two rules with the same
-     * result label and participants */
+    memset(injective, 1, n);
+    /* rules: participants, class, label */
     for (uint32_t k = 0; k < img->n_classes; k++)
         for (uint32_t r = img->class_rule_start[k]; r < img->class_rule_start[k + 1]; r++) {
             const uint32_t *m = img->rule_mask + (size_t)r * mw;
             f->rmask[r] = m[0] | (mw > 1 ? (unsigned long long)m[1] << 32 : 0ull);
             f->rinfo[r] = make_uint2(k, img->class_result[k]);
         }
-    for (uint32_t r = 0; r < nr; r++) {
-        for (uint32_t q = 0; q < r; q++)
-            if (f->rmask[q] == f->rmask[r] && f->rinfo[q].y == f->rinfo[r].y) {
-                f->always_dedup = 1;
-                break;
-            }
-        if (f->always_dedup)
-            break;
+    if (!f->anchored) {
+        f->all0 = nr >= 64 ? ~0ull : (1ull << nr) - 1;
+        f->all1 = nr <= 64 ? 0ull : nr == 128 ? ~0ull : (1ull << (nr - 64)) - 1;
     }
-    f->all0 = nr >= 64 ? ~0ull : (1ull << nr) - 1;
-    f->all1 = nr <= 64 ? 0ull : nr == 128 ? ~0ull : (1ull << (nr - 64)) - 1;
     /* segments: moves, groups, self-loops; (a) and (b) */
     size_t xl = 0, xs = 0, xg = 0;
     for (uint32_t c = 0; c < n; c++) {
@@ -367,7 +519,7 @@ static int gx_fast_build(const struct image *img, struct gx_fast_host *f)
             sg->loc = (uint32_t)xl;
             sg->grp = (uint32_t)xg;
             uint32_t last = UINT32_MAX, self = 0;
-            size_t nk = 0;
+            size_t nk = 0, nt = 0;
             for (uint32_t i = so[0]; i < so[1]; i++) {
                 const uint64_t e = img->trans[i];
                 const uint32_t lab = image_entry_label(e, ab), sync = image_entry_is_sync(e);
@@ -383,6 +535,7 @@ static int gx_fast_build(const struct image *img, struct gx_fast_host *f)
                     self |= s == t;
                     keys[nk++] = (unsigned long long)sync << 63 | (unsigned long long)lab << 32 | t;
                     if (sync) {
+                        tkeys[nt++] = (unsigned long long)t << 32 | lab;
                         gx_fast_delta(s ^ t, first, f->d + xs * f->dw, f->dw);
                         xs++;
                         f->grp[xg - 1].z++;
@@ -398,11 +551,35 @@ static int gx_fast_build(const struct image *img, struct gx_fast_host *f)
             for (size_t i = 1; i < nk; i++)
                 if (keys[i] == keys[i - 1])
                     f->always_dedup = 1;
+            /* c is class-injective when no local state reaches one target
+             * by two classes */
+            qsort(tkeys, nt, sizeof *tkeys, gx_u64_cmp);
+            for (size_t i = 1; i < nt; i++)
+                if (tkeys[i] >> 32 == tkeys[i - 1] >> 32 && tkeys[i] != tkeys[i - 1])
+                    injective[c] = 0;
         }
     }
+    /* (c) two rules with the same participants and result label can yield
+     * the same record only if each participant reaches one target by both
+     * classes (or the classes are equal): impossible when a participant is
+     * class-injective */
+    for (uint32_t r = 0; r < nr; r++)
+        order[r].mask = f->rmask[r], order[r].label = f->rinfo[r].y, order[r].cls = f->rinfo[r].x;
+    qsort(order, nr, sizeof *order, gx_rule_cmp);
+    for (uint32_t i = 1; i < nr && !f->always_dedup; i++) {
+        const struct gx_rule_key *a = &order[i - 1], *b = &order[i];
+        if (a->mask != b->mask || a->label != b->label)
+            continue;
+        int guard = a->cls != b->cls ? 0 : -1; /* equal classes: no guard */
+        for (unsigned long long m = a->mask; m && guard == 0; m &= m - 1)
+            guard = injective[__builtin_ctzll(m)];
+        if (guard != 1)
+            f->always_dedup = 1;
+    }
+    free(tkeys), free(injective), free(order);
     /* blocked rules: for each participant c of rule r, the states of c
      * without a group of r's class */
-    for (uint32_t r = 0; r < nr; r++) {
+    for (uint32_t r = 0; r < nr && !f->anchored; r++) {
         const uint32_t k = f->rinfo[r].x;
         for (unsigned long long m = f->rmask[r]; m; m &= m - 1) {
             const uint32_t c = (uint32_t)__builtin_ctzll(m);
@@ -421,7 +598,10 @@ static int gx_fast_build(const struct image *img, struct gx_fast_host *f)
         }
     }
     free(keys);
-    return WX_OK;
+    const int rc = gx_fast_anchor(img, f);
+    if (rc != WX_OK)
+        gx_fast_free(f);
+    return rc;
 }
 
 /* ---- the driver ---- */
@@ -1120,15 +1300,16 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         p.thread_rwp = !p.oneshot && SW <= 32 && tun->insert_protocol != 3;
         p.prof = tun->profile == 1;
 
-        const uint64_t bound = gx_successor_bound(img);
+        uint64_t bound = gx_successor_bound(img); /* the fast generator's tables may lower it */
         /* fewer threads per state than components (each then handles
          * several) measured faster: more states in flight per block */
         uint32_t G = gx_pow2_at_least(n ? n : 1);
         if (G > GX_MAX_GROUP)
             G = GX_MAX_GROUP;
         const uint32_t G_user = tun->group_size;
-        if (tun->generator < 0 || tun->generator > 2) {
-            rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "GPU generator must be 0 (default), 1 (fast) or 2 (general), not %d",
+        if (tun->generator < 0 || tun->generator > 3) {
+            rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                         "GPU generator must be 0 (default), 1 (fast), 2 (general) or 3 (fast, anchored rules), not %d",
                          tun->generator);
             goto out;
         }
@@ -1142,12 +1323,15 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         }
         /* the fast generator: one thread per state */
         st.fast_eligible = gx_fast_eligible(img);
-        if (st.fast_eligible && (tun->generator == 1 || (tun->generator == 0 && G_user <= 1))) {
-            if (gx_fast_build(img, &fh) == WX_OK) {
+        if (st.fast_eligible && (tun->generator == 1 || tun->generator == 3 || (tun->generator == 0 && G_user <= 1))) {
+            if (gx_fast_build(img, &fh, tun->generator == 3) == WX_OK) {
                 p.fast = 1;
                 G = 1;
+                if (fh.bound < bound)
+                    bound = fh.bound;
             }
         }
+        st.fast_anchored = (int)fh.anchored;
         st.fast_gen = (int)p.fast;
         p.G = G;
         p.log2G = 0;
@@ -1160,11 +1344,13 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         if (p.fast && !opt->gpu.threads) {
             /* One successor set of D entries (20 bytes each with its list)
              * per state in flight: with one state per thread, images whose
-             * successor bound is large would need gigabytes of sets, so
-             * fewer threads per block then (64 = the states in flight of
-             * the general generator's default groups of 8). */
+             * successor bound is large would need tens of gigabytes of
+             * sets, so fewer threads per block when they would pass a
+             * GX_FAST_SET_SHARE-th of the device memory (down to 64 = the
+             * states in flight of the general generator's default groups
+             * of 8). */
             const uint64_t sms = (uint64_t)g->prop.multiProcessorCount;
-            while (threads > 64 && 2 * sms * threads * D * 20 > GX_FAST_SET_BYTES)
+            while (threads > 64 && 2 * sms * threads * D * 20 > g->prop.totalGlobalMem / GX_FAST_SET_SHARE)
                 threads /= 2;
         }
         if (threads % 32 || threads > GPU_MAX_THREADS || threads < 32) {
@@ -1326,6 +1512,10 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             if ((rc = gx_upload(g, &d, fh.rinfo, (fh.nrules + 1) * sizeof(uint2), "fast generator: rules", err)))
                 goto out;
             fx.rinfo = (const uint2 *)d;
+            if ((rc = gx_upload(g, &d, fh.arule, (fh.narule + 1) * 4, "fast generator: anchored rules", err)))
+                goto out;
+            fx.arule = (const uint32_t *)d;
+            fx.anchored = fh.anchored;
             fx.all0 = fh.all0;
             fx.all1 = fh.all1;
             fx.dw = fh.dw;

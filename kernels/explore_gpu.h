@@ -54,8 +54,10 @@ struct gpu_tuning {
                                 one where the image allows it and
                                 group_size is 0 or 1), 1: the fast one where
                                 the image allows it (else the general one),
-                                2: the general one (vector groups); see
-                                kernels/gpu_expand.cuh and stats.fast_gen */
+                                2: the general one (vector groups), 3: as
+                                1 with anchored rule lists even for <= 128
+                                rules (tests); see kernels/gpu_expand.cuh
+                                and stats.fast_gen, stats.fast_anchored */
 };
 
 struct gpu_run_stats {
@@ -92,7 +94,10 @@ struct gpu_run_stats {
     int fast_gen;            /* 1 when the fast generator ran (one thread
                                 per state), 0: the general one */
     int fast_eligible;       /* 1 when the image allows the fast generator
-                                (<= 4 words, 1..64 components, <= 128 rules) */
+                                (<= 4 words, 1..64 components) */
+    int fast_anchored;       /* 1 when it found the rules that fire by
+                                anchored rule lists (> 128 rules or
+                                generator 3), 0 by blocked-rule masks */
     double kernel_seconds;   /* time inside exploration launches */
     /* graph recording (edge sink or keep_device_graph): */
     uint64_t edge_cap;       /* entries of the exploration's edge buffer */

@@ -322,8 +322,8 @@ __device__ __forceinline__ bool next_rule(const gpu_image &g, gen_state &st, uin
 
 /* ---- the fast generator (gpu_params.fast; one thread per state, G == 1) ----
  *
- * For images with vectors of <= 4 words, 1..64 components and <= 128
- * rules (gx_fast_build in explore.cu decides; the general generator above
+ * For images with vectors of <= 4 words and 1..64 components
+ * (gx_fast_build in explore.cu decides; the general generator above
  * serves every other image, and gpu_tuning.generator forces either).  The
  * vector is read as one or two 64-bit words (lo, hi).  A component in
  * local state s moving to t changes it by the XOR delta (s ^ t) <<
@@ -336,7 +336,13 @@ __device__ __forceinline__ bool next_rule(const gpu_image &g, gen_state &st, uin
  *     all rules & ~(OR over the components of their segments' masks);
  * a fired rule's successors are the product of its participants' class
  * groups (mixed-radix decoding of a combination index, 64-bit, overflow
- * above 2^62 reported as for the general generator).
+ * above 2^62 reported as for the general generator).  Masks hold 128
+ * rules; beyond (abp d=4000 has 16 004) the rules are ANCHORED: each at
+ * one participant, listed in that participant's states that offer its
+ * class (gx_fast_anchor), so a state visits the rules of its components'
+ * lists -- a superset of those that fire, usually a handful -- and keeps
+ * those whose every participant offers the class (fx_group finds none
+ * otherwise).
  *
  * Per state: BEGIN reads every component's segment once (blocked rules,
  * self-loop flag, which components have local moves); then each round
@@ -365,7 +371,10 @@ struct fast_state {
     unsigned long long lo, hi;           /* the source vector */
     unsigned long long locm;             /* components whose local moves are left */
     uint32_t j, jend;                    /* LOCAL: current component's moves */
-    unsigned long long on0, on1;         /* RULES: fired rules not yet visited */
+    unsigned long long on0, on1;         /* RULES, masks: fired rules not yet
+                                            visited; anchored: on0 = components
+                                            whose rule lists are left, on1 = the
+                                            current list's next | end << 32 */
     uint32_t r;                          /* RULES: current rule */
     unsigned long long combo, ncombo;    /* its next combination, and count */
 };
@@ -393,11 +402,15 @@ __device__ __forceinline__ uint32_t fx_seg_index(const gpu_fast &f, unsigned lon
     return cm.x + fx_field(lo, hi, cm);
 }
 
-/* The segment's group of class k (it exists: the rule was not blocked). */
+/* The segment's group of class k; (0, 0, 0, 0) when it has none (with
+ * masks never: a rule that fired was not blocked; anchored: the other
+ * participants are checked here). */
 __device__ __forceinline__ uint4 fx_group(const gpu_fast &f, uint32_t si, uint32_t k)
 {
     const uint4 sg = __ldg((const uint4 *)(f.seg + si) + 1);
     uint32_t lo = sg.z, hi = sg.z + (sg.w & GPU_LOW31);
+    if (lo == hi)
+        return make_uint4(0, 0, 0, 0);
     while (hi - lo > 1) {
         const uint32_t mid = lo + (hi - lo) / 2;
         if (__ldg(&f.grp[mid].x) <= k)
@@ -405,7 +418,8 @@ __device__ __forceinline__ uint4 fx_group(const gpu_fast &f, uint32_t si, uint32
         else
             hi = mid;
     }
-    return __ldg(f.grp + lo);
+    const uint4 g = __ldg(f.grp + lo);
+    return g.x == k ? g : make_uint4(0, 0, 0, 0);
 }
 
 /* Writes src ^ (dlo, dhi) (the vector's W data words; a control word
@@ -449,10 +463,14 @@ __device__ __forceinline__ void fx_begin(const gpu_fast &f, fast_state &st, uint
         self |= sg.w;
         if (sg.y)
             st.locm |= 1ull << c;
+        if (f.anchored && blk.y)
+            st.on0 |= 1ull << c;
     }
     st.dedup |= (self >> 31) != 0;
-    st.on0 = f.all0 & ~b0;
-    st.on1 = f.all1 & ~b1;
+    if (!f.anchored) {
+        st.on0 = f.all0 & ~b0;
+        st.on1 = f.all1 & ~b1;
+    }
 }
 
 /* Next successor of this lane's state into scr, or false when it has no
@@ -506,7 +524,23 @@ __device__ __forceinline__ bool fx_next(const gpu_fast &f, fast_state &st, const
             return true;
         }
         uint32_t r;
-        if (st.on0) {
+        if (f.anchored) {
+            /* the next rule anchored at one of the state's components; it
+             * fires when every participant offers its class (nc > 0 below) */
+            if ((uint32_t)st.on1 < (uint32_t)(st.on1 >> 32)) {
+                r = __ldg(f.arule + (uint32_t)st.on1);
+                st.on1++;
+            } else if (st.on0) {
+                const uint32_t c = __ffsll((long long)st.on0) - 1;
+                st.on0 &= st.on0 - 1;
+                const ulonglong2 blk = __ldg((const ulonglong2 *)(f.seg + fx_seg_index(f, st.lo, st.hi, c)));
+                st.on1 = blk.x | (blk.x + blk.y) << 32;
+                continue;
+            } else {
+                st.phase = FX_DONE;
+                return false;
+            }
+        } else if (st.on0) {
             r = __ffsll((long long)st.on0) - 1;
             st.on0 &= st.on0 - 1;
         } else if (st.on1) {

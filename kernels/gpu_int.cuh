@@ -74,13 +74,16 @@ struct gpu_image {
 };
 
 /* The fast generator's tables (gpu_expand.cuh, "fast generator"; built by
- * explore.cu's gx_fast_build).  Images with vectors of <= 4 words, 1..64
- * components and <= 128 rules.  Deltas are XOR masks on the packed vector
+ * explore.cu's gx_fast_build).  Images with vectors of <= 4 words and 1..64
+ * components.  Deltas are XOR masks on the packed vector
  * read as dw 64-bit words (dw = 1 for 1-2 words, 2 for 3-4 words). */
 struct __align__(32) gpu_fseg {
-    unsigned long long blk0, blk1; /* rules this component state blocks: bit r
-                                      set when the component takes part in rule r
-                                      but offers no entry of r's class here */
+    unsigned long long blk0, blk1; /* masks: rules this component state blocks:
+                                      bit r set when the component takes part in
+                                      rule r but offers no entry of r's class
+                                      here; anchored (gpu_fast.anchored): the
+                                      start and length of the state's list of
+                                      rules anchored at it (explore.cu) */
     uint32_t loc, nloc;            /* local moves [loc, loc + nloc) */
     uint32_t grp, ngrp;            /* groups [grp, grp + (ngrp & GPU_LOW31)),
                                       sorted by class; bit 31: some entry of this
@@ -96,7 +99,11 @@ struct gpu_fast {
     const unsigned long long *d;     /* sync targets: dw delta words each */
     const unsigned long long *rmask; /* n_rules: participants (bit c) */
     const uint2 *rinfo;              /* n_rules: class, result label */
-    unsigned long long all0, all1;   /* bits of the existing rules */
+    const uint32_t *arule;           /* anchored: the segments' rule lists */
+    unsigned long long all0, all1;   /* bits of the existing rules (masks) */
+    uint32_t anchored;               /* 1: rules found by the lists of the
+                                        segments (blk0 = start, blk1 = length),
+                                        not by blocked-rule masks */
     uint32_t dw;                     /* 64-bit delta words: 1 or 2 */
     uint32_t always_dedup;           /* 1: states may yield duplicate (label,
                                         target) pairs without self-loops */

@@ -37,7 +37,7 @@
 
 static int quick;
 static struct gpu_run_stats last_stats; /* of the last run_one */
-static uint64_t n_runs, n_images, n_fast_runs, n_general_runs;
+static uint64_t n_runs, n_images, n_fast_runs, n_anchored_runs, n_general_runs;
 
 /* ---- edge collection ---- */
 struct ecoll {
@@ -135,8 +135,9 @@ static void cfg_random(struct cfg *c, struct rng *r, uint64_t states, uint32_t s
     if (rndu(r, 5) == 0)
         c->tun.group_size = 1u << rndu(r, 6);
     /* successor generator: default, fast (where the image allows it),
-     * general (random_images also forces each once per image) */
-    c->tun.generator = (int)rndu(r, 3);
+     * general, fast with anchored rule lists (random_images also forces
+     * each once per image) */
+    c->tun.generator = (int)rndu(r, 4);
     c->tun.occupancy2 = (int)rndu(r, 3) - 1;
     c->tun.insert_protocol = (int)rndu(r, 4);
     c->keep = rndu(r, 3) == 0;
@@ -195,16 +196,19 @@ static int run_one(const char *tag, const struct image *img, const struct ref_re
     const uint32_t W = img->words;
     if (rc == WX_OK || rc == WX_ELIMIT) {
         /* the generator that ran is the one the knobs and the image ask for
-         * (fast: <= 4 words, 1..64 components, <= 128 rules) */
-        const int elig = img->words <= 4 && img->n_comps >= 1 && img->n_comps <= 64 && img->n_rules <= 128;
-        const int want_fast = elig && (c->tun.generator == 1 || (c->tun.generator == 0 && c->tun.group_size <= 1));
-        if (st.fast_eligible != elig || st.fast_gen != want_fast) {
-            snprintf(why, sizeof why, "generator: fast_gen=%d eligible=%d, expected %d/%d", st.fast_gen,
-                     st.fast_eligible, want_fast, elig);
+         * (fast: <= 4 words, 1..64 components; anchored rule lists beyond
+         * 128 rules or when asked for) */
+        const int elig = img->words <= 4 && img->n_comps >= 1 && img->n_comps <= 64;
+        const int gen = c->tun.generator;
+        const int want_fast = elig && (gen == 1 || gen == 3 || (gen == 0 && c->tun.group_size <= 1));
+        const int want_anchored = want_fast && (gen == 3 || img->n_rules > 128);
+        if (st.fast_eligible != elig || st.fast_gen != want_fast || (want_fast && st.fast_anchored != want_anchored)) {
+            snprintf(why, sizeof why, "generator: fast_gen=%d eligible=%d anchored=%d, expected %d/%d/%d", st.fast_gen,
+                     st.fast_eligible, st.fast_anchored, want_fast, elig, want_anchored);
             goto done;
         }
         if (st.fast_gen)
-            n_fast_runs++;
+            n_fast_runs++, n_anchored_runs += st.fast_anchored != 0;
         else
             n_general_runs++;
     }
@@ -698,7 +702,7 @@ static void examples(const char *tsv)
         }
         network_free(&net);
         n++;
-        for (int mode = 0; mode < 4; mode++) {
+        for (int mode = 0; mode < 5; mode++) {
             struct explore_options opt;
             memset(&opt, 0, sizeof opt);
             opt.gpu.use_textures = -1;
@@ -706,7 +710,8 @@ static void examples(const char *tsv)
             memset(&tun, 0, sizeof tun);
             tun.level_sync = mode == 1 ? 1 : -1;
             tun.occupancy2 = -1;
-            tun.generator = mode == 3 ? 2 : 0; /* mode 3: async, the general generator */
+            /* mode 3: async, the general generator; 4: async, fast with anchored rule lists */
+            tun.generator = mode == 3 ? 2 : mode == 4 ? 3 : 0;
             if (mode == 2) {
                 opt.stop_on_deadlock = true;
                 opt.trace = true;
@@ -719,7 +724,8 @@ static void examples(const char *tsv)
             if (mode != 2) {
                 check(rc == 0 && res.complete && res.states == st && res.transitions == tr && res.deadlocks == dl,
                       "gpu example %s %s (%s generator): states %llu/%llu transitions %llu/%llu deadlocks %llu/%llu %s",
-                      file, mode == 1 ? "level" : "async", gs.fast_gen ? "fast" : "general",
+                      file, mode == 1 ? "level" : "async",
+                      gs.fast_gen ? (gs.fast_anchored ? "fast anchored" : "fast") : "general",
                       (unsigned long long)res.states, st, (unsigned long long)res.transitions, tr,
                       (unsigned long long)res.deadlocks, dl, rc ? err.msg : "");
             } else if (dl == 0) {
@@ -765,7 +771,7 @@ static const struct gen_params GP_WIDE = {3, 6, 4, 40, 3, 3, 2, 2, 50, 5, 20, 0,
 static const struct gen_params GP_MEDIUM = {4, 7, 8, 0, 4, 5, 2, 3, 40, 3, 20, 2, 0, 0, 200000, 1};
 static const struct gen_params GP_SPARSE = {3, 6, 6, 0, 3, 3, 1, 2, 25, 0, 20, 0, 0, 0, 50000, 0};
 /* 40..135 rules: the fast generator's second word of rule bits (rules
- * 64..127), and beyond 128 rules the general generator */
+ * 64..127), and beyond 128 rules its anchored rule lists */
 static const struct gen_params GP_RULES = {4, 6, 4, 0, 4, 45, 1, 3, 40, 5, 20, 10, 0, 0, 50000, 0};
 
 static void random_images(uint64_t seed, uint32_t count)
@@ -806,12 +812,12 @@ static void random_images(uint64_t seed, uint32_t count)
         snprintf(tag, sizeof tag, "random %s seed=%llu comps=%u words=%u rules=%u", kinds[k].name,
                  (unsigned long long)s, img.n_comps, img.words, img.n_rules);
         const uint32_t sw = slot_words_of(&img);
-        const int runs = quick ? 3 : 2;
+        const int runs = quick ? 4 : 3;
         for (int j = 0; j < runs; j++) {
             struct cfg c;
             cfg_random(&c, &r, ref.states, sw);
-            if (j < 2)
-                c.tun.generator = j ? 1 : 2; /* both generators on every image */
+            if (j < 3) /* every generator on every image: general, fast (masks), fast (anchored lists) */
+                c.tun.generator = j == 0 ? 2 : j == 1 ? 1 : 3;
             run_one(tag, &img, &ref, act, &c, 0);
         }
 #ifdef HAVE_EXPLORE_SEQ
@@ -1029,10 +1035,11 @@ static void stress(uint64_t seed, int big)
     image_free(&img);
 
     /* The fast generator's limits: 65..128 rules (its second word of rule
-     * bits), more than 128 rules and more than 64 components (the general
-     * generator serves them even when the fast one is asked for; run_one
-     * checks which ran).  Each with both generators forced, a tiny cache
-     * (successors straight to the table, one thread each), and edges. */
+     * bits), more than 128 rules (anchored rule lists) and more than 64
+     * components (the general generator serves them even when the fast one
+     * is asked for; run_one checks which ran).  Each with every generator
+     * forced, a tiny cache (successors straight to the table, one thread
+     * each), and edges. */
     static const struct {
         const char *what;
         struct gen_params gp;
@@ -1054,7 +1061,7 @@ static void stress(uint64_t seed, int big)
                  tries < 200);
         snprintf(tag, sizeof tag, "stress %s: comps=%u rules=%u seed=%llu", lim[i].what, img.n_comps, img.n_rules,
                  (unsigned long long)seed);
-        for (int gen = 1; gen <= 2; gen++) {
+        for (int gen = 1; gen <= 3; gen++) {
             cfg_default(&c);
             c.go.hash_bytes = 64 << 20;
             c.tun.generator = gen;
@@ -1140,8 +1147,9 @@ int main(int argc, char **argv)
         random_images(seed, images);
         stress(seed, big);
     }
-    printf("# %llu random images, %llu GPU runs (%llu with the fast generator, %llu with the general one), "
-           "%d passed, %d failed\n", (unsigned long long)n_images, (unsigned long long)n_runs,
-           (unsigned long long)n_fast_runs, (unsigned long long)n_general_runs, check_passes, check_failures);
+    printf("# %llu random images, %llu GPU runs (%llu with the fast generator, %llu of them with anchored rule lists, "
+           "%llu with the general one), %d passed, %d failed\n", (unsigned long long)n_images, (unsigned long long)n_runs,
+           (unsigned long long)n_fast_runs, (unsigned long long)n_anchored_runs, (unsigned long long)n_general_runs,
+           check_passes, check_failures);
     return check_exit();
 }

@@ -6,7 +6,7 @@
  *
  *   test_gpu_precompute2 [--quick] [--seed N] [--probe]
  *
- * Random MDPs (1..300 states, deadlock states, self-loops, 0..4 choices of
+ * Random MDPs (1..300 states, every tenth 1000..31000, deadlock states, self-loops, 0..4 choices of
  * 1..4 entries, targets local or anywhere), random target sets (empty,
  * sparse, dense), allowed = NULL or a random set; every ordered pair of
  * (Prob0A, Prob1E, Prob0E, Prob1A), so that Prob1E after Prob0A (which
@@ -64,7 +64,8 @@ static void one(uint64_t seed)
 {
     rs = seed;
     struct mdp m;
-    const uint64_t n = 1 + below(300);
+    /* every tenth instance large: frontiers wider than a block, many Prob1E rounds */
+    const uint64_t n = seed % 10 == 0 ? 1000 + below(30000) : 1 + below(300);
     random_mdp(&m, n);
     uint8_t *target = malloc(n), *allowed = below(2) ? malloc(n) : NULL;
     const uint64_t dens = below(3) == 0 ? 0 : 1 + below(40);
