@@ -845,18 +845,11 @@ static __device__ __forceinline__ double vx_opt(double best, double v)
  * entry products, choice sums, state optimum -- read and write it only
  * through these, in the same order as the CPU twin.  V2: a pair is one
  * 16-byte access (the scratch must then be 16-byte aligned) instead of two
- * 8-byte ones; SWZ: slot f is stored at vx_slot(f) (the tiles3 sweeps). */
-template <bool IV, bool SWZ>
-static __device__ __forceinline__ uint32_t vx_slot(uint32_t f)
-{
-    constexpr uint32_t P = IV ? 8u : 16u; /* slots per 128-byte row of banks */
-    return SWZ ? f ^ ((f / P) & (P - 1u)) : f;
-}
-
-template <bool IV, bool V2 = false, bool SWZ = false>
+ * 8-byte ones (nvcc merges kind 5's two into one already, where it can
+ * prove the alignment). */
+template <bool IV, bool V2 = false>
 static __device__ __forceinline__ void vx_scr_put(double *sw, uint32_t i, double l, double h)
 {
-    i = vx_slot<IV, SWZ>(i);
     if (IV && V2)
         reinterpret_cast<double2 *>(sw)[i] = make_double2(l, h);
     else if (IV) {
@@ -867,10 +860,9 @@ static __device__ __forceinline__ void vx_scr_put(double *sw, uint32_t i, double
 }
 
 /* Slot f of the scratch: (lower, upper), or (lower, 0). */
-template <bool IV, bool V2, bool SWZ>
+template <bool IV, bool V2>
 static __device__ __forceinline__ double2 vx_scr_get(const double *sw, uint32_t f)
 {
-    f = vx_slot<IV, SWZ>(f);
     if (IV && V2)
         return reinterpret_cast<const double2 *>(sw)[f];
     if (IV)
@@ -879,11 +871,11 @@ static __device__ __forceinline__ double2 vx_scr_get(const double *sw, uint32_t 
 }
 
 /* al (ah) += slots f0 .. f1 - 1, in slot order. */
-template <bool IV, bool V2 = false, bool SWZ = false>
+template <bool IV, bool V2 = false>
 static __device__ __forceinline__ void vx_scr_sum(const double *sw, uint32_t f0, uint32_t f1, double &al, double &ah)
 {
     for (uint32_t f = f0; f < f1; f++) {
-        const double2 v = vx_scr_get<IV, V2, SWZ>(sw, f);
+        const double2 v = vx_scr_get<IV, V2>(sw, f);
         al = __dadd_rn(al, v.x);
         if (IV)
             ah = __dadd_rn(ah, v.y);
@@ -891,11 +883,11 @@ static __device__ __forceinline__ void vx_scr_sum(const double *sw, uint32_t f0,
 }
 
 /* bl (bh) = the optimum of themselves and slots k0 .. k1 - 1. */
-template <bool IV, bool MX, bool V2 = false, bool SWZ = false>
+template <bool IV, bool MX, bool V2 = false>
 static __device__ __forceinline__ void vx_scr_opt(const double *sw, uint32_t k0, uint32_t k1, double &bl, double &bh)
 {
     for (uint32_t q = k0; q < k1; q++) {
-        const double2 v = vx_scr_get<IV, V2, SWZ>(sw, q);
+        const double2 v = vx_scr_get<IV, V2>(sw, q);
         bl = vx_opt<MX>(bl, v.x);
         if (IV)
             bh = vx_opt<MX>(bh, v.y);
@@ -920,6 +912,25 @@ static __device__ __forceinline__ int vx_store(ull s, double l, double h, const 
     }
     const double d = fabs(l - lo[s]);
     nlo[s] = l;
+    return rel ? !(d <= eps * fabs(l)) : !(d <= eps);
+}
+
+/* vx_store2 (below) with the old value(s) (ol, oh) given: the tiles3
+ * sweeps load them early.  Kept apart from vx_store2 so that the kernels
+ * measured before compile to the same code. */
+template <bool IV>
+static __device__ __forceinline__ int vx_fin(ull s, double l, double h, double ol, double oh, double *nx, double eps,
+                                             int rel)
+{
+    if (IV) {
+        l = l > ol ? l : ol;
+        h = h < oh ? h : oh;
+        reinterpret_cast<double2 *>(nx)[s] = make_double2(l, h);
+        const double g = h - l;
+        return (rel && l > 0) ? !(g <= eps * l) : !(g <= eps);
+    }
+    const double d = fabs(l - ol);
+    nx[s] = l;
     return rel ? !(d <= eps * fabs(l)) : !(d <= eps);
 }
 
@@ -1195,52 +1206,20 @@ static __device__ __forceinline__ T vx_ld(const T *p)
 
 /* How a tile sweep loads the values x: VX_X_RO through the read-only path
  * (__ldg: a launch that never writes what it reads), VX_X_L2 through L2
- * only (__ldcg: in-place sweeps, and the persistent packed sweeps), VX_X_CA
- * cached in L1 by ordinary (weak) loads (__ldca: vi_sweep_persist3, whose
- * grid barrier orders them after the previous sweep's writes, see there). */
-enum { VX_X_RO, VX_X_L2, VX_X_CA };
+ * only (__ldcg: in-place sweeps, and the persistent sweeps, whose vectors
+ * other SMs write between sweeps of the launch). */
+enum { VX_X_RO, VX_X_L2 };
 
 template <bool IV, int XL>
 static __device__ __forceinline__ void vx_xget(const double *x, uint32_t t, double &l, double &h)
 {
     if (IV) {
         const double2 *p = reinterpret_cast<const double2 *>(x) + t;
-        const double2 v = XL == VX_X_RO ? __ldg(p) : XL == VX_X_L2 ? __ldcg(p) : __ldca(p);
+        const double2 v = XL == VX_X_RO ? __ldg(p) : __ldcg(p);
         l = v.x, h = v.y;
     } else {
-        l = XL == VX_X_RO ? __ldg(x + t) : XL == VX_X_L2 ? __ldcg(x + t) : __ldca(x + t), h = 0;
+        l = XL == VX_X_RO ? __ldg(x + t) : __ldcg(x + t), h = 0;
     }
-}
-
-/* State s's new value(s) (bl, bh) against its old one(s) (ol, oh), as
- * vx_store2 does it: writes them and says whether s violates the stopping
- * rule. */
-template <bool IV>
-static __device__ __forceinline__ int vx_fin(uint32_t s, double l, double h, double ol, double oh, double *nx,
-                                             double eps, int rel)
-{
-    if (IV) {
-        l = l > ol ? l : ol;
-        h = h < oh ? h : oh;
-        reinterpret_cast<double2 *>(nx)[s] = make_double2(l, h);
-        const double g = h - l;
-        return (rel && l > 0) ? !(g <= eps * l) : !(g <= eps);
-    }
-    const double d = fabs(l - ol);
-    nx[s] = l;
-    return rel ? !(d <= eps * fabs(l)) : !(d <= eps);
-}
-
-/* vx_store2 with the old value loaded as XL says. */
-template <bool IV, int XL>
-static __device__ __forceinline__ int vx_store_x(uint32_t s, double l, double h, const double *x, double *nx,
-                                                 double eps, int rel)
-{
-    if (XL != VX_X_CA)
-        return vx_store2<IV, XL == VX_X_L2>(s, l, h, x, nx, eps, rel);
-    double ol, oh;
-    vx_xget<IV, XL>(x, s, ol, oh);
-    return vx_fin<IV>(s, l, h, ol, oh, nx, eps, rel);
 }
 
 /* A tile of one state s0 with choices [c0, c1) too big for the warp's
@@ -1278,7 +1257,7 @@ static __device__ __forceinline__ int vx_tile_big(const vx_sys &sy, uint32_t s0,
             bh = vx_opt<MX>(bh, ah);
     }
     if (lane == 0)
-        return vx_store_x<IV, XL>(s0, bl, bh, x, nx, eps, rel);
+        return vx_store2<IV, XL == VX_X_L2>(s0, bl, bh, x, nx, eps, rel);
     return 0;
 }
 
@@ -1384,59 +1363,51 @@ static __global__ void __launch_bounds__(VX_THREADS, 4) /* <= 64 registers: 4 bl
     vx_sweep_done(ctl, it, bad);
 }
 
-/* TILES3 SWEEPS (kinds 16-21): unpacked Jacobi sweeps for the systems that
- * packing does not take (many distinct numbers).  The tiles of
+/* TILES3 SWEEPS (kind 16, the automatic choice for Jacobi sweeps of systems
+ * that packing does not take; kind 17 persistent): the tiles of
  * vi_sweep_tiles2 (at most VX_TILE_STATES states and VX_TILE_ENTRIES
  * entries, but at most VX_T3_CHOICES choices: the host builds them with
- * that limit), its arrays (32-bit offsets, (lo, hi) pairs), arithmetic and
- * order, so values are bit-identical to the CPU twin.  What a tile costs
- * is cut where kind 5 spends it (Nsight Compute on the packed twin, which
- * has the same three phases: L1/shared-memory pipe 80 % busy; kind 5 waits
- * a memory round trip per 4 rounds of entries, per choice round after the
- * first and for the old value at the end):
- *  - a (lo, hi) pair in the scratch is one 16-byte access instead of two
- *    8-byte ones, in all three phases (half the shared-memory wavefronts
- *    of phase (1));
- *  - every load of the tile's system is issued at once, before the
- *    gathers: the entries of all rounds, the choice ends and constants of
- *    all rounds, the state ends (a choice starts where the previous lane's
- *    ends, a state likewise: shuffles, so each offset is read once);
- *  - a lane's old value is loaded after phase (1), behind phases (2)-(3);
- *  - PF: once the tile's products are staged, five lanes ask L2 to fetch
- *    the arrays of the warp's next tile (cp.async.bulk.prefetch.L2, whole
- *    16-byte granules inside each range): that tile's loads then find L2
- *    instead of DRAM, with no register or shared memory held for it;
- *  - SWZ: scratch slot f lives at vx_slot(f), a permutation inside each
- *    128-byte row, so that lanes reading slots two apart (choices of two
- *    entries) spread over all banks; phase (1) stays conflict-free.
- * Kinds: 16 = launched; 17 = launched, PF; 18 = launched, PF, SWZ;
- * persistent (vi_sweep_persist3, vi_sweep_persist's protocol) with PF:
- * 19 = the values through L1 (VX_X_CA), 20 = through L2 only (VX_X_L2),
- * 21 = VX_X_CA with SWZ; 22 = kind 17 at 4 blocks per SM (64 registers,
- * some loads sunk, some spills) instead of VX_T3_BLOCKS. */
+ * that limit; a bigger state is a tile of its own, vx_tile_big), its arrays
+ * (32-bit offsets, (lo, hi) pairs), arithmetic and order, so values are
+ * bit-identical to the CPU twin.  What changed is when the loads go out.
+ * Kind 5's SASS waits one memory round trip per round of 32 entries (its
+ * entry loop has a data-dependent trip count, so ptxas cannot hoist a
+ * round's loads above the previous round's exit test), one per round of
+ * choices after the first and one for the old value at the end: ~9 chained
+ * round trips per tile of ~180 entries, and 32 resident warps do not hide
+ * them (Nsight Compute, H100: 78 % of the stalls on L1TEX data, 0.41
+ * eligible warps per scheduler, DRAM 58 %, L2 69 %).  Here every load of
+ * the tile's system is issued at once, before the gathers: the entries of
+ * all 8 rounds, the choice ends and constants of all 4 rounds, the state
+ * ends -- unconditionally (a lane past the end reads the last element
+ * again; predicated or branched loads are what ptxas sinks next to their
+ * use, one round at a time), and a choice starts where the previous lane's
+ * ends, a state likewise (shuffles: each offset is read once).  The old
+ * value is loaded after phase (1), behind phases (2) and (3).  That needs
+ * registers: 80 per thread (VX_T3_BLOCKS = 3 blocks, 24 warps per SM); in
+ * SASS the tile's gathers then go out in two batches of four rounds.
+ * Measured on the H100 (sweep7's call, bench/RESULTS.md): 20 M states /
+ * 120 M entries, local targets, 1.238-1.242 ms per interval sweep against
+ * kind 5's 1.599-1.610 ms in the same process (2.32 TB/s of the kernel's
+ * own bytes = 77 % of the 3.02 TB/s copy); removed after that run, all
+ * slower there: asking L2 to prefetch the warp's next tile
+ * (cp.async.bulk.prefetch.L2, five ranges per tile: 1.86 ms), the same
+ * with a swizzled scratch (1.91), at 4 blocks per SM with 64 registers
+ * (2.46), and persistent with prefetch (1.87 with the values through L2,
+ * 2.15 through L1).  Kind 17 runs vx_tile3 persistently
+ * (vi_sweep_persist3: vi_sweep_persist's protocol); it has not been timed
+ * without the prefetch. */
 #define VX_T3_CHOICES 128u
 #define VX_T3_BLOCKS 3 /* blocks per SM: <= 80 registers, for a whole tile's loads in flight */
 /* The automatic kernel for Jacobi sweeps of a system that packing does not
- * take (5, or one of the tiles3 kinds) */
-#define VX_UNPACKED_KIND 5
+ * take (5 before the tiles3 sweeps) */
+#define VX_UNPACKED_KIND 16
 
-/* Asks L2 to fetch [p, p + bytes), rounded inward to 16-byte granules (a
- * hint: nothing waits for it). */
-static __device__ __forceinline__ void vx_l2_prefetch(const void *p, uint32_t bytes)
-{
-    const size_t a = __cvta_generic_to_global(p);
-    const size_t lo = (a + 15) & ~(size_t)15, hi = (a + bytes) & ~(size_t)15;
-    if (hi > lo)
-        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(lo), "r"((uint32_t)(hi - lo)) : "memory");
-}
-
-/* One tile (records ta, tb) by the whole warp, as vx_tile2; na, nb: the
- * records of the warp's next tile (more: there is one).  Returns whether a
- * state of this lane violates the stopping rule. */
-template <bool IV, bool MX, int XL, bool PF, bool SWZ>
-static __device__ __forceinline__ int vx_tile3(const vx_sys &sy, uint4 ta, uint4 tb, uint4 na, uint4 nb, bool more,
-                                               const double *x, double *nx, double eps, int rel, double *sw,
-                                               unsigned lane)
+/* One tile (records ta, tb) by the whole warp, as vx_tile2: returns whether
+ * a state of this lane violates the stopping rule. */
+template <bool IV, bool MX, int XL>
+static __device__ __forceinline__ int vx_tile3(const vx_sys &sy, uint4 ta, uint4 tb, const double *x, double *nx,
+                                               double eps, int rel, double *sw, unsigned lane)
 {
     constexpr int R = (int)(VX_TILE_ENTRIES / 32), RC = (int)(VX_T3_CHOICES / 32);
     const uint32_t s0 = ta.x, s1 = tb.x, c0 = ta.y, e0 = ta.z;
@@ -1445,8 +1416,7 @@ static __device__ __forceinline__ int vx_tile3(const vx_sys &sy, uint4 ta, uint4
         return vx_tile_big<IV, MX, XL, true>(sy, s0, c0, tb.y, x, nx, eps, rel, lane);
     const uint32_t s = s0 + lane;
     /* every load of the tile's system at once, unconditionally (a lane
-     * past the end reads the last element again): predicated or branched
-     * loads are what ptxas sinks to their uses, one round trip per round */
+     * past the end reads the last element again) */
     const uint32_t k1 = __ldcs(sy.ss32 + (s < s1 ? s : s1 - 1) + 1) - c0;
     uint32_t ce[RC], et[R];
     double cb[RC], ep[R];
@@ -1471,22 +1441,10 @@ static __device__ __forceinline__ int vx_tile3(const vx_sys &sy, uint4 ta, uint4
         if (i < ne) {
             double l, h;
             vx_xget<IV, XL>(x, et[r], l, h);
-            vx_scr_put<IV, true, SWZ>(sw, i, __dmul_rn(ep[r], l), IV ? __dmul_rn(ep[r], h) : 0.0);
+            vx_scr_put<IV, true>(sw, i, __dmul_rn(ep[r], l), IV ? __dmul_rn(ep[r], h) : 0.0);
         }
     }
     __syncwarp();
-    if (PF && more && lane < 5 && nb.z - na.z <= VX_TILE_ENTRIES) {
-        /* the next tile's ranges: entries' targets and probabilities, its
-         * choice ends and constants, its state ends */
-        const uint32_t nE = nb.z - na.z, nC = nb.y - na.y, nS = nb.x - na.x;
-        const void *p = lane == 0   ? (const void *)(sy.tg + na.z)
-                        : lane == 1 ? (const void *)(sy.pr + na.z)
-                        : lane == 2 ? (const void *)(sy.cs32 + na.y + 1)
-                        : lane == 3 ? (const void *)(sy.b + na.y)
-                                    : (const void *)(sy.ss32 + na.x + 1);
-        const uint32_t bytes = lane == 0 ? 4 * nE : lane == 1 ? 8 * nE : lane == 2 ? 4 * nC : lane == 3 ? 8 * nC : 4 * nS;
-        vx_l2_prefetch(p, bytes);
-    }
     double ol = 0, oh = 0; /* the old value(s), for phase (3) */
     if (s < s1)
         vx_xget<IV, XL>(x, s, ol, oh);
@@ -1502,7 +1460,7 @@ static __device__ __forceinline__ int vx_tile3(const vx_sys &sy, uint4 ta, uint4
         vl[r] = vh[r] = 0;
         if (j < nch) {
             double al = cb[r], ah = al;
-            vx_scr_sum<IV, true, SWZ>(sw, f0, ce[r], al, ah);
+            vx_scr_sum<IV, true>(sw, f0, ce[r], al, ah);
             vl[r] = al, vh[r] = ah;
         }
     }
@@ -1511,14 +1469,14 @@ static __device__ __forceinline__ int vx_tile3(const vx_sys &sy, uint4 ta, uint4
     for (int r = 0; r < RC; r++) {
         const uint32_t j = lane + 32u * (uint32_t)r;
         if (j < nch)
-            vx_scr_put<IV, true, SWZ>(sw, j, vl[r], vh[r]);
+            vx_scr_put<IV, true>(sw, j, vl[r], vh[r]);
     }
     __syncwarp();
     /* (3) optimum per state, in choice order */
     const uint32_t kup = __shfl_up_sync(VX_FULL, k1, 1), k0 = lane ? kup : 0u;
     double bl = MX ? -INFINITY : INFINITY, bh = bl;
     if (s < s1)
-        vx_scr_opt<IV, MX, true, SWZ>(sw, k0, k1, bl, bh);
+        vx_scr_opt<IV, MX, true>(sw, k0, k1, bl, bh);
     __syncwarp(); /* the next tile overwrites the buffer */
     if (s >= s1)
         return 0;
@@ -1526,7 +1484,7 @@ static __device__ __forceinline__ int vx_tile3(const vx_sys &sy, uint4 ta, uint4
 }
 
 /* This warp's tiles of one sweep (tile records loaded one tile ahead). */
-template <bool IV, bool MX, int XL, bool PF, bool SWZ>
+template <bool IV, bool MX, int XL>
 static __device__ __forceinline__ int vx_sweep3(const vx_sys &sy, const double *x, double *nx, double eps, int rel,
                                                 double *sw, unsigned lane, ull warp, ull nwarps)
 {
@@ -1536,16 +1494,15 @@ static __device__ __forceinline__ int vx_sweep3(const vx_sys &sy, const double *
         ta = __ldcs(sy.trec + warp), tb = __ldcs(sy.trec + warp + 1);
     for (ull k = warp; k < sy.ntiles; k += nwarps) { /* warp-uniform */
         const uint4 ca = ta, cb = tb;
-        const bool more = k + nwarps < sy.ntiles;
-        if (more)
+        if (k + nwarps < sy.ntiles)
             ta = __ldcs(sy.trec + k + nwarps), tb = __ldcs(sy.trec + k + nwarps + 1);
-        bad |= vx_tile3<IV, MX, XL, PF, SWZ>(sy, ca, cb, ta, tb, more, x, nx, eps, rel, sw, lane);
+        bad |= vx_tile3<IV, MX, XL>(sy, ca, cb, x, nx, eps, rel, sw, lane);
     }
     return bad;
 }
 
-template <bool IV, bool MX, bool PF, bool SWZ, int MINB>
-static __global__ void __launch_bounds__(VX_THREADS, MINB)
+template <bool IV, bool MX>
+static __global__ void __launch_bounds__(VX_THREADS, VX_T3_BLOCKS)
     vi_sweep_tiles3(vx_sys sy, const double *x, const double *__restrict__ unused_in, double *nx,
                     double *unused_out, vx_ctl *ctl, ull it, double eps, int rel)
 {
@@ -1556,21 +1513,16 @@ static __global__ void __launch_bounds__(VX_THREADS, MINB)
     const unsigned lane = threadIdx.x & 31u, w = threadIdx.x >> 5;
     const ull warp = (blockIdx.x * (ull)blockDim.x + threadIdx.x) >> 5;
     const ull nwarps = ((ull)gridDim.x * blockDim.x) >> 5;
-    const int bad = vx_sweep3<IV, MX, VX_X_RO, PF, SWZ>(sy, x, nx, eps, rel, sb[w], lane, warp, nwarps);
+    const int bad = vx_sweep3<IV, MX, VX_X_RO>(sy, x, nx, eps, rel, sb[w], lane, warp, nwarps);
     vx_sweep_done(ctl, it, bad);
 }
 
-/* Persistent tiles3 sweeps (kinds 19-21): vi_sweep_persist's protocol
- * (sweeps it0 .. it1 in one cooperative launch, a grid barrier after each,
- * the grid stopping at the first sweep that met the stopping rule) over
- * vx_tile3.  The values are written by other SMs between sweeps of the
- * launch, so they are never loaded through the read-only path: XL =
- * VX_X_L2 (__ldcg, as vi_sweep_persist), or VX_X_CA (__ldca: ordinary
- * weak loads, cached in L1; grid.sync() -- a fence, an atomic arrival and
- * a barrier -- orders every write of sweep it before every read of sweep
- * it + 1 in the PTX memory model, which is what obliges the hardware to
- * drop L1 lines older than that fence). */
-template <bool IV, bool MX, int XL, bool SWZ>
+/* Persistent tiles3 sweeps (kind 17): vi_sweep_persist's protocol (sweeps
+ * it0 .. it1 in one cooperative launch, a grid barrier after each, the grid
+ * stopping at the first sweep that met the stopping rule) over vx_tile3.
+ * The values are written by other SMs between sweeps of the launch, so
+ * they are loaded through L2 (__ldcg), as in vi_sweep_persist. */
+template <bool IV, bool MX>
 static __global__ void __launch_bounds__(VX_THREADS, VX_T3_BLOCKS)
     vi_sweep_persist3(vx_sys sy, double *xa, double *xb, vx_ctl *ctl, ull it0, ull it1, double eps, int rel)
 {
@@ -1584,7 +1536,7 @@ static __global__ void __launch_bounds__(VX_THREADS, VX_T3_BLOCKS)
     for (ull it = it0;; it++) {
         const double *x = (it & 1) ? xa : xb;
         double *nx = (it & 1) ? xb : xa;
-        const int bad = vx_sweep3<IV, MX, XL, true, SWZ>(sy, x, nx, eps, rel, sb[w], lane, warp, nwarps);
+        const int bad = vx_sweep3<IV, MX, VX_X_L2>(sy, x, nx, eps, rel, sb[w], lane, warp, nwarps);
         vx_sweep_done(ctl, it, bad); /* as in vi_sweep_persist */
         grid.sync();
         if (*(volatile unsigned *)&ctl->viol[it % 3] == 0) {
@@ -1873,14 +1825,8 @@ static vx_sweep_fn vx_pick2(int kind, int g)
         return vi_sweep_packed<IV, MX, false, true, true>;
     if (kind == 13) /* the same in place */
         return vi_sweep_packed<IV, MX, true, true, true>;
-    if (kind == 16) /* tiles3 */
-        return vi_sweep_tiles3<IV, MX, false, false, VX_T3_BLOCKS>;
-    if (kind == 17) /* tiles3, next tile prefetched into L2 */
-        return vi_sweep_tiles3<IV, MX, true, false, VX_T3_BLOCKS>;
-    if (kind == 18) /* tiles3, prefetch, swizzled scratch */
-        return vi_sweep_tiles3<IV, MX, true, true, VX_T3_BLOCKS>;
-    if (kind == 22) /* kind 17 at 4 blocks per SM (64 registers) */
-        return vi_sweep_tiles3<IV, MX, true, false, 4>;
+    if (kind == 16) /* tiles3: a tile's loads at once (the default for unpacked Jacobi sweeps) */
+        return vi_sweep_tiles3<IV, MX>;
     if (kind == 3)
         return vi_sweep_tiles<IV, MX, 1>;
     if (kind == 4) /* more resident warps, fewer registers */
@@ -2237,9 +2183,7 @@ static vx_persist_fn vx_pick_persist2(int kind)
     switch (kind) {
     case 14: return vi_sweep_persist<IV, MX, false>;
     case 15: return vi_sweep_persist<IV, MX, true>;
-    case 19: return vi_sweep_persist3<IV, MX, VX_X_CA, false>;
-    case 20: return vi_sweep_persist3<IV, MX, VX_X_L2, false>;
-    default: return vi_sweep_persist3<IV, MX, VX_X_CA, true>; /* 21 */
+    default: return vi_sweep_persist3<IV, MX>; /* 17 */
     }
 }
 
@@ -2372,12 +2316,12 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
         kind += kind == 5 ? 2 : 1; /* in-place sweeps (see vi_sweep_tiles2) */
     if (par->method == VI_GAUSS_SEIDEL && (kind == 14 || kind == 15))
         kind = kind == 14 ? 11 : 9; /* persistent sweeps are Jacobi: the in-place packed sweep */
-    if (par->method == VI_GAUSS_SEIDEL && kind >= 16 && kind <= 22)
+    if (par->method == VI_GAUSS_SEIDEL && (kind == 16 || kind == 17))
         kind = 7; /* the tiles3 sweeps are Jacobi: kind 5's in-place twin */
     inpl = kind == 7 || kind == 9 || kind == 11 || kind == 13;
     packed = kind >= 8 && kind <= 15;
-    t3 = kind >= 16 && kind <= 22;
-    pers = kind == 14 || kind == 15 || (kind >= 19 && kind <= 21);
+    t3 = kind == 16 || kind == 17;
+    pers = kind == 14 || kind == 15 || kind == 17;
 
     if (packed) {
         /* tiles, then the packed words (host, all cores), then the uploads:
@@ -2528,7 +2472,7 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
             CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
             CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pfn, VX_THREADS, 0));
             if (!coop || per_sm < 1) /* a persistent kind the device cannot launch: the launched sweeps */
-                kind = kind == 14 ? 10 : kind == 15 ? 8 : kind == 21 ? 18 : 17, pers = 0;
+                kind = kind == 14 ? 10 : kind == 15 ? 8 : 16, pers = 0;
         }
         if (!pers) {
             fn = vx_pick(iv, par->maximize, kind, g);
