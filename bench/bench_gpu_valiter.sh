@@ -18,10 +18,11 @@
 # under a cap of a quarter of the system's bytes: groups), and the CPU twin.
 # Effective bandwidth = bytes a sweep must stream / time per sweep.  BYTES
 # THAT MUST BE STREAMED per sweep, for the representation the kernel reads:
-# the system once (state offsets: 8 B per state, or 4 B with the default
-# kernel's 32-bit copies; choice offsets 8 B or 4 B per choice; constants
-# 8 B per choice; 12 B per entry: 4 B target + 8 B probability) and each
-# vector read once and written once (16 B per state for lo, 16 more for hi).
+# the system once (state offsets: 8 B per state, or 4 B with the tile
+# kernels' 32-bit copies (kinds 5, 16, 17); choice offsets 8 B or 4 B per
+# choice; constants 8 B per choice; 12 B per entry: 4 B target + 8 B
+# probability) and each vector read once and written once (16 B per state
+# for lo, 16 more for hi).
 # The packed sweep (kernels/valiter.cu, automatic where a system has <= 256
 # distinct probabilities and constants: the *-few configs, made with
 # vi_bench --few-numbers) reads 1 B per state, 2 B per choice and 4 B per
@@ -142,12 +143,14 @@ if [ $consensus = 1 ]; then
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     # binary, backend, run tag, extra options
     # unpacked*: the same binary with WARPEX_VI_KERNEL=5 (the unpacked sweep
-    # kernel; kernels/valiter.cu), unpacked-inplace*: =7 (its in-place twin)
+    # kernel before the tiles3 sweeps; kernels/valiter.cu), tiles3*: =16
+    # (the unpacked default now), unpacked-inplace*: =7 (kind 5's in-place twin)
     # packed-evict*/packed-cached*: the packed sweep pinned to evict-first
     # (=8) or cached (=10) loads of the streamed arrays; persist-cached*:
     # the persistent packed sweep with cached loads (=14; the default is
     # its evict-first twin, 15, where the vectors fit in half of L2)
     runs=("$warpex gpu 1" "$warpex gpu 2" "$warpex gpu 3" "$warpex gpu unpacked1" "$warpex gpu unpacked2"
+          "$warpex gpu tiles3-1" "$warpex gpu tiles3-2"
           "$warpex gpu packed-evict1" "$warpex gpu packed-evict2" "$warpex gpu packed-cached1" "$warpex gpu packed-cached2"
           "$warpex gpu persist-cached1" "$warpex gpu persist-cached2"
           "$warpex gpu topo1 --method topological"
@@ -163,6 +166,7 @@ if [ $consensus = 1 ]; then
         envs=()
         case $r in
         unpacked-inplace*) envs=(WARPEX_VI_KERNEL=7) ;; unpacked*) envs=(WARPEX_VI_KERNEL=5) ;;
+        tiles3*) envs=(WARPEX_VI_KERNEL=16) ;;
         packed-evict*) envs=(WARPEX_VI_KERNEL=8) ;; packed-cached*) envs=(WARPEX_VI_KERNEL=10) ;;
         persist-cached*) envs=(WARPEX_VI_KERNEL=14) ;;
         esac

@@ -5,6 +5,7 @@
  *
  *   vi_bench [--states N] [--choices C] [--entries E] [--window W]
  *            [--threads T] [--eps X] [--cpu-sweeps K] [--variants]
+ *            [--kinds K1,K2,.. [--rounds R] [--sweeps S]] [--no-solve] [--no-cpu]
  *            [--precompute] [--name NAME] [--copy] [--levels W [--level-cyclic]]
  *
  * GENERATOR.  N states; state s has 1..2C-1 choices (mean C; exactly 1
@@ -21,8 +22,16 @@
  * choice offsets and constants 16 B per choice, 12 B per entry (4 B target
  * + 8 B probability), and per vector (lo, hi) one read and one write of
  * 8 B per state.  The gathers x[t[e]] are not counted (with local targets
- * they are served by the caches).  --variants also times every sweep kernel
- * variant for 40 sweeps.  CPU: a pthreads Jacobi interval sweep with the
+ * they are served by the caches), nor the tile records (16 B per tile of
+ * ~30 states: 0.4 % of the local MDP's bytes).  What the library reports
+ * (vi_stats.bytes_per_sweep) is what the kernel that ran must stream: for
+ * kind 5 and the tiles3 kinds 16-17, 4 B per state offset and per choice
+ * offset (32-bit copies), 8 B per constant, 12 B per entry, and 32 B per
+ * state for the (lo, hi) pair read once and written once.  --variants also
+ * times every sweep kernel variant for 40 sweeps; --kinds times only the
+ * listed kinds, S sweeps each (default 40), R rounds in turn (default 1:
+ * alternating kinds in one process, for A/B); --no-solve skips the solve
+ * to convergence, --no-cpu the CPU peers.  CPU: a pthreads Jacobi interval sweep with the
  * same arithmetic on T threads (default: all cores), --cpu-sweeps sweeps
  * (the CPU twin valiter_solve_cpu too, when linked with
  * -DHAVE_VALITER_CPU).  --copy measures the device-to-device copy
@@ -365,6 +374,8 @@ int main(int argc, char **argv)
     struct gen g = {.n = 10000000, .c_mean = 3, .e_mean = 3, .window = 1000, .threads = 0};
     double eps = 1e-6;
     int cpu_k = 5, variants = 0, precompute = 0, copy = 0, gen_only = 0, level_cyclic = 0;
+    int nkinds = 0, kind_list[32], rounds = 1, no_solve = 0, no_cpu = 0;
+    uint64_t kind_sweeps = 40;
     uint64_t level_width = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : "0";
@@ -382,6 +393,18 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--levels")) level_width = strtoull(v, NULL, 0), i++;
         else if (!strcmp(a, "--level-cyclic")) level_cyclic = 1;
         else if (!strcmp(a, "--few-numbers")) g.few = 1;
+        else if (!strcmp(a, "--kinds")) {
+            for (char *q = (char *)v; *q && nkinds < 32; q++) {
+                kind_list[nkinds++] = (int)strtol(q, &q, 10);
+                if (*q != ',')
+                    break;
+            }
+            i++;
+        }
+        else if (!strcmp(a, "--rounds")) rounds = atoi(v), i++;
+        else if (!strcmp(a, "--sweeps")) kind_sweeps = strtoull(v, NULL, 0), i++;
+        else if (!strcmp(a, "--no-solve")) no_solve = 1;
+        else if (!strcmp(a, "--no-cpu")) no_cpu = 1;
         else if (!strcmp(a, "--gen-only")) gen_only = 1; /* no GPU: generator and CPU peer */
         else {
             fprintf(stderr, "vi_bench: unknown option %s\n", a);
@@ -426,21 +449,43 @@ int main(int argc, char **argv)
         levels_bench(&y, level_width, level_cyclic, eps);
         return 0;
     }
-    int rc = gpu_solve(&y, eps, 100000, 0, 0, &st, &v0, msg, sizeof msg);
     char note[1600];
     /* the unpacked representation's bytes (kind 5: 4 B offsets, 8 B
      * constants, 12 B per entry), to compare a packed kernel's time with */
     const uint64_t bytes5 = 4 * (y.n_states + 1) + 4 * (y.n_choices + 1) + 8 * y.n_choices + 12 * y.n_entries +
                             32 * y.n_states;
-    snprintf(note, sizeof note, "auto kernel (ran kind %d), interval to %g%s%s, lo[0]=%.9f; unpacked bytes: %.0f GB/s",
-             valiter_gpu_last_kind(), eps, rc ? ", ERROR " : "", msg, v0,
-             st.sweep_seconds > 0 ? bytes5 / st.sweep_seconds / 1e9 : 0.0);
-    row("GPU interval solve", &y, "GPU", st.iterations, st.sweep_seconds, st.bytes_per_sweep, st.seconds, note);
+    if (!no_solve) {
+        int rc = gpu_solve(&y, eps, 100000, 0, 0, &st, &v0, msg, sizeof msg);
+        snprintf(note, sizeof note, "auto kernel (ran kind %d), interval to %g%s%s, lo[0]=%.9f; unpacked bytes: %.0f GB/s",
+                 valiter_gpu_last_kind(), eps, rc ? ", ERROR " : "", msg, v0,
+                 st.sweep_seconds > 0 ? bytes5 / st.sweep_seconds / 1e9 : 0.0);
+        row("GPU interval solve", &y, "GPU", st.iterations, st.sweep_seconds, st.bytes_per_sweep, st.seconds, note);
+    }
+    for (int rd = 1; rd <= rounds; rd++)
+        for (int i = 0; i < nkinds; i++) {
+            double l0 = 0;
+            int rc = gpu_solve(&y, 1e-300, kind_sweeps, kind_list[i], 32, &st, &l0, msg, sizeof msg);
+            char what[96];
+            snprintf(what, sizeof what, "GPU sweep, pinned kind %d (ran %d), round %d", kind_list[i],
+                     valiter_gpu_last_kind(), rd);
+            /* rc is WX_ELIMIT (the sweep limit) when all went well */
+            snprintf(note, sizeof note, "%llu sweeps; lo[0]=%.17g%s; unpacked bytes: %.0f GB/s",
+                     (unsigned long long)kind_sweeps, l0,
+                     rc == WX_ELIMIT && st.iterations == kind_sweeps ? "" : ", UNEXPECTED OUTCOME",
+                     st.sweep_seconds > 0 ? bytes5 / st.sweep_seconds / 1e9 : 0.0);
+            row(what, &y, "GPU", st.iterations, st.sweep_seconds, st.bytes_per_sweep, st.seconds, note);
+        }
     if (variants) {
-        static const int kinds[][2] = {{5, 32}, {8, 32}, {10, 32}, {12, 32}, {14, 32}, {15, 32}, {6, 32}, {3, 32}, {4, 32}, {1, 1}, {1, 2}, {1, 4}, {1, 8}, {2, 8}, {2, 32}};
+        static const int kinds[][2] = {{16, 32}, {17, 32}, {5, 32}, {8, 32}, {10, 32}, {12, 32}, {14, 32}, {15, 32}, {6, 32}, {3, 32}, {4, 32}, {1, 1}, {1, 2}, {1, 4}, {1, 8}, {2, 8}, {2, 32}};
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
             gpu_solve(&y, 1e-300, 40, kinds[i][0], kinds[i][1], &st, NULL, msg, sizeof msg);
             char what[96];
+            if (kinds[i][0] >= 16) {
+                snprintf(what, sizeof what, "GPU sweep tiles3%s (ran kind %d)", kinds[i][0] == 17 ? ", persistent" : "",
+                         valiter_gpu_last_kind());
+                row(what, &y, "GPU", st.iterations, st.sweep_seconds, st.bytes_per_sweep, st.seconds, "40 sweeps, pinned kernel");
+                continue;
+            }
             if (kinds[i][0] >= 8) {
                 snprintf(what, sizeof what, "GPU sweep packed, %s loads (ran kind %d)",
                          kinds[i][0] == 8    ? "evict-first"
@@ -463,6 +508,8 @@ int main(int argc, char **argv)
             row(what, &y, "GPU", st.iterations, st.sweep_seconds, st.bytes_per_sweep, st.seconds, "40 sweeps, pinned kernel");
         }
     }
+    if (no_cpu)
+        goto precomp;
     uint64_t bytes = st.bytes_per_sweep;
     double cs = cpu_sweeps(&y, g.threads, cpu_k);
     char cn[64];
@@ -485,6 +532,7 @@ int main(int argc, char **argv)
         free(hi);
     }
 #endif
+precomp:
     if (precompute) {
         struct mdp m = {y.n_states, y.n_choices, y.n_entries, (uint64_t *)y.state_start, (uint64_t *)y.choice_start,
                         (uint32_t *)y.targets, (double *)y.probs, 0};

@@ -843,38 +843,54 @@ static __device__ __forceinline__ double vx_opt(double best, double v)
 /* A tile's warp scratch holds one double per slot (lower bound only) or
  * two (interval sweeps: lower, upper).  The tile kernels' three passes --
  * entry products, choice sums, state optimum -- read and write it only
- * through these, in the same order as the CPU twin. */
-template <bool IV>
+ * through these, in the same order as the CPU twin.  V2: a pair is one
+ * 16-byte access (the scratch must then be 16-byte aligned) instead of two
+ * 8-byte ones (nvcc merges kind 5's two into one already, where it can
+ * prove the alignment). */
+template <bool IV, bool V2 = false>
 static __device__ __forceinline__ void vx_scr_put(double *sw, uint32_t i, double l, double h)
 {
-    if (IV) {
+    if (IV && V2)
+        reinterpret_cast<double2 *>(sw)[i] = make_double2(l, h);
+    else if (IV) {
         sw[2 * i] = l;
         sw[2 * i + 1] = h;
     } else
         sw[i] = l;
 }
 
+/* Slot f of the scratch: (lower, upper), or (lower, 0). */
+template <bool IV, bool V2>
+static __device__ __forceinline__ double2 vx_scr_get(const double *sw, uint32_t f)
+{
+    if (IV && V2)
+        return reinterpret_cast<const double2 *>(sw)[f];
+    if (IV)
+        return make_double2(sw[2 * f], sw[2 * f + 1]);
+    return make_double2(sw[f], 0.0);
+}
+
 /* al (ah) += slots f0 .. f1 - 1, in slot order. */
-template <bool IV>
+template <bool IV, bool V2 = false>
 static __device__ __forceinline__ void vx_scr_sum(const double *sw, uint32_t f0, uint32_t f1, double &al, double &ah)
 {
     for (uint32_t f = f0; f < f1; f++) {
-        if (IV) {
-            al = __dadd_rn(al, sw[2 * f]);
-            ah = __dadd_rn(ah, sw[2 * f + 1]);
-        } else
-            al = __dadd_rn(al, sw[f]);
+        const double2 v = vx_scr_get<IV, V2>(sw, f);
+        al = __dadd_rn(al, v.x);
+        if (IV)
+            ah = __dadd_rn(ah, v.y);
     }
 }
 
 /* bl (bh) = the optimum of themselves and slots k0 .. k1 - 1. */
-template <bool IV, bool MX>
+template <bool IV, bool MX, bool V2 = false>
 static __device__ __forceinline__ void vx_scr_opt(const double *sw, uint32_t k0, uint32_t k1, double &bl, double &bh)
 {
     for (uint32_t q = k0; q < k1; q++) {
-        bl = vx_opt<MX>(bl, IV ? sw[2 * q] : sw[q]);
+        const double2 v = vx_scr_get<IV, V2>(sw, q);
+        bl = vx_opt<MX>(bl, v.x);
         if (IV)
-            bh = vx_opt<MX>(bh, sw[2 * q + 1]);
+            bh = vx_opt<MX>(bh, v.y);
     }
 }
 
@@ -896,6 +912,25 @@ static __device__ __forceinline__ int vx_store(ull s, double l, double h, const 
     }
     const double d = fabs(l - lo[s]);
     nlo[s] = l;
+    return rel ? !(d <= eps * fabs(l)) : !(d <= eps);
+}
+
+/* vx_store2 (below) with the old value(s) (ol, oh) given: the tiles3
+ * sweeps load them early.  Kept apart from vx_store2 so that the kernels
+ * measured before compile to the same code. */
+template <bool IV>
+static __device__ __forceinline__ int vx_fin(ull s, double l, double h, double ol, double oh, double *nx, double eps,
+                                             int rel)
+{
+    if (IV) {
+        l = l > ol ? l : ol;
+        h = h < oh ? h : oh;
+        reinterpret_cast<double2 *>(nx)[s] = make_double2(l, h);
+        const double g = h - l;
+        return (rel && l > 0) ? !(g <= eps * l) : !(g <= eps);
+    }
+    const double d = fabs(l - ol);
+    nx[s] = l;
     return rel ? !(d <= eps * fabs(l)) : !(d <= eps);
 }
 
@@ -1169,6 +1204,63 @@ static __device__ __forceinline__ T vx_ld(const T *p)
     return ST ? __ldcs(p) : __ldg(p);
 }
 
+/* How a tile sweep loads the values x: VX_X_RO through the read-only path
+ * (__ldg: a launch that never writes what it reads), VX_X_L2 through L2
+ * only (__ldcg: in-place sweeps, and the persistent sweeps, whose vectors
+ * other SMs write between sweeps of the launch). */
+enum { VX_X_RO, VX_X_L2 };
+
+template <bool IV, int XL>
+static __device__ __forceinline__ void vx_xget(const double *x, uint32_t t, double &l, double &h)
+{
+    if (IV) {
+        const double2 *p = reinterpret_cast<const double2 *>(x) + t;
+        const double2 v = XL == VX_X_RO ? __ldg(p) : __ldcg(p);
+        l = v.x, h = v.y;
+    } else {
+        l = XL == VX_X_RO ? __ldg(x + t) : __ldcg(x + t), h = 0;
+    }
+}
+
+/* A tile of one state s0 with choices [c0, c1) too big for the warp's
+ * scratch: each choice's entries 32 at a time, summed in entry order by a
+ * shuffle chain (lane 0 stores; returns its verdict). */
+template <bool IV, bool MX, int XL, bool ST>
+static __device__ __forceinline__ int vx_tile_big(const vx_sys &sy, uint32_t s0, uint32_t c0, uint32_t c1,
+                                                  const double *x, double *nx, double eps, int rel, unsigned lane)
+{
+    double bl = MX ? -INFINITY : INFINITY, bh = bl;
+    for (uint32_t c = c0; c < c1; c++) {
+        const uint32_t f1 = vx_ld<ST>(sy.cs32 + c + 1);
+        double al = vx_ld<ST>(sy.b + c), ah = al;
+        for (uint32_t fb = vx_ld<ST>(sy.cs32 + c); fb < f1; fb += 32) {
+            const uint32_t f = fb + lane;
+            double pl = 0, ph = 0;
+            if (f < f1) {
+                const uint32_t t = vx_ld<ST>(sy.tg + f);
+                const double p = vx_ld<ST>(sy.pr + f);
+                double l, h;
+                vx_xget<IV, XL>(x, t, l, h);
+                pl = __dmul_rn(p, l);
+                if (IV)
+                    ph = __dmul_rn(p, h);
+            }
+            const unsigned m = f1 - fb < 32 ? f1 - fb : 32u;
+            for (unsigned j = 0; j < m; j++) {
+                al = __dadd_rn(al, __shfl_sync(VX_FULL, pl, j));
+                if (IV)
+                    ah = __dadd_rn(ah, __shfl_sync(VX_FULL, ph, j));
+            }
+        }
+        bl = vx_opt<MX>(bl, al);
+        if (IV)
+            bh = vx_opt<MX>(bh, ah);
+    }
+    if (lane == 0)
+        return vx_store2<IV, XL == VX_X_L2>(s0, bl, bh, x, nx, eps, rel);
+    return 0;
+}
+
 /* One tile of vi_sweep_tiles2 (records ta, tb: its first state, choice and
  * entry, and those of the next tile), by the whole warp: returns whether a
  * state of this lane violates the stopping rule.  sw: the warp's shared
@@ -1180,7 +1272,6 @@ static __device__ __forceinline__ int vx_tile2(const vx_sys &sy, uint4 ta, uint4
     const double worst = MX ? -INFINITY : INFINITY;
     const uint32_t s0 = ta.x, s1 = tb.x, c0 = ta.y, c1 = tb.y, e0 = ta.z, ne = tb.z - ta.z;
     const uint32_t nch = c1 - c0;
-    double bl = worst, bh = worst; /* lane 0's result for a single big state */
     if (ne <= VX_TILE_ENTRIES && nch <= VX_TILE_ENTRIES) {
         /* loads of phases (2) and (3) issued early: their latency hides
          * behind phase (1) */
@@ -1231,45 +1322,15 @@ static __device__ __forceinline__ int vx_tile2(const vx_sys &sy, uint4 ta, uint4
         /* (3) optimum per state, in choice order */
         if (!EARLY && s < s1)
             k0 = vx_ld<ST>(sy.ss32 + s) - c0, k1 = vx_ld<ST>(sy.ss32 + s + 1) - c0;
+        double bl = worst, bh = worst;
         if (s < s1)
             vx_scr_opt<IV, MX>(sw, k0, k1, bl, bh);
         __syncwarp(); /* the next tile overwrites the buffer */
         if (s >= s1)
             return 0;
         return vx_store2<IV, INPL>(s, bl, bh, x, nx, eps, rel);
-    } else {
-        /* one state (s1 == s0 + 1): each choice's entries 32 at a time,
-         * summed in entry order by a shuffle chain */
-        for (uint32_t c = c0; c < c1; c++) {
-            const uint32_t f1 = vx_ld<ST>(sy.cs32 + c + 1);
-            double al = vx_ld<ST>(sy.b + c), ah = al;
-            for (uint32_t fb = vx_ld<ST>(sy.cs32 + c); fb < f1; fb += 32) {
-                const uint32_t f = fb + lane;
-                double pl = 0, ph = 0;
-                if (f < f1) {
-                    const uint32_t t = vx_ld<ST>(sy.tg + f);
-                    const double p = vx_ld<ST>(sy.pr + f);
-                    double l, h;
-                    vx_pair<IV, INPL>(x, t, l, h);
-                    pl = __dmul_rn(p, l);
-                    if (IV)
-                        ph = __dmul_rn(p, h);
-                }
-                const unsigned m = f1 - fb < 32 ? f1 - fb : 32u;
-                for (unsigned j = 0; j < m; j++) {
-                    al = __dadd_rn(al, __shfl_sync(VX_FULL, pl, j));
-                    if (IV)
-                        ah = __dadd_rn(ah, __shfl_sync(VX_FULL, ph, j));
-                }
-            }
-            bl = vx_opt<MX>(bl, al);
-            if (IV)
-                bh = vx_opt<MX>(bh, ah);
-        }
-        if (lane == 0)
-            return vx_store2<IV, INPL>(s0, bl, bh, x, nx, eps, rel);
-        return 0;
     }
+    return vx_tile_big<IV, MX, INPL ? VX_X_L2 : VX_X_RO, ST>(sy, s0, c0, c1, x, nx, eps, rel, lane);
 }
 
 template <bool IV, bool MX, bool EARLY, bool INPL>
@@ -1300,6 +1361,194 @@ static __global__ void __launch_bounds__(VX_THREADS, 4) /* <= 64 registers: 4 bl
         bad |= vx_tile2<IV, MX, EARLY, INPL, true>(sy, ca, cb, x, nx, eps, rel, sw, lane);
     }
     vx_sweep_done(ctl, it, bad);
+}
+
+/* TILES3 SWEEPS (kind 16, the automatic choice for Jacobi sweeps of systems
+ * that packing does not take; kind 17 persistent): the tiles of
+ * vi_sweep_tiles2 (at most VX_TILE_STATES states and VX_TILE_ENTRIES
+ * entries, but at most VX_T3_CHOICES choices: the host builds them with
+ * that limit; a bigger state is a tile of its own, vx_tile_big), its arrays
+ * (32-bit offsets, (lo, hi) pairs), arithmetic and order, so values are
+ * bit-identical to the CPU twin.  What changed is when the loads go out.
+ * Kind 5's SASS waits one memory round trip per round of 32 entries (its
+ * entry loop has a data-dependent trip count, so ptxas cannot hoist a
+ * round's loads above the previous round's exit test), one per round of
+ * choices after the first and one for the old value at the end: ~9 chained
+ * round trips per tile of ~180 entries, and 32 resident warps do not hide
+ * them (Nsight Compute, H100: 78 % of the stalls on L1TEX data, 0.41
+ * eligible warps per scheduler, DRAM 58 %, L2 69 %).  Here every load of
+ * the tile's system is issued at once, before the gathers: the entries of
+ * all 8 rounds, the choice ends and constants of all 4 rounds, the state
+ * ends -- unconditionally (a lane past the end reads the last element
+ * again; predicated or branched loads are what ptxas sinks next to their
+ * use, one round at a time), and a choice starts where the previous lane's
+ * ends, a state likewise (shuffles: each offset is read once).  The old
+ * value is loaded after phase (1), behind phases (2) and (3).  That needs
+ * registers: 80 per thread (VX_T3_BLOCKS = 3 blocks, 24 warps per SM); in
+ * SASS the tile's gathers then go out in two batches of four rounds.
+ * Measured on the H100 (sweep7's call, bench/RESULTS.md): 20 M states /
+ * 120 M entries, local targets, 1.238-1.242 ms per interval sweep against
+ * kind 5's 1.599-1.610 ms in the same process (2.32 TB/s of the kernel's
+ * own bytes = 77 % of the 3.02 TB/s copy); removed after that run, all
+ * slower there: asking L2 to prefetch the warp's next tile
+ * (cp.async.bulk.prefetch.L2, five ranges per tile: 1.86 ms), the same
+ * with a swizzled scratch (1.91), at 4 blocks per SM with 64 registers
+ * (2.46), and persistent with prefetch (1.87 with the values through L2,
+ * 2.15 through L1).  Kind 17 runs vx_tile3 persistently
+ * (vi_sweep_persist3: vi_sweep_persist's protocol); it has not been timed
+ * without the prefetch. */
+#define VX_T3_CHOICES 128u
+#define VX_T3_BLOCKS 3 /* blocks per SM: <= 80 registers, for a whole tile's loads in flight */
+/* The automatic kernel for Jacobi sweeps of a system that packing does not
+ * take (5 before the tiles3 sweeps) */
+#define VX_UNPACKED_KIND 16
+
+/* One tile (records ta, tb) by the whole warp, as vx_tile2: returns whether
+ * a state of this lane violates the stopping rule. */
+template <bool IV, bool MX, int XL>
+static __device__ __forceinline__ int vx_tile3(const vx_sys &sy, uint4 ta, uint4 tb, const double *x, double *nx,
+                                               double eps, int rel, double *sw, unsigned lane)
+{
+    constexpr int R = (int)(VX_TILE_ENTRIES / 32), RC = (int)(VX_T3_CHOICES / 32);
+    const uint32_t s0 = ta.x, s1 = tb.x, c0 = ta.y, e0 = ta.z;
+    const uint32_t nch = tb.y - ta.y, ne = tb.z - ta.z;
+    if (ne > VX_TILE_ENTRIES || nch > VX_T3_CHOICES) /* one state */
+        return vx_tile_big<IV, MX, XL, true>(sy, s0, c0, tb.y, x, nx, eps, rel, lane);
+    const uint32_t s = s0 + lane;
+    /* every load of the tile's system at once, unconditionally (a lane
+     * past the end reads the last element again) */
+    const uint32_t k1 = __ldcs(sy.ss32 + (s < s1 ? s : s1 - 1) + 1) - c0;
+    uint32_t ce[RC], et[R];
+    double cb[RC], ep[R];
+#pragma unroll
+    for (int r = 0; r < RC; r++) {
+        const uint32_t j = lane + 32u * (uint32_t)r, jj = j < nch ? j : nch - 1; /* nch >= 1 */
+        ce[r] = __ldcs(sy.cs32 + c0 + jj + 1) - e0;
+        cb[r] = __ldcs(sy.b + c0 + jj);
+    }
+    const uint32_t elast = ne ? ne - 1 : 0; /* ne == 0: index e0 is read only if it exists */
+    const bool any = ne > 0;
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        const uint32_t i = lane + 32u * (uint32_t)r;
+        et[r] = any ? __ldcs(sy.tg + e0 + (i < ne ? i : elast)) : 0u;
+        ep[r] = any ? __ldcs(sy.pr + e0 + (i < ne ? i : elast)) : 0.0;
+    }
+    /* (1) products */
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+        const uint32_t i = lane + 32u * (uint32_t)r;
+        if (i < ne) {
+            double l, h;
+            vx_xget<IV, XL>(x, et[r], l, h);
+            vx_scr_put<IV, true>(sw, i, __dmul_rn(ep[r], l), IV ? __dmul_rn(ep[r], h) : 0.0);
+        }
+    }
+    __syncwarp();
+    double ol = 0, oh = 0; /* the old value(s), for phase (3) */
+    if (s < s1)
+        vx_xget<IV, XL>(x, s, ol, oh);
+    /* (2) choice values, kept in registers until every lane has read its
+     * products (the values then overwrite them) */
+    double vl[RC], vh[RC];
+    uint32_t prev = 0; /* the end of the previous round's last choice */
+#pragma unroll
+    for (int r = 0; r < RC; r++) {
+        const uint32_t j = lane + 32u * (uint32_t)r;
+        const uint32_t up = __shfl_up_sync(VX_FULL, ce[r], 1), f0 = lane ? up : prev;
+        prev = __shfl_sync(VX_FULL, ce[r], 31);
+        vl[r] = vh[r] = 0;
+        if (j < nch) {
+            double al = cb[r], ah = al;
+            vx_scr_sum<IV, true>(sw, f0, ce[r], al, ah);
+            vl[r] = al, vh[r] = ah;
+        }
+    }
+    __syncwarp();
+#pragma unroll
+    for (int r = 0; r < RC; r++) {
+        const uint32_t j = lane + 32u * (uint32_t)r;
+        if (j < nch)
+            vx_scr_put<IV, true>(sw, j, vl[r], vh[r]);
+    }
+    __syncwarp();
+    /* (3) optimum per state, in choice order */
+    const uint32_t kup = __shfl_up_sync(VX_FULL, k1, 1), k0 = lane ? kup : 0u;
+    double bl = MX ? -INFINITY : INFINITY, bh = bl;
+    if (s < s1)
+        vx_scr_opt<IV, MX, true>(sw, k0, k1, bl, bh);
+    __syncwarp(); /* the next tile overwrites the buffer */
+    if (s >= s1)
+        return 0;
+    return vx_fin<IV>(s, bl, bh, ol, oh, nx, eps, rel);
+}
+
+/* This warp's tiles of one sweep (tile records loaded one tile ahead). */
+template <bool IV, bool MX, int XL>
+static __device__ __forceinline__ int vx_sweep3(const vx_sys &sy, const double *x, double *nx, double eps, int rel,
+                                                double *sw, unsigned lane, ull warp, ull nwarps)
+{
+    int bad = 0;
+    uint4 ta = make_uint4(0, 0, 0, 0), tb = ta;
+    if (warp < sy.ntiles)
+        ta = __ldcs(sy.trec + warp), tb = __ldcs(sy.trec + warp + 1);
+    for (ull k = warp; k < sy.ntiles; k += nwarps) { /* warp-uniform */
+        const uint4 ca = ta, cb = tb;
+        if (k + nwarps < sy.ntiles)
+            ta = __ldcs(sy.trec + k + nwarps), tb = __ldcs(sy.trec + k + nwarps + 1);
+        bad |= vx_tile3<IV, MX, XL>(sy, ca, cb, x, nx, eps, rel, sw, lane);
+    }
+    return bad;
+}
+
+template <bool IV, bool MX>
+static __global__ void __launch_bounds__(VX_THREADS, VX_T3_BLOCKS)
+    vi_sweep_tiles3(vx_sys sy, const double *x, const double *__restrict__ unused_in, double *nx,
+                    double *unused_out, vx_ctl *ctl, ull it, double eps, int rel)
+{
+    __shared__ __align__(16) double sb[VX_THREADS / 32][VX_TILE_ENTRIES * (IV ? 2 : 1)];
+    (void)unused_in, (void)unused_out;
+    if (vx_stopped(ctl, it))
+        return;
+    const unsigned lane = threadIdx.x & 31u, w = threadIdx.x >> 5;
+    const ull warp = (blockIdx.x * (ull)blockDim.x + threadIdx.x) >> 5;
+    const ull nwarps = ((ull)gridDim.x * blockDim.x) >> 5;
+    const int bad = vx_sweep3<IV, MX, VX_X_RO>(sy, x, nx, eps, rel, sb[w], lane, warp, nwarps);
+    vx_sweep_done(ctl, it, bad);
+}
+
+/* Persistent tiles3 sweeps (kind 17): vi_sweep_persist's protocol (sweeps
+ * it0 .. it1 in one cooperative launch, a grid barrier after each, the grid
+ * stopping at the first sweep that met the stopping rule) over vx_tile3.
+ * The values are written by other SMs between sweeps of the launch, so
+ * they are loaded through L2 (__ldcg), as in vi_sweep_persist. */
+template <bool IV, bool MX>
+static __global__ void __launch_bounds__(VX_THREADS, VX_T3_BLOCKS)
+    vi_sweep_persist3(vx_sys sy, double *xa, double *xb, vx_ctl *ctl, ull it0, ull it1, double eps, int rel)
+{
+    __shared__ __align__(16) double sb[VX_THREADS / 32][VX_TILE_ENTRIES * (IV ? 2 : 1)];
+    if (vx_stopped(ctl, it0)) /* the same answer in every thread of the grid */
+        return;
+    cg::grid_group grid = cg::this_grid();
+    const unsigned lane = threadIdx.x & 31u, w = threadIdx.x >> 5;
+    const ull warp = (blockIdx.x * (ull)blockDim.x + threadIdx.x) >> 5;
+    const ull nwarps = ((ull)gridDim.x * blockDim.x) >> 5;
+    for (ull it = it0;; it++) {
+        const double *x = (it & 1) ? xa : xb;
+        double *nx = (it & 1) ? xb : xa;
+        const int bad = vx_sweep3<IV, MX, VX_X_L2>(sy, x, nx, eps, rel, sb[w], lane, warp, nwarps);
+        vx_sweep_done(ctl, it, bad); /* as in vi_sweep_persist */
+        grid.sync();
+        if (*(volatile unsigned *)&ctl->viol[it % 3] == 0) {
+            if (blockIdx.x == 0 && threadIdx.x == 0) {
+                ctl->done = 1;
+                ctl->done_iter = it;
+            }
+            return;
+        }
+        if (it >= it1)
+            return;
+    }
 }
 
 /* PACKED SWEEPS (kinds 8-11, the default where the system allows): the
@@ -1576,6 +1825,8 @@ static vx_sweep_fn vx_pick2(int kind, int g)
         return vi_sweep_packed<IV, MX, false, true, true>;
     if (kind == 13) /* the same in place */
         return vi_sweep_packed<IV, MX, true, true, true>;
+    if (kind == 16) /* tiles3: a tile's loads at once (the default for unpacked Jacobi sweeps) */
+        return vi_sweep_tiles3<IV, MX>;
     if (kind == 3)
         return vi_sweep_tiles<IV, MX, 1>;
     if (kind == 4) /* more resident warps, fewer registers */
@@ -1635,10 +1886,10 @@ static void vx_shape(const struct vi_system *sys, int *kind, int *g)
 }
 
 /* Greedy tiles for vi_sweep_tiles(2): consecutive states of [a, n), at
- * most VX_TILE_STATES of them, VX_TILE_ENTRIES entries and VX_TILE_ENTRIES
- * choices, or one state alone.  tiles has room for n - a + 1; returns the
- * number of tiles k (tiles[k] == n). */
-static ull vx_make_tiles_lim(const struct vi_system *sys, ull a, ull n, uint32_t *tiles, ull lim)
+ * most VX_TILE_STATES of them, lim entries and clim choices, or one state
+ * alone.  tiles has room for n - a + 1; returns the number of tiles k
+ * (tiles[k] == n). */
+static ull vx_make_tiles_lim(const struct vi_system *sys, ull a, ull n, uint32_t *tiles, ull lim, ull clim)
 {
     const uint64_t *ss = sys->state_start, *cs = sys->choice_start;
     ull k = 0, s = a;
@@ -1647,11 +1898,11 @@ static ull vx_make_tiles_lim(const struct vi_system *sys, ull a, ull n, uint32_t
         ull acc = cs[ss[s + 1]] - cs[ss[s]], accc = ss[s + 1] - ss[s];
         ull cnt = 1;
         s++;
-        if (acc > lim || accc > lim)
+        if (acc > lim || accc > clim)
             continue;
         while (s < n && cnt < VX_TILE_STATES) {
             const ull e = cs[ss[s + 1]] - cs[ss[s]], c = ss[s + 1] - ss[s];
-            if (acc + e > lim || accc + c > lim)
+            if (acc + e > lim || accc + c > clim)
                 break;
             acc += e, accc += c, cnt++, s++;
         }
@@ -1662,7 +1913,7 @@ static ull vx_make_tiles_lim(const struct vi_system *sys, ull a, ull n, uint32_t
 
 static ull vx_make_tiles(const struct vi_system *sys, ull a, ull n, uint32_t *tiles)
 {
-    return vx_make_tiles_lim(sys, a, n, tiles, VX_TILE_ENTRIES);
+    return vx_make_tiles_lim(sys, a, n, tiles, VX_TILE_ENTRIES, VX_TILE_ENTRIES);
 }
 
 /* The distinct bit patterns of v[0..n) when there are at most VX_DICT of
@@ -1809,7 +2060,7 @@ static void vx_pack_phase1(struct vx_hpack *h, unsigned t)
         h->p1[t] = 3;
         return;
     }
-    h->ntl[t] = vx_make_tiles_lim(sys, a, z, h->tl[t], VX_PK_TILE);
+    h->ntl[t] = vx_make_tiles_lim(sys, a, z, h->tl[t], VX_PK_TILE, VX_PK_TILE);
 }
 
 /* Index of key among keys[0..nk) (sorted, present by construction). */
@@ -1926,13 +2177,21 @@ static __global__ void vx_check_system(vx_sys sy, ull ne, unsigned *bad)
 
 typedef void (*vx_persist_fn)(vx_sys, double *, double *, vx_ctl *, ull, ull, double, int);
 
-static vx_persist_fn vx_pick_persist(int iv, int mx, int st)
+template <bool IV, bool MX>
+static vx_persist_fn vx_pick_persist2(int kind)
+{
+    switch (kind) {
+    case 14: return vi_sweep_persist<IV, MX, false>;
+    case 15: return vi_sweep_persist<IV, MX, true>;
+    default: return vi_sweep_persist3<IV, MX>; /* 17 */
+    }
+}
+
+static vx_persist_fn vx_pick_persist(int iv, int mx, int kind)
 {
     if (iv)
-        return mx ? (st ? vi_sweep_persist<true, true, true> : vi_sweep_persist<true, true, false>)
-                  : (st ? vi_sweep_persist<true, false, true> : vi_sweep_persist<true, false, false>);
-    return mx ? (st ? vi_sweep_persist<false, true, true> : vi_sweep_persist<false, true, false>)
-              : (st ? vi_sweep_persist<false, false, true> : vi_sweep_persist<false, false, false>);
+        return mx ? vx_pick_persist2<true, true>(kind) : vx_pick_persist2<true, false>(kind);
+    return mx ? vx_pick_persist2<false, true>(kind) : vx_pick_persist2<false, false>(kind);
 }
 
 /* Host packing (struct vx_hpack) of sys, phase 1: *packable = 1 and the
@@ -1984,7 +2243,7 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
     double *x2[2] = {NULL, NULL}; /* kind 5, interval: (lo, hi) pairs */
     unsigned *dbad = NULL, hbad[2] = {0, 0};
     cudaEvent_t ev_start = NULL, ev[2] = {NULL, NULL};
-    int kind, g, g0, inpl, packed = 0, pers = 0;
+    int kind, g, g0, inpl, packed = 0, pers = 0, t3 = 0;
     unsigned long long pkeys[VX_DICT], bkeys[VX_DICT];
     uint32_t npk = 0, nbk = 0;
     ull launched = 0, done_iter = 0, max_it;
@@ -2019,7 +2278,7 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
      * 5, or 7 in place, where it does not).  Packed on the host: the raw
      * system never goes up (the packed copy is smaller than it, so no
      * memory check beyond the allocations' own). */
-    if ((kind == 5 && !vx_pinned(&g0)) || kind >= 8) {
+    if ((kind == 5 && !vx_pinned(&g0)) || (kind >= 8 && kind <= 15)) {
         const int pinned = kind >= 8;
         int packable = 0;
         hp = (struct vx_hpack *)calloc(1, sizeof *hp);
@@ -2048,16 +2307,21 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
                 else
                     kind = evict ? 8 : 10;
             }
-        } else
+        } else if (pinned)
             kind = kind == 9 || kind == 11 || kind == 13 ? 7 : 5;
+        else
+            kind = par->method == VI_GAUSS_SEIDEL ? 5 : VX_UNPACKED_KIND;
     }
     if (par->method == VI_GAUSS_SEIDEL && (kind == 5 || kind == 8 || kind == 10 || kind == 12))
         kind += kind == 5 ? 2 : 1; /* in-place sweeps (see vi_sweep_tiles2) */
     if (par->method == VI_GAUSS_SEIDEL && (kind == 14 || kind == 15))
         kind = kind == 14 ? 11 : 9; /* persistent sweeps are Jacobi: the in-place packed sweep */
+    if (par->method == VI_GAUSS_SEIDEL && (kind == 16 || kind == 17))
+        kind = 7; /* the tiles3 sweeps are Jacobi: kind 5's in-place twin */
     inpl = kind == 7 || kind == 9 || kind == 11 || kind == 13;
-    packed = kind >= 8;
-    pers = kind == 14 || kind == 15;
+    packed = kind >= 8 && kind <= 15;
+    t3 = kind == 16 || kind == 17;
+    pers = kind == 14 || kind == 15 || kind == 17;
 
     if (packed) {
         /* tiles, then the packed words (host, all cores), then the uploads:
@@ -2172,7 +2436,7 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value-iteration tiles)");
             goto out;
         }
-        sy.ntiles = vx_make_tiles_lim(sys, 0, n, ht, VX_TILE_ENTRIES);
+        sy.ntiles = vx_make_tiles_lim(sys, 0, n, ht, VX_TILE_ENTRIES, t3 ? VX_T3_CHOICES : VX_TILE_ENTRIES);
         for (ull k = 0; k <= sy.ntiles; k++) {
             const uint64_t c = sys->state_start[ht[k]];
             hr[k] = make_uint4(ht[k], (uint32_t)c, (uint32_t)sys->choice_start[c], 0);
@@ -2204,21 +2468,23 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
         CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
         if (pers) {
             int coop = 0;
-            pfn = vx_pick_persist(iv, par->maximize, kind == 15);
+            pfn = vx_pick_persist(iv, par->maximize, kind);
             CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
             CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pfn, VX_THREADS, 0));
-            if (!coop || per_sm < 1) /* a pinned persistent kind the device cannot launch: the launched sweeps */
-                kind = kind == 14 ? 10 : 8, pers = 0;
-            /* WARPEX_VI_PERSIST_BLOCKS=k: at most k blocks per SM (a tuning knob for measurements) */
-            const char *e = getenv("WARPEX_VI_PERSIST_BLOCKS");
-            const int cap = e && *e ? atoi(e) : 0;
-            if (pers && cap > 0 && cap < per_sm)
-                per_sm = cap;
+            if (!coop || per_sm < 1) /* a persistent kind the device cannot launch: the launched sweeps */
+                kind = kind == 14 ? 10 : kind == 15 ? 8 : 16, pers = 0;
         }
         if (!pers) {
             fn = vx_pick(iv, par->maximize, kind, g);
             CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fn, VX_THREADS, 0));
         }
+        /* WARPEX_VI_PERSIST_BLOCKS=k: at most k blocks per SM for the
+         * persistent and the tiles3 sweeps (measurements; tests: a warp
+         * then sweeps several tiles) */
+        const char *e = getenv("WARPEX_VI_PERSIST_BLOCKS");
+        const int bcap = e && *e ? atoi(e) : 0;
+        if ((pers || t3) && bcap > 0 && bcap < per_sm)
+            per_sm = bcap;
         const ull lanes = kind >= 3 ? sy.ntiles * 32 : n * (ull)g;
         const ull need = (lanes + VX_THREADS - 1) / VX_THREADS;
         const ull cap = (ull)sms * (per_sm > 0 ? per_sm : 1);

@@ -3,7 +3,7 @@
  * against plain references written here, and against the CPU twin
  * (analysis/valiter.c) when the library has it (-DHAVE_VALITER_CPU).
  *
- *   test_gpu_valiter [--quick] [--seed N] [--probe]
+ *   test_gpu_valiter [--quick] [--seed N] [--probe] [--skip-levels]
  *
  * PRECOMPUTATION.  Random MDPs of several shapes (mixed, deterministic,
  * heavily nondeterministic, clustered end components, absorbing states,
@@ -17,9 +17,14 @@
  * NUMERIC CORE.  Random systems (short and long choices, few and many
  * choices per state, constant-only choices), min and max, interval
  * iteration and plain VI, absolute and relative stopping rules; the GPU
- * (auto kernel, and a pinned random kernel variant) must take exactly the
- * reference's number of Jacobi sweeps and give its values within 1e-12
- * relative (bit-identical is expected: same summation order, no FMA).  The
+ * (auto kernel, a pinned random kernel variant, and the tiles3 kinds 16
+ * and 17) must take exactly the reference's number of Jacobi sweeps and
+ * give its values within 1e-12 relative (bit-identical is expected, and
+ * counted: same summation order, no FMA).  On the big systems the tiles3
+ * kinds run again on one block per SM, so that every warp sweeps several
+ * tiles (the next tile's records and L2 prefetch).  Their tile limits (128
+ * choices, 256 entries; a bigger state is a tile of its own) are pinned by
+ * hand-made systems around both limits.  The
  * sweep limit: max_iterations = reference sweeps converges, one fewer is
  * WX_ELIMIT with the reference's iterates after that many sweeps.  Bad
  * inputs are rejected with WX_EINPUT.
@@ -42,7 +47,8 @@
  * (GPU) with midpoints within epsilon.
  *
  * Seeds are printed; --seed replays.  --quick is the small subset that the
- * sanitizers run.
+ * sanitizers run; --skip-levels leaves the level solves out (for runs
+ * under a time limit that concern the whole-system sweeps).
  */
 #include <math.h>
 #include <stdint.h>
@@ -60,7 +66,9 @@
  * resident warps, kind 5 = tiles with interleaved bounds and 32-bit offsets,
  * kind 6 = kind 5 without its early loads, kind 7 = kind 5 in place, kinds
  * 8-15 = packed sweeps (the default where the system has few distinct
- * numbers; see valiter_gpu_last_kind below)) */
+ * numbers; see valiter_gpu_last_kind below), kind 16 = the tiles3 sweep
+ * (a tile's loads at once; the default for unpacked Jacobi solves), kind
+ * 17 = the same persistent (Jacobi only: in place they run kind 7)) */
 void valiter_gpu_set_kernel(int kind, int group);
 /* the kind the last valiter_solve_gpu ran (kinds 8-11: packed sweeps, 8/10
  * Jacobi with evict-first/cached loads, 9/11 in place; a pinned packed kind
@@ -70,7 +78,7 @@ void valiter_gpu_set_kernel(int kind, int group);
  * evict-first loads: the default for packed Jacobi solves) */
 int valiter_gpu_last_kind(void);
 
-static int quick, ref_only;
+static int quick, ref_only, skip_levels;
 static uint64_t n_bitwise, n_compared;
 
 /* ---- random numbers (splitmix64, seeded per instance) ---- */
@@ -701,6 +709,20 @@ static void solve_instance(uint64_t seed, int k)
         int group = kind == 1 ? groups1[rndu(&r, 6)] : (rndu(&r, 2) ? 8 : 32);
         solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, kind, group);
     }
+    {
+        /* every tiles3 kind (unpacked, even where packing applies):
+         * bit-identical, and the pinned kind really ran */
+        for (int t3 = 16; t3 <= 17; t3++) {
+            solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, t3, 32);
+            check(valiter_gpu_last_kind() == t3, "%s: pinned kind %d ran (ran %d)", tag, t3, valiter_gpu_last_kind());
+        }
+        if (k == SK_BIG || k == SK_DICT_BIG) {
+            setenv("WARPEX_VI_PERSIST_BLOCKS", "1", 1);
+            for (int t3 = 16; t3 <= 17; t3++)
+                solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, t3, 32);
+            unsetenv("WARPEX_VI_PERSIST_BLOCKS");
+        }
+    }
     if (dict) {
         /* packed on (both load policies) and off: bit-identical, and the
          * pinned kind really ran */
@@ -1052,6 +1074,81 @@ static void packed_limits(void)
     packed_case("a state with 256 entries", 600, 256, 4, 3, 5);
 }
 
+/* The tiles3 sweeps' limits: a tile holds at most 128 choices and 256
+ * entries, a bigger state is a tile of its own (swept by the whole warp).
+ * n states; state 0 (and, with twice, state 1) has nch choices holding ne
+ * entries in all, spread evenly (choices without an entry when ne < nch),
+ * the others 1-3 choices of 0-3 entries.  Every tiles3 kind against the
+ * reference, min and max, interval and plain. */
+static void t3_case(uint32_t n, uint32_t nch, uint32_t ne, int twice, uint64_t seed)
+{
+    struct rng r = {seed};
+    uint64_t *ss = xmalloc((n + 1) * sizeof *ss), *cs = NULL;
+    uint64_t nc = 0, nent = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        struct rng q = {seed * 7 + 1};
+        nc = 0, nent = 0;
+        for (uint32_t s = 0; s < n; s++) {
+            const int big = s == 0 || (twice && s == 1);
+            const uint32_t k = big ? nch : 1 + rndu(&q, 3);
+            if (pass)
+                ss[s] = nc;
+            for (uint32_t c = 0; c < k; c++, nc++) {
+                uint32_t m;
+                if (big) /* ne spread evenly over the choices (some empty when ne < nch) */
+                    m = ne / k + (c < ne % k);
+                else
+                    m = rndu(&q, 4);
+                if (pass)
+                    cs[nc] = nent;
+                nent += m;
+            }
+        }
+        if (!pass)
+            cs = xmalloc((nc + 1) * sizeof *cs);
+    }
+    ss[n] = nc, cs[nc] = nent;
+    uint32_t *tg = xmalloc((nent ? nent : 1) * sizeof *tg);
+    double *pr = xmalloc((nent ? nent : 1) * sizeof *pr), *b = xmalloc(nc * sizeof *b);
+    for (uint64_t c = 0; c < nc; c++) {
+        const uint64_t m = cs[c + 1] - cs[c];
+        for (uint64_t e = cs[c]; e < cs[c + 1]; e++)
+            tg[e] = rndu(&r, n), pr[e] = (0.3 + 0.6 * rndf(&r)) / (double)m * 0.95;
+        b[c] = 0.05 * rndf(&r);
+    }
+    struct vi_system y = {n, nc, nent, ss, cs, tg, pr, b};
+    double *lo0 = xmalloc(n * sizeof *lo0), *hi0 = xmalloc(n * sizeof *hi0);
+    double *rlo = xmalloc(n * sizeof *rlo), *rhi = xmalloc(n * sizeof *rhi);
+    for (int v = 0; v < 4; v++) {
+        struct solve_case sc = {v & 1, 0, v < 2, 1e-9, 1000000};
+        for (uint32_t s = 0; s < n; s++)
+            lo0[s] = rlo[s] = 0, hi0[s] = rhi[s] = 1;
+        uint64_t it;
+        int conv = ref_solve(&y, sc.mx, sc.eps, 0, sc.max_it, rlo, sc.interval ? rhi : NULL, &it);
+        char tag[200];
+        snprintf(tag, sizeof tag, "tiles3 limits: n=%u, %s with %u choices and %u entries, %s %s", n,
+                 twice ? "states 0 and 1" : "state 0", nch, ne, sc.interval ? "interval" : "plain-vi",
+                 sc.mx ? "max" : "min");
+        if (!check(conv, "%s: reference converged", tag))
+            continue;
+        for (int t3 = 16; t3 <= 17; t3++)
+            solve_and_compare(tag, &y, &sc, lo0, hi0, 1, it, rlo, rhi, t3, 32);
+    }
+    free(ss), free(cs), free(tg), free(pr), free(b), free(lo0), free(hi0), free(rlo), free(rhi);
+}
+
+static void t3_limits(void)
+{
+    static const uint32_t chs[] = {1, 127, 128, 129, 200, 257}, ens[] = {0, 255, 256, 257, 600};
+    uint64_t seed = 77;
+    for (unsigned i = 0; i < sizeof chs / sizeof chs[0]; i++)
+        for (unsigned j = 0; j < sizeof ens / sizeof ens[0]; j++) {
+            if (quick && (i + j) % 3)
+                continue;
+            t3_case(quick ? 300 : 3000, chs[i], ens[j], (i + j) & 1, seed++);
+        }
+}
+
 static void hand_made(void)
 {
     /* 0 -(a: 0.5 to 1, 0.5 to T)-> ; 0 -(b: self-loop 1)- ; 1 -(0.5 to 0, 0.5 to T)- ; 2 = T
@@ -1113,6 +1210,7 @@ static void hand_made(void)
     rc = valiter_solve_gpu(&y2, &par, lo, hi, &st, &err);
     check(rc == WX_EINPUT, "system state without a choice: WX_EINPUT (%d: %s)", rc, err.msg);
     packed_limits();
+    t3_limits();
     /* no convergence: x = x (mass 1 self-loop), lo 0, hi 1 never meet */
     uint64_t lss[] = {0, 1}, lcs[] = {0, 1};
     uint32_t ltg[] = {0};
@@ -1135,6 +1233,8 @@ int main(int argc, char **argv)
             quick = 1;
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--skip-levels"))
+            skip_levels = 1;
         else if (!strcmp(argv[i], "--ref-only"))
             ref_only = 1; /* no GPU: the references (and the CPU twin, if linked) only */
         else if (!strcmp(argv[i], "--probe"))
@@ -1170,13 +1270,13 @@ int main(int argc, char **argv)
     }
     printf("# numeric core: %d instances, %.1f s CPU time\n", ns, (double)(clock() - t0) / CLOCKS_PER_SEC);
     t0 = clock();
-    const int nlv = quick ? 8 : 160;
+    const int nlv = skip_levels ? 0 : quick ? 8 : 160;
     for (int i = 0; i < nlv; i++)
         levels_instance(seed + 2000003 + (uint64_t)i, i % LK_KINDS);
     printf("# levels: %d instances (%llu grouped by a memory cap, %llu with chunked levels), %.1f s CPU time\n", nlv,
            (unsigned long long)n_level_grouped, (unsigned long long)n_level_chunked,
            (double)(clock() - t0) / CLOCKS_PER_SEC);
-    if (!ref_only && !quick)
+    if (!ref_only && !quick && !skip_levels)
         check(n_level_grouped > 0 && n_level_chunked > 0, "levels: some solves ran in groups (%llu) and chunks (%llu)",
               (unsigned long long)n_level_grouped, (unsigned long long)n_level_chunked);
     check(n_bitwise == n_compared && n_compared > 0, "%llu of %llu compared vectors bit-identical to the reference",
