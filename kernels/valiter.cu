@@ -39,13 +39,17 @@
  *                          lane j then sums state j's choices from shared
  *                          memory.  A state with more than 256 entries is a
  *                          tile of its own, summed by the warp.
- * vi_sweep_tiles2 (kind 5) and, where the system has few distinct numbers,
- * its packed twin vi_sweep_packed (kinds 8-11: 1-byte dictionary indices
- * instead of 8-byte probabilities and constants, targets and indices in one
- * 32-bit word, byte offsets inside a tile; the automatic choice wherever it
- * applies) are what runs; see their comments.  Packed Jacobi sweeps run
- * PERSISTENT (vi_sweep_persist, kinds 14/15, the automatic choice where the
- * device allows cooperative launch): one launch runs a chunk of sweeps with
+ * What runs (see each kernel's comment): for unpacked Jacobi sweeps
+ * vi_sweep_tiles3 (kind 16: vi_sweep_tiles2's tiles and arithmetic with
+ * every load of a tile issued at once; 77 % of the H100's copy bandwidth on
+ * 1.2e8 entries), vi_sweep_tiles2's in-place form (kind 7) for in-place
+ * sweeps (level solves: vi_sweep_levels), and, where the system has few
+ * distinct numbers, the packed twin vi_sweep_packed (kinds 8-11: 1-byte
+ * dictionary indices instead of 8-byte probabilities and constants, targets
+ * and indices in one 32-bit word, byte offsets inside a tile; the automatic
+ * choice wherever it applies).  Packed Jacobi sweeps run PERSISTENT
+ * (vi_sweep_persist, kinds 14/15, the automatic choice where the device
+ * allows cooperative launch): one launch runs a chunk of sweeps with
  * a grid barrier between sweeps and the convergence test after each (same
  * sweeps, same values).  The packed arrays are built on the host with all
  * cores (vx_pack_phase1/2) and only they go up: the raw system is never
