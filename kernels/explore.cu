@@ -604,6 +604,86 @@ static int gx_fast_build(const struct image *img, struct gx_fast_host *f, int an
     return rc;
 }
 
+/* ---- the fast generator on the host (explore_gpu.h, for the CPU tests) ---- */
+
+struct explore_gpu_fast {
+    struct gx_fast_host h;
+    struct gpu_fast f;
+    uint32_t n, W;
+};
+
+extern "C" struct explore_gpu_fast *explore_gpu_fast_open(const struct image *img, int anchored, struct wx_error *err)
+{
+    if (!gx_fast_eligible(img)) {
+        wx_fail(err, WX_ELIMIT, NULL, 0, 0, "the image does not allow the fast generator (%u words, %u components)",
+                img->words, img->n_comps);
+        return NULL;
+    }
+    struct explore_gpu_fast *x = (struct explore_gpu_fast *)calloc(1, sizeof *x);
+    if (!x || gx_fast_build(img, &x->h, anchored) != WX_OK) {
+        free(x);
+        wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (fast generator tables)");
+        return NULL;
+    }
+    struct gpu_fast &f = x->f;
+    f.comp = x->h.comp;
+    f.seg = x->h.seg;
+    f.loc_lab = x->h.loc_lab;
+    f.loc_d = x->h.loc_d;
+    f.grp = x->h.grp;
+    f.d = x->h.d;
+    f.rmask = x->h.rmask;
+    f.rinfo = x->h.rinfo;
+    f.arule = x->h.arule;
+    f.anchored = x->h.anchored;
+    f.all0 = x->h.all0;
+    f.all1 = x->h.all1;
+    f.dw = x->h.dw;
+    f.always_dedup = x->h.always_dedup;
+    x->n = img->n_comps;
+    x->W = img->words;
+    return x;
+}
+
+extern "C" void explore_gpu_fast_info(const struct explore_gpu_fast *x, uint64_t *bound, int *always_dedup,
+                                      int *anchored)
+{
+    *bound = x->h.bound;
+    *always_dedup = (int)x->h.always_dedup;
+    *anchored = (int)x->h.anchored;
+}
+
+extern "C" int explore_gpu_fast_successors(const struct explore_gpu_fast *x, const uint32_t *vec, uint32_t *labels,
+                                           uint32_t *vecs, uint64_t cap, uint64_t *count, int *needs_set,
+                                           struct wx_error *err)
+{
+    fast_state st;
+    uint32_t scr[4], lab = 0;
+    bool ovf = false;
+    uint64_t k = 0;
+    fx_begin(x->f, st, x->n, x->W, vec, true);
+    *needs_set = st.dedup;
+    while (fx_next(x->f, st, vec, scr, x->W, x->W, &lab, &ovf)) {
+        if (k < cap) {
+            labels[k] = lab;
+            memcpy(vecs + k * x->W, scr, x->W * sizeof *scr);
+        }
+        k++;
+    }
+    *count = k;
+    if (ovf)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "more than 2^62 combinations of one rule");
+    return WX_OK;
+}
+
+extern "C" void explore_gpu_fast_close(struct explore_gpu_fast *x)
+{
+    if (!x)
+        return;
+    gx_fast_free(&x->h);
+    free(x);
+}
+
 /* ---- the driver ---- */
 
 struct gx {

@@ -363,6 +363,28 @@ __device__ __forceinline__ bool next_rule(const gpu_image &g, gen_state &st, uin
  * self-loops).  A state with none of these yields distinct pairs, and
  * when no graph is recorded each of them counts as a transition without
  * the set (fast_state.dedup == false). */
+/* The fast generator also runs on the host (explore_gpu_fast_*, for the
+ * CPU tests of its tables): table reads are read-only loads on the device
+ * and plain loads on the host. */
+template <typename T> __host__ __device__ __forceinline__ T fx_ld(const T *p)
+{
+#ifdef __CUDA_ARCH__
+    return __ldg(p);
+#else
+    return *p;
+#endif
+}
+
+/* 1 + the index of the lowest set bit of x, 0 when x == 0 */
+__host__ __device__ __forceinline__ int fx_ffsll(unsigned long long x)
+{
+#ifdef __CUDA_ARCH__
+    return __ffsll((long long)x);
+#else
+    return __builtin_ffsll((long long)x);
+#endif
+}
+
 enum { FX_LOCAL = 0, FX_RULES = 1, FX_DONE = 2 };
 
 struct fast_state {
@@ -379,7 +401,7 @@ struct fast_state {
     unsigned long long combo, ncombo;    /* its next combination, and count */
 };
 
-__device__ __forceinline__ uint32_t fx_field(unsigned long long lo, unsigned long long hi, uint4 cm)
+__host__ __device__ __forceinline__ uint32_t fx_field(unsigned long long lo, unsigned long long hi, uint4 cm)
 {
     const uint32_t sh = cm.y, w = cm.z;
     if (w == 0)
@@ -395,40 +417,42 @@ __device__ __forceinline__ uint32_t fx_field(unsigned long long lo, unsigned lon
     return (uint32_t)(x & ((1ull << w) - 1));
 }
 
-__device__ __forceinline__ uint32_t fx_seg_index(const gpu_fast &f, unsigned long long lo, unsigned long long hi,
+__host__ __device__ __forceinline__ uint32_t fx_seg_index(const gpu_fast &f, unsigned long long lo, unsigned long long hi,
                                                  uint32_t c)
 {
-    const uint4 cm = __ldg(f.comp + c);
+    const uint4 cm = fx_ld(f.comp + c);
     return cm.x + fx_field(lo, hi, cm);
 }
 
 /* The segment's group of class k; (0, 0, 0, 0) when it has none (with
  * masks never: a rule that fired was not blocked; anchored: the other
  * participants are checked here). */
-__device__ __forceinline__ uint4 fx_group(const gpu_fast &f, uint32_t si, uint32_t k)
+__host__ __device__ __forceinline__ uint4 fx_group(const gpu_fast &f, uint32_t si, uint32_t k)
 {
-    const uint4 sg = __ldg((const uint4 *)(f.seg + si) + 1);
+    const uint4 sg = fx_ld((const uint4 *)(f.seg + si) + 1);
     uint32_t lo = sg.z, hi = sg.z + (sg.w & GPU_LOW31);
     if (lo == hi)
         return make_uint4(0, 0, 0, 0);
     while (hi - lo > 1) {
         const uint32_t mid = lo + (hi - lo) / 2;
-        if (__ldg(&f.grp[mid].x) <= k)
+        if (fx_ld(&f.grp[mid].x) <= k)
             lo = mid;
         else
             hi = mid;
     }
-    const uint4 g = __ldg(f.grp + lo);
+    const uint4 g = fx_ld(f.grp + lo);
     return g.x == k ? g : make_uint4(0, 0, 0, 0);
 }
 
 /* Writes src ^ (dlo, dhi) (the vector's W data words; a control word
  * beyond them is copied). */
-__device__ __forceinline__ void fx_write(uint32_t *scr, const uint32_t *src, uint32_t sw, uint32_t W,
+__host__ __device__ __forceinline__ void fx_write(uint32_t *scr, const uint32_t *src, uint32_t sw, uint32_t W,
                                          unsigned long long dlo, unsigned long long dhi)
 {
     const uint32_t d[4] = {(uint32_t)dlo, (uint32_t)(dlo >> 32), (uint32_t)dhi, (uint32_t)(dhi >> 32)};
+#ifdef __CUDA_ARCH__
 #pragma unroll
+#endif
     for (uint32_t q = 0; q < 4; q++)
         if (q < W)
             scr[q] = src[q] ^ d[q];
@@ -437,7 +461,7 @@ __device__ __forceinline__ void fx_write(uint32_t *scr, const uint32_t *src, uin
 }
 
 /* BEGIN: one pass over the components. */
-__device__ __forceinline__ void fx_begin(const gpu_fast &f, fast_state &st, uint32_t n, uint32_t W,
+__host__ __device__ __forceinline__ void fx_begin(const gpu_fast &f, fast_state &st, uint32_t n, uint32_t W,
                                          const uint32_t *src, bool active)
 {
     st.phase = active ? FX_LOCAL : FX_DONE;
@@ -456,8 +480,8 @@ __device__ __forceinline__ void fx_begin(const gpu_fast &f, fast_state &st, uint
     uint32_t self = 0;
     for (uint32_t c = 0; c < n; c++) {
         const uint32_t si = fx_seg_index(f, st.lo, st.hi, c);
-        const ulonglong2 blk = __ldg((const ulonglong2 *)(f.seg + si));
-        const uint4 sg = __ldg((const uint4 *)(f.seg + si) + 1);
+        const ulonglong2 blk = fx_ld((const ulonglong2 *)(f.seg + si));
+        const uint4 sg = fx_ld((const uint4 *)(f.seg + si) + 1);
         b0 |= blk.x;
         b1 |= blk.y;
         self |= sg.w;
@@ -475,7 +499,7 @@ __device__ __forceinline__ void fx_begin(const gpu_fast &f, fast_state &st, uint
 
 /* Next successor of this lane's state into scr, or false when it has no
  * more (then phase is FX_DONE).  *overflow as in next_rule. */
-__device__ __forceinline__ bool fx_next(const gpu_fast &f, fast_state &st, const uint32_t *src, uint32_t *scr,
+__host__ __device__ __forceinline__ bool fx_next(const gpu_fast &f, fast_state &st, const uint32_t *src, uint32_t *scr,
                                         uint32_t sw, uint32_t W, uint32_t *lab, bool *overflow)
 {
     const uint32_t dw = f.dw;
@@ -483,19 +507,19 @@ __device__ __forceinline__ bool fx_next(const gpu_fast &f, fast_state &st, const
         for (;;) {
             if (st.j < st.jend) {
                 const uint32_t j = st.j++;
-                const unsigned long long dlo = __ldg(f.loc_d + (size_t)j * dw);
-                const unsigned long long dhi = dw > 1 ? __ldg(f.loc_d + (size_t)j * dw + 1) : 0ull;
+                const unsigned long long dlo = fx_ld(f.loc_d + (size_t)j * dw);
+                const unsigned long long dhi = dw > 1 ? fx_ld(f.loc_d + (size_t)j * dw + 1) : 0ull;
                 fx_write(scr, src, sw, W, dlo, dhi);
-                *lab = __ldg(f.loc_lab + j);
+                *lab = fx_ld(f.loc_lab + j);
                 return true;
             }
             if (!st.locm) {
                 st.phase = FX_RULES;
                 break;
             }
-            const uint32_t c = __ffsll((long long)st.locm) - 1;
+            const uint32_t c = fx_ffsll(st.locm) - 1;
             st.locm &= st.locm - 1;
-            const uint4 sg = __ldg((const uint4 *)(f.seg + fx_seg_index(f, st.lo, st.hi, c)) + 1);
+            const uint4 sg = fx_ld((const uint4 *)(f.seg + fx_seg_index(f, st.lo, st.hi, c)) + 1);
             st.j = sg.x;
             st.jend = sg.x + sg.y;
         }
@@ -505,19 +529,19 @@ __device__ __forceinline__ bool fx_next(const gpu_fast &f, fast_state &st, const
     for (;;) {
         if (st.combo < st.ncombo) {
             /* combination st.combo >= 1 (0 was yielded when the rule began) */
-            const uint2 ri = __ldg(f.rinfo + st.r);
+            const uint2 ri = fx_ld(f.rinfo + st.r);
             unsigned long long x = st.combo++, dlo = 0, dhi = 0;
-            for (unsigned long long m = __ldg(f.rmask + st.r); m; m &= m - 1) {
-                const uint32_t c = __ffsll((long long)m) - 1;
+            for (unsigned long long m = fx_ld(f.rmask + st.r); m; m &= m - 1) {
+                const uint32_t c = fx_ffsll(m) - 1;
                 const uint4 g = fx_group(f, fx_seg_index(f, st.lo, st.hi, c), ri.x);
                 uint32_t i = 0;
                 if (g.z > 1) {
                     i = (uint32_t)(x % g.z);
                     x /= g.z;
                 }
-                dlo ^= __ldg(f.d + (size_t)(g.y + i) * dw);
+                dlo ^= fx_ld(f.d + (size_t)(g.y + i) * dw);
                 if (dw > 1)
-                    dhi ^= __ldg(f.d + (size_t)(g.y + i) * dw + 1);
+                    dhi ^= fx_ld(f.d + (size_t)(g.y + i) * dw + 1);
             }
             fx_write(scr, src, sw, W, dlo, dhi);
             *lab = ri.y;
@@ -528,12 +552,12 @@ __device__ __forceinline__ bool fx_next(const gpu_fast &f, fast_state &st, const
             /* the next rule anchored at one of the state's components; it
              * fires when every participant offers its class (nc > 0 below) */
             if ((uint32_t)st.on1 < (uint32_t)(st.on1 >> 32)) {
-                r = __ldg(f.arule + (uint32_t)st.on1);
+                r = fx_ld(f.arule + (uint32_t)st.on1);
                 st.on1++;
             } else if (st.on0) {
-                const uint32_t c = __ffsll((long long)st.on0) - 1;
+                const uint32_t c = fx_ffsll(st.on0) - 1;
                 st.on0 &= st.on0 - 1;
-                const ulonglong2 blk = __ldg((const ulonglong2 *)(f.seg + fx_seg_index(f, st.lo, st.hi, c)));
+                const ulonglong2 blk = fx_ld((const ulonglong2 *)(f.seg + fx_seg_index(f, st.lo, st.hi, c)));
                 st.on1 = blk.x | (blk.x + blk.y) << 32;
                 continue;
             } else {
@@ -541,20 +565,20 @@ __device__ __forceinline__ bool fx_next(const gpu_fast &f, fast_state &st, const
                 return false;
             }
         } else if (st.on0) {
-            r = __ffsll((long long)st.on0) - 1;
+            r = fx_ffsll(st.on0) - 1;
             st.on0 &= st.on0 - 1;
         } else if (st.on1) {
-            r = 64 + __ffsll((long long)st.on1) - 1;
+            r = 64 + fx_ffsll(st.on1) - 1;
             st.on1 &= st.on1 - 1;
         } else {
             st.phase = FX_DONE;
             return false;
         }
         /* rule r fires: count its combinations, yield the first */
-        const uint2 ri = __ldg(f.rinfo + r);
+        const uint2 ri = fx_ld(f.rinfo + r);
         unsigned long long nc = 1, dlo = 0, dhi = 0;
-        for (unsigned long long m = __ldg(f.rmask + r); m; m &= m - 1) {
-            const uint32_t c = __ffsll((long long)m) - 1;
+        for (unsigned long long m = fx_ld(f.rmask + r); m; m &= m - 1) {
+            const uint32_t c = fx_ffsll(m) - 1;
             const uint4 g = fx_group(f, fx_seg_index(f, st.lo, st.hi, c), ri.x);
             if (g.z == 0) {
                 nc = 0;
@@ -566,9 +590,9 @@ __device__ __forceinline__ bool fx_next(const gpu_fast &f, fast_state &st, const
                 break;
             }
             nc *= g.z;
-            dlo ^= __ldg(f.d + (size_t)g.y * dw);
+            dlo ^= fx_ld(f.d + (size_t)g.y * dw);
             if (dw > 1)
-                dhi ^= __ldg(f.d + (size_t)g.y * dw + 1);
+                dhi ^= fx_ld(f.d + (size_t)g.y * dw + 1);
         }
         if (nc == 0)
             continue;

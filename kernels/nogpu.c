@@ -34,3 +34,29 @@ int explore_device_csr_labels_at(const struct device_csr *dg, const uint64_t *ed
     (void)dg, (void)edges, (void)k, (void)labels;
     return wx_fail(err, WX_EINPUT, NULL, 0, 0, "this warpex was built without CUDA");
 }
+
+struct explore_gpu_fast *explore_gpu_fast_open(const struct image *img, int anchored, struct wx_error *err)
+{
+    (void)img, (void)anchored;
+    wx_fail(err, WX_EINPUT, NULL, 0, 0, "this warpex was built without CUDA: no fast generator tables");
+    return NULL;
+}
+
+void explore_gpu_fast_info(const struct explore_gpu_fast *x, uint64_t *bound, int *always_dedup, int *anchored)
+{
+    (void)x;
+    *bound = 0, *always_dedup = 0, *anchored = 0;
+}
+
+int explore_gpu_fast_successors(const struct explore_gpu_fast *x, const uint32_t *vec, uint32_t *labels,
+                                uint32_t *vecs, uint64_t cap, uint64_t *count, int *needs_set, struct wx_error *err)
+{
+    (void)x, (void)vec, (void)labels, (void)vecs, (void)cap;
+    *count = 0, *needs_set = 1;
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0, "this warpex was built without CUDA: no fast generator tables");
+}
+
+void explore_gpu_fast_close(struct explore_gpu_fast *x)
+{
+    (void)x;
+}
