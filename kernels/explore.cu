@@ -319,7 +319,7 @@ static uint64_t gx_sat_mul(uint64_t a, uint64_t b, uint64_t cap)
  * (every record a state yields is a local move or a combination of a rule
  * listed at its anchor's segment), which is far below gx_successor_bound's
  * when there are many rules.  WX_ELIMIT when out of host memory or the
- * lists pass 2^31 entries. */
+ * lists pass 2^28 entries. */
 static int gx_fast_anchor(const struct image *img, struct gx_fast_host *f)
 {
     const uint32_t n = img->n_comps, nr = img->n_rules;
@@ -391,7 +391,8 @@ static int gx_fast_anchor(const struct image *img, struct gx_fast_host *f)
                         continue;
                     if (na == cap_a) {
                         cap_a = cap_a ? 2 * cap_a : 1024;
-                        uint32_t *nl = cap_a < (1ull << 31) ? (uint32_t *)realloc(f->arule, cap_a * sizeof *nl) : NULL;
+                        /* lists beyond 2^28 entries (1 GiB): the general generator instead */
+                        uint32_t *nl = cap_a <= (1ull << 28) ? (uint32_t *)realloc(f->arule, cap_a * sizeof *nl) : NULL;
                         if (!nl)
                             goto out;
                         f->arule = nl;
