@@ -9,7 +9,7 @@
  *   --cache N (cache rows), --grow-from BYTES|none (first size of the
  *   growing table; none: all free memory at once), --profile (clock64
  *   phase counters: one "prof" line per run), --proto N (insert protocol,
- *   gpu_tuning.insert_protocol), --gen auto|fast|general (successor
+ *   gpu_tuning.insert_protocol), --gen auto|fast|general|anchored (successor
  *   generator, gpu_tuning.generator)
  *
  * One line per run: file, backend, states, transitions, seconds (whole call
@@ -85,7 +85,7 @@ static int run_gpu(const char *name, const struct image *img, const struct knobs
            "grow=%.3f]\n",
            name, (unsigned long long)out->states, (unsigned long long)out->transitions, best, bestk,
            out->states / bestk / 1e6, out->transitions / bestk / 1e6,
-           out->states ? (double)st.device_bytes / out->states : 0.0, out->device, st.fast_gen ? "fast" : "general", st.occupancy2, st.blocks, st.threads,
+           out->states ? (double)st.device_bytes / out->states : 0.0, out->device, st.fast_gen ? (st.fast_anchored ? "fast-anchored" : "fast") : "general", st.occupancy2, st.blocks, st.threads,
            st.group_size, st.iters_per_launch, st.level_sync, st.textures,
            st.smem_bytes, st.cache_slots, (unsigned long long)st.launches, (unsigned long long)st.direct_inserts,
            st.slot_words, (double)st.table_bytes / st.table_slots, (unsigned long long)st.table_bytes,
@@ -185,7 +185,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--proto"))
             kn.proto = atoi(v), i++;
         else if (!strcmp(a, "--gen"))
-            kn.gen = !strcmp(v, "fast") ? 1 : !strcmp(v, "general") ? 2 : atoi(v), i++;
+            kn.gen = !strcmp(v, "fast") ? 1 : !strcmp(v, "general") ? 2 : !strcmp(v, "anchored") ? 3 : atoi(v), i++;
         else if (!strcmp(a, "--profile"))
             kn.profile = 1;
         else if (!strcmp(a, "--grow-from"))
