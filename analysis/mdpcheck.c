@@ -632,11 +632,59 @@ done:
     return rc;
 }
 
+/* *out (ns states, allocated): the states of sys in backward breadth-first
+ * order from those with a non-zero constant in some choice (distance 0),
+ * then the states that reach none, in state order.  off: each state's
+ * first entry (n_states + 1). */
+static int bfs_from_constants(const struct vi_system *sys, const uint64_t *off, uint32_t **out,
+                              struct wx_error *err)
+{
+    const uint64_t ns = sys->n_states, ne = sys->n_entries;
+    uint64_t *ps = calloc(ns + 2, sizeof *ps);
+    uint32_t *pr = malloc((ne ? ne : 1) * sizeof *pr), *q = malloc((ns ? ns : 1) * sizeof *q);
+    uint8_t *seen = calloc(ns ? ns : 1, 1);
+    if (!ps || !pr || !q || !seen) {
+        free(ps), free(pr), free(q), free(seen);
+        return oom(err);
+    }
+    for (uint64_t e = 0; e < ne; e++)
+        ps[sys->targets[e] + 2]++;
+    for (uint64_t k = 0; k < ns; k++)
+        ps[k + 2] += ps[k + 1];
+    for (uint64_t k = 0; k < ns; k++)
+        for (uint64_t e = off[k]; e < off[k + 1]; e++)
+            pr[ps[sys->targets[e] + 1]++] = (uint32_t)k;
+    uint64_t head = 0, tail = 0;
+    for (uint64_t k = 0; k < ns; k++)
+        for (uint64_t c = sys->state_start[k]; c < sys->state_start[k + 1] && !seen[k]; c++)
+            if (sys->b[c] != 0) {
+                seen[k] = 1;
+                q[tail++] = (uint32_t)k;
+            }
+    while (head < tail) {
+        const uint32_t t = q[head++];
+        for (uint64_t i = ps[t]; i < ps[t + 1]; i++)
+            if (!seen[pr[i]]) {
+                seen[pr[i]] = 1;
+                q[tail++] = pr[i];
+            }
+    }
+    for (uint64_t k = 0; k < ns; k++)
+        if (!seen[k])
+            q[tail++] = (uint32_t)k;
+    free(ps), free(pr), free(seen);
+    *out = q;
+    return WX_OK;
+}
+
 /* Renumbers the system so that every SCC of its graph comes after the SCCs
- * it leads to (bottom SCCs first), states of one SCC in their old order.  A
- * Gauss-Seidel sweep in state order then reads successors' values of the
- * same sweep wherever the graph is acyclic: on chains and DAGs of SCCs it
- * needs far fewer sweeps.  Jacobi does not depend on the order. */
+ * it leads to (bottom SCCs first), the states of one SCC in backward-BFS
+ * order from the states with a constant.  A Gauss-Seidel sweep in state
+ * order then reads successors' values of the same sweep wherever the graph
+ * is acyclic (on chains and DAGs of SCCs it needs far fewer sweeps), and
+ * inside an SCC the values flow from the target outwards within one sweep
+ * (consensus N=6 K=2, Pmax: 1 208 sweeps instead of 2 539 in the old order
+ * within SCCs; Jacobi 5 069).  Jacobi does not depend on the order. */
 static int order_topologically(struct ctx *x, struct wx_error *err)
 {
     struct vi_system *sys = &x->sys;
@@ -657,7 +705,7 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
     struct scc_result sr = {0};
     uint64_t *off = malloc((ns + 1) * sizeof *off);
     uint64_t *cnt = NULL, *pstart = NULL, *order = NULL, *perm = NULL, *lvl = NULL, *lcount = NULL;
-    uint32_t *pred = NULL;
+    uint32_t *pred = NULL, *bfs = NULL;
     uint8_t *cyc = NULL;
     uint64_t *nss = NULL, *ncs = NULL;
     uint32_t *nt = NULL;
@@ -776,7 +824,11 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
         x->n_levels = n_levels;
         free(sz), free(by_level);
     }
-    /* position of each SCC, then states grouped by SCC in that order */
+    /* position of each SCC, then states grouped by SCC in that order, each
+     * SCC's states in backward-BFS order from the states with a constant
+     * (one step into the target) */
+    if ((rc = bfs_from_constants(sys, off, &bfs, err)) != WX_OK)
+        goto done;
     for (uint64_t i = 0; i < nscc; i++)
         cnt[order[i]] = i;
     memset(pstart, 0, (nscc + 2) * sizeof *pstart);
@@ -784,8 +836,8 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
         pstart[cnt[sr.comp[k]] + 1]++;
     for (uint64_t i = 0; i < nscc; i++)
         pstart[i + 1] += pstart[i];
-    for (uint64_t k = 0; k < ns; k++)
-        perm[k] = pstart[cnt[sr.comp[k]]]++;
+    for (uint64_t i = 0; i < ns; i++)
+        perm[bfs[i]] = pstart[cnt[sr.comp[bfs[i]]]]++;
     /* now pstart[i] is the end of the i-th SCC in the order */
     if (!(x->block_start = malloc((nscc + 1) * sizeof *x->block_start))) {
         rc = oom(err);
@@ -848,7 +900,7 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
     sys->b = x->b;
 done:
     scc_result_free(&sr);
-    free(off), free(cnt), free(pstart), free(pred), free(order), free(perm), free(lvl), free(lcount);
+    free(off), free(cnt), free(pstart), free(pred), free(order), free(perm), free(lvl), free(lcount), free(bfs);
     free(cyc);
     free(nss), free(ncs), free(nt), free(np), free(nb);
     return rc;
