@@ -683,9 +683,11 @@ static int bfs_from_constants(const struct vi_system *sys, const uint64_t *off, 
  * order then reads successors' values of the same sweep wherever the graph
  * is acyclic (on chains and DAGs of SCCs it needs far fewer sweeps), and
  * inside an SCC the values flow from the target outwards within one sweep
- * (consensus N=6 K=2, Pmax: 1 208 sweeps instead of 2 539 in the old order
- * within SCCs; Jacobi 5 069).  Jacobi does not depend on the order. */
-static int order_topologically(struct ctx *x, struct wx_error *err)
+ * (consensus N=6 K=2, Pmax: 1 206 sweeps instead of 2 536 in the old order
+ * within SCCs; Jacobi 5 069).  Jacobi does not depend on the order, so the
+ * level solves (Jacobi per level, CPU and GPU twins) keep each SCC's states
+ * in their old order (bfs_inside 0), which keeps the GPU's tiles local. */
+static int order_topologically(struct ctx *x, int bfs_inside, struct wx_error *err)
 {
     struct vi_system *sys = &x->sys;
     uint64_t ns = sys->n_states, ne = sys->n_entries, nc = sys->n_choices;
@@ -826,9 +828,17 @@ static int order_topologically(struct ctx *x, struct wx_error *err)
     }
     /* position of each SCC, then states grouped by SCC in that order, each
      * SCC's states in backward-BFS order from the states with a constant
-     * (one step into the target) */
-    if ((rc = bfs_from_constants(sys, off, &bfs, err)) != WX_OK)
+     * (one step into the target) when bfs_inside, else in their old order */
+    if (bfs_inside) {
+        if ((rc = bfs_from_constants(sys, off, &bfs, err)) != WX_OK)
+            goto done;
+    } else if (!(bfs = malloc(ns * sizeof *bfs))) {
+        rc = oom(err);
         goto done;
+    } else {
+        for (uint64_t k = 0; k < ns; k++)
+            bfs[k] = (uint32_t)k;
+    }
     for (uint64_t i = 0; i < nscc; i++)
         cnt[order[i]] = i;
     memset(pstart, 0, (nscc + 2) * sizeof *pstart);
@@ -1520,7 +1530,7 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
     if ((rc = build_system(x, r, err)) != WX_OK)
         goto done;
     if ((o->topological || (o->solver == VI_GAUSS_SEIDEL && !o->solve)) &&
-        (rc = order_topologically(x, err)) != WX_OK)
+        (rc = order_topologically(x, !(o->topological && o->solve_levels), err)) != WX_OK)
         goto done;
     r->build_seconds = now_s() - t0;
     trace(o, "system: built");
