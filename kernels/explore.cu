@@ -141,73 +141,84 @@ extern "C" int gpu_available(char *name, size_t size)
     return 1;
 }
 
+/* A group of one component state's sync entries: component, class, targets. */
+struct gx_ck {
+    uint32_t c, k;
+    uint64_t n;
+};
+
+static int gx_ck_cmp(const void *a, const void *b)
+{
+    const struct gx_ck *x = (const struct gx_ck *)a, *y = (const struct gx_ck *)b;
+    if (x->c != y->c)
+        return x->c < y->c ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
 /* Upper bound on the successors of one state: every local target of each
  * component's richest state, plus, per rule, the product of its
- * participants' largest class-k target counts.  Saturates at 2^62. */
+ * participants' largest class-k target counts.  Saturates at 2^62.  (The
+ * fast generator's tables give a tighter one: gx_fast_anchor.)  The
+ * largest counts per (component, class) come from one sorted list of all
+ * groups, so images with thousands of classes and rules (abp d=4000) cost
+ * milliseconds, not a search of the list per group and per participant. */
 static uint64_t gx_successor_bound(const struct image *img)
 {
     const uint32_t n = img->n_comps;
     const uint64_t cap = 1ull << 62;
     uint64_t total = 0;
-    /* maxk[c * n_classes + k] would be too big in general: per class, keep
-     * the max per component in a sparse list built per component. */
-    struct ck {
-        uint32_t k, c;
-        uint64_t max;
-    };
-    struct ck *list = NULL;
+    struct gx_ck *list = NULL;
     size_t nl = 0, capl = 0;
     for (uint32_t c = 0; c < n; c++) {
         const uint32_t *so = img->state_offsets + img->proc_offsets[c];
         const uint32_t sb = img->state_bits[c];
         const uint32_t slots = image_entry_slots(img->act_bits, sb);
         uint64_t maxl = 0;
-        const size_t first = nl;
         for (uint32_t s = 0; s < img->comp_states[c]; s++) {
-            uint64_t l = 0, kc = 0;
-            uint32_t kcur = 0xffffffffu;
-            for (uint32_t e = so[s]; e <= so[s + 1]; e++) {
-                const int end = e == so[s + 1];
-                const uint64_t ent = end ? 0 : img->trans[e];
-                const uint32_t lab = end ? 0xffffffffu : image_entry_label(ent, img->act_bits);
-                if (!end && !image_entry_is_sync(ent)) {
-                    for (uint32_t k = 0; k < slots && image_entry_target(ent, img->act_bits, sb, k) != 0xffffffffu; k++)
-                        l++;
+            uint64_t l = 0;
+            const size_t state_first = nl; /* this state's groups start here */
+            for (uint32_t e = so[s]; e < so[s + 1]; e++) {
+                const uint64_t ent = img->trans[e];
+                uint64_t cnt = 0;
+                while (cnt < slots && image_entry_target(ent, img->act_bits, sb, (uint32_t)cnt) != 0xffffffffu)
+                    cnt++;
+                if (!image_entry_is_sync(ent)) {
+                    l += cnt;
                     continue;
                 }
-                if (kcur != 0xffffffffu && (end || lab != kcur)) {
-                    size_t i = first;
-                    while (i < nl && list[i].k != kcur)
-                        i++;
-                    if (i == nl) {
-                        if (nl == capl) {
-                            capl = capl ? 2 * capl : 64;
-                            struct ck *nlst = (struct ck *)realloc(list, capl * sizeof *list);
-                            if (!nlst) {
-                                free(list);
-                                return cap;
-                            }
-                            list = nlst;
-                        }
-                        list[nl].k = kcur;
-                        list[nl].c = c;
-                        list[nl].max = 0;
-                        nl++;
-                    }
-                    if (kc > list[i].max)
-                        list[i].max = kc;
-                    kc = 0;
+                /* sync entries are sorted by class: one group per class */
+                const uint32_t k = image_entry_label(ent, img->act_bits);
+                if (nl > state_first && list[nl - 1].k == k) {
+                    list[nl - 1].n += cnt;
+                    continue;
                 }
-                if (end)
-                    break;
-                kcur = lab;
-                for (uint32_t k = 0; k < slots && image_entry_target(ent, img->act_bits, sb, k) != 0xffffffffu; k++)
-                    kc++;
+                if (nl == capl) {
+                    capl = capl ? 2 * capl : 64;
+                    struct gx_ck *nlst = (struct gx_ck *)realloc(list, capl * sizeof *list);
+                    if (!nlst) {
+                        free(list);
+                        return cap;
+                    }
+                    list = nlst;
+                }
+                list[nl].c = c, list[nl].k = k, list[nl].n = cnt;
+                nl++;
             }
             if (l > maxl)
                 maxl = l;
         }
         total += maxl;
+    }
+    /* the largest group per (component, class) */
+    qsort(list, nl, sizeof *list, gx_ck_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < nl; i++) {
+        if (m && list[m - 1].c == list[i].c && list[m - 1].k == list[i].k) {
+            if (list[i].n > list[m - 1].n)
+                list[m - 1].n = list[i].n;
+        } else {
+            list[m++] = list[i];
+        }
     }
     for (uint32_t k = 0; k < img->n_classes; k++)
         for (uint32_t r = img->class_rule_start[k]; r < img->class_rule_start[k + 1]; r++) {
@@ -215,11 +226,10 @@ static uint64_t gx_successor_bound(const struct image *img)
             for (uint32_t c = 0; c < n && prod; c++) {
                 if (!(img->rule_mask[(size_t)r * img->mask_words + c / 32] >> (c % 32) & 1))
                     continue;
-                uint64_t m = 0;
-                for (size_t i = 0; i < nl; i++)
-                    if (list[i].c == c && list[i].k == k)
-                        m = list[i].max;
-                prod = m && prod > cap / m ? cap : prod * m;
+                const struct gx_ck key = {c, k, 0};
+                const struct gx_ck *hit = (const struct gx_ck *)bsearch(&key, list, m, sizeof *list, gx_ck_cmp);
+                const uint64_t most = hit ? hit->n : 0;
+                prod = most && prod > cap / most ? cap : prod * most;
             }
             total = total + prod > cap ? cap : total + prod;
         }
@@ -605,6 +615,17 @@ static int gx_fast_build(const struct image *img, struct gx_fast_host *f, int an
     return rc;
 }
 
+/* The tables' scalars into the generator's view (its arrays are the
+ * device copies on the GPU, the host ones in explore_gpu_fast_open). */
+static void gx_fast_scalars(const struct gx_fast_host *h, struct gpu_fast *f)
+{
+    f->anchored = h->anchored;
+    f->all0 = h->all0;
+    f->all1 = h->all1;
+    f->dw = h->dw;
+    f->always_dedup = h->always_dedup;
+}
+
 /* ---- the fast generator on the host (explore_gpu.h, for the CPU tests) ---- */
 
 struct explore_gpu_fast {
@@ -636,11 +657,7 @@ extern "C" struct explore_gpu_fast *explore_gpu_fast_open(const struct image *im
     f.rmask = x->h.rmask;
     f.rinfo = x->h.rinfo;
     f.arule = x->h.arule;
-    f.anchored = x->h.anchored;
-    f.all0 = x->h.all0;
-    f.all1 = x->h.all1;
-    f.dw = x->h.dw;
-    f.always_dedup = x->h.always_dedup;
+    gx_fast_scalars(&x->h, &f);
     x->n = img->n_comps;
     x->W = img->words;
     return x;
@@ -1596,11 +1613,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             if ((rc = gx_upload(g, &d, fh.arule, (fh.narule + 1) * 4, "fast generator: anchored rules", err)))
                 goto out;
             fx.arule = (const uint32_t *)d;
-            fx.anchored = fh.anchored;
-            fx.all0 = fh.all0;
-            fx.all1 = fh.all1;
-            fx.dw = fh.dw;
-            fx.always_dedup = fh.always_dedup;
+            gx_fast_scalars(&fh, &fx);
         }
         if (opt->action_match) {
             if ((rc = gx_upload(g, &d, opt->action_match, img->n_labels, "action flags", err)))
