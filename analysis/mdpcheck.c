@@ -829,16 +829,8 @@ static int order_topologically(struct ctx *x, int bfs_inside, struct wx_error *e
     /* position of each SCC, then states grouped by SCC in that order, each
      * SCC's states in backward-BFS order from the states with a constant
      * (one step into the target) when bfs_inside, else in their old order */
-    if (bfs_inside) {
-        if ((rc = bfs_from_constants(sys, off, &bfs, err)) != WX_OK)
-            goto done;
-    } else if (!(bfs = malloc(ns * sizeof *bfs))) {
-        rc = oom(err);
+    if (bfs_inside && (rc = bfs_from_constants(sys, off, &bfs, err)) != WX_OK)
         goto done;
-    } else {
-        for (uint64_t k = 0; k < ns; k++)
-            bfs[k] = (uint32_t)k;
-    }
     for (uint64_t i = 0; i < nscc; i++)
         cnt[order[i]] = i;
     memset(pstart, 0, (nscc + 2) * sizeof *pstart);
@@ -846,8 +838,10 @@ static int order_topologically(struct ctx *x, int bfs_inside, struct wx_error *e
         pstart[cnt[sr.comp[k]] + 1]++;
     for (uint64_t i = 0; i < nscc; i++)
         pstart[i + 1] += pstart[i];
-    for (uint64_t i = 0; i < ns; i++)
-        perm[bfs[i]] = pstart[cnt[sr.comp[bfs[i]]]]++;
+    for (uint64_t i = 0; i < ns; i++) {
+        const uint64_t k = bfs ? bfs[i] : i;
+        perm[k] = pstart[cnt[sr.comp[k]]]++;
+    }
     /* now pstart[i] is the end of the i-th SCC in the order */
     if (!(x->block_start = malloc((nscc + 1) * sizeof *x->block_start))) {
         rc = oom(err);
