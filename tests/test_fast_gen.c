@@ -26,11 +26,6 @@
 #include "../kernels/explore_gpu.h"
 #include "../network/network_build.h"
 
-static int rec_cmp_w(const void *a, const void *b)
-{
-    return memcmp(a, b, (1 + g_sort_words) * 4);
-}
-
 /* Checks every reachable state (at most max_states) of img with one rule
  * search; returns 0 when the image does not allow the fast generator. */
 static int check_image(const struct image *img, int anchored, const char *tag, uint64_t max_states)
@@ -47,9 +42,9 @@ static int check_image(const struct image *img, int anchored, const char *tag, u
     ref_explore(img, NULL, 0, max_states, &ref);
     const uint32_t W = img->words;
     uint64_t cap = 1024, states = 0, records = 0, most = 0, distinct_states = 0;
-    uint32_t *labels = malloc(cap * 4), *vecs = malloc(cap * W * 4), *recs = malloc(cap * (1 + W) * 4);
+    uint32_t *labels = malloc(cap * 4), *vecs = malloc(cap * W * 4);
     char why[1024] = "";
-    struct succs o = {0};
+    struct succs o = {0}, got = {.words = W};
     for (uint64_t s = 0; s < ref.set.n && !why[0]; s++) {
         const uint32_t *v = ref.set.vec + s * W;
         uint64_t k;
@@ -61,7 +56,6 @@ static int check_image(const struct image *img, int anchored, const char *tag, u
         if (k > cap) { /* again with room for all */
             cap = k;
             labels = realloc(labels, cap * 4), vecs = realloc(vecs, cap * W * 4);
-            recs = realloc(recs, cap * (1 + W) * 4);
             explore_gpu_fast_successors(x, v, labels, vecs, cap, &k, &needs_set, &err);
         }
         states++, records += k;
@@ -72,33 +66,28 @@ static int check_image(const struct image *img, int anchored, const char *tag, u
                      (unsigned long long)k, (unsigned long long)bound);
             break;
         }
-        for (uint64_t i = 0; i < k; i++) {
-            recs[i * (1 + W)] = labels[i];
-            memcpy(recs + i * (1 + W) + 1, vecs + i * W, W * 4);
-        }
-        g_sort_words = W;
-        qsort(recs, k, (1 + W) * 4, rec_cmp_w);
-        uint64_t m = k ? 1 : 0;
-        for (uint64_t i = 1; i < k; i++)
-            if (memcmp(recs + i * (1 + W), recs + (m - 1) * (1 + W), (1 + W) * 4))
-                memmove(recs + m++ * (1 + W), recs + i * (1 + W), (1 + W) * 4);
+        got.n = 0;
+        for (uint64_t i = 0; i < k; i++)
+            sc_add(&got, labels[i], vecs + i * W);
+        sc_sort_unique(&got);
+        const uint64_t m = got.n;
         if (!needs_set && m != k) {
             snprintf(why, sizeof why, "state %llu: proven duplicate-free, but %llu of its %llu records repeat",
                      (unsigned long long)s, (unsigned long long)(k - m), (unsigned long long)k);
             break;
         }
         ref_succ(img, v, &o);
-        if (o.n != m || (m && memcmp(o.rec, recs, m * (1 + W) * 4)))
+        if (o.n != m || (m && memcmp(o.rec, got.rec, m * (1 + W) * 4)))
             snprintf(why, sizeof why, "state %llu: %llu distinct records, the reference %u (or they differ)",
                      (unsigned long long)s, (unsigned long long)m, o.n);
     }
     check(!why[0] && states == ref.set.n && states > 0,
-          "%s, %s: %llu states, %llu records (at most %llu a state, bound %llu), %llu proven duplicate-free%s%s", tag,
-          anch ? "anchored rule lists" : "rule masks", (unsigned long long)states, (unsigned long long)records,
+          "%s, %s: %llu states, %llu records (at most %llu a state, bound %llu), %llu proven duplicate-free%s%s%s",
+          tag, anch ? "anchored rule lists" : "rule masks", (unsigned long long)states, (unsigned long long)records,
           (unsigned long long)most, (unsigned long long)bound, (unsigned long long)distinct_states,
-          why[0] ? ": " : "", why);
-    free(o.rec);
-    free(labels), free(vecs), free(recs);
+          always ? " (the tables allow repeats everywhere)" : "", why[0] ? ": " : "", why);
+    free(o.rec), free(got.rec);
+    free(labels), free(vecs);
     ref_free(&ref);
     explore_gpu_fast_close(x);
     return 1;

@@ -404,6 +404,21 @@ static int rec_cmp(const void *a, const void *b)
     return memcmp(a, b, (1 + g_sort_words) * 4);
 }
 
+/* Sorts o's records and drops repeats. */
+static void sc_sort_unique(struct succs *o)
+{
+    const uint32_t W = o->words;
+    if (o->n < 2)
+        return;
+    g_sort_words = W;
+    qsort(o->rec, o->n, (1 + W) * 4, rec_cmp);
+    uint32_t m = 1;
+    for (uint32_t i = 1; i < o->n; i++)
+        if (memcmp(o->rec + (size_t)i * (1 + W), o->rec + (size_t)(m - 1) * (1 + W), (1 + W) * 4))
+            memcpy(o->rec + (size_t)m++ * (1 + W), o->rec + (size_t)i * (1 + W), (1 + W) * 4);
+    o->n = m;
+}
+
 /* Targets of component c in local state s for class k (sync) */
 static void class_targets(const struct image *img, uint32_t c, uint32_t s, uint32_t k, struct tlist *out)
 {
@@ -489,15 +504,7 @@ static void ref_succ(const struct image *img, const uint32_t *v, struct succs *o
     }
     for (uint32_t i = 0; i < 64; i++)
         free(tl[i].t);
-    if (o->n > 1) {
-        g_sort_words = W;
-        qsort(o->rec, o->n, (1 + W) * 4, rec_cmp);
-        uint32_t m = 1;
-        for (uint32_t i = 1; i < o->n; i++)
-            if (memcmp(o->rec + (size_t)i * (1 + W), o->rec + (size_t)(m - 1) * (1 + W), (1 + W) * 4))
-                memcpy(o->rec + (size_t)m++ * (1 + W), o->rec + (size_t)i * (1 + W), (1 + W) * 4);
-        o->n = m;
-    }
+    sc_sort_unique(o);
 }
 
 struct ref_edge {
