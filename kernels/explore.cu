@@ -644,7 +644,7 @@ extern "C" struct explore_gpu_fast *explore_gpu_fast_open(const struct image *im
     struct explore_gpu_fast *x = (struct explore_gpu_fast *)calloc(1, sizeof *x);
     if (!x || gx_fast_build(img, &x->h, anchored) != WX_OK) {
         free(x);
-        wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (fast generator tables)");
+        wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cannot build the fast generator's tables (out of host memory or past their limits)");
         return NULL;
     }
     struct gpu_fast &f = x->f;
