@@ -274,7 +274,7 @@ int main(int argc, char **argv)
                 "%.3f in %u levels (SCC of %llu), colour %.3f in %u rounds, %u levels in all, "
                 "relabel %.3f, counts %.3f; %u multi-source rounds %.3f ms, %llu pivots; CPU "
                 "residue %llu vertices %llu edges %.3f ms, reason %d; detection %u passes, %llu "
-                "SCCs of %llu vertices; symmetric %d (check %.3f ms), connected components %d; "
+                "SCCs of %llu vertices, %llu closures, P %.3f ms, D %.3f ms; symmetric %d (check %.3f ms), connected components %d; "
                 "allocation %.3f ms)\n",
                 k, st.total_ms, st.transpose_ms, st.transpose_sorted ? "sort" : "count", st.trim_ms,
                 st.trim_sweeps,
@@ -284,8 +284,9 @@ int main(int argc, char **argv)
                 (unsigned long long)st.fb_pivots, (unsigned long long)st.residue_n,
                 (unsigned long long)st.residue_m, st.residue_ms, st.residue_reason,
                 st.detect_passes, (unsigned long long)st.detect_sccs,
-                (unsigned long long)st.detect_vertices, st.symmetric, st.symmetric_ms,
-                st.components, st.alloc_ms);
+                (unsigned long long)st.detect_vertices, (unsigned long long)st.detect_tries,
+                st.detect_p_ms, st.detect_d_ms, st.symmetric, st.symmetric_ms, st.components,
+                st.alloc_ms);
         if (k == 0)
             continue; /* warm-up */
         times[k - 1] = st.total_ms;
@@ -368,12 +369,14 @@ int main(int argc, char **argv)
         if (rc == WX_OK)
             printf("VARIANT %s %s %.3f ms (transpose %.3f, trim %.3f in %u sweeps, pivot %.3f, colour "
                    "%.3f in %u rounds, multi-source %.3f in %u rounds, CPU residue %llu vertices "
-                   "%.3f ms, %u levels, detection %u passes %llu SCCs) sccs %llu %s\n",
+                   "%.3f ms, %u levels, detection %u passes %llu SCCs %llu closures P %.3f D %.3f) "
+                   "sccs %llu %s\n",
                    name, variants[vi].name, vbest.total_ms, vbest.transpose_ms, vbest.trim_ms,
                    vbest.trim_sweeps,
                    vbest.pivot_ms, vbest.colour_ms, vbest.rounds, vbest.fb_ms, vbest.fb_rounds,
                    (unsigned long long)vbest.residue_n, vbest.residue_ms, vbest.levels,
                    vbest.detect_passes, (unsigned long long)vbest.detect_sccs,
+                   (unsigned long long)vbest.detect_tries, vbest.detect_p_ms, vbest.detect_d_ms,
                    (unsigned long long)vr.n_sccs, vr.n_sccs == r.n_sccs ? "same count" : "COUNT DIFFERS");
     }
     uint32_t *ids = NULL;

@@ -1494,8 +1494,9 @@ struct scc_trim_body {
  * degrees less self-loops (no neighbour reads).  *removed += claims.
  * cnt: the queue's three counters, all 0 on entry.  DETECT: small-SCC
  * detection between peeling stretches (see scc_trim_body); dstat[0..2]
- * += passes, SCCs found, their vertices; body.ccnt[0..1] and dstat[3..4]
- * (tries / finds of the current chunk) 0 on entry, body.cstamp all 0. */
+ * += passes, SCCs found, their vertices; dstat[3..4] += closures tried,
+ * SCCs they found; dstat[5..6] += device time of the P and D phases, ns;
+ * body.ccnt[0..1] and dstat[3..4] 0 on entry, body.cstamp all 0. */
 extern __shared__ uint32_t scc_dsm[]; /* the detection's sets (TRIM_DETECT_SMEM bytes) */
 
 template <bool BUDGET, bool DETECT>
@@ -1569,6 +1570,11 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
         uint32_t *clo = scc_dsm + threadIdx.x, *scc = clo + TRIM_DETECT_MAX * blockDim.x;
         uint32_t s = 0; /* this thread's SCC from the last D, in scc[] */
         unsigned long long finds_before = 0;
+        /* where a level's time goes (thread 0 of block 0, device clock,
+         * barriers included): P and D phases, ns; the loop's last P counts
+         * as P */
+        const bool clocked = blockIdx.x == 0 && threadIdx.x == 0;
+        unsigned long long t_p = 0, t_d = 0, t_mark = clocked ? scc_now_ns() : 0;
         bool detecting = true;
         for (;;) {
             /* ---- P ---- */
@@ -1636,6 +1642,11 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
             if (timer && scc_now_ns() > t_end)
                 *abort_f = 1;
             grid.sync();
+            if (clocked) {
+                const unsigned long long t = scc_now_ns();
+                t_p += t - t_mark;
+                t_mark = t;
+            }
             if ((BUDGET && scc_ldcg64(abort_f)) || !detecting) {
                 level++;
                 break;
@@ -1686,8 +1697,17 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
             }
             const uint64_t next = scc_ldcg64(body.cnt + (level + 1) % 3);
             level++;
+            if (clocked) {
+                const unsigned long long t = scc_now_ns();
+                t_d += t - t_mark;
+                t_mark = t;
+            }
             if (next == 0 && found == 0 && (cp <= lim || lim < stride))
                 break;
+        }
+        if (clocked) {
+            dstat[5] += t_p;
+            dstat[6] += t_d;
         }
         if (!detecting && !(BUDGET && scc_ldcg64(abort_f))) {
             /* finish the peeling without detection */
@@ -2118,7 +2138,7 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
      * per phase, and topology sweeps that stop when they stop paying were
      * measured cheaper (grid-DAG: 30 ms vs 9 ms over 14 phases) */
     if (w->coop && w->all_live) {
-        unsigned long long removed = 0, dstat[3];
+        unsigned long long removed = 0, dstat[7];
         CK(cudaMemset(w->cnt + CNT_TRIM, 0, sizeof removed));
         CK(cudaMemset(w->cnt + CNT_Q, 0, 3 * sizeof removed));
         CK(cudaMemset(w->cnt + CNT_CAND, 0, 9 * sizeof removed)); /* CNT_CAND, CNT_DSTAT */
@@ -2155,6 +2175,9 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
             st->detect_passes += (uint32_t)dstat[0];
             st->detect_sccs += dstat[1];
             st->detect_vertices += dstat[2];
+            st->detect_tries += dstat[3];
+            st->detect_p_ms += 1e-6 * (double)dstat[5];
+            st->detect_d_ms += 1e-6 * (double)dstat[6];
         }
         CK(cudaMemcpy(&removed, w->cnt + CNT_TRIM, sizeof removed, cudaMemcpyDeviceToHost));
         uint32_t levels0 = w->levels;

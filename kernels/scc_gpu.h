@@ -56,6 +56,10 @@ struct scc_gpu_stats {
     double round_ms[SCC_GPU_ROUND_INFO];
     uint32_t detect_passes;   /* small-SCC detection passes of the first trim */
     uint64_t detect_sccs, detect_vertices; /* SCCs (and vertices) they found */
+    uint64_t detect_tries;    /* closures they computed                      */
+    double detect_p_ms, detect_d_ms; /* the first trim's time (device clock,
+                                 barriers included) in its P phases
+                                 (releases) and D phases (closures)        */
     int symmetric;            /* 1: the graph was its own transpose (no
                                  transposition, one-way pivot search)      */
     double symmetric_ms;      /* the symmetry check (in transpose_ms)      */
