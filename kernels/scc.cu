@@ -1304,6 +1304,16 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
                                      tries no more) */
 #define TRIM_DETECT_EDGES 1024 /* edges a closure may read before it gives up (hubs) */
 #define CAND_CAP 4             /* candidates a thread buffers per item before single atomics */
+#ifndef RELEASE_GROUP
+#define RELEASE_GROUP 8        /* edges of a released vertex whose updates are issued together */
+#endif
+#ifndef TRIM_VISIT
+#define TRIM_VISIT 2           /* closure members a detection thread visits at once */
+#endif
+#ifndef TRIM_GROUP
+#define TRIM_GROUP 8           /* their edges whose loads are issued together */
+#endif
+static_assert(TRIM_DETECT_MAX <= 32, "a closure's edge masks are 32-bit words");
 struct scc_trim_body {
     const uint64_t *off, *roff;
     const uint32_t *tgt, *rsrc, *reg;
@@ -1326,60 +1336,59 @@ struct scc_trim_body {
     {
         /* Latency, not bandwidth, bounds a peeling level (frontiers of a few
          * hundred vertices, each thread a chain of dependent round trips):
-         * edges go in groups of 4 whose decrements are issued together, and
+         * edges go in groups of RELEASE_GROUP (out- and in-edges in one
+         * list) whose decrements are issued together, and
          * there is no "is w live" read before the decrement -- a finished
          * vertex's count no longer matters (its claim CAS fails), and a live
          * w is still lowered exactly once per edge from each claimed
          * in-neighbour.  One region (the first trim): no region reads. */
         const uint32_t r = one_region ? 0 : reg[v];
         const uint64_t ob = off[v], oe = off[v + 1], rb = roff[v], re = roff[v + 1];
+        /* out-edges (lowering cin) then in-edges (lowering cout) as one
+         * list, so that a vertex of a few edges each way is one group */
+        const uint64_t dout = oe - ob, tot = dout + (re - rb);
         uint32_t found = 0;
-        for (int dir = 0; dir < 2; dir++) {
-            const uint32_t *adj = dir ? rsrc : tgt;
-            uint32_t *c = dir ? cout : cin; /* v -> w lowers cin[w] */
-            for (uint64_t e = dir ? rb : ob, end = dir ? re : oe; e < end; e += 4) {
-                uint32_t w[4], old[4];
-                bool ok[4];
+        for (uint64_t s0 = 0; s0 < tot; s0 += RELEASE_GROUP) {
+            uint32_t w[RELEASE_GROUP], old[RELEASE_GROUP], res[RELEASE_GROUP];
+            uint32_t ok = 0, cand = 0;
 #pragma unroll
-                for (int k = 0; k < 4; k++) {
-                    ok[k] = e + k < end;
-                    w[k] = ok[k] ? adj[e + k] : v;
-                }
+            for (int k = 0; k < RELEASE_GROUP; k++) {
+                const uint64_t sl = s0 + k;
+                w[k] = sl < dout ? tgt[ob + sl] : sl < tot ? rsrc[rb + (sl - dout)] : v;
+            }
 #pragma unroll
-                for (int k = 0; k < 4; k++) {
-                    ok[k] = w[k] != v && (one_region || reg[w[k]] == r);
-                    old[k] = ok[k] ? atomicSub(&c[w[k]], 1u) : 0u;
-                }
-                /* then the candidates' liveness reads, then their stamps
-                 * and the claims' CAS, each step's round trips together */
-                bool cand[4];
-                uint32_t res[4];
+            for (int k = 0; k < RELEASE_GROUP; k++) {
+                if (w[k] != v && (one_region || reg[w[k]] == r))
+                    ok |= 1u << k;
+                old[k] = (ok >> k) & 1u ? atomicSub(&(s0 + k < dout ? cin : cout)[w[k]], 1u) : 0u;
+            }
+            /* then the candidates' liveness reads, then their stamps
+             * and the claims' CAS, each step's round trips together */
 #pragma unroll
-                for (int k = 0; k < 4; k++) {
-                    cand[k] = ok[k] && detect && old[k] >= 2u && old[k] <= TRIM_DETECT_COUNT + 1;
-                    cand[k] = cand[k] && scc_vload(&rep[w[k]]) == SCC_UNSET;
-                }
+            for (int k = 0; k < RELEASE_GROUP; k++)
+                if (((ok >> k) & 1u) && detect && old[k] >= 2u && old[k] <= TRIM_DETECT_COUNT + 1 &&
+                    scc_vload(&rep[w[k]]) == SCC_UNSET)
+                    cand |= 1u << k;
 #pragma unroll
-                for (int k = 0; k < 4; k++)
-                    res[k] = cand[k] ? atomicExch(&cstamp[w[k]], pass)
-                             : ok[k] && old[k] == 1u ? atomicCAS(&rep[w[k]], SCC_UNSET, w[k])
-                                                     : 0u;
+            for (int k = 0; k < RELEASE_GROUP; k++)
+                res[k] = (cand >> k) & 1u ? atomicExch(&cstamp[w[k]], pass)
+                         : ((ok >> k) & 1u) && old[k] == 1u ? atomicCAS(&rep[w[k]], SCC_UNSET, w[k])
+                                                            : 0u;
 #pragma unroll
-                for (int k = 0; k < 4; k++) {
-                    if (cand[k] && res[k] != pass) {
-                        if (cn < CAND_CAP)
-                            cbuf[cn++] = w[k];
-                        else
-                            ((pass & 1) ? cand1 : cand0)[atomicAdd(&ccnt[pass & 1], 1ull)] = w[k];
-                    } else if (ok[k] && old[k] == 1u && res[k] == SCC_UNSET) {
-                        mine++;
-                        found++;
-                        last = w[k];
-                        if (nb < PUSH_CAP)
-                            buf[nb++] = w[k];
-                        else
-                            next_a[atomicAdd(ncnt_a, 1ull)] = w[k];
-                    }
+            for (int k = 0; k < RELEASE_GROUP; k++) {
+                if (((cand >> k) & 1u) && res[k] != pass) {
+                    if (cn < CAND_CAP)
+                        cbuf[cn++] = w[k];
+                    else
+                        ((pass & 1) ? cand1 : cand0)[atomicAdd(&ccnt[pass & 1], 1ull)] = w[k];
+                } else if (((ok >> k) & 1u) && old[k] == 1u && res[k] == SCC_UNSET) {
+                    mine++;
+                    found++;
+                    last = w[k];
+                    if (nb < PUSH_CAP)
+                        buf[nb++] = w[k];
+                    else
+                        next_a[atomicAdd(ncnt_a, 1ull)] = w[k];
                 }
             }
         }
@@ -1415,77 +1424,124 @@ struct scc_trim_body {
         }
     }
 
-    /* Is x in set[0..k)?  (A thread's sets live in shared memory, entry j
-     * at set[j * blockDim.x]: scans of local arrays missed L1 and made a
-     * detection pass cost ~1 ms on the H100.) */
-    __device__ static bool in_set(const uint32_t *set, uint32_t k, uint32_t x)
-    {
-        for (uint32_t j = 0; j < k; j++)
-            if (set[j * blockDim.x] == x)
-                return true;
-        return false;
-    }
-
     /* v's SCC into scc[] (returns its size), when v's backward (dir 0) or
-     * forward (dir 1) closure among live vertices has at most K vertices;
-     * 0 otherwise.  clo and scc: this thread's sets (see in_set).  Reads
-     * rep, which no thread writes meanwhile. */
+     * forward (dir 1) closure B among live vertices has at most K vertices;
+     * 0 otherwise.  Reads rep, which no thread writes meanwhile.
+     *
+     * clo and scc are this thread's sets in shared memory, entry j at
+     * [j * blockDim.x] (scans of local arrays missed L1 and made a
+     * detection pass cost ~1 ms on the H100).  clo[j] is B's j-th member
+     * in discovery order; while B grows, scc[j] is a bit mask over B: bit
+     * t set when the edge between clo[t] and clo[j] goes the closure's way
+     * (dir 0: clo[t] -> clo[j]; dir 1: clo[j] -> clo[t]).  Every live
+     * neighbour of a visited member is in B, so once every member is
+     * visited the masks hold all of B's internal edges, and
+     *   S = {x in B : v reaches x within B}   (dir 0; dir 1: x reaches v)
+     * is the fixpoint of "x joins S when mask[x] meets S", the same
+     * formula both ways.  This replaced a second pass over S's members'
+     * edges in global memory.
+     *
+     * Latency, not bandwidth, bounds a D phase (each thread one closure, a
+     * chain of dependent round trips; the level waits for the slowest):
+     * so members are visited TRIM_VISIT at a time, their offsets loaded
+     * together, and their edges in groups of TRIM_GROUP whose target loads
+     * and then liveness loads are issued together; one scan of clo looks
+     * up a whole group. */
     __device__ uint32_t small_scc(uint32_t v, int dir, uint32_t *clo, uint32_t *scc) const
     {
-        const uint64_t *o = dir ? off : roff, *o2 = dir ? roff : off;
-        const uint32_t *adj = dir ? tgt : rsrc, *adj2 = dir ? rsrc : tgt;
+        const uint64_t *o = dir ? off : roff;
+        const uint32_t *adj = dir ? tgt : rsrc;
         const uint32_t r = one_region ? 0 : reg[v], bd = blockDim.x;
-        uint32_t k = 0, edges = 0;
-        clo[bd * k++] = v;
-        for (uint32_t i = 0; i < k; i++) {
-            const uint32_t u = clo[bd * i];
-            const uint64_t b = o[u], end = o[u + 1];
-            edges += (uint32_t)min(end - b, (uint64_t)TRIM_DETECT_EDGES + 1);
+        uint32_t k = 1, edges = 0;
+        clo[0] = v;
+        scc[0] = 0;
+        for (uint32_t i = 0; i < k;) {
+            /* the next TRIM_VISIT members (the BFS queue is clo itself) */
+            uint64_t b[TRIM_VISIT];
+            uint32_t cum[TRIM_VISIT]; /* edges of members i .. i + j, inclusive */
+            const uint32_t nv = min(k - i, (uint32_t)TRIM_VISIT);
+#pragma unroll
+            for (uint32_t j = 0; j < TRIM_VISIT; j++) {
+                const uint32_t u = clo[bd * (i + (j < nv ? j : 0))];
+                b[j] = o[u];
+                cum[j] = j < nv ? (uint32_t)min(o[u + 1] - b[j], (uint64_t)TRIM_DETECT_EDGES + 1) : 0;
+            }
+#pragma unroll
+            for (uint32_t j = 1; j < TRIM_VISIT; j++)
+                cum[j] += cum[j - 1];
+            edges += cum[TRIM_VISIT - 1];
             if (edges > TRIM_DETECT_EDGES)
                 return 0;
-            /* edges in groups of 4 whose loads are issued together: a
-             * level waits for its slowest closure, a chain of dependent
-             * round trips (H100, grid-DAG: ~270 us a level with one edge
-             * at a time) */
-            for (uint64_t e = b; e < end; e += 4) {
-                uint32_t w[4], live[4];
+            const uint32_t tot = cum[TRIM_VISIT - 1];
+            for (uint32_t s0 = 0; s0 < tot; s0 += TRIM_GROUP) {
+                uint32_t w[TRIM_GROUP], at[TRIM_GROUP], live = 0;
 #pragma unroll
-                for (int j = 0; j < 4; j++)
-                    w[j] = e + j < end ? adj[e + j] : SCC_UNSET;
+                for (uint32_t j = 0; j < TRIM_GROUP; j++) {
+                    const uint32_t sl = s0 + j;
+                    uint32_t m = 0; /* the member slot sl belongs to */
 #pragma unroll
-                for (int j = 0; j < 4; j++)
-                    live[j] = w[j] != SCC_UNSET && __ldcg(&rep[w[j]]) == SCC_UNSET &&
-                              (one_region || reg[w[j]] == r);
+                    for (uint32_t q = 0; q + 1 < TRIM_VISIT; q++)
+                        m += sl >= cum[q];
+                    w[j] = sl < tot ? adj[b[m] + (sl - (m ? cum[m - 1] : 0))] : SCC_UNSET;
+                }
 #pragma unroll
-                for (int j = 0; j < 4; j++) {
-                    if (!live[j] || in_set(clo, k, w[j]))
+                for (uint32_t j = 0; j < TRIM_GROUP; j++)
+                    if (w[j] != SCC_UNSET && __ldcg(&rep[w[j]]) == SCC_UNSET &&
+                        (one_region || reg[w[j]] == r))
+                        live |= 1u << j;
+                /* positions in B (SCC_UNSET: not yet there) */
+#pragma unroll
+                for (uint32_t j = 0; j < TRIM_GROUP; j++)
+                    at[j] = SCC_UNSET;
+                for (uint32_t t = 0; t < k; t++) {
+                    const uint32_t x = clo[bd * t];
+#pragma unroll
+                    for (uint32_t j = 0; j < TRIM_GROUP; j++)
+                        at[j] = x == w[j] ? t : at[j];
+                }
+#pragma unroll
+                for (uint32_t j = 0; j < TRIM_GROUP; j++) {
+                    if (!((live >> j) & 1u))
                         continue;
-                    if (k == detect)
-                        return 0; /* more than K */
-                    clo[bd * k++] = w[j];
+                    /* a repeat of an earlier target of this group (parallel
+                     * edges, or both members' neighbour) appended just now */
+#pragma unroll
+                    for (uint32_t q = 0; q < j; q++)
+                        if (at[j] == SCC_UNSET && ((live >> q) & 1u) && w[q] == w[j])
+                            at[j] = at[q];
+                    if (at[j] == SCC_UNSET) {
+                        if (k == detect)
+                            return 0; /* more than K */
+                        clo[bd * k] = w[j];
+                        scc[bd * k] = 0;
+                        at[j] = k++;
+                    }
+                    const uint32_t sl = s0 + j;
+                    uint32_t m = 0;
+#pragma unroll
+                    for (uint32_t q = 0; q + 1 < TRIM_VISIT; q++)
+                        m += sl >= cum[q];
+                    scc[bd * (i + m)] |= 1u << at[j];
                 }
             }
+            i += nv;
         }
-        /* the closure is complete: S = the members v reaches the other way */
+        /* the closure is complete: S from the masks (Gauss-Seidel sweeps,
+         * at most |S| + 1 of them), then S's members into scc[] (entry s
+         * is written after mask s and all before it were last read) */
+        uint32_t in_s = 1u;
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (uint32_t t = 1; t < k; t++)
+                if (!((in_s >> t) & 1u) && (scc[bd * t] & in_s)) {
+                    in_s |= 1u << t;
+                    grew = true;
+                }
+        }
         uint32_t s = 0;
-        scc[bd * s++] = v;
-        for (uint32_t i = 0; i < s; i++) {
-            const uint32_t u = scc[bd * i];
-            const uint64_t b = o2[u], end = o2[u + 1];
-            edges += (uint32_t)min(end - b, (uint64_t)TRIM_DETECT_EDGES + 1);
-            if (edges > 2 * TRIM_DETECT_EDGES)
-                return 0;
-            for (uint64_t e = b; e < end; e += 4) {
-                uint32_t w[4];
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    w[j] = e + j < end ? adj2[e + j] : SCC_UNSET;
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    if (w[j] != SCC_UNSET && in_set(clo, k, w[j]) && !in_set(scc, s, w[j]))
-                        scc[bd * s++] = w[j];
-            }
-        }
+        for (uint32_t t = 0; t < k; t++)
+            if ((in_s >> t) & 1u)
+                scc[bd * s++] = clo[bd * t];
         return s;
     }
 };
@@ -1664,10 +1720,13 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
                 const uint32_t *cl = (level & 1) ? body.cand1 : body.cand0;
                 if (tid < cp && tid < lim) {
                     const uint32_t v = __ldcg(cl + tid);
-                    if (__ldcg(&body.rep[v]) == SCC_UNSET) {
-                        if (__ldcg(&body.cin[v]) <= TRIM_DETECT_COUNT)
+                    /* three independent loads, one round trip */
+                    const uint32_t rv = __ldcg(&body.rep[v]), ci = __ldcg(&body.cin[v]),
+                                   co = __ldcg(&body.cout[v]);
+                    if (rv == SCC_UNSET) {
+                        if (ci <= TRIM_DETECT_COUNT)
                             s = body.small_scc(v, 0, clo, scc);
-                        if (!s && __ldcg(&body.cout[v]) <= TRIM_DETECT_COUNT)
+                        if (!s && co <= TRIM_DETECT_COUNT)
                             s = body.small_scc(v, 1, clo, scc);
                         atomicAdd(dstat + 3, 1ull);
                         if (s)
