@@ -1296,7 +1296,10 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
                                   12.5-13.0 (trim +0.4 ms: one sampled D phase), off
                                   12.7; torus: no candidates.  (Detection only when the
                                   queue ran dry, sixth session: 81.4 with K 24.) */
-#define TRIM_DETECT_SMEM (2u * TRIM_DETECT_MAX * SCC_COOP_BLOCK * 4u)
+#ifndef TRIM_DETECT_BLOCK
+#define TRIM_DETECT_BLOCK 768 /* threads per block of the trim with detection */
+#endif
+#define TRIM_DETECT_SMEM (2u * TRIM_DETECT_MAX * TRIM_DETECT_BLOCK * 4u)
 #define TRIM_DETECT_COUNT 2    /* a decrement leaving a count in [1, this] makes a candidate,
                                   whose closure is tried in that direction */
 #define TRIM_DETECT_YIELD 16   /* detection stops when SCCs found * this < closures tried */
@@ -1493,7 +1496,7 @@ struct scc_trim_body {
 #pragma unroll
                 for (uint32_t j = 0; j < TRIM_GROUP; j++)
                     at[j] = SCC_UNSET;
-                for (uint32_t t = 0; t < k; t++) {
+                for (uint32_t t = 0; live && t < k; t++) {
                     const uint32_t x = clo[bd * t];
 #pragma unroll
                     for (uint32_t j = 0; j < TRIM_GROUP; j++)
@@ -1556,7 +1559,7 @@ struct scc_trim_body {
 extern __shared__ uint32_t scc_dsm[]; /* the detection's sets (TRIM_DETECT_SMEM bytes) */
 
 template <bool BUDGET, bool DETECT>
-__global__ void __launch_bounds__(SCC_COOP_BLOCK, 1)
+__global__ void __launch_bounds__(DETECT ? TRIM_DETECT_BLOCK : SCC_COOP_BLOCK, 1)
 scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
               struct scc_trim_body body, unsigned long long *removed, unsigned long long *lv,
               unsigned long long budget_ns, unsigned long long *abort_f, unsigned long long *dstat)
@@ -2029,14 +2032,14 @@ enum { CNT_TRIM = 0, CNT_LIVE = 1, CNT_SUM = 2, CNT_A = CNT_SUM + SUM_N, CNT_B =
 /* Launches a persistent kernel with all its blocks resident: as many per SM
  * as fit (or w->coop_blocks_per_sm, if fewer), times the SMs. */
 static int coop_launch_smem(struct scc_work *w, int which, const void *func, void **args,
-                            size_t smem, struct wx_error *err)
+                            size_t smem, unsigned block, struct wx_error *err)
 {
     int rc = WX_OK;
     if (!w->coop_grid[which]) {
         int per_sm = 0;
         if (smem > 48 * 1024)
             CK(cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, SCC_COOP_BLOCK, smem));
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, (int)block, smem));
         if (per_sm < 1) {
             rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
                          "GPU SCC: a persistent kernel does not fit on an SM");
@@ -2046,7 +2049,7 @@ static int coop_launch_smem(struct scc_work *w, int which, const void *func, voi
             per_sm = (int)w->coop_blocks_per_sm;
         w->coop_grid[which] = (unsigned)per_sm * (unsigned)w->sms;
     }
-    CK(cudaLaunchCooperativeKernel(func, dim3(w->coop_grid[which]), dim3(SCC_COOP_BLOCK), args, smem,
+    CK(cudaLaunchCooperativeKernel(func, dim3(w->coop_grid[which]), dim3(block), args, smem,
                                    0));
 out:
     return rc;
@@ -2055,7 +2058,7 @@ out:
 static int coop_launch(struct scc_work *w, int which, const void *func, void **args,
                        struct wx_error *err)
 {
-    return coop_launch_smem(w, which, func, args, 0, err);
+    return coop_launch_smem(w, which, func, args, 0, SCC_COOP_BLOCK, err);
 }
 
 /* After a persistent engine: w->level from the kernel's last level, and
@@ -2218,9 +2221,9 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
         if (w->trim_detect)
             rc = bud ? coop_launch_smem(w, COOP_TRIM_DETECT + 1,
                                         (const void *)scc_trim_coop<true, true>, args,
-                                        TRIM_DETECT_SMEM, err)
+                                        TRIM_DETECT_SMEM, TRIM_DETECT_BLOCK, err)
                      : coop_launch_smem(w, COOP_TRIM_DETECT, (const void *)scc_trim_coop<false, true>,
-                                        args, TRIM_DETECT_SMEM, err);
+                                        args, TRIM_DETECT_SMEM, TRIM_DETECT_BLOCK, err);
         else
             rc = bud ? coop_launch(w, COOP_TRIM + 1, (const void *)scc_trim_coop<true, false>, args,
                                    err)
