@@ -1297,7 +1297,7 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
                                   12.7; torus: no candidates.  (Detection only when the
                                   queue ran dry, sixth session: 81.4 with K 24.) */
 #ifndef TRIM_DETECT_BLOCK
-#define TRIM_DETECT_BLOCK 768 /* threads per block of the trim with detection */
+#define TRIM_DETECT_BLOCK 512 /* threads per block of the trim with detection */
 #endif
 #define TRIM_DETECT_SMEM (2u * TRIM_DETECT_MAX * TRIM_DETECT_BLOCK * 4u)
 #define TRIM_DETECT_COUNT 2    /* a decrement leaving a count in [1, this] makes a candidate,
@@ -1359,18 +1359,24 @@ struct scc_trim_body {
                 const uint64_t sl = s0 + k;
                 w[k] = sl < dout ? tgt[ob + sl] : sl < tot ? rsrc[rb + (sl - dout)] : v;
             }
+            /* the decrements, and with them (when detecting) the
+             * targets' liveness reads for the candidate test: a stale
+             * "live" only makes a candidate that D skips (it re-reads
+             * rep), so the read need not wait for the decrement */
+            uint32_t live[RELEASE_GROUP];
 #pragma unroll
             for (int k = 0; k < RELEASE_GROUP; k++) {
                 if (w[k] != v && (one_region || reg[w[k]] == r))
                     ok |= 1u << k;
                 old[k] = (ok >> k) & 1u ? atomicSub(&(s0 + k < dout ? cin : cout)[w[k]], 1u) : 0u;
+                live[k] = detect && ((ok >> k) & 1u) ? scc_vload(&rep[w[k]]) : 0u;
             }
-            /* then the candidates' liveness reads, then their stamps
-             * and the claims' CAS, each step's round trips together */
+            /* then the candidates' stamps and the claims' CAS, their
+             * round trips together */
 #pragma unroll
             for (int k = 0; k < RELEASE_GROUP; k++)
                 if (((ok >> k) & 1u) && detect && old[k] >= 2u && old[k] <= TRIM_DETECT_COUNT + 1 &&
-                    scc_vload(&rep[w[k]]) == SCC_UNSET)
+                    live[k] == SCC_UNSET)
                     cand |= 1u << k;
 #pragma unroll
             for (int k = 0; k < RELEASE_GROUP; k++)
@@ -1518,6 +1524,10 @@ struct scc_trim_body {
                         clo[bd * k] = w[j];
                         scc[bd * k] = 0;
                         at[j] = k++;
+                        /* its offsets are read when it is visited, a few
+                         * round trips from now: fetch them into L2 (no
+                         * register waits for a prefetch) */
+                        asm volatile("prefetch.L2 [%0];" ::"l"(o + w[j]));
                     }
                     const uint32_t sl = s0 + j;
                     uint32_t m = 0;
@@ -1641,6 +1651,11 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
             if (!detecting)
                 body.detect = 0;
             const uint64_t ca = scc_ldcg64(body.cnt + level % 3);
+            /* this thread's first queue item, read now so that the round
+             * trip overlaps the election below */
+            const uint64_t i0s = (uint64_t)blockIdx.x * blockDim.x;
+            const uint32_t *cur = (level & 1) ? body.q1 : body.q0;
+            const uint32_t vq0 = i0s + threadIdx.x < ca ? __ldcg(cur + i0s + threadIdx.x) : 0;
             if (blockIdx.x == 0 && threadIdx.x == 0) {
                 body.cnt[(level + 2) % 3] = 0;
                 body.ccnt[(level + 1) & 1] = 0; /* read in the last D, refilled from the next */
@@ -1654,10 +1669,19 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
                     for (uint32_t j = 0; j < s; j++)
                         body.rep[scc[j * blockDim.x]] = r;
                     body.mine += s;
-                    atomicAdd(dstat + 1, 1ull);
-                    atomicAdd(dstat + 2, (unsigned long long)s);
                 } else {
                     s = 0;
+                }
+            }
+            {
+                /* the counts, one atomic per warp: tens of thousands of
+                 * same-address atomics per level would queue at one L2
+                 * slice */
+                const unsigned long long sccs = warp_sum64(s ? 1ull : 0ull),
+                                         members = warp_sum64(s);
+                if ((threadIdx.x & 31) == 0 && sccs) {
+                    atomicAdd(dstat + 1, sccs);
+                    atomicAdd(dstat + 2, members);
                 }
             }
             {
@@ -1684,20 +1708,37 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
                 unsigned long long *qc = body.cnt + (level + 1) % 3;
                 uint32_t *cl = (level & 1) ? body.cand1 : body.cand0;
                 unsigned long long *cc = body.ccnt + (level & 1);
-                for (uint32_t p0 = 0; p0 < total; p0 += 32) { /* warp-uniform */
-                    const uint32_t p = p0 + lane;
+                /* one loop over both: the SCC members (32 per warp and
+                 * round) and the level's queue (grid-strided, chains
+                 * followed on narrow levels as in body.level), so that a
+                 * thread's two releases share one pair of warp flushes */
+                const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+                const uint32_t hops = ca <= CHAIN_FRONTIER ? chain_hops : 0;
+                for (uint64_t p0 = 0, i0 = i0s; p0 < total || i0 < ca; p0 += 32, i0 += stride) {
+                    /* warp-uniform: total is the warp's, i0 the block's */
+                    const uint64_t p = p0 + lane, i = i0 + threadIdx.x;
                     uint32_t buf[PUSH_CAP], cbuf[CAND_CAP], nb = 0, cn = 0, last = 0;
                     if (p < total)
                         body.release(wl[(p & 31) + (p >> 5) * blockDim.x], buf, nb, last, q, qc,
                                      cbuf, cn);
+                    if (i < ca) {
+                        uint32_t v = i0 == i0s ? vq0 : __ldcg(cur + i);
+                        for (uint32_t hop = 0;; hop++) {
+                            /* follow v's one new claim at once when it is
+                             * the only vertex buffered */
+                            const uint32_t found = body.release(v, buf, nb, last, q, qc, cbuf, cn);
+                            if (found != 1 || nb != 1 || hop >= hops)
+                                break;
+                            nb = 0;
+                            v = last;
+                        }
+                    }
                     scc_flush2(true, nb, buf, q, qc, q, qc);
                     scc_flush2(true, cn, cbuf, cl, cc, cl, cc);
                 }
                 __syncwarp(); /* the list is read before D overwrites the sets */
                 s = 0;
             }
-            body.level(level, ca, 0, false, (uint64_t)blockIdx.x * blockDim.x,
-                       (uint64_t)gridDim.x * blockDim.x, ca <= CHAIN_FRONTIER ? chain_hops : 0);
             if (timer && scc_now_ns() > t_end)
                 *abort_f = 1;
             grid.sync();
@@ -1720,6 +1761,7 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
                                      ? min(stride, (uint64_t)TRIM_DETECT_MIN_TRIES) : stride;
             uint64_t found = 0;
             if (cp) {
+                unsigned long long tried = 0;
                 const uint32_t *cl = (level & 1) ? body.cand1 : body.cand0;
                 if (tid < cp && tid < lim) {
                     const uint32_t v = __ldcg(cl + tid);
@@ -1731,9 +1773,14 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
                             s = body.small_scc(v, 0, clo, scc);
                         if (!s && co <= TRIM_DETECT_COUNT)
                             s = body.small_scc(v, 1, clo, scc);
-                        atomicAdd(dstat + 3, 1ull);
-                        if (s)
-                            atomicAdd(dstat + 4, 1ull);
+                        tried = 1;
+                    }
+                }
+                { /* one atomic per warp (see P) */
+                    const unsigned long long tries = warp_sum64(tried), finds = warp_sum64(s ? 1ull : 0ull);
+                    if ((threadIdx.x & 31) == 0 && tries) {
+                        atomicAdd(dstat + 3, tries);
+                        atomicAdd(dstat + 4, finds);
                     }
                 }
                 /* more candidates than threads: the rest wait a level
