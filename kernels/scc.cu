@@ -1300,6 +1300,7 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
 #define TRIM_DETECT_BLOCK 512 /* threads per block of the trim with detection */
 #endif
 #define TRIM_DETECT_SMEM (2u * TRIM_DETECT_MAX * TRIM_DETECT_BLOCK * 4u)
+#define TRIM_HOPS 0            /* default of tuning trim_hops */
 #define TRIM_DETECT_COUNT 2    /* a decrement leaving a count in [1, this] makes a candidate,
                                   whose closure is tried in that direction */
 #define TRIM_DETECT_YIELD 16   /* detection stops when SCCs found * this < closures tried */
@@ -1329,6 +1330,8 @@ struct scc_trim_body {
     unsigned long long *ccnt; /* their lengths [2] */
     uint32_t *cstamp;        /* the last pass a vertex was made a candidate for */
     int one_region;          /* every live vertex in one region (no reg reads) */
+    uint32_t wide_hops;      /* detection's P: chain steps per queue item on levels wider
+                                than CHAIN_FRONTIER (tuning trim_hops) */
 
     /* v is claimed (rep already set, by this thread): lower its live
      * neighbours' counts, claim those reaching 0 (queued through buf), and
@@ -1713,7 +1716,7 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
                  * followed on narrow levels as in body.level), so that a
                  * thread's two releases share one pair of warp flushes */
                 const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-                const uint32_t hops = ca <= CHAIN_FRONTIER ? chain_hops : 0;
+                const uint32_t hops = ca <= CHAIN_FRONTIER ? chain_hops : body.wide_hops;
                 for (uint64_t p0 = 0, i0 = i0s; p0 < total || i0 < ca; p0 += 32, i0 += stride) {
                     /* warp-uniform: total is the warp's, i0 the block's */
                     const uint64_t p = p0 + lane, i = i0 + threadIdx.x;
@@ -2258,7 +2261,7 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
         struct scc_trim_body body = {w->off, w->roff, w->tgt, w->rsrc, w->reg, w->rep, w->col,
                                      w->reach, w->qa0, w->qa1, w->cnt + CNT_Q, 0,
                                      w->trim_detect, 0, w->qb0, w->qb1, w->cnt + CNT_CAND,
-                                     w->stamp_b, all_live};
+                                     w->stamp_b, all_live, tu->trim_hops};
         unsigned long long *rem = w->cnt + CNT_TRIM, *lv = w->cnt + CNT_LEVEL;
         unsigned long long *ab = w->cnt + CNT_ABORT, bud = budget_left(w);
         unsigned long long *ds = w->cnt + CNT_DSTAT;
@@ -2676,6 +2679,7 @@ extern "C" void scc_gpu_tuning_default(struct scc_gpu_tuning *t)
     t->pivot_local = PIVOT_LOCAL;
     t->pivot_wide = PIVOT_WIDE;
     t->trim_detect = TRIM_DETECT;
+    t->trim_hops = TRIM_HOPS;
     t->symmetric = 1;
 }
 
@@ -2716,6 +2720,7 @@ extern "C" int scc_gpu_tuning_parse(const char *spec, struct scc_gpu_tuning *t, 
         TUNE("pivot_local", pivot_local, uint32_t)
         TUNE("pivot_wide", pivot_wide, uint32_t)
         TUNE("trim_detect", trim_detect, uint32_t)
+        TUNE("trim_hops", trim_hops, uint32_t)
         TUNE("symmetric", symmetric, int)
 #undef TUNE
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "SCC tuning '%s': unknown field '%.*s'", spec,

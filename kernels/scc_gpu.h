@@ -156,6 +156,13 @@ struct scc_gpu_tuning {
      * graph: one sampled level, ~0.4 ms).  0: off; at most 24 (larger
      * values act as 24); default 24.                                     */
     uint32_t trim_detect;
+    /* The first trim with detection: on levels wider than 32 vertices, a
+     * thread whose queue item claims exactly one vertex releases that one
+     * at once, up to trim_hops times (on narrower levels chain_hops
+     * applies), so that the peeling front can move several steps in one
+     * level (a CPU model of the 200^3 grid-DAG: 1 step, 253 -> 224
+     * levels).  Any value gives the same result; default 0.             */
+    uint32_t trim_hops;
     /* Symmetric graphs (every edge u -> v matched by as many v -> u, e.g.
      * undirected graphs, tori): checked on the GPU, first on a sample of
      * 1024 edges, then (when all are matched) on every edge (a vertex of
