@@ -21,9 +21,12 @@
  * sweeps over the interleaved segment layout with degree bound 4 or 16,
  * the pivot searches without warp-shared wide vertices, without local
  * expansion, or with 4 local steps, the first trim without small-SCC
- * detection or with a closure bound of 16 or 24, the symmetric check off, or
+ * detection or with a closure bound of 16, 18, 20, 22 or 24, with 1 or 2
+ * chain steps on wide levels (trim_hops), the symmetric check off, or
  * symmetric graphs searched one way instead of as connected components);
- * --variants-new times only the multi-source and residue variants.
+ * each variant's ids must equal the default's (IDS DIFFER and exit 1
+ * otherwise); --variants-new times only the multi-source and residue
+ * variants.
  *   bench_gpu_scc --mec-random N
  * times mec_cpu against mec_gpu (incl. upload and download) on a random MDP
  * of N states and prints MECRESULT name states choices entries mecs rounds
@@ -349,6 +352,15 @@ int main(int argc, char **argv)
         {"symmetric-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "symmetric=0", 1},
         {"symmetric-2", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "symmetric=2", 1},
     };
+    /* the default's ids, against which every variant's are compared */
+    uint32_t *ref_ids = NULL, *var_ids = NULL;
+    int ids_differ = 0;
+    if (variants_on && rc == WX_OK) {
+        ref_ids = malloc(g.n_vertices * sizeof *ref_ids + 1);
+        var_ids = malloc(g.n_vertices * sizeof *var_ids + 1);
+        rc = ref_ids && var_ids ? scc_gpu_ids_download(d_comp, g.n_vertices, ref_ids, &err)
+                                : wx_fail(&err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    }
     for (size_t vi = 0; variants_on && rc == WX_OK && vi < sizeof variants / sizeof *variants; vi++) {
         if (variants_on == 2 && !variants[vi].is_new)
             continue;
@@ -374,6 +386,10 @@ int main(int argc, char **argv)
             if (rc == WX_OK && k > 0 && (k == 1 || vs.total_ms < vbest.total_ms))
                 vbest = vs;
         }
+        int same = 0;
+        if (rc == WX_OK && (rc = scc_gpu_ids_download(d_comp, g.n_vertices, var_ids, &err)) == WX_OK)
+            same = g.n_vertices == 0 || !memcmp(ref_ids, var_ids, g.n_vertices * sizeof *var_ids);
+        ids_differ |= !same;
         if (rc == WX_OK)
             printf("VARIANT %s %s %.3f ms (transpose %.3f, trim %.3f in %u sweeps, pivot %.3f, colour "
                    "%.3f in %u rounds, multi-source %.3f in %u rounds, CPU residue %llu vertices "
@@ -385,8 +401,11 @@ int main(int argc, char **argv)
                    (unsigned long long)vbest.residue_n, vbest.residue_ms, vbest.levels,
                    vbest.detect_passes, (unsigned long long)vbest.detect_sccs,
                    (unsigned long long)vbest.detect_tries, vbest.detect_p_ms, vbest.detect_d_ms,
-                   (unsigned long long)vr.n_sccs, vr.n_sccs == r.n_sccs ? "same count" : "COUNT DIFFERS");
+                   (unsigned long long)vr.n_sccs,
+                   vr.n_sccs != r.n_sccs ? "COUNT DIFFERS" : same ? "same ids" : "IDS DIFFER");
     }
+    free(ref_ids);
+    free(var_ids);
     uint32_t *ids = NULL;
     double download_ms = 0;
     if (rc == WX_OK) {
@@ -435,5 +454,5 @@ int main(int argc, char **argv)
            best.fb_rounds, best.fb_ms, (unsigned long long)best.residue_n, best.residue_ms);
     free(ids);
     csr_free(&g);
-    return equal == 0 ? 1 : 0;
+    return equal == 0 || ids_differ ? 1 : 0;
 }
