@@ -27,8 +27,10 @@
  *      the live vertices (a Kahn pass must first count every live edge;
  *      sweeps that stop when they stop paying were measured cheaper there).
  *      Small-SCC detection at every peeling level of the first trim
- *      (tuning trim_detect, default 24; see scc_trim_body): a 200^3
- *      grid-DAG decomposes inside the trim (H100: 81 -> 54 ms).
+ *      (tuning trim_detect, default 20; see scc_trim_body): a 200^3
+ *      grid-DAG decomposes inside the trim (H100: 81 -> 54 ms, seventh
+ *      session; 37 ms with shorter dependent chains per level, 31.6 with
+ *      K 20 and one chain step on wide levels, eighth session).
  *   3. pivot: one forward-backward search from the live vertex with the
  *      largest (in+1)(out+1) degree product, both directions at once over
  *      one flag byte per vertex (scc_pivot_coop): the intersection is the
@@ -1267,7 +1269,10 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
  * phases.  P: the level's queue is released as above, and so are the
  * SCCs found by the last D; a decrement that leaves a count in
  * [1, TRIM_DETECT_COUNT] makes the vertex a candidate of this level (once,
- * by a stamp).  Grid barrier.  D: every candidate v computes its backward
+ * by a stamp).  A thread whose queue item claims exactly one vertex may
+ * release that one at once (tuning trim_hops on wide levels, chain_hops
+ * on narrow ones): the fixpoint does not depend on the order, and a claim
+ * is still released exactly once, by its claimer.  Grid barrier.  D: every candidate v computes its backward
  * closure B (the live vertices reaching v) and, when |B| <= K, its SCC
  * exactly: S = {x in B : v reaches x within B} (a path from v to a vertex
  * reaching v stays among the vertices reaching v); else the same with the
@@ -1287,20 +1292,28 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
  * for good once fewer than 1 in TRIM_DETECT_YIELD closures found an SCC
  * (a random graph: one D phase of ~1000 failed closures, ~0.4 ms). */
 #define TRIM_DETECT_MAX 24     /* largest closure (compile-time bound of K: two sets of K
-                                  words per thread in shared memory, 192 KB per block) */
-#define TRIM_DETECT 24         /* default K.  H100, one call, best of 5: grid-DAG 200^3
-                                  53.7-54.1 ms (everything decomposed in the trim: ~250
-                                  levels of ~200 us, each waiting for its slowest closure
-                                  or release chain), K 16 59.5 (trim 44.8, the rest to
-                                  multi-source and colour rounds), off 81.4; random 16 M
-                                  12.5-13.0 (trim +0.4 ms: one sampled D phase), off
-                                  12.7; torus: no candidates.  (Detection only when the
-                                  queue ran dry, sixth session: 81.4 with K 24.) */
+                                  words per thread in shared memory, 96 KB per block) */
+#define TRIM_DETECT 20         /* default K.  H100, eighth session, one binary, best of 5
+                                  (ms, grid-DAG 200^3): K 18 / 20 / 22 / 24: 32.9 / 32.7 /
+                                  34.0 / 36.9-37.0 (the same ~250 levels; a smaller bound
+                                  makes the slowest closure of a level shorter; a CPU model
+                                  leaves 184 k vertices to later phases at K 16, none at
+                                  18), with trim_hops 1: K 20 31.6, K 24 34.3.  Seventh
+                                  session: K 16 59.5, off 81.4.  Random 16 M: 12.5-12.7
+                                  at every K (one sampled D phase); torus: no candidates */
 #ifndef TRIM_DETECT_BLOCK
-#define TRIM_DETECT_BLOCK 512 /* threads per block of the trim with detection */
+#define TRIM_DETECT_BLOCK 512  /* threads per block of the trim with detection (-D for
+                                  measurements).  H100, call 1 of the eighth session,
+                                  grid-DAG best of 5: 1024 / 768 / 512 threads 52.3-52.8 /
+                                  43.9-45.8 / 43.6 ms (64 registers with ~250 bytes of
+                                  spill loads / 80 with ~20 / 126 with none; at most 67 k
+                                  threads, against the CPU model's peak of 79 k candidates
+                                  in a level: the rest wait a level) */
 #endif
 #define TRIM_DETECT_SMEM (2u * TRIM_DETECT_MAX * TRIM_DETECT_BLOCK * 4u)
-#define TRIM_HOPS 0            /* default of tuning trim_hops */
+#define TRIM_HOPS 1            /* default of tuning trim_hops.  H100, grid-DAG, K 24: 0 / 1 /
+                                  2 hops 36.9 / 34.3 / 36.5 ms in 250 / 226 / 214 levels
+                                  (each level waits for its longest chain) */
 #define TRIM_DETECT_COUNT 2    /* a decrement leaving a count in [1, this] makes a candidate,
                                   whose closure is tried in that direction */
 #define TRIM_DETECT_YIELD 16   /* detection stops when SCCs found * this < closures tried */
@@ -1308,6 +1321,9 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
                                      tries no more) */
 #define TRIM_DETECT_EDGES 1024 /* edges a closure may read before it gives up (hubs) */
 #define CAND_CAP 4             /* candidates a thread buffers per item before single atomics */
+/* Round trips issued together (-D for measurements).  H100, grid-DAG, best
+ * of 5: visiting closure members 2 at a time 36.9-37.0 ms, 4 at a time
+ * 42.4-44.7 (128 registers, the D phases 27 -> 35 ms). */
 #ifndef RELEASE_GROUP
 #define RELEASE_GROUP 8        /* edges of a released vertex whose updates are issued together */
 #endif

@@ -191,8 +191,8 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
     static const uint32_t local[] = {0, 1, 2, 8}, wide[] = {0, 1, 4, 32};
     t.pivot_local = local[rnd_below(4)];
     t.pivot_wide = wide[rnd_below(4)];
-    static const uint32_t detect[] = {0, 1, 2, 3, 8, 32, 1000};
-    t.trim_detect = detect[rnd_below(7)];
+    static const uint32_t detect[] = {0, 1, 2, 3, 8, 20, 32, 1000};
+    t.trim_detect = detect[rnd_below(8)];
     static const uint32_t trim_hops[] = {0, 1, 2, 64};
     t.trim_hops = trim_hops[rnd_below(4)];
     t.symmetric = (int)rnd_below(3);
