@@ -21,9 +21,12 @@
  * sweeps over the interleaved segment layout with degree bound 4 or 16,
  * the pivot searches without warp-shared wide vertices, without local
  * expansion, or with 4 local steps, the first trim without small-SCC
- * detection or with a closure bound of 16 or 24, the symmetric check off, or
+ * detection or with a closure bound of 16, 18, 20, 22 or 24, with 1 or 2
+ * chain steps on wide levels (trim_hops), the symmetric check off, or
  * symmetric graphs searched one way instead of as connected components);
- * --variants-new times only the multi-source and residue variants.
+ * each variant's ids must equal the default's (IDS DIFFER and exit 1
+ * otherwise); --variants-new times only the multi-source and residue
+ * variants.
  *   bench_gpu_scc --mec-random N
  * times mec_cpu against mec_gpu (incl. upload and download) on a random MDP
  * of N states and prints MECRESULT name states choices entries mecs rounds
@@ -274,7 +277,7 @@ int main(int argc, char **argv)
                 "%.3f in %u levels (SCC of %llu), colour %.3f in %u rounds, %u levels in all, "
                 "relabel %.3f, counts %.3f; %u multi-source rounds %.3f ms, %llu pivots; CPU "
                 "residue %llu vertices %llu edges %.3f ms, reason %d; detection %u passes, %llu "
-                "SCCs of %llu vertices; symmetric %d (check %.3f ms), connected components %d; "
+                "SCCs of %llu vertices, %llu closures, P %.3f ms, D %.3f ms; symmetric %d (check %.3f ms), connected components %d; "
                 "allocation %.3f ms)\n",
                 k, st.total_ms, st.transpose_ms, st.transpose_sorted ? "sort" : "count", st.trim_ms,
                 st.trim_sweeps,
@@ -284,8 +287,9 @@ int main(int argc, char **argv)
                 (unsigned long long)st.fb_pivots, (unsigned long long)st.residue_n,
                 (unsigned long long)st.residue_m, st.residue_ms, st.residue_reason,
                 st.detect_passes, (unsigned long long)st.detect_sccs,
-                (unsigned long long)st.detect_vertices, st.symmetric, st.symmetric_ms,
-                st.components, st.alloc_ms);
+                (unsigned long long)st.detect_vertices, (unsigned long long)st.detect_tries,
+                st.detect_p_ms, st.detect_d_ms, st.symmetric, st.symmetric_ms, st.components,
+                st.alloc_ms);
         if (k == 0)
             continue; /* warm-up */
         times[k - 1] = st.total_ms;
@@ -337,9 +341,26 @@ int main(int argc, char **argv)
         {"trim-detect-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_detect=0", 1},
         {"trim-detect-16", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_detect=16", 1},
         {"trim-detect-24", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_detect=24", 1},
+        {"trim-detect-18", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_detect=18", 1},
+        {"trim-detect-20", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_detect=20", 1},
+        {"trim-detect-22", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_detect=22", 1},
+        {"trim-hops-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_hops=0", 1},
+        {"trim-hops-1", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_hops=1", 1},
+        {"trim-hops-2", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "trim_hops=2", 1},
+        {"trim-detect-20-hops-1", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2,
+         "trim_detect=20,trim_hops=1", 1},
         {"symmetric-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "symmetric=0", 1},
         {"symmetric-2", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "symmetric=2", 1},
     };
+    /* the default's ids, against which every variant's are compared */
+    uint32_t *ref_ids = NULL, *var_ids = NULL;
+    int ids_differ = 0;
+    if (variants_on && rc == WX_OK) {
+        ref_ids = malloc(g.n_vertices * sizeof *ref_ids + 1);
+        var_ids = malloc(g.n_vertices * sizeof *var_ids + 1);
+        rc = ref_ids && var_ids ? scc_gpu_ids_download(d_comp, g.n_vertices, ref_ids, &err)
+                                : wx_fail(&err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    }
     for (size_t vi = 0; variants_on && rc == WX_OK && vi < sizeof variants / sizeof *variants; vi++) {
         if (variants_on == 2 && !variants[vi].is_new)
             continue;
@@ -365,17 +386,26 @@ int main(int argc, char **argv)
             if (rc == WX_OK && k > 0 && (k == 1 || vs.total_ms < vbest.total_ms))
                 vbest = vs;
         }
+        int same = 0;
+        if (rc == WX_OK && (rc = scc_gpu_ids_download(d_comp, g.n_vertices, var_ids, &err)) == WX_OK)
+            same = g.n_vertices == 0 || !memcmp(ref_ids, var_ids, g.n_vertices * sizeof *var_ids);
+        ids_differ |= !same;
         if (rc == WX_OK)
             printf("VARIANT %s %s %.3f ms (transpose %.3f, trim %.3f in %u sweeps, pivot %.3f, colour "
                    "%.3f in %u rounds, multi-source %.3f in %u rounds, CPU residue %llu vertices "
-                   "%.3f ms, %u levels, detection %u passes %llu SCCs) sccs %llu %s\n",
+                   "%.3f ms, %u levels, detection %u passes %llu SCCs %llu closures P %.3f D %.3f) "
+                   "sccs %llu %s\n",
                    name, variants[vi].name, vbest.total_ms, vbest.transpose_ms, vbest.trim_ms,
                    vbest.trim_sweeps,
                    vbest.pivot_ms, vbest.colour_ms, vbest.rounds, vbest.fb_ms, vbest.fb_rounds,
                    (unsigned long long)vbest.residue_n, vbest.residue_ms, vbest.levels,
                    vbest.detect_passes, (unsigned long long)vbest.detect_sccs,
-                   (unsigned long long)vr.n_sccs, vr.n_sccs == r.n_sccs ? "same count" : "COUNT DIFFERS");
+                   (unsigned long long)vbest.detect_tries, vbest.detect_p_ms, vbest.detect_d_ms,
+                   (unsigned long long)vr.n_sccs,
+                   vr.n_sccs != r.n_sccs ? "COUNT DIFFERS" : same ? "same ids" : "IDS DIFFER");
     }
+    free(ref_ids);
+    free(var_ids);
     uint32_t *ids = NULL;
     double download_ms = 0;
     if (rc == WX_OK) {
@@ -424,5 +454,5 @@ int main(int argc, char **argv)
            best.fb_rounds, best.fb_ms, (unsigned long long)best.residue_n, best.residue_ms);
     free(ids);
     csr_free(&g);
-    return equal == 0 ? 1 : 0;
+    return equal == 0 || ids_differ ? 1 : 0;
 }

@@ -27,8 +27,10 @@
  *      the live vertices (a Kahn pass must first count every live edge;
  *      sweeps that stop when they stop paying were measured cheaper there).
  *      Small-SCC detection at every peeling level of the first trim
- *      (tuning trim_detect, default 24; see scc_trim_body): a 200^3
- *      grid-DAG decomposes inside the trim (H100: 81 -> 54 ms).
+ *      (tuning trim_detect, default 20; see scc_trim_body): a 200^3
+ *      grid-DAG decomposes inside the trim (H100: 81 -> 54 ms, seventh
+ *      session; 37 ms with shorter dependent chains per level, 31.6 with
+ *      K 20 and one chain step on wide levels, eighth session).
  *   3. pivot: one forward-backward search from the live vertex with the
  *      largest (in+1)(out+1) degree product, both directions at once over
  *      one flag byte per vertex (scc_pivot_coop): the intersection is the
@@ -1267,7 +1269,10 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
  * phases.  P: the level's queue is released as above, and so are the
  * SCCs found by the last D; a decrement that leaves a count in
  * [1, TRIM_DETECT_COUNT] makes the vertex a candidate of this level (once,
- * by a stamp).  Grid barrier.  D: every candidate v computes its backward
+ * by a stamp).  A thread whose queue item claims exactly one vertex may
+ * release that one at once (tuning trim_hops on wide levels, chain_hops
+ * on narrow ones): the fixpoint does not depend on the order, and a claim
+ * is still released exactly once, by its claimer.  Grid barrier.  D: every candidate v computes its backward
  * closure B (the live vertices reaching v) and, when |B| <= K, its SCC
  * exactly: S = {x in B : v reaches x within B} (a path from v to a vertex
  * reaching v stays among the vertices reaching v); else the same with the
@@ -1287,16 +1292,28 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
  * for good once fewer than 1 in TRIM_DETECT_YIELD closures found an SCC
  * (a random graph: one D phase of ~1000 failed closures, ~0.4 ms). */
 #define TRIM_DETECT_MAX 24     /* largest closure (compile-time bound of K: two sets of K
-                                  words per thread in shared memory, 192 KB per block) */
-#define TRIM_DETECT 24         /* default K.  H100, one call, best of 5: grid-DAG 200^3
-                                  53.7-54.1 ms (everything decomposed in the trim: ~250
-                                  levels of ~200 us, each waiting for its slowest closure
-                                  or release chain), K 16 59.5 (trim 44.8, the rest to
-                                  multi-source and colour rounds), off 81.4; random 16 M
-                                  12.5-13.0 (trim +0.4 ms: one sampled D phase), off
-                                  12.7; torus: no candidates.  (Detection only when the
-                                  queue ran dry, sixth session: 81.4 with K 24.) */
-#define TRIM_DETECT_SMEM (2u * TRIM_DETECT_MAX * SCC_COOP_BLOCK * 4u)
+                                  words per thread in shared memory, 96 KB per block) */
+#define TRIM_DETECT 20         /* default K.  H100, eighth session, one binary, best of 5
+                                  (ms, grid-DAG 200^3): K 18 / 20 / 22 / 24: 32.9 / 32.7 /
+                                  34.0 / 36.9-37.0 (the same ~250 levels; a smaller bound
+                                  makes the slowest closure of a level shorter; a CPU model
+                                  leaves 184 k vertices to later phases at K 16, none at
+                                  18), with trim_hops 1: K 20 31.6, K 24 34.3.  Seventh
+                                  session: K 16 59.5, off 81.4.  Random 16 M: 12.5-12.7
+                                  at every K (one sampled D phase); torus: no candidates */
+#ifndef TRIM_DETECT_BLOCK
+#define TRIM_DETECT_BLOCK 512  /* threads per block of the trim with detection (-D for
+                                  measurements).  H100, call 1 of the eighth session,
+                                  grid-DAG best of 5: 1024 / 768 / 512 threads 52.3-52.8 /
+                                  43.9-45.8 / 43.6 ms (64 registers with ~250 bytes of
+                                  spill loads / 80 with ~20 / 126 with none; at most 67 k
+                                  threads, against the CPU model's peak of 79 k candidates
+                                  in a level: the rest wait a level) */
+#endif
+#define TRIM_DETECT_SMEM (2u * TRIM_DETECT_MAX * TRIM_DETECT_BLOCK * 4u)
+#define TRIM_HOPS 1            /* default of tuning trim_hops.  H100, grid-DAG, K 24: 0 / 1 /
+                                  2 hops 36.9 / 34.3 / 36.5 ms in 250 / 226 / 214 levels
+                                  (each level waits for its longest chain) */
 #define TRIM_DETECT_COUNT 2    /* a decrement leaving a count in [1, this] makes a candidate,
                                   whose closure is tried in that direction */
 #define TRIM_DETECT_YIELD 16   /* detection stops when SCCs found * this < closures tried */
@@ -1304,6 +1321,19 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
                                      tries no more) */
 #define TRIM_DETECT_EDGES 1024 /* edges a closure may read before it gives up (hubs) */
 #define CAND_CAP 4             /* candidates a thread buffers per item before single atomics */
+/* Round trips issued together (-D for measurements).  H100, grid-DAG, best
+ * of 5: visiting closure members 2 at a time 36.9-37.0 ms, 4 at a time
+ * 42.4-44.7 (128 registers, the D phases 27 -> 35 ms). */
+#ifndef RELEASE_GROUP
+#define RELEASE_GROUP 8        /* edges of a released vertex whose updates are issued together */
+#endif
+#ifndef TRIM_VISIT
+#define TRIM_VISIT 2           /* closure members a detection thread visits at once */
+#endif
+#ifndef TRIM_GROUP
+#define TRIM_GROUP 8           /* their edges whose loads are issued together */
+#endif
+static_assert(TRIM_DETECT_MAX <= 32, "a closure's edge masks are 32-bit words");
 struct scc_trim_body {
     const uint64_t *off, *roff;
     const uint32_t *tgt, *rsrc, *reg;
@@ -1316,6 +1346,8 @@ struct scc_trim_body {
     unsigned long long *ccnt; /* their lengths [2] */
     uint32_t *cstamp;        /* the last pass a vertex was made a candidate for */
     int one_region;          /* every live vertex in one region (no reg reads) */
+    uint32_t wide_hops;      /* detection's P: chain steps per queue item on levels wider
+                                than CHAIN_FRONTIER (tuning trim_hops) */
 
     /* v is claimed (rep already set, by this thread): lower its live
      * neighbours' counts, claim those reaching 0 (queued through buf), and
@@ -1326,60 +1358,65 @@ struct scc_trim_body {
     {
         /* Latency, not bandwidth, bounds a peeling level (frontiers of a few
          * hundred vertices, each thread a chain of dependent round trips):
-         * edges go in groups of 4 whose decrements are issued together, and
+         * edges go in groups of RELEASE_GROUP (out- and in-edges in one
+         * list) whose decrements are issued together, and
          * there is no "is w live" read before the decrement -- a finished
          * vertex's count no longer matters (its claim CAS fails), and a live
          * w is still lowered exactly once per edge from each claimed
          * in-neighbour.  One region (the first trim): no region reads. */
         const uint32_t r = one_region ? 0 : reg[v];
         const uint64_t ob = off[v], oe = off[v + 1], rb = roff[v], re = roff[v + 1];
+        /* out-edges (lowering cin) then in-edges (lowering cout) as one
+         * list, so that a vertex of a few edges each way is one group */
+        const uint64_t dout = oe - ob, tot = dout + (re - rb);
         uint32_t found = 0;
-        for (int dir = 0; dir < 2; dir++) {
-            const uint32_t *adj = dir ? rsrc : tgt;
-            uint32_t *c = dir ? cout : cin; /* v -> w lowers cin[w] */
-            for (uint64_t e = dir ? rb : ob, end = dir ? re : oe; e < end; e += 4) {
-                uint32_t w[4], old[4];
-                bool ok[4];
+        for (uint64_t s0 = 0; s0 < tot; s0 += RELEASE_GROUP) {
+            uint32_t w[RELEASE_GROUP], old[RELEASE_GROUP], res[RELEASE_GROUP];
+            uint32_t ok = 0, cand = 0;
 #pragma unroll
-                for (int k = 0; k < 4; k++) {
-                    ok[k] = e + k < end;
-                    w[k] = ok[k] ? adj[e + k] : v;
-                }
+            for (int k = 0; k < RELEASE_GROUP; k++) {
+                const uint64_t sl = s0 + k;
+                w[k] = sl < dout ? tgt[ob + sl] : sl < tot ? rsrc[rb + (sl - dout)] : v;
+            }
+            /* the decrements, and with them (when detecting) the
+             * targets' liveness reads for the candidate test: a stale
+             * "live" only makes a candidate that D skips (it re-reads
+             * rep), so the read need not wait for the decrement */
+            uint32_t live[RELEASE_GROUP];
 #pragma unroll
-                for (int k = 0; k < 4; k++) {
-                    ok[k] = w[k] != v && (one_region || reg[w[k]] == r);
-                    old[k] = ok[k] ? atomicSub(&c[w[k]], 1u) : 0u;
-                }
-                /* then the candidates' liveness reads, then their stamps
-                 * and the claims' CAS, each step's round trips together */
-                bool cand[4];
-                uint32_t res[4];
+            for (int k = 0; k < RELEASE_GROUP; k++) {
+                if (w[k] != v && (one_region || reg[w[k]] == r))
+                    ok |= 1u << k;
+                old[k] = (ok >> k) & 1u ? atomicSub(&(s0 + k < dout ? cin : cout)[w[k]], 1u) : 0u;
+                live[k] = detect && ((ok >> k) & 1u) ? scc_vload(&rep[w[k]]) : 0u;
+            }
+            /* then the candidates' stamps and the claims' CAS, their
+             * round trips together */
 #pragma unroll
-                for (int k = 0; k < 4; k++) {
-                    cand[k] = ok[k] && detect && old[k] >= 2u && old[k] <= TRIM_DETECT_COUNT + 1;
-                    cand[k] = cand[k] && scc_vload(&rep[w[k]]) == SCC_UNSET;
-                }
+            for (int k = 0; k < RELEASE_GROUP; k++)
+                if (((ok >> k) & 1u) && detect && old[k] >= 2u && old[k] <= TRIM_DETECT_COUNT + 1 &&
+                    live[k] == SCC_UNSET)
+                    cand |= 1u << k;
 #pragma unroll
-                for (int k = 0; k < 4; k++)
-                    res[k] = cand[k] ? atomicExch(&cstamp[w[k]], pass)
-                             : ok[k] && old[k] == 1u ? atomicCAS(&rep[w[k]], SCC_UNSET, w[k])
-                                                     : 0u;
+            for (int k = 0; k < RELEASE_GROUP; k++)
+                res[k] = (cand >> k) & 1u ? atomicExch(&cstamp[w[k]], pass)
+                         : ((ok >> k) & 1u) && old[k] == 1u ? atomicCAS(&rep[w[k]], SCC_UNSET, w[k])
+                                                            : 0u;
 #pragma unroll
-                for (int k = 0; k < 4; k++) {
-                    if (cand[k] && res[k] != pass) {
-                        if (cn < CAND_CAP)
-                            cbuf[cn++] = w[k];
-                        else
-                            ((pass & 1) ? cand1 : cand0)[atomicAdd(&ccnt[pass & 1], 1ull)] = w[k];
-                    } else if (ok[k] && old[k] == 1u && res[k] == SCC_UNSET) {
-                        mine++;
-                        found++;
-                        last = w[k];
-                        if (nb < PUSH_CAP)
-                            buf[nb++] = w[k];
-                        else
-                            next_a[atomicAdd(ncnt_a, 1ull)] = w[k];
-                    }
+            for (int k = 0; k < RELEASE_GROUP; k++) {
+                if (((cand >> k) & 1u) && res[k] != pass) {
+                    if (cn < CAND_CAP)
+                        cbuf[cn++] = w[k];
+                    else
+                        ((pass & 1) ? cand1 : cand0)[atomicAdd(&ccnt[pass & 1], 1ull)] = w[k];
+                } else if (((ok >> k) & 1u) && old[k] == 1u && res[k] == SCC_UNSET) {
+                    mine++;
+                    found++;
+                    last = w[k];
+                    if (nb < PUSH_CAP)
+                        buf[nb++] = w[k];
+                    else
+                        next_a[atomicAdd(ncnt_a, 1ull)] = w[k];
                 }
             }
         }
@@ -1415,77 +1452,128 @@ struct scc_trim_body {
         }
     }
 
-    /* Is x in set[0..k)?  (A thread's sets live in shared memory, entry j
-     * at set[j * blockDim.x]: scans of local arrays missed L1 and made a
-     * detection pass cost ~1 ms on the H100.) */
-    __device__ static bool in_set(const uint32_t *set, uint32_t k, uint32_t x)
-    {
-        for (uint32_t j = 0; j < k; j++)
-            if (set[j * blockDim.x] == x)
-                return true;
-        return false;
-    }
-
     /* v's SCC into scc[] (returns its size), when v's backward (dir 0) or
-     * forward (dir 1) closure among live vertices has at most K vertices;
-     * 0 otherwise.  clo and scc: this thread's sets (see in_set).  Reads
-     * rep, which no thread writes meanwhile. */
+     * forward (dir 1) closure B among live vertices has at most K vertices;
+     * 0 otherwise.  Reads rep, which no thread writes meanwhile.
+     *
+     * clo and scc are this thread's sets in shared memory, entry j at
+     * [j * blockDim.x] (scans of local arrays missed L1 and made a
+     * detection pass cost ~1 ms on the H100).  clo[j] is B's j-th member
+     * in discovery order; while B grows, scc[j] is a bit mask over B: bit
+     * t set when the edge between clo[t] and clo[j] goes the closure's way
+     * (dir 0: clo[t] -> clo[j]; dir 1: clo[j] -> clo[t]).  Every live
+     * neighbour of a visited member is in B, so once every member is
+     * visited the masks hold all of B's internal edges, and
+     *   S = {x in B : v reaches x within B}   (dir 0; dir 1: x reaches v)
+     * is the fixpoint of "x joins S when mask[x] meets S", the same
+     * formula both ways.  This replaced a second pass over S's members'
+     * edges in global memory.
+     *
+     * Latency, not bandwidth, bounds a D phase (each thread one closure, a
+     * chain of dependent round trips; the level waits for the slowest):
+     * so members are visited TRIM_VISIT at a time, their offsets loaded
+     * together, and their edges in groups of TRIM_GROUP whose target loads
+     * and then liveness loads are issued together; one scan of clo looks
+     * up a whole group. */
     __device__ uint32_t small_scc(uint32_t v, int dir, uint32_t *clo, uint32_t *scc) const
     {
-        const uint64_t *o = dir ? off : roff, *o2 = dir ? roff : off;
-        const uint32_t *adj = dir ? tgt : rsrc, *adj2 = dir ? rsrc : tgt;
+        const uint64_t *o = dir ? off : roff;
+        const uint32_t *adj = dir ? tgt : rsrc;
         const uint32_t r = one_region ? 0 : reg[v], bd = blockDim.x;
-        uint32_t k = 0, edges = 0;
-        clo[bd * k++] = v;
-        for (uint32_t i = 0; i < k; i++) {
-            const uint32_t u = clo[bd * i];
-            const uint64_t b = o[u], end = o[u + 1];
-            edges += (uint32_t)min(end - b, (uint64_t)TRIM_DETECT_EDGES + 1);
+        uint32_t k = 1, edges = 0;
+        clo[0] = v;
+        scc[0] = 0;
+        for (uint32_t i = 0; i < k;) {
+            /* the next TRIM_VISIT members (the BFS queue is clo itself) */
+            uint64_t b[TRIM_VISIT];
+            uint32_t cum[TRIM_VISIT]; /* edges of members i .. i + j, inclusive */
+            const uint32_t nv = min(k - i, (uint32_t)TRIM_VISIT);
+#pragma unroll
+            for (uint32_t j = 0; j < TRIM_VISIT; j++) {
+                const uint32_t u = clo[bd * (i + (j < nv ? j : 0))];
+                b[j] = o[u];
+                cum[j] = j < nv ? (uint32_t)min(o[u + 1] - b[j], (uint64_t)TRIM_DETECT_EDGES + 1) : 0;
+            }
+#pragma unroll
+            for (uint32_t j = 1; j < TRIM_VISIT; j++)
+                cum[j] += cum[j - 1];
+            edges += cum[TRIM_VISIT - 1];
             if (edges > TRIM_DETECT_EDGES)
                 return 0;
-            /* edges in groups of 4 whose loads are issued together: a
-             * level waits for its slowest closure, a chain of dependent
-             * round trips (H100, grid-DAG: ~270 us a level with one edge
-             * at a time) */
-            for (uint64_t e = b; e < end; e += 4) {
-                uint32_t w[4], live[4];
+            const uint32_t tot = cum[TRIM_VISIT - 1];
+            for (uint32_t s0 = 0; s0 < tot; s0 += TRIM_GROUP) {
+                uint32_t w[TRIM_GROUP], at[TRIM_GROUP], live = 0;
 #pragma unroll
-                for (int j = 0; j < 4; j++)
-                    w[j] = e + j < end ? adj[e + j] : SCC_UNSET;
+                for (uint32_t j = 0; j < TRIM_GROUP; j++) {
+                    const uint32_t sl = s0 + j;
+                    uint32_t m = 0; /* the member slot sl belongs to */
 #pragma unroll
-                for (int j = 0; j < 4; j++)
-                    live[j] = w[j] != SCC_UNSET && __ldcg(&rep[w[j]]) == SCC_UNSET &&
-                              (one_region || reg[w[j]] == r);
+                    for (uint32_t q = 0; q + 1 < TRIM_VISIT; q++)
+                        m += sl >= cum[q];
+                    w[j] = sl < tot ? adj[b[m] + (sl - (m ? cum[m - 1] : 0))] : SCC_UNSET;
+                }
 #pragma unroll
-                for (int j = 0; j < 4; j++) {
-                    if (!live[j] || in_set(clo, k, w[j]))
+                for (uint32_t j = 0; j < TRIM_GROUP; j++)
+                    if (w[j] != SCC_UNSET && __ldcg(&rep[w[j]]) == SCC_UNSET &&
+                        (one_region || reg[w[j]] == r))
+                        live |= 1u << j;
+                /* positions in B (SCC_UNSET: not yet there) */
+#pragma unroll
+                for (uint32_t j = 0; j < TRIM_GROUP; j++)
+                    at[j] = SCC_UNSET;
+                for (uint32_t t = 0; live && t < k; t++) {
+                    const uint32_t x = clo[bd * t];
+#pragma unroll
+                    for (uint32_t j = 0; j < TRIM_GROUP; j++)
+                        at[j] = x == w[j] ? t : at[j];
+                }
+#pragma unroll
+                for (uint32_t j = 0; j < TRIM_GROUP; j++) {
+                    if (!((live >> j) & 1u))
                         continue;
-                    if (k == detect)
-                        return 0; /* more than K */
-                    clo[bd * k++] = w[j];
+                    /* a repeat of an earlier target of this group (parallel
+                     * edges, or both members' neighbour) appended just now */
+#pragma unroll
+                    for (uint32_t q = 0; q < j; q++)
+                        if (at[j] == SCC_UNSET && ((live >> q) & 1u) && w[q] == w[j])
+                            at[j] = at[q];
+                    if (at[j] == SCC_UNSET) {
+                        if (k == detect)
+                            return 0; /* more than K */
+                        clo[bd * k] = w[j];
+                        scc[bd * k] = 0;
+                        at[j] = k++;
+                        /* its offsets are read when it is visited, a few
+                         * round trips from now: fetch them into L2 (no
+                         * register waits for a prefetch) */
+                        asm volatile("prefetch.L2 [%0];" ::"l"(o + w[j]));
+                    }
+                    const uint32_t sl = s0 + j;
+                    uint32_t m = 0;
+#pragma unroll
+                    for (uint32_t q = 0; q + 1 < TRIM_VISIT; q++)
+                        m += sl >= cum[q];
+                    scc[bd * (i + m)] |= 1u << at[j];
                 }
             }
+            i += nv;
         }
-        /* the closure is complete: S = the members v reaches the other way */
+        /* the closure is complete: S from the masks (Gauss-Seidel sweeps,
+         * at most |S| + 1 of them), then S's members into scc[] (entry s
+         * is written after mask s and all before it were last read) */
+        uint32_t in_s = 1u;
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (uint32_t t = 1; t < k; t++)
+                if (!((in_s >> t) & 1u) && (scc[bd * t] & in_s)) {
+                    in_s |= 1u << t;
+                    grew = true;
+                }
+        }
         uint32_t s = 0;
-        scc[bd * s++] = v;
-        for (uint32_t i = 0; i < s; i++) {
-            const uint32_t u = scc[bd * i];
-            const uint64_t b = o2[u], end = o2[u + 1];
-            edges += (uint32_t)min(end - b, (uint64_t)TRIM_DETECT_EDGES + 1);
-            if (edges > 2 * TRIM_DETECT_EDGES)
-                return 0;
-            for (uint64_t e = b; e < end; e += 4) {
-                uint32_t w[4];
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    w[j] = e + j < end ? adj2[e + j] : SCC_UNSET;
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-                    if (w[j] != SCC_UNSET && in_set(clo, k, w[j]) && !in_set(scc, s, w[j]))
-                        scc[bd * s++] = w[j];
-            }
-        }
+        for (uint32_t t = 0; t < k; t++)
+            if ((in_s >> t) & 1u)
+                scc[bd * s++] = clo[bd * t];
         return s;
     }
 };
@@ -1494,12 +1582,13 @@ struct scc_trim_body {
  * degrees less self-loops (no neighbour reads).  *removed += claims.
  * cnt: the queue's three counters, all 0 on entry.  DETECT: small-SCC
  * detection between peeling stretches (see scc_trim_body); dstat[0..2]
- * += passes, SCCs found, their vertices; body.ccnt[0..1] and dstat[3..4]
- * (tries / finds of the current chunk) 0 on entry, body.cstamp all 0. */
+ * += passes, SCCs found, their vertices; dstat[3..4] += closures tried,
+ * SCCs they found; dstat[5..6] += device time of the P and D phases, ns;
+ * body.ccnt[0..1] and dstat[3..4] 0 on entry, body.cstamp all 0. */
 extern __shared__ uint32_t scc_dsm[]; /* the detection's sets (TRIM_DETECT_SMEM bytes) */
 
 template <bool BUDGET, bool DETECT>
-__global__ void __launch_bounds__(SCC_COOP_BLOCK, 1)
+__global__ void __launch_bounds__(DETECT ? TRIM_DETECT_BLOCK : SCC_COOP_BLOCK, 1)
 scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
               struct scc_trim_body body, unsigned long long *removed, unsigned long long *lv,
               unsigned long long budget_ns, unsigned long long *abort_f, unsigned long long *dstat)
@@ -1569,6 +1658,11 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
         uint32_t *clo = scc_dsm + threadIdx.x, *scc = clo + TRIM_DETECT_MAX * blockDim.x;
         uint32_t s = 0; /* this thread's SCC from the last D, in scc[] */
         unsigned long long finds_before = 0;
+        /* where a level's time goes (thread 0 of block 0, device clock,
+         * barriers included): P and D phases, ns; the loop's last P counts
+         * as P */
+        const bool clocked = blockIdx.x == 0 && threadIdx.x == 0;
+        unsigned long long t_p = 0, t_d = 0, t_mark = clocked ? scc_now_ns() : 0;
         bool detecting = true;
         for (;;) {
             /* ---- P ---- */
@@ -1576,6 +1670,11 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
             if (!detecting)
                 body.detect = 0;
             const uint64_t ca = scc_ldcg64(body.cnt + level % 3);
+            /* this thread's first queue item, read now so that the round
+             * trip overlaps the election below */
+            const uint64_t i0s = (uint64_t)blockIdx.x * blockDim.x;
+            const uint32_t *cur = (level & 1) ? body.q1 : body.q0;
+            const uint32_t vq0 = i0s + threadIdx.x < ca ? __ldcg(cur + i0s + threadIdx.x) : 0;
             if (blockIdx.x == 0 && threadIdx.x == 0) {
                 body.cnt[(level + 2) % 3] = 0;
                 body.ccnt[(level + 1) & 1] = 0; /* read in the last D, refilled from the next */
@@ -1589,10 +1688,19 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
                     for (uint32_t j = 0; j < s; j++)
                         body.rep[scc[j * blockDim.x]] = r;
                     body.mine += s;
-                    atomicAdd(dstat + 1, 1ull);
-                    atomicAdd(dstat + 2, (unsigned long long)s);
                 } else {
                     s = 0;
+                }
+            }
+            {
+                /* the counts, one atomic per warp: tens of thousands of
+                 * same-address atomics per level would queue at one L2
+                 * slice */
+                const unsigned long long sccs = warp_sum64(s ? 1ull : 0ull),
+                                         members = warp_sum64(s);
+                if ((threadIdx.x & 31) == 0 && sccs) {
+                    atomicAdd(dstat + 1, sccs);
+                    atomicAdd(dstat + 2, members);
                 }
             }
             {
@@ -1619,23 +1727,45 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
                 unsigned long long *qc = body.cnt + (level + 1) % 3;
                 uint32_t *cl = (level & 1) ? body.cand1 : body.cand0;
                 unsigned long long *cc = body.ccnt + (level & 1);
-                for (uint32_t p0 = 0; p0 < total; p0 += 32) { /* warp-uniform */
-                    const uint32_t p = p0 + lane;
+                /* one loop over both: the SCC members (32 per warp and
+                 * round) and the level's queue (grid-strided, chains
+                 * followed on narrow levels as in body.level), so that a
+                 * thread's two releases share one pair of warp flushes */
+                const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+                const uint32_t hops = ca <= CHAIN_FRONTIER ? chain_hops : body.wide_hops;
+                for (uint64_t p0 = 0, i0 = i0s; p0 < total || i0 < ca; p0 += 32, i0 += stride) {
+                    /* warp-uniform: total is the warp's, i0 the block's */
+                    const uint64_t p = p0 + lane, i = i0 + threadIdx.x;
                     uint32_t buf[PUSH_CAP], cbuf[CAND_CAP], nb = 0, cn = 0, last = 0;
                     if (p < total)
                         body.release(wl[(p & 31) + (p >> 5) * blockDim.x], buf, nb, last, q, qc,
                                      cbuf, cn);
+                    if (i < ca) {
+                        uint32_t v = i0 == i0s ? vq0 : __ldcg(cur + i);
+                        for (uint32_t hop = 0;; hop++) {
+                            /* follow v's one new claim at once when it is
+                             * the only vertex buffered */
+                            const uint32_t found = body.release(v, buf, nb, last, q, qc, cbuf, cn);
+                            if (found != 1 || nb != 1 || hop >= hops)
+                                break;
+                            nb = 0;
+                            v = last;
+                        }
+                    }
                     scc_flush2(true, nb, buf, q, qc, q, qc);
                     scc_flush2(true, cn, cbuf, cl, cc, cl, cc);
                 }
                 __syncwarp(); /* the list is read before D overwrites the sets */
                 s = 0;
             }
-            body.level(level, ca, 0, false, (uint64_t)blockIdx.x * blockDim.x,
-                       (uint64_t)gridDim.x * blockDim.x, ca <= CHAIN_FRONTIER ? chain_hops : 0);
             if (timer && scc_now_ns() > t_end)
                 *abort_f = 1;
             grid.sync();
+            if (clocked) {
+                const unsigned long long t = scc_now_ns();
+                t_p += t - t_mark;
+                t_mark = t;
+            }
             if ((BUDGET && scc_ldcg64(abort_f)) || !detecting) {
                 level++;
                 break;
@@ -1650,17 +1780,26 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
                                      ? min(stride, (uint64_t)TRIM_DETECT_MIN_TRIES) : stride;
             uint64_t found = 0;
             if (cp) {
+                unsigned long long tried = 0;
                 const uint32_t *cl = (level & 1) ? body.cand1 : body.cand0;
                 if (tid < cp && tid < lim) {
                     const uint32_t v = __ldcg(cl + tid);
-                    if (__ldcg(&body.rep[v]) == SCC_UNSET) {
-                        if (__ldcg(&body.cin[v]) <= TRIM_DETECT_COUNT)
+                    /* three independent loads, one round trip */
+                    const uint32_t rv = __ldcg(&body.rep[v]), ci = __ldcg(&body.cin[v]),
+                                   co = __ldcg(&body.cout[v]);
+                    if (rv == SCC_UNSET) {
+                        if (ci <= TRIM_DETECT_COUNT)
                             s = body.small_scc(v, 0, clo, scc);
-                        if (!s && __ldcg(&body.cout[v]) <= TRIM_DETECT_COUNT)
+                        if (!s && co <= TRIM_DETECT_COUNT)
                             s = body.small_scc(v, 1, clo, scc);
-                        atomicAdd(dstat + 3, 1ull);
-                        if (s)
-                            atomicAdd(dstat + 4, 1ull);
+                        tried = 1;
+                    }
+                }
+                { /* one atomic per warp (see P) */
+                    const unsigned long long tries = warp_sum64(tried), finds = warp_sum64(s ? 1ull : 0ull);
+                    if ((threadIdx.x & 31) == 0 && tries) {
+                        atomicAdd(dstat + 3, tries);
+                        atomicAdd(dstat + 4, finds);
                     }
                 }
                 /* more candidates than threads: the rest wait a level
@@ -1686,8 +1825,17 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
             }
             const uint64_t next = scc_ldcg64(body.cnt + (level + 1) % 3);
             level++;
+            if (clocked) {
+                const unsigned long long t = scc_now_ns();
+                t_d += t - t_mark;
+                t_mark = t;
+            }
             if (next == 0 && found == 0 && (cp <= lim || lim < stride))
                 break;
+        }
+        if (clocked) {
+            dstat[5] += t_p;
+            dstat[6] += t_d;
         }
         if (!detecting && !(BUDGET && scc_ldcg64(abort_f))) {
             /* finish the peeling without detection */
@@ -1950,14 +2098,14 @@ enum { CNT_TRIM = 0, CNT_LIVE = 1, CNT_SUM = 2, CNT_A = CNT_SUM + SUM_N, CNT_B =
 /* Launches a persistent kernel with all its blocks resident: as many per SM
  * as fit (or w->coop_blocks_per_sm, if fewer), times the SMs. */
 static int coop_launch_smem(struct scc_work *w, int which, const void *func, void **args,
-                            size_t smem, struct wx_error *err)
+                            size_t smem, unsigned block, struct wx_error *err)
 {
     int rc = WX_OK;
     if (!w->coop_grid[which]) {
         int per_sm = 0;
         if (smem > 48 * 1024)
             CK(cudaFuncSetAttribute(func, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, SCC_COOP_BLOCK, smem));
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, (int)block, smem));
         if (per_sm < 1) {
             rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
                          "GPU SCC: a persistent kernel does not fit on an SM");
@@ -1967,7 +2115,7 @@ static int coop_launch_smem(struct scc_work *w, int which, const void *func, voi
             per_sm = (int)w->coop_blocks_per_sm;
         w->coop_grid[which] = (unsigned)per_sm * (unsigned)w->sms;
     }
-    CK(cudaLaunchCooperativeKernel(func, dim3(w->coop_grid[which]), dim3(SCC_COOP_BLOCK), args, smem,
+    CK(cudaLaunchCooperativeKernel(func, dim3(w->coop_grid[which]), dim3(block), args, smem,
                                    0));
 out:
     return rc;
@@ -1976,7 +2124,7 @@ out:
 static int coop_launch(struct scc_work *w, int which, const void *func, void **args,
                        struct wx_error *err)
 {
-    return coop_launch_smem(w, which, func, args, 0, err);
+    return coop_launch_smem(w, which, func, args, 0, SCC_COOP_BLOCK, err);
 }
 
 /* After a persistent engine: w->level from the kernel's last level, and
@@ -2118,7 +2266,7 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
      * per phase, and topology sweeps that stop when they stop paying were
      * measured cheaper (grid-DAG: 30 ms vs 9 ms over 14 phases) */
     if (w->coop && w->all_live) {
-        unsigned long long removed = 0, dstat[3];
+        unsigned long long removed = 0, dstat[7];
         CK(cudaMemset(w->cnt + CNT_TRIM, 0, sizeof removed));
         CK(cudaMemset(w->cnt + CNT_Q, 0, 3 * sizeof removed));
         CK(cudaMemset(w->cnt + CNT_CAND, 0, 9 * sizeof removed)); /* CNT_CAND, CNT_DSTAT */
@@ -2129,7 +2277,7 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
         struct scc_trim_body body = {w->off, w->roff, w->tgt, w->rsrc, w->reg, w->rep, w->col,
                                      w->reach, w->qa0, w->qa1, w->cnt + CNT_Q, 0,
                                      w->trim_detect, 0, w->qb0, w->qb1, w->cnt + CNT_CAND,
-                                     w->stamp_b, all_live};
+                                     w->stamp_b, all_live, tu->trim_hops};
         unsigned long long *rem = w->cnt + CNT_TRIM, *lv = w->cnt + CNT_LEVEL;
         unsigned long long *ab = w->cnt + CNT_ABORT, bud = budget_left(w);
         unsigned long long *ds = w->cnt + CNT_DSTAT;
@@ -2139,9 +2287,9 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
         if (w->trim_detect)
             rc = bud ? coop_launch_smem(w, COOP_TRIM_DETECT + 1,
                                         (const void *)scc_trim_coop<true, true>, args,
-                                        TRIM_DETECT_SMEM, err)
+                                        TRIM_DETECT_SMEM, TRIM_DETECT_BLOCK, err)
                      : coop_launch_smem(w, COOP_TRIM_DETECT, (const void *)scc_trim_coop<false, true>,
-                                        args, TRIM_DETECT_SMEM, err);
+                                        args, TRIM_DETECT_SMEM, TRIM_DETECT_BLOCK, err);
         else
             rc = bud ? coop_launch(w, COOP_TRIM + 1, (const void *)scc_trim_coop<true, false>, args,
                                    err)
@@ -2155,6 +2303,9 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
             st->detect_passes += (uint32_t)dstat[0];
             st->detect_sccs += dstat[1];
             st->detect_vertices += dstat[2];
+            st->detect_tries += dstat[3];
+            st->detect_p_ms += 1e-6 * (double)dstat[5];
+            st->detect_d_ms += 1e-6 * (double)dstat[6];
         }
         CK(cudaMemcpy(&removed, w->cnt + CNT_TRIM, sizeof removed, cudaMemcpyDeviceToHost));
         uint32_t levels0 = w->levels;
@@ -2544,6 +2695,7 @@ extern "C" void scc_gpu_tuning_default(struct scc_gpu_tuning *t)
     t->pivot_local = PIVOT_LOCAL;
     t->pivot_wide = PIVOT_WIDE;
     t->trim_detect = TRIM_DETECT;
+    t->trim_hops = TRIM_HOPS;
     t->symmetric = 1;
 }
 
@@ -2584,6 +2736,7 @@ extern "C" int scc_gpu_tuning_parse(const char *spec, struct scc_gpu_tuning *t, 
         TUNE("pivot_local", pivot_local, uint32_t)
         TUNE("pivot_wide", pivot_wide, uint32_t)
         TUNE("trim_detect", trim_detect, uint32_t)
+        TUNE("trim_hops", trim_hops, uint32_t)
         TUNE("symmetric", symmetric, int)
 #undef TUNE
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "SCC tuning '%s': unknown field '%.*s'", spec,

@@ -56,6 +56,10 @@ struct scc_gpu_stats {
     double round_ms[SCC_GPU_ROUND_INFO];
     uint32_t detect_passes;   /* small-SCC detection passes of the first trim */
     uint64_t detect_sccs, detect_vertices; /* SCCs (and vertices) they found */
+    uint64_t detect_tries;    /* closures they computed                      */
+    double detect_p_ms, detect_d_ms; /* the first trim's time (device clock,
+                                 barriers included) in its P phases
+                                 (releases) and D phases (closures)        */
     int symmetric;            /* 1: the graph was its own transpose (no
                                  transposition, one-way pivot search)      */
     double symmetric_ms;      /* the symmetry check (in transpose_ms)      */
@@ -147,11 +151,20 @@ struct scc_gpu_tuning {
      * backward or forward closure among live vertices has at most
      * trim_detect vertices computes its SCC exactly from it; the SCCs
      * found are finished in the next level (DAG-like graphs with small
-     * cycles: a 200^3 grid-DAG decomposes within the trim, 81 -> 54 ms on
+     * cycles: a 200^3 grid-DAG decomposes within the trim, 81 -> 32 ms on
      * the H100).  Stops for good when few closures find an SCC (a random
      * graph: one sampled level, ~0.4 ms).  0: off; at most 24 (larger
-     * values act as 24); default 24.                                     */
+     * values act as 24); default 20 (grid-DAG: 24 cost 37 ms: the same
+     * levels, a longer slowest closure in each).                         */
     uint32_t trim_detect;
+    /* The first trim with detection: on levels wider than 32 vertices, a
+     * thread whose queue item claims exactly one vertex releases that one
+     * at once, up to trim_hops times (on narrower levels chain_hops
+     * applies), so that the peeling front can move several steps in one
+     * level (H100, 200^3 grid-DAG: 1 step, 250 -> 226 levels, 36.9 ->
+     * 34.3 ms; 2 steps 214 levels, 36.5 ms: a level waits for its longest
+     * chain).  Any value gives the same result; default 1.              */
+    uint32_t trim_hops;
     /* Symmetric graphs (every edge u -> v matched by as many v -> u, e.g.
      * undirected graphs, tori): checked on the GPU, first on a sample of
      * 1024 edges, then (when all are matched) on every edge (a vertex of

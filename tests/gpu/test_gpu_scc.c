@@ -133,13 +133,13 @@ static void run_tuned(const char *tag, const char *what, const struct csr *g,
              (g->n_vertices == 0 || !memcmp(ids, c->comp, g->n_vertices * sizeof *ids));
     check(ok, "%s: %s (trim share %u, sweeps %u, pivot %d, colour %d, persistent %d, hops %u, "
           "blocks/SM %u, sort %d, fb rounds %u, residue %d/%u ns, segment degree %u, pivot local %u wide %u, "
-          "detect %u, symmetric %d; %u colour + %u multi-source rounds "
+          "detect %u hops %u, symmetric %d; %u colour + %u multi-source rounds "
           "(%llu pivots), %u levels, CPU residue %llu vertices (reason %d), %u detection passes "
           "(%llu SCCs), symmetric path %d, components %d) equals Tarjan%s%s",
           tag, what, t->trim_min_share, t->trim_max_sweeps, t->pivot, t->colour_dir, t->persistent,
           t->chain_hops, t->coop_blocks_per_sm, t->transpose_sort, t->fb_rounds, t->residue,
-          t->residue_ns, t->segment_degree, t->pivot_local, t->pivot_wide, t->trim_detect, t->symmetric,
-          st.rounds, st.fb_rounds, (unsigned long long)st.fb_pivots, st.levels,
+          t->residue_ns, t->segment_degree, t->pivot_local, t->pivot_wide, t->trim_detect, t->trim_hops,
+          t->symmetric, st.rounds, st.fb_rounds, (unsigned long long)st.fb_pivots, st.levels,
           (unsigned long long)st.residue_n, st.residue_reason, st.detect_passes,
           (unsigned long long)st.detect_sccs, st.symmetric, st.components, rc ? ": " : "",
           rc ? err.msg : "");
@@ -191,8 +191,10 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
     static const uint32_t local[] = {0, 1, 2, 8}, wide[] = {0, 1, 4, 32};
     t.pivot_local = local[rnd_below(4)];
     t.pivot_wide = wide[rnd_below(4)];
-    static const uint32_t detect[] = {0, 1, 2, 3, 8, 32, 1000};
-    t.trim_detect = detect[rnd_below(7)];
+    static const uint32_t detect[] = {0, 1, 2, 3, 8, 20, 32, 1000};
+    t.trim_detect = detect[rnd_below(8)];
+    static const uint32_t trim_hops[] = {0, 1, 2, 64};
+    t.trim_hops = trim_hops[rnd_below(4)];
     t.symmetric = (int)rnd_below(3);
     run_tuned(tag, "random tuning", g, c, &t);
 
@@ -238,6 +240,7 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
              * overflow, chunks that stop detection), with or without the
              * symmetric path and the later phases */
             t.trim_detect = 1 + (uint32_t)rnd_below(8);
+            t.trim_hops = (uint32_t)rnd_below(3);
             t.symmetric = (int)rnd_below(3);
             t.fb_rounds = (uint32_t)rnd_below(3);
             t.residue = 0;
@@ -783,6 +786,9 @@ static void tuning_parse(uint64_t seed)
     check(rc == WX_OK && t.fb_rounds == 7 && t.residue == 2 && t.residue_max == 256 && t.pivot == 0 &&
               t.persistent == 1,
           "tuning parse: four fields set, the others kept");
+    rc = scc_gpu_tuning_parse("trim_hops=3,trim_detect=20", &t, &err);
+    check(rc == WX_OK && t.trim_hops == 3 && t.trim_detect == 20 && t.fb_rounds == 7,
+          "tuning parse: the first trim's fields");
     static const char *bad[] = {"bogus=1", "fb_rounds", "fb_rounds=", "fb_rounds=4x", "residue=1,,", "=3"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         wx_error_clear(&err);
