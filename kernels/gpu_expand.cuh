@@ -497,6 +497,17 @@ __host__ __device__ __forceinline__ void fx_begin(const gpu_fast &f, fast_state 
     }
 }
 
+/* Local move j (an index into loc_d / loc_lab) of the state src, into scr. */
+__host__ __device__ __forceinline__ void fx_local(const gpu_fast &f, uint32_t j, const uint32_t *src, uint32_t *scr,
+                                         uint32_t sw, uint32_t W, uint32_t *lab)
+{
+    const uint32_t dw = f.dw;
+    const unsigned long long dlo = fx_ld(f.loc_d + (size_t)j * dw);
+    const unsigned long long dhi = dw > 1 ? fx_ld(f.loc_d + (size_t)j * dw + 1) : 0ull;
+    fx_write(scr, src, sw, W, dlo, dhi);
+    *lab = fx_ld(f.loc_lab + j);
+}
+
 /* Next successor of this lane's state into scr, or false when it has no
  * more (then phase is FX_DONE).  *overflow as in next_rule. */
 __host__ __device__ __forceinline__ bool fx_next(const gpu_fast &f, fast_state &st, const uint32_t *src, uint32_t *scr,
@@ -506,11 +517,7 @@ __host__ __device__ __forceinline__ bool fx_next(const gpu_fast &f, fast_state &
     if (st.phase == FX_LOCAL) {
         for (;;) {
             if (st.j < st.jend) {
-                const uint32_t j = st.j++;
-                const unsigned long long dlo = fx_ld(f.loc_d + (size_t)j * dw);
-                const unsigned long long dhi = dw > 1 ? fx_ld(f.loc_d + (size_t)j * dw + 1) : 0ull;
-                fx_write(scr, src, sw, W, dlo, dhi);
-                *lab = fx_ld(f.loc_lab + j);
+                fx_local(f, st.j++, src, scr, sw, W, lab);
                 return true;
             }
             if (!st.locm) {
@@ -604,5 +611,81 @@ __host__ __device__ __forceinline__ bool fx_next(const gpu_fast &f, fast_state &
         return true;
     }
 }
+
+/* ---- lane sharing (fast generator, device only) ----
+ *
+ * One thread per state leaves a warp waiting on its heaviest state: abp's
+ * sender offers each of its d data values as a local move, so a state with
+ * the sender ready keeps its warp for d rounds (d = 4000) while the other
+ * lanes' states are done after a handful.  So, in every round in which
+ * some lanes have nothing left, the lane with the longest remaining run of
+ * local moves of one component (at least GPU_SHARE_MIN; its own, or one it
+ * took over) keeps the first of k = idle + 1 equal slices of it and the
+ * idle lanes take the others: a LOAN.  A lane works its loan off before
+ * anything else and may pass part of it on in a later round, so a long run
+ * is halved again as lanes fall idle one by one.
+ *
+ * Exactness.  The slices partition [j, jend) of the run, and the donor
+ * stops at the end of its own slice, so every local move of the state is
+ * generated exactly once, by one lane or another, from the same source
+ * vector (the donor state's tile row, read-only while the tile expands)
+ * and by the same code (fx_local).  Every record of a loan belongs to the
+ * lender state: it goes through that state's successor set when the state
+ * uses one (the set takes concurrent inserts: pair_insert's 128-bit CAS),
+ * is appended to that state's entry list, names that state's slot as the
+ * parent of a new state (traces) and as the source of an action
+ * violation, and counts as one of its transitions (nedge_b; without the
+ * set, the records of one state are distinct by gx_fast_build's proof,
+ * wherever they are generated).  It does not count in the borrower's own
+ * ngen, which alone says whether the borrower's state is a deadlock (a
+ * lender has moves left, so it is none). */
+struct fx_loan {
+    uint32_t j, jend;         /* local moves [j, jend) of the lender's state */
+    uint32_t grp;             /* the lender's group (= its thread: G == 1) */
+    unsigned long long slot;  /* the lender state's table slot */
+    bool set;                 /* its records go through its successor set */
+};
+
+#ifdef __CUDACC__
+/* One round's sharing decision for the whole warp (all 32 lanes call it).
+ * fs, grp, slot, use_set: this lane's own state; ln: its loan. */
+__device__ __forceinline__ void fx_share(fast_state &fs, fx_loan &ln, uint32_t lane, uint32_t grp,
+                                         unsigned long long slot, bool use_set)
+{
+    const bool lent = ln.j < ln.jend;
+    const uint32_t idle = __ballot_sync(0xffffffffu, !lent && fs.phase == FX_DONE);
+    if (idle == 0)
+        return;
+    const uint32_t left = lent ? ln.jend - ln.j : fs.phase == FX_LOCAL ? fs.jend - fs.j : 0u;
+    /* the donor: the longest run (ties: the highest lane) */
+    const uint32_t key = left >= GPU_SHARE_MIN ? min(left, 0x7ffffffu) << 5 | lane : 0u;
+    const uint32_t top = __reduce_max_sync(0xffffffffu, key);
+    if (top == 0)
+        return;
+    const uint32_t d = top & 31u;
+    const uint32_t dj = __shfl_sync(0xffffffffu, lent ? ln.j : fs.j, d);
+    const uint32_t djend = __shfl_sync(0xffffffffu, lent ? ln.jend : fs.jend, d);
+    const uint32_t dgrp = __shfl_sync(0xffffffffu, lent ? ln.grp : grp, d);
+    const unsigned long long dslot = __shfl_sync(0xffffffffu, lent ? ln.slot : slot, d);
+    const bool dset = __shfl_sync(0xffffffffu, (int)(lent ? ln.set : use_set), d) != 0;
+    /* k slices of chunk >= 1 moves cover the run (k * chunk >= its length);
+     * the donor keeps the first, idle lane number r (1..k-1) the r-th,
+     * empty when it starts at the end */
+    const uint32_t k = __popc(idle) + 1u, chunk = (djend - dj + k - 1u) / k;
+    if (lane == d) {
+        if (lent)
+            ln.jend = dj + chunk;
+        else
+            fs.jend = dj + chunk;
+    } else if (idle >> lane & 1u) {
+        const uint32_t r = __popc(idle & ((1u << lane) - 1u)) + 1u;
+        ln.j = min(dj + r * chunk, djend);
+        ln.jend = min(ln.j + chunk, djend);
+        ln.grp = dgrp;
+        ln.slot = dslot;
+        ln.set = dset;
+    }
+}
+#endif
 
 #endif
