@@ -385,19 +385,23 @@ __host__ __device__ __forceinline__ int fx_ffsll(unsigned long long x)
 #endif
 }
 
-enum { FX_LOCAL = 0, FX_RULES = 1, FX_DONE = 2 };
+/* FX_LOAN: this lane's own state is done and it works off a slice of
+ * another lane's local moves (lane sharing, below; device only) */
+enum { FX_LOCAL = 0, FX_RULES = 1, FX_DONE = 2, FX_LOAN = 3 };
 
 struct fast_state {
     int phase;
     bool dedup;                          /* this state needs the successor set */
     unsigned long long lo, hi;           /* the source vector */
     unsigned long long locm;             /* components whose local moves are left */
-    uint32_t j, jend;                    /* LOCAL: current component's moves */
+    uint32_t j, jend;                    /* LOCAL: current component's moves;
+                                            LOAN: the slice of the lender's */
     unsigned long long on0, on1;         /* RULES, masks: fired rules not yet
                                             visited; anchored: on0 = components
                                             whose rule lists are left, on1 = the
                                             current list's next | end << 32 */
-    uint32_t r;                          /* RULES: current rule */
+    uint32_t r;                          /* RULES: current rule; LOAN: the
+                                            lender (fx_share) */
     unsigned long long combo, ncombo;    /* its next combination, and count */
 };
 
@@ -634,56 +638,53 @@ __host__ __device__ __forceinline__ bool fx_next(const gpu_fast &f, fast_state &
  * uses one (the set takes concurrent inserts: pair_insert's 128-bit CAS),
  * is appended to that state's entry list, names that state's slot as the
  * parent of a new state (traces) and as the source of an action
- * violation, and counts as one of its transitions (nedge_b; without the
- * set, the records of one state are distinct by gx_fast_build's proof,
- * wherever they are generated).  It does not count in the borrower's own
- * ngen, which alone says whether the borrower's state is a deadlock (a
- * lender has moves left, so it is none). */
-struct fx_loan {
-    uint32_t j, jend;         /* local moves [j, jend) of the lender's state */
-    uint32_t grp;             /* the lender's group (= its thread: G == 1) */
-    unsigned long long slot;  /* the lender state's table slot */
-    bool set;                 /* its records go through its successor set */
-};
+ * violation, and counts as one of its transitions when the set takes it
+ * as new or, without the set, always (the records of one state are
+ * distinct by gx_fast_build's proof, wherever they are generated).  The
+ * borrower adds that count to its own nedge: only the block's sum of them
+ * is kept.  A loan's records do not count in the borrower's ngen, which
+ * alone says whether the borrower's state is a deadlock (a lender has
+ * moves left, so it is none).  A loan never leaves its warp.
+ *
+ * LOAN: fast_state.r = the lender's lane | FX_LOAN_SET when its records go
+ * through its successor set (its slot is the tile's, not kept: a loan
+ * lives in fields the borrower's own, finished, expansion no longer uses) */
+#define FX_LOAN_SET 32u
 
 #ifdef __CUDACC__
 /* One round's sharing decision for the whole warp (all 32 lanes call it).
- * fs, grp, slot, use_set: this lane's own state; ln: its loan. */
-__device__ __forceinline__ void fx_share(fast_state &fs, fx_loan &ln, uint32_t lane, uint32_t grp,
-                                         unsigned long long slot, bool use_set)
+ * use_set: whether this lane's own state uses its successor set. */
+__device__ __forceinline__ void fx_share(fast_state &fs, uint32_t lane, bool use_set)
 {
-    const bool lent = ln.j < ln.jend;
-    const uint32_t idle = __ballot_sync(0xffffffffu, !lent && fs.phase == FX_DONE);
+    const uint32_t idle = __ballot_sync(0xffffffffu, fs.phase == FX_DONE);
     if (idle == 0)
         return;
-    const uint32_t left = lent ? ln.jend - ln.j : fs.phase == FX_LOCAL ? fs.jend - fs.j : 0u;
+    const bool run = fs.phase == FX_LOCAL || fs.phase == FX_LOAN;
+    const uint32_t left = run ? fs.jend - fs.j : 0u;
     /* the donor: the longest run (ties: the highest lane) */
     const uint32_t key = left >= GPU_SHARE_MIN ? min(left, 0x7ffffffu) << 5 | lane : 0u;
     const uint32_t top = __reduce_max_sync(0xffffffffu, key);
     if (top == 0)
         return;
     const uint32_t d = top & 31u;
-    const uint32_t dj = __shfl_sync(0xffffffffu, lent ? ln.j : fs.j, d);
-    const uint32_t djend = __shfl_sync(0xffffffffu, lent ? ln.jend : fs.jend, d);
-    const uint32_t dgrp = __shfl_sync(0xffffffffu, lent ? ln.grp : grp, d);
-    const unsigned long long dslot = __shfl_sync(0xffffffffu, lent ? ln.slot : slot, d);
-    const bool dset = __shfl_sync(0xffffffffu, (int)(lent ? ln.set : use_set), d) != 0;
+    const uint32_t dj = __shfl_sync(0xffffffffu, fs.j, d), djend = __shfl_sync(0xffffffffu, fs.jend, d);
+    const uint32_t from =
+        __shfl_sync(0xffffffffu, fs.phase == FX_LOAN ? fs.r : lane | (use_set ? FX_LOAN_SET : 0u), d);
     /* k slices of chunk >= 1 moves cover the run (k * chunk >= its length);
      * the donor keeps the first, idle lane number r (1..k-1) the r-th,
-     * empty when it starts at the end */
+     * none when it would start at the end */
     const uint32_t k = __popc(idle) + 1u, chunk = (djend - dj + k - 1u) / k;
     if (lane == d) {
-        if (lent)
-            ln.jend = dj + chunk;
-        else
-            fs.jend = dj + chunk;
+        fs.jend = dj + chunk;
     } else if (idle >> lane & 1u) {
         const uint32_t r = __popc(idle & ((1u << lane) - 1u)) + 1u;
-        ln.j = min(dj + r * chunk, djend);
-        ln.jend = min(ln.j + chunk, djend);
-        ln.grp = dgrp;
-        ln.slot = dslot;
-        ln.set = dset;
+        const uint32_t j = min(dj + r * chunk, djend);
+        if (j < djend) {
+            fs.phase = FX_LOAN;
+            fs.j = j;
+            fs.jend = min(j + chunk, djend);
+            fs.r = from;
+        }
     }
 }
 #endif

@@ -311,8 +311,11 @@ __device__ __forceinline__ void record_deadlock(const gpu_params &p, unsigned lo
  * PROF: the clock64 phase counters (GPU_PROF_*); a template parameter
  * so that the kernel without them keeps its registers and spills.
  * FAST: the fast generator (p.fast, one thread per state: G == 1) instead
- * of the vector groups' general one (gpu_expand.cuh). */
-template <bool TEX, bool OCC2, bool PROF, bool FAST>
+ * of the vector groups' general one (gpu_expand.cuh).  SHARE (with FAST,
+ * where some component state has GPU_SHARE_MIN local moves or more): idle
+ * lanes take slices of long runs of local moves (fx_share); without it the
+ * kernel keeps the registers that costs. */
+template <bool TEX, bool OCC2, bool PROF, bool FAST, bool SHARE = false>
 __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(const __grid_constant__ gpu_params p)
 {
     extern __shared__ __align__(16) unsigned char smem[];
@@ -473,22 +476,22 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
              * them without the successor set unless edges are recorded */
             const bool use_set = !FAST || fs.dedup || p.want_edges;
             uint32_t ngen = 0, nedge = 0;
-            /* FAST: this lane's loan of another state's local moves
-             * (fx_share), and the transitions of that state it found */
-            fx_loan ln = {0u, 0u, 0u, 0ull, false};
-            uint32_t nedge_b = 0;
             bool ovf = false;
             unsigned long long wt = 0; /* PROF: lane 0's clock */
             if (PROF && lane == 0)
                 wt = clock64();
 
-            while (__any_sync(GPU_FULL, FAST ? fs.phase != FX_DONE || ln.j < ln.jend : st.phase != PH_DONE)) {
+            while (__any_sync(GPU_FULL, FAST ? fs.phase != FX_DONE : st.phase != PH_DONE)) {
                 bool has = false, borrowed = false;
                 uint32_t lab = 0;
                 if (FAST) {
-                    fx_share(fs, ln, lane, grp, src_slot, use_set);
-                    if (ln.j < ln.jend) {
-                        fx_local(p.fx, ln.j++, tile_vec[cur] + (size_t)ln.grp * sw, scr, sw, p.img.words, &lab);
+                    if (SHARE)
+                        fx_share(fs, lane, use_set);
+                    if (SHARE && fs.phase == FX_LOAN) {
+                        const uint32_t lender = (tid & ~31u) + (fs.r & 31u); /* G == 1 */
+                        fx_local(p.fx, fs.j++, tile_vec[cur] + (size_t)lender * sw, scr, sw, p.img.words, &lab);
+                        if (fs.j == fs.jend)
+                            fs.phase = FX_DONE;
                         has = borrowed = true;
                     } else {
                         has = fx_next(p.fx, fs, src, scr, sw, p.img.words, &lab, &ovf);
@@ -550,8 +553,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 if (PROF && lane == 0)
                     prof_lap(prof, GPU_PROF_GEN, &wt);
                 /* the state this record belongs to (a loan's: the lender's) */
-                const uint32_t e_grp = borrowed ? ln.grp : grp;
-                const unsigned long long e_slot = borrowed ? ln.slot : src_slot;
+                const uint32_t e_grp = borrowed ? (tid & ~31u) + (fs.r & 31u) : grp;
+                const unsigned long long e_slot = borrowed ? tile_slot[cur][e_grp] : src_slot;
 
                 /* locate the successor: block cache, else global table */
                 unsigned long long h = 0, loc = 0;
@@ -616,12 +619,10 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                                                : (uint32_t *)(smem + p.off_dedlist) + (size_t)e_grp * p.D;
                     }
                     uint32_t at = 0;
-                    const int pr = (borrowed ? ln.set : use_set) ? pair_insert(e_ded, p.D, loc, lab, &at) : 2;
+                    const bool e_set = borrowed ? (fs.r & FX_LOAN_SET) != 0 : use_set;
+                    const int pr = e_set ? pair_insert(e_ded, p.D, loc, lab, &at) : 2;
                     if (pr > 0) {
-                        if (borrowed)
-                            nedge_b++;
-                        else
-                            nedge++;
+                        nedge++; /* a loan's too: b.trans is a sum */
                         if (pr == 1)
                             e_dl[atomicAdd(&grp_n[e_grp], 1u)] = at; /* < D: the set holds D */
                     } else if (pr < 0)
@@ -656,10 +657,10 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 ngen += __shfl_xor_sync(GPU_FULL, ngen, o);
                 nedge += __shfl_xor_sync(GPU_FULL, nedge, o);
             }
-            if (FAST && nedge_b) /* loans: transitions of other lanes' states */
-                atomicAdd(&b.trans, (unsigned long long)nedge_b);
-            if (active && gl == 0) {
+            /* (FAST: an inactive lane may have found a loan's transitions) */
+            if (gl == 0 && nedge)
                 atomicAdd(&b.trans, (unsigned long long)nedge);
+            if (active && gl == 0) {
                 atomicAdd(&b.expanded, 1ull);
                 if (ngen == 0) {
                     atomicAdd(&b.dead, 1ull);
