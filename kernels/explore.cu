@@ -252,6 +252,8 @@ struct gx_fast_host {
     size_t nseg, nloc, nsync, ngrp, nrules, narule;
     unsigned long long all0, all1;
     uint32_t dw, always_dedup, anchored;
+    uint32_t share; /* a segment has >= GPU_SHARE_MIN local moves: the kernel
+                       with lane sharing runs (kernel_ptr) */
     uint64_t bound; /* successors of one state at most (anchored count, see gx_fast_anchor) */
 };
 
@@ -554,6 +556,7 @@ static int gx_fast_build(const struct image *img, struct gx_fast_host *f, int an
                         gx_fast_delta(s ^ t, first, f->loc_d + xl * f->dw, f->dw);
                         f->loc_lab[xl++] = lab;
                         sg->nloc++;
+                        f->share |= sg->nloc >= GPU_SHARE_MIN;
                     }
                 }
             }
@@ -1299,10 +1302,18 @@ out:
     return rc;
 }
 
-static void *kernel_ptr(int tex, int occ2, int prof, int fast)
+static void *kernel_ptr(int tex, int occ2, int prof, int fast, int share)
 {
     /* the fast generator reads its own tables with plain loads: no
-     * texture variant */
+     * texture variant; lane sharing only where some run of local moves is
+     * long (its registers cost the other images a few per cent) */
+    if (fast && share) {
+        if (prof)
+            return occ2 ? (void *)explore_tile<false, true, true, true, true>
+                        : (void *)explore_tile<false, false, true, true, true>;
+        return occ2 ? (void *)explore_tile<false, true, false, true, true>
+                    : (void *)explore_tile<false, false, false, true, true>;
+    }
     if (fast) {
         if (prof)
             return occ2 ? (void *)explore_tile<false, true, true, true> : (void *)explore_tile<false, false, true, true>;
@@ -1475,7 +1486,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         cudaFuncAttributes fa;
         const int occ2 = tun->occupancy2 == 1 || (tun->occupancy2 < 0 && GX_OCC2);
         st.occupancy2 = occ2;
-        CK(cudaFuncGetAttributes(&fa, kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast)));
+        CK(cudaFuncGetAttributes(&fa, kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast, (int)fh.share)));
         const uint32_t bps = tun->blocks_per_sm ? tun->blocks_per_sm : 2;
         size_t budget = g->prop.sharedMemPerMultiprocessor / bps;
         budget = budget > g->prop.reservedSharedMemPerBlock ? budget - g->prop.reservedSharedMemPerBlock : 0;
@@ -1526,7 +1537,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         SEG(p.off_cache_lab, C * 4);
 #undef SEG
         const size_t smem = off;
-        void *kern = kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast);
+        void *kern = kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast, (int)fh.share);
         CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         int nb = 0;
         CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kern, (int)threads, smem));

@@ -385,19 +385,23 @@ __host__ __device__ __forceinline__ int fx_ffsll(unsigned long long x)
 #endif
 }
 
-enum { FX_LOCAL = 0, FX_RULES = 1, FX_DONE = 2 };
+/* FX_LOAN: this lane's own state is done and it works off a slice of
+ * another lane's local moves (lane sharing, below; device only) */
+enum { FX_LOCAL = 0, FX_RULES = 1, FX_DONE = 2, FX_LOAN = 3 };
 
 struct fast_state {
     int phase;
     bool dedup;                          /* this state needs the successor set */
     unsigned long long lo, hi;           /* the source vector */
     unsigned long long locm;             /* components whose local moves are left */
-    uint32_t j, jend;                    /* LOCAL: current component's moves */
+    uint32_t j, jend;                    /* LOCAL: current component's moves;
+                                            LOAN: the slice of the lender's */
     unsigned long long on0, on1;         /* RULES, masks: fired rules not yet
                                             visited; anchored: on0 = components
                                             whose rule lists are left, on1 = the
                                             current list's next | end << 32 */
-    uint32_t r;                          /* RULES: current rule */
+    uint32_t r;                          /* RULES: current rule; LOAN: the
+                                            lender (fx_share) */
     unsigned long long combo, ncombo;    /* its next combination, and count */
 };
 
@@ -497,6 +501,17 @@ __host__ __device__ __forceinline__ void fx_begin(const gpu_fast &f, fast_state 
     }
 }
 
+/* Local move j (an index into loc_d / loc_lab) of the state src, into scr. */
+__host__ __device__ __forceinline__ void fx_local(const gpu_fast &f, uint32_t j, const uint32_t *src, uint32_t *scr,
+                                         uint32_t sw, uint32_t W, uint32_t *lab)
+{
+    const uint32_t dw = f.dw;
+    const unsigned long long dlo = fx_ld(f.loc_d + (size_t)j * dw);
+    const unsigned long long dhi = dw > 1 ? fx_ld(f.loc_d + (size_t)j * dw + 1) : 0ull;
+    fx_write(scr, src, sw, W, dlo, dhi);
+    *lab = fx_ld(f.loc_lab + j);
+}
+
 /* Next successor of this lane's state into scr, or false when it has no
  * more (then phase is FX_DONE).  *overflow as in next_rule. */
 __host__ __device__ __forceinline__ bool fx_next(const gpu_fast &f, fast_state &st, const uint32_t *src, uint32_t *scr,
@@ -506,11 +521,7 @@ __host__ __device__ __forceinline__ bool fx_next(const gpu_fast &f, fast_state &
     if (st.phase == FX_LOCAL) {
         for (;;) {
             if (st.j < st.jend) {
-                const uint32_t j = st.j++;
-                const unsigned long long dlo = fx_ld(f.loc_d + (size_t)j * dw);
-                const unsigned long long dhi = dw > 1 ? fx_ld(f.loc_d + (size_t)j * dw + 1) : 0ull;
-                fx_write(scr, src, sw, W, dlo, dhi);
-                *lab = fx_ld(f.loc_lab + j);
+                fx_local(f, st.j++, src, scr, sw, W, lab);
                 return true;
             }
             if (!st.locm) {
@@ -604,5 +615,81 @@ __host__ __device__ __forceinline__ bool fx_next(const gpu_fast &f, fast_state &
         return true;
     }
 }
+
+/* ---- lane sharing (fast generator, device only) ----
+ *
+ * One thread per state leaves a warp waiting on its heaviest state: abp's
+ * sender offers each of its d data values as a local move, so a state with
+ * the sender ready keeps its warp for d rounds (d = 4000) while the other
+ * lanes' states are done after a handful.  So, in every round in which
+ * some lanes have nothing left, the lane with the longest remaining run of
+ * local moves of one component (at least GPU_SHARE_MIN; its own, or one it
+ * took over) keeps the first of k = idle + 1 equal slices of it and the
+ * idle lanes take the others: a LOAN.  A lane works its loan off before
+ * anything else and may pass part of it on in a later round, so a long run
+ * is halved again as lanes fall idle one by one.
+ *
+ * Exactness.  The slices partition [j, jend) of the run, and the donor
+ * stops at the end of its own slice, so every local move of the state is
+ * generated exactly once, by one lane or another, from the same source
+ * vector (the donor state's tile row, read-only while the tile expands)
+ * and by the same code (fx_local).  Every record of a loan belongs to the
+ * lender state: it goes through that state's successor set when the state
+ * uses one (the set takes concurrent inserts: pair_insert's 128-bit CAS),
+ * is appended to that state's entry list, names that state's slot as the
+ * parent of a new state (traces) and as the source of an action
+ * violation, and counts as one of its transitions when the set takes it
+ * as new or, without the set, always (the records of one state are
+ * distinct by gx_fast_build's proof, wherever they are generated).  The
+ * borrower adds that count to its own nedge: only the block's sum of them
+ * is kept.  A loan's records do not count in the borrower's ngen, which
+ * alone says whether the borrower's state is a deadlock (a lender has
+ * moves left, so it is none).  A loan never leaves its warp.
+ *
+ * LOAN: fast_state.r = the lender's lane | FX_LOAN_SET when its records go
+ * through its successor set (its slot is the tile's, not kept: a loan
+ * lives in fields the borrower's own, finished, expansion no longer uses) */
+#define FX_LOAN_SET 32u
+
+#ifdef __CUDACC__
+/* One round's sharing decision for the whole warp (all 32 lanes call it).
+ * use_set: whether this lane's own state uses its successor set. */
+__device__ __forceinline__ void fx_share(fast_state &fs, uint32_t lane, bool use_set)
+{
+    const uint32_t idle = __ballot_sync(0xffffffffu, fs.phase == FX_DONE);
+    if (idle == 0)
+        return;
+    const bool run = fs.phase == FX_LOCAL || fs.phase == FX_LOAN;
+    const uint32_t left = run ? fs.jend - fs.j : 0u;
+    /* the donor: the longest run (ties: the highest lane); the first lane
+     * with a long run did about as well on abp d=4000 (first version of this
+     * code, H100: 0.629 / 0.648 s against 0.615 / 0.625 s); the longest run
+     * is what bounds the warp's remaining rounds, so it is split first */
+    const uint32_t key = left >= GPU_SHARE_MIN ? min(left, 0x7ffffffu) << 5 | lane : 0u;
+    const uint32_t top = __reduce_max_sync(0xffffffffu, key);
+    if (top == 0)
+        return;
+    const uint32_t d = top & 31u;
+    const uint32_t dj = __shfl_sync(0xffffffffu, fs.j, d), djend = __shfl_sync(0xffffffffu, fs.jend, d);
+    const uint32_t from =
+        __shfl_sync(0xffffffffu, fs.phase == FX_LOAN ? fs.r : lane | (use_set ? FX_LOAN_SET : 0u), d);
+    /* k slices of chunk >= 1 moves cover the run (k * chunk >= its length);
+     * the donor keeps the first, idle lane number r (1..k-1) the r-th,
+     * none when it would start at the end */
+    const uint32_t k = __popc(idle) + 1u, chunk = (djend - dj + k - 1u) / k;
+    if (lane == d) {
+        fs.jend = dj + chunk;
+    } else if (idle >> lane & 1u) {
+        const uint32_t r = __popc(idle & ((1u << lane) - 1u)) + 1u;
+        const uint32_t j = min(dj + r * chunk, djend);
+        if (j < djend) {
+            fs.phase = FX_LOAN;
+            fs.j = j;
+            fs.jend = min(j + chunk, djend);
+            fs.r = from;
+        }
+    }
+}
+#endif
 
 #endif

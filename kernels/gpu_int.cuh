@@ -25,6 +25,16 @@
 #define GPU_NEW_BIT 0x80000000u
 #define GPU_LOW31 0x7fffffffu
 
+/* FAST: a remaining run of local moves at least this long is shared with
+ * the warp's idle lanes (fx_share in gpu_expand.cuh), and images with such
+ * a run get the kernel variant that shares.  Short runs are not worth the
+ * shuffles: a share costs about one round.  abp d=4000 (H100, 2026-11-27):
+ * 16 gave 0.615 / 0.625 s, 64 gave 0.668 / 0.641 s (first version of the
+ * sharing code). */
+#ifndef GPU_SHARE_MIN
+#define GPU_SHARE_MIN 16u
+#endif
+
 #define GPU_NO_SLOT 0xffffffffffffffffull
 /* A successor location in the per-state dedupe set: a block-cache slot
  * (tag clear) or a global table slot (tag set). */
@@ -48,7 +58,8 @@ enum {
  * work), EXPAND (successor generation, block cache, direct inserts),
  * FLUSH (cache rows into the global table), EDGES (edge output, set
  * clearing, next tile).  Parts of EXPAND, timed by each warp's lane 0 and
- * summed over warps: GEN (class selection and successor generation),
+ * summed over warps: GEN (class selection and successor generation; FAST:
+ * lane sharing too),
  * CACHE (block-cache insert), GLOBAL (direct global inserts, cache full),
  * DEDUPE (per-state successor set, action check). */
 enum {

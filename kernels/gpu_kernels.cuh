@@ -311,8 +311,11 @@ __device__ __forceinline__ void record_deadlock(const gpu_params &p, unsigned lo
  * PROF: the clock64 phase counters (GPU_PROF_*); a template parameter
  * so that the kernel without them keeps its registers and spills.
  * FAST: the fast generator (p.fast, one thread per state: G == 1) instead
- * of the vector groups' general one (gpu_expand.cuh). */
-template <bool TEX, bool OCC2, bool PROF, bool FAST>
+ * of the vector groups' general one (gpu_expand.cuh).  SHARE (with FAST,
+ * where some component state has GPU_SHARE_MIN local moves or more): idle
+ * lanes take slices of long runs of local moves (fx_share); without it the
+ * kernel keeps the registers that costs. */
+template <bool TEX, bool OCC2, bool PROF, bool FAST, bool SHARE = false>
 __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(const __grid_constant__ gpu_params p)
 {
     extern __shared__ __align__(16) unsigned char smem[];
@@ -479,10 +482,20 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 wt = clock64();
 
             while (__any_sync(GPU_FULL, FAST ? fs.phase != FX_DONE : st.phase != PH_DONE)) {
-                bool has = false;
+                bool has = false, borrowed = false;
                 uint32_t lab = 0;
                 if (FAST) {
-                    has = fx_next(p.fx, fs, src, scr, sw, p.img.words, &lab, &ovf);
+                    if (SHARE)
+                        fx_share(fs, lane, use_set);
+                    if (SHARE && fs.phase == FX_LOAN) {
+                        const uint32_t lender = (tid & ~31u) + (fs.r & 31u); /* G == 1 */
+                        fx_local(p.fx, fs.j++, tile_vec[cur] + (size_t)lender * sw, scr, sw, p.img.words, &lab);
+                        if (fs.j == fs.jend)
+                            fs.phase = FX_DONE;
+                        has = borrowed = true;
+                    } else {
+                        has = fx_next(p.fx, fs, src, scr, sw, p.img.words, &lab, &ovf);
+                    }
                 } else {
                     __syncwarp();
                     /* the two smallest classes offered next by the group's
@@ -539,6 +552,9 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 }
                 if (PROF && lane == 0)
                     prof_lap(prof, GPU_PROF_GEN, &wt);
+                /* the state this record belongs to (a loan's: the lender's) */
+                const uint32_t e_grp = borrowed ? (tid & ~31u) + (fs.r & 31u) : grp;
+                const unsigned long long e_slot = borrowed ? tile_slot[cur][e_grp] : src_slot;
 
                 /* locate the successor: block cache, else global table */
                 unsigned long long h = 0, loc = 0;
@@ -552,7 +568,7 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                         cres = CACHE_FULL;
                     }
                     if (cres == CACHE_INSERTED && p.parent) {
-                        c_par[row] = grp;
+                        c_par[row] = e_grp;
                         c_lab[row] = lab;
                     }
                     loc = row;
@@ -569,8 +585,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                      * thread, a full cache sends whole rounds here) */
                     if (has && cres == CACHE_FULL) {
                         const unsigned long long gs =
-                            p.oneshot ? insert_one(p, b, scr, h, src_slot, lab, tile_vec[cur ^ 1], tile_slot[cur ^ 1])
-                                      : insert_one_rwp(p, b, scr, h, src_slot, lab, tile_vec[cur ^ 1],
+                            p.oneshot ? insert_one(p, b, scr, h, e_slot, lab, tile_vec[cur ^ 1], tile_slot[cur ^ 1])
+                                      : insert_one_rwp(p, b, scr, h, e_slot, lab, tile_vec[cur ^ 1],
                                                        tile_slot[cur ^ 1]);
                         loc = gs | GPU_LOC_GLOBAL;
                     }
@@ -584,7 +600,7 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                     need &= need - 1;
                     const unsigned long long hl = __shfl_sync(GPU_FULL, h, ld);
                     const uint32_t labl = __shfl_sync(GPU_FULL, lab, ld);
-                    const unsigned long long srcl = __shfl_sync(GPU_FULL, src_slot, ld);
+                    const unsigned long long srcl = __shfl_sync(GPU_FULL, e_slot, ld);
                     const uint32_t *vl = scratch + (size_t)((tid & ~31u) + ld) * sw;
                     const unsigned long long gs = insert_global(p, b, vl, hl, srcl, labl, tile_vec[cur ^ 1],
                                                                 tile_slot[cur ^ 1]);
@@ -594,19 +610,28 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 if (PROF && lane == 0)
                     prof_lap(prof, GPU_PROF_GLOBAL, &wt);
                 if (has) {
-                    ngen++;
+                    gpu_pair *e_ded = ded;
+                    uint32_t *e_dl = dl;
+                    if (FAST && borrowed) {
+                        e_ded = p.dedupe_global ? (gpu_pair *)p.dedupe_g + ((size_t)blockIdx.x * T + e_grp) * p.D
+                                                : (gpu_pair *)(smem + p.off_dedupe) + (size_t)e_grp * p.D;
+                        e_dl = p.dedupe_global ? p.dedlist_g + ((size_t)blockIdx.x * T + e_grp) * p.D
+                                               : (uint32_t *)(smem + p.off_dedlist) + (size_t)e_grp * p.D;
+                    }
                     uint32_t at = 0;
-                    const int pr = use_set ? pair_insert(ded, p.D, loc, lab, &at) : 2;
-                    if (pr > 1) {
-                        nedge++;
-                    } else if (pr > 0) {
-                        nedge++;
-                        dl[atomicAdd(&grp_n[grp], 1u)] = at; /* < D: the set holds D */
+                    const bool e_set = borrowed ? (fs.r & FX_LOAN_SET) != 0 : use_set;
+                    const int pr = e_set ? pair_insert(e_ded, p.D, loc, lab, &at) : 2;
+                    if (pr > 0) {
+                        nedge++; /* a loan's too: b.trans is a sum */
+                        if (pr == 1)
+                            e_dl[atomicAdd(&grp_n[e_grp], 1u)] = at; /* < D: the set holds D */
                     } else if (pr < 0)
                         gpu_set_error(p, GPU_ERR_DEDUPE);
+                    if (!borrowed)
+                        ngen++; /* this lane's own state: a deadlock when none */
                     if (p.img.action && lab < p.img.n_labels && p.img.action[lab]) {
                         if (atomicCAS(&p.ctl->viol_act_claim, 0u, 1u) == 0u) {
-                            p.ctl->viol_act_slot = src_slot;
+                            p.ctl->viol_act_slot = e_slot;
                             p.ctl->viol_label = lab;
                             for (uint32_t q = 0; q < sw; q++)
                                 p.ctl->viol_vec[q] = scr[q];
@@ -632,8 +657,10 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 ngen += __shfl_xor_sync(GPU_FULL, ngen, o);
                 nedge += __shfl_xor_sync(GPU_FULL, nedge, o);
             }
-            if (active && gl == 0) {
+            /* (FAST: an inactive lane may have found a loan's transitions) */
+            if (gl == 0 && nedge)
                 atomicAdd(&b.trans, (unsigned long long)nedge);
+            if (active && gl == 0) {
                 atomicAdd(&b.expanded, 1ull);
                 if (ngen == 0) {
                     atomicAdd(&b.dead, 1ull);

@@ -526,6 +526,115 @@ static void test_case(const char *tag, const struct image *img, uint64_t expect_
     ref_free(&ref);
 }
 
+/* Long runs of local moves, shared by the idle lanes of a warp (fx_share
+ * in kernels/gpu_expand.cuh).  Component 0: state 0 has L local moves to
+ * 1..L (labels 0..12 in turn), state i >= 1 returns to 0 (label 13) unless
+ * i % 7 == 0; component 1: state 0 has M moves to 1..M (label 14), the
+ * others none.  The initial state is alone in its tile, so 31 lanes idle
+ * at once take slices of its run; at depth 1, 40 states with a run of L
+ * and 700 with a run of M share within their warps, and at depth 2 the
+ * 28 000 states with one move or none (4 000 deadlocks) lend their lanes.
+ * variant 0: no duplicates and no self-loop, so no successor set without
+ * edges (the duplicate-free proof); 1: component 1's state 0 self-loops
+ * (label 15), so the states with it in state 0 use the set and lend or
+ * borrow among states without one; 2: state 0 of component 0 offers its
+ * first move (label 0 to 1) twice more, at the end of its run: every
+ * state uses the set, and the copies, taken by other lanes than the
+ * original, must be removed.  Runs: test_case's three, the first label-12
+ * move flagged (a violation found by a borrowing lane: its source is the
+ * lender's state), and one warp per block (not in the --quick subset). */
+static void shared_runs(int variant)
+{
+    enum { L = 700, M = 40 };
+    struct hb h;
+    uint32_t st[2] = {L + 1, M + 1};
+    hb_init(&h, 2, st, 16, 0);
+    const int extra = variant == 2 ? 2 : 0;
+    int (*e)[5] = (int (*)[5])calloc(L + extra, sizeof *e);
+    for (int i = 0; i < L + extra; i++) {
+        e[i][0] = 0;
+        e[i][1] = i < L ? i % 13 : 0;
+        e[i][2] = i < L ? i + 1 : 1;
+        e[i][3] = e[i][4] = -1;
+    }
+    hb_state(&h, 0, 0, L + extra, (const int (*)[5])e);
+    for (int i = 1; i <= L; i++) {
+        int back[1][5] = {{0, 13, 0, -1, -1}};
+        hb_state(&h, 0, (uint32_t)i, i % 7 ? 1 : 0, back);
+    }
+    int (*f)[5] = (int (*)[5])calloc(M + 1, sizeof *f);
+    for (int y = 0; y < M; y++) {
+        f[y][0] = 0, f[y][1] = 14, f[y][2] = y + 1, f[y][3] = f[y][4] = -1;
+    }
+    f[M][0] = 0, f[M][1] = 15, f[M][2] = 0, f[M][3] = f[M][4] = -1;
+    hb_state(&h, 1, 0, M + (variant == 1), (const int (*)[5])f);
+    for (int y = 1; y <= M; y++)
+        hb_state(&h, 1, (uint32_t)y, 0, NULL);
+    free(e);
+    free(f);
+    /* component 0 moves: L from i = 0, one from each i % 7 != 0 (600),
+     * for every y; component 1: M from y = 0 for every i (plus the
+     * self-loop) */
+    const uint64_t states = (uint64_t)(L + 1) * (M + 1);
+    const uint64_t trans = (uint64_t)(M + 1) * (L + L - L / 7) + (uint64_t)(L + 1) * (M + (variant == 1));
+    char tag[64];
+    snprintf(tag, sizeof tag, "shared runs, variant %d", variant);
+    /* the set as the variants intend: the fast generator's tables, on the
+     * host, at the initial state and at (0, 1) */
+    struct wx_error err;
+    wx_error_clear(&err);
+    struct explore_gpu_fast *fx = explore_gpu_fast_open(&h.img, 0, &err);
+    int always = -1, set0 = -1, set1 = -1;
+    if (fx) {
+        uint64_t bound = 0, cnt = 0;
+        int anchored = 0;
+        explore_gpu_fast_info(fx, &bound, &always, &anchored);
+        uint32_t v[2] = {0, 0};
+        explore_gpu_fast_successors(fx, v, NULL, NULL, 0, &cnt, &set0, &err);
+        v[0] = 1u << h.img.first_bit[1]; /* component 1 in state 1 */
+        explore_gpu_fast_successors(fx, v, NULL, NULL, 0, &cnt, &set1, &err);
+        explore_gpu_fast_close(fx);
+    }
+    check(fx && always == (variant == 2) && set0 == (variant != 0) && set1 == (variant == 2),
+          "%s: fast tables: always_dedup %d, set at the initial state %d and at (0, 1) %d (%s)", tag, always, set0,
+          set1, err.msg);
+    test_case(tag, &h.img, states, trans);
+
+    uint8_t act[16] = {0};
+    act[12] = 1;
+    struct ref_result ref;
+    ref_explore(&h.img, act, 1, 1u << 22, &ref);
+    check(ref.deadlocks == (uint64_t)(L / 7) * M && ref.min_act_level == 0,
+          "%s: reference deadlocks %llu (expected %u), flagged action at depth %u (expected 0)", tag,
+          (unsigned long long)ref.deadlocks, (L / 7) * M, ref.min_act_level);
+    struct cfg c;
+    cfg_default(&c);
+    c.go.hash_bytes = 1 << 20;
+    c.action = 1;
+    c.trace = 1;
+    c.keep = 1;
+    snprintf(tag, sizeof tag, "shared runs, variant %d, action", variant);
+    run_one(tag, &h.img, &ref, act, &c, 0);
+    if (quick) { /* the sanitizers: enough */
+        ref_free(&ref);
+        image_free(&h.img);
+        return;
+    }
+    cfg_default(&c);
+    c.go.hash_bytes = 1 << 20;
+    c.go.threads = 32;
+    c.go.blocks = 2;
+    c.edges = 1;
+    c.keep = 1;
+    snprintf(tag, sizeof tag, "shared runs, variant %d, 32 threads", variant);
+    run_one(tag, &h.img, &ref, NULL, &c, 0);
+    c.edges = 0;
+    c.keep = 0;
+    run_one(tag, &h.img, &ref, NULL, &c, 0);
+    ref_free(&ref);
+    image_free(&h.img);
+}
+
 static void hand_made(void)
 {
     struct hb h;
@@ -644,6 +753,8 @@ static void hand_made(void)
         test_case("wide fan-out", &h.img, 3 * (K + 1), 3 * (K + 1 + 2 * K));
         if (quick) { /* the sanitizers: the three runs above suffice */
             image_free(&h.img);
+            shared_runs(1);
+            shared_runs(2);
             return;
         }
         struct ref_result ref;
@@ -664,6 +775,9 @@ static void hand_made(void)
         ref_free(&ref);
         image_free(&h.img);
     }
+    /* 8. long runs of local moves shared among a warp's lanes */
+    for (int v = 0; v < 3; v++)
+        shared_runs(v);
 }
 
 #if defined(HAVE_FRONTEND) && defined(HAVE_EXPLORE_SEQ)
