@@ -33,6 +33,7 @@
 #include "../analysis/scc.h"
 #include "../kernels/hostpin.h"
 #include "cli.h"
+#include "gpu_probe.h"
 
 /* ---- the timeline (WARPEX_TIMELINE set and not "0") ----
  * One stderr line per phase boundary: seconds since cmd_check began, the
@@ -127,51 +128,6 @@ static int tl_mec(const struct mdp *m, struct mec_result *out, struct wx_error *
             (unsigned long long)out->n_mecs, (unsigned long long)out->rounds, out->setup_seconds,
             out->attractor_seconds, out->refine_seconds, out->teardown_seconds);
     return rc;
-}
-
-/* The GPU probe and CUDA context creation (valiter_gpu_init) run on a
- * thread of their own while the model is read: their cost (driver start,
- * context) then overlaps the read instead of adding to it. */
-struct gpu_probe {
-    pthread_t tid;
-    int started, joined, usable;
-    atomic_int done;         /* set by the probe thread when it is done   */
-    double seconds;          /* the probe's own duration              */
-    double wait_seconds;     /* how long the main thread waited for it */
-};
-
-static void *gpu_probe_main(void *arg)
-{
-    struct gpu_probe *g = arg;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    tl_mark("GPU probe and CUDA context: start (thread)");
-    g->usable = valiter_gpu_init();
-    g->seconds = cli_seconds_since(&t0);
-    atomic_store(&g->done, 1);
-    tl_mark("GPU probe and CUDA context: done (%s)", g->usable ? "usable" : "no GPU");
-    return NULL;
-}
-
-static void gpu_probe_start(struct gpu_probe *g)
-{
-    memset(g, 0, sizeof *g);
-    atomic_init(&g->done, 0);
-    g->started = pthread_create(&g->tid, NULL, gpu_probe_main, g) == 0;
-    if (!g->started) /* no thread: probe in line */
-        gpu_probe_main(g), g->joined = 1;
-}
-
-static int gpu_probe_join(struct gpu_probe *g)
-{
-    if (g->started && !g->joined) {
-        struct timespec t0;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        pthread_join(g->tid, NULL);
-        g->wait_seconds = cli_seconds_since(&t0);
-        g->joined = 1;
-    }
-    return g->usable;
 }
 
 struct check_options {
@@ -451,16 +407,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                      "way) or no --solver (CPU: SCC by SCC, Gauss-Seidel)");
         goto out;
     }
-    if (want_gpu) {
-        /* One hardware work queue instead of the default 8: every GPU stage
-         * here runs on the default stream, so nothing loses concurrency,
-         * and context creation -- the start-up's critical path when the
-         * read is fast -- took 0.150-0.159 s instead of 0.208-0.211 s on
-         * the H100 (bench/cuda_exit_probe.cu, 2026-11-22).  A value the
-         * user set is kept. */
-        setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
-        gpu_probe_start(&probe);
-    }
+    if (want_gpu) /* the context is created while the model is read */
+        gpu_probe_start(&probe, valiter_gpu_init, tl_mark);
 
     /* the properties first: a typo should not wait for a large model */
     if (o.props_file && (rc = prop_read_file(o.props_file, &props, &n_file, err)) != WX_OK)

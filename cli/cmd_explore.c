@@ -11,6 +11,7 @@
 #include "../kernels/scc_gpu.h"
 #include "../util/strtab.h"
 #include "cli.h"
+#include "gpu_probe.h"
 #include "outputs.h"
 
 static void progress(void *ctx, const struct explore_stats *s)
@@ -369,7 +370,7 @@ static void report_violation(const struct cli_options *o, const struct image *im
     }
 }
 
-int cmd_explore(struct cli_options *o, struct wx_error *err)
+static int explore_main(struct cli_options *o, struct wx_error *err)
 {
     struct image img;
     struct network net;
@@ -590,5 +591,20 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
     free(flags);
     image_free(&img);
     network_free(&net);
+    return rc;
+}
+
+int cmd_explore(struct cli_options *o, struct wx_error *err)
+{
+    /* Where the GPU may run, its CUDA context is created on a thread while
+     * the network is parsed and built; the GPU explorer's first CUDA call
+     * waits for whatever is left of it (and counts that in its seconds). */
+    struct gpu_probe probe;
+    const bool probing = o->backend != EXPLORE_CPU;
+    if (probing)
+        gpu_probe_start(&probe, gpu_start, NULL);
+    int rc = explore_main(o, err);
+    if (probing)
+        gpu_probe_join(&probe);
     return rc;
 }

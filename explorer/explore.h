@@ -132,6 +132,13 @@ int explore_gpu(const struct image *img, const struct explore_options *opt,
  * (including builds without CUDA). */
 int gpu_available(char *name, size_t size);
 
+/* gpu_available(), and when it says yes, also creates the device's primary
+ * CUDA context (the driver's start-up, ~0.15 s), so that a caller can
+ * overlap that cost with other work by calling this on a thread of its
+ * own (cli/gpu_probe.h); every thread uses that context afterwards.
+ * Returns 1 when the GPU is usable, else 0. */
+int gpu_start(void);
+
 /* Dispatches on backend; EXPLORE_AUTO = GPU when available, else CPU.
  * A probabilistic image (img->probabilistic) is WX_EINPUT here and in
  * explore_seq: its product is an MDP (explorer/explore_mdp.h). */

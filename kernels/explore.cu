@@ -141,6 +141,18 @@ extern "C" int gpu_available(char *name, size_t size)
     return 1;
 }
 
+extern "C" int gpu_start(void)
+{
+    char none[1];
+    if (!gpu_available(none, 0))
+        return 0;
+    if (cudaSetDevice(0) != cudaSuccess || cudaFree(NULL) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return 1;
+}
+
 /* A group of one component state's sync entries: component, class, targets. */
 struct gx_ck {
     uint32_t c, k;

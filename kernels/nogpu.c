@@ -12,6 +12,11 @@ int gpu_available(char *name, size_t size)
     return 0;
 }
 
+int gpu_start(void)
+{
+    return 0;
+}
+
 int explore_gpu(const struct image *img, const struct explore_options *opt,
                 struct explore_result *res, struct wx_error *err)
 {

@@ -1,0 +1,50 @@
+/* gpu_probe.c -- see gpu_probe.h. */
+#include "gpu_probe.h"
+
+#include <string.h>
+#include <time.h>
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
+
+static void *gpu_probe_main(void *arg)
+{
+    struct gpu_probe *g = arg;
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (g->mark)
+        g->mark("GPU probe and CUDA context: start (thread)");
+    g->usable = g->init();
+    g->seconds = seconds_since(&t0);
+    atomic_store(&g->done, 1);
+    if (g->mark)
+        g->mark("GPU probe and CUDA context: done (%s)", g->usable ? "usable" : "no GPU");
+    return NULL;
+}
+
+void gpu_probe_start(struct gpu_probe *g, int (*init)(void), void (*mark)(const char *fmt, ...))
+{
+    memset(g, 0, sizeof *g);
+    atomic_init(&g->done, 0);
+    g->init = init;
+    g->mark = mark;
+    g->started = pthread_create(&g->tid, NULL, gpu_probe_main, g) == 0;
+    if (!g->started) /* no thread: probe in line */
+        gpu_probe_main(g), g->joined = 1;
+}
+
+int gpu_probe_join(struct gpu_probe *g)
+{
+    if (g->started && !g->joined) {
+        struct timespec t0;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        pthread_join(g->tid, NULL);
+        g->wait_seconds = seconds_since(&t0);
+        g->joined = 1;
+    }
+    return g->usable;
+}
