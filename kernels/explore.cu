@@ -1520,7 +1520,21 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         SEG(p.off_grp_n, (size_t)T * 4);
         /* successor set: D pairs of 16 bytes and its entry list of D words */
         const size_t grp_bytes = p.fast ? 0 : (size_t)T * n * 16, ded_bytes = (size_t)T * D * 20;
-        const size_t row_bytes = (size_t)SW * 4 + 8 + 4 + 4;
+        /* a cache row: the vector, its global slot where edges or an action
+         * violation will look it up, its parent and label with traces.
+         * Plain exploration keeps the vector alone, so more rows fit: with
+         * 512 threads, milner n=22 and tokenring n=21 (3 words) 7 238 rows
+         * instead of 3 102, philosophers n=12 (2 words) 11 626 instead of
+         * 3 875, and the successors sent straight to the table fell from
+         * 633 M to 34 M, 499 M to 23 M and 212 M to 0.06 M: kernels 10-12 %
+         * faster (H100, 2026-11-27, bench/RESULTS.md).  The flush scans
+         * every row, though, and one-word vectors lose: buffers n=27 got
+         * 24 788 rows and 27 % slower kernels for 15.7 M fewer direct
+         * inserts, so they keep the row count of the full layout
+         * (count_bytes) */
+        p.cache_gslot = want_graph || opt->action_match != NULL;
+        const size_t row_bytes = (size_t)SW * 4 + (p.cache_gslot ? 8 : 0) + (opt->trace ? 8 : 0);
+        const size_t count_bytes = SW == 1 ? (size_t)SW * 4 + 16 : row_bytes;
         const size_t min_cache = GX_MIN_CACHE * row_bytes + 64;
         p.dedupe_global = off + grp_bytes + ded_bytes + min_cache > budget || ded_bytes > budget / 3;
         p.grpbuf_global = off + grp_bytes + (p.dedupe_global ? 0 : ded_bytes) + min_cache > budget;
@@ -1536,7 +1550,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                          SW, threads);
             goto out;
         }
-        uint64_t C = (budget - off - 64) / row_bytes;
+        uint64_t C = (budget - off - 64) / count_bytes;
         if (tun->cache_slots && tun->cache_slots < C)
             C = tun->cache_slots;
         if (C < 1)
@@ -1544,9 +1558,9 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         p.C = (uint32_t)C;
         p.cache_probes = tun->cache_probes ? tun->cache_probes : GX_CACHE_PROBES;
         SEG(p.off_cache, C * SW * 4);
-        SEG(p.off_cache_gslot, C * 8);
-        SEG(p.off_cache_par, C * 4);
-        SEG(p.off_cache_lab, C * 4);
+        SEG(p.off_cache_gslot, p.cache_gslot ? C * 8 : 0);
+        SEG(p.off_cache_par, opt->trace ? C * 4 : 0);
+        SEG(p.off_cache_lab, opt->trace ? C * 4 : 0);
 #undef SEG
         const size_t smem = off;
         void *kern = kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast, (int)fh.share);

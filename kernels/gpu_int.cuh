@@ -182,6 +182,9 @@ struct gpu_params {
     uint32_t want_edges;
     uint32_t D;            /* dedupe slots per state (power of two) */
     uint32_t C;            /* block cache slots */
+    uint32_t cache_gslot;  /* 1: a cache row keeps its global slot (edges,
+                              action violations read it); 0: rows are the
+                              vector alone (and parent, label with traces) */
     uint32_t cache_probes;
     uint32_t scan_chunk;   /* buckets claimed per scan step */
     uint32_t oneshot;      /* 1: one-CAS inserts (sw <= 2, gpu_table.cuh) */

@@ -690,18 +690,24 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 atomicAdd(&b.cached, (unsigned long long)__popc(m));
             if (p.oneshot) {
                 /* one row per thread, all at once */
-                if (pub)
-                    c_gslot[row] = insert_one(p, b, cache + (size_t)row * sw, h,
-                                              p.parent ? tile_slot[cur][c_par[row]] : 0, p.parent ? c_lab[row] : 0,
-                                              tile_vec[cur ^ 1], tile_slot[cur ^ 1]);
+                if (pub) {
+                    const unsigned long long gs =
+                        insert_one(p, b, cache + (size_t)row * sw, h, p.parent ? tile_slot[cur][c_par[row]] : 0,
+                                   p.parent ? c_lab[row] : 0, tile_vec[cur ^ 1], tile_slot[cur ^ 1]);
+                    if (p.cache_gslot)
+                        c_gslot[row] = gs;
+                }
                 continue;
             }
             if (p.thread_rwp) {
                 /* one row per thread, reserve/write/publish */
-                if (pub)
-                    c_gslot[row] = insert_one_rwp(p, b, cache + (size_t)row * sw, h,
-                                                  p.parent ? tile_slot[cur][c_par[row]] : 0, p.parent ? c_lab[row] : 0,
-                                                  tile_vec[cur ^ 1], tile_slot[cur ^ 1]);
+                if (pub) {
+                    const unsigned long long gs =
+                        insert_one_rwp(p, b, cache + (size_t)row * sw, h, p.parent ? tile_slot[cur][c_par[row]] : 0,
+                                       p.parent ? c_lab[row] : 0, tile_vec[cur ^ 1], tile_slot[cur ^ 1]);
+                    if (p.cache_gslot)
+                        c_gslot[row] = gs;
+                }
                 continue;
             }
             while (m) {
@@ -713,7 +719,7 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 const uint32_t labl = p.parent ? c_lab[rl] : 0;
                 const unsigned long long gs = insert_global(p, b, cache + (size_t)rl * sw, hl, srcl, labl,
                                                             tile_vec[cur ^ 1], tile_slot[cur ^ 1]);
-                if (lane == 0)
+                if (lane == 0 && p.cache_gslot)
                     c_gslot[rl] = gs;
             }
         }
