@@ -898,6 +898,18 @@ static __device__ __forceinline__ void vx_scr_opt(const double *sw, uint32_t k0,
     }
 }
 
+/* al (ah) += lanes 0 .. m - 1's pl (ph), in lane order: a choice's
+ * products, one per lane, summed in entry order as the CPU twin does. */
+template <bool IV>
+static __device__ __forceinline__ void vx_shfl_sum(double pl, double ph, unsigned m, double &al, double &ah)
+{
+    for (unsigned j = 0; j < m; j++) {
+        al = __dadd_rn(al, __shfl_sync(VX_FULL, pl, j));
+        if (IV)
+            ah = __dadd_rn(ah, __shfl_sync(VX_FULL, ph, j));
+    }
+}
+
 /* Writes state s's new value(s) and says whether s violates the stopping
  * rule (the CPU twin's gap_ok/change_ok; NaN counts as a violation). */
 template <bool IV>
@@ -1129,12 +1141,7 @@ static __global__ void __launch_bounds__(VX_THREADS, MINB)
                         if (IV)
                             ph = __dmul_rn(p, hi[t]);
                     }
-                    const unsigned m = f1 - fb < 32 ? (unsigned)(f1 - fb) : 32u;
-                    for (unsigned j = 0; j < m; j++) {
-                        al = __dadd_rn(al, __shfl_sync(VX_FULL, pl, j));
-                        if (IV)
-                            ah = __dadd_rn(ah, __shfl_sync(VX_FULL, ph, j));
-                    }
+                    vx_shfl_sum<IV>(pl, ph, f1 - fb < 32 ? (unsigned)(f1 - fb) : 32u, al, ah);
                 }
                 bl = vx_opt<MX>(bl, al);
                 if (IV)
@@ -1249,12 +1256,7 @@ static __device__ __forceinline__ int vx_tile_big(const vx_sys &sy, uint32_t s0,
                 if (IV)
                     ph = __dmul_rn(p, h);
             }
-            const unsigned m = f1 - fb < 32 ? f1 - fb : 32u;
-            for (unsigned j = 0; j < m; j++) {
-                al = __dadd_rn(al, __shfl_sync(VX_FULL, pl, j));
-                if (IV)
-                    ah = __dadd_rn(ah, __shfl_sync(VX_FULL, ph, j));
-            }
+            vx_shfl_sum<IV>(pl, ph, f1 - fb < 32 ? f1 - fb : 32u, al, ah);
         }
         bl = vx_opt<MX>(bl, al);
         if (IV)
