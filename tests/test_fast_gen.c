@@ -24,7 +24,6 @@
 #include "check.h"
 #include "gpu/gpu_ref.h"
 #include "../kernels/explore_gpu.h"
-#include "../network/network_build.h"
 
 /* Checks every reachable state (at most max_states) of img with one rule
  * search; returns 0 when the image does not allow the fast generator. */
@@ -170,17 +169,12 @@ int main(int argc, char **argv)
                                  "examples/leader/leader_4321.exp",   "examples/mutex/mutex_n3.exp",
                                  "examples/buffers/buffers_n5_d4.exp", "examples/traffic/traffic.exp"};
     for (size_t i = 0; i < sizeof nets / sizeof nets[0]; i++) {
-        struct network net;
-        struct net_options no;
-        memset(&no, 0, sizeof no);
         struct wx_error err;
-        wx_error_clear(&err);
         struct image img;
-        if (network_from_file(nets[i], &no, &net, &err) || image_compile(&net, &img, &err)) {
+        if (ref_image_from_file(nets[i], &img, &err)) {
             check(0, "%s: front end: %s", nets[i], err.msg);
             continue;
         }
-        network_free(&net);
         both_searches(&img, nets[i], 200000);
         image_free(&img);
     }

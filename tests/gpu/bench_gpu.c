@@ -25,9 +25,6 @@
 
 #include "../../explorer/explore.h"
 #include "../../kernels/explore_gpu.h"
-#ifndef NO_FRONTEND
-#include "../../network/network_build.h"
-#endif
 #include "gpu_ref.h"
 
 struct knobs {
@@ -207,17 +204,12 @@ int main(int argc, char **argv)
                 fprintf(stderr, "bench_gpu: built without the front end; use --synthetic\n");
                 return 2;
 #else
-                struct network net;
-                struct net_options no;
-                memset(&no, 0, sizeof no);
                 struct wx_error err;
-                wx_error_clear(&err);
-                if (network_from_file(a, &no, &net, &err) || image_compile(&net, &img, &err)) {
+                if (ref_image_from_file(a, &img, &err)) {
                     printf("%s: %s\n", a, err.msg);
                     status = 1;
                     continue;
                 }
-                network_free(&net);
 #endif
             }
             const char *name = strrchr(a, '/') ? strrchr(a, '/') + 1 : a;

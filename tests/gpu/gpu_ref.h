@@ -21,6 +21,25 @@
 #include <string.h>
 
 #include "../../network/image.h"
+#ifndef NO_FRONTEND
+#include "../../network/network_build.h"
+
+/* The image of a network file (.exp or .aut) with the default options; the
+ * network itself is freed.  Returns the front end's status (err set). */
+static int ref_image_from_file(const char *path, struct image *img, struct wx_error *err)
+{
+    struct network net;
+    struct net_options no;
+    memset(&no, 0, sizeof no);
+    wx_error_clear(err);
+    int rc = network_from_file(path, &no, &net, err);
+    if (rc != WX_OK)
+        return rc;
+    rc = image_compile(&net, img, err);
+    network_free(&net);
+    return rc;
+}
+#endif
 
 /* ---- random numbers (splitmix64) ---- */
 struct rng {

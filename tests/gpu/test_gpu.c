@@ -31,7 +31,6 @@
 #include "../../kernels/explore_gpu.h"
 #include "../check.h"
 #if defined(HAVE_FRONTEND) && defined(HAVE_EXPLORE_SEQ)
-#include "../../network/network_build.h"
 #endif
 #include "gpu_ref.h"
 
@@ -804,17 +803,12 @@ static void examples(const char *tsv)
         fclose(probe);
         if (st > 2000000)
             continue;
-        struct network net;
-        struct net_options no;
-        memset(&no, 0, sizeof no);
         struct wx_error err;
-        wx_error_clear(&err);
         struct image img;
-        if (network_from_file(file, &no, &net, &err) || image_compile(&net, &img, &err)) {
+        if (ref_image_from_file(file, &img, &err)) {
             check(0, "gpu example %s: front end: %s", file, err.msg);
             continue;
         }
-        network_free(&net);
         n++;
         for (int mode = 0; mode < 5; mode++) {
             struct explore_options opt;
