@@ -600,7 +600,7 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
      * the network is parsed and built; the GPU explorer's first CUDA call
      * waits for whatever is left of it (and counts that in its seconds). */
     struct gpu_probe probe;
-    const bool probing = o->backend != EXPLORE_CPU;
+    const bool probing = o->backend == EXPLORE_AUTO || o->backend == EXPLORE_GPU;
     if (probing)
         gpu_probe_start(&probe, gpu_start, NULL);
     int rc = explore_main(o, err);

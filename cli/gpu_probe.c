@@ -4,12 +4,7 @@
 #include <string.h>
 #include <time.h>
 
-static double seconds_since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
-}
+#include "cli.h"
 
 static void *gpu_probe_main(void *arg)
 {
@@ -19,7 +14,7 @@ static void *gpu_probe_main(void *arg)
     if (g->mark)
         g->mark("GPU probe and CUDA context: start (thread)");
     g->usable = g->init();
-    g->seconds = seconds_since(&t0);
+    g->seconds = cli_seconds_since(&t0);
     atomic_store(&g->done, 1);
     if (g->mark)
         g->mark("GPU probe and CUDA context: done (%s)", g->usable ? "usable" : "no GPU");
@@ -43,7 +38,7 @@ int gpu_probe_join(struct gpu_probe *g)
         struct timespec t0;
         clock_gettime(CLOCK_MONOTONIC, &t0);
         pthread_join(g->tid, NULL);
-        g->wait_seconds = seconds_since(&t0);
+        g->wait_seconds = cli_seconds_since(&t0);
         g->joined = 1;
     }
     return g->usable;
