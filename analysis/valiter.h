@@ -96,7 +96,10 @@ struct vi_system {
     const double *b;              /* n_choices */
 };
 
-enum vi_method { VI_JACOBI, VI_GAUSS_SEIDEL };
+/* VI_POLICY: certified policy iteration (below); sound, interval mode with
+ * the absolute rule only -- with hi == NULL or par->relative it is plain
+ * VI_JACOBI. */
+enum vi_method { VI_JACOBI, VI_GAUSS_SEIDEL, VI_POLICY };
 
 struct vi_params {
     int maximize;            /* 1: opt = max, 0: opt = min                    */
@@ -111,7 +114,12 @@ struct vi_params {
 };
 
 struct vi_stats {
-    uint64_t iterations;     /* sweeps done                                   */
+    uint64_t iterations;     /* sweeps done (VI_POLICY: every application of
+                                the whole operator, see below)                */
+    uint64_t products;       /* VI_POLICY: products with one policy's matrix */
+    uint64_t policy_rounds;  /* VI_POLICY: policies evaluated (step 2)       */
+    int certified;           /* VI_POLICY: 1 when the certificate gave the
+                                answer, 0 when interval iteration finished it */
     double seconds;          /* wall time of the solve (GPU: incl. transfers) */
     double sweep_seconds;    /* GPU: mean device time per sweep; CPU: mean    */
     uint64_t bytes_per_sweep;/* bytes a sweep must stream (for bandwidth)     */
@@ -121,6 +129,77 @@ struct vi_stats {
                                 a level too big for the budget alone is swept
                                 in chunks and counts once per chunk upload  */
 };
+
+/* CERTIFIED POLICY ITERATION (par->method == VI_POLICY, hi != NULL, absolute
+ * rule).  Interval iteration needs as many sweeps as the slowest mode of
+ * the operator takes to shrink by epsilon (consensus N=6 K=2: 5 069); policy
+ * iteration needs a handful of linear solves with ONE choice per state,
+ * which a Krylov method does in a few hundred products with that sparse
+ * matrix.  The answer is not trusted but proved: the bounds it returns
+ * satisfy F(l) >= l and F(u) <= u state by state, which in these systems
+ * (the property layer leaves no end component in which a scheduler could
+ * stay forever without cost, so every scheduler that is not proper has an
+ * infinite cost: Bertsekas and Tsitsiklis's stochastic shortest path
+ * conditions) puts the unique fixpoint x* between them: F^k(l) rises to x*,
+ * F^k(u) falls to x*.  As for interval iteration, "proved" assumes the
+ * computed F equals the exact one (rounding is not accounted for).
+ * Both twins follow these steps; they differ only in the order of the
+ * additions inside dot products, so CPU and GPU bounds are not bit-identical
+ * but each certified (they overlap and both hold x*).
+ *   1. Interval iteration (Jacobi, as above) for at most VI_PI_SWEEPS
+ *      sweeps; when it converges within them that is the answer
+ *      (certified = 1, no policy step: identical to VI_JACOBI).
+ *   2. Policy rounds, at most VI_PI_ROUNDS.  v = the lower bound.  sigma =
+ *      the greedy policy of v: per state the first choice (in choice order)
+ *      whose value b[c] + sum p x[t] on v is the best (max or min).  Then
+ *      x = the solution of (I - P_sigma) x = b_sigma by BiCGSTAB from x = v
+ *      (below, tolerance VI_PI_TOL).  Improvable states: those where some
+ *      choice's value on x beats x[s] by more than VI_PI_IMPROVE * (1 +
+ *      |x[s]|) (max: above, min: below); if none, step 3; else sigma
+ *      switches to the best choice (first in choice order) AT THOSE STATES
+ *      ONLY and the next round solves from v = x.  After the last round x
+ *      goes on to step 3 as it is (the certificate decides).
+ *   3. w, a bound on the expected number of steps: gamma = epsilon / 2;
+ *      N(s) = the choices c of s with value on x within gamma of x[s]
+ *      (max: >= x[s] - gamma, min: <= x[s] + gamma; sigma's choice is in
+ *      it); tau = sigma; at most VI_PI_W_ROUNDS rounds: w = the solution of
+ *      (I - P_tau) w = 1 by BiCGSTAB from w = 1 (tolerance VI_PI_W_TOL);
+ *      tau switches at every state where some c in N(s) has sum p w[t]
+ *      greater than tau's by more than VI_PI_IMPROVE_W * (1 + tau's) to the
+ *      first such c with the largest sum; no switch ends the rounds.
+ *      A non-finite w, or w < 1 at some state, fails the method (step 5).
+ *   4. delta = epsilon / (2 max w), l = x - delta w, u = x + delta w.  One
+ *      sweep (as interval iteration's, same arithmetic) gives F(l) and
+ *      F(u).  If F(l)[s] >= l[s] at every state, lo = max(lo, F(l)); if
+ *      F(u)[s] <= u[s] at every state, hi = min(hi, F(u)) (each half is
+ *      proved on its own).  Both proved and hi - lo <= epsilon everywhere:
+ *      done, certified = 1.  (Why it holds: for sigma optimal and w the
+ *      largest expected time over near-tied choices, F(l) >= l + delta and
+ *      F(u) <= u at every state in exact arithmetic, up to the error of x.)
+ *   5. Otherwise, and whenever a BiCGSTAB solve breaks down (a zero
+ *      denominator, a non-finite value) or misses its tolerance within
+ *      VI_PI_KRYLOV_MAX iterations: interval iteration (Jacobi) from the
+ *      current lo and hi until the stopping rule, certified = 0.  The sweep
+ *      budget max_iterations counts every sweep of steps 1, 2 (one per
+ *      greedy policy), 4 and 5.
+ * BiCGSTAB (van der Vorst 1992) for A y = c, A = I - P (y = A y computed as
+ * y[s] - sum over the policy's entries): r = c - A y; shadow residual
+ * rh[i] = 0.5 + 0.5 * (splitmix64(i + 1) >> 11) * 2^-53 (the same on both
+ * twins; rh = r breaks down at once here: r's support moves); rho = alpha
+ * = omega = 1, p = v = 0; each iteration: rho1 = (rh, r), beta = (rho1 /
+ * rho) (alpha / omega), p = r + beta (p - omega v), v = A p, alpha = rho1 /
+ * (rh, v), s = r - alpha v; if ||s||_2 <= tol ||c||_2: y += alpha p, stop;
+ * t = A s, omega = (t, s) / (t, t), y += alpha p + omega s, r = s - omega
+ * t, rho = rho1; stop when ||r||_2 <= tol ||c||_2.  Two products with P per
+ * iteration plus one for the first residual (stats->products). */
+#define VI_PI_SWEEPS 200
+#define VI_PI_ROUNDS 8
+#define VI_PI_TOL 1e-11
+#define VI_PI_IMPROVE 1e-12
+#define VI_PI_W_ROUNDS 4
+#define VI_PI_W_TOL 1e-10
+#define VI_PI_IMPROVE_W 1e-9
+#define VI_PI_KRYLOV_MAX 5000
 
 /* Solves sys.  lo (n_states) holds the initial lower bound on entry and the
  * final lower values on return; hi likewise for the upper bound, or NULL
