@@ -63,3 +63,10 @@ int valiter_gpu_last_kind(void)
 {
     return 0;
 }
+
+/* Policy-iteration test hook (kernels/valiter.cu): nothing to cap. */
+void valiter_gpu_set_pi_limits(int rounds, int krylov_iterations);
+void valiter_gpu_set_pi_limits(int rounds, int krylov_iterations)
+{
+    (void)rounds, (void)krylov_iterations;
+}

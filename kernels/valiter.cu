@@ -149,7 +149,9 @@
  *
  * Determinism: values, iteration counts and sets are deterministic.
  */
+#include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2228,6 +2230,881 @@ static int vx_pack_plan(struct vx_hpack *hp, const struct vi_system *sys, unsign
     return WX_OK;
 }
 
+/* What the sweep loop (vx_sweeps) needs of a solve. */
+struct vx_sweeper {
+    int pers, inpl, iv;
+    vx_sweep_fn fn;
+    vx_persist_fn pfn;
+    unsigned blocks;
+    vx_sys sy;
+    double *x2[2], *dlo[2], *dhi[2];
+    vx_ctl *ctl, *hctl; /* hctl: pinned, 2 slots */
+    cudaEvent_t ev_start, ev[2];
+    double eps;
+    int rel;
+};
+
+/* Up to max_it sweeps (>= 1) from buffer 0 (x2[0], or dlo[0] / dhi[0]),
+ * numbered 1, 2, ... with a fresh control block; stops after the first
+ * sweep that meets the stopping rule.  *done = sweeps done, *converged,
+ * *ms = device time of the sweeps; the last iterate is in buffer
+ * (inpl ? 0 : *done & 1).  Not converging within max_it is no error here. */
+static int vx_sweeps(struct vx_sweeper *sw, ull max_it, ull *done, int *converged, float *ms, struct wx_error *err)
+{
+    int rc = WX_OK;
+    const int pers = sw->pers, inpl = sw->inpl, iv = sw->iv;
+    const unsigned blocks = sw->blocks;
+    double **x2 = sw->x2, **dlo = sw->dlo, **dhi = sw->dhi;
+    vx_ctl *ctl = sw->ctl, *hctl = sw->hctl;
+    ull launched = 0, done_iter = 0;
+    *converged = 0;
+    *ms = 0;
+    CK(cudaMemset(ctl, 0, sizeof(vx_ctl)));
+    CK(cudaEventRecord(sw->ev_start));
+    {
+        /* up to two batches in flight; slot i's copy of ctl lands in hctl[i];
+         * persistent kinds: a batch is one launch of up to `batch` sweeps */
+        ull batch = pers ? VX_PCHUNK_MIN : VX_BATCH_MIN, last_of[2] = {0, 0};
+        const ull bmax = pers ? VX_PCHUNK_MAX : VX_BATCH_MAX;
+        int pending = 0, head = 0, seen = 0; /* pending batches: slots head, head^1 */
+        for (;;) {
+            while (pending < 2 && launched < max_it) {
+                const ull k = batch < max_it - launched ? batch : max_it - launched;
+                if (pers) {
+                    double *xa = x2[0] ? x2[0] : dlo[0], *xb = x2[0] ? x2[1] : dlo[1];
+                    ull it0 = launched + 1, it1 = launched + k;
+                    double eps = sw->eps;
+                    int rel = sw->rel;
+                    void *args[] = {&sw->sy, &xa, &xb, &ctl, &it0, &it1, &eps, &rel};
+                    CK(cudaLaunchCooperativeKernel((const void *)sw->pfn, dim3(blocks), dim3(VX_THREADS), args, 0, 0));
+                    CK_LAUNCH("vi_sweep_persist");
+                    launched += k;
+                }
+                for (ull j = 0; !pers && j < k; j++) {
+                    const ull it = ++launched;
+                    const int r = inpl ? 0 : (int)((it - 1) & 1), w = inpl ? 0 : (int)(it & 1);
+                    if (x2[0])
+                        sw->fn<<<blocks, VX_THREADS>>>(sw->sy, x2[r], NULL, x2[w], NULL, ctl, it, sw->eps, sw->rel);
+                    else
+                        sw->fn<<<blocks, VX_THREADS>>>(sw->sy, dlo[r], iv ? dhi[r] : NULL, dlo[w], iv ? dhi[w] : NULL,
+                                                       ctl, it, sw->eps, sw->rel);
+                    CK_LAUNCH("vi_sweep");
+                }
+                const int slot = (head + pending) & 1;
+                CK(cudaMemcpyAsync(&hctl[slot], ctl, sizeof(vx_ctl), cudaMemcpyDeviceToHost));
+                CK(cudaEventRecord(sw->ev[slot]));
+                last_of[slot] = launched;
+                pending++;
+                if (batch < bmax)
+                    batch *= 2;
+            }
+            if (!pending)
+                break;
+            CK(cudaEventSynchronize(sw->ev[head]));
+            seen = head;
+            const vx_ctl *h = &hctl[head];
+            const ull last = last_of[head];
+            if (h->done) {
+                *converged = 1;
+                done_iter = h->done_iter;
+            } else if (h->viol[last % 3] == 0) {
+                *converged = 1; /* the batch's last sweep converged; the next batch (if any) is no-ops */
+                done_iter = last;
+            }
+            if (*converged) {
+                CK(cudaEventElapsedTime(ms, sw->ev_start, sw->ev[head]));
+                break;
+            }
+            head ^= 1;
+            pending--;
+        }
+        if (!*converged) {
+            CK(cudaEventElapsedTime(ms, sw->ev_start, sw->ev[seen]));
+            done_iter = launched;
+        }
+        CK(cudaDeviceSynchronize());
+    }
+out:
+    *done = done_iter;
+    return rc;
+}
+
+/* ======================================================================
+ * Certified policy iteration (valiter.h, VI_POLICY)
+ *
+ * Step 1 is vx_sweeps capped at VI_PI_SWEEPS; the system stays on the
+ * device in whatever form the sweeps read (packed or unpacked), and the
+ * steps below read it through vx_pis: 32-bit state and choice offsets
+ * (for a packed system expanded once on the device from the tiles), and
+ * entries and constants from the packed words and dictionaries or from the
+ * raw arrays.  The few whole-system steps (greedy policy, improvable
+ * states, w switching, the certificate sweep) are simple kernels of one
+ * thread per state; the arithmetic of a choice's value is the sweeps'
+ * (b[c] + p0 x0 + p1 x1 + ... in entry order, each product and sum rounded
+ * on its own: state_update2 in analysis/valiter.c), so the certificate
+ * compares exactly the F the interval sweeps apply.
+ *
+ * BiCGSTAB runs as ONE cooperative launch per linear solve (vx_bicg): every
+ * thread owns rows i = its global index + k * grid size, the scalars live
+ * in registers (every block computes the same ones), and each iteration
+ * meets at three grid barriers:
+ *   A  p = r + beta (p' - omega v'), v = A p;     partial (rh, v)
+ *   B  s = r - alpha v, t = A s;                  partials (s, s), (t, s), (t, t)
+ *   C  y += alpha p + omega s, r = s - omega t;   partials (rh, r), (r, r)
+ * A product gathers its operand at the targets, which other threads are
+ * writing in the same phase: A computes p[t] from r, p', v' at t (the
+ * previous p and v are double-buffered), B computes s[t] from r and v at t
+ * -- the same separately rounded operations as the owner's, so the same
+ * doubles -- which saves a barrier per product.  A dot product: each
+ * thread sums its rows in order, the block by a fixed shuffle tree, the
+ * grid by every block summing the blocks' partials in block order (all
+ * blocks get the same bits: the decisions are uniform, and the result is
+ * deterministic).  Cross-block data is loaded through L2 (__ldcg).
+ * ====================================================================== */
+
+#define VX_PI_THREADS 256u
+
+/* Test hooks: caps below the contract's VI_PI_ROUNDS and VI_PI_KRYLOV_MAX
+ * (0 = the contract's), so that the tests reach the fallback (step 5). */
+static int vx_pi_rounds_cap = 0, vx_pi_krylov_cap = 0;
+
+extern "C" void valiter_gpu_set_pi_limits(int rounds, int krylov_iterations)
+{
+    vx_pi_rounds_cap = rounds;
+    vx_pi_krylov_cap = krylov_iterations;
+}
+
+/* The system as the policy steps read it. */
+struct vx_pis {
+    const uint32_t *__restrict__ ss32, *__restrict__ cs32; /* n + 1, n_choices + 1 */
+    const uint32_t *__restrict__ tg;                       /* unpacked */
+    const double *__restrict__ pr, *__restrict__ b;
+    const uint32_t *__restrict__ pent; /* packed (vx_sys's fields) */
+    const uint16_t *__restrict__ pcho;
+    const double *__restrict__ pdict, *__restrict__ bdict;
+    uint32_t pshift;
+    ull n;
+};
+
+template <bool PK>
+static __device__ __forceinline__ void vx_pi_entry(const vx_pis &q, uint32_t e, uint32_t &t, double &p)
+{
+    if (PK) {
+        const uint32_t w = __ldg(q.pent + e);
+        t = w & ((1u << q.pshift) - 1u);
+        p = __ldg(q.pdict + (w >> q.pshift));
+    } else {
+        t = __ldg(q.tg + e);
+        p = __ldg(q.pr + e);
+    }
+}
+
+template <bool PK>
+static __device__ __forceinline__ double vx_pi_const(const vx_pis &q, uint32_t c)
+{
+    return PK ? __ldg(q.bdict + (__ldg(q.pcho + c) >> 8)) : __ldg(q.b + c);
+}
+
+/* Choice c's value on x: the sweeps' arithmetic. */
+template <bool PK>
+static __device__ __forceinline__ double vx_pi_value(const vx_pis &q, uint32_t c, const double *x)
+{
+    double v = vx_pi_const<PK>(q, c);
+    for (uint32_t e = __ldg(q.cs32 + c), e1 = __ldg(q.cs32 + c + 1); e < e1; e++) {
+        uint32_t t;
+        double p;
+        vx_pi_entry<PK>(q, e, t, p);
+        v = __dadd_rn(v, __dmul_rn(p, x[t]));
+    }
+    return v;
+}
+
+/* sum p w[t] over choice c's entries, from 0, in entry order */
+template <bool PK>
+static __device__ __forceinline__ double vx_pi_pw(const vx_pis &q, uint32_t c, const double *w)
+{
+    double v = 0;
+    for (uint32_t e = __ldg(q.cs32 + c), e1 = __ldg(q.cs32 + c + 1); e < e1; e++) {
+        uint32_t t;
+        double p;
+        vx_pi_entry<PK>(q, e, t, p);
+        v = __dadd_rn(v, __dmul_rn(p, w[t]));
+    }
+    return v;
+}
+
+/* The contract's shadow residual rh[i] (exact: the scaling is by powers of 2). */
+static __device__ __forceinline__ double vx_pi_shadow(ull i)
+{
+    ull z = i + 1 + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return 0.5 + 0.5 * ((double)(z >> 11) * 0x1p-53);
+}
+
+/* Control block of the policy steps (device memory, read back whole). */
+struct vx_pictl {
+    unsigned long long count;     /* switched states */
+    unsigned long long wmax_bits; /* largest w (a positive double's bits order as integers) */
+    unsigned bad[4];              /* 0: a w not finite or < 1; 1: F(l) >= l fails; 2: F(u) <= u fails; 3: gap */
+    int kstatus;                  /* BiCGSTAB: 1 converged, 2 breakdown, 3 no convergence */
+    unsigned kiters;
+    unsigned long long kproducts;
+};
+
+/* count += the block's sum of mine (one atomic per block) */
+static __device__ __forceinline__ void vx_pi_count(unsigned long long mine, unsigned long long *count)
+{
+    __shared__ unsigned long long sc;
+    if (threadIdx.x == 0)
+        sc = 0;
+    __syncthreads();
+    for (int off = 16; off; off >>= 1)
+        mine += __shfl_xor_sync(VX_FULL, mine, off);
+    if ((threadIdx.x & 31u) == 0 && mine)
+        atomicAdd(&sc, mine);
+    __syncthreads();
+    if (threadIdx.x == 0 && sc)
+        atomicAdd(count, sc);
+}
+
+/* The packed system's 32-bit offsets, from its tiles (one warp per tile). */
+static __global__ void vx_pi_expand(const uint4 *__restrict__ trec, ull ntiles, const uint8_t *__restrict__ psst,
+                                    const uint16_t *__restrict__ pcho, ull n, ull nc, ull ne, uint32_t *ss32,
+                                    uint32_t *cs32)
+{
+    const unsigned lane = threadIdx.x & 31u;
+    const ull nw = ((ull)gridDim.x * blockDim.x) >> 5;
+    for (ull k = (blockIdx.x * (ull)blockDim.x + threadIdx.x) >> 5; k < ntiles; k += nw) {
+        const uint4 ta = trec[k], tb = trec[k + 1];
+        for (uint32_t s = ta.x + lane; s < tb.x; s += 32)
+            ss32[s] = ta.y + (s == ta.x ? 0u : (uint32_t)psst[s - 1]);
+        for (uint32_t c = ta.y + lane; c < tb.y; c += 32)
+            cs32[c] = ta.z + (c == ta.y ? 0u : (uint32_t)(pcho[c - 1] & 0xffu));
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        ss32[n] = (uint32_t)nc, cs32[nc] = (uint32_t)ne;
+}
+
+/* improve == 0: sig = the greedy policy of x (per state the first choice
+ * with the best value).  improve == 1: at the states where the best value
+ * beats x[s] by more than VI_PI_IMPROVE (1 + |x[s]|), sig switches to the
+ * first best choice; count += those states. */
+template <bool PK, bool MX>
+static __global__ void __launch_bounds__(VX_PI_THREADS)
+    vx_pi_greedy(vx_pis q, const double *__restrict__ x, int improve, uint32_t *sig, unsigned long long *count)
+{
+    unsigned long long mine = 0;
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < q.n; s += (ull)gridDim.x * blockDim.x) {
+        const uint32_t c0 = q.ss32[s], c1 = q.ss32[s + 1];
+        double best = 0;
+        uint32_t bc = c0;
+        for (uint32_t c = c0; c < c1; c++) {
+            const double v = vx_pi_value<PK>(q, c, x);
+            if (c == c0 || (MX ? v > best : v < best))
+                best = v, bc = c;
+        }
+        if (!improve)
+            sig[s] = bc;
+        else {
+            const double xs = x[s], d = VI_PI_IMPROVE * (1 + fabs(xs));
+            if (MX ? best - xs > d : xs - best > d)
+                sig[s] = bc, mine++;
+        }
+    }
+    if (improve)
+        vx_pi_count(mine, count);
+}
+
+/* The policy's rows: row[s] = the entries of choice pol[s]; bsig[s] = its
+ * constant (when bsig is not NULL). */
+template <bool PK>
+static __global__ void vx_pi_rows(vx_pis q, const uint32_t *__restrict__ pol, uint2 *row, double *bsig)
+{
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < q.n; s += (ull)gridDim.x * blockDim.x) {
+        const uint32_t c = pol[s];
+        row[s] = make_uint2(q.cs32[c], q.cs32[c + 1]);
+        if (bsig)
+            bsig[s] = vx_pi_const<PK>(q, c);
+    }
+}
+
+/* Step 3's switch: N(s) = the choices whose value on x is within gamma of
+ * x[s]; tau switches where the largest sum p w[t] over N(s) beats tau's by
+ * more than VI_PI_IMPROVE_W (1 + tau's), to the first choice with the
+ * largest; count += those states. */
+template <bool PK, bool MX>
+static __global__ void __launch_bounds__(VX_PI_THREADS)
+    vx_pi_wswitch(vx_pis q, const double *__restrict__ x, const double *__restrict__ w, double gamma, uint32_t *tau,
+                  unsigned long long *count)
+{
+    unsigned long long mine = 0;
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < q.n; s += (ull)gridDim.x * blockDim.x) {
+        const double xs = x[s], lim = MX ? xs - gamma : xs + gamma;
+        const uint32_t tc = tau[s], c1 = q.ss32[s + 1];
+        const double tw = vx_pi_pw<PK>(q, tc, w);
+        double bw = -INFINITY;
+        uint32_t bc = tc;
+        for (uint32_t c = q.ss32[s]; c < c1; c++) {
+            const double v = vx_pi_value<PK>(q, c, x);
+            if (MX ? v >= lim : v <= lim) {
+                const double pw = vx_pi_pw<PK>(q, c, w);
+                if (pw > bw)
+                    bw = pw, bc = c;
+            }
+        }
+        if (bw - tw > VI_PI_IMPROVE_W * (1 + tw))
+            tau[s] = bc, mine++;
+    }
+    vx_pi_count(mine, count);
+}
+
+/* The largest w, and bad[0] when some w is not finite or below 1. */
+static __global__ void vx_pi_wmax(const double *__restrict__ w, ull n, unsigned long long *wmax_bits, unsigned *bad)
+{
+    double m = 1;
+    int b = 0;
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x) {
+        const double v = w[s];
+        if (!(v >= 1 && v <= DBL_MAX))
+            b = 1;
+        else if (v > m)
+            m = v;
+    }
+    for (int off = 16; off; off >>= 1)
+        m = fmax(m, __shfl_xor_sync(VX_FULL, m, off));
+    if ((threadIdx.x & 31u) == 0)
+        atomicMax(wmax_bits, (unsigned long long)__double_as_longlong(m));
+    if (__syncthreads_or(b) && threadIdx.x == 0)
+        atomicOr(bad, 1u);
+}
+
+/* l = x - delta w, u = x + delta w */
+static __global__ void vx_pi_bounds(const double *__restrict__ x, const double *__restrict__ w, double delta, ull n,
+                                    double *l, double *u)
+{
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x) {
+        const double dw = __dmul_rn(delta, w[s]);
+        l[s] = __dsub_rn(x[s], dw);
+        u[s] = __dadd_rn(x[s], dw);
+    }
+}
+
+/* One interval sweep's F on (l, u) (state_update2: the first choice's
+ * value, then better ones) into fl, fu; bad[1] when F(l) >= l fails at
+ * some state, bad[2] when F(u) <= u does (NaN fails). */
+template <bool PK, bool MX>
+static __global__ void __launch_bounds__(VX_PI_THREADS)
+    vx_pi_cert(vx_pis q, const double *__restrict__ l, const double *__restrict__ u, double *fl, double *fu,
+               unsigned *bad)
+{
+    int bl = 0, bu = 0;
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < q.n; s += (ull)gridDim.x * blockDim.x) {
+        const uint32_t c0 = q.ss32[s], c1 = q.ss32[s + 1];
+        double vl = 0, vu = 0;
+        for (uint32_t c = c0; c < c1; c++) {
+            double al = vx_pi_const<PK>(q, c), au = al;
+            for (uint32_t e = q.cs32[c], e1 = q.cs32[c + 1]; e < e1; e++) {
+                uint32_t t;
+                double p;
+                vx_pi_entry<PK>(q, e, t, p);
+                al = __dadd_rn(al, __dmul_rn(p, l[t]));
+                au = __dadd_rn(au, __dmul_rn(p, u[t]));
+            }
+            if (c == c0)
+                vl = al, vu = au;
+            else if (MX)
+                vl = al > vl ? al : vl, vu = au > vu ? au : vu;
+            else
+                vl = al < vl ? al : vl, vu = au < vu ? au : vu;
+        }
+        fl[s] = vl;
+        fu[s] = vu;
+        bl |= !(vl >= l[s]);
+        bu |= !(vu <= u[s]);
+    }
+    if (__syncthreads_or(bl) && threadIdx.x == 0)
+        atomicOr(&bad[1], 1u);
+    if (__syncthreads_or(bu) && threadIdx.x == 0)
+        atomicOr(&bad[2], 1u);
+}
+
+/* Each proved half tightens its bound: lo = max(lo, F(l)) when okl, hi =
+ * min(hi, F(u)) when oku; bad[3] when hi - lo <= eps fails somewhere. */
+static __global__ void vx_pi_apply(const double *__restrict__ fl, const double *__restrict__ fu, int okl, int oku,
+                                   ull n, double eps, double *lo, double *hi, unsigned *bad)
+{
+    int b = 0;
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x) {
+        double l = lo[s], h = hi[s];
+        if (okl) {
+            const double v = fl[s];
+            l = v > l ? v : l;
+            lo[s] = l;
+        }
+        if (oku) {
+            const double v = fu[s];
+            h = v < h ? v : h;
+            hi[s] = h;
+        }
+        b |= !(h - l <= eps);
+    }
+    if (__syncthreads_or(b) && threadIdx.x == 0)
+        atomicOr(&bad[3], 1u);
+}
+
+/* Block sums of a0..a(nq-1) into part[k * gridDim.x + blockIdx.x]: a
+ * fixed shuffle tree per warp, the warps in order. */
+static __device__ __forceinline__ void vx_kb_put(int nq, double a0, double a1, double a2, double *part)
+{
+    __shared__ double sh[VX_PI_THREADS / 32][3];
+    const unsigned lane = threadIdx.x & 31u, wp = threadIdx.x >> 5;
+    for (int off = 16; off; off >>= 1) {
+        a0 = __dadd_rn(a0, __shfl_xor_sync(VX_FULL, a0, off));
+        a1 = __dadd_rn(a1, __shfl_xor_sync(VX_FULL, a1, off));
+        a2 = __dadd_rn(a2, __shfl_xor_sync(VX_FULL, a2, off));
+    }
+    if (lane == 0)
+        sh[wp][0] = a0, sh[wp][1] = a1, sh[wp][2] = a2;
+    __syncthreads();
+    if (threadIdx.x < (unsigned)nq) {
+        double s = 0;
+        for (unsigned k = 0; k < VX_PI_THREADS / 32; k++)
+            s = __dadd_rn(s, sh[k][threadIdx.x]);
+        part[threadIdx.x * gridDim.x + blockIdx.x] = s;
+    }
+    __syncthreads();
+}
+
+/* After the grid barrier: tot[k] = the sum of the blocks' partials k, the
+ * same bits in every block (warp k sums them in a fixed order). */
+static __device__ __forceinline__ void vx_kb_get(int nq, const double *part, double *tot)
+{
+    const unsigned lane = threadIdx.x & 31u, wp = threadIdx.x >> 5;
+    if (wp < (unsigned)nq) {
+        double s = 0;
+        for (unsigned j = lane; j < gridDim.x; j += 32)
+            s = __dadd_rn(s, __ldcg(part + wp * gridDim.x + j));
+        for (int off = 16; off; off >>= 1)
+            s = __dadd_rn(s, __shfl_xor_sync(VX_FULL, s, off));
+        if (lane == 0)
+            tot[wp] = s;
+    }
+    __syncthreads();
+}
+
+/* (A x)[i] part: sum over row i of p * (the operand at t), where the
+ * operand is computed by op from the target's index (see vx_bicg). */
+template <bool PK, typename OP>
+static __device__ __forceinline__ double vx_pi_rowsum(const vx_pis &q, uint2 rw, OP op)
+{
+    double sum = 0;
+    for (uint32_t e = rw.x; e < rw.y; e++) {
+        uint32_t t;
+        double p;
+        vx_pi_entry<PK>(q, e, t, p);
+        sum = __dadd_rn(sum, __dmul_rn(p, op(t)));
+    }
+    return sum;
+}
+
+/* BiCGSTAB for (I - P) y = c (c NULL: all ones), P = the policy's rows;
+ * y holds the start on entry.  The contract's iteration (valiter.h), one
+ * cooperative launch (see the section comment).  r, p0, p1, v0, v1, tv:
+ * n doubles each; part: 9 doubles per block. */
+template <bool PK>
+static __global__ void __launch_bounds__(VX_PI_THREADS)
+    vx_bicg(vx_pis q, const uint2 *__restrict__ row, const double *__restrict__ c, double *y, double *r, double *p0,
+            double *p1, double *v0, double *v1, double *tv, double *part, vx_pictl *kc, double tol, unsigned maxit)
+{
+    cg::grid_group grid = cg::this_grid();
+    __shared__ double tot[3];
+    const ull n = q.n, i0 = blockIdx.x * (ull)blockDim.x + threadIdx.x, st = (ull)gridDim.x * blockDim.x;
+    double *pa = part, *pb = part + 3 * gridDim.x, *pc = part + 6 * gridDim.x;
+
+    /* r = c - A y, p = v = 0 */
+    double a0 = 0, a1 = 0, a2 = 0;
+    for (ull i = i0; i < n; i += st) {
+        const double sum = vx_pi_rowsum<PK>(q, __ldg(row + i), [&](uint32_t t) { return y[t]; });
+        const double ci = c ? __ldg(c + i) : 1.0, ri = __dsub_rn(ci, __dsub_rn(y[i], sum));
+        r[i] = ri;
+        p0[i] = 0;
+        v0[i] = 0;
+        a0 = __dadd_rn(a0, __dmul_rn(ci, ci));
+        a1 = __dadd_rn(a1, __dmul_rn(vx_pi_shadow(i), ri));
+        a2 = __dadd_rn(a2, __dmul_rn(ri, ri));
+    }
+    vx_kb_put(3, a0, a1, a2, pc);
+    grid.sync();
+    vx_kb_get(3, pc, tot);
+    const double lim = tol * sqrt(tot[0]);
+    double rho1 = tot[1], rho = 1, alpha = 1, omega = 1;
+    ull prod = 1;
+    int status = sqrt(tot[2]) <= lim ? 1 : 0; /* the start solves it already */
+    unsigned it = 0;
+    while (!status) {
+        if (it == maxit) {
+            status = 3;
+            break;
+        }
+        it++;
+        const double *po = (it & 1) ? p0 : p1, *vo = (it & 1) ? v0 : v1;
+        double *pn = (it & 1) ? p1 : p0, *vn = (it & 1) ? v1 : v0;
+        const double beta = (rho1 / rho) * (alpha / omega);
+        if (!isfinite(beta)) {
+            status = 2;
+            break;
+        }
+        /* A: p = r + beta (p' - omega v'), v = A p */
+        auto pnew = [&](uint32_t t) {
+            return __dadd_rn(__ldcg(r + t), __dmul_rn(beta, __dsub_rn(__ldcg(po + t), __dmul_rn(omega, __ldcg(vo + t)))));
+        };
+        a0 = 0;
+        for (ull i = i0; i < n; i += st) {
+            const double pi = pnew((uint32_t)i);
+            const double vi = __dsub_rn(pi, vx_pi_rowsum<PK>(q, __ldg(row + i), pnew));
+            pn[i] = pi;
+            vn[i] = vi;
+            a0 = __dadd_rn(a0, __dmul_rn(vx_pi_shadow(i), vi));
+        }
+        vx_kb_put(1, a0, 0, 0, pa);
+        grid.sync();
+        vx_kb_get(1, pa, tot);
+        alpha = rho1 / tot[0];
+        if (!isfinite(alpha)) {
+            status = 2;
+            break;
+        }
+        /* B: s = r - alpha v, t = A s */
+        auto snew = [&](uint32_t t) { return __dsub_rn(__ldcg(r + t), __dmul_rn(alpha, __ldcg(vn + t))); };
+        a0 = a1 = a2 = 0;
+        for (ull i = i0; i < n; i += st) {
+            const double si = snew((uint32_t)i);
+            const double ti = __dsub_rn(si, vx_pi_rowsum<PK>(q, __ldg(row + i), snew));
+            tv[i] = ti;
+            a0 = __dadd_rn(a0, __dmul_rn(si, si));
+            a1 = __dadd_rn(a1, __dmul_rn(ti, si));
+            a2 = __dadd_rn(a2, __dmul_rn(ti, ti));
+        }
+        vx_kb_put(3, a0, a1, a2, pb);
+        grid.sync();
+        vx_kb_get(3, pb, tot);
+        const double ss = tot[0];
+        if (!isfinite(ss)) {
+            status = 2;
+            break;
+        }
+        if (sqrt(ss) <= lim) { /* y += alpha p: one product this iteration */
+            for (ull i = i0; i < n; i += st)
+                y[i] = __dadd_rn(y[i], __dmul_rn(alpha, __ldcg(pn + i)));
+            prod += 1;
+            status = 1;
+            break;
+        }
+        prod += 2;
+        omega = tot[1] / tot[2];
+        if (!isfinite(omega)) {
+            status = 2;
+            break;
+        }
+        /* C: y += alpha p + omega s, r = s - omega t */
+        a0 = a1 = 0;
+        for (ull i = i0; i < n; i += st) {
+            const double si = snew((uint32_t)i), ti = tv[i];
+            y[i] = __dadd_rn(y[i], __dadd_rn(__dmul_rn(alpha, __ldcg(pn + i)), __dmul_rn(omega, si)));
+            const double ri = __dsub_rn(si, __dmul_rn(omega, ti));
+            a0 = __dadd_rn(a0, __dmul_rn(vx_pi_shadow(i), ri));
+            a1 = __dadd_rn(a1, __dmul_rn(ri, ri));
+            /* r[i] is read by other threads' gathers of phase B only (done) */
+            r[i] = ri;
+        }
+        vx_kb_put(2, a0, a1, 0, pc);
+        grid.sync();
+        vx_kb_get(2, pc, tot);
+        rho = rho1;
+        rho1 = tot[0];
+        if (!isfinite(tot[1]))
+            status = 2;
+        else if (sqrt(tot[1]) <= lim)
+            status = 1;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        kc->kstatus = status;
+        kc->kiters = it;
+        kc->kproducts = prod;
+    }
+}
+
+/* Fills x[0..n) with v. */
+static __global__ void vx_fill(double *x, ull n, double v)
+{
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x)
+        x[s] = v;
+}
+
+
+typedef void (*vx_bicg_fn)(vx_pis, const uint2 *, const double *, double *, double *, double *, double *, double *,
+                           double *, double *, double *, vx_pictl *, double, unsigned);
+
+/* Device state of the policy steps (vx_policy). */
+struct vx_pi {
+    vx_pis q;
+    int pk, mx;
+    uint32_t *sig, *tau;
+    uint2 *row;
+    double *bsig, *x, *w, *r, *p0, *p1, *v0, *v1, *tv, *part;
+    vx_pictl *pc; /* device */
+    vx_pictl *hpc; /* pinned host copy */
+    unsigned kblocks; /* vx_bicg's cooperative grid */
+    int trace;       /* WARPEX_PI_TRACE: per-phase device times on stderr */
+};
+
+/* One launch of a grid-stride policy kernel over the states. */
+#define PI_GRID(n) vx_blocks(n), VX_PI_THREADS
+
+static int vx_pi_sync(struct vx_pi *P, struct wx_error *err)
+{
+    int rc = WX_OK;
+    CK(cudaMemcpy(P->hpc, P->pc, sizeof(vx_pictl), cudaMemcpyDeviceToHost));
+out:
+    return rc;
+}
+
+/* BiCGSTAB on the rows in P->row: (I - P) y = c.  *ok = converged. */
+static int vx_pi_krylov(struct vx_pi *P, const double *c, double *y, double tol, struct vi_stats *st, int *ok,
+                        struct wx_error *err)
+{
+    int rc = WX_OK;
+    vx_bicg_fn fn = P->pk ? vx_bicg<true> : vx_bicg<false>;
+    unsigned maxit = vx_pi_krylov_cap > 0 ? (unsigned)vx_pi_krylov_cap : VI_PI_KRYLOV_MAX;
+    const double t0 = vx_now();
+    void *args[] = {&P->q, &P->row, &c,     &y,      &P->r, &P->p0, &P->p1, &P->v0,
+                    &P->v1, &P->tv, &P->part, &P->pc, &tol,  &maxit};
+    CK(cudaLaunchCooperativeKernel((const void *)fn, dim3(P->kblocks), dim3(VX_PI_THREADS), args, 0, 0));
+    CK_LAUNCH("vx_bicg");
+    if ((rc = vx_pi_sync(P, err)))
+        goto out;
+    st->products += P->hpc->kproducts;
+    *ok = P->hpc->kstatus == 1;
+    if (P->trace)
+        fprintf(stderr, "pi: bicgstab %s: %u iterations, %llu products, %.3f ms (%d blocks)\n",
+                c ? "x" : "w", P->hpc->kiters, (unsigned long long)P->hpc->kproducts, (vx_now() - t0) * 1e3,
+                P->kblocks);
+out:
+    return rc;
+}
+
+#define PI_CLEAR(field)                                                                            \
+    CK(cudaMemset((char *)P->pc + offsetof(vx_pictl, field), 0, sizeof(((vx_pictl *)0)->field)))
+
+/* Steps 2-4 of the contract on the device, from the lower and upper
+ * bounds in dlo / dhi (which the certificate's proved halves tighten).
+ * *certified = 1: dlo / dhi are the answer; 0: step 5 must finish.
+ * *sweeps counts the whole-operator applications (greedy policies, the
+ * certificate). */
+static int vx_policy(struct vx_pi *P, const struct vi_params *par, double *dlo, double *dhi, ull *sweeps,
+                     struct vi_stats *st, int *certified, struct wx_error *err)
+{
+    int rc = WX_OK, ok = 0;
+    const ull n = P->q.n;
+    const int rounds = vx_pi_rounds_cap > 0 ? vx_pi_rounds_cap : VI_PI_ROUNDS;
+    const double gamma = par->epsilon / 2;
+    double t0 = vx_now(), wmax = 0, delta = 0;
+    void (*greedy)(vx_pis, const double *, int, uint32_t *, unsigned long long *) =
+        P->pk ? (P->mx ? vx_pi_greedy<true, true> : vx_pi_greedy<true, false>)
+              : (P->mx ? vx_pi_greedy<false, true> : vx_pi_greedy<false, false>);
+    void (*rows)(vx_pis, const uint32_t *, uint2 *, double *) = P->pk ? vx_pi_rows<true> : vx_pi_rows<false>;
+    *certified = 0;
+
+    /* step 2: sigma = the greedy policy of the lower bound, x from it */
+    greedy<<<PI_GRID(n)>>>(P->q, dlo, 0, P->sig, NULL);
+    CK_LAUNCH("vx_pi_greedy");
+    ++*sweeps;
+    rows<<<PI_GRID(n)>>>(P->q, P->sig, P->row, P->bsig);
+    CK_LAUNCH("vx_pi_rows");
+    CK(cudaMemcpyAsync(P->x, dlo, n * sizeof(double), cudaMemcpyDeviceToDevice));
+    for (int round = 1; round <= rounds; round++) {
+        if ((rc = vx_pi_krylov(P, P->bsig, P->x, VI_PI_TOL, st, &ok, err)) || !ok)
+            goto out; /* a breakdown or no convergence: step 5 */
+        st->policy_rounds++;
+        PI_CLEAR(count);
+        greedy<<<PI_GRID(n)>>>(P->q, P->x, 1, P->sig, &P->pc->count);
+        CK_LAUNCH("vx_pi_greedy");
+        ++*sweeps;
+        if ((rc = vx_pi_sync(P, err)))
+            goto out;
+        if (P->trace)
+            fprintf(stderr, "pi: round %d: %llu improvable states\n", round, (unsigned long long)P->hpc->count);
+        if (!P->hpc->count)
+            break;
+        rows<<<PI_GRID(n)>>>(P->q, P->sig, P->row, P->bsig);
+        CK_LAUNCH("vx_pi_rows");
+    }
+    if (P->trace)
+        fprintf(stderr, "pi: policy rounds %.3f ms\n", (vx_now() - t0) * 1e3), t0 = vx_now();
+
+    /* step 3: w, the largest expected time over the near-tied choices N(s) */
+    {
+        void (*wswitch)(vx_pis, const double *, const double *, double, uint32_t *, unsigned long long *) =
+            P->pk ? (P->mx ? vx_pi_wswitch<true, true> : vx_pi_wswitch<true, false>)
+                  : (P->mx ? vx_pi_wswitch<false, true> : vx_pi_wswitch<false, false>);
+        CK(cudaMemcpyAsync(P->tau, P->sig, n * sizeof(uint32_t), cudaMemcpyDeviceToDevice));
+        rows<<<PI_GRID(n)>>>(P->q, P->tau, P->row, NULL);
+        CK_LAUNCH("vx_pi_rows");
+        for (int wr = 1; wr <= VI_PI_W_ROUNDS; wr++) {
+            vx_fill<<<PI_GRID(n)>>>(P->w, n, 1.0);
+            CK_LAUNCH("vx_fill");
+            if ((rc = vx_pi_krylov(P, NULL, P->w, VI_PI_W_TOL, st, &ok, err)) || !ok)
+                goto out;
+            PI_CLEAR(count);
+            wswitch<<<PI_GRID(n)>>>(P->q, P->x, P->w, gamma, P->tau, &P->pc->count);
+            CK_LAUNCH("vx_pi_wswitch");
+            if ((rc = vx_pi_sync(P, err)))
+                goto out;
+            if (P->trace)
+                fprintf(stderr, "pi: w round %d: %llu switches\n", wr, (unsigned long long)P->hpc->count);
+            if (!P->hpc->count)
+                break;
+            rows<<<PI_GRID(n)>>>(P->q, P->tau, P->row, NULL);
+            CK_LAUNCH("vx_pi_rows");
+        }
+        PI_CLEAR(wmax_bits);
+        PI_CLEAR(bad);
+        vx_pi_wmax<<<PI_GRID(n)>>>(P->w, n, &P->pc->wmax_bits, P->pc->bad);
+        CK_LAUNCH("vx_pi_wmax");
+        if ((rc = vx_pi_sync(P, err)))
+            goto out;
+        if (P->hpc->bad[0])
+            goto out; /* a w not finite or below 1: step 5 */
+        memcpy(&wmax, &P->hpc->wmax_bits, sizeof wmax);
+    }
+    if (P->trace)
+        fprintf(stderr, "pi: w rounds %.3f ms, max w %.6g\n", (vx_now() - t0) * 1e3, wmax), t0 = vx_now();
+
+    /* step 4: the certificate (l in r, u in p0, F(l) in v0, F(u) in v1) */
+    {
+        void (*cert)(vx_pis, const double *, const double *, double *, double *, unsigned *) =
+            P->pk ? (P->mx ? vx_pi_cert<true, true> : vx_pi_cert<true, false>)
+                  : (P->mx ? vx_pi_cert<false, true> : vx_pi_cert<false, false>);
+        delta = par->epsilon / (2 * wmax);
+        vx_pi_bounds<<<PI_GRID(n)>>>(P->x, P->w, delta, n, P->r, P->p0);
+        CK_LAUNCH("vx_pi_bounds");
+        cert<<<PI_GRID(n)>>>(P->q, P->r, P->p0, P->v0, P->v1, P->pc->bad);
+        CK_LAUNCH("vx_pi_cert");
+        ++*sweeps;
+        if ((rc = vx_pi_sync(P, err)))
+            goto out;
+        const int okl = !P->hpc->bad[1], oku = !P->hpc->bad[2];
+        vx_pi_apply<<<PI_GRID(n)>>>(P->v0, P->v1, okl, oku, n, par->epsilon, dlo, dhi, P->pc->bad);
+        CK_LAUNCH("vx_pi_apply");
+        if ((rc = vx_pi_sync(P, err)))
+            goto out;
+        *certified = okl && oku && !P->hpc->bad[3];
+        if (P->trace)
+            fprintf(stderr, "pi: certificate %.3f ms: delta %.3g, F(l) >= l %s, F(u) <= u %s, gap %s\n",
+                    (vx_now() - t0) * 1e3, delta, okl ? "holds" : "fails", oku ? "holds" : "fails",
+                    P->hpc->bad[3] ? "too wide" : "ok");
+    }
+out:
+    return rc;
+}
+
+/* Can the policy steps run on this device (cooperative launch)? */
+static int vx_pi_possible(const struct vi_system *sys)
+{
+    int dev = 0, coop = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return coop && sys->n_choices <= 0xfffffffeull && sys->n_entries <= 0xfffffffeull;
+}
+
+/* The policy steps' device state (buffers in mem) for the uploaded system
+ * sy (packed or not). */
+static int vx_pi_setup(struct vx_pi *P, struct vx_mem *m, const struct vi_system *sys, const vx_sys *sy, int packed,
+                       int maximize, struct wx_error *err)
+{
+    int rc = WX_OK;
+    const ull n = sys->n_states, nc = sys->n_choices, ne = sys->n_entries;
+    void *p_;
+    int dev = 0, sms = 0, per_sm = 0;
+    P->pk = packed, P->mx = maximize;
+    P->q.n = n;
+    if (packed) {
+        P->q.pent = sy->pent, P->q.pcho = sy->pcho, P->q.pdict = sy->pdict, P->q.bdict = sy->bdict;
+        P->q.pshift = sy->pshift;
+        if ((rc = vx_alloc(m, &p_, (n + 1) * sizeof(uint32_t), "state offsets (32-bit)", err)))
+            goto out;
+        P->q.ss32 = (const uint32_t *)p_;
+        if ((rc = vx_alloc(m, &p_, (nc + 1) * sizeof(uint32_t), "choice offsets (32-bit)", err)))
+            goto out;
+        P->q.cs32 = (const uint32_t *)p_;
+        vx_pi_expand<<<vx_blocks(sy->ntiles * 32), VX_THREADS>>>(sy->trec, sy->ntiles, sy->psst, sy->pcho, n, nc, ne,
+                                                                 (uint32_t *)P->q.ss32, (uint32_t *)P->q.cs32);
+        CK_LAUNCH("vx_pi_expand");
+    } else {
+        P->q.tg = sy->tg, P->q.pr = sy->pr, P->q.b = sy->b;
+        P->q.ss32 = sy->ss32, P->q.cs32 = sy->cs32;
+        for (int k = 0; k < 2; k++) {
+            const ull len = k ? nc + 1 : n + 1;
+            if (k ? P->q.cs32 : P->q.ss32)
+                continue;
+            if ((rc = vx_alloc(m, &p_, len * sizeof(uint32_t), "offsets (32-bit)", err)))
+                goto out;
+            vx_narrow<<<vx_blocks(len), VX_THREADS>>>(k ? sy->cs : sy->ss, len, (uint32_t *)p_);
+            CK_LAUNCH("vx_narrow");
+            if (k)
+                P->q.cs32 = (const uint32_t *)p_;
+            else
+                P->q.ss32 = (const uint32_t *)p_;
+        }
+    }
+    {
+        CK(cudaGetDevice(&dev));
+        CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, packed ? vx_bicg<true> : vx_bicg<false>,
+                                                          VX_PI_THREADS, 0));
+        /* WARPEX_PI_BLOCKS=k: at most k blocks per SM for BiCGSTAB (measurements) */
+        const char *e = getenv("WARPEX_PI_BLOCKS");
+        const int cap = e && *e ? atoi(e) : 0;
+        if (cap > 0 && cap < per_sm)
+            per_sm = cap;
+        if (per_sm < 1) {
+            rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "policy iteration: the BiCGSTAB kernel cannot be launched");
+            goto out;
+        }
+        const ull need = (n + VX_PI_THREADS - 1) / VX_PI_THREADS, most = (ull)sms * (ull)per_sm;
+        P->kblocks = (unsigned)(need < most ? need : most);
+        if (!P->kblocks)
+            P->kblocks = 1;
+    }
+    {
+        /* one slab: sig, tau, row, then 10 vectors, the partials, the control block */
+        const size_t a = 256, nv = ((n * sizeof(double) + a - 1) / a) * a, ni = ((n * sizeof(uint32_t) + a - 1) / a) * a;
+        const size_t parts = ((9 * (size_t)P->kblocks * sizeof(double) + a - 1) / a) * a;
+        const size_t bytes = 2 * ni + nv /* row: 8 B per state */ + 9 * nv + parts + sizeof(vx_pictl);
+        if ((rc = vx_alloc(m, &p_, bytes, "policy iteration vectors", err)))
+            goto out;
+        char *q = (char *)p_;
+        P->sig = (uint32_t *)q, q += ni;
+        P->tau = (uint32_t *)q, q += ni;
+        P->row = (uint2 *)q, q += nv;
+        double **vec[9] = {&P->bsig, &P->x, &P->w, &P->r, &P->p0, &P->p1, &P->v0, &P->v1, &P->tv};
+        for (int k = 0; k < 9; k++)
+            *vec[k] = (double *)q, q += nv;
+        P->part = (double *)q, q += parts;
+        P->pc = (vx_pictl *)q;
+        CK(cudaMemset(P->pc, 0, sizeof(vx_pictl)));
+    }
+    if (!P->hpc)
+        CK(cudaHostAlloc((void **)&P->hpc, sizeof(vx_pictl), cudaHostAllocDefault));
+out:
+    return rc;
+}
+
 extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_params *par, double *lo, double *hi,
                                  struct vi_stats *stats, struct wx_error *err)
 {
@@ -2252,13 +3129,21 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
     int kind, g, g0, inpl, packed = 0, pers = 0, t3 = 0;
     unsigned long long pkeys[VX_DICT], bkeys[VX_DICT];
     uint32_t npk = 0, nbk = 0;
-    ull launched = 0, done_iter = 0, max_it;
+    ull done_iter = 0, max_it;
     int converged = 0;
     float ms = 0;
     unsigned blocks;
     vx_sweep_fn fn = NULL;
     vx_persist_fn pfn = NULL;
     struct vx_hpack *hp = NULL;
+    float sweep_ms = 0;        /* device time of the Jacobi sweeps (steps 1 and 5 of VI_POLICY) */
+    ull sweeps_timed = 0;
+    int res_buf = 0;           /* the answer: sweep buffer res_buf, or -1: dlo[0] / dhi[0] */
+    int pi = 0;                /* VI_POLICY's steps 2-5 may follow the sweeps */
+    struct vx_pi P;
+    memset(&P, 0, sizeof P);
+    const char *pitr = getenv("WARPEX_PI_TRACE");
+    const int pitrace = pitr && *pitr && *pitr != '0';
 
     if (!(par->epsilon > 0))
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "epsilon must be > 0 (got %g)", par->epsilon);
@@ -2275,6 +3160,7 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
     if (!valiter_gpu_available())
         return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "no usable CUDA device (sm_90 or newer) for value iteration");
     max_it = par->max_iterations ? par->max_iterations : 1; /* the CPU twin also sweeps at least once */
+    pi = par->method == VI_POLICY && iv && !par->relative && vx_pi_possible(sys);
     memset(&sy, 0, sizeof sy);
     sy.n = n;
 
@@ -2504,83 +3390,91 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
     CK(cudaEventCreate(&ev[0]));
     CK(cudaEventCreate(&ev[1]));
 
-    CK(cudaEventRecord(ev_start));
     {
-        /* up to two batches in flight; slot i's copy of ctl lands in hctl[i];
-         * persistent kinds: a batch is one launch of up to `batch` sweeps */
-        ull batch = pers ? VX_PCHUNK_MIN : VX_BATCH_MIN, last_of[2] = {0, 0};
-        const ull bmax = pers ? VX_PCHUNK_MAX : VX_BATCH_MAX;
-        int pending = 0, head = 0, seen = 0; /* pending batches: slots head, head^1 */
-        for (;;) {
-            while (pending < 2 && launched < max_it) {
-                const ull k = batch < max_it - launched ? batch : max_it - launched;
-                if (pers) {
-                    double *xa = x2[0] ? x2[0] : dlo[0], *xb = x2[0] ? x2[1] : dlo[1];
-                    ull it0 = launched + 1, it1 = launched + k;
-                    double eps = par->epsilon;
-                    int rel = par->relative;
-                    void *args[] = {&sy, &xa, &xb, &ctl, &it0, &it1, &eps, &rel};
-                    CK(cudaLaunchCooperativeKernel((const void *)pfn, dim3(blocks), dim3(VX_THREADS), args, 0, 0));
-                    CK_LAUNCH("vi_sweep_persist");
-                    launched += k;
-                }
-                for (ull j = 0; !pers && j < k; j++) {
-                    const ull it = ++launched;
-                    const int r = inpl ? 0 : (int)((it - 1) & 1), w = inpl ? 0 : (int)(it & 1);
-                    if (x2[0])
-                        fn<<<blocks, VX_THREADS>>>(sy, x2[r], NULL, x2[w], NULL, ctl, it, par->epsilon, par->relative);
-                    else
-                        fn<<<blocks, VX_THREADS>>>(sy, dlo[r], iv ? dhi[r] : NULL, dlo[w], iv ? dhi[w] : NULL, ctl,
-                                                   it, par->epsilon, par->relative);
-                    CK_LAUNCH("vi_sweep");
-                }
-                const int slot = (head + pending) & 1;
-                CK(cudaMemcpyAsync(&hctl[slot], ctl, sizeof(vx_ctl), cudaMemcpyDeviceToHost));
-                CK(cudaEventRecord(ev[slot]));
-                last_of[slot] = launched;
-                pending++;
-                if (batch < bmax)
-                    batch *= 2;
+        struct vx_sweeper sw;
+        memset(&sw, 0, sizeof sw);
+        sw.pers = pers, sw.inpl = inpl, sw.iv = iv, sw.fn = fn, sw.pfn = pfn, sw.blocks = blocks, sw.sy = sy;
+        for (int i = 0; i < 2; i++)
+            sw.x2[i] = x2[i], sw.dlo[i] = dlo[i], sw.dhi[i] = dhi[i], sw.ev[i] = ev[i];
+        sw.ctl = ctl, sw.hctl = hctl, sw.ev_start = ev_start;
+        sw.eps = par->epsilon, sw.rel = par->relative;
+        /* step 1 of VI_POLICY (or the whole solve) */
+        const ull cap1 = pi && max_it > VI_PI_SWEEPS ? VI_PI_SWEEPS : max_it;
+        double tp = vx_now();
+        if ((rc = vx_sweeps(&sw, cap1, &done_iter, &converged, &ms, err)))
+            goto out;
+        sweep_ms = ms;
+        sweeps_timed = done_iter;
+        res_buf = inpl ? 0 : (int)(done_iter & 1);
+        if (pitrace)
+            fprintf(stderr, "pi: setup %.3f ms; %llu sweeps %.3f ms (device %.3f ms)%s\n", (tp - t0) * 1e3,
+                    (unsigned long long)done_iter, (vx_now() - tp) * 1e3, (double)ms, converged ? ", converged" : "");
+        if (pi && converged)
+            st.certified = 1; /* interval iteration's answer */
+        if (pi && !converged && done_iter < max_it) {
+            /* steps 2-4 on plain (lo, hi) arrays in dlo[0], dhi[0] */
+            if (x2[0]) {
+                vx_deinterleave<<<vx_blocks(n), VX_THREADS>>>((const double2 *)x2[res_buf], n, dlo[0], dhi[0]);
+                CK_LAUNCH("vx_deinterleave");
+            } else if (res_buf) {
+                CK(cudaMemcpyAsync(dlo[0], dlo[1], n * sizeof(double), cudaMemcpyDeviceToDevice));
+                CK(cudaMemcpyAsync(dhi[0], dhi[1], n * sizeof(double), cudaMemcpyDeviceToDevice));
             }
-            if (!pending)
-                break;
-            CK(cudaEventSynchronize(ev[head]));
-            seen = head;
-            const vx_ctl *h = &hctl[head];
-            const ull last = last_of[head];
-            if (h->done) {
+            res_buf = -1;
+            ull used = done_iter;
+            int certified = 0;
+            if ((rc = vx_pi_setup(&P, &mem, sys, &sy, packed, par->maximize, err)))
+                goto out;
+            P.trace = pitrace;
+            tp = vx_now();
+            if ((rc = vx_policy(&P, par, dlo[0], dhi[0], &used, &st, &certified, err)))
+                goto out;
+            if (pitrace)
+                fprintf(stderr, "pi: steps 2-4 %.3f ms, %s\n", (vx_now() - tp) * 1e3,
+                        certified ? "certified" : "not certified: interval iteration finishes");
+            if (used > max_it) {
+                converged = 0;
+                done_iter = used;
+            } else if (certified) {
+                st.certified = 1;
                 converged = 1;
-                done_iter = h->done_iter;
-            } else if (h->viol[last % 3] == 0) {
-                converged = 1; /* the batch's last sweep converged; the next batch (if any) is no-ops */
-                done_iter = last;
+                done_iter = used;
+            } else if (used == max_it) {
+                converged = 0;
+                done_iter = used;
+            } else {
+                /* step 5: interval iteration from the improved bounds */
+                ull d5 = 0;
+                if (x2[0]) {
+                    vx_interleave<<<vx_blocks(n), VX_THREADS>>>(dlo[0], dhi[0], n, (double2 *)x2[0]);
+                    CK_LAUNCH("vx_interleave");
+                }
+                tp = vx_now();
+                if ((rc = vx_sweeps(&sw, max_it - used, &d5, &converged, &ms, err)))
+                    goto out;
+                if (pitrace)
+                    fprintf(stderr, "pi: step 5: %llu sweeps %.3f ms%s\n", (unsigned long long)d5,
+                            (vx_now() - tp) * 1e3, converged ? ", converged" : "");
+                sweep_ms += ms;
+                sweeps_timed += d5;
+                done_iter = used + d5;
+                res_buf = inpl ? 0 : (int)(d5 & 1);
             }
-            if (converged) {
-                CK(cudaEventElapsedTime(&ms, ev_start, ev[head]));
-                break;
-            }
-            head ^= 1;
-            pending--;
         }
-        if (!converged) {
-            CK(cudaEventElapsedTime(&ms, ev_start, ev[seen]));
-            done_iter = launched;
-        }
-        CK(cudaDeviceSynchronize());
     }
     {
-        int w = inpl ? 0 : (int)(done_iter & 1);
-        if (x2[0]) {
-            vx_deinterleave<<<vx_blocks(n), VX_THREADS>>>((const double2 *)x2[w], n, dlo[0], dhi[0]);
+        if (res_buf >= 0 && x2[0]) {
+            vx_deinterleave<<<vx_blocks(n), VX_THREADS>>>((const double2 *)x2[res_buf], n, dlo[0], dhi[0]);
             CK_LAUNCH("vx_deinterleave");
-            w = 0;
+            res_buf = 0;
         }
+        const int w = res_buf > 0 ? res_buf : 0;
         CK(cudaMemcpy(lo, dlo[w], n * sizeof(double), cudaMemcpyDeviceToHost));
         if (iv)
             CK(cudaMemcpy(hi, dhi[w], n * sizeof(double), cudaMemcpyDeviceToHost));
     }
     st.iterations = done_iter;
-    st.sweep_seconds = done_iter ? (double)ms * 1e-3 / (double)done_iter : 0;
+    st.sweep_seconds = sweeps_timed ? (double)sweep_ms * 1e-3 / (double)sweeps_timed : 0;
     if (!converged)
         rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "value iteration did not converge after %llu sweeps",
                      (unsigned long long)done_iter);
@@ -2590,6 +3484,8 @@ out:
     for (int i = 0; i < 2; i++)
         if (ev[i])
             cudaEventDestroy(ev[i]);
+    if (P.hpc)
+        cudaFreeHost(P.hpc);
     if (hctl)
         cudaFreeHost(hctl);
     vx_free_all(&mem);
