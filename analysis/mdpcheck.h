@@ -94,7 +94,8 @@ typedef int (*mdpcheck_mec_fn)(const struct mdp *m, struct mec_result *out,
 
 struct mdpcheck_options {
     int sound;               /* 1: interval iteration; 0: plain VI (unsound) */
-    enum vi_method solver;   /* CPU: Jacobi or Gauss-Seidel                   */
+    enum vi_method solver;   /* CPU: Jacobi or Gauss-Seidel; VI_POLICY: the
+                                backend's certified policy iteration          */
     double epsilon;          /* > 0                                           */
     int relative;
     uint64_t max_iterations; /* per solve call                                */
@@ -105,6 +106,7 @@ struct mdpcheck_options {
                                 ignores solver, threads, solve               */
     mdpcheck_levels_fn solve_levels; /* NULL: SCC blocks on the CPU          */
     uint64_t device_memory;  /* vi_params.device_memory (GPU level solve)    */
+    uint64_t pi_sweeps;      /* vi_params.pi_sweeps (solver VI_POLICY)        */
     int huge_pages;          /* advise transparent huge pages for the large
                                 work arrays (mdpcheck.c: off by default)     */
     /* Page-locking (kernels/hostpin.h; both NULL: none): the prepared work

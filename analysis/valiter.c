@@ -297,17 +297,67 @@ static inline int change_ok(double old, double nw, double eps, int relative)
     return d <= eps;
 }
 
+/* The threads of one solve.  Members wait at a gate until the number that
+ * could be started is known; the caller then sizes its work split and the
+ * barrier for that number, so a failing pthread_create only means fewer
+ * threads.  Member 0 is the calling thread. */
+struct team {
+    int size;
+    pthread_t *tid;
+    pthread_barrier_t barrier;
+    pthread_mutex_t gate;
+    pthread_cond_t gate_open;
+    int go;
+};
+
+/* Starts members 1..want-1 running fn(args + i * arg_size), waiting at the
+ * gate; returns the team's size (1 when no thread could be started). */
+static int team_start(struct team *t, int want, void *(*fn)(void *), void *args, size_t arg_size)
+{
+    pthread_mutex_init(&t->gate, NULL);
+    pthread_cond_init(&t->gate_open, NULL);
+    t->go = 0;
+    t->size = 1;
+    for (int i = 1; i < want; i++) {
+        if (pthread_create(&t->tid[i], NULL, fn, (char *)args + (size_t)i * arg_size) != 0)
+            break;
+        t->size = i + 1;
+    }
+    return t->size;
+}
+
+/* Each member's first call. */
+static void team_gate(struct team *t)
+{
+    pthread_mutex_lock(&t->gate);
+    while (!t->go)
+        pthread_cond_wait(&t->gate_open, &t->gate);
+    pthread_mutex_unlock(&t->gate);
+}
+
+/* Opens the gate, runs member 0 here, joins the others, releases the team. */
+static void team_run(struct team *t, void *(*fn)(void *), void *arg0)
+{
+    pthread_barrier_init(&t->barrier, NULL, (unsigned)t->size);
+    pthread_mutex_lock(&t->gate);
+    t->go = 1;
+    pthread_cond_broadcast(&t->gate_open);
+    pthread_mutex_unlock(&t->gate);
+    fn(arg0);
+    for (int i = 1; i < t->size; i++)
+        pthread_join(t->tid[i], NULL);
+    pthread_barrier_destroy(&t->barrier);
+    pthread_cond_destroy(&t->gate_open);
+    pthread_mutex_destroy(&t->gate);
+}
+
 struct solver {
     const struct vi_system *sys;
     const struct vi_params *par;
-    int nthreads;
-    uint64_t *range;            /* nthreads + 1 state boundaries */
+    struct team team;
+    uint64_t *range;            /* team.size + 1 state boundaries */
     double *lo[2], *hi[2];      /* Jacobi buffers: cur = [k & 1] */
     int *thread_ok;             /* per thread: its states met the rule */
-    pthread_barrier_t barrier;
-    pthread_mutex_t gate;       /* workers start when go is set */
-    pthread_cond_t gate_open;
-    int go;
     uint64_t iterations;
     int stop, converged;
 };
@@ -321,10 +371,7 @@ static void *jacobi_worker(void *arg)
 {
     struct worker *w = arg;
     struct solver *sv = w->sv;
-    pthread_mutex_lock(&sv->gate);
-    while (!sv->go)
-        pthread_cond_wait(&sv->gate_open, &sv->gate);
-    pthread_mutex_unlock(&sv->gate);
+    team_gate(&sv->team);
     const struct vi_system *sys = sv->sys;
     const struct vi_params *par = sv->par;
     uint64_t s0 = sv->range[w->id], s1 = sv->range[w->id + 1];
@@ -353,16 +400,16 @@ static void *jacobi_worker(void *arg)
             }
         }
         sv->thread_ok[w->id] = ok;
-        pthread_barrier_wait(&sv->barrier);
+        pthread_barrier_wait(&sv->team.barrier);
         if (w->id == 0) {
             int all = 1;
-            for (int t = 0; t < sv->nthreads; t++)
+            for (int t = 0; t < sv->team.size; t++)
                 all &= sv->thread_ok[t];
             sv->iterations = k + 1;
             sv->converged = all;
             sv->stop = all || sv->iterations >= par->max_iterations;
         }
-        pthread_barrier_wait(&sv->barrier);
+        pthread_barrier_wait(&sv->team.barrier);
         if (sv->stop)
             break;
     }
@@ -533,8 +580,22 @@ static int cpu_count(void)
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
-int valiter_solve_cpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
-                      double *hi, struct vi_stats *stats, struct wx_error *err)
+static int solver_threads(const struct vi_system *sys, const struct vi_params *par)
+{
+    int want = par->threads > 0 ? par->threads : cpu_count();
+    if (par->threads <= 0) {
+        uint64_t cap = sys->n_entries / VI_ENTRIES_PER_THREAD + 1;
+        if ((uint64_t)want > cap)
+            want = (int)cap;
+    }
+    if ((uint64_t)want > sys->n_states)
+        want = (int)sys->n_states;
+    return want;
+}
+
+/* Interval or plain value iteration, Jacobi or Gauss-Seidel. */
+static int solve_interval(const struct vi_system *sys, const struct vi_params *par, double *lo,
+                          double *hi, struct vi_stats *stats, struct wx_error *err)
 {
     double t0 = now_s();
     uint64_t n = sys->n_states;
@@ -554,41 +615,22 @@ int valiter_solve_cpu(const struct vi_system *sys, const struct vi_params *par, 
         converged = solve_gauss_seidel(sys, par, lo, hi, &st.iterations);
     } else {
         struct solver sv = {.sys = sys, .par = par};
-        int want = par->threads > 0 ? par->threads : cpu_count();
-        if (par->threads <= 0) {
-            uint64_t cap = sys->n_entries / VI_ENTRIES_PER_THREAD + 1;
-            if ((uint64_t)want > cap)
-                want = (int)cap;
-        }
-        if ((uint64_t)want > n)
-            want = (int)n;
+        int want = solver_threads(sys, par);
         sv.range = malloc(((size_t)want + 1) * sizeof *sv.range);
         sv.thread_ok = calloc((size_t)want, sizeof *sv.thread_ok);
         sv.lo[0] = lo;
         sv.lo[1] = malloc(n * sizeof(double));
         sv.hi[0] = hi;
         sv.hi[1] = hi ? malloc(n * sizeof(double)) : NULL;
-        pthread_t *tid = malloc((size_t)want * sizeof *tid);
+        sv.team.tid = malloc((size_t)want * sizeof *sv.team.tid);
         struct worker *ws = malloc((size_t)want * sizeof *ws);
-        if (!sv.range || !sv.thread_ok || !sv.lo[1] || (hi && !sv.hi[1]) || !tid || !ws) {
-            free(sv.range), free(sv.thread_ok), free(sv.lo[1]), free(sv.hi[1]), free(tid), free(ws);
+        if (!sv.range || !sv.thread_ok || !sv.lo[1] || (hi && !sv.hi[1]) || !sv.team.tid || !ws) {
+            free(sv.range), free(sv.thread_ok), free(sv.lo[1]), free(sv.hi[1]), free(sv.team.tid), free(ws);
             return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value iteration)");
         }
-        /* Threads wait at a gate until the number that could be started is
-         * known; the ranges and the barrier are then made for that number,
-         * so a failing pthread_create only means fewer threads. */
-        pthread_mutex_init(&sv.gate, NULL);
-        pthread_cond_init(&sv.gate_open, NULL);
-        int started = 1;
-        for (int i = 0; i < want; i++) {
+        for (int i = 0; i < want; i++)
             ws[i] = (struct worker){&sv, i};
-            if (i > 0) {
-                if (pthread_create(&tid[i], NULL, jacobi_worker, &ws[i]) != 0)
-                    break;
-                started = i + 1;
-            }
-        }
-        sv.nthreads = started;
+        const int started = team_start(&sv.team, want, jacobi_worker, ws, sizeof *ws);
         /* split by work: entries plus one per state, so empty rows count */
         uint64_t total = sys->n_entries + n, t = 0;
         sv.range[0] = 0;
@@ -599,17 +641,7 @@ int valiter_solve_cpu(const struct vi_system *sys, const struct vi_params *par, 
             sv.range[i] = t;
         }
         sv.range[started] = n;
-        pthread_barrier_init(&sv.barrier, NULL, (unsigned)started);
-        pthread_mutex_lock(&sv.gate);
-        sv.go = 1;
-        pthread_cond_broadcast(&sv.gate_open);
-        pthread_mutex_unlock(&sv.gate);
-        jacobi_worker(&ws[0]);
-        for (int i = 1; i < started; i++)
-            pthread_join(tid[i], NULL);
-        pthread_barrier_destroy(&sv.barrier);
-        pthread_cond_destroy(&sv.gate_open);
-        pthread_mutex_destroy(&sv.gate);
+        team_run(&sv.team, jacobi_worker, &ws[0]);
         st.iterations = sv.iterations;
         converged = sv.converged;
         if (sv.iterations & 1) { /* the last sweep wrote buffer 1 */
@@ -617,7 +649,7 @@ int valiter_solve_cpu(const struct vi_system *sys, const struct vi_params *par, 
             if (hi)
                 memcpy(hi, sv.hi[1], n * sizeof(double));
         }
-        free(sv.range), free(sv.thread_ok), free(sv.lo[1]), free(sv.hi[1]), free(tid), free(ws);
+        free(sv.range), free(sv.thread_ok), free(sv.lo[1]), free(sv.hi[1]), free(sv.team.tid), free(ws);
     }
     st.seconds = now_s() - t0;
     st.sweep_seconds = st.iterations ? st.seconds / (double)st.iterations : 0;
@@ -629,4 +661,442 @@ int valiter_solve_cpu(const struct vi_system *sys, const struct vi_params *par, 
                        (unsigned long long)st.iterations, par->epsilon,
                        par->relative ? ", relative" : "");
     return WX_OK;
+}
+
+/* ---- certified policy iteration (valiter.h, VI_POLICY) ----
+ *
+ * Steps 2-4 run as one SPMD routine on all solver threads: each thread owns
+ * a fixed range of PI_CHUNK-state chunks, and every scalar (dot products,
+ * counts, maxima) is the sum of per-chunk partials added in chunk order by
+ * every thread alike.  So all threads take the same branches, and the
+ * result does not depend on the number of threads (the chunks, not the
+ * threads, fix the order of the additions). */
+
+#define PI_CHUNK 4096
+#define PI_SLOTS 8
+
+enum { PI_OK, PI_BREAKDOWN, PI_MAXIT };
+
+struct pi_run {
+    const struct vi_system *sys;
+    int mx;
+    double eps;
+    uint64_t n, nchunks;
+    struct team team;
+    double *part; /* nchunks x PI_SLOTS partial sums */
+    double *lo, *hi;
+    double *x, *w, *wb, *rh, *r, *p, *v, *s, *t, *c;
+    uint64_t *pol, *tau;
+    /* outcome, written by thread 0 */
+    uint64_t products, rounds, sweeps;
+    int certified, lower_ok, upper_ok;
+};
+
+struct pi_worker {
+    struct pi_run *run;
+    int id;
+};
+
+static uint64_t splitmix64(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* The sum over all chunks of partial slot j, in chunk order. */
+static double pi_sum(const struct pi_run *pr, int j)
+{
+    double a = 0;
+    for (uint64_t k = 0; k < pr->nchunks; k++)
+        a += pr->part[k * PI_SLOTS + j];
+    return a;
+}
+
+static double pi_max(const struct pi_run *pr, int j)
+{
+    double a = -INFINITY;
+    for (uint64_t k = 0; k < pr->nchunks; k++)
+        a = pr->part[k * PI_SLOTS + j] > a ? pr->part[k * PI_SLOTS + j] : a;
+    return a;
+}
+
+/* y = (I - P_pol) z at state s. */
+static inline double pi_apply(const struct vi_system *sys, const uint64_t *pol, const double *z,
+                              uint64_t s)
+{
+    double q = 0;
+    uint64_t c = pol[s];
+    for (uint64_t e = sys->choice_start[c]; e < sys->choice_start[c + 1]; e++)
+        q += sys->probs[e] * z[sys->targets[e]];
+    return z[s] - q;
+}
+
+/* The entries' part of choice c on z (without b). */
+static inline double pi_flow(const struct vi_system *sys, uint64_t c, const double *z)
+{
+    double q = 0;
+    for (uint64_t e = sys->choice_start[c]; e < sys->choice_start[c + 1]; e++)
+        q += sys->probs[e] * z[sys->targets[e]];
+    return q;
+}
+
+/* The first choice of s with the best value on z. */
+static inline uint64_t pi_best(const struct vi_system *sys, uint64_t s, const double *z, int mx,
+                               double *best_out)
+{
+    uint64_t c = sys->state_start[s], bc = c;
+    double best = choice_value(sys, c, z);
+    for (c++; c < sys->state_start[s + 1]; c++) {
+        double v = choice_value(sys, c, z);
+        if (mx ? v > best : v < best)
+            best = v, bc = c;
+    }
+    *best_out = best;
+    return bc;
+}
+
+#define PI_FOR(pr, k0, k1, s)                                                                  \
+    for (uint64_t s = (k0) * PI_CHUNK, s##_end = (k1) * PI_CHUNK < (pr)->n ? (k1) * PI_CHUNK   \
+                                                                          : (pr)->n;           \
+         s < s##_end; s++)
+#define PI_PART(pr, s, j) ((pr)->part[((s) / PI_CHUNK) * PI_SLOTS + (j)])
+
+/* BiCGSTAB for (I - P_pol) y = c from y (valiter.h), on the calling
+ * thread's chunks [k0, k1); every thread calls it with the same arguments.
+ * Returns PI_OK, PI_BREAKDOWN or PI_MAXIT. */
+static int pi_bicgstab(struct pi_run *pr, int id, uint64_t k0, uint64_t k1, const uint64_t *pol,
+                       double *y, double tol)
+{
+    const struct vi_system *sys = pr->sys;
+    double *r = pr->r, *rh = pr->rh, *p = pr->p, *v = pr->v, *s = pr->s, *t = pr->t,
+           *c = pr->c;
+    for (uint64_t k = k0; k < k1; k++)
+        pr->part[k * PI_SLOTS + 0] = pr->part[k * PI_SLOTS + 1] = 0;
+    PI_FOR(pr, k0, k1, i) {
+        r[i] = c[i] - pi_apply(sys, pol, y, i);
+        p[i] = v[i] = 0;
+        PI_PART(pr, i, 0) += rh[i] * r[i];
+        PI_PART(pr, i, 1) += c[i] * c[i];
+    }
+    pthread_barrier_wait(&pr->team.barrier);
+    double rho1 = pi_sum(pr, 0), bn = sqrt(pi_sum(pr, 1)), rho = 1, alpha = 1, omega = 1;
+    if (id == 0)
+        pr->products++;
+    pthread_barrier_wait(&pr->team.barrier); /* slots 0, 1 are read before they are reused */
+    if (bn == 0) { /* c = 0: y = 0 */
+        PI_FOR(pr, k0, k1, i) y[i] = 0;
+        pthread_barrier_wait(&pr->team.barrier);
+        return PI_OK;
+    }
+    for (int it = 1; it <= VI_PI_KRYLOV_MAX; it++) {
+        if (rho1 == 0 || !isfinite(rho1) || omega == 0)
+            return PI_BREAKDOWN;
+        double beta = (rho1 / rho) * (alpha / omega);
+        PI_FOR(pr, k0, k1, i) p[i] = r[i] + beta * (p[i] - omega * v[i]);
+        pthread_barrier_wait(&pr->team.barrier);
+        for (uint64_t k = k0; k < k1; k++)
+            pr->part[k * PI_SLOTS + 2] = 0;
+        PI_FOR(pr, k0, k1, i) {
+            v[i] = pi_apply(sys, pol, p, i);
+            PI_PART(pr, i, 2) += rh[i] * v[i];
+        }
+        pthread_barrier_wait(&pr->team.barrier);
+        double rv = pi_sum(pr, 2);
+        if (rv == 0 || !isfinite(rv))
+            return PI_BREAKDOWN;
+        alpha = rho1 / rv;
+        for (uint64_t k = k0; k < k1; k++)
+            pr->part[k * PI_SLOTS + 3] = 0;
+        PI_FOR(pr, k0, k1, i) {
+            s[i] = r[i] - alpha * v[i];
+            PI_PART(pr, i, 3) += s[i] * s[i];
+        }
+        pthread_barrier_wait(&pr->team.barrier);
+        double sn = sqrt(pi_sum(pr, 3));
+        if (id == 0)
+            pr->products++;
+        if (sn <= tol * bn) {
+            PI_FOR(pr, k0, k1, i) y[i] += alpha * p[i];
+            pthread_barrier_wait(&pr->team.barrier);
+            return PI_OK;
+        }
+        for (uint64_t k = k0; k < k1; k++)
+            pr->part[k * PI_SLOTS + 4] = pr->part[k * PI_SLOTS + 5] = 0;
+        PI_FOR(pr, k0, k1, i) {
+            t[i] = pi_apply(sys, pol, s, i);
+            PI_PART(pr, i, 4) += t[i] * s[i];
+            PI_PART(pr, i, 5) += t[i] * t[i];
+        }
+        pthread_barrier_wait(&pr->team.barrier);
+        double ts = pi_sum(pr, 4), tt = pi_sum(pr, 5);
+        if (id == 0)
+            pr->products++;
+        if (tt == 0 || !isfinite(tt) || !isfinite(ts))
+            return PI_BREAKDOWN;
+        omega = ts / tt;
+        for (uint64_t k = k0; k < k1; k++)
+            pr->part[k * PI_SLOTS + 6] = pr->part[k * PI_SLOTS + 7] = 0;
+        PI_FOR(pr, k0, k1, i) {
+            y[i] += alpha * p[i] + omega * s[i];
+            r[i] = s[i] - omega * t[i];
+            PI_PART(pr, i, 6) += r[i] * r[i];
+            PI_PART(pr, i, 7) += rh[i] * r[i];
+        }
+        pthread_barrier_wait(&pr->team.barrier);
+        double rn = sqrt(pi_sum(pr, 6));
+        rho = rho1;
+        rho1 = pi_sum(pr, 7);
+        if (!isfinite(rn))
+            return PI_BREAKDOWN;
+        if (rn <= tol * bn)
+            return PI_OK;
+    }
+    return PI_MAXIT;
+}
+
+/* Steps 2-4 of valiter.h on one thread's chunks. */
+static void *pi_worker(void *arg)
+{
+    struct pi_worker *wk = arg;
+    struct pi_run *pr = wk->run;
+    team_gate(&pr->team);
+    const struct vi_system *sys = pr->sys;
+    const int id = wk->id, mx = pr->mx;
+    const uint64_t k0 = pr->nchunks * (uint64_t)id / (uint64_t)pr->team.size,
+                   k1 = pr->nchunks * (uint64_t)(id + 1) / (uint64_t)pr->team.size;
+    double *x = pr->x, *w = pr->w, *c = pr->c, *lo = pr->lo, *hi = pr->hi;
+    uint64_t *pol = pr->pol, *tau = pr->tau;
+
+    /* step 2: the greedy policy of the lower bound, then policy rounds */
+    PI_FOR(pr, k0, k1, i) {
+        double best;
+        pol[i] = pi_best(sys, i, lo, mx, &best);
+        x[i] = lo[i];
+        pr->rh[i] = 0.5 + 0.5 * (double)(splitmix64(i + 1) >> 11) * 0x1p-53;
+    }
+    if (id == 0)
+        pr->sweeps++;
+    int failed = 0;
+    for (int round = 0; round < VI_PI_ROUNDS; round++) {
+        PI_FOR(pr, k0, k1, i) c[i] = sys->b[pol[i]];
+        pthread_barrier_wait(&pr->team.barrier);
+        if (pi_bicgstab(pr, id, k0, k1, pol, x, VI_PI_TOL) != PI_OK) {
+            failed = 1;
+            break;
+        }
+        for (uint64_t k = k0; k < k1; k++)
+            pr->part[k * PI_SLOTS + 0] = 0;
+        PI_FOR(pr, k0, k1, i) {
+            double best;
+            uint64_t bc = pi_best(sys, i, x, mx, &best);
+            double margin = VI_PI_IMPROVE * pr->eps * (1 + fabs(x[i]));
+            if (mx ? best > x[i] + margin : best < x[i] - margin) {
+                pol[i] = bc;
+                PI_PART(pr, i, 0) += 1;
+            }
+        }
+        pthread_barrier_wait(&pr->team.barrier);
+        double improvable = pi_sum(pr, 0);
+        if (id == 0)
+            pr->rounds++, pr->sweeps++;
+        pthread_barrier_wait(&pr->team.barrier);
+        if (improvable == 0)
+            break;
+    }
+
+    /* step 3: w, the largest expected time over the near-tied choices */
+    const double gamma = pr->eps / 2;
+    double *wb = pr->wb;
+    PI_FOR(pr, k0, k1, i) tau[i] = pol[i], w[i] = 1, c[i] = 1;
+    pthread_barrier_wait(&pr->team.barrier);
+    for (int round = 0; round < VI_PI_W_ROUNDS && !failed; round++) {
+        if (round > 0)
+            PI_FOR(pr, k0, k1, i) wb[i] = w[i];
+        if (pi_bicgstab(pr, id, k0, k1, tau, w, VI_PI_W_TOL) != PI_OK) {
+            if (round == 0) {
+                failed = 1;
+                break;
+            }
+            PI_FOR(pr, k0, k1, i) w[i] = wb[i]; /* the last round's w */
+            pthread_barrier_wait(&pr->team.barrier);
+            break;
+        }
+        for (uint64_t k = k0; k < k1; k++)
+            pr->part[k * PI_SLOTS + 0] = pr->part[k * PI_SLOTS + 1] = 0;
+        PI_FOR(pr, k0, k1, i) {
+            if (!(w[i] > 0) || !isfinite(w[i])) {
+                PI_PART(pr, i, 1) += 1;
+                continue;
+            }
+            double cur = pi_flow(sys, tau[i], w), best = cur;
+            uint64_t bc = tau[i];
+            for (uint64_t ch = sys->state_start[i]; ch < sys->state_start[i + 1]; ch++) {
+                double q = choice_value(sys, ch, x);
+                if (mx ? q < x[i] - gamma : q > x[i] + gamma)
+                    continue;
+                double f = pi_flow(sys, ch, w);
+                if (f > best)
+                    best = f, bc = ch;
+            }
+            if (bc != tau[i] && best > cur + VI_PI_IMPROVE_W * (1 + cur)) {
+                tau[i] = bc;
+                PI_PART(pr, i, 0) += 1;
+            }
+        }
+        pthread_barrier_wait(&pr->team.barrier);
+        double switched = pi_sum(pr, 0), bad = pi_sum(pr, 1);
+        pthread_barrier_wait(&pr->team.barrier);
+        if (bad > 0)
+            failed = 1;
+        if (switched == 0)
+            break;
+    }
+
+    /* step 4: the certificate */
+    if (!failed) {
+        for (uint64_t k = k0; k < k1; k++)
+            pr->part[k * PI_SLOTS + 0] = -INFINITY;
+        PI_FOR(pr, k0, k1, i) PI_PART(pr, i, 0) = w[i] > PI_PART(pr, i, 0) ? w[i] : PI_PART(pr, i, 0);
+        pthread_barrier_wait(&pr->team.barrier);
+        const double delta = pr->eps / (2 * pi_max(pr, 0));
+        double *l = pr->p, *u = pr->v, *fl = pr->s, *fu = pr->t;
+        PI_FOR(pr, k0, k1, i) l[i] = x[i] - delta * w[i], u[i] = x[i] + delta * w[i];
+        for (uint64_t k = k0; k < k1; k++)
+            pr->part[k * PI_SLOTS + 1] = pr->part[k * PI_SLOTS + 2] = 0;
+        pthread_barrier_wait(&pr->team.barrier);
+        PI_FOR(pr, k0, k1, i) {
+            state_update2(sys, i, l, u, mx, &fl[i], &fu[i]);
+            PI_PART(pr, i, 1) += !(fl[i] >= l[i]);
+            PI_PART(pr, i, 2) += !(fu[i] <= u[i]);
+        }
+        pthread_barrier_wait(&pr->team.barrier);
+        const int lower_ok = pi_sum(pr, 1) == 0, upper_ok = pi_sum(pr, 2) == 0;
+        for (uint64_t k = k0; k < k1; k++)
+            pr->part[k * PI_SLOTS + 3] = 0;
+        PI_FOR(pr, k0, k1, i) {
+            if (lower_ok && fl[i] > lo[i])
+                lo[i] = fl[i];
+            if (upper_ok && fu[i] < hi[i])
+                hi[i] = fu[i];
+            PI_PART(pr, i, 3) += !gap_ok(lo[i], hi[i], pr->eps, 0);
+        }
+        pthread_barrier_wait(&pr->team.barrier);
+        if (id == 0) {
+            pr->sweeps++;
+            pr->lower_ok = lower_ok;
+            pr->upper_ok = upper_ok;
+            pr->certified = lower_ok && upper_ok && pi_sum(pr, 3) == 0;
+        }
+    }
+    return NULL;
+}
+
+/* Interval iteration (Jacobi) for at most cap more sweeps of par's budget
+ * (st->iterations already spent): 1 when it converged.  *rc is WX_OK when
+ * it converged or stopped at cap with budget left, else the error (the
+ * budget spent: "did not converge after N sweeps" counting them all). */
+static int ii_steps(const struct vi_system *sys, const struct vi_params *par, double *lo,
+                    double *hi, uint64_t cap, struct vi_stats *st, int *rc, struct wx_error *err)
+{
+    struct vi_params p = *par;
+    p.method = VI_JACOBI;
+    const uint64_t left = par->max_iterations > st->iterations ? par->max_iterations - st->iterations : 0;
+    p.max_iterations = cap < left ? cap : left;
+    struct vi_stats s = {0};
+    int r = p.max_iterations ? solve_interval(sys, &p, lo, hi, &s, err) : WX_ELIMIT;
+    st->iterations += s.iterations;
+    *rc = r;
+    if (r == WX_ELIMIT && s.iterations == p.max_iterations) {
+        if (p.max_iterations < left)
+            *rc = WX_OK;
+        else
+            *rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                          "value iteration did not converge after %llu sweeps (epsilon %g)",
+                          (unsigned long long)st->iterations, par->epsilon);
+    }
+    return r == WX_OK;
+}
+
+static double max_gap(const double *lo, const double *hi, uint64_t n)
+{
+    double g = 0;
+    for (uint64_t s = 0; s < n; s++)
+        g = hi[s] - lo[s] > g ? hi[s] - lo[s] : g;
+    return g;
+}
+
+static int solve_policy(const struct vi_system *sys, const struct vi_params *par, double *lo,
+                        double *hi, struct vi_stats *stats, struct wx_error *err)
+{
+    double t0 = now_s();
+    struct vi_stats st = {0};
+    const uint64_t k = par->pi_sweeps ? par->pi_sweeps : VI_PI_SWEEPS;
+    int rc, done;
+    /* step 1, in two halves when it can, to see how fast the gap closes */
+    if (k >= 2) {
+        done = ii_steps(sys, par, lo, hi, k / 2, &st, &rc, err);
+        if (!done && rc == WX_OK) {
+            const double g1 = max_gap(lo, hi, sys->n_states);
+            done = ii_steps(sys, par, lo, hi, k - k / 2, &st, &rc, err);
+            const double g2 = max_gap(lo, hi, sys->n_states);
+            if (!done && rc == WX_OK && g2 < g1 &&
+                (double)(k - k / 2) * log(g2 / par->epsilon) / log(g1 / g2) <= VI_PI_CONTINUE) {
+                done = ii_steps(sys, par, lo, hi, UINT64_MAX, &st, &rc, err);
+                goto finish;
+            }
+        }
+    } else {
+        done = ii_steps(sys, par, lo, hi, k, &st, &rc, err);
+    }
+    if (done || rc != WX_OK)
+        goto finish;
+    const uint64_t n = sys->n_states, nchunks = (n + PI_CHUNK - 1) / PI_CHUNK;
+    struct pi_run pr = {.sys = sys, .mx = par->maximize, .eps = par->epsilon, .n = n,
+                        .nchunks = nchunks, .lo = lo, .hi = hi};
+    int want = solver_threads(sys, par);
+    if ((uint64_t)want > nchunks)
+        want = (int)nchunks;
+    double **vec[] = {&pr.x, &pr.w, &pr.wb, &pr.rh, &pr.r, &pr.p, &pr.v, &pr.s, &pr.t, &pr.c};
+    int oom = 0;
+    for (size_t i = 0; i < sizeof vec / sizeof *vec; i++)
+        oom |= !(*vec[i] = malloc(n * sizeof(double)));
+    pr.pol = malloc(n * sizeof *pr.pol);
+    pr.tau = malloc(n * sizeof *pr.tau);
+    pr.part = malloc(nchunks * PI_SLOTS * sizeof *pr.part);
+    pr.team.tid = malloc((size_t)want * sizeof *pr.team.tid);
+    struct pi_worker *ws = malloc((size_t)want * sizeof *ws);
+    if (oom || !pr.pol || !pr.tau || !pr.part || !pr.team.tid || !ws) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (policy iteration)");
+        goto out;
+    }
+    for (int i = 0; i < want; i++)
+        ws[i] = (struct pi_worker){&pr, i};
+    team_start(&pr.team, want, pi_worker, ws, sizeof *ws);
+    team_run(&pr.team, pi_worker, &ws[0]);
+    st.iterations += pr.sweeps;
+    st.products = pr.products;
+    st.policy_rounds = pr.rounds;
+    st.certified = pr.certified;
+    if (!pr.certified) /* step 5 */
+        ii_steps(sys, par, lo, hi, UINT64_MAX, &st, &rc, err);
+out:
+    for (size_t i = 0; i < sizeof vec / sizeof *vec; i++)
+        free(*vec[i]);
+    free(pr.pol), free(pr.tau), free(pr.part), free(pr.team.tid), free(ws);
+finish:
+    st.seconds = now_s() - t0;
+    st.sweep_seconds = st.iterations ? st.seconds / (double)st.iterations : 0;
+    if (stats)
+        *stats = st;
+    return rc;
+}
+
+int valiter_solve_cpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
+                      double *hi, struct vi_stats *stats, struct wx_error *err)
+{
+    if (par->method == VI_POLICY && hi && !par->relative && par->epsilon > 0 && sys->n_states)
+        return solve_policy(sys, par, lo, hi, stats, err);
+    return solve_interval(sys, par, lo, hi, stats, err);
 }

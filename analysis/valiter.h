@@ -111,6 +111,9 @@ struct vi_params {
     uint64_t device_memory;  /* GPU level solve: device bytes it may use at
                                 most (0: what is free); below what the whole
                                 system needs it solves in groups (below)     */
+    uint64_t pi_sweeps;      /* VI_POLICY: step 1's sweeps at most (0:
+                                VI_PI_SWEEPS; tests use 1 to reach the policy
+                                steps on small systems)                       */
 };
 
 struct vi_stats {
@@ -119,7 +122,7 @@ struct vi_stats {
     uint64_t products;       /* VI_POLICY: products with one policy's matrix */
     uint64_t policy_rounds;  /* VI_POLICY: policies evaluated (step 2)       */
     int certified;           /* VI_POLICY: 1 when the certificate gave the
-                                answer, 0 when interval iteration finished it */
+                                answer, 0 when interval iteration did        */
     double seconds;          /* wall time of the solve (GPU: incl. transfers) */
     double sweep_seconds;    /* GPU: mean device time per sweep; CPU: mean    */
     uint64_t bytes_per_sweep;/* bytes a sweep must stream (for bandwidth)     */
@@ -146,16 +149,22 @@ struct vi_stats {
  * Both twins follow these steps; they differ only in the order of the
  * additions inside dot products, so CPU and GPU bounds are not bit-identical
  * but each certified (they overlap and both hold x*).
- *   1. Interval iteration (Jacobi, as above) for at most VI_PI_SWEEPS
- *      sweeps; when it converges within them that is the answer
- *      (certified = 1, no policy step: identical to VI_JACOBI).
+ *   1. Interval iteration (Jacobi, as above) for at most K = VI_PI_SWEEPS
+ *      sweeps (par->pi_sweeps when set); when it converges within them that
+ *      is the answer (no policy step, certified = 0: identical to
+ *      VI_JACOBI).  With K >= 2 it runs in two parts, K/2 sweeps and K -
+ *      K/2, and g1, g2 = the largest hi - lo after each; when g2 < g1 and
+ *      (K - K/2) ln(g2 / epsilon) / ln(g1 / g2) <= VI_PI_CONTINUE (the
+ *      sweeps still needed if the gap keeps shrinking at that rate),
+ *      interval iteration simply goes on to the end (step 5 without the
+ *      policy steps: policy_rounds = 0, certified = 0).
  *   2. Policy rounds, at most VI_PI_ROUNDS.  v = the lower bound.  sigma =
  *      the greedy policy of v: per state the first choice (in choice order)
  *      whose value b[c] + sum p x[t] on v is the best (max or min).  Then
  *      x = the solution of (I - P_sigma) x = b_sigma by BiCGSTAB from x = v
  *      (below, tolerance VI_PI_TOL).  Improvable states: those where some
- *      choice's value on x beats x[s] by more than VI_PI_IMPROVE * (1 +
- *      |x[s]|) (max: above, min: below); if none, step 3; else sigma
+ *      choice's value on x beats x[s] by more than VI_PI_IMPROVE *
+ *      epsilon * (1 + |x[s]|) (smaller gains are the solve's noise) (max: above, min: below); if none, step 3; else sigma
  *      switches to the best choice (first in choice order) AT THOSE STATES
  *      ONLY and the next round solves from v = x.  After the last round x
  *      goes on to step 3 as it is (the certificate decides).
@@ -166,8 +175,11 @@ struct vi_stats {
  *      (I - P_tau) w = 1 by BiCGSTAB from w = 1 (tolerance VI_PI_W_TOL);
  *      tau switches at every state where some c in N(s) has sum p w[t]
  *      greater than tau's by more than VI_PI_IMPROVE_W * (1 + tau's) to the
- *      first such c with the largest sum; no switch ends the rounds.
- *      A non-finite w, or w < 1 at some state, fails the method (step 5).
+ *      first such c with the largest sum; no switch ends the rounds.  When
+ *      a w solve after the first fails, the previous round's w goes on.
+ *      A non-finite or non-positive w at some state fails the method (step
+ *      5; w >= 1 in exact arithmetic, but the solve's tolerance allows w a
+ *      hair below 1 where all mass leaves at once).
  *   4. delta = epsilon / (2 max w), l = x - delta w, u = x + delta w.  One
  *      sweep (as interval iteration's, same arithmetic) gives F(l) and
  *      F(u).  If F(l)[s] >= l[s] at every state, lo = max(lo, F(l)); if
@@ -193,11 +205,12 @@ struct vi_stats {
  * t, rho = rho1; stop when ||r||_2 <= tol ||c||_2.  Two products with P per
  * iteration plus one for the first residual (stats->products). */
 #define VI_PI_SWEEPS 200
-#define VI_PI_ROUNDS 8
+#define VI_PI_CONTINUE 1000
+#define VI_PI_ROUNDS 30
 #define VI_PI_TOL 1e-11
-#define VI_PI_IMPROVE 1e-12
-#define VI_PI_W_ROUNDS 4
-#define VI_PI_W_TOL 1e-10
+#define VI_PI_IMPROVE 1e-4
+#define VI_PI_W_ROUNDS 8
+#define VI_PI_W_TOL 1e-6
 #define VI_PI_IMPROVE_W 1e-9
 #define VI_PI_KRYLOV_MAX 5000
 

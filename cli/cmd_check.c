@@ -134,7 +134,7 @@ struct check_options {
     const char *input, *lab, *sta, *props_file, *values_out, *sched_out;
     const char **props, **srew, **trew; /* --prop, --srew, --trew may repeat */
     int n_props, n_srew, n_trew;
-    int sound, topological, json, quiet, relative, threads;
+    int sound, topological, policy, json, quiet, relative, threads;
     int inplace; /* --solver inplace: solver is VI_GAUSS_SEIDEL, the GPU may run it */
     int solver_given; /* --solver named: topological on the CPU with jacobi = by levels */
     int method_given; /* --method named: else the default may be topological (auto) */
@@ -200,7 +200,7 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
         } else if (!strcmp(a, "--method")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
-            o->topological = 0;
+            o->topological = o->policy = 0;
             o->method_given = 1;
             if (!strcmp(v, "ii"))
                 o->sound = 1;
@@ -208,9 +208,12 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
                 o->sound = 0;
             else if (!strcmp(v, "topological") || !strcmp(v, "topo"))
                 o->sound = 1, o->topological = 1;
+            else if (!strcmp(v, "pi"))
+                o->sound = 1, o->policy = 1;
             else
                 return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                               "--method takes ii (interval iteration, sound), topological "
+                               "--method takes ii (interval iteration, sound), pi (policy "
+                               "iteration with certified bounds, sound), topological "
                                "(interval iteration SCC by SCC) or vi (plain value "
                                "iteration, unsound), not '%s'", v);
         } else if (!strcmp(a, "--solver")) {
@@ -401,6 +404,14 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                      "with --solver inplace): use --backend cpu");
         goto out;
     }
+    if (o.policy && (o.solver_given || o.relative)) {
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                     "--method pi takes no --solver (its sweeps are Jacobi) and needs the "
+                     "absolute stopping rule (no --relative)");
+        goto out;
+    }
+    if (o.policy)
+        o.solver = VI_POLICY;
     if (o.topological && o.solver_given && (o.solver != VI_JACOBI || o.inplace)) {
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
                      "--method topological takes --solver jacobi (level by level, the GPU's "
@@ -569,6 +580,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     const char *solver_name = levels ? "levels"
                               : o.topological ? "topological"
                               : o.inplace ? "inplace"
+                              : o.policy ? "policy"
                               : o.solver == VI_GAUSS_SEIDEL ? "gs" : "jacobi";
     if (o.json) {
         printf("{\"model\": {\"file\": ");
@@ -580,7 +592,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                "\"properties\": [",
                m.is_dtmc ? "dtmc" : "mdp", (unsigned long long)m.n_states,
                (unsigned long long)m.n_choices, (unsigned long long)m.n_entries,
-               (unsigned long long)n_init, read_s, backend_name(bk), o.topological ? "topological" : o.sound ? "ii" : "vi",
+               (unsigned long long)n_init, read_s, backend_name(bk), o.topological ? "topological" : o.policy ? "pi" : o.sound ? "ii" : "vi",
                solver_name,
                o.sound ? "true" : "false", o.epsilon, o.relative ? "true" : "false",
                probe.seconds, probe.wait_seconds);
@@ -594,10 +606,11 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         printf("method: %s, epsilon %g (%s), backend %s%s\n",
                levels        ? "interval iteration, level by level of the SCC graph (sound)"
                : o.topological ? "interval iteration, SCC by SCC (sound)"
+               : o.policy    ? "policy iteration with certified bounds (sound)"
                : o.sound     ? "interval iteration (sound)"
                              : "value iteration (UNSOUND: no error bound on the result)",
                o.epsilon, o.relative ? "relative" : "absolute", backend_name(bk),
-               o.topological ? ""
+               o.topological || o.policy ? ""
                : bk == CLI_BACKEND_CPU
                    ? (o.solver == VI_GAUSS_SEIDEL ? ", Gauss-Seidel" : ", Jacobi")
                    : (o.inplace ? ", in-place sweeps (sound; not bit-identical to the CPU)" : ""));
@@ -690,7 +703,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                    "\"mecs_collapsed\": %llu, \"blocks\": %llu, \"levels\": %llu, \"level_sweeps\": %llu, "
                    "\"groups\": %llu, \"iterations\": %llu, \"bound_iterations\": %llu, "
                    "\"precomputation_seconds\": %.6f, \"build_seconds\": %.6f, \"mec_seconds\": %.6f, "
-                   "\"solve_seconds\": %.6f, \"sweep_seconds\": %.9f, \"bytes_per_sweep\": %llu}",
+                   "\"solve_seconds\": %.6f, \"sweep_seconds\": %.9f, \"bytes_per_sweep\": %llu",
                    (unsigned long long)r.n_target, (unsigned long long)r.n_yes,
                    (unsigned long long)r.n_no, (unsigned long long)r.n_maybe,
                    (unsigned long long)r.n_infinite, (unsigned long long)r.sys_states,
@@ -701,6 +714,11 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                    (unsigned long long)r.bound_iterations, r.precomp_seconds, r.build_seconds,
                    r.mec_seconds, r.solve_seconds, r.stats.sweep_seconds,
                    (unsigned long long)r.stats.bytes_per_sweep);
+            if (o.policy)
+                printf(", \"policy_rounds\": %llu, \"products\": %llu, \"certified\": %s",
+                       (unsigned long long)r.stats.policy_rounds,
+                       (unsigned long long)r.stats.products, r.stats.certified ? "true" : "false");
+            printf("}");
         } else {
             printf("\nproperty %zu%s%s%s: %s\n", i + 1, p->name ? " \"" : "",
                    p->name ? p->name : "", p->name ? "\"" : "", p->text);
@@ -750,6 +768,13 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             printf("\n  iterations: %llu", (unsigned long long)r.iterations);
             if (r.bound_iterations)
                 printf(" (%llu for the reward upper bound)", (unsigned long long)r.bound_iterations);
+            if (o.policy)
+                printf(", %llu policies, %llu products with a policy's matrix, %s",
+                       (unsigned long long)r.stats.policy_rounds,
+                       (unsigned long long)r.stats.products,
+                       r.stats.certified ? "certified"
+                       : r.stats.policy_rounds ? "certificate failed: interval iteration finished"
+                                               : "interval iteration sufficed");
             printf("; time: precomputation %.3f s, system %.3f s, solve %.3f s\n",
                    r.precomp_seconds, r.build_seconds, r.solve_seconds);
         }

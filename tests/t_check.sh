@@ -151,11 +151,22 @@ grep -q 'did not converge after 3 sweeps' "$T/err" && pass "non-convergence name
 # Threads and solvers agree on a PRISM instance (when the shared data is there).
 S=${WARPEX_SHARED:-../shared}/data/mdp/consensus-N2-K2
 if [ -f "$S/consensus-N2-K2.tra" ]; then
-    for opt in "--threads 1" "--threads 2" "--solver gs" "--method topological" "--method topological --solver jacobi"; do
+    for opt in "--threads 1" "--threads 2" "--solver gs" "--method topological" "--method topological --solver jacobi" "--method pi"; do
         # shellcheck disable=SC2086
         expect_rc "consensus-N2-K2 disagree $opt" 0 "$W" check "$S/consensus-N2-K2.tra" --lab "$S/consensus-N2-K2.lab" --props "$S/consensus.props" $opt --json
         v=$(sed -n 's/.*"name": "disagree", "kind": "Pmax", "initial": \[{"state": 120, "value": \([^,]*\),.*/\1/p' "$T/out")
         near "consensus-N2-K2 disagree ($opt), reference 13/120" "$v" 0.108333333333 1e-6
+    done
+    # certified policy iteration where interval iteration is slow (N=2 K=4:
+    # the policy steps run and their certificate holds), on both backends
+    S4=${WARPEX_SHARED:-../shared}/data/mdp/consensus-N2-K4
+    for bk in cpu gpu; do
+        "$W" check "$S4/consensus-N2-K4.tra" --lab "$S4/consensus-N2-K4.lab" --prop 'Pmax=? [ F "finished"&!"agree" ]' \
+            --method pi --backend $bk --json > "$T/out" 2> "$T/err"; rc=$?
+        if [ $bk = gpu ] && [ $rc -eq 2 ]; then pass "consensus-N2-K4 pi: no GPU here"; continue; fi
+        [ $rc -eq 0 ] && pass "consensus-N2-K4 pi ($bk): exit 0" || fail "consensus-N2-K4 pi ($bk): exit $rc: $(cat "$T/err")"
+        near "consensus-N2-K4 disagree (pi, $bk), reference 0.0615196078431" "$(first_value)" 0.0615196078431 1e-6
+        expect_json "consensus-N2-K4 pi ($bk) certified" method='"pi"' certified=true
     done
     # on a GPU: topological solving in groups under a tiny device-memory cap
     if "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --backend gpu -q >/dev/null 2>&1; then
@@ -193,6 +204,9 @@ expect_rc "unknown option" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --
 expect_rc "bad epsilon" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --epsilon 2
 expect_rc "bad method" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --method fast
 expect_rc "bad solver" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --solver sor
+expect_rc "--method pi --relative" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --method pi --relative
+grep -q 'absolute stopping rule' "$T/err" && pass "--method pi --relative refused, named" || fail "pi relative: $(cat "$T/err")"
+expect_rc "--method pi --solver gs" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --method pi --solver gs
 expect_rc "bad threads" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --threads -1
 expect_rc "--values with 2 properties" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --prop 'Pmin=? [ F true ]' --values "$T/x"
 expect_rc "labels without --lab" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F "goal" ]'

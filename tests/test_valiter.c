@@ -311,6 +311,9 @@ static int same_result(const struct mdpcheck_result *a, const struct mdpcheck_re
 }
 
 static int n_mec_hook_runs, n_mec_hook_calls, n_mec_hook_bad;
+/* certified policy iteration: runs that reached the policy steps, and of
+ * those the ones the certificate finished (not interval iteration) */
+static int n_pi_runs, n_pi_policy, n_pi_certified;
 
 static void check_instance(uint64_t seed)
 {
@@ -436,6 +439,34 @@ static void check_instance(uint64_t seed)
                            (unsigned long long)seed, text, (unsigned long long)s, mid, rg.lo[s],
                            ref[s]);
         }
+        /* certified policy iteration, its policy steps forced after one
+         * sweep (these systems converge within VI_PI_SWEEPS): every state
+         * brackets the exact value, 1 and 4 threads bit-identical */
+        if (ok) {
+            struct mdpcheck_options op = {.sound = 1, .epsilon = EPS, .max_iterations = 10000000,
+                                          .threads = 1, .solver = VI_POLICY, .pi_sweeps = 1};
+            struct mdpcheck_result rp, rp4;
+            int rcp = mdpcheck_run(m, &lab, &x.rew, NULL, &p, &op, &rp, &err);
+            op.threads = 4;
+            int rcp4 = rcp != WX_OK ? rcp : mdpcheck_run(m, &lab, &x.rew, NULL, &p, &op, &rp4, &err);
+            if (rcp != WX_OK || rcp4 != WX_OK) {
+                ok = check(0, "seed %llu %s: policy iteration: %s", (unsigned long long)seed,
+                           text, err.msg);
+                if (rcp == WX_OK)
+                    mdpcheck_result_free(&rp);
+            } else {
+                n_pi_runs++;
+                n_pi_policy += rp.stats.policy_rounds > 0;
+                n_pi_certified += rp.stats.policy_rounds > 0 && rp.stats.certified;
+                ok = all_bracket(&rp, ref, n, EPS, seed, text, "policy iteration");
+                if (ok && (memcmp(rp.lo, rp4.lo, n * sizeof *rp.lo) ||
+                           memcmp(rp.hi, rp4.hi, n * sizeof *rp.hi)))
+                    ok = check(0, "seed %llu %s: policy iteration, 1 and 4 threads differ",
+                               (unsigned long long)seed, text);
+                mdpcheck_result_free(&rp);
+                mdpcheck_result_free(&rp4);
+            }
+        }
         /* relative stopping rule; topological (SCC by SCC); level by level */
         ok = ok && all_bracket(&rr, ref, n, -1, seed, text, "relative 1e-4");
         ok = ok && all_bracket(&rt, ref, n, EPS, seed, text, "topological");
@@ -498,6 +529,19 @@ static void slow_chain(void)
           "interval iteration brackets 0.5: [%.9g, %.9g] after %llu sweeps", r.lo[0], r.hi[0],
           (unsigned long long)r.iterations);
     mdpcheck_result_free(&r);
+    /* policy iteration: one linear solve instead of ~1/a sweeps */
+    o.solver = VI_POLICY;
+    o.epsilon = 1e-9;
+    rc = mdpcheck_run(&m, &lab, NULL, NULL, &p, &o, &r, &err);
+    check(rc == WX_OK && r.lo[0] <= 0.5 && r.hi[0] >= 0.5 && r.hi[0] - r.lo[0] <= 1e-9 &&
+              r.stats.certified && r.stats.policy_rounds >= 1 && r.iterations < VI_PI_SWEEPS + 20,
+          "policy iteration brackets 0.5 to 1e-9: [%.17g, %.17g] after %llu sweeps, %llu "
+          "policies, %llu products (certified %d)", r.lo[0], r.hi[0],
+          (unsigned long long)r.iterations, (unsigned long long)r.stats.policy_rounds,
+          (unsigned long long)r.stats.products, r.stats.certified);
+    mdpcheck_result_free(&r);
+    o.solver = VI_JACOBI;
+    o.epsilon = 1e-3;
     /* and the same with rewards: expected steps until leaving state 0 */
     prop_free(&p);
     prop_parse("Rmax=? [ F \"t\" | \"s\" ]", NULL, 1, &p, &err);
@@ -573,14 +617,18 @@ static void threads_agree(uint64_t seed)
         struct property p;
         struct wx_error err;
         prop_parse(texts[i], NULL, 1, &p, &err);
-        struct mdpcheck_result r[6];
+        struct mdpcheck_result r[8];
         int threads[3] = {1, 3, 7}, rc = WX_OK, got = 0;
-        for (int k = 0; k < 6 && rc == WX_OK; k++) {
+        for (int k = 0; k < 8 && rc == WX_OK; k++) {
+            /* 6, 7: certified policy iteration (1 and 7 threads), its
+             * policy steps after 20 sweeps */
             struct mdpcheck_options o = {.sound = 1, .epsilon = EPS, .max_iterations = 10000000,
-                                         .threads = k < 3 ? threads[k] : 1,
-                                         .solver = k < 3 || k == 5 ? VI_JACOBI : VI_GAUSS_SEIDEL,
-                                         .topological = k >= 4,
-                                         .solve_levels = k == 5 ? valiter_solve_levels_cpu : NULL};
+                                         .threads = k < 3 ? threads[k] : k == 7 ? 7 : 1,
+                                         .solver = k >= 6 ? VI_POLICY
+                                                   : k < 3 || k == 5 ? VI_JACOBI : VI_GAUSS_SEIDEL,
+                                         .topological = k == 4 || k == 5,
+                                         .solve_levels = k == 5 ? valiter_solve_levels_cpu : NULL,
+                                         .pi_sweeps = 20};
             if ((rc = mdpcheck_run(&m, &lab, &rw, NULL, &p, &o, &r[k], &err)) == WX_OK)
                 got = k + 1;
         }
@@ -595,7 +643,8 @@ static void threads_agree(uint64_t seed)
         for (uint64_t s = 0; s < n; s++) {
             for (int k = 1; k < 3; k++)
                 same &= !memcmp(&r[0].lo[s], &r[k].lo[s], 8) && !memcmp(&r[0].hi[s], &r[k].hi[s], 8);
-            for (int k = 3; k < 6; k++) {
+            same &= !memcmp(&r[6].lo[s], &r[7].lo[s], 8) && !memcmp(&r[6].hi[s], &r[7].hi[s], 8);
+            for (int k = 3; k < 7; k++) {
                 double a = r[0].lo[s], b = r[k].lo[s];
                 if (!isinf(a) || !isinf(b))
                     close &= r[k].lo[s] <= r[0].hi[s] + 1e-12 && r[0].lo[s] <= r[k].hi[s] + 1e-12;
@@ -603,10 +652,14 @@ static void threads_agree(uint64_t seed)
         }
         check(same && close,
               "seed %llu %s on %llu states (%llu maybe, %llu sweeps): 1, 3, 7 threads bit-identical "
-              "(%d), Gauss-Seidel's and topological's (SCCs, levels) intervals overlap (%d)",
+              "(Jacobi; policy iteration: 1, 7) (%d), Gauss-Seidel's, topological's (SCCs, "
+              "levels) and policy iteration's (%llu sweeps, %llu policies, certified %d) intervals "
+              "overlap (%d)",
               (unsigned long long)seed, texts[i], (unsigned long long)n,
-              (unsigned long long)r[0].n_maybe, (unsigned long long)r[0].iterations, same, close);
-        for (int k = 0; k < 6; k++)
+              (unsigned long long)r[0].n_maybe, (unsigned long long)r[0].iterations, same,
+              (unsigned long long)r[6].iterations, (unsigned long long)r[6].stats.policy_rounds,
+              r[6].stats.certified, close);
+        for (int k = 0; k < 8; k++)
             mdpcheck_result_free(&r[k]);
         prop_free(&p);
     }
@@ -629,6 +682,10 @@ int main(int argc, char **argv)
           "mdpcheck_options.mec: %d runs through mec_cpu hooks (%d MEC calls; canonical and "
           "reversed ids) bit-identical to the default, failing hook's error returned: %d bad",
           n_mec_hook_runs, n_mec_hook_calls, n_mec_hook_bad);
+    check(n_pi_runs > 0 && n_pi_certified * 10 >= n_pi_policy * 9 && n_pi_policy * 20 >= n_pi_runs,
+          "certified policy iteration: %d runs, %d reached the policy steps, %d of those "
+          "certified (the rest finished by interval iteration)",
+          n_pi_runs, n_pi_policy, n_pi_certified);
     slow_chain();
     threads_agree(42);
     return check_exit();

@@ -45,7 +45,7 @@ static void json_string(const char **p, char *buf, size_t size)
 
 static void run_one(const char *name, const struct mdp *m, const struct mdp_labels *lab,
                     const char *formula, double value, const char *solver_name,
-                    enum vi_method solver, int threads, int topological)
+                    enum vi_method solver, int threads, int topological, uint64_t pi_sweeps)
 {
     struct wx_error err;
     struct property p;
@@ -55,7 +55,7 @@ static void run_one(const char *name, const struct mdp *m, const struct mdp_labe
     }
     struct mdpcheck_options o = {.sound = 1, .epsilon = 1e-6, .max_iterations = 10000000,
                                  .solver = solver, .threads = threads,
-                                 .topological = topological != 0};
+                                 .topological = topological != 0, .pi_sweeps = pi_sweeps};
     if (topological == 2) /* level by level (the GPU's way), Jacobi per level */
         o.solve_levels = valiter_solve_levels_cpu;
     struct mdpcheck_result r;
@@ -76,8 +76,9 @@ static void run_one(const char *name, const struct mdp *m, const struct mdp_labe
         double mid = 0.5 * (lo + hi);
         ok = lo <= value + 1e-9 && value <= hi + 1e-9 && fabs(mid - value) <= 1e-6;
     }
-    check(ok && seen == 1, "%s %s (%s): reference %.12g in [%.12g, %.12g], %llu sweeps", name,
-          formula, solver_name, value, lo, hi, (unsigned long long)r.iterations);
+    check(ok && seen == 1, "%s %s (%s): reference %.12g in [%.12g, %.12g], %llu sweeps%s", name,
+          formula, solver_name, value, lo, hi, (unsigned long long)r.iterations,
+          solver != VI_POLICY ? "" : r.stats.certified ? ", certified" : r.stats.policy_rounds ? ", certificate failed" : "");
     n_props_checked++;
     mdpcheck_result_free(&r);
     prop_free(&p);
@@ -119,11 +120,13 @@ static void instance(const char *name, const char *tra, const char *json)
         if (!v)
             break;
         double value = strtod(v + strlen("\"value\": "), NULL);
-        run_one(name, &m, &lab, formula, value, "Gauss-Seidel", VI_GAUSS_SEIDEL, 1, 0);
+        run_one(name, &m, &lab, formula, value, "Gauss-Seidel", VI_GAUSS_SEIDEL, 1, 0, 0);
+        run_one(name, &m, &lab, formula, value, "policy iteration, 2 threads", VI_POLICY, 2, 0, 0);
+        run_one(name, &m, &lab, formula, value, "policy iteration after 1 sweep", VI_POLICY, 1, 0, 1);
         if (m.n_states < 10000) {
-            run_one(name, &m, &lab, formula, value, "Jacobi, 2 threads", VI_JACOBI, 2, 0);
-            run_one(name, &m, &lab, formula, value, "topological", VI_GAUSS_SEIDEL, 1, 1);
-            run_one(name, &m, &lab, formula, value, "topological levels", VI_JACOBI, 1, 2);
+            run_one(name, &m, &lab, formula, value, "Jacobi, 2 threads", VI_JACOBI, 2, 0, 0);
+            run_one(name, &m, &lab, formula, value, "topological", VI_GAUSS_SEIDEL, 1, 1, 0);
+            run_one(name, &m, &lab, formula, value, "topological levels", VI_JACOBI, 1, 2, 0);
         }
         p = v;
     }
