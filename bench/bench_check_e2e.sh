@@ -6,10 +6,12 @@
 #
 #   bench/bench_check_e2e.sh --new WARPEX [--old WARPEX] [--cgen CONSENSUS_GEN]
 #                            [--probe CUDA_EXIT_PROBE] [--runs N] [--backend gpu|cpu]
-#                            [--var TAG:VAR=VALUE]...
+#                            [--var TAG:VAR=VALUE]... [--args TAG:CHECK-OPTIONS]...
 #
 # Each --var adds a run of the new binary with the environment variable set
-# (e.g. --var warm0:WARPEX_CHECK_WARM=0), in the same alternation.
+# (e.g. --var warm0:WARPEX_CHECK_WARM=0), each --args a run of the new
+# binary with further `check` options (e.g. --args pi:'--method pi'), in
+# the same alternation.
 # The model is generated here by bench/consensus_gen.c (built when --cgen is
 # not given).  Process wall = `date +%s%N` before and after the process;
 # "before main" = first timeline stamp - start, "after return" = end - last
@@ -21,7 +23,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 LOG=${OUT:-bench/out/e2e}
 mkdir -p "$LOG"
-new=""; old=""; cgen=""; probe=""; runs=3; backend=gpu; vars=()
+new=""; old=""; cgen=""; probe=""; runs=3; backend=gpu; vars=(); declare -A xargs; xtags=()
 while [ $# -gt 0 ]; do
     case $1 in
     --new) new=$2; shift ;;
@@ -31,7 +33,8 @@ while [ $# -gt 0 ]; do
     --runs) runs=$2; shift ;;
     --backend) backend=$2; shift ;;
     --var) vars+=("$2"); shift ;;
-    *) echo "usage: $0 --new WARPEX [--old WARPEX] [--cgen GEN] [--probe PROBE] [--runs N] [--backend gpu|cpu]"; exit 2 ;;
+    --args) xargs[${2%%:*}]=${2#*:}; xtags+=("${2%%:*}"); shift ;;
+    *) echo "usage: $0 --new WARPEX [--old WARPEX] [--cgen GEN] [--probe PROBE] [--runs N] [--backend gpu|cpu] [--var TAG:VAR=VALUE]... [--args TAG:OPTIONS]..."; exit 2 ;;
     esac
     shift
 done
@@ -70,26 +73,30 @@ prop='Pmax=? [ F "finished"&!"agree" ]'
 echo
 echo "consensus N=6 K=2 ($(cat "$LOG/consensus_gen.log"), .tra $(stat -c %s "$D/c62.tra") bytes): warpex check c62.tra --lab c62.lab --prop '$prop' --backend $backend --json"
 echo
-echo "| binary | run | [lo, hi] | sweeps | read s | gpu init s | init wait s | precomp s | build s | mec s | solve s | in-process s | before main s | after return s | process wall s |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| binary | run | [lo, hi] | sweeps | policies, products, certified | read s | gpu init s | init wait s | precomp s | build s | mec s | solve s | in-process s | before main s | after return s | process wall s |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 status=0
 specs=()
 [ -n "$old" ] && specs+=("old::$old")
 specs+=("new::$new")
 for v in "${vars[@]}"; do specs+=("${v%%:*}:${v#*:}:$new"); done
+for t in "${xtags[@]}"; do specs+=("$t::$new"); done
 for r in $(seq 1 "$runs"); do
     for spec in "${specs[@]}"; do
         tag=${spec%%:*}; rest=${spec#*:}; envset=${rest%%:*}; w=${rest#*:}
         j="$LOG/c62_${tag}_$r.json"; e="$LOG/c62_${tag}_$r.timeline"
         t0=$(date +%s%N)
-        env $envset WARPEX_TIMELINE=1 "$w" check "$D/c62.tra" --lab "$D/c62.lab" --prop "$prop" --backend "$backend" --json >"$j" 2>"$e" ||
+        # shellcheck disable=SC2086 # the extra options split into words
+        env $envset WARPEX_TIMELINE=1 "$w" check "$D/c62.tra" --lab "$D/c62.lab" --prop "$prop" --backend "$backend" --json ${xargs[$tag]:-} >"$j" 2>"$e" ||
             { echo "| $tag | $r | FAILED rc $?: $(head -c 200 "$e") |"; status=1; continue; }
         t1=$(date +%s%N)
         f() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" "$j" | head -1; }
         first=$(awk '/^timeline/ { print $5; exit }' "$e"); last=$(awk '/^timeline/ { x = $5 } END { print x }' "$e")
         bm=""; ar=""
         [ -n "$first" ] && bm=$(secs "$t0" "$first") && ar=$(secs "$last" "$t1")
-        echo "| $tag | $r | $(f lo), $(f hi) | $(f iterations) | $(f read_seconds) | $(f gpu_init_seconds) | $(f gpu_wait_seconds) | $(f precomputation_seconds) | $(f build_seconds) | $(f mec_seconds) | $(f solve_seconds) | $(f seconds) | $bm | $ar | $(secs "$t0" "$t1") |"
+        pi="-"
+        [ -n "$(f certified)" ] && pi="$(f policy_rounds), $(f products), $(f certified)"
+        echo "| $tag | $r | $(f lo), $(f hi) | $(f iterations) | $pi | $(f read_seconds) | $(f gpu_init_seconds) | $(f gpu_wait_seconds) | $(f precomputation_seconds) | $(f build_seconds) | $(f mec_seconds) | $(f solve_seconds) | $(f seconds) | $bm | $ar | $(secs "$t0" "$t1") |"
     done
 done
 echo

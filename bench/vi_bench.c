@@ -7,6 +7,7 @@
  *            [--threads T] [--eps X] [--cpu-sweeps K] [--variants]
  *            [--kinds K1,K2,.. [--rounds R] [--sweeps S]] [--no-solve] [--no-cpu]
  *            [--precompute] [--name NAME] [--copy] [--levels W [--level-cyclic]]
+ *            [--policy [--pi-sweeps K]]
  *
  * GENERATOR.  N states; state s has 1..2C-1 choices (mean C; exactly 1
  * when C == 1); each choice 1..2E-1 entries (mean E); entry targets are
@@ -37,6 +38,10 @@
  * -DHAVE_VALITER_CPU).  --copy measures the device-to-device copy
  * bandwidth (bytes read + written) for the ceiling.  --precompute times
  * the four graph precomputations on the same graph (1% targets).
+ * --policy also solves with VI_POLICY (certified policy iteration; step 1
+ * capped at K sweeps, default VI_PI_SWEEPS: the generator's systems
+ * converge within ~130 sweeps at 1e-6, so K < 100 is what reaches the
+ * policy steps).
  * Output: "key=value" lines, one "ROW|..." line per measurement for the
  * table that bench/bench_gpu_valiter.sh prints.
  */
@@ -283,14 +288,15 @@ static void row(const char *what, const struct vi_system *y, const char *dev, ui
     fflush(stdout);
 }
 
-static int gpu_solve(const struct vi_system *y, double eps, uint64_t max_it, int kind, int group,
-                     struct vi_stats *st, double *lo_out0, char *msg, size_t msz)
+static int gpu_solve_method(const struct vi_system *y, double eps, uint64_t max_it, int kind, int group,
+                            enum vi_method method, uint64_t pi_sweeps, struct vi_stats *st, double *lo_out0,
+                            char *msg, size_t msz)
 {
     uint64_t n = y->n_states;
     double *lo = xmalloc(n * 8), *hi = xmalloc(n * 8);
     for (uint64_t s = 0; s < n; s++)
         lo[s] = 0, hi[s] = 1;
-    struct vi_params par = {1, eps, 0, max_it, VI_JACOBI, 0, 0};
+    struct vi_params par = {1, eps, 0, max_it, method, 0, 0, pi_sweeps};
     struct wx_error err;
     wx_error_clear(&err);
     valiter_gpu_set_kernel(kind, group);
@@ -302,6 +308,12 @@ static int gpu_solve(const struct vi_system *y, double eps, uint64_t max_it, int
     free(lo);
     free(hi);
     return rc;
+}
+
+static int gpu_solve(const struct vi_system *y, double eps, uint64_t max_it, int kind, int group,
+                     struct vi_stats *st, double *lo_out0, char *msg, size_t msz)
+{
+    return gpu_solve_method(y, eps, max_it, kind, group, VI_JACOBI, 0, st, lo_out0, msg, msz);
 }
 
 /* --levels W: the targets remapped into levels of W states (level L =
@@ -340,7 +352,7 @@ static void levels_bench(struct vi_system *y, uint64_t w, int cyclic, double eps
     for (int run = 0; run < 4; run++) {
         for (uint64_t s = 0; s < n; s++)
             lo[s] = 0, hi[s] = 1;
-        struct vi_params par = {1, eps, 0, 10000000, VI_JACOBI, 0, 0};
+        struct vi_params par = {1, eps, 0, 10000000, VI_JACOBI, 0, 0, 0};
         wx_error_clear(&err);
         double t1 = now_s();
         int rc;
@@ -374,7 +386,8 @@ int main(int argc, char **argv)
     struct gen g = {.n = 10000000, .c_mean = 3, .e_mean = 3, .window = 1000, .threads = 0};
     double eps = 1e-6;
     int cpu_k = 5, variants = 0, precompute = 0, copy = 0, gen_only = 0, level_cyclic = 0;
-    int nkinds = 0, kind_list[32], rounds = 1, no_solve = 0, no_cpu = 0;
+    int nkinds = 0, kind_list[32], rounds = 1, no_solve = 0, no_cpu = 0, policy = 0;
+    uint64_t pi_sweeps = 0;
     uint64_t kind_sweeps = 40;
     uint64_t level_width = 0;
     for (int i = 1; i < argc; i++) {
@@ -404,6 +417,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--rounds")) rounds = atoi(v), i++;
         else if (!strcmp(a, "--sweeps")) kind_sweeps = strtoull(v, NULL, 0), i++;
         else if (!strcmp(a, "--no-solve")) no_solve = 1;
+        else if (!strcmp(a, "--policy")) policy = 1;
+        else if (!strcmp(a, "--pi-sweeps")) pi_sweeps = strtoull(v, NULL, 0), i++;
         else if (!strcmp(a, "--no-cpu")) no_cpu = 1;
         else if (!strcmp(a, "--gen-only")) gen_only = 1; /* no GPU: generator and CPU peer */
         else {
@@ -460,6 +475,14 @@ int main(int argc, char **argv)
                  valiter_gpu_last_kind(), eps, rc ? ", ERROR " : "", msg, v0,
                  st.sweep_seconds > 0 ? bytes5 / st.sweep_seconds / 1e9 : 0.0);
         row("GPU interval solve", &y, "GPU", st.iterations, st.sweep_seconds, st.bytes_per_sweep, st.seconds, note);
+    }
+    if (!no_solve && policy) {
+        int rc = gpu_solve_method(&y, eps, 100000, 0, 0, VI_POLICY, pi_sweeps, &st, &v0, msg, sizeof msg);
+        snprintf(note, sizeof note, "VI_POLICY (step 1: %llu sweeps at most), %s, %llu policies, %llu products%s%s, lo[0]=%.9f",
+                 (unsigned long long)(pi_sweeps ? pi_sweeps : VI_PI_SWEEPS),
+                 st.certified ? "certified" : st.policy_rounds ? "certificate failed" : "interval iteration",
+                 (unsigned long long)st.policy_rounds, (unsigned long long)st.products, rc ? ", ERROR " : "", msg, v0);
+        row("GPU policy iteration", &y, "GPU", st.iterations, st.sweep_seconds, st.bytes_per_sweep, st.seconds, note);
     }
     for (int rd = 1; rd <= rounds; rd++)
         for (int i = 0; i < nkinds; i++) {
@@ -521,7 +544,7 @@ int main(int argc, char **argv)
         double *lo = xmalloc(n * 8), *hi = xmalloc(n * 8);
         for (uint64_t s = 0; s < n; s++)
             lo[s] = 0, hi[s] = 1;
-        struct vi_params par = {1, 1e-300, 0, (uint64_t)cpu_k, VI_JACOBI, g.threads, 0};
+        struct vi_params par = {1, 1e-300, 0, (uint64_t)cpu_k, VI_JACOBI, g.threads, 0, 0};
         struct wx_error err;
         wx_error_clear(&err);
         double t1 = now_s();

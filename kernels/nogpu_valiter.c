@@ -65,8 +65,8 @@ int valiter_gpu_last_kind(void)
 }
 
 /* Policy-iteration test hook (kernels/valiter.cu): nothing to cap. */
-void valiter_gpu_set_pi_limits(int rounds, int krylov_iterations);
-void valiter_gpu_set_pi_limits(int rounds, int krylov_iterations)
+void valiter_gpu_set_pi_limits(int rounds, int krylov_iterations, int krylov_blocks);
+void valiter_gpu_set_pi_limits(int rounds, int krylov_iterations, int krylov_blocks)
 {
-    (void)rounds, (void)krylov_iterations;
+    (void)rounds, (void)krylov_iterations, (void)krylov_blocks;
 }

@@ -147,6 +147,9 @@
  * loading small levels' slices cached instead of evict-first (the L2
  * policy below) changed nothing measurable (0.518-0.538 s).
  *
+ * CERTIFIED POLICY ITERATION (VI_POLICY): the section before
+ * valiter_solve_gpu; the sweeps of its steps 1 and 5 are the ones above.
+ *
  * Determinism: values, iteration counts and sets are deterministic.
  */
 #include <float.h>
@@ -2332,7 +2335,10 @@ out:
 /* ======================================================================
  * Certified policy iteration (valiter.h, VI_POLICY)
  *
- * Step 1 is vx_sweeps capped at VI_PI_SWEEPS; the system stays on the
+ * Step 1 is vx_sweeps in two parts (K/2 and K - K/2 sweeps, K =
+ * VI_PI_SWEEPS or par->pi_sweeps), the largest gap after each from a
+ * reduction (vx_maxgap), and the contract's rule whether interval
+ * iteration simply goes on; the system stays on the
  * device in whatever form the sweeps read (packed or unpacked), and the
  * steps below read it through vx_pis: 32-bit state and choice offsets
  * (for a packed system expanded once on the device from the tiles), and
@@ -2365,13 +2371,16 @@ out:
 #define VX_PI_THREADS 256u
 
 /* Test hooks: caps below the contract's VI_PI_ROUNDS and VI_PI_KRYLOV_MAX
- * (0 = the contract's), so that the tests reach the fallback (step 5). */
-static int vx_pi_rounds_cap = 0, vx_pi_krylov_cap = 0;
+ * (0 = the contract's), so that the tests reach the fallback (step 5), and
+ * a cap on BiCGSTAB's blocks (0: as many as fit), so that small systems
+ * too have threads with several rows. */
+static int vx_pi_rounds_cap = 0, vx_pi_krylov_cap = 0, vx_pi_blocks_cap = 0;
 
-extern "C" void valiter_gpu_set_pi_limits(int rounds, int krylov_iterations)
+extern "C" void valiter_gpu_set_pi_limits(int rounds, int krylov_iterations, int krylov_blocks)
 {
     vx_pi_rounds_cap = rounds;
     vx_pi_krylov_cap = krylov_iterations;
+    vx_pi_blocks_cap = krylov_blocks;
 }
 
 /* The system as the policy steps read it. */
@@ -2447,7 +2456,8 @@ static __device__ __forceinline__ double vx_pi_shadow(ull i)
 struct vx_pictl {
     unsigned long long count;     /* switched states */
     unsigned long long wmax_bits; /* largest w (a positive double's bits order as integers) */
-    unsigned bad[4];              /* 0: a w not finite or < 1; 1: F(l) >= l fails; 2: F(u) <= u fails; 3: gap */
+    unsigned long long gmax_bits; /* largest hi - lo (vx_maxgap) */
+    unsigned bad[4];              /* 0: a w not finite or <= 0; 1: F(l) >= l fails; 2: F(u) <= u fails; 3: gap */
     int kstatus;                  /* BiCGSTAB: 1 converged, 2 breakdown, 3 no convergence */
     unsigned kiters;
     unsigned long long kproducts;
@@ -2489,11 +2499,12 @@ static __global__ void vx_pi_expand(const uint4 *__restrict__ trec, ull ntiles, 
 
 /* improve == 0: sig = the greedy policy of x (per state the first choice
  * with the best value).  improve == 1: at the states where the best value
- * beats x[s] by more than VI_PI_IMPROVE (1 + |x[s]|), sig switches to the
- * first best choice; count += those states. */
+ * beats x[s] by more than VI_PI_IMPROVE eps (1 + |x[s]|), sig switches to
+ * the first best choice; count += those states. */
 template <bool PK, bool MX>
 static __global__ void __launch_bounds__(VX_PI_THREADS)
-    vx_pi_greedy(vx_pis q, const double *__restrict__ x, int improve, uint32_t *sig, unsigned long long *count)
+    vx_pi_greedy(vx_pis q, const double *__restrict__ x, int improve, double eps, uint32_t *sig,
+                 unsigned long long *count)
 {
     unsigned long long mine = 0;
     for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < q.n; s += (ull)gridDim.x * blockDim.x) {
@@ -2508,8 +2519,8 @@ static __global__ void __launch_bounds__(VX_PI_THREADS)
         if (!improve)
             sig[s] = bc;
         else {
-            const double xs = x[s], d = VI_PI_IMPROVE * (1 + fabs(xs));
-            if (MX ? best - xs > d : xs - best > d)
+            const double xs = x[s], margin = __dmul_rn(__dmul_rn(VI_PI_IMPROVE, eps), __dadd_rn(1.0, fabs(xs)));
+            if (MX ? best > __dadd_rn(xs, margin) : best < __dsub_rn(xs, margin))
                 sig[s] = bc, mine++;
         }
     }
@@ -2533,51 +2544,73 @@ static __global__ void vx_pi_rows(vx_pis q, const uint32_t *__restrict__ pol, ui
 /* Step 3's switch: N(s) = the choices whose value on x is within gamma of
  * x[s]; tau switches where the largest sum p w[t] over N(s) beats tau's by
  * more than VI_PI_IMPROVE_W (1 + tau's), to the first choice with the
- * largest; count += those states. */
+ * largest; count += those states.  bad[0] when some w is not finite or not
+ * positive (those states do not switch). */
 template <bool PK, bool MX>
 static __global__ void __launch_bounds__(VX_PI_THREADS)
     vx_pi_wswitch(vx_pis q, const double *__restrict__ x, const double *__restrict__ w, double gamma, uint32_t *tau,
-                  unsigned long long *count)
+                  unsigned long long *count, unsigned *bad)
 {
     unsigned long long mine = 0;
+    int b = 0;
     for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < q.n; s += (ull)gridDim.x * blockDim.x) {
-        const double xs = x[s], lim = MX ? xs - gamma : xs + gamma;
+        const double ws = w[s];
+        if (!(ws > 0) || !isfinite(ws)) {
+            b = 1;
+            continue;
+        }
+        const double xs = x[s], lim = MX ? __dsub_rn(xs, gamma) : __dadd_rn(xs, gamma);
         const uint32_t tc = tau[s], c1 = q.ss32[s + 1];
-        const double tw = vx_pi_pw<PK>(q, tc, w);
-        double bw = -INFINITY;
+        const double cur = vx_pi_pw<PK>(q, tc, w);
+        double best = cur;
         uint32_t bc = tc;
         for (uint32_t c = q.ss32[s]; c < c1; c++) {
             const double v = vx_pi_value<PK>(q, c, x);
-            if (MX ? v >= lim : v <= lim) {
-                const double pw = vx_pi_pw<PK>(q, c, w);
-                if (pw > bw)
-                    bw = pw, bc = c;
-            }
+            if (MX ? v < lim : v > lim)
+                continue;
+            const double f = vx_pi_pw<PK>(q, c, w);
+            if (f > best)
+                best = f, bc = c;
         }
-        if (bw - tw > VI_PI_IMPROVE_W * (1 + tw))
+        if (bc != tc && best > __dadd_rn(cur, __dmul_rn(VI_PI_IMPROVE_W, __dadd_rn(1.0, cur))))
             tau[s] = bc, mine++;
     }
     vx_pi_count(mine, count);
-}
-
-/* The largest w, and bad[0] when some w is not finite or below 1. */
-static __global__ void vx_pi_wmax(const double *__restrict__ w, ull n, unsigned long long *wmax_bits, unsigned *bad)
-{
-    double m = 1;
-    int b = 0;
-    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x) {
-        const double v = w[s];
-        if (!(v >= 1 && v <= DBL_MAX))
-            b = 1;
-        else if (v > m)
-            m = v;
-    }
-    for (int off = 16; off; off >>= 1)
-        m = fmax(m, __shfl_xor_sync(VX_FULL, m, off));
-    if ((threadIdx.x & 31u) == 0)
-        atomicMax(wmax_bits, (unsigned long long)__double_as_longlong(m));
     if (__syncthreads_or(b) && threadIdx.x == 0)
         atomicOr(bad, 1u);
+}
+
+/* The largest w (positive and finite: vx_pi_wswitch checked it). */
+static __global__ void vx_pi_wmax(const double *__restrict__ w, ull n, unsigned long long *wmax_bits)
+{
+    double m = 0;
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x)
+        m = w[s] > m ? w[s] : m;
+    for (int off = 16; off; off >>= 1) {
+        const double o = __shfl_xor_sync(VX_FULL, m, off);
+        m = o > m ? o : m;
+    }
+    if ((threadIdx.x & 31u) == 0)
+        atomicMax(wmax_bits, (unsigned long long)__double_as_longlong(m));
+}
+
+/* The largest hi - lo (the entries of state s at lo[s * stride], hi[s *
+ * stride]: interleaved pairs or two arrays); as the twin's max_gap, NaN
+ * gaps are passed over. */
+static __global__ void vx_maxgap(const double *__restrict__ lo, const double *__restrict__ hi, ull stride, ull n,
+                                 unsigned long long *gmax_bits)
+{
+    double m = 0;
+    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x) {
+        const double d = hi[s * stride] - lo[s * stride];
+        m = d > m ? d : m;
+    }
+    for (int off = 16; off; off >>= 1) {
+        const double o = __shfl_xor_sync(VX_FULL, m, off);
+        m = o > m ? o : m;
+    }
+    if ((threadIdx.x & 31u) == 0)
+        atomicMax(gmax_bits, (unsigned long long)__double_as_longlong(m));
 }
 
 /* l = x - delta w, u = x + delta w */
@@ -2678,18 +2711,31 @@ static __device__ __forceinline__ void vx_kb_put(int nq, double a0, double a1, d
 }
 
 /* After the grid barrier: tot[k] = the sum of the blocks' partials k, the
- * same bits in every block (warp k sums them in a fixed order). */
+ * same bits in every block: thread j sums partials j, j + blockDim, ... in
+ * order, then the block's fixed tree (every thread takes part: a block
+ * reads the grid's partials in one round of loads). */
 static __device__ __forceinline__ void vx_kb_get(int nq, const double *part, double *tot)
 {
+    __shared__ double sg[3][VX_PI_THREADS / 32];
     const unsigned lane = threadIdx.x & 31u, wp = threadIdx.x >> 5;
-    if (wp < (unsigned)nq) {
-        double s = 0;
-        for (unsigned j = lane; j < gridDim.x; j += 32)
-            s = __dadd_rn(s, __ldcg(part + wp * gridDim.x + j));
+    double a[3] = {0, 0, 0};
+#pragma unroll
+    for (int k = 0; k < 3; k++) {
+        if (k >= nq)
+            break;
+        for (unsigned j = threadIdx.x; j < gridDim.x; j += blockDim.x)
+            a[k] = __dadd_rn(a[k], __ldcg(part + k * gridDim.x + j));
         for (int off = 16; off; off >>= 1)
-            s = __dadd_rn(s, __shfl_xor_sync(VX_FULL, s, off));
+            a[k] = __dadd_rn(a[k], __shfl_xor_sync(VX_FULL, a[k], off));
         if (lane == 0)
-            tot[wp] = s;
+            sg[k][wp] = a[k];
+    }
+    __syncthreads();
+    if (threadIdx.x < (unsigned)nq) {
+        double t = 0;
+        for (unsigned w = 0; w < VX_PI_THREADS / 32; w++)
+            t = __dadd_rn(t, sg[threadIdx.x][w]);
+        tot[threadIdx.x] = t;
     }
     __syncthreads();
 }
@@ -2733,16 +2779,20 @@ static __global__ void __launch_bounds__(VX_PI_THREADS)
         v0[i] = 0;
         a0 = __dadd_rn(a0, __dmul_rn(ci, ci));
         a1 = __dadd_rn(a1, __dmul_rn(vx_pi_shadow(i), ri));
-        a2 = __dadd_rn(a2, __dmul_rn(ri, ri));
     }
-    vx_kb_put(3, a0, a1, a2, pc);
+    vx_kb_put(2, a0, a1, 0, pc);
     grid.sync();
-    vx_kb_get(3, pc, tot);
-    const double lim = tol * sqrt(tot[0]);
+    vx_kb_get(2, pc, tot);
+    const double bn = sqrt(tot[0]), lim = tol * bn;
     double rho1 = tot[1], rho = 1, alpha = 1, omega = 1;
     ull prod = 1;
-    int status = sqrt(tot[2]) <= lim ? 1 : 0; /* the start solves it already */
+    int status = 0;
     unsigned it = 0;
+    if (bn == 0) { /* c = 0: y = 0 */
+        for (ull i = i0; i < n; i += st)
+            y[i] = 0;
+        status = 1;
+    }
     while (!status) {
         if (it == maxit) {
             status = 3;
@@ -2751,11 +2801,11 @@ static __global__ void __launch_bounds__(VX_PI_THREADS)
         it++;
         const double *po = (it & 1) ? p0 : p1, *vo = (it & 1) ? v0 : v1;
         double *pn = (it & 1) ? p1 : p0, *vn = (it & 1) ? v1 : v0;
-        const double beta = (rho1 / rho) * (alpha / omega);
-        if (!isfinite(beta)) {
+        if (rho1 == 0 || !isfinite(rho1) || omega == 0) {
             status = 2;
             break;
         }
+        const double beta = (rho1 / rho) * (alpha / omega);
         /* A: p = r + beta (p' - omega v'), v = A p */
         auto pnew = [&](uint32_t t) {
             return __dadd_rn(__ldcg(r + t), __dmul_rn(beta, __dsub_rn(__ldcg(po + t), __dmul_rn(omega, __ldcg(vo + t)))));
@@ -2771,11 +2821,11 @@ static __global__ void __launch_bounds__(VX_PI_THREADS)
         vx_kb_put(1, a0, 0, 0, pa);
         grid.sync();
         vx_kb_get(1, pa, tot);
-        alpha = rho1 / tot[0];
-        if (!isfinite(alpha)) {
+        if (tot[0] == 0 || !isfinite(tot[0])) {
             status = 2;
             break;
         }
+        alpha = rho1 / tot[0];
         /* B: s = r - alpha v, t = A s */
         auto snew = [&](uint32_t t) { return __dsub_rn(__ldcg(r + t), __dmul_rn(alpha, __ldcg(vn + t))); };
         a0 = a1 = a2 = 0;
@@ -2790,12 +2840,7 @@ static __global__ void __launch_bounds__(VX_PI_THREADS)
         vx_kb_put(3, a0, a1, a2, pb);
         grid.sync();
         vx_kb_get(3, pb, tot);
-        const double ss = tot[0];
-        if (!isfinite(ss)) {
-            status = 2;
-            break;
-        }
-        if (sqrt(ss) <= lim) { /* y += alpha p: one product this iteration */
+        if (sqrt(tot[0]) <= lim) { /* y += alpha p: one product this iteration */
             for (ull i = i0; i < n; i += st)
                 y[i] = __dadd_rn(y[i], __dmul_rn(alpha, __ldcg(pn + i)));
             prod += 1;
@@ -2803,11 +2848,11 @@ static __global__ void __launch_bounds__(VX_PI_THREADS)
             break;
         }
         prod += 2;
-        omega = tot[1] / tot[2];
-        if (!isfinite(omega)) {
+        if (tot[2] == 0 || !isfinite(tot[2]) || !isfinite(tot[1])) {
             status = 2;
             break;
         }
+        omega = tot[1] / tot[2];
         /* C: y += alpha p + omega s, r = s - omega t */
         a0 = a1 = 0;
         for (ull i = i0; i < n; i += st) {
@@ -2853,7 +2898,7 @@ struct vx_pi {
     int pk, mx;
     uint32_t *sig, *tau;
     uint2 *row;
-    double *bsig, *x, *w, *r, *p0, *p1, *v0, *v1, *tv, *part;
+    double *bsig, *x, *w, *wb, *r, *p0, *p1, *v0, *v1, *tv, *part;
     vx_pictl *pc; /* device */
     vx_pictl *hpc; /* pinned host copy */
     unsigned kblocks; /* vx_bicg's cooperative grid */
@@ -2911,14 +2956,14 @@ static int vx_policy(struct vx_pi *P, const struct vi_params *par, double *dlo, 
     const int rounds = vx_pi_rounds_cap > 0 ? vx_pi_rounds_cap : VI_PI_ROUNDS;
     const double gamma = par->epsilon / 2;
     double t0 = vx_now(), wmax = 0, delta = 0;
-    void (*greedy)(vx_pis, const double *, int, uint32_t *, unsigned long long *) =
+    void (*greedy)(vx_pis, const double *, int, double, uint32_t *, unsigned long long *) =
         P->pk ? (P->mx ? vx_pi_greedy<true, true> : vx_pi_greedy<true, false>)
               : (P->mx ? vx_pi_greedy<false, true> : vx_pi_greedy<false, false>);
     void (*rows)(vx_pis, const uint32_t *, uint2 *, double *) = P->pk ? vx_pi_rows<true> : vx_pi_rows<false>;
     *certified = 0;
 
     /* step 2: sigma = the greedy policy of the lower bound, x from it */
-    greedy<<<PI_GRID(n)>>>(P->q, dlo, 0, P->sig, NULL);
+    greedy<<<PI_GRID(n)>>>(P->q, dlo, 0, par->epsilon, P->sig, NULL);
     CK_LAUNCH("vx_pi_greedy");
     ++*sweeps;
     rows<<<PI_GRID(n)>>>(P->q, P->sig, P->row, P->bsig);
@@ -2929,7 +2974,7 @@ static int vx_policy(struct vx_pi *P, const struct vi_params *par, double *dlo, 
             goto out; /* a breakdown or no convergence: step 5 */
         st->policy_rounds++;
         PI_CLEAR(count);
-        greedy<<<PI_GRID(n)>>>(P->q, P->x, 1, P->sig, &P->pc->count);
+        greedy<<<PI_GRID(n)>>>(P->q, P->x, 1, par->epsilon, P->sig, &P->pc->count);
         CK_LAUNCH("vx_pi_greedy");
         ++*sweeps;
         if ((rc = vx_pi_sync(P, err)))
@@ -2944,26 +2989,40 @@ static int vx_policy(struct vx_pi *P, const struct vi_params *par, double *dlo, 
     if (P->trace)
         fprintf(stderr, "pi: policy rounds %.3f ms\n", (vx_now() - t0) * 1e3), t0 = vx_now();
 
-    /* step 3: w, the largest expected time over the near-tied choices N(s) */
+    /* step 3: w, the largest expected time over the near-tied choices N(s);
+     * each round's solve starts from the last w (the first from 1), and a
+     * failed solve after the first leaves the last round's w */
     {
-        void (*wswitch)(vx_pis, const double *, const double *, double, uint32_t *, unsigned long long *) =
-            P->pk ? (P->mx ? vx_pi_wswitch<true, true> : vx_pi_wswitch<true, false>)
-                  : (P->mx ? vx_pi_wswitch<false, true> : vx_pi_wswitch<false, false>);
+        void (*wswitch)(vx_pis, const double *, const double *, double, uint32_t *, unsigned long long *,
+                        unsigned *) = P->pk ? (P->mx ? vx_pi_wswitch<true, true> : vx_pi_wswitch<true, false>)
+                                            : (P->mx ? vx_pi_wswitch<false, true> : vx_pi_wswitch<false, false>);
         CK(cudaMemcpyAsync(P->tau, P->sig, n * sizeof(uint32_t), cudaMemcpyDeviceToDevice));
         rows<<<PI_GRID(n)>>>(P->q, P->tau, P->row, NULL);
         CK_LAUNCH("vx_pi_rows");
+        vx_fill<<<PI_GRID(n)>>>(P->w, n, 1.0);
+        CK_LAUNCH("vx_fill");
         for (int wr = 1; wr <= VI_PI_W_ROUNDS; wr++) {
-            vx_fill<<<PI_GRID(n)>>>(P->w, n, 1.0);
-            CK_LAUNCH("vx_fill");
-            if ((rc = vx_pi_krylov(P, NULL, P->w, VI_PI_W_TOL, st, &ok, err)) || !ok)
+            if (wr > 1)
+                CK(cudaMemcpyAsync(P->wb, P->w, n * sizeof(double), cudaMemcpyDeviceToDevice));
+            if ((rc = vx_pi_krylov(P, NULL, P->w, VI_PI_W_TOL, st, &ok, err)))
                 goto out;
+            if (!ok) {
+                if (wr == 1)
+                    goto out; /* step 5 */
+                CK(cudaMemcpyAsync(P->w, P->wb, n * sizeof(double), cudaMemcpyDeviceToDevice));
+                break;
+            }
             PI_CLEAR(count);
-            wswitch<<<PI_GRID(n)>>>(P->q, P->x, P->w, gamma, P->tau, &P->pc->count);
+            PI_CLEAR(bad);
+            wswitch<<<PI_GRID(n)>>>(P->q, P->x, P->w, gamma, P->tau, &P->pc->count, P->pc->bad);
             CK_LAUNCH("vx_pi_wswitch");
             if ((rc = vx_pi_sync(P, err)))
                 goto out;
             if (P->trace)
-                fprintf(stderr, "pi: w round %d: %llu switches\n", wr, (unsigned long long)P->hpc->count);
+                fprintf(stderr, "pi: w round %d: %llu switches%s\n", wr, (unsigned long long)P->hpc->count,
+                        P->hpc->bad[0] ? ", a w not finite or not positive" : "");
+            if (P->hpc->bad[0])
+                goto out; /* step 5 */
             if (!P->hpc->count)
                 break;
             rows<<<PI_GRID(n)>>>(P->q, P->tau, P->row, NULL);
@@ -2971,12 +3030,10 @@ static int vx_policy(struct vx_pi *P, const struct vi_params *par, double *dlo, 
         }
         PI_CLEAR(wmax_bits);
         PI_CLEAR(bad);
-        vx_pi_wmax<<<PI_GRID(n)>>>(P->w, n, &P->pc->wmax_bits, P->pc->bad);
+        vx_pi_wmax<<<PI_GRID(n)>>>(P->w, n, &P->pc->wmax_bits);
         CK_LAUNCH("vx_pi_wmax");
         if ((rc = vx_pi_sync(P, err)))
             goto out;
-        if (P->hpc->bad[0])
-            goto out; /* a w not finite or below 1: step 5 */
         memcpy(&wmax, &P->hpc->wmax_bits, sizeof wmax);
     }
     if (P->trace)
@@ -3078,6 +3135,8 @@ static int vx_pi_setup(struct vx_pi *P, struct vx_mem *m, const struct vi_system
         }
         const ull need = (n + VX_PI_THREADS - 1) / VX_PI_THREADS, most = (ull)sms * (ull)per_sm;
         P->kblocks = (unsigned)(need < most ? need : most);
+        if (vx_pi_blocks_cap > 0 && P->kblocks > (unsigned)vx_pi_blocks_cap)
+            P->kblocks = (unsigned)vx_pi_blocks_cap;
         if (!P->kblocks)
             P->kblocks = 1;
     }
@@ -3085,15 +3144,15 @@ static int vx_pi_setup(struct vx_pi *P, struct vx_mem *m, const struct vi_system
         /* one slab: sig, tau, row, then 10 vectors, the partials, the control block */
         const size_t a = 256, nv = ((n * sizeof(double) + a - 1) / a) * a, ni = ((n * sizeof(uint32_t) + a - 1) / a) * a;
         const size_t parts = ((9 * (size_t)P->kblocks * sizeof(double) + a - 1) / a) * a;
-        const size_t bytes = 2 * ni + nv /* row: 8 B per state */ + 9 * nv + parts + sizeof(vx_pictl);
+        const size_t bytes = 2 * ni + nv /* row: 8 B per state */ + 10 * nv + parts + sizeof(vx_pictl);
         if ((rc = vx_alloc(m, &p_, bytes, "policy iteration vectors", err)))
             goto out;
         char *q = (char *)p_;
         P->sig = (uint32_t *)q, q += ni;
         P->tau = (uint32_t *)q, q += ni;
         P->row = (uint2 *)q, q += nv;
-        double **vec[9] = {&P->bsig, &P->x, &P->w, &P->r, &P->p0, &P->p1, &P->v0, &P->v1, &P->tv};
-        for (int k = 0; k < 9; k++)
+        double **vec[10] = {&P->bsig, &P->x, &P->w, &P->wb, &P->r, &P->p0, &P->p1, &P->v0, &P->v1, &P->tv};
+        for (int k = 0; k < 10; k++)
             *vec[k] = (double *)q, q += nv;
         P->part = (double *)q, q += parts;
         P->pc = (vx_pictl *)q;
@@ -3101,6 +3160,39 @@ static int vx_pi_setup(struct vx_pi *P, struct vx_mem *m, const struct vi_system
     }
     if (!P->hpc)
         CK(cudaHostAlloc((void **)&P->hpc, sizeof(vx_pictl), cudaHostAllocDefault));
+out:
+    return rc;
+}
+
+/* The sweeps' iterate in buffer buf moved to buffer 0, where vx_sweeps
+ * starts (a fresh sequence of sweeps: Jacobi depends on the values only). */
+static int vx_to_buf0(struct vx_sweeper *sw, ull n, int buf, struct wx_error *err)
+{
+    int rc = WX_OK;
+    if (buf <= 0)
+        return WX_OK;
+    if (sw->x2[0])
+        CK(cudaMemcpyAsync(sw->x2[0], sw->x2[1], 2 * n * sizeof(double), cudaMemcpyDeviceToDevice));
+    else {
+        CK(cudaMemcpyAsync(sw->dlo[0], sw->dlo[1], n * sizeof(double), cudaMemcpyDeviceToDevice));
+        if (sw->iv)
+            CK(cudaMemcpyAsync(sw->dhi[0], sw->dhi[1], n * sizeof(double), cudaMemcpyDeviceToDevice));
+    }
+out:
+    return rc;
+}
+
+/* *gap = the largest hi - lo of the sweeps' buffer buf. */
+static int vx_pi_gap(struct vx_pi *P, const struct vx_sweeper *sw, ull n, int buf, double *gap, struct wx_error *err)
+{
+    int rc = WX_OK;
+    const double *l = sw->x2[0] ? sw->x2[buf] : sw->dlo[buf], *h = sw->x2[0] ? sw->x2[buf] + 1 : sw->dhi[buf];
+    PI_CLEAR(gmax_bits);
+    vx_maxgap<<<PI_GRID(n)>>>(l, h, sw->x2[0] ? 2 : 1, n, &P->pc->gmax_bits);
+    CK_LAUNCH("vx_maxgap");
+    if ((rc = vx_pi_sync(P, err)))
+        goto out;
+    memcpy(gap, &P->hpc->gmax_bits, sizeof *gap);
 out:
     return rc;
 }
@@ -3398,20 +3490,49 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
             sw.x2[i] = x2[i], sw.dlo[i] = dlo[i], sw.dhi[i] = dhi[i], sw.ev[i] = ev[i];
         sw.ctl = ctl, sw.hctl = hctl, sw.ev_start = ev_start;
         sw.eps = par->epsilon, sw.rel = par->relative;
-        /* step 1 of VI_POLICY (or the whole solve) */
-        const ull cap1 = pi && max_it > VI_PI_SWEEPS ? VI_PI_SWEEPS : max_it;
-        double tp = vx_now();
-        if ((rc = vx_sweeps(&sw, cap1, &done_iter, &converged, &ms, err)))
-            goto out;
-        sweep_ms = ms;
-        sweeps_timed = done_iter;
-        res_buf = inpl ? 0 : (int)(done_iter & 1);
+        res_buf = 0;
+        /* VI_POLICY's step 1: K sweeps, in two parts (K/2, K - K/2) with the
+         * largest gap after each; or the whole solve */
+        const ull K = par->pi_sweeps ? par->pi_sweeps : VI_PI_SWEEPS;
+        const ull part_len[2] = {pi ? (K >= 2 ? K / 2 : K) : max_it, pi && K >= 2 ? K - K / 2 : 0};
+        double gap[2] = {0, 0}, tp = vx_now();
+        ull used = 0, d = 0;
+        if (pi) {
+            if ((rc = vx_pi_setup(&P, &mem, sys, &sy, packed, par->maximize, err)))
+                goto out;
+            P.trace = pitrace;
+        }
+        for (int part = 0; part < 2 && part_len[part] && !converged && used < max_it; part++) {
+            if ((rc = vx_to_buf0(&sw, n, res_buf, err)))
+                goto out;
+            const ull cap = part_len[part] < max_it - used ? part_len[part] : max_it - used;
+            if ((rc = vx_sweeps(&sw, cap, &d, &converged, &ms, err)))
+                goto out;
+            used += d, sweep_ms += ms, sweeps_timed += d;
+            res_buf = inpl ? 0 : (int)(d & 1);
+            if (pi && K >= 2 && !converged && (rc = vx_pi_gap(&P, &sw, n, res_buf, &gap[part], err)))
+                goto out;
+        }
+        done_iter = used;
         if (pitrace)
-            fprintf(stderr, "pi: setup %.3f ms; %llu sweeps %.3f ms (device %.3f ms)%s\n", (tp - t0) * 1e3,
-                    (unsigned long long)done_iter, (vx_now() - tp) * 1e3, (double)ms, converged ? ", converged" : "");
-        if (pi && converged)
-            st.certified = 1; /* interval iteration's answer */
-        if (pi && !converged && done_iter < max_it) {
+            fprintf(stderr, "pi: setup %.3f ms; %llu sweeps %.3f ms (device %.3f ms)%s, gaps %.3g %.3g\n",
+                    (tp - t0) * 1e3, (unsigned long long)used, (vx_now() - tp) * 1e3, (double)sweep_ms,
+                    converged ? ", converged" : "", gap[0], gap[1]);
+        int policy = pi && !converged && used < max_it;
+        if (policy && K >= 2 && gap[1] < gap[0] &&
+            (double)(K - K / 2) * log(gap[1] / par->epsilon) / log(gap[0] / gap[1]) <= VI_PI_CONTINUE)
+            policy = 0; /* interval iteration is about to finish: it goes on (step 5 alone) */
+        if (pi && !converged && used < max_it && !policy) {
+            if ((rc = vx_to_buf0(&sw, n, res_buf, err)) || (rc = vx_sweeps(&sw, max_it - used, &d, &converged, &ms, err)))
+                goto out;
+            used += d, sweep_ms += ms, sweeps_timed += d;
+            res_buf = inpl ? 0 : (int)(d & 1);
+            done_iter = used;
+            if (pitrace)
+                fprintf(stderr, "pi: interval iteration goes on: %llu sweeps%s\n", (unsigned long long)d,
+                        converged ? ", converged" : "");
+        }
+        if (policy) {
             /* steps 2-4 on plain (lo, hi) arrays in dlo[0], dhi[0] */
             if (x2[0]) {
                 vx_deinterleave<<<vx_blocks(n), VX_THREADS>>>((const double2 *)x2[res_buf], n, dlo[0], dhi[0]);
@@ -3421,28 +3542,18 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
                 CK(cudaMemcpyAsync(dhi[0], dhi[1], n * sizeof(double), cudaMemcpyDeviceToDevice));
             }
             res_buf = -1;
-            ull used = done_iter;
             int certified = 0;
-            if ((rc = vx_pi_setup(&P, &mem, sys, &sy, packed, par->maximize, err)))
-                goto out;
-            P.trace = pitrace;
             tp = vx_now();
             if ((rc = vx_policy(&P, par, dlo[0], dhi[0], &used, &st, &certified, err)))
                 goto out;
             if (pitrace)
                 fprintf(stderr, "pi: steps 2-4 %.3f ms, %s\n", (vx_now() - tp) * 1e3,
                         certified ? "certified" : "not certified: interval iteration finishes");
-            if (used > max_it) {
-                converged = 0;
-                done_iter = used;
-            } else if (certified) {
+            done_iter = used;
+            if (certified) { /* as the twin: the proof stands even past max_iterations */
                 st.certified = 1;
                 converged = 1;
-                done_iter = used;
-            } else if (used == max_it) {
-                converged = 0;
-                done_iter = used;
-            } else {
+            } else if (used < max_it) {
                 /* step 5: interval iteration from the improved bounds */
                 ull d5 = 0;
                 if (x2[0]) {
