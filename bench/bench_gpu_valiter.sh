@@ -41,9 +41,10 @@
 # "disagree" (Pmax=? [ F "finished"&!"agree" ], sound interval iteration to
 # 1e-6) with --backend gpu and --backend cpu (all host cores), from the .tra
 # file to the answer: read (.tra + .lab), precomputation, system build,
-# solve, and the process's wall time (GPU three times, three times with
-# --method topological (level by level), three times with --solver inplace;
-# CPU once).  --warpex names the binary (default
+# solve, and the process's wall time (GPU three times, once with
+# --method topological (level by level), three times with --method pi
+# (certified policy iteration), three times with --solver inplace; CPU
+# once).  --warpex names the binary (default
 # bin/warpex), --warpex-old an older build to time beside it (GPU three times;
 # may be repeated), --cgen a prebuilt generator; --only-consensus skips the
 # synthetic MDPs.  Columns from the JSON where the binary reports them: "mec
@@ -94,7 +95,9 @@ configs=(
     "dtmc|--states $((s * 2000000)) --choices 1 --entries 3 --window 1000 --variants"
     "long-choices|--states $((s * 50000)) --choices 2 --entries 50 --window 1000 --variants"
     # few distinct numbers (as PRISM models have): the packed sweep applies
-    "local-few|--states $((s * 1000000)) --choices 3 --entries 2 --window 1000 --few-numbers --variants"
+    # (--policy --pi-sweeps 20: also certified policy iteration after 20 sweeps;
+    # the generator's systems converge within ~130 sweeps, too fast for 200)
+    "local-few|--states $((s * 1000000)) --choices 3 --entries 2 --window 1000 --few-numbers --variants --policy --pi-sweeps 20"
     "random-few|--states $((s * 1000000)) --choices 3 --entries 2 --window 0 --few-numbers --variants"
     # topological solving (vi_bench --levels): acyclic levels of 1000 and of 10
     # states (per-level cost), and 10 big cyclic levels (sweep throughput)
@@ -154,6 +157,7 @@ if [ $consensus = 1 ]; then
           "$warpex gpu packed-evict1" "$warpex gpu packed-evict2" "$warpex gpu packed-cached1" "$warpex gpu packed-cached2"
           "$warpex gpu persist-cached1" "$warpex gpu persist-cached2"
           "$warpex gpu topo1 --method topological"
+          "$warpex gpu pi1 --method pi" "$warpex gpu pi2 --method pi" "$warpex gpu pi3 --method pi"
           "$warpex gpu inplace1 --solver inplace"
           "$warpex gpu inplace2 --solver inplace" "$warpex gpu inplace3 --solver inplace"
           "$warpex gpu unpacked-inplace1 --solver inplace" "$warpex cpu 1")
