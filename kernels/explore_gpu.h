@@ -42,7 +42,9 @@ struct gpu_tuning {
                                 row after row per warp (the old flush) */
     uint64_t grow_from;      /* growing table (asynchronous mode without
                                 graph or fixed table size): bytes of the
-                                first table; 0 = default (1 GiB),
+                                first table; 0 = default (8 GiB, or
+                                WARPEX_GPU_GROW_FROM from the
+                                environment: bytes or "none"),
                                 UINT64_MAX = no growth (all free memory at
                                 once, as with a fixed size) */
     int profile;             /* 1: clock64 counters per kernel phase (slows
