@@ -59,19 +59,6 @@
  * No reader ever compares a half-written vector: it only compares slots
  * whose control word it saw published, after the fence and warp barrier.
  *
- * Comparing without a fence (tbl_find_or_reserve_thread).  A data word of
- * a slot is written exactly once (step 5) over the value the table was
- * cleared to, 0xffffffff, by a memset or kernel that precedes the
- * exploration launch in stream order; nothing else writes it while this
- * table lives.  A relaxed load of it therefore returns 0xffffffff or the
- * final word, nothing else (coherence: there are no other writes to read).
- * So when no data word reads 0xffffffff, the words read are the stored
- * vector's, and comparing them with the key decides FOUND or mismatch
- * without the acquire fence of step 2; only a word read as 0xffffffff
- * (not yet written, or a vector that holds 0xffffffff) takes the fence and
- * reads again.  On milner n=22 about 1.2 10^9 of the flush's lookups find
- * their vector, each paying that fence before (H100, 2026-11-27).
- *
  * Claim.  A state is expanded by whoever clears its new bit: the inserter
  * (which publishes it old when it already holds a place in a tile or queue)
  * or a scanner (atomicAnd on a control word seen published-new; the old
@@ -382,9 +369,8 @@ __device__ __noinline__ int tbl_find_or_install_thread(const gpu_params &p, cons
  * atomicCAS(EMPTY -> RESERVED) (on failure read slot k again: it was
  * taken, maybe for this key); RESERVED: re-read until it is published
  * (its writer is running and only has to finish tbl_publish_thread);
- * published with the key's last word: compare the data words, with the
- * acquire fence of step 2 only where a word may not be written yet
- * ("Comparing without a fence" above).  Sound for the reasons given
+ * published with the key's last word: __threadfence() (acquire, as in
+ * step 2), then compare the data words.  Sound for the reasons given
  * above: slots fill in order, so when this thread claims slot k it has
  * compared every vector stored or being stored before it, and a
  * concurrent inserter of the same key has finished (found), is waited
@@ -422,21 +408,10 @@ __device__ __noinline__ int tbl_find_or_reserve_thread(const gpu_params &p, cons
                 continue;
             }
             if ((c & GPU_LOW31) == key_ctl) {
-                /* Data words first without the fence: see "Comparing
-                 * without a fence" above; the fence only when a word
-                 * reads as the table's initial 0xffffffff. */
-                bool eq = true, unsure = false;
-                for (uint32_t q = 0; q + 1 < sw; q++) {
-                    const uint32_t w = ld_relaxed(s + q);
-                    eq = eq && w == v[q];
-                    unsure = unsure || w == GPU_EMPTY;
-                }
-                if (unsure) {
-                    __threadfence();
-                    eq = true;
-                    for (uint32_t q = 0; q + 1 < sw && eq; q++)
-                        eq = ld_relaxed(s + q) == v[q];
-                }
+                __threadfence();
+                bool eq = true;
+                for (uint32_t q = 0; q + 1 < sw && eq; q++)
+                    eq = ld_relaxed(s + q) == v[q];
                 if (eq) {
                     *slot = b * spb + k;
                     return TBL_FOUND;
