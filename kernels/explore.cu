@@ -1864,15 +1864,24 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         int growing = 0;
 
         st.table_max_bytes = nb_max * bucket_bytes;
-        uint64_t grow_from = tun->grow_from ? tun->grow_from : GX_GROW_FROM;
-        if (!tun->grow_from) {
+        uint64_t grow_from = tun->grow_from;
+        int default_size = 0;
+        if (!grow_from) {
             /* benchmarks may override the default from the environment */
             const char *e = getenv("WARPEX_GPU_GROW_FROM");
             if (e && *e)
                 grow_from = !strcmp(e, "none") ? ~0ull : strtoull(e, NULL, 0);
+            else
+                grow_from = GX_GROW_FROM, default_size = 1;
         }
         if (!level && !want_graph && !opt->gpu.hash_bytes && grow_from != ~0ull) {
             uint64_t nb0 = grow_from / bucket_bytes;
+            /* the default at most a quarter of the limit, so that it still
+             * grows where less memory is free (a MIG slice, a shared card)
+             * instead of clearing all of it at once; on an 80 GB card the
+             * quarter is 13-17 GB, above the default */
+            if (default_size && nb0 > nb_max / 4)
+                nb0 = nb_max / 4;
             if (nb0 < 1)
                 nb0 = 1;
             if (nb0 <= nb_max / 4) {
