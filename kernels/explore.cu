@@ -30,8 +30,8 @@
  * prefix sums) takes the device's free memory less a slack, or
  * options.gpu.hash_bytes for the table alone, or at most
  * options.memory_bytes.  In the asynchronous mode without a graph that is
- * only the table's limit: it starts at 1 GiB and grows (gx_grow, below at
- * "Growing table").  When the graph is recorded, the edge buffer is
+ * only the table's limit: it starts at GX_GROW_FROM (8 GiB) and grows
+ * (gx_grow, below at "Growing table").  When the graph is recorded, the edge buffer is
  * allocated first, 1/50 of the free memory in entries (see want_graph
  * below), so that the whole graph normally stays on the device.  Defaults
  * (GX_* below) come from the sweeps in bench/GPU_NOTES.md.
@@ -80,7 +80,12 @@
 #define GX_SCAN_CHUNK 64u        /* buckets per scan step */
 #define GX_OCC2 1                /* default kernel variant (see OCC2) */
 #define GX_ONESHOT 1             /* one-CAS inserts for slots of <= 2 words */
-#define GX_GROW_FROM (1ull << 30) /* first size of a growing table (bytes) */
+/* First size of a growing table (bytes).  8 GiB holds a 10^8-state exploration at a quarter fill
+ * (3-word vectors up to ~1.6 10^8 states, 1-word up to ~5 10^8), so none of the issue's benchmarks
+ * grows: from 1 GiB each grew once, 30 ms (compaction 12-20, rehash 5-23, new table 3.5) of a
+ * 0.3-0.7 s run, while 8 GiB costs ~3 ms more to clear and ~4 ms more to free than 1 GiB (H100,
+ * 2026-11-27, WARPEX_GPU_TIMELINE). */
+#define GX_GROW_FROM (8ull << 30)
 
 static_assert(GPU_PROF_N == sizeof(((struct gpu_run_stats *)0)->prof) / sizeof(uint64_t),
               "gpu_run_stats.prof holds GPU_PROF_N counters");
@@ -98,6 +103,45 @@ static int gx_cuda(struct wx_error *err, cudaError_t e, const char *what)
         return WX_OK;
     return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "CUDA error in %s: %s (%s)", what, cudaGetErrorString(e),
                    cudaGetErrorName(e));
+}
+
+/* WARPEX_GPU_TIMELINE=1 in the environment: explore_gpu_tuned prints where
+ * its time goes (stderr, seconds since its start; each mark first waits for
+ * the device, so the marks attribute asynchronous work but also serialise
+ * it: the timeline's total is not a benchmark). */
+static int gx_tl_on = -1;
+static double gx_tl_t0;
+
+static void gx_mark_v(int sync, const char *fmt, va_list ap)
+{
+    if (sync) {
+        (void)cudaDeviceSynchronize();
+        (void)cudaGetLastError();
+    }
+    fprintf(stderr, "gpu timeline %9.6f ", gx_now() - gx_tl_t0);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+/* A mark before the device is chosen: no synchronisation. */
+static void gx_mark0(const char *fmt, ...)
+{
+    if (gx_tl_on <= 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    gx_mark_v(0, fmt, ap);
+    va_end(ap);
+}
+
+static void gx_mark(const char *fmt, ...)
+{
+    if (gx_tl_on <= 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    gx_mark_v(1, fmt, ap);
+    va_end(ap);
 }
 
 #define CK(call)                                                                                   \
@@ -732,6 +776,7 @@ struct gx {
     unsigned long long *d_prefix;
     uint64_t bytes, peak; /* device bytes held now, and at most */
     unsigned long long *d_gc; /* growth counters (gx_grow) */
+
     /* host staging of edges */
     unsigned long long *h_src, *h_dst;
     uint32_t *h_lab;
@@ -804,8 +849,11 @@ static void gx_free(struct gx *g)
 {
     for (int i = 0; i < g->ntex; i++)
         cudaDestroyTextureObject(g->tex[i]);
-    for (int i = 0; i < g->ndev; i++)
+    for (int i = 0; i < g->ndev; i++) {
         cudaFree(g->dev[i]);
+        if (g->devsz[i] >= (64u << 20))
+            gx_mark("  cudaFree %zu bytes", g->devsz[i]);
+    }
     (void)cudaGetLastError();
     free(g->h_src);
     free(g->h_dst);
@@ -1163,7 +1211,9 @@ static int gx_table(struct gx *g, uint64_t nb, int level, const struct gpu_tunin
         return rc;
     p.table = (uint32_t *)d;
     p.nbuckets = nb;
+    gx_mark("  table: cudaMalloc %llu bytes", (unsigned long long)bytes);
     CK(cudaMemset(p.table, 0xff, bytes));
+    gx_mark("  table: cleared");
     {
         const uint64_t qcap = gx_qcap(level, tun, nb * p.spb);
         for (int i = 0; i < 2; i++) {
@@ -1218,8 +1268,10 @@ static int gx_grow(struct gx *g, uint64_t nb, int level, const struct gpu_tuning
         (rc = gx_malloc(g, &df, n, "table growth (flags)", err)))
         goto out;
     CK(cudaMemset(g->d_gc, 0, 4 * 8));
+    gx_mark("  grow: pending marked, vector buffers allocated");
     compact_table<<<grid, 256>>>(p, (uint32_t *)dx, (uint8_t *)df, n, g->d_gc);
     CK_LAUNCH("compact_table");
+    gx_mark("  grow: compacted %llu vectors", n);
     CK(cudaMemcpy(gc, g->d_gc, 4 * 8, cudaMemcpyDeviceToHost));
     if (gc[0] != n) {
         rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "growing the GPU table: it holds %llu vectors but %llu were counted",
@@ -1234,6 +1286,7 @@ static int gx_grow(struct gx *g, uint64_t nb, int level, const struct gpu_tuning
         gx_release(g, g->q[1]);
         p.table = NULL;
         g->q[0] = g->q[1] = NULL;
+        gx_mark("  grow: old table freed");
         size_t fr = 0, tot = 0;
         CK(cudaMemGetInfo(&fr, &tot));
         const uint64_t need = nb * p.bw * 4ull + 2 * gx_qcap(level, tun, nb * p.spb) * 8 + (256ull << 20);
@@ -1273,9 +1326,11 @@ static int gx_grow(struct gx *g, uint64_t nb, int level, const struct gpu_tuning
                 CK_LAUNCH("reinsert");
             }
         }
+        gx_mark("  grow: reinserted");
         gx_release(g, dx);
         gx_release(g, df);
         dx = df = NULL;
+        gx_mark("  grow: vector buffers freed");
         unsigned long long gc2[4];
         CK(cudaMemcpy(gc2, g->d_gc, 4 * 8, cudaMemcpyDeviceToHost));
         {
@@ -1350,6 +1405,12 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
     const struct explore_options *opt = opt_in ? opt_in : &no_opt;
     const struct gpu_tuning *tun = tun_in ? tun_in : &no_tun;
     const double t0 = gx_now();
+    if (gx_tl_on < 0) {
+        const char *tl = getenv("WARPEX_GPU_TIMELINE");
+        gx_tl_on = tl && *tl && strcmp(tl, "0") != 0;
+    }
+    gx_tl_t0 = t0;
+    gx_mark0("start");
     struct gx gxs;
     struct gx *g = &gxs;
     memset(g, 0, sizeof *g);
@@ -1376,8 +1437,37 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         (void)cudaGetLastError();
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "no CUDA device: --backend gpu is unavailable here");
     }
+    gx_mark0("cudaGetDeviceCount");
+    /* Host work that needs no device comes before the first call that
+     * waits for the CUDA context: the CLI creates the context on a thread
+     * while the front end runs, and where the front end is quick (the
+     * families: 1 ms) that wait is 60-80 ms (H100), in which the successor
+     * bound and the fast generator's tables (abp d=4000: 18 ms) are free. */
+    int fast_eligible, fast_built;
+    uint64_t bound0;
+    if (tun->generator < 0 || tun->generator > 3) {
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                     "GPU generator must be 0 (default), 1 (fast), 2 (general) or 3 (fast, anchored rules), not %d",
+                     tun->generator);
+        goto out;
+    }
+    if (tun->group_size && (tun->group_size > 32 || (tun->group_size & (tun->group_size - 1)))) {
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "GPU group size must be a power of two <= 32, not %u",
+                     tun->group_size);
+        goto out;
+    }
+    bound0 = gx_successor_bound(img);
+    /* the fast generator (one thread per state) unless a group size or the
+     * general generator is asked for */
+    fast_eligible = gx_fast_eligible(img);
+    fast_built = fast_eligible &&
+                 (tun->generator == 1 || tun->generator == 3 || (tun->generator == 0 && tun->group_size <= 1)) &&
+                 gx_fast_build(img, &fh, tun->generator == 3) == WX_OK;
+    gx_mark0("successor bound, fast generator tables");
     CK(cudaSetDevice(0));
+    gx_mark0("cudaSetDevice (waits for the context)");
     CK(cudaGetDeviceProperties(&g->prop, 0));
+    gx_mark0("cudaGetDeviceProperties");
     if (g->prop.major < 9)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "CUDA device %s is sm_%d%d; this warpex is built for sm_90",
                        g->prop.name, g->prop.major, g->prop.minor);
@@ -1421,36 +1511,20 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         p.thread_rwp = !p.oneshot && SW <= 32 && tun->insert_protocol != 3;
         p.prof = tun->profile == 1;
 
-        uint64_t bound = gx_successor_bound(img); /* the fast generator's tables may lower it */
+        uint64_t bound = bound0; /* the fast generator's tables may lower it */
         /* fewer threads per state than components (each then handles
          * several) measured faster: more states in flight per block */
         uint32_t G = gx_pow2_at_least(n ? n : 1);
         if (G > GX_MAX_GROUP)
             G = GX_MAX_GROUP;
-        const uint32_t G_user = tun->group_size;
-        if (tun->generator < 0 || tun->generator > 3) {
-            rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                         "GPU generator must be 0 (default), 1 (fast), 2 (general) or 3 (fast, anchored rules), not %d",
-                         tun->generator);
-            goto out;
-        }
-        if (tun->group_size) {
-            if (tun->group_size > 32 || (tun->group_size & (tun->group_size - 1))) {
-                rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "GPU group size must be a power of two <= 32, not %u",
-                             tun->group_size);
-                goto out;
-            }
+        if (tun->group_size)
             G = tun->group_size;
-        }
-        /* the fast generator: one thread per state */
-        st.fast_eligible = gx_fast_eligible(img);
-        if (st.fast_eligible && (tun->generator == 1 || tun->generator == 3 || (tun->generator == 0 && G_user <= 1))) {
-            if (gx_fast_build(img, &fh, tun->generator == 3) == WX_OK) {
-                p.fast = 1;
-                G = 1;
-                if (fh.bound < bound)
-                    bound = fh.bound;
-            }
+        st.fast_eligible = fast_eligible;
+        if (fast_built) {
+            p.fast = 1;
+            G = 1;
+            if (fh.bound < bound)
+                bound = fh.bound;
         }
         st.fast_anchored = (int)fh.anchored;
         st.fast_gen = (int)p.fast;
@@ -1498,7 +1572,9 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         cudaFuncAttributes fa;
         const int occ2 = tun->occupancy2 == 1 || (tun->occupancy2 < 0 && GX_OCC2);
         st.occupancy2 = occ2;
+        gx_mark("layout");
         CK(cudaFuncGetAttributes(&fa, kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast, (int)fh.share)));
+        gx_mark("cudaFuncGetAttributes (module load)");
         const uint32_t bps = tun->blocks_per_sm ? tun->blocks_per_sm : 2;
         size_t budget = g->prop.sharedMemPerMultiprocessor / bps;
         budget = budget > g->prop.reservedSharedMemPerBlock ? budget - g->prop.reservedSharedMemPerBlock : 0;
@@ -1586,6 +1662,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         st.slot_words = SW;
         st.level_sync = level;
 
+        gx_mark("shared memory plan, occupancy");
         /* ---- upload the image ---- */
         struct gpu_image &gi = p.img;
         gi.n_comps = n;
@@ -1669,6 +1746,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                 goto out;
         }
 
+        gx_mark("image uploaded");
         /* ---- fixed allocations ---- */
         if ((rc = gx_malloc(g, &d, sizeof(struct gpu_ctl), "control block", err)))
             goto out;
@@ -1695,8 +1773,11 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                 goto out;
             p.dedlist_g = (uint32_t *)d;
         }
+        gx_mark("fixed allocations (saved tiles %zu B, successor sets %s)", (size_t)blocks * (T + 1) * 8,
+                p.dedupe_global ? "global" : "shared");
         size_t freeb = 0, totalb = 0;
         CK(cudaMemGetInfo(&freeb, &totalb));
+        gx_mark("cudaMemGetInfo: free %zu", freeb);
         if (want_graph) {
             /* One iteration of all blocks writes at most per_iter = blocks *
              * T * min(bound, D) edges (D bounds a state's distinct
@@ -1781,9 +1862,26 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         const uint64_t nb_max = nbuckets;
         uint64_t nb_cur = nb_max;
         int growing = 0;
+
         st.table_max_bytes = nb_max * bucket_bytes;
-        if (!level && !want_graph && !opt->gpu.hash_bytes && tun->grow_from != ~0ull) {
-            uint64_t nb0 = (tun->grow_from ? tun->grow_from : GX_GROW_FROM) / bucket_bytes;
+        uint64_t grow_from = tun->grow_from;
+        int default_size = 0;
+        if (!grow_from) {
+            /* benchmarks may override the default from the environment */
+            const char *e = getenv("WARPEX_GPU_GROW_FROM");
+            if (e && *e)
+                grow_from = !strcmp(e, "none") ? ~0ull : strtoull(e, NULL, 0);
+            else
+                grow_from = GX_GROW_FROM, default_size = 1;
+        }
+        if (!level && !want_graph && !opt->gpu.hash_bytes && grow_from != ~0ull) {
+            uint64_t nb0 = grow_from / bucket_bytes;
+            /* the default at most a quarter of the limit, so that it still
+             * grows where less memory is free (a MIG slice, a shared card)
+             * instead of clearing all of it at once; on an 80 GB card the
+             * quarter is 13-17 GB, above the default */
+            if (default_size && nb0 > nb_max / 4)
+                nb0 = nb_max / 4;
             if (nb0 < 1)
                 nb0 = 1;
             if (nb0 <= nb_max / 4) {
@@ -1814,10 +1912,13 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         CK(cudaEventCreate(&ev0));
         CK(cudaEventCreate(&ev1));
 
+        gx_mark("table plan: %llu buckets now, %llu at most (%llu bytes)", (unsigned long long)nb_cur,
+                (unsigned long long)nb_max, (unsigned long long)(nb_max * bucket_bytes));
     restart:
         /* ---- the table (again, after a restart) and the initial state ---- */
         if ((rc = gx_table(g, nb_cur, level, tun, err)))
             goto out;
+        gx_mark("table allocated and cleared");
         st.table_slots = p.nbuckets * p.spb;
         st.table_bytes = p.nbuckets * bucket_bytes;
         memset(&ctl, 0, sizeof ctl);
@@ -1829,6 +1930,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         insert_initial<<<1, 32>>>(p);
         CK_LAUNCH("insert_initial");
         CK(cudaMemcpy(&ctl, g->d_ctl, sizeof ctl, cudaMemcpyDeviceToHost));
+        gx_mark("initial state");
         if (ctl.error) {
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "GPU hash table too small for the initial state");
             goto out;
@@ -1862,8 +1964,10 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                     uint64_t nb = p.nbuckets;
                     while (nb < nb_max && want > nb * p.spb)
                         nb = nb * 8 <= nb_max / 4 ? nb * 8 : nb_max;
+                    gx_mark("grow to %llu buckets at %llu states: start", (unsigned long long)nb, ctl.n_states);
                     if ((rc = gx_grow(g, nb, level, tun, blocks, &ctl, &cur_out, &st, err)))
                         goto out;
+                    gx_mark("grow: done");
                     if (ctl.error)
                         break;
                     growing = p.nbuckets < nb_max;
@@ -1894,6 +1998,8 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             st.kernel_seconds += ms * 1e-3;
             st.launches++;
             CK(cudaMemcpy(&ctl, g->d_ctl, sizeof ctl, cudaMemcpyDeviceToHost));
+            gx_mark("launch %llu: kernel %.3f ms, states %llu, claimed %llu, expanded %llu", st.launches, ms,
+                    ctl.n_states, ctl.n_claimed, ctl.n_expanded);
             if (ctl.error == GPU_ERR_TABLE_FULL && growing) {
                 /* a growing table filled within one launch: the launch's
                  * expansions are incomplete; start over with the largest
@@ -1966,6 +2072,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             }
         }
 
+        gx_mark("launches done");
         /* ---- results ---- */
         res->states = ctl.n_states;
         res->transitions = ctl.n_trans;
@@ -2264,13 +2371,16 @@ out:
             res->deadlocks = ctl.n_dead;
         }
     }
+    gx_mark("results");
     if (ev0)
         cudaEventDestroy(ev0);
     if (ev1)
         cudaEventDestroy(ev1);
     gx_free(g);
+    gx_mark("device memory freed");
     gx_fast_free(&fh);
     res->seconds = gx_now() - t0;
+    gx_mark0("end");
     return rc;
 }
 

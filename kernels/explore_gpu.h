@@ -7,6 +7,14 @@
  * tiny work queue, level-synchronous mode without a trace); the benchmarks
  * use them for sweeps and read the statistics.  The header is C and is
  * included by host code only.
+ *
+ * Environment (benchmarks and diagnosis): WARPEX_GPU_TIMELINE=1 prints to
+ * stderr, for every explore_gpu call, the seconds since its start at each
+ * step (device chosen, module loaded, table cleared, every launch with its
+ * kernel time and counts, every growth by part, the frees); each mark first
+ * synchronises with the device, so it attributes asynchronous work but is
+ * not itself a benchmark.  WARPEX_GPU_GROW_FROM=BYTES|none replaces the
+ * default first size of a growing table (gpu_tuning.grow_from 0).
  */
 #ifndef WX_EXPLORE_GPU_H
 #define WX_EXPLORE_GPU_H
@@ -42,7 +50,10 @@ struct gpu_tuning {
                                 row after row per warp (the old flush) */
     uint64_t grow_from;      /* growing table (asynchronous mode without
                                 graph or fixed table size): bytes of the
-                                first table; 0 = default (1 GiB),
+                                first table; 0 = default (8 GiB, at most
+                                1/4 of the largest table; or
+                                WARPEX_GPU_GROW_FROM from the
+                                environment: bytes or "none"),
                                 UINT64_MAX = no growth (all free memory at
                                 once, as with a fixed size) */
     int profile;             /* 1: clock64 counters per kernel phase (slows

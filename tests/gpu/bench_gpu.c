@@ -6,7 +6,7 @@
  * options: --cpu (also run explore_cpu on all host cores), --reps N,
  *   -k N (iterations per launch), --blocks N, --threads N (per block),
  *   --tex 0|1, --level (level-synchronous), --hash BYTES, --group G,
- *   --cache N (cache rows), --grow-from BYTES|none (first size of the
+ *   --cache N (cache rows), --probes N (block-cache probes), --grow-from BYTES|none (first size of the
  *   growing table; none: all free memory at once), --profile (clock64
  *   phase counters: one "prof" line per run), --proto N (insert protocol,
  *   gpu_tuning.insert_protocol), --gen auto|fast|general|anchored (successor
@@ -30,6 +30,7 @@
 struct knobs {
     int cpu, reps, level, tex, occ2, bps;
     uint32_t k, blocks, threads, group, cache;
+    uint32_t probes;    /* gpu_tuning.cache_probes */
     uint64_t hash;
     uint64_t grow_from; /* gpu_tuning.grow_from; "none" = UINT64_MAX */
     int profile;        /* gpu_tuning.profile: a "prof" line per run */
@@ -51,6 +52,7 @@ static int run_gpu(const char *name, const struct image *img, const struct knobs
     tun.level_sync = kn->level ? 1 : -1;
     tun.group_size = kn->group;
     tun.cache_slots = kn->cache;
+    tun.cache_probes = kn->probes;
     tun.occupancy2 = kn->occ2;
     tun.blocks_per_sm = (uint32_t)kn->bps;
     tun.grow_from = kn->grow_from;
@@ -78,13 +80,14 @@ static int run_gpu(const char *name, const struct image *img, const struct knobs
     out->seconds = best; /* the GPU/CPU ratio compares best with best */
     printf("%-44s gpu  states %12llu trans %13llu  %8.3f s (kernels %8.3f s)  %8.2f Mstates/s  %8.2f Mtrans/s  "
            "%6.1f B/state  [%s gen=%s occ2=%d blocks=%u threads=%u G=%u k=%u level=%d tex=%d smem=%u cache=%u "
-           "launches=%llu direct=%llu slotw=%u slotB=%.1f table=%llu peak=%llu grows=%u restarts=%u setup=%.3f "
+           "launches=%llu direct=%llu cached=%llu iters=%llu slotw=%u slotB=%.1f table=%llu peak=%llu grows=%u restarts=%u setup=%.3f "
            "grow=%.3f]\n",
            name, (unsigned long long)out->states, (unsigned long long)out->transitions, best, bestk,
            out->states / bestk / 1e6, out->transitions / bestk / 1e6,
            out->states ? (double)st.device_bytes / out->states : 0.0, out->device, st.fast_gen ? (st.fast_anchored ? "fast-anchored" : "fast") : "general", st.occupancy2, st.blocks, st.threads,
            st.group_size, st.iters_per_launch, st.level_sync, st.textures,
            st.smem_bytes, st.cache_slots, (unsigned long long)st.launches, (unsigned long long)st.direct_inserts,
+           (unsigned long long)st.cache_inserts, (unsigned long long)st.iterations,
            st.slot_words, (double)st.table_bytes / st.table_slots, (unsigned long long)st.table_bytes,
            (unsigned long long)st.device_bytes, st.grows, st.restarts, st.setup_seconds, st.grow_seconds);
     if (kn->profile) {
@@ -148,7 +151,7 @@ static int run_cpu(const char *name, const struct image *img, const struct knobs
 
 int main(int argc, char **argv)
 {
-    struct knobs kn = {0, 1, 0, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    struct knobs kn = {0, 1, 0, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     int status = 0, synthetic = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -169,6 +172,8 @@ int main(int argc, char **argv)
             kn.threads = (uint32_t)atoi(v), i++;
         else if (!strcmp(a, "--group"))
             kn.group = (uint32_t)atoi(v), i++;
+        else if (!strcmp(a, "--probes"))
+            kn.probes = (uint32_t)atoi(v), i++;
         else if (!strcmp(a, "--cache"))
             kn.cache = (uint32_t)atoi(v), i++;
         else if (!strcmp(a, "--bps"))
