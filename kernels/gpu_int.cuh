@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <cuda_runtime.h>
+#include <cub/warp/warp_scan.cuh>
 
 #define GPU_WARP 32u
 #define GPU_FULL 0xffffffffu
@@ -71,6 +72,20 @@ enum {
  * many re-reads means a bug (its writer never publishes), reported as an
  * error instead of a hang. */
 #define GPU_SPIN_LIMIT (1u << 22)
+
+/* Inclusive prefix sum of x over the 32 lanes of a warp (all lanes call
+ * it).  CUB's warp scan is the shuffle scan at 32 lanes of a 4-byte type,
+ * whose temporary storage is an empty struct that it never touches: a
+ * local one costs nothing and keeps shared memory for the caches. */
+static __device__ __forceinline__ uint32_t gpu_warp_inclusive_sum(uint32_t x)
+{
+    typedef cub::WarpScan<uint32_t> warp_scan;
+    static_assert(sizeof(warp_scan::TempStorage) <= 1, "a shuffle scan needs no storage");
+    warp_scan::TempStorage none;
+    uint32_t incl;
+    warp_scan(none).InclusiveSum(x, incl);
+    return incl;
+}
 
 /* Device view of the image.  Every array is also reachable through a
  * texture object when use_tex is set (templated kernels pick one path). */

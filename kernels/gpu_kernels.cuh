@@ -741,12 +741,7 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 /* one atomicAdd per warp: inclusive scan of the groups'
                  * counts (held by each group's first lane) */
                 const uint32_t x = gl == 0 ? cnt : 0;
-                uint32_t incl = x;
-                for (uint32_t o = 1; o < 32; o <<= 1) {
-                    const uint32_t y = __shfl_up_sync(GPU_FULL, incl, o);
-                    if (lane >= o)
-                        incl += y;
-                }
+                const uint32_t incl = gpu_warp_inclusive_sum(x);
                 const uint32_t total = __shfl_sync(GPU_FULL, incl, 31);
                 unsigned long long base = 0;
                 if (lane == 0 && total)
@@ -902,12 +897,7 @@ __global__ void compact_table(const __grid_constant__ gpu_params p, uint32_t *x,
         if (bk < p.nbuckets)
             while (k < p.spb && ctl_published(base[(size_t)k * p.sw + p.sw - 1]))
                 k++;
-        uint32_t incl = k;
-        for (uint32_t o = 1; o < 32; o <<= 1) {
-            const uint32_t y = __shfl_up_sync(GPU_FULL, incl, o);
-            if (lane >= o)
-                incl += y;
-        }
+        const uint32_t incl = gpu_warp_inclusive_sum(k);
         const uint32_t total = __shfl_sync(GPU_FULL, incl, 31);
         unsigned long long at = 0;
         if (lane == 31 && total)

@@ -2592,28 +2592,16 @@ static __global__ void __launch_bounds__(VX_PI_THREADS)
 }
 
 /* The largest w (positive and finite: vx_pi_wswitch checked it). */
-static __global__ void vx_pi_wmax(const double *__restrict__ w, ull n, unsigned long long *wmax_bits)
-{
-    double m = 0;
-    for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x)
-        m = w[s] > m ? w[s] : m;
-    for (int off = 16; off; off >>= 1) {
-        const double o = __shfl_xor_sync(VX_FULL, m, off);
-        m = o > m ? o : m;
-    }
-    if ((threadIdx.x & 31u) == 0)
-        atomicMax(wmax_bits, (unsigned long long)__double_as_longlong(m));
-}
-
-/* The largest hi - lo (the entries of state s at lo[s * stride], hi[s *
- * stride]: interleaved pairs or two arrays); as the twin's max_gap, NaN
- * gaps are passed over. */
+/* The largest hi - lo, or hi alone when lo is NULL (the entries of state s
+ * at lo[s * stride], hi[s * stride]: interleaved pairs or two arrays), at
+ * least 0, into *gmax_bits (atomicMax on the bits: the values are >= 0);
+ * as the twin's max_gap, NaN gaps are passed over. */
 static __global__ void vx_maxgap(const double *__restrict__ lo, const double *__restrict__ hi, ull stride, ull n,
                                  unsigned long long *gmax_bits)
 {
     double m = 0;
     for (ull s = blockIdx.x * (ull)blockDim.x + threadIdx.x; s < n; s += (ull)gridDim.x * blockDim.x) {
-        const double d = hi[s * stride] - lo[s * stride];
+        const double d = lo ? hi[s * stride] - lo[s * stride] : hi[s * stride];
         m = d > m ? d : m;
     }
     for (int off = 16; off; off >>= 1) {
@@ -3041,8 +3029,8 @@ static int vx_policy(struct vx_pi *P, const struct vi_params *par, double *dlo, 
         }
         PI_CLEAR(wmax_bits);
         PI_CLEAR(bad);
-        vx_pi_wmax<<<PI_GRID(n)>>>(P->w, n, &P->pc->wmax_bits);
-        CK_LAUNCH("vx_pi_wmax");
+        vx_maxgap<<<PI_GRID(n)>>>(NULL, P->w, 1, n, &P->pc->wmax_bits);
+        CK_LAUNCH("vx_maxgap (w)");
         if ((rc = vx_pi_sync(P, err)))
             goto out;
         memcpy(&wmax, &P->hpc->wmax_bits, sizeof wmax);
