@@ -2425,11 +2425,11 @@ static __device__ __forceinline__ double vx_pi_const(const vx_pis &q, uint32_t c
     return PK ? __ldg(q.bdict + (__ldg(q.pcho + c) >> 8)) : __ldg(q.b + c);
 }
 
-/* Choice c's value on x: the sweeps' arithmetic. */
+/* v + sum p x[t] over choice c's entries, in entry order, each product
+ * and sum rounded on its own (the sweeps' arithmetic) */
 template <bool PK>
-static __device__ __forceinline__ double vx_pi_value(const vx_pis &q, uint32_t c, const double *x)
+static __device__ __forceinline__ double vx_pi_accumulate(const vx_pis &q, uint32_t c, const double *x, double v)
 {
-    double v = vx_pi_const<PK>(q, c);
     for (uint32_t e = __ldg(q.cs32 + c), e1 = __ldg(q.cs32 + c + 1); e < e1; e++) {
         uint32_t t;
         double p;
@@ -2439,18 +2439,18 @@ static __device__ __forceinline__ double vx_pi_value(const vx_pis &q, uint32_t c
     return v;
 }
 
-/* sum p w[t] over choice c's entries, from 0, in entry order */
+/* Choice c's value on x. */
+template <bool PK>
+static __device__ __forceinline__ double vx_pi_value(const vx_pis &q, uint32_t c, const double *x)
+{
+    return vx_pi_accumulate<PK>(q, c, x, vx_pi_const<PK>(q, c));
+}
+
+/* sum p w[t] over choice c's entries, from 0 */
 template <bool PK>
 static __device__ __forceinline__ double vx_pi_pw(const vx_pis &q, uint32_t c, const double *w)
 {
-    double v = 0;
-    for (uint32_t e = __ldg(q.cs32 + c), e1 = __ldg(q.cs32 + c + 1); e < e1; e++) {
-        uint32_t t;
-        double p;
-        vx_pi_entry<PK>(q, e, t, p);
-        v = __dadd_rn(v, __dmul_rn(p, w[t]));
-    }
-    return v;
+    return vx_pi_accumulate<PK>(q, c, w, 0.0);
 }
 
 /* The contract's shadow residual rh[i] (exact: the scaling is by powers of 2). */
