@@ -52,8 +52,6 @@ struct cli_options {
 int cli_parse(int argc, char **argv, int first, const char *command,
               struct cli_options *o, struct wx_error *err);
 
-/* Parses sizes like 512M, 4G, 1.5G, 1048576 (bytes). */
-int cli_parse_size(const char *s, uint64_t *out);
 
 /* Loads FILE (.exp, .aut or .gpf) and compiles it into an image.  When net
  * is not NULL it receives the flat network (for the components' original

@@ -33,6 +33,7 @@
 #include "../analysis/scc.h"
 #include "../kernels/hostpin.h"
 #include "cli.h"
+#include "../util/size.h"
 #include "gpu_probe.h"
 
 /* ---- the timeline (WARPEX_TIMELINE set and not "0") ----
@@ -247,7 +248,7 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
         } else if (!strcmp(a, "--gpu-memory")) {
             if ((rc = need_arg(argc, argv, &i, &v, err)) != WX_OK)
                 return rc;
-            if (cli_parse_size(v, &o->gpu_memory) || o->gpu_memory == 0)
+            if (wx_parse_size(v, &o->gpu_memory) || o->gpu_memory == 0)
                 return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                                "--gpu-memory takes a positive size in bytes (suffix K, M, G or T), "
                                "not '%s'", v);

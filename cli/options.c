@@ -8,35 +8,13 @@
 #include "../parser/gpf.h"
 #include "../util/strtab.h"
 #include "cli.h"
+#include "../util/size.h"
 
 void cli_print_error(const struct wx_error *e)
 {
     char buf[2048];
     wx_error_format(e, buf, sizeof buf);
     fprintf(stderr, "warpex: %s\n", buf);
-}
-
-int cli_parse_size(const char *s, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno || !(v >= 0) || !isfinite(v))
-        return -1;
-    double mult = 1;
-    switch (toupper((unsigned char)*end)) {
-    case 'K': mult = 1024.0; end++; break;
-    case 'M': mult = 1024.0 * 1024; end++; break;
-    case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
-    case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
-    default: break;
-    }
-    if (toupper((unsigned char)*end) == 'B')
-        end++;
-    if (*end || v * mult > 1.8e19)
-        return -1;
-    *out = (uint64_t)(v * mult);
-    return 0;
 }
 
 static int parse_uint(const char *s, unsigned long long max, unsigned long long *out)
@@ -90,10 +68,10 @@ int cli_parse(int argc, char **argv, int first, const char *command,
             o->threads = (unsigned)n;
         } else if (!strcmp(a, "--memory")) {
             NEED_VALUE();
-            if (cli_parse_size(val, &o->memory) || o->memory == 0) BAD_VALUE();
+            if (wx_parse_size(val, &o->memory) || o->memory == 0) BAD_VALUE();
         } else if (!strcmp(a, "--hash-memory")) {
             NEED_VALUE();
-            if (cli_parse_size(val, &o->gpu.hash_bytes) || o->gpu.hash_bytes == 0) BAD_VALUE();
+            if (wx_parse_size(val, &o->gpu.hash_bytes) || o->gpu.hash_bytes == 0) BAD_VALUE();
         } else if (!strcmp(a, "-b") || !strcmp(a, "--blocks")) {
             NEED_VALUE();
             if (parse_uint(val, 1u << 30, &n) || n == 0) BAD_VALUE();

@@ -58,6 +58,7 @@
 #include <time.h>
 
 #include "../util/error.h"
+#include "../util/size.h"
 #include "../explorer/explore.h"
 #include "../explorer/successors.h"
 #include "../network/image.h"
@@ -1869,10 +1870,15 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         if (!grow_from) {
             /* benchmarks may override the default from the environment */
             const char *e = getenv("WARPEX_GPU_GROW_FROM");
-            if (e && *e)
-                grow_from = !strcmp(e, "none") ? ~0ull : strtoull(e, NULL, 0);
-            else
+            if (!(e && *e)) {
                 grow_from = GX_GROW_FROM, default_size = 1;
+            } else if (!strcmp(e, "none")) {
+                grow_from = ~0ull;
+            } else if (wx_parse_size(e, &grow_from) || grow_from == 0) {
+                rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                             "WARPEX_GPU_GROW_FROM must be a size (e.g. 16G) or none, not '%s'", e);
+                goto out;
+            }
         }
         if (!level && !want_graph && !opt->gpu.hash_bytes && grow_from != ~0ull) {
             uint64_t nb0 = grow_from / bucket_bytes;

@@ -13,7 +13,7 @@
  * step (device chosen, module loaded, table cleared, every launch with its
  * kernel time and counts, every growth by part, the frees); each mark first
  * synchronises with the device, so it attributes asynchronous work but is
- * not itself a benchmark.  WARPEX_GPU_GROW_FROM=BYTES|none replaces the
+ * not itself a benchmark.  WARPEX_GPU_GROW_FROM=SIZE|none replaces the
  * default first size of a growing table (gpu_tuning.grow_from 0).
  */
 #ifndef WX_EXPLORE_GPU_H

@@ -6,7 +6,7 @@
  * options: --cpu (also run explore_cpu on all host cores), --reps N,
  *   -k N (iterations per launch), --blocks N, --threads N (per block),
  *   --tex 0|1, --level (level-synchronous), --hash BYTES, --group G,
- *   --cache N (cache rows), --probes N (block-cache probes), --grow-from BYTES|none (first size of the
+ *   --cache N (cache rows), --probes N (block-cache probes), --grow-from SIZE|none (first size of the
  *   growing table; none: all free memory at once), --profile (clock64
  *   phase counters: one "prof" line per run), --proto N (insert protocol,
  *   gpu_tuning.insert_protocol), --gen auto|fast|general|anchored (successor
@@ -25,6 +25,7 @@
 
 #include "../../explorer/explore.h"
 #include "../../kernels/explore_gpu.h"
+#include "../../util/size.h"
 #include "gpu_ref.h"
 
 struct knobs {
@@ -190,9 +191,14 @@ int main(int argc, char **argv)
             kn.gen = !strcmp(v, "fast") ? 1 : !strcmp(v, "general") ? 2 : !strcmp(v, "anchored") ? 3 : atoi(v), i++;
         else if (!strcmp(a, "--profile"))
             kn.profile = 1;
-        else if (!strcmp(a, "--grow-from"))
-            kn.grow_from = !strcmp(v, "none") ? ~0ull : strtoull(v, NULL, 0), i++;
-        else {
+        else if (!strcmp(a, "--grow-from")) {
+            uint64_t gb = 0;
+            if (strcmp(v, "none") && (wx_parse_size(v, &gb) || gb == 0)) {
+                fprintf(stderr, "bench_gpu: --grow-from takes a size (e.g. 16G) or none, not '%s'\n", v);
+                return 2;
+            }
+            kn.grow_from = strcmp(v, "none") ? gb : ~0ull, i++;
+        } else {
             struct image img;
             struct explore_result g;
             memset(&g, 0, sizeof g);
