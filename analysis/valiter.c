@@ -689,7 +689,7 @@ struct pi_run {
     uint64_t *pol, *tau;
     /* outcome, written by thread 0 */
     uint64_t products, rounds, sweeps;
-    int certified, lower_ok, upper_ok;
+    int certified;
 };
 
 struct pi_worker {
@@ -985,8 +985,6 @@ static void *pi_worker(void *arg)
         pthread_barrier_wait(&pr->team.barrier);
         if (id == 0) {
             pr->sweeps++;
-            pr->lower_ok = lower_ok;
-            pr->upper_ok = upper_ok;
             pr->certified = lower_ok && upper_ok && pi_sum(pr, 3) == 0;
         }
     }
@@ -1043,7 +1041,7 @@ static int solve_policy(const struct vi_system *sys, const struct vi_params *par
             const double g2 = max_gap(lo, hi, sys->n_states);
             if (!done && rc == WX_OK && g2 < g1 &&
                 (double)(k - k / 2) * log(g2 / par->epsilon) / log(g1 / g2) <= VI_PI_CONTINUE) {
-                done = ii_steps(sys, par, lo, hi, UINT64_MAX, &st, &rc, err);
+                ii_steps(sys, par, lo, hi, UINT64_MAX, &st, &rc, err);
                 goto finish;
             }
         }
