@@ -30,7 +30,8 @@
  * prefix sums) takes the device's free memory less a slack, or
  * options.gpu.hash_bytes for the table alone, or at most
  * options.memory_bytes.  In the asynchronous mode without a graph that is
- * only the table's limit: it starts at GX_GROW_FROM (8 GiB) and grows
+ * only the table's limit: it starts at GX_GROW_FROM (8 GiB, or 2^30 slots
+ * where slots are wider than 8 bytes) and grows
  * (gx_grow, below at "Growing table").  When the graph is recorded, the edge buffer is
  * allocated first, 1/50 of the free memory in entries (see want_graph
  * below), so that the whole graph normally stays on the device.  Defaults
@@ -81,12 +82,17 @@
 #define GX_SCAN_CHUNK 64u        /* buckets per scan step */
 #define GX_OCC2 1                /* default kernel variant (see OCC2) */
 #define GX_ONESHOT 1             /* one-CAS inserts for slots of <= 2 words */
+#define GX_ONESHOT_WIDE 1        /* and for 3- and 4-word vectors in 16-byte slots */
 /* First size of a growing table (bytes).  8 GiB holds a 10^8-state exploration at a quarter fill
  * (3-word vectors up to ~1.6 10^8 states, 1-word up to ~5 10^8), so none of the issue's benchmarks
  * grows: from 1 GiB each grew once, 30 ms (compaction 12-20, rehash 5-23, new table 3.5) of a
  * 0.3-0.7 s run, while 8 GiB costs ~3 ms more to clear and ~4 ms more to free than 1 GiB (H100,
  * 2026-11-27, WARPEX_GPU_TIMELINE). */
 #define GX_GROW_FROM (8ull << 30)
+/* ... and at least this many slots: 16 GiB for 16-byte slots (3- and 4-word vectors), whose 8 GiB
+ * start held milner n=22's 1.4 10^8 states just past a quarter fill, so it grew once (0.1 s of
+ * 0.47 s; from 16 GiB 0.36 s, H100, 2026-11-27, bench/RESULTS.md tenth session) */
+#define GX_GROW_FROM_SLOTS (1ull << 30)
 
 static_assert(GPU_PROF_N == sizeof(((struct gpu_run_stats *)0)->prof) / sizeof(uint64_t),
               "gpu_run_stats.prof holds GPU_PROF_N counters");
@@ -1496,7 +1502,14 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             mx -= 1;
             maxlast |= fb >= lo ? mx << (fb - lo) : mx >> (lo - fb);
         }
-        const uint32_t SW = maxlast > 0x7ffffffdull ? W + 1 : W;
+        uint32_t SW = maxlast > 0x7ffffffdull ? W + 1 : W;
+        /* One-shot inserts take slots of 4, 8 or 16 bytes: three-word
+         * vectors get an all-zero fourth word as their control word, so
+         * that table and cache install them with one 128-bit CAS instead of
+         * reserve/write/publish (bench/RESULTS.md, tenth session) */
+        const int oneshot_wide = (tun->insert_protocol == 0 || tun->insert_protocol == 1) && GX_ONESHOT_WIDE;
+        if (SW == 3 && oneshot_wide)
+            SW = 4;
         p.sw = SW;
         p.lines = SW <= 32 ? 1 : (SW + 31) / 32;
         p.bw = 32 * p.lines;
@@ -1506,8 +1519,9 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         p.stop_on_deadlock = opt->stop_on_deadlock;
         p.want_edges = want_graph;
         p.scan_chunk = GX_SCAN_CHUNK;
-        p.oneshot = SW <= 2 && (tun->insert_protocol == 1 ||
-                                 ((tun->insert_protocol == 0 || tun->insert_protocol == 3) && GX_ONESHOT));
+        p.oneshot = (SW <= 2 && (tun->insert_protocol == 1 ||
+                                  ((tun->insert_protocol == 0 || tun->insert_protocol == 3) && GX_ONESHOT))) ||
+                    (SW == 4 && oneshot_wide);
         st.oneshot = (int)p.oneshot;
         p.thread_rwp = !p.oneshot && SW <= 32 && tun->insert_protocol != 3;
         p.prof = tun->profile == 1;
@@ -1872,6 +1886,9 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             const char *e = getenv("WARPEX_GPU_GROW_FROM");
             if (!(e && *e)) {
                 grow_from = GX_GROW_FROM, default_size = 1;
+                const uint64_t by_slots = (GX_GROW_FROM_SLOTS + p.spb - 1) / p.spb * bucket_bytes;
+                if (by_slots > grow_from)
+                    grow_from = by_slots;
             } else if (!strcmp(e, "none")) {
                 grow_from = ~0ull;
             } else if (wx_parse_size(e, &grow_from) || grow_from == 0) {

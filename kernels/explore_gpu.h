@@ -43,14 +43,17 @@ struct gpu_tuning {
                                 free memory */
     int occupancy2;          /* 1: kernel built for 2 x 512 threads per SM
                                 (64 registers), 0: for 1 x 512; -1 default */
-    int insert_protocol;     /* 0 default, 1: one-CAS inserts where slots
-                                have <= 2 words, 2: reserve/write/publish
-                                always (kernels/gpu_table.cuh), 3: as 0,
-                                but the cache flush of wider slots inserts
-                                row after row per warp (the old flush) */
+    int insert_protocol;     /* 0 default = 1: one-CAS inserts where slots
+                                have 1, 2 or 4 words (3-word vectors get a
+                                4th word for it), 2: reserve/write/publish
+                                always (kernels/gpu_table.cuh), 3: one-CAS
+                                for <= 2 words only, and the cache flush of
+                                wider slots inserts row after row per warp
+                                (the old flush) */
     uint64_t grow_from;      /* growing table (asynchronous mode without
                                 graph or fixed table size): bytes of the
-                                first table; 0 = default (8 GiB, at most
+                                first table; 0 = default (8 GiB or 2^30
+                                slots, whichever is larger, at most
                                 1/4 of the largest table; or
                                 WARPEX_GPU_GROW_FROM from the
                                 environment: bytes or "none"),

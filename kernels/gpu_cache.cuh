@@ -83,4 +83,41 @@ __device__ __forceinline__ int cache_insert(uint32_t *cache, uint32_t C, uint32_
     return CACHE_FULL;
 }
 
+/* The cache of the one-shot layout (p.oneshot: rows of 1, 2 or 4 words,
+ * every word of an empty row EMPTY): a row is taken or compared with one
+ * atomicCAS(EMPTY row -> key) of 4, 8 or 16 bytes, whose returned value
+ * decides at once (EMPTY: inserted; the key: found; another key: that row
+ * is final, probe the next).  So no row is ever half-written or RESERVED,
+ * nobody waits, and no plain access races with the CAS (racecheck sees
+ * atomics only).  Same results and guarantees as cache_insert. */
+__device__ __forceinline__ int cache_install(uint32_t *cache, uint32_t C, uint32_t probes, uint32_t sw,
+                                             const uint32_t *v, unsigned long long h, uint32_t *row)
+{
+    uint32_t s = (uint32_t)(((h >> 32) * (unsigned long long)C) >> 32);
+    for (uint32_t j = 0; j < probes && j < C; j++, s = (s + 1 == C) ? 0 : s + 1) {
+        bool empty, same;
+        if (sw == 4) {
+            const gpu_u128 key = {(unsigned long long)v[0] | (unsigned long long)v[1] << 32,
+                                  (unsigned long long)v[2] | (unsigned long long)v[3] << 32};
+            const gpu_u128 old = atomicCAS((gpu_u128 *)(cache + (size_t)s * 4), gpu_u128{~0ull, ~0ull}, key);
+            empty = old.lo == ~0ull && old.hi == ~0ull;
+            same = gpu_u128_eq(old, key);
+        } else if (sw == 2) {
+            const unsigned long long key = (unsigned long long)v[0] | (unsigned long long)v[1] << 32;
+            const unsigned long long old = atomicCAS((unsigned long long *)(cache + (size_t)s * 2), ~0ull, key);
+            empty = old == ~0ull;
+            same = old == key;
+        } else {
+            const uint32_t old = atomicCAS(cache + s, GPU_EMPTY, v[0]);
+            empty = old == GPU_EMPTY;
+            same = old == v[0];
+        }
+        if (empty || same) {
+            *row = s;
+            return empty ? CACHE_INSERTED : CACHE_FOUND;
+        }
+    }
+    return CACHE_FULL;
+}
+
 #endif

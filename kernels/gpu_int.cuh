@@ -73,6 +73,17 @@ enum {
  * error instead of a hang. */
 #define GPU_SPIN_LIMIT (1u << 22)
 
+/* A 16-byte slot or cache row (sw == 4) as one value: atomicCAS takes it
+ * whole on sm_90 (global and shared memory). */
+struct __align__(16) gpu_u128 {
+    unsigned long long lo, hi;
+};
+
+static __device__ __forceinline__ bool gpu_u128_eq(gpu_u128 a, gpu_u128 b)
+{
+    return a.lo == b.lo && a.hi == b.hi;
+}
+
 /* Inclusive prefix sum of x over the 32 lanes of a warp (all lanes call
  * it).  CUB's warp scan is the shuffle scan at 32 lanes of a 4-byte type,
  * whose temporary storage is an empty struct that it never touches: a
@@ -202,7 +213,8 @@ struct gpu_params {
                               vector alone (and parent, label with traces) */
     uint32_t cache_probes;
     uint32_t scan_chunk;   /* buckets claimed per scan step */
-    uint32_t oneshot;      /* 1: one-CAS inserts (sw <= 2, gpu_table.cuh) */
+    uint32_t oneshot;      /* 1: one-CAS inserts (sw 1, 2 or 4: a slot of
+                              4, 8 or 16 bytes, gpu_table.cuh) */
     uint32_t thread_rwp;   /* 1: the flush inserts one row per thread with
                               reserve/write/publish (not oneshot, sw <= 32) */
     uint32_t prof;         /* 1: clock64 phase counters (GPU_PROF_*) */

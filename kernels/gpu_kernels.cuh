@@ -59,6 +59,21 @@ struct blk {
     unsigned long long states, claimed, expanded, trans, dead, direct, cached, scan_claims, iters;
 };
 
+/* Empties the block cache (whole block): the control words, or, for
+ * cache_install's one-shot rows, every word. */
+__device__ __forceinline__ void cache_clear(const gpu_params &p, uint32_t *cache)
+{
+    const uint32_t sw = p.sw, C = p.C;
+    if (p.oneshot) {
+        const size_t words = (size_t)C * sw;
+        for (size_t i = threadIdx.x; i < words; i += blockDim.x)
+            cache[i] = GPU_EMPTY;
+    } else {
+        for (uint32_t i = threadIdx.x; i < C; i += blockDim.x)
+            cache[(size_t)i * sw + sw - 1] = GPU_EMPTY;
+    }
+}
+
 /* Profiling (explore_tile's PROF): adds the cycles since *t to prof[k]
  * (shared: summed over the block's phases, thread 0, and over its warps'
  * expansion parts, lane 0; GPU_PROF_*), restarts *t. */
@@ -342,8 +357,7 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
     }
     if (PROF && tid < GPU_PROF_N)
         prof[tid] = 0;
-    for (uint32_t i = tid; i < C; i += blockDim.x)
-        cache[(size_t)i * sw + sw - 1] = GPU_EMPTY;
+    cache_clear(p, cache);
     /* successor sets: shared ones start as garbage; global ones were left
      * empty by the previous launch (or the allocation's memset) */
     uint32_t *grp_n = (uint32_t *)(smem + p.off_grp_n);
@@ -416,12 +430,16 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
         }
         __syncthreads();
         {
+            /* one word per thread, all of them at once (a warp per state
+             * kept the lanes past sw idle: 8 % of milner n=22's block time) */
             const uint32_t have = b.cur_n, got = b.qgot;
-            for (uint32_t j = warp; j < got; j += nwarps) {
+            for (uint32_t i = tid; i < got * sw; i += blockDim.x) {
+                const uint32_t j = i / sw, q = i - j * sw;
                 const unsigned long long slot = p.q_in[b.qh + j];
-                if (lane == 0)
+                if (q == 0)
                     tile_slot[cur][have + j] = slot;
-                tbl_read(p, slot, tile_vec[cur] + (size_t)(have + j) * sw);
+                const uint32_t w = ld_relaxed(tbl_slot_ptr(p, slot) + q);
+                tile_vec[cur][(size_t)(have + j) * sw + q] = q == sw - 1 ? (w & GPU_LOW31) : w;
             }
         }
         __syncthreads();
@@ -562,7 +580,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 uint32_t row = 0;
                 if (has) {
                     h = gpu_hash(scr, sw);
-                    cres = cache_insert(cache, C, p.cache_probes, sw, scr, h, &row);
+                    cres = p.oneshot ? cache_install(cache, C, p.cache_probes, sw, scr, h, &row)
+                                     : cache_insert(cache, C, p.cache_probes, sw, scr, h, &row);
                     if (cres == CACHE_SPIN) {
                         gpu_set_error(p, GPU_ERR_SPIN);
                         cres = CACHE_FULL;
@@ -779,8 +798,7 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
         }
         __syncthreads();
 
-        for (uint32_t i = tid; i < C; i += blockDim.x)
-            cache[(size_t)i * sw + sw - 1] = GPU_EMPTY;
+        cache_clear(p, cache);
         if (tid == 0) {
             b.cur_n = min(b.next_n, T);
             b.next_n = 0;
@@ -948,7 +966,7 @@ __global__ void reinsert(const __grid_constant__ gpu_params p, const uint32_t *x
                          unsigned long long n, unsigned long long *cnt)
 {
     const uint32_t sw = p.sw;
-    if (sw <= 2) {
+    if (sw <= 2 || p.oneshot) {
         /* one thread per vector, installed NEW with one CAS */
         for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
              i += (unsigned long long)gridDim.x * blockDim.x) {

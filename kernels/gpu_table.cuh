@@ -248,10 +248,64 @@ __device__ __forceinline__ unsigned long long ld_relaxed64(const uint32_t *p)
     return v;
 }
 
-/* One-shot insert, for slots of sw <= 2 words (p.oneshot).  A slot of one
- * or two words is 4- or 8-byte aligned, so it can be read with one load
- * and written with one atomicCAS: a reader sees either EMPTY or the whole
- * vector, never a part of it.  So no slot is ever RESERVED, no fence is
+/* One 16-byte slot, read with one 128-bit access (a scalar .b128 load: the
+ * whole slot from one moment, never part of a CAS that installs it). */
+__device__ __forceinline__ gpu_u128 ld_relaxed128(const uint32_t *p)
+{
+    gpu_u128 v;
+    asm volatile("{\n\t.reg .b128 t;\n\tld.relaxed.gpu.global.b128 t, [%2];\n\tmov.b128 {%0, %1}, t;\n\t}"
+                 : "=l"(v.lo), "=l"(v.hi)
+                 : "l"(p)
+                 : "memory");
+    return v;
+}
+
+/* A key of 4 words as a 16-byte slot value (control word in the high
+ * half's high word), and the slot's new bit there. */
+__device__ __forceinline__ gpu_u128 key128(const uint32_t *v)
+{
+    return gpu_u128{(unsigned long long)v[0] | (unsigned long long)v[1] << 32,
+                    (unsigned long long)v[2] | (unsigned long long)v[3] << 32};
+}
+#define GPU_NEW_BIT_HI ((unsigned long long)GPU_NEW_BIT << 32)
+#define GPU_EMPTY128 (gpu_u128{~0ull, ~0ull})
+
+/* The whole one-shot insert of a 16-byte slot by one thread, from slot k0
+ * of the bucket at base: reads two slots at a time (both loads in flight
+ * together), and on the first EMPTY one installs key | new bit with one
+ * 128-bit atomicCAS, whose returned value decides at once (EMPTY: ours;
+ * the key: found; another key: that slot is final, go on).  1 installed,
+ * 0 found, -1 the bucket is full without the key; *k = the slot. */
+__device__ __forceinline__ int tbl_bucket_install128(uint32_t *base, uint32_t spb, gpu_u128 key, uint32_t *k)
+{
+    const gpu_u128 empty = GPU_EMPTY128, nkey = {key.lo, key.hi | GPU_NEW_BIT_HI};
+    for (uint32_t s0 = 0; s0 < spb; s0 += 2) {
+        gpu_u128 w[2];
+        w[0] = ld_relaxed128(base + 4 * s0);
+        w[1] = s0 + 1 < spb ? ld_relaxed128(base + 4 * s0 + 4) : empty;
+        for (uint32_t j = 0; j < 2 && s0 + j < spb; j++) {
+            gpu_u128 x = w[j];
+            if (gpu_u128_eq(x, empty)) {
+                x = atomicCAS((gpu_u128 *)(base + 4 * (s0 + j)), empty, nkey);
+                if (gpu_u128_eq(x, empty)) {
+                    *k = s0 + j;
+                    return 1;
+                }
+            }
+            if (x.lo == key.lo && (x.hi & ~GPU_NEW_BIT_HI) == key.hi) {
+                *k = s0 + j;
+                return 0;
+            }
+        }
+    }
+    return -1;
+}
+
+/* One-shot insert, for slots of sw = 1, 2 or 4 words (p.oneshot; vectors
+ * of three words get a fourth, all-zero control word for it, explore.cu).
+ * A slot of one, two or four words is 4-, 8- or 16-byte aligned, so it can
+ * be read with one load and written with one atomicCAS (128 bits: sm_90):
+ * a reader sees either EMPTY or the whole vector, never a part of it.  So no slot is ever RESERVED, no fence is
  * needed before comparing, and the whole vector is installed by
  *     atomicCAS(slot, EMPTY, key | GPU_NEW_BIT)
  * on the first EMPTY slot of the bucket (one lane, then broadcast).  The
@@ -267,7 +321,25 @@ __device__ __noinline__ int tbl_find_or_install(const gpu_params &p, const uint3
                                                 unsigned long long h2, unsigned long long *slot)
 {
     const uint32_t lane = threadIdx.x & 31u;
-    const uint32_t sw = p.sw, spb = p.spb; /* sw 1: 32 slots; sw 2: 16 */
+    const uint32_t sw = p.sw, spb = p.spb; /* sw 1: 32 slots; sw 2: 16; sw 4: 8 */
+    if (sw == 4) {
+        /* lane 0 alone: the per-thread bucket walk */
+        const gpu_u128 key = key128(v);
+        for (uint32_t i = 0; i < p.probe_bound; i++) {
+            const unsigned long long b = __umul64hi(h1 + (unsigned long long)i * h2, p.nbuckets);
+            uint32_t k = 0;
+            int r = -1;
+            if (lane == 0)
+                r = tbl_bucket_install128(p.table + b * p.bw, spb, key, &k);
+            r = __shfl_sync(GPU_FULL, r, 0);
+            k = __shfl_sync(GPU_FULL, k, 0);
+            if (r >= 0) {
+                *slot = b * spb + k;
+                return r ? TBL_RESERVED : TBL_FOUND;
+            }
+        }
+        return TBL_FULL;
+    }
     const bool inslot = lane < spb;
     /* key and EMPTY as the slot's bytes: control word in the high half */
     const unsigned long long key = sw == 1 ? (unsigned long long)v[0]
@@ -308,7 +380,7 @@ __device__ __noinline__ int tbl_find_or_install(const gpu_params &p, const uint3
     return TBL_FULL;
 }
 
-/* The one-shot insert by one thread (sw <= 2, one line per bucket): the
+/* The one-shot insert by one thread (sw <= 2 or 4, one line per bucket): the
  * same steps as tbl_find_or_install, but the thread reads the bucket
  * itself, 16 bytes at a time (two 8-byte loads, each single-copy atomic),
  * and stops at the first match or the first EMPTY slot.  Stopping there is
@@ -322,6 +394,19 @@ __device__ __noinline__ int tbl_find_or_install_thread(const gpu_params &p, cons
                                                        unsigned long long h2, unsigned long long *slot)
 {
     const uint32_t sw = p.sw, spb = p.spb;
+    if (sw == 4) {
+        const gpu_u128 key = key128(v);
+        for (uint32_t i = 0; i < p.probe_bound; i++) {
+            const unsigned long long b = __umul64hi(h1 + (unsigned long long)i * h2, p.nbuckets);
+            uint32_t k = 0;
+            const int r = tbl_bucket_install128(p.table + b * p.bw, spb, key, &k);
+            if (r >= 0) {
+                *slot = b * spb + k;
+                return r ? TBL_RESERVED : TBL_FOUND;
+            }
+        }
+        return TBL_FULL;
+    }
     const unsigned long long key = sw == 1 ? (unsigned long long)v[0]
                                            : ((unsigned long long)v[1] << 32) | v[0];
     const unsigned long long empty = sw == 1 ? GPU_EMPTY : ~0ull;

@@ -105,9 +105,13 @@ static void cfg_default(struct cfg *c)
 }
 
 /* A random configuration; hash_bytes sized for `states`. */
-static void cfg_random(struct cfg *c, struct rng *r, uint64_t states, uint32_t slot_words)
+static uint32_t slot_words_of(const struct image *img, int insert_protocol);
+
+static void cfg_random(struct cfg *c, struct rng *r, uint64_t states, const struct image *img)
 {
     cfg_default(c);
+    c->tun.insert_protocol = (int)rndu(r, 4);
+    const uint32_t slot_words = slot_words_of(img, c->tun.insert_protocol);
     static const uint32_t th[] = {32, 64, 128, 256, 512};
     if (rndu(r, 2))
         c->go.threads = th[rndu(r, 5)];
@@ -138,7 +142,6 @@ static void cfg_random(struct cfg *c, struct rng *r, uint64_t states, uint32_t s
      * each once per image) */
     c->tun.generator = (int)rndu(r, 4);
     c->tun.occupancy2 = (int)rndu(r, 3) - 1;
-    c->tun.insert_protocol = (int)rndu(r, 4);
     c->keep = rndu(r, 3) == 0;
     c->edges = rndu(r, 4) == 0;
     if (c->edges && rndu(r, 2)) {
@@ -416,9 +419,10 @@ static void seq_compare(const char *tag, const struct image *img, const struct r
 }
 #endif
 
-static uint32_t slot_words_of(const struct image *img)
+static uint32_t slot_words_of(const struct image *img, int insert_protocol)
 {
-    /* as in explore.cu: an extra word when the last word may be all ones */
+    /* as in explore.cu: an extra word when the last word may be all ones,
+     * and 3-word slots widened to 4 for the one-shot inserts */
     const uint32_t W = img->words, lo = 32 * (W - 1);
     uint64_t m = 0;
     for (uint32_t c = 0; c < img->n_comps; c++) {
@@ -431,7 +435,8 @@ static uint32_t slot_words_of(const struct image *img)
         mx -= 1;
         m |= fb >= lo ? mx << (fb - lo) : mx >> (lo - fb);
     }
-    return m > 0x7ffffffdull ? W + 1 : W;
+    const uint32_t sw = m > 0x7ffffffdull ? W + 1 : W;
+    return sw == 3 && (insert_protocol == 0 || insert_protocol == 1) ? 4 : sw;
 }
 
 static void random_action(struct rng *r, const struct image *img, uint8_t *act)
@@ -919,11 +924,10 @@ static void random_images(uint64_t seed, uint32_t count)
         char tag[160];
         snprintf(tag, sizeof tag, "random %s seed=%llu comps=%u words=%u rules=%u", kinds[k].name,
                  (unsigned long long)s, img.n_comps, img.words, img.n_rules);
-        const uint32_t sw = slot_words_of(&img);
         const int runs = quick ? 4 : 3;
         for (int j = 0; j < runs; j++) {
             struct cfg c;
-            cfg_random(&c, &r, ref.states, sw);
+            cfg_random(&c, &r, ref.states, &img);
             if (j < 3) /* every generator on every image: general, fast (masks), fast (anchored lists) */
                 c.tun.generator = j == 0 ? 2 : j == 1 ? 1 : 3;
             run_one(tag, &img, &ref, act, &c, 0);
@@ -1033,7 +1037,7 @@ static void stress(uint64_t seed, int big)
     } while ((ref.too_big || ref.states < (big ? 200000u : 20000u)) && tries < 50);
     char tag[160];
     snprintf(tag, sizeof tag, "stress interleaving seed=%llu words=%u", (unsigned long long)seed, img.words);
-    const uint32_t sw = slot_words_of(&img);
+    const uint32_t sw = slot_words_of(&img, 0);
     const uint64_t spb = 32 / sw;
     /* default sizing from free device memory, textures and plain loads */
     cfg_default(&c);
@@ -1086,7 +1090,7 @@ static void stress(uint64_t seed, int big)
     } while ((ref.too_big || ref.states < 5000 || img.words < 4) && tries < 100);
     snprintf(tag, sizeof tag, "stress multi-word race seed=%llu words=%u", (unsigned long long)seed, img.words);
     {
-        const uint32_t sw2 = slot_words_of(&img);
+        const uint32_t sw2 = slot_words_of(&img, 0);
         const uint64_t spb2 = sw2 <= 32 ? 32 / sw2 : 1;
         cfg_default(&c);
         c.go.hash_bytes = (uint64_t)((double)ref.states / 0.85 / spb2 + 1) * 128;
@@ -1225,7 +1229,7 @@ int main(int argc, char **argv)
             check(strstr(err.msg, "no CUDA device") != NULL,
                   "ref-only kind %u seed %llu: comps %u words %u slot words %u states %llu trans %llu dead %llu "
                   "depth %u%s: %s",
-                  i % 10, (unsigned long long)(seed + i), img.n_comps, img.words, slot_words_of(&img),
+                  i % 10, (unsigned long long)(seed + i), img.n_comps, img.words, slot_words_of(&img, 0),
                   (unsigned long long)ref.states, (unsigned long long)ref.transitions,
                   (unsigned long long)ref.deadlocks, ref.depth, ref.too_big ? " (too big)" : "", err.msg);
             (void)rc;
