@@ -564,7 +564,7 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                     h = gpu_hash(scr, sw);
                     cres = cache_insert(cache, C, p.cache_probes, sw, scr, h, &row);
                     if (cres == CACHE_SPIN) {
-                        gpu_set_error(p, GPU_ERR_SPIN);
+                        gpu_set_error(p, GPU_ERR_CACHE_SPIN);
                         cres = CACHE_FULL;
                     }
                     if (cres == CACHE_INSERTED && p.parent) {
