@@ -24,7 +24,10 @@
  * real hazards; shared-memory atomics cost a few cycles per word here.
  * The waiting thread and the writer may be lanes of one warp: independent thread scheduling
  * (sm_70 and later) guarantees that the diverged writer makes progress, and
- * the waiter's sleeps hand the warp to it.
+ * the waiter's sleeps hand the warp to it: under compute-sanitizer
+ * racecheck, test_gpu's 40-word case stalled for over a minute while the
+ * wait re-read without sleeping, and no wait lasted 1 ms with the sleep
+ * (bench/RESULTS.md, tenth session, race10).
  * Rows are never freed during an iteration, so, as in the global table, a
  * key is stored at most once and a thread that reaches an EMPTY row has seen
  * every row where the key could be.  When `probes` rows are all taken by

@@ -78,7 +78,7 @@ enum {
  * reordering threads, exhausted in one case of test_gpu (40-word vectors,
  * bench/RESULTS.md); a clock does not depend on how fast the waiter loops.
  * 10 s stays short for a person waiting for the error and long for any
- * writer.
+ * writer (only a debugger holding the writer for longer would trip it).
  * GPU_SPIN_LIMIT bounds the re-reads of loops that meet no RESERVED slot
  * (the one-CAS inserts: each failed CAS means a slot was filled). */
 #ifndef GPU_SPIN_NS
