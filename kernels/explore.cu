@@ -2110,11 +2110,14 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                               : ctl.error == GPU_ERR_COMBOS  ? "a rule has more than 2^62 combinations in one state"
                               : ctl.error == GPU_ERR_SPIN    ? "internal error: a reserved table slot was never "
                                                                "published"
+                              : ctl.error == GPU_ERR_CACHE_SPIN ? "internal error: a reserved block-cache row was "
+                                                                  "never published"
                               : ctl.error == GPU_ERR_REHASH  ? "internal error: growing the table met a vector "
                                                                "twice"
                                                              : "internal GPU queue overflow";
             rc = wx_fail(err,
-                         ctl.error == GPU_ERR_SPIN || ctl.error == GPU_ERR_QUEUE || ctl.error == GPU_ERR_REHASH
+                         ctl.error == GPU_ERR_SPIN || ctl.error == GPU_ERR_CACHE_SPIN || ctl.error == GPU_ERR_QUEUE ||
+                                 ctl.error == GPU_ERR_REHASH
                              ? WX_ESYSTEM
                              : WX_ELIMIT,
                          NULL, 0, 0, "%s after %llu states and %llu transitions (table %llu bytes, %llu slots of %u words; "

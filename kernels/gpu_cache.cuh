@@ -16,13 +16,18 @@
  * __threadfence_block() orders them before the control word, which is then
  * set with atomicExch.  A reader that sees a published control word equal to
  * the key's issues __threadfence_block() before reading the data words
- * (with atomicOr(.., 0)); one that sees RESERVED spins until it is
- * published.  The data words are accessed with atomics although the fences
- * already order them: plain accesses would be correct, but compute-sanitizer
+ * (with atomicOr(.., 0)); one that sees RESERVED waits until it is
+ * published, sleeping between re-reads, for at most GPU_SPIN_NS
+ * (gpu_wait_expired; CACHE_SPIN after that, a bug).  The data words are
+ * accessed with atomics although the fences already order them: plain accesses would be correct, but compute-sanitizer
  * racecheck does not model fences and would report every such pair, hiding
  * real hazards; shared-memory atomics cost a few cycles per word here.
- * The spinning thread and the writer may be lanes of one warp: independent thread scheduling
- * (sm_70 and later) guarantees that the diverged writer makes progress.
+ * The waiting thread and the writer may be lanes of one warp: independent thread scheduling
+ * (sm_70 and later) guarantees that the diverged writer makes progress, and
+ * the waiter's sleeps hand the warp to it: under compute-sanitizer
+ * racecheck, test_gpu's 40-word case stalled for over a minute while the
+ * wait re-read without sleeping, and no wait lasted 1 ms with the sleep
+ * (bench/RESULTS.md, tenth session, race10).
  * Rows are never freed during an iteration, so, as in the global table, a
  * key is stored at most once and a thread that reaches an EMPTY row has seen
  * every row where the key could be.  When `probes` rows are all taken by
@@ -43,7 +48,7 @@ __device__ __forceinline__ int cache_insert(uint32_t *cache, uint32_t C, uint32_
 {
     const uint32_t key_ctl = v[sw - 1];
     uint32_t s = (uint32_t)(((h >> 32) * (unsigned long long)C) >> 32);
-    uint32_t spins = 0;
+    unsigned long long t0 = 0; /* start of a wait for a RESERVED row (gpu_wait_expired) */
     for (uint32_t j = 0; j < probes && j < C; j++, s = (s + 1 == C) ? 0 : s + 1) {
         volatile uint32_t *r = cache + (size_t)s * sw;
         for (;;) {
@@ -60,8 +65,8 @@ __device__ __forceinline__ int cache_insert(uint32_t *cache, uint32_t C, uint32_
                 continue;
             }
             if (c == GPU_RESERVED) {
-                if (++spins > GPU_SPIN_LIMIT)
-                    return CACHE_SPIN; /* a bug: see GPU_SPIN_LIMIT */
+                if (gpu_wait_expired(&t0))
+                    return CACHE_SPIN; /* a bug: see GPU_SPIN_NS */
                 continue;
             }
             if (c == key_ctl) {

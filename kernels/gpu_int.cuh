@@ -49,8 +49,9 @@ enum {
     GPU_ERR_EDGES = 3,       /* edge buffer overflow within one launch */
     GPU_ERR_QUEUE = 4,       /* level-mode queue overflow (internal) */
     GPU_ERR_COMBOS = 5,      /* a rule with more than 2^62 combinations */
-    GPU_ERR_SPIN = 6,        /* internal: a reserved slot stayed unpublished */
-    GPU_ERR_REHASH = 7       /* internal: growing the table met a vector twice */
+    GPU_ERR_SPIN = 6,        /* internal: a reserved table slot stayed unpublished */
+    GPU_ERR_REHASH = 7,      /* internal: growing the table met a vector twice */
+    GPU_ERR_CACHE_SPIN = 8   /* internal: a reserved block-cache row stayed unpublished */
 };
 
 /* Profiling counters (gpu_params.prof; gpu_ctl.prof): clock64 cycles.
@@ -68,9 +69,21 @@ enum {
     GPU_PROF_GEN, GPU_PROF_CACHE, GPU_PROF_GLOBAL, GPU_PROF_DEDUPE, GPU_PROF_N
 };
 
-/* Waits for a reserved slot are bounded: a slot still reserved after this
- * many re-reads means a bug (its writer never publishes), reported as an
- * error instead of a hang. */
+/* Waits for a reserved slot (a table slot or a block-cache row) are
+ * bounded by time: a slot still reserved GPU_SPIN_NS nanoseconds after the
+ * wait began means a bug (its writer never publishes), reported as an
+ * error instead of a hang.  Natively a writer publishes within
+ * microseconds (a few dozen stores, no waits of its own).  The bound was a
+ * count of re-reads (2^22), which compute-sanitizer racecheck, slowing and
+ * reordering threads, exhausted in one case of test_gpu (40-word vectors,
+ * bench/RESULTS.md); a clock does not depend on how fast the waiter loops.
+ * 10 s stays short for a person waiting for the error and long for any
+ * writer (only a debugger holding the writer for longer would trip it).
+ * GPU_SPIN_LIMIT bounds the re-reads of loops that meet no RESERVED slot
+ * (the one-CAS inserts: each failed CAS means a slot was filled). */
+#ifndef GPU_SPIN_NS
+#define GPU_SPIN_NS 10000000000ull
+#endif
 #define GPU_SPIN_LIMIT (1u << 22)
 
 /* A 16-byte slot or cache row (sw == 4) as one value: atomicCAS takes it
@@ -82,6 +95,29 @@ struct __align__(16) gpu_u128 {
 static __device__ __forceinline__ bool gpu_u128_eq(gpu_u128 a, gpu_u128 b)
 {
     return a.lo == b.lo && a.hi == b.hi;
+}
+
+/* One step of a bounded wait for a reserved slot's writer, by one thread;
+ * only called once a RESERVED slot was met, so the insert's fast path
+ * pays nothing.  *t0 is 0 before the insert's first wait and then holds
+ * its start (%globaltimer, ns).  Sleeps briefly: the writer may be a lane
+ * of this very warp, diverged (cache_insert), and a sleeping path lets the
+ * scheduler run the other one instead of this re-read loop.  After a
+ * millisecond (never natively; under a sanitizer) the sleeps lengthen to
+ * leave the SM to the writer.  Returns true once GPU_SPIN_NS have passed:
+ * the caller gives up and reports it.  Warp-wide callers must agree on the
+ * result (each lane reads its own clock): __any_sync over it. */
+static __device__ __forceinline__ bool gpu_wait_expired(unsigned long long *t0)
+{
+    unsigned long long now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (*t0 == 0)
+        *t0 = now | 1ull; /* never 0 again */
+    const unsigned long long waited = now > *t0 ? now - *t0 : 0;
+    if (waited > GPU_SPIN_NS)
+        return true;
+    __nanosleep(waited < 1000000ull ? 32u : 1000u);
+    return false;
 }
 
 /* Inclusive prefix sum of x over the 32 lanes of a warp (all lanes call

@@ -583,7 +583,7 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                     cres = p.oneshot ? cache_install(cache, C, p.cache_probes, sw, scr, h, &row)
                                      : cache_insert(cache, C, p.cache_probes, sw, scr, h, &row);
                     if (cres == CACHE_SPIN) {
-                        gpu_set_error(p, GPU_ERR_SPIN);
+                        gpu_set_error(p, GPU_ERR_CACHE_SPIN);
                         cres = CACHE_FULL;
                     }
                     if (cres == CACHE_INSERTED && p.parent) {

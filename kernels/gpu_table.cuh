@@ -130,7 +130,9 @@ __device__ __forceinline__ bool ctl_published(uint32_t w)
 /* Steps 1-6 above; whole warp, converged, same v/h1/h2 in every lane.
  * v: the key (sw words, control word without flag), shared or global.
  * Returns TBL_FOUND or TBL_RESERVED with *slot, or TBL_FULL, or TBL_SPIN
- * (GPU_SPIN_LIMIT re-reads: a bug, reported rather than hung on). */
+ * (a slot still reserved after GPU_SPIN_NS: a bug, reported rather than
+ * hung on).  Only a RESERVED slot makes the loops wait: every other re-read
+ * follows a failed CAS, i.e. a slot that was filled, at most spb per bucket. */
 __device__ __noinline__ int tbl_find_or_reserve(const gpu_params &p, const uint32_t *v,
                                                 unsigned long long h1, unsigned long long h2,
                                                 unsigned long long *slot)
@@ -144,13 +146,11 @@ __device__ __noinline__ int tbl_find_or_reserve(const gpu_params &p, const uint3
         const uint32_t off = inslot ? lane % sw : 0;
         const bool isctl = inslot && off == sw - 1;
         const uint32_t mine = inslot ? v[off] : 0;
-        uint32_t spins = 0;
+        unsigned long long t0 = 0; /* start of a wait for a RESERVED slot (gpu_wait_expired) */
         for (uint32_t i = 0; i < p.probe_bound; i++) {
             const unsigned long long b = __umul64hi(h1 + (unsigned long long)i * h2, p.nbuckets);
             uint32_t *base = p.table + b * p.bw;
             for (;;) {
-                if (++spins > GPU_SPIN_LIMIT)
-                    return TBL_SPIN;
                 const uint32_t w = inslot ? ld_relaxed(base + lane) : GPU_EMPTY;
                 const uint32_t res = __ballot_sync(GPU_FULL, isctl && w == GPU_RESERVED);
                 const uint32_t emp = __ballot_sync(GPU_FULL, isctl && w == GPU_EMPTY);
@@ -175,7 +175,8 @@ __device__ __noinline__ int tbl_find_or_reserve(const gpu_params &p, const uint3
                     }
                 }
                 if (res) {
-                    __nanosleep(32);
+                    if (__any_sync(GPU_FULL, gpu_wait_expired(&t0)))
+                        return TBL_SPIN;
                     continue;
                 }
                 if (emp) {
@@ -197,19 +198,18 @@ __device__ __noinline__ int tbl_find_or_reserve(const gpu_params &p, const uint3
     }
     /* sw > 32: one vector per bucket of p.lines lines. */
     const uint32_t lc = (sw - 1) & 31u, jc = (sw - 1) >> 5;
-    uint32_t spins = 0;
+    unsigned long long t0 = 0; /* start of a wait for a RESERVED slot (gpu_wait_expired) */
     for (uint32_t i = 0; i < p.probe_bound; i++) {
         const unsigned long long b = __umul64hi(h1 + (unsigned long long)i * h2, p.nbuckets);
         uint32_t *base = p.table + b * p.bw;
         for (;;) {
-            if (++spins > GPU_SPIN_LIMIT)
-                return TBL_SPIN;
             uint32_t myc = 0;
             if (lane == lc)
                 myc = ld_relaxed(base + jc * 32u + lc);
             const uint32_t ctl = __shfl_sync(GPU_FULL, myc, lc);
             if (ctl == GPU_RESERVED) {
-                __nanosleep(32);
+                if (__any_sync(GPU_FULL, gpu_wait_expired(&t0)))
+                    return TBL_SPIN;
                 continue;
             }
             if (ctl == GPU_EMPTY) {
@@ -471,6 +471,7 @@ __device__ __noinline__ int tbl_find_or_reserve_thread(const gpu_params &p, cons
     const uint32_t sw = p.sw, spb = p.spb;
     const uint32_t key_ctl = v[sw - 1];
     uint32_t spins = 0;
+    unsigned long long t0 = 0; /* start of a wait for a RESERVED slot (gpu_wait_expired) */
     for (uint32_t i = 0; i < p.probe_bound; i++) {
         const unsigned long long b = __umul64hi(h1 + (unsigned long long)i * h2, p.nbuckets);
         uint32_t *base = p.table + b * p.bw;
@@ -487,9 +488,8 @@ __device__ __noinline__ int tbl_find_or_reserve_thread(const gpu_params &p, cons
                 continue; /* taken meanwhile, maybe for this key: read it again */
             }
             if (c == GPU_RESERVED) {
-                if (++spins > GPU_SPIN_LIMIT)
+                if (gpu_wait_expired(&t0))
                     return TBL_SPIN;
-                __nanosleep(32);
                 continue;
             }
             if ((c & GPU_LOW31) == key_ctl) {
