@@ -90,6 +90,8 @@ int cli_parse(int argc, char **argv, int first, const char *command,
             o->gpu.probe_bound = (uint32_t)n;
         } else if (!strcmp(a, "--no-textures")) {
             o->gpu.use_textures = 0;
+        } else if (!strcmp(a, "--compact-slots")) {
+            o->gpu.compact_slots = 1;
         } else if (!strcmp(a, "--deadlock")) {
             o->deadlock = true;
         } else if (!strcmp(a, "--action")) {

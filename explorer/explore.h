@@ -66,6 +66,10 @@ struct gpu_options {
     uint64_t hash_bytes;      /* global table size; 0 = from free memory */
     uint32_t probe_bound;     /* bounded double hashing; 0 = default */
     int use_textures;         /* 1 textures, 0 plain loads, -1 default */
+    int compact_slots;        /* 1: 3-word vectors in 12-byte slots
+                                 (reserve/write/publish inserts): a third
+                                 more states in the same memory, slower;
+                                 0: 16-byte one-CAS slots */
 };
 
 /* A product graph left in GPU memory by the GPU backend for the GPU analyses

@@ -1507,7 +1507,8 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
          * vectors get an all-zero fourth word as their control word, so
          * that table and cache install them with one 128-bit CAS instead of
          * reserve/write/publish (bench/RESULTS.md, tenth session) */
-        const int oneshot_wide = (tun->insert_protocol == 0 || tun->insert_protocol == 1) && GX_ONESHOT_WIDE;
+        const int oneshot_wide = (tun->insert_protocol == 0 || tun->insert_protocol == 1) && GX_ONESHOT_WIDE &&
+                                 !(opt->gpu.compact_slots && SW == 3);
         if (SW == 3 && oneshot_wide)
             SW = 4;
         p.sw = SW;

@@ -55,6 +55,27 @@ for d in examples/*/; do
         one "$f" "$f"
     done
 done
+# plain exploration (asynchronous, growing table) with the default slots and
+# with --compact-slots (12-byte slots for 3-word vectors): the CPU's counts,
+# on the largest example of each family and on a network of 3-word vectors
+# (16-state cycles A, B, C interleaved with 28 4-state cycles in lockstep:
+# 68 bits, 16^3 * 4 states)
+cyc() { # N LABEL
+    echo "des (0, $1, $1)"; i=0
+    while [ $i -lt $1 ]; do echo "($i, \"$2\", $(( (i + 1) % $1 )))"; i=$((i + 1)); done
+}
+cyc 16 A >"$T/w3a.aut"; cyc 16 B >"$T/w3b.aut"; cyc 16 C >"$T/w3c.aut"; cyc 4 TICK >"$T/w3t.aut"
+{ echo 'par'; echo '  "w3a.aut" || "w3b.aut" || "w3c.aut"'; echo '||'; echo '  par TICK in'; printf '    "w3t.aut"'
+  i=1; while [ $i -lt 28 ]; do printf ' || "w3t.aut"'; i=$((i + 1)); done; echo; echo '  end par'; echo 'end par'; } >"$T/w3.exp"
+for f in $(for d in examples/*/; do ls -S "$d"*.exp 2>/dev/null | head -1; done) "$T/w3.exp"; do
+    "$W" explore "$f" --backend cpu --json >"$T/c" 2>"$T/ce"
+    for slots in "" --compact-slots; do
+        "$W" explore "$f" --backend gpu $slots --json >"$T/g" 2>"$T/ge"
+        same_fields "$f explore ${slots:-(default slots)}" "states transitions deadlocks words_per_state" "$T/g" "$T/c"
+    done
+done
+grep -q '"states": 16384,.*"words_per_state": 3\|"words_per_state": 3,.*"states": 16384' "$T/c" \
+    && pass "3-word network: 16384 states on the CPU" || fail "3-word network: $(head -c 300 "$T/c")"
 gen=bin/tests/test_random_networks
 seed=1
 while [ "$seed" -le "${WARPEX_GPU_SEEDS:-20}" ]; do
