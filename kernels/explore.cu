@@ -76,6 +76,12 @@
 #define GX_FAST_SET_SHARE 6u
 #define GX_PROBE_BOUND 64u       /* buckets probed per insert */
 #define GX_CACHE_PROBES 16u      /* block-cache probes */
+/* ... for the one-shot cache's 16-byte rows: their cache overflows (milner n=22: 5 045 rows for ~5 900
+ * successors an iteration), and once it is nearly full every probe of a successor that finds no row is an
+ * atomic; with fewer probes it goes to the table sooner (H100, 2026-11-27, bench/RESULTS.md tenth session,
+ * call E, kernels with 16 / 8 / 4 / 2 probes: milner n=22 0.280 / 0.263 / 0.248 / 0.233 s, tokenring n=21
+ * 0.229 / 0.216 / 0.202 / 0.201; philosophers' 8-byte rows lose 7 % with 4, call D, so they keep 16) */
+#define GX_CACHE_PROBES_WIDE 2u
 #define GX_MIN_CACHE 32u         /* fewest cache rows worth launching with */
 #define GX_MAX_DEDUPE 16384u     /* most successors one state may have */
 #define GX_SLACK (512ull << 20)  /* device memory left free */
@@ -1648,7 +1654,9 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         if (C < 1)
             C = 1;
         p.C = (uint32_t)C;
-        p.cache_probes = tun->cache_probes ? tun->cache_probes : GX_CACHE_PROBES;
+        p.cache_probes = tun->cache_probes ? tun->cache_probes
+                         : p.oneshot && SW == 4 ? GX_CACHE_PROBES_WIDE
+                                                : GX_CACHE_PROBES;
         SEG(p.off_cache, C * SW * 4);
         SEG(p.off_cache_gslot, p.cache_gslot ? C * 8 : 0);
         SEG(p.off_cache_par, opt->trace ? C * 4 : 0);

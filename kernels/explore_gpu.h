@@ -32,7 +32,8 @@ struct gpu_tuning {
                                 0: GPUexplore-style asynchronous; -1 default */
     uint32_t cache_slots;    /* block-local cache slots; 0 = all shared
                                 memory left over (minimum 32) */
-    uint32_t cache_probes;   /* linear probes in the block cache; 0 = 16 */
+    uint32_t cache_probes;   /* linear probes in the block cache; 0 = 16
+                                (2 for the 16-byte one-shot rows) */
     uint64_t queue_cap;      /* work-queue entries (async mode); 0 = default;
                                 overflow leaves states marked new in the
                                 table, found again by scanning */
