@@ -68,7 +68,14 @@
 
 /* ---- tunables (defaults; the sweep in bench/GPU_NOTES.md chose them) ---- */
 #define GX_THREADS 512u          /* threads per block (with GX_OCC2: 2 blocks/SM) */
-#define GX_ITERATIONS 64u        /* iterations per launch, async mode */
+#define GX_ITERATIONS 64u        /* iterations per launch, async mode (at most: see GX_END_SHARE) */
+/* Async mode: a launch ends once blocks * GX_END_SHARE / 4 blocks have left their iteration loop (the
+ * others park their tiles at their next iteration; gpu_params.end_blocks).  abp d=4000's first launch
+ * was one block's 64 iterations (the initial state alone, 71 of 271 ms of kernels, H100) while its
+ * output queue waited for the next launch */
+#ifndef GX_END_SHARE
+#define GX_END_SHARE 2u
+#endif
 #define GX_MAX_GROUP 8u          /* default threads per state, at most */
 #define GX_FAST_THREADS 512u     /* threads per block with the fast generator */
 /* successor sets beyond 1/GX_FAST_SET_SHARE of the device memory: fewer fast threads (abp d=4000,
@@ -1971,6 +1978,8 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         }
         st.edge_cap = p.e_cap;
         p.iterations = iters;
+        p.end_blocks = level ? 0 : (blocks * GX_END_SHARE / 4 ? blocks * GX_END_SHARE / 4 : 1);
+        p.q_grab = T;
         st.iters_per_launch = iters;
         CK(cudaEventCreate(&ev0));
         CK(cudaEventCreate(&ev1));
@@ -2040,6 +2049,14 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             ctl.scan_enabled = !level && ctl.n_states > ctl.n_claimed;
             ctl.scan_cursor = 0;
             ctl.n_saved = 0;
+            ctl.blocks_done = 0;
+            if (!level) {
+                /* a short input queue is shared out over the blocks, not
+                 * taken a whole tile at a time by the first few */
+                const uint64_t pending = ctl.q_in_len > ctl.q_in_head ? ctl.q_in_len - ctl.q_in_head : 0;
+                const uint64_t share = (pending + blocks - 1) / blocks;
+                p.q_grab = share == 0 ? 1u : share < T ? (uint32_t)share : T;
+            }
             if (ctl.scan_enabled)
                 st.scans++;
             CK(cudaMemcpy(g->d_ctl, &ctl, sizeof ctl, cudaMemcpyHostToDevice));

@@ -617,12 +617,12 @@ static void shared_runs(int variant)
         struct cfg c3;
         cfg_default(&c3);
         c3.go.hash_bytes = 1 << 20;
-        snprintf(tag, sizeof tag, "shared runs, variant 3, sets");
-        run_one(tag, &h.img, &r3, NULL, &c3, 0);
+        const char *t3 = "shared runs, variant 3, sets";
+        run_one(t3, &h.img, &r3, NULL, &c3, 0);
         check(last_stats.fast_gen && last_stats.dedupe_slots == 128,
               "%s: without edges, successor sets of %u entries (expected 128: twice the 42 records of a state "
               "that uses one, not the 741 of the initial state)",
-              tag, last_stats.dedupe_slots);
+              t3, last_stats.dedupe_slots);
         ref_free(&r3);
     }
 
