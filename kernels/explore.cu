@@ -71,15 +71,23 @@
 #define GX_ITERATIONS 64u        /* iterations per launch, async mode (at most: see GX_END_SHARE) */
 /* Async mode: a launch ends once blocks * GX_END_SHARE / 4 blocks have left their iteration loop (the
  * others park their tiles at their next iteration; gpu_params.end_blocks).  abp d=4000's first launch
- * was one block's 64 iterations (the initial state alone, 71 of 271 ms of kernels, H100) while its
- * output queue waited for the next launch */
+ * was one block's 64 iterations (the initial state alone, 71 of 271 ms of kernels) while its output
+ * queue waited for the next launch.  bench_gpu kernels (s), H100, 2026-11-27 (bench/RESULTS.md, abp10),
+ * 2/4 (with q_grab and tile_place) / 3/4 / 4/4 (= never; q_grab and tile_place only) / neither:
+ * abp d=4000 0.171 / 0.173 / 0.259 / 0.273, d=1300 0.020 / 0.024 / 0.054 / 0.055, milner n=22 0.253 /
+ * 0.260 / 0.277 / 0.282, tokenring n=21 0.204 / 0.208 / 0.229 / 0.231, buffers n=27 0.153 / 0.154 /
+ * 0.160 / 0.166, philosophers n=12 0.183 / 0.184 / 0.196 / 0.197 (the slowest blocks' last iterations
+ * are cut short everywhere) */
 #ifndef GX_END_SHARE
 #define GX_END_SHARE 2u
 #endif
 #define GX_MAX_GROUP 8u          /* default threads per state, at most */
 #define GX_FAST_THREADS 512u     /* threads per block with the fast generator */
-/* successor sets beyond 1/GX_FAST_SET_SHARE of the device memory: fewer fast threads (abp d=4000,
- * D = 8192, H100: 64 threads 5.24 s, 128 4.10, 256 3.35, 512 3.59; 256 = 11 GB of sets) */
+/* successor sets beyond 1/GX_FAST_SET_SHARE of the device memory: fewer fast threads (abp d=4000
+ * with sets for all its states, D = 8192, H100: 64 threads 5.24 s, 128 4.10, 256 3.35, 512 3.59; 256 =
+ * 11 GB of sets).  Without a graph its sets are sized for the states that use them (set_bound: D = 16)
+ * and it keeps 512 threads: kernels 0.41 -> 0.31 s (H100, 2026-11-27, abp10; at 256 threads every
+ * iteration's flush scanned the whole cache for half as many states: 50 % of the block cycles) */
 #define GX_FAST_SET_SHARE 6u
 #define GX_PROBE_BOUND 64u       /* buckets probed per insert */
 #define GX_CACHE_PROBES 16u      /* block-cache probes */
