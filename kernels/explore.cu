@@ -68,11 +68,26 @@
 
 /* ---- tunables (defaults; the sweep in bench/GPU_NOTES.md chose them) ---- */
 #define GX_THREADS 512u          /* threads per block (with GX_OCC2: 2 blocks/SM) */
-#define GX_ITERATIONS 64u        /* iterations per launch, async mode */
+#define GX_ITERATIONS 64u        /* iterations per launch, async mode (at most: see GX_END_SHARE) */
+/* Async mode: a launch ends once blocks * GX_END_SHARE / 4 blocks have left their iteration loop (the
+ * others park their tiles at their next iteration; gpu_params.end_blocks).  abp d=4000's first launch
+ * was one block's 64 iterations (the initial state alone, 71 of 271 ms of kernels) while its output
+ * queue waited for the next launch.  bench_gpu kernels (s), H100, 2026-11-27 (bench/RESULTS.md, abp10),
+ * 2/4 (with q_grab and tile_place) / 3/4 / 4/4 (= never; q_grab and tile_place only) / neither:
+ * abp d=4000 0.171 / 0.173 / 0.259 / 0.273, d=1300 0.020 / 0.024 / 0.054 / 0.055, milner n=22 0.253 /
+ * 0.260 / 0.277 / 0.282, tokenring n=21 0.204 / 0.208 / 0.229 / 0.231, buffers n=27 0.153 / 0.154 /
+ * 0.160 / 0.166, philosophers n=12 0.183 / 0.184 / 0.196 / 0.197 (the slowest blocks' last iterations
+ * are cut short everywhere) */
+#ifndef GX_END_SHARE
+#define GX_END_SHARE 2u
+#endif
 #define GX_MAX_GROUP 8u          /* default threads per state, at most */
 #define GX_FAST_THREADS 512u     /* threads per block with the fast generator */
-/* successor sets beyond 1/GX_FAST_SET_SHARE of the device memory: fewer fast threads (abp d=4000,
- * D = 8192, H100: 64 threads 5.24 s, 128 4.10, 256 3.35, 512 3.59; 256 = 11 GB of sets) */
+/* successor sets beyond 1/GX_FAST_SET_SHARE of the device memory: fewer fast threads (abp d=4000
+ * with sets for all its states, D = 8192, H100: 64 threads 5.24 s, 128 4.10, 256 3.35, 512 3.59; 256 =
+ * 11 GB of sets).  Without a graph its sets are sized for the states that use them (set_bound: D = 16)
+ * and it keeps 512 threads: kernels 0.41 -> 0.31 s (H100, 2026-11-27, abp10; at 256 threads every
+ * iteration's flush scanned the whole cache for half as many states: 50 % of the block cycles) */
 #define GX_FAST_SET_SHARE 6u
 #define GX_PROBE_BOUND 64u       /* buckets probed per insert */
 #define GX_CACHE_PROBES 16u      /* block-cache probes */
@@ -324,6 +339,8 @@ struct gx_fast_host {
     uint32_t share; /* a segment has >= GPU_SHARE_MIN local moves: the kernel
                        with lane sharing runs (kernel_ptr) */
     uint64_t bound; /* successors of one state at most (anchored count, see gx_fast_anchor) */
+    uint64_t set_bound; /* ... of a state that uses its successor set without a graph (fast_state.dedup:
+                           always_dedup, or a segment with a self-loop); <= bound */
 };
 
 static void gx_fast_free(struct gx_fast_host *f)
@@ -399,8 +416,17 @@ static uint64_t gx_sat_mul(uint64_t a, uint64_t b, uint64_t cap)
  *          offers of the product of the participants' largest class groups)
  * (every record a state yields is a local move or a combination of a rule
  * listed at its anchor's segment), which is far below gx_successor_bound's
- * when there are many rules.  WX_ELIMIT when out of host memory or the
- * lists pass 2^28 entries. */
+ * when there are many rules.  A state that needs its successor set when no
+ * graph is recorded (fast_state.dedup) has, unless always_dedup, a
+ * component c0 in a segment s0 with a self-loop; its records are then at
+ * most
+ *     here(s0) + sum over components c != c0 of most(c)
+ * (here: the bracket above for one segment; most: its maximum over c's
+ * segments), and f->set_bound is the largest of these, which sizes the
+ * sets: abp d=4000's 4 000 local moves are offered only by sender states
+ * without self-loops, so its set bound is a handful while its bound is
+ * ~4 000.  WX_ELIMIT when out of host memory or the lists pass 2^28
+ * entries. */
 static int gx_fast_anchor(const struct image *img, struct gx_fast_host *f)
 {
     const uint32_t n = img->n_comps, nr = img->n_rules;
@@ -410,9 +436,10 @@ static int gx_fast_anchor(const struct image *img, struct gx_fast_host *f)
     size_t *cstart = (size_t *)malloc((n + 1) * sizeof *cstart);
     uint32_t *anchor = (uint32_t *)malloc((nr + 1) * sizeof *anchor);
     uint64_t *prod = (uint64_t *)malloc((nr + 1) * sizeof *prod);
+    uint64_t *most_c = (uint64_t *)malloc((n + 1) * sizeof *most_c), *self_c = (uint64_t *)malloc((n + 1) * sizeof *self_c);
     size_t na = 0, cap_a = 0;
-    uint64_t total = 0;
-    if (!kz || !cstart || !anchor || !prod)
+    uint64_t total = 0, set_bound = 0;
+    if (!kz || !cstart || !anchor || !prod || !most_c || !self_c)
         goto out;
     /* per component: its groups' (class, targets), sorted */
     for (uint32_t c = 0; c < n; c++) {
@@ -455,9 +482,10 @@ static int gx_fast_anchor(const struct image *img, struct gx_fast_host *f)
         if (!p)
             anchor[r] = UINT32_MAX;
     }
-    /* the lists (segment by segment, rules in class order) and the bound */
+    /* the lists (segment by segment, rules in class order) and the bounds */
     for (uint32_t c = 0; c < n; c++) {
-        uint64_t most = 0;
+        uint64_t most = 0, most_self = 0;
+        int has_self = 0;
         for (size_t si = img->proc_offsets[c]; si < img->proc_offsets[c] + img->comp_states[c]; si++) {
             gpu_fseg *sg = &f->seg[si];
             uint64_t here = sg->nloc;
@@ -485,19 +513,38 @@ static int gx_fast_anchor(const struct image *img, struct gx_fast_host *f)
                 sg->blk0 = a0, sg->blk1 = na - a0;
             if (here > most)
                 most = here;
+            if (sg->ngrp & GPU_NEW_BIT) { /* a self-loop (gx_fast_build) */
+                has_self = 1;
+                if (here > most_self)
+                    most_self = here;
+            }
         }
         total = total + most > cap ? cap : total + most;
+        most_c[c] = most;
+        self_c[c] = has_self ? most_self : UINT64_MAX;
+    }
+    /* the set bound: total - most(c0) + here(s0), largest over c0 */
+    for (uint32_t c = 0; c < n; c++) {
+        if (self_c[c] == UINT64_MAX)
+            continue;
+        /* total saturates at cap; so does the bound (most(c0) <= total) */
+        const uint64_t b = total >= cap ? cap : total - most_c[c] + self_c[c];
+        if (b > set_bound)
+            set_bound = b;
     }
     if (!f->arule && !(f->arule = (uint32_t *)calloc(1, sizeof *f->arule)))
         goto out; /* uploaded even when empty */
     f->narule = na;
     f->bound = total;
+    f->set_bound = f->always_dedup ? total : set_bound;
     rc = WX_OK;
 out:
     free(kz);
     free(cstart);
     free(anchor);
     free(prod);
+    free(most_c);
+    free(self_c);
     return rc;
 }
 
@@ -1555,8 +1602,16 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         while ((1u << p.log2G) < G)
             p.log2G++;
         uint32_t threads = opt->gpu.threads ? opt->gpu.threads : p.fast ? GX_FAST_THREADS : (SW > 32 ? 128 : GX_THREADS);
+        /* The sets hold twice the successors of the states that use them:
+         * every state when a graph is recorded (its edges come from the
+         * set), else with the fast generator only those it cannot prove
+         * duplicate-free (fast_state.dedup), whose bound may be far lower
+         * (gx_fast_anchor; abp d=4000: its states with 4 000 successors
+         * never use the set).  A state past its set fails loudly
+         * (GPU_ERR_DEDUPE), never miscounts. */
+        const uint64_t set_bound = p.fast && !want_graph && fh.set_bound < bound ? fh.set_bound : bound;
         uint32_t D = 16;
-        while (D < 2 * bound && D < GX_MAX_DEDUPE)
+        while (D < 2 * set_bound && D < GX_MAX_DEDUPE)
             D *= 2;
         if (p.fast && !opt->gpu.threads) {
             /* One successor set of D entries (20 bytes each with its list)
@@ -1940,6 +1995,8 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         }
         st.edge_cap = p.e_cap;
         p.iterations = iters;
+        p.end_blocks = level ? 0 : (blocks * GX_END_SHARE / 4 ? blocks * GX_END_SHARE / 4 : 1);
+        p.q_grab = T;
         st.iters_per_launch = iters;
         CK(cudaEventCreate(&ev0));
         CK(cudaEventCreate(&ev1));
@@ -2009,6 +2066,14 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             ctl.scan_enabled = !level && ctl.n_states > ctl.n_claimed;
             ctl.scan_cursor = 0;
             ctl.n_saved = 0;
+            ctl.blocks_done = 0;
+            if (!level) {
+                /* a short input queue is shared out over the blocks, not
+                 * taken a whole tile at a time by the first few */
+                const uint64_t pending = ctl.q_in_len > ctl.q_in_head ? ctl.q_in_len - ctl.q_in_head : 0;
+                const uint64_t share = (pending + blocks - 1) / blocks;
+                p.q_grab = share == 0 ? 1u : share < T ? (uint32_t)share : T;
+            }
             if (ctl.scan_enabled)
                 st.scans++;
             CK(cudaMemcpy(g->d_ctl, &ctl, sizeof ctl, cudaMemcpyHostToDevice));

@@ -51,10 +51,12 @@
  * recorded; see "the fast generator" below.)
  *
  * The set is sized for the worst case (D >= twice the image's bound on a
- * state's successors, up to GX_MAX_DEDUPE), which can be thousands of
- * entries when one component offers thousands of actions (abp d=4000:
- * D = 16384, 256 KiB per group) although most states have a handful of
- * successors.  So the set is never cleared or scanned whole per state:
+ * state's successors, up to GX_MAX_DEDUPE; with the fast generator and no
+ * graph, the bound of the states that use the set, explore.cu's
+ * set_bound), which can be thousands of entries when one component offers
+ * thousands of actions (abp d=4000 with edges: D = 8192, 128 KiB per
+ * group; without, D = 16: its sender offers them only in states without
+ * self-loops) although most states have a handful of successors.  So the set is never cleared or scanned whole per state:
  * the thread that inserts a new pair appends its entry number to the
  * group's entry list (D words beside the set, count in shared memory);
  * the edge writer walks that list, and the same list clears exactly the

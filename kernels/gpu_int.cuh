@@ -206,6 +206,8 @@ struct gpu_ctl {
     unsigned int viol_dead_claim;    /* 0 until the first deadlock violation */
     unsigned int viol_act_claim;     /* 0 until the first action violation */
     unsigned int viol_label;
+    unsigned int blocks_done;        /* blocks of this launch that left their
+                                        iteration loop (p.end_blocks) */
     unsigned int viol_vec[GPU_MAX_SW]; /* action target vector */
     unsigned long long prof[GPU_PROF_N]; /* p.prof: cycles, GPU_PROF_* */
 };
@@ -238,7 +240,14 @@ struct gpu_params {
 
     uint32_t G, log2G;     /* threads per state (power of two, <= 32) */
     uint32_t T;            /* states per block tile = threads / G */
-    uint32_t iterations;   /* per launch; 0 = until no work (level mode) */
+    uint32_t iterations;   /* per launch, at most; 0 = until no work (level mode) */
+    uint32_t end_blocks;   /* async: once this many blocks have left their
+                              iteration loop (budget spent or no work), the
+                              others park their tiles and leave at their next
+                              iteration (at least one each); 0 = never */
+    uint32_t q_grab;       /* most states a block takes from q_in per fill
+                              (>= 1; less than T while q_in is short, so
+                              that it spreads over the blocks) */
     uint32_t level_mode;
     uint32_t stop_on_deadlock;
     uint32_t want_edges;

@@ -53,7 +53,7 @@ __device__ __forceinline__ void gpu_set_error(const gpu_params &p, uint32_t code
 
 /* Per-block bookkeeping in static shared memory. */
 struct blk {
-    unsigned int cur_n, next_n, pos, stop, qgot, edges_full;
+    unsigned int cur_n, next_n, pos, stop, qgot, edges_full, ended;
     int viol_row;
     unsigned long long qh;
     unsigned long long states, claimed, expanded, trans, dead, direct, cached, scan_claims, iters;
@@ -84,6 +84,29 @@ __device__ __forceinline__ void prof_lap(unsigned long long *prof, uint32_t k, u
     *t = now;
 }
 
+/* Tile places.  The states of a tile have ranks 0, 1, ... (fill order);
+ * with the fast generator (one thread per state, T = blockDim.x) rank k
+ * sits at place (k % warps) * 32 + k / warps, which thread expands it, so
+ * that a tile of fewer states than threads spreads them over all warps:
+ * each warp then keeps idle lanes that take slices of its long runs of
+ * local moves (fx_share; abp's ready sender, 4 000 moves), instead of one
+ * warp holding all of the tile's states while the others idle.  The
+ * general generator keeps place = rank.  A bijection of [0, T). */
+__device__ __forceinline__ uint32_t tile_place(const gpu_params &p, uint32_t rank)
+{
+    if (!p.fast)
+        return rank;
+    const uint32_t warps = p.T >> 5;
+    return (rank % warps) * 32u + rank / warps;
+}
+
+__device__ __forceinline__ uint32_t tile_rank(const gpu_params &p, uint32_t place)
+{
+    if (!p.fast)
+        return place;
+    return (place & 31u) * (p.T >> 5) + (place >> 5);
+}
+
 /* Places a new state (the caller has counted it in b.states): the block's
  * next tile (async), else the output queue.  Returns its place in the next
  * tile, or 0xffffffff; *placed is false when neither had room (the caller
@@ -97,7 +120,7 @@ __device__ __forceinline__ uint32_t place_new(const gpu_params &p, blk &b, unsig
     if (!p.level_mode) {
         const unsigned int pos = atomicAdd(&b.next_n, 1u);
         if (pos < p.T)
-            fpos = pos;
+            fpos = tile_place(p, pos);
     }
     if (fpos == 0xffffffffu) {
         const unsigned long long q = atomicAdd(&p.ctl->q_out_len, 1ull);
@@ -294,6 +317,7 @@ __device__ __forceinline__ void scan_for_work(const gpu_params &p, blk &b, uint3
                 }
                 won = __shfl_sync(GPU_FULL, won, 0);
                 const unsigned long long slot = bk * p.spb + cpos / sw;
+                pos = tile_place(p, pos);
                 if (won) {
                     __threadfence();
                     __syncwarp();
@@ -350,7 +374,7 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
     int cur = 0;
 
     if (tid == 0) {
-        b.cur_n = b.next_n = b.pos = b.stop = b.qgot = b.edges_full = 0;
+        b.cur_n = b.next_n = b.pos = b.stop = b.qgot = b.edges_full = b.ended = 0;
         b.viol_row = -1;
         b.qh = 0;
         b.states = b.claimed = b.expanded = b.trans = b.dead = b.direct = b.cached = b.scan_claims = b.iters = 0;
@@ -378,8 +402,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
         for (uint32_t j = warp; j < ns; j += nwarps) {
             const unsigned long long slot = sv[1 + j];
             if (lane == 0)
-                tile_slot[0][j] = slot;
-            tbl_read(p, slot, tile_vec[0] + (size_t)j * sw);
+                tile_slot[0][tile_place(p, j)] = slot;
+            tbl_read(p, slot, tile_vec[0] + (size_t)tile_place(p, j) * sw);
         }
         __syncthreads();
         if (tid == 0) {
@@ -406,18 +430,26 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
              * ends as if its iteration budget were spent, and the host
              * empties the buffer before the next one. */
             b.edges_full = p.want_edges && atomicAdd(&p.ctl->e_fill, 0ull) > p.e_guard;
+            /* The launch ends with its slower blocks: once p.end_blocks
+             * have left (their budget spent, or out of work), a block
+             * parks its tile here, so that the host hands the output queue
+             * to all blocks instead of waiting for one block's 64
+             * iterations (abp d=4000's first launch: one block, 71 ms).
+             * Monotone counter, read as it is: a stale value only ends
+             * the block one iteration later. */
+            b.ended = p.end_blocks && it > 0 && *(volatile unsigned int *)&p.ctl->blocks_done >= p.end_blocks;
         }
         __syncthreads();
         if (b.stop)
             break;
-        if ((p.iterations && it == p.iterations) || b.edges_full) {
+        if ((p.iterations && it == p.iterations) || b.edges_full || b.ended) {
             save = true;
             break;
         }
 
         /* ---- fill ---- */
         if (tid == 0) {
-            const uint32_t have = b.cur_n, want = T - have;
+            const uint32_t have = b.cur_n, want = min(T - have, p.q_grab);
             b.qgot = 0;
             const unsigned long long len = p.ctl->q_in_len;
             if (want && *(volatile unsigned long long *)&p.ctl->q_in_head < len) {
@@ -434,12 +466,12 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
              * kept the lanes past sw idle: 8 % of milner n=22's block time) */
             const uint32_t have = b.cur_n, got = b.qgot;
             for (uint32_t i = tid; i < got * sw; i += blockDim.x) {
-                const uint32_t j = i / sw, q = i - j * sw;
+                const uint32_t j = i / sw, q = i - j * sw, at = tile_place(p, have + j);
                 const unsigned long long slot = p.q_in[b.qh + j];
                 if (q == 0)
-                    tile_slot[cur][have + j] = slot;
+                    tile_slot[cur][at] = slot;
                 const uint32_t w = ld_relaxed(tbl_slot_ptr(p, slot) + q);
-                tile_vec[cur][(size_t)(have + j) * sw + q] = q == sw - 1 ? (w & GPU_LOW31) : w;
+                tile_vec[cur][(size_t)at * sw + q] = q == sw - 1 ? (w & GPU_LOW31) : w;
             }
         }
         __syncthreads();
@@ -467,8 +499,9 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
         {
             const uint32_t G = p.G, gl = lane & (G - 1), grp = tid >> p.log2G;
             const uint32_t gmask = G == 32 ? GPU_FULL : ((1u << G) - 1u) << (lane & ~(G - 1));
-            const bool active = grp < tile_n && tile_slot[cur][grp] != GPU_NO_SLOT;
-            const unsigned long long src_slot = grp < tile_n ? tile_slot[cur][grp] : GPU_NO_SLOT;
+            const bool filled = tile_rank(p, grp) < tile_n; /* G > 1: grp < T = tile_place's bound */
+            const bool active = filled && tile_slot[cur][grp] != GPU_NO_SLOT;
+            const unsigned long long src_slot = filled ? tile_slot[cur][grp] : GPU_NO_SLOT;
             const uint32_t *src = tile_vec[cur] + (size_t)grp * sw;
             uint32_t *scr = scratch + (size_t)tid * sw;
             uint32_t *gb = p.grpbuf_global ? p.grpbuf_g + ((size_t)blockIdx.x * T + grp) * n * 4
@@ -810,12 +843,15 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
             prof_lap(prof, GPU_PROF_EDGES, &pt);
     }
 
+    if (tid == 0 && p.end_blocks)
+        atomicAdd(&p.ctl->blocks_done, 1u);
+
     /* Async mode, iteration budget spent: park the forwarded states. */
     if (p.saved) {
         const uint32_t ns = save ? b.cur_n : 0;
         unsigned long long *sv = p.saved + (size_t)blockIdx.x * (T + 1);
         for (uint32_t j = tid; j < ns; j += blockDim.x)
-            sv[1 + j] = tile_slot[cur][j];
+            sv[1 + j] = tile_slot[cur][tile_place(p, j)];
         if (tid == 0) {
             sv[0] = ns;
             if (ns)

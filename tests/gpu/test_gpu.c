@@ -544,7 +544,13 @@ static void test_case(const char *tag, const struct image *img, uint64_t expect_
  * borrow among states without one; 2: state 0 of component 0 offers its
  * first move (label 0 to 1) twice more, at the end of its run: every
  * state uses the set, and the copies, taken by other lanes than the
- * original, must be removed.  Runs: test_case's three, the first label-12
+ * original, must be removed; 3: component 0's returning states self-loop
+ * (label 15), so the states with one of them use the set (42 records at
+ * most: the back move, the self-loop and component 1's run of 40, shared
+ * by lanes that borrow into the set) and those with component 0 in state
+ * 0 (its run of 700) do not: without edges the sets are sized for 42
+ * (gpu_run_stats.dedupe_slots 128, not 2048), as abp's are for its
+ * waiting sender.  Runs: test_case's three, the first label-12
  * move flagged (a violation found by a borrowing lane: its source is the
  * lender's state), and one warp per block (not in the --quick subset). */
 static void shared_runs(int variant)
@@ -563,8 +569,8 @@ static void shared_runs(int variant)
     }
     hb_state(&h, 0, 0, L + extra, (const int (*)[5])e);
     for (int i = 1; i <= L; i++) {
-        int back[1][5] = {{0, 13, 0, -1, -1}};
-        hb_state(&h, 0, (uint32_t)i, i % 7 ? 1 : 0, back);
+        int back[2][5] = {{0, 13, 0, -1, -1}, {0, 15, i, -1, -1}};
+        hb_state(&h, 0, (uint32_t)i, i % 7 ? 1 + (variant == 3) : 0, back);
     }
     int (*f)[5] = (int (*)[5])calloc(M + 1, sizeof *f);
     for (int y = 0; y < M; y++) {
@@ -578,9 +584,10 @@ static void shared_runs(int variant)
     free(f);
     /* component 0 moves: L from i = 0, one from each i % 7 != 0 (600),
      * for every y; component 1: M from y = 0 for every i (plus the
-     * self-loop) */
+     * self-loop); variant 3: component 0's self-loops */
     const uint64_t states = (uint64_t)(L + 1) * (M + 1);
-    const uint64_t trans = (uint64_t)(M + 1) * (L + L - L / 7) + (uint64_t)(L + 1) * (M + (variant == 1));
+    const uint64_t trans = (uint64_t)(M + 1) * (L + L - L / 7) + (uint64_t)(L + 1) * (M + (variant == 1)) +
+                           (variant == 3 ? (uint64_t)(M + 1) * (L - L / 7) : 0);
     char tag[64];
     snprintf(tag, sizeof tag, "shared runs, variant %d", variant);
     /* the set as the variants intend: the fast generator's tables, on the
@@ -599,10 +606,25 @@ static void shared_runs(int variant)
         explore_gpu_fast_successors(fx, v, NULL, NULL, 0, &cnt, &set1, &err);
         explore_gpu_fast_close(fx);
     }
-    check(fx && always == (variant == 2) && set0 == (variant != 0) && set1 == (variant == 2),
+    check(fx && always == (variant == 2) && set0 == (variant == 1 || variant == 2) && set1 == (variant == 2),
           "%s: fast tables: always_dedup %d, set at the initial state %d and at (0, 1) %d (%s)", tag, always, set0,
           set1, err.msg);
     test_case(tag, &h.img, states, trans);
+    if (variant == 3) {
+        /* the sets sized for the states that use them (explore.cu, set_bound) */
+        struct ref_result r3;
+        ref_explore(&h.img, NULL, 0, 1u << 22, &r3);
+        struct cfg c3;
+        cfg_default(&c3);
+        c3.go.hash_bytes = 1 << 20;
+        const char *t3 = "shared runs, variant 3, sets";
+        run_one(t3, &h.img, &r3, NULL, &c3, 0);
+        check(last_stats.fast_gen && last_stats.dedupe_slots == 128,
+              "%s: without edges, successor sets of %u entries (expected 128: twice the 42 records of a state "
+              "that uses one, not the 741 of the initial state)",
+              t3, last_stats.dedupe_slots);
+        ref_free(&r3);
+    }
 
     uint8_t act[16] = {0};
     act[12] = 1;
@@ -759,6 +781,7 @@ static void hand_made(void)
             image_free(&h.img);
             shared_runs(1);
             shared_runs(2);
+            shared_runs(3);
             return;
         }
         struct ref_result ref;
@@ -780,7 +803,7 @@ static void hand_made(void)
         image_free(&h.img);
     }
     /* 8. long runs of local moves shared among a warp's lanes */
-    for (int v = 0; v < 3; v++)
+    for (int v = 0; v < 4; v++)
         shared_runs(v);
 }
 
