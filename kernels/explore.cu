@@ -782,10 +782,11 @@ extern "C" struct explore_gpu_fast *explore_gpu_fast_open(const struct image *im
     return x;
 }
 
-extern "C" void explore_gpu_fast_info(const struct explore_gpu_fast *x, uint64_t *bound, int *always_dedup,
-                                      int *anchored)
+extern "C" void explore_gpu_fast_info(const struct explore_gpu_fast *x, uint64_t *bound, uint64_t *set_bound,
+                                      int *always_dedup, int *anchored)
 {
     *bound = x->h.bound;
+    *set_bound = x->h.set_bound;
     *always_dedup = (int)x->h.always_dedup;
     *anchored = (int)x->h.anchored;
 }

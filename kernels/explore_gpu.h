@@ -145,14 +145,16 @@ int explore_device_csr_labels_at(const struct device_csr *dg, const uint64_t *ed
  * (anchored: 1 forces the anchored rule lists, as gpu_tuning.generator 3);
  * NULL with *err when the image does not allow the fast generator or the
  * build has no CUDA code.  explore_gpu_fast_info: the tables' successor
- * bound, whether every state needs the successor set (always_dedup), which
- * rule search they use.  explore_gpu_fast_successors: the records (label,
+ * bound, the bound of the states that need the successor set (set_bound:
+ * it sizes the sets when no graph is recorded), whether every state needs
+ * the set (always_dedup), which rule search they use.  explore_gpu_fast_successors: the records (label,
  * vector of img->words words) the generator yields for vec, in its order,
  * the first cap of them into labels/vecs and their number into *count;
  * *needs_set = 0 when the tables prove the records distinct. */
 struct explore_gpu_fast;
 struct explore_gpu_fast *explore_gpu_fast_open(const struct image *img, int anchored, struct wx_error *err);
-void explore_gpu_fast_info(const struct explore_gpu_fast *x, uint64_t *bound, int *always_dedup, int *anchored);
+void explore_gpu_fast_info(const struct explore_gpu_fast *x, uint64_t *bound, uint64_t *set_bound, int *always_dedup,
+                           int *anchored);
 int explore_gpu_fast_successors(const struct explore_gpu_fast *x, const uint32_t *vec, uint32_t *labels,
                                 uint32_t *vecs, uint64_t cap, uint64_t *count, int *needs_set, struct wx_error *err);
 void explore_gpu_fast_close(struct explore_gpu_fast *x);

@@ -47,10 +47,11 @@ struct explore_gpu_fast *explore_gpu_fast_open(const struct image *img, int anch
     return NULL;
 }
 
-void explore_gpu_fast_info(const struct explore_gpu_fast *x, uint64_t *bound, int *always_dedup, int *anchored)
+void explore_gpu_fast_info(const struct explore_gpu_fast *x, uint64_t *bound, uint64_t *set_bound, int *always_dedup,
+                           int *anchored)
 {
     (void)x;
-    *bound = 0, *always_dedup = 0, *anchored = 0;
+    *bound = *set_bound = 0, *always_dedup = 0, *anchored = 0;
 }
 
 int explore_gpu_fast_successors(const struct explore_gpu_fast *x, const uint32_t *vec, uint32_t *labels,

@@ -7,7 +7,9 @@
  * networks, with the blocked-rule masks and with the anchored rule lists,
  *   - the records it yields, uniqued, are the reference's successors;
  *   - their number stays within the tables' successor bound (which sizes
- *     the per-state sets on the GPU: a low bound would overflow them);
+ *     the per-state sets on the GPU: a low bound would overflow them), and,
+ *     for a state that needs its set, within the set bound (which sizes
+ *     the sets when no graph is recorded);
  *   - a state the tables prove free of duplicates (needs_set == 0) yields
  *     no record twice (else the GPU, which then skips the set, would count
  *     a transition twice).
@@ -34,9 +36,9 @@ static int check_image(const struct image *img, int anchored, const char *tag, u
     struct explore_gpu_fast *x = explore_gpu_fast_open(img, anchored, &err);
     if (!x)
         return 0;
-    uint64_t bound;
+    uint64_t bound, set_bound;
     int always, anch;
-    explore_gpu_fast_info(x, &bound, &always, &anch);
+    explore_gpu_fast_info(x, &bound, &set_bound, &always, &anch);
     struct ref_result ref;
     ref_explore(img, NULL, 0, max_states, &ref);
     const uint32_t W = img->words;
@@ -63,6 +65,13 @@ static int check_image(const struct image *img, int anchored, const char *tag, u
         if (k > bound) {
             snprintf(why, sizeof why, "state %llu: %llu records above the bound %llu", (unsigned long long)s,
                      (unsigned long long)k, (unsigned long long)bound);
+            break;
+        }
+        /* the sets of plain exploration are sized by set_bound: a state
+         * that needs one must stay within it */
+        if (needs_set && k > set_bound) {
+            snprintf(why, sizeof why, "state %llu: needs its successor set, %llu records above the set bound %llu",
+                     (unsigned long long)s, (unsigned long long)k, (unsigned long long)set_bound);
             break;
         }
         got.n = 0;

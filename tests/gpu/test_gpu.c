@@ -597,9 +597,9 @@ static void shared_runs(int variant)
     struct explore_gpu_fast *fx = explore_gpu_fast_open(&h.img, 0, &err);
     int always = -1, set0 = -1, set1 = -1;
     if (fx) {
-        uint64_t bound = 0, cnt = 0;
+        uint64_t bound = 0, set_bound = 0, cnt = 0;
         int anchored = 0;
-        explore_gpu_fast_info(fx, &bound, &always, &anchored);
+        explore_gpu_fast_info(fx, &bound, &set_bound, &always, &anchored);
         uint32_t v[2] = {0, 0};
         explore_gpu_fast_successors(fx, v, NULL, NULL, 0, &cnt, &set0, &err);
         v[0] = 1u << h.img.first_bit[1]; /* component 1 in state 1 */
