@@ -99,13 +99,15 @@ __device__ __forceinline__ int cache_install(uint32_t *cache, uint32_t C, uint32
                                              const uint32_t *v, unsigned long long h, uint32_t *row)
 {
     uint32_t s = (uint32_t)(((h >> 32) * (unsigned long long)C) >> 32);
+    /* the keys are built per probe: hoisted out of the loop they made
+     * buffers n=27 and philosophers n=12 (1- and 2-word rows) 5-12 %
+     * slower (H100, 2026-11-27, tenth session's review, same call) */
     for (uint32_t j = 0; j < probes && j < C; j++, s = (s + 1 == C) ? 0 : s + 1) {
         bool empty, same;
         if (sw == 4) {
-            const gpu_u128 key = {(unsigned long long)v[0] | (unsigned long long)v[1] << 32,
-                                  (unsigned long long)v[2] | (unsigned long long)v[3] << 32};
-            const gpu_u128 old = atomicCAS((gpu_u128 *)(cache + (size_t)s * 4), gpu_u128{~0ull, ~0ull}, key);
-            empty = old.lo == ~0ull && old.hi == ~0ull;
+            const gpu_u128 key = key128(v);
+            const gpu_u128 old = atomicCAS((gpu_u128 *)(cache + (size_t)s * 4), GPU_EMPTY128, key);
+            empty = gpu_u128_eq(old, GPU_EMPTY128);
             same = gpu_u128_eq(old, key);
         } else if (sw == 2) {
             const unsigned long long key = (unsigned long long)v[0] | (unsigned long long)v[1] << 32;

@@ -97,6 +97,15 @@ static __device__ __forceinline__ bool gpu_u128_eq(gpu_u128 a, gpu_u128 b)
     return a.lo == b.lo && a.hi == b.hi;
 }
 
+/* A key of 4 words (any pointer) as a 16-byte slot or row value: the
+ * control word is the high half's high word. */
+static __device__ __forceinline__ gpu_u128 key128(const uint32_t *v)
+{
+    return gpu_u128{(unsigned long long)v[0] | (unsigned long long)v[1] << 32,
+                    (unsigned long long)v[2] | (unsigned long long)v[3] << 32};
+}
+#define GPU_EMPTY128 (gpu_u128{~0ull, ~0ull})
+
 /* One step of a bounded wait for a reserved slot's writer, by one thread;
  * only called once a RESERVED slot was met, so the insert's fast path
  * pays nothing.  *t0 is 0 before the insert's first wait and then holds

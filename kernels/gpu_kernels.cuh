@@ -16,8 +16,9 @@
  *           thread per successor where the flush also inserts one row per
  *           thread, else one warp-wide insert after the other);
  *   flush   the cache rows go into the global table: one row per thread
- *           with one-CAS inserts (slots of <= 2 words), else one row at a
- *           time per warp (reserve/write/publish, gpu_table.cuh); a vector
+ *           with one-CAS inserts (slots of 1, 2 or 4 words), else one row
+ *           per thread (slots of <= 32 words) or one row at a time per warp
+ *           with reserve/write/publish (gpu_table.cuh); a vector
  *           that turns out to be new is, while its slot is still reserved,
  *           given a place: the block's next tile (async mode: forwarding),
  *           else the output queue, else (async, queue full) it is published
@@ -214,9 +215,11 @@ __device__ __forceinline__ unsigned long long insert_one_rwp(const gpu_params &p
     return slot;
 }
 
-/* Stores a vector that is not in the cache; see gpu_table.cuh for the
- * protocol and gpu_kernels.cuh (top) for the placement of new states.
- * Whole warp, converged.  Returns the slot, or GPU_NO_SLOT (table full). */
+/* Stores a vector that is not in the cache, reserve/write/publish (the
+ * one-shot layouts insert one vector per thread, insert_one); see
+ * gpu_table.cuh for the protocol and gpu_kernels.cuh (top) for the
+ * placement of new states.  Whole warp, converged.  Returns the slot, or
+ * GPU_NO_SLOT (table full). */
 __device__ __noinline__ unsigned long long insert_global(const gpu_params &p, blk &b, const uint32_t *v,
                                                          unsigned long long h, unsigned long long src_slot,
                                                          uint32_t lab, uint32_t *next_vec,
@@ -224,8 +227,7 @@ __device__ __noinline__ unsigned long long insert_global(const gpu_params &p, bl
 {
     const uint32_t lane = threadIdx.x & 31u;
     unsigned long long slot = 0;
-    const int r = p.oneshot ? tbl_find_or_install(p, v, h, gpu_hash2(h), &slot)
-                            : tbl_find_or_reserve(p, v, h, gpu_hash2(h), &slot);
+    const int r = tbl_find_or_reserve(p, v, h, gpu_hash2(h), &slot);
     /* every lane has read the key (often the leader lane's scratch row,
      * which its owner overwrites with its next successor) */
     __syncwarp();
@@ -236,20 +238,6 @@ __device__ __noinline__ unsigned long long insert_global(const gpu_params &p, bl
     }
     if (r == TBL_FOUND)
         return slot;
-    if (p.oneshot) {
-        uint32_t fpos = 0xffffffffu;
-        if (lane == 0)
-            fpos = place_installed(p, b, slot, src_slot, lab);
-        fpos = __shfl_sync(GPU_FULL, fpos, 0);
-        if (fpos != 0xffffffffu) {
-            for (uint32_t q = lane; q < p.sw; q += 32)
-                next_vec[(size_t)fpos * p.sw + q] = v[q];
-            if (lane == 0)
-                next_slot[fpos] = slot;
-        }
-        __syncwarp();
-        return slot;
-    }
     uint32_t flag = 0, fpos = 0xffffffffu;
     if (lane == 0) {
         atomicAdd(&b.states, 1ull);

@@ -260,18 +260,11 @@ __device__ __forceinline__ gpu_u128 ld_relaxed128(const uint32_t *p)
     return v;
 }
 
-/* A key of 4 words as a 16-byte slot value (control word in the high
- * half's high word), and the slot's new bit there. */
-__device__ __forceinline__ gpu_u128 key128(const uint32_t *v)
-{
-    return gpu_u128{(unsigned long long)v[0] | (unsigned long long)v[1] << 32,
-                    (unsigned long long)v[2] | (unsigned long long)v[3] << 32};
-}
+/* The new bit of a 16-byte slot, in its high half (key128). */
 #define GPU_NEW_BIT_HI ((unsigned long long)GPU_NEW_BIT << 32)
-#define GPU_EMPTY128 (gpu_u128{~0ull, ~0ull})
 
-/* The whole one-shot insert of a 16-byte slot by one thread, from slot k0
- * of the bucket at base: reads two slots at a time (both loads in flight
+/* The whole one-shot insert of a 16-byte slot by one thread into the
+ * bucket at base: reads two slots at a time (both loads in flight
  * together), and on the first EMPTY one installs key | new bit with one
  * 128-bit atomicCAS, whose returned value decides at once (EMPTY: ours;
  * the key: found; another key: that slot is final, go on).  1 installed,
@@ -302,94 +295,30 @@ __device__ __forceinline__ int tbl_bucket_install128(uint32_t *base, uint32_t sp
 }
 
 /* One-shot insert, for slots of sw = 1, 2 or 4 words (p.oneshot; vectors
- * of three words get a fourth, all-zero control word for it, explore.cu).
- * A slot of one, two or four words is 4-, 8- or 16-byte aligned, so it can
- * be read with one load and written with one atomicCAS (128 bits: sm_90):
- * a reader sees either EMPTY or the whole vector, never a part of it.  So no slot is ever RESERVED, no fence is
- * needed before comparing, and the whole vector is installed by
+ * of three words get a fourth, all-zero control word for it, explore.cu),
+ * by one thread (one line per bucket).  A slot of one, two or four words is
+ * 4-, 8- or 16-byte aligned, so it can be read with one load and written
+ * with one atomicCAS (128 bits: sm_90): a reader sees either EMPTY or the
+ * whole vector, never a part of it.  So no slot is ever RESERVED, no fence
+ * is needed before comparing, and the whole vector is installed by
  *     atomicCAS(slot, EMPTY, key | GPU_NEW_BIT)
- * on the first EMPTY slot of the bucket (one lane, then broadcast).  The
- * reasoning of the general protocol carries over: slots still fill in
- * order, a CAS succeeds only on the first EMPTY slot of the reader's view,
- * whose earlier slots it compared, and a failed CAS re-reads the bucket.
- * The new vector is published NEW (unclaimed); insert_global then claims it
- * with atomicAnd like a scanner would, so the rule "whoever clears the new
- * bit expands the state" still decides.  Whole warp, converged.  Returns
- * TBL_FOUND, TBL_RESERVED (meaning: installed by this warp), TBL_FULL or
- * TBL_SPIN. */
-__device__ __noinline__ int tbl_find_or_install(const gpu_params &p, const uint32_t *v, unsigned long long h1,
-                                                unsigned long long h2, unsigned long long *slot)
-{
-    const uint32_t lane = threadIdx.x & 31u;
-    const uint32_t sw = p.sw, spb = p.spb; /* sw 1: 32 slots; sw 2: 16; sw 4: 8 */
-    if (sw == 4) {
-        /* lane 0 alone: the per-thread bucket walk */
-        const gpu_u128 key = key128(v);
-        for (uint32_t i = 0; i < p.probe_bound; i++) {
-            const unsigned long long b = __umul64hi(h1 + (unsigned long long)i * h2, p.nbuckets);
-            uint32_t k = 0;
-            int r = -1;
-            if (lane == 0)
-                r = tbl_bucket_install128(p.table + b * p.bw, spb, key, &k);
-            r = __shfl_sync(GPU_FULL, r, 0);
-            k = __shfl_sync(GPU_FULL, k, 0);
-            if (r >= 0) {
-                *slot = b * spb + k;
-                return r ? TBL_RESERVED : TBL_FOUND;
-            }
-        }
-        return TBL_FULL;
-    }
-    const bool inslot = lane < spb;
-    /* key and EMPTY as the slot's bytes: control word in the high half */
-    const unsigned long long key = sw == 1 ? (unsigned long long)v[0]
-                                           : ((unsigned long long)v[1] << 32) | v[0];
-    const unsigned long long empty = sw == 1 ? GPU_EMPTY : ~0ull;
-    const unsigned long long newbit = sw == 1 ? GPU_NEW_BIT : (unsigned long long)GPU_NEW_BIT << 32;
-    uint32_t spins = 0;
-    for (uint32_t i = 0; i < p.probe_bound; i++) {
-        const unsigned long long b = __umul64hi(h1 + (unsigned long long)i * h2, p.nbuckets);
-        uint32_t *base = p.table + b * p.bw;
-        for (;;) {
-            if (++spins > GPU_SPIN_LIMIT)
-                return TBL_SPIN;
-            unsigned long long w = empty;
-            if (inslot)
-                w = sw == 1 ? (unsigned long long)ld_relaxed(base + lane) : ld_relaxed64(base + 2 * lane);
-            const uint32_t m = __ballot_sync(GPU_FULL, inslot && w != empty && (w & ~newbit) == key);
-            if (m) {
-                *slot = b * spb + (__ffs(m) - 1);
-                return TBL_FOUND;
-            }
-            const uint32_t emp = __ballot_sync(GPU_FULL, inslot && w == empty);
-            if (!emp)
-                break; /* full, key absent: next bucket */
-            const uint32_t el = __ffs(emp) - 1;
-            unsigned long long old = 0;
-            if (lane == el)
-                old = sw == 1 ? (unsigned long long)atomicCAS(base + el, GPU_EMPTY, (uint32_t)key | GPU_NEW_BIT)
-                              : atomicCAS((unsigned long long *)(base + 2 * el), ~0ull, key | newbit);
-            old = __shfl_sync(GPU_FULL, old, el);
-            if (old == empty) {
-                *slot = b * spb + el;
-                return TBL_RESERVED;
-            }
-            /* someone else took the slot, maybe for this key: re-read */
-        }
-    }
-    return TBL_FULL;
-}
-
-/* The one-shot insert by one thread (sw <= 2 or 4, one line per bucket): the
- * same steps as tbl_find_or_install, but the thread reads the bucket
- * itself, 16 bytes at a time (two 8-byte loads, each single-copy atomic),
- * and stops at the first match or the first EMPTY slot.  Stopping there is
- * sound because slots fill in order: a slot after an EMPTY one was EMPTY
- * too when this thread read it, and an inserter of the same key must fill
- * the EMPTY slot first.  With the table sized from free memory most
- * buckets hold a slot or two, so one 16-byte read usually decides, and 32
- * threads of a warp insert 32 vectors at once instead of one after the
- * other (the warp-wide insert pays one memory round trip per vector). */
+ * on the first EMPTY slot of the bucket.  The reasoning of the general
+ * protocol carries over: slots still fill in order, a CAS succeeds only on
+ * the first EMPTY slot of the reader's view, whose earlier slots it
+ * compared, and a failed CAS shows the slot's final content.  The new
+ * vector is published NEW (unclaimed); the caller then claims it with
+ * atomicAnd like a scanner would (place_installed), so the rule "whoever
+ * clears the new bit expands the state" still decides.
+ * The thread reads the bucket 16 bytes at a time (two 8-byte loads, each
+ * single-copy atomic; 16-byte slots: tbl_bucket_install128) and stops at
+ * the first match or the first EMPTY slot.  Stopping there is sound
+ * because slots fill in order: a slot after an EMPTY one was EMPTY too when
+ * this thread read it, and an inserter of the same key must fill the EMPTY
+ * slot first.  With the table sized from free memory most buckets hold a
+ * slot or two, so one read usually decides, and 32 threads of a warp insert
+ * 32 vectors at once (a warp-wide insert pays one memory round trip per
+ * vector).  Returns TBL_FOUND, TBL_RESERVED (meaning: installed by this
+ * thread), TBL_FULL or TBL_SPIN. */
 __device__ __noinline__ int tbl_find_or_install_thread(const gpu_params &p, const uint32_t *v, unsigned long long h1,
                                                        unsigned long long h2, unsigned long long *slot)
 {
