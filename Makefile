@@ -23,14 +23,15 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=bin/tests/%)
 INC      := -I. -I$(B)/gen
 
-CU_SRC := $(if $(NVCC),$(wildcard kernels/*.cu))
+CU_SRC := $(if $(NVCC),$(shell find kernels -name '*.cu' | sort))
+CU_HDR := $(shell find kernels -name '*.cuh' -o -name '*.h' | sort)
 ifneq ($(CU_SRC),)
   GPU_OBJ := $(CU_SRC:%.cu=$(B)/obj/%.o)
   GPU_LIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static -ldl -lrt -lstdc++
   GPU_DEF := -DWX_HAVE_CUDA=1
 else
   # Without nvcc every GPU module is replaced by its stub kernels/nogpu*.c.
-  GPU_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(wildcard kernels/nogpu*.c))
+  GPU_OBJ := $(patsubst %.c,$(B)/obj/%.o,$(shell find kernels -name 'nogpu*.c' | sort))
   GPU_LIBS :=
   GPU_DEF :=
 endif
@@ -75,7 +76,7 @@ $(B)/obj/%.o: %.c | $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(GPU_DEF) $(DEPS) $(INC) -c $< -o $@
 
-$(B)/obj/kernels/%.o: kernels/%.cu $(wildcard kernels/*.cuh) network/image.h explorer/explore.h
+$(B)/obj/kernels/%.o: kernels/%.cu $(CU_HDR) network/image.h explorer/explore.h util/config.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) $(INC) -c $< -o $@
 
