@@ -30,6 +30,24 @@ static int parse_uint(const char *s, unsigned long long max, unsigned long long 
     return 0;
 }
 
+/* The GPU explorer's environment knobs (docs/tuning.md, "GPU explorer"):
+ * WARPEX_GPU_TIMELINE (1: print where the time goes) and
+ * WARPEX_GPU_GROW_FROM (SIZE or none: the first size of a growing table). */
+static int cli_gpu_env(struct gpu_options *g, struct wx_error *err)
+{
+    const char *tl = getenv("WARPEX_GPU_TIMELINE");
+    g->timeline = tl && *tl && strcmp(tl, "0") != 0;
+    const char *e = getenv("WARPEX_GPU_GROW_FROM");
+    if (!(e && *e))
+        return WX_OK;
+    if (!strcmp(e, "none"))
+        g->grow_from = UINT64_MAX;
+    else if (wx_parse_size(e, &g->grow_from) || g->grow_from == 0)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "WARPEX_GPU_GROW_FROM must be a size (e.g. 16G) or none, not '%s'",
+                       e);
+    return WX_OK;
+}
+
 int cli_parse(int argc, char **argv, int first, const char *command,
               struct cli_options *o, struct wx_error *err)
 {
@@ -183,6 +201,9 @@ int cli_parse(int argc, char **argv, int first, const char *command,
 #undef NEED_VALUE
 #undef BAD_VALUE
     }
+    int rc = cli_gpu_env(&o->gpu, err);
+    if (rc)
+        return rc;
     int want = strcmp(command, "convert") ? 1 : 2;
     if (npos != want)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "%s needs %s (try 'warpex help')", command,

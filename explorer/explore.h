@@ -2,7 +2,7 @@
  * explore.h -- the backend-neutral explorer API.
  *
  * explore_seq (simple sequential reference, the test oracle), explore_cpu
- * (multi-threaded, lock-free table) and explore_gpu (kernels/explore.cu)
+ * (multi-threaded, lock-free table) and explore_gpu (kernels/explore/)
  * take the same image and options and fill the same result, so the CLI and
  * the twin tests drive them uniformly.
  *
@@ -70,6 +70,16 @@ struct gpu_options {
                                  (reserve/write/publish inserts): a third
                                  more states in the same memory, slower;
                                  0: 16-byte one-CAS slots */
+    uint64_t grow_from;       /* asynchronous mode without a graph or a
+                                 fixed table size: bytes of the first
+                                 table, which grows; 0 = default
+                                 (util/config.h GX_GROW_FROM), UINT64_MAX =
+                                 no growth (all free memory at once);
+                                 gpu_tuning.grow_from overrides it */
+    int timeline;             /* 1: print where the time goes to stderr
+                                 (kernels/explore/timeline.cu); each mark
+                                 waits for the device, so a timed run is
+                                 not a benchmark */
 };
 
 /* A product graph left in GPU memory by the GPU backend for the GPU analyses

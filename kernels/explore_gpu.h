@@ -1,6 +1,6 @@
 /*
  * explore_gpu.h -- tuning knobs and run statistics of the GPU explorer
- * (kernels/explore.cu), beyond the backend-neutral explorer API.
+ * (kernels/explore/), beyond the backend-neutral explorer API.
  *
  * explore_gpu() (explorer/explore.h) is explore_gpu_tuned() with every knob
  * at its default.  Tests use the knobs to force the rare paths (tiny cache,
@@ -8,13 +8,10 @@
  * use them for sweeps and read the statistics.  The header is C and is
  * included by host code only.
  *
- * Environment (benchmarks and diagnosis): WARPEX_GPU_TIMELINE=1 prints to
- * stderr, for every explore_gpu call, the seconds since its start at each
- * step (device chosen, module loaded, table cleared, every launch with its
- * kernel time and counts, every growth by part, the frees); each mark first
- * synchronises with the device, so it attributes asynchronous work but is
- * not itself a benchmark.  WARPEX_GPU_GROW_FROM=SIZE|none replaces the
- * default first size of a growing table (gpu_tuning.grow_from 0).
+ * The timeline and the first size of a growing table are options
+ * (gpu_options.timeline, gpu_options.grow_from in explorer/explore.h),
+ * which the CLI fills from WARPEX_GPU_TIMELINE and WARPEX_GPU_GROW_FROM
+ * (docs/tuning.md).
  */
 #ifndef WX_EXPLORE_GPU_H
 #define WX_EXPLORE_GPU_H
@@ -47,7 +44,7 @@ struct gpu_tuning {
     int insert_protocol;     /* 0 default = 1: one-CAS inserts where slots
                                 have 1, 2 or 4 words (3-word vectors get a
                                 4th word for it), 2: reserve/write/publish
-                                always (kernels/gpu_table.cuh), 3: one-CAS
+                                always (kernels/explore/gpu_table.cuh), 3: one-CAS
                                 for <= 2 words only, and the cache flush of
                                 wider slots inserts row after row per warp
                                 (the old flush) */
@@ -56,8 +53,7 @@ struct gpu_tuning {
                                 first table; 0 = default (8 GiB or 2^30
                                 slots, whichever is larger, at most
                                 1/4 of the largest table; or
-                                WARPEX_GPU_GROW_FROM from the
-                                environment: bytes or "none"),
+                                gpu_options.grow_from),
                                 UINT64_MAX = no growth (all free memory at
                                 once, as with a fixed size) */
     int profile;             /* 1: clock64 counters per kernel phase (slows
@@ -71,7 +67,7 @@ struct gpu_tuning {
                                 the image allows it (else the general one),
                                 2: the general one (vector groups), 3: as
                                 1 with anchored rule lists even for <= 128
-                                rules (tests); see kernels/gpu_expand.cuh
+                                rules (tests); see kernels/explore/gpu_expand.cuh
                                 and stats.fast_gen, stats.fast_anchored */
 };
 
@@ -96,7 +92,7 @@ struct gpu_run_stats {
     /* tuning.profile: clock64 cycles of the exploration kernel, summed
      * over blocks (phases: fill, scan, expand, flush, edges) and over
      * warps (expansion parts: generation, block cache, direct global
-     * inserts, successor set); see kernels/gpu_int.cuh, GPU_PROF_* */
+     * inserts, successor set); see kernels/explore/gpu_int.cuh, GPU_PROF_* */
     uint64_t prof[9];
     uint32_t slot_words;     /* 32-bit words per stored vector */
     uint32_t group_size;     /* threads per state */
@@ -139,7 +135,7 @@ int explore_device_csr_download(const struct device_csr *dg, uint64_t *offsets, 
 int explore_device_csr_labels_at(const struct device_csr *dg, const uint64_t *edges, uint64_t k,
                                  uint32_t *labels, struct wx_error *err);
 
-/* The fast generator (kernels/gpu_expand.cuh) run on the host, so that the
+/* The fast generator (kernels/explore/gpu_expand.cuh) run on the host, so that the
  * CPU tests check its precompiled tables against a reference generator
  * (no GPU needed).  explore_gpu_fast_open builds the tables for img
  * (anchored: 1 forces the anchored rule lists, as gpu_tuning.generator 3);

@@ -1,5 +1,5 @@
 /*
- * test_fast_gen.c -- the GPU explorer's fast generator (kernels/gpu_expand.cuh)
+ * test_fast_gen.c -- the GPU explorer's fast generator (kernels/explore/gpu_expand.cuh)
  * run on the host through explore_gpu_fast_* (kernels/explore_gpu.h), so
  * that CI, which has nvcc but no GPU, checks its precompiled tables: for
  * every reachable state of random images (tests/gpu/gpu_ref.h, the GPU

@@ -17,6 +17,66 @@
 /* ---- CPU explorer ------------------------------------------------------- */
 
 /* ---- GPU explorer (kernels/explore) ------------------------------------- */
+/* Run-time knobs: struct gpu_options (explorer/explore.h) and struct
+ * gpu_tuning (kernels/explore_gpu.h); docs/tuning.md, "GPU explorer".
+ * Measurements behind the defaults: bench/history/explorer.md. */
+
+/* threads per block of the general generator: 2 blocks of 512 fill an SM (with GX_OCC2) */
+#define GX_THREADS 512u
+/* ... with vectors wider than 32 words (slots of several lines): shared memory runs out first */
+#define GX_WIDE_THREADS 128u
+/* threads per block of the fast generator (one state per thread) */
+#define GX_FAST_THREADS 512u
+/* async mode: iterations per launch at most; between launches the host moves queues and grows the table */
+#define GX_ITERATIONS 64u
+/* async mode: a launch ends once blocks * GX_END_SHARE / 4 blocks have left their loop, not with the slowest */
+#ifndef GX_END_SHARE
+#define GX_END_SHARE 2u
+#endif
+/* threads per state of the general generator, at most: more states in flight per block measured faster */
+#define GX_MAX_GROUP 8u
+/* fast generator: fewer threads per block once its successor sets pass 1/GX_FAST_SET_SHARE of device memory */
+#define GX_FAST_SET_SHARE 6u
+/* global-table buckets probed per insert before the table counts as full */
+#define GX_PROBE_BOUND 64u
+/* block-cache probes per successor (8-byte and smaller rows) */
+#define GX_CACHE_PROBES 16u
+/* ... for the one-shot cache's 16-byte rows: a nearly full cache sends successors to the table sooner */
+#define GX_CACHE_PROBES_WIDE 2u
+/* fewest block-cache rows worth launching with */
+#define GX_MIN_CACHE 32u
+/* most distinct successors of one state (successor-set entries) */
+#define GX_MAX_DEDUPE 16384u
+/* device memory left free when the table takes the rest (bytes) */
+#define GX_SLACK (512ull << 20)
+/* buckets a warp claims per step when it scans the table for work */
+#define GX_SCAN_CHUNK 64u
+/* default kernel variant: compiled for 2 blocks per SM (64 registers), faster than 1 block without spills */
+#define GX_OCC2 1
+/* one-CAS inserts for slots of <= 2 words */
+#define GX_ONESHOT 1
+/* ... and for 3- and 4-word vectors in 16-byte slots (a zero fourth word): one 128-bit CAS per insert */
+#define GX_ONESHOT_WIDE 1
+/* first size of a growing table (bytes): 10^8 states of up to 3 words at a quarter fill, without growing */
+#define GX_GROW_FROM (8ull << 30)
+/* ... and at least this many slots (16-byte slots start at 16 GiB) */
+#define GX_GROW_FROM_SLOTS (1ull << 30)
+/* a growing table grows by this factor (up to the largest table) */
+#define GX_GROW_FACTOR 8u
+/* the edge buffer: 1/GX_EDGE_SHARE of the free memory in entries, so that edges and their CSR sort fit later */
+#define GX_EDGE_SHARE 50u
+/* seconds between progress callbacks */
+#define GX_PROGRESS_SECONDS 1.0
+/* fast generator: a run of local moves this long is shared with the warp's idle lanes (fx_share) */
+#ifndef GPU_SHARE_MIN
+#define GPU_SHARE_MIN 16u
+#endif
+/* a wait for a reserved table slot or cache row longer than this (ns) is a bug, reported, not a hang */
+#ifndef GPU_SPIN_NS
+#define GPU_SPIN_NS 10000000000ull
+#endif
+/* re-reads of a one-CAS insert loop (each failed CAS means a slot was filled) before it reports a bug */
+#define GPU_SPIN_LIMIT (1u << 22)
 
 /* ---- GPU SCC (kernels/scc) ---------------------------------------------- */
 

@@ -531,7 +531,7 @@ static void test_case(const char *tag, const struct image *img, uint64_t expect_
 }
 
 /* Long runs of local moves, shared by the idle lanes of a warp (fx_share
- * in kernels/gpu_expand.cuh).  Component 0: state 0 has L local moves to
+ * in kernels/explore/gpu_expand.cuh).  Component 0: state 0 has L local moves to
  * 1..L (labels 0..12 in turn), state i >= 1 returns to 0 (label 13) unless
  * i % 7 == 0; component 1: state 0 has M moves to 1..M (label 14), the
  * others none.  The initial state is alone in its tile, so 31 lanes idle

@@ -1,7 +1,7 @@
 /*
  * gpu_int.cuh -- internal types of the GPU explorer: the device view of the
  * image, the launch parameters and the control block shared by all blocks.
- * Included by kernels/explore.cu only.
+ * Included by kernels/explore/ only.
  */
 #ifndef WX_GPU_INT_CUH
 #define WX_GPU_INT_CUH
@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <cuda_runtime.h>
 #include <cub/warp/warp_scan.cuh>
+
+#include "../../util/config.h"
 
 #define GPU_WARP 32u
 #define GPU_FULL 0xffffffffu
@@ -26,15 +28,11 @@
 #define GPU_NEW_BIT 0x80000000u
 #define GPU_LOW31 0x7fffffffu
 
-/* FAST: a remaining run of local moves at least this long is shared with
- * the warp's idle lanes (fx_share in gpu_expand.cuh), and images with such
- * a run get the kernel variant that shares.  Short runs are not worth the
- * shuffles: a share costs about one round.  abp d=4000 (H100, 2026-11-27):
- * 16 gave 0.615 / 0.625 s, 64 gave 0.668 / 0.641 s (first version of the
- * sharing code). */
-#ifndef GPU_SHARE_MIN
-#define GPU_SHARE_MIN 16u
-#endif
+/* FAST: a remaining run of local moves at least GPU_SHARE_MIN long
+ * (util/config.h) is shared with the warp's idle lanes (fx_share in
+ * gpu_expand.cuh), and images with such a run get the kernel variant that
+ * shares.  Short runs are not worth the shuffles: a share costs about one
+ * round. */
 
 #define GPU_NO_SLOT 0xffffffffffffffffull
 /* A successor location in the per-state dedupe set: a block-cache slot
@@ -70,21 +68,17 @@ enum {
 };
 
 /* Waits for a reserved slot (a table slot or a block-cache row) are
- * bounded by time: a slot still reserved GPU_SPIN_NS nanoseconds after the
- * wait began means a bug (its writer never publishes), reported as an
- * error instead of a hang.  Natively a writer publishes within
- * microseconds (a few dozen stores, no waits of its own).  The bound was a
- * count of re-reads (2^22), which compute-sanitizer racecheck, slowing and
- * reordering threads, exhausted in one case of test_gpu (40-word vectors,
- * bench/RESULTS.md); a clock does not depend on how fast the waiter loops.
- * 10 s stays short for a person waiting for the error and long for any
- * writer (only a debugger holding the writer for longer would trip it).
- * GPU_SPIN_LIMIT bounds the re-reads of loops that meet no RESERVED slot
- * (the one-CAS inserts: each failed CAS means a slot was filled). */
-#ifndef GPU_SPIN_NS
-#define GPU_SPIN_NS 10000000000ull
-#endif
-#define GPU_SPIN_LIMIT (1u << 22)
+ * bounded by time: a slot still reserved GPU_SPIN_NS nanoseconds
+ * (util/config.h) after the wait began means a bug (its writer never
+ * publishes), reported as an error instead of a hang.  Natively a writer
+ * publishes within microseconds (a few dozen stores, no waits of its own).
+ * A clock, not a count of re-reads: compute-sanitizer racecheck, slowing
+ * and reordering threads, exhausts any count, and a clock does not depend
+ * on how fast the waiter loops.  10 s stays short for a person waiting for
+ * the error and long for any writer (only a debugger holding the writer
+ * for longer would trip it).  GPU_SPIN_LIMIT bounds the re-reads of loops
+ * that meet no RESERVED slot (the one-CAS inserts: each failed CAS means a
+ * slot was filled). */
 
 /* A 16-byte slot or cache row (sw == 4) as one value: atomicCAS takes it
  * whole on sm_90 (global and shared memory). */
@@ -156,7 +150,7 @@ struct gpu_image {
 };
 
 /* The fast generator's tables (gpu_expand.cuh, "fast generator"; built by
- * explore.cu's gx_fast_build).  Images with vectors of <= 4 words and 1..64
+ * fastgen.cu's gx_fast_build).  Images with vectors of <= 4 words and 1..64
  * components.  Deltas are XOR masks on the packed vector
  * read as dw 64-bit words (dw = 1 for 1-2 words, 2 for 3-4 words). */
 struct __align__(32) gpu_fseg {
@@ -165,7 +159,7 @@ struct __align__(32) gpu_fseg {
                                       rule r but offers no entry of r's class
                                       here; anchored (gpu_fast.anchored): the
                                       start and length of the state's list of
-                                      rules anchored at it (explore.cu) */
+                                      rules anchored at it (fastgen.cu) */
     uint32_t loc, nloc;            /* local moves [loc, loc + nloc) */
     uint32_t grp, ngrp;            /* groups [grp, grp + (ngrp & GPU_LOW31)),
                                       sorted by class; bit 31: some entry of this

@@ -25,9 +25,8 @@
  * The waiting thread and the writer may be lanes of one warp: independent thread scheduling
  * (sm_70 and later) guarantees that the diverged writer makes progress, and
  * the waiter's sleeps hand the warp to it: under compute-sanitizer
- * racecheck, test_gpu's 40-word case stalled for over a minute while the
- * wait re-read without sleeping, and no wait lasted 1 ms with the sleep
- * (bench/RESULTS.md, tenth session, race10).
+ * racecheck, a waiter that re-reads without sleeping can keep its writer
+ * from running for minutes (bench/history/explorer.md).
  * Rows are never freed during an iteration, so, as in the global table, a
  * key is stored at most once and a thread that reaches an EMPTY row has seen
  * every row where the key could be.  When `probes` rows are all taken by
@@ -99,9 +98,8 @@ __device__ __forceinline__ int cache_install(uint32_t *cache, uint32_t C, uint32
                                              const uint32_t *v, unsigned long long h, uint32_t *row)
 {
     uint32_t s = (uint32_t)(((h >> 32) * (unsigned long long)C) >> 32);
-    /* the keys are built per probe: hoisted out of the loop they made
-     * buffers n=27 and philosophers n=12 (1- and 2-word rows) 5-12 %
-     * slower (H100, 2026-11-27, tenth session's review, same call) */
+    /* the keys are built per probe: hoisted out of the loop they cost
+     * the 1- and 2-word rows registers and time (bench/history/explorer.md) */
     for (uint32_t j = 0; j < probes && j < C; j++, s = (s + 1 == C) ? 0 : s + 1) {
         bool empty, same;
         if (sw == 4) {

@@ -133,7 +133,7 @@ __device__ __forceinline__ bool ctl_published(uint32_t w)
  * (a slot still reserved after GPU_SPIN_NS: a bug, reported rather than
  * hung on).  Only a RESERVED slot makes the loops wait: every other re-read
  * follows a failed CAS, i.e. a slot that was filled, at most spb per bucket. */
-__device__ __noinline__ int tbl_find_or_reserve(const gpu_params &p, const uint32_t *v,
+static __device__ __noinline__ int tbl_find_or_reserve(const gpu_params &p, const uint32_t *v,
                                                 unsigned long long h1, unsigned long long h2,
                                                 unsigned long long *slot)
 {
@@ -295,7 +295,7 @@ __device__ __forceinline__ int tbl_bucket_install128(uint32_t *base, uint32_t sp
 }
 
 /* One-shot insert, for slots of sw = 1, 2 or 4 words (p.oneshot; vectors
- * of three words get a fourth, all-zero control word for it, explore.cu),
+ * of three words get a fourth, all-zero control word for it, plan.cu),
  * by one thread (one line per bucket).  A slot of one, two or four words is
  * 4-, 8- or 16-byte aligned, so it can be read with one load and written
  * with one atomicCAS (128 bits: sm_90): a reader sees either EMPTY or the
@@ -319,7 +319,7 @@ __device__ __forceinline__ int tbl_bucket_install128(uint32_t *base, uint32_t sp
  * 32 vectors at once (a warp-wide insert pays one memory round trip per
  * vector).  Returns TBL_FOUND, TBL_RESERVED (meaning: installed by this
  * thread), TBL_FULL or TBL_SPIN. */
-__device__ __noinline__ int tbl_find_or_install_thread(const gpu_params &p, const uint32_t *v, unsigned long long h1,
+static __device__ __noinline__ int tbl_find_or_install_thread(const gpu_params &p, const uint32_t *v, unsigned long long h1,
                                                        unsigned long long h2, unsigned long long *slot)
 {
     const uint32_t sw = p.sw, spb = p.spb;
@@ -389,11 +389,10 @@ __device__ __noinline__ int tbl_find_or_install_thread(const gpu_params &p, cons
  * compared every vector stored or being stored before it, and a
  * concurrent inserter of the same key has finished (found), is waited
  * for, or loses the CAS.  Each thread of a warp inserts its own row at
- * once, instead of the warp inserting 32 rows one after the other (the
- * flush of three-word vectors was two thirds of the kernel time on
- * milner n=22, bench/GPU_NOTES.md).  Returns TBL_FOUND or TBL_RESERVED
+ * once, instead of the warp inserting 32 rows one after the other, which
+ * made the flush of three-word vectors dominate the kernel.  Returns TBL_FOUND or TBL_RESERVED
  * with *slot, or TBL_FULL, or TBL_SPIN. */
-__device__ __noinline__ int tbl_find_or_reserve_thread(const gpu_params &p, const uint32_t *v,
+static __device__ __noinline__ int tbl_find_or_reserve_thread(const gpu_params &p, const uint32_t *v,
                                                        unsigned long long h1, unsigned long long h2,
                                                        unsigned long long *slot)
 {

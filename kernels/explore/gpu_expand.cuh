@@ -12,7 +12,7 @@
  * ballots always have all 32 lanes; a group with nothing left to do idles.
  *
  * Order of generation for one state (each lane yields at most one successor
- * per round; the round's successors are then inserted, see explore.cu):
+ * per round; the round's successors are then inserted, see tile.cu):
  *   LOCAL  each thread walks the local entries of its components, one target
  *          per round (slot by slot: nondeterministic local targets all
  *          appear).  While doing so it records, per component, where its
@@ -52,7 +52,7 @@
  *
  * The set is sized for the worst case (D >= twice the image's bound on a
  * state's successors, up to GX_MAX_DEDUPE; with the fast generator and no
- * graph, the bound of the states that use the set, explore.cu's
+ * graph, the bound of the states that use the set, plan.cu's
  * set_bound), which can be thousands of entries when one component offers
  * thousands of actions (abp d=4000 with edges: D = 8192, 128 KiB per
  * group; without, D = 16: its sender offers them only in states without
@@ -68,7 +68,7 @@
 #ifndef WX_GPU_EXPAND_CUH
 #define WX_GPU_EXPAND_CUH
 
-#include "../network/image.h"
+#include "../../network/image.h"
 #include "gpu_int.cuh"
 #include "gpu_table.cuh"
 
@@ -325,7 +325,7 @@ __device__ __forceinline__ bool next_rule(const gpu_image &g, gen_state &st, uin
 /* ---- the fast generator (gpu_params.fast; one thread per state, G == 1) ----
  *
  * For images with vectors of <= 4 words and 1..64 components
- * (gx_fast_build in explore.cu decides; the general generator above
+ * (gx_fast_build in fastgen.cu decides; the general generator above
  * serves every other image, and gpu_tuning.generator forces either).  The
  * vector is read as one or two 64-bit words (lo, hi).  A component in
  * local state s moving to t changes it by the XOR delta (s ^ t) <<
@@ -663,9 +663,7 @@ __device__ __forceinline__ void fx_share(fast_state &fs, uint32_t lane, bool use
         return;
     const bool run = fs.phase == FX_LOCAL || fs.phase == FX_LOAN;
     const uint32_t left = run ? fs.jend - fs.j : 0u;
-    /* the donor: the longest run (ties: the highest lane); the first lane
-     * with a long run did about as well on abp d=4000 (first version of this
-     * code, H100: 0.629 / 0.648 s against 0.615 / 0.625 s); the longest run
+    /* the donor: the longest run (ties: the highest lane): the longest run
      * is what bounds the warp's remaining rounds, so it is split first */
     const uint32_t key = left >= GPU_SHARE_MIN ? min(left, 0x7ffffffu) << 5 | lane : 0u;
     const uint32_t top = __reduce_max_sync(0xffffffffu, key);

@@ -1,0 +1,228 @@
+/*
+ * memory.cu -- the GPU explorer's device memory: every allocation is
+ * listed in struct gx (gx_malloc) and freed by gx_free, or earlier by
+ * gx_release; the image upload (texture objects over linear memory, or
+ * plain loads) and the fast generator's tables; the allocations fixed for
+ * the whole exploration (control block, saved tiles, global group buffers
+ * and successor sets).
+ */
+#include <string.h>
+
+#include "gx.h"
+
+int gx_malloc(struct gx *g, void **ptr, size_t bytes, const char *what, struct wx_error *err)
+{
+    if (bytes == 0)
+        bytes = 16;
+    cudaError_t e = cudaMalloc(ptr, bytes);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        *ptr = NULL;
+        return wx_fail(err, e == cudaErrorMemoryAllocation ? WX_ELIMIT : WX_ESYSTEM, NULL, 0, 0,
+                       "cannot allocate %zu bytes of device memory for %s: %s", bytes, what, cudaGetErrorString(e));
+    }
+    g->devsz[g->ndev] = bytes;
+    g->dev[g->ndev++] = *ptr;
+    g->bytes += bytes;
+    if (g->bytes > g->peak)
+        g->peak = g->bytes;
+    return WX_OK;
+}
+
+static int gx_upload(struct gx *g, void **dptr, const void *src, size_t bytes, const char *what,
+                     struct wx_error *err)
+{
+    int rc = gx_malloc(g, dptr, bytes, what, err);
+    if (rc)
+        return rc;
+    if (bytes && src)
+        CUDA_CHECK_NAMED(cudaMemcpy(*dptr, src, bytes, cudaMemcpyHostToDevice), what);
+out:
+    return rc;
+}
+
+static int gx_texture(struct gx *g, cudaTextureObject_t *t, const void *dptr, size_t elems, int two,
+                      struct wx_error *err)
+{
+    cudaResourceDesc rd;
+    memset(&rd, 0, sizeof rd);
+    rd.resType = cudaResourceTypeLinear;
+    rd.res.linear.devPtr = (void *)dptr;
+    rd.res.linear.desc = two ? cudaCreateChannelDesc<uint2>() : cudaCreateChannelDesc<unsigned int>();
+    rd.res.linear.sizeInBytes = (elems ? elems : 1) * (two ? 8 : 4);
+    cudaTextureDesc td;
+    memset(&td, 0, sizeof td);
+    td.readMode = cudaReadModeElementType;
+    int rc = WX_OK;
+    CUDA_CHECK(cudaCreateTextureObject(t, &rd, &td, NULL));
+    g->tex[g->ntex++] = *t;
+out:
+    return rc;
+}
+
+/* Frees one allocation early (its entry leaves the list). */
+void gx_release(struct gx *g, void *ptr)
+{
+    for (int i = 0; i < g->ndev; i++)
+        if (g->dev[i] == ptr) {
+            cudaFree(ptr);
+            g->bytes -= g->devsz[i];
+            g->ndev--;
+            g->dev[i] = g->dev[g->ndev];
+            g->devsz[i] = g->devsz[g->ndev];
+            return;
+        }
+}
+
+void gx_free(struct gx *g)
+{
+    for (int i = 0; i < g->ntex; i++)
+        cudaDestroyTextureObject(g->tex[i]);
+    for (int i = 0; i < g->ndev; i++) {
+        cudaFree(g->dev[i]);
+        if (g->devsz[i] >= (64u << 20))
+            gx_mark(g, "  cudaFree %zu bytes", g->devsz[i]);
+    }
+    (void)cudaGetLastError();
+    free(g->h_src);
+    free(g->h_dst);
+    free(g->h_lab);
+}
+
+/* Uploads the image (and the fast generator's tables when it runs) into
+ * g->p.img / g->p.fx, with texture objects over the image's arrays when
+ * g->use_tex. */
+int gx_upload_image(struct gx *g, struct wx_error *err)
+{
+    int rc = WX_OK;
+    const struct image *img = g->img;
+    const struct explore_options *opt = g->opt;
+    const struct gx_fast_host &fh = g->fh;
+    struct gpu_params &p = g->p;
+    const uint32_t n = img->n_comps, W = img->words;
+    struct gpu_image &gi = p.img;
+    gi.n_comps = n;
+    gi.words = W;
+    gi.act_bits = img->act_bits;
+    gi.mask_words = img->mask_words;
+    gi.n_labels = img->n_labels;
+    gi.n_classes = img->n_classes;
+    void *d;
+    if ((rc = gx_upload(g, &d, img->proc_offsets, (n + 1) * 4ull, "proc_offsets", err)))
+        goto out;
+    gi.proc_off = (const uint32_t *)d;
+    if ((rc = gx_upload(g, &d, img->state_offsets, img->proc_offsets[n] * 4ull, "state_offsets", err)))
+        goto out;
+    gi.state_off = (const uint32_t *)d;
+    if ((rc = gx_upload(g, &d, img->first_bit, (n + 1) * 4ull, "first_bit", err)))
+        goto out;
+    gi.first_bit = (const uint32_t *)d;
+    if ((rc = gx_upload(g, &d, img->state_bits, n * 4ull, "state_bits", err)))
+        goto out;
+    gi.state_bits = (const uint32_t *)d;
+    if ((rc = gx_upload(g, &d, img->class_rule_start, img->n_classes ? (img->n_classes + 1) * 4ull : 0,
+                        "class_rule_start", err)))
+        goto out;
+    gi.class_rule_start = (const uint32_t *)d;
+    if ((rc = gx_upload(g, &d, img->class_result, img->n_classes * 4ull, "class_result", err)))
+        goto out;
+    gi.class_result = (const uint32_t *)d;
+    if ((rc = gx_upload(g, &d, img->rule_mask, (size_t)img->n_rules * img->mask_words * 4, "rule_mask", err)))
+        goto out;
+    gi.rule_mask = (const uint32_t *)d;
+    if ((rc = gx_upload(g, &d, img->trans, (size_t)img->n_entries * 8, "transition entries", err)))
+        goto out;
+    gi.trans = (const uint2 *)d;
+    if (p.fast) {
+        struct gpu_fast &fx = p.fx;
+        const size_t dw = fh.dw;
+        if ((rc = gx_upload(g, &d, fh.comp, n * sizeof(uint4), "fast generator: components", err)))
+            goto out;
+        fx.comp = (const uint4 *)d;
+        if ((rc = gx_upload(g, &d, fh.seg, (fh.nseg + 1) * sizeof(gpu_fseg), "fast generator: segments", err)))
+            goto out;
+        fx.seg = (const gpu_fseg *)d;
+        if ((rc = gx_upload(g, &d, fh.loc_lab, (fh.nloc + 1) * 4, "fast generator: local labels", err)))
+            goto out;
+        fx.loc_lab = (const uint32_t *)d;
+        if ((rc = gx_upload(g, &d, fh.loc_d, (fh.nloc + 1) * dw * 8, "fast generator: local deltas", err)))
+            goto out;
+        fx.loc_d = (const unsigned long long *)d;
+        if ((rc = gx_upload(g, &d, fh.grp, (fh.ngrp + 1) * sizeof(uint4), "fast generator: groups", err)))
+            goto out;
+        fx.grp = (const uint4 *)d;
+        if ((rc = gx_upload(g, &d, fh.d, (fh.nsync + 1) * dw * 8, "fast generator: sync deltas", err)))
+            goto out;
+        fx.d = (const unsigned long long *)d;
+        if ((rc = gx_upload(g, &d, fh.rmask, (fh.nrules + 1) * 8, "fast generator: rule masks", err)))
+            goto out;
+        fx.rmask = (const unsigned long long *)d;
+        if ((rc = gx_upload(g, &d, fh.rinfo, (fh.nrules + 1) * sizeof(uint2), "fast generator: rules", err)))
+            goto out;
+        fx.rinfo = (const uint2 *)d;
+        if ((rc = gx_upload(g, &d, fh.arule, (fh.narule + 1) * 4, "fast generator: anchored rules", err)))
+            goto out;
+        fx.arule = (const uint32_t *)d;
+        gx_fast_scalars(&fh, &fx);
+    }
+    if (opt->action_match) {
+        if ((rc = gx_upload(g, &d, opt->action_match, img->n_labels, "action flags", err)))
+            goto out;
+        gi.action = (const uint8_t *)d;
+    }
+    if (g->use_tex) {
+        if ((rc = gx_texture(g, &gi.t_proc_off, gi.proc_off, n + 1, 0, err)) ||
+            (rc = gx_texture(g, &gi.t_state_off, gi.state_off, img->proc_offsets[n], 0, err)) ||
+            (rc = gx_texture(g, &gi.t_first_bit, gi.first_bit, n + 1, 0, err)) ||
+            (rc = gx_texture(g, &gi.t_state_bits, gi.state_bits, n, 0, err)) ||
+            (rc = gx_texture(g, &gi.t_class_rule_start, gi.class_rule_start, img->n_classes + 1, 0, err)) ||
+            (rc = gx_texture(g, &gi.t_class_result, gi.class_result, img->n_classes, 0, err)) ||
+            (rc = gx_texture(g, &gi.t_rule_mask, gi.rule_mask, (size_t)img->n_rules * img->mask_words, 0, err)) ||
+            (rc = gx_texture(g, &gi.t_trans, gi.trans, img->n_entries, 1, err)))
+            goto out;
+    }
+
+    gx_mark(g, "image uploaded");
+out:
+    return rc;
+}
+
+/* The allocations fixed for the whole exploration: the control block, the
+ * saved tiles (async mode), the group buffers and successor sets when they
+ * do not fit in shared memory. */
+int gx_fixed_allocations(struct gx *g, struct wx_error *err)
+{
+    int rc = WX_OK;
+    struct gpu_params &p = g->p;
+    const uint32_t n = g->img->n_comps, blocks = g->blocks, T = g->T, D = g->D;
+    void *d;
+    if ((rc = gx_malloc(g, &d, sizeof(struct gpu_ctl), "control block", err)))
+        goto out;
+    g->d_ctl = (struct gpu_ctl *)d;
+    p.ctl = g->d_ctl;
+    if (!g->level) {
+        if ((rc = gx_malloc(g, &d, (size_t)blocks * (T + 1) * 8, "saved tiles", err)))
+            goto out;
+        p.saved = (unsigned long long *)d;
+        CUDA_CHECK(cudaMemset(p.saved, 0, (size_t)blocks * (T + 1) * 8));
+    }
+    if (p.grpbuf_global) {
+        if ((rc = gx_malloc(g, &d, (size_t)blocks * T * n * 16, "group buffers", err)))
+            goto out;
+        p.grpbuf_g = (uint32_t *)d;
+    }
+    if (p.dedupe_global) {
+        /* empty once here; every iteration empties what it used */
+        if ((rc = gx_malloc(g, &d, (size_t)blocks * T * D * 16, "successor sets", err)))
+            goto out;
+        p.dedupe_g = d;
+        CUDA_CHECK(cudaMemset(p.dedupe_g, 0xff, (size_t)blocks * T * D * 16));
+        if ((rc = gx_malloc(g, &d, (size_t)blocks * T * D * 4, "successor lists", err)))
+            goto out;
+        p.dedlist_g = (uint32_t *)d;
+    }
+    gx_mark(g, "fixed allocations (saved tiles %zu B, successor sets %s)", (size_t)blocks * (T + 1) * 8,
+            p.dedupe_global ? "global" : "shared");
+out:
+    return rc;
+}
