@@ -1548,7 +1548,8 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
     struct vi_params par = {.maximize = x->maximize, .epsilon = o->epsilon,
                             .relative = o->relative, .max_iterations = o->max_iterations,
                             .method = o->solver, .threads = o->threads,
-                            .device_memory = o->device_memory, .pi_sweeps = o->pi_sweeps};
+                            .device_memory = o->device_memory, .pi_sweeps = o->pi_sweeps,
+                            .gpu = o->vi_gpu};
     if (shi && x->is_reward && ns && (rc = reward_upper_bound(x, &par, shi, r, err)) != WX_OK)
         goto done;
     if (ns) {

@@ -107,6 +107,7 @@ struct mdpcheck_options {
     mdpcheck_levels_fn solve_levels; /* NULL: SCC blocks on the CPU          */
     uint64_t device_memory;  /* vi_params.device_memory (GPU level solve)    */
     uint64_t pi_sweeps;      /* vi_params.pi_sweeps (solver VI_POLICY)        */
+    struct vi_gpu_tuning vi_gpu; /* vi_params.gpu (GPU kernel pins and caps)  */
     int huge_pages;          /* advise transparent huge pages for the large
                                 work arrays (mdpcheck.c: off by default)     */
     /* Page-locking (kernels/hostpin.h; both NULL: none): the prepared work

@@ -6,7 +6,7 @@
  * choosing S0/S1, collapsing end components, bounds, schedulers: CPU code
  * in analysis/) and the two implementations of the expensive cores:
  * analysis/valiter.c (CPU: multi-threaded Jacobi, sequential Gauss-Seidel)
- * and kernels/valiter.cu (GPU).  Both implementations must accept exactly
+ * and kernels/vi/ (GPU).  Both implementations must accept exactly
  * the same inputs and give the same answers (graph cores: identical sets;
  * numeric core: the same stopping rule, values within the stated epsilon).
  *
@@ -46,7 +46,7 @@
  * whatever other warps already wrote in it.  Both stay sound (monotone
  * operator: every value read is a valid bound) and never take more sweeps
  * than Jacobi, but neither is bit-identical to Jacobi, and the GPU's is not
- * deterministic (see kernels/valiter.cu, vi_sweep_tiles2).  More than max_iterations
+ * deterministic (see kernels/vi/sweep_kernels.cuh, vi_sweep_tiles2).  More than max_iterations
  * sweeps is an error (WX_ELIMIT, "did not converge after N sweeps"), never
  * a silently early answer.
  *
@@ -61,6 +61,7 @@
 #define WX_VALITER_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "../graph/mdp.h"
 #include "../util/error.h"
@@ -101,6 +102,50 @@ struct vi_system {
  * VI_JACOBI. */
 enum vi_method { VI_JACOBI, VI_GAUSS_SEIDEL, VI_POLICY };
 
+/* The GPU sweep kernels ("kinds", kernels/vi/sweep_kernels.cuh).  The
+ * numbers are stable: tests, benchmarks (valiter_gpu_set_kernel,
+ * valiter_gpu_last_kind) and WARPEX_VI_KERNEL name kinds by them.
+ * valiter_solve_gpu chooses one itself (VI_KERNEL_AUTO); a pinned kind it
+ * cannot run on the system at hand falls back as kernels/vi/solve.cu says
+ * (e.g. a packed kind on a system that cannot be packed).  Every kind gives
+ * the same values (in-place kinds: sound, not bit-identical).  Kinds marked
+ * "measurement" are never chosen automatically (kernels/vi/sweep_variants.cu). */
+enum vi_kernel {
+    VI_KERNEL_AUTO = 0,
+    VI_KERNEL_CHOICES = 1,               /* measurement: G lanes per state over its choices */
+    VI_KERNEL_ENTRIES = 2,               /* measurement: G lanes per state over each choice's entries */
+    VI_KERNEL_TILES = 3,                 /* tiles, 64-bit offsets (when 32-bit ones do not fit) */
+    VI_KERNEL_TILES_6B = 4,              /* measurement: kind 3 capped for 6 blocks per SM */
+    VI_KERNEL_TILES2 = 5,                /* measurement: tiles2, Jacobi (kind 7's Jacobi twin) */
+    VI_KERNEL_TILES2_LATE = 6,           /* measurement: kind 5 without its early loads */
+    VI_KERNEL_TILES2_INPLACE = 7,        /* tiles2 in place: unpacked VI_GAUSS_SEIDEL */
+    VI_KERNEL_PACKED_EVICT = 8,          /* packed, evict-first loads */
+    VI_KERNEL_PACKED_INPLACE_EVICT = 9,  /* packed in place, evict-first */
+    VI_KERNEL_PACKED_CACHED = 10,        /* packed, cached loads */
+    VI_KERNEL_PACKED_INPLACE_CACHED = 11,/* packed in place, cached */
+    VI_KERNEL_PACKED_AHEAD = 12,         /* measurement: packed, entry words a tile ahead */
+    VI_KERNEL_PACKED_AHEAD_INPLACE = 13, /* measurement: kind 12 in place */
+    VI_KERNEL_PERSIST_CACHED = 14,       /* persistent packed, cached loads */
+    VI_KERNEL_PERSIST_EVICT = 15,        /* persistent packed, evict-first */
+    VI_KERNEL_TILES3 = 16,               /* tiles3: unpacked Jacobi */
+    VI_KERNEL_TILES3_PERSIST = 17,       /* measurement: tiles3, persistent */
+    VI_KERNEL_LAST = VI_KERNEL_TILES3_PERSIST
+};
+
+/* Knobs of the GPU solvers for measurements and tests (all zero: the
+ * defaults).  Library code never reads the environment: the CLI fills
+ * these from the variables documented in docs/tuning.md. */
+struct vi_gpu_tuning {
+    enum vi_kernel kernel;   /* pinned sweep kernel (VI_KERNEL_AUTO: chosen) */
+    int kernel_group;        /* kinds 1 and 2: lanes per state (0: 32)       */
+    int persist_blocks;      /* persistent and tiles3 sweeps: blocks per SM at
+                                most (0: as many as fit)                     */
+    int pi_blocks;           /* VI_POLICY's BiCGSTAB: blocks per SM at most
+                                (0: as many as fit)                          */
+    FILE *pi_trace;          /* VI_POLICY: per-phase device times are written
+                                here (NULL: not traced)                      */
+};
+
 struct vi_params {
     int maximize;            /* 1: opt = max, 0: opt = min                    */
     double epsilon;          /* > 0                                           */
@@ -114,6 +159,7 @@ struct vi_params {
     uint64_t pi_sweeps;      /* VI_POLICY: step 1's sweeps at most (0:
                                 VI_PI_SWEEPS; tests use 1 to reach the policy
                                 steps on small systems)                       */
+    struct vi_gpu_tuning gpu; /* GPU only: kernel pins and caps (above)      */
 };
 
 struct vi_stats {

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/bench_gpu_valiter.sh -- value iteration on the GPU (kernels/valiter.cu)
+# bench/bench_gpu_valiter.sh -- value iteration on the GPU (kernels/vi/)
 # against the CPU on all host cores, on synthetic MDPs with >= 10^8
 # transitions generated in memory on the machine that runs the benchmark.
 #
@@ -23,7 +23,7 @@
 # choice; constants 8 B per choice; 12 B per entry: 4 B target + 8 B
 # probability) and each vector read once and written once (16 B per state
 # for lo, 16 more for hi).
-# The packed sweep (kernels/valiter.cu, automatic where a system has <= 256
+# The packed sweep (kernels/vi/, automatic where a system has <= 256
 # distinct probabilities and constants: the *-few configs, made with
 # vi_bench --few-numbers) reads 1 B per state, 2 B per choice and 4 B per
 # entry; its rows also give "unpacked bytes" GB/s (kind 5's bytes over the
@@ -146,7 +146,7 @@ if [ $consensus = 1 ]; then
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     # binary, backend, run tag, extra options
     # unpacked*: the same binary with WARPEX_VI_KERNEL=5 (the unpacked sweep
-    # kernel before the tiles3 sweeps; kernels/valiter.cu), tiles3*: =16
+    # kernel before the tiles3 sweeps; kernels/vi/), tiles3*: =16
     # (the unpacked default now), unpacked-inplace*: =7 (kind 5's in-place twin)
     # packed-evict*/packed-cached*: the packed sweep pinned to evict-first
     # (=8) or cached (=10) loads of the streamed arrays; persist-cached*:

@@ -48,6 +48,11 @@ struct cli_options {
     const char *output;      /* convert: the output file */
 };
 
+/* The GPU value-iteration knobs from the environment (cli/env_vi.c,
+ * docs/tuning.md); all zero when none is set. */
+struct vi_gpu_tuning;
+void cli_vi_gpu_env(struct vi_gpu_tuning *t);
+
 /* Parses argv[first..] into o; returns WX_OK or WX_EINPUT (message in err). */
 int cli_parse(int argc, char **argv, int first, const char *command,
               struct cli_options *o, struct wx_error *err);

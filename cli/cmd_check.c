@@ -532,6 +532,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                                   .threads = o.threads, .scheduler = o.sched_out != NULL,
                                   .topological = o.topological,
                                   .device_memory = o.gpu_memory};
+    cli_vi_gpu_env(&mo.vi_gpu);
     if (tl.on)
         mo.trace = tl_trace;
     /* Huge pages for the large work arrays when a GPU may be used: then

@@ -595,6 +595,7 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     struct mdpcheck_options mo = {.sound = 1, .solver = VI_JACOBI,
                                   .epsilon = o->epsilon > 0 ? o->epsilon : 1e-6,
                                   .max_iterations = 1000000};
+    cli_vi_gpu_env(&mo.vi_gpu);
     if (gpu_vi) {
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;

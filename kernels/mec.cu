@@ -27,30 +27,10 @@
 
 extern "C" {
 #include "../analysis/mec.h"
+#include "../util/config.h"
 #include "scc_gpu.h"
 }
-
-#define MEC_BLOCK 256
-#define MEC_SWEEP_BATCH 8  /* attractor sweep pairs between host checks */
-
-static int mec_cuda_fail(struct wx_error *err, cudaError_t e, const char *what, int line)
-{
-    if (e == cudaErrorMemoryAllocation)
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "GPU MEC: out of device memory (%s, mec.cu:%d)",
-                       what, line);
-    return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "GPU MEC: CUDA error '%s' in %s (mec.cu:%d)",
-                   cudaGetErrorString(e), what, line);
-}
-
-#define CK(call)                                                       \
-    do {                                                               \
-        cudaError_t e_ = (call);                                       \
-        if (e_ != cudaSuccess) {                                       \
-            rc = mec_cuda_fail(err, e_, #call, __LINE__);              \
-            goto out;                                                  \
-        }                                                              \
-    } while (0)
-#define CK_LAUNCH() CK(cudaGetLastError())
+#include "cuda_check.cuh"
 
 static double mec_now(void)
 {
@@ -61,7 +41,7 @@ static double mec_now(void)
 
 static unsigned mec_grid(uint64_t n)
 {
-    return (unsigned)((n + MEC_BLOCK - 1) / MEC_BLOCK);
+    return (unsigned)((n + MEC_GPU_BLOCK - 1) / MEC_GPU_BLOCK);
 }
 
 /* owner[c] = the state of choice c; state_live = has a choice. */
@@ -154,21 +134,21 @@ static int mec_attractor(uint32_t n, uint64_t nc, const uint64_t *d_ss, const ui
                          uint8_t *d_cl, unsigned *d_changed, struct wx_error *err)
 {
     int rc = WX_OK;
-    unsigned h[MEC_SWEEP_BATCH];
+    unsigned h[MEC_GPU_SWEEP_BATCH];
     for (;;) {
-        CK(cudaMemset(d_changed, 0, sizeof h));
-        for (int k = 0; k < MEC_SWEEP_BATCH; k++) {
+        CUDA_CHECK(cudaMemset(d_changed, 0, sizeof h));
+        for (int k = 0; k < MEC_GPU_SWEEP_BATCH; k++) {
             if (nc) {
-                mec_kill_choices<<<mec_grid(nc), MEC_BLOCK>>>(nc, d_cs, d_tg, d_owner, d_sl, NULL,
+                mec_kill_choices<<<mec_grid(nc), MEC_GPU_BLOCK>>>(nc, d_cs, d_tg, d_owner, d_sl, NULL,
                                                               d_cl, d_changed + k, NULL);
-                CK_LAUNCH();
+                CUDA_CHECK_LAUNCH("mec_kill_choices");
             }
-            mec_kill_states<<<mec_grid(n), MEC_BLOCK>>>(n, d_ss, d_cl, d_sl, d_changed + k);
-            CK_LAUNCH();
+            mec_kill_states<<<mec_grid(n), MEC_GPU_BLOCK>>>(n, d_ss, d_cl, d_sl, d_changed + k);
+            CUDA_CHECK_LAUNCH("mec_kill_states");
         }
-        CK(cudaMemcpy(h, d_changed, sizeof h, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(h, d_changed, sizeof h, cudaMemcpyDeviceToHost));
         int settled = 0;
-        for (int k = 0; k < MEC_SWEEP_BATCH; k++)
+        for (int k = 0; k < MEC_GPU_SWEEP_BATCH; k++)
             settled |= h[k] == 0;
         if (settled)
             break;
@@ -177,135 +157,131 @@ out:
     return rc;
 }
 
-extern "C" int mec_gpu(const struct mdp *m, struct mec_result *out, struct wx_error *err)
+/* The refinement's device state. */
+struct mec_dev {
+    uint64_t *d_ss, *d_cs, *d_count;
+    uint32_t *d_tg, *d_owner, *d_comp;
+    uint8_t *d_sl, *d_cl;
+    unsigned *d_changed;
+    unsigned long long *d_killed;
+    void *temp, *arena;
+    size_t temp_bytes;
+    struct scc_gpu_graph dg; /* the live graph of a round */
+};
+
+/* One device allocation for the refinement's own arrays (each
+ * cudaMalloc/cudaFree pair costs, and cudaFree synchronises), the MDP
+ * copied in, every choice live, and the round graph's buffers. */
+static int mec_setup(const struct mdp *m, struct mec_dev *D, struct wx_error *err)
 {
     int rc = WX_OK;
     const uint64_t n64 = m->n_states, nc = m->n_choices, ne = m->n_entries;
-    memset(out, 0, sizeof *out);
-    out->n_states = n64;
-    out->n_choices = nc;
-    if (!scc_gpu_available())
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                       "GPU MEC: no usable CUDA device (compute capability >= 9.0); use --backend cpu");
-    if (n64 == 0)
-        return WX_OK;
-    if (n64 > UINT32_MAX)
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "GPU MEC: at most 2^32 - 1 states");
-    const uint32_t n = (uint32_t)n64;
-    uint64_t *d_ss = NULL, *d_cs = NULL, *d_count = NULL;
-    uint32_t *d_tg = NULL, *d_owner = NULL, *d_comp = NULL, *comp = NULL;
-    uint8_t *d_sl = NULL, *d_cl = NULL, *state_live = NULL;
-    unsigned *d_changed = NULL;
-    unsigned long long *d_killed = NULL;
-    void *temp = NULL, *arena = NULL;
-    size_t temp_bytes = 0;
-    struct scc_gpu_graph dg;
-    uint32_t *map = NULL;
-    uint64_t *size = NULL;
-    int empty = 0;
-    double t0 = mec_now(), t1 = t0;
-    memset(&dg, 0, sizeof dg);
-
-    /* one device allocation for the refinement's own arrays (each
-     * cudaMalloc/cudaFree pair costs, and cudaFree synchronises) */
-    CK(cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, (uint64_t *)NULL, (uint64_t *)NULL,
-                                     (int64_t)n64 + 1));
+    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, D->temp_bytes, (uint64_t *)NULL, (uint64_t *)NULL,
+                                             (int64_t)n64 + 1));
     {
-        size_t part[11] = {(n64 + 1) * sizeof *d_ss, (nc + 1) * sizeof *d_cs,
-                           (ne ? ne : 1) * sizeof *d_tg, (nc ? nc : 1) * sizeof *d_owner,
-                           n64, nc ? nc : 1, (n64 + 1) * sizeof *d_count, n64 * sizeof *d_comp,
-                           MEC_SWEEP_BATCH * sizeof *d_changed, sizeof *d_killed, temp_bytes};
+        size_t part[11] = {(n64 + 1) * sizeof *D->d_ss, (nc + 1) * sizeof *D->d_cs,
+                           (ne ? ne : 1) * sizeof *D->d_tg, (nc ? nc : 1) * sizeof *D->d_owner,
+                           n64, nc ? nc : 1, (n64 + 1) * sizeof *D->d_count, n64 * sizeof *D->d_comp,
+                           MEC_GPU_SWEEP_BATCH * sizeof *D->d_changed, sizeof *D->d_killed, D->temp_bytes};
         size_t off[11], total = 0;
         for (int i = 0; i < 11; i++) {
             off[i] = total;
             total += (part[i] + 255) & ~(size_t)255; /* 256-byte aligned parts */
         }
-        CK(cudaMalloc(&arena, total));
-        char *a = (char *)arena;
-        d_ss = (uint64_t *)(a + off[0]);
-        d_cs = (uint64_t *)(a + off[1]);
-        d_tg = (uint32_t *)(a + off[2]);
-        d_owner = (uint32_t *)(a + off[3]);
-        d_sl = (uint8_t *)(a + off[4]);
-        d_cl = (uint8_t *)(a + off[5]);
-        d_count = (uint64_t *)(a + off[6]);
-        d_comp = (uint32_t *)(a + off[7]);
-        d_changed = (unsigned *)(a + off[8]);
-        d_killed = (unsigned long long *)(a + off[9]);
-        temp = a + off[10];
+        CUDA_CHECK(cudaMalloc(&D->arena, total));
+        char *a = (char *)D->arena;
+        D->d_ss = (uint64_t *)(a + off[0]);
+        D->d_cs = (uint64_t *)(a + off[1]);
+        D->d_tg = (uint32_t *)(a + off[2]);
+        D->d_owner = (uint32_t *)(a + off[3]);
+        D->d_sl = (uint8_t *)(a + off[4]);
+        D->d_cl = (uint8_t *)(a + off[5]);
+        D->d_count = (uint64_t *)(a + off[6]);
+        D->d_comp = (uint32_t *)(a + off[7]);
+        D->d_changed = (unsigned *)(a + off[8]);
+        D->d_killed = (unsigned long long *)(a + off[9]);
+        D->temp = a + off[10];
     }
-    CK(cudaMemcpy(d_ss, m->state_start, (n64 + 1) * sizeof *d_ss, cudaMemcpyHostToDevice));
-    CK(cudaMemcpy(d_cs, m->choice_start, (nc + 1) * sizeof *d_cs, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(D->d_ss, m->state_start, (n64 + 1) * sizeof *D->d_ss, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(D->d_cs, m->choice_start, (nc + 1) * sizeof *D->d_cs, cudaMemcpyHostToDevice));
     if (ne)
-        CK(cudaMemcpy(d_tg, m->targets, ne * sizeof *d_tg, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(D->d_tg, m->targets, ne * sizeof *D->d_tg, cudaMemcpyHostToDevice));
     if (nc)
-        CK(cudaMemset(d_cl, 1, nc));
-    dg.n_vertices = n64;
-    dg.d_offsets = NULL;
-    CK(cudaMalloc((void **)&dg.d_offsets, (n64 + 1) * sizeof *dg.d_offsets));
-    CK(cudaMalloc((void **)&dg.d_targets, (ne ? ne : 1) * sizeof *dg.d_targets));
-    t1 = mec_now();
-    out->setup_seconds = t1 - t0;
+        CUDA_CHECK(cudaMemset(D->d_cl, 1, nc));
+    D->dg.n_vertices = n64;
+    D->dg.d_offsets = NULL;
+    CUDA_CHECK(cudaMalloc((void **)&D->dg.d_offsets, (n64 + 1) * sizeof *D->dg.d_offsets));
+    CUDA_CHECK(cudaMalloc((void **)&D->dg.d_targets, (ne ? ne : 1) * sizeof *D->dg.d_targets));
+out:
+    return rc;
+}
 
-    mec_init<<<mec_grid(n64), MEC_BLOCK>>>(n, d_ss, d_owner, d_sl);
-    CK_LAUNCH();
-    rc = mec_attractor(n, nc, d_ss, d_cs, d_tg, d_owner, d_sl, d_cl, d_changed, err);
-    if (rc != WX_OK)
-        goto out;
-    t0 = mec_now();
-    out->attractor_seconds = t0 - t1;
-
+/* The rounds after the first attractor: the live graph, its SCCs, the
+ * choices leaving their SCC killed, the attractor; until a round kills
+ * nothing.  *empty: no live choice is left (no MEC). */
+static int mec_refine(uint32_t n, uint64_t nc, struct mec_dev *D, struct mec_result *out, int *empty,
+                      struct wx_error *err)
+{
+    int rc = WX_OK;
+    const uint64_t n64 = n;
     for (;;) {
-        mec_graph_count<<<mec_grid(n64 + 1), MEC_BLOCK>>>(n, d_ss, d_cs, d_sl, d_cl, d_count);
-        CK_LAUNCH();
-        CK(cub::DeviceScan::ExclusiveSum(temp, temp_bytes, d_count, dg.d_offsets, (int64_t)n64 + 1));
-        CK(cudaMemcpy(&dg.n_edges, dg.d_offsets + n64, sizeof dg.n_edges, cudaMemcpyDeviceToHost));
-        if (dg.n_edges == 0) {
+        mec_graph_count<<<mec_grid(n64 + 1), MEC_GPU_BLOCK>>>(n, D->d_ss, D->d_cs, D->d_sl, D->d_cl, D->d_count);
+        CUDA_CHECK_LAUNCH("mec_graph_count");
+        CUDA_CHECK(cub::DeviceScan::ExclusiveSum(D->temp, D->temp_bytes, D->d_count, D->dg.d_offsets,
+                                                 (int64_t)n64 + 1));
+        CUDA_CHECK(cudaMemcpy(&D->dg.n_edges, D->dg.d_offsets + n64, sizeof D->dg.n_edges, cudaMemcpyDeviceToHost));
+        if (D->dg.n_edges == 0) {
             /* No live choice: every state is dead (a live state keeps a
              * live choice, and every choice has an entry), so there is no
              * MEC.  The round mec_cpu runs here (an SCC decomposition of
              * the empty graph, which kills nothing) is counted, not run. */
             out->rounds++;
-            empty = 1;
+            *empty = 1;
             break;
         }
-        mec_graph_fill<<<mec_grid(n64), MEC_BLOCK>>>(n, d_ss, d_cs, d_tg, d_sl, d_cl, dg.d_offsets,
-                                                     dg.d_targets);
-        CK_LAUNCH();
+        mec_graph_fill<<<mec_grid(n64), MEC_GPU_BLOCK>>>(n, D->d_ss, D->d_cs, D->d_tg, D->d_sl, D->d_cl,
+                                                         D->dg.d_offsets, D->dg.d_targets);
+        CUDA_CHECK_LAUNCH("mec_graph_fill");
         struct scc_result sr;
-        rc = scc_gpu_device(&dg, d_comp, &sr, NULL, err);
+        rc = scc_gpu_device(&D->dg, D->d_comp, &sr, NULL, err);
         if (rc != WX_OK)
             goto out;
         out->rounds++;
         unsigned long long killed = 0;
-        CK(cudaMemset(d_killed, 0, sizeof killed));
+        CUDA_CHECK(cudaMemset(D->d_killed, 0, sizeof killed));
         if (nc) {
-            mec_kill_choices<<<mec_grid(nc), MEC_BLOCK>>>(nc, d_cs, d_tg, d_owner, d_sl, d_comp, d_cl,
-                                                          d_changed, d_killed);
-            CK_LAUNCH();
+            mec_kill_choices<<<mec_grid(nc), MEC_GPU_BLOCK>>>(nc, D->d_cs, D->d_tg, D->d_owner, D->d_sl, D->d_comp,
+                                                              D->d_cl, D->d_changed, D->d_killed);
+            CUDA_CHECK_LAUNCH("mec_kill_choices");
         }
-        CK(cudaMemcpy(&killed, d_killed, sizeof killed, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(&killed, D->d_killed, sizeof killed, cudaMemcpyDeviceToHost));
         if (killed == 0)
             break;
-        rc = mec_attractor(n, nc, d_ss, d_cs, d_tg, d_owner, d_sl, d_cl, d_changed, err);
+        rc = mec_attractor(n, nc, D->d_ss, D->d_cs, D->d_tg, D->d_owner, D->d_sl, D->d_cl, D->d_changed, err);
         if (rc != WX_OK)
             goto out;
     }
+out:
+    return rc;
+}
 
-    t1 = mec_now();
-    out->refine_seconds = t1 - t0;
+/* The live SCCs are the MECs: downloaded and renumbered by smallest state
+ * (empty: no MEC at all). */
+static int mec_download(uint64_t n64, uint64_t nc, const struct mec_dev *D, int empty, struct mec_result *out,
+                        struct wx_error *err)
+{
+    int rc = WX_OK;
+    uint32_t *comp = NULL, *map = NULL;
+    uint8_t *state_live = NULL;
+    uint64_t *size = NULL;
     if (empty) {
         out->mec = (uint32_t *)malloc(n64 * sizeof *out->mec);
         out->choice_in = nc ? (uint8_t *)calloc(nc, 1) : NULL;
-        if (!out->mec || (nc && !out->choice_in)) {
-            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory computing MECs");
-            goto out;
-        }
+        if (!out->mec || (nc && !out->choice_in))
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory computing MECs");
         memset(out->mec, 0xff, n64 * sizeof *out->mec); /* MEC_NONE */
-        goto out;
+        return WX_OK;
     }
-
-    /* download; the live SCCs are the MECs, renumbered by smallest state */
     comp = (uint32_t *)malloc(n64 * sizeof *comp);
     state_live = (uint8_t *)malloc(n64);
     out->mec = (uint32_t *)malloc(n64 * sizeof *out->mec);
@@ -316,10 +292,10 @@ extern "C" int mec_gpu(const struct mdp *m, struct mec_result *out, struct wx_er
         rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of host memory computing MECs");
         goto out;
     }
-    CK(cudaMemcpy(comp, d_comp, n64 * sizeof *comp, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(state_live, d_sl, n64, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(comp, D->d_comp, n64 * sizeof *comp, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(state_live, D->d_sl, n64, cudaMemcpyDeviceToHost));
     if (nc)
-        CK(cudaMemcpy(out->choice_in, d_cl, nc, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(out->choice_in, D->d_cl, nc, cudaMemcpyDeviceToHost));
     memset(map, 0xff, n64 * sizeof *map);
     for (uint64_t s = 0; s < n64; s++) {
         if (!state_live[s]) {
@@ -340,15 +316,57 @@ extern "C" int mec_gpu(const struct mdp *m, struct mec_result *out, struct wx_er
     }
     for (uint64_t c = 0; c < nc; c++)
         out->choices_in_mecs += out->choice_in[c];
-
 out:
-    cudaFree(arena);
-    scc_gpu_graph_free(&dg);
-    out->teardown_seconds = mec_now() - t1;
     free(comp);
     free(state_live);
     free(map);
     free(size);
+    return rc;
+}
+
+extern "C" int mec_gpu(const struct mdp *m, struct mec_result *out, struct wx_error *err)
+{
+    int rc = WX_OK;
+    const uint64_t n64 = m->n_states, nc = m->n_choices;
+    memset(out, 0, sizeof *out);
+    out->n_states = n64;
+    out->n_choices = nc;
+    if (!scc_gpu_available())
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "GPU MEC: no usable CUDA device (compute capability >= 9.0); use --backend cpu");
+    if (n64 == 0)
+        return WX_OK;
+    if (n64 > UINT32_MAX)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "GPU MEC: at most 2^32 - 1 states");
+    const uint32_t n = (uint32_t)n64;
+    struct mec_dev D;
+    int empty = 0;
+    double t0 = mec_now(), t1 = t0;
+    memset(&D, 0, sizeof D);
+
+    if ((rc = mec_setup(m, &D, err)) != WX_OK)
+        goto out;
+    t1 = mec_now();
+    out->setup_seconds = t1 - t0;
+
+    mec_init<<<mec_grid(n64), MEC_GPU_BLOCK>>>(n, D.d_ss, D.d_owner, D.d_sl);
+    CUDA_CHECK_LAUNCH("mec_init");
+    rc = mec_attractor(n, nc, D.d_ss, D.d_cs, D.d_tg, D.d_owner, D.d_sl, D.d_cl, D.d_changed, err);
+    if (rc != WX_OK)
+        goto out;
+    t0 = mec_now();
+    out->attractor_seconds = t0 - t1;
+
+    if ((rc = mec_refine(n, nc, &D, out, &empty, err)) != WX_OK)
+        goto out;
+    t1 = mec_now();
+    out->refine_seconds = t1 - t0;
+    rc = mec_download(n64, nc, &D, empty, out, err);
+
+out:
+    cudaFree(D.arena);
+    scc_gpu_graph_free(&D.dg);
+    out->teardown_seconds = mec_now() - t1;
     if (rc != WX_OK) {
         cudaGetLastError();
         mec_result_free(out);

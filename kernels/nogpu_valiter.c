@@ -51,7 +51,7 @@ int valiter_gpu_init(void)
     return 0;
 }
 
-/* Kernel pinning for tests and benchmarks (kernels/valiter.cu): nothing to pin. */
+/* Kernel pinning for tests and benchmarks (kernels/vi/): nothing to pin. */
 void valiter_gpu_set_kernel(int kind, int group);
 void valiter_gpu_set_kernel(int kind, int group)
 {
@@ -64,7 +64,7 @@ int valiter_gpu_last_kind(void)
     return 0;
 }
 
-/* Policy-iteration test hook (kernels/valiter.cu): nothing to cap. */
+/* Policy-iteration test hook (kernels/vi/): nothing to cap. */
 void valiter_gpu_set_pi_limits(int rounds, int krylov_iterations, int krylov_blocks);
 void valiter_gpu_set_pi_limits(int rounds, int krylov_iterations, int krylov_blocks)
 {

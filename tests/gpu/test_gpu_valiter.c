@@ -1,5 +1,5 @@
 /*
- * test_gpu_valiter.c -- the GPU value-iteration cores (kernels/valiter.cu)
+ * test_gpu_valiter.c -- the GPU value-iteration cores (kernels/vi/)
  * against plain references written here, and against the CPU twin
  * (analysis/valiter.c) when the library has it (-DHAVE_VALITER_CPU).
  *
@@ -82,7 +82,7 @@
 #include "analysis/valiter.h"
 #include "tests/check.h"
 
-/* kernels/valiter.cu: pins the sweep kernel (0 = automatic; kind 1 = lanes
+/* kernels/vi/: pins the sweep kernel (0 = automatic; kind 1 = lanes
  * over choices with group 1..32, kind 2 = lanes over entries, group 8|32,
  * kind 3 = tiles staged in shared memory, kind 4 = the same with more
  * resident warps, kind 5 = tiles with interleaved bounds and 32-bit offsets,
@@ -601,6 +601,9 @@ static double vec_diff(const double *a, const double *b, uint64_t n, uint64_t *a
     return worst;
 }
 
+/* par.gpu.persist_blocks of the solves below (0: as many blocks as fit) */
+static int persist_cap;
+
 struct solve_case {
     int mx, rel, interval;
     double eps;
@@ -618,7 +621,8 @@ static int solve_and_compare(const char *tag, const struct vi_system *y, const s
     memcpy(lo, lo0, n * sizeof *lo);
     if (hi)
         memcpy(hi, hi0, n * sizeof *hi);
-    struct vi_params par = {sc->mx, sc->eps, sc->rel, sc->max_it, VI_JACOBI, 0, 0, 0};
+    struct vi_params par = {sc->mx, sc->eps, sc->rel, sc->max_it, VI_JACOBI, 0, 0, 0, {0}};
+    par.gpu.persist_blocks = persist_cap;
     struct vi_stats st;
     struct wx_error err;
     wx_error_clear(&err);
@@ -648,7 +652,7 @@ static void inplace_check(const char *tag, const struct vi_system *y, const stru
     double *lo = xmalloc(n * sizeof *lo), *hi = xmalloc(n * sizeof *hi);
     memcpy(lo, lo0, n * sizeof *lo);
     memcpy(hi, hi0, n * sizeof *hi);
-    struct vi_params par = {sc->mx, sc->eps, sc->rel, sc->max_it, VI_GAUSS_SEIDEL, 0, 0, 0};
+    struct vi_params par = {sc->mx, sc->eps, sc->rel, sc->max_it, VI_GAUSS_SEIDEL, 0, 0, 0, {0}};
     struct vi_stats st;
     struct wx_error err;
     wx_error_clear(&err);
@@ -739,10 +743,10 @@ static void solve_instance(uint64_t seed, int k)
             check(valiter_gpu_last_kind() == t3, "%s: pinned kind %d ran (ran %d)", tag, t3, valiter_gpu_last_kind());
         }
         if (k == SK_BIG || k == SK_DICT_BIG) {
-            setenv("WARPEX_VI_PERSIST_BLOCKS", "1", 1);
+            persist_cap = 1; /* par.gpu.persist_blocks */
             for (int t3 = 16; t3 <= 17; t3++)
                 solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, t3, 32);
-            unsetenv("WARPEX_VI_PERSIST_BLOCKS");
+            persist_cap = 0;
         }
     }
     if (dict) {
@@ -757,10 +761,10 @@ static void solve_instance(uint64_t seed, int k)
         if (k == SK_DICT_BIG) {
             /* persistent sweeps on a grid of one block per SM: a warp then
              * sweeps several tiles (as on big systems) */
-            setenv("WARPEX_VI_PERSIST_BLOCKS", "1", 1);
+            persist_cap = 1; /* par.gpu.persist_blocks */
             solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, 15, 32);
             solve_and_compare(tag, y, &sc, lo0, hi0, 1, ref_it, rlo, rhi, 14, 32);
-            unsetenv("WARPEX_VI_PERSIST_BLOCKS");
+            persist_cap = 0;
         }
     }
     if (sc.interval) {
@@ -786,7 +790,7 @@ twin:
         memcpy(lo, lo0, n * sizeof *lo);
         if (hi)
             memcpy(hi, hi0, n * sizeof *hi);
-        struct vi_params par = {sc.mx, sc.eps, sc.rel, sc.max_it, VI_JACOBI, 2, 0, 0};
+        struct vi_params par = {sc.mx, sc.eps, sc.rel, sc.max_it, VI_JACOBI, 2, 0, 0, {0}};
         struct vi_stats st;
         struct wx_error err;
         wx_error_clear(&err);
@@ -949,7 +953,7 @@ static void levels_instance(uint64_t seed, int k)
     int interval = rndu(&r, 4) != 0, mx = (int)rndu(&r, 2), rel = rndu(&r, 5) == 0;
     double eps = quick ? (rndu(&r, 2) ? 1e-2 : 1e-3) : pow(10, -2.0 - rndu(&r, 6));
     uint64_t max_it = rndu(&r, 10) == 0 ? 1 + rndu(&r, 3) : 1000000;
-    struct vi_params par = {mx, eps, rel, max_it, VI_JACOBI, 0, 0, 0};
+    struct vi_params par = {mx, eps, rel, max_it, VI_JACOBI, 0, 0, 0, {0}};
     char tag[300];
     snprintf(tag, sizeof tag, "levels %s seed=%llu n=%llu levels=%llu choices=%llu entries=%llu %s %s %s eps=%g max_it=%llu",
              lk_name[k], (unsigned long long)seed, (unsigned long long)n, (unsigned long long)lb.nl,
@@ -1175,7 +1179,7 @@ static void t3_limits(void)
  * Certified policy iteration (VI_POLICY)
  * ====================================================================== */
 
-/* kernels/valiter.cu's test hook: caps of the policy rounds and of the
+/* kernels/vi/'s test hook: caps of the policy rounds and of the
  * BiCGSTAB iterations per solve (0 = the contract's VI_PI_ROUNDS,
  * VI_PI_KRYLOV_MAX), and of BiCGSTAB's blocks (0 = as many as fit) */
 void valiter_gpu_set_pi_limits(int rounds, int krylov_iterations, int krylov_blocks);
@@ -1354,7 +1358,7 @@ static void pi_instance(uint64_t seed, int k)
         const uint64_t K = pass == 3 ? 1 : VI_PI_SWEEPS;
         const int route = pi_route(y, mx, eps, K, lo0, hi0);
         memcpy(lo, lo0, n * sizeof *lo), memcpy(hi, hi0, n * sizeof *hi);
-        struct vi_params par = {mx, eps, 0, 10000000, VI_POLICY, 0, 0, pass == 3 ? 1 : 0};
+        struct vi_params par = {mx, eps, 0, 10000000, VI_POLICY, 0, 0, pass == 3 ? 1 : 0, {0}};
         struct vi_stats st;
         struct wx_error err;
         wx_error_clear(&err);
@@ -1442,7 +1446,7 @@ static void pi_hand_made(void)
     double lpr[] = {1}, lb[] = {0};
     struct vi_system y3 = {1, 1, 1, lss, lcs, ltg, lpr, lb};
     double l3 = 0, h3 = 1;
-    struct vi_params par = {1, 1e-9, 0, 500, VI_POLICY, 0, 0, 0};
+    struct vi_params par = {1, 1e-9, 0, 500, VI_POLICY, 0, 0, 0, {0}};
     struct vi_stats st;
     struct wx_error err;
     wx_error_clear(&err);
@@ -1469,7 +1473,7 @@ static void pi_hand_made(void)
     for (int mx = 0; mx < 2; mx++) {
         cb[1] = mx ? 0.2 : 0.8;
         double lo[4] = {0, 0, 0, 0}, hi[4] = {1, 1, 1, 1};
-        struct vi_params pp = {mx, 1e-9, 0, 10000000, VI_POLICY, 0, 0, 0};
+        struct vi_params pp = {mx, 1e-9, 0, 10000000, VI_POLICY, 0, 0, 0, {0}};
         wx_error_clear(&err);
         memset(&st, 0, sizeof st);
         rc = valiter_solve_gpu(&yc, &pp, lo, hi, &st, &err);
@@ -1518,7 +1522,7 @@ static void hand_made(void)
     uint32_t vtg[] = {1, 0};
     double vpr[] = {0.5, 0.5}, vb[] = {0.5, 0.1, 0.25};
     struct vi_system y = {2, 3, 2, vss, vcs, vtg, vpr, vb};
-    struct vi_params par = {1, 1e-9, 0, 10000, VI_JACOBI, 0, 0, 0};
+    struct vi_params par = {1, 1e-9, 0, 10000, VI_JACOBI, 0, 0, 0, {0}};
     double lo[2] = {0, 0}, hi[2] = {1, 1};
     struct vi_stats st;
     wx_error_clear(&err);

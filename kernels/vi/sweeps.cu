@@ -1,0 +1,184 @@
+/*
+ * sweeps.cu -- the sweep kinds of the GPU value iteration and the loop that
+ * runs sweeps until the stopping rule holds.
+ *
+ * KINDS (enum vi_kernel, analysis/valiter.h).  A kind is one sweep kernel
+ * with its loads and layout: the table below says what each needs of the
+ * solve (tiles, 32-bit offsets, the packed system, in place, persistent)
+ * and what runs instead where it cannot run (solve.cu applies it).  The
+ * automatic choice (solve.cu, vx_choose_kind): packed sweeps where the
+ * system packs (persistent where the device launches cooperatively and the
+ * sweeps are Jacobi, evict-first loads where the value vectors fit in half
+ * of L2), else tiles3 (Jacobi) or tiles2 in place (VI_GAUSS_SEIDEL), and
+ * the tiles kernel with 64-bit offsets where 32-bit ones do not fit.  The
+ * kinds never chosen automatically are in sweep_variants.cu.
+ *
+ * CONVERGENCE ON THE DEVICE.  Sweep k (1-based) ORs "some state of mine
+ * violates the stopping rule" into ctl.viol[k % 3].  Before doing anything,
+ * sweep k looks at ctl.viol[(k-1) % 3]: zero means sweep k-1 converged, so
+ * sweep k records done_iter = k-1 and returns without writing, as does every
+ * later launch (ctl.done).  Block 0 of sweep k zeroes viol[(k+1) % 3], the
+ * slot sweep k+1 will count into (last read by sweep k-1, which has
+ * finished).  The host therefore enqueues sweeps in batches
+ * (VI_GPU_BATCH_MIN, doubling up to VI_GPU_BATCH_MAX) with an asynchronous
+ * copy of ctl after each batch, keeps two batches in flight and never
+ * waits per sweep; launches after convergence are no-ops that cost a few
+ * microseconds.  The persistent kernels keep this protocol with a chunk of
+ * sweeps per launch (VI_GPU_PCHUNK_MIN doubling up to VI_GPU_PCHUNK_MAX):
+ * between sweeps of a launch the grid meets at a barrier and reads
+ * viol[k % 3] itself.
+ *
+ * Determinism: Jacobi kinds give the same values and sweep counts on every
+ * run (and as the CPU twin); in-place kinds do not (sweep_kernels.cuh).
+ */
+#include "sweep_kernels.cuh"
+
+#define K(k) VI_KERNEL_##k
+/* Indexed by kind: tiles, narrow, packed, inplace, persistent, tiles3;
+ * Gauss-Seidel twin, launched twin (persistent kinds), unpacked twin
+ * (packed kinds); see struct vx_kind. */
+static const struct vx_kind vx_kinds[VI_KERNEL_LAST + 1] = {
+    {0, 0, 0, 0, 0, 0, K(AUTO), K(AUTO), K(AUTO)}, /* AUTO */
+    {0, 0, 0, 0, 0, 0, K(CHOICES), K(AUTO), K(AUTO)}, /* CHOICES */
+    {0, 0, 0, 0, 0, 0, K(ENTRIES), K(AUTO), K(AUTO)}, /* ENTRIES */
+    {1, 0, 0, 0, 0, 0, K(TILES), K(AUTO), K(AUTO)}, /* TILES */
+    {1, 0, 0, 0, 0, 0, K(TILES_6B), K(AUTO), K(AUTO)}, /* TILES_6B */
+    {1, 1, 0, 0, 0, 0, K(TILES2_INPLACE), K(AUTO), K(AUTO)}, /* TILES2 */
+    {1, 1, 0, 0, 0, 0, K(TILES2_LATE), K(AUTO), K(AUTO)}, /* TILES2_LATE */
+    {1, 1, 0, 1, 0, 0, K(TILES2_INPLACE), K(AUTO), K(AUTO)}, /* TILES2_INPLACE */
+    {1, 1, 1, 0, 0, 0, K(PACKED_INPLACE_EVICT), K(AUTO), K(TILES2)}, /* PACKED_EVICT */
+    {1, 1, 1, 1, 0, 0, K(PACKED_INPLACE_EVICT), K(AUTO), K(TILES2_INPLACE)}, /* PACKED_INPLACE_EVICT */
+    {1, 1, 1, 0, 0, 0, K(PACKED_INPLACE_CACHED), K(AUTO), K(TILES2)}, /* PACKED_CACHED */
+    {1, 1, 1, 1, 0, 0, K(PACKED_INPLACE_CACHED), K(AUTO), K(TILES2_INPLACE)}, /* PACKED_INPLACE_CACHED */
+    {1, 1, 1, 0, 0, 0, K(PACKED_AHEAD_INPLACE), K(AUTO), K(TILES2)}, /* PACKED_AHEAD */
+    {1, 1, 1, 1, 0, 0, K(PACKED_AHEAD_INPLACE), K(AUTO), K(TILES2_INPLACE)}, /* PACKED_AHEAD_INPLACE */
+    {1, 1, 1, 0, 1, 0, K(PACKED_INPLACE_CACHED), K(PACKED_CACHED), K(TILES2)}, /* PERSIST_CACHED */
+    {1, 1, 1, 0, 1, 0, K(PACKED_INPLACE_EVICT), K(PACKED_EVICT), K(TILES2)}, /* PERSIST_EVICT */
+    {1, 1, 0, 0, 0, 1, K(TILES2_INPLACE), K(AUTO), K(AUTO)}, /* TILES3 */
+    {1, 1, 0, 0, 1, 1, K(TILES2_INPLACE), K(TILES3), K(AUTO)}, /* TILES3_PERSIST */
+};
+#undef K
+
+const struct vx_kind *vx_kind_of(int k)
+{
+    return &vx_kinds[k >= 0 && k <= VI_KERNEL_LAST ? k : 0];
+}
+
+template <bool IV, bool MX>
+static vx_sweep_fn vx_pick2(int kind, int g)
+{
+    switch (kind) {
+    case VI_KERNEL_TILES: return vi_sweep_tiles<IV, MX, 1>;
+    case VI_KERNEL_TILES2_INPLACE: return vi_sweep_tiles2<IV, MX, true, true>;
+    case VI_KERNEL_PACKED_EVICT: return vi_sweep_packed<IV, MX, false, true, false>;
+    case VI_KERNEL_PACKED_INPLACE_EVICT: return vi_sweep_packed<IV, MX, true, true, false>;
+    case VI_KERNEL_PACKED_CACHED: return vi_sweep_packed<IV, MX, false, false, false>;
+    case VI_KERNEL_PACKED_INPLACE_CACHED: return vi_sweep_packed<IV, MX, true, false, false>;
+    case VI_KERNEL_TILES3: return vi_sweep_tiles3<IV, MX>;
+    default: return vx_pick_variant(IV, MX, kind, g);
+    }
+}
+
+vx_sweep_fn vx_pick(int iv, int mx, int kind, int g)
+{
+    if (iv)
+        return mx ? vx_pick2<true, true>(kind, g) : vx_pick2<true, false>(kind, g);
+    return mx ? vx_pick2<false, true>(kind, g) : vx_pick2<false, false>(kind, g);
+}
+
+template <bool IV, bool MX>
+static vx_persist_fn vx_pick_persist2(int kind)
+{
+    switch (kind) {
+    case VI_KERNEL_PERSIST_CACHED: return vi_sweep_persist<IV, MX, false>;
+    case VI_KERNEL_PERSIST_EVICT: return vi_sweep_persist<IV, MX, true>;
+    default: return vx_pick_persist_variant(IV, MX, kind);
+    }
+}
+
+vx_persist_fn vx_pick_persist(int iv, int mx, int kind)
+{
+    if (iv)
+        return mx ? vx_pick_persist2<true, true>(kind) : vx_pick_persist2<true, false>(kind);
+    return mx ? vx_pick_persist2<false, true>(kind) : vx_pick_persist2<false, false>(kind);
+}
+
+int vx_sweeps(struct vx_sweeper *sw, ull max_it, ull *done, int *converged, float *ms, struct wx_error *err)
+{
+    int rc = WX_OK;
+    const int pers = sw->pers, inpl = sw->inpl, iv = sw->iv;
+    const unsigned blocks = sw->blocks;
+    double **x2 = sw->x2, **dlo = sw->dlo, **dhi = sw->dhi;
+    vx_ctl *ctl = sw->ctl, *hctl = sw->hctl;
+    ull launched = 0, done_iter = 0;
+    *converged = 0;
+    *ms = 0;
+    CUDA_CHECK(cudaMemset(ctl, 0, sizeof(vx_ctl)));
+    CUDA_CHECK(cudaEventRecord(sw->ev_start));
+    {
+        /* up to two batches in flight; slot i's copy of ctl lands in hctl[i];
+         * persistent kinds: a batch is one launch of up to `batch` sweeps */
+        ull batch = pers ? VI_GPU_PCHUNK_MIN : VI_GPU_BATCH_MIN, last_of[2] = {0, 0};
+        const ull bmax = pers ? VI_GPU_PCHUNK_MAX : VI_GPU_BATCH_MAX;
+        int pending = 0, head = 0, seen = 0; /* pending batches: slots head, head^1 */
+        for (;;) {
+            while (pending < 2 && launched < max_it) {
+                const ull k = batch < max_it - launched ? batch : max_it - launched;
+                if (pers) {
+                    double *xa = x2[0] ? x2[0] : dlo[0], *xb = x2[0] ? x2[1] : dlo[1];
+                    ull it0 = launched + 1, it1 = launched + k;
+                    double eps = sw->eps;
+                    int rel = sw->rel;
+                    void *args[] = {&sw->sy, &xa, &xb, &ctl, &it0, &it1, &eps, &rel};
+                    CUDA_CHECK(cudaLaunchCooperativeKernel((const void *)sw->pfn, dim3(blocks), dim3(VI_GPU_THREADS), args, 0, 0));
+                    CUDA_CHECK_LAUNCH("vi_sweep_persist");
+                    launched += k;
+                }
+                for (ull j = 0; !pers && j < k; j++) {
+                    const ull it = ++launched;
+                    const int r = inpl ? 0 : (int)((it - 1) & 1), w = inpl ? 0 : (int)(it & 1);
+                    if (x2[0])
+                        sw->fn<<<blocks, VI_GPU_THREADS>>>(sw->sy, x2[r], NULL, x2[w], NULL, ctl, it, sw->eps, sw->rel);
+                    else
+                        sw->fn<<<blocks, VI_GPU_THREADS>>>(sw->sy, dlo[r], iv ? dhi[r] : NULL, dlo[w], iv ? dhi[w] : NULL,
+                                                       ctl, it, sw->eps, sw->rel);
+                    CUDA_CHECK_LAUNCH("vi_sweep");
+                }
+                const int slot = (head + pending) & 1;
+                CUDA_CHECK(cudaMemcpyAsync(&hctl[slot], ctl, sizeof(vx_ctl), cudaMemcpyDeviceToHost));
+                CUDA_CHECK(cudaEventRecord(sw->ev[slot]));
+                last_of[slot] = launched;
+                pending++;
+                if (batch < bmax)
+                    batch *= 2;
+            }
+            if (!pending)
+                break;
+            CUDA_CHECK(cudaEventSynchronize(sw->ev[head]));
+            seen = head;
+            const vx_ctl *h = &hctl[head];
+            const ull last = last_of[head];
+            if (h->done) {
+                *converged = 1;
+                done_iter = h->done_iter;
+            } else if (h->viol[last % 3] == 0) {
+                *converged = 1; /* the batch's last sweep converged; the next batch (if any) is no-ops */
+                done_iter = last;
+            }
+            if (*converged) {
+                CUDA_CHECK(cudaEventElapsedTime(ms, sw->ev_start, sw->ev[head]));
+                break;
+            }
+            head ^= 1;
+            pending--;
+        }
+        if (!*converged) {
+            CUDA_CHECK(cudaEventElapsedTime(ms, sw->ev_start, sw->ev[seen]));
+            done_iter = launched;
+        }
+        CUDA_CHECK(cudaDeviceSynchronize());
+    }
+out:
+    *done = done_iter;
+    return rc;
+}
