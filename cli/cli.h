@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "../explorer/explore.h"
-#include "../network/network_build.h"
+#include "../parser/network_build.h"
 #include "../analysis/cyclemean.h"
 #include "../analysis/scc.h"
 #include "../graph/wgraph.h"

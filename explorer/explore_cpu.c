@@ -599,7 +599,7 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
     if (img->probabilistic) /* as explore_seq: the support graph is no LTS answer */
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
                        "built by explore_mdp (explorer/explore_mdp.h), not an LTS");
-    int rc = succ_check_image(img, err);
+    int rc = image_check(img, err);
     if (rc)
         return rc;
 

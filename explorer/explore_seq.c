@@ -63,7 +63,7 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
     if (img->probabilistic)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
                        "built by explore_mdp (explorer/explore_mdp.h), not an LTS");
-    int rc = succ_check_image(img, err);
+    int rc = image_check(img, err);
     if (rc)
         return rc;
 

@@ -1488,7 +1488,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
     cudaEvent_t ev0 = NULL, ev1 = NULL;
 
     /* input errors first, so they read the same with or without a GPU */
-    if ((rc = succ_check_image(img, err)))
+    if ((rc = image_check(img, err)))
         return rc;
     if (img->probabilistic) /* as explore_seq: the product is an MDP */
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
