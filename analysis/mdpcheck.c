@@ -14,19 +14,13 @@
 #include "mdpcheck.h"
 #include "mec.h"
 #include "scc.h"
+#include "../util/timer.h"
 
 /* State classes after the precomputation. */
 enum { CLS_NO, CLS_YES, CLS_MAYBE, CLS_INF };
 
 /* Attempts at a certified reward upper bound before giving up. */
 #define BOUND_ATTEMPTS 12
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* ---- large work arrays ----
  * The arrays of the system construction run to hundreds of megabytes on
@@ -336,9 +330,9 @@ static void *mec_main(void *arg)
     struct mec_job *mj = arg;
     struct ctx *x = mj->x;
     wx_error_clear(&mj->err);
-    double tm = now_s();
+    double tm = wx_now();
     mj->rc = (x->o->mec ? x->o->mec : mec_cpu)(&mj->sub, &mj->mr, &mj->err);
-    mj->seconds = now_s() - tm;
+    mj->seconds = wx_now() - tm;
     return NULL;
 }
 
@@ -1343,11 +1337,11 @@ int mdpcheck_prepare(const struct mdp *m, const struct mdp_labels *labels,
         rc = oom(err);
         goto done;
     }
-    double t0 = now_s();
+    double t0 = wx_now();
     if ((rc = prop_eval(p, p->phi2, m, labels, initial, x->target, err)) != WX_OK ||
         (p->phi1 && (rc = prop_eval(p, p->phi1, m, labels, initial, j->allowed, err)) != WX_OK))
         goto done;
-    j->label_seconds = now_s() - t0;
+    j->label_seconds = wx_now() - t0;
     trace(o, "labels evaluated");
     struct warm_pass w = {.stop = stop};
     /* every choice is usable but for Rmin (set after the classes) */
@@ -1454,7 +1448,7 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
     mdpcheck_precompute_fn pre = o->precompute ? o->precompute : valiter_precompute_cpu;
     uint8_t *allowed = j->allowed, *yes = j->yes, *no = j->no;
     double *slo = NULL, *shi = NULL;
-    double t0 = now_s();
+    double t0 = wx_now();
     int rc = WX_OK;
     pthread_t pin_tid;
     int pin_thread = 0;
@@ -1512,7 +1506,7 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
                 ok = x->cls[m->targets[e]] != CLS_INF;
             x->ok[c] = ok;
         }
-    r->precomp_seconds = j->label_seconds + (now_s() - t0);
+    r->precomp_seconds = j->label_seconds + (wx_now() - t0);
     trace(o, "precomputation: classes done");
     if (pin_thread) { /* the pool stays untouched until here */
         pthread_join(pin_tid, NULL);
@@ -1520,19 +1514,19 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
         trace(o, "work arrays page-locked");
     }
 
-    t0 = now_s();
+    t0 = wx_now();
     if ((rc = build_system(x, r, err)) != WX_OK)
         goto done;
     if ((o->topological || (o->solver == VI_GAUSS_SEIDEL && !o->solve)) &&
         (rc = order_topologically(x, !(o->topological && o->solve_levels), err)) != WX_OK)
         goto done;
-    r->build_seconds = now_s() - t0;
+    r->build_seconds = wx_now() - t0;
     trace(o, "system: built");
     r->mec_seconds = x->mec_seconds;
     r->blocks = x->n_blocks;
     r->levels = x->n_levels;
 
-    t0 = now_s();
+    t0 = wx_now();
     uint64_t ns = x->sys.n_states;
     slo = pool_take(x, POOL_SLO, (ns ? ns : 1) * sizeof *slo, 0);
     shi = o->sound ? pool_take(x, POOL_SHI, (ns ? ns : 1) * sizeof *shi, 0) : NULL;
@@ -1557,7 +1551,7 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
         if (rc != WX_OK)
             goto done;
     }
-    r->solve_seconds = now_s() - t0;
+    r->solve_seconds = wx_now() - t0;
     trace(o, "solve: done");
 
     struct values_pass vp = {x, slo, shi, r};

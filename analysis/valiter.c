@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "valiter.h"
+#include "../util/timer.h"
 
 /* ---- precomputation ---- */
 
@@ -219,13 +220,6 @@ done:
 /* Below this many entries per thread, extra threads cost more than they
  * save (a barrier per sweep is a few microseconds). */
 #define VI_ENTRIES_PER_THREAD 32768
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* The value of choice c on vector x. */
 static inline double choice_value(const struct vi_system *sys, uint64_t c, const double *x)
@@ -454,7 +448,7 @@ int valiter_solve_blocks_cpu(const struct vi_system *sys, const struct vi_params
                              const uint64_t *block_start, uint64_t n_blocks, double *lo,
                              double *hi, struct vi_stats *stats, struct wx_error *err)
 {
-    double t0 = now_s();
+    double t0 = wx_now();
     int mx = par->maximize, rel = par->relative;
     double eps = par->epsilon;
     uint64_t updates = 0, worst = 0, worst_block = 0;
@@ -476,7 +470,7 @@ int valiter_solve_blocks_cpu(const struct vi_system *sys, const struct vi_params
     struct vi_stats st = {0};
     uint64_t n = sys->n_states;
     st.iterations = n ? (updates + n - 1) / n : 0;
-    st.seconds = now_s() - t0;
+    st.seconds = wx_now() - t0;
     st.sweep_seconds = st.iterations ? st.seconds / (double)st.iterations : 0;
     st.bytes_per_sweep = 8 * (n + 1) + 8 * (sys->n_choices + 1) + 12 * sys->n_entries +
                          8 * sys->n_choices + (uint64_t)(hi ? 2 : 1) * (8 * sys->n_entries + 16 * n);
@@ -499,7 +493,7 @@ int valiter_solve_levels_cpu(const struct vi_system *sys, const struct vi_params
                              const struct vi_levels *lv, double *lo, double *hi,
                              struct vi_stats *stats, struct wx_error *err)
 {
-    double t0 = now_s();
+    double t0 = wx_now();
     int mx = par->maximize, rel = par->relative;
     double eps = par->epsilon;
     uint64_t n = sys->n_states, widest = 0, updates = 0, level_sweeps = 0;
@@ -565,7 +559,7 @@ int valiter_solve_levels_cpu(const struct vi_system *sys, const struct vi_params
     struct vi_stats st = {0};
     st.iterations = n ? (updates + n - 1) / n : 0;
     st.level_sweeps = level_sweeps;
-    st.seconds = now_s() - t0;
+    st.seconds = wx_now() - t0;
     st.sweep_seconds = st.iterations ? st.seconds / (double)st.iterations : 0;
     st.bytes_per_sweep = 8 * (n + 1) + 8 * (sys->n_choices + 1) + 12 * sys->n_entries +
                          8 * sys->n_choices + (uint64_t)(hi ? 2 : 1) * (8 * sys->n_entries + 16 * n);
@@ -597,7 +591,7 @@ static int solver_threads(const struct vi_system *sys, const struct vi_params *p
 static int solve_interval(const struct vi_system *sys, const struct vi_params *par, double *lo,
                           double *hi, struct vi_stats *stats, struct wx_error *err)
 {
-    double t0 = now_s();
+    double t0 = wx_now();
     uint64_t n = sys->n_states;
     struct vi_stats st = {0};
     int k = hi ? 2 : 1;
@@ -651,7 +645,7 @@ static int solve_interval(const struct vi_system *sys, const struct vi_params *p
         }
         free(sv.range), free(sv.thread_ok), free(sv.lo[1]), free(sv.hi[1]), free(sv.team.tid), free(ws);
     }
-    st.seconds = now_s() - t0;
+    st.seconds = wx_now() - t0;
     st.sweep_seconds = st.iterations ? st.seconds / (double)st.iterations : 0;
     if (stats)
         *stats = st;
@@ -1028,7 +1022,7 @@ static double max_gap(const double *lo, const double *hi, uint64_t n)
 static int solve_policy(const struct vi_system *sys, const struct vi_params *par, double *lo,
                         double *hi, struct vi_stats *stats, struct wx_error *err)
 {
-    double t0 = now_s();
+    double t0 = wx_now();
     struct vi_stats st = {0};
     const uint64_t k = par->pi_sweeps ? par->pi_sweeps : VI_PI_SWEEPS;
     int rc, done;
@@ -1084,7 +1078,7 @@ out:
         free(*vec[i]);
     free(pr.pol), free(pr.tau), free(pr.part), free(pr.team.tid), free(ws);
 finish:
-    st.seconds = now_s() - t0;
+    st.seconds = wx_now() - t0;
     st.sweep_seconds = st.iterations ? st.seconds / (double)st.iterations : 0;
     if (stats)
         *stats = st;

@@ -9,12 +9,11 @@
 static void *gpu_probe_main(void *arg)
 {
     struct gpu_probe *g = arg;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = wx_now();
     if (g->mark)
         g->mark("GPU probe and CUDA context: start (thread)");
     g->usable = g->init();
-    g->seconds = cli_seconds_since(&t0);
+    g->seconds = (wx_now() - t0);
     atomic_store(&g->done, 1);
     if (g->mark)
         g->mark("GPU probe and CUDA context: done (%s)", g->usable ? "usable" : "no GPU");
@@ -35,10 +34,9 @@ void gpu_probe_start(struct gpu_probe *g, int (*init)(void), void (*mark)(const 
 int gpu_probe_join(struct gpu_probe *g)
 {
     if (g->started && !g->joined) {
-        struct timespec t0;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
+        double t0 = wx_now();
         pthread_join(g->tid, NULL);
-        g->wait_seconds = cli_seconds_since(&t0);
+        g->wait_seconds = (wx_now() - t0);
         g->joined = 1;
     }
     return g->usable;

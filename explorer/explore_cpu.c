@@ -319,18 +319,18 @@ static int quiet(struct worker *w, bool idle)
 {
     struct shared *sh = w->sh;
 #ifdef EXPLORE_CPU_STATS
-    const double t0 = explore_now();
+    const double t0 = wx_now();
 #endif
     for (;;) {
         int act = rendezvous(sh, idle);
         if (act != ACT_REHASH) {
 #ifdef EXPLORE_CPU_STATS
-            w->t_quiet += explore_now() - t0;
+            w->t_quiet += wx_now() - t0;
 #endif
             return act;
         }
 #ifdef EXPLORE_CPU_STATS
-        const double t1 = explore_now();
+        const double t1 = wx_now();
 #endif
         const bool by_slots = sh->keyed && REHASH_BY_SLOTS;
         const uint64_t step = by_slots ? REHASH_SLOTS : REHASH_CHUNK;
@@ -343,7 +343,7 @@ static int quiet(struct worker *w, bool idle)
                 vtable_grow_part(sh->t, b, e);
         }
 #ifdef EXPLORE_CPU_STATS
-        w->t_rehash += explore_now() - t1;
+        w->t_rehash += wx_now() - t1;
 #endif
     }
 }
@@ -361,7 +361,7 @@ static int flush_edges(struct worker *w)
 static void progress(struct worker *w)
 {
     struct shared *sh = w->sh;
-    double now = explore_now();
+    double now = wx_now();
     if (now < sh->next_progress)
         return;
     struct explore_stats st = {
@@ -373,7 +373,7 @@ static void progress(struct worker *w)
     for (unsigned i = 0; i < sh->nthreads; i++)
         st.transitions += atomic_load_explicit(&sh->w[i].transitions, memory_order_relaxed);
     sh->opt->progress(sh->opt->progress_ctx, &st);
-    sh->next_progress = explore_now() + 1.0;
+    sh->next_progress = wx_now() + 1.0;
 }
 
 /* Makes room for `more` queue entries (compacting, then growing). */
@@ -594,7 +594,7 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
                 struct explore_result *res, struct wx_error *err)
 {
     const struct explore_options *opt = explore_opts(opt_in);
-    const double t0 = explore_now();
+    const double t0 = wx_now();
     explore_result_init(res, "cpu");
     if (img->probabilistic) /* as explore_seq: the support graph is no LTS answer */
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
@@ -720,6 +720,6 @@ out:
     free(sh->ids);
     free(sh);
     free(w);
-    res->seconds = explore_now() - t0;
+    res->seconds = wx_now() - t0;
     return rc;
 }
