@@ -43,6 +43,7 @@
 #include "explore_int.h"
 #include "successors.h"
 #include "../hash/vtable.h"
+#include "../util/hugealloc.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -639,8 +640,8 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
                          (unsigned long long)max_states);
             goto out;
         }
-        vtable_advise_huge(sh->parent, max_states * sizeof *sh->parent);
-        vtable_advise_huge(sh->plabel, max_states * sizeof *sh->plabel);
+        wx_advise_huge(sh->parent, max_states * sizeof *sh->parent);
+        wx_advise_huge(sh->plabel, max_states * sizeof *sh->plabel);
     }
     for (unsigned i = 0; i < n; i++)
         w[i].sh = sh, w[i].index = i;
