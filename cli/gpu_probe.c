@@ -26,16 +26,15 @@ void gpu_probe_start(struct gpu_probe *g, int (*init)(void), void (*mark)(const 
     atomic_init(&g->done, 0);
     g->init = init;
     g->mark = mark;
-    g->started = pthread_create(&g->tid, NULL, gpu_probe_main, g) == 0;
-    if (!g->started) /* no thread: probe in line */
-        gpu_probe_main(g), g->joined = 1;
+    wx_task_start(&g->task, gpu_probe_main, g); /* no thread: probed in line */
+    g->joined = !g->task.started;
 }
 
 int gpu_probe_join(struct gpu_probe *g)
 {
-    if (g->started && !g->joined) {
+    if (!g->joined) {
         double t0 = wx_now();
-        pthread_join(g->tid, NULL);
+        wx_task_join(&g->task);
         g->wait_seconds = (wx_now() - t0);
         g->joined = 1;
     }
