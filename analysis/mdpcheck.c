@@ -3,17 +3,18 @@
  * mdpcheck.h).
  */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "mdpcheck.h"
 #include "mec.h"
 #include "scc.h"
+#include "../util/hugealloc.h"
+#include "../util/pool.h"
+#include "../util/timer.h"
 
 /* State classes after the precomputation. */
 enum { CLS_NO, CLS_YES, CLS_MAYBE, CLS_INF };
@@ -21,56 +22,12 @@ enum { CLS_NO, CLS_YES, CLS_MAYBE, CLS_INF };
 /* Attempts at a certified reward upper bound before giving up. */
 #define BOUND_ATTEMPTS 12
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* ---- large work arrays ----
  * The arrays of the system construction run to hundreds of megabytes on
- * models of 10^6..10^7 states, and a fresh array costs a page fault (with
- * the zeroing of a 4 KiB page) per page at its first touch: measured as
- * most of the host time of the construction on the 16-core device host.
- * With options.huge_pages, big_alloc asks for transparent huge pages on
- * the 2 MiB-aligned interior of a large block (a hint: where THP is off
- * nothing changes; with "madvise" it divides the faults by 512, but on the
- * 2-core development VM the first touch then ran at 0.2 GB/s instead of
- * 1.0 GB/s, so it is off by default).  Blocks stay ordinary malloc blocks,
- * released by free(). */
-#define BIG_HUGE (2u << 20)
-
-static void hint_huge(void *p, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    if (bytes < 2 * (size_t)BIG_HUGE)
-        return;
-    uintptr_t a = ((uintptr_t)p + BIG_HUGE - 1) & ~(uintptr_t)(BIG_HUGE - 1);
-    uintptr_t b = ((uintptr_t)p + bytes) & ~(uintptr_t)(BIG_HUGE - 1);
-    if (b > a)
-        (void)madvise((void *)a, b - a, MADV_HUGEPAGE); /* advice only: failure is harmless */
-#else
-    (void)p, (void)bytes;
-#endif
-}
-
-static void *big_alloc(size_t bytes, int huge)
-{
-    void *p = malloc(bytes ? bytes : 1);
-    if (p && huge)
-        hint_huge(p, bytes);
-    return p;
-}
-
-static void *big_zalloc(size_t bytes, int huge)
-{
-    void *p = calloc(bytes ? bytes : 1, 1);
-    if (p && huge)
-        hint_huge(p, bytes);
-    return p;
-}
-
+ * models of 10^6..10^7 states; with options.huge_pages they are advised
+ * transparent huge pages (util/hugealloc.h: first-touch faults divided by
+ * 512 where THP is on; off by default because on small machines the first
+ * touch of a huge page can be slower than 512 small ones). */
 /* Work-array slots of the pool (struct ctx), in the order of first use
  * (the order mdpcheck_prepare warms them in).  The sub-MDP of the MEC
  * decomposition and the system are alive at the same time (build_system). */
@@ -163,7 +120,7 @@ static void *pool_take(struct ctx *x, int slot, size_t bytes, int zero)
         return p;
     }
     int huge = x->o->huge_pages;
-    return zero ? big_zalloc(bytes, huge) : big_alloc(bytes, huge);
+    return zero ? wx_big_zalloc(bytes, huge) : wx_big_alloc(bytes, huge);
 }
 
 static double choice_reward(const struct ctx *x, uint32_t s, uint64_t c)
@@ -196,20 +153,6 @@ static int oom(struct wx_error *err)
  * threads. */
 typedef void (*par_fn)(void *arg, uint64_t lo, uint64_t hi, int chunk);
 
-struct par_job {
-    par_fn fn;
-    void *arg;
-    uint64_t lo, hi;
-    int chunk;
-};
-
-static void *par_main(void *a)
-{
-    struct par_job *j = a;
-    j->fn(j->arg, j->lo, j->hi, j->chunk);
-    return NULL;
-}
-
 #define PAR_MAX 64
 #define PAR_GRAIN 4096 /* items per thread at least: below, threads cost more than they save */
 
@@ -225,25 +168,16 @@ static int par_chunks(int threads, uint64_t n)
     return t < 1 ? 1 : (int)t;
 }
 
+/* A team of par_chunks(threads, n) for this loop alone (the MEC
+ * decomposition runs its loops on its own thread beside the system's, so
+ * the two never share a team); without one (out of memory), the caller
+ * runs every chunk: the same chunks, the same result. */
 static void par_for(int threads, uint64_t n, par_fn fn, void *arg)
 {
     int t = par_chunks(threads, n);
-    struct par_job job[PAR_MAX];
-    pthread_t tid[PAR_MAX];
-    int started[PAR_MAX] = {0};
-    for (int i = 0; i < t; i++)
-        job[i] = (struct par_job){fn, arg, n * (uint64_t)i / (uint64_t)t,
-                                  n * (uint64_t)(i + 1) / (uint64_t)t, i};
-    /* a failing pthread_create only means the caller does that chunk */
-    for (int i = 1; i < t; i++)
-        started[i] = pthread_create(&tid[i], NULL, par_main, &job[i]) == 0;
-    fn(arg, job[0].lo, job[0].hi, 0);
-    for (int i = 1; i < t; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            fn(arg, job[i].lo, job[i].hi, i);
-    }
+    struct wx_pool *pool = t > 1 ? wx_pool_new(t) : NULL;
+    wx_pool_for(pool, n, t, fn, arg);
+    wx_pool_free(pool);
 }
 
 /* In-place exclusive prefix sum of a[0..n) into a[0..n], a[n] = total. */
@@ -336,9 +270,9 @@ static void *mec_main(void *arg)
     struct mec_job *mj = arg;
     struct ctx *x = mj->x;
     wx_error_clear(&mj->err);
-    double tm = now_s();
+    double tm = wx_now();
     mj->rc = (x->o->mec ? x->o->mec : mec_cpu)(&mj->sub, &mj->mr, &mj->err);
-    mj->seconds = now_s() - tm;
+    mj->seconds = wx_now() - tm;
     return NULL;
 }
 
@@ -507,8 +441,8 @@ static int build_system(struct ctx *x, struct mdpcheck_result *r, struct wx_erro
     int collapse = ((x->p->kind == PROP_PMAX) || (x->p->kind == PROP_RMIN)) && n_maybe;
     int zero_reward_only = x->p->kind == PROP_RMIN;
     struct mec_job mj = {.x = x};
-    pthread_t mec_tid;
-    int mec_thread = 0, mec_done = 0;
+    struct wx_task mec_task = {0};
+    int mec_done = 0;
     uint8_t *internal = NULL;
     uint32_t *mec_of = NULL, *mec_sid = NULL, *sid = NULL;
     uint64_t *mstart = NULL;
@@ -519,11 +453,8 @@ static int build_system(struct ctx *x, struct mdpcheck_result *r, struct wx_erro
         if ((rc = sub_build(x, zero_reward_only, &mj, err)) != WX_OK)
             goto done;
         trace(x->o, "MEC decomposition: started (thread)");
-        mec_thread = pthread_create(&mec_tid, NULL, mec_main, &mj) == 0;
-        if (!mec_thread) { /* no thread: decompose first */
-            mec_main(&mj);
-            mec_done = 1;
-        }
+        wx_task_start(&mec_task, mec_main, &mj);
+        mec_done = !mec_task.started; /* no thread: it has decomposed first */
     }
     /* the system without collapse: every maybe state a system state of its
      * own, numbered in state order (x->loc) */
@@ -544,10 +475,7 @@ static int build_system(struct ctx *x, struct mdpcheck_result *r, struct wx_erro
             goto done;
         trace(x->o, collapse ? "system: built (as if no MEC)" : "system: built");
     }
-    if (mec_thread) {
-        pthread_join(mec_tid, NULL);
-        mec_thread = 0;
-    }
+    wx_task_join(&mec_task);
     if (collapse) {
         x->mec_seconds = mj.seconds;
         if (mj.rc != WX_OK) {
@@ -615,8 +543,7 @@ static int build_system(struct ctx *x, struct mdpcheck_result *r, struct wx_erro
         goto done;
     trace(x->o, "system: built with MECs collapsed");
 done:
-    if (mec_thread)
-        pthread_join(mec_tid, NULL);
+    wx_task_join(&mec_task);
     mec_result_free(&mj.mr);
     free_later(x, mj.sub.state_start);
     free_later(x, mj.sub.choice_start);
@@ -1328,26 +1255,26 @@ int mdpcheck_prepare(const struct mdp *m, const struct mdp_labels *labels,
     x->is_reward = p->kind == PROP_RMIN || p->kind == PROP_RMAX;
     x->maximize = p->kind == PROP_PMAX || p->kind == PROP_RMAX;
     int rc = WX_OK, hp = o->huge_pages;
-    j->allowed = p->phi1 ? big_alloc(n, hp) : NULL;
-    j->yes = big_alloc(n, hp);
-    j->no = big_zalloc(n, hp);
-    x->cls = big_alloc(n, hp);
-    x->target = big_alloc(n, hp);
-    x->ok = big_alloc(nc, hp);
-    x->loc = big_alloc(n * sizeof *x->loc, hp);
-    x->back = big_alloc(n * sizeof *x->back, hp);
-    j->lo = big_alloc(n * sizeof *j->lo, hp);
-    j->hi = big_alloc(n * sizeof *j->hi, hp);
+    j->allowed = p->phi1 ? wx_big_alloc(n, hp) : NULL;
+    j->yes = wx_big_alloc(n, hp);
+    j->no = wx_big_zalloc(n, hp);
+    x->cls = wx_big_alloc(n, hp);
+    x->target = wx_big_alloc(n, hp);
+    x->ok = wx_big_alloc(nc, hp);
+    x->loc = wx_big_alloc(n * sizeof *x->loc, hp);
+    x->back = wx_big_alloc(n * sizeof *x->back, hp);
+    j->lo = wx_big_alloc(n * sizeof *j->lo, hp);
+    j->hi = wx_big_alloc(n * sizeof *j->hi, hp);
     if ((p->phi1 && !j->allowed) || !j->yes || !j->no || !x->cls || !x->target || !x->ok ||
         !x->loc || !x->back || !j->lo || !j->hi) {
         rc = oom(err);
         goto done;
     }
-    double t0 = now_s();
+    double t0 = wx_now();
     if ((rc = prop_eval(p, p->phi2, m, labels, initial, x->target, err)) != WX_OK ||
         (p->phi1 && (rc = prop_eval(p, p->phi1, m, labels, initial, j->allowed, err)) != WX_OK))
         goto done;
-    j->label_seconds = now_s() - t0;
+    j->label_seconds = wx_now() - t0;
     trace(o, "labels evaluated");
     struct warm_pass w = {.stop = stop};
     /* every choice is usable but for Rmin (set after the classes) */
@@ -1379,7 +1306,7 @@ int mdpcheck_prepare(const struct mdp *m, const struct mdp_labels *labels,
         uint64_t phys = pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 0;
         if (phys && total <= phys / WARM_SHARE)
             for (int i = 0; i < POOL_SLOTS; i++)
-                if (want[i] && (x->pool[i] = big_alloc(want[i], hp)))
+                if (want[i] && (x->pool[i] = wx_big_alloc(want[i], hp)))
                     x->pool_bytes[i] = want[i];
         warm_add(&w, j->yes, n, 0, 0);
         warm_add(&w, j->no, n, 0, 0);
@@ -1454,13 +1381,13 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
     mdpcheck_precompute_fn pre = o->precompute ? o->precompute : valiter_precompute_cpu;
     uint8_t *allowed = j->allowed, *yes = j->yes, *no = j->no;
     double *slo = NULL, *shi = NULL;
-    double t0 = now_s();
+    double t0 = wx_now();
     int rc = WX_OK;
-    pthread_t pin_tid;
-    int pin_thread = 0;
-    if (o->pin && o->unpin) {
+    struct wx_task pin_task = {0};
+    int pinning = o->pin && o->unpin;
+    if (pinning) {
         x->unpin = o->unpin;
-        pin_thread = pthread_create(&pin_tid, NULL, pin_main, x) == 0;
+        wx_task_start(&pin_task, pin_main, x);
     }
     switch (p->kind) {
     case PROP_PMAX:
@@ -1512,27 +1439,27 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
                 ok = x->cls[m->targets[e]] != CLS_INF;
             x->ok[c] = ok;
         }
-    r->precomp_seconds = j->label_seconds + (now_s() - t0);
+    r->precomp_seconds = j->label_seconds + (wx_now() - t0);
     trace(o, "precomputation: classes done");
-    if (pin_thread) { /* the pool stays untouched until here */
-        pthread_join(pin_tid, NULL);
-        pin_thread = 0;
+    if (pinning) { /* the pool stays untouched until here */
+        wx_task_join(&pin_task);
+        pinning = 0;
         trace(o, "work arrays page-locked");
     }
 
-    t0 = now_s();
+    t0 = wx_now();
     if ((rc = build_system(x, r, err)) != WX_OK)
         goto done;
     if ((o->topological || (o->solver == VI_GAUSS_SEIDEL && !o->solve)) &&
         (rc = order_topologically(x, !(o->topological && o->solve_levels), err)) != WX_OK)
         goto done;
-    r->build_seconds = now_s() - t0;
+    r->build_seconds = wx_now() - t0;
     trace(o, "system: built");
     r->mec_seconds = x->mec_seconds;
     r->blocks = x->n_blocks;
     r->levels = x->n_levels;
 
-    t0 = now_s();
+    t0 = wx_now();
     uint64_t ns = x->sys.n_states;
     slo = pool_take(x, POOL_SLO, (ns ? ns : 1) * sizeof *slo, 0);
     shi = o->sound ? pool_take(x, POOL_SHI, (ns ? ns : 1) * sizeof *shi, 0) : NULL;
@@ -1558,7 +1485,7 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
         if (rc != WX_OK)
             goto done;
     }
-    r->solve_seconds = now_s() - t0;
+    r->solve_seconds = wx_now() - t0;
     trace(o, "solve: done");
 
     struct values_pass vp = {x, slo, shi, r};
@@ -1576,8 +1503,7 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
         free(mid);
     }
 done:
-    if (pin_thread)
-        pthread_join(pin_tid, NULL);
+    wx_task_join(&pin_task);
     free(slo), free(shi);
     mdpcheck_job_free(j);
     if (rc != WX_OK)

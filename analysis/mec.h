@@ -1,7 +1,7 @@
 /*
  * mec.h -- maximal end components of an MDP (CPU).
  *
- * DEFINITION (PRISM's, /work/shared/data/mdp/README.md).  An end component
+ * DEFINITION (PRISM's; docs/formats.md).  An end component
  * is a non-empty set S of states with a non-empty set of choices per state
  * such that every chosen choice has all its successors in S and the graph
  * of S under the chosen choices is strongly connected.  A MEC is an end

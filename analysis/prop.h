@@ -21,7 +21,7 @@
  * In a property FILE (prop_read_file) each non-blank line that is not a
  * comment ("//" or "#" first) is one property, optionally named
  * ( "NAME": property ) and optionally ended by ';' (the .props files of
- * /work/shared/data/mdp use both).  PRISM definition lines (starting with
+ * tests/data/mdp use both).  PRISM definition lines (starting with
  * "label ", "const " or "formula ") are read past: the exported .lab file
  * already carries their labels.
  *

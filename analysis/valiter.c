@@ -33,13 +33,14 @@
  * this keeps rounding from ever moving a bound the wrong way.
  */
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "valiter.h"
+#include "../util/pool.h"
+#include "../util/timer.h"
 
 /* ---- precomputation ---- */
 
@@ -220,13 +221,6 @@ done:
  * save (a barrier per sweep is a few microseconds). */
 #define VI_ENTRIES_PER_THREAD 32768
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* The value of choice c on vector x. */
 static inline double choice_value(const struct vi_system *sys, uint64_t c, const double *x)
 {
@@ -297,84 +291,23 @@ static inline int change_ok(double old, double nw, double eps, int relative)
     return d <= eps;
 }
 
-/* The threads of one solve.  Members wait at a gate until the number that
- * could be started is known; the caller then sizes its work split and the
- * barrier for that number, so a failing pthread_create only means fewer
- * threads.  Member 0 is the calling thread. */
-struct team {
-    int size;
-    pthread_t *tid;
-    pthread_barrier_t barrier;
-    pthread_mutex_t gate;
-    pthread_cond_t gate_open;
-    int go;
-};
-
-/* Starts members 1..want-1 running fn(args + i * arg_size), waiting at the
- * gate; returns the team's size (1 when no thread could be started). */
-static int team_start(struct team *t, int want, void *(*fn)(void *), void *args, size_t arg_size)
-{
-    pthread_mutex_init(&t->gate, NULL);
-    pthread_cond_init(&t->gate_open, NULL);
-    t->go = 0;
-    t->size = 1;
-    for (int i = 1; i < want; i++) {
-        if (pthread_create(&t->tid[i], NULL, fn, (char *)args + (size_t)i * arg_size) != 0)
-            break;
-        t->size = i + 1;
-    }
-    return t->size;
-}
-
-/* Each member's first call. */
-static void team_gate(struct team *t)
-{
-    pthread_mutex_lock(&t->gate);
-    while (!t->go)
-        pthread_cond_wait(&t->gate_open, &t->gate);
-    pthread_mutex_unlock(&t->gate);
-}
-
-/* Opens the gate, runs member 0 here, joins the others, releases the team. */
-static void team_run(struct team *t, void *(*fn)(void *), void *arg0)
-{
-    pthread_barrier_init(&t->barrier, NULL, (unsigned)t->size);
-    pthread_mutex_lock(&t->gate);
-    t->go = 1;
-    pthread_cond_broadcast(&t->gate_open);
-    pthread_mutex_unlock(&t->gate);
-    fn(arg0);
-    for (int i = 1; i < t->size; i++)
-        pthread_join(t->tid[i], NULL);
-    pthread_barrier_destroy(&t->barrier);
-    pthread_cond_destroy(&t->gate_open);
-    pthread_mutex_destroy(&t->gate);
-}
-
 struct solver {
     const struct vi_system *sys;
     const struct vi_params *par;
-    struct team team;
-    uint64_t *range;            /* team.size + 1 state boundaries */
+    struct wx_pool *pool;       /* the solve's threads (util/pool.h) */
+    uint64_t *range;            /* pool size + 1 state boundaries */
     double *lo[2], *hi[2];      /* Jacobi buffers: cur = [k & 1] */
     int *thread_ok;             /* per thread: its states met the rule */
     uint64_t iterations;
     int stop, converged;
 };
 
-struct worker {
-    struct solver *sv;
-    int id;
-};
-
-static void *jacobi_worker(void *arg)
+static void jacobi_worker(void *arg, int id, int size)
 {
-    struct worker *w = arg;
-    struct solver *sv = w->sv;
-    team_gate(&sv->team);
+    struct solver *sv = arg;
     const struct vi_system *sys = sv->sys;
     const struct vi_params *par = sv->par;
-    uint64_t s0 = sv->range[w->id], s1 = sv->range[w->id + 1];
+    uint64_t s0 = sv->range[id], s1 = sv->range[id + 1];
     int mx = par->maximize, rel = par->relative;
     double eps = par->epsilon;
     for (uint64_t k = 0;; k++) {
@@ -399,21 +332,20 @@ static void *jacobi_worker(void *arg)
                 nlo[s] = l;
             }
         }
-        sv->thread_ok[w->id] = ok;
-        pthread_barrier_wait(&sv->team.barrier);
-        if (w->id == 0) {
+        sv->thread_ok[id] = ok;
+        wx_pool_barrier(sv->pool);
+        if (id == 0) {
             int all = 1;
-            for (int t = 0; t < sv->team.size; t++)
+            for (int t = 0; t < size; t++)
                 all &= sv->thread_ok[t];
             sv->iterations = k + 1;
             sv->converged = all;
             sv->stop = all || sv->iterations >= par->max_iterations;
         }
-        pthread_barrier_wait(&sv->team.barrier);
+        wx_pool_barrier(sv->pool);
         if (sv->stop)
             break;
     }
-    return NULL;
 }
 
 /* One Gauss-Seidel sweep over states [a, z), in place: 1 when every one of
@@ -454,7 +386,7 @@ int valiter_solve_blocks_cpu(const struct vi_system *sys, const struct vi_params
                              const uint64_t *block_start, uint64_t n_blocks, double *lo,
                              double *hi, struct vi_stats *stats, struct wx_error *err)
 {
-    double t0 = now_s();
+    double t0 = wx_now();
     int mx = par->maximize, rel = par->relative;
     double eps = par->epsilon;
     uint64_t updates = 0, worst = 0, worst_block = 0;
@@ -476,7 +408,7 @@ int valiter_solve_blocks_cpu(const struct vi_system *sys, const struct vi_params
     struct vi_stats st = {0};
     uint64_t n = sys->n_states;
     st.iterations = n ? (updates + n - 1) / n : 0;
-    st.seconds = now_s() - t0;
+    st.seconds = wx_now() - t0;
     st.sweep_seconds = st.iterations ? st.seconds / (double)st.iterations : 0;
     st.bytes_per_sweep = 8 * (n + 1) + 8 * (sys->n_choices + 1) + 12 * sys->n_entries +
                          8 * sys->n_choices + (uint64_t)(hi ? 2 : 1) * (8 * sys->n_entries + 16 * n);
@@ -499,7 +431,7 @@ int valiter_solve_levels_cpu(const struct vi_system *sys, const struct vi_params
                              const struct vi_levels *lv, double *lo, double *hi,
                              struct vi_stats *stats, struct wx_error *err)
 {
-    double t0 = now_s();
+    double t0 = wx_now();
     int mx = par->maximize, rel = par->relative;
     double eps = par->epsilon;
     uint64_t n = sys->n_states, widest = 0, updates = 0, level_sweeps = 0;
@@ -565,7 +497,7 @@ int valiter_solve_levels_cpu(const struct vi_system *sys, const struct vi_params
     struct vi_stats st = {0};
     st.iterations = n ? (updates + n - 1) / n : 0;
     st.level_sweeps = level_sweeps;
-    st.seconds = now_s() - t0;
+    st.seconds = wx_now() - t0;
     st.sweep_seconds = st.iterations ? st.seconds / (double)st.iterations : 0;
     st.bytes_per_sweep = 8 * (n + 1) + 8 * (sys->n_choices + 1) + 12 * sys->n_entries +
                          8 * sys->n_choices + (uint64_t)(hi ? 2 : 1) * (8 * sys->n_entries + 16 * n);
@@ -597,7 +529,7 @@ static int solver_threads(const struct vi_system *sys, const struct vi_params *p
 static int solve_interval(const struct vi_system *sys, const struct vi_params *par, double *lo,
                           double *hi, struct vi_stats *stats, struct wx_error *err)
 {
-    double t0 = now_s();
+    double t0 = wx_now();
     uint64_t n = sys->n_states;
     struct vi_stats st = {0};
     int k = hi ? 2 : 1;
@@ -622,15 +554,12 @@ static int solve_interval(const struct vi_system *sys, const struct vi_params *p
         sv.lo[1] = malloc(n * sizeof(double));
         sv.hi[0] = hi;
         sv.hi[1] = hi ? malloc(n * sizeof(double)) : NULL;
-        sv.team.tid = malloc((size_t)want * sizeof *sv.team.tid);
-        struct worker *ws = malloc((size_t)want * sizeof *ws);
-        if (!sv.range || !sv.thread_ok || !sv.lo[1] || (hi && !sv.hi[1]) || !sv.team.tid || !ws) {
-            free(sv.range), free(sv.thread_ok), free(sv.lo[1]), free(sv.hi[1]), free(sv.team.tid), free(ws);
+        sv.pool = want > 1 ? wx_pool_new(want) : NULL;
+        if (!sv.range || !sv.thread_ok || !sv.lo[1] || (hi && !sv.hi[1]) || (want > 1 && !sv.pool)) {
+            free(sv.range), free(sv.thread_ok), free(sv.lo[1]), free(sv.hi[1]), wx_pool_free(sv.pool);
             return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value iteration)");
         }
-        for (int i = 0; i < want; i++)
-            ws[i] = (struct worker){&sv, i};
-        const int started = team_start(&sv.team, want, jacobi_worker, ws, sizeof *ws);
+        const int started = wx_pool_size(sv.pool); /* at most want */
         /* split by work: entries plus one per state, so empty rows count */
         uint64_t total = sys->n_entries + n, t = 0;
         sv.range[0] = 0;
@@ -641,7 +570,7 @@ static int solve_interval(const struct vi_system *sys, const struct vi_params *p
             sv.range[i] = t;
         }
         sv.range[started] = n;
-        team_run(&sv.team, jacobi_worker, &ws[0]);
+        wx_pool_run(sv.pool, jacobi_worker, &sv);
         st.iterations = sv.iterations;
         converged = sv.converged;
         if (sv.iterations & 1) { /* the last sweep wrote buffer 1 */
@@ -649,9 +578,9 @@ static int solve_interval(const struct vi_system *sys, const struct vi_params *p
             if (hi)
                 memcpy(hi, sv.hi[1], n * sizeof(double));
         }
-        free(sv.range), free(sv.thread_ok), free(sv.lo[1]), free(sv.hi[1]), free(sv.team.tid), free(ws);
+        free(sv.range), free(sv.thread_ok), free(sv.lo[1]), free(sv.hi[1]), wx_pool_free(sv.pool);
     }
-    st.seconds = now_s() - t0;
+    st.seconds = wx_now() - t0;
     st.sweep_seconds = st.iterations ? st.seconds / (double)st.iterations : 0;
     if (stats)
         *stats = st;
@@ -682,7 +611,7 @@ struct pi_run {
     int mx;
     double eps;
     uint64_t n, nchunks;
-    struct team team;
+    struct wx_pool *pool; /* the run's threads (util/pool.h) */
     double *part; /* nchunks x PI_SLOTS partial sums */
     double *lo, *hi;
     double *x, *w, *wb, *rh, *r, *p, *v, *s, *t, *c;
@@ -690,11 +619,6 @@ struct pi_run {
     /* outcome, written by thread 0 */
     uint64_t products, rounds, sweeps;
     int certified;
-};
-
-struct pi_worker {
-    struct pi_run *run;
-    int id;
 };
 
 static uint64_t splitmix64(uint64_t z)
@@ -780,14 +704,14 @@ static int pi_bicgstab(struct pi_run *pr, int id, uint64_t k0, uint64_t k1, cons
         PI_PART(pr, i, 0) += rh[i] * r[i];
         PI_PART(pr, i, 1) += c[i] * c[i];
     }
-    pthread_barrier_wait(&pr->team.barrier);
+    wx_pool_barrier(pr->pool);
     double rho1 = pi_sum(pr, 0), bn = sqrt(pi_sum(pr, 1)), rho = 1, alpha = 1, omega = 1;
     if (id == 0)
         pr->products++;
-    pthread_barrier_wait(&pr->team.barrier); /* slots 0, 1 are read before they are reused */
+    wx_pool_barrier(pr->pool); /* slots 0, 1 are read before they are reused */
     if (bn == 0) { /* c = 0: y = 0 */
         PI_FOR(pr, k0, k1, i) y[i] = 0;
-        pthread_barrier_wait(&pr->team.barrier);
+        wx_pool_barrier(pr->pool);
         return PI_OK;
     }
     for (int it = 1; it <= VI_PI_KRYLOV_MAX; it++) {
@@ -795,14 +719,14 @@ static int pi_bicgstab(struct pi_run *pr, int id, uint64_t k0, uint64_t k1, cons
             return PI_BREAKDOWN;
         double beta = (rho1 / rho) * (alpha / omega);
         PI_FOR(pr, k0, k1, i) p[i] = r[i] + beta * (p[i] - omega * v[i]);
-        pthread_barrier_wait(&pr->team.barrier);
+        wx_pool_barrier(pr->pool);
         for (uint64_t k = k0; k < k1; k++)
             pr->part[k * PI_SLOTS + 2] = 0;
         PI_FOR(pr, k0, k1, i) {
             v[i] = pi_apply(sys, pol, p, i);
             PI_PART(pr, i, 2) += rh[i] * v[i];
         }
-        pthread_barrier_wait(&pr->team.barrier);
+        wx_pool_barrier(pr->pool);
         double rv = pi_sum(pr, 2);
         if (rv == 0 || !isfinite(rv))
             return PI_BREAKDOWN;
@@ -813,13 +737,13 @@ static int pi_bicgstab(struct pi_run *pr, int id, uint64_t k0, uint64_t k1, cons
             s[i] = r[i] - alpha * v[i];
             PI_PART(pr, i, 3) += s[i] * s[i];
         }
-        pthread_barrier_wait(&pr->team.barrier);
+        wx_pool_barrier(pr->pool);
         double sn = sqrt(pi_sum(pr, 3));
         if (id == 0)
             pr->products++;
         if (sn <= tol * bn) {
             PI_FOR(pr, k0, k1, i) y[i] += alpha * p[i];
-            pthread_barrier_wait(&pr->team.barrier);
+            wx_pool_barrier(pr->pool);
             return PI_OK;
         }
         for (uint64_t k = k0; k < k1; k++)
@@ -829,7 +753,7 @@ static int pi_bicgstab(struct pi_run *pr, int id, uint64_t k0, uint64_t k1, cons
             PI_PART(pr, i, 4) += t[i] * s[i];
             PI_PART(pr, i, 5) += t[i] * t[i];
         }
-        pthread_barrier_wait(&pr->team.barrier);
+        wx_pool_barrier(pr->pool);
         double ts = pi_sum(pr, 4), tt = pi_sum(pr, 5);
         if (id == 0)
             pr->products++;
@@ -844,7 +768,7 @@ static int pi_bicgstab(struct pi_run *pr, int id, uint64_t k0, uint64_t k1, cons
             PI_PART(pr, i, 6) += r[i] * r[i];
             PI_PART(pr, i, 7) += rh[i] * r[i];
         }
-        pthread_barrier_wait(&pr->team.barrier);
+        wx_pool_barrier(pr->pool);
         double rn = sqrt(pi_sum(pr, 6));
         rho = rho1;
         rho1 = pi_sum(pr, 7);
@@ -857,15 +781,13 @@ static int pi_bicgstab(struct pi_run *pr, int id, uint64_t k0, uint64_t k1, cons
 }
 
 /* Steps 2-4 of valiter.h on one thread's chunks. */
-static void *pi_worker(void *arg)
+static void pi_worker(void *arg, int id, int size)
 {
-    struct pi_worker *wk = arg;
-    struct pi_run *pr = wk->run;
-    team_gate(&pr->team);
+    struct pi_run *pr = arg;
     const struct vi_system *sys = pr->sys;
-    const int id = wk->id, mx = pr->mx;
-    const uint64_t k0 = pr->nchunks * (uint64_t)id / (uint64_t)pr->team.size,
-                   k1 = pr->nchunks * (uint64_t)(id + 1) / (uint64_t)pr->team.size;
+    const int mx = pr->mx;
+    const uint64_t k0 = pr->nchunks * (uint64_t)id / (uint64_t)size,
+                   k1 = pr->nchunks * (uint64_t)(id + 1) / (uint64_t)size;
     double *x = pr->x, *w = pr->w, *c = pr->c, *lo = pr->lo, *hi = pr->hi;
     uint64_t *pol = pr->pol, *tau = pr->tau;
 
@@ -881,7 +803,7 @@ static void *pi_worker(void *arg)
     int failed = 0;
     for (int round = 0; round < VI_PI_ROUNDS; round++) {
         PI_FOR(pr, k0, k1, i) c[i] = sys->b[pol[i]];
-        pthread_barrier_wait(&pr->team.barrier);
+        wx_pool_barrier(pr->pool);
         if (pi_bicgstab(pr, id, k0, k1, pol, x, VI_PI_TOL) != PI_OK) {
             failed = 1;
             break;
@@ -897,11 +819,11 @@ static void *pi_worker(void *arg)
                 PI_PART(pr, i, 0) += 1;
             }
         }
-        pthread_barrier_wait(&pr->team.barrier);
+        wx_pool_barrier(pr->pool);
         double improvable = pi_sum(pr, 0);
         if (id == 0)
             pr->rounds++, pr->sweeps++;
-        pthread_barrier_wait(&pr->team.barrier);
+        wx_pool_barrier(pr->pool);
         if (improvable == 0)
             break;
     }
@@ -910,7 +832,7 @@ static void *pi_worker(void *arg)
     const double gamma = pr->eps / 2;
     double *wb = pr->wb;
     PI_FOR(pr, k0, k1, i) tau[i] = pol[i], w[i] = 1, c[i] = 1;
-    pthread_barrier_wait(&pr->team.barrier);
+    wx_pool_barrier(pr->pool);
     for (int round = 0; round < VI_PI_W_ROUNDS && !failed; round++) {
         if (round > 0)
             PI_FOR(pr, k0, k1, i) wb[i] = w[i];
@@ -920,7 +842,7 @@ static void *pi_worker(void *arg)
                 break;
             }
             PI_FOR(pr, k0, k1, i) w[i] = wb[i]; /* the last round's w */
-            pthread_barrier_wait(&pr->team.barrier);
+            wx_pool_barrier(pr->pool);
             break;
         }
         for (uint64_t k = k0; k < k1; k++)
@@ -945,9 +867,9 @@ static void *pi_worker(void *arg)
                 PI_PART(pr, i, 0) += 1;
             }
         }
-        pthread_barrier_wait(&pr->team.barrier);
+        wx_pool_barrier(pr->pool);
         double switched = pi_sum(pr, 0), bad = pi_sum(pr, 1);
-        pthread_barrier_wait(&pr->team.barrier);
+        wx_pool_barrier(pr->pool);
         if (bad > 0)
             failed = 1;
         if (switched == 0)
@@ -959,19 +881,19 @@ static void *pi_worker(void *arg)
         for (uint64_t k = k0; k < k1; k++)
             pr->part[k * PI_SLOTS + 0] = -INFINITY;
         PI_FOR(pr, k0, k1, i) PI_PART(pr, i, 0) = w[i] > PI_PART(pr, i, 0) ? w[i] : PI_PART(pr, i, 0);
-        pthread_barrier_wait(&pr->team.barrier);
+        wx_pool_barrier(pr->pool);
         const double delta = pr->eps / (2 * pi_max(pr, 0));
         double *l = pr->p, *u = pr->v, *fl = pr->s, *fu = pr->t;
         PI_FOR(pr, k0, k1, i) l[i] = x[i] - delta * w[i], u[i] = x[i] + delta * w[i];
         for (uint64_t k = k0; k < k1; k++)
             pr->part[k * PI_SLOTS + 1] = pr->part[k * PI_SLOTS + 2] = 0;
-        pthread_barrier_wait(&pr->team.barrier);
+        wx_pool_barrier(pr->pool);
         PI_FOR(pr, k0, k1, i) {
             state_update2(sys, i, l, u, mx, &fl[i], &fu[i]);
             PI_PART(pr, i, 1) += !(fl[i] >= l[i]);
             PI_PART(pr, i, 2) += !(fu[i] <= u[i]);
         }
-        pthread_barrier_wait(&pr->team.barrier);
+        wx_pool_barrier(pr->pool);
         const int lower_ok = pi_sum(pr, 1) == 0, upper_ok = pi_sum(pr, 2) == 0;
         for (uint64_t k = k0; k < k1; k++)
             pr->part[k * PI_SLOTS + 3] = 0;
@@ -982,13 +904,12 @@ static void *pi_worker(void *arg)
                 hi[i] = fu[i];
             PI_PART(pr, i, 3) += !gap_ok(lo[i], hi[i], pr->eps, 0);
         }
-        pthread_barrier_wait(&pr->team.barrier);
+        wx_pool_barrier(pr->pool);
         if (id == 0) {
             pr->sweeps++;
             pr->certified = lower_ok && upper_ok && pi_sum(pr, 3) == 0;
         }
     }
-    return NULL;
 }
 
 /* Interval iteration (Jacobi) for at most cap more sweeps of par's budget
@@ -1028,7 +949,7 @@ static double max_gap(const double *lo, const double *hi, uint64_t n)
 static int solve_policy(const struct vi_system *sys, const struct vi_params *par, double *lo,
                         double *hi, struct vi_stats *stats, struct wx_error *err)
 {
-    double t0 = now_s();
+    double t0 = wx_now();
     struct vi_stats st = {0};
     const uint64_t k = par->pi_sweeps ? par->pi_sweeps : VI_PI_SWEEPS;
     int rc, done;
@@ -1063,16 +984,12 @@ static int solve_policy(const struct vi_system *sys, const struct vi_params *par
     pr.pol = malloc(n * sizeof *pr.pol);
     pr.tau = malloc(n * sizeof *pr.tau);
     pr.part = malloc(nchunks * PI_SLOTS * sizeof *pr.part);
-    pr.team.tid = malloc((size_t)want * sizeof *pr.team.tid);
-    struct pi_worker *ws = malloc((size_t)want * sizeof *ws);
-    if (oom || !pr.pol || !pr.tau || !pr.part || !pr.team.tid || !ws) {
+    pr.pool = want > 1 ? wx_pool_new(want) : NULL;
+    if (oom || !pr.pol || !pr.tau || !pr.part || (want > 1 && !pr.pool)) {
         rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (policy iteration)");
         goto out;
     }
-    for (int i = 0; i < want; i++)
-        ws[i] = (struct pi_worker){&pr, i};
-    team_start(&pr.team, want, pi_worker, ws, sizeof *ws);
-    team_run(&pr.team, pi_worker, &ws[0]);
+    wx_pool_run(pr.pool, pi_worker, &pr);
     st.iterations += pr.sweeps;
     st.products = pr.products;
     st.policy_rounds = pr.rounds;
@@ -1082,9 +999,9 @@ static int solve_policy(const struct vi_system *sys, const struct vi_params *par
 out:
     for (size_t i = 0; i < sizeof vec / sizeof *vec; i++)
         free(*vec[i]);
-    free(pr.pol), free(pr.tau), free(pr.part), free(pr.team.tid), free(ws);
+    free(pr.pol), free(pr.tau), free(pr.part), wx_pool_free(pr.pool);
 finish:
-    st.seconds = now_s() - t0;
+    st.seconds = wx_now() - t0;
     st.sweep_seconds = st.iterations ? st.seconds / (double)st.iterations : 0;
     if (stats)
         *stats = st;

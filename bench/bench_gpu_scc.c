@@ -6,7 +6,7 @@
  *                 [--variants | --variants-new | --variant-list NAME,NAME...]
  *
  * FILE is a graphgen .egr (little-endian int32 n, int32 m, int32
- * offsets[n+1], int32 targets[m]; ../shared/tools/graphgen.c) or anything
+ * offsets[n+1], int32 targets[m]; bench/graphgen.c) or anything
  * graph_read accepts.  Uploads the graph once (timed), runs the device
  * decomposition once to warm up and R more times (best and median of the
  * whole decomposition, graph already on the device; phases of the best

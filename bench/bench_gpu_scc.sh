@@ -6,9 +6,8 @@
 #                          [--variants]
 #
 # Builds warpex and the driver bench/bench_gpu_scc.c (unless --prebuilt
-# gives a driver binary), builds graphgen from $WARPEX_SHARED/tools/graphgen.c
-# (default ../shared, as the tests)
-# (or --graphgen SRC), generates the 3-D torus 200^3, uniform random 16 M
+# gives a driver binary), builds bench/graphgen.c (or --graphgen SRC),
+# generates the 3-D torus 200^3, uniform random 16 M
 # vertices of out-degree 4 and the 3-D grid-DAG 200^3 with back edges
 # p = 1/64 into a scratch folder, and times each: the device decomposition
 # (graph already on the device; best and median of R runs after a warm-up),
@@ -30,7 +29,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 LOG=${OUT:-bench/out/scc}
 mkdir -p "$LOG"
-driver=""; old=""; gg_src=${WARPEX_SHARED:-../shared}/tools/graphgen.c; reps=5; small=0; variants=""
+driver=""; old=""; gg_src=bench/graphgen.c; reps=5; small=0; variants=""
 while [ $# -gt 0 ]; do
     case $1 in
     --prebuilt) driver=$2; shift ;;

@@ -6,7 +6,7 @@
 #
 #   bench/bench_vi_cpu.sh [DIR ...]
 #       DIR: instance directories holding NAME.tra, NAME.lab and a .props
-#       file (default: every instance of ${WARPEX_SHARED:-../shared}/data/mdp).
+#       file (default: every instance of tests/data/mdp).
 #   environment:
 #       THREADS="1 N"   Jacobi thread counts to run (default: 1 and all cores)
 #       SOLVERS="jacobi gs topological"   (default: all three; gs and
@@ -34,8 +34,8 @@ W=bin/warpex
 command -v python3 >/dev/null 2>&1 || { echo "bench_vi_cpu.sh needs python3 (JSON)"; exit 4; }
 
 if [ $# -eq 0 ]; then
-    base=${WARPEX_SHARED:-../shared}/data/mdp
-    [ -d "$base" ] || { echo "no instances: $base missing (set WARPEX_SHARED)"; exit 2; }
+    base=tests/data/mdp
+    [ -d "$base" ] || { echo "no instances: $base missing"; exit 2; }
     set -- "$base"/*/
 fi
 

@@ -10,7 +10,8 @@
 #include <stdint.h>
 
 #include "../explorer/explore.h"
-#include "../network/network_build.h"
+#include "../parser/network_build.h"
+#include "../util/timer.h"
 #include "../analysis/cyclemean.h"
 #include "../analysis/scc.h"
 #include "../graph/wgraph.h"
@@ -85,7 +86,6 @@ struct standalone_options {
     int json, quiet;
     enum cli_backend backend;
 };
-struct timespec;
 int cli_parse_standalone(int argc, char **argv, int first, const char *command,
                          const char *out_option, int gpu_usable, struct standalone_options *o,
                          struct wx_error *err);
@@ -114,7 +114,6 @@ int cli_write_atomic(const char *path, int (*fn)(FILE *, const void *), const vo
 
 int cli_write_ids(const char *path, const uint32_t *ids, uint64_t n, uint32_t none,
                   struct wx_error *err);
-double cli_seconds_since(const struct timespec *t0);
 
 /* `warpex scc`: parses its own options from argv[first..]. */
 int cmd_scc(int argc, char **argv, int first, struct wx_error *err);

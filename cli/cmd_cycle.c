@@ -375,8 +375,7 @@ int cmd_cycle(int argc, char **argv, int first, struct wx_error *err)
     int rc = parse(argc, argv, first, &o, err);
     if (rc != WX_OK)
         return rc;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = wx_now();
     struct wgraph g;
     struct wgraph_options wo = {o.weight, o.default_weight};
     rc = wgraph_read(o.input, &wo, &g, err);
@@ -390,15 +389,15 @@ int cmd_cycle(int argc, char **argv, int first, struct wx_error *err)
     if (!o.ratio && g.transit && !o.quiet)
         fprintf(stderr, "warpex: the file has transit times; computing the cycle MEAN "
                         "(--ratio for weight/transit)\n");
-    double read_s = cli_seconds_since(&t0);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double read_s = (wx_now() - t0);
+    t0 = wx_now();
     struct scc_result scc;
     struct cm_result r;
     memset(&scc, 0, sizeof scc);
     memset(&r, 0, sizeof r);
     const char *backend;
     rc = solve(&o, &g, &scc, &r, &backend, err);
-    double solve_s = cli_seconds_since(&t0);
+    double solve_s = (wx_now() - t0);
     uint32_t base = g.format == WGRAPH_DIMACS ? 1 : 0;
     if (rc == WX_OK && o.cycle_out) {
         if (r.best.has_cycle)
@@ -436,11 +435,10 @@ int cli_cycle_of_graph(struct cli_cycle *c, struct csr *graph, const char *model
     int rc = wgraph_from_csr(graph, &wo, &c->g, err);
     if (rc != WX_OK)
         return rc;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = wx_now();
     struct cycle_options o = {.input = model, .maximize = maximize, .backend = backend};
     rc = solve(&o, &c->g, &c->scc, &c->r, &c->backend, err);
-    c->seconds = cli_seconds_since(&t0);
+    c->seconds = (wx_now() - t0);
     if (rc != WX_OK)
         cli_cycle_free(c);
     return rc;
@@ -460,8 +458,7 @@ int cli_cycle_of_device(struct cli_cycle *c, const struct device_csr *dg, const 
     int rc = wgraph_label_weights(label_names, NULL, &wo, "--weight", &lw, &c->g.scale, err);
     if (rc != WX_OK)
         return rc;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = wx_now();
     c->g.n_vertices = dg->n_vertices, c->g.n_edges = dg->n_edges, c->g.format = WGRAPH_CSR;
     c->scc = *scc;
     c->scc.comp = NULL;
@@ -477,7 +474,7 @@ int cli_cycle_of_device(struct cli_cycle *c, const struct device_csr *dg, const 
         for (uint64_t i = 0; rc == WX_OK && i < c->r.cycle_len; i++)
             c->cycle_w[i] = lw[c->cycle_l[i]];
     }
-    c->seconds = cli_seconds_since(&t0);
+    c->seconds = (wx_now() - t0);
     free(lw);
     if (rc != WX_OK)
         cli_cycle_free(c);

@@ -497,8 +497,7 @@ static int explore_main(struct cli_options *o, struct wx_error *err)
     if (rc == WX_OK && res.complete) {
         struct csr graph;
         rc = outputs_finish(&out, res.states, keep_graph ? &graph : NULL, err);
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
+        double ts = wx_now();
         if (rc == WX_OK && device_only) {
             uint32_t *d_comp = NULL;
             rc = scc_of_device_graph(&res.device_graph, o->scc_out != NULL, &scc, o->cycle_mean ? &d_comp : NULL,
@@ -514,7 +513,7 @@ static int explore_main(struct cli_options *o, struct wx_error *err)
             rc = scc_on_gpu ? scc_gpu(&graph, &scc, err) : scc_cpu(&graph, &scc, err);
             have_scc = rc == WX_OK;
         }
-        scc_seconds = cli_seconds_since(&ts);
+        scc_seconds = (wx_now() - ts);
         explore_device_csr_free(&res.device_graph);
         if (rc == WX_OK && o->scc_out)
             rc = cli_write_ids(o->scc_out, scc.comp, scc.n_vertices, UINT32_MAX, err);

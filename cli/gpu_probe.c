@@ -9,12 +9,11 @@
 static void *gpu_probe_main(void *arg)
 {
     struct gpu_probe *g = arg;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = wx_now();
     if (g->mark)
         g->mark("GPU probe and CUDA context: start (thread)");
     g->usable = g->init();
-    g->seconds = cli_seconds_since(&t0);
+    g->seconds = (wx_now() - t0);
     atomic_store(&g->done, 1);
     if (g->mark)
         g->mark("GPU probe and CUDA context: done (%s)", g->usable ? "usable" : "no GPU");
@@ -27,18 +26,16 @@ void gpu_probe_start(struct gpu_probe *g, int (*init)(void), void (*mark)(const 
     atomic_init(&g->done, 0);
     g->init = init;
     g->mark = mark;
-    g->started = pthread_create(&g->tid, NULL, gpu_probe_main, g) == 0;
-    if (!g->started) /* no thread: probe in line */
-        gpu_probe_main(g), g->joined = 1;
+    wx_task_start(&g->task, gpu_probe_main, g); /* no thread: probed in line */
+    g->joined = !g->task.started;
 }
 
 int gpu_probe_join(struct gpu_probe *g)
 {
-    if (g->started && !g->joined) {
-        struct timespec t0;
-        clock_gettime(CLOCK_MONOTONIC, &t0);
-        pthread_join(g->tid, NULL);
-        g->wait_seconds = cli_seconds_since(&t0);
+    if (!g->joined) {
+        double t0 = wx_now();
+        wx_task_join(&g->task);
+        g->wait_seconds = (wx_now() - t0);
         g->joined = 1;
     }
     return g->usable;

@@ -14,12 +14,13 @@
 #ifndef WX_CLI_GPU_PROBE_H
 #define WX_CLI_GPU_PROBE_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 
+#include "../util/pool.h"
+
 struct gpu_probe {
-    pthread_t tid;
-    int started, joined, usable;
+    struct wx_task task;     /* the probe thread (util/pool.h)            */
+    int joined, usable;
     atomic_int done;         /* set by the probe thread when it is done   */
     double seconds;          /* the probe's own duration                  */
     double wait_seconds;     /* how long the joining thread waited for it */

@@ -91,13 +91,6 @@ int cli_write_ids(const char *path, const uint32_t *ids, uint64_t n, uint32_t no
     return cli_write_atomic(path, put_ids, &l, err);
 }
 
-double cli_seconds_since(const struct timespec *t0)
-{
-    struct timespec t1;
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
-}
-
 int cli_backend_parse(const char *v, enum cli_backend *b, struct wx_error *err)
 {
     if (!strcmp(v, "auto"))

@@ -72,13 +72,6 @@ uint64_t explore_extra_bytes(const struct explore_options *opt)
     return opt->trace ? sizeof(uint64_t) + sizeof(uint32_t) : 0;
 }
 
-double explore_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 void explore_result_init(struct explore_result *res, const char *backend)
 {
     memset(res, 0, sizeof *res);

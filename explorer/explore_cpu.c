@@ -43,6 +43,7 @@
 #include "explore_int.h"
 #include "successors.h"
 #include "../hash/vtable.h"
+#include "../util/hugealloc.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -319,18 +320,18 @@ static int quiet(struct worker *w, bool idle)
 {
     struct shared *sh = w->sh;
 #ifdef EXPLORE_CPU_STATS
-    const double t0 = explore_now();
+    const double t0 = wx_now();
 #endif
     for (;;) {
         int act = rendezvous(sh, idle);
         if (act != ACT_REHASH) {
 #ifdef EXPLORE_CPU_STATS
-            w->t_quiet += explore_now() - t0;
+            w->t_quiet += wx_now() - t0;
 #endif
             return act;
         }
 #ifdef EXPLORE_CPU_STATS
-        const double t1 = explore_now();
+        const double t1 = wx_now();
 #endif
         const bool by_slots = sh->keyed && REHASH_BY_SLOTS;
         const uint64_t step = by_slots ? REHASH_SLOTS : REHASH_CHUNK;
@@ -343,7 +344,7 @@ static int quiet(struct worker *w, bool idle)
                 vtable_grow_part(sh->t, b, e);
         }
 #ifdef EXPLORE_CPU_STATS
-        w->t_rehash += explore_now() - t1;
+        w->t_rehash += wx_now() - t1;
 #endif
     }
 }
@@ -361,7 +362,7 @@ static int flush_edges(struct worker *w)
 static void progress(struct worker *w)
 {
     struct shared *sh = w->sh;
-    double now = explore_now();
+    double now = wx_now();
     if (now < sh->next_progress)
         return;
     struct explore_stats st = {
@@ -373,7 +374,7 @@ static void progress(struct worker *w)
     for (unsigned i = 0; i < sh->nthreads; i++)
         st.transitions += atomic_load_explicit(&sh->w[i].transitions, memory_order_relaxed);
     sh->opt->progress(sh->opt->progress_ctx, &st);
-    sh->next_progress = explore_now() + 1.0;
+    sh->next_progress = wx_now() + 1.0;
 }
 
 /* Makes room for `more` queue entries (compacting, then growing). */
@@ -594,12 +595,12 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
                 struct explore_result *res, struct wx_error *err)
 {
     const struct explore_options *opt = explore_opts(opt_in);
-    const double t0 = explore_now();
+    const double t0 = wx_now();
     explore_result_init(res, "cpu");
     if (img->probabilistic) /* as explore_seq: the support graph is no LTS answer */
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
                        "built by explore_mdp (explorer/explore_mdp.h), not an LTS");
-    int rc = succ_check_image(img, err);
+    int rc = image_check(img, err);
     if (rc)
         return rc;
 
@@ -639,8 +640,8 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
                          (unsigned long long)max_states);
             goto out;
         }
-        vtable_advise_huge(sh->parent, max_states * sizeof *sh->parent);
-        vtable_advise_huge(sh->plabel, max_states * sizeof *sh->plabel);
+        wx_advise_huge(sh->parent, max_states * sizeof *sh->parent);
+        wx_advise_huge(sh->plabel, max_states * sizeof *sh->plabel);
     }
     for (unsigned i = 0; i < n; i++)
         w[i].sh = sh, w[i].index = i;
@@ -720,6 +721,6 @@ out:
     free(sh->ids);
     free(sh);
     free(w);
-    res->seconds = explore_now() - t0;
+    res->seconds = wx_now() - t0;
     return rc;
 }

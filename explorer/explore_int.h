@@ -23,6 +23,7 @@
 #define WX_EXPLORE_INT_H
 
 #include "explore.h"
+#include "../util/timer.h"
 
 /* Edges handed to the sink per call. */
 #define EXPLORE_EDGE_BATCH 4096u
@@ -36,9 +37,6 @@ uint64_t explore_budget(const struct explore_options *opt);
 /* Bytes per state outside the vector table: 12 (parent id + label) when a
  * trace is wanted, else 0. */
 uint64_t explore_extra_bytes(const struct explore_options *opt);
-
-/* Monotonic wall-clock seconds. */
-double explore_now(void);
 
 /* Clears res and fills backend. */
 void explore_result_init(struct explore_result *res, const char *backend);

@@ -580,7 +580,7 @@ int explore_mdp(const struct image *img, const struct explore_options *opt_in, b
                 struct mdp_explore_result *res, struct wx_error *err)
 {
     const struct explore_options *opt = explore_opts(opt_in);
-    const double t0 = explore_now();
+    const double t0 = wx_now();
     memset(res, 0, sizeof *res);
     if (!img->probabilistic || !img->pchoice_offsets)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
@@ -702,13 +702,13 @@ int explore_mdp(const struct image *img, const struct explore_options *opt_in, b
                     rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory expanding a state");
                     goto out;
                 }
-                if (opt->progress && explore_now() >= next_progress) {
+                if (opt->progress && wx_now() >= next_progress) {
                     struct explore_stats st = {.states = q.count, .transitions = b.m.n_choices,
                                                .depth = res->depth,
                                                .bytes = q.n_index * 8 + q.cap * words * 4ull,
-                                               .seconds = explore_now() - t0};
+                                               .seconds = wx_now() - t0};
                     opt->progress(opt->progress_ctx, &st);
-                    next_progress = explore_now() + 1.0;
+                    next_progress = wx_now() + 1.0;
                 }
                 if (c->end + 1 > b.cap_states) {
                     size_t cap = b.cap_states;
@@ -801,6 +801,6 @@ out:
     free(p.w), free(p.chunks), free(p.tid), free(zero);
     free(rule_part_start), free(rule_part);
     res->threads = p.started + 1;
-    res->seconds = explore_now() - t0;
+    res->seconds = wx_now() - t0;
     return rc;
 }

@@ -57,13 +57,13 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
                 struct explore_result *res, struct wx_error *err)
 {
     const struct explore_options *opt = explore_opts(opt_in);
-    const double t0 = explore_now();
+    const double t0 = wx_now();
     explore_result_init(res, "seq");
     res->threads = 1;
     if (img->probabilistic)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
                        "built by explore_mdp (explorer/explore_mdp.h), not an LTS");
-    int rc = succ_check_image(img, err);
+    int rc = image_check(img, err);
     if (rc)
         return rc;
 
@@ -110,14 +110,14 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
 
     for (;;) {
         for (uint64_t s = lb; s < le; s++) {
-            if (opt->progress && (s & 1023) == 0 && explore_now() >= next_progress) {
+            if (opt->progress && (s & 1023) == 0 && wx_now() >= next_progress) {
                 struct explore_stats st = {
                     .states = q.count, .transitions = res->transitions, .depth = res->depth,
                     .bytes = q.n_index * 8 + q.cap * (q.words * 4ull + explore_extra_bytes(opt)),
-                    .seconds = explore_now() - t0,
+                    .seconds = wx_now() - t0,
                 };
                 opt->progress(opt->progress_ctx, &st);
-                next_progress = explore_now() + 1.0;
+                next_progress = wx_now() + 1.0;
             }
             if ((rc = succ_expand(&g, q.vec + s * q.words, err)))
                 goto out;
@@ -195,6 +195,6 @@ out:
     free(links.plabel);
     free(edges);
     succ_free(&g);
-    res->seconds = explore_now() - t0;
+    res->seconds = wx_now() - t0;
     return rc;
 }

@@ -18,112 +18,6 @@ static void fast_init(struct succ_gen *g);
 /* Below this many records an insertion sort beats qsort_r's call overhead. */
 #define SMALL_SORT 24
 
-/* ---- image checks ---- */
-
-static int bad(struct wx_error *err, const char *what, uint32_t a, uint32_t b)
-{
-    return wx_fail(err, WX_EINPUT, NULL, 0, 0, "malformed image: %s (%u, %u)", what, a, b);
-}
-
-int succ_check_image(const struct image *img, struct wx_error *err)
-{
-    const uint32_t n = img->n_comps;
-    if (img->words == 0 || img->words > IMAGE_MAX_WORDS)
-        return bad(err, "words per vector out of range", img->words, IMAGE_MAX_WORDS);
-    if (img->act_bits == 0 || img->act_bits > IMAGE_MAX_ACT_BITS)
-        return bad(err, "act_bits out of range", img->act_bits, IMAGE_MAX_ACT_BITS);
-    if (img->mask_words != (n + 31) / 32)
-        return bad(err, "mask_words is not ceil(n_comps / 32)", img->mask_words, n);
-    if (n && (!img->first_bit || !img->comp_states || !img->proc_offsets || !img->state_bits))
-        return bad(err, "missing component arrays", n, 0);
-    if (img->first_bit && img->first_bit[0] != 0)
-        return bad(err, "first_bit[0] is not 0", img->first_bit[0], 0);
-    for (uint32_t c = 0; c < n; c++) {
-        uint32_t w = img->first_bit[c + 1] - img->first_bit[c];
-        if (img->first_bit[c + 1] < img->first_bit[c] || w > 32)
-            return bad(err, "field width of component out of range", c, w);
-        if (img->comp_states[c] == 0 || (w < 32 && img->comp_states[c] > (1ull << w)))
-            return bad(err, "states of component do not fit its field", c, img->comp_states[c]);
-        if (img->state_bits[c] == 0 || img->state_bits[c] > 63 - img->act_bits
-            || (img->state_bits[c] < 32 && img->comp_states[c] >= (1u << img->state_bits[c])))
-            return bad(err, "slot width of component cannot hold its states", c, img->state_bits[c]);
-    }
-    if (n && img->first_bit[n] > 32 * img->words)
-        return bad(err, "fields extend beyond the vector", img->first_bit[n], img->words);
-    if (n && img->proc_offsets[0] != 0)
-        return bad(err, "proc_offsets[0] is not 0", img->proc_offsets[0], 0);
-    for (uint32_t c = 0; c < n; c++)
-        if (img->proc_offsets[c + 1] - img->proc_offsets[c] != img->comp_states[c] + 1)
-            return bad(err, "component does not have comp_states + 1 state offsets", c, img->comp_states[c]);
-    if (img->n_classes && (!img->class_result || !img->class_rule_start))
-        return bad(err, "missing class arrays", img->n_classes, 0);
-    for (uint32_t k = 0; k < img->n_classes; k++) {
-        if (img->class_result[k] >= img->n_labels)
-            return bad(err, "result label of class out of range", k, img->class_result[k]);
-        if (img->class_rule_start[k + 1] < img->class_rule_start[k])
-            return bad(err, "class rule ranges not ascending", k, img->class_rule_start[k]);
-    }
-    if ((img->n_classes ? img->class_rule_start[img->n_classes] : 0) != img->n_rules
-        || (img->n_classes && img->class_rule_start[0] != 0))
-        return bad(err, "class rule ranges do not cover the rules", img->n_classes, img->n_rules);
-    for (uint32_t r = 0; r < img->n_rules; r++) {
-        uint32_t any = 0;
-        for (uint32_t w = 0; w < img->mask_words; w++) {
-            uint32_t m = img->rule_mask[(size_t)r * img->mask_words + w];
-            if (w == img->mask_words - 1 && n % 32 && (m >> (n % 32)))
-                return bad(err, "rule names a component beyond n_comps", r, n);
-            any |= m;
-        }
-        uint32_t np = 0;
-        for (uint32_t w = 0; w < img->mask_words; w++)
-            np += (uint32_t)__builtin_popcount(img->rule_mask[(size_t)r * img->mask_words + w]);
-        if (!any || np < 2)
-            return bad(err, "synchronising rule with fewer than 2 participants", r, np);
-    }
-    for (uint32_t c = 0; c < n; c++) {
-        const uint32_t *so = img->state_offsets + img->proc_offsets[c];
-        const uint32_t sb = img->state_bits[c];
-        const uint32_t slots = image_entry_slots(img->act_bits, sb);
-        for (uint32_t s = 0; s < img->comp_states[c]; s++) {
-            if (so[s + 1] < so[s] || so[s + 1] > img->n_entries)
-                return bad(err, "entry segment out of range: component, state", c, s);
-            int seen_sync = 0;
-            uint32_t last_class = 0;
-            for (uint32_t i = so[s]; i < so[s + 1]; i++) {
-                uint64_t e = img->trans[i];
-                uint32_t l = image_entry_label(e, img->act_bits);
-                if (image_entry_is_sync(e)) {
-                    if (l >= img->n_classes)
-                        return bad(err, "class id out of range in entry", i, l);
-                    if (seen_sync && l < last_class)
-                        return bad(err, "sync entries not sorted by class in entry", i, l);
-                    seen_sync = 1, last_class = l;
-                } else {
-                    if (seen_sync)
-                        return bad(err, "local entry after a sync entry", i, l);
-                    if (l >= img->n_labels)
-                        return bad(err, "label id out of range in entry", i, l);
-                }
-                int empty_seen = 0;
-                for (uint32_t k = 0; k < slots; k++) {
-                    uint32_t t = image_entry_target(e, img->act_bits, sb, k);
-                    if (t == UINT32_MAX)
-                        empty_seen = 1;
-                    else if (empty_seen)
-                        return bad(err, "filled slot after an empty one in entry", i, k);
-                    else if (t >= img->comp_states[c])
-                        return bad(err, "target out of range in entry", i, t);
-                }
-                /* Bits above the last slot must be clear. */
-                uint32_t used = 1 + img->act_bits + slots * sb;
-                if (used < 64 && (e >> used))
-                    return bad(err, "stray bits above the slots in entry", i, used);
-            }
-        }
-    }
-    return WX_OK;
-}
-
 /* ---- set-up ---- */
 
 int succ_init(struct succ_gen *g, const struct image *img, struct wx_error *err)
@@ -557,7 +451,7 @@ static uint32_t lower_bound_class(const struct image *img, uint32_t lo, uint32_t
 
 /* Visits the classes offered by at least two components, in increasing
  * class order, and fires each.  A class offered by one component alone
- * cannot fire (every sync rule has >= 2 participants, succ_check_image),
+ * cannot fire (every sync rule has >= 2 participants, image_check),
  * so when the smallest run's class is below every other run's, that run
  * jumps (binary search) to the next class another run offers: a channel
  * offering hundreds of classes in one state costs a few probes, not one

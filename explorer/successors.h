@@ -149,13 +149,8 @@ struct succ_gen {
                                  tests may clear it */
 };
 
-/* Checks that img is safe to read: every offset, id and target in range,
- * fields inside the vector, entry segments ordered (local entries first,
- * sync entries sorted by class, filled slots first).  WX_EINPUT when not.
- * Linear in the image size; the explorers call it once per run. */
-int succ_check_image(const struct image *img, struct wx_error *err);
-
-/* Prepares g for a checked img (allocates; WX_ELIMIT when out of memory). */
+/* Prepares g for an img that passed image_check (image.h); allocates
+ * (WX_ELIMIT when out of memory). */
 int succ_init(struct succ_gen *g, const struct image *img, struct wx_error *err);
 void succ_free(struct succ_gen *g);
 

@@ -14,13 +14,13 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "mdp.h"
 #include "scan_int.h"
 #include "../util/arith.h"
+#include "../util/pool.h"
 
 /* Clinger's fast path: a decimal with at most 15 significant digits (so
  * the digits form an integer < 2^53, exact in a double) and a decimal
@@ -313,11 +313,8 @@ struct par {
     int bad[PAR_MAX_THREADS];
     uint32_t *src, *local;        /* per line (scratch) */
     struct mdp *m;
-};
-
-struct par_job {
-    struct par *p;
-    int k, pass;
+    struct wx_pool *pool;         /* the read's threads (util/pool.h) */
+    int pass;                     /* the pass par_run is running */
 };
 
 static inline const char *par_blanks(const char *c, const char *e)
@@ -460,36 +457,28 @@ static void par_sums(struct par *p, int k)
     }
 }
 
-static void *par_worker(void *arg)
+/* Member `member` of the pool runs chunks member, member + size, ... */
+static void par_member(void *arg, int member, int size)
 {
-    struct par_job *j = arg;
-    if (j->pass == 5)
-        par_sums(j->p, j->k);
-    else
-        par_pass(j->p, j->k, j->pass);
-    return NULL;
+    struct par *p = arg;
+    for (int k = member; k < p->nt; k += size) {
+        if (p->pass == 5)
+            par_sums(p, k);
+        else
+            par_pass(p, k, p->pass);
+    }
 }
 
-/* Runs pass `pass` on every chunk (chunk 0 on the calling thread); nonzero
- * when a chunk gave up or a thread could not start. */
+/* Runs pass `pass` on every chunk (chunk 0 on the calling thread; a smaller
+ * pool, where threads could not start, runs several chunks per member);
+ * nonzero when a chunk gave up. */
 static int par_run(struct par *p, int pass)
 {
-    pthread_t th[PAR_MAX_THREADS];
-    struct par_job jobs[PAR_MAX_THREADS];
-    int started[PAR_MAX_THREADS] = {0}, fail = 0;
-    for (int k = 0; k < p->nt; k++) {
-        jobs[k] = (struct par_job){p, k, pass};
+    int fail = 0;
+    for (int k = 0; k < p->nt; k++)
         p->bad[k] = 0;
-    }
-    for (int k = 1; k < p->nt; k++)
-        started[k] = pthread_create(&th[k], NULL, par_worker, &jobs[k]) == 0;
-    par_worker(&jobs[0]);
-    for (int k = 1; k < p->nt; k++) {
-        if (started[k])
-            pthread_join(th[k], NULL);
-        else
-            par_worker(&jobs[k]); /* no thread: do it here */
-    }
+    p->pass = pass;
+    wx_pool_run(p->pool, par_member, p);
     for (int k = 0; k < p->nt; k++)
         fail |= p->bad[k];
     return fail;
@@ -519,6 +508,7 @@ static int read_tra_parallel(const char *data, size_t len, struct mdp *m, int th
     p->body = s.p, p->end = s.end;
     p->n = hdr[0], p->n_trans = hdr[nh - 1], p->dtmc = nh == 2;
     p->nt = threads;
+    p->pool = wx_pool_new(threads); /* NULL (out of memory): all on this thread */
     p->cut[0] = p->body;
     for (int k = 1; k < p->nt; k++) { /* cuts just after a '\n' */
         const char *c = p->body + (size_t)((uint64_t)(p->end - p->body) * (uint64_t)k / (uint64_t)p->nt);
@@ -568,6 +558,7 @@ static int read_tra_parallel(const char *data, size_t len, struct mdp *m, int th
         goto out;
     rc = WX_OK;
 out:
+    wx_pool_free(p->pool);
     free(p->src);
     free(p->local);
     free(p);

@@ -18,7 +18,7 @@
  * field.  A DTMC is read as an MDP with one choice per state that has
  * transitions (is_dtmc set).
  *
- * .tra FORMAT (as PRISM 4.x writes it; /work/shared/data/mdp/README.md):
+ * .tra FORMAT (as PRISM 4.x writes it; docs/formats.md):
  * '#' comment lines anywhere, blank lines ignored; the header "S C T" (MDP)
  * or "S T" (DTMC); then exactly T lines
  *     MDP:  SRC CHOICE DST PROB [ACTION]

@@ -1,6 +1,6 @@
 /*
  * mdp_lab.h -- state labels and rewards of an MDP: PRISM's explicit .lab,
- * .srew and .trew files (formats: /work/shared/data/mdp/README.md), and the
+ * .srew and .trew files (formats: docs/formats.md), and the
  * label set that the Storm .drn reader (drn.h) fills too.
  *
  * LABELS.  A label is a name and a set of states (a bitmap of n_states

@@ -3,6 +3,7 @@
  * ordering are described in vtable.h.
  */
 #include "vtable.h"
+#include "../util/hugealloc.h"
 
 #include <sched.h>
 #include <stdatomic.h>
@@ -118,20 +119,6 @@ static inline void wide_key(const uint32_t *vec, uint32_t words, uint64_t *lo, u
 
 /* ---- memory ---- */
 
-#define HUGE_PAGE (2u << 20)
-
-void vtable_advise_huge(void *p, size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    uintptr_t b = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-    uintptr_t e = ((uintptr_t)p + bytes) & ~(uintptr_t)(HUGE_PAGE - 1);
-    if (e > b)
-        madvise((void *)b, e - b, MADV_HUGEPAGE);
-#else
-    (void)p, (void)bytes;
-#endif
-}
-
 /* Slot arrays: zeroed, lazily committed anonymous mappings, released with
  * slots_free (munmap gives large arrays straight back to the system).  n is
  * in 64-bit words (slots * slot_words). */
@@ -141,7 +128,7 @@ static _Atomic uint64_t *slots_alloc(uint64_t n)
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED)
         return NULL;
-    vtable_advise_huge(p, bytes);
+    wx_advise_huge(p, bytes);
     return p;
 }
 
@@ -235,7 +222,7 @@ static int table_new(struct vtable **out, uint32_t words, uint64_t max_states, b
     t->slots = slots_alloc(t->nslots * t->slot_words);
     if (!t->store || !t->slots)
         goto oom;
-    vtable_advise_huge(t->store, (size_t)max_states * words * 4u);
+    wx_advise_huge(t->store, (size_t)max_states * words * 4u);
     atomic_init(&t->next_id, 0);
     *out = t;
     return WX_OK;

@@ -188,11 +188,6 @@ void vtable_prefetch(const struct vtable *t, uint64_t hash);
  * stored vector, which the lookup will compare.  A hint only. */
 void vtable_prefetch_vector(const struct vtable *t, uint64_t hash);
 
-/* Asks for transparent huge pages on the 2 MiB-aligned interior of a large
- * array (e.g. the explorers' parent links): random accesses over gigabytes
- * otherwise miss the TLB on nearly every access.  A hint only. */
-void vtable_advise_huge(void *p, size_t bytes);
-
 /* Number of ids handed out, at most max_states (exact at a quiet point;
  * while inserts run, ids counted here may not be published yet). */
 uint64_t vtable_count(const struct vtable *t);

@@ -171,6 +171,13 @@ int image_compile_limited(const struct network *net, const struct image_limits *
  * partially built image. */
 void image_free(struct image *img);
 
+/* Checks that img is safe to read: every offset, id and target in range,
+ * fields inside the vector, entry segments ordered (local entries first,
+ * sync entries sorted by class, filled slots first).  WX_EINPUT when not.
+ * Linear in the image size; the explorers (CPU and GPU) call it once per
+ * run, since an image may come from a file rather than image_compile. */
+int image_check(const struct image *img, struct wx_error *err);
+
 /* Writes a human-readable description (components, sizes, labels, rules,
  * bits per field, words per vector) like exp.open's -network. */
 void image_print_info(const struct image *img, FILE *out);

@@ -44,7 +44,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../parser/exp_ast.h"
+#include "exp_tree.h"
 #include "../util/error.h"
 
 struct label_match {

@@ -6,7 +6,7 @@
  * build share one label table and one hidden label, described by a
  * struct net_ctx; the label table belongs to the build, not to the
  * intermediate networks (free those with net_discard(); only the finished
- * network takes ownership of the table, see network_build.c).
+ * network takes ownership of the table, see parser/network_build.c).
  *
  * Each operator works on rule *results*, i.e. on the visible alphabet of its
  * operand network (network.h: a rule's result is the label the product
@@ -38,7 +38,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../parser/exp_ast.h"
+#include "exp_tree.h"
 #include "label_match.h"
 #include "network.h"
 

@@ -2,7 +2,7 @@
  * aut.h -- reading and writing Aldebaran (.aut) files.
  *
  * FORMAT ACCEPTED BY THE READER (CADP's 2014 definition plus mCRL2 variants;
- * see shared/formats/exp-aut-gpf.md section 1):
+ * docs/formats.md, "Aldebaran .aut"):
  *
  *     des (INITIAL, NTRANS, NSTATES)
  *     (SRC, LABEL, DST)            -- exactly NTRANS such lines, any order

@@ -1,6 +1,6 @@
 /*
  * exp.y -- grammar of EXP 2.0 (CADP's exp(LOCAL) format), builds the plain
- * tree of parser/exp_ast.h.  Grammar: /work/shared/formats/exp-aut-gpf.md
+ * tree of parser/exp_ast.h.  Grammar: docs/formats.md
  * section 2.2.  Semantics (matching, flattening) is not done here.
  *
  * Structure of behaviours, loosest binding first:

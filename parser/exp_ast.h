@@ -1,93 +1,18 @@
 /*
- * exp_ast.h -- the plain syntax tree of an EXP 2.0 file.
- *
- * Built by the bison grammar (exp.y) with no semantics attached: labels and
- * patterns are kept as written (strings already unescaped, identifiers as
- * text), LOTOS parallel operators are represented as EXP_PAR_GENERAL nodes
- * exactly as the EXP manual defines them (A || B = gate par all in A || B end
- * par; A ||| B = gate par A || B end par; A |[G]| B = gate par G in A || B end
- * par).  Meaning (matching, flattening, label sets) lives in network/.
+ * exp_ast.h -- parsing an EXP 2.0 file into its plain syntax tree, whose
+ * types (struct exp_file, struct exp_node, ...) are in network/exp_tree.h,
+ * the input of the network transforms.  Meaning (matching, flattening,
+ * label sets) lives in network/.
  *
  * Ownership: an exp_file owns its whole tree; exp_file_free releases it.
- * All strings are NUL-terminated and heap-allocated.
  */
 #ifndef WX_EXP_AST_H
 #define WX_EXP_AST_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
+#include "../network/exp_tree.h"
 #include "../util/error.h"
-
-enum exp_lang { EXP_LANG_NONE, EXP_LANG_LOTOS, EXP_LANG_ELOTOS, EXP_LANG_CCS,
-                EXP_LANG_CSP, EXP_LANG_MCRL };
-
-enum exp_kind {
-    EXP_LEAF,        /* path */
-    EXP_HIDE,        /* mode, all_but, pats, body */
-    EXP_CUT,         /* mode, all_but, pats, body */
-    EXP_RENAME,      /* mode, pats -> repls, body */
-    EXP_PAR_VECTORS, /* label_mode, vecs, ops */
-    EXP_PAR_GENERAL  /* label_mode, global iface, ops with local ifaces */
-};
-
-/* Label matching modes: hide/cut use GATE, TOTAL, PARTIAL; rename uses GATE,
- * TOTAL, SINGLE, MULTIPLE.  The default when none is written is GATE. */
-enum exp_mode { EXP_MODE_GATE, EXP_MODE_TOTAL, EXP_MODE_PARTIAL,
-                EXP_MODE_SINGLE, EXP_MODE_MULTIPLE };
-
-struct exp_loc {
-    int line, col;       /* 1-based position of the construct's first token */
-};
-
-struct exp_sync_el {     /* an interface element L or L#N */
-    char *label;
-    int degree;          /* -1 when no #N was written */
-    struct exp_loc loc;
-};
-
-struct exp_iface {
-    size_t n;
-    struct exp_sync_el *el;
-};
-
-struct exp_vector {      /* E1 * ... * En -> R */
-    size_t n;
-    char **comp;         /* n entries; NULL stands for "_" */
-    char *result;
-    struct exp_loc loc;
-};
-
-struct exp_node {
-    enum exp_kind kind;
-    struct exp_loc loc;
-
-    char *path;                  /* EXP_LEAF: the file name as written */
-
-    enum exp_mode mode;          /* HIDE, CUT, RENAME */
-    bool all_but;                /* HIDE, CUT */
-    size_t n_pats;
-    char **pats;                 /* HIDE, CUT: patterns; RENAME: left sides */
-    char **repls;                /* RENAME: right sides (n_pats) */
-    struct exp_node *body;       /* HIDE, CUT, RENAME */
-
-    bool label_mode;             /* PAR_*: "label par" rather than "gate par" */
-    size_t n_vecs;
-    struct exp_vector *vecs;     /* PAR_VECTORS */
-    bool global_all;             /* PAR_GENERAL: "par all in" (also LOTOS ||) */
-    struct exp_iface global;     /* PAR_GENERAL: global interface (may be empty) */
-    size_t n_ops;
-    struct exp_node **ops;       /* PAR_*: operands, >= 1 (>= 2 for GENERAL) */
-    struct exp_iface *locals;    /* PAR_GENERAL: n_ops local interfaces */
-    bool *has_local;             /* PAR_GENERAL: n_ops, "S ->" written */
-};
-
-struct exp_file {
-    char *name;                  /* file name used in messages */
-    enum exp_lang lang;          /* from the header keyword */
-    bool has_header;
-    struct exp_node *root;
-};
 
 /* Parses an EXP file / string into a tree.  Errors: WX_EINPUT with
  * file:line:col; unsupported constructs (prio, CCS/CSP/mCRL operators,

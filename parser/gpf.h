@@ -1,7 +1,7 @@
 /*
  * gpf.h -- GPUexplore's `.gpf` network files, read into and written from the
- * warpex image (network/image.h).  Layout: /work/shared/formats/exp-aut-gpf.md
- * §3.1; the full mapping, with its choices, is in docs/image.md ("GPUexplore
+ * warpex image (network/image.h).  Layout: docs/formats.md (".gpf"); the
+ * full mapping, with its choices, is in docs/image.md ("GPUexplore
  * .gpf interoperability").
  *
  * A .gpf file is one decimal integer per line: header values, the vector

@@ -1,7 +1,8 @@
 /*
- * prism_ref.h -- the PRISM reference instances of ../shared/data/mdp (or
- * $WARPEX_SHARED/data/mdp) for tests: iteration over the instances and a
- * minimal reader for the numbers in their reference.json files.
+ * prism_ref.h -- the PRISM reference instances of tests/data/mdp (origin and
+ * licence in its README.md) for tests: iteration over the instances and a
+ * minimal reader for the numbers in their reference.json files.  Tests run
+ * from the repository root (tests/run.sh changes there).
  */
 #ifndef WX_PRISM_REF_H
 #define WX_PRISM_REF_H
@@ -56,39 +57,42 @@ static char *prism_slurp(const char *path)
     return s;
 }
 
-/* Calls fn(name, tra_path, json) for every instance with a reference.json.
- * Prints a PASS line saying the check was skipped when the data is absent
- * (CI has ../shared; a bare checkout may not), and a check that at least one
- * instance was seen otherwise. */
+/* The instances' folder, relative to the repository root. */
+#define PRISM_DATA "tests/data/mdp"
+
+/* Calls fn(name, tra_path, json) for every instance with a reference.json,
+ * in name order (readdir's order is the file system's), and checks that
+ * there was at least one and that every folder had one: missing data is a
+ * FAIL, never a skip. */
 __attribute__((unused)) static void prism_for_each(const char *tag,
                                                    void (*fn)(const char *name, const char *tra,
                                                               const char *json))
 {
-    const char *root = getenv("WARPEX_SHARED");
-    char base[1024];
-    snprintf(base, sizeof base, "%s/data/mdp", root ? root : "../shared");
-    DIR *d = opendir(base);
-    if (!d) {
-        check(1, "%s: %s not present, reference check skipped", tag, base);
+    const char *base = PRISM_DATA;
+    struct dirent **names = NULL;
+    int n = scandir(base, &names, NULL, alphasort);
+    if (n < 0) {
+        check(0, "%s: cannot read %s (run the tests from the repository root)", tag, base);
         return;
     }
-    struct dirent *de;
-    int instances = 0;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
+    int instances = 0, dirs = 0;
+    for (int i = 0; i < n; i++) {
+        const char *name = names[i]->d_name;
+        dirs += name[0] != '.' && names[i]->d_type == DT_DIR;
         char tra[2048], ref[2048];
-        snprintf(tra, sizeof tra, "%s/%s/%s.tra", base, de->d_name, de->d_name);
-        snprintf(ref, sizeof ref, "%s/%s/reference.json", base, de->d_name);
-        char *json = prism_slurp(ref);
-        if (!json)
-            continue;
-        instances++;
-        fn(de->d_name, tra, json);
-        free(json);
+        snprintf(tra, sizeof tra, "%s/%s/%s.tra", base, name, name);
+        snprintf(ref, sizeof ref, "%s/%s/reference.json", base, name);
+        char *json = name[0] == '.' ? NULL : prism_slurp(ref);
+        if (json) {
+            instances++;
+            fn(name, tra, json);
+            free(json);
+        }
+        free(names[i]);
     }
-    closedir(d);
-    check(instances > 0, "%s: %d instances with reference.json under %s", tag, instances, base);
+    free(names);
+    check(instances > 0 && instances == dirs,
+          "%s: %d instances with reference.json under %s (%d folders)", tag, instances, base, dirs);
 }
 
 #ifdef WX_SCC_H

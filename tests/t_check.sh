@@ -148,9 +148,10 @@ expect_rc "deadlock/init/true labels" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" -
 expect_rc "max-iterations" 3 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --max-iterations 3 --epsilon 1e-12
 grep -q 'did not converge after 3 sweeps' "$T/err" && pass "non-convergence named" || fail "non-convergence: $(cat "$T/err")"
 
-# Threads and solvers agree on a PRISM instance (when the shared data is there).
-S=${WARPEX_SHARED:-../shared}/data/mdp/consensus-N2-K2
-if [ -f "$S/consensus-N2-K2.tra" ]; then
+# Threads and solvers agree on a PRISM instance (tests/data/mdp).
+S=tests/data/mdp/consensus-N2-K2
+[ -f "$S/consensus-N2-K2.tra" ] || fail "PRISM instance $S/consensus-N2-K2.tra missing"
+{
     for opt in "--threads 1" "--threads 2" "--solver gs" "--method topological" "--method topological --solver jacobi" "--method pi"; do
         # shellcheck disable=SC2086
         expect_rc "consensus-N2-K2 disagree $opt" 0 "$W" check "$S/consensus-N2-K2.tra" --lab "$S/consensus-N2-K2.lab" --props "$S/consensus.props" $opt --json
@@ -159,11 +160,15 @@ if [ -f "$S/consensus-N2-K2.tra" ]; then
     done
     # certified policy iteration where interval iteration is slow (N=2 K=4:
     # the policy steps run and their certificate holds), on both backends
-    S4=${WARPEX_SHARED:-../shared}/data/mdp/consensus-N2-K4
+    S4=tests/data/mdp/consensus-N2-K4
     for bk in cpu gpu; do
         "$W" check "$S4/consensus-N2-K4.tra" --lab "$S4/consensus-N2-K4.lab" --prop 'Pmax=? [ F "finished"&!"agree" ]' \
             --method pi --backend $bk --json > "$T/out" 2> "$T/err"; rc=$?
-        if [ $bk = gpu ] && [ $rc -eq 2 ]; then pass "consensus-N2-K4 pi: no GPU here"; continue; fi
+        if [ $bk = gpu ] && [ $rc -eq 2 ]; then
+            grep -q 'no usable CUDA device' "$T/err" && pass "consensus-N2-K4 pi --backend gpu without a GPU: exit 2, named" \
+                || fail "consensus-N2-K4 pi --backend gpu: exit 2: $(cat "$T/err")"
+            continue
+        fi
         [ $rc -eq 0 ] && pass "consensus-N2-K4 pi ($bk): exit 0" || fail "consensus-N2-K4 pi ($bk): exit $rc: $(cat "$T/err")"
         near "consensus-N2-K4 disagree (pi, $bk), reference 0.0615196078431" "$(first_value)" 0.0615196078431 1e-6
         expect_json "consensus-N2-K4 pi ($bk) certified" method='"pi"' certified=true
@@ -180,9 +185,7 @@ if [ -f "$S/consensus-N2-K2.tra" ]; then
             fi
         done
     fi
-else
-    pass "shared MDP data not present, PRISM instance skipped"
-fi
+}
 
 # The GPU backend: the same values where a GPU is usable, else a clear error.
 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --backend gpu --json > "$T/out" 2> "$T/err"; rc=$?

@@ -79,9 +79,10 @@ expect_rc "unclosed" 2 "$W" check "$T/d.drn" --prop 'R{"time"min=? [ F "goal" ]'
 expect_rc "two srew for one structure" 2 "$W" check "$T/d.tra" --lab "$T/d.lab" --srew "$T/d1.srew" --srew "$T/d1.srew" --prop 'Rmin=? [ F "goal" ]'
 grep -q 'a second --srew file for the reward structure "time"' "$T/err" && pass "duplicate srew named" || fail "dup: $(cat "$T/err")"
 
-# A PRISM export with three named structures, when the shared data is present.
-R="${WARPEX_SHARED:-../shared}/data/mdp/resource-gathering-B200-G15-Gem15"
-if [ -d "$R" ]; then
+# A PRISM export with three named structures (tests/data/mdp).
+R=tests/data/mdp/resource-gathering-B200-G15-Gem15
+[ -d "$R" ] || fail "PRISM instance $R missing"
+{
     B="$R/resource-gathering-B200-G15-Gem15"
     expect_rc "resource-gathering, three structures" 0 "$W" check "$B.tra" --lab "$B.lab" \
         --srew "${B}1.srew" --trew "${B}1.trew" --srew "${B}2.srew" --trew "${B}2.trew" \
@@ -89,4 +90,4 @@ if [ -d "$R" ]; then
         --prop 'R{"attacks"}min=? [ F "success" ]' --json
     grep -q '"reward_structure": "rew_gem"' "$T/out" && grep -q '"reward_structure": "attacks"' "$T/out" \
         && pass "resource-gathering structures by name" || fail "resource-gathering: $(cat "$T/out")"
-fi
+}

@@ -4,8 +4,7 @@
 # N2K4, N4K2, N4K4, and N6K2 by counting only), exact values through
 # `warpex check` (c2 and disagree on N2K2, disagree on N2K4), Gauss-Seidel's
 # and topological solving's sweeps on N4K4 against Jacobi's, byte-for-byte
-# equality with the PRISM exports of the shared data when it is present
-# (WARPEX_SHARED, default ../shared), and bad arguments.
+# equality with the PRISM exports in tests/data/mdp, and bad arguments.
 cd "$(dirname "$0")/.." || exit 2
 TAG=consensus-gen
 . tests/lib.sh
@@ -69,20 +68,15 @@ for m in "--solver gs" "--method topological"; do
 done
 
 # byte-for-byte against PRISM's exports
-S=${WARPEX_SHARED:-../shared}/data/mdp
-if [ -d "$S/consensus-N2-K2" ]; then
-    for nk in "2 2" "2 4" "4 2" "4 4"; do
-        set -- $nk
-        d="$S/consensus-N$1-K$2"
-        [ -d "$d" ] || { pass "N$1 K$2 export not present, skipped"; continue; }
-        for e in tra lab srew trew sta; do
-            if cmp -s "$T/c$1$2.$e" "$d/consensus-N$1-K$2.$e"; then pass "N$1 K$2 .$e identical to PRISM's"
-            else fail "N$1 K$2 .$e differs from $d/consensus-N$1-K$2.$e: $(cmp "$T/c$1$2.$e" "$d/consensus-N$1-K$2.$e" 2>&1 | head -1)"; fi
-        done
+S=tests/data/mdp
+for nk in "2 2" "2 4" "4 2" "4 4"; do
+    set -- $nk
+    d="$S/consensus-N$1-K$2"
+    for e in tra lab srew trew sta; do
+        if cmp -s "$T/c$1$2.$e" "$d/consensus-N$1-K$2.$e"; then pass "N$1 K$2 .$e identical to PRISM's"
+        else fail "N$1 K$2 .$e differs from $d/consensus-N$1-K$2.$e: $(cmp "$T/c$1$2.$e" "$d/consensus-N$1-K$2.$e" 2>&1 | head -1)"; fi
     done
-else
-    pass "shared MDP data not present ($S), export comparison skipped"
-fi
+done
 
 # bad arguments
 expect_rc "no arguments" 2 "$G"

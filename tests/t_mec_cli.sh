@@ -43,15 +43,12 @@ printf '# DTMC\n4 6\n0 1 0.5\n0 3 0.5\n1 2 1\n2 1 0.5\n2 2 0.5\n3 3 1\n' > "$T/d
 expect_rc "dtmc" 0 "$W" mec "$T/d.tra" --json
 expect_json "dtmc counts" states=4 choices=4 dtmc=true mecs=2 states_in_mecs=3 largest_mec=2 singleton_mecs=1
 
-# A PRISM instance, when the shared data is there.
-S=${WARPEX_SHARED:-../shared}/data/mdp/resource-gathering-B200-G15-Gem15
-if [ -f "$S/resource-gathering-B200-G15-Gem15.tra" ]; then
-    expect_rc "prism resource-gathering" 0 "$W" mec "$S/resource-gathering-B200-G15-Gem15.tra" --json
-    expect_json "resource-gathering (reference.json: 256 / 24064 / 94, 75107 choices)" \
-        states=24064 mecs=256 states_in_mecs=24064 largest_mec=94 choices_in_mecs=75107
-else
-    pass "shared MDP data not present, PRISM instance skipped"
-fi
+# A PRISM instance (tests/data/mdp).
+S=tests/data/mdp/resource-gathering-B200-G15-Gem15
+[ -f "$S/resource-gathering-B200-G15-Gem15.tra" ] || fail "PRISM instance $S missing"
+expect_rc "prism resource-gathering" 0 "$W" mec "$S/resource-gathering-B200-G15-Gem15.tra" --json
+expect_json "resource-gathering (reference.json: 256 / 24064 / 94, 75107 choices)" \
+    states=24064 mecs=256 states_in_mecs=24064 largest_mec=94 choices_in_mecs=75107
 
 # Usage errors.
 expect_rc "mec without FILE" 2 "$W" mec

@@ -43,7 +43,7 @@ expect_json "--backend seq runs one thread" backend='"seq"' threads=1
 cmp -s "$T/t1.tra" "$T/t3.tra" && cmp -s "$T/t1.tra" "$T/ts.tra" && cmp -s "$T/t1.lab" "$T/t3.lab" \
     && pass "1 thread, 3 threads and seq write identical .tra/.lab" || fail "the thread count changed the MDP"
 
-# N=4 K=4 (the instance of ../shared/data/mdp/consensus-N4-K4): 43 136 states,
+# N=4 K=4 (the instance of tests/data/mdp/consensus-N4-K4): 43 136 states,
 # 115 840 choices, 144 352 transitions; Pmin "finished & all heads" = 852021/2097152 (QVBS, exact)
 sh examples/gen_consensus.sh 4 4 "$T/c" > /dev/null
 expect_rc "consensus N=4 K=4" 0 "$W" explore "$T/c/consensus_N4_K4.exp" --json --quiet --prop 'Pmin=? [ F "agree_heads" ]'

@@ -636,7 +636,7 @@ static void test_random(unsigned want)
         struct image img;
         tb_build(b, &img, &rng);
         struct wx_error err;
-        if (!qcheck(succ_check_image(&img, &err) == WX_OK, "random image %u is well-formed: %s (seed %llu)",
+        if (!qcheck(image_check(&img, &err) == WX_OK, "random image %u is well-formed: %s (seed %llu)",
                    attempts, err.msg, seed)) {
             image_free(&img);
             continue;
@@ -843,26 +843,26 @@ static void test_bad(void)
     uint32_t both[2] = { 0, 1 };
     tb_rule(b, 0, 2, both);
     tb_build(b, &img, &rng);
-    check(succ_check_image(&img, &err) == WX_OK, "bad: base image is fine");
+    check(image_check(&img, &err) == WX_OK, "bad: base image is fine");
 
     uint64_t keep = img.trans[0];
     img.trans[0] = keep | (uint64_t)3 << (1 + img.act_bits); /* target 2 of a 2-state component */
     check(explore_seq(&img, NULL, &res, &err) == WX_EINPUT, "bad: target out of range rejected (%s)", err.msg);
     check(explore_cpu(&img, NULL, &res, &err) == WX_EINPUT, "bad: cpu rejects it too");
     img.trans[0] = (keep & ~((1ull << (1 + img.act_bits)) - 2)) | (uint64_t)1 << 1; /* class 1 of 1 */
-    check(succ_check_image(&img, &err) == WX_EINPUT, "bad: class id out of range rejected (%s)", err.msg);
+    check(image_check(&img, &err) == WX_EINPUT, "bad: class id out of range rejected (%s)", err.msg);
     img.trans[0] = keep;
     img.first_bit[2] = 40;
-    check(succ_check_image(&img, &err) == WX_EINPUT, "bad: field beyond the vector rejected (%s)", err.msg);
+    check(image_check(&img, &err) == WX_EINPUT, "bad: field beyond the vector rejected (%s)", err.msg);
     img.first_bit[2] = 2;
     img.rule_mask[0] |= 4;
-    check(succ_check_image(&img, &err) == WX_EINPUT, "bad: rule naming a missing component rejected (%s)",
+    check(image_check(&img, &err) == WX_EINPUT, "bad: rule naming a missing component rejected (%s)",
           err.msg);
     img.rule_mask[0] = 3;
     img.words = 0;
-    check(succ_check_image(&img, &err) == WX_EINPUT, "bad: zero words rejected");
+    check(image_check(&img, &err) == WX_EINPUT, "bad: zero words rejected");
     img.words = 1;
-    check(succ_check_image(&img, &err) == WX_OK, "bad: restored image is fine");
+    check(image_check(&img, &err) == WX_OK, "bad: restored image is fine");
     /* A budget below one state. */
     struct explore_options opt = { .memory_bytes = 3 };
     check(explore_seq(&img, &opt, &res, &err) == WX_ELIMIT && res.states == 0 && !res.complete,

@@ -30,7 +30,7 @@
 #include "../explorer/explore.h"
 #include "../network/image.h"
 #include "../network/network.h"
-#include "../network/network_build.h"
+#include "../parser/network_build.h"
 #include "../parser/gpf.h"
 #include "../util/strtab.h"
 #include "check.h"

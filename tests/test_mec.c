@@ -14,7 +14,7 @@
  *    state outside MECs must be outside, and no kept choice may leave.
  *  - Reader errors: each malformed .tra gives WX_EINPUT at the right
  *    file:line:col; DTMC headers; states without choices.
- *  - The PRISM exports in ../shared/data/mdp (or $WARPEX_SHARED/data/mdp):
+ *  - The PRISM exports in tests/data/mdp:
  *    MEC count, states in MECs, largest MEC and choices inside MECs against
  *    each reference.json.
  */

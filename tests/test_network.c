@@ -1594,7 +1594,7 @@ static void test_random(uint64_t seed, int cases)
 /* Files: leaf resolution, inclusion, errors located in files           */
 #include <unistd.h>
 
-#include "../network/network_build.h"
+#include "../parser/network_build.h"
 
 static char g_tmp[64];
 

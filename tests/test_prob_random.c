@@ -21,7 +21,7 @@
 #include "../explorer/explore_mdp.h"
 #include "../network/image.h"
 #include "../network/network.h"
-#include "../network/network_build.h"
+#include "../parser/network_build.h"
 #include "../parser/aut.h"
 #include "../util/strtab.h"
 #include "check.h"

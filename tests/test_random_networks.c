@@ -39,7 +39,7 @@
 #include "explorer/explore.h"
 #include "network/image.h"
 #include "network/network.h"
-#include "network/network_build.h"
+#include "parser/network_build.h"
 #include "parser/exp_ast.h"
 #include "util/strtab.h"
 

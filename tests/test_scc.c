@@ -9,7 +9,7 @@
  *  - 10^6-vertex chains (both directions) and a cycle: no recursion limits.
  *  - graph_read: every format on good and bad inputs (located errors, codes),
  *    and the same random graph written in every format reads back the same.
- *  - The PRISM exports in ../shared/data/mdp (or $WARPEX_SHARED/data/mdp):
+ *  - The PRISM exports in tests/data/mdp:
  *    SCC, non-trivial SCC and BSCC counts against each reference.json.
  */
 #include <dirent.h>

@@ -421,7 +421,7 @@ static void test_random(unsigned per_flavour)
             struct image img;
             tb_build(b, &img, &rng);
             struct wx_error err;
-            if (img.words > 4 || succ_check_image(&img, &err) != WX_OK) {
+            if (img.words > 4 || image_check(&img, &err) != WX_OK) {
                 image_free(&img);
                 continue;
             }

@@ -1,6 +1,6 @@
 /*
  * test_valiter_prism.c -- `warpex check`'s layer on the PRISM reference
- * instances of ../shared/data/mdp (or $WARPEX_SHARED/data/mdp): every
+ * instances of tests/data/mdp: every
  * property of every reference.json (its formula, over the exported labels)
  * is checked on NAME.tra + NAME.lab with interval iteration (absolute
  * epsilon 1e-6): the reference value must lie in [lo, hi] (1e-9 slack: the

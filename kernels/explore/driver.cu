@@ -63,7 +63,7 @@ static int gx_check_input(const struct gx *g, struct wx_error *err)
     const struct image *img = g->img;
     const struct gpu_tuning *tun = g->tun;
     int rc;
-    if ((rc = succ_check_image(img, err)))
+    if ((rc = image_check(img, err)))
         return rc;
     if (img->probabilistic) /* as explore_seq: the product is an MDP */
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "

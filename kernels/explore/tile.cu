@@ -553,7 +553,7 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                             /* One component alone offers the classes below k2
                              * (the others' next classes are >= k2 and their
                              * entries are sorted by class), and every rule has
-                             * at least two participants (succ_check_image), so
+                             * at least two participants (image_check), so
                              * none of them can fire: that component jumps to
                              * its first entry of class >= k2 (binary search),
                              * as the CPU generator does.  A channel offering

@@ -22,7 +22,7 @@
 
 #include "../../network/image.h"
 #ifndef NO_FRONTEND
-#include "../../network/network_build.h"
+#include "../../parser/network_build.h"
 
 /* The image of a network file (.exp or .aut) with the default options; the
  * network itself is freed.  Returns the front end's status (err set). */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t_gpu_check.sh -- `warpex check --backend gpu` against `--backend cpu` on
-# the PRISM exports (run by bench/gpu_test.sh on the GPU machine, with the
-# exports copied to $WARPEX_SHARED/data/mdp): the GPU twins of the
+# the PRISM exports in tests/data/mdp (run by bench/gpu_test.sh on the GPU
+# machine): the GPU twins of the
 # precomputation and of the Jacobi sweeps are specified to give identical
 # sets and bit-identical values (analysis/valiter.h), so per property the
 # state classes, sweep counts and the initial states' value, lo and hi must
@@ -20,7 +20,7 @@ digest() {
     sed 's/{"property"/\n{"property"/g' "$1" | grep '^{"property"' |
         sed 's/.*"name": \("[^"]*"\).*\("initial": \[[^]]*\]\).*\("yes_states": [0-9]*\), \("no_states": [0-9]*\), \("maybe_states": [0-9]*\).*\("iterations": [0-9]*\).*/\1 \2 \3 \4 \5 \6/'
 }
-S=${WARPEX_SHARED:-../shared}/data/mdp
+S=tests/data/mdp
 n=0
 for d in "$S"/*/; do
     b=$(basename "$d")

@@ -9,7 +9,7 @@
  * states without choices, local or global targets, a permutation-free
  * "chain of end components" shape, a DAG without any end component: the
  * GPU's empty-graph shortcut) and the PRISM exports under
- * $WARPEX_SHARED/data/mdp (default ../shared; MEC counts in each
+ * tests/data/mdp (MEC counts in each
  * reference.json): every field of struct mec_result must be identical --
  * MEC ids per state, choice_in per choice, the counts and the number of
  * refinement rounds.  Seeds are printed; `--seed` replays.

@@ -19,7 +19,7 @@
  * vertices, the empty graph and one-vertex graphs; each random
  * graph gets a random vertex permutation half of the time, because the
  * colouring's speed (not its result) depends on the id order.  The PRISM
- * exports under $WARPEX_SHARED/data/mdp (default ../shared) are read as
+ * exports under tests/data/mdp are read as
  * graphs and checked against their reference.json as well as Tarjan.
  * --quick runs a small subset (the one the sanitizers run: small enough for
  * racecheck: about 25 graphs of at most a few hundred vertices); --ref-only

@@ -4,7 +4,7 @@
  *
  * Nothing here is shared with network/ (flattening), network/image or
  * explorer/: the semantics of every operator is implemented again, from the
- * text of /work/shared/formats/exp-aut-gpf.md §2.3-2.5 (and CADP's exp(LOCAL)
+ * text of docs/formats.md (EXP operators; and CADP's exp(LOCAL)
  * page it paraphrases), as simply as possible.  Simple over fast: meant for
  * product spaces up to ~10^5 states.
  *

@@ -1,4 +1,5 @@
-/* network_build.c -- EXP and AUT files to a flat network (network_build.h):
+/* network_build.c -- EXP and AUT files to a flat network (network_build.h),
+ * the front end's last step (it reads files, so it sits in parser/):
  * file names, leaf resolution, .exp inclusion; the meaning itself is in the
  * transforms (network_transform.h).
  *
@@ -28,8 +29,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../parser/aut.h"
-#include "network_transform.h"
+#include "../network/network_transform.h"
+#include "aut.h"
+#include "exp_ast.h"
 
 #define MAX_INCLUDE_DEPTH 64
 

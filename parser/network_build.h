@@ -16,8 +16,8 @@
 
 #include <stdbool.h>
 
-#include "../parser/exp_ast.h"
-#include "network.h"
+#include "../network/network.h"
+#include "../network/exp_tree.h"
 
 struct net_options {
     const char *hidden;   /* hidden label text; NULL = the language default
