@@ -2168,6 +2168,10 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
                 opt->progress(opt->progress_ctx, &ps);
                 next_progress = gx_now() + 1.0;
             }
+            if (opt->cancel && *opt->cancel) { /* partial counts: see out */
+                rc = wx_fail(err, WX_EINTERRUPT, NULL, 0, 0, "exploration interrupted");
+                goto out;
+            }
         }
 
         gx_mark("launches done");
