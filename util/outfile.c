@@ -177,8 +177,8 @@ static int classify(const char *path, unsigned flags, struct target *t, struct w
         if (!S_ISREG(m) || is_fd_alias(path)) {
             if ((flags & OUTFILE_SEEKABLE) && (S_ISFIFO(m) || (S_ISREG(m) && is_fd_alias(path))))
                 return wx_fail(err, WX_EINPUT, path, 0, 0,
-                               "this output is written out of order and needs a seekable file "
-                               "(not a pipe or descriptor): write it to a file first");
+                               "this output is completed at its start when done, so it needs a "
+                               "seekable file, not a pipe or descriptor: write it to a file first");
             t->way = WAY_IN_PLACE;
             t->append = S_ISREG(m);
             return WX_OK;
@@ -237,8 +237,8 @@ static int open_in_place(const char *path, const struct target *t, unsigned flag
         close(o->fd);
         o->fd = -1;
         return wx_fail(err, WX_EINPUT, path, 0, 0,
-                       "this output is written out of order and needs a seekable file "
-                       "(not a pipe or terminal): write it to a file first");
+                       "this output is completed at its start when done, so it needs a "
+                       "seekable file, not a pipe or terminal: write it to a file first");
     }
     return WX_OK;
 }
