@@ -480,8 +480,9 @@ static int explore_main(struct cli_options *o, struct wx_error *err)
 
     struct explore_result res;
     memset(&res, 0, sizeof res);
-    /* SIGINT / SIGTERM now stop the explorer, which returns the partial
-     * counts (cli/signals.h); the outputs are then removed below. */
+    /* During the exploration SIGINT / SIGTERM stop the explorer, which
+     * returns the partial counts (cli/signals.h); the outputs are then
+     * removed below. */
     eo.cancel = cli_signals_flag();
     cli_signals_cooperate(true);
     rc = explore_run(backend, &img, &eo, &res, err);
