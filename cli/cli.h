@@ -107,11 +107,15 @@ struct mdp_rewards;
 void cli_json_property_head(FILE *out, int first, const struct property *p,
                             const struct mdp_rewards *pr, int reward_index);
 
-/* Writes PATH.tmp with fn's output (fn returns non-zero on a write error)
- * and renames it to PATH, so that no half-written file is ever left. */
-int cli_write_atomic(const char *path, int (*fn)(FILE *, const void *), const void *arg,
-                     struct wx_error *err);
+/* Records the run's input files (outfile_protect: no output may replace
+ * one) and refuses, before any work, an output path that outfile_open
+ * would refuse (outfile_check).  NULL entries are skipped. */
+int cli_guard_files(const char *const *inputs, size_t n_in, const char *const *outputs, size_t n_out,
+                    struct wx_error *err);
 
+/* Writes one id per line (-1 for `none`) through outfile_write
+ * (util/outfile.h: a regular file replaced when complete, a device written
+ * in place). */
 int cli_write_ids(const char *path, const uint32_t *ids, uint64_t n, uint32_t none,
                   struct wx_error *err);
 

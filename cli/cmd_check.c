@@ -32,6 +32,7 @@
 #include "../analysis/mec.h"
 #include "../analysis/scc.h"
 #include "../kernels/hostpin.h"
+#include "../util/outfile.h"
 #include "cli.h"
 #include "../util/size.h"
 #include "gpu_probe.h"
@@ -444,6 +445,17 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                      "--values and --scheduler need exactly one property (%zu given)", n_props);
         goto out;
     }
+    { /* the inputs may not be overwritten; the outputs are checked now */
+        const char *in[] = {o.input, o.lab, o.sta, o.props_file};
+        const char *outs[] = {o.values_out, o.sched_out};
+        rc = cli_guard_files(in, 4, outs, 2, err);
+        for (int i = 0; i < o.n_srew && rc == WX_OK; i++)
+            rc = cli_guard_files(&o.srew[i], 1, NULL, 0, err);
+        for (int i = 0; i < o.n_trew && rc == WX_OK; i++)
+            rc = cli_guard_files(&o.trew[i], 1, NULL, 0, err);
+        if (rc != WX_OK)
+            goto out;
+    }
 
     /* the model */
     double t0 = wx_now();
@@ -673,9 +685,9 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             goto out;
         }
         struct values_arg va = {&r, have_sta ? &sta : NULL};
-        if (o.values_out && (rc = cli_write_atomic(o.values_out, put_values, &va, err)) != WX_OK)
+        if (o.values_out && (rc = outfile_write(o.values_out, put_values, &va, err)) != WX_OK)
             goto next;
-        if (o.sched_out && (rc = cli_write_atomic(o.sched_out, put_scheduler, &r, err)) != WX_OK)
+        if (o.sched_out && (rc = outfile_write(o.sched_out, put_scheduler, &r, err)) != WX_OK)
             goto next;
         if (o.json) {
             cli_json_property_head(stdout, i == 0, p, pr, reward_of[i]);

@@ -375,6 +375,11 @@ int cmd_cycle(int argc, char **argv, int first, struct wx_error *err)
     int rc = parse(argc, argv, first, &o, err);
     if (rc != WX_OK)
         return rc;
+    char side[4096]; /* a .csr graph's weights (graph/wgraph.h) are an input too */
+    snprintf(side, sizeof side, "%s.weights", o.input);
+    const char *in[] = {o.input, side};
+    if ((rc = cli_guard_files(in, 2, &o.cycle_out, 1, err)) != WX_OK)
+        return rc;
     double t0 = wx_now();
     struct wgraph g;
     struct wgraph_options wo = {o.weight, o.default_weight};

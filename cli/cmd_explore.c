@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "gpu_probe.h"
 #include "outputs.h"
+#include "signals.h"
 
 static void progress(void *ctx, const struct explore_stats *s)
 {
@@ -285,7 +286,8 @@ static void report_json(const struct cli_options *o, const struct image *img,
                (unsigned long long)mecs->n_singletons);
     json_lts(o, img, net, r, lts);
     printf(", \"status\": \"%s\"", rc == WX_OK ? "ok" : rc == WX_EVIOLATION ? "violation"
-                                   : rc == WX_ELIMIT ? "limit" : "error");
+                                   : rc == WX_ELIMIT ? "limit" : rc == WX_EINTERRUPT ? "interrupted"
+                                   : "error");
     const char *v = violation_name(r->violation);
     if (v) {
         printf(", \"violation\": \"%s\"", v);
@@ -478,7 +480,15 @@ static int explore_main(struct cli_options *o, struct wx_error *err)
 
     struct explore_result res;
     memset(&res, 0, sizeof res);
+    /* During the exploration SIGINT / SIGTERM stop the explorer, which
+     * returns the partial counts (cli/signals.h); the outputs are then
+     * removed below. */
+    eo.cancel = cli_signals_flag();
+    cli_signals_cooperate(true);
     rc = explore_run(backend, &img, &eo, &res, err);
+    rc = cli_signals_end(rc, err);
+    if (rc == WX_EINTERRUPT)
+        res.complete = false;
     if (rc == WX_OK && res.violation != VIOLATION_NONE)
         rc = WX_EVIOLATION;
 
@@ -575,7 +585,7 @@ static int explore_main(struct cli_options *o, struct wx_error *err)
                    o->deadlock && o->action ? ", " : "",
                    o->action ? "no reachable transition matches the action" : "");
         report_lts_text(o, &img, &net, &res, &lts);
-    } else if (rc == WX_ELIMIT && res.states) {
+    } else if ((rc == WX_ELIMIT || rc == WX_EINTERRUPT) && res.states) {
         fprintf(stderr, "warpex: stopped after %llu states and %llu transitions (incomplete: "
                         "these are not the counts of the state space)\n",
                 (unsigned long long)res.states, (unsigned long long)res.transitions);

@@ -38,7 +38,9 @@
 #include "../parser/aut.h"
 #include "../util/arith.h"
 #include "../util/strtab.h"
+#include "../util/outfile.h"
 #include "cli.h"
+#include "signals.h"
 
 static void progress(void *ctx, const struct explore_stats *s)
 {
@@ -369,8 +371,9 @@ static int put_trew(FILE *f, const void *arg)
 }
 
 /* BASE.tra, BASE.lab and the reward files: BASE.trew for one structure,
- * BASE1.trew ... BASEk.trew for several.  All or nothing: a failure removes
- * what this call wrote. */
+ * BASE1.trew ... BASEk.trew for several.  Nothing is replaced unless every
+ * file was written (a failure committing one of them, a rename, can still
+ * leave the earlier ones replaced). */
 static int write_mdp_files(const char *base, const struct image *img,
                            const struct mdp_explore_result *r, const struct mdp_labels *labels,
                            const struct mdp_reward_models *rm, struct wx_error *err)
@@ -392,19 +395,36 @@ static int write_mdp_files(const char *base, const struct image *img,
         else
             snprintf(paths[i], n + 32, "%s%zu.trew", base, i - 1);
     }
-    size_t written = 0;
+    /* Every file is written before any is committed, so a failure leaves
+     * every existing file as it was (targets written in place excepted). */
+    struct outfile **outs = calloc(files, sizeof *outs);
+    if (!outs && rc == WX_OK)
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     struct tra_arg ta = {img, r};
     for (size_t i = 0; i < files && rc == WX_OK; i++) {
         struct trew_arg wa = {&r->mdp, i >= 2 ? &rm->models[i - 2] : NULL};
-        rc = i == 0   ? cli_write_atomic(paths[i], put_tra, &ta, err)
-             : i == 1 ? cli_write_atomic(paths[i], put_lab, labels, err)
-                      : cli_write_atomic(paths[i], put_trew, &wa, err);
-        if (rc == WX_OK)
-            written = i + 1;
+        FILE *f = NULL;
+        if ((rc = outfile_open(paths[i], 0, &outs[i], err)) != WX_OK)
+            break;
+        if (!(f = outfile_stream(outs[i]))) {
+            rc = wx_fail(err, WX_ELIMIT, paths[i], 0, 0, "out of memory");
+            break;
+        }
+        /* a write failure stops the writer; the commit below reports it */
+        if (i == 0)
+            put_tra(f, &ta);
+        else if (i == 1)
+            put_lab(f, labels);
+        else
+            put_trew(f, &wa);
     }
-    if (rc != WX_OK)
-        for (size_t i = 0; i < written; i++)
-            remove(paths[i]);
+    for (size_t i = 0; i < files && outs; i++) {
+        if (rc == WX_OK && outs[i])
+            rc = outfile_commit(outs[i], err);
+        else
+            outfile_abort(outs[i]);
+    }
+    free(outs);
     for (size_t i = 0; i < files; i++)
         free(paths[i]);
     free(paths);
@@ -501,7 +521,10 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     const char *bk = o->backend == EXPLORE_SEQ ? "seq" : "cpu";
     if (!o->quiet && !o->json)
         eo.progress = progress;
+    eo.cancel = cli_signals_flag();
+    cli_signals_cooperate(true);
     rc = explore_mdp(img, &eo, o->aut_out != NULL, &r, err);
+    rc = cli_signals_end(rc, err);
     if (rc != WX_OK) {
         if (o->json) {
             printf("{\"model\": ");
@@ -509,9 +532,10 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
             printf(", \"probabilistic\": true, \"backend\": \"%s\", \"complete\": false, "
                    "\"states\": %llu, \"choices\": %llu, \"transitions\": %llu, \"status\": \"%s\"}\n",
                    bk, (unsigned long long)r.mdp.n_states, (unsigned long long)r.mdp.n_choices,
-                   (unsigned long long)r.mdp.n_entries, rc == WX_ELIMIT ? "limit" : "error");
+                   (unsigned long long)r.mdp.n_entries,
+                   rc == WX_ELIMIT ? "limit" : rc == WX_EINTERRUPT ? "interrupted" : "error");
         }
-        if (rc == WX_ELIMIT && r.mdp.n_states && !o->quiet)
+        if ((rc == WX_ELIMIT || rc == WX_EINTERRUPT) && r.mdp.n_states && !o->quiet)
             fprintf(stderr, "warpex: stopped after %llu states and %llu choices (incomplete: "
                             "these are not the counts of the MDP)\n",
                     (unsigned long long)r.mdp.n_states, (unsigned long long)r.mdp.n_choices);

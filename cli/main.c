@@ -1,11 +1,14 @@
 /*
  * main.c -- warpex: GPU model checking of networks of LTSs.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "signals.h"
 
 #define WARPEX_VERSION "0.1.0"
 
@@ -89,24 +92,19 @@ static void usage(FILE *out)
           "  --case                  no upper-case folding of LOTOS/CCS/CSP labels\n"
           "\n"
           "exit codes: 0 ok, 1 property violated, 2 usage or input error,\n"
-          "            3 resource limit hit, 4 system or device error\n",
+          "            3 resource limit hit, 4 system, device or write error,\n"
+          "            130/143 interrupted by SIGINT/SIGTERM (128 + signal)\n",
           out);
 }
 
-int main(int argc, char **argv)
+/* Runs the command; returns its status (a WX_E* code). */
+static int run_command(int argc, char **argv)
 {
     struct wx_error err;
     struct cli_options o;
     int rc;
 
     wx_error_clear(&err);
-    /* One hardware work queue instead of the default 8, before anything
-     * touches CUDA: every GPU stage of warpex runs on the default stream,
-     * so nothing loses concurrency, and context creation -- a short run's
-     * critical path -- took 0.150-0.159 s instead of 0.208-0.211 s on the
-     * H100 (bench/cuda_exit_probe.cu, 2026-11-22).  A value the user set
-     * is kept. */
-    setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
     if (argc < 2) {
         usage(stderr);
         return WX_EINPUT;
@@ -148,5 +146,41 @@ int main(int argc, char **argv)
     if (rc != WX_OK && rc != WX_EVIOLATION)
         cli_print_error(&err);
     cli_options_free(&o);
+    return rc;
+}
+
+/* Everything printed on stdout must have arrived: flush and close it, and
+ * turn a failure (a full disk, a closed pipe's EPIPE with SIGPIPE ignored,
+ * /dev/full) into one line and exit 4 -- unless the run already failed with
+ * its own error. */
+static int close_stdout(int rc)
+{
+    int e = 0;
+    if (fflush(stdout) != 0)
+        e = errno;
+    else if (ferror(stdout))
+        e = -1; /* an earlier write failed; its errno is gone */
+    if (fclose(stdout) != 0 && e == 0)
+        e = errno;
+    if (e == 0)
+        return rc;
+    fprintf(stderr, "warpex: cannot write the standard output%s%s\n", e > 0 ? ": " : "",
+            e > 0 ? strerror(e) : "");
+    return rc == WX_OK || rc == WX_EVIOLATION ? WX_ESYSTEM : rc;
+}
+
+int main(int argc, char **argv)
+{
+    /* One hardware work queue instead of the default 8, before anything
+     * touches CUDA: every GPU stage of warpex runs on the default stream,
+     * so nothing loses concurrency, and context creation -- a short run's
+     * critical path -- took 0.150-0.159 s instead of 0.208-0.211 s on the
+     * H100 (bench/cuda_exit_probe.cu, 2026-11-22).  A value the user set
+     * is kept. */
+    setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
+    cli_signals_install();
+    int rc = close_stdout(run_command(argc, argv));
+    if (rc == WX_EINTERRUPT) /* 128 + the signal's number (util/error.h) */
+        rc = 128 + (cli_signals_caught() ? cli_signals_caught() : SIGINT);
     return rc;
 }

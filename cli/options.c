@@ -249,12 +249,30 @@ int cli_load_image(const struct cli_options *o, struct image *img, struct networ
 {
     if (keep)
         memset(keep, 0, sizeof *keep);
-    if (has_suffix(o->input, ".gpf"))
-        return gpf_read(o->input, img, err);
-    struct network net;
-    int rc = network_from_file(o->input, &o->net, &net, err);
+    /* The inputs are protected and the outputs checked before the work:
+     * an output that cannot be written as asked is refused now. */
+    const char *in[] = {o->input, o->props_file};
+    const char *out[] = {o->csr_out, o->scc_out, o->mec_out, o->output};
+    int rc = cli_guard_files(in, 2, NULL, 0, err);
     if (rc != WX_OK)
         return rc;
+    if (has_suffix(o->input, ".gpf")) {
+        rc = cli_guard_files(NULL, 0, out, 4, err);
+        return rc == WX_OK ? gpf_read(o->input, img, err) : rc;
+    }
+    struct network net;
+    rc = network_from_file(o->input, &o->net, &net, err);
+    if (rc != WX_OK)
+        return rc;
+    /* the component files are inputs too (an .exp network's .aut files) */
+    for (uint32_t c = 0; c < net.n_comps && rc == WX_OK; c++)
+        rc = cli_guard_files((const char *const *)&net.comp_names[c], 1, NULL, 0, err);
+    if (rc == WX_OK)
+        rc = cli_guard_files(NULL, 0, out, 4, err);
+    if (rc != WX_OK) {
+        network_free(&net);
+        return rc;
+    }
     if (o->verbose)
         for (uint32_t c = 0; c < net.n_comps; c++)
             if (net.comps[c].n_duplicates)

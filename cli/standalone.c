@@ -9,6 +9,7 @@
 
 #include "../analysis/prop.h"
 #include "../graph/mdp_lab.h"
+#include "../util/outfile.h"
 #include "cli.h"
 
 int cli_parse_standalone(int argc, char **argv, int first, const char *command,
@@ -47,24 +48,19 @@ int cli_parse_standalone(int argc, char **argv, int first, const char *command,
     if (!o->input)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "usage: warpex %s FILE [--json] [%s FILE]",
                        command, out_option);
-    return WX_OK;
+    return cli_guard_files(&o->input, 1, &o->output, 1, err);
 }
 
-int cli_write_atomic(const char *path, int (*fn)(FILE *, const void *), const void *arg,
-                     struct wx_error *err)
+int cli_guard_files(const char *const *inputs, size_t n_in, const char *const *outputs, size_t n_out,
+                    struct wx_error *err)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return wx_fail(err, WX_EINPUT, path, 0, 0, "output path too long");
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return wx_fail(err, WX_ESYSTEM, tmp, 0, 0, "cannot create: %s", strerror(errno));
-    int bad = fn(f, arg) != 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        int e = errno;
-        remove(tmp);
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot write: %s", strerror(e));
+    for (size_t i = 0; i < n_in; i++)
+        if (inputs[i] && outfile_protect(inputs[i]) != 0)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    for (size_t i = 0; i < n_out; i++) {
+        int rc = outputs[i] ? outfile_check(outputs[i], 0, err) : WX_OK;
+        if (rc != WX_OK)
+            return rc;
     }
     return WX_OK;
 }
@@ -80,7 +76,7 @@ static int put_ids(FILE *f, const void *arg)
     const struct id_list *l = arg;
     for (uint64_t v = 0; v < l->n; v++)
         if ((l->ids[v] == l->none ? fputs("-1\n", f) : fprintf(f, "%u\n", l->ids[v])) < 0)
-            return -1;
+            return -1; /* stop early; outfile_write reports the write error */
     return 0;
 }
 
@@ -88,7 +84,7 @@ int cli_write_ids(const char *path, const uint32_t *ids, uint64_t n, uint32_t no
                   struct wx_error *err)
 {
     struct id_list l = {ids, n, none};
-    return cli_write_atomic(path, put_ids, &l, err);
+    return outfile_write(path, put_ids, &l, err);
 }
 
 int cli_backend_parse(const char *v, enum cli_backend *b, struct wx_error *err)

@@ -18,12 +18,14 @@
  *     GPU backend promises dense ids only;
  *   - a trace is a shortest path from the initial state to the violation
  *     (all backends agree on its length, not on the path);
- *   - on WX_ELIMIT (table or memory full) the counts in the result are the
- *     partial counts so far and result.complete is false: never a result.
+ *   - on WX_ELIMIT (table or memory full) and WX_EINTERRUPT (options.cancel
+ *     was raised) the counts in the result are the partial counts so far and
+ *     result.complete is false: never a result.
  */
 #ifndef WX_EXPLORE_H
 #define WX_EXPLORE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -109,6 +111,12 @@ struct explore_options {
                                  an error (WX_ELIMIT).  Others ignore it.   */
     void (*progress)(void *ctx, const struct explore_stats *s); /* ~1/s */
     void *progress_ctx;
+    /* NULL, or a flag polled during the exploration (every few thousand
+     * states; on the GPU between launches): once non-zero, the explorer
+     * stops its workers and returns WX_EINTERRUPT with the partial counts
+     * (result.complete false, as for WX_ELIMIT).  Set by the caller's signal
+     * handler; the explorer only reads it. */
+    const volatile sig_atomic_t *cancel;
     struct gpu_options gpu;
 };
 

@@ -519,6 +519,10 @@ static void expand_level(struct worker *w)
 {
     struct shared *sh = w->sh;
     for (;;) {
+        if (explore_cancelled(sh->opt)) {
+            struct wx_error e;
+            fail(sh, explore_interrupted(&e), &e); /* halts: the loop below stops */
+        }
         uint64_t b = atomic_fetch_add_explicit(&sh->cursor, sh->chunk, memory_order_relaxed);
         if (b >= sh->le) {
             /* The level ends only when every successor is in the table;

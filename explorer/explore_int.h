@@ -28,6 +28,18 @@
 /* Edges handed to the sink per call. */
 #define EXPLORE_EDGE_BATCH 4096u
 
+/* true once the caller raised options.cancel (explore.h). */
+static inline bool explore_cancelled(const struct explore_options *opt)
+{
+    return opt->cancel && *opt->cancel;
+}
+
+/* Fills err for a raised cancel flag; returns WX_EINTERRUPT. */
+static inline int explore_interrupted(struct wx_error *err)
+{
+    return wx_fail(err, WX_EINTERRUPT, NULL, 0, 0, "exploration interrupted");
+}
+
 /* Options to use when the caller passed NULL. */
 const struct explore_options *explore_opts(const struct explore_options *opt);
 

@@ -679,6 +679,10 @@ int explore_mdp(const struct image *img, const struct explore_options *opt_in, b
     uint64_t lb = 0, le = 1;
     for (;;) {
         for (uint64_t wb = lb; wb < le;) {
+            if (explore_cancelled(opt)) {
+                rc = explore_interrupted(err);
+                goto out;
+            }
             /* a window: chunks of consecutive states of this level */
             size_t nch = 0;
             uint64_t s = wb;

@@ -63,7 +63,8 @@ struct mdp_explore_result {
 };
 
 /* Explores img (which must be probabilistic: WX_EINPUT otherwise).  Uses
- * opt->memory_bytes, opt->progress and opt->keep_vectors (NULL: defaults);
+ * opt->memory_bytes, opt->progress, opt->keep_vectors and opt->cancel
+ * (WX_EINTERRUPT with the partial counts, as for WX_ELIMIT) (NULL: defaults);
  * the other options (violations, traces, sinks, GPU) do not apply.  With
  * `exact`, res->entry_num/entry_den are filled too (16 more bytes per
  * entry).  Allocates *res (mdp_explore_result_free). */

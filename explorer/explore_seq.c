@@ -110,6 +110,10 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
 
     for (;;) {
         for (uint64_t s = lb; s < le; s++) {
+            if ((s & 1023) == 0 && explore_cancelled(opt)) {
+                rc = explore_interrupted(err);
+                goto out;
+            }
             if (opt->progress && (s & 1023) == 0 && wx_now() >= next_progress) {
                 struct explore_stats st = {
                     .states = q.count, .transitions = res->transitions, .depth = res->depth,

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/outfile.h"
+
 struct csr_edge {
     uint32_t src, dst, label, pad;
 };
@@ -193,11 +195,15 @@ static int write_words(FILE *f, const void *arr, uint64_t n, int size)
 
 int csr_write(const struct csr *g, const char *path, struct wx_error *err)
 {
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f)
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot create file");
+    struct outfile *out;
+    int rc = outfile_open(path, 0, &out, err);
+    if (rc != WX_OK)
+        return rc;
+    FILE *f = outfile_stream(out);
+    if (!f) {
+        outfile_abort(out);
+        return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory");
+    }
     uint32_t nl = g->label_names ? strtab_count(g->label_names) : 0;
     unsigned char h[40];
     memcpy(h, csr_magic, 8);
@@ -220,16 +226,13 @@ int csr_write(const struct csr *g, const char *path, struct wx_error *err)
     static const unsigned char zero[8];
     if (!bad && at % 8)
         bad |= fwrite(zero, 1, 8 - at % 8, f) != 8 - at % 8;
-    bad = bad || write_words(f, g->offsets, g->n_vertices + 1, 8) != 0 ||
-          write_words(f, g->targets, g->n_edges, 4) != 0 ||
-          (g->labels && write_words(f, g->labels, g->n_edges, 4) != 0);
-    if (fclose(f) != 0)
-        bad = 1;
-    if (bad || rename(tmp, path) != 0) {
-        remove(tmp);
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "write failed");
-    }
-    return WX_OK;
+    /* A failed write stops the writing (bad) and left the stream's error
+     * flag set: outfile_commit reports it with its errno and removes the
+     * temporary. */
+    if (!bad && write_words(f, g->offsets, g->n_vertices + 1, 8) == 0 &&
+        write_words(f, g->targets, g->n_edges, 4) == 0 && g->labels)
+        write_words(f, g->labels, g->n_edges, 4);
+    return outfile_commit(out, err);
 }
 
 static int read_exact(FILE *f, void *buf, size_t n)

@@ -22,8 +22,9 @@
  *     then    8*(n_v+1)     offsets (u64)
  *     then    4*n_edges     targets (u32)
  *     then    4*n_edges     labels (u32, index into the label table), if flag
- * A file is written to PATH.tmp and renamed on success, so a failed run
- * never leaves a half-written PATH.
+ * csr_write writes through util/outfile.h: a regular PATH is replaced only
+ * when the whole file was written (a failed run leaves it as it was), a
+ * device or FIFO is written in place.
  */
 #ifndef WX_CSR_H
 #define WX_CSR_H

@@ -11,6 +11,7 @@
  */
 #include "aut.h"
 #include "../util/arith.h"
+#include "../util/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -838,8 +839,9 @@ int aut_read_prob(const char *path, struct strtab *labels, struct lts *out,
 #define AUT_WBUF ((size_t)1 << 20) /* output buffer, bytes */
 
 struct aut_writer {
-    int fd;
-    char *path;           /* owned copy, for removal on failure */
+    struct outfile *out;  /* util/outfile.h: a temporary, or a device in place */
+    int fd;               /* outfile_fd(out) */
+    char *path;           /* owned copy, for messages */
     char *buf;            /* AUT_WBUF bytes; [0, used) pending */
     size_t used;
     uint64_t n_trans;     /* lines written so far */
@@ -919,13 +921,7 @@ static bool is_plain_identifier(const char *s, size_t len)
 
 int aut_writer_open(const char *path, struct aut_writer **wp, struct wx_error *err)
 {
-    struct stat st;
     *wp = NULL;
-    /* Refuse non-regular files before opening (opening a FIFO for writing
-     * blocks, and removal on failure must never hit /dev/null & co). */
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return wx_fail(err, WX_EINPUT, path, 0, 0, "not a regular file: the AUT "
-                       "writer rewrites the header when done, so it needs a seekable file");
     struct aut_writer *w = calloc(1, sizeof *w);
     char *buf = malloc(AUT_WBUF);
     char *copy = strdup(path);
@@ -935,12 +931,13 @@ int aut_writer_open(const char *path, struct aut_writer **wp, struct wx_error *e
     }
     w->buf = buf;
     w->path = copy;
-    w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (w->fd < 0) {
-        int rc = wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot create: %s", strerror(errno));
+    /* The header is rewritten at offset 0 when done: a seekable output. */
+    int rc = outfile_open(path, OUTFILE_SEEKABLE, &w->out, err);
+    if (rc != WX_OK) {
         free(w->buf), free(w->path), free(w);
         return rc;
     }
+    w->fd = outfile_fd(w->out);
     char head[AUT_HEADER_WIDTH + 1];
     memset(head, ' ', AUT_HEADER_WIDTH);
     memcpy(head, "des (0, ?, ?)", 13);
@@ -1059,8 +1056,7 @@ void aut_writer_abort(struct aut_writer *w)
 {
     if (!w)
         return;
-    close(w->fd);
-    unlink(w->path);
+    outfile_abort(w->out);
     writer_free(w);
 }
 
@@ -1083,14 +1079,13 @@ int aut_writer_close(struct aut_writer *w, uint64_t n_states, struct wx_error *e
         if (write_full(w->fd, head, AUT_HEADER_WIDTH + 1, 0, true) != 0)
             writer_fail_errno(w, "rewrite the header of");
     }
-    if (close(w->fd) != 0)
-        writer_fail_errno(w, "close");
     int rc = w->status;
-    if (rc == WX_OK)
+    if (rc == WX_OK) {
         wx_error_clear(err);
-    else {
+        rc = outfile_commit(w->out, err); /* closes; renames a temporary */
+    } else {
         *err = w->err;
-        unlink(w->path);
+        outfile_abort(w->out);
     }
     writer_free(w);
     return rc;

@@ -83,10 +83,13 @@
  * WRITER.  aut_writer_* streams transitions whose count is unknown in
  * advance.  open() writes the placeholder header "des (0, ?, ?)" padded with
  * blanks to a fixed width; close() flushes and overwrites it in place with
- * "des (0, NTRANS, NSTATES)" padded with trailing blanks (legal in AUT).  So a
- * file left behind by a crash still says '?', which the reader rejects as
- * aborted; and when any write fails, or aut_writer_abort() is called, the
- * file is removed.  The output must therefore be a seekable file (no pipes).
+ * "des (0, NTRANS, NSTATES)" padded with trailing blanks (legal in AUT).  The
+ * output goes through util/outfile.h: a regular file is written as a
+ * temporary renamed over PATH by close(), so a failed or aborted write (or a
+ * killed process) leaves an existing PATH untouched; a device is written in
+ * place (a crash there leaves the header saying '?', which the reader
+ * rejects as aborted).  The output must be seekable: a FIFO or terminal is
+ * refused (WX_EINPUT).
  * Lines are written as (SRC,LABEL,DST); a label that is a plain identifier
  * (letter then letters/digits/'_') is written bare, every other label quoted;
  * the hidden label is written as the text given (no "i"/"tau" translation).
@@ -132,8 +135,9 @@ int aut_read_prob_buffer(const char *data, size_t len, const char *name,
 
 struct aut_writer;
 
-/* Creates (truncates) path and writes the placeholder header; on success *w
- * is a new writer (allocated; released by close or abort). */
+/* Opens path (outfile_open with OUTFILE_SEEKABLE: its errors) and writes
+ * the placeholder header; on success *w is a new writer (allocated;
+ * released by close or abort). */
 int aut_writer_open(const char *path, struct aut_writer **w, struct wx_error *err);
 
 /* Appends the line (src, label[0..len), dst).  Returns WX_OK, or the status
@@ -152,12 +156,13 @@ int aut_writer_add_dist(struct aut_writer *w, uint64_t src, const char *label, s
                         uint32_t n, const uint64_t *dst, const uint64_t *num, const uint64_t *den);
 
 /* Flushes, writes the final header with the number of lines added and
- * n_states, closes and frees w.  Fails (and removes the file) after an
+ * n_states, commits the output and frees w.  Fails (the output is aborted:
+ * an existing file stays as it was) after an
  * earlier failed add, on an I/O error, when n_states == 0, or when a state
  * >= n_states was added (WX_ESYSTEM: the caller's numbering is wrong). */
 int aut_writer_close(struct aut_writer *w, uint64_t n_states, struct wx_error *err);
 
-/* Closes and frees w and removes its file (for callers that give up). */
+/* Frees w and aborts its output (for callers that give up). */
 void aut_writer_abort(struct aut_writer *w);
 
 /* Writes a finished LTS (initial state 0) whose labels index `labels`. */

@@ -59,8 +59,10 @@ int gpf_read(const char *path, struct image *out, struct wx_error *err);
 int gpf_parse(const char *text, size_t len, const char *name, struct image *out,
               struct wx_error *err);
 
-/* Writes the image as a .gpf file.  WX_ELIMIT when the network exceeds a
- * GPUexplore limit (the file is then not created), WX_ESYSTEM on I/O errors. */
+/* Writes the image as a .gpf file (through util/outfile.h: a regular file
+ * is replaced only when complete, a device is written in place).  WX_ELIMIT
+ * when the network exceeds a GPUexplore limit (the file is then not
+ * created), WX_ESYSTEM on I/O errors. */
 int gpf_write(const struct image *img, const char *path, struct wx_error *err);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "../network/network.h"
 #include "../util/arith.h"
+#include "../util/outfile.h"
 #include "../util/strtab.h"
 #include "gpf_int.h"
 
@@ -282,32 +283,30 @@ int gpf_write(const struct image *img, const char *path, struct wx_error *err)
         rc = wr_entries(&w);
     if (rc == WX_OK)
         rc = wr_rules(&w);
+    struct outfile *out = NULL;
+    FILE *f = NULL;
+    if (rc == WX_OK && (rc = outfile_open(path, 0, &out, err)) == WX_OK && !(f = outfile_stream(out))) {
+        outfile_abort(out);
+        rc = wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory");
+    }
     if (rc == WX_OK) {
-        FILE *f = fopen(path, "w");
-        if (!f) {
-            rc = wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot create: %s", strerror(errno));
-        } else {
-            fprintf(f, "0\n%u\n%u\n%u\n%u\n", w.n, w.bits_act, w.nrstates, w.bits_sv);
-            for (uint32_t c = 0; c <= w.n; c++)
-                fprintf(f, "%u\n", w.firstbit[c]);
-            for (uint32_t c = 0; c < w.n; c++)
-                fprintf(f, "%u\n", w.bits_state[c]);
-            fprintf(f, "%u\n%u\n", w.nbits_off, w.max_buf);
-            for (size_t i = 0; i < w.pstart.n; i++)
-                fprintf(f, "%u\n", w.pstart.v[i]);
-            put_words(f, &w.poff);
-            fprintf(f, "%zu\n", w.trans.n);
-            put_words(f, &w.trans);
-            fprintf(f, "%u\n%zu\n", w.nbits_soff, w.soff.n);
-            put_words(f, &w.soff);
-            fprintf(f, "%zu\n", w.sync.n);
-            put_words(f, &w.sync);
-            int bad = ferror(f);
-            if (fclose(f) != 0 || bad) {
-                rc = wx_fail(err, WX_ESYSTEM, path, 0, 0, "write error");
-                remove(path);
-            }
-        }
+        /* unchecked writes: outfile_commit checks the stream's error flag */
+        fprintf(f, "0\n%u\n%u\n%u\n%u\n", w.n, w.bits_act, w.nrstates, w.bits_sv);
+        for (uint32_t c = 0; c <= w.n; c++)
+            fprintf(f, "%u\n", w.firstbit[c]);
+        for (uint32_t c = 0; c < w.n; c++)
+            fprintf(f, "%u\n", w.bits_state[c]);
+        fprintf(f, "%u\n%u\n", w.nbits_off, w.max_buf);
+        for (size_t i = 0; i < w.pstart.n; i++)
+            fprintf(f, "%u\n", w.pstart.v[i]);
+        put_words(f, &w.poff);
+        fprintf(f, "%zu\n", w.trans.n);
+        put_words(f, &w.trans);
+        fprintf(f, "%u\n%zu\n", w.nbits_soff, w.soff.n);
+        put_words(f, &w.soff);
+        fprintf(f, "%zu\n", w.sync.n);
+        put_words(f, &w.sync);
+        rc = outfile_commit(out, err);
     }
     free(w.trans.v), free(w.raw_offs.v), free(w.poff.v), free(w.pstart.v);
     free(w.soff.v), free(w.sync.v), free(w.targets);

@@ -31,3 +31,6 @@ near() {
     if awk -v g="$2" -v w="$3" -v t="${4:-1e-6}" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= t) }'; then
         pass "$1: $2 (expected $3)"; else fail "$1: '$2', expected $3 within ${4:-1e-6}"; fi
 }
+# no_temps DIR: true when DIR holds no temporary output file (util/outfile.h
+# names them .NAME.wx-XXXXXX next to NAME) and no old-style NAME.tmp.
+no_temps() { [ -z "$(find "$1" -maxdepth 1 \( -name '.*.wx-*' -o -name '*.tmp' \) | head -1)" ]; }

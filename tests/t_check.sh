@@ -131,7 +131,7 @@ expect_rc "values+scheduler" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pm
 # the optimal scheduler: 0 -> a, 2 -> a (b would loop for ever)
 printf '0 0\n1 0\n2 0\n3 0\n' | cmp -s - "$T/sch" && pass "--scheduler: 0 and 2 take a (keep reaching the goal)" \
     || fail "--scheduler: $(tr '\n' ' ' < "$T/sch")"
-[ ! -e "$T/val.tmp" ] && pass "no .tmp left" || fail ".tmp left"
+no_temps "$T" && pass "no temporary file left" || fail ".tmp left"
 printf '# States\n(x,y)\n0:(0,false)\n1:(1,true)\n2:(2,false)\n3:(3,true)\n' > "$T/m.sta"
 expect_rc "--sta" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --sta "$T/m.sta" --prop 'Pmax=? [ F "goal" ]' --values "$T/val" -q
 grep -q 'at state 0 (0,false)$' "$T/out" && [ "$(sed -n 3p "$T/val" | cut -d' ' -f5)" = "(2,false)" ] \

@@ -90,8 +90,8 @@ fi
 
 # --cycle-out
 expect_rc "--cycle-out" 0 "$W" cycle-mean "$T/g.dimacs" --max --cycle-out "$T/cyc.txt" -q
-printf '1\n2\n3\n' | cmp -s - "$T/cyc.txt" && [ ! -e "$T/cyc.txt.tmp" ] \
-    && pass "--cycle-out: the cycle's vertices, no .tmp" || fail "--cycle-out: $(cat "$T/cyc.txt")"
+printf '1\n2\n3\n' | cmp -s - "$T/cyc.txt" && no_temps "$T" \
+    && pass "--cycle-out: the cycle's vertices, no temporary file" || fail "--cycle-out: $(cat "$T/cyc.txt")"
 
 # Acyclic: "no cycle", exit 0.
 printf '0 1 1\n1 2 -4\n0 2 3\n' > "$T/dag.txt"

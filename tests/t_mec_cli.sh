@@ -36,7 +36,7 @@ grep -q '^MDP: 6 states, 8 choices, 11 transitions' "$T/out" && grep -q '^MECs: 
 expect_rc "--mec-out" 0 "$W" mec "$T/m.tra" --mec-out "$T/mec.txt"
 printf '0\n0\n1\n1\n1\n-1\n' | cmp -s - "$T/mec.txt" && pass "--mec-out: canonical ids, -1 outside" \
     || fail "--mec-out contents: $(tr '\n' ' ' < "$T/mec.txt")"
-[ ! -e "$T/mec.txt.tmp" ] && pass "no .tmp left behind" || fail ".tmp left behind"
+no_temps "$T" && pass "no temporary file left behind" || fail ".tmp left behind"
 
 # A DTMC: the MECs are the bottom SCCs ({1,2} here, and the absorbing 3).
 printf '# DTMC\n4 6\n0 1 0.5\n0 3 0.5\n1 2 1\n2 1 0.5\n2 2 0.5\n3 3 1\n' > "$T/d.tra"
@@ -65,7 +65,7 @@ located() { # NAME FILE PATTERN
     expect_rc "$1" 2 "$W" mec "$2" --mec-out "$T/bad_mec.txt"
     if grep -q "$3" "$T/err" && [ "$(wc -l < "$T/err")" -eq 1 ]; then pass "$1: located: $(cat "$T/err")"
     else fail "$1: expected '$3', found: $(cat "$T/err")"; fi
-    [ ! -e "$T/bad_mec.txt" ] && [ ! -e "$T/bad_mec.txt.tmp" ] || fail "$1: --mec-out written after an error"
+    [ ! -e "$T/bad_mec.txt" ] && no_temps "$T" || fail "$1: --mec-out written after an error"
 }
 printf '2 1 1\n0 0 5 1\n' > "$T/range.tra"
 located "state out of range" "$T/range.tra" "range.tra:2:5: state 5 out of range"

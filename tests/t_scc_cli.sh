@@ -20,7 +20,7 @@ grep -q '^SCCs: 4 (2 trivial' "$T/out" && grep -q '^largest SCC: 3 vertices' "$T
 expect_rc "--scc-out" 0 "$W" scc "$T/g.txt" --scc-out "$T/comp.txt"
 printf '0\n0\n0\n1\n2\n3\n' | cmp -s - "$T/comp.txt" && pass "--scc-out: canonical ids by smallest vertex" \
     || fail "--scc-out contents: $(tr '\n' ' ' < "$T/comp.txt")"
-[ ! -e "$T/comp.txt.tmp" ] && pass "no .tmp left behind" || fail ".tmp left behind"
+no_temps "$T" && pass "no temporary file left behind" || fail ".tmp left behind"
 
 # The same graph as Matrix Market (1-based), PRISM .tra and .aut.
 { echo '%%MatrixMarket matrix coordinate pattern general'; echo '% c'; echo '6 6 6'

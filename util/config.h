@@ -14,6 +14,14 @@
 
 /* ---- host: threads and memory ------------------------------------------ */
 
+/* ---- output files (util/outfile) --------------------------------------- */
+
+/* Temporary output files that may exist at once (a run writes at most a
+ * handful: --aut, --csr, --scc-out, --mec-out, --mdp-out's few). */
+#define OUTFILE_MAX_TEMPS 64
+/* stdio buffer of an output stream, bytes: large writes, few system calls. */
+#define OUTFILE_STREAM_BUFFER (1u << 16)
+
 /* ---- CPU explorer ------------------------------------------------------- */
 
 /* ---- GPU explorer (kernels/explore) ------------------------------------- */

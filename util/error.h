@@ -6,7 +6,22 @@
  * cli/ prints an error or calls exit(): the CLI formats the error as one line
  *     file:line:col: message
  * (location parts omitted when unknown) and exits with the status as the
- * process exit code.  The codes therefore equal the documented exit codes.
+ * process exit code.  The codes therefore equal the documented exit codes,
+ * with one refinement: WX_EINTERRUPT (a run stopped by SIGINT or SIGTERM)
+ * exits with 128 + the signal's number, the shell's convention, i.e. 130
+ * for SIGINT (its own value) and 143 for SIGTERM.
+ *
+ * Exit codes of warpex:
+ *     0    ok
+ *     1    a checked property is violated (with its trace when asked)
+ *     2    usage error, malformed or unsupported input, an output path that
+ *          cannot be written as asked (a directory, a socket, a pipe for a
+ *          seekable output, one of the run's input files)
+ *     3    a resource limit was hit (memory budget, table, encoding)
+ *     4    system error: I/O (a failed write, standard output included),
+ *          CUDA, internal error
+ *     130  interrupted by SIGINT  (128 + 2)
+ *     143  interrupted by SIGTERM (128 + 15)
  */
 #ifndef WX_ERROR_H
 #define WX_ERROR_H
@@ -22,7 +37,9 @@ enum {
     WX_EVIOLATION = 1, /* a checked property is violated (not an error)   */
     WX_EINPUT = 2,     /* usage error or malformed / unsupported input     */
     WX_ELIMIT = 3,     /* a resource limit was hit (memory, table, encoding)*/
-    WX_ESYSTEM = 4     /* I/O failure, CUDA failure, internal error         */
+    WX_ESYSTEM = 4,    /* I/O failure, CUDA failure, internal error         */
+    WX_EINTERRUPT = 130 /* stopped by a signal (SIGINT/SIGTERM); the CLI
+                           exits with 128 + that signal's number           */
 };
 
 struct wx_error {

@@ -333,6 +333,10 @@ static int gx_explore(struct gx *g, struct wx_error *err)
             }
             if ((rc = gx_launch(g, &lp, err)))
                 return rc;
+            if (g->opt->cancel && *g->opt->cancel) { /* counts so far: gx_results */
+                g->interrupted = 1;
+                return WX_OK;
+            }
             if (ctl.error == GPU_ERR_TABLE_FULL && g->growing)
                 break;
             if (ctl.error || ctl.viol_dead_claim || (ctl.viol_act_claim && !g->opt->stop_on_deadlock))
@@ -393,6 +397,10 @@ static int gx_results(struct gx *g, struct wx_error *err)
     res->bytes = g->peak;
     if (ctl.error)
         return gx_kernel_error(g, err);
+    if (g->interrupted) {
+        res->complete = false;
+        return wx_fail(err, WX_EINTERRUPT, NULL, 0, 0, "exploration interrupted");
+    }
     int violation = 0;
     uint64_t vslot = 0;
     if (ctl.viol_dead_claim) {

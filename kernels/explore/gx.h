@@ -85,6 +85,7 @@ struct gx {
     uint64_t bucket_bytes;
     uint64_t nb_max, nb_cur; /* table buckets: at most, and now */
     int growing;             /* the table starts small and grows (gx_grow) */
+    int interrupted;         /* opt->cancel was seen set between launches */
 
     /* device memory: every allocation, freed by gx_free */
     void *dev[40];
