@@ -40,6 +40,10 @@
  * error rather than a stack overflow in the tree walks that follow. */
 #define WX_EXP_MAX_STACK 10000
 
+/* Deepest EXP tree flattened, counting the levels of the .exp files a leaf
+ * includes (each file alone is bounded by the parser stack above). */
+#define WX_EXP_MAX_DEPTH (WX_EXP_MAX_STACK / 2)
+
 /* Plausibility of a declared count or a vertex/state id against the size of
  * the input (bytes): ids up to WX_IDS_PER_BYTE * bytes + WX_IDS_FLOOR are
  * accepted, larger ones refused before any per-vertex array is allocated
