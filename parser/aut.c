@@ -11,6 +11,7 @@
  */
 #include "aut.h"
 #include "../util/arith.h"
+#include "../util/input.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -738,60 +739,16 @@ int aut_read_prob_buffer(const char *data, size_t len, const char *name,
     return read_buffer(data, len, name, labels, out, initial, true, err);
 }
 
-/* Reads a non-mappable file (pipe, terminal) whole; *buf is malloc'ed. */
-static int read_all(int fd, const char *path, char **buf, size_t *len,
-                    struct wx_error *err)
-{
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap);
-    if (!b)
-        return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory while reading");
-    for (;;) {
-        if (n == cap) {
-            char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(b, cap * 2);
-            if (!nb) {
-                free(b);
-                return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory while reading");
-            }
-            b = nb;
-            cap *= 2;
-        }
-        ssize_t r = read(fd, b + n, cap - n);
-        if (r == 0)
-            break;
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            free(b);
-            return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot read: %s", strerror(e));
-        }
-        n += (size_t)r;
-    }
-    *buf = b;
-    *len = n;
-    return WX_OK;
-}
-
 static int read_path(const char *path, struct strtab *labels, struct lts *out,
                      uint32_t *initial, bool prob, struct wx_error *err)
 {
     memset(out, 0, sizeof *out);
     *initial = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot open: %s", strerror(errno));
+    int fd;
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot stat: %s", strerror(e));
-    }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "is a directory, not an AUT file");
-    }
-    int rc;
+    int rc = wx_input_open(path, &fd, &st, err);
+    if (rc != WX_OK)
+        return rc;
     if (S_ISREG(st.st_mode) && st.st_size > 0) {
         size_t len = (size_t)st.st_size;
         void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -807,7 +764,9 @@ static int read_path(const char *path, struct strtab *labels, struct lts *out,
     } else {
         char *buf = NULL;
         size_t len = 0;
-        rc = read_all(fd, path, &buf, &len, err);
+        /* a stream is read up to its first EOT (what follows is ignored),
+         * and a NUL byte before it fails at once */
+        rc = wx_input_read_fd(fd, path, WX_INPUT_TEXT, AUT_EOT, &buf, &len, err);
         close(fd);
         if (rc != WX_OK)
             return rc;
