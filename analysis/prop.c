@@ -364,18 +364,17 @@ int prop_read_file(const char *path, struct property **props, size_t *n, struct 
     int rc = wx_input_read_path(path, WX_INPUT_TEXT, -1, &data, &len, err);
     if (rc != WX_OK)
         return rc;
-    char buf[8192];
+    char *buf = malloc(len + 1); /* one line at a time, NUL-terminated */
+    if (!buf) {
+        free(data);
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (properties)");
+    }
     int line = 0;
     size_t cap = 0;
     for (const char *p = data, *end = data + len; p < end;) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t ll = (size_t)((nl ? nl : end) - p);
         line++;
-        if (ll > sizeof buf - 2) {
-            rc = wx_fail(err, WX_EINPUT, path, line, 1, "line longer than %zu bytes",
-                         sizeof buf - 2);
-            break;
-        }
         memcpy(buf, p, ll);
         buf[ll] = 0;
         p = nl ? nl + 1 : end;
@@ -430,6 +429,7 @@ int prop_read_file(const char *path, struct property **props, size_t *n, struct 
         rc = wx_fail(err, WX_EINPUT, path, line + (len == 0 || data[len - 1] == '\n'), 1,
                      "no property in the file");
     free(data);
+    free(buf);
     if (rc != WX_OK) {
         prop_free_all(*props, *n);
         *props = NULL;

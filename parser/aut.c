@@ -33,6 +33,7 @@
 struct scan {
     const char *end;        /* end of the parsed input: first EOT, or buf+len */
     const char *real_end;   /* buf+len; [end, real_end) is ignored            */
+    const char *begin;      /* buf: the input is [begin, real_end)            */
     const char *name;       /* file name for error locations                  */
     const char *line_start; /* first byte of the current line                 */
     uint64_t line;          /* current line, 1-based                          */
@@ -431,6 +432,14 @@ static int scan_header(struct scan *s, const char *p, const char *le, struct hea
         return fail_at(s, WX_ELIMIT, ns_at, "%s states: at most %u states per "
                        "component are supported", t, LTS_MAX_STATES);
     }
+    /* validation before allocation: per-state arrays are sized by NSTATES */
+    if (ns > wx_id_limit((uint64_t)(s->real_end - s->begin))) {
+        char rule[128];
+        wx_id_limit_text((uint64_t)(s->real_end - s->begin), rule, sizeof rule);
+        return fail_at(s, WX_EINPUT, ns_at, "the header declares %llu states, implausible for "
+                       "a file of %llu bytes: %s", (unsigned long long)ns,
+                       (unsigned long long)(s->real_end - s->begin), rule);
+    }
     p = skip_blanks(p, le);
     if (p >= le || *p != ')')
         return expected(s, p, le, "')' closing the header");
@@ -710,6 +719,7 @@ static int read_buffer(const char *data, size_t len, const char *name, struct st
     const char *eot = len ? memchr(data, AUT_EOT, len) : NULL;
     s.end = eot ? eot : data + len;
     s.real_end = data + len;
+    s.begin = data;
     s.name = name;
     s.err = err;
     wx_error_clear(err);
