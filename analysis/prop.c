@@ -9,11 +9,14 @@
 #include <string.h>
 
 #include "prop.h"
+#include "../util/config.h"
+#include "../util/input.h"
 
 struct parser {
     const char *text, *p;
     const char *file;
     int line;
+    int depth;             /* '!' and '(' levels open: at most WX_MAX_NESTING */
     struct wx_error *err;
 };
 
@@ -45,6 +48,17 @@ static int fail(struct parser *ps, const char *at, const char *expected)
                    col(ps, at), "expected %s, found %s", expected, found);
 }
 
+/* Enters one level of '!' or '(' at `at`; the recursion below is bounded
+ * by WX_MAX_NESTING levels, so no input can overflow the stack. */
+static int enter(struct parser *ps, const char *at)
+{
+    if (++ps->depth <= WX_MAX_NESTING)
+        return WX_OK;
+    return wx_fail(ps->err, WX_EINPUT, ps->file ? ps->file : "property", ps->line, col(ps, at),
+                   "formula nested too deeply (more than %d levels of '!' and '(')",
+                   WX_MAX_NESTING);
+}
+
 static int oom(struct parser *ps)
 {
     return wx_fail(ps->err, WX_ELIMIT, NULL, 0, 0, "out of memory (property)");
@@ -63,14 +77,18 @@ static int keyword(struct parser *ps, const char *kw)
     return 1;
 }
 
+/* Recurses into right operands only, whose depth the nesting limit bounds
+ * (a right operand deeper than one level needs parentheses); the left
+ * operands -- a chain "a | b | c ..." and '!' -- are walked in a loop. */
 static void phi_free(struct phi *f)
 {
-    if (!f)
-        return;
-    phi_free(f->a);
-    phi_free(f->b);
-    free(f->label);
-    free(f);
+    while (f) {
+        struct phi *next = f->a;
+        phi_free(f->b);
+        free(f->label);
+        free(f);
+        f = next;
+    }
 }
 
 static struct phi *node(enum phi_op op, int c)
@@ -113,8 +131,12 @@ static int parse_atom(struct parser *ps, struct phi **out)
         return WX_OK;
     }
     if (*ps->p == '(') {
+        int rc = enter(ps, ps->p);
+        if (rc != WX_OK)
+            return rc;
         ps->p++;
-        int rc = parse_or(ps, out);
+        rc = parse_or(ps, out);
+        ps->depth--;
         if (rc != WX_OK)
             return rc;
         skip(ps);
@@ -134,11 +156,15 @@ static int parse_not(struct parser *ps, struct phi **out)
 {
     skip(ps);
     if (*ps->p == '!') {
+        int rc = enter(ps, ps->p);
+        if (rc != WX_OK)
+            return rc;
         struct phi *f = node(PHI_NOT, col(ps, ps->p));
         if (!f)
             return oom(ps);
         ps->p++;
-        int rc = parse_not(ps, &f->a);
+        rc = parse_not(ps, &f->a);
+        ps->depth--;
         if (rc != WX_OK) {
             free(f);
             return rc;
@@ -333,22 +359,27 @@ int prop_read_file(const char *path, struct property **props, size_t *n, struct 
 {
     *props = NULL;
     *n = 0;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return wx_fail(err, WX_EINPUT, path, 0, 0, "cannot open the property file");
-    char buf[8192];
-    int line = 0, rc = WX_OK;
+    char *data;
+    size_t len;
+    int rc = wx_input_read_path(path, WX_INPUT_TEXT, -1, &data, &len, err);
+    if (rc != WX_OK)
+        return rc;
+    char *buf = malloc(len + 1); /* one line at a time, NUL-terminated */
+    if (!buf) {
+        free(data);
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (properties)");
+    }
+    int line = 0;
     size_t cap = 0;
-    while (fgets(buf, sizeof buf, f)) {
+    for (const char *p = data, *end = data + len; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t ll = (size_t)((nl ? nl : end) - p);
         line++;
-        size_t len = strlen(buf);
-        if (len == sizeof buf - 1 && buf[len - 1] != '\n') {
-            rc = wx_fail(err, WX_EINPUT, path, line, 1, "line longer than %zu bytes",
-                         sizeof buf - 2);
-            break;
-        }
-        while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-            buf[--len] = 0;
+        memcpy(buf, p, ll);
+        buf[ll] = 0;
+        p = nl ? nl + 1 : end;
+        while (ll && buf[ll - 1] == '\r')
+            buf[--ll] = 0;
         char *s = buf;
         while (*s == ' ' || *s == '\t')
             s++;
@@ -393,9 +424,12 @@ int prop_read_file(const char *path, struct property **props, size_t *n, struct 
         }
         (*props)[(*n)++].name = name;
     }
-    fclose(f);
+    /* located at the end of the file: where a property was looked for last */
     if (rc == WX_OK && *n == 0)
-        rc = wx_fail(err, WX_EINPUT, path, 0, 0, "no property in the file");
+        rc = wx_fail(err, WX_EINPUT, path, line + (len == 0 || data[len - 1] == '\n'), 1,
+                     "no property in the file");
+    free(data);
+    free(buf);
     if (rc != WX_OK) {
         prop_free_all(*props, *n);
         *props = NULL;
@@ -443,13 +477,31 @@ static int eval(const struct property *p, const struct phi *f, const struct mdp 
         return WX_OK;
     case PHI_AND:
     case PHI_OR: {
+        /* A chain "a1 op a2 op ... ak" is a left spine of k - 1 binary
+         * nodes, as long as the input: evaluated bottom-up in a loop, so the
+         * recursion goes only into right operands (bounded by the nesting
+         * limit), with one scratch vector for the whole chain. */
+        size_t k = 0;
+        const struct phi *g = f;
+        for (; g->op == PHI_AND || g->op == PHI_OR; g = g->a)
+            k++;
+        const struct phi **spine = malloc(k * sizeof *spine);
         uint8_t *tmp = malloc(n ? n : 1);
-        if (!tmp)
+        if (!spine || !tmp) {
+            free(spine), free(tmp);
             return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-        if ((rc = eval(p, f->a, m, labels, initial, out, err)) == WX_OK &&
-            (rc = eval(p, f->b, m, labels, initial, tmp, err)) == WX_OK)
+        }
+        size_t i = k;
+        for (g = f; g->op == PHI_AND || g->op == PHI_OR; g = g->a)
+            spine[--i] = g;
+        rc = eval(p, g, m, labels, initial, out, err);
+        for (i = 0; rc == WX_OK && i < k; i++) {
+            if ((rc = eval(p, spine[i]->b, m, labels, initial, tmp, err)) != WX_OK)
+                break;
             for (uint64_t s = 0; s < n; s++)
-                out[s] = f->op == PHI_AND ? (out[s] & tmp[s]) : (out[s] | tmp[s]);
+                out[s] = spine[i]->op == PHI_AND ? (out[s] & tmp[s]) : (out[s] | tmp[s]);
+        }
+        free(spine);
         free(tmp);
         return rc;
     }

@@ -3,6 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../util/input.h"
 
 #include "../util/outfile.h"
 
@@ -261,14 +266,50 @@ static int read_words(FILE *f, void *arr, uint64_t n, int size)
     return 0;
 }
 
+/* Opens path for csr_read: a regular file as it is, a stream (pipe,
+ * device) read whole first (*mem, freed by the caller), so that *size, the
+ * bytes there are, can bound every allocation the header asks for. */
+static int csr_open(const char *path, FILE **f, uint64_t *size, char **mem,
+                    struct wx_error *err)
+{
+    int fd;
+    struct stat st;
+    size_t len;
+    *mem = NULL;
+    int rc = wx_input_open(path, &fd, &st, err);
+    if (rc != WX_OK)
+        return rc;
+    if (S_ISREG(st.st_mode)) {
+        *size = (uint64_t)st.st_size;
+        if (!(*f = fdopen(fd, "rb"))) {
+            close(fd);
+            return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot open: %s", strerror(errno));
+        }
+        return WX_OK;
+    }
+    rc = wx_input_read_fd(fd, path, WX_INPUT_BINARY, -1, mem, &len, err);
+    close(fd);
+    if (rc != WX_OK)
+        return rc;
+    *size = len;
+    if (!(*f = fmemopen(*mem, len ? len : 1, "rb"))) {
+        free(*mem);
+        *mem = NULL;
+        return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory");
+    }
+    return WX_OK;
+}
+
 int csr_read(const char *path, struct csr *g, struct wx_error *err)
 {
     memset(g, 0, sizeof *g);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return wx_fail(err, WX_EINPUT, path, 0, 0, "cannot open file");
+    FILE *f;
+    uint64_t size;
+    char *mem;
+    int rc = csr_open(path, &f, &size, &mem, err);
+    if (rc != WX_OK)
+        return rc;
     unsigned char h[40];
-    int rc = WX_OK;
     if (read_exact(f, h, sizeof h) != 0 || memcmp(h, csr_magic, 8) != 0) {
         rc = wx_fail(err, WX_EINPUT, path, 0, 0, "not a warpex CSR file (bad magic)");
         goto out;
@@ -315,6 +356,18 @@ int csr_read(const char *path, struct csr *g, struct wx_error *err)
         rc = wx_fail(err, WX_EINPUT, path, 0, 0, "truncated file");
         goto out;
     }
+    /* the arrays the header announces must be in the file before they are
+     * allocated (n_vertices < 2^32 and n_edges <= 2^40: no overflow) */
+    uint64_t need = at + (at % 8 ? 8 - at % 8 : 0) + 8 * (g->n_vertices + 1) +
+                    4 * g->n_edges * ((flags & 1) ? 2 : 1);
+    if (need > size) {
+        rc = wx_fail(err, WX_EINPUT, path, 0, 0,
+                     "the header declares %llu vertices and %llu edges, which take %llu bytes; "
+                     "the file has %llu", (unsigned long long)g->n_vertices,
+                     (unsigned long long)g->n_edges, (unsigned long long)need,
+                     (unsigned long long)size);
+        goto out;
+    }
     g->offsets = malloc((g->n_vertices + 1) * sizeof *g->offsets);
     g->targets = malloc((g->n_edges ? g->n_edges : 1) * sizeof *g->targets);
     if (flags & 1)
@@ -347,6 +400,7 @@ int csr_read(const char *path, struct csr *g, struct wx_error *err)
         }
 out:
     fclose(f);
+    free(mem);
     if (rc != WX_OK)
         csr_free(g);
     return rc;

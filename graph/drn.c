@@ -262,13 +262,20 @@ static int read_transition_line(struct drn *d)
     return WX_OK;
 }
 
-/* The line after a section keyword. */
-static int section_value(struct drn *d, const char *sec, uint64_t *v)
+/* Where a section's number was read, for the errors found later. */
+struct value_loc {
+    int line, col;
+};
+
+/* The line after a section keyword; *at is where its number stands. */
+static int section_value(struct drn *d, const char *sec, uint64_t *v, struct value_loc *at)
 {
     struct scan *s = &d->s;
     if (!scan_next_content_line(s, "/"))
         return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s) + 1, 1,
                        "expected a number after %s, found the end of the file", sec);
+    at->line = scan_line(s);
+    at->col = scan_col(s, s->c);
     int rc = scan_read_u64(s, v, "a number");
     if (rc == WX_OK && !scan_at_eol(s))
         return scan_fail_here(s, WX_EINPUT, "the end of the line");
@@ -282,6 +289,7 @@ static int read_drn(struct drn *d)
     int rc, type = -1, have_states = 0;
     uint64_t n = 0, nc = 0;
     int have_choices = 0;
+    struct value_loc n_at = {0, 0}, nc_at = {0, 0};
     /* header */
     for (;;) {
         if (!scan_next_content_line(s, "/"))
@@ -336,15 +344,24 @@ static int read_drn(struct drn *d)
                 }
             }
         } else if (tok_is(t, len, "@nr_states")) {
-            if ((rc = section_value(d, "@nr_states", &n)) != WX_OK)
+            if ((rc = section_value(d, "@nr_states", &n, &n_at)) != WX_OK)
                 return rc;
             if (n > UINT32_MAX)
-                return wx_fail(s->err, WX_ELIMIT, s->name, scan_line(s), 1,
+                return wx_fail(s->err, WX_ELIMIT, s->name, n_at.line, n_at.col,
                                "%llu states: MDPs have at most 2^32 - 1 states",
                                (unsigned long long)n);
+            /* validation before allocation: every state has its line
+             * "state N" (8 bytes at least) after this one */
+            uint64_t rest = (uint64_t)(s->end - s->p);
+            if (n > (rest + 1) / 8)
+                return wx_fail(s->err, WX_EINPUT, s->name, n_at.line, n_at.col,
+                               "@nr_states declares %llu states, but the %llu bytes after it "
+                               "hold at most %llu 'state' lines (8 bytes at least each)",
+                               (unsigned long long)n, (unsigned long long)rest,
+                               (unsigned long long)((rest + 1) / 8));
             have_states = 1;
         } else if (tok_is(t, len, "@nr_choices")) {
-            if ((rc = section_value(d, "@nr_choices", &nc)) != WX_OK)
+            if ((rc = section_value(d, "@nr_choices", &nc, &nc_at)) != WX_OK)
                 return rc;
             have_choices = 1;
         } else if (tok_is(t, len, "@model")) {
@@ -357,7 +374,7 @@ static int read_drn(struct drn *d)
         }
     }
     if (type < 0 || !have_states)
-        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), 1,
+        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, s->ls),
                        "@type and @nr_states must come before @model");
     m->is_dtmc = type == 0;
     m->n_states = n;
@@ -399,7 +416,7 @@ static int read_drn(struct drn *d)
         return rc;
     uint64_t seen = d->cur_state == UINT64_MAX ? 0 : d->cur_state + 1;
     if (seen != n)
-        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), 0,
+        return wx_fail(s->err, WX_EINPUT, s->name, n_at.line, n_at.col,
                        "@nr_states declares %llu states, the model lists %llu",
                        (unsigned long long)n, (unsigned long long)seen);
     /* state_start of states with no action, and the end */
@@ -408,7 +425,7 @@ static int read_drn(struct drn *d)
         if (m->state_start[i] > m->state_start[i + 1])
             m->state_start[i] = m->state_start[i + 1];
     if (have_choices && nc != m->n_choices)
-        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), 0,
+        return wx_fail(s->err, WX_EINPUT, s->name, nc_at.line, nc_at.col,
                        "@nr_choices declares %llu choices, the model has %llu",
                        (unsigned long long)nc, (unsigned long long)m->n_choices);
     return WX_OK;

@@ -38,7 +38,7 @@ static int read_vertex(struct scan *s, uint64_t base, uint64_t *v, const char *w
         return wx_fail(s->err, WX_ELIMIT, s->name, scan_line(s), scan_col(s, at),
                        "%s %llu is too large: graphs have at most 2^32 - 1 vertices", what,
                        (unsigned long long)(*v + base));
-    return WX_OK;
+    return scan_check_id(s, at, *v, what);
 }
 
 /* Reads past one blank-delimited token (which must be present). */
@@ -154,11 +154,13 @@ static int read_mtx(struct scan *s, struct csr_builder *b, uint64_t *n)
         return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s) + 1, 1,
                        "expected the size line 'ROWS COLS NNZ', found the end of the file");
     uint64_t rows, cols, nnz;
-    const char *rows_at = s->c;
+    const char *rows_at = s->c, *nnz_at;
     uint64_t size_line = s->line;
     if ((rc = scan_read_u64(s, &rows, "the number of rows")) != WX_OK ||
         (rc = scan_read_u64(s, &cols, "the number of columns")) != WX_OK)
         return rc;
+    scan_skip_blanks(s);
+    nnz_at = s->c;
     if ((rc = scan_read_u64(s, &nnz, "the number of entries")) != WX_OK)
         return rc;
     if (!scan_at_eol(s))
@@ -171,6 +173,9 @@ static int read_mtx(struct scan *s, struct csr_builder *b, uint64_t *n)
         return wx_fail(s->err, WX_ELIMIT, s->name, scan_line(s), scan_col(s, rows_at),
                        "%llu vertices: graphs have at most 2^32 - 1 vertices",
                        (unsigned long long)rows);
+    if ((rc = scan_check_id(s, rows_at, rows, "the number of rows")) != WX_OK)
+        return rc;
+    int nnz_col = scan_col(s, nnz_at);
     uint64_t seen = 0;
     while (scan_next_content_line(s, "%")) {
         if (seen == nnz)
@@ -200,7 +205,7 @@ static int read_mtx(struct scan *s, struct csr_builder *b, uint64_t *n)
     }
     if (seen < nnz) {
         s->line = size_line;
-        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), 0,
+        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), nnz_col,
                        "the size line declares %llu entries, the file has %llu",
                        (unsigned long long)nnz, (unsigned long long)seen);
     }
@@ -265,7 +270,7 @@ int graph_read_buffer(const char *data, size_t len, const char *name, enum graph
         return read_aut(data, len, name, 0, out, err);
     if (fmt == GRAPH_CSR)
         return wx_fail(err, WX_ESYSTEM, name, 0, 0, "CSR binary cannot be read from memory");
-    struct scan s = {.name = name, .p = data, .end = data + len, .err = err};
+    struct scan s = {.name = name, .begin = data, .p = data, .end = data + len, .err = err};
     struct csr_builder *b = csr_builder_new();
     if (!b)
         return wx_fail(err, WX_ELIMIT, name, 0, 0, "out of memory");

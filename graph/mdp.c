@@ -21,6 +21,7 @@
 #include "scan_int.h"
 #include "../util/arith.h"
 #include "../util/pool.h"
+#include "../util/input.h"
 
 /* Clinger's fast path: a decimal with at most 15 significant digits (so
  * the digits form an integer < 2^53, exact in a double) and a decimal
@@ -137,11 +138,12 @@ static int read_tra(struct scan *s, struct mdp *m)
                        "expected the header 'STATES CHOICES TRANSITIONS' (MDP) or "
                        "'STATES TRANSITIONS' (DTMC), found the end of the file");
     uint64_t hdr[3], nh = 0;
-    const char *states_at = s->c;
+    const char *states_at = s->c, *hdr_at[3];
     uint64_t hdr_line = s->line;
     while (!scan_at_eol(s)) {
         if (nh == 3)
             return scan_fail_at(s, s->c, WX_EINPUT, "the end of the header line (2 or 3 numbers)");
+        hdr_at[nh] = s->c;
         if ((rc = scan_read_u64(s, &hdr[nh], "a number (header 'STATES [CHOICES] TRANSITIONS')")) != WX_OK)
             return rc;
         nh++;
@@ -154,6 +156,12 @@ static int read_tra(struct scan *s, struct mdp *m)
     if (n > UINT32_MAX)
         return wx_fail(s->err, WX_ELIMIT, s->name, scan_line(s), scan_col(s, states_at),
                        "%llu states: MDPs have at most 2^32 - 1 states", (unsigned long long)n);
+    /* validation before allocation: state_start is sized by STATES */
+    const int trans_col = scan_col(s, hdr_at[nh - 1]), choices_col = scan_col(s, hdr_at[1]);
+    /* (the entry arrays grow as lines arrive, reserved up front only as far
+     * as the bytes go: a lying TRANSITIONS count costs nothing) */
+    if ((rc = scan_check_id(s, states_at, n, "the number of states")) != WX_OK)
+        return rc;
     m->n_states = n;
     m->state_start = calloc((size_t)n + 1, sizeof *m->state_start);
     if (!m->state_start)
@@ -270,11 +278,11 @@ static int read_tra(struct scan *s, struct mdp *m)
         m->state_start[next_state + 1] = m->n_choices;
     int hl = hdr_line > INT32_MAX ? INT32_MAX : (int)hdr_line;
     if (seen < n_trans)
-        return wx_fail(s->err, WX_EINPUT, s->name, hl, 0,
+        return wx_fail(s->err, WX_EINPUT, s->name, hl, trans_col,
                        "the header declares %llu transition lines, the file has %llu",
                        (unsigned long long)n_trans, (unsigned long long)seen);
     if (!m->is_dtmc && m->n_choices != hdr[1])
-        return wx_fail(s->err, WX_EINPUT, s->name, hl, 0,
+        return wx_fail(s->err, WX_EINPUT, s->name, hl, choices_col,
                        "the header declares %llu choices, the transition lines give %llu",
                        (unsigned long long)hdr[1], (unsigned long long)m->n_choices);
     return WX_OK;
@@ -498,8 +506,9 @@ static int read_tra_parallel(const char *data, size_t len, struct mdp *m, int th
             return PAR_GIVE_UP;
         nh++;
     }
-    if (nh < 2 || hdr[0] > UINT32_MAX || hdr[nh - 1] > (uint64_t)(s.end - s.p))
-        return PAR_GIVE_UP; /* each line takes more than one byte */
+    if (nh < 2 || hdr[0] > UINT32_MAX || hdr[nh - 1] > (uint64_t)(s.end - s.p) ||
+        hdr[0] > wx_id_limit(len))
+        return PAR_GIVE_UP; /* implausible counts: the sequential reader says why */
     struct par *p = calloc(1, sizeof *p);
     if (!p)
         return PAR_GIVE_UP;
@@ -582,7 +591,7 @@ int mdp_read_buffer_threads(const char *data, size_t len, const char *name, int 
             return WX_OK;
         mdp_free(out);
     }
-    struct scan s = {.name = name, .p = data, .end = data + len, .err = err};
+    struct scan s = {.name = name, .begin = data, .p = data, .end = data + len, .err = err};
     int rc = read_tra(&s, out);
     if (rc != WX_OK)
         mdp_free(out);

@@ -523,8 +523,10 @@ static int read_sta(struct scan *s, struct mdp_sta *st, size_t len)
         st->offset[next++] = used;
         used += n + 1;
     }
+    /* at the end of the file: on the line after a final LF */
     if (next != st->n_states)
-        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), 0,
+        return wx_fail(s->err, WX_EINPUT, s->name,
+                       scan_line(s) + (s->p == s->end && s->end > s->ls && s->end[-1] == '\n'), 1,
                        "the file gives %llu states, the model has %llu", (unsigned long long)next,
                        (unsigned long long)st->n_states);
     return WX_OK;

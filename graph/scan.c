@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "scan_int.h"
+#include "../util/input.h"
 
 int scan_col(const struct scan *s, const char *at)
 {
@@ -118,6 +119,20 @@ int scan_read_u64(struct scan *s, uint64_t *v, const char *what)
     return WX_OK;
 }
 
+int scan_check_id(struct scan *s, const char *at, uint64_t v, const char *what)
+{
+    if (!s->begin)
+        s->begin = s->p;
+    uint64_t bytes = (uint64_t)(s->end - s->begin);
+    if (v <= wx_id_limit(bytes))
+        return WX_OK;
+    char rule[128];
+    wx_id_limit_text(bytes, rule, sizeof rule);
+    return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, at),
+                   "%s %llu is implausible for a file of %llu bytes: %s", what, (unsigned long long)v, (unsigned long long)bytes,
+                   rule);
+}
+
 int scan_fail_at(struct scan *s, const char *at, int code, const char *expected)
 {
     const char *save = s->c;
@@ -127,43 +142,11 @@ int scan_fail_at(struct scan *s, const char *at, int code, const char *expected)
     return rc;
 }
 
-/* Reads the whole file (works on pipes such as /dev/stdin too). */
+/* Reads the whole file (works on pipes such as /dev/stdin too); text: a
+ * NUL byte stops the read with a located error. */
 int scan_slurp(const char *path, char **data, size_t *len, struct wx_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return wx_fail(err, errno == ENOENT ? WX_EINPUT : WX_ESYSTEM, path, 0, 0,
-                       "cannot open: %s", strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap)
-            break;
-        char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-        if (!nb) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = nb;
-        cap *= 2;
-    }
-    if (!buf) {
-        fclose(f);
-        return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory reading the file");
-    }
-    if (ferror(f)) {
-        int e = errno;
-        fclose(f);
-        free(buf);
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "read error: %s", strerror(e));
-    }
-    fclose(f);
-    *data = buf;
-    *len = n;
-    return WX_OK;
+    return wx_input_read_path(path, WX_INPUT_TEXT, -1, data, len, err);
 }
 
 int scan_token(struct scan *s, char *buf, size_t size, const char **tok, const char *what)
@@ -183,10 +166,12 @@ int scan_token(struct scan *s, char *buf, size_t size, const char **tok, const c
 int scan_map(const char *path, struct scan_file *f, struct wx_error *err)
 {
     memset(f, 0, sizeof *f);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd;
     struct stat st;
-    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (uint64_t)st.st_size <= SIZE_MAX) {
+    int rc = wx_input_open(path, &fd, &st, err);
+    if (rc != WX_OK)
+        return rc;
+    if (S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX) {
         void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p != MAP_FAILED) {
             close(fd);
@@ -197,10 +182,9 @@ int scan_map(const char *path, struct scan_file *f, struct wx_error *err)
             return WX_OK;
         }
     }
-    if (fd >= 0)
-        close(fd);
     char *buf;
-    int rc = scan_slurp(path, &buf, &f->len, err); /* and its error messages */
+    rc = wx_input_read_fd(fd, path, WX_INPUT_TEXT, -1, &buf, &f->len, err);
+    close(fd);
     if (rc == WX_OK)
         f->data = buf;
     return rc;

@@ -13,6 +13,8 @@
 
 struct scan {
     const char *name;            /* for error locations */
+    const char *begin;           /* the whole buffer is [begin, end); may be
+                                    NULL, then [p, end) at the first check */
     const char *p, *end;         /* unread part of the buffer */
     const char *ls, *le;         /* current line [ls, le), CR and LF excluded */
     const char *c;               /* cursor within the current line */
@@ -40,8 +42,15 @@ int scan_read_u64(struct scan *s, uint64_t *v, const char *what);
  * token is a located error naming `what`. */
 int scan_token(struct scan *s, char *buf, size_t size, const char **tok, const char *what);
 
+/* The id-plausibility rule of util/input.h for the buffer's size: an id or
+ * a declared vertex/state count `v` (WHAT, e.g. "source vertex") above
+ * wx_id_limit(bytes) is a WX_EINPUT at `at` stating the rule; WX_OK else. */
+int scan_check_id(struct scan *s, const char *at, uint64_t v, const char *what);
+
 /* Reads the whole file into a malloc'ed buffer (works on pipes such as
- * /dev/stdin too); the caller frees *data. */
+ * /dev/stdin too); the caller frees *data.  Opened as util/input.h says
+ * (a directory is "PATH: is a directory", exit 2); the text must not hold a
+ * NUL byte, so an endless stream of them (/dev/zero) fails at once. */
 #include <stddef.h>
 int scan_slurp(const char *path, char **data, size_t *len, struct wx_error *err);
 

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <sys/stat.h>
+
 #include "../parser/aut.h"
 #include "csr.h"
 #include "scan_int.h"
@@ -199,6 +201,8 @@ static int read_id(struct scan *s, uint64_t base, uint64_t limit, uint32_t *v, c
         return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, at),
                        "%s %llu is out of range: the 'p' line declares %llu vertices", what,
                        (unsigned long long)(x + base), (unsigned long long)limit);
+    if ((rc = scan_check_id(s, at, x, what)) != WX_OK)
+        return rc;
     *v = (uint32_t)x;
     return WX_OK;
 }
@@ -237,7 +241,7 @@ static int read_edges(struct scan *s, struct collect *c, uint64_t *n)
 static int read_dimacs(struct scan *s, struct collect *c, uint64_t *n)
 {
     uint64_t declared_m = 0, p_line = 0, dummy = 0;
-    int have_p = 0;
+    int have_p = 0, m_col = 0;
     *n = 0;
     while (scan_next_content_line(s, "")) {
         char kind = *s->c;
@@ -264,8 +268,11 @@ static int read_dimacs(struct scan *s, struct collect *c, uint64_t *n)
             scan_skip_blanks(s);
             nat = s->c;
             int rc;
-            if ((rc = scan_read_u64(s, &nn, "the number of vertices")) != WX_OK ||
-                (rc = scan_read_u64(s, &mm, "the number of arcs")) != WX_OK)
+            if ((rc = scan_read_u64(s, &nn, "the number of vertices")) != WX_OK)
+                return rc;
+            scan_skip_blanks(s);
+            m_col = scan_col(s, s->c);
+            if ((rc = scan_read_u64(s, &mm, "the number of arcs")) != WX_OK)
                 return rc;
             if (!scan_at_eol(s))
                 return scan_fail_here(s, WX_EINPUT, "the end of the 'p' line");
@@ -273,6 +280,8 @@ static int read_dimacs(struct scan *s, struct collect *c, uint64_t *n)
                 return wx_fail(s->err, WX_ELIMIT, s->name, scan_line(s), scan_col(s, nat),
                                "%llu vertices: graphs have at most 2^32 - 1 vertices",
                                (unsigned long long)nn);
+            if ((rc = scan_check_id(s, nat, nn, "the number of vertices")) != WX_OK)
+                return rc;
             *n = nn;
             declared_m = mm;
             continue;
@@ -292,12 +301,14 @@ static int read_dimacs(struct scan *s, struct collect *c, uint64_t *n)
         s->c = at;
         return scan_fail_here(s, WX_EINPUT, "a line starting 'c', 'p' or 'a'");
     }
+    /* at the end of the file: on the line after a final LF */
     if (!have_p)
-        return wx_fail(s->err, WX_EINPUT, s->name, s->line ? scan_line(s) : 1, 0,
+        return wx_fail(s->err, WX_EINPUT, s->name,
+                       scan_line(s) + (s->end == s->begin || s->end[-1] == '\n'), 1,
                        "no 'p' line (expected 'p [NAME] VERTICES ARCS')");
     if (c->n != declared_m) {
         s->line = p_line;
-        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), 0,
+        return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), m_col,
                        "the 'p' line declares %llu arcs, the file has %llu",
                        (unsigned long long)declared_m, (unsigned long long)c->n);
     }
@@ -510,17 +521,16 @@ static int read_sidecar(const char *path, struct wgraph *out, struct wx_error *e
     char side[4096];
     if (snprintf(side, sizeof side, "%s.weights", path) >= (int)sizeof side)
         return wx_fail(err, WX_EINPUT, path, 0, 0, "path too long");
-    FILE *f = fopen(side, "rb");
-    *missing = !f;
-    if (!f)
+    struct stat st;
+    *missing = stat(side, &st) != 0;
+    if (*missing)
         return WX_EINPUT;
-    fclose(f);
     char *data;
     size_t len;
     int rc = scan_slurp(side, &data, &len, err);
     if (rc != WX_OK)
         return rc;
-    struct scan s = {.name = side, .p = data, .end = data + len, .err = err};
+    struct scan s = {.name = side, .begin = data, .p = data, .end = data + len, .err = err};
     struct collect c = {.has_transit = -1};
     while (rc == WX_OK && scan_next_content_line(&s, "#%")) {
         if (c.n == out->n_edges) {
@@ -538,7 +548,7 @@ static int read_sidecar(const char *path, struct wgraph *out, struct wx_error *e
         rc = collect_push(&c, 0, 0, mant, places, t ? t : 1, scan_line(&s), col, err, side);
     }
     if (rc == WX_OK && c.n != out->n_edges)
-        rc = wx_fail(err, WX_EINPUT, side, scan_line(&s), 0,
+        rc = wx_fail(err, WX_EINPUT, side, scan_line(&s) + (len == 0 || data[len - 1] == '\n'), 1,
                      "%llu weight lines for the graph's %llu edges",
                      (unsigned long long)c.n, (unsigned long long)out->n_edges);
     if (rc == WX_OK) {
@@ -611,7 +621,7 @@ int wgraph_from_csr(struct csr *g, const struct wgraph_options *o, struct wgraph
 static int text_read(const char *data, size_t len, const char *name, enum wgraph_format fmt,
                      struct wgraph *out, struct wx_error *err)
 {
-    struct scan s = {.name = name, .p = data, .end = data + len, .err = err};
+    struct scan s = {.name = name, .begin = data, .p = data, .end = data + len, .err = err};
     struct collect c = {.has_transit = -1};
     uint64_t n = 0;
     int rc = fmt == WGRAPH_DIMACS ? read_dimacs(&s, &c, &n) : read_edges(&s, &c, &n);
@@ -649,26 +659,39 @@ int wgraph_read_buffer(const char *data, size_t len, const char *name, enum wgra
     return rc;
 }
 
-/* Sniffs the first content line for DIMACS ("c " / "p " / "a "). */
+/* Is the first content line of data[0..len) DIMACS ("c " / "p " / "a ")? */
+static enum wgraph_format sniff_buffer(const char *data, size_t len)
+{
+    const char *p = data, *end = data + len;
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    if (p == end)
+        return WGRAPH_EDGES;
+    char c1 = p + 1 < end ? p[1] : '\n';
+    return (*p == 'c' || *p == 'p' || *p == 'a') &&
+                   (c1 == ' ' || c1 == '\t' || c1 == '\n' || c1 == '\r')
+               ? WGRAPH_DIMACS
+               : WGRAPH_EDGES;
+}
+
+/* Sniffs the first content line of a regular file, from its first 64 KiB
+ * (a line after more blank bytes than that is read as an edge list); a
+ * stream (pipe, device) is not read here -- wgraph_read sniffs what it has
+ * read instead -- so nothing here waits on or spins over an endless input. */
 static enum wgraph_format sniff(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return WGRAPH_EDGES; /* the reader reports the error */
-    char buf[512];
+    enum { HEAD = 1 << 16 };
+    FILE *f = fopen(path, "rb");
+    char *buf = malloc(HEAD);
     enum wgraph_format fmt = WGRAPH_EDGES;
-    while (fgets(buf, sizeof buf, f)) {
-        const char *p = buf;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p == '\n' || *p == '\r' || *p == '\0')
-            continue;
-        if ((*p == 'c' || *p == 'p' || *p == 'a') &&
-            (p[1] == ' ' || p[1] == '\t' || p[1] == '\n' || p[1] == '\r' || p[1] == '\0'))
-            fmt = WGRAPH_DIMACS;
-        break;
-    }
-    fclose(f);
+    if (f && buf)
+        fmt = sniff_buffer(buf, fread(buf, 1, HEAD, f));
+    if (f)
+        fclose(f);
+    free(buf);
     return fmt;
 }
 
@@ -701,6 +724,8 @@ int wgraph_read(const char *path, const struct wgraph_options *o, struct wgraph 
         char *data = NULL;
         size_t len = 0;
         rc = scan_slurp(path, &data, &len, err);
+        if (rc == WX_OK && fmt == WGRAPH_EDGES)
+            fmt = sniff_buffer(data, len); /* a stream was not sniffed before */
         if (rc == WX_OK)
             rc = text_read(data, len, path, fmt, out, err);
         free(data);

@@ -4,6 +4,8 @@
 
 #include <stdlib.h>
 
+#include "../util/config.h"
+
 static const char *mode_name(enum exp_mode m)
 {
     static const char *const name[] = {"gate", "total", "partial", "single", "multiple"};
@@ -68,9 +70,9 @@ static int flatten_par(struct net_ctx *ctx, const struct exp_node *node,
     return rc;
 }
 
-int net_flatten(struct net_ctx *ctx, const struct exp_node *root,
-                const struct net_leaf_source *src, struct network *out,
-                struct wx_error *err)
+static int flatten_node(struct net_ctx *ctx, const struct exp_node *root,
+                        const struct net_leaf_source *src, struct network *out,
+                        struct wx_error *err)
 {
     switch (root->kind) {
     case EXP_LEAF:
@@ -85,4 +87,21 @@ int net_flatten(struct net_ctx *ctx, const struct exp_node *root,
     }
     return wx_fail(err, WX_ESYSTEM, ctx->file, root->loc.line, root->loc.col,
                    "internal error: unknown EXP node kind %d", (int)root->kind);
+}
+
+/* One parse bounds the depth of one file's tree, but a leaf may include
+ * another .exp file: the levels are counted across inclusions, so the
+ * recursion stays bounded whatever the files. */
+int net_flatten(struct net_ctx *ctx, const struct exp_node *root,
+                const struct net_leaf_source *src, struct network *out,
+                struct wx_error *err)
+{
+    if (ctx->depth >= WX_EXP_MAX_DEPTH)
+        return wx_fail(err, WX_EINPUT, ctx->file, root->loc.line, root->loc.col,
+                       "behaviour nested too deeply (more than %d levels, counting the "
+                       ".exp files included)", WX_EXP_MAX_DEPTH);
+    ctx->depth++;
+    int rc = flatten_node(ctx, root, src, out, err);
+    ctx->depth--;
+    return rc;
 }

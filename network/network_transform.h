@@ -52,6 +52,9 @@ struct net_ctx {
     bool rate, prob;         /* stochastic labels always interleave */
     uint64_t max_rules;      /* explosion guard; 0 = NET_MAX_RULES_DEFAULT */
     const char *file;        /* EXP file that errors are located in */
+    int depth;               /* tree levels being flattened, counting those of
+                                the including files: net_flatten refuses more
+                                than WX_EXP_MAX_DEPTH (its recursion bound) */
 };
 
 /* Sets the language-dependent fields (hidden label text, termination gate,

@@ -12,6 +12,7 @@
 #include "aut.h"
 #include "../util/arith.h"
 #include "../util/outfile.h"
+#include "../util/input.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +34,7 @@
 struct scan {
     const char *end;        /* end of the parsed input: first EOT, or buf+len */
     const char *real_end;   /* buf+len; [end, real_end) is ignored            */
+    const char *begin;      /* buf: the input is [begin, real_end)            */
     const char *name;       /* file name for error locations                  */
     const char *line_start; /* first byte of the current line                 */
     uint64_t line;          /* current line, 1-based                          */
@@ -431,6 +433,14 @@ static int scan_header(struct scan *s, const char *p, const char *le, struct hea
         return fail_at(s, WX_ELIMIT, ns_at, "%s states: at most %u states per "
                        "component are supported", t, LTS_MAX_STATES);
     }
+    /* validation before allocation: per-state arrays are sized by NSTATES */
+    if (ns > wx_id_limit((uint64_t)(s->real_end - s->begin))) {
+        char rule[128];
+        wx_id_limit_text((uint64_t)(s->real_end - s->begin), rule, sizeof rule);
+        return fail_at(s, WX_EINPUT, ns_at, "the header declares %llu states, implausible for "
+                       "a file of %llu bytes: %s", (unsigned long long)ns,
+                       (unsigned long long)(s->real_end - s->begin), rule);
+    }
     p = skip_blanks(p, le);
     if (p >= le || *p != ')')
         return expected(s, p, le, "')' closing the header");
@@ -710,6 +720,7 @@ static int read_buffer(const char *data, size_t len, const char *name, struct st
     const char *eot = len ? memchr(data, AUT_EOT, len) : NULL;
     s.end = eot ? eot : data + len;
     s.real_end = data + len;
+    s.begin = data;
     s.name = name;
     s.err = err;
     wx_error_clear(err);
@@ -739,60 +750,16 @@ int aut_read_prob_buffer(const char *data, size_t len, const char *name,
     return read_buffer(data, len, name, labels, out, initial, true, err);
 }
 
-/* Reads a non-mappable file (pipe, terminal) whole; *buf is malloc'ed. */
-static int read_all(int fd, const char *path, char **buf, size_t *len,
-                    struct wx_error *err)
-{
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap);
-    if (!b)
-        return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory while reading");
-    for (;;) {
-        if (n == cap) {
-            char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(b, cap * 2);
-            if (!nb) {
-                free(b);
-                return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory while reading");
-            }
-            b = nb;
-            cap *= 2;
-        }
-        ssize_t r = read(fd, b + n, cap - n);
-        if (r == 0)
-            break;
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            free(b);
-            return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot read: %s", strerror(e));
-        }
-        n += (size_t)r;
-    }
-    *buf = b;
-    *len = n;
-    return WX_OK;
-}
-
 static int read_path(const char *path, struct strtab *labels, struct lts *out,
                      uint32_t *initial, bool prob, struct wx_error *err)
 {
     memset(out, 0, sizeof *out);
     *initial = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot open: %s", strerror(errno));
+    int fd;
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot stat: %s", strerror(e));
-    }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "is a directory, not an AUT file");
-    }
-    int rc;
+    int rc = wx_input_open(path, &fd, &st, err);
+    if (rc != WX_OK)
+        return rc;
     if (S_ISREG(st.st_mode) && st.st_size > 0) {
         size_t len = (size_t)st.st_size;
         void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -808,7 +775,9 @@ static int read_path(const char *path, struct strtab *labels, struct lts *out,
     } else {
         char *buf = NULL;
         size_t len = 0;
-        rc = read_all(fd, path, &buf, &len, err);
+        /* a stream is read up to its first EOT (what follows is ignored),
+         * and a NUL byte before it fails at once */
+        rc = wx_input_read_fd(fd, path, WX_INPUT_TEXT, AUT_EOT, &buf, &len, err);
         close(fd);
         if (rc != WX_OK)
             return rc;

@@ -30,8 +30,8 @@
  * reports lexical errors itself and returns YYerror.
  *
  * Depth: every level of the tree holds at least two parser stack entries
- * while it is parsed, so with YYMAXDEPTH = 10000 a tree is at most 5000
- * levels deep (deeper input is refused with WX_ELIMIT): code walking the
+ * while it is parsed, so with YYMAXDEPTH = WX_EXP_MAX_STACK = 10000 a tree is at most 5000
+ * levels deep (deeper input is a located WX_EINPUT): code walking the
  * tree may recurse.  The limit binds chains of LOTOS infix operators (right
  * associative, so each operator nests); "par ... end par" takes any number
  * of operands at one level.
@@ -51,6 +51,8 @@
 %code {
 #include <limits.h>
 #include <setjmp.h>
+
+#include "util/config.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,9 +67,9 @@
 #undef yylex
 #define yylex exp_yylex
 
-/* Parser stack limit (bison's default, named for the message below): bounds
- * nesting depth, hence also the recursion depth of exp_node_free. */
-#define YYMAXDEPTH 10000
+/* Parser stack limit (util/config.h): bounds nesting depth, hence also the
+ * recursion depth of exp_node_free and of the walks after the parse. */
+#define YYMAXDEPTH WX_EXP_MAX_STACK
 
 static int exp_yylex(YYSTYPE *val, YYLTYPE *loc, struct exp_pstate *ps)
 {
@@ -95,7 +97,7 @@ static void exp_yyerror(YYLTYPE *loc, struct exp_pstate *ps, const char *msg)
     if (stack_oom)
         exp_poom(ps, loc->first_line, loc->first_column);
     else if (ps->err->code == WX_OK && strstr(msg, "exhausted"))
-        wx_fail(ps->err, WX_ELIMIT, ps->name, loc->first_line, loc->first_column,
+        wx_fail(ps->err, WX_EINPUT, ps->name, loc->first_line, loc->first_column,
                 "behaviour nested too deeply (parser stack limit of %d entries; "
                 "for long chains of LOTOS operators use 'par ... end par')", YYMAXDEPTH);
     else

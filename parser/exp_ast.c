@@ -7,6 +7,7 @@
  * exactly when n is 0 or a power of two (see grow).
  */
 #include "exp_int.h"
+#include "../util/input.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -369,40 +370,14 @@ void exp_strlist_take(struct exp_strlist *l, size_t *n, char ***v)
 
 int exp_parse_file(const char *path, struct exp_file **out, struct wx_error *err)
 {
-    FILE *fp;
-    char *buf = NULL, *q;
-    size_t len = 0, cap = 0, got;
+    char *buf;
+    size_t len;
     int rc;
 
     *out = NULL;
     wx_error_clear(err);
-    fp = fopen(path, "rb");
-    if (!fp)
-        return wx_fail(err, WX_EINPUT, path, 0, 0, "cannot open: %s", strerror(errno));
-    for (;;) {
-        if (len == cap) {
-            cap = cap ? 2 * cap : 65536;
-            q = realloc(buf, cap);
-            if (!q) {
-                free(buf);
-                fclose(fp);
-                return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory reading the file");
-            }
-            buf = q;
-        }
-        got = fread(buf + len, 1, cap - len, fp);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(fp)) {
-        int e = errno;
-        free(buf);
-        fclose(fp);
-        return wx_fail(err, e == EISDIR ? WX_EINPUT : WX_ESYSTEM, path, 0, 0, "cannot read: %s",
-                       strerror(e));
-    }
-    fclose(fp);
+    if ((rc = wx_input_read_path(path, WX_INPUT_TEXT, -1, &buf, &len, err)) != WX_OK)
+        return rc;
     rc = exp_parse_string(buf, len, path, out, err);
     free(buf);
     return rc;

@@ -12,6 +12,7 @@
  * network rule whose participants all perform "L<a>".
  */
 #include "gpf.h"
+#include "../util/input.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -612,38 +613,12 @@ int gpf_parse(const char *text, size_t len, const char *name, struct image *out,
 int gpf_read(const char *path, struct image *out, struct wx_error *err)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "cannot open: %s", strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
-        return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory");
-    }
-    for (;;) {
-        if (len == cap) {
-            char *b = realloc(buf, cap * 2);
-            if (!b) {
-                free(buf);
-                fclose(f);
-                return wx_fail(err, WX_ELIMIT, path, 0, 0, "out of memory");
-            }
-            buf = b;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return wx_fail(err, WX_ESYSTEM, path, 0, 0, "read error");
-    }
-    int rc = gpf_parse(buf, len, path, out, err);
+    char *buf;
+    size_t len;
+    int rc = wx_input_read_path(path, WX_INPUT_TEXT, -1, &buf, &len, err);
+    if (rc != WX_OK)
+        return rc;
+    rc = gpf_parse(buf, len, path, out, err);
     free(buf);
     return rc;
 }

@@ -98,7 +98,7 @@ if [ -d tests/bad/exp ] || [ -d tests/good/exp ]; then
         objs="$objs $o"
     done
     # shellcheck disable=SC2086
-    if [ $ok = 1 ] && $CC $CFL $SAN -DWX_OOM_HARNESS tests/asan/parse_driver.c util/error.c $objs \
+    if [ $ok = 1 ] && $CC $CFL $SAN -DWX_OOM_HARNESS tests/asan/parse_driver.c util/error.c util/input.c $objs \
             -o "$out/parse_driver_oom" -lm >> "$out/build.log" 2>&1; then
         files=$(ls tests/bad/exp/* tests/good/exp/* 2>/dev/null | grep -v '/EXPECT\|/README')
         # shellcheck disable=SC2086
@@ -119,7 +119,7 @@ fi
 
 # The whole EXP test program (its fuzz included) under the sanitizers.
 # shellcheck disable=SC2086
-if ! $CC $CFL $SAN tests/test_exp_parse.c util/error.c parser/exp_ast.c "$out/gen/exp_parse.c" \
+if ! $CC $CFL $SAN tests/test_exp_parse.c util/error.c util/input.c parser/exp_ast.c "$out/gen/exp_parse.c" \
         "$out/gen/exp_lex.c" -o "$out/test_exp_parse" -lm >> "$out/build.log" 2>&1; then
     fail "asan: building test_exp_parse failed: $(tail -c 600 "$out/build.log")"
 else

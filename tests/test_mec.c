@@ -405,11 +405,11 @@ static void test_reader(void)
                  "choice 2 of state 0 after choice 0");
     expect_error("choice revisited", "1 2 3\n0 0 0 1\n0 1 0 1\n0 0 0 1\n", WX_EINPUT, 4, 3,
                  "choice 0 of state 0 after choice 1");
-    expect_error("too few lines", "# c\n2 2 3\n0 0 0 1\n1 0 1 1\n", WX_EINPUT, 2, 0,
+    expect_error("too few lines", "# c\n2 2 3\n0 0 0 1\n1 0 1 1\n", WX_EINPUT, 2, 5,
                  "declares 3 transition lines, the file has 2");
     expect_error("too many lines", "2 2 1\n0 0 0 1\n1 0 1 1\n", WX_EINPUT, 3, 1,
                  "more transition lines than the 1");
-    expect_error("choice count", "2 3 2\n0 0 0 1\n1 0 1 1\n", WX_EINPUT, 1, 0,
+    expect_error("choice count", "2 3 2\n0 0 0 1\n1 0 1 1\n", WX_EINPUT, 1, 3,
                  "declares 3 choices, the transition lines give 2");
     expect_error("two actions", "1 1 1\n0 0 0 1 a b\n", WX_EINPUT, 2, 11, "after the action");
     expect_error("junk after a number", "1 1 1\n0x 0 0 1\n", WX_EINPUT, 2, 2, "a blank");

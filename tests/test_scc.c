@@ -412,7 +412,7 @@ static void test_formats(void)
         "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 2\n2 3\n", GRAPH_MTX,
         WX_EINPUT, 4, 1, "more entries");
     bad("mtx: missing entries", "%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n",
-        GRAPH_MTX, WX_EINPUT, 2, 0, "declares 2 entries, the file has 1");
+        GRAPH_MTX, WX_EINPUT, 2, 5, "declares 2 entries, the file has 1");
     bad("mtx: no size line", "%%MatrixMarket matrix coordinate pattern general\n%c\n", GRAPH_MTX,
         WX_EINPUT, 3, 1, "size line");
     bad("tra: no header", "# only\n", GRAPH_TRA, WX_EINPUT, 2, 1, "header");
@@ -420,7 +420,7 @@ static void test_formats(void)
         "state 2 out of range");
     bad("tra: missing probability", "2 1 1\n0 0 1\n", GRAPH_TRA, WX_EINPUT, 2, 6, "probability");
     bad("tra: bad probability", "2 1 1\n0 0 1 0.5x\n", GRAPH_TRA, WX_EINPUT, 2, 7, "probability");
-    bad("tra: missing lines", "2 2 3\n0 0 1 1\n1 0 0 1\n", GRAPH_TRA, WX_EINPUT, 1, 0,
+    bad("tra: missing lines", "2 2 3\n0 0 1 1\n1 0 0 1\n", GRAPH_TRA, WX_EINPUT, 1, 5,
         "declares 3 transition lines, the file has 2");
     bad("tra: surplus line", "2 1 1\n0 0 1 1\n1 0 0 1\n", GRAPH_TRA, WX_EINPUT, 3, 1,
         "more transition lines");

@@ -495,10 +495,10 @@ int main(void)
               "':' between the target and the probability");
     drn_error("empty action", "@type: MDP\n@nr_states\n1\n@model\nstate 0\naction 0\n", 6, 1,
               "an action without transitions");
-    drn_error("too few states", "@type: MDP\n@nr_states\n2\n@model\nstate 0\naction 0\n0 : 1\n", 7, 0,
+    drn_error("too few states", "@type: MDP\n@nr_states\n2\n@model\nstate 0\naction 0\n0 : 1\n", 3, 1,
               "@nr_states declares 2 states, the model lists 1");
     drn_error("choices", "@type: MDP\n@nr_states\n1\n@nr_choices\n2\n@model\nstate 0\naction 0\n0 : 1\n",
-              9, 0, "@nr_choices declares 2 choices, the model has 1");
+              5, 1, "@nr_choices declares 2 choices, the model has 1");
     drn_error("observation", "@type: MDP\n@nr_states\n1\n@model\nstate 0 {1}\n", 5, 9,
               "observations and exit rates");
     drn_error("unknown section", "@type: MDP\n@frob\n", 2, 1, "unknown section '@frob'");

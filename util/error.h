@@ -53,10 +53,19 @@ struct wx_error {
 void wx_error_clear(struct wx_error *e);
 
 /* Fills e and returns code, so callers can write `return wx_fail(...)`.
- * file may be NULL; line/col may be 0. */
+ * file may be NULL; line/col may be 0.  The message and the file name are
+ * stored escaped (wx_escape): a message quoting input never sends raw
+ * control bytes (ESC ...) to the terminal. */
 int wx_fail(struct wx_error *e, int code, const char *file, int line, int col,
             const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+
+/* Copies src[0..n) into dst (size bytes, always NUL-terminated, cut short
+ * when full) with every byte a terminal could act on written as \xNN:
+ * control bytes (< 0x20, 0x7f), UTF-8 C1 controls (U+0080..U+009F) and bytes
+ * that are not part of valid UTF-8.  Printable ASCII and valid UTF-8 are
+ * kept.  Returns the length written. */
+size_t wx_escape(char *dst, size_t size, const char *src, size_t n);
 
 /* Formats e as "file:line:col: msg" into buf (always NUL-terminated). */
 void wx_error_format(const struct wx_error *e, char *buf, size_t size);
