@@ -94,6 +94,8 @@ int cli_parse(int argc, char **argv, int first, const char *command,
             o->gpu.compact_slots = 1;
         } else if (!strcmp(a, "--deadlock")) {
             o->deadlock = true;
+        } else if (!strcmp(a, "--stop-at-first")) {
+            o->stop_at_first = true;
         } else if (!strcmp(a, "--action")) {
             NEED_VALUE();
             o->action = val;

@@ -45,7 +45,10 @@
  * depth is exact and violations follow explore_int.h's rules: a deadlock
  * stops at once; an action violation stops at once, or, with
  * stop_on_deadlock, at the end of its level unless a deadlock of that level
- * is found (the shorter trace).
+ * is found (the shorter trace).  With options.finish_after_violation the
+ * kernels claim the violation without stopping (p.record_only) and the host
+ * stops deadlock claims once an action violation's level has ended, so the
+ * same violation is reported and the exploration runs to the end.
  */
 #include <cuda_runtime.h>
 #include <cub/device/device_radix_sort.cuh>
@@ -1572,6 +1575,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
         p.probe_bound = opt->gpu.probe_bound ? opt->gpu.probe_bound : GX_PROBE_BOUND;
         p.level_mode = level;
         p.stop_on_deadlock = opt->stop_on_deadlock;
+        p.record_only = opt->finish_after_violation;
         p.want_edges = want_graph;
         p.scan_chunk = GX_SCAN_CHUNK;
         p.oneshot = (SW <= 2 && (tun->insert_protocol == 1 ||
@@ -2113,9 +2117,9 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             }
             if (ctl.error)
                 break;
-            if (ctl.viol_dead_claim)
+            if (ctl.viol_dead_claim && !p.record_only)
                 break;
-            if (ctl.viol_act_claim && !opt->stop_on_deadlock)
+            if (ctl.viol_act_claim && !opt->stop_on_deadlock && !p.record_only)
                 break;
             if (want_graph && ctl.e_fill > p.e_guard) {
                 const double ts = gx_now();
@@ -2127,8 +2131,10 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             }
             if (ctl.q_in_head >= ctl.q_in_len) {
                 /* input drained: the output becomes the input */
-                if (level && ctl.viol_act_claim)
+                if (level && ctl.viol_act_claim && !p.record_only)
                     break; /* its level is complete and has no deadlock */
+                if (level && ctl.viol_act_claim && !ctl.viol_dead_claim)
+                    p.stop_on_deadlock = 0; /* record_only: a deeper deadlock must not replace it */
                 const uint64_t outlen = ctl.q_out_len < p.q_cap ? ctl.q_out_len : p.q_cap;
                 if (level && outlen)
                     depth++;
@@ -2212,8 +2218,8 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
             vslot = ctl.viol_act_slot;
             violation = 1;
         }
-        res->complete = !violation;
-        if (!violation && ctl.n_expanded != ctl.n_states) {
+        res->complete = !violation || p.record_only;
+        if (res->complete && ctl.n_expanded != ctl.n_states) {
             rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "GPU explorer lost work: %llu states stored, %llu expanded",
                          ctl.n_states, ctl.n_expanded);
             res->complete = false;

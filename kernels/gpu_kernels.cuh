@@ -328,7 +328,8 @@ __device__ __forceinline__ void record_deadlock(const gpu_params &p, unsigned lo
     if (atomicCAS(&p.ctl->viol_dead_claim, 0u, 1u) == 0u) {
         p.ctl->viol_dead_slot = slot;
         __threadfence();
-        atomicExch(&p.ctl->stop, 1u);
+        if (!p.record_only)
+            atomicExch(&p.ctl->stop, 1u);
     }
 }
 
@@ -680,7 +681,7 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                             else
                                 b.viol_row = (int)row;
                             __threadfence();
-                            if (!p.stop_on_deadlock)
+                            if (!p.stop_on_deadlock && !p.record_only)
                                 atomicExch(&p.ctl->stop, 1u);
                         }
                     }
