@@ -22,6 +22,9 @@ struct cli_options {
     unsigned threads;
     uint64_t memory;
     bool deadlock, trace, trace_states, json, quiet;
+    bool stop_at_first;      /* explore --stop-at-first: a violation ends the
+                                exploration even when outputs/analyses want
+                                the whole product */
     bool scc;                /* explore --scc: decompose the explored graph */
     bool livelock;           /* explore --livelock: look for a reachable tau-cycle */
     bool reversible;         /* explore --reversible: can every state return to 0? */

@@ -354,7 +354,11 @@ static void report_violation(const struct cli_options *o, const struct image *im
     else
         printf("action:       a transition matching '%s' is reachable from state %llu\n", o->action,
                (unsigned long long)r->violation_state);
-    printf("              exploration stopped at the first violation; counts are partial\n");
+    if (r->complete)
+        printf("              exploration went on for the outputs and analyses asked for; counts are "
+               "complete\n");
+    else
+        printf("              exploration stopped at the first violation; counts are partial\n");
     if (!o->trace)
         return;
     const struct trace *t = &r->trace;
@@ -372,8 +376,19 @@ static void report_violation(const struct cli_options *o, const struct image *im
     }
 }
 
+/* What needs the whole product: with any of it, a --deadlock / --action
+ * violation is recorded and the exploration goes on (unless
+ * --stop-at-first); without, stopping at the first violation is cheaper. */
+static bool needs_whole_product(const struct cli_options *o)
+{
+    return o->aut_out || o->csr_out || o->scc || o->scc_out || o->mec || o->mec_out || o->cycle_mean ||
+           o->livelock || o->reversible;
+}
+
 static int explore_main(struct cli_options *o, struct wx_error *err)
 {
+    if (o->stop_at_first && !o->deadlock && !o->action)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--stop-at-first applies with --deadlock or --action");
     struct image img;
     struct network net;
     int rc = cli_load_image(o, &img, &net, err);
@@ -403,6 +418,7 @@ static int explore_main(struct cli_options *o, struct wx_error *err)
     eo.threads = o->threads;
     eo.memory_bytes = o->memory;
     eo.stop_on_deadlock = o->deadlock;
+    eo.finish_after_violation = (o->deadlock || o->action) && needs_whole_product(o) && !o->stop_at_first;
     eo.trace = o->trace;
     /* --livelock / --reversible print vectors of arbitrary states by id. */
     bool lts_checks = o->livelock || o->reversible;
@@ -489,7 +505,10 @@ static int explore_main(struct cli_options *o, struct wx_error *err)
     rc = cli_signals_end(rc, err);
     if (rc == WX_EINTERRUPT)
         res.complete = false;
-    if (rc == WX_OK && res.violation != VIOLATION_NONE)
+    /* A violation of a finished exploration (finish_after_violation) still
+     * gets its outputs and analyses; exit 1 is set after them. */
+    const bool violated = rc == WX_OK && res.violation != VIOLATION_NONE;
+    if (violated && !res.complete)
         rc = WX_EVIOLATION;
 
     struct scc_result scc;
@@ -538,8 +557,8 @@ static int explore_main(struct cli_options *o, struct wx_error *err)
         if (rc == WX_OK && o->reversible)
             rc = lts_check_reversible(&graph, graph.initial, &lts.rev, err);
         lts.checked = rc == WX_OK && lts_checks;
-        if (lts.checked && ((o->livelock && lts.lasso.found) || (o->reversible && !lts.rev.reversible)))
-            rc = WX_EVIOLATION;
+        const bool lts_violated =
+            lts.checked && ((o->livelock && lts.lasso.found) || (o->reversible && !lts.rev.reversible));
         if (rc == WX_OK && o->cycle_mean && !device_only) {
             /* last: it takes the graph over */
             rc = cli_cycle_of_graph(&cyc, &graph, o->input, o->weight, o->default_weight, o->cycle_mean == 2,
@@ -548,6 +567,8 @@ static int explore_main(struct cli_options *o, struct wx_error *err)
         }
         if (keep_graph)
             csr_free(&graph);
+        if (rc == WX_OK && (violated || lts_violated))
+            rc = WX_EVIOLATION;
     } else {
         outputs_abort(&out);
         if ((o->aut_out || o->csr_out) && !o->quiet && rc == WX_EVIOLATION)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../network/net_lint.h"
 #include "../parser/gpf.h"
 #include "../util/strtab.h"
 #include "cli.h"
@@ -112,6 +113,8 @@ int cli_parse(int argc, char **argv, int first, const char *command,
             o->gpu.compact_slots = 1;
         } else if (!strcmp(a, "--deadlock")) {
             o->deadlock = true;
+        } else if (!strcmp(a, "--stop-at-first")) {
+            o->stop_at_first = true;
         } else if (!strcmp(a, "--action")) {
             NEED_VALUE();
             o->action = val;
@@ -229,19 +232,53 @@ static int has_suffix(const char *s, const char *suffix)
     return n >= m && !strcmp(s + n - m, suffix);
 }
 
-/* CADP files hide "i", mCRL2 files hide "tau": components using both suggest
- * a mix where one of them silently stays visible. */
-static void warn_two_hidden(const struct network *net)
+/* Where a hidden-looking label comes from, for the warning's hint. */
+static const char *hidden_habit(const char *name)
 {
-    uint32_t ids[2] = {strtab_find(net->labels, "i", 1), strtab_find(net->labels, "tau", 3)};
-    int used[2] = {0, 0};
-    for (uint32_t c = 0; c < net->n_comps; c++)
-        for (uint64_t t = 0; t < net->comps[c].n_trans; t++)
-            for (int k = 0; k < 2; k++)
-                used[k] |= net->comps[c].label[t] == ids[k];
-    if (used[0] && used[1])
-        fprintf(stderr, "warpex: note: the components use both 'i' and 'tau'; only '%s' is hidden "
-                        "(choose with --hidden)\n", strtab_str(net->labels, net->hidden));
+    return !strcmp(name, "tau") ? "mCRL2 writes hidden steps as 'tau'"
+           : !strcmp(name, "i") ? "CADP writes hidden steps as 'i'"
+                                : "CCS and CSP write hidden steps as 't'";
+}
+
+static void warn_special(const struct network *net, const struct net_lint_special *k, const char *what,
+                         const char *option)
+{
+    if (k->n_blocked)
+        fprintf(stderr, "warpex: warning: label '%s'%s looks like a %s but is blocked by the "
+                        "synchronisation: without %s it is an ordinary action (add %s to interleave it)\n",
+                strtab_str(net->labels, k->blocked), k->n_blocked > 1 ? " (and others like it)" : "", what,
+                option, option);
+    if (k->n_synced)
+        fprintf(stderr, "warpex: warning: label '%s'%s looks like a %s but synchronises as an ordinary "
+                        "action (add %s to interleave it)\n",
+                strtab_str(net->labels, k->synced), k->n_synced > 1 ? " (and others like it)" : "", what,
+                option);
+}
+
+/* Warnings for labels that other tools treat specially (net_lint.h): one
+ * line each on stderr; they never change a result or an exit code. */
+static void warn_labels(const struct cli_options *o, const struct network *net)
+{
+    struct net_lint l;
+    struct wx_error e;
+    if (net_lint(net, &o->net, &l, &e) != WX_OK)
+        return; /* out of memory: the build will say so */
+    const char *hidden = strtab_str(net->labels, net->hidden);
+    if (l.hidden_like != UINT32_MAX) {
+        const char *like = strtab_str(net->labels, l.hidden_like);
+        if (!l.hidden_occurs)
+            fprintf(stderr, "warpex: warning: label '%s' is treated as visible: the hidden label is '%s' "
+                            "and no transition carries it (%s: use --hidden %s)\n",
+                    like, hidden, hidden_habit(like), like);
+        else if (strcmp(like, "t") && (!strcmp(hidden, "i") || !strcmp(hidden, "tau")))
+            fprintf(stderr, "warpex: warning: the components use both 'i' and 'tau'; only '%s' is hidden, "
+                            "'%s' stays visible (choose with --hidden)\n", hidden, like);
+    } else if (o->livelock && !l.hidden_occurs) {
+        fprintf(stderr, "warpex: warning: --livelock: no transition carries the hidden label '%s', so no "
+                        "livelock can be found (name the hidden label with --hidden LABEL)\n", hidden);
+    }
+    warn_special(net, &l.rate, "Markovian rate", "--rate");
+    warn_special(net, &l.prob, "probability", "--prob");
 }
 
 int cli_load_image(const struct cli_options *o, struct image *img, struct network *keep,
@@ -280,7 +317,7 @@ int cli_load_image(const struct cli_options *o, struct image *img, struct networ
                         net.comp_names[c], (unsigned long long)net.comps[c].n_duplicates,
                         net.comps[c].n_duplicates == 1 ? "" : "s");
     if (!o->quiet)
-        warn_two_hidden(&net);
+        warn_labels(o, &net);
     rc = image_compile(&net, img, err);
     if (rc == WX_OK && keep)
         *keep = net;

@@ -18,6 +18,10 @@
  *     GPU backend promises dense ids only;
  *   - a trace is a shortest path from the initial state to the violation
  *     (all backends agree on its length, not on the path);
+ *   - with finish_after_violation, a violation is recorded (the same one,
+ *     and the same trace, as when stopping) and the exploration goes on to
+ *     the end: complete, counts and sink edges are those of a run without
+ *     the checks;
  *   - on WX_ELIMIT (table or memory full) and WX_EINTERRUPT (options.cancel
  *     was raised) the counts in the result are the partial counts so far and
  *     result.complete is false: never a result.
@@ -103,6 +107,9 @@ struct explore_options {
     const uint8_t *action_match; /* NULL, or n_labels flags: a reachable
                                   transition with a flagged label is a violation */
     bool trace;               /* build a shortest trace to the violation */
+    bool finish_after_violation; /* record the first violation but explore
+                                  the whole state space (explore_int.h);
+                                  false: stop at it, counts partial */
     bool keep_vectors;        /* result.vectors gets every state's vector */
     struct edge_sink *sink;   /* NULL, or receives all distinct transitions */
     bool keep_device_graph;   /* GPU backend: leave the product graph on the

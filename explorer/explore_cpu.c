@@ -162,6 +162,9 @@ struct shared {
     /* Outcome: violation and first error (under vm). */
     pthread_mutex_t vm;
     enum explore_violation violation;
+    /* finish_after_violation: 1 once the recorded violation is final (a
+     * deadlock, or its level has ended); later reports skip the mutex. */
+    _Atomic int vsettled;
     uint64_t vstate, act_dst;
     struct vtable_ids *ids;   /* close_blocks' copy of the workers' blocks */
     uint32_t act_label;
@@ -196,19 +199,28 @@ static void fail(struct shared *sh, int rc, const struct wx_error *err)
 }
 
 /* Records a violation.  A deadlock beats an action violation of the same
- * level (its trace is one step shorter); otherwise the first one stays. */
+ * level (its trace is one step shorter); otherwise the first one stays.
+ * Halts the exploration unless options.finish_after_violation, where the
+ * choice is settled instead (a deadlock at once, an action violation at the
+ * end of its level: decide()), so that a deeper level changes nothing. */
 static void report(struct shared *sh, enum explore_violation v, uint64_t state, uint32_t label, uint64_t dst)
 {
+    const bool finish = sh->opt->finish_after_violation;
+    if (finish && atomic_load_explicit(&sh->vsettled, memory_order_relaxed))
+        return;
     pthread_mutex_lock(&sh->vm);
     if (v == VIOLATION_DEADLOCK && sh->violation != VIOLATION_DEADLOCK) {
         sh->violation = v;
         sh->vstate = state;
-        atomic_store(&sh->halt, HALT_NOW);
+        if (finish)
+            atomic_store(&sh->vsettled, 1);
+        else
+            atomic_store(&sh->halt, HALT_NOW);
     } else if (v == VIOLATION_ACTION && sh->violation == VIOLATION_NONE) {
         sh->violation = v;
         sh->vstate = state, sh->act_label = label, sh->act_dst = dst;
         int h = sh->opt->stop_on_deadlock ? HALT_LEVEL : HALT_NOW;
-        if (atomic_load(&sh->halt) < h)
+        if (!finish && atomic_load(&sh->halt) < h)
             atomic_store(&sh->halt, h);
     }
     pthread_mutex_unlock(&sh->vm);
@@ -286,6 +298,8 @@ static int decide(struct shared *sh)
         sh->complete = true;
         return ACT_STOP;
     }
+    if (sh->violation != VIOLATION_NONE) /* finish_after_violation: its level ended */
+        atomic_store(&sh->vsettled, 1);
     sh->lb = sh->le, sh->le = count;
     sh->depth++;
     set_chunk(sh);
@@ -454,7 +468,8 @@ static bool lookup_one(struct worker *w)
     }
     if (opt->action_match && opt->action_match[label]) {
         report(sh, VIOLATION_ACTION, id, label, t);
-        goto stop;
+        if (!opt->finish_after_violation)
+            goto stop;
     }
     return true;
 stop:

@@ -15,6 +15,13 @@
  *     false, and the call returns WX_OK with result.violation set (the CLI
  *     turns that into exit code 1).  Only resource limits (WX_ELIMIT),
  *     sink failures and bad input return non-zero.
+ *   - with options.finish_after_violation the violation that stopping would
+ *     report is recorded instead (first deadlock; first action violation,
+ *     pre-empted by a deadlock of its own level when stop_on_deadlock; the
+ *     choice is settled at the end of the violation's level, so nothing found
+ *     in a deeper level replaces it) and the exploration goes on: complete,
+ *     counts, edges and depth are those of a run without the checks, and the
+ *     trace is built from the same BFS parent links at the end.
  *   - budget accounting: a state costs vtable_bytes_per_state(words) plus
  *     explore_extra_bytes(options) (parent links for traces), so both CPU
  *     backends stop at about the same number of states for one budget.

@@ -68,6 +68,10 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
         return rc;
 
     const int trace = opt->trace;
+    /* finish_after_violation: record, go on; `settled` once the level of
+     * the recorded violation has ended (explore_int.h). */
+    const int finish = opt->finish_after_violation;
+    int settled = 0;
     struct vecset q;
     struct links links = {0};
     struct succ_gen g;
@@ -127,14 +131,15 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
                 goto out;
             if (g.n == 0) {
                 res->deadlocks++;
-                if (opt->stop_on_deadlock) {
+                if (opt->stop_on_deadlock && !settled && res->violation != VIOLATION_DEADLOCK) {
                     res->violation = VIOLATION_DEADLOCK;
                     res->violation_state = s;
-                    goto stop;
+                    if (!finish)
+                        goto stop;
                 }
                 continue;
             }
-            if (action)
+            if (action && !finish)
                 continue; /* only looking for a deadlock in this level */
             for (size_t i = 0; i < g.n; i++) {
                 uint32_t label = succ_label(&g, i);
@@ -152,19 +157,22 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
                     if (nedges == EXPLORE_EDGE_BATCH && (rc = flush(opt, edges, &nedges, err)))
                         goto out;
                 }
-                if (opt->action_match && opt->action_match[label]) {
+                if (opt->action_match && opt->action_match[label] && !action && !settled) {
                     action = 1, act_src = s, act_dst = t, act_label = label;
-                    break;
+                    if (!finish)
+                        break;
                 }
             }
-            if (action && !opt->stop_on_deadlock)
+            if (action && !opt->stop_on_deadlock && !finish)
                 break; /* no deadlock can pre-empt it: stop now */
         }
-        if (action) {
+        if (action && res->violation == VIOLATION_NONE) {
             res->violation = VIOLATION_ACTION;
             res->violation_state = act_src;
-            goto stop;
         }
+        if (res->violation != VIOLATION_NONE && !finish)
+            goto stop;
+        settled = res->violation != VIOLATION_NONE;
         if (q.count == le) {
             res->complete = true;
             break;

@@ -68,7 +68,7 @@ static bool kw_number(const char *s, const char *kw)
 }
 
 /* "kw N" or "LABEL; kw N" (exp.open -rate / -prob). */
-static bool stochastic_text(const char *s, const char *kw)
+bool net_stochastic_text(const char *s, const char *kw)
 {
     if (kw_number(s, kw))
         return true;
@@ -83,8 +83,8 @@ bool net_is_stochastic(const struct net_ctx *ctx, uint32_t label)
     if ((!ctx->rate && !ctx->prob) || label == ctx->hidden)
         return false;
     const char *s = strtab_str(ctx->labels, label);
-    return (ctx->rate && stochastic_text(s, "rate")) ||
-           (ctx->prob && stochastic_text(s, "prob"));
+    return (ctx->rate && net_stochastic_text(s, "rate")) ||
+           (ctx->prob && net_stochastic_text(s, "prob"));
 }
 
 uint32_t net_intern(struct net_ctx *ctx, const char *s, size_t len)

@@ -70,6 +70,10 @@ void net_discard(struct network *net);
 /* Is label id a stochastic label that interleaves under ctx's options? */
 bool net_is_stochastic(const struct net_ctx *ctx, uint32_t label);
 
+/* Does label text s read "KW N" or "LABEL; KW N" (KW "rate" or "prob", N a
+ * number or a fraction), whatever the options? */
+bool net_stochastic_text(const char *s, const char *kw);
+
 /* One component: takes *l (a finished LTS; lts.h), prunes it to the states
  * reachable from `initial`, renumbering initial to 0, and adds one
  * single-participant rule per label it uses. */

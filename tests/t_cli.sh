@@ -86,7 +86,8 @@ grep -q "^trace (10 steps, shortest):" "$T/out" && pass "deadlock trace has 10 s
     || fail "trace: $(grep trace "$T/out")"
 expect_rc "no deadlock in milner" 0 "$W" explore examples/milner/milner_n5.exp --deadlock --quiet
 grep -q "no violation" "$T/out" && pass "no-violation result line" || fail "no result line"
-expect_rc "deadlock with outputs writes nothing" 1 "$W" explore "$EX" --deadlock --quiet --aut "$T/d.aut"
+expect_rc "--stop-at-first with outputs writes nothing" 1 "$W" explore "$EX" --deadlock --stop-at-first --quiet \
+    --aut "$T/d.aut"
 [ ! -e "$T/d.aut" ] && pass "stopped exploration leaves no .aut" || fail ".aut left after a stop"
 
 # Actions: reachable, unreachable, bad regex; JSON trace ends with the action.

@@ -3,7 +3,8 @@
 # divergent and non-divergent networks (hand-written .aut/.exp), the lasso in
 # text and JSON (states, labels, vectors), reversible and non-reversible
 # examples, every backend available here agreeing, combination with --scc,
-# and "not checked" when --deadlock stops the exploration early.
+# and "not checked" when --deadlock --stop-at-first stops the exploration
+# early (without --stop-at-first the exploration goes on and they are checked).
 cd "$(dirname "$0")/.." || exit 2
 TAG=livelock-cli
 . tests/lib.sh
@@ -79,13 +80,19 @@ expect_rc "--scc --livelock" 1 "$W" explore examples/abp/abp_d1.exp --backend cp
 expect_json "--scc --livelock JSON" states=108 livelock=true
 grep -q '"sccs": ' "$T/out" && pass "--scc counts still present" || fail "--scc counts missing: $(cat "$T/out")"
 
-# --deadlock stops first: the checks are reported as not made.
-expect_rc "--deadlock first" 1 "$W" explore "$T/div.exp" --backend seq --livelock --reversible --deadlock
+# --deadlock --stop-at-first stops first: the checks are reported as not made.
+expect_rc "--deadlock first" 1 "$W" explore "$T/div.exp" --backend seq --livelock --reversible --deadlock \
+    --stop-at-first
 expect_out "not checked lines" "deadlock:     state 3 has no successor" \
     "livelock:     not checked: exploration stopped" "reversible:   not checked: exploration stopped"
 grep -q "not checked" "$T/err" && pass "stderr notice" || fail "no stderr notice: $(cat "$T/err")"
-expect_rc "--deadlock first JSON" 1 "$W" explore "$T/div.exp" --backend seq --livelock --reversible --deadlock --json
+expect_rc "--deadlock first JSON" 1 "$W" explore "$T/div.exp" --backend seq --livelock --reversible --deadlock \
+    --stop-at-first --json
 expect_json "not checked JSON" livelock=null reversible=null violation='"deadlock"'
+# Without --stop-at-first the deadlock is reported and the checks are made.
+expect_rc "--deadlock, checks made" 1 "$W" explore "$T/div.exp" --backend seq --livelock --reversible --deadlock \
+    --json --quiet
+expect_json "checked after a deadlock JSON" livelock=true reversible=false violation='"deadlock"' complete=true
 
 # No deadlock found with --deadlock: the checks run and report.
 expect_rc "--deadlock none, livelock found" 1 "$W" explore examples/abp/abp_d1.exp --backend seq --quiet \

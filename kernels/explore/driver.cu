@@ -271,10 +271,12 @@ static int gx_next(struct gx *g, struct gx_loop *lp, int *done, struct wx_error 
     }
     if (ctl.q_in_head >= ctl.q_in_len) {
         /* input drained: the output becomes the input */
-        if (g->level && ctl.viol_act_claim) {
+        if (g->level && ctl.viol_act_claim && !p.record_only) {
             *done = 1; /* its level is complete and has no deadlock */
             return WX_OK;
         }
+        if (g->level && ctl.viol_act_claim && !ctl.viol_dead_claim)
+            p.stop_on_deadlock = 0; /* record_only: a deeper deadlock must not replace it */
         const uint64_t outlen = ctl.q_out_len < p.q_cap ? ctl.q_out_len : p.q_cap;
         if (g->level && outlen)
             g->depth++;
@@ -339,7 +341,8 @@ static int gx_explore(struct gx *g, struct wx_error *err)
             }
             if (ctl.error == GPU_ERR_TABLE_FULL && g->growing)
                 break;
-            if (ctl.error || ctl.viol_dead_claim || (ctl.viol_act_claim && !g->opt->stop_on_deadlock))
+            if (ctl.error || (!g->p.record_only && (ctl.viol_dead_claim ||
+                                                   (ctl.viol_act_claim && !g->opt->stop_on_deadlock))))
                 return WX_OK;
             int done;
             if ((rc = gx_next(g, &lp, &done, err)))
@@ -412,8 +415,8 @@ static int gx_results(struct gx *g, struct wx_error *err)
         vslot = ctl.viol_act_slot;
         violation = 1;
     }
-    res->complete = !violation;
-    if (!violation && ctl.n_expanded != ctl.n_states) {
+    res->complete = !violation || g->p.record_only;
+    if (res->complete && ctl.n_expanded != ctl.n_states) {
         res->complete = false;
         return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "GPU explorer lost work: %llu states stored, %llu expanded",
                        ctl.n_states, ctl.n_expanded);

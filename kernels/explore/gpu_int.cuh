@@ -253,6 +253,8 @@ struct gpu_params {
                               that it spreads over the blocks) */
     uint32_t level_mode;
     uint32_t stop_on_deadlock;
+    uint32_t record_only;  /* 1: violations are claimed but never set the
+                              stop flag (options.finish_after_violation) */
     uint32_t want_edges;
     uint32_t D;            /* dedupe slots per state (power of two) */
     uint32_t C;            /* block cache slots */

@@ -77,6 +77,7 @@ int gx_plan_layout(struct gx *g, struct wx_error *err)
         p.probe_bound = opt->gpu.probe_bound ? opt->gpu.probe_bound : GX_PROBE_BOUND;
         p.level_mode = level;
         p.stop_on_deadlock = opt->stop_on_deadlock;
+        p.record_only = opt->finish_after_violation;
         p.want_edges = want_graph;
         p.scan_chunk = GX_SCAN_CHUNK;
         p.oneshot = (SW <= 2 && (tun->insert_protocol == 1 ||

@@ -622,7 +622,7 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                             else
                                 b.viol_row = (int)row;
                             __threadfence();
-                            if (!p.stop_on_deadlock)
+                            if (!p.stop_on_deadlock && !p.record_only)
                                 atomicExch(&p.ctl->stop, 1u);
                         }
                     }

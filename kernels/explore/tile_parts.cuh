@@ -298,7 +298,8 @@ __device__ __forceinline__ void record_deadlock(const gpu_params &p, unsigned lo
     if (atomicCAS(&p.ctl->viol_dead_claim, 0u, 1u) == 0u) {
         p.ctl->viol_dead_slot = slot;
         __threadfence();
-        atomicExch(&p.ctl->stop, 1u);
+        if (!p.record_only)
+            atomicExch(&p.ctl->stop, 1u);
     }
 }
 

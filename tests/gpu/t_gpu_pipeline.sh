@@ -76,6 +76,33 @@ for f in $(for d in examples/*/; do ls -S "$d"*.exp 2>/dev/null | head -1; done)
 done
 grep -q '"states": 16384,.*"words_per_state": 3\|"words_per_state": 3,.*"states": 16384' "$T/c" \
     && pass "3-word network: 16384 states on the CPU" || fail "3-word network: $(head -c 300 "$T/c")"
+# A deadlock or action violation with --scc / --csr in the same run: the GPU
+# records the violation without stopping (the kernels' record_only flag),
+# finishes the exploration and reports the CPU's counts, SCCs and trace
+# length; --stop-at-first still stops (complete false, no CSR).
+for prop in "--deadlock" "--action ^EAT" "--deadlock --action ^EAT"; do
+    for f in examples/philosophers/philosophers_n3.exp examples/philosophers/philosophers_n7.exp; do
+        for out in "" "--csr $T/g.csr"; do
+            n="$f $prop ${out:+--csr }(violation, finished)"
+            "$W" explore "$f" $prop --trace --scc $out --backend gpu --json >"$T/g" 2>"$T/ge"; rg=$?
+            "$W" explore "$f" $prop --trace --scc --backend cpu --json >"$T/c" 2>"$T/ce"; rc=$?
+            lg=$(sed -n 's/.*"trace": \(\[.*\]\)}$/\1/p' "$T/g" | grep -o '"label"' | wc -l)
+            lc=$(sed -n 's/.*"trace": \(\[.*\]\)}$/\1/p' "$T/c" | grep -o '"label"' | wc -l)
+            [ $rg = 1 ] && [ $rc = 1 ] && [ "$lg" = "$lc" ] && [ "$lg" -gt 0 ] \
+                && grep -q '"complete": true' "$T/g" \
+                && [ "$(sed -n 's/.*"violation": \("[a-z]*"\).*/\1/p' "$T/g")" = \
+                     "$(sed -n 's/.*"violation": \("[a-z]*"\).*/\1/p' "$T/c")" ] \
+                && same_fields "$n" "$FIELDS" "$T/g" "$T/c" \
+                || fail "$n: exit $rg/$rc, trace $lg/$lc steps: $(head -c 400 "$T/g" "$T/ge")"
+        done
+    done
+    rm -f "$T/g.csr"
+    "$W" explore examples/philosophers/philosophers_n7.exp $prop --scc --csr "$T/g.csr" --stop-at-first \
+        --backend gpu --json >"$T/g" 2>"$T/ge"
+    [ $? = 1 ] && grep -q '"complete": false' "$T/g" && [ ! -e "$T/g.csr" ] \
+        && pass "$prop --stop-at-first on the GPU: stopped, no CSR" \
+        || fail "$prop --stop-at-first on the GPU: $(head -c 300 "$T/g" "$T/ge")"
+done
 gen=bin/tests/test_random_networks
 seed=1
 while [ "$seed" -le "${WARPEX_GPU_SEEDS:-20}" ]; do

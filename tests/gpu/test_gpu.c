@@ -81,6 +81,7 @@ struct cfg {
     struct gpu_options go;
     struct gpu_tuning tun;
     int keep, edges, trace, dead, action;
+    int finish;            /* finish_after_violation */
     uint64_t memory;
 };
 
@@ -88,11 +89,11 @@ static void cfg_describe(const struct cfg *c, char *buf, size_t n)
 {
     snprintf(buf, n,
              "proto=%d occ2=%d blocks=%u threads=%u k=%u hash=%llu probe=%u tex=%d level=%d cache=%u/%u queue=%llu G=%u ecap=%llu "
-             "keep=%d edges=%d trace=%d dead=%d action=%d grow_from=%llu via_host=%d gen=%d",
+             "keep=%d edges=%d trace=%d dead=%d action=%d finish=%d grow_from=%llu via_host=%d gen=%d",
              c->tun.insert_protocol, c->tun.occupancy2, c->go.blocks, c->go.threads, c->go.iterations, (unsigned long long)c->go.hash_bytes, c->go.probe_bound,
              c->go.use_textures, c->tun.level_sync, c->tun.cache_slots, c->tun.cache_probes,
              (unsigned long long)c->tun.queue_cap, c->tun.group_size, (unsigned long long)c->tun.edge_cap, c->keep,
-             c->edges, c->trace, c->dead, c->action, (unsigned long long)c->tun.grow_from, c->tun.grow_via_host,
+             c->edges, c->trace, c->dead, c->action, c->finish, (unsigned long long)c->tun.grow_from, c->tun.grow_via_host,
              c->tun.generator);
 }
 
@@ -155,6 +156,7 @@ static void cfg_random(struct cfg *c, struct rng *r, uint64_t states, const stru
     c->dead = prop == 1 || prop == 3;
     c->action = prop == 2 || prop == 3;
     c->trace = (c->dead || c->action) && rndu(r, 4) != 0;
+    c->finish = (c->dead || c->action) && rndu(r, 2) != 0;
     /* a growing table (asynchronous mode without graph or properties):
      * from 128 bytes to 16 KiB, so it grows several times, or fills within
      * a launch and restarts with the largest table */
@@ -178,6 +180,7 @@ static int run_one(const char *tag, const struct image *img, const struct ref_re
     opt.trace = c->trace;
     opt.stop_on_deadlock = c->dead;
     opt.action_match = c->action ? action : NULL;
+    opt.finish_after_violation = c->finish;
     opt.memory_bytes = c->memory;
     struct ecoll ec = {0};
     struct edge_sink sink = {coll_emit, &ec};
@@ -186,7 +189,7 @@ static int run_one(const char *tag, const struct image *img, const struct ref_re
     /* the graph kept on the device must be the sink's, in the same order */
     /* (with a small edge_cap the graph outgrows the exploration's edge
      * buffer and is gathered on the device at the end) */
-    opt.keep_device_graph = c->edges && !c->dead && !c->action;
+    opt.keep_device_graph = c->edges && ((!c->dead && !c->action) || c->finish);
     struct explore_result res;
     struct gpu_run_stats st;
     struct wx_error err;
@@ -242,7 +245,8 @@ static int run_one(const char *tag, const struct image *img, const struct ref_re
         snprintf(why, sizeof why, "violation %d, expected %d", (int)res.violation, (int)want);
         goto done;
     }
-    if (want == VIOLATION_NONE) {
+    /* finish_after_violation: the same violation, and the whole space */
+    if (want == VIOLATION_NONE || c->finish) {
         if (!res.complete || res.states != ref->states || res.transitions != ref->transitions ||
             res.deadlocks != ref->deadlocks) {
             snprintf(why, sizeof why, "complete=%d states %llu/%llu transitions %llu/%llu deadlocks %llu/%llu",
@@ -280,7 +284,7 @@ static int run_one(const char *tag, const struct image *img, const struct ref_re
         if (why[0])
             goto done;
     }
-    if (c->edges && want == VIOLATION_NONE) {
+    if (c->edges && (want == VIOLATION_NONE || c->finish)) {
         if (ec.n != ref->nedges) {
             snprintf(why, sizeof why, "edges %zu, expected %llu", ec.n, (unsigned long long)ref->nedges);
             goto done;
