@@ -5,7 +5,8 @@
  * gpf_write into the temporary directory and gpf_read of what was written:
  * every image read from a .gpf file is within GPUexplore's limits, so the
  * writer must accept it and the reader must accept the writer's output, with
- * the same components and local state counts.
+ * the same components and no fewer local states (gpf.h: a state count is
+ * inferred from the packed offsets, which may add unreachable states).
  */
 #include "fuzz_check.h"
 #include "parser/gpf.h"
@@ -26,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fz_check_image(&back);
     FZ_CHECK(back.n_comps == img.n_comps, "%u components read back as %u", img.n_comps, back.n_comps);
     for (uint32_t c = 0; c < img.n_comps; c++)
-        FZ_CHECK(back.comp_states[c] == img.comp_states[c], "component %u: %u states read back as %u",
+        FZ_CHECK(back.comp_states[c] >= img.comp_states[c], "component %u: %u states read back as %u",
                  c, img.comp_states[c], back.comp_states[c]);
     image_free(&back);
     image_free(&img);
