@@ -22,6 +22,11 @@ CLI_OBJ  := $(patsubst %.c,$(B)/obj/%.o,$(wildcard cli/*.c))
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=bin/tests/%)
 INC      := -I. -I$(B)/gen
+# Fuzz targets (tests/fuzz/fuzz_*.c) and what they link: the readers and
+# everything they call -- the library without explorers, analyses and GPU code.
+FUZZ_LIB_SRC := $(wildcard util/*.c parser/*.c network/*.c graph/*.c) analysis/prop.c
+FUZZ_NAMES   := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+SMOKE_BIN    := $(FUZZ_NAMES:%=bin/fuzz-smoke/%)
 
 CU_SRC := $(if $(NVCC),$(shell find kernels -name '*.cu' | sort))
 CU_HDR := $(shell find kernels -name '*.cuh' -o -name '*.h' | sort)
@@ -38,7 +43,7 @@ endif
 
 LIBS := -lm $(THREADS)
 
-.PHONY: all test demo clean examples bench bench-gpu gpu-test
+.PHONY: all test demo clean examples bench bench-gpu gpu-test fuzz fuzz-bins fuzz-run
 all: bin/warpex
 
 # flex and bison: installed with apt-get when missing and running as root.  A
@@ -92,7 +97,7 @@ bin/tests/%: tests/%.c tests/check.h $(B)/libwarpex.a
 	@mkdir -p bin/tests
 	$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(DEPS) $(INC) $< -o $@ $(B)/libwarpex.a $(GPU_LIBS) $(LIBS)
 
-test: bin/warpex $(TEST_BIN)
+test: bin/warpex $(TEST_BIN) $(SMOKE_BIN)
 	@sh tests/run.sh
 
 # The demo explores two bundled networks: the traffic light (no deadlock:
@@ -125,7 +130,103 @@ bench-gpu:
 	bash bench/bench_gpu.sh
 	@for f in bench/bench_gpu_*.sh; do [ -f "$$f" ] || continue; bash "$$f" || exit 1; done
 
+# ---- fuzzing (tests/fuzz/README.md) ----
+FUZZ_HDR     := tests/fuzz/fuzz_common.h tests/fuzz/fuzz_check.h
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+
+# Smoke run in `make test`: each target linked with tests/fuzz/driver.c by
+# $(CC), under ASan/UBSan when the compiler can (gcc's libasan/libubsan,
+# installed with apt-get when missing and running as root), else plain.  The
+# flags chosen are kept in build/smoke/flags.
+SMOKE_OBJ := $(FUZZ_LIB_SRC:%.c=$(B)/smoke/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/smoke/obj/gen/%.o)
+SAN_PROBE = printf 'int main(void){return 0;}\n' > $(B)/smoke/probe.c && \
+	$(CC) $(FUZZ_SAN) $(B)/smoke/probe.c -o $(B)/smoke/probe >/dev/null 2>&1 && $(B)/smoke/probe
+
+$(B)/smoke/flags:
+	@mkdir -p $(B)/smoke
+	@if ! { $(SAN_PROBE); } && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "warpex: installing the sanitizer runtimes of $(CC) (libasan, libubsan)"; \
+	  v=$$($(CC) -dumpversion | cut -d. -f1); \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libgcc-$$v-dev) >/dev/null 2>&1; \
+	fi; \
+	if $(SAN_PROBE); then echo "$(FUZZ_SAN)" > $@; \
+	else echo "warpex: $(CC) cannot build with $(FUZZ_SAN): the fuzz smoke run is a plain build"; : > $@; fi
+
+$(B)/smoke/obj/gen/%.o: $(B)/gen/%.c $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h $(B)/smoke/flags
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -g -O1 $$(cat $(B)/smoke/flags) $(DEPS) $(INC) -w -c $< -o $@
+
+$(B)/smoke/obj/%.o: %.c $(B)/smoke/flags | $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) -g -O1 $$(cat $(B)/smoke/flags) $(WARN) $(THREADS) $(DEPS) $(INC) -c $< -o $@
+
+$(B)/smoke/libsmoke.a: $(SMOKE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+bin/fuzz-smoke/%: tests/fuzz/%.c tests/fuzz/driver.c $(FUZZ_HDR) $(B)/smoke/libsmoke.a
+	@mkdir -p bin/fuzz-smoke
+	$(CC) $(CSTD) -g -O1 $$(cat $(B)/smoke/flags) $(WARN) $(THREADS) $(INC) $< tests/fuzz/driver.c \
+	  -o $@ $(B)/smoke/libsmoke.a $(LIBS)
+
+# libFuzzer targets: `make fuzz` builds bin/fuzz/fuzz_* with clang (clang-14
+# and libclang-rt-14-dev installed with apt-get when missing and running as
+# root); `make fuzz-run FUZZ_SECONDS=N` runs each for N seconds, nice'd, one
+# at a time, on its corpus tests/fuzz/corpus/NAME (read only: new inputs go
+# to tests/fuzz/out/NAME/corpus, findings to tests/fuzz/out/NAME/).
+FUZZ_CC      ?= $(shell command -v clang-14 2>/dev/null || command -v clang 2>/dev/null)
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   ?= -max_len=8192 -timeout=10 -rss_limit_mb=2048
+FUZZ_BIN     := $(FUZZ_NAMES:%=bin/fuzz/%)
+FUZZ_OBJ     := $(FUZZ_LIB_SRC:%.c=$(B)/fuzz/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/fuzz/obj/gen/%.o)
+FUZZ_PROBE = printf '%s\n' '\#include <stdint.h>' '\#include <stddef.h>' \
+	'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { return 0; }' > $(B)/fuzz/probe.c && \
+	$${FUZZ_CC:-$$(command -v clang-14 || command -v clang)} -fsanitize=fuzzer,address,undefined \
+	  $(B)/fuzz/probe.c -o $(B)/fuzz/probe >/dev/null 2>&1
+
+fuzz:
+	@mkdir -p $(B)/fuzz
+	@if ! { FUZZ_CC='$(FUZZ_CC)'; $(FUZZ_PROBE); }; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "warpex: installing clang-14 and libclang-rt-14-dev"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-14 libclang-rt-14-dev) >/dev/null 2>&1; \
+	  fi; \
+	  FUZZ_CC=; $(FUZZ_PROBE) || { echo "make fuzz needs clang with libFuzzer: run 'sudo apt-get install -y clang-14 libclang-rt-14-dev'"; exit 1; }; \
+	fi
+	@$(MAKE) --no-print-directory fuzz-bins
+
+fuzz-bins: $(FUZZ_BIN)
+
+$(B)/fuzz/obj/gen/%.o: $(B)/gen/%.c $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CSTD) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(DEPS) $(INC) -w -c $< -o $@
+
+$(B)/fuzz/obj/%.o: %.c | $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CSTD) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) $(THREADS) $(DEPS) $(INC) -c $< -o $@
+
+$(B)/fuzz/libfuzz.a: $(FUZZ_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+bin/fuzz/%: tests/fuzz/%.c $(FUZZ_HDR) $(B)/fuzz/libfuzz.a
+	@mkdir -p bin/fuzz
+	$(FUZZ_CC) $(CSTD) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) $(THREADS) $(INC) $< \
+	  -o $@ $(B)/fuzz/libfuzz.a $(LIBS)
+
+fuzz-run: fuzz
+	@for n in $(FUZZ_NAMES); do \
+	  r=$${n#fuzz_}; o=tests/fuzz/out/$$r; mkdir -p $$o/corpus; \
+	  d=; [ -f tests/fuzz/$$r.dict ] && d=-dict=tests/fuzz/$$r.dict; \
+	  echo "== $$n: $(FUZZ_SECONDS) s (log $$o/log)"; \
+	  nice bin/fuzz/$$n $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) $$d -artifact_prefix=$(CURDIR)/$$o/ \
+	    $(CURDIR)/$$o/corpus $(CURDIR)/tests/fuzz/corpus/$$r > $$o/log 2>&1; \
+	  echo "   exit $$?: $$(grep -a -m1 'ERROR\|SUMMARY\|invariant broken\|Done' $$o/log)"; \
+	done; \
+	found=$$(ls tests/fuzz/out/*/crash-* tests/fuzz/out/*/leak-* tests/fuzz/out/*/timeout-* tests/fuzz/out/*/oom-* 2>/dev/null); \
+	if [ -n "$$found" ]; then echo "findings:"; echo "$$found"; exit 1; else echo "no finding"; fi
+
 clean:
 	rm -rf $(B) bin
 
--include $(shell find $(B)/obj bin/tests -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(B)/smoke/obj $(B)/fuzz/obj bin/tests -name '*.d' 2>/dev/null)
