@@ -54,6 +54,8 @@ int cli_parse(int argc, char **argv, int first, const char *command,
         val = argv[++i];                                                               \
     } while (0)
 #define BAD_VALUE() return wx_fail(err, WX_EINPUT, NULL, 0, 0, "bad value '%s' for %s", val, a)
+        if (cli_is_help(a))
+            return cli_usage(command, stdout), CLI_HELP;
         if (!strcmp(a, "--backend")) {
             NEED_VALUE();
             o->backend_given = true;
