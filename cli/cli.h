@@ -57,7 +57,17 @@ struct cli_options {
 struct vi_gpu_tuning;
 void cli_vi_gpu_env(struct vi_gpu_tuning *t);
 
-/* Parses argv[first..] into o; returns WX_OK or WX_EINPUT (message in err). */
+/* cli/usage.c: prints the usage text of command (NULL: the overview of
+ * warpex) on out; returns 0, or -1 for an unknown command. */
+int cli_usage(const char *command, FILE *out);
+/* arg is --help or -h. */
+int cli_is_help(const char *arg);
+/* What a command's parser returns after printing its usage for --help / -h
+ * (not a wx_error code: main exits 0 on it). */
+#define CLI_HELP (-1)
+
+/* Parses argv[first..] into o; returns WX_OK, WX_EINPUT (message in err) or
+ * CLI_HELP. */
 int cli_parse(int argc, char **argv, int first, const char *command,
               struct cli_options *o, struct wx_error *err);
 

@@ -171,6 +171,8 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
     int rc;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
+        if (cli_is_help(a))
+            return cli_usage("check", stdout), CLI_HELP;
         if (!strcmp(a, "--json"))
             o->json = 1;
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))

@@ -39,6 +39,8 @@ static int parse(int argc, char **argv, int first, struct cycle_options *o, stru
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         const char *need = NULL;
+        if (cli_is_help(a))
+            return cli_usage("cycle-mean", stdout), CLI_HELP;
         if (!strcmp(a, "--min"))
             o->maximize = 0;
         else if (!strcmp(a, "--max"))

@@ -73,6 +73,8 @@ int cli_parse(int argc, char **argv, int first, const char *command,
         val = argv[++i];                                                               \
     } while (0)
 #define BAD_VALUE() return wx_fail(err, WX_EINPUT, NULL, 0, 0, "bad value '%s' for %s", val, a)
+        if (cli_is_help(a))
+            return cli_usage(command, stdout), CLI_HELP;
         if (!strcmp(a, "--backend")) {
             NEED_VALUE();
             o->backend_given = true;
@@ -261,7 +263,7 @@ static void warn_labels(const struct cli_options *o, const struct network *net)
 {
     struct net_lint l;
     struct wx_error e;
-    if (net_lint(net, &o->net, &l, &e) != WX_OK)
+    if (net_lint(net, o->net.rate, o->net.prob, &l, &e) != WX_OK)
         return; /* out of memory: the build will say so */
     const char *hidden = strtab_str(net->labels, net->hidden);
     if (l.hidden_like != UINT32_MAX) {

@@ -20,6 +20,8 @@ int cli_parse_standalone(int argc, char **argv, int first, const char *command,
     o->backend = CLI_BACKEND_AUTO;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
+        if (cli_is_help(a))
+            return cli_usage(command, stdout), CLI_HELP;
         if (!strcmp(a, "--json"))
             o->json = 1;
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))

@@ -25,12 +25,9 @@ static void special(struct net_lint_special *k, uint32_t id, uint8_t f)
     }
 }
 
-int net_lint(const struct network *net, const struct net_options *opt, struct net_lint *out,
+int net_lint(const struct network *net, bool rate_on, bool prob_on, struct net_lint *out,
              struct wx_error *err)
 {
-    static const struct net_options none;
-    if (!opt)
-        opt = &none;
     memset(out, 0, sizeof *out);
     out->hidden_like = UINT32_MAX;
     out->rate.blocked = out->rate.synced = out->prob.blocked = out->prob.synced = UINT32_MAX;
@@ -55,14 +52,14 @@ int net_lint(const struct network *net, const struct net_options *opt, struct ne
         if (id != UINT32_MAX && id != net->hidden && (flag[id] & (L_COMP | L_RESULT)))
             out->hidden_like = id;
     }
-    if (!opt->rate || !opt->prob)
+    if (!rate_on || !prob_on)
         for (uint32_t id = 0; id < n; id++) {
             if (id == net->hidden)
                 continue;
             const char *s = strtab_str(net->labels, id);
-            if (!opt->rate && net_stochastic_text(s, "rate"))
+            if (!rate_on && net_stochastic_text(s, "rate"))
                 special(&out->rate, id, flag[id]);
-            else if (!opt->prob && net_stochastic_text(s, "prob"))
+            else if (!prob_on && net_stochastic_text(s, "prob"))
                 special(&out->prob, id, flag[id]);
         }
     free(flag);

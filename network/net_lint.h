@@ -20,7 +20,6 @@
 #include <stdint.h>
 
 #include "network.h"
-#include "network_build.h"
 
 /* Labels of one kind that look stochastic while their option is off. */
 struct net_lint_special {
@@ -41,10 +40,11 @@ struct net_lint {
     struct net_lint_special prob;  /* "prob P" without opt->prob */
 };
 
-/* Fills *out for net built with opt (NULL: the defaults).  O(transitions +
+/* Fills *out for net built with the builder's --rate / --prob settings
+ * (rate_on, prob_on: such labels always interleave).  O(transitions +
  * participants + labels) time, one byte per label.  WX_OK, or WX_ELIMIT
  * when out of memory. */
-int net_lint(const struct network *net, const struct net_options *opt, struct net_lint *out,
+int net_lint(const struct network *net, bool rate_on, bool prob_on, struct net_lint *out,
              struct wx_error *err);
 
 #endif
