@@ -10,7 +10,11 @@ DEPS    := -MMD -MP
 THREADS := -pthread
 NVCC    ?= $(shell command -v nvcc 2>/dev/null)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
-NVARCH  ?= -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_90,code=compute_90
+# Only the command line may override the target (some hosts export NVARCH
+# with another meaning, e.g. the CPU architecture).
+ifneq ($(origin NVARCH),command line)
+  NVARCH := -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_90,code=compute_90
+endif
 NVFLAGS ?= -O3 -std=c++17 $(NVARCH) -Xcompiler -Wall -Xcompiler -Werror --expt-relaxed-constexpr
 
 B := build

@@ -129,8 +129,8 @@ expect_rc "exploration past its memory budget" 3 "$W" explore "$T/big.exp" --bac
 [ "$(cat "$T/keep/out.aut" "$T/keep/out.csr" "$T/keep/out.scc")" = "$(printf 'precious\nprecious\nprecious')" ] \
     && [ "$(ls -A "$T/keep" | wc -l)" -eq 3 ] && pass "failed run: existing outputs untouched, no temporary" \
     || fail "failed run: $(ls -lA "$T/keep")"
-expect_rc "explore --deadlock stops at a violation" 1 "$W" explore examples/philosophers/philosophers_n3.exp \
-    --backend cpu -q --deadlock --aut "$T/keep/out.aut"
+expect_rc "explore --deadlock --stop-at-first stops at a violation" 1 "$W" explore \
+    examples/philosophers/philosophers_n3.exp --backend cpu -q --deadlock --stop-at-first --aut "$T/keep/out.aut"
 [ "$(cat "$T/keep/out.aut")" = precious ] && [ "$(ls -A "$T/keep" | wc -l)" -eq 3 ] \
     && pass "violation: the existing --aut file untouched, no temporary" || fail "violation: $(ls -lA "$T/keep")"
 rm -rf "$T/keep"

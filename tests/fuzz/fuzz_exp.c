@@ -21,7 +21,7 @@
  */
 #include "fuzz_check.h"
 #include "network/network.h"
-#include "network/network_build.h"
+#include "parser/network_build.h"
 #include "parser/exp_ast.h"
 
 static const char *const COMPONENTS[][2] = {

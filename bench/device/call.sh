@@ -1,0 +1,64 @@
+#!/bin/bash
+# bench/device/call.sh -- one device call: build, then the named stages, in
+# order, on the lent GPU machine.  Every number in bench/RESULTS.md from this
+# session came from this script (the call's stages are named there).
+#
+#   bench/device/call.sh [--old OLD_TREE] [--seed N] STAGE...
+#
+# Build: the current tree with its GPU test programs (bench/gpu_test.sh
+# --build-only) and, with --old, OLD_TREE's bin/warpex (a source tree of the
+# version to compare with, e.g. `git archive fe333fa` unpacked with
+# build/gen/ beside it), both with all cores, in parallel.
+# Stages:
+#   tests        bench/gpu_test.sh --prebuilt --no-sanitizer (every GPU test program and CLI script)
+#   tests:LIST   the same with --only LIST
+#   san          compute-sanitizer memcheck, racecheck, synccheck on each program's --quick subset
+#   san:LIST     the same with --only LIST
+#   parity       bench/device/parity.sh OLD_TREE (needs --old)
+#   parity:LIST  the same with --only LIST (explore,scc,mec,vi,cm)
+#   scc          bench/bench_gpu_scc.sh (graphgen graphs, MEC random)
+#   cm           bench/bench_gpu_cyclemean.sh --quick
+#   vi           bench/bench_gpu_valiter.sh
+# Logs under $OUT (or bench/out/call); one summary line per stage last.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+unset NVARCH # some device hosts export it with another meaning
+export PATH=$PATH:/usr/local/cuda/bin
+LOG=${OUT:-bench/out/call}
+mkdir -p "$LOG"
+old=""; seed=$(date +%s); stages=()
+while [ $# -gt 0 ]; do
+    case $1 in
+    --old) old=$2; shift ;;
+    --seed) seed=$2; shift ;;
+    *) stages+=("$1") ;;
+    esac
+    shift
+done
+summary=()
+t0=$(date +%s)
+if [ -n "$old" ]; then
+    (make -C "$old" -j"$(nproc)" bin/warpex >"$LOG/build_old.log" 2>&1; echo $? >"$LOG/build_old.rc") &
+fi
+OUT=$LOG/build bash bench/gpu_test.sh --build-only >"$LOG/build_new.log" 2>&1 || { tail -30 "$LOG/build_new.log"; exit 1; }
+wait
+if [ -n "$old" ] && [ "$(cat "$LOG/build_old.rc")" != 0 ]; then tail -20 "$LOG/build_old.log"; exit 1; fi
+summary+=("build: $(( $(date +%s) - t0 )) s")
+for st in "${stages[@]}"; do
+    name=${st%%:*}; arg=""; [ "$name" != "$st" ] && arg=${st#*:}
+    ts=$(date +%s)
+    case $name in
+    tests) OUT=$LOG/tests bash bench/gpu_test.sh --prebuilt --no-sanitizer --seed "$seed" ${arg:+--only "$arg"} >"$LOG/tests.log" 2>&1 ;;
+    san) OUT=$LOG/san bash bench/gpu_test.sh --prebuilt --seed "$seed" ${arg:+--only "$arg"} >"$LOG/san.log" 2>&1 ;;
+    parity) OUT=$LOG/parity bash bench/device/parity.sh "$old" ${arg:+--only "$arg"} >"$LOG/parity.log" 2>&1 ;;
+    scc) OUT=$LOG/scc bash bench/bench_gpu_scc.sh >"$LOG/scc.log" 2>&1 ;;
+    cm) OUT=$LOG/cm bash bench/bench_gpu_cyclemean.sh --quick >"$LOG/cm.log" 2>&1 ;;
+    vi) OUT=$LOG/vi bash bench/bench_gpu_valiter.sh >"$LOG/vi.log" 2>&1 ;;
+    *) echo "unknown stage $st"; exit 2 ;;
+    esac
+    rc=$?
+    summary+=("$st: exit $rc, $(( $(date +%s) - ts )) s")
+    echo "==== $st (exit $rc) ===="; tail -40 "$LOG/$name.log"
+done
+echo; echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); seed $seed"
+printf '%s\n' "${summary[@]}"
