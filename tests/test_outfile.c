@@ -27,6 +27,13 @@
 #include "tests/check.h"
 #include "util/outfile.h"
 
+/* A symbolic link the test needs; failing to make it fails the test. */
+#define CHECK_SYMLINK(to, at_path)                                                                 \
+    do {                                                                                           \
+        if (symlink((to), (at_path)) != 0)                                                         \
+            check(0, "symlink %s -> %s: %s", (at_path), (to), strerror(errno));                   \
+    } while (0)
+
 static char dir[] = "/tmp/wx_test_outfile_XXXXXX";
 
 static const char *at(const char *name)
@@ -146,15 +153,15 @@ static void test_links(void)
     struct wx_error e;
     struct stat st;
     put(at("target.txt"), "old\n");
-    symlink("target.txt", at("link.txt"));
+    CHECK_SYMLINK("target.txt", at("link.txt"));
     check(write_text(at("link.txt"), 0, "via link\n", &e) == WX_OK, "symlink: write");
     check(lstat(at("link.txt"), &st) == 0 && S_ISLNK(st.st_mode) && !strcmp(get(at("target.txt")), "via link\n"),
           "symlink: the link survives, its target gets the content");
 
     /* a dangling relative chain: l1 -> sub/l2 -> ../fresh.txt (absent) */
     mkdir(at("sub"), 0755);
-    symlink("sub/l2", at("l1"));
-    symlink("../fresh.txt", at("sub/l2"));
+    CHECK_SYMLINK("sub/l2", at("l1"));
+    CHECK_SYMLINK("../fresh.txt", at("sub/l2"));
     check(write_text(at("l1"), 0, "fresh\n", &e) == WX_OK && !strcmp(get(at("fresh.txt")), "fresh\n"),
           "dangling symlink chain: the final target is created (%s)", e.msg);
     check(lstat(at("l1"), &st) == 0 && S_ISLNK(st.st_mode) && lstat(at("sub/l2"), &st) == 0 &&
@@ -188,7 +195,7 @@ static void test_devices(void)
           "full: the node survives a failed write");
 
     /* a symlink to a device: written in place through the link */
-    symlink("null", at("to_null"));
+    CHECK_SYMLINK("null", at("to_null"));
     check(write_text(at("to_null"), 0, "x\n", &e) == WX_OK && lstat(at("to_null"), &st) == 0 &&
               S_ISLNK(st.st_mode) && stat(at("null"), &st) == 0 && S_ISCHR(st.st_mode),
           "symlink to a device: link and device survive");
@@ -226,7 +233,7 @@ static void test_protect(void)
 {
     struct wx_error e;
     put(at("input.txt"), "input\n");
-    symlink("input.txt", at("input_link"));
+    CHECK_SYMLINK("input.txt", at("input_link"));
     check(outfile_protect(at("input.txt")) == 0 && outfile_protect(at("absent")) == 0, "protect");
     check(write_text(at("input.txt"), 0, "x", &e) == WX_EINPUT && strstr(e.msg, "input"),
           "an input is refused as output (%s)", e.msg);
