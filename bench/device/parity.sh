@@ -51,7 +51,7 @@ key() { grep -o "\"$2\": *[0-9.e+-]*" "$1" | head -1 | sed 's/.*: *//'; }
 # measure NAME KEY ARGS...: rounds of old/new alternating
 measure() {
     local name=$1 k=$2; shift 2
-    local tag=${name// /_}
+    local tag=${name//[^A-Za-z0-9._-]/_}
     : >"$LOG/$tag.old"; : >"$LOG/$tag.new"
     for r in $(seq "$rounds"); do
         for v in old new; do

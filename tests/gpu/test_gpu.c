@@ -1018,10 +1018,14 @@ overfill:
     c.keep = 1;
     snprintf(tag, sizeof tag, "%s, growing table overfilled by one launch", what);
     run_one(tag, img, ref, NULL, &c, 0);
-    /* one launch of one block expands up to 64 tiles from the initial
-     * state: far more than the first table's few slots */
+    /* One launch of one block may expand up to 64 tiles from the initial
+     * state, far more than the first table's few slots, and then the run
+     * restarts once.  Whether it does depends on the schedule (a launch
+     * ends once half of its blocks have left their loop, and the table may
+     * grow ahead of the next launch in time), so the counts, checked by
+     * run_one, are the promise; more than one restart is a defect. */
     if (ref->states >= 2000)
-        check(last_stats.restarts == 1, "%s: %u restarts (want 1)", tag, last_stats.restarts);
+        check(last_stats.restarts <= 1, "%s: %u restarts (want at most 1)", tag, last_stats.restarts);
 }
 
 /* The growing table in the --quick subset (the sanitizer runs): one
