@@ -300,6 +300,25 @@ static int csr_open(const char *path, FILE **f, uint64_t *size, char **mem,
     return WX_OK;
 }
 
+/* The format keeps each vertex's edges sorted by (label, target) without
+ * duplicates; readers of the graph rely on it. */
+static int check_segments_sorted(const struct csr *g, const char *path, struct wx_error *err)
+{
+    for (uint64_t v = 0; v < g->n_vertices; v++)
+        for (uint64_t e = g->offsets[v] + 1; e < g->offsets[v + 1]; e++) {
+            uint32_t la = g->labels ? g->labels[e - 1] : 0, lb = g->labels ? g->labels[e] : 0;
+            if (la > lb || (la == lb && g->targets[e - 1] >= g->targets[e]))
+                return wx_fail(err, WX_EINPUT, path, 0, 0,
+                               "vertex %llu: edges %llu and %llu are %s (the format keeps a "
+                               "vertex's edges sorted by label, then target)",
+                               (unsigned long long)v, (unsigned long long)(e - 1),
+                               (unsigned long long)e,
+                               la == lb && g->targets[e - 1] == g->targets[e] ? "duplicates"
+                                                                              : "out of order");
+        }
+    return WX_OK;
+}
+
 int csr_read(const char *path, struct csr *g, struct wx_error *err)
 {
     memset(g, 0, sizeof *g);
@@ -398,6 +417,7 @@ int csr_read(const char *path, struct csr *g, struct wx_error *err)
                          (unsigned long long)i);
             goto out;
         }
+    rc = check_segments_sorted(g, path, err);
 out:
     fclose(f);
     free(mem);

@@ -344,14 +344,17 @@ static int read_trew(struct scan *s, const struct mdp *m, double *out)
 }
 
 /* PRISM (4.7 and later) names the reward structure in a leading comment:
- * '# Reward structure "NAME"'.  Returns the name (malloc'ed), or NULL with
- * *oom clear when the file has no such line. */
-static char *reward_structure_name(const char *data, size_t len, int *oom)
+ * '# Reward structure "NAME"'.  Sets *out to the name (malloc'ed), or NULL
+ * when the file has no such line; a name with a control byte is refused, as
+ * it would reach the terminal and the JSON output. */
+static int reward_structure_name(const char *data, size_t len, const char *file, char **out,
+                                 struct wx_error *err)
 {
     static const char key[] = "# Reward structure \"";
     const char *p = data, *end = data + len;
-    *oom = 0;
-    while (p < end && *p == '#') {
+    int line = 1;
+    *out = NULL;
+    for (; p < end && *p == '#'; line++) {
         const char *le = memchr(p, '\n', (size_t)(end - p));
         if (!le)
             le = end;
@@ -361,64 +364,79 @@ static char *reward_structure_name(const char *data, size_t len, int *oom)
             while (q > b && q[-1] != '"')
                 q--;
             if (q > b + 1) {
-                char *name = strndup(b, (size_t)(q - 1 - b));
-                *oom = !name;
-                return name;
+                for (const char *c = b; c < q - 1; c++)
+                    if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                        return wx_fail(err, WX_EINPUT, file, line, (int)(c - p) + 1,
+                                       "control byte 0x%02x in the reward structure name",
+                                       (unsigned char)*c);
+                if (!(*out = strndup(b, (size_t)(q - 1 - b))))
+                    return wx_fail(err, WX_ELIMIT, file, 0, 0, "out of memory");
+                return WX_OK;
             }
         }
         p = le < end ? le + 1 : end;
     }
-    return NULL;
+    return WX_OK;
 }
 
 /* After a successful read: the file's structure name, if it has one,
  * replaces r->name. */
-static int take_name(const char *data, size_t len, const char *file, struct mdp_rewards *r,
-                     struct wx_error *err)
+static void take_name(struct mdp_rewards *r, char *title)
 {
-    int oom;
-    char *name = reward_structure_name(data, len, &oom);
-    if (oom)
-        return wx_fail(err, WX_ELIMIT, file, 0, 0, "out of memory");
-    if (name) {
+    if (title) {
         free(r->name);
-        r->name = name;
+        r->name = title;
     }
-    return WX_OK;
 }
 
 int mdp_srew_read_buffer(const char *data, size_t len, const char *name, const struct mdp *m,
                          struct mdp_rewards *r, struct wx_error *err)
 {
+    char *title;
+    int rc = reward_structure_name(data, len, name, &title, err);
+    if (rc != WX_OK)
+        return rc;
     double *v = calloc(m->n_states ? m->n_states : 1, sizeof *v);
-    if (!v)
+    if (!v) {
+        free(title);
         return wx_fail(err, WX_ELIMIT, name, 0, 0, "out of memory");
+    }
     struct scan s = {.name = name, .p = data, .end = data + len, .err = err};
-    int rc = read_srew(&s, m, v);
+    rc = read_srew(&s, m, v);
     if (rc != WX_OK) {
         free(v);
+        free(title);
         return rc;
     }
     free(r->state);
     r->state = v;
-    return take_name(data, len, name, r, err);
+    take_name(r, title);
+    return WX_OK;
 }
 
 int mdp_trew_read_buffer(const char *data, size_t len, const char *name, const struct mdp *m,
                          struct mdp_rewards *r, struct wx_error *err)
 {
+    char *title;
+    int rc = reward_structure_name(data, len, name, &title, err);
+    if (rc != WX_OK)
+        return rc;
     double *v = calloc(m->n_choices ? m->n_choices : 1, sizeof *v);
-    if (!v)
+    if (!v) {
+        free(title);
         return wx_fail(err, WX_ELIMIT, name, 0, 0, "out of memory");
+    }
     struct scan s = {.name = name, .p = data, .end = data + len, .err = err};
-    int rc = read_trew(&s, m, v);
+    rc = read_trew(&s, m, v);
     if (rc != WX_OK) {
         free(v);
+        free(title);
         return rc;
     }
     free(r->choice);
     r->choice = v;
-    return take_name(data, len, name, r, err);
+    take_name(r, title);
+    return WX_OK;
 }
 
 typedef int (*buffer_reader)(const char *, size_t, const char *, const struct mdp *,
@@ -518,6 +536,10 @@ static int read_sta(struct scan *s, struct mdp_sta *st, size_t len)
         if (s->c >= s->le || *s->c != '(' || s->le[-1] != ')')
             return scan_fail_here(s, WX_EINPUT, "the valuation '(...)'");
         size_t n = (size_t)(s->le - s->c);
+        const char *nul = memchr(s->c, 0, n);
+        if (nul)
+            return wx_fail(s->err, WX_EINPUT, s->name, scan_line(s), scan_col(s, nul),
+                           "NUL byte (0x00) in the valuation");
         memcpy(st->text + used, s->c, n);
         st->text[used + n] = 0;
         st->offset[next++] = used;

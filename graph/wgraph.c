@@ -120,7 +120,8 @@ int wgraph_parse_weight(const char *s, size_t len, int64_t *mant, unsigned *plac
         while (frac_start + (lead - 1) < frac_end && s[frac_start + (lead - 1)] == '0')
             lead++;
     }
-    if ((int_end - int_start) + (frac_end - frac_start) - lead > MAX_PLACES)
+    if ((int_end - int_start) + (frac_end - frac_start) - lead > MAX_PLACES ||
+        frac_end - frac_start > MAX_PLACES)
         return WX_ELIMIT;
     int64_t x = 0;
     for (size_t k = int_start; k < int_end; k++)
@@ -147,8 +148,8 @@ static int read_weight(struct scan *s, int64_t *mant, unsigned *places, int *col
     int rc = wgraph_parse_weight(at, (size_t)(s->c - at), mant, places);
     if (rc == WX_ELIMIT)
         return wx_fail(s->err, WX_ELIMIT, s->name, scan_line(s), *col,
-                       "weight '%.*s' has more than %d significant digits", (int)(s->c - at), at,
-                       MAX_PLACES);
+                       "weight '%.*s' has more than %d significant digits or decimal places",
+                       (int)(s->c - at), at, MAX_PLACES);
     if (rc != WX_OK)
         return scan_fail_at(s, at, WX_EINPUT, "a weight (an integer or decimal number)");
     return WX_OK;
@@ -430,7 +431,7 @@ int wgraph_label_weights(const struct strtab *names, const uint8_t *used, const 
                 rc = wx_fail(err, prc, name, 0, 0,
                              "label '%.200s': the capture of --weight is '%.*s', %s", text,
                              (int)(len > 60 ? 60 : len), g,
-                             prc == WX_ELIMIT ? "a number with more than 18 digits"
+                             prc == WX_ELIMIT ? "a number with more than 18 digits or decimal places"
                                               : "not an integer or decimal number");
         } else {
             lm[l] = dmant, lp[l] = dplaces;

@@ -100,7 +100,7 @@ int wgraph_from_csr(struct csr *g, const struct wgraph_options *o, struct wgraph
 /* Parses a WEIGHT ([+-]DIGITS[.DIGITS], whole string) into mantissa and
  * decimal places (trailing fractional zeros dropped): s == mant / 10^places.
  * Returns WX_OK or WX_EINPUT (not a number) / WX_ELIMIT (more than 18
- * significant digits). */
+ * significant digits or more than 18 decimal places). */
 int wgraph_parse_weight(const char *s, size_t len, int64_t *mant, unsigned *places);
 
 #endif

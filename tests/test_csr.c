@@ -88,6 +88,8 @@ int main(void)
             ok_build = 0;
             bad_seed = seed;
         } else if (csr_write(&g, path, &err) != WX_OK || csr_read(path, &h, &err) != WX_OK) {
+            if (ok_trip)
+                printf("seed %llu: %s\n", (unsigned long long)seed, err.msg);
             ok_trip = 0;
             bad_seed = seed;
         } else {
