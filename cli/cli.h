@@ -56,6 +56,9 @@ struct cli_options {
  * docs/tuning.md); all zero when none is set. */
 struct vi_gpu_tuning;
 void cli_vi_gpu_env(struct vi_gpu_tuning *t);
+/* Applies WARPEX_SCC_TUNING (when set and a GPU is usable) with
+ * scc_gpu_set_tuning; a bad value is WX_EINPUT. */
+int cli_scc_gpu_env(struct wx_error *err);
 
 /* cli/usage.c: prints the usage text of command (NULL: the overview of
  * warpex) on out; returns 0, or -1 for an unknown command. */

@@ -38,6 +38,10 @@ static int run_command(int argc, char **argv)
         puts("warpex " WARPEX_VERSION);
         return 0;
     }
+    if ((rc = cli_scc_gpu_env(&err)) != WX_OK) {
+        cli_print_error(&err);
+        return rc;
+    }
     if (!strcmp(cmd, "check")) { /* cli/cmd_check.c parses its own options */
         if ((rc = cmd_check(argc, argv, 2, &err)) == CLI_HELP)
             return 0;

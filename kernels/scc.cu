@@ -2747,20 +2747,26 @@ extern "C" int scc_gpu_tuning_parse(const char *spec, struct scc_gpu_tuning *t, 
     return WX_OK;
 }
 
+/* The process-wide strategy of scc_gpu_device (scc_gpu_set_tuning). */
+static struct scc_gpu_tuning process_tuning;
+static bool process_tuning_set;
+
+extern "C" void scc_gpu_set_tuning(const struct scc_gpu_tuning *t)
+{
+    process_tuning_set = t != NULL;
+    if (t)
+        process_tuning = *t;
+}
+
 extern "C" int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp,
                               struct scc_result *out, struct scc_gpu_stats *st_out,
                               struct wx_error *err)
 {
     struct scc_gpu_tuning t;
-    scc_gpu_tuning_default(&t);
-    const char *env = getenv("WARPEX_SCC_TUNING");
-    if (env && *env) {
-        int rc = scc_gpu_tuning_parse(env, &t, err);
-        if (rc != WX_OK) {
-            memset(out, 0, sizeof *out);
-            return rc;
-        }
-    }
+    if (process_tuning_set)
+        t = process_tuning;
+    else
+        scc_gpu_tuning_default(&t);
     return scc_gpu_device_tuned(dg, d_comp, out, st_out, &t, err);
 }
 

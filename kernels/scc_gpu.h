@@ -179,11 +179,13 @@ void scc_gpu_tuning_default(struct scc_gpu_tuning *t);
 /* Sets the fields named in spec, a comma-separated list of NAME=VALUE with
  * the field names above (e.g. "fb_rounds=4,residue=0"), leaving the others
  * as they are.  WX_EINPUT on an unknown name or a bad number.
- * scc_gpu_device (hence scc_gpu, `warpex scc`, `explore --scc`) applies the
- * environment variable WARPEX_SCC_TUNING this way over the defaults, so
- * that strategies can be measured through the CLI (a bad value is an
- * error, not ignored). */
+ * The CLI applies the environment variable WARPEX_SCC_TUNING this way over
+ * the defaults (cli/env_scc.c), so that strategies can be measured through
+ * the CLI (a bad value is an error, not ignored). */
 int scc_gpu_tuning_parse(const char *spec, struct scc_gpu_tuning *t, struct wx_error *err);
+/* The strategy scc_gpu_device (hence scc_gpu, MEC and cycle mean) uses from
+ * now on, for the whole process; NULL restores the defaults. */
+void scc_gpu_set_tuning(const struct scc_gpu_tuning *t);
 int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
                          struct scc_gpu_stats *st, const struct scc_gpu_tuning *t,
                          struct wx_error *err);

@@ -774,8 +774,8 @@ static void device_api(uint64_t seed)
     csr_free(&g);
 }
 
-/* scc_gpu_tuning_parse and the WARPEX_SCC_TUNING variable of scc_gpu_device
- * (bad specs fail loudly; a good one is applied). */
+/* scc_gpu_tuning_parse and scc_gpu_set_tuning (bad specs fail loudly; a
+ * good one is applied). */
 static void tuning_parse(uint64_t seed)
 {
     struct scc_gpu_tuning t;
@@ -804,17 +804,15 @@ static void tuning_parse(uint64_t seed)
         return;
     struct scc_result c, r;
     scc_cpu(&g, &c, &err);
-    setenv("WARPEX_SCC_TUNING", "residue=0,fb_rounds=bad", 1);
-    wx_error_clear(&err);
-    rc = scc_gpu(&g, &r, &err);
-    check(rc == WX_EINPUT, "WARPEX_SCC_TUNING with a bad value: scc_gpu fails (%s)", err.msg);
-    scc_result_free(&r);
-    setenv("WARPEX_SCC_TUNING", "residue=0,fb_rounds=0xffffffff", 1);
-    rc = scc_gpu(&g, &r, &err);
+    struct scc_gpu_tuning all;
+    scc_gpu_tuning_default(&all);
+    rc = scc_gpu_tuning_parse("residue=0,fb_rounds=0xffffffff", &all, &err);
+    scc_gpu_set_tuning(&all);
+    rc = rc == WX_OK ? scc_gpu(&g, &r, &err) : rc;
     check(rc == WX_OK && r.n_sccs == c.n_sccs && !memcmp(r.comp, c.comp, g.n_vertices * sizeof *r.comp),
-          "WARPEX_SCC_TUNING=residue=0,fb_rounds=all: scc_gpu equals Tarjan (%llu SCCs)",
+          "scc_gpu_set_tuning(residue=0,fb_rounds=all): scc_gpu equals Tarjan (%llu SCCs)",
           (unsigned long long)c.n_sccs);
-    unsetenv("WARPEX_SCC_TUNING");
+    scc_gpu_set_tuning(NULL);
     scc_result_free(&r);
     scc_result_free(&c);
     csr_free(&g);
