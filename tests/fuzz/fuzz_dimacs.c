@@ -14,10 +14,9 @@ static int p_line(const char *s, unsigned long long *n, unsigned long long *m)
     for (const char *l = s; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         if (l[0] != 'p' || (l[1] != ' ' && l[1] != '\t'))
             continue;
-        char name[64];
         if (sscanf(l, "p %llu %llu", n, m) == 2)
             return 1;
-        return sscanf(l, "p %63s %llu %llu", name, n, m) == 3;
+        return sscanf(l, "p %*s %llu %llu", n, m) == 2; /* a name of any length */
     }
     return 0;
 }
