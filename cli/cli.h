@@ -123,6 +123,13 @@ struct mdp_rewards;
 void cli_json_property_head(FILE *out, int first, const struct property *p,
                             const struct mdp_rewards *pr, int reward_index);
 
+/* The properties of `check` and `explore --prop`: those of FILE (--props;
+ * NULL: none) first, then one per text (--prop, located as "--prop" line
+ * i + 1), in one array *props of *n (prop_free_all frees it).  On failure
+ * nothing is left allocated (*props NULL, *n 0). */
+int cli_read_props(const char *file, const char *const *texts, int n_texts, struct property **props,
+                   size_t *n, struct wx_error *err);
+
 /* Records the run's input files (outfile_protect: no output may replace
  * one) and refuses, before any work, an output path that outfile_open
  * would refuse (outfile_check).  NULL entries are skipped. */

@@ -240,11 +240,37 @@ static void report_lts_text(const struct cli_options *o, const struct image *img
     }
 }
 
-static void report_json(const struct cli_options *o, const struct image *img,
-                        const struct network *net, const struct explore_result *r,
-                        const struct scc_result *scc, const char *scc_where, double scc_seconds,
-                        const struct lts_mecs *mecs, const struct cli_cycle *cyc,
-                        const struct lts_outcome *lts, int rc)
+/* One exploration of an LTS network: what explore_main sets up, runs,
+ * analyses and reports. */
+struct explore_run {
+    struct cli_options *o;
+    struct image img;
+    struct network net;
+    struct explore_options eo;
+    uint8_t *flags;                /* --action: 1 per matching label        */
+    enum explore_backend backend;
+    bool lts_checks;               /* --livelock or --reversible            */
+    bool keep_graph;               /* the outputs collect the graph in memory */
+    bool scc_on_gpu, device_only;  /* device_only: the graph stays there    */
+    struct outputs out;
+    struct explore_result res;
+    bool violated;                 /* a violation in a finished exploration */
+    /* the analyses of a complete exploration */
+    struct scc_result scc;
+    bool have_scc;
+    double scc_seconds;
+    const char *scc_where;
+    struct lts_mecs mecs;
+    bool have_mecs;
+    struct cli_cycle cyc;
+    bool have_cyc;
+    struct lts_outcome lts;
+};
+
+/* The opening of the JSON object: model, backend and the exploration's
+ * counts. */
+static void json_counts(const struct cli_options *o, const struct image *img,
+                        const struct explore_result *r)
 {
     printf("{\"model\": ");
     cli_json_string(stdout, o->input);
@@ -260,53 +286,80 @@ static void report_json(const struct cli_options *o, const struct image *img,
     else
         printf(", \"depth\": null");
     printf(", \"seconds\": %.6f, \"bytes\": %llu", r->seconds, (unsigned long long)r->bytes);
-    if (scc)
+}
+
+/* The fields of --scc, --cycle-mean and --mec (those that ran). */
+static void json_analyses(const struct explore_run *x)
+{
+    const struct cli_options *o = x->o;
+    const struct explore_result *r = &x->res;
+    if (x->have_scc && o->scc) {
+        const struct scc_result *scc = &x->scc;
         printf(", \"sccs\": %llu, \"trivial_sccs\": %llu, \"largest_scc\": %llu, \"bottom_sccs\": %llu",
                (unsigned long long)scc->n_sccs, (unsigned long long)scc->n_trivial,
                (unsigned long long)scc->largest, (unsigned long long)scc->n_bottom);
-    if (scc)
-        printf(", \"scc_backend\": \"%s\", \"scc_seconds\": %.6f", scc_where, scc_seconds);
-    if (cyc) {
+        printf(", \"scc_backend\": \"%s\", \"scc_seconds\": %.6f", x->scc_where, x->scc_seconds);
+    }
+    if (x->have_cyc) {
+        const struct cli_cycle *cyc = &x->cyc;
         printf(", \"cycle_mean\": ");
         cli_cycle_print(cyc, true);
         if (o->trace_states && r->vectors && cyc->r.best.has_cycle) {
             printf(", \"cycle_vectors\": [");
             for (uint64_t i = 0; i < cyc->r.cycle_len; i++) {
                 printf("%s", i ? ", " : "");
-                print_vector(stdout, img, net, r->vectors + (size_t)cyc->r.cycle[i] * img->words, 1);
+                print_vector(stdout, &x->img, &x->net, r->vectors + (size_t)cyc->r.cycle[i] * x->img.words,
+                             1);
             }
             printf("]");
         }
     }
-    if (mecs)
+    if (x->have_mecs) {
+        const struct lts_mecs *mecs = &x->mecs;
         printf(", \"mecs\": %llu, \"states_in_mecs\": %llu, \"transitions_in_mecs\": %llu, "
                "\"largest_mec\": %llu, \"singleton_mecs\": %llu",
                (unsigned long long)mecs->n_mecs, (unsigned long long)mecs->states_in_mecs,
                (unsigned long long)mecs->choices_in_mecs, (unsigned long long)mecs->largest,
                (unsigned long long)mecs->n_singletons);
-    json_lts(o, img, net, r, lts);
+    }
+}
+
+/* The explorer's --trace as JSON steps (the trace of a violation). */
+static void json_trace(const struct cli_options *o, const struct image *img,
+                       const struct network *net, const struct explore_result *r)
+{
+    printf(", \"trace\": [");
+    for (uint32_t i = 0; i <= r->trace.len && r->trace.states; i++) {
+        printf("%s{\"state\": %llu", i ? ", " : "", (unsigned long long)r->trace.states[i]);
+        if (i > 0) {
+            printf(", \"label\": ");
+            cli_json_string(stdout, strtab_str(img->labels, r->trace.labels[i - 1]));
+        }
+        if (o->trace_states && r->trace.vectors) {
+            printf(", \"vector\": ");
+            print_vector(stdout, img, net, r->trace.vectors + (size_t)i * img->words, 1);
+        }
+        printf("}");
+    }
+    printf("]");
+}
+
+static void report_json(const struct explore_run *x, int rc)
+{
+    const struct cli_options *o = x->o;
+    const struct explore_result *r = &x->res;
+    const struct lts_outcome *lts = &x->lts;
+    json_counts(o, &x->img, r);
+    json_analyses(x);
+    json_lts(o, &x->img, &x->net, r, lts);
     printf(", \"status\": \"%s\"", rc == WX_OK ? "ok" : rc == WX_EVIOLATION ? "violation"
                                    : rc == WX_ELIMIT ? "limit" : rc == WX_EINTERRUPT ? "interrupted"
                                    : "error");
     const char *v = violation_name(r->violation);
     if (v) {
         printf(", \"violation\": \"%s\"", v);
-        if (r->trace.labels || r->trace.len == 0) {
-            printf(", \"trace\": [");
-            for (uint32_t i = 0; i <= r->trace.len && r->trace.states; i++) {
-                printf("%s{\"state\": %llu", i ? ", " : "", (unsigned long long)r->trace.states[i]);
-                if (i > 0) {
-                    printf(", \"label\": ");
-                    cli_json_string(stdout, strtab_str(img->labels, r->trace.labels[i - 1]));
-                }
-                if (o->trace_states && r->trace.vectors) {
-                    printf(", \"vector\": ");
-                    print_vector(stdout, img, net, r->trace.vectors + (size_t)i * img->words, 1);
-                }
-                printf("}");
-            }
-            printf("]");
-        }
+        if (r->trace.labels || r->trace.len == 0)
+            json_trace(o, &x->img, &x->net, r);
     } else if (lts->checked && o->livelock && lts->lasso.found) {
         printf(", \"violation\": \"livelock\"");
     } else if (lts->checked && o->reversible && !lts->rev.reversible) {
@@ -385,242 +438,297 @@ static bool needs_whole_product(const struct cli_options *o)
            o->livelock || o->reversible;
 }
 
-static int explore_main(struct cli_options *o, struct wx_error *err)
+/* --mdp-out, --prop, --props and --reward on a network without a
+ * distribution. */
+static int refuse_mdp_options(const struct cli_options *o, struct wx_error *err)
 {
-    if (o->stop_at_first && !o->deadlock && !o->action)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--stop-at-first applies with --deadlock or --action");
-    struct image img;
-    struct network net;
-    int rc = cli_load_image(o, &img, &net, err);
+    if (!(o->mdp_out || o->n_props || o->props_file || o->n_rewards))
+        return WX_OK;
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                   "%s applies to probabilistic networks, and no component of %s has a "
+                   "distribution (for an LTS: --mec, or 'warpex check' on a PRISM model)",
+                   o->mdp_out     ? "--mdp-out"
+                   : o->props_file ? "--props"
+                   : o->n_props    ? "--prop"
+                                   : "--reward",
+                   o->input);
+}
+
+/* The explorer's options from the command line; --action's labels. */
+static int set_options(struct explore_run *x, struct wx_error *err)
+{
+    const struct cli_options *o = x->o;
+    struct explore_options *eo = &x->eo;
+    memset(eo, 0, sizeof *eo);
+    eo->threads = o->threads;
+    eo->memory_bytes = o->memory;
+    eo->stop_on_deadlock = o->deadlock;
+    eo->finish_after_violation = (o->deadlock || o->action) && needs_whole_product(o) && !o->stop_at_first;
+    eo->trace = o->trace;
+    /* --livelock / --reversible print vectors of arbitrary states by id. */
+    x->lts_checks = o->livelock || o->reversible;
+    eo->keep_vectors = (x->lts_checks || o->cycle_mean) && o->trace_states;
+    eo->gpu = o->gpu;
+    if (!o->quiet && !o->json) {
+        eo->progress = progress;
+        eo->progress_ctx = NULL;
+    }
+    if (!o->action)
+        return WX_OK;
+    uint32_t matched = 0;
+    int rc = match_actions(&x->img, o->action, &x->flags, &matched, err);
     if (rc != WX_OK)
         return rc;
-    if (img.probabilistic) { /* an MDP: cli/cmd_explore_mdp.c */
-        rc = cli_explore_mdp(o, &img, &net, err);
-        image_free(&img);
-        network_free(&net);
-        return rc;
-    }
-    if (o->mdp_out || o->n_props || o->props_file || o->n_rewards) {
-        image_free(&img);
-        network_free(&net);
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                       "%s applies to probabilistic networks, and no component of %s has a "
-                       "distribution (for an LTS: --mec, or 'warpex check' on a PRISM model)",
-                       o->mdp_out     ? "--mdp-out"
-                       : o->props_file ? "--props"
-                       : o->n_props    ? "--prop"
-                                       : "--reward",
-                       o->input);
-    }
+    if (matched == 0 && !o->quiet)
+        fprintf(stderr, "warpex: note: no label of the network matches '%s'\n", o->action);
+    eo->action_match = x->flags;
+    return WX_OK;
+}
 
-    struct explore_options eo;
-    memset(&eo, 0, sizeof eo);
-    eo.threads = o->threads;
-    eo.memory_bytes = o->memory;
-    eo.stop_on_deadlock = o->deadlock;
-    eo.finish_after_violation = (o->deadlock || o->action) && needs_whole_product(o) && !o->stop_at_first;
-    eo.trace = o->trace;
-    /* --livelock / --reversible print vectors of arbitrary states by id. */
-    bool lts_checks = o->livelock || o->reversible;
-    eo.keep_vectors = (lts_checks || o->cycle_mean) && o->trace_states;
-    eo.gpu = o->gpu;
-    if (!o->quiet && !o->json) {
-        eo.progress = progress;
-        eo.progress_ctx = NULL;
-    }
-    uint8_t *flags = NULL;
-    if (o->action) {
-        uint32_t matched = 0;
-        rc = match_actions(&img, o->action, &flags, &matched, err);
-        if (rc != WX_OK) {
-            image_free(&img);
-            network_free(&net);
-            return rc;
-        }
-        if (matched == 0 && !o->quiet)
-            fprintf(stderr, "warpex: note: no label of the network matches '%s'\n", o->action);
-        eo.action_match = flags;
-    }
-
-    enum explore_backend backend = o->backend;
+/* --backend auto: the GPU when one is usable. */
+static int choose_backend(struct explore_run *x, struct wx_error *err)
+{
+    const struct cli_options *o = x->o;
     char gpu_name[128];
-    if (backend == EXPLORE_AUTO) {
+    x->backend = o->backend;
+    if (x->backend == EXPLORE_AUTO) {
         if (gpu_available(gpu_name, sizeof gpu_name)) {
-            backend = EXPLORE_GPU;
+            x->backend = EXPLORE_GPU;
         } else {
-            backend = EXPLORE_CPU;
+            x->backend = EXPLORE_CPU;
             if (!o->quiet)
                 fprintf(stderr, "warpex: no GPU found; using the CPU backend\n");
         }
-    } else if (backend == EXPLORE_GPU && !gpu_available(gpu_name, sizeof gpu_name)) {
-        free(flags);
-        image_free(&img);
-        network_free(&net);
+    } else if (x->backend == EXPLORE_GPU && !gpu_available(gpu_name, sizeof gpu_name)) {
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "--backend gpu: no usable CUDA device (use --backend cpu)");
     }
+    return WX_OK;
+}
 
-    /* --scc, --livelock and --reversible analyse the explored graph, which
-     * the outputs module collects in memory when asked to keep it. */
-    if (o->cycle_mean && !o->weight) {
-        free(flags);
-        image_free(&img);
-        network_free(&net);
+/* Where the explored graph goes: --scc, --livelock and --reversible
+ * analyse it, which the outputs module collects in memory when asked to
+ * keep it; then the outputs are opened. */
+static int open_outputs(struct explore_run *x, struct wx_error *err)
+{
+    const struct cli_options *o = x->o;
+    if (o->cycle_mean && !o->weight)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "--cycle-mean needs --weight REGEX (its first capture group is a label's weight, "
                        "e.g. 'cost ([0-9]+)')");
-    }
-    bool keep_graph = o->scc || o->mec || lts_checks || o->cycle_mean;
+    x->keep_graph = o->scc || o->mec || x->lts_checks || o->cycle_mean;
     /* On the GPU the SCC decomposition runs on the GPU too.  When nothing
      * else needs the graph on the host (--mec, --livelock, --reversible and
      * the output files read it there), it never leaves the device: the
      * explorer hands its CSR straight to scc_gpu_device. */
-    const bool scc_on_gpu = backend == EXPLORE_GPU && scc_gpu_available();
-    const bool host_needs = o->mec || lts_checks || o->aut_out || o->csr_out;
-    const bool device_only = scc_on_gpu && (o->scc || o->cycle_mean) && !host_needs &&
-                             (!o->cycle_mean || cyclemean_gpu_available());
-    if (device_only) {
-        keep_graph = false;
-        eo.keep_device_graph = true;
+    x->scc_on_gpu = x->backend == EXPLORE_GPU && scc_gpu_available();
+    const bool host_needs = o->mec || x->lts_checks || o->aut_out || o->csr_out;
+    x->device_only = x->scc_on_gpu && (o->scc || o->cycle_mean) && !host_needs &&
+                     (!o->cycle_mean || cyclemean_gpu_available());
+    if (x->device_only) {
+        x->keep_graph = false;
+        x->eo.keep_device_graph = true;
     }
-    struct outputs out;
-    rc = outputs_open(&out, o, &img, keep_graph, err);
-    if (rc != WX_OK) {
-        free(flags);
-        image_free(&img);
-        network_free(&net);
-        return rc;
-    }
-    if (outputs_active(&out))
-        eo.sink = &out.sink;
+    int rc = outputs_open(&x->out, o, &x->img, x->keep_graph, err);
+    if (rc == WX_OK && outputs_active(&x->out))
+        x->eo.sink = &x->out.sink;
+    return rc;
+}
 
-    struct explore_result res;
-    memset(&res, 0, sizeof res);
-    /* During the exploration SIGINT / SIGTERM stop the explorer, which
-     * returns the partial counts (cli/signals.h); the outputs are then
-     * removed below. */
-    eo.cancel = cli_signals_flag();
+/* The exploration.  During it SIGINT / SIGTERM stop the explorer, which
+ * returns the partial counts (cli/signals.h); the outputs are then removed
+ * (analyse).  A violation of a finished exploration
+ * (finish_after_violation) still gets its outputs and analyses; exit 1 is
+ * set after them. */
+static int run_explorer(struct explore_run *x, struct wx_error *err)
+{
+    memset(&x->res, 0, sizeof x->res);
+    x->eo.cancel = cli_signals_flag();
     cli_signals_cooperate(true);
-    rc = explore_run(backend, &img, &eo, &res, err);
+    int rc = explore_run(x->backend, &x->img, &x->eo, &x->res, err);
     rc = cli_signals_end(rc, err);
     if (rc == WX_EINTERRUPT)
-        res.complete = false;
-    /* A violation of a finished exploration (finish_after_violation) still
-     * gets its outputs and analyses; exit 1 is set after them. */
-    const bool violated = rc == WX_OK && res.violation != VIOLATION_NONE;
-    if (violated && !res.complete)
+        x->res.complete = false;
+    x->violated = rc == WX_OK && x->res.violation != VIOLATION_NONE;
+    if (x->violated && !x->res.complete)
         rc = WX_EVIOLATION;
+    return rc;
+}
 
-    struct scc_result scc;
-    bool have_scc = false;
-    double scc_seconds = 0;
-    const char *scc_where = device_only ? "gpu (graph kept on the device)" : scc_on_gpu ? "gpu" : "cpu";
-    memset(&scc, 0, sizeof scc);
-    struct lts_outcome lts;
-    memset(&lts, 0, sizeof lts);
-    struct lts_mecs mecs;
-    bool have_mecs = false;
-    struct cli_cycle cyc;
-    bool have_cyc = false;
-    memset(&mecs, 0, sizeof mecs);
-    if (rc == WX_OK && res.complete) {
-        struct csr graph;
-        rc = outputs_finish(&out, res.states, keep_graph ? &graph : NULL, err);
-        double ts = wx_now();
-        if (rc == WX_OK && device_only) {
-            uint32_t *d_comp = NULL;
-            rc = scc_of_device_graph(&res.device_graph, o->scc_out != NULL, &scc, o->cycle_mean ? &d_comp : NULL,
-                                     err);
-            have_scc = rc == WX_OK;
-            if (rc == WX_OK && o->cycle_mean) {
-                rc = cli_cycle_of_device(&cyc, &res.device_graph, d_comp, &scc, img.labels, o->input, o->weight,
-                                         o->default_weight, o->cycle_mean == 2, err);
-                have_cyc = rc == WX_OK;
-            }
-            scc_gpu_ids_free(d_comp);
-        } else if (rc == WX_OK && (o->scc || o->mec)) {
-            rc = scc_on_gpu ? scc_gpu(&graph, &scc, err) : scc_cpu(&graph, &scc, err);
-            have_scc = rc == WX_OK;
+/* --scc (and --cycle-mean on a graph kept on the device): the SCCs, on the
+ * GPU when it explored. */
+static int run_scc(struct explore_run *x, struct csr *graph, struct wx_error *err)
+{
+    const struct cli_options *o = x->o;
+    int rc = WX_OK;
+    double ts = wx_now();
+    if (x->device_only) {
+        uint32_t *d_comp = NULL;
+        rc = scc_of_device_graph(&x->res.device_graph, o->scc_out != NULL, &x->scc,
+                                 o->cycle_mean ? &d_comp : NULL, err);
+        x->have_scc = rc == WX_OK;
+        if (rc == WX_OK && o->cycle_mean) {
+            rc = cli_cycle_of_device(&x->cyc, &x->res.device_graph, d_comp, &x->scc, x->img.labels,
+                                     o->input, o->weight, o->default_weight, o->cycle_mean == 2, err);
+            x->have_cyc = rc == WX_OK;
         }
-        scc_seconds = (wx_now() - ts);
-        explore_device_csr_free(&res.device_graph);
-        if (rc == WX_OK && o->scc_out)
-            rc = cli_write_ids(o->scc_out, scc.comp, scc.n_vertices, UINT32_MAX, err);
-        if (rc == WX_OK && o->mec) {
-            rc = lts_mecs_from_scc(&graph, &scc, &mecs, err);
-            have_mecs = rc == WX_OK;
-        }
-        if (rc == WX_OK && o->mec_out)
-            rc = cli_write_ids(o->mec_out, mecs.mec, graph.n_vertices, LTS_NO_MEC, err);
-        if (rc == WX_OK && o->livelock)
-            rc = lts_find_livelock(&graph, img.hidden, &lts.lasso, err);
-        if (rc == WX_OK && o->reversible)
-            rc = lts_check_reversible(&graph, graph.initial, &lts.rev, err);
-        lts.checked = rc == WX_OK && lts_checks;
-        const bool lts_violated =
-            lts.checked && ((o->livelock && lts.lasso.found) || (o->reversible && !lts.rev.reversible));
-        if (rc == WX_OK && o->cycle_mean && !device_only) {
-            /* last: it takes the graph over */
-            rc = cli_cycle_of_graph(&cyc, &graph, o->input, o->weight, o->default_weight, o->cycle_mean == 2,
-                                    backend == EXPLORE_GPU ? CLI_BACKEND_GPU : CLI_BACKEND_CPU, err);
-            have_cyc = rc == WX_OK;
-        }
-        if (keep_graph)
-            csr_free(&graph);
-        if (rc == WX_OK && (violated || lts_violated))
-            rc = WX_EVIOLATION;
-    } else {
-        outputs_abort(&out);
-        if ((o->aut_out || o->csr_out) && !o->quiet && rc == WX_EVIOLATION)
-            fprintf(stderr, "warpex: exploration stopped early; no output file written\n");
-        if ((o->scc || o->mec) && !o->quiet && rc == WX_EVIOLATION)
-            fprintf(stderr, "warpex: exploration stopped early; no SCC/MEC decomposition\n");
-        if (lts_checks && !o->quiet && rc == WX_EVIOLATION)
-            fprintf(stderr, "warpex: exploration stopped early; --livelock/--reversible not checked\n");
+        scc_gpu_ids_free(d_comp);
+    } else if (o->scc || o->mec) {
+        rc = x->scc_on_gpu ? scc_gpu(graph, &x->scc, err) : scc_cpu(graph, &x->scc, err);
+        x->have_scc = rc == WX_OK;
     }
+    x->scc_seconds = (wx_now() - ts);
+    explore_device_csr_free(&x->res.device_graph);
+    if (rc == WX_OK && o->scc_out)
+        rc = cli_write_ids(o->scc_out, x->scc.comp, x->scc.n_vertices, UINT32_MAX, err);
+    return rc;
+}
 
-    if (o->json) {
-        report_json(o, &img, &net, &res, have_scc && o->scc ? &scc : NULL, scc_where, scc_seconds,
-                    have_mecs ? &mecs : NULL, have_cyc ? &cyc : NULL, &lts, rc);
-    } else if (rc == WX_OK || rc == WX_EVIOLATION) {
-        report_text(o, &img, &res);
-        if (have_scc && o->scc)
-            report_scc_text(&scc, scc_where, scc_seconds);
-        if (have_mecs)
-            report_mec_text(&mecs);
-        if (have_cyc) {
-            cli_cycle_print(&cyc, false);
-            if (o->trace_states && res.vectors && cyc.r.best.has_cycle) {
-                printf("critical cycle states (component states as in their files):\n");
-                for (uint64_t i = 0; i < cyc.r.cycle_len; i++) {
-                    printf("  [state %u]  ", cyc.r.cycle[i]);
-                    print_vector(stdout, &img, &net, res.vectors + (size_t)cyc.r.cycle[i] * img.words, 0);
-                    printf("\n");
-                }
+/* The analyses of a complete exploration: SCCs, MECs, livelock,
+ * reversibility, cycle mean; WX_EVIOLATION when one of them (or the
+ * explorer) found a violation. */
+static int analyse(struct explore_run *x, struct wx_error *err)
+{
+    const struct cli_options *o = x->o;
+    struct lts_outcome *lts = &x->lts;
+    struct csr graph;
+    int rc = outputs_finish(&x->out, x->res.states, x->keep_graph ? &graph : NULL, err);
+    if (rc == WX_OK)
+        rc = run_scc(x, &graph, err);
+    else
+        explore_device_csr_free(&x->res.device_graph);
+    if (rc == WX_OK && o->mec) {
+        rc = lts_mecs_from_scc(&graph, &x->scc, &x->mecs, err);
+        x->have_mecs = rc == WX_OK;
+    }
+    if (rc == WX_OK && o->mec_out)
+        rc = cli_write_ids(o->mec_out, x->mecs.mec, graph.n_vertices, LTS_NO_MEC, err);
+    if (rc == WX_OK && o->livelock)
+        rc = lts_find_livelock(&graph, x->img.hidden, &lts->lasso, err);
+    if (rc == WX_OK && o->reversible)
+        rc = lts_check_reversible(&graph, graph.initial, &lts->rev, err);
+    lts->checked = rc == WX_OK && x->lts_checks;
+    const bool lts_violated =
+        lts->checked && ((o->livelock && lts->lasso.found) || (o->reversible && !lts->rev.reversible));
+    if (rc == WX_OK && o->cycle_mean && !x->device_only) {
+        /* last: it takes the graph over */
+        rc = cli_cycle_of_graph(&x->cyc, &graph, o->input, o->weight, o->default_weight, o->cycle_mean == 2,
+                                x->backend == EXPLORE_GPU ? CLI_BACKEND_GPU : CLI_BACKEND_CPU, err);
+        x->have_cyc = rc == WX_OK;
+    }
+    if (x->keep_graph)
+        csr_free(&graph);
+    if (rc == WX_OK && (x->violated || lts_violated))
+        rc = WX_EVIOLATION;
+    return rc;
+}
+
+/* An incomplete exploration: no output file, no analysis. */
+static void abandon(struct explore_run *x, int rc)
+{
+    const struct cli_options *o = x->o;
+    outputs_abort(&x->out);
+    if ((o->aut_out || o->csr_out) && !o->quiet && rc == WX_EVIOLATION)
+        fprintf(stderr, "warpex: exploration stopped early; no output file written\n");
+    if ((o->scc || o->mec) && !o->quiet && rc == WX_EVIOLATION)
+        fprintf(stderr, "warpex: exploration stopped early; no SCC/MEC decomposition\n");
+    if (x->lts_checks && !o->quiet && rc == WX_EVIOLATION)
+        fprintf(stderr, "warpex: exploration stopped early; --livelock/--reversible not checked\n");
+}
+
+/* The text report of an exploration that ended with WX_OK or
+ * WX_EVIOLATION. */
+static void report_all_text(const struct explore_run *x)
+{
+    const struct cli_options *o = x->o;
+    const struct explore_result *res = &x->res;
+    report_text(o, &x->img, res);
+    if (x->have_scc && o->scc)
+        report_scc_text(&x->scc, x->scc_where, x->scc_seconds);
+    if (x->have_mecs)
+        report_mec_text(&x->mecs);
+    if (x->have_cyc) {
+        const struct cli_cycle *cyc = &x->cyc;
+        cli_cycle_print(cyc, false);
+        if (o->trace_states && res->vectors && cyc->r.best.has_cycle) {
+            printf("critical cycle states (component states as in their files):\n");
+            for (uint64_t i = 0; i < cyc->r.cycle_len; i++) {
+                printf("  [state %u]  ", cyc->r.cycle[i]);
+                print_vector(stdout, &x->img, &x->net, res->vectors + (size_t)cyc->r.cycle[i] * x->img.words,
+                             0);
+                printf("\n");
             }
         }
-        if (res.violation != VIOLATION_NONE)
-            report_violation(o, &img, &net, &res);
-        else if (o->deadlock || o->action)
-            printf("result:       no violation: %s%s%s\n", o->deadlock ? "no deadlock" : "",
-                   o->deadlock && o->action ? ", " : "",
-                   o->action ? "no reachable transition matches the action" : "");
-        report_lts_text(o, &img, &net, &res, &lts);
-    } else if ((rc == WX_ELIMIT || rc == WX_EINTERRUPT) && res.states) {
+    }
+    if (res->violation != VIOLATION_NONE)
+        report_violation(o, &x->img, &x->net, res);
+    else if (o->deadlock || o->action)
+        printf("result:       no violation: %s%s%s\n", o->deadlock ? "no deadlock" : "",
+               o->deadlock && o->action ? ", " : "",
+               o->action ? "no reachable transition matches the action" : "");
+    report_lts_text(o, &x->img, &x->net, res, &x->lts);
+}
+
+static void report(const struct explore_run *x, int rc)
+{
+    const struct explore_result *res = &x->res;
+    if (x->o->json) {
+        report_json(x, rc);
+    } else if (rc == WX_OK || rc == WX_EVIOLATION) {
+        report_all_text(x);
+    } else if ((rc == WX_ELIMIT || rc == WX_EINTERRUPT) && res->states) {
         fprintf(stderr, "warpex: stopped after %llu states and %llu transitions (incomplete: "
                         "these are not the counts of the state space)\n",
-                (unsigned long long)res.states, (unsigned long long)res.transitions);
+                (unsigned long long)res->states, (unsigned long long)res->transitions);
     }
-    scc_result_free(&scc);
-    lts_mecs_free(&mecs);
-    if (have_cyc)
-        cli_cycle_free(&cyc);
-    lts_lasso_free(&lts.lasso);
-    lts_reversibility_free(&lts.rev);
-    explore_result_free(&res);
-    free(flags);
-    image_free(&img);
-    network_free(&net);
+}
+
+/* Explores x->img (an LTS network), analyses and reports. */
+static int explore_lts(struct explore_run *x, struct wx_error *err)
+{
+    int rc = refuse_mdp_options(x->o, err);
+    if (rc == WX_OK)
+        rc = set_options(x, err);
+    if (rc == WX_OK)
+        rc = choose_backend(x, err);
+    if (rc == WX_OK)
+        rc = open_outputs(x, err);
+    if (rc != WX_OK)
+        return rc;
+    x->scc_where = x->device_only ? "gpu (graph kept on the device)" : x->scc_on_gpu ? "gpu" : "cpu";
+    rc = run_explorer(x, err);
+    if (rc == WX_OK && x->res.complete)
+        rc = analyse(x, err);
+    else
+        abandon(x, rc);
+    report(x, rc);
+    scc_result_free(&x->scc);
+    lts_mecs_free(&x->mecs);
+    if (x->have_cyc)
+        cli_cycle_free(&x->cyc);
+    lts_lasso_free(&x->lts.lasso);
+    lts_reversibility_free(&x->lts.rev);
+    explore_result_free(&x->res);
+    return rc;
+}
+
+static int explore_main(struct cli_options *o, struct wx_error *err)
+{
+    if (o->stop_at_first && !o->deadlock && !o->action)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--stop-at-first applies with --deadlock or --action");
+    struct explore_run x;
+    memset(&x, 0, sizeof x);
+    x.o = o;
+    int rc = cli_load_image(o, &x.img, &x.net, err);
+    if (rc != WX_OK)
+        return rc;
+    if (x.img.probabilistic) /* an MDP: cli/cmd_explore_mdp.c */
+        rc = cli_explore_mdp(o, &x.img, &x.net, err);
+    else
+        rc = explore_lts(&x, err);
+    free(x.flags);
+    image_free(&x.img);
+    network_free(&x.net);
     return rc;
 }
 

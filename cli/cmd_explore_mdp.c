@@ -227,8 +227,94 @@ static void reward_items_free(struct reward_items *ri)
     memset(ri, 0, sizeof *ri);
 }
 
+/* The structure of a --reward item: NAME before the first ':' when that
+ * comes before eq (an empty NAME is the unnamed one), found or added
+ * (*model); *rx: where the item's REGEX starts. */
+static int reward_item_model(struct reward_items *ri, const char *spec, const char *eq, int line,
+                             int *unnamed, int *model, const char **rx, struct wx_error *err)
+{
+    const char *colon = strchr(spec, ':');
+    char *name = NULL;
+    *rx = spec;
+    if (colon && colon < eq) {
+        *rx = colon + 1;
+        if (colon > spec && !(name = strndup(spec, (size_t)(colon - spec))))
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+        if (name && !nameable(name)) {
+            free(name);
+            return wx_fail(err, WX_EINPUT, "--reward", line, 1,
+                           "a reward structure's name cannot hold '\"' or control bytes");
+        }
+    }
+    *model = name ? mdp_reward_models_find(&ri->rm, name) : *unnamed;
+    if (*model < 0) {
+        *model = mdp_reward_models_add(&ri->rm);
+        if (*model < 0) {
+            free(name);
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+        }
+        ri->rm.models[*model].name = name, name = NULL;
+        if (!ri->rm.models[*model].name)
+            *unnamed = *model;
+    }
+    free(name);
+    return WX_OK;
+}
+
+/* Compiles item i's REGEX (from rx up to eq) into ri->re[i]; it must match
+ * an action of the network. */
+static int reward_item_regex(struct reward_items *ri, size_t i, const char *spec, const char *rx,
+                             const char *eq, const struct image *img, struct wx_error *err)
+{
+    int line = (int)i + 1;
+    char *text = strndup(rx, (size_t)(eq - rx));
+    if (!text)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    int rc = *text ? regcomp(&ri->re[i], text, REG_EXTENDED | REG_NOSUB) : -1;
+    if (rc != 0) {
+        char msg[256] = "empty";
+        if (rc > 0)
+            regerror(rc, &ri->re[i], msg, sizeof msg);
+        free(text);
+        return wx_fail(err, WX_EINPUT, "--reward", line, (int)(rx - spec) + 1,
+                       "bad regular expression: %s", msg);
+    }
+    ri->n = i + 1; /* re[i] is compiled: reward_items_free frees it */
+    int hits = 0;
+    for (uint32_t l = 0; l < img->n_labels && !hits; l++)
+        hits = regexec(&ri->re[i], strtab_str(img->labels, l), 0, NULL, 0) == 0;
+    if (!hits)
+        rc = wx_fail(err, WX_EINPUT, "--reward", line, (int)(rx - spec) + 1,
+                     "'%s' matches no action of the network", text);
+    free(text);
+    return hits ? WX_OK : rc;
+}
+
 /* SPEC = [NAME:]REGEX=VALUE: NAME up to the first ':', VALUE after the
  * last '=' (so REGEX may hold both; an empty NAME is the unnamed one). */
+static int reward_item_parse(struct reward_items *ri, size_t i, const char *spec,
+                             const struct image *img, int *unnamed, struct wx_error *err)
+{
+    const char *eq = strrchr(spec, '='), *rx = spec;
+    int line = (int)i + 1, model = -1, rc;
+    if (!eq)
+        return wx_fail(err, WX_EINPUT, "--reward", line, 1,
+                       "'%s': expected [NAME:]REGEX=VALUE", spec);
+    char *end;
+    errno = 0;
+    double v = strtod(eq + 1, &end);
+    if (eq[1] == 0 || *end || errno || !isfinite(v) || v < 0)
+        return wx_fail(err, WX_EINPUT, "--reward", line, (int)(eq + 1 - spec) + 1,
+                       "'%s': the reward must be a finite number >= 0", eq + 1);
+    if ((rc = reward_item_model(ri, spec, eq, line, unnamed, &model, &rx, err)) != WX_OK ||
+        (rc = reward_item_regex(ri, i, spec, rx, eq, img, err)) != WX_OK)
+        return rc;
+    ri->value[i] = v;
+    ri->model[i] = model;
+    return WX_OK;
+}
+
+/* The --reward items of o, each with its structure. */
 static int reward_items_parse(const struct cli_options *o, const struct image *img,
                               struct reward_items *ri, struct wx_error *err)
 {
@@ -243,66 +329,9 @@ static int reward_items_parse(const struct cli_options *o, const struct image *i
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     int unnamed = -1;
     for (size_t i = 0; i < n; i++) {
-        const char *spec = o->rewards[i], *eq = strrchr(spec, '='), *colon = strchr(spec, ':');
-        int line = (int)i + 1;
-        if (!eq)
-            return wx_fail(err, WX_EINPUT, "--reward", line, 1,
-                           "'%s': expected [NAME:]REGEX=VALUE", spec);
-        char *end;
-        errno = 0;
-        double v = strtod(eq + 1, &end);
-        if (eq[1] == 0 || *end || errno || !isfinite(v) || v < 0)
-            return wx_fail(err, WX_EINPUT, "--reward", line, (int)(eq + 1 - spec) + 1,
-                           "'%s': the reward must be a finite number >= 0", eq + 1);
-        const char *rx = spec;
-        char *name = NULL;
-        if (colon && colon < eq) {
-            rx = colon + 1;
-            if (colon > spec && !(name = strndup(spec, (size_t)(colon - spec))))
-                return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-            if (name && !nameable(name)) {
-                free(name);
-                return wx_fail(err, WX_EINPUT, "--reward", line, 1,
-                               "a reward structure's name cannot hold '\"' or control bytes");
-            }
-        }
-        int model = name ? mdp_reward_models_find(&ri->rm, name) : unnamed;
-        if (model < 0) {
-            model = mdp_reward_models_add(&ri->rm);
-            if (model < 0) {
-                free(name);
-                return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-            }
-            ri->rm.models[model].name = name, name = NULL;
-            if (!ri->rm.models[model].name)
-                unnamed = model;
-        }
-        free(name);
-        char *text = strndup(rx, (size_t)(eq - rx));
-        if (!text)
-            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-        int rc = *text ? regcomp(&ri->re[i], text, REG_EXTENDED | REG_NOSUB) : -1;
-        if (rc != 0) {
-            char msg[256] = "empty";
-            if (rc > 0)
-                regerror(rc, &ri->re[i], msg, sizeof msg);
-            free(text);
-            return wx_fail(err, WX_EINPUT, "--reward", line, (int)(rx - spec) + 1,
-                           "bad regular expression: %s", msg);
-        }
-        ri->n = i + 1; /* re[i] is compiled: reward_items_free frees it */
-        int hits = 0;
-        for (uint32_t l = 0; l < img->n_labels && !hits; l++)
-            hits = regexec(&ri->re[i], strtab_str(img->labels, l), 0, NULL, 0) == 0;
-        if (!hits) {
-            int rc2 = wx_fail(err, WX_EINPUT, "--reward", line, (int)(rx - spec) + 1,
-                              "'%s' matches no action of the network", text);
-            free(text);
-            return rc2;
-        }
-        free(text);
-        ri->value[i] = v;
-        ri->model[i] = model;
+        int rc = reward_item_parse(ri, i, o->rewards[i], img, &unnamed, err);
+        if (rc != WX_OK)
+            return rc;
     }
     return WX_OK;
 }
@@ -446,10 +475,10 @@ static void json_double(double v)
         printf("%.17g", v);
 }
 
-int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct network *net,
-                    struct wx_error *err)
+/* The options that do not apply to a probabilistic network; the note
+ * that the MDP is explored on the CPU. */
+static int refuse_options(const struct cli_options *o, struct wx_error *err)
 {
-    (void)net;
     if (o->deadlock)
         return refuse("--deadlock (use --prop 'Pmax=? [ F \"deadlock\" ]')", err);
     if (o->action)
@@ -470,207 +499,267 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
                        "use --backend cpu");
     if (o->backend == EXPLORE_AUTO && !o->quiet)
         fprintf(stderr, "warpex: probabilistic network: exploring the MDP on the CPU\n");
+    return WX_OK;
+}
 
-    /* the properties first: a typo should not wait for the exploration */
-    struct property *props = NULL;
-    size_t n_props = 0, n_file = 0;
+/* One exploration of a probabilistic network and the check of its
+ * properties: what cli_explore_mdp's steps share. */
+struct mdp_run {
+    const struct cli_options *o;
+    const struct image *img;
+    const char *bk;                /* the backend's name: "seq" or "cpu"      */
+    struct property *props;
+    size_t n_props;
+    int *reward_of;                /* per property: its reward structure      */
+    struct reward_items ri;
     struct mdp_explore_result r;
     struct mdp_labels labels;
-    struct reward_items ri;
-    uint8_t *initial = NULL, *tmp = NULL;
-    int *reward_of = NULL;
-    memset(&r, 0, sizeof r);
-    memset(&ri, 0, sizeof ri);
-    memset(&labels, 0, sizeof labels);
-    int rc = WX_OK;
-    if (o->props_file && (rc = prop_read_file(o->props_file, &props, &n_file, err)) != WX_OK)
-        return rc;
-    n_props = n_file + (size_t)o->n_props;
-    struct property *np = realloc(props, (n_props ? n_props : 1) * sizeof *np);
-    if (!np) {
-        prop_free_all(props, n_file);
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-    }
-    props = np;
-    for (int i = 0; i < o->n_props; i++)
-        if ((rc = prop_parse(o->props[i], "--prop", i + 1, &props[n_file + (size_t)i], err)) != WX_OK) {
-            n_props = n_file + (size_t)i;
-            goto out;
-        }
-    if ((rc = reward_items_parse(o, img, &ri, err)) != WX_OK)
-        goto out;
-    if (n_props && !(reward_of = calloc(n_props, sizeof *reward_of))) {
-        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-        goto out;
-    }
-    for (size_t i = 0; i < n_props; i++) {
-        if (props[i].kind >= PROP_RMIN && !ri.rm.n) {
-            rc = wx_fail(err, WX_EINPUT, props[i].file, props[i].line, 1,
-                         "%s: an explored network has rewards only through --reward "
-                         "[NAME:]REGEX=VALUE", props[i].text);
-            goto out;
-        }
-        if ((rc = prop_reward_model(&props[i], &ri.rm, &reward_of[i], err)) != WX_OK)
-            goto out;
-    }
+    uint8_t *initial, *tmp;        /* per state: initial (state 0); scratch   */
+    bool gpu_vi;                   /* the properties are solved on the GPU    */
+};
 
+/* The properties and the --reward items, before the exploration (a typo
+ * should not wait for it); every reward property names a structure. */
+static int read_properties(struct mdp_run *x, struct wx_error *err)
+{
+    const struct cli_options *o = x->o;
+    int rc = cli_read_props(o->props_file, o->props, o->n_props, &x->props, &x->n_props, err);
+    if (rc != WX_OK || (rc = reward_items_parse(o, x->img, &x->ri, err)) != WX_OK)
+        return rc;
+    if (x->n_props && !(x->reward_of = calloc(x->n_props, sizeof *x->reward_of)))
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    for (size_t i = 0; i < x->n_props; i++) {
+        const struct property *p = &x->props[i];
+        if (p->kind >= PROP_RMIN && !x->ri.rm.n)
+            return wx_fail(err, WX_EINPUT, p->file, p->line, 1,
+                           "%s: an explored network has rewards only through --reward "
+                           "[NAME:]REGEX=VALUE", p->text);
+        if ((rc = prop_reward_model(p, &x->ri.rm, &x->reward_of[i], err)) != WX_OK)
+            return rc;
+    }
+    return WX_OK;
+}
+
+/* The exploration; after a failure the partial counts (JSON, or a note on
+ * stderr for a limit or an interrupt). */
+static int run_explorer(struct mdp_run *x, struct wx_error *err)
+{
+    const struct cli_options *o = x->o;
+    const struct mdp *m = &x->r.mdp;
     struct explore_options eo;
     memset(&eo, 0, sizeof eo);
     eo.memory_bytes = o->memory;
     eo.threads = o->backend == EXPLORE_SEQ ? 1 : o->threads;
-    const char *bk = o->backend == EXPLORE_SEQ ? "seq" : "cpu";
     if (!o->quiet && !o->json)
         eo.progress = progress;
     eo.cancel = cli_signals_flag();
     cli_signals_cooperate(true);
-    rc = explore_mdp(img, &eo, o->aut_out != NULL, &r, err);
+    int rc = explore_mdp(x->img, &eo, o->aut_out != NULL, &x->r, err);
     rc = cli_signals_end(rc, err);
-    if (rc != WX_OK) {
-        if (o->json) {
-            printf("{\"model\": ");
-            cli_json_string(stdout, o->input);
-            printf(", \"probabilistic\": true, \"backend\": \"%s\", \"complete\": false, "
-                   "\"states\": %llu, \"choices\": %llu, \"transitions\": %llu, \"status\": \"%s\"}\n",
-                   bk, (unsigned long long)r.mdp.n_states, (unsigned long long)r.mdp.n_choices,
-                   (unsigned long long)r.mdp.n_entries,
-                   rc == WX_ELIMIT ? "limit" : rc == WX_EINTERRUPT ? "interrupted" : "error");
-        }
-        if ((rc == WX_ELIMIT || rc == WX_EINTERRUPT) && r.mdp.n_states && !o->quiet)
-            fprintf(stderr, "warpex: stopped after %llu states and %llu choices (incomplete: "
-                            "these are not the counts of the MDP)\n",
-                    (unsigned long long)r.mdp.n_states, (unsigned long long)r.mdp.n_choices);
-        goto out;
-    }
-    const struct mdp *m = &r.mdp;
-    uint32_t skipped = 0;
-    if ((rc = reward_fill(img, &r, &ri, err)) != WX_OK)
-        goto out;
-    if ((rc = build_labels(img, &r, &labels, &skipped, err)) != WX_OK)
-        goto out;
-    if (skipped && !o->quiet)
-        fprintf(stderr, "warpex: note: %u action name%s cannot be atomic propositions (a '\"' or "
-                        "control byte, or the reserved \"init\"/\"deadlock\")\n",
-                skipped, skipped == 1 ? "" : "s");
-    initial = calloc(m->n_states ? m->n_states : 1, 1);
-    tmp = malloc(m->n_states ? m->n_states : 1);
-    if (!initial || !tmp) {
-        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-        goto out;
-    }
-    initial[0] = 1;
-    for (size_t i = 0; i < n_props && rc == WX_OK; i++) { /* every label exists */
-        rc = prop_eval(&props[i], props[i].phi2, m, &labels, initial, tmp, err);
-        if (rc == WX_OK && props[i].phi1)
-            rc = prop_eval(&props[i], props[i].phi1, m, &labels, initial, tmp, err);
-    }
-    if (rc != WX_OK)
-        goto out;
-
-    if (o->mdp_out && (rc = write_mdp_files(o->mdp_out, img, &r, &labels, &ri.rm, err)) != WX_OK)
-        goto out;
-
-    if (o->aut_out && (rc = write_aut(o->aut_out, img, &r, err)) != WX_OK)
-        goto out;
-
-    bool gpu_vi = o->backend == EXPLORE_AUTO && n_props && valiter_gpu_available();
+    if (rc == WX_OK)
+        return rc;
     if (o->json) {
         printf("{\"model\": ");
         cli_json_string(stdout, o->input);
-        printf(", \"probabilistic\": true, \"backend\": \"%s\", \"threads\": %u, \"components\": %u, "
-               "\"words_per_state\": %u, \"complete\": true, \"states\": %llu, \"choices\": %llu, "
-               "\"transitions\": %llu, \"deadlocks\": %llu, \"depth\": %u, \"fresh_initial\": %s, "
-               "\"seconds\": %.6f, \"bytes\": %llu, \"status\": \"ok\"",
-               bk, r.threads, img->n_comps, img->words, (unsigned long long)m->n_states,
-               (unsigned long long)m->n_choices, (unsigned long long)m->n_entries,
-               (unsigned long long)r.deadlocks, r.depth, r.fresh_initial ? "true" : "false",
-               r.seconds, (unsigned long long)r.bytes);
-        if (n_props)
-            printf(", \"check_backend\": \"%s\", \"epsilon\": %g, \"properties\": [",
-                   gpu_vi ? "gpu" : "cpu", o->epsilon > 0 ? o->epsilon : 1e-6);
-    } else {
-        printf("model:        %s (%u component%s, %u word%s per state; probabilistic: an MDP)\n",
-               o->input, img->n_comps, img->n_comps == 1 ? "" : "s", img->words,
-               img->words == 1 ? "" : "s");
-        printf("backend:      %s (MDP explorer, CPU, %u thread%s)\n", bk, r.threads,
-               r.threads == 1 ? "" : "s");
-        printf("states:       %llu%s\n", (unsigned long long)m->n_states,
-               r.fresh_initial ? " (state 0 precedes the initial distribution)" : "");
-        printf("choices:      %llu\n", (unsigned long long)m->n_choices);
-        printf("transitions:  %llu (choice entries: target and probability)\n",
-               (unsigned long long)m->n_entries);
-        printf("deadlocks:    %llu\n", (unsigned long long)r.deadlocks);
-        printf("BFS depth:    %u\n", r.depth);
-        printf("time:         %.3f s\n", r.seconds);
-        if (m->n_states)
-            printf("memory:       %.1f MiB\n", r.bytes / 1048576.0);
-        if (o->mdp_out) {
-            printf("MDP written:  %s.tra, %s.lab", o->mdp_out, o->mdp_out);
-            if (ri.rm.n == 1)
-                printf(", %s.trew", o->mdp_out);
-            else if (ri.rm.n)
-                printf(", %s1.trew ... %s%zu.trew", o->mdp_out, o->mdp_out, ri.rm.n);
-            putchar('\n');
-        }
-        if (o->aut_out)
-            printf("MDP written:  %s (probabilistic .aut)\n", o->aut_out);
+        printf(", \"probabilistic\": true, \"backend\": \"%s\", \"complete\": false, "
+               "\"states\": %llu, \"choices\": %llu, \"transitions\": %llu, \"status\": \"%s\"}\n",
+               x->bk, (unsigned long long)m->n_states, (unsigned long long)m->n_choices,
+               (unsigned long long)m->n_entries,
+               rc == WX_ELIMIT ? "limit" : rc == WX_EINTERRUPT ? "interrupted" : "error");
     }
-    fflush(stdout);
+    if ((rc == WX_ELIMIT || rc == WX_EINTERRUPT) && m->n_states && !o->quiet)
+        fprintf(stderr, "warpex: stopped after %llu states and %llu choices (incomplete: "
+                        "these are not the counts of the MDP)\n",
+                (unsigned long long)m->n_states, (unsigned long long)m->n_choices);
+    return rc;
+}
 
+/* The explored MDP's rewards and atomic propositions; every label of
+ * every property exists. */
+static int label_mdp(struct mdp_run *x, struct wx_error *err)
+{
+    const struct mdp *m = &x->r.mdp;
+    uint32_t skipped = 0;
+    int rc = reward_fill(x->img, &x->r, &x->ri, err);
+    if (rc != WX_OK || (rc = build_labels(x->img, &x->r, &x->labels, &skipped, err)) != WX_OK)
+        return rc;
+    if (skipped && !x->o->quiet)
+        fprintf(stderr, "warpex: note: %u action name%s cannot be atomic propositions (a '\"' or "
+                        "control byte, or the reserved \"init\"/\"deadlock\")\n",
+                skipped, skipped == 1 ? "" : "s");
+    x->initial = calloc(m->n_states ? m->n_states : 1, 1);
+    x->tmp = malloc(m->n_states ? m->n_states : 1);
+    if (!x->initial || !x->tmp)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    x->initial[0] = 1;
+    for (size_t i = 0; i < x->n_props && rc == WX_OK; i++) {
+        const struct property *p = &x->props[i];
+        rc = prop_eval(p, p->phi2, m, &x->labels, x->initial, x->tmp, err);
+        if (rc == WX_OK && p->phi1)
+            rc = prop_eval(p, p->phi1, m, &x->labels, x->initial, x->tmp, err);
+    }
+    return rc;
+}
+
+static void json_header(const struct mdp_run *x)
+{
+    const struct cli_options *o = x->o;
+    const struct image *img = x->img;
+    const struct mdp *m = &x->r.mdp;
+    printf("{\"model\": ");
+    cli_json_string(stdout, o->input);
+    printf(", \"probabilistic\": true, \"backend\": \"%s\", \"threads\": %u, \"components\": %u, "
+           "\"words_per_state\": %u, \"complete\": true, \"states\": %llu, \"choices\": %llu, "
+           "\"transitions\": %llu, \"deadlocks\": %llu, \"depth\": %u, \"fresh_initial\": %s, "
+           "\"seconds\": %.6f, \"bytes\": %llu, \"status\": \"ok\"",
+           x->bk, x->r.threads, img->n_comps, img->words, (unsigned long long)m->n_states,
+           (unsigned long long)m->n_choices, (unsigned long long)m->n_entries,
+           (unsigned long long)x->r.deadlocks, x->r.depth, x->r.fresh_initial ? "true" : "false",
+           x->r.seconds, (unsigned long long)x->r.bytes);
+    if (x->n_props)
+        printf(", \"check_backend\": \"%s\", \"epsilon\": %g, \"properties\": [",
+               x->gpu_vi ? "gpu" : "cpu", o->epsilon > 0 ? o->epsilon : 1e-6);
+}
+
+static void text_header(const struct mdp_run *x)
+{
+    const struct cli_options *o = x->o;
+    const struct image *img = x->img;
+    const struct mdp *m = &x->r.mdp;
+    printf("model:        %s (%u component%s, %u word%s per state; probabilistic: an MDP)\n",
+           o->input, img->n_comps, img->n_comps == 1 ? "" : "s", img->words,
+           img->words == 1 ? "" : "s");
+    printf("backend:      %s (MDP explorer, CPU, %u thread%s)\n", x->bk, x->r.threads,
+           x->r.threads == 1 ? "" : "s");
+    printf("states:       %llu%s\n", (unsigned long long)m->n_states,
+           x->r.fresh_initial ? " (state 0 precedes the initial distribution)" : "");
+    printf("choices:      %llu\n", (unsigned long long)m->n_choices);
+    printf("transitions:  %llu (choice entries: target and probability)\n",
+           (unsigned long long)m->n_entries);
+    printf("deadlocks:    %llu\n", (unsigned long long)x->r.deadlocks);
+    printf("BFS depth:    %u\n", x->r.depth);
+    printf("time:         %.3f s\n", x->r.seconds);
+    if (m->n_states)
+        printf("memory:       %.1f MiB\n", x->r.bytes / 1048576.0);
+    if (o->mdp_out) {
+        printf("MDP written:  %s.tra, %s.lab", o->mdp_out, o->mdp_out);
+        if (x->ri.rm.n == 1)
+            printf(", %s.trew", o->mdp_out);
+        else if (x->ri.rm.n)
+            printf(", %s1.trew ... %s%zu.trew", o->mdp_out, o->mdp_out, x->ri.rm.n);
+        putchar('\n');
+    }
+    if (o->aut_out)
+        printf("MDP written:  %s (probabilistic .aut)\n", o->aut_out);
+}
+
+/* Property i's value at the initial state: a JSON element or a text
+ * block. */
+static void print_property(const struct mdp_run *x, size_t i, const struct mdp_rewards *pr,
+                           const struct mdpcheck_result *cr, double epsilon)
+{
+    const struct property *p = &x->props[i];
+    double lo = cr->lo[0], hi = cr->hi[0];
+    if (x->o->json) {
+        cli_json_property_head(stdout, i == 0, p, pr, pr ? x->reward_of[i] : 0);
+        printf(", \"value\": ");
+        json_double(0.5 * (lo + hi));
+        printf(", \"lo\": ");
+        json_double(lo);
+        printf(", \"hi\": ");
+        json_double(hi);
+        printf(", \"iterations\": %llu, \"maybe_states\": %llu", (unsigned long long)cr->iterations,
+               (unsigned long long)cr->n_maybe);
+        putchar('}');
+        return;
+    }
+    printf("\nproperty %zu%s%s%s: %s\n", i + 1, p->name ? " \"" : "", p->name ? p->name : "",
+           p->name ? "\"" : "", p->text);
+    printf("  result: %.12g in [%.12g, %.12g] at the initial state\n", 0.5 * (lo + hi), lo, hi);
+    printf("  states: %llu target, %llu yes, %llu no, %llu maybe; iterations %llu (%s, "
+           "interval iteration, epsilon %g)\n",
+           (unsigned long long)cr->n_target, (unsigned long long)cr->n_yes,
+           (unsigned long long)cr->n_no, (unsigned long long)cr->n_maybe,
+           (unsigned long long)cr->iterations, x->gpu_vi ? "gpu" : "cpu", epsilon);
+    if (pr)
+        printf("  rewards: structure %d%s%s%s (action rewards); %llu state%s of infinite "
+               "expected reward\n",
+               x->reward_of[i] + 1, pr->name ? " \"" : "", pr->name ? pr->name : "",
+               pr->name ? "\"" : "", (unsigned long long)cr->n_infinite,
+               cr->n_infinite == 1 ? "" : "s");
+}
+
+/* Every property checked on the MDP in memory (interval iteration), and
+ * printed; the JSON object closed. */
+static int check_properties(struct mdp_run *x, struct wx_error *err)
+{
+    const struct cli_options *o = x->o;
     struct mdpcheck_options mo = {.sound = 1, .solver = VI_JACOBI,
                                   .epsilon = o->epsilon > 0 ? o->epsilon : 1e-6,
                                   .max_iterations = 1000000};
     cli_vi_gpu_env(&mo.vi_gpu);
-    if (gpu_vi) {
+    if (x->gpu_vi) {
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
     }
-    for (size_t i = 0; i < n_props; i++) {
-        struct property *p = &props[i];
+    for (size_t i = 0; i < x->n_props; i++) {
+        struct property *p = &x->props[i];
         struct mdpcheck_result cr;
-        const struct mdp_rewards *pr = p->kind >= PROP_RMIN ? &ri.rm.models[reward_of[i]] : NULL;
-        rc = mdpcheck_run(m, &labels, pr, initial, p, &mo, &cr, err);
+        const struct mdp_rewards *pr = p->kind >= PROP_RMIN ? &x->ri.rm.models[x->reward_of[i]] : NULL;
+        int rc = mdpcheck_run(&x->r.mdp, &x->labels, pr, x->initial, p, &mo, &cr, err);
         if (rc != WX_OK) {
             if (o->json)
                 printf("]}\n");
-            goto out;
+            return rc;
         }
-        double lo = cr.lo[0], hi = cr.hi[0];
-        if (o->json) {
-            cli_json_property_head(stdout, i == 0, p, pr, pr ? reward_of[i] : 0);
-            printf(", \"value\": ");
-            json_double(0.5 * (lo + hi));
-            printf(", \"lo\": ");
-            json_double(lo);
-            printf(", \"hi\": ");
-            json_double(hi);
-            printf(", \"iterations\": %llu, \"maybe_states\": %llu", (unsigned long long)cr.iterations,
-                   (unsigned long long)cr.n_maybe);
-            putchar('}');
-        } else {
-            printf("\nproperty %zu%s%s%s: %s\n", i + 1, p->name ? " \"" : "", p->name ? p->name : "",
-                   p->name ? "\"" : "", p->text);
-            printf("  result: %.12g in [%.12g, %.12g] at the initial state\n", 0.5 * (lo + hi), lo, hi);
-            printf("  states: %llu target, %llu yes, %llu no, %llu maybe; iterations %llu (%s, "
-                   "interval iteration, epsilon %g)\n",
-                   (unsigned long long)cr.n_target, (unsigned long long)cr.n_yes,
-                   (unsigned long long)cr.n_no, (unsigned long long)cr.n_maybe,
-                   (unsigned long long)cr.iterations, gpu_vi ? "gpu" : "cpu", mo.epsilon);
-            if (pr)
-                printf("  rewards: structure %d%s%s%s (action rewards); %llu state%s of infinite "
-                       "expected reward\n",
-                       reward_of[i] + 1, pr->name ? " \"" : "", pr->name ? pr->name : "",
-                       pr->name ? "\"" : "", (unsigned long long)cr.n_infinite,
-                       cr.n_infinite == 1 ? "" : "s");
-        }
+        print_property(x, i, pr, &cr, mo.epsilon);
         mdpcheck_result_free(&cr);
     }
     if (o->json)
-        printf("%s}\n", n_props ? "]" : "");
-out:
-    free(initial), free(tmp), free(reward_of);
-    reward_items_free(&ri);
-    mdp_labels_free(&labels);
-    mdp_explore_result_free(&r);
-    prop_free_all(props, n_props);
+        printf("%s}\n", x->n_props ? "]" : "");
+    return WX_OK;
+}
+
+/* The steps after the refusals: properties, exploration, labels, the
+ * output files, the report and the properties' values. */
+static int explore_and_check(struct mdp_run *x, struct wx_error *err)
+{
+    const struct cli_options *o = x->o;
+    int rc;
+    if ((rc = read_properties(x, err)) != WX_OK || (rc = run_explorer(x, err)) != WX_OK ||
+        (rc = label_mdp(x, err)) != WX_OK)
+        return rc;
+    if (o->mdp_out &&
+        (rc = write_mdp_files(o->mdp_out, x->img, &x->r, &x->labels, &x->ri.rm, err)) != WX_OK)
+        return rc;
+    if (o->aut_out && (rc = write_aut(o->aut_out, x->img, &x->r, err)) != WX_OK)
+        return rc;
+    x->gpu_vi = o->backend == EXPLORE_AUTO && x->n_props && valiter_gpu_available();
+    if (o->json)
+        json_header(x);
+    else
+        text_header(x);
+    fflush(stdout);
+    return check_properties(x, err);
+}
+
+int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct network *net,
+                    struct wx_error *err)
+{
+    (void)net;
+    int rc = refuse_options(o, err);
+    if (rc != WX_OK)
+        return rc;
+    struct mdp_run x;
+    memset(&x, 0, sizeof x);
+    x.o = o;
+    x.img = img;
+    x.bk = o->backend == EXPLORE_SEQ ? "seq" : "cpu";
+    rc = explore_and_check(&x, err);
+    free(x.initial), free(x.tmp), free(x.reward_of);
+    reward_items_free(&x.ri);
+    mdp_labels_free(&x.labels);
+    mdp_explore_result_free(&x.r);
+    prop_free_all(x.props, x.n_props);
     return rc;
 }

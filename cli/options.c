@@ -49,6 +49,211 @@ static int cli_gpu_env(struct gpu_options *g, struct wx_error *err)
     return WX_OK;
 }
 
+/* The arguments cli_parse walks through: argv[i] is the current one. */
+struct args {
+    int argc, i;
+    char **argv;
+};
+
+/* What an option group's parser returns for an option of another group. */
+#define NOT_MINE (-2)
+
+/* The value after option a (the next argument). */
+static int need_value(struct args *x, const char *a, const char **val, struct wx_error *err)
+{
+    if (x->i + 1 >= x->argc)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option %s needs a value", a);
+    *val = x->argv[++x->i];
+    return WX_OK;
+}
+
+static int bad_value(const char *val, const char *a, struct wx_error *err)
+{
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0, "bad value '%s' for %s", val, a);
+}
+
+/* Option a's value as a count 1..max (a multiple of `multiple`). */
+static int count_value(struct args *x, const char *a, unsigned long long max, unsigned multiple,
+                       uint32_t *out, struct wx_error *err)
+{
+    const char *val = NULL;
+    unsigned long long n;
+    int rc = need_value(x, a, &val, err);
+    if (rc != WX_OK)
+        return rc;
+    if (parse_uint(val, max, &n) || n == 0 || n % multiple)
+        return bad_value(val, a, err);
+    *out = (uint32_t)n;
+    return WX_OK;
+}
+
+/* Option a's value as a positive size in bytes (suffix K, M, G or T). */
+static int size_value(struct args *x, const char *a, uint64_t *out, struct wx_error *err)
+{
+    const char *val = NULL;
+    int rc = need_value(x, a, &val, err);
+    if (rc != WX_OK)
+        return rc;
+    if (wx_parse_size(val, out) || *out == 0)
+        return bad_value(val, a, err);
+    return WX_OK;
+}
+
+/* --backend, --threads, --memory and the GPU explorer's knobs. */
+static int opt_backend(struct cli_options *o, const char *a, struct args *x, struct wx_error *err)
+{
+    const char *val = NULL;
+    int rc;
+    if (!strcmp(a, "--backend")) {
+        if ((rc = need_value(x, a, &val, err)) != WX_OK)
+            return rc;
+        o->backend_given = true;
+        if (!strcmp(val, "auto")) o->backend = EXPLORE_AUTO;
+        else if (!strcmp(val, "gpu")) o->backend = EXPLORE_GPU;
+        else if (!strcmp(val, "cpu")) o->backend = EXPLORE_CPU;
+        else if (!strcmp(val, "seq")) o->backend = EXPLORE_SEQ;
+        else return bad_value(val, a, err);
+        return WX_OK;
+    }
+    if (!strcmp(a, "--threads"))
+        return count_value(x, a, 4096, 1, &o->threads, err);
+    if (!strcmp(a, "--memory"))
+        return size_value(x, a, &o->memory, err);
+    if (!strcmp(a, "--hash-memory"))
+        return size_value(x, a, &o->gpu.hash_bytes, err);
+    if (!strcmp(a, "-b") || !strcmp(a, "--blocks"))
+        return count_value(x, a, 1u << 30, 1, &o->gpu.blocks, err);
+    if (!strcmp(a, "-t") || !strcmp(a, "--gpu-threads"))
+        return count_value(x, a, 1024, 32, &o->gpu.threads, err);
+    if (!strcmp(a, "-k") || !strcmp(a, "--iterations"))
+        return count_value(x, a, 1u << 20, 1, &o->gpu.iterations, err);
+    if (!strcmp(a, "--probe-bound"))
+        return count_value(x, a, 1u << 20, 1, &o->gpu.probe_bound, err);
+    if (!strcmp(a, "--no-textures"))
+        o->gpu.use_textures = 0;
+    else if (!strcmp(a, "--compact-slots"))
+        o->gpu.compact_slots = 1;
+    else
+        return NOT_MINE;
+    return WX_OK;
+}
+
+/* What explore checks and analyses: violations, traces, SCCs, MECs,
+ * livelock, reversibility, cycle mean. */
+static int opt_checks(struct cli_options *o, const char *a, struct args *x, struct wx_error *err)
+{
+    const char *val = NULL;
+    int rc;
+    if (!strcmp(a, "--action") || !strcmp(a, "--scc-out") || !strcmp(a, "--cycle-mean") ||
+        !strcmp(a, "--weight") || !strcmp(a, "--default-weight") || !strcmp(a, "--mec-out")) {
+        if ((rc = need_value(x, a, &val, err)) != WX_OK)
+            return rc;
+    }
+    if (!strcmp(a, "--deadlock"))
+        o->deadlock = true;
+    else if (!strcmp(a, "--stop-at-first"))
+        o->stop_at_first = true;
+    else if (!strcmp(a, "--action"))
+        o->action = val;
+    else if (!strcmp(a, "--scc"))
+        o->scc = true;
+    else if (!strcmp(a, "--scc-out"))
+        o->scc = true, o->scc_out = val;
+    else if (!strcmp(a, "--cycle-mean")) {
+        if (strcmp(val, "min") && strcmp(val, "max"))
+            return bad_value(val, a, err);
+        o->cycle_mean = val[1] == 'i' ? 1 : 2;
+    } else if (!strcmp(a, "--weight"))
+        o->weight = val;
+    else if (!strcmp(a, "--default-weight"))
+        o->default_weight = val;
+    else if (!strcmp(a, "--mec"))
+        o->mec = true;
+    else if (!strcmp(a, "--mec-out"))
+        o->mec = true, o->mec_out = val;
+    else if (!strcmp(a, "--livelock"))
+        o->livelock = true;
+    else if (!strcmp(a, "--reversible"))
+        o->reversible = true;
+    else if (!strcmp(a, "--trace"))
+        o->trace = true;
+    else if (!strcmp(a, "--trace-states"))
+        o->trace = o->trace_states = true;
+    else
+        return NOT_MINE;
+    return WX_OK;
+}
+
+/* The network's reading (--hidden, --rate, --prob, --case), the output
+ * files and the messages. */
+static int opt_io(struct cli_options *o, const char *a, struct args *x, struct wx_error *err)
+{
+    const char *val = NULL;
+    int rc;
+    if (!strcmp(a, "--aut") || !strcmp(a, "--csr") || !strcmp(a, "--hidden") || !strcmp(a, "--to")) {
+        if ((rc = need_value(x, a, &val, err)) != WX_OK)
+            return rc;
+    }
+    if (!strcmp(a, "--aut"))
+        o->aut_out = val;
+    else if (!strcmp(a, "--csr"))
+        o->csr_out = val;
+    else if (!strcmp(a, "--json"))
+        o->json = true;
+    else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
+        o->quiet = true;
+    else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+        o->verbose++;
+        o->net.verbose = true;
+    } else if (!strcmp(a, "--hidden")) {
+        if (!*val)
+            return bad_value(val, a, err);
+        o->net.hidden = val;
+    } else if (!strcmp(a, "--rate"))
+        o->net.rate = true;
+    else if (!strcmp(a, "--prob"))
+        o->net.prob = true;
+    else if (!strcmp(a, "--case"))
+        o->net.case_sensitive = true;
+    else if (!strcmp(a, "--to")) {
+        if (strcmp(val, "aut") && strcmp(val, "gpf"))
+            return bad_value(val, a, err);
+        o->to = val;
+    } else
+        return NOT_MINE;
+    return WX_OK;
+}
+
+/* Probabilistic networks: --mdp-out, --prop, --reward, --props, --epsilon. */
+static int opt_mdp(struct cli_options *o, const char *a, struct args *x, struct wx_error *err)
+{
+    const char *val = NULL;
+    int rc;
+    if (strcmp(a, "--mdp-out") && strcmp(a, "--prop") && strcmp(a, "--reward") && strcmp(a, "--props") &&
+        strcmp(a, "--epsilon"))
+        return NOT_MINE;
+    if ((rc = need_value(x, a, &val, err)) != WX_OK)
+        return rc;
+    if (!strcmp(a, "--mdp-out")) {
+        if (!*val)
+            return bad_value(val, a, err);
+        o->mdp_out = val;
+    } else if (!strcmp(a, "--prop")) {
+        o->props[o->n_props++] = val;
+    } else if (!strcmp(a, "--reward")) {
+        o->rewards[o->n_rewards++] = val;
+    } else if (!strcmp(a, "--props")) {
+        o->props_file = val;
+    } else {
+        char *end;
+        errno = 0;
+        o->epsilon = strtod(val, &end);
+        if (*end || errno || !(o->epsilon > 0) || !(o->epsilon < 1))
+            return bad_value(val, a, err);
+    }
+    return WX_OK;
+}
+
 int cli_parse(int argc, char **argv, int first, const char *command,
               struct cli_options *o, struct wx_error *err)
 {
@@ -62,140 +267,21 @@ int cli_parse(int argc, char **argv, int first, const char *command,
     if (!o->props || !o->rewards)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     o->gpu.use_textures = -1;
-    for (int i = first; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = NULL;
-        unsigned long long n;
-#define NEED_VALUE()                                                                   \
-    do {                                                                               \
-        if (i + 1 >= argc)                                                             \
-            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "option %s needs a value", a); \
-        val = argv[++i];                                                               \
-    } while (0)
-#define BAD_VALUE() return wx_fail(err, WX_EINPUT, NULL, 0, 0, "bad value '%s' for %s", val, a)
+    struct args x = {argc, first, argv};
+    for (; x.i < argc; x.i++) {
+        const char *a = argv[x.i];
         if (cli_is_help(a))
             return cli_usage(command, stdout), CLI_HELP;
-        if (!strcmp(a, "--backend")) {
-            NEED_VALUE();
-            o->backend_given = true;
-            if (!strcmp(val, "auto")) o->backend = EXPLORE_AUTO;
-            else if (!strcmp(val, "gpu")) o->backend = EXPLORE_GPU;
-            else if (!strcmp(val, "cpu")) o->backend = EXPLORE_CPU;
-            else if (!strcmp(val, "seq")) o->backend = EXPLORE_SEQ;
-            else BAD_VALUE();
-        } else if (!strcmp(a, "--threads")) {
-            NEED_VALUE();
-            if (parse_uint(val, 4096, &n) || n == 0) BAD_VALUE();
-            o->threads = (unsigned)n;
-        } else if (!strcmp(a, "--memory")) {
-            NEED_VALUE();
-            if (wx_parse_size(val, &o->memory) || o->memory == 0) BAD_VALUE();
-        } else if (!strcmp(a, "--hash-memory")) {
-            NEED_VALUE();
-            if (wx_parse_size(val, &o->gpu.hash_bytes) || o->gpu.hash_bytes == 0) BAD_VALUE();
-        } else if (!strcmp(a, "-b") || !strcmp(a, "--blocks")) {
-            NEED_VALUE();
-            if (parse_uint(val, 1u << 30, &n) || n == 0) BAD_VALUE();
-            o->gpu.blocks = (uint32_t)n;
-        } else if (!strcmp(a, "-t") || !strcmp(a, "--gpu-threads")) {
-            NEED_VALUE();
-            if (parse_uint(val, 1024, &n) || n == 0 || n % 32) BAD_VALUE();
-            o->gpu.threads = (uint32_t)n;
-        } else if (!strcmp(a, "-k") || !strcmp(a, "--iterations")) {
-            NEED_VALUE();
-            if (parse_uint(val, 1u << 20, &n) || n == 0) BAD_VALUE();
-            o->gpu.iterations = (uint32_t)n;
-        } else if (!strcmp(a, "--probe-bound")) {
-            NEED_VALUE();
-            if (parse_uint(val, 1u << 20, &n) || n == 0) BAD_VALUE();
-            o->gpu.probe_bound = (uint32_t)n;
-        } else if (!strcmp(a, "--no-textures")) {
-            o->gpu.use_textures = 0;
-        } else if (!strcmp(a, "--compact-slots")) {
-            o->gpu.compact_slots = 1;
-        } else if (!strcmp(a, "--deadlock")) {
-            o->deadlock = true;
-        } else if (!strcmp(a, "--stop-at-first")) {
-            o->stop_at_first = true;
-        } else if (!strcmp(a, "--action")) {
-            NEED_VALUE();
-            o->action = val;
-        } else if (!strcmp(a, "--scc")) {
-            o->scc = true;
-        } else if (!strcmp(a, "--scc-out")) {
-            NEED_VALUE();
-            o->scc = true;
-            o->scc_out = val;
-        } else if (!strcmp(a, "--cycle-mean")) {
-            NEED_VALUE();
-            if (strcmp(val, "min") && strcmp(val, "max")) BAD_VALUE();
-            o->cycle_mean = val[1] == 'i' ? 1 : 2;
-        } else if (!strcmp(a, "--weight")) {
-            NEED_VALUE();
-            o->weight = val;
-        } else if (!strcmp(a, "--default-weight")) {
-            NEED_VALUE();
-            o->default_weight = val;
-        } else if (!strcmp(a, "--mec")) {
-            o->mec = true;
-        } else if (!strcmp(a, "--mec-out")) {
-            NEED_VALUE();
-            o->mec = true;
-            o->mec_out = val;
-        } else if (!strcmp(a, "--livelock")) {
-            o->livelock = true;
-        } else if (!strcmp(a, "--reversible")) {
-            o->reversible = true;
-        } else if (!strcmp(a, "--trace")) {
-            o->trace = true;
-        } else if (!strcmp(a, "--trace-states")) {
-            o->trace = o->trace_states = true;
-        } else if (!strcmp(a, "--aut")) {
-            NEED_VALUE();
-            o->aut_out = val;
-        } else if (!strcmp(a, "--csr")) {
-            NEED_VALUE();
-            o->csr_out = val;
-        } else if (!strcmp(a, "--json")) {
-            o->json = true;
-        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-            o->quiet = true;
-        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-            o->verbose++;
-            o->net.verbose = true;
-        } else if (!strcmp(a, "--hidden")) {
-            NEED_VALUE();
-            if (!*val) BAD_VALUE();
-            o->net.hidden = val;
-        } else if (!strcmp(a, "--rate")) {
-            o->net.rate = true;
-        } else if (!strcmp(a, "--prob")) {
-            o->net.prob = true;
-        } else if (!strcmp(a, "--case")) {
-            o->net.case_sensitive = true;
-        } else if (!strcmp(a, "--mdp-out")) {
-            NEED_VALUE();
-            if (!*val) BAD_VALUE();
-            o->mdp_out = val;
-        } else if (!strcmp(a, "--prop")) {
-            NEED_VALUE();
-            o->props[o->n_props++] = val;
-        } else if (!strcmp(a, "--reward")) {
-            NEED_VALUE();
-            o->rewards[o->n_rewards++] = val;
-        } else if (!strcmp(a, "--props")) {
-            NEED_VALUE();
-            o->props_file = val;
-        } else if (!strcmp(a, "--epsilon")) {
-            NEED_VALUE();
-            char *end;
-            errno = 0;
-            o->epsilon = strtod(val, &end);
-            if (*end || errno || !(o->epsilon > 0) || !(o->epsilon < 1)) BAD_VALUE();
-        } else if (!strcmp(a, "--to")) {
-            NEED_VALUE();
-            if (strcmp(val, "aut") && strcmp(val, "gpf")) BAD_VALUE();
-            o->to = val;
+        int rc = opt_backend(o, a, &x, err);
+        if (rc == NOT_MINE)
+            rc = opt_checks(o, a, &x, err);
+        if (rc == NOT_MINE)
+            rc = opt_io(o, a, &x, err);
+        if (rc == NOT_MINE)
+            rc = opt_mdp(o, a, &x, err);
+        if (rc != NOT_MINE) {
+            if (rc != WX_OK)
+                return rc;
         } else if (a[0] == '-' && a[1]) {
             return wx_fail(err, WX_EINPUT, NULL, 0, 0, "unknown option '%s' (try 'warpex help')", a);
         } else {
@@ -203,8 +289,6 @@ int cli_parse(int argc, char **argv, int first, const char *command,
                 return wx_fail(err, WX_EINPUT, NULL, 0, 0, "unexpected argument '%s'", a);
             positional[npos++] = a;
         }
-#undef NEED_VALUE
-#undef BAD_VALUE
     }
     int rc = cli_gpu_env(&o->gpu, err);
     if (rc)

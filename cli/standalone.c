@@ -1,9 +1,11 @@
 /*
  * standalone.c -- what the standalone analysis commands (scc, mec) share:
- * their option parsing, the per-vertex id file they write, and timing.
+ * their option parsing, the per-vertex id file they write, and timing; and
+ * what `check` and `explore --prop` share: reading and printing properties.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -145,4 +147,30 @@ enum cli_backend cli_settle_backend(enum cli_backend b, int gpu_usable, int quie
     if (!quiet)
         fprintf(stderr, "warpex: no GPU found; using the CPU backend\n");
     return CLI_BACKEND_CPU;
+}
+
+int cli_read_props(const char *file, const char *const *texts, int n_texts, struct property **props,
+                   size_t *n, struct wx_error *err)
+{
+    size_t n_file = 0;
+    *props = NULL;
+    *n = 0;
+    int rc;
+    if (file && (rc = prop_read_file(file, props, &n_file, err)) != WX_OK)
+        return rc;
+    size_t total = n_file + (size_t)n_texts;
+    struct property *np = realloc(*props, (total ? total : 1) * sizeof *np);
+    if (!np) {
+        prop_free_all(*props, n_file);
+        *props = NULL;
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    }
+    for (int i = 0; i < n_texts; i++)
+        if ((rc = prop_parse(texts[i], "--prop", i + 1, &np[n_file + (size_t)i], err)) != WX_OK) {
+            prop_free_all(np, n_file + (size_t)i);
+            return rc;
+        }
+    *props = np;
+    *n = total;
+    return WX_OK;
 }

@@ -53,11 +53,206 @@ static int flush(const struct explore_options *opt, struct product_edge *buf, si
     return rc;
 }
 
+/* One sequential exploration: what its steps share. */
+struct seq {
+    const struct explore_options *opt;
+    struct explore_result *res;
+    double t0, next_progress;
+    int trace;
+    /* finish_after_violation: record, go on; `settled` once the level of
+     * the recorded violation has ended (explore_int.h). */
+    int finish, settled;
+    struct vecset q;
+    struct links links;
+    struct succ_gen g;
+    struct product_edge *edges;   /* a batch for opt->sink; NULL: none */
+    size_t nedges;
+    /* Violation found so far: an action violation waits for the end of its
+     * level when deadlocks are also looked for (explore_int.h). */
+    int action;
+    uint64_t act_src, act_dst;
+    uint32_t act_label;
+    uint64_t lb, le;              /* the level being expanded: ids [lb, le) */
+};
+
+/* What expanding one state asks of its level. */
+enum seq_step {
+    SEQ_NEXT,       /* go on with the next state */
+    SEQ_STOP,       /* a deadlock ends the exploration */
+    SEQ_END_LEVEL   /* an action violation ends the level */
+};
+
+/* The set, the edge batch and the initial state: the all-zero vector. */
+static int seq_start(struct seq *x, const struct image *img, struct wx_error *err)
+{
+    const struct explore_options *opt = x->opt;
+    int rc = vecset_init(&x->q, img->words,
+                         vtable_states_for_budget(explore_budget(opt), img->words, explore_extra_bytes(opt)),
+                         err);
+    if (opt->sink)
+        x->edges = malloc(EXPLORE_EDGE_BATCH * sizeof *x->edges);
+    if (rc || (opt->sink && !x->edges))
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    uint32_t *zero = calloc(x->q.words, 4);
+    uint64_t id;
+    if (!zero)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    int put = seq_put(&x->q, &x->links, x->trace, zero, &id, err);
+    free(zero);
+    if (put < 0)
+        return WX_ELIMIT;
+    if (x->trace)
+        x->links.parent[0] = 0, x->links.plabel[0] = 0;
+    return WX_OK;
+}
+
+static void seq_progress(struct seq *x)
+{
+    const struct explore_options *opt = x->opt;
+    struct explore_stats st = {
+        .states = x->q.count, .transitions = x->res->transitions, .depth = x->res->depth,
+        .bytes = x->q.n_index * 8 + x->q.cap * (x->q.words * 4ull + explore_extra_bytes(opt)),
+        .seconds = wx_now() - x->t0,
+    };
+    opt->progress(opt->progress_ctx, &st);
+    x->next_progress = wx_now() + 1.0;
+}
+
+/* The successors of state s (g holds them): stored, counted, sent to the
+ * sink; the first matching --action transition recorded. */
+static int seq_successors(struct seq *x, uint64_t s, enum seq_step *step, struct wx_error *err)
+{
+    const struct explore_options *opt = x->opt;
+    int rc;
+    for (size_t i = 0; i < x->g.n; i++) {
+        uint32_t label = succ_label(&x->g, i);
+        uint64_t t;
+        int put = seq_put(&x->q, &x->links, x->trace, succ_vector(&x->g, i), &t, err);
+        if (put < 0)
+            return WX_ELIMIT;
+        if (put && x->trace)
+            x->links.parent[t] = s, x->links.plabel[t] = label;
+        x->res->transitions++;
+        if (x->edges) {
+            x->edges[x->nedges++] = (struct product_edge){ .src = s, .dst = t, .label = label };
+            if (x->nedges == EXPLORE_EDGE_BATCH && (rc = flush(opt, x->edges, &x->nedges, err)))
+                return rc;
+        }
+        if (opt->action_match && opt->action_match[label] && !x->action && !x->settled) {
+            x->action = 1, x->act_src = s, x->act_dst = t, x->act_label = label;
+            if (!x->finish)
+                break;
+        }
+    }
+    if (x->action && !opt->stop_on_deadlock && !x->finish)
+        *step = SEQ_END_LEVEL; /* no deadlock can pre-empt it: stop now */
+    return WX_OK;
+}
+
+/* Expands state s. */
+static int seq_state(struct seq *x, uint64_t s, enum seq_step *step, struct wx_error *err)
+{
+    const struct explore_options *opt = x->opt;
+    struct explore_result *res = x->res;
+    int rc;
+    *step = SEQ_NEXT;
+    if ((s & 1023) == 0 && explore_cancelled(opt))
+        return explore_interrupted(err);
+    if (opt->progress && (s & 1023) == 0 && wx_now() >= x->next_progress)
+        seq_progress(x);
+    if ((rc = succ_expand(&x->g, x->q.vec + s * x->q.words, err)))
+        return rc;
+    if (x->g.n == 0) {
+        res->deadlocks++;
+        if (opt->stop_on_deadlock && !x->settled && res->violation != VIOLATION_DEADLOCK) {
+            res->violation = VIOLATION_DEADLOCK;
+            res->violation_state = s;
+            if (!x->finish)
+                *step = SEQ_STOP;
+        }
+        return WX_OK;
+    }
+    if (x->action && !x->finish)
+        return WX_OK; /* only looking for a deadlock in this level */
+    return seq_successors(x, s, step, err);
+}
+
+/* BFS level by level until the state space is complete or a violation
+ * ends it; then the violation's trace. */
+static int seq_levels(struct seq *x, struct wx_error *err)
+{
+    struct explore_result *res = x->res;
+    for (;;) {
+        enum seq_step step = SEQ_NEXT;
+        for (uint64_t s = x->lb; s < x->le && step == SEQ_NEXT; s++) {
+            int rc = seq_state(x, s, &step, err);
+            if (rc)
+                return rc;
+        }
+        if (step == SEQ_STOP)
+            break;
+        if (x->action && res->violation == VIOLATION_NONE) {
+            res->violation = VIOLATION_ACTION;
+            res->violation_state = x->act_src;
+        }
+        if (res->violation != VIOLATION_NONE && !x->finish)
+            break;
+        x->settled = res->violation != VIOLATION_NONE;
+        if (x->q.count == x->le) {
+            res->complete = true;
+            break;
+        }
+        x->lb = x->le, x->le = x->q.count;
+        res->depth++;
+    }
+    if (res->violation && x->trace)
+        return explore_build_trace(res, x->q.vec, x->q.words, x->links.parent, x->links.plabel,
+                                   res->violation_state, res->violation == VIOLATION_ACTION, x->act_label,
+                                   x->act_dst, err);
+    return WX_OK;
+}
+
+/* The last edges to the sink, the result's counts, the vectors when kept;
+ * frees the rest.  rc: the exploration's status (returned, or the
+ * sink's failure). */
+static int seq_finish(struct seq *x, int rc, struct wx_error *err)
+{
+    const struct explore_options *opt = x->opt;
+    struct explore_result *res = x->res;
+    if (x->edges) {
+        struct wx_error e2;
+        int rc2 = flush(opt, x->edges, &x->nedges, rc ? &e2 : err);
+        if (!rc)
+            rc = rc2;
+    }
+    if (x->q.count > x->le)
+        res->depth++; /* states of the next level exist */
+    res->states = x->q.count;
+    res->bytes = x->q.n_index * 8 + x->q.count * (x->q.words * 4ull + explore_extra_bytes(opt));
+    if (rc)
+        res->complete = false;
+    if (opt->keep_vectors && x->q.vec) {
+        uint32_t *v = realloc(x->q.vec, (x->q.count ? x->q.count : 1) * x->q.words * 4);
+        res->vectors = v ? v : x->q.vec;
+        x->q.vec = NULL;
+    }
+    vecset_free(&x->q);
+    free(x->links.parent);
+    free(x->links.plabel);
+    free(x->edges);
+    succ_free(&x->g);
+    res->seconds = wx_now() - x->t0;
+    return rc;
+}
+
 int explore_seq(const struct image *img, const struct explore_options *opt_in,
                 struct explore_result *res, struct wx_error *err)
 {
-    const struct explore_options *opt = explore_opts(opt_in);
-    const double t0 = wx_now();
+    struct seq x;
+    memset(&x, 0, sizeof x);
+    x.opt = explore_opts(opt_in);
+    x.res = res;
+    x.t0 = wx_now();
     explore_result_init(res, "seq");
     res->threads = 1;
     if (img->probabilistic)
@@ -66,147 +261,14 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
     int rc = image_check(img, err);
     if (rc)
         return rc;
-
-    const int trace = opt->trace;
-    /* finish_after_violation: record, go on; `settled` once the level of
-     * the recorded violation has ended (explore_int.h). */
-    const int finish = opt->finish_after_violation;
-    int settled = 0;
-    struct vecset q;
-    struct links links = {0};
-    struct succ_gen g;
-    struct product_edge *edges = NULL;
-    size_t nedges = 0;
-    /* Violation found so far: an action violation waits for the end of its
-     * level when deadlocks are also looked for (explore_int.h). */
-    int action = 0;
-    uint64_t act_src = 0, act_dst = 0;
-    uint32_t act_label = 0;
-    uint64_t lb = 0, le = 1; /* the level being expanded: ids [lb, le) */
-    double next_progress = t0 + 1.0;
-    if ((rc = succ_init(&g, img, err)))
+    x.trace = x.opt->trace;
+    x.finish = x.opt->finish_after_violation;
+    x.lb = 0, x.le = 1;
+    x.next_progress = x.t0 + 1.0;
+    if ((rc = succ_init(&x.g, img, err)))
         return rc;
-    rc = vecset_init(&q, img->words,
-                     vtable_states_for_budget(explore_budget(opt), img->words, explore_extra_bytes(opt)),
-                     err);
-    if (opt->sink)
-        edges = malloc(EXPLORE_EDGE_BATCH * sizeof *edges);
-    if (rc || (opt->sink && !edges)) {
-        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-        goto out;
-    }
-
-    /* The initial state: the all-zero vector. */
-    uint32_t *zero = calloc(q.words, 4);
-    uint64_t id;
-    if (!zero) {
-        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-        goto out;
-    }
-    int put = seq_put(&q, &links, trace, zero, &id, err);
-    free(zero);
-    if (put < 0) {
-        rc = WX_ELIMIT;
-        goto out;
-    }
-    if (trace)
-        links.parent[0] = 0, links.plabel[0] = 0;
-
-    for (;;) {
-        for (uint64_t s = lb; s < le; s++) {
-            if ((s & 1023) == 0 && explore_cancelled(opt)) {
-                rc = explore_interrupted(err);
-                goto out;
-            }
-            if (opt->progress && (s & 1023) == 0 && wx_now() >= next_progress) {
-                struct explore_stats st = {
-                    .states = q.count, .transitions = res->transitions, .depth = res->depth,
-                    .bytes = q.n_index * 8 + q.cap * (q.words * 4ull + explore_extra_bytes(opt)),
-                    .seconds = wx_now() - t0,
-                };
-                opt->progress(opt->progress_ctx, &st);
-                next_progress = wx_now() + 1.0;
-            }
-            if ((rc = succ_expand(&g, q.vec + s * q.words, err)))
-                goto out;
-            if (g.n == 0) {
-                res->deadlocks++;
-                if (opt->stop_on_deadlock && !settled && res->violation != VIOLATION_DEADLOCK) {
-                    res->violation = VIOLATION_DEADLOCK;
-                    res->violation_state = s;
-                    if (!finish)
-                        goto stop;
-                }
-                continue;
-            }
-            if (action && !finish)
-                continue; /* only looking for a deadlock in this level */
-            for (size_t i = 0; i < g.n; i++) {
-                uint32_t label = succ_label(&g, i);
-                uint64_t t;
-                put = seq_put(&q, &links, trace, succ_vector(&g, i), &t, err);
-                if (put < 0) {
-                    rc = WX_ELIMIT;
-                    goto out;
-                }
-                if (put && trace)
-                    links.parent[t] = s, links.plabel[t] = label;
-                res->transitions++;
-                if (edges) {
-                    edges[nedges++] = (struct product_edge){ .src = s, .dst = t, .label = label };
-                    if (nedges == EXPLORE_EDGE_BATCH && (rc = flush(opt, edges, &nedges, err)))
-                        goto out;
-                }
-                if (opt->action_match && opt->action_match[label] && !action && !settled) {
-                    action = 1, act_src = s, act_dst = t, act_label = label;
-                    if (!finish)
-                        break;
-                }
-            }
-            if (action && !opt->stop_on_deadlock && !finish)
-                break; /* no deadlock can pre-empt it: stop now */
-        }
-        if (action && res->violation == VIOLATION_NONE) {
-            res->violation = VIOLATION_ACTION;
-            res->violation_state = act_src;
-        }
-        if (res->violation != VIOLATION_NONE && !finish)
-            goto stop;
-        settled = res->violation != VIOLATION_NONE;
-        if (q.count == le) {
-            res->complete = true;
-            break;
-        }
-        lb = le, le = q.count;
-        res->depth++;
-    }
-stop:
-    if (res->violation && trace)
-        rc = explore_build_trace(res, q.vec, q.words, links.parent, links.plabel, res->violation_state,
-                                 res->violation == VIOLATION_ACTION, act_label, act_dst, err);
-out:
-    if (edges) {
-        struct wx_error e2;
-        int rc2 = flush(opt, edges, &nedges, rc ? &e2 : err);
-        if (!rc)
-            rc = rc2;
-    }
-    if (q.count > le)
-        res->depth++; /* states of the next level exist */
-    res->states = q.count;
-    res->bytes = q.n_index * 8 + q.count * (q.words * 4ull + explore_extra_bytes(opt));
-    if (rc)
-        res->complete = false;
-    if (opt->keep_vectors && q.vec) {
-        uint32_t *v = realloc(q.vec, (q.count ? q.count : 1) * q.words * 4);
-        res->vectors = v ? v : q.vec;
-        q.vec = NULL;
-    }
-    vecset_free(&q);
-    free(links.parent);
-    free(links.plabel);
-    free(edges);
-    succ_free(&g);
-    res->seconds = wx_now() - t0;
-    return rc;
+    rc = seq_start(&x, img, err);
+    if (rc == WX_OK)
+        rc = seq_levels(&x, err);
+    return seq_finish(&x, rc, err);
 }
