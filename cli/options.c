@@ -7,6 +7,7 @@
 
 #include "../network/net_lint.h"
 #include "../parser/gpf.h"
+#include "../util/pool.h"
 #include "../util/strtab.h"
 #include "cli.h"
 #include "../util/size.h"
@@ -85,7 +86,9 @@ int cli_parse(int argc, char **argv, int first, const char *command,
             else BAD_VALUE();
         } else if (!strcmp(a, "--threads")) {
             NEED_VALUE();
-            if (parse_uint(val, 4096, &n) || n == 0) BAD_VALUE();
+            if (parse_uint(val, WX_POOL_MAX, &n))
+                return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--threads takes 0 (all cores) to %d, not '%s'",
+                               WX_POOL_MAX, val);
             o->threads = (unsigned)n;
         } else if (!strcmp(a, "--memory")) {
             NEED_VALUE();
