@@ -111,6 +111,44 @@ static void meet_member(void *arg, int member, int size)
     }
 }
 
+/* meetings with one member acting alone */
+static void test_meet(void)
+{
+    int meet_ok = 1;
+    for (int t = 0; t <= 9; t++) { /* t = 0: NULL pool */
+        struct meet_job *j = calloc(1, sizeof *j);
+        j->pool = t ? wx_pool_new(t) : NULL;
+        j->size = wx_pool_size(j->pool);
+        wx_pool_run(j->pool, meet_member, j);
+        const int ok = !atomic_load(&j->bad) && j->calls == MEET_ROUNDS;
+        meet_ok &= ok;
+        if (!ok)
+            check(0, "wx_pool_meet, team of %d: bad %d, %d calls of fn for %d meetings", j->size,
+                  atomic_load(&j->bad), j->calls, MEET_ROUNDS);
+        wx_pool_free(j->pool);
+        free(j);
+    }
+    check(meet_ok, "wx_pool_meet: fn once per meeting, after every arrival, seen by all (teams 1..9, NULL)");
+}
+
+/* team sizes asked for */
+static void test_threads(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int want_all = cpus < 1 ? 1 : cpus > WX_POOL_MAX ? WX_POOL_MAX : (int)cpus;
+    check(wx_pool_threads(0) == want_all && wx_pool_threads(-3) == want_all,
+          "wx_pool_threads(0 or less) = online CPUs (%d, capped at %d): %d", want_all, WX_POOL_MAX,
+          wx_pool_threads(0));
+    check(wx_pool_threads(5) == 5 && wx_pool_threads(WX_POOL_MAX) == WX_POOL_MAX &&
+              wx_pool_threads(WX_POOL_MAX + 1) == WX_POOL_MAX && wx_pool_threads(1 << 30) == WX_POOL_MAX,
+          "wx_pool_threads: a request is kept up to WX_POOL_MAX and cut above it");
+    struct wx_pool *big = wx_pool_new(WX_POOL_MAX * 4);
+    check(big && wx_pool_size(big) <= WX_POOL_MAX && wx_pool_size(big) >= 1,
+          "a pool asked for %d members has at most %d (%d)", WX_POOL_MAX * 4, WX_POOL_MAX,
+          wx_pool_size(big));
+    wx_pool_free(big);
+}
+
 static void *task_fn(void *arg)
 {
     *(int *)arg += 1;
@@ -141,37 +179,8 @@ int main(void)
     check(sizes_ok, "pools of 1..9 members have the size asked for");
     check(runs_ok, "100 team jobs per pool: each member once, right size, barrier orders the phases");
 
-    /* meetings with one member acting alone */
-    int meet_ok = 1;
-    for (int t = 0; t <= 9; t++) { /* t = 0: NULL pool */
-        struct meet_job *j = calloc(1, sizeof *j);
-        j->pool = t ? wx_pool_new(t) : NULL;
-        j->size = wx_pool_size(j->pool);
-        wx_pool_run(j->pool, meet_member, j);
-        const int ok = !atomic_load(&j->bad) && j->calls == MEET_ROUNDS;
-        meet_ok &= ok;
-        if (!ok)
-            check(0, "wx_pool_meet, team of %d: bad %d, %d calls of fn for %d meetings", j->size,
-                  atomic_load(&j->bad), j->calls, MEET_ROUNDS);
-        wx_pool_free(j->pool);
-        free(j);
-    }
-    check(meet_ok, "wx_pool_meet: fn once per meeting, after every arrival, seen by all (teams 1..9, NULL)");
-
-    /* team sizes asked for */
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    int want_all = cpus < 1 ? 1 : cpus > WX_POOL_MAX ? WX_POOL_MAX : (int)cpus;
-    check(wx_pool_threads(0) == want_all && wx_pool_threads(-3) == want_all,
-          "wx_pool_threads(0 or less) = online CPUs (%d, capped at %d): %d", want_all, WX_POOL_MAX,
-          wx_pool_threads(0));
-    check(wx_pool_threads(5) == 5 && wx_pool_threads(WX_POOL_MAX) == WX_POOL_MAX &&
-              wx_pool_threads(WX_POOL_MAX + 1) == WX_POOL_MAX && wx_pool_threads(1 << 30) == WX_POOL_MAX,
-          "wx_pool_threads: a request is kept up to WX_POOL_MAX and cut above it");
-    struct wx_pool *big = wx_pool_new(WX_POOL_MAX * 4);
-    check(big && wx_pool_size(big) <= WX_POOL_MAX && wx_pool_size(big) >= 1,
-          "a pool asked for %d members has at most %d (%d)", WX_POOL_MAX * 4, WX_POOL_MAX,
-          wx_pool_size(big));
-    wx_pool_free(big);
+    test_meet();
+    test_threads();
 
     /* parallel for */
     const uint64_t n = 10007;
