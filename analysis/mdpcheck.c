@@ -158,9 +158,7 @@ typedef void (*par_fn)(void *arg, uint64_t lo, uint64_t hi, int chunk);
 
 static int par_chunks(int threads, uint64_t n)
 {
-    long t = threads > 0 ? threads : sysconf(_SC_NPROCESSORS_ONLN);
-    if (t < 1)
-        t = 1;
+    long t = wx_pool_threads(threads);
     if (t > PAR_MAX)
         t = PAR_MAX;
     if ((uint64_t)t > n / PAR_GRAIN)

@@ -36,7 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "valiter.h"
 #include "../util/pool.h"
@@ -506,15 +505,9 @@ int valiter_solve_levels_cpu(const struct vi_system *sys, const struct vi_params
     return rc;
 }
 
-static int cpu_count(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
-}
-
 static int solver_threads(const struct vi_system *sys, const struct vi_params *par)
 {
-    int want = par->threads > 0 ? par->threads : cpu_count();
+    int want = wx_pool_threads(par->threads);
     if (par->threads <= 0) {
         uint64_t cap = sys->n_entries / VI_ENTRIES_PER_THREAD + 1;
         if ((uint64_t)want > cap)

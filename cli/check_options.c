@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../util/size.h"
+#include "../util/pool.h"
 #include "check.h"
 
 /* The options that take a value (the next argument). */
@@ -93,11 +94,11 @@ static int parse_number(const char *a, const char *v, struct check_options *o, s
     errno = 0;
     unsigned long long x = strtoull(v, &end, 10);
     int thr = a[2] == 't';
-    if (*end || errno || v[0] == '-' || !v[0] || (thr ? x > 1024 : x == 0))
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "%s takes %s, not '%s'", a,
-                       thr ? "a number of threads 0..1024 (0: all cores)"
-                           : "a positive number",
-                       v);
+    if (*end || errno || v[0] == '-' || !v[0] || (thr ? x > WX_POOL_MAX : x == 0))
+        return thr ? wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                             "--threads takes 0 (all cores) to %d, not '%s'", WX_POOL_MAX, v)
+                   : wx_fail(err, WX_EINPUT, NULL, 0, 0, "%s takes a positive number, not '%s'",
+                             a, v);
     if (thr)
         o->threads = (int)x;
     else

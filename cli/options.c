@@ -8,6 +8,7 @@
 #include "../network/net_lint.h"
 #include "../parser/gpf.h"
 #include "../util/strtab.h"
+#include "../util/pool.h"
 #include "cli.h"
 #include "../util/size.h"
 
@@ -87,6 +88,21 @@ static int count_value(struct args *x, const char *a, unsigned long long max, un
     return WX_OK;
 }
 
+/* --threads: 0 (all cores) to WX_POOL_MAX. */
+static int threads_value(struct args *x, const char *a, unsigned *out, struct wx_error *err)
+{
+    const char *val = NULL;
+    unsigned long long n;
+    int rc = need_value(x, a, &val, err);
+    if (rc != WX_OK)
+        return rc;
+    if (parse_uint(val, WX_POOL_MAX, &n))
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--threads takes 0 (all cores) to %d, not '%s'",
+                       WX_POOL_MAX, val);
+    *out = (unsigned)n;
+    return WX_OK;
+}
+
 /* Option a's value as a positive size in bytes (suffix K, M, G or T). */
 static int size_value(struct args *x, const char *a, uint64_t *out, struct wx_error *err)
 {
@@ -116,7 +132,7 @@ static int opt_backend(struct cli_options *o, const char *a, struct args *x, str
         return WX_OK;
     }
     if (!strcmp(a, "--threads"))
-        return count_value(x, a, 4096, 1, &o->threads, err);
+        return threads_value(x, a, &o->threads, err);
     if (!strcmp(a, "--memory"))
         return size_value(x, a, &o->memory, err);
     if (!strcmp(a, "--hash-memory"))

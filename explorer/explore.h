@@ -101,7 +101,9 @@ struct device_csr {
 };
 
 struct explore_options {
-    unsigned threads;         /* explore_cpu: 0 = all online cores */
+    unsigned threads;         /* explore_cpu, explore_mdp: 0 = all online
+                                 cores; above WX_POOL_MAX (256, util/pool.h)
+                                 cut to it */
     uint64_t memory_bytes;    /* table + state store budget; 0 = default */
     bool stop_on_deadlock;    /* --deadlock: first deadlock is a violation */
     const uint8_t *action_match; /* NULL, or n_labels flags: a reachable

@@ -8,15 +8,18 @@
  * [le, count).  Threads take chunks of the current range from an atomic
  * cursor (load balancing without queues); no frontier is ever copied.
  *
+ * Threads: the members of a util/pool team, one job per exploration
+ * (worker_job); member 0 is the caller's thread.
+ *
  * Quiet points.  Everything that must not overlap with inserts -- the end of
- * a level, growing the table's slot array -- happens at a rendezvous of all
- * threads (rendezvous()).  A thread arrives either idle (no chunk left in the
- * level) or in mid-level, because growth was requested (grow_req) -- it then
- * resumes exactly where it stopped, possibly retrying an insert that
- * returned FULL.  The last thread to arrive decides, under the mutex, what
- * happens next (decide()): finish a growth, start one (every thread then
- * re-inserts a share of the ids and meets again), advance to the next level,
- * stop, or resume.  Since no insert is in flight at a quiet point, the table
+ * a level, growing the table's slot array -- happens at a meeting of all
+ * threads (rendezvous(): wx_pool_meet).  A thread arrives either idle (no
+ * chunk left in the level) or in mid-level, because growth was requested
+ * (grow_req) -- it then resumes exactly where it stopped, possibly retrying
+ * an insert that returned FULL.  The last thread to arrive decides, alone,
+ * what happens next (decide()): finish a growth, start one (every thread
+ * then re-inserts a share of the ids and meets again), advance to the next
+ * level, stop, or resume.  Since no insert is in flight at a quiet point, the table
  * count is exact there and growth can rebuild the slot array safely.
  *
  * Results are exact: the table gives every distinct vector one id, every
@@ -44,6 +47,7 @@
 #include "successors.h"
 #include "../hash/vtable.h"
 #include "../util/hugealloc.h"
+#include "../util/pool.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -56,15 +60,12 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* A level is cut into about CHUNKS_PER_THREAD chunks per thread, each of
  * 1 .. MAX_CHUNK states: small enough to balance uneven states, large
  * enough that the shared cursor is touched rarely. */
 #define CHUNKS_PER_THREAD 32u
 #define MAX_CHUNK 1024u
-/* The most threads one exploration starts. */
-#define MAX_THREADS 1024u
 /* Thread 0 looks at the clock every this many expanded states. */
 #define PROGRESS_EVERY 256u
 /* Lookups are pipelined across states: the successors of the states a
@@ -106,7 +107,6 @@ struct worker {
     _Alignas(64) _Atomic uint64_t transitions, deadlocks;
     _Alignas(64) struct shared *sh;
     unsigned index;
-    pthread_t tid;
     struct succ_gen g;
     struct product_edge *edges;
     size_t nedges;
@@ -135,7 +135,8 @@ struct shared {
     bool keyed;               /* vtable_new_keyed: no vector prefetch stage */
     uint64_t *parent;         /* when tracing */
     uint32_t *plabel;
-    unsigned nthreads;
+    unsigned nthreads;        /* the pool's size */
+    struct wx_pool *pool;
     struct worker *w;
     double t0, next_progress;
 
@@ -151,13 +152,9 @@ struct shared {
     uint64_t rehash_end;
     bool rehashing;
 
-    /* Rendezvous. */
-    pthread_mutex_t m;
-    pthread_cond_t cv;
-    unsigned arrived, idle;
-    uint64_t gen;
+    /* Rendezvous: idle arrivals so far, and the last decision. */
+    _Atomic unsigned idle;
     int action;
-    int go;                   /* start gate: all threads created */
 
     /* Outcome: violation and first error (under vm). */
     pthread_mutex_t vm;
@@ -261,7 +258,7 @@ static void close_blocks(struct shared *sh)
         fail(sh, rc, &e);
 }
 
-/* Run by the last thread to arrive, under sh->m: what everyone does next. */
+/* Run by the last thread to arrive, alone: what everyone does next. */
 static int decide(struct shared *sh)
 {
     if (sh->rehashing) {
@@ -288,7 +285,7 @@ static int decide(struct shared *sh)
             }
         }
     }
-    if (sh->idle < sh->nthreads)
+    if (atomic_load(&sh->idle) < sh->nthreads)
         return ACT_RESUME;
     /* Everyone is out of work: the level is done. */
     if (atomic_load(&sh->halt) != HALT_NONE)
@@ -306,27 +303,21 @@ static int decide(struct shared *sh)
     return ACT_NEXT_LEVEL;
 }
 
+static void decide_at_meeting(void *arg)
+{
+    struct shared *sh = arg;
+    sh->action = decide(sh);
+    atomic_store(&sh->idle, 0);
+}
+
 static int rendezvous(struct shared *sh, bool idle)
 {
-    int act;
-    pthread_mutex_lock(&sh->m);
-    sh->arrived++;
-    sh->idle += idle;
-    if (sh->arrived == sh->nthreads) {
-        act = sh->action = decide(sh);
-        sh->arrived = sh->idle = 0;
-        sh->gen++;
-        pthread_cond_broadcast(&sh->cv);
-    } else {
-        /* Safe to read sh->action after waking: the next decision needs
-         * this thread's arrival too. */
-        uint64_t gen = sh->gen;
-        while (gen == sh->gen)
-            pthread_cond_wait(&sh->cv, &sh->m);
-        act = sh->action;
-    }
-    pthread_mutex_unlock(&sh->m);
-    return act;
+    if (idle)
+        atomic_fetch_add(&sh->idle, 1);
+    wx_pool_meet(sh->pool, decide_at_meeting, sh);
+    /* Safe to read sh->action now: the next decision needs this thread's
+     * arrival too. */
+    return sh->action;
 }
 
 /* Meets the other threads; takes part in a growth if one is decided. */
@@ -561,10 +552,11 @@ static void expand_level(struct worker *w)
     }
 }
 
-static void *worker_main(void *arg)
+/* One member's part of the exploration (a wx_pool_run job). */
+static void worker_job(void *arg, int member, int size)
 {
-    struct worker *w = arg;
-    struct shared *sh = w->sh;
+    struct shared *sh = arg;
+    struct worker *w = &sh->w[member];
     /* The worker allocates its own buffers, so that they come from its
      * thread's malloc arena, not next to another worker's. */
     int rc = succ_init(&w->g, sh->img, &w->err);
@@ -573,10 +565,6 @@ static void *worker_main(void *arg)
         rc = wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     if (rc)
         fail(sh, rc, &w->err); /* halts: this worker then only meets the others */
-    pthread_mutex_lock(&sh->m);
-    while (!sh->go)
-        pthread_cond_wait(&sh->cv, &sh->m);
-    pthread_mutex_unlock(&sh->m);
     for (;;) {
         expand_level(w);
         if (quiet(w, true) == ACT_STOP)
@@ -595,80 +583,43 @@ static void *worker_main(void *arg)
     free(w->qrec);
     free(w->qhash);
     free(w->qsrc);
-    return NULL;
 }
+
 
 /* ---- entry point ---- */
 
-static unsigned thread_count(const struct explore_options *opt)
+/* The table, the trace links and the id blocks for sh->nthreads threads,
+ * and the initial state: the all-zero vector, id 0, level 0 = [0, 1). */
+static int shared_setup(struct shared *sh, struct wx_error *err)
 {
-    unsigned n = opt->threads;
-    if (n == 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        n = c > 0 ? (unsigned)c : 1;
-    }
-    return n > MAX_THREADS ? MAX_THREADS : n;
-}
-
-int explore_cpu(const struct image *img, const struct explore_options *opt_in,
-                struct explore_result *res, struct wx_error *err)
-{
-    const struct explore_options *opt = explore_opts(opt_in);
-    const double t0 = wx_now();
-    explore_result_init(res, "cpu");
-    if (img->probabilistic) /* as explore_seq: the support graph is no LTS answer */
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
-                       "built by explore_mdp (explorer/explore_mdp.h), not an LTS");
-    int rc = image_check(img, err);
-    if (rc)
-        return rc;
-
-    struct shared *sh = zalloc64(sizeof *sh);
-    unsigned n = thread_count(opt);
-    struct worker *w = zalloc64(n * sizeof *w);
-    if (!sh || !w) {
-        free(sh), free(w);
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-    }
-    sh->img = img, sh->opt = opt, sh->words = img->words, sh->w = w;
-    sh->t0 = t0, sh->next_progress = t0 + 1.0;
-    res->threads = n;
-    pthread_mutex_init(&sh->m, NULL);
-    pthread_mutex_init(&sh->vm, NULL);
-    pthread_cond_init(&sh->cv, NULL);
-
+    const struct image *img = sh->img;
+    const struct explore_options *opt = sh->opt;
+    const unsigned n = sh->nthreads;
     uint64_t max_states = vtable_states_for_budget(explore_budget(opt), img->words, explore_extra_bytes(opt));
-    if (max_states == 0) {
-        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "memory budget too small for a single state");
-        goto out;
-    }
+    if (max_states == 0)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "memory budget too small for a single state");
     /* Vectors of <= 2 words (<= 4 on x86-64, 16-byte slots) live in the
      * slots themselves (vtable.h, keyed tables) when nothing needs the id
      * of a successor already present: no edge sink, no action check.  A
      * lookup then touches one random line instead of two. */
     sh->keyed = img->words <= vtable_keyed_max_words() && !opt->sink && !opt->action_match;
-    if ((rc = sh->keyed ? vtable_new_keyed(&sh->t, img->words, max_states, err)
-                        : vtable_new(&sh->t, img->words, max_states, err)))
-        goto out;
+    int rc = sh->keyed ? vtable_new_keyed(&sh->t, img->words, max_states, err)
+                       : vtable_new(&sh->t, img->words, max_states, err);
+    if (rc)
+        return rc;
     sh->store = vtable_vector(sh->t, 0);
     if (opt->trace) {
         sh->parent = malloc(max_states * sizeof *sh->parent);
         sh->plabel = malloc(max_states * sizeof *sh->plabel);
-        if (!sh->parent || !sh->plabel) {
-            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cannot reserve trace links for %llu states",
-                         (unsigned long long)max_states);
-            goto out;
-        }
+        if (!sh->parent || !sh->plabel)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cannot reserve trace links for %llu states",
+                           (unsigned long long)max_states);
         wx_advise_huge(sh->parent, max_states * sizeof *sh->parent);
         wx_advise_huge(sh->plabel, max_states * sizeof *sh->plabel);
     }
-    for (unsigned i = 0; i < n; i++)
-        w[i].sh = sh, w[i].index = i;
     sh->ids = calloc(n, sizeof *sh->ids);
-    if (!sh->ids) {
-        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-        goto out;
-    }
+    if (!sh->ids)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     /* Id blocks (vtable.h): up to ID_BLOCK ids per grab, few enough that
      * all threads' unused ids together stay under 1/8 of the smallest slot
      * array (inserts may overshoot the table's load limit by that much).
@@ -678,42 +629,28 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
     block = block > ID_BLOCK ? ID_BLOCK : block ? block : 1;
     vtable_set_block(sh->t, opt->sink ? 1 : (uint32_t)block);
 
-    /* The initial state: the all-zero vector, id 0, level 0 = [0, 1). */
     uint32_t zero[IMAGE_MAX_WORDS] = { 0 };
     uint64_t id0;
-    if (vtable_lookup(sh->t, zero, VTABLE_INSERT, &id0) != VTABLE_INSERTED) {
-        rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "internal error: initial state not inserted");
-        goto out;
-    }
+    if (vtable_lookup(sh->t, zero, VTABLE_INSERT, &id0) != VTABLE_INSERTED)
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "internal error: initial state not inserted");
     if (sh->parent)
         sh->parent[0] = 0, sh->plabel[0] = 0;
     sh->lb = 0, sh->le = 1;
-    sh->nthreads = n;
     set_chunk(sh);
+    return WX_OK;
+}
 
-    /* Thread 0 is the caller's thread.  If a thread cannot be created, run
-     * with those that were: the rendezvous count is fixed before the gate
-     * opens. */
-    unsigned started = 1;
-    for (; started < n; started++)
-        if (pthread_create(&w[started].tid, NULL, worker_main, &w[started]))
-            break;
-    pthread_mutex_lock(&sh->m);
-    sh->nthreads = started;
-    sh->go = 1;
-    pthread_cond_broadcast(&sh->cv);
-    pthread_mutex_unlock(&sh->m);
-    worker_main(&w[0]);
-    for (unsigned i = 1; i < started; i++)
-        pthread_join(w[i].tid, NULL);
-    res->threads = started;
-
-    rc = sh->rc;
+/* The result, once the workers' job has returned: counts, violation, trace
+ * and (options.keep_vectors) the vectors, which the table gives up. */
+static int collect(struct shared *sh, struct explore_result *res, struct wx_error *err)
+{
+    const struct explore_options *opt = sh->opt;
+    int rc = sh->rc;
     if (rc)
         *err = sh->err;
-    for (unsigned i = 0; i < started; i++) {
-        res->transitions += atomic_load(&w[i].transitions);
-        res->deadlocks += atomic_load(&w[i].deadlocks);
+    for (unsigned i = 0; i < sh->nthreads; i++) {
+        res->transitions += atomic_load(&sh->w[i].transitions);
+        res->deadlocks += atomic_load(&sh->w[i].deadlocks);
     }
     close_blocks(sh); /* a thread that stopped on an error skipped the last one */
     res->states = vtable_count(sh->t);
@@ -730,13 +667,50 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
         uint32_t *s = realloc(v, (res->states ? res->states : 1) * sh->words * sizeof *v);
         res->vectors = s ? s : v;
     }
-out:
+    return rc;
+}
+
+int explore_cpu(const struct image *img, const struct explore_options *opt_in,
+                struct explore_result *res, struct wx_error *err)
+{
+    const struct explore_options *opt = explore_opts(opt_in);
+    const double t0 = wx_now();
+    explore_result_init(res, "cpu");
+    if (img->probabilistic) /* as explore_seq: the support graph is no LTS answer */
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
+                       "built by explore_mdp (explorer/explore_mdp.h), not an LTS");
+    int rc = image_check(img, err);
+    if (rc)
+        return rc;
+
+    /* The team: options.threads (0: all cores), cut at WX_POOL_MAX; without
+     * a pool (out of memory) the caller's thread explores alone. */
+    struct wx_pool *pool = wx_pool_new(opt->threads > WX_POOL_MAX ? WX_POOL_MAX : (int)opt->threads);
+    const unsigned n = (unsigned)wx_pool_size(pool);
+    struct shared *sh = zalloc64(sizeof *sh);
+    struct worker *w = zalloc64(n * sizeof *w);
+    if (!sh || !w) {
+        free(sh), free(w);
+        wx_pool_free(pool);
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    }
+    sh->img = img, sh->opt = opt, sh->words = img->words;
+    sh->pool = pool, sh->w = w, sh->nthreads = n;
+    sh->t0 = t0, sh->next_progress = t0 + 1.0;
+    for (unsigned i = 0; i < n; i++)
+        w[i].sh = sh, w[i].index = i;
+    pthread_mutex_init(&sh->vm, NULL);
+    res->threads = n;
+
+    if ((rc = shared_setup(sh, err)) == WX_OK) {
+        wx_pool_run(pool, worker_job, sh);
+        rc = collect(sh, res, err);
+    }
+    wx_pool_free(pool);
     vtable_free(sh->t);
     free(sh->parent);
     free(sh->plabel);
-    pthread_mutex_destroy(&sh->m);
     pthread_mutex_destroy(&sh->vm);
-    pthread_cond_destroy(&sh->cv);
     free(sh->ids);
     free(sh);
     free(w);

@@ -9,8 +9,9 @@
  * and made distinct, and only then are the outcome vectors looked up /
  * inserted, so the numbering depends on the choices' canonical order only.
  *
- * Threads: a level is cut into chunks of consecutive states, processed in
- * windows of a few chunks per thread.  In a window's PARALLEL phase every
+ * Threads (a util/pool team): a level is cut into chunks of consecutive
+ * states, processed in windows of a few chunks per thread.  In a window's
+ * PARALLEL phase (one wx_pool_run job) every
  * thread expands whole chunks (claimed from an atomic counter) into the
  * chunk's buffer and looks each outcome up in the state set, which nobody
  * changes meanwhile (vecset_find); in the SEQUENTIAL phase the main thread
@@ -21,15 +22,14 @@
  */
 #include "explore_mdp.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../hash/vecset.h"
 #include "../hash/vtable.h"
 #include "../util/arith.h"
+#include "../util/pool.h"
 #include "explore_int.h"
 
 /* The choices of one state, before they are made distinct. */
@@ -478,103 +478,290 @@ static int chunk_fill(struct chunk *c, struct worker *w, const struct vecset *q,
     return 0;
 }
 
-/* A reusable barrier whose party count can shrink before the first phase
- * (when a thread cannot be started, the run goes on with fewer). */
-struct gate {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    unsigned parties, arrived;
-    uint64_t generation;
-};
-
-static void gate_release(struct gate *g)
-{
-    g->arrived = 0;
-    g->generation++;
-    pthread_cond_broadcast(&g->cv);
-}
-
-static void gate_wait(struct gate *g)
-{
-    pthread_mutex_lock(&g->mu);
-    uint64_t gen = g->generation;
-    if (++g->arrived >= g->parties)
-        gate_release(g);
-    else
-        while (gen == g->generation)
-            pthread_cond_wait(&g->cv, &g->mu);
-    pthread_mutex_unlock(&g->mu);
-}
-
-static void gate_set_parties(struct gate *g, unsigned parties)
-{
-    pthread_mutex_lock(&g->mu);
-    g->parties = parties;
-    if (g->arrived && g->arrived >= parties)
-        gate_release(g);
-    pthread_mutex_unlock(&g->mu);
-}
-
-/* The threads of a run: phases separated by two gates. */
-struct pool {
-    unsigned n;                 /* threads, the main one included */
+/* The threads of a run (a util/pool team) and the window they expand: in a
+ * parallel phase each member claims whole chunks from `next` and fills them
+ * with its own scratch (w[member]). */
+struct team {
+    struct wx_pool *pool;
+    unsigned n;                 /* members: wx_pool_size(pool) */
     struct worker *w;           /* n */
-    struct chunk *chunks;
+    struct chunk *chunks;       /* max_chunks */
+    size_t max_chunks;
     size_t n_chunks;            /* of the current window */
     atomic_size_t next;
     const struct vecset *q;
-    bool fresh_initial, quit;
-    struct gate start, done;
-    pthread_t *tid;             /* n - 1 */
-    unsigned started;
+    bool fresh_initial;
 };
 
-static void pool_work(struct pool *p, unsigned me)
+static void team_job(void *arg, int member, int size)
 {
+    struct team *t = arg;
     for (;;) {
-        size_t i = atomic_fetch_add(&p->next, 1);
-        if (i >= p->n_chunks)
+        size_t i = atomic_fetch_add(&t->next, 1);
+        if (i >= t->n_chunks)
             return;
-        if (chunk_fill(&p->chunks[i], &p->w[me], p->q, p->fresh_initial) != 0)
-            p->chunks[i].failed = 1;
-    }
-}
-
-struct pool_arg {
-    struct pool *p;
-    unsigned me;
-};
-
-static void *pool_thread(void *arg)
-{
-    struct pool_arg *a = arg;
-    struct pool *p = a->p;
-    unsigned me = a->me;
-    free(a);
-    for (;;) {
-        gate_wait(&p->start);
-        if (p->quit)
-            return NULL;
-        pool_work(p, me);
-        gate_wait(&p->done);
+        if (chunk_fill(&t->chunks[i], &t->w[member], t->q, t->fresh_initial) != 0)
+            t->chunks[i].failed = 1;
     }
 }
 
 /* One parallel phase over chunks[0, n_chunks). */
-static void pool_run(struct pool *p, size_t n_chunks)
+static void team_fill(struct team *t, size_t n_chunks)
 {
-    p->n_chunks = n_chunks;
-    atomic_store(&p->next, 0);
-    if (p->started)
-        gate_wait(&p->start);
-    pool_work(p, 0);
-    if (p->started)
-        gate_wait(&p->done);
+    t->n_chunks = n_chunks;
+    atomic_store(&t->next, 0);
+    wx_pool_run(t->pool, team_job, t);
 }
 
 /* States per chunk, and chunks per thread in a window. */
 #define MDPX_CHUNK 128u
 #define MDPX_WINDOW 8u
+
+/* One exploration: the state set, the MDP being built, the team. */
+struct run {
+    const struct image *img;
+    const struct explore_options *opt;
+    struct mdp_explore_result *res;
+    uint32_t words;
+    double t0, next_progress;
+    struct vecset q;            /* zeroed until run_init: vecset_free is safe */
+    struct build b;
+    struct team team;
+    uint32_t *rule_part_start, *rule_part; /* participants of each rule */
+};
+
+/* The participants of each rule, as lists: rule r's are
+ * rule_part[rule_part_start[r] .. rule_part_start[r + 1]).  Allocates. */
+static int rule_parts(struct run *r)
+{
+    const struct image *img = r->img;
+    uint64_t n_parts = 0;
+    for (uint64_t w = 0; w < (uint64_t)img->n_rules * img->mask_words; w++)
+        n_parts += (uint64_t)__builtin_popcount(img->rule_mask[w]);
+    r->rule_part_start = malloc(((size_t)img->n_rules + 1) * sizeof *r->rule_part_start);
+    r->rule_part = malloc((n_parts ? n_parts : 1) * sizeof *r->rule_part);
+    if (!r->rule_part_start || !r->rule_part)
+        return -1;
+    n_parts = 0;
+    for (uint32_t k = 0; k < img->n_rules; k++) {
+        r->rule_part_start[k] = (uint32_t)n_parts;
+        const uint32_t *m = img->rule_mask + (size_t)k * img->mask_words;
+        for (uint32_t c = 0; c < img->n_comps; c++)
+            if (m[c / 32] >> (c % 32) & 1)
+                r->rule_part[n_parts++] = c;
+    }
+    r->rule_part_start[img->n_rules] = (uint32_t)n_parts;
+    return 0;
+}
+
+/* The state set, the first blocks of the MDP, the team and its scratch. */
+static int run_init(struct run *r, struct wx_error *err)
+{
+    const struct image *img = r->img;
+    uint64_t max_states = vtable_states_for_budget(explore_budget(r->opt), r->words, 16);
+    if (max_states > UINT32_MAX - 1)
+        max_states = UINT32_MAX - 1; /* struct mdp's 32-bit targets */
+    int rc = vecset_init(&r->q, r->words, max_states, err);
+    if (rc)
+        return rc;
+    /* options.threads (0: all cores), cut at WX_POOL_MAX; without a pool
+     * (out of memory) the caller's thread expands alone. */
+    struct team *t = &r->team;
+    t->pool = wx_pool_new(r->opt->threads > WX_POOL_MAX ? WX_POOL_MAX : (int)r->opt->threads);
+    t->n = (unsigned)wx_pool_size(t->pool);
+    t->q = &r->q;
+    t->max_chunks = (size_t)t->n * MDPX_WINDOW;
+    t->w = calloc(t->n, sizeof *t->w);
+    t->chunks = calloc(t->max_chunks, sizeof *t->chunks);
+    r->b.m.state_start = malloc(1024 * sizeof *r->b.m.state_start);
+    r->b.cap_states = 1024;
+    if (rule_parts(r) != 0 || !t->w || !t->chunks || !r->b.m.state_start)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    for (unsigned i = 0; i < t->n; i++)
+        if (worker_init(&t->w[i], img, r->rule_part_start, r->rule_part) != 0)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    return WX_OK;
+}
+
+/* The initial state: the zero vector, or a fresh state before the product
+ * of the initial distributions (its id 0 then has the all-ones vector,
+ * which no real state has). */
+static int add_initial(struct run *r, struct wx_error *err)
+{
+    const struct image *img = r->img;
+    bool dirac = true;
+    for (uint32_t c = 0; c < img->n_comps; c++)
+        dirac &= img->pinit_start[c + 1] - img->pinit_start[c] == 1;
+    uint32_t *v = calloc(r->words ? r->words : 1, 4);
+    if (!v)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    uint64_t id;
+    int rc = WX_OK;
+    if (dirac) {
+        if (vecset_put(&r->q, v, &id, err) < 0)
+            rc = err->code;
+    } else {
+        memset(v, 0xff, r->words * 4u);
+        if (vecset_add_hidden(&r->q, v, &id, err) < 0)
+            rc = err->code;
+        r->res->fresh_initial = true;
+    }
+    free(v);
+    r->team.fresh_initial = r->res->fresh_initial;
+    return rc;
+}
+
+/* Cuts [wb, le) of the level into the next window's chunks; returns their
+ * number and sets *end to where the window ends. */
+static size_t window_cut(struct team *t, uint64_t wb, uint64_t le, uint64_t *end)
+{
+    size_t nch = 0;
+    uint64_t s = wb;
+    uint64_t per = (le - wb + t->max_chunks - 1) / t->max_chunks;
+    if (per < 16)
+        per = 16;
+    if (per > MDPX_CHUNK)
+        per = MDPX_CHUNK;
+    for (; nch < t->max_chunks && s < le; nch++) {
+        t->chunks[nch].first = s;
+        t->chunks[nch].end = s + per < le ? s + per : le;
+        t->chunks[nch].failed = 0;
+        s = t->chunks[nch].end;
+    }
+    *end = s;
+    return nch;
+}
+
+static void report_progress(struct run *r)
+{
+    if (!r->opt->progress || wx_now() < r->next_progress)
+        return;
+    struct explore_stats st = {.states = r->q.count, .transitions = r->b.m.n_choices,
+                               .depth = r->res->depth,
+                               .bytes = r->q.n_index * 8 + r->q.cap * r->words * 4ull,
+                               .seconds = wx_now() - r->t0};
+    r->opt->progress(r->opt->progress_ctx, &st);
+    r->next_progress = wx_now() + 1.0;
+}
+
+/* Appends a filled chunk's states to the MDP, in state order; the outcomes
+ * the parallel phase did not find get the next fresh ids. */
+static int commit_chunk(struct run *r, const struct chunk *c, struct wx_error *err)
+{
+    struct build *b = &r->b;
+    if (c->failed)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory expanding a state");
+    report_progress(r);
+    if (c->end + 1 > b->cap_states) {
+        size_t cap = b->cap_states;
+        while (cap < c->end + 1)
+            cap *= 2;
+        uint64_t *ns = realloc(b->m.state_start, cap * sizeof *ns);
+        if (!ns)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+        b->m.state_start = ns;
+        b->cap_states = cap;
+    }
+    size_t ch = 0, o = 0;
+    for (uint64_t st = c->first; st < c->end; st++) {
+        b->m.state_start[st] = b->m.n_choices;
+        uint32_t n = c->n_choices[st - c->first];
+        if (n == 0)
+            r->res->deadlocks++;
+        for (uint32_t i = 0; i < n; i++, ch++) {
+            if (build_choice(b, c->label[ch]) != 0)
+                return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing the MDP");
+            for (uint32_t e = 0; e < c->n_out[ch]; e++, o++) {
+                uint64_t id = c->id[o];
+                if (id == UINT64_MAX && vecset_put(&r->q, c->vec + o * r->words, &id, err) < 0)
+                    return err->code;
+                if (build_entry(b, (uint32_t)id, c->prob[o], c->num[o], c->den[o]) != 0)
+                    return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing the MDP");
+            }
+        }
+    }
+    return WX_OK;
+}
+
+/* The BFS: level [lb, le) in windows, each expanded in parallel and then
+ * committed in state order, until a level adds no state. */
+static int explore_levels(struct run *r, struct wx_error *err)
+{
+    struct team *t = &r->team;
+    uint64_t lb = 0, le = 1;
+    for (;;) {
+        for (uint64_t wb = lb; wb < le;) {
+            if (explore_cancelled(r->opt))
+                return explore_interrupted(err);
+            size_t nch = window_cut(t, wb, le, &wb);
+            team_fill(t, nch);
+            for (size_t k = 0; k < nch; k++) {
+                int rc = commit_chunk(r, &t->chunks[k], err);
+                if (rc)
+                    return rc;
+            }
+        }
+        if (r->q.count == le) {
+            r->res->complete = true;
+            return WX_OK;
+        }
+        lb = le, le = r->q.count;
+        r->res->depth++;
+    }
+}
+
+/* Hands the MDP to res (rc == WX_OK; partial counts only otherwise) and
+ * frees the rest of the run.  Returns rc, or WX_ELIMIT when the final
+ * arrays cannot be had. */
+static int run_finish(struct run *r, int rc, struct wx_error *err)
+{
+    struct build *b = &r->b;
+    struct mdp_explore_result *res = r->res;
+    struct vecset *q = &r->q;
+    const uint64_t count = q->count;
+    if (b->m.choice_start)
+        b->m.choice_start[b->m.n_choices] = b->m.n_entries;
+    if (rc == WX_OK) {
+        b->m.n_states = count;
+        b->m.state_start[count] = b->m.n_choices;
+        if (!b->m.choice_start)
+            b->m.choice_start = calloc(1, sizeof *b->m.choice_start);
+        if (!b->m.choice_start)
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    }
+    res->bytes = q->n_index * 8 + count * r->words * 4ull + b->m.n_states * 8 +
+                 b->m.n_choices * 12 + b->m.n_entries * 12;
+    if (rc == WX_OK) {
+        res->mdp = b->m;
+        res->choice_label = b->label ? b->label : malloc(sizeof *b->label);
+        res->entry_num = b->num;
+        res->entry_den = b->den;
+        if (r->opt->keep_vectors) {
+            res->vectors = q->vec;
+            q->vec = NULL;
+        }
+    } else {
+        res->complete = false;
+        res->mdp.n_states = count;
+        res->mdp.n_choices = b->m.n_choices;
+        res->mdp.n_entries = b->m.n_entries;
+        free(b->m.state_start), free(b->m.choice_start), free(b->m.targets), free(b->m.probs);
+        free(b->label), free(b->num), free(b->den);
+    }
+    vecset_free(q);
+    struct team *t = &r->team;
+    wx_pool_free(t->pool);
+    if (t->w)
+        for (unsigned i = 0; i < t->n; i++)
+            worker_free(&t->w[i]);
+    if (t->chunks)
+        for (size_t k = 0; k < t->max_chunks; k++)
+            chunk_free(&t->chunks[k]);
+    free(t->w), free(t->chunks);
+    free(r->rule_part_start), free(r->rule_part);
+    res->threads = t->n;
+    return rc;
+}
 
 int explore_mdp(const struct image *img, const struct explore_options *opt_in, bool exact,
                 struct mdp_explore_result *res, struct wx_error *err)
@@ -585,226 +772,17 @@ int explore_mdp(const struct image *img, const struct explore_options *opt_in, b
     if (!img->probabilistic || !img->pchoice_offsets)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "explore_mdp needs a probabilistic network (no component has a distribution)");
-    const uint32_t words = img->words, nc = img->n_comps;
-    uint64_t max_states = vtable_states_for_budget(explore_budget(opt), words, 16);
-    if (max_states > UINT32_MAX - 1)
-        max_states = UINT32_MAX - 1; /* struct mdp's 32-bit targets */
-    unsigned nthreads = opt->threads;
-    if (nthreads == 0) {
-        long c = sysconf(_SC_NPROCESSORS_ONLN);
-        nthreads = c > 0 ? (unsigned)c : 1;
-    }
-    if (nthreads > 256)
-        nthreads = 256;
-    struct vecset q;
-    int rc = vecset_init(&q, words, max_states, err);
-    struct build b;
-    memset(&b, 0, sizeof b);
-    b.exact = exact;
-    struct pool p;
-    memset(&p, 0, sizeof p);
-    p.n = nthreads;
-    p.q = &q;
-    size_t max_chunks = (size_t)nthreads * MDPX_WINDOW;
-    uint64_t id;
-    double next_progress = t0 + 1.0;
-
-    uint32_t *rule_part_start = malloc(((size_t)img->n_rules + 1) * sizeof *rule_part_start);
-    uint64_t n_parts = 0;
-    for (uint64_t w = 0; w < (uint64_t)img->n_rules * img->mask_words; w++)
-        n_parts += (uint64_t)__builtin_popcount(img->rule_mask[w]);
-    uint32_t *rule_part = malloc((n_parts ? n_parts : 1) * sizeof *rule_part);
-    b.m.state_start = malloc(1024 * sizeof *b.m.state_start);
-    b.cap_states = 1024;
-    p.w = calloc(nthreads, sizeof *p.w);
-    p.chunks = calloc(max_chunks, sizeof *p.chunks);
-    uint32_t *zero = calloc(words ? words : 1, 4);
-    if (rc || !rule_part_start || !rule_part || !b.m.state_start || !p.w || !p.chunks || !zero) {
-        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-        goto out;
-    }
-    n_parts = 0;
-    for (uint32_t r = 0; r < img->n_rules; r++) {
-        rule_part_start[r] = (uint32_t)n_parts;
-        const uint32_t *m = img->rule_mask + (size_t)r * img->mask_words;
-        for (uint32_t c = 0; c < nc; c++)
-            if (m[c / 32] >> (c % 32) & 1)
-                rule_part[n_parts++] = c;
-    }
-    rule_part_start[img->n_rules] = (uint32_t)n_parts;
-    for (unsigned t = 0; t < nthreads; t++)
-        if (worker_init(&p.w[t], img, rule_part_start, rule_part) != 0) {
-            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-            goto out;
-        }
-
-    /* The initial state: the zero vector, or a fresh state before the
-     * product of the initial distributions. */
-    bool dirac = true;
-    for (uint32_t c = 0; c < nc; c++)
-        dirac &= img->pinit_start[c + 1] - img->pinit_start[c] == 1;
-    if (dirac) {
-        if (vecset_put(&q, zero, &id, err) < 0) {
-            rc = err->code;
-            goto out;
-        }
-    } else {
-        memset(zero, 0xff, words * 4u); /* all ones: no real state has it */
-        if (vecset_add_hidden(&q, zero, &id, err) < 0) {
-            rc = err->code;
-            goto out;
-        }
-        res->fresh_initial = true;
-    }
-    p.fresh_initial = res->fresh_initial;
-
-    if (nthreads > 1) {
-        p.start = p.done = (struct gate){.mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER,
-                                         .parties = nthreads};
-        p.tid = calloc(nthreads - 1, sizeof *p.tid);
-        for (unsigned t = 1; t < nthreads && p.tid; t++) {
-            struct pool_arg *a = malloc(sizeof *a);
-            if (a)
-                a->p = &p, a->me = t;
-            if (!a || pthread_create(&p.tid[t - 1], NULL, pool_thread, a) != 0) {
-                free(a);
-                break; /* go on with the threads that did start */
-            }
-            p.started++;
-        }
-        gate_set_parties(&p.start, p.started + 1);
-        gate_set_parties(&p.done, p.started + 1);
-    }
-
-    uint64_t lb = 0, le = 1;
-    for (;;) {
-        for (uint64_t wb = lb; wb < le;) {
-            if (explore_cancelled(opt)) {
-                rc = explore_interrupted(err);
-                goto out;
-            }
-            /* a window: chunks of consecutive states of this level */
-            size_t nch = 0;
-            uint64_t s = wb;
-            uint64_t per = (le - wb + max_chunks - 1) / max_chunks;
-            if (per < 16)
-                per = 16;
-            if (per > MDPX_CHUNK)
-                per = MDPX_CHUNK;
-            for (; nch < max_chunks && s < le; nch++) {
-                p.chunks[nch].first = s;
-                p.chunks[nch].end = s + per < le ? s + per : le;
-                p.chunks[nch].failed = 0;
-                s = p.chunks[nch].end;
-            }
-            wb = s;
-            pool_run(&p, nch);
-            /* commit in state order */
-            for (size_t k = 0; k < nch; k++) {
-                struct chunk *c = &p.chunks[k];
-                if (c->failed) {
-                    rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory expanding a state");
-                    goto out;
-                }
-                if (opt->progress && wx_now() >= next_progress) {
-                    struct explore_stats st = {.states = q.count, .transitions = b.m.n_choices,
-                                               .depth = res->depth,
-                                               .bytes = q.n_index * 8 + q.cap * words * 4ull,
-                                               .seconds = wx_now() - t0};
-                    opt->progress(opt->progress_ctx, &st);
-                    next_progress = wx_now() + 1.0;
-                }
-                if (c->end + 1 > b.cap_states) {
-                    size_t cap = b.cap_states;
-                    while (cap < c->end + 1)
-                        cap *= 2;
-                    uint64_t *ns = realloc(b.m.state_start, cap * sizeof *ns);
-                    if (!ns) {
-                        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-                        goto out;
-                    }
-                    b.m.state_start = ns;
-                    b.cap_states = cap;
-                }
-                size_t ch = 0, o = 0;
-                for (uint64_t st = c->first; st < c->end; st++) {
-                    b.m.state_start[st] = b.m.n_choices;
-                    uint32_t n = c->n_choices[st - c->first];
-                    if (n == 0)
-                        res->deadlocks++;
-                    for (uint32_t i = 0; i < n; i++, ch++) {
-                        if (build_choice(&b, c->label[ch]) != 0) {
-                            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing the MDP");
-                            goto out;
-                        }
-                        for (uint32_t e = 0; e < c->n_out[ch]; e++, o++) {
-                            id = c->id[o];
-                            if (id == UINT64_MAX && vecset_put(&q, c->vec + o * words, &id, err) < 0) {
-                                rc = err->code;
-                                goto out;
-                            }
-                            if (build_entry(&b, (uint32_t)id, c->prob[o], c->num[o], c->den[o]) != 0) {
-                                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing the MDP");
-                                goto out;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        if (q.count == le) {
-            res->complete = true;
-            break;
-        }
-        lb = le, le = q.count;
-        res->depth++;
-    }
-out:
-    if (p.started) {
-        p.quit = true;
-        gate_wait(&p.start);
-        for (unsigned t = 0; t < p.started; t++)
-            pthread_join(p.tid[t], NULL);
-    }
-    if (b.m.choice_start)
-        b.m.choice_start[b.m.n_choices] = b.m.n_entries;
-    if (rc == WX_OK) {
-        b.m.n_states = q.count;
-        b.m.state_start[q.count] = b.m.n_choices;
-        if (!b.m.choice_start)
-            b.m.choice_start = calloc(1, sizeof *b.m.choice_start);
-        if (!b.m.choice_start)
-            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-    }
-    res->bytes = q.n_index * 8 + q.count * words * 4ull + b.m.n_states * 8 + b.m.n_choices * 12 +
-                 b.m.n_entries * 12;
-    if (rc == WX_OK) {
-        res->mdp = b.m;
-        res->choice_label = b.label ? b.label : malloc(sizeof *b.label);
-        res->entry_num = b.num;
-        res->entry_den = b.den;
-        if (opt->keep_vectors) {
-            res->vectors = q.vec;
-            q.vec = NULL;
-        }
-    } else {
-        res->complete = false;
-        res->mdp.n_states = q.count;
-        res->mdp.n_choices = b.m.n_choices;
-        res->mdp.n_entries = b.m.n_entries;
-        free(b.m.state_start), free(b.m.choice_start), free(b.m.targets), free(b.m.probs);
-        free(b.label), free(b.num), free(b.den);
-    }
-    vecset_free(&q);
-    if (p.w)
-        for (unsigned t = 0; t < nthreads; t++)
-            worker_free(&p.w[t]);
-    if (p.chunks)
-        for (size_t k = 0; k < max_chunks; k++)
-            chunk_free(&p.chunks[k]);
-    free(p.w), free(p.chunks), free(p.tid), free(zero);
-    free(rule_part_start), free(rule_part);
-    res->threads = p.started + 1;
+    struct run r;
+    memset(&r, 0, sizeof r);
+    r.img = img, r.opt = opt, r.res = res, r.words = img->words;
+    r.t0 = t0, r.next_progress = t0 + 1.0;
+    r.b.exact = exact;
+    int rc = run_init(&r, err);
+    if (rc == WX_OK)
+        rc = add_initial(&r, err);
+    if (rc == WX_OK)
+        rc = explore_levels(&r, err);
+    rc = run_finish(&r, rc, err);
     res->seconds = wx_now() - t0;
     return rc;
 }

@@ -211,6 +211,10 @@ expect_rc "--method pi --relative" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F tr
 grep -q 'absolute stopping rule' "$T/err" && pass "--method pi --relative refused, named" || fail "pi relative: $(cat "$T/err")"
 expect_rc "--method pi --solver gs" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --method pi --solver gs
 expect_rc "bad threads" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --threads -1
+expect_rc "threads above 256" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --threads 257
+grep -q "threads takes 0 (all cores) to 256, not '257'" "$T/err" && pass "--threads 257 refused, range named" \
+    || fail "--threads 257: $(cat "$T/err")"
+expect_rc "--threads 256" 0 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --threads 256 --quiet
 expect_rc "--values with 2 properties" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --prop 'Pmin=? [ F true ]' --values "$T/x"
 expect_rc "labels without --lab" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F "goal" ]'
 grep -q 'unknown label "goal" (no labels given: use --lab)' "$T/err" && pass "label without --lab named" || fail "no --lab: $(cat "$T/err")"

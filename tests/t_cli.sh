@@ -12,6 +12,15 @@ expect_rc "unknown command" 2 "$W" frobnicate x
 expect_rc "unknown option" 2 "$W" explore "$EX" --frob
 grep -q "unknown option '--frob'" "$T/err" && pass "unknown option named" || fail "unknown option not named: $(cat "$T/err")"
 expect_rc "bad --threads value" 2 "$W" explore "$EX" --threads zero
+# --threads: 0 (all cores) to 256 (WX_POOL_MAX), the same range for explore and check
+expect_rc "--threads 257" 2 "$W" explore "$EX" --threads 257
+grep -q "threads takes 0 (all cores) to 256, not '257'" "$T/err" && [ "$(wc -l < "$T/err")" -eq 1 ] \
+    && pass "--threads 257: the range named, one line" || fail "--threads 257: $(cat "$T/err")"
+expect_rc "--threads -1" 2 "$W" explore "$EX" --threads -1
+expect_rc "--threads 0 (all cores)" 0 "$W" explore "$EX" --backend cpu --threads 0 --json --quiet
+expect_json "--threads 0: all cores, the usual counts" states=2163 transitions=8770
+expect_rc "--threads 256" 0 "$W" explore "$EX" --backend cpu --threads 256 --json --quiet
+expect_json "--threads 256: the usual counts" states=2163 transitions=8770 threads=256
 expect_rc "bad --memory value" 2 "$W" explore "$EX" --memory 12Q
 expect_rc "missing input file" 2 "$W" explore "$T/none.exp"
 expect_rc "help" 0 "$W" help

@@ -35,13 +35,21 @@ printf '// consensus properties over the network'"'"'s actions\n"disagree": Pmax
 expect_rc "consensus N=4 K=2" 0 "$W" explore "$C4" --json --quiet --props "$T/c.props" --backend cpu
 expect_json "consensus N=4 K=2 counts (PRISM's)" states=22656 choices=60544 transitions=75232 deadlocks=0
 near "N=4 Pmax=? [ F \"disagree\" ] = 170112531/577765376" "$(prop_value 1)" 0.294431854289586
-# threads: the same MDP, byte for byte, for 1 and 3 threads (and --backend seq)
-expect_rc "N=4 K=2, --threads 1" 0 "$W" explore "$C4" --quiet --threads 1 --mdp-out "$T/t1"
-expect_rc "N=4 K=2, --threads 3" 0 "$W" explore "$C4" --quiet --threads 3 --mdp-out "$T/t3"
-expect_rc "N=4 K=2, --backend seq" 0 "$W" explore "$C4" --quiet --backend seq --json --mdp-out "$T/ts"
+# threads: the same MDP, byte for byte (.tra, .lab and the probabilistic
+# .aut), for 1, 2, 3 and 7 threads and --backend seq
+for t in 1 2 3 7; do
+    expect_rc "N=4 K=2, --threads $t" 0 "$W" explore "$C4" --quiet --threads $t --mdp-out "$T/t$t" --aut "$T/t$t.aut"
+done
+expect_rc "N=4 K=2, --backend seq" 0 "$W" explore "$C4" --quiet --backend seq --json --mdp-out "$T/ts" --aut "$T/ts.aut"
 expect_json "--backend seq runs one thread" backend='"seq"' threads=1
-cmp -s "$T/t1.tra" "$T/t3.tra" && cmp -s "$T/t1.tra" "$T/ts.tra" && cmp -s "$T/t1.lab" "$T/t3.lab" \
-    && pass "1 thread, 3 threads and seq write identical .tra/.lab" || fail "the thread count changed the MDP"
+same=1
+for t in 2 3 7 s; do
+    for x in tra lab aut; do
+        cmp -s "$T/t1.$x" "$T/t$t.$x" || { same=0; echo "  t1.$x and t$t.$x differ"; }
+    done
+done
+[ $same = 1 ] && pass "1, 2, 3, 7 threads and seq write identical .tra/.lab/.aut" \
+    || fail "the thread count changed the MDP"
 
 # N=4 K=4 (the instance of tests/data/mdp/consensus-N4-K4): 43 136 states,
 # 115 840 choices, 144 352 transitions; Pmin "finished & all heads" = 852021/2097152 (QVBS, exact)

@@ -1,9 +1,11 @@
 #!/bin/sh
 # t_random_cli.sh -- the CLI end to end on random networks (tests/randnet):
-# for each seed, `warpex explore FILE.exp --json` on both CPU backends must
-# report the naive oracle's states / transitions / deadlocks; --deadlock must
-# exit 1 exactly when there is a deadlock; and the product written with
-# --aut, explored again as a plain LTS, must have the same counts.
+# for each seed, `warpex explore FILE.exp --json` on both CPU backends (cpu
+# on 1, 2, 3 and 7 threads) must report the naive oracle's states /
+# transitions / deadlocks; --deadlock must exit 1 exactly when there is a
+# deadlock; the product written with --aut, explored again as a plain LTS,
+# must have the same counts; and the --aut files of seq and of cpu on 1, 2,
+# 3 and 7 threads must have the same numbering-free signature (aut_sig).
 # The oracle's counts come from bin/tests/test_random_networks in its
 # WARPEX_RANDNET_EMIT mode.  Failing seeds keep their files (path printed).
 cd "$(dirname "$0")/.." || exit 2
@@ -18,6 +20,22 @@ SEEDS=${WARPEX_CLI_SEEDS:-40}
 # json_field NAME JSON: the number after "NAME": in JSON (empty if absent)
 json_field() {
     printf '%s\n' "$2" | sed -n "s/.*\"$1\": *\([0-9][0-9]*\).*/\1/p"
+}
+
+# aut_sig FILE: what an .aut file says that does not depend on how its
+# states are numbered (the cpu backend numbers the states of a BFS level in
+# any order): its counts, the multiset of labels and the multiset of
+# (out-degree, in-degree) pairs, as one checksum.
+aut_sig() {
+    awk 'NR == 1 { h = $0; gsub(/[^0-9,]/, "", h); split(h, a, ","); n = a[3]; print "des " a[2] " " n; next }
+    {
+        l = $0; sub(/^[ \t]*\([ \t]*/, "", l)
+        src = l; sub(/[ \t]*,.*$/, "", src)
+        dst = l; sub(/^.*,[ \t]*/, "", dst); sub(/[ \t]*\)[ \t]*$/, "", dst)
+        sub(/^[0-9]+[ \t]*,[ \t]*/, "", l); sub(/[ \t]*,[ \t]*[0-9]+[ \t]*\)[ \t]*$/, "", l)
+        print "L " l; out[src]++; inn[dst]++
+    }
+    END { for (s = 0; s < n; s++) print "D " out[s] + 0 " " inn[s] + 0 }' "$1" | LC_ALL=C sort | cksum
 }
 
 seed=1
@@ -35,14 +53,18 @@ while [ "$seed" -le "$SEEDS" ]; do
     [ "$rate" = 1 ] && opts="$opts --rate"
     ok=1
     why=""
-    for backend in seq cpu; do
-        out=$("$cli" explore "$exp" $opts --backend $backend --threads 2 --json 2>&1)
+    for run in seq:1 cpu:1 cpu:2 cpu:3 cpu:7; do
+        backend=${run%:*} th=${run#*:}
+        out=$("$cli" explore "$exp" $opts --backend $backend --threads $th --json --aut "$dir/$backend$th.aut" 2>&1)
         rc=$?
         s=$(json_field states "$out"); t=$(json_field transitions "$out")
         d=$(json_field deadlocks "$out")
         if [ $rc -ne 0 ] || [ "$s" != "$st" ] || [ "$t" != "$tr" ] || [ "$d" != "$dl" ]; then
             ok=0
-            why="$why; $backend: exit $rc, found $s/$t/$d ($out)"
+            why="$why; $backend/$th: exit $rc, found $s/$t/$d ($out)"
+        elif [ "$(aut_sig "$dir/$backend$th.aut")" != "$(aut_sig "$dir/seq1.aut")" ]; then
+            ok=0
+            why="$why; $backend/$th: --aut differs from seq's beyond numbering ($dir/$backend$th.aut)"
         fi
     done
     # --deadlock: exit 1 iff a deadlock is reachable

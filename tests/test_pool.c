@@ -9,12 +9,20 @@
  *    and fewer chunks than members), and a NULL pool (a team of one);
  *    per-chunk sums combined in chunk order are bit-identical for every
  *    team size.
+ *  - wx_pool_meet: per meeting, fn runs exactly once, on the last member
+ *    to arrive (it sees every member's write of that round), and every
+ *    member leaves seeing fn's write; members meet from two different call
+ *    sites; team sizes 1..9 and a NULL pool.
+ *  - wx_pool_threads: 0 is the online CPUs, capped at WX_POOL_MAX, like
+ *    any larger request; a pool asked for more has WX_POOL_MAX members.
  *  - wx_task: the task has run once wx_task_join returns.
  */
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <unistd.h>
 
 #include "../util/hugealloc.h"
 #include "../util/pool.h"
@@ -66,6 +74,81 @@ static void for_fn(void *arg, uint64_t lo, uint64_t hi, int chunk)
     j->part[chunk] = s;
 }
 
+#define MEET_ROUNDS 200
+
+struct meet_job {
+    struct wx_pool *pool;
+    int size;
+    int wrote[WX_POOL_MAX]; /* round + 1, written before each meeting */
+    int round;              /* the round fn last decided, under the meeting */
+    int calls;              /* fn calls so far */
+    atomic_int bad;
+};
+
+static void meet_fn(void *arg)
+{
+    struct meet_job *j = arg;
+    const int round = j->calls;
+    for (int i = 0; i < j->size; i++)
+        if (j->wrote[i] != round + 1)
+            atomic_store(&j->bad, 1); /* run before the last arrival */
+    j->round = round;
+    j->calls++;
+}
+
+static void meet_member(void *arg, int member, int size)
+{
+    struct meet_job *j = arg;
+    for (int r = 0; r < MEET_ROUNDS; r++) {
+        j->wrote[member] = r + 1;
+        if ((member + r) % 2) /* the two call sites of explore_cpu: idle, and in mid-work */
+            wx_pool_meet(j->pool, meet_fn, j);
+        else
+            wx_pool_meet(j->pool, meet_fn, j);
+        if (j->round != r || j->calls != r + 1)
+            atomic_store(&j->bad, 1);
+        wx_pool_meet(j->pool, NULL, NULL); /* nobody writes round r+1 before all have read */
+    }
+}
+
+/* meetings with one member acting alone */
+static void test_meet(void)
+{
+    int meet_ok = 1;
+    for (int t = 0; t <= 9; t++) { /* t = 0: NULL pool */
+        struct meet_job *j = calloc(1, sizeof *j);
+        j->pool = t ? wx_pool_new(t) : NULL;
+        j->size = wx_pool_size(j->pool);
+        wx_pool_run(j->pool, meet_member, j);
+        const int ok = !atomic_load(&j->bad) && j->calls == MEET_ROUNDS;
+        meet_ok &= ok;
+        if (!ok)
+            check(0, "wx_pool_meet, team of %d: bad %d, %d calls of fn for %d meetings", j->size,
+                  atomic_load(&j->bad), j->calls, MEET_ROUNDS);
+        wx_pool_free(j->pool);
+        free(j);
+    }
+    check(meet_ok, "wx_pool_meet: fn once per meeting, after every arrival, seen by all (teams 1..9, NULL)");
+}
+
+/* team sizes asked for */
+static void test_threads(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int want_all = cpus < 1 ? 1 : cpus > WX_POOL_MAX ? WX_POOL_MAX : (int)cpus;
+    check(wx_pool_threads(0) == want_all && wx_pool_threads(-3) == want_all,
+          "wx_pool_threads(0 or less) = online CPUs (%d, capped at %d): %d", want_all, WX_POOL_MAX,
+          wx_pool_threads(0));
+    check(wx_pool_threads(5) == 5 && wx_pool_threads(WX_POOL_MAX) == WX_POOL_MAX &&
+              wx_pool_threads(WX_POOL_MAX + 1) == WX_POOL_MAX && wx_pool_threads(1 << 30) == WX_POOL_MAX,
+          "wx_pool_threads: a request is kept up to WX_POOL_MAX and cut above it");
+    struct wx_pool *big = wx_pool_new(WX_POOL_MAX * 4);
+    check(big && wx_pool_size(big) <= WX_POOL_MAX && wx_pool_size(big) >= 1,
+          "a pool asked for %d members has at most %d (%d)", WX_POOL_MAX * 4, WX_POOL_MAX,
+          wx_pool_size(big));
+    wx_pool_free(big);
+}
+
 static void *task_fn(void *arg)
 {
     *(int *)arg += 1;
@@ -95,6 +178,9 @@ int main(void)
     }
     check(sizes_ok, "pools of 1..9 members have the size asked for");
     check(runs_ok, "100 team jobs per pool: each member once, right size, barrier orders the phases");
+
+    test_meet();
+    test_threads();
 
     /* parallel for */
     const uint64_t n = 10007;

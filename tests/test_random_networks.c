@@ -10,11 +10,16 @@
  *            written .aut files, explored by the oracle (parser + files);
  *   network  network_from_exp, explored by a tiny BFS over network.h's rule
  *            semantics written here (flattening alone);
- *   seq, cpu image_compile + explore_seq, explore_cpu with 2 threads;
+ *   seq, cpu image_compile + explore_seq, explore_cpu with 1, 2, 3 and 7
+ *            threads;
  *   gpu      explore_gpu on the same image, when gpu_available() (CUDA
  *            builds on a machine with a device; skipped otherwise).
  * Every explorer also reports each distinct transition to an edge sink: the
- * number of transitions per label must equal the oracle's, too.
+ * number of transitions per label must equal the oracle's, too.  The
+ * thread count must not change the result: seq's and every cpu run's
+ * transitions, written as (source vector, label, target vector) -- what
+ * --aut writes, up to the numbering of states within a BFS level, which is
+ * free -- must be the same set.
  * A mismatch prints the seed, every answer and the directory, whose files
  * are kept; otherwise they are removed.
  *
@@ -94,11 +99,15 @@ static void naive_hist(void *ctx, const char *label, bool hidden, uint64_t count
     hist_add(ctx, label, count);
 }
 
-/* edge sink of the real explorers: counts per result label id */
+/* edge sink of the real explorers: counts per result label id, and (when
+ * keep is set) the edges themselves */
 struct label_counter {
     pthread_mutex_t mu;
     uint64_t *count;
     uint32_t n;
+    bool keep;
+    struct product_edge *e;
+    size_t ne, cap;
 };
 
 static int count_edges(void *ctx, const struct product_edge *e, size_t n, struct wx_error *err)
@@ -110,8 +119,51 @@ static int count_edges(void *ctx, const struct product_edge *e, size_t n, struct
             lc->count[e[i].label]++;
         else
             lc->count[lc->n]++;          /* out-of-range label: reported below */
+    if (lc->keep) {
+        if (lc->ne + n > lc->cap) {
+            lc->cap = 2 * (lc->ne + n);
+            lc->e = realloc(lc->e, lc->cap * sizeof *lc->e);
+        }
+        memcpy(lc->e + lc->ne, e, n * sizeof *e);
+        lc->ne += n;
+    }
     pthread_mutex_unlock(&lc->mu);
     return 0;
+}
+
+/* ---- the product's transitions by state vectors, free of numbering ---- */
+
+struct vedges {
+    uint32_t width;      /* words per record: source vector, label, target vector */
+    size_t n;
+    uint32_t *rec;       /* n * width, sorted */
+};
+
+static int cmp_rec(const void *a, const void *b, void *width)
+{
+    return memcmp(a, b, *(const uint32_t *)width * sizeof(uint32_t));
+}
+
+/* The edges e[0..n) of an exploration whose vectors (by id) are vec. */
+static void vedges_make(struct vedges *v, const struct product_edge *e, size_t n,
+                        const uint32_t *vec, uint32_t words)
+{
+    v->width = 2 * words + 1;
+    v->n = n;
+    v->rec = malloc((n ? n : 1) * v->width * sizeof *v->rec);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t *r = v->rec + i * v->width;
+        memcpy(r, vec + e[i].src * words, words * sizeof *r);
+        r[words] = e[i].label;
+        memcpy(r + words + 1, vec + e[i].dst * words, words * sizeof *r);
+    }
+    qsort_r(v->rec, n, v->width * sizeof *v->rec, cmp_rec, &v->width);
+}
+
+static bool vedges_same(const struct vedges *a, const struct vedges *b)
+{
+    return a->rec && b->rec && a->n == b->n && a->width == b->width &&
+           memcmp(a->rec, b->rec, a->n * a->width * sizeof *a->rec) == 0;
 }
 
 static void counts_str(const struct counts *c, char *buf, size_t n)
@@ -307,10 +359,14 @@ static int run_seed(uint64_t seed, bool verbose)
     struct net_options no = { 0 };
     no.hidden = rn.hidden;
     no.rate = rn.rate;
-    /* the real explorers: seq, cpu (2 threads), and gpu when a device is there */
-    enum { SEQ, CPU, GPU, NB };
-    static const char *const bname[NB] = { "seq", "cpu", "gpu" };
+    /* the real explorers: seq, cpu on 1, 2, 3 and 7 threads, and gpu when a
+     * device is there */
+    enum { SEQ, CPU1, CPU2, CPU3, CPU7, GPU, NB };
+    static const char *const bname[NB] = { "seq", "cpu/1", "cpu/2", "cpu/3", "cpu/7", "gpu" };
+    static const unsigned bthreads[NB] = { 1, 1, 2, 3, 7, 0 };
     struct counts be[NB];
+    struct vedges ve[NB];
+    memset(ve, 0, sizeof ve);
     for (int k = 0; k < NB; k++)
         be[k] = (struct counts){ .rc = -1, .msg = "not run" };
     char dev[128];
@@ -324,19 +380,23 @@ static int run_seed(uint64_t seed, bool verbose)
             for (int k = 0; k < nb; k++) {
                 struct counts *c = &be[k];
                 struct explore_options eo = { 0 };
-                eo.threads = 2;
+                eo.threads = bthreads[k];
+                eo.keep_vectors = k < GPU;
                 eo.memory_bytes = 64u << 20;
                 eo.gpu.hash_bytes = 64u << 20;
                 struct explore_result res;
                 memset(&res, 0, sizeof res);
-                struct label_counter lc = { .n = img.n_labels };
+                struct label_counter lc = { .n = img.n_labels, .keep = k < GPU };
                 pthread_mutex_init(&lc.mu, NULL);
                 lc.count = calloc(img.n_labels + 1, sizeof *lc.count);
                 struct edge_sink sink = { count_edges, &lc };
                 eo.sink = &sink;
                 c->rc = k == SEQ   ? explore_seq(&img, &eo, &res, &err)
-                        : k == CPU ? explore_cpu(&img, &eo, &res, &err)
-                                   : explore_gpu(&img, &eo, &res, &err);
+                        : k == GPU ? explore_gpu(&img, &eo, &res, &err)
+                                   : explore_cpu(&img, &eo, &res, &err);
+                if (c->rc == WX_OK && lc.keep && res.vectors)
+                    vedges_make(&ve[k], lc.e, lc.ne, res.vectors, img.words);
+                free(lc.e);
                 for (uint32_t l = 0; l <= img.n_labels; l++)
                     if (lc.count[l])
                         hist_add(&h, l < img.n_labels ? strtab_str(img.labels, l) : "<bad label>",
@@ -369,6 +429,16 @@ static int run_seed(uint64_t seed, bool verbose)
     bool ok = same(&ref, &parsed) && same(&ref, &netc);
     for (int k = 0; k < nb; k++)
         ok = ok && same(&ref, &be[k]);
+    char edges_diff[200] = "";
+    for (int k = CPU1; k < GPU; k++)
+        if (!vedges_same(&ve[SEQ], &ve[k])) {
+            ok = false;
+            snprintf(edges_diff + strlen(edges_diff), sizeof edges_diff - strlen(edges_diff),
+                     "; %s's transitions by vectors differ from seq's (%zu and %zu)", bname[k],
+                     ve[k].n, ve[SEQ].n);
+        }
+    for (int k = 0; k < NB; k++)
+        free(ve[k].rec);
     char line[6000], one[1200];
     counts_str(&ref, one, sizeof one);
     snprintf(line, sizeof line, "naive %s", one);
@@ -380,8 +450,8 @@ static int run_seed(uint64_t seed, bool verbose)
         counts_str(&be[k], one, sizeof one);
         snprintf(line + strlen(line), sizeof line - strlen(line), ", %s %s", bname[k], one);
     }
-    check(ok, "seed %llu: %s%s%s", (unsigned long long)seed, line, ok ? "" : "; files kept in ",
-          ok ? "" : rn.dir);
+    check(ok, "seed %llu: %s%s%s%s", (unsigned long long)seed, line, edges_diff,
+          ok ? "" : "; files kept in ", ok ? "" : rn.dir);
     if (!ok) {
         if (ref.hist)
             printf("  naive labels: %s\n", ref.hist);

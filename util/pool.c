@@ -5,6 +5,9 @@
  * last job they ran; the caller publishes a job (fn, arg) under the mutex,
  * bumps the counter, runs member 0 and waits on `done` until every helper
  * has reported.  The barrier is sized once, for the team as started.
+ * wx_pool_meet counts arrivals under its own mutex; the last arrival runs
+ * fn, bumps the meeting's generation and wakes the others, who wait for
+ * the generation to move (so a spurious wake-up cannot release them).
  */
 #include "pool.h"
 
@@ -28,6 +31,10 @@ struct wx_pool {
     void (*fn)(void *arg, int member, int size);
     void *arg;
     pthread_barrier_t barrier;
+    pthread_mutex_t meet_mu;
+    pthread_cond_t meet_cv;
+    int met;               /* members at the current meeting */
+    uint64_t meet_gen;     /* meetings completed */
 };
 
 static void *member_main(void *a)
@@ -54,20 +61,26 @@ static void *member_main(void *a)
     return NULL;
 }
 
-struct wx_pool *wx_pool_new(int threads)
+int wx_pool_threads(int threads)
 {
     if (threads <= 0) {
         long c = sysconf(_SC_NPROCESSORS_ONLN);
         threads = c < 1 ? 1 : c > WX_POOL_MAX ? WX_POOL_MAX : (int)c;
     }
-    if (threads > WX_POOL_MAX)
-        threads = WX_POOL_MAX;
+    return threads > WX_POOL_MAX ? WX_POOL_MAX : threads;
+}
+
+struct wx_pool *wx_pool_new(int threads)
+{
+    threads = wx_pool_threads(threads);
     struct wx_pool *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->done, NULL);
+    pthread_mutex_init(&p->meet_mu, NULL);
+    pthread_cond_init(&p->meet_cv, NULL);
     p->size = 1;
     for (int i = 1; i < threads; i++) {
         p->mem[i] = (struct member){p, i};
@@ -90,6 +103,8 @@ void wx_pool_free(struct wx_pool *p)
     for (int i = 1; i < p->size; i++)
         pthread_join(p->tid[i], NULL);
     pthread_barrier_destroy(&p->barrier);
+    pthread_cond_destroy(&p->meet_cv);
+    pthread_mutex_destroy(&p->meet_mu);
     pthread_cond_destroy(&p->wake);
     pthread_cond_destroy(&p->done);
     pthread_mutex_destroy(&p->mu);
@@ -125,6 +140,28 @@ void wx_pool_barrier(struct wx_pool *p)
 {
     if (p && p->size > 1)
         pthread_barrier_wait(&p->barrier);
+}
+
+void wx_pool_meet(struct wx_pool *p, void (*fn)(void *arg), void *arg)
+{
+    if (!p || p->size == 1) {
+        if (fn)
+            fn(arg);
+        return;
+    }
+    pthread_mutex_lock(&p->meet_mu);
+    if (++p->met == p->size) {
+        if (fn)
+            fn(arg);
+        p->met = 0;
+        p->meet_gen++;
+        pthread_cond_broadcast(&p->meet_cv);
+    } else {
+        const uint64_t gen = p->meet_gen;
+        while (gen == p->meet_gen)
+            pthread_cond_wait(&p->meet_cv, &p->meet_mu);
+    }
+    pthread_mutex_unlock(&p->meet_mu);
 }
 
 struct for_job {

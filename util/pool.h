@@ -1,6 +1,7 @@
 /*
  * pool.h -- the host's worker threads: a fixed team, a parallel for, a
- * barrier, and one-off background tasks.
+ * barrier (plain, or with one member acting alone at it), and one-off
+ * background tasks.  Host code starts threads only through this module.
  *
  * A pool is a team of `size` members.  Member 0 is the thread that calls
  * wx_pool_run / wx_pool_for; members 1 .. size-1 are threads started by
@@ -23,12 +24,18 @@
 #include <pthread.h>
 #include <stdint.h>
 
-/* The most members a pool has (a requested size above it is cut). */
+/* The most members a pool has (a requested size above it is cut); also the
+ * largest --threads the CLI accepts. */
 #define WX_POOL_MAX 256
 
 struct wx_pool;
 
-/* A pool of `threads` members (<= 0: one per online CPU); allocates. */
+/* The team size wx_pool_new(threads) aims at: threads <= 0 means one per
+ * online CPU; the result is in [1, WX_POOL_MAX]. */
+int wx_pool_threads(int threads);
+
+/* A pool of wx_pool_threads(threads) members (fewer where threads cannot be
+ * started); allocates. */
 struct wx_pool *wx_pool_new(int threads);
 void wx_pool_free(struct wx_pool *p);
 int wx_pool_size(const struct wx_pool *p);
@@ -40,6 +47,14 @@ void wx_pool_run(struct wx_pool *p, void (*fn)(void *arg, int member, int size),
 
 /* Inside a wx_pool_run job: waits until every member has arrived. */
 void wx_pool_barrier(struct wx_pool *p);
+
+/* Inside a wx_pool_run job: a barrier at which the last member to arrive
+ * runs its fn(arg) (when fn is not NULL) before anyone leaves, alone, so
+ * fn may change what every member reads next; each member returns only
+ * after fn has returned and sees its writes.  Members may call it from
+ * different places in their code (a member in mid-work meets one that has
+ * finished); every member calls it equally often per job. */
+void wx_pool_meet(struct wx_pool *p, void (*fn)(void *arg), void *arg);
 
 /* Parallel for: [0, n) in `chunks` contiguous chunks, chunk i = [n*i/chunks,
  * n*(i+1)/chunks), fn(arg, lo, hi, i) once per chunk; member m runs chunks
