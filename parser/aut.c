@@ -141,9 +141,10 @@ static const char *scan_number(const char *p, const char *lim, uint64_t *v)
     for (; p < fast_end && is_digit((unsigned char)*p); p++)
         x = x * 10 + (uint64_t)(*p - '0');
     bool over = false;
-    for (; p < lim && is_digit((unsigned char)*p); p++)
-        over |= __builtin_mul_overflow(x, 10u, &x) |
-                __builtin_add_overflow(x, (uint64_t)(*p - '0'), &x);
+    for (; p < lim && is_digit((unsigned char)*p); p++) {
+        over |= __builtin_mul_overflow(x, 10u, &x);
+        over |= __builtin_add_overflow(x, (uint64_t)(*p - '0'), &x);
+    }
     *v = over ? UINT64_MAX : x;
     return p;
 }
