@@ -55,7 +55,9 @@ FUZZ_LIB_SRC := $(wildcard util/*.c parser/*.c network/*.c graph/*.c) analysis/p
 FUZZ_NAMES   := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 SMOKE_BIN    := $(FUZZ_NAMES:%=bin/fuzz-smoke/%)
 
-CU_SRC := $(if $(NVCC),$(shell find kernels -name '*.cu' | sort))
+# The largest CUDA sources first: with parallel jobs the longest compiles
+# start early instead of ending the build on one core.
+CU_SRC := $(if $(NVCC),$(shell find kernels -name '*.cu' -exec ls -S {} +))
 CU_HDR := $(shell find kernels -name '*.cuh' -o -name '*.h' | sort)
 ifneq ($(CU_SRC),)
   GPU_OBJ := $(CU_SRC:%.cu=$(B)/obj/%.o)
@@ -120,13 +122,13 @@ $(B)/obj/kernels/%.o: kernels/%.cu
 	@mkdir -p $(dir $@)
 	$(call step,NVCC,$@)$(NVCC) $(NVFLAGS) $(DEPS) $(INC) -c $< -o $@
 
-$(B)/libwarpex.a: $(LIB_OBJ) $(GPU_OBJ)
+$(B)/libwarpex.a: $(GPU_OBJ) $(LIB_OBJ)
 	@rm -f $@
 	$(call step,AR,$@)ar rcs $@ $^
 
 # A build without CUDA says so where it is made (at run time --backend auto
 # then uses the CPU without a notice, and --backend gpu is an error).
-bin/warpex: $(CLI_OBJ) $(B)/libwarpex.a
+bin/warpex: $(B)/libwarpex.a $(CLI_OBJ)
 	@mkdir -p bin
 	$(call step,LD,$@)$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(B)/libwarpex.a $(GPU_LIBS) $(LIBS)
 	$(if $(GPU_DEF),,@echo "warpex: $@ has no GPU support ($(if $(filter command line,$(origin NVCC)),built with NVCC=,nvcc is not on the PATH))")

@@ -583,8 +583,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     else if (bk == CLI_BACKEND_AUTO)
         bk = gpu_ok ? CLI_BACKEND_GPU : CLI_BACKEND_CPU;
     if (bk == CLI_BACKEND_GPU && !gpu_ok) {
-        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                     "--backend gpu: no usable CUDA device (or a build without CUDA)");
+        rc = cli_no_gpu(err);
         goto out;
     }
 

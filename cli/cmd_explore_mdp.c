@@ -468,7 +468,7 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "probabilistic networks are explored on the CPU only (not yet on the GPU): "
                        "use --backend cpu");
-    if (o->backend == EXPLORE_AUTO && !o->quiet)
+    if (o->backend == EXPLORE_AUTO && !o->quiet && cli_gpu_built())
         fprintf(stderr, "warpex: probabilistic network: exploring the MDP on the CPU\n");
 
     /* the properties first: a typo should not wait for the exploration */

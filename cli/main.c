@@ -35,7 +35,7 @@ static int run_command(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "--version")) {
-        puts("warpex " WARPEX_VERSION);
+        printf("warpex %s%s\n", WARPEX_VERSION, cli_gpu_built() ? "" : " (CPU only: built without CUDA)");
         return 0;
     }
     if (!strcmp(cmd, "check")) { /* cli/cmd_check.c parses its own options */
