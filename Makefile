@@ -1,10 +1,33 @@
 # warpex build.  `make` builds bin/warpex (with CUDA when nvcc is present),
 # `make test` runs the CPU test suite, `make demo` explores a bundled example.
 # Missing flex/bison are installed with apt-get when running as root.
+#
+# make runs one job per core unless the command line gives -j; each step
+# prints one line (`make V=1` prints the full commands, `make -s` nothing).
+# `make NVCC=` builds a CPU-only binary; `make CC=clang` builds with clang.
+
+# One job per core, set only in the top-level make: a sub-make shares its
+# parent's jobs, and a -j on the command line overrides this one.
+ifeq ($(MAKELEVEL),0)
+  ifeq ($(filter -j%,$(MAKEFLAGS)),)
+    MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+  endif
+endif
+
+# The step lines: "  CC      build/obj/util/pool.o"; V=1 prints the commands
+# instead, -s neither.
+V ?= 0
+ifeq ($(V),1)
+  step =
+else ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+  step = @
+else
+  step = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-WARN    := -Wall -Wextra -Werror -Wno-unused-parameter
+WARN    ?= -Wall -Wextra -Werror -Wno-unused-parameter
 CSTD    := -std=c11 -D_GNU_SOURCE
 DEPS    := -MMD -MP
 THREADS := -pthread
@@ -32,7 +55,9 @@ FUZZ_LIB_SRC := $(wildcard util/*.c parser/*.c network/*.c graph/*.c) analysis/p
 FUZZ_NAMES   := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 SMOKE_BIN    := $(FUZZ_NAMES:%=bin/fuzz-smoke/%)
 
-CU_SRC := $(if $(NVCC),$(shell find kernels -name '*.cu' | sort))
+# The largest CUDA sources first: with parallel jobs the longest compiles
+# start early instead of ending the build on one core.
+CU_SRC := $(if $(NVCC),$(shell find kernels -name '*.cu' -exec ls -S {} +))
 CU_HDR := $(shell find kernels -name '*.cuh' -o -name '*.h' | sort)
 ifneq ($(CU_SRC),)
   GPU_OBJ := $(CU_SRC:%.cu=$(B)/obj/%.o)
@@ -47,8 +72,15 @@ endif
 
 LIBS := -lm $(THREADS)
 
-.PHONY: all test demo clean examples bench bench-gpu gpu-test fuzz fuzz-bins fuzz-run
+.PHONY: all test demo clean examples bench bench-gpu gpu-test fuzz fuzz-bins fuzz-run FORCE
 all: bin/warpex
+
+# What the C objects are compiled with; when it changes (another CC, CFLAGS or
+# WARN, a build with or without CUDA) they are compiled again.
+C_CONFIG := $(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(GPU_DEF)
+$(B)/c-config: FORCE
+	@mkdir -p $(B)
+	@echo '$(C_CONFIG)' | cmp -s - $@ || echo '$(C_CONFIG)' > $@
 
 # flex and bison: installed with apt-get when missing and running as root.  A
 # machine without them and without network (e.g. the GPU machine) can still
@@ -65,41 +97,45 @@ NO_TOOL = { if [ -s $(1) ] && [ -s $(2) ]; then \
 $(B)/gen/exp_parse.c $(B)/gen/exp_parse.h &: parser/exp.y
 	@mkdir -p $(B)/gen
 	@if $(call ENSURE_TOOL,bison); then \
-	  echo "bison parser/exp.y"; \
+	  $(if $(step),printf '  %-7s %s\n' BISON parser/exp.y;,echo "bison parser/exp.y";) \
 	  bison -Wall -Werror --defines=$(B)/gen/exp_parse.h -o $(B)/gen/exp_parse.c $<; \
 	else $(call NO_TOOL,$(B)/gen/exp_parse.c,$(B)/gen/exp_parse.h,bison); fi
 
 $(B)/gen/exp_lex.c $(B)/gen/exp_lex.h &: parser/exp.l $(B)/gen/exp_parse.h
 	@mkdir -p $(B)/gen
 	@if $(call ENSURE_TOOL,flex); then \
-	  echo "flex parser/exp.l"; \
+	  $(if $(step),printf '  %-7s %s\n' FLEX parser/exp.l;,echo "flex parser/exp.l";) \
 	  flex --header-file=$(B)/gen/exp_lex.h -o $(B)/gen/exp_lex.c $<; \
 	else $(call NO_TOOL,$(B)/gen/exp_lex.c,$(B)/gen/exp_lex.h,flex); fi
 
 # Generated code gets the warnings it can pass; ours gets -Werror.
-$(B)/obj/gen/%.o: $(B)/gen/%.c $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
+$(B)/obj/gen/%.o: $(B)/gen/%.c $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h $(B)/c-config
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(CFLAGS) $(DEPS) $(INC) -w -c $< -o $@
+	$(call step,CC,$@)$(CC) $(CSTD) $(CFLAGS) $(DEPS) $(INC) -w -c $< -o $@
 
-$(B)/obj/%.o: %.c | $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
+$(B)/obj/%.o: %.c $(B)/c-config | $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(GPU_DEF) $(DEPS) $(INC) -c $< -o $@
+	$(call step,CC,$@)$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(GPU_DEF) $(DEPS) $(INC) -c $< -o $@
 
-$(B)/obj/kernels/%.o: kernels/%.cu $(CU_HDR) network/image.h explorer/explore.h util/config.h
+# nvcc writes each object's header dependencies (-MMD -MP) like cc does.
+$(B)/obj/kernels/%.o: kernels/%.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) $(INC) -c $< -o $@
+	$(call step,NVCC,$@)$(NVCC) $(NVFLAGS) $(DEPS) $(INC) -c $< -o $@
 
-$(B)/libwarpex.a: $(LIB_OBJ) $(GPU_OBJ)
+$(B)/libwarpex.a: $(GPU_OBJ) $(LIB_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call step,AR,$@)ar rcs $@ $^
 
-bin/warpex: $(CLI_OBJ) $(B)/libwarpex.a
+# A build without CUDA says so where it is made (at run time --backend auto
+# then uses the CPU without a notice, and --backend gpu is an error).
+bin/warpex: $(B)/libwarpex.a $(CLI_OBJ)
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(B)/libwarpex.a $(GPU_LIBS) $(LIBS)
+	$(call step,LD,$@)$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(B)/libwarpex.a $(GPU_LIBS) $(LIBS)
+	$(if $(GPU_DEF),,@echo "warpex: $@ has no GPU support ($(if $(filter command line,$(origin NVCC)),built with NVCC=,nvcc is not on the PATH))")
 
-bin/tests/%: tests/%.c tests/check.h $(B)/libwarpex.a
+bin/tests/%: tests/%.c tests/check.h $(B)/libwarpex.a $(B)/c-config
 	@mkdir -p bin/tests
-	$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(DEPS) $(INC) $< -o $@ $(B)/libwarpex.a $(GPU_LIBS) $(LIBS)
+	$(call step,LD,$@)$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(DEPS) $(INC) $< -o $@ $(B)/libwarpex.a $(GPU_LIBS) $(LIBS)
 
 test: bin/warpex $(TEST_BIN) $(SMOKE_BIN)
 	@sh tests/run.sh
@@ -158,19 +194,19 @@ $(B)/smoke/flags:
 
 $(B)/smoke/obj/gen/%.o: $(B)/gen/%.c $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h $(B)/smoke/flags
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -g -O1 $$(cat $(B)/smoke/flags) $(DEPS) $(INC) -w -c $< -o $@
+	$(call step,CC,$@)$(CC) $(CSTD) -g -O1 $$(cat $(B)/smoke/flags) $(DEPS) $(INC) -w -c $< -o $@
 
 $(B)/smoke/obj/%.o: %.c $(B)/smoke/flags | $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) -g -O1 $$(cat $(B)/smoke/flags) $(WARN) $(THREADS) $(DEPS) $(INC) -c $< -o $@
+	$(call step,CC,$@)$(CC) $(CSTD) -g -O1 $$(cat $(B)/smoke/flags) $(WARN) $(THREADS) $(DEPS) $(INC) -c $< -o $@
 
 $(B)/smoke/libsmoke.a: $(SMOKE_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call step,AR,$@)ar rcs $@ $^
 
 bin/fuzz-smoke/%: tests/fuzz/%.c tests/fuzz/driver.c $(FUZZ_HDR) $(B)/smoke/libsmoke.a
 	@mkdir -p bin/fuzz-smoke
-	$(CC) $(CSTD) -g -O1 $$(cat $(B)/smoke/flags) $(WARN) $(THREADS) $(INC) $< tests/fuzz/driver.c \
+	$(call step,LD,$@)$(CC) $(CSTD) -g -O1 $$(cat $(B)/smoke/flags) $(WARN) $(THREADS) $(INC) $< tests/fuzz/driver.c \
 	  -o $@ $(B)/smoke/libsmoke.a $(LIBS)
 
 # libFuzzer targets: `make fuzz` builds bin/fuzz/fuzz_* with clang (clang-14
@@ -203,19 +239,19 @@ fuzz-bins: $(FUZZ_BIN)
 
 $(B)/fuzz/obj/gen/%.o: $(B)/gen/%.c $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CSTD) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(DEPS) $(INC) -w -c $< -o $@
+	$(call step,CC,$@)$(FUZZ_CC) $(CSTD) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(DEPS) $(INC) -w -c $< -o $@
 
 $(B)/fuzz/obj/%.o: %.c | $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CSTD) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) $(THREADS) $(DEPS) $(INC) -c $< -o $@
+	$(call step,CC,$@)$(FUZZ_CC) $(CSTD) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(WARN) $(THREADS) $(DEPS) $(INC) -c $< -o $@
 
 $(B)/fuzz/libfuzz.a: $(FUZZ_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call step,AR,$@)ar rcs $@ $^
 
 bin/fuzz/%: tests/fuzz/%.c $(FUZZ_HDR) $(B)/fuzz/libfuzz.a
 	@mkdir -p bin/fuzz
-	$(FUZZ_CC) $(CSTD) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) $(THREADS) $(INC) $< \
+	$(call step,LD,$@)$(FUZZ_CC) $(CSTD) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) $(THREADS) $(INC) $< \
 	  -o $@ $(B)/fuzz/libfuzz.a $(LIBS)
 
 fuzz-run: fuzz

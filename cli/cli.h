@@ -105,6 +105,14 @@ struct standalone_options {
 int cli_parse_standalone(int argc, char **argv, int first, const char *command,
                          const char *out_option, int gpu_usable, struct standalone_options *o,
                          struct wx_error *err);
+/* cli/gpu_choice.c.  1 when this binary was built with CUDA. */
+int cli_gpu_built(void);
+/* The error of `--backend gpu` without a usable GPU, the same in every
+ * command: WX_EINPUT (exit 2), saying whether the build has CUDA. */
+int cli_no_gpu(struct wx_error *err);
+/* `--backend auto` without a usable GPU: the one-line notice on stderr,
+ * unless quiet or the build has no CUDA (then no GPU was expected). */
+void cli_cpu_notice(int quiet);
 /* auto becomes gpu when gpu_usable, else cpu with the one-line notice on
  * stderr (none when quiet); call it after the input was read, so that a
  * bad file reports only its own error line. */

@@ -265,8 +265,7 @@ static int settle_backend(struct check_run *c, struct wx_error *err)
     else if (c->bk == CLI_BACKEND_AUTO)
         c->bk = gpu_ok ? CLI_BACKEND_GPU : CLI_BACKEND_CPU;
     if (c->bk == CLI_BACKEND_GPU && !gpu_ok)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                       "--backend gpu: no usable CUDA device (or a build without CUDA)");
+        return cli_no_gpu(err);
     /* topological: level by level on the GPU, and on the CPU with --solver
      * jacobi (the GPU's twin); else SCC by SCC with Gauss-Seidel */
     c->levels = c->o.topological && (c->bk == CLI_BACKEND_GPU || c->o.solver_given);

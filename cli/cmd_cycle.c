@@ -188,6 +188,8 @@ static void fmt_decimal(char *buf, struct exact x)
 static int solve(const struct cycle_options *o, const struct wgraph *g, struct scc_result *scc,
                  struct cm_result *r, const char **backend, struct wx_error *err)
 {
+    if (o->backend == CLI_BACKEND_GPU && !cyclemean_gpu_available())
+        return cli_no_gpu(err);
     const int on_gpu = !o->karp && (o->backend == CLI_BACKEND_GPU ||
                                     (o->backend == CLI_BACKEND_AUTO && cyclemean_gpu_available()));
     *backend = on_gpu ? "gpu" : "cpu";

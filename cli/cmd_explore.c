@@ -211,6 +211,7 @@ static void report_lts_text(const struct cli_options *o, const struct image *img
         printf("livelock:     not checked: %s\n", why);
     } else if (o->livelock && c->lasso.found) {
         const struct lts_lasso *l = &c->lasso;
+        printf("result:       violation: a livelock (a reachable cycle of hidden steps)\n");
         printf("livelock:     state %u lies on a cycle of hidden steps ('%s') reachable from the "
                "initial state (%llu such states)\n",
                l->cycle.states[0], label_name(img, img->hidden), (unsigned long long)l->n_tau_cyclic);
@@ -228,6 +229,7 @@ static void report_lts_text(const struct cli_options *o, const struct image *img
     if (o->reversible && !c->checked) {
         printf("reversible:   not checked: %s\n", why);
     } else if (o->reversible && !c->rev.reversible) {
+        printf("result:       violation: not reversible\n");
         printf("reversible:   no: state %u cannot return to the initial state (%llu of %llu "
                "states cannot)\n",
                c->rev.state, (unsigned long long)c->rev.n_cannot_return,
@@ -358,7 +360,7 @@ static void report_json(const struct explore_run *x, int rc)
     const char *v = violation_name(r->violation);
     if (v) {
         printf(", \"violation\": \"%s\"", v);
-        if (r->trace.labels || r->trace.len == 0)
+        if (o->trace && (r->trace.labels || r->trace.len == 0))
             json_trace(o, &x->img, &x->net, r);
     } else if (lts->checked && o->livelock && lts->lasso.found) {
         printf(", \"violation\": \"livelock\"");
@@ -402,6 +404,9 @@ static void report_text(const struct cli_options *o, const struct image *img,
 static void report_violation(const struct cli_options *o, const struct image *img,
                              const struct network *net, const struct explore_result *r)
 {
+    printf("result:       violation: %s\n", r->violation == VIOLATION_DEADLOCK
+                                                ? "a deadlock is reachable"
+                                                : "a transition matching the action is reachable");
     if (r->violation == VIOLATION_DEADLOCK)
         printf("deadlock:     state %llu has no successor\n", (unsigned long long)r->violation_state);
     else
@@ -496,12 +501,10 @@ static int choose_backend(struct explore_run *x, struct wx_error *err)
             x->backend = EXPLORE_GPU;
         } else {
             x->backend = EXPLORE_CPU;
-            if (!o->quiet)
-                fprintf(stderr, "warpex: no GPU found; using the CPU backend\n");
+            cli_cpu_notice(o->quiet);
         }
     } else if (x->backend == EXPLORE_GPU && !gpu_available(gpu_name, sizeof gpu_name)) {
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                       "--backend gpu: no usable CUDA device (use --backend cpu)");
+        return cli_no_gpu(err);
     }
     return WX_OK;
 }

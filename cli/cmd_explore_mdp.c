@@ -497,7 +497,7 @@ static int refuse_options(const struct cli_options *o, struct wx_error *err)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "probabilistic networks are explored on the CPU only (not yet on the GPU): "
                        "use --backend cpu");
-    if (o->backend == EXPLORE_AUTO && !o->quiet)
+    if (o->backend == EXPLORE_AUTO && !o->quiet && cli_gpu_built())
         fprintf(stderr, "warpex: probabilistic network: exploring the MDP on the CPU\n");
     return WX_OK;
 }

@@ -35,7 +35,7 @@ static int run_command(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "--version")) {
-        puts("warpex " WARPEX_VERSION);
+        printf("warpex %s%s\n", WARPEX_VERSION, cli_gpu_built() ? "" : " (CPU only: built without CUDA)");
         return 0;
     }
     if ((rc = cli_scc_gpu_env(&err)) != WX_OK) {

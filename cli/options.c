@@ -19,6 +19,12 @@ void cli_print_error(const struct wx_error *e)
     fprintf(stderr, "warpex: %s\n", buf);
 }
 
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
 static int parse_uint(const char *s, unsigned long long max, unsigned long long *out)
 {
     char *end;
@@ -313,8 +319,14 @@ int cli_parse(int argc, char **argv, int first, const char *command,
     if (npos != want)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "%s needs %s (try 'warpex help')", command,
                        want == 1 ? "one input FILE" : "an input FILE and an output file");
+    if (!strcmp(command, "convert") && !o->to) /* from OUT's extension */
+        o->to = has_suffix(positional[1], ".aut")   ? "aut"
+                : has_suffix(positional[1], ".gpf") ? "gpf"
+                                                    : NULL;
     if (!strcmp(command, "convert") && !o->to)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "convert needs --to aut or --to gpf");
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "convert needs --to aut or --to gpf (or an output file ending in .aut or "
+                       ".gpf)");
     o->input = positional[0];
     o->output = positional[1];
     return WX_OK;
@@ -326,12 +338,6 @@ void cli_options_free(struct cli_options *o)
     o->props = NULL;
     free(o->rewards);
     o->rewards = NULL;
-}
-
-static int has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && !strcmp(s + n - m, suffix);
 }
 
 /* Where a hidden-looking label comes from, for the warning's hint. */
@@ -391,15 +397,19 @@ int cli_load_image(const struct cli_options *o, struct image *img, struct networ
     /* The inputs are protected and the outputs checked before the work:
      * an output that cannot be written as asked is refused now. */
     const char *in[] = {o->input, o->props_file};
-    const char *out[] = {o->csr_out, o->scc_out, o->mec_out, o->output};
+    const char *out[] = {o->csr_out, o->scc_out, o->mec_out, o->output, o->aut_out};
     int rc = cli_guard_files(in, 2, NULL, 0, err);
     if (rc != WX_OK)
         return rc;
     if (has_suffix(o->input, ".gpf")) {
-        rc = cli_guard_files(NULL, 0, out, 4, err);
+        rc = cli_guard_files(NULL, 0, out, 5, err);
         return rc == WX_OK ? gpf_read(o->input, img, err) : rc;
     }
     struct network net;
+    if (!has_suffix(o->input, ".exp") && !has_suffix(o->input, ".aut") &&
+        !has_suffix(o->input, ".bcg"))
+        return wx_fail(err, WX_EINPUT, o->input, 0, 0,
+                       "unknown input format (expected a .exp, .aut or .gpf file)");
     rc = network_from_file(o->input, &o->net, &net, err);
     if (rc != WX_OK)
         return rc;
@@ -407,7 +417,7 @@ int cli_load_image(const struct cli_options *o, struct image *img, struct networ
     for (uint32_t c = 0; c < net.n_comps && rc == WX_OK; c++)
         rc = cli_guard_files((const char *const *)&net.comp_names[c], 1, NULL, 0, err);
     if (rc == WX_OK)
-        rc = cli_guard_files(NULL, 0, out, 4, err);
+        rc = cli_guard_files(NULL, 0, out, 5, err);
     if (rc != WX_OK) {
         network_free(&net);
         return rc;

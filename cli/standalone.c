@@ -47,8 +47,7 @@ int cli_parse_standalone(int argc, char **argv, int first, const char *command,
             o->input = a;
     }
     if (o->backend == CLI_BACKEND_GPU && !gpu_usable)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                       "--backend gpu: no usable CUDA device (use --backend cpu)");
+        return cli_no_gpu(err);
     if (!o->input)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "usage: warpex %s FILE [--json] [%s FILE]",
                        command, out_option);
@@ -144,8 +143,7 @@ enum cli_backend cli_settle_backend(enum cli_backend b, int gpu_usable, int quie
         return b;
     if (gpu_usable)
         return CLI_BACKEND_GPU;
-    if (!quiet)
-        fprintf(stderr, "warpex: no GPU found; using the CPU backend\n");
+    cli_cpu_notice(quiet);
     return CLI_BACKEND_CPU;
 }
 

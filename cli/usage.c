@@ -34,8 +34,9 @@ static const char overview[] =
     "'warpex COMMAND --help' lists the options of COMMAND; docs/usage.md has\n"
     "every option in full.\n"
     "\n"
-    "exit codes: 0 ok, 1 property violated, 2 usage or input error,\n"
-    "            3 resource limit hit, 4 system, device or write error,\n"
+    "exit codes: 0 ok, 1 property violated, 2 usage or input error (also\n"
+    "            --backend gpu without a usable GPU), 3 resource limit hit,\n"
+    "            4 system, device or write error,\n"
     "            130/143 interrupted by SIGINT/SIGTERM (128 + signal)\n";
 
 /* The network options shared by explore, info and convert. */
@@ -94,7 +95,8 @@ static const char info_text[] =
     "Details: docs/usage.md#warpex-info\n";
 
 static const char convert_text[] =
-    "usage: warpex convert FILE --to aut|gpf OUT [OPTIONS]\n"
+    "usage: warpex convert FILE [--to aut|gpf] OUT [OPTIONS]\n"
+    "Without --to, OUT's extension (.aut or .gpf) chooses.\n"
     "  --to aut                 explore FILE and write the product LTS to OUT\n"
     "                           (takes the explore options, e.g. --backend)\n"
     "  --to gpf                 write the compiled network in GPUexplore's .gpf\n"

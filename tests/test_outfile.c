@@ -248,7 +248,7 @@ static void test_protect(void)
 static void test_registry(void)
 {
     struct wx_error e;
-    struct outfile *a, *b;
+    struct outfile *a = NULL, *b = NULL;
     check(outfile_open(at("a.txt"), 0, &a, &e) == WX_OK && outfile_open(at("b.txt"), 0, &b, &e) == WX_OK,
           "registry: two outputs open");
     check(temps() == 2, "registry: two temporaries exist");
