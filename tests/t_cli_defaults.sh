@@ -17,8 +17,8 @@ EX=examples/milner/milner_n5.exp
 PH=examples/philosophers/philosophers_n5.exp
 
 # ---- convert: --to from the extension ----
-expect_rc "convert --to aut" 0 "$W" convert "$EX" --to aut "$T/to.aut" -q
-expect_rc "convert OUT.aut" 0 "$W" convert "$EX" "$T/ext.aut" -q
+expect_rc "convert --to aut" 0 "$W" convert "$EX" --to aut "$T/to.aut" -q --backend seq
+expect_rc "convert OUT.aut" 0 "$W" convert "$EX" "$T/ext.aut" -q --backend seq
 [ -s "$T/ext.aut" ] && [ "$(head -1 "$T/ext.aut")" = "$(head -1 "$T/to.aut")" ] \
     && [ "$(sed 1d "$T/ext.aut" | sort | md5sum)" = "$(sed 1d "$T/to.aut" | sort | md5sum)" ] \
     && pass "convert OUT.aut writes what --to aut writes" || fail "convert OUT.aut: $(head -1 "$T/ext.aut")"
