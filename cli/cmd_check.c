@@ -140,6 +140,7 @@ struct check_options {
     int inplace; /* --solver inplace: solver is VI_GAUSS_SEIDEL, the GPU may run it */
     int solver_given; /* --solver named: topological on the CPU with jacobi = by levels */
     int method_given; /* --method named: else the default may be topological (auto) */
+    int all_states;   /* --all-states: the stopping rule at every state */
     uint64_t gpu_memory; /* --gpu-memory, bytes; 0 = what is free */
     enum vi_method solver;
     double epsilon;
@@ -179,6 +180,8 @@ static int parse_options(int argc, char **argv, int first, struct check_options 
             o->quiet = 1;
         else if (!strcmp(a, "--relative"))
             o->relative = 1;
+        else if (!strcmp(a, "--all-states"))
+            o->all_states = 1;
         else if (!strcmp(a, "--lab") || !strcmp(a, "--srew") || !strcmp(a, "--trew") ||
                  !strcmp(a, "--sta") ||
                  !strcmp(a, "--props") || !strcmp(a, "--values") || !strcmp(a, "--scheduler") ||
@@ -543,7 +546,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                                   .relative = o.relative, .max_iterations = o.max_iterations,
                                   .threads = o.threads, .scheduler = o.sched_out != NULL,
                                   .topological = o.topological,
-                                  .device_memory = o.gpu_memory};
+                                  .device_memory = o.gpu_memory,
+                                  .initial_only = !o.values_out && !o.sched_out && !o.all_states};
     cli_vi_gpu_env(&mo.vi_gpu);
     if (tl.on)
         mo.trace = tl_trace;
@@ -711,7 +715,9 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                 }
                 printf("}");
             }
-            printf("], \"target_states\": %llu, \"yes_states\": %llu, \"no_states\": %llu, "
+            printf("], \"solved_for\": \"%s\", \"relevant_states\": %llu",
+                   r.initial_only ? "initial" : "all", (unsigned long long)r.n_relevant);
+            printf(", \"target_states\": %llu, \"yes_states\": %llu, \"no_states\": %llu, "
                    "\"maybe_states\": %llu, \"infinite_states\": %llu, \"system_states\": %llu, "
                    "\"system_choices\": %llu, \"system_transitions\": %llu, "
                    "\"mecs_collapsed\": %llu, \"blocks\": %llu, \"levels\": %llu, \"level_sweeps\": %llu, "
@@ -768,6 +774,11 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                    (unsigned long long)r.n_target, (unsigned long long)r.n_yes,
                    p->kind >= PROP_RMIN ? "settled" : "yes", (unsigned long long)(p->kind >= PROP_RMIN ? r.n_infinite : r.n_no),
                    p->kind >= PROP_RMIN ? "infinite" : "no", (unsigned long long)r.n_maybe);
+            if (r.initial_only && !r.n_relevant)
+                printf(" (the initial states are decided by the precomputation)");
+            else if (r.initial_only)
+                printf(" (%llu solved: those the initial states reach)",
+                       (unsigned long long)r.n_relevant);
             printf("; system %llu states, %llu choices, %llu transitions",
                    (unsigned long long)r.sys_states, (unsigned long long)r.sys_choices,
                    (unsigned long long)r.sys_entries);
