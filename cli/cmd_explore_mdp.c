@@ -22,6 +22,11 @@
  * there the network should make the marker action the only choice of the
  * states where it is enabled (the consensus example's agree/disagree
  * loops).  Action names "init" and "deadlock" keep the reserved meaning.
+ * Every label name of the network (its label table: the components'
+ * labels and the results of its synchronisation vectors) is a proposition,
+ * so an action that no reachable state enables -- or that no rule can ever
+ * fire -- holds nowhere ("is err reachable?" answers 0); a name that occurs
+ * nowhere in the network stays unknown (exit 2: a typo must not answer 0).
  */
 #include <errno.h>
 #include <math.h>
@@ -66,7 +71,25 @@ static int nameable(const char *s)
     return 1;
 }
 
-/* The atomic propositions of the explored MDP (header comment). */
+/* Label l as an atomic proposition: its id in lab (added on first use),
+ * or -2 for a name that cannot be one (counted in *skipped); -1 when out of
+ * memory.  id[l] == -1 means not yet seen. */
+static int label_id(const struct image *img, uint32_t l, int *id, struct mdp_labels *lab,
+                    uint32_t *skipped)
+{
+    if (id[l] != -1)
+        return id[l];
+    const char *name = strtab_str(img->labels, l);
+    if (!nameable(name) || !strcmp(name, "init") || !strcmp(name, "deadlock")) {
+        (*skipped)++;
+        return id[l] = -2;
+    }
+    return id[l] = mdp_labels_add(lab, name);
+}
+
+/* The atomic propositions of the explored MDP (header comment): the
+ * enabled actions in order of first appearance, then the network's other
+ * label names in label order. */
 static int build_labels(const struct image *img, const struct mdp_explore_result *r,
                         struct mdp_labels *lab, uint32_t *skipped, struct wx_error *err)
 {
@@ -89,25 +112,22 @@ static int build_labels(const struct image *img, const struct mdp_explore_result
             uint32_t l = r->choice_label[c];
             if (l >= img->n_labels)
                 continue;
-            if (id[l] == -1) {
-                const char *name = strtab_str(img->labels, l);
-                if (!nameable(name) || !strcmp(name, "init") || !strcmp(name, "deadlock")) {
-                    id[l] = -2;
-                    (*skipped)++;
-                    continue;
-                }
-                id[l] = mdp_labels_add(lab, name);
-                if (id[l] < 0) {
-                    free(id);
-                    return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-                }
-            }
-            if (id[l] >= 0)
-                mdp_labels_set(lab, id[l], s);
+            int k = label_id(img, l, id, lab, skipped);
+            if (k == -1)
+                goto oom;
+            if (k >= 0)
+                mdp_labels_set(lab, k, s);
         }
     }
+    uint32_t unused = 0; /* the note counts enabled actions only */
+    for (uint32_t l = 0; l < img->n_labels; l++)
+        if (label_id(img, l, id, lab, &unused) == -1)
+            goto oom;
     free(id);
     return WX_OK;
+oom:
+    free(id);
+    return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
 }
 
 struct tra_arg {
@@ -618,7 +638,7 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
 
     struct mdpcheck_options mo = {.sound = 1, .solver = VI_JACOBI,
                                   .epsilon = o->epsilon > 0 ? o->epsilon : 1e-6,
-                                  .max_iterations = 1000000};
+                                  .max_iterations = 1000000, .initial_only = 1};
     cli_vi_gpu_env(&mo.vi_gpu);
     if (gpu_vi) {
         mo.precompute = valiter_precompute_gpu;
