@@ -130,6 +130,39 @@ oom:
     return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
 }
 
+/* Every label a property names exists: build_labels declares every name
+ * of the network, so this is known before the exploration (a typo must
+ * not wait for it).  The formulas are evaluated on one state. */
+static int check_names(const struct image *img, const struct property *props, size_t n,
+                       struct wx_error *err)
+{
+    struct mdp_labels lab;
+    mdp_labels_init(&lab, 1);
+    int *id = malloc(((size_t)img->n_labels + 1) * sizeof *id);
+    uint32_t skipped = 0;
+    int rc = id && mdp_labels_add(&lab, "init") == 0 && mdp_labels_add(&lab, "deadlock") == 1
+                 ? WX_OK
+                 : WX_ELIMIT;
+    for (uint32_t l = 0; l < img->n_labels && rc == WX_OK; l++) {
+        id[l] = -1;
+        if (label_id(img, l, id, &lab, &skipped) == -1)
+            rc = WX_ELIMIT;
+    }
+    if (rc != WX_OK)
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    uint64_t starts[2] = {0, 0};
+    struct mdp one = {.n_states = 1, .state_start = starts, .choice_start = starts};
+    uint8_t init = 1, out;
+    for (size_t i = 0; i < n && rc == WX_OK; i++) {
+        rc = prop_eval(&props[i], props[i].phi2, &one, &lab, &init, &out, err);
+        if (rc == WX_OK && props[i].phi1)
+            rc = prop_eval(&props[i], props[i].phi1, &one, &lab, &init, &out, err);
+    }
+    free(id);
+    mdp_labels_free(&lab);
+    return rc;
+}
+
 struct tra_arg {
     const struct image *img;
     const struct mdp_explore_result *r;
@@ -533,6 +566,8 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
         if ((rc = prop_reward_model(&props[i], &ri.rm, &reward_of[i], err)) != WX_OK)
             goto out;
     }
+    if ((rc = check_names(img, props, n_props, err)) != WX_OK)
+        goto out;
 
     struct explore_options eo;
     memset(&eo, 0, sizeof eo);
