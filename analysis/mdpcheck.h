@@ -143,7 +143,8 @@ struct mdpcheck_result {
     uint64_t n_states;
     double *lo, *hi;         /* n_states values (owned); +INFINITY for an
                                 infinite expected reward; lo == hi outside
-                                the maybe states and for plain VI          */
+                                the maybe states (but for those initial_only
+                                leaves unsolved, below) and for plain VI   */
     int64_t *choice;         /* n_states local choice numbers, -1 for a
                                 state without choice (owned; NULL unless
                                 options.scheduler)                          */
