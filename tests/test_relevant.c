@@ -14,7 +14,8 @@
  *     everywhere, the unsolved states included);
  *   - probabilities with Jacobi: never more sweeps than the all-states
  *     run (the solved part's Jacobi iterates are the same numbers);
- *   - 1, 2 and 3 threads give bit-identical values and sweep counts.
+ *   - 1, 2 and 3 threads give bit-identical values and sweep counts;
+ * with Jacobi, Gauss-Seidel and policy iteration (from its first sweep).
  * PRISM's reference instances (tests/data/mdp): every reference value lies
  * in the initial state's interval (at most 1e-6 wide), with Gauss-Seidel on
  * all instances and Jacobi on those below 10,000 states; every reference
@@ -186,7 +187,8 @@ static void check_initial(const char *what, const struct inst *x, const struct p
     const struct mdp_rewards *rw = p->kind >= PROP_RMIN ? &x->rew : NULL;
     struct wx_error err;
     struct mdpcheck_options o = {.sound = 1, .epsilon = 1e-4, .max_iterations = 1000000,
-                                 .solver = solver, .threads = 1, .initial_only = 1};
+                                 .solver = solver, .threads = 1, .initial_only = 1,
+                                 .pi_sweeps = 1 /* VI_POLICY: to the policy steps at once */};
     struct mdpcheck_result r[3];
     int rc[3];
     for (int t = 0; t < 3; t++) {
@@ -273,12 +275,14 @@ static void check_instance(uint64_t seed, uint64_t n, int shape)
                 if (!any)
                     continue;
             }
-            for (int gs = 0; gs < 2; gs++) {
+            static const enum vi_method solvers[] = {VI_JACOBI, VI_GAUSS_SEIDEL, VI_POLICY};
+            static const char *names[] = {"Jacobi", "Gauss-Seidel", "policy iteration"};
+            for (int v = 0; v < 3; v++) {
                 char what[160];
                 snprintf(what, sizeof what, "seed %llu n %llu shape %d %s, initial set %d, %s",
                          (unsigned long long)seed, (unsigned long long)n, shape, texts[k], set,
-                         gs ? "Gauss-Seidel" : "Jacobi");
-                check_initial(what, &x, &p, initial, &tight, &all, gs ? VI_GAUSS_SEIDEL : VI_JACOBI);
+                         names[v]);
+                check_initial(what, &x, &p, initial, &tight, &all, solvers[v]);
             }
         }
         free(maybe), free(usable);
@@ -308,8 +312,8 @@ static void ref_one(const char *name, const struct mdp *m, const struct mdp_labe
                                      .solver = v ? VI_JACOBI : VI_GAUSS_SEIDEL, .threads = v ? v : 1,
                                      .initial_only = 1};
         struct mdpcheck_result r;
-        if (!check(mdpcheck_run(m, lab, NULL, initial, &p, &o, &r, &err) == WX_OK, "%s %s: %s",
-                   name, formula, err.msg))
+        int rc = mdpcheck_run(m, lab, NULL, initial, &p, &o, &r, &err);
+        if (!check(rc == WX_OK, "%s %s: %s", name, formula, rc == WX_OK ? "runs" : err.msg))
             continue;
         int ok = 0;
         double lo = 0, hi = 0;
