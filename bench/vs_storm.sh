@@ -15,6 +15,7 @@
 #       THREADS=0      warpex --threads (0: all cores)
 #       REPEAT=1       runs of each side, alternating; the fastest counts
 #       WARPEX_ARGS=   more options for warpex check (e.g. --method pi)
+#       WARPEX=bin/warpex  the binary (e.g. an older build, for before/after)
 #
 # Storm: stormpy's build_model_from_drn on a .drn copy of the model
 # (bench/vs_storm.py converts the PRISM export once; not timed), then
@@ -40,7 +41,7 @@ EPSILON=${EPSILON:-1e-6}
 THREADS=${THREADS:-0}
 REPEAT=${REPEAT:-1}
 WARPEX_ARGS=${WARPEX_ARGS:-}
-W=bin/warpex
+W=${WARPEX:-bin/warpex}
 [ -x "$W" ] || make -s NVCC= bin/warpex || exit 4
 command -v python3 >/dev/null 2>&1 || { echo "vs_storm.sh: needs python3"; exit 4; }
 
