@@ -11,13 +11,15 @@
 
 #include "mdpcheck.h"
 #include "mec.h"
+#include "relevant.h"
 #include "scc.h"
 #include "../util/hugealloc.h"
 #include "../util/pool.h"
 #include "../util/timer.h"
 
-/* State classes after the precomputation. */
-enum { CLS_NO, CLS_YES, CLS_MAYBE, CLS_INF };
+/* State classes after the precomputation; CLS_SKIP: a maybe state that
+ * initial_only leaves unsolved (relevant.h). */
+enum { CLS_NO, CLS_YES, CLS_MAYBE, CLS_INF, CLS_SKIP };
 
 /* Attempts at a certified reward upper bound before giving up. */
 #define BOUND_ATTEMPTS 12
@@ -52,6 +54,7 @@ struct ctx {
     const struct mdp_rewards *rew;
     const struct property *p;
     const struct mdpcheck_options *o;
+    const uint8_t *initial; /* n_states, or NULL */
     int is_reward, maximize;
     uint8_t *cls;       /* n_states */
     uint8_t *target;    /* n_states */
@@ -853,6 +856,10 @@ static void values_fill(void *arg, uint64_t lo, uint64_t hi, int chunk)
         case CLS_NO: v = 0; break;
         case CLS_YES: v = x->is_reward ? 0 : 1; break;
         case CLS_INF: v = INFINITY; break;
+        case CLS_SKIP: /* not solved: the trivial sound bounds */
+            vp->r->lo[s] = 0;
+            vp->r->hi[s] = x->is_reward ? INFINITY : 1;
+            continue;
         default:
             vp->r->lo[s] = vp->slo[x->sid[s]];
             vp->r->hi[s] = vp->shi ? vp->shi[x->sid[s]] : vp->slo[x->sid[s]];
@@ -1249,7 +1256,7 @@ int mdpcheck_prepare(const struct mdp *m, const struct mdp_labels *labels,
         return oom(err);
     uint64_t n = m->n_states, nc = m->n_choices, ne = m->n_entries;
     struct ctx *x = &j->x;
-    *x = (struct ctx){.m = m, .rew = rew, .p = p, .o = o};
+    *x = (struct ctx){.m = m, .rew = rew, .p = p, .o = o, .initial = initial};
     x->is_reward = p->kind == PROP_RMIN || p->kind == PROP_RMAX;
     x->maximize = p->kind == PROP_PMAX || p->kind == PROP_RMAX;
     int rc = WX_OK, hp = o->huge_pages;
@@ -1379,6 +1386,7 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
     mdpcheck_precompute_fn pre = o->precompute ? o->precompute : valiter_precompute_cpu;
     uint8_t *allowed = j->allowed, *yes = j->yes, *no = j->no;
     double *slo = NULL, *shi = NULL;
+    uint32_t *watch = NULL;
     double t0 = wx_now();
     int rc = WX_OK;
     struct wx_task pin_task = {0};
@@ -1437,6 +1445,13 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
                 ok = x->cls[m->targets[e]] != CLS_INF;
             x->ok[c] = ok;
         }
+    if (o->initial_only && x->initial && !o->scheduler) {
+        if ((rc = relevant_restrict(m, x->ok, x->initial, x->cls, CLS_MAYBE, CLS_SKIP, x->loc,
+                                    x->back, &x->n_maybe, err)) != WX_OK)
+            goto done;
+        r->initial_only = 1;
+    }
+    r->n_relevant = x->n_maybe;
     r->precomp_seconds = j->label_seconds + (wx_now() - t0);
     trace(o, "precomputation: classes done");
     if (pinning) { /* the pool stays untouched until here */
@@ -1475,6 +1490,10 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
                             .method = o->solver, .threads = o->threads,
                             .device_memory = o->device_memory, .pi_sweeps = o->pi_sweeps,
                             .gpu = o->vi_gpu};
+    if (r->initial_only && ns &&
+        (rc = relevant_watch(n, x->initial, x->sid, ns, &watch, &par.n_watch, err)) != WX_OK)
+        goto done;
+    par.watch = watch;
     if (shi && x->is_reward && ns && (rc = reward_upper_bound(x, &par, shi, r, err)) != WX_OK)
         goto done;
     if (ns) {
@@ -1502,7 +1521,7 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
     }
 done:
     wx_task_join(&pin_task);
-    free(slo), free(shi);
+    free(slo), free(shi), free(watch);
     mdpcheck_job_free(j);
     if (rc != WX_OK)
         mdpcheck_result_free(r);

@@ -10,6 +10,11 @@
  *     S1 = Prob1A;  Rmin: Prob1E decides finite (Pmax(F T) = 1) vs infinite;
  *     Rmax: Prob1A does (Pmin(F T) = 1).  Reward targets have value 0,
  *     states outside the Prob1 set value +infinity (PRISM's convention).
+ *  2a. With options.initial_only (and initial given, no scheduler asked
+ *     for): the maybe states are cut down to those reachable from the
+ *     initial states through maybe states (analysis/relevant.h); the
+ *     others are not solved.  When no initial state is a maybe state the
+ *     precomputation has decided the answer: no system, no sweep.
  *  3. The maybe-state system (struct vi_system): maybe states renumbered;
  *     for Pmax the MECs among the maybe states are collapsed into one state
  *     each (their internal choices dropped), so that the upper bound
@@ -40,7 +45,10 @@
  *     these systems every scheduler that satisfies that inequality reaches
  *     the target almost surely, so w >= the true value.
  *  5. Interval iteration (sound, default) or plain value iteration
- *     (unsound) through the backend's solve function.
+ *     (unsound) through the backend's solve function.  With initial_only
+ *     the initial states' system states are its watch list (valiter.h:
+ *     WATCHED STATES): the CPU solve stops once their intervals meet the
+ *     stopping rule.
  *  6. Values of every state (lo, hi; equal for plain VI), and on request a
  *     memoryless scheduler: on maybe states an optimal choice (within the
  *     stopping tolerance) chosen by a backward search from the target so
@@ -101,6 +109,9 @@ struct mdpcheck_options {
     uint64_t max_iterations; /* per solve call                                */
     int threads;             /* CPU Jacobi threads, 0 = auto                  */
     int scheduler;           /* fill result.choice                            */
+    int initial_only;        /* solve only for the initial states (step 2a;
+                                ignored without initial or with scheduler):
+                                see mdpcheck_result.initial_only            */
     int topological;         /* solve SCC by SCC: valiter_solve_blocks_cpu, or
                                 level by level through solve_levels when set;
                                 ignores solver, threads, solve               */
@@ -132,11 +143,21 @@ struct mdpcheck_result {
     uint64_t n_states;
     double *lo, *hi;         /* n_states values (owned); +INFINITY for an
                                 infinite expected reward; lo == hi outside
-                                the maybe states and for plain VI          */
+                                the maybe states (but for those initial_only
+                                leaves unsolved, below) and for plain VI   */
     int64_t *choice;         /* n_states local choice numbers, -1 for a
                                 state without choice (owned; NULL unless
                                 options.scheduler)                          */
     uint64_t n_target, n_yes, n_no, n_maybe, n_infinite;
+    /* 1 when solved for the initial states only (options.initial_only
+     * applied): then lo/hi are within the stopping rule at the initial
+     * states alone; every other state's interval is still sound but may be
+     * wider: the maybe states the initial ones do not reach hold the
+     * trivial bounds lo = 0, hi = 1 (probabilities) or hi = +INFINITY
+     * (rewards: lo = 0 < hi tells them from an infinite value). */
+    int initial_only;
+    uint64_t n_relevant;     /* maybe states solved: n_maybe, or with
+                                initial_only those the initial states reach */
     uint64_t sys_states, sys_choices, sys_entries, mecs_collapsed;
     uint64_t blocks;         /* SCCs of the system when ordered (GS, topological) */
     uint64_t levels;         /* topological levels of those SCCs (valiter.h)  */

@@ -282,6 +282,20 @@ static inline int gap_ok(double lo, double hi, double eps, int relative)
     return g <= eps;
 }
 
+/* Do all watched states meet the interval stopping rule (valiter.h:
+ * WATCHED STATES)?  0 without a watch list. */
+static int watched_ok(const struct vi_params *par, const double *lo, const double *hi)
+{
+    if (!par->n_watch || !hi)
+        return 0;
+    for (uint64_t i = 0; i < par->n_watch; i++) {
+        uint32_t s = par->watch[i];
+        if (!gap_ok(lo[s], hi[s], par->epsilon, par->relative))
+            return 0;
+    }
+    return 1;
+}
+
 static inline int change_ok(double old, double nw, double eps, int relative)
 {
     double d = fabs(nw - old);
@@ -338,8 +352,8 @@ static void jacobi_worker(void *arg, int id, int size)
             for (int t = 0; t < size; t++)
                 all &= sv->thread_ok[t];
             sv->iterations = k + 1;
-            sv->converged = all;
-            sv->stop = all || sv->iterations >= par->max_iterations;
+            sv->converged = all || watched_ok(par, sv->lo[nxt], sv->hi[nxt]);
+            sv->stop = sv->converged || sv->iterations >= par->max_iterations;
         }
         wx_pool_barrier(sv->pool);
         if (sv->stop)
@@ -375,7 +389,7 @@ static int solve_gauss_seidel(const struct vi_system *sys, const struct vi_param
     for (uint64_t k = 0; k < par->max_iterations; k++) {
         const int ok = gs_sweep(sys, 0, sys->n_states, lo, hi, par->maximize, par->epsilon, par->relative);
         *iters = k + 1;
-        if (ok)
+        if (ok || watched_ok(par, lo, hi))
             return 1;
     }
     return 0;

@@ -50,6 +50,19 @@
  * sweeps is an error (WX_ELIMIT, "did not converge after N sweeps"), never
  * a silently early answer.
  *
+ * WATCHED STATES (par->watch, n_watch > 0; interval iteration with
+ * VI_JACOBI or VI_GAUSS_SEIDEL in valiter_solve_cpu only).  The solve also
+ * stops after the first sweep where every watched state meets the stopping
+ * rule, whether or not the others do: lo and hi stay valid bounds at every
+ * state after every sweep, so the watched states' intervals are sound and
+ * within epsilon, the others' sound but possibly wider.  The stopping
+ * decision reads the same vectors for any number of threads, so the result
+ * stays bit-identical across thread counts.  VI_POLICY honours it in its
+ * interval-iteration steps (1 and 5 below).  Plain value iteration, the
+ * block and level solves and the GPU solvers ignore the watch list (they
+ * stop by the rule at every state, which implies it); so with a watch list
+ * CPU and GPU bounds are not bit-identical.
+ *
  * Values are doubles.  Both implementations round monotonically in the
  * same direction (no fused multiply-add tricks that differ between them are
  * relied on); CPU and GPU Jacobi sweeps agree bit for bit (checked by
@@ -160,6 +173,9 @@ struct vi_params {
                                 VI_PI_SWEEPS; tests use 1 to reach the policy
                                 steps on small systems)                       */
     struct vi_gpu_tuning gpu; /* GPU only: kernel pins and caps (above)      */
+    const uint32_t *watch;   /* n_watch system states (see WATCHED STATES);
+                                NULL/0: the rule at every state            */
+    uint64_t n_watch;
 };
 
 struct vi_stats {

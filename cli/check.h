@@ -23,6 +23,7 @@ struct check_options {
     int inplace; /* --solver inplace: solver is VI_GAUSS_SEIDEL, the GPU may run it */
     int solver_given; /* --solver named: topological on the CPU with jacobi = by levels */
     int method_given; /* --method named: else the default may be topological (auto) */
+    int all_states;   /* --all-states: the stopping rule at every state */
     uint64_t gpu_memory; /* --gpu-memory, bytes; 0 = what is free */
     enum vi_method solver;
     double epsilon;

@@ -158,6 +158,8 @@ int check_parse_options(int argc, char **argv, int first, struct check_options *
             o->json = 1;
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q"))
             o->quiet = 1;
+        else if (!strcmp(a, "--all-states"))
+            o->all_states = 1;
         else if (!strcmp(a, "--relative"))
             o->relative = 1;
         else if (takes_value(a)) {

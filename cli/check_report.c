@@ -111,7 +111,9 @@ static void json_property(const struct check_run *c, size_t i, const struct mdp_
     cli_json_property_head(stdout, i == 0, &c->props[i], pr, c->reward_of[i]);
     printf(", \"initial\": [");
     json_initial(c, r);
-    printf("], \"target_states\": %llu, \"yes_states\": %llu, \"no_states\": %llu, "
+    printf("], \"solved_for\": \"%s\", \"relevant_states\": %llu",
+           r->initial_only ? "initial" : "all", (unsigned long long)r->n_relevant);
+    printf(", \"target_states\": %llu, \"yes_states\": %llu, \"no_states\": %llu, "
            "\"maybe_states\": %llu, \"infinite_states\": %llu, \"system_states\": %llu, "
            "\"system_choices\": %llu, \"system_transitions\": %llu, "
            "\"mecs_collapsed\": %llu, \"blocks\": %llu, \"levels\": %llu, \"level_sweeps\": %llu, "
@@ -174,6 +176,10 @@ static void text_stats(const struct check_run *c, const struct property *p,
            (unsigned long long)r->n_target, (unsigned long long)r->n_yes,
            reward ? "settled" : "yes", (unsigned long long)(reward ? r->n_infinite : r->n_no),
            reward ? "infinite" : "no", (unsigned long long)r->n_maybe);
+    if (r->initial_only && !r->n_relevant)
+        printf(" (the initial states are decided by the precomputation)");
+    else if (r->initial_only)
+        printf(" (%llu solved: those the initial states reach)", (unsigned long long)r->n_relevant);
     printf("; system %llu states, %llu choices, %llu transitions",
            (unsigned long long)r->sys_states, (unsigned long long)r->sys_choices,
            (unsigned long long)r->sys_entries);

@@ -229,7 +229,9 @@ static int prepare(struct check_run *c, struct wx_error *err)
                                     .relative = o->relative, .max_iterations = o->max_iterations,
                                     .threads = o->threads, .scheduler = o->sched_out != NULL,
                                     .topological = o->topological,
-                                    .device_memory = o->gpu_memory};
+                                    .device_memory = o->gpu_memory,
+                                    .initial_only = !o->values_out && !o->sched_out &&
+                                                    !o->all_states};
     cli_vi_gpu_env(&mo->vi_gpu);
     check_tl_hook(mo);
     /* Huge pages for the large work arrays when a GPU may be used: then

@@ -22,6 +22,11 @@
  * there the network should make the marker action the only choice of the
  * states where it is enabled (the consensus example's agree/disagree
  * loops).  Action names "init" and "deadlock" keep the reserved meaning.
+ * Every label name of the network (its label table: the components'
+ * labels and the results of its synchronisation vectors) is a proposition,
+ * so an action that no reachable state enables -- or that no rule can ever
+ * fire -- holds nowhere ("is err reachable?" answers 0); a name that occurs
+ * nowhere in the network stays unknown (exit 2: a typo must not answer 0).
  */
 #include <errno.h>
 #include <math.h>
@@ -66,7 +71,25 @@ static int nameable(const char *s)
     return 1;
 }
 
-/* The atomic propositions of the explored MDP (header comment). */
+/* Label l as an atomic proposition: its id in lab (added on first use),
+ * or -2 for a name that cannot be one (counted in *skipped); -1 when out of
+ * memory.  id[l] == -1 means not yet seen. */
+static int label_id(const struct image *img, uint32_t l, int *id, struct mdp_labels *lab,
+                    uint32_t *skipped)
+{
+    if (id[l] != -1)
+        return id[l];
+    const char *name = strtab_str(img->labels, l);
+    if (!nameable(name) || !strcmp(name, "init") || !strcmp(name, "deadlock")) {
+        (*skipped)++;
+        return id[l] = -2;
+    }
+    return id[l] = mdp_labels_add(lab, name);
+}
+
+/* The atomic propositions of the explored MDP (header comment): the
+ * enabled actions in order of first appearance, then the network's other
+ * label names in label order. */
 static int build_labels(const struct image *img, const struct mdp_explore_result *r,
                         struct mdp_labels *lab, uint32_t *skipped, struct wx_error *err)
 {
@@ -89,25 +112,55 @@ static int build_labels(const struct image *img, const struct mdp_explore_result
             uint32_t l = r->choice_label[c];
             if (l >= img->n_labels)
                 continue;
-            if (id[l] == -1) {
-                const char *name = strtab_str(img->labels, l);
-                if (!nameable(name) || !strcmp(name, "init") || !strcmp(name, "deadlock")) {
-                    id[l] = -2;
-                    (*skipped)++;
-                    continue;
-                }
-                id[l] = mdp_labels_add(lab, name);
-                if (id[l] < 0) {
-                    free(id);
-                    return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-                }
-            }
-            if (id[l] >= 0)
-                mdp_labels_set(lab, id[l], s);
+            int k = label_id(img, l, id, lab, skipped);
+            if (k == -1)
+                goto oom;
+            if (k >= 0)
+                mdp_labels_set(lab, k, s);
         }
     }
+    uint32_t unused = 0; /* the note counts enabled actions only */
+    for (uint32_t l = 0; l < img->n_labels; l++)
+        if (label_id(img, l, id, lab, &unused) == -1)
+            goto oom;
     free(id);
     return WX_OK;
+oom:
+    free(id);
+    return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+}
+
+/* Every label a property names exists: build_labels declares every name
+ * of the network, so this is known before the exploration (a typo must
+ * not wait for it).  The formulas are evaluated on one state. */
+static int check_names(const struct image *img, const struct property *props, size_t n,
+                       struct wx_error *err)
+{
+    struct mdp_labels lab;
+    mdp_labels_init(&lab, 1);
+    int *id = malloc(((size_t)img->n_labels + 1) * sizeof *id);
+    uint32_t skipped = 0;
+    int rc = id && mdp_labels_add(&lab, "init") == 0 && mdp_labels_add(&lab, "deadlock") == 1
+                 ? WX_OK
+                 : WX_ELIMIT;
+    for (uint32_t l = 0; l < img->n_labels && rc == WX_OK; l++) {
+        id[l] = -1;
+        if (label_id(img, l, id, &lab, &skipped) == -1)
+            rc = WX_ELIMIT;
+    }
+    if (rc != WX_OK)
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    uint64_t starts[2] = {0, 0};
+    struct mdp one = {.n_states = 1, .state_start = starts, .choice_start = starts};
+    uint8_t init = 1, out;
+    for (size_t i = 0; i < n && rc == WX_OK; i++) {
+        rc = prop_eval(&props[i], props[i].phi2, &one, &lab, &init, &out, err);
+        if (rc == WX_OK && props[i].phi1)
+            rc = prop_eval(&props[i], props[i].phi1, &one, &lab, &init, &out, err);
+    }
+    free(id);
+    mdp_labels_free(&lab);
+    return rc;
 }
 
 struct tra_arg {
@@ -537,7 +590,7 @@ static int read_properties(struct mdp_run *x, struct wx_error *err)
         if ((rc = prop_reward_model(p, &x->ri.rm, &x->reward_of[i], err)) != WX_OK)
             return rc;
     }
-    return WX_OK;
+    return check_names(x->img, x->props, x->n_props, err);
 }
 
 /* The exploration; after a failure the partial counts (JSON, or a note on
@@ -696,7 +749,7 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
     const struct cli_options *o = x->o;
     struct mdpcheck_options mo = {.sound = 1, .solver = VI_JACOBI,
                                   .epsilon = o->epsilon > 0 ? o->epsilon : 1e-6,
-                                  .max_iterations = 1000000};
+                                  .max_iterations = 1000000, .initial_only = 1};
     cli_vi_gpu_env(&mo.vi_gpu);
     if (x->gpu_vi) {
         mo.precompute = valiter_precompute_gpu;

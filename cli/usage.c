@@ -149,6 +149,8 @@ static const char check_text[] =
     "  --gpu-memory SIZE        device memory for topological solving\n"
     "  --values FILE            every state's value and bounds\n"
     "  --scheduler FILE         an optimal memoryless scheduler\n"
+    "  --all-states             bounds within epsilon at every state, not only\n"
+    "                           at the initial states (--values, --scheduler imply it)\n"
     "  --json                   one JSON object on stdout\n"
     "  --quiet, -q              no notes on stderr\n"
     "\n"

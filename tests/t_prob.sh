@@ -104,6 +104,31 @@ expect_json "convert --to aut round trip" states=272 choices=400 transitions=492
 expect_rc "an unknown label in --prop" 2 "$W" explore "$C2" --prop 'Pmax=? [ F "nosuch" ]' --mdp-out "$T/u" --aut "$T/u.aut" --quiet
 grep -q '^warpex: --prop:1:' "$T/err" && [ ! -e "$T/u.tra" ] && [ ! -e "$T/u.aut" ] && pass "unknown label: located, nothing written" \
     || fail "unknown label: $(cat "$T/err")"
+
+# an action of the network that no reachable state enables is a proposition
+# that holds nowhere: err (a vector no reachable state can fire: b never
+# offers err) and late (enabled only in a state of a that is unreachable)
+cat > "$T/ma.aut" <<'X'
+des (0, 5, 5)
+(0, flip, 1 1/2 2)
+(1, ok, 1)
+(2, try, 0)
+(2, err, 3)
+(4, late, 4)
+X
+printf 'des (0, 1, 1)\n(0, ok, 0)\n' > "$T/mb.aut"
+printf 'label par using\n  flip * _ -> flip, ok * ok -> ok, try * _ -> try,\n  err * err -> err, late * _ -> late\nin "ma.aut" || "mb.aut" end par\n' > "$T/mini.exp"
+expect_rc "never enabled actions" 0 "$W" explore "$T/mini.exp" --json --quiet --prop 'Pmax=? [ F "err" ]' \
+    --prop 'Pmin=? [ F "late" ]' --prop 'Pmax=? [ F "ok" ]' --prop 'Pmax=? [ !"err" U "ok" ]' --mdp-out "$T/mini"
+[ "$(prop_value 1)" = 0 ] && [ "$(prop_value 2)" = 0 ] && [ "$(prop_value 3)" = 1 ] && [ "$(prop_value 4)" = 1 ] \
+    && pass "never enabled actions: Pmax F err = 0, Pmin F late = 0, Pmax F ok = 1" \
+    || fail "never enabled actions: $(prop_value 1) $(prop_value 2) $(prop_value 3) $(prop_value 4)"
+grep -q '"err"' "$T/mini.lab" && grep -q '"late"' "$T/mini.lab" && pass "--mdp-out .lab declares err and late" \
+    || fail "--mdp-out .lab: $(head -1 "$T/mini.lab")"
+expect_rc "check on the export: err" 0 "$W" check "$T/mini.tra" --lab "$T/mini.lab" --json --quiet --prop 'Pmax=? [ F "err" ]'
+[ "$(prop_value 1)" = 0 ] && pass "check on the export: Pmax F err = 0" || fail "check on the export: $(prop_value 1)"
+expect_rc "a name that is no action of the network" 2 "$W" explore "$T/mini.exp" --quiet --prop 'Pmax=? [ F "eror" ]'
+grep -q 'unknown label "eror"' "$T/err" && pass "a typo is still refused" || fail "typo: $(cat "$T/err")"
 expect_rc "a reward property without --reward" 2 "$W" explore "$C2" --prop 'Rmin=? [ F "disagree" ]' --quiet
 expect_rc "--prop on a non-probabilistic network" 2 "$W" explore examples/traffic/traffic.exp --prop 'Pmax=? [ F "red" ]'
 
