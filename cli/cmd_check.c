@@ -25,6 +25,7 @@
 
 #include "../analysis/mdpcheck.h"
 #include "../analysis/prop.h"
+#include "../analysis/propcheck.h"
 #include "../analysis/valiter.h"
 #include "../graph/drn.h"
 #include "../graph/mdp.h"
@@ -35,6 +36,7 @@
 #include "../util/outfile.h"
 #include "cli.h"
 #include "../util/size.h"
+#include "check_report.h"
 #include "gpu_probe.h"
 
 /* ---- the timeline (WARPEX_TIMELINE set and not "0") ----
@@ -442,6 +444,13 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             goto out;
         }
     }
+    for (size_t i = 0; i < n_props && o.backend == CLI_BACKEND_GPU; i++)
+        if (props[i].steps >= 0 || props[i].path == PATH_CUMULATIVE) {
+            rc = wx_fail(err, WX_EINPUT, props[i].file, props[i].line, 1,
+                         "%s: step-bounded properties (F<=k, U<=k, G<=k, C<=k) are solved on "
+                         "the CPU only: use --backend cpu or auto", props[i].text);
+            goto out;
+        }
     if ((o.values_out || o.sched_out) && n_props != 1) {
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
                      "--values and --scheduler need exactly one property (%zu given)", n_props);
@@ -521,7 +530,9 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         first.n_states = 1;
         for (size_t i = 0; i < n_props && rc == WX_OK; i++) {
             const struct mdp_labels *lp = have_labels ? &labels : NULL;
-            rc = prop_eval(&props[i], props[i].phi2, &first, lp, initial, tmp, err);
+            rc = prop_check_model(&props[i], &m, err);
+            if (rc == WX_OK && props[i].phi2)
+                rc = prop_eval(&props[i], props[i].phi2, &first, lp, initial, tmp, err);
             if (rc == WX_OK && props[i].phi1)
                 rc = prop_eval(&props[i], props[i].phi1, &first, lp, initial, tmp, err);
         }
@@ -564,7 +575,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
      * property's CPU-side work is done: its state formulas, and its work
      * arrays allocated and touched until the probe is done
      * (mdpcheck_prepare, warm).  Nothing of it depends on the backend. */
-    if (want_gpu && n_props && !probe.joined) {
+    if (want_gpu && n_props && !probe.joined && prop_is_basic(&props[0])) {
         tl_mark("property 1: prepare (while the GPU probe runs)");
         const struct mdp_rewards *pr0 =
             props[0].kind >= PROP_RMIN && rew.n ? &rew.models[reward_of[0]] : NULL;
@@ -666,9 +677,11 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         mo.solve = tl_solve;
         mo.mec = tl_mec;
     }
+    size_t n_false = 0, n_undecided = 0, first_false = 0, first_undecided = 0;
     for (size_t i = 0; i < n_props; i++) {
         struct property *p = &props[i];
         struct mdpcheck_result r;
+        struct propcheck_info info = {.result = PROP_TRUE, .epsilon = o.epsilon, .tries = 1};
         const struct mdp_rewards *pr = p->kind >= PROP_RMIN && rew.n ? &rew.models[reward_of[i]] : NULL;
         if (p->kind >= PROP_RMIN && !pr && !o.quiet)
             fprintf(stderr, "warpex: note: %s: no rewards given (--srew/--trew): all rewards are 0\n",
@@ -679,13 +692,18 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             job0 = NULL; /* finish consumes it */
             rc = mdpcheck_finish(j, &mo, &r, err);
         } else
-            rc = mdpcheck_run(&m, have_labels ? &labels : NULL, pr, initial, p, &mo, &r, err);
+            rc = propcheck_run(&m, have_labels ? &labels : NULL, pr, initial, p, &mo, &r, &info,
+                               err);
         tl_mark("property %zu: checked", i + 1);
         if (rc != WX_OK) {
             if (o.json)
                 printf("]}\n");
             goto out;
         }
+        if (info.result == PROP_FALSE && !n_false++)
+            first_false = i + 1;
+        if (info.result == PROP_UNDECIDED && !n_undecided++)
+            first_undecided = i + 1;
         struct values_arg va = {&r, have_sta ? &sta : NULL};
         if (o.values_out && (rc = outfile_write(o.values_out, put_values, &va, err)) != WX_OK)
             goto next;
@@ -705,13 +723,16 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                 json_double(lo);
                 printf(", \"hi\": ");
                 json_double(hi);
+                check_report_json_state(stdout, p, lo, hi);
                 if (have_sta) {
                     printf(", \"valuation\": ");
                     cli_json_string(stdout, sta.text + sta.offset[s]);
                 }
                 printf("}");
             }
-            printf("], \"target_states\": %llu, \"yes_states\": %llu, \"no_states\": %llu, "
+            printf("]");
+            check_report_json(stdout, p, &r, initial, &info);
+            printf(", \"target_states\": %llu, \"yes_states\": %llu, \"no_states\": %llu, "
                    "\"maybe_states\": %llu, \"infinite_states\": %llu, \"system_states\": %llu, "
                    "\"system_choices\": %llu, \"system_transitions\": %llu, "
                    "\"mecs_collapsed\": %llu, \"blocks\": %llu, \"levels\": %llu, \"level_sweeps\": %llu, "
@@ -750,7 +771,9 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                     break;
                 }
                 double lo = r.lo[s], hi = r.hi[s];
-                if (isinf(lo))
+                if (p->cmp != PROP_QUERY)
+                    check_report_state(stdout, p, lo, hi, s);
+                else if (isinf(lo))
                     printf("  result: inf (target not reached almost surely) at state %llu",
                            (unsigned long long)s);
                 else if (o.sound)
@@ -764,6 +787,9 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
                     printf(" %s", sta.text + sta.offset[s]);
                 printf("\n");
             }
+            check_report_summary(stdout, p, &r, initial, n_init, &info);
+            if (info.bounded)
+                goto printed;
             printf("  states: %llu target, %llu %s, %llu %s, %llu maybe",
                    (unsigned long long)r.n_target, (unsigned long long)r.n_yes,
                    p->kind >= PROP_RMIN ? "settled" : "yes", (unsigned long long)(p->kind >= PROP_RMIN ? r.n_infinite : r.n_no),
@@ -792,6 +818,7 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
             printf("; time: precomputation %.3f s, system %.3f s, solve %.3f s\n",
                    r.precomp_seconds, r.build_seconds, r.solve_seconds);
         }
+    printed:
         fflush(stdout);
         tl_mark("property %zu: printed", i + 1);
     next:
@@ -804,6 +831,15 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     }
     if (o.json) /* all but process start-up and exit */
         printf("], \"seconds\": %.6f}\n", (wx_now() - t_start));
+    /* PRISM's P~p answers: undecided is a limit (exit 3), false a violation (exit 1) */
+    if (n_undecided)
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                     "%zu comparison%s undecided (the first: property %zu): the bound lies "
+                     "within the value's interval", n_undecided, n_undecided == 1 ? "" : "s",
+                     first_undecided);
+    else if (n_false)
+        rc = wx_fail(err, WX_EVIOLATION, NULL, 0, 0, "%zu propert%s false (the first: property %zu)",
+                     n_false, n_false == 1 ? "y is" : "ies are", first_false);
 out:
     mdpcheck_job_free(job0);
     gpu_probe_join(&probe);

@@ -32,6 +32,7 @@
 
 #include "../analysis/mdpcheck.h"
 #include "../analysis/prop.h"
+#include "../analysis/propcheck.h"
 #include "../analysis/valiter.h"
 #include "../explorer/explore_mdp.h"
 #include "../graph/mdp_lab.h"
@@ -39,6 +40,7 @@
 #include "../util/arith.h"
 #include "../util/strtab.h"
 #include "../util/outfile.h"
+#include "check_report.h"
 #include "cli.h"
 #include "signals.h"
 
@@ -559,7 +561,9 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     }
     initial[0] = 1;
     for (size_t i = 0; i < n_props && rc == WX_OK; i++) { /* every label exists */
-        rc = prop_eval(&props[i], props[i].phi2, m, &labels, initial, tmp, err);
+        rc = prop_check_model(&props[i], m, err);
+        if (rc == WX_OK && props[i].phi2)
+            rc = prop_eval(&props[i], props[i].phi2, m, &labels, initial, tmp, err);
         if (rc == WX_OK && props[i].phi1)
             rc = prop_eval(&props[i], props[i].phi1, m, &labels, initial, tmp, err);
     }
@@ -624,17 +628,21 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
     }
+    size_t n_false = 0, n_undecided = 0;
     for (size_t i = 0; i < n_props; i++) {
         struct property *p = &props[i];
         struct mdpcheck_result cr;
+        struct propcheck_info info;
         const struct mdp_rewards *pr = p->kind >= PROP_RMIN ? &ri.rm.models[reward_of[i]] : NULL;
-        rc = mdpcheck_run(m, &labels, pr, initial, p, &mo, &cr, err);
+        rc = propcheck_run(m, &labels, pr, initial, p, &mo, &cr, &info, err);
         if (rc != WX_OK) {
             if (o->json)
                 printf("]}\n");
             goto out;
         }
         double lo = cr.lo[0], hi = cr.hi[0];
+        n_false += info.result == PROP_FALSE;
+        n_undecided += info.result == PROP_UNDECIDED;
         if (o->json) {
             cli_json_property_head(stdout, i == 0, p, pr, pr ? reward_of[i] : 0);
             printf(", \"value\": ");
@@ -643,14 +651,23 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
             json_double(lo);
             printf(", \"hi\": ");
             json_double(hi);
+            check_report_json_state(stdout, p, lo, hi);
+            check_report_json(stdout, p, &cr, initial, &info);
             printf(", \"iterations\": %llu, \"maybe_states\": %llu", (unsigned long long)cr.iterations,
                    (unsigned long long)cr.n_maybe);
             putchar('}');
         } else {
             printf("\nproperty %zu%s%s%s: %s\n", i + 1, p->name ? " \"" : "", p->name ? p->name : "",
                    p->name ? "\"" : "", p->text);
-            printf("  result: %.12g in [%.12g, %.12g] at the initial state\n", 0.5 * (lo + hi), lo, hi);
-            printf("  states: %llu target, %llu yes, %llu no, %llu maybe; iterations %llu (%s, "
+            if (p->cmp != PROP_QUERY)
+                check_report_state(stdout, p, lo, hi, 0);
+            else
+                printf("  result: %.12g in [%.12g, %.12g] at the initial state", 0.5 * (lo + hi),
+                       lo, hi);
+            printf("\n");
+            check_report_summary(stdout, p, &cr, initial, 1, &info);
+            if (!info.bounded)
+                printf("  states: %llu target, %llu yes, %llu no, %llu maybe; iterations %llu (%s, "
                    "interval iteration, epsilon %g)\n",
                    (unsigned long long)cr.n_target, (unsigned long long)cr.n_yes,
                    (unsigned long long)cr.n_no, (unsigned long long)cr.n_maybe,
@@ -666,6 +683,12 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     }
     if (o->json)
         printf("%s}\n", n_props ? "]" : "");
+    if (n_undecided) /* as check: undecided exit 3, false exit 1 */
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "%zu comparison%s undecided", n_undecided,
+                     n_undecided == 1 ? "" : "s");
+    else if (n_false)
+        rc = wx_fail(err, WX_EVIOLATION, NULL, 0, 0, "%zu propert%s false", n_false,
+                     n_false == 1 ? "y is" : "ies are");
 out:
     free(initial), free(tmp), free(reward_of);
     reward_items_free(&ri);
