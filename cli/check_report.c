@@ -30,9 +30,9 @@ void check_report_state(FILE *f, const struct property *p, double lo, double hi,
 
 /* The smallest and the largest value over the initial states, each as
  * [lo, hi]: the least value lies in [min lo, min hi], the greatest in
- * [max lo, max hi]. */
-static void initial_range(const struct mdpcheck_result *r, const uint8_t *initial, double mn[2],
-                          double mx[2])
+ * [max lo, max hi].  Returns 0 when there is no initial state. */
+static int initial_range(const struct mdpcheck_result *r, const uint8_t *initial, double mn[2],
+                         double mx[2])
 {
     int first = 1;
     for (uint64_t s = 0; s < r->n_states; s++) {
@@ -48,6 +48,7 @@ static void initial_range(const struct mdpcheck_result *r, const uint8_t *initia
             mx[1] = r->hi[s];
         first = 0;
     }
+    return !first;
 }
 
 static void summary_comparison(FILE *f, const struct property *p, const struct mdpcheck_result *r,
@@ -123,16 +124,19 @@ void check_report_json(FILE *f, const struct property *p, const struct mdpcheck_
         fprintf(f, ", \"step_bound\": %lld, \"steps_fixed\": %llu", (long long)p->steps,
                 (unsigned long long)info->steps_fixed);
     double mn[2], mx[2];
-    initial_range(r, initial, mn, mx);
-    fprintf(f, ", \"range\": {\"least_lo\": ");
-    json_num(f, mn[0]);
-    fprintf(f, ", \"least_hi\": ");
-    json_num(f, mn[1]);
-    fprintf(f, ", \"greatest_lo\": ");
-    json_num(f, mx[0]);
-    fprintf(f, ", \"greatest_hi\": ");
-    json_num(f, mx[1]);
-    fprintf(f, "}");
+    if (!initial_range(r, initial, mn, mx)) {
+        fprintf(f, ", \"range\": null");
+    } else {
+        fprintf(f, ", \"range\": {\"least_lo\": ");
+        json_num(f, mn[0]);
+        fprintf(f, ", \"least_hi\": ");
+        json_num(f, mn[1]);
+        fprintf(f, ", \"greatest_lo\": ");
+        json_num(f, mx[0]);
+        fprintf(f, ", \"greatest_hi\": ");
+        json_num(f, mx[1]);
+        fprintf(f, "}");
+    }
     if (p->cmp == PROP_QUERY)
         return;
     int d = propcheck_decide(p, r, initial, NULL);
