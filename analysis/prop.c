@@ -4,6 +4,7 @@
  * function starts with the rule it recognises.
  */
 #include <ctype.h>
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,7 +251,144 @@ static int parse_reward_ref(struct parser *ps, struct property *out)
     return WX_OK;
 }
 
-/* property := ("P" | "R" [ "{" ref "}" ]) ("min"|"max") "=" "?" "[" ("F" phi | phi "U" phi) "]" */
+static int fail_at(struct parser *ps, const char *at, const char *msg)
+{
+    return wx_fail(ps->err, WX_EINPUT, ps->file ? ps->file : "property", ps->line, col(ps, at),
+                   "%s", msg);
+}
+
+/* NUMBER := digits [ "." digits ] [ ("e"|"E") ["+"|"-"] digits ], digits
+ * before or after the point: the bound of P~p / R~r.  Only this shape goes
+ * to strtod (no "inf", "nan" or hexadecimal). */
+static int parse_number(struct parser *ps, double *out)
+{
+    const char *b = ps->p, *q = b;
+    int digits = 0;
+    while (isdigit((unsigned char)*q))
+        q++, digits++;
+    if (*q == '.')
+        for (q++; isdigit((unsigned char)*q); q++)
+            digits++;
+    if (!digits)
+        return fail(ps, b, "a number (the bound p of P~p or r of R~r)");
+    if (*q == 'e' || *q == 'E') {
+        const char *e = q + 1;
+        if (*e == '+' || *e == '-')
+            e++;
+        if (isdigit((unsigned char)*e)) {
+            while (isdigit((unsigned char)*e))
+                e++;
+            q = e;
+        }
+    }
+    char buf[64];
+    if ((size_t)(q - b) >= sizeof buf)
+        return fail_at(ps, b, "the bound has too many digits");
+    memcpy(buf, b, (size_t)(q - b));
+    buf[q - b] = 0;
+    *out = strtod(buf, NULL);
+    ps->p = q;
+    return WX_OK;
+}
+
+/* query := "=" "?" | ("<" | "<=" | ">" | ">=") NUMBER */
+static int parse_query(struct parser *ps, struct property *out, int is_r)
+{
+    skip(ps);
+    const char *at = ps->p;
+    if (*ps->p == '=') {
+        ps->p++;
+        skip(ps);
+        if (*ps->p != '?')
+            return fail(ps, ps->p, "'?' (P=? asks for the value; P>=p, P<p, ... compare it)");
+        ps->p++;
+        out->cmp = PROP_QUERY;
+        return WX_OK;
+    }
+    if (*ps->p != '<' && *ps->p != '>')
+        return fail(ps, at, "'=?', '<', '<=', '>' or '>='");
+    int lt = *ps->p++ == '<', eq = *ps->p == '=';
+    ps->p += eq;
+    out->cmp = lt ? (eq ? PROP_LE : PROP_LT) : (eq ? PROP_GE : PROP_GT);
+    skip(ps);
+    const char *num = ps->p;
+    int rc = parse_number(ps, &out->bound);
+    if (rc != WX_OK)
+        return rc;
+    if (!(out->bound <= (is_r ? DBL_MAX : 1.0)))
+        return fail_at(ps, num, is_r ? "a reward bound must be finite"
+                                     : "a probability bound must lie in [0, 1]");
+    return WX_OK;
+}
+
+/* steps := "<=" K | "<" K, after F, U, G or C (K a decimal integer) */
+static int parse_steps(struct parser *ps, struct property *out, int need)
+{
+    skip(ps);
+    out->steps = -1;
+    if (*ps->p != '<') {
+        if (need)
+            return fail(ps, ps->p, "'<=' and a number of steps (C<=k)");
+        return WX_OK;
+    }
+    const char *at = ps->p++;
+    int eq = *ps->p == '=';
+    ps->p += eq;
+    if (need && !eq)
+        return fail(ps, at, "'<=' (C<=k)");
+    skip(ps);
+    const char *num = ps->p;
+    if (!isdigit((unsigned char)*ps->p))
+        return fail(ps, ps->p, "a number of steps");
+    long long k = 0;
+    while (isdigit((unsigned char)*ps->p)) {
+        k = k * 10 + (*ps->p++ - '0');
+        if (k > PROP_MAX_STEPS)
+            return fail_at(ps, num, "step bound too large (at most 2147483647)");
+    }
+    if (!eq && k == 0)
+        return fail_at(ps, num, "'<0' bounds no step: write '<=0' for the states themselves");
+    out->steps = eq ? k : k - 1;
+    return WX_OK;
+}
+
+/* path := "F" [steps] phi | phi "U" [steps] phi | "G" [steps] phi | "C" "<=" K */
+static int parse_path(struct parser *ps, struct property *out, int is_r)
+{
+    skip(ps);
+    const char *at = ps->p;
+    int rc;
+    if (keyword(ps, "C")) {
+        if (!is_r)
+            return fail_at(ps, at, "C<=k (cumulative reward) is a reward path: R=? [ C<=k ]");
+        out->path = PATH_CUMULATIVE;
+        return parse_steps(ps, out, 1);
+    }
+    if (keyword(ps, "F") || keyword(ps, "G")) {
+        out->path = *at == 'G' ? PATH_GLOBALLY : PATH_UNTIL;
+        if (is_r && *at == 'G')
+            return fail_at(ps, at, "reward properties take F phi or C<=k, not G");
+        if ((rc = parse_steps(ps, out, 0)) != WX_OK)
+            return rc;
+        if (is_r && out->steps >= 0)
+            return fail_at(ps, at, "reward properties take F phi without a step bound "
+                                   "(C<=k accumulates k steps)");
+        return parse_or(ps, &out->phi2);
+    }
+    if ((rc = parse_or(ps, &out->phi1)) != WX_OK)
+        return rc;
+    skip(ps);
+    const char *u_at = ps->p;
+    if (!keyword(ps, "U"))
+        return fail(ps, u_at, "'U' (phi1 U phi2) or ']'");
+    if (is_r)
+        return fail_at(ps, at, "reward properties take F phi or C<=k, not U");
+    if ((rc = parse_steps(ps, out, 0)) != WX_OK)
+        return rc;
+    return parse_or(ps, &out->phi2);
+}
+
+/* property := ("P" | "R" [ "{" ref "}" ]) ["min"|"max"] query "[" path "]" */
 static int parse_property(struct parser *ps, struct property *out)
 {
     int rc;
@@ -260,52 +398,32 @@ static int parse_property(struct parser *ps, struct property *out)
     if (*ps->p == 'P' || *ps->p == 'R')
         is_r = *ps->p++ == 'R';
     else
-        return fail(ps, at, "Pmin, Pmax, Rmin or Rmax");
+        return fail(ps, at, "P or R (Pmin=?, Pmax=?, P>=p, R{\"name\"}min=?, ...)");
     if (*ps->p == '{') {
         if (!is_r)
             return fail(ps, ps->p, "'min' or 'max' (only R takes a reward structure {...})");
         if ((rc = parse_reward_ref(ps, out)) != WX_OK)
             return rc;
     }
-    int mx;
-    if (!strncmp(ps->p, "min", 3))
+    int mx = -1;
+    if (keyword(ps, "min"))
         mx = 0;
-    else if (!strncmp(ps->p, "max", 3))
+    else if (keyword(ps, "max"))
         mx = 1;
-    else
-        return fail(ps, at, "Pmin, Pmax, Rmin or Rmax");
-    ps->p += 3;
+    else if (isalnum((unsigned char)*ps->p) || *ps->p == '_')
+        return fail(ps, at, "Pmin, Pmax, P, Rmin, Rmax or R");
+    if ((rc = parse_query(ps, out, is_r)) != WX_OK)
+        return rc;
+    out->opt_given = mx >= 0;
+    if (mx < 0) /* holds for every scheduler: the minimum must exceed p, the maximum stay below */
+        mx = !(out->cmp == PROP_GT || out->cmp == PROP_GE);
     out->kind = is_r ? (mx ? PROP_RMAX : PROP_RMIN) : (mx ? PROP_PMAX : PROP_PMIN);
-    skip(ps);
-    if (*ps->p != '=')
-        return fail(ps, ps->p, "'=?'");
-    ps->p++;
-    skip(ps);
-    if (*ps->p != '?')
-        return fail(ps, ps->p, "'?' (only =? queries are supported)");
-    ps->p++;
     skip(ps);
     if (*ps->p != '[')
         return fail(ps, ps->p, "'['");
     ps->p++;
-    skip(ps);
-    const char *path_at = ps->p;
-    if (keyword(ps, "F")) {
-        if ((rc = parse_or(ps, &out->phi2)) != WX_OK)
-            return rc;
-    } else {
-        if ((rc = parse_or(ps, &out->phi1)) != WX_OK)
-            return rc;
-        skip(ps);
-        const char *u_at = ps->p;
-        if (!keyword(ps, "U"))
-            return fail(ps, u_at, "'U' (phi1 U phi2) or ']'");
-        if (is_r)
-            return wx_fail(ps->err, WX_EINPUT, ps->file ? ps->file : "property", ps->line,
-                           col(ps, path_at), "reward properties take F phi only, not U");
-        if ((rc = parse_or(ps, &out->phi2)) != WX_OK)
-            return rc;
-    }
+    if ((rc = parse_path(ps, out, is_r)) != WX_OK)
+        return rc;
     skip(ps);
     if (*ps->p != ']')
         return fail(ps, ps->p, "']'");
@@ -320,6 +438,7 @@ int prop_parse(const char *text, const char *file, int line, struct property *ou
                struct wx_error *err)
 {
     memset(out, 0, sizeof *out);
+    out->steps = -1;
     struct parser ps = {.text = text, .p = text, .file = file, .line = line, .err = err};
     int rc = parse_property(&ps, out);
     if (rc == WX_OK) {
@@ -525,6 +644,49 @@ const char *prop_kind_name(enum prop_kind k)
     case PROP_RMAX: return "Rmax";
     }
     return "?";
+}
+
+const char *prop_cmp_name(enum prop_cmp c)
+{
+    switch (c) {
+    case PROP_QUERY: return "=?";
+    case PROP_LT: return "<";
+    case PROP_LE: return "<=";
+    case PROP_GT: return ">";
+    case PROP_GE: return ">=";
+    }
+    return "?";
+}
+
+int prop_is_basic(const struct property *p)
+{
+    return p->cmp == PROP_QUERY && p->path == PATH_UNTIL && p->steps < 0;
+}
+
+int prop_decide(const struct property *p, double lo, double hi)
+{
+    double b = p->bound;
+    switch (p->cmp) {
+    case PROP_GE: return lo >= b ? PROP_TRUE : hi < b ? PROP_FALSE : PROP_UNDECIDED;
+    case PROP_GT: return lo > b ? PROP_TRUE : hi <= b ? PROP_FALSE : PROP_UNDECIDED;
+    case PROP_LE: return hi <= b ? PROP_TRUE : lo > b ? PROP_FALSE : PROP_UNDECIDED;
+    case PROP_LT: return hi < b ? PROP_TRUE : lo >= b ? PROP_FALSE : PROP_UNDECIDED;
+    case PROP_QUERY: break;
+    }
+    return PROP_UNDECIDED;
+}
+
+int prop_check_model(const struct property *p, const struct mdp *m, struct wx_error *err)
+{
+    if (p->opt_given || p->cmp != PROP_QUERY)
+        return WX_OK;
+    for (uint64_t s = 0; s < m->n_states; s++)
+        if (m->state_start[s + 1] - m->state_start[s] > 1)
+            return wx_fail(err, WX_EINPUT, p->file, p->line, 1,
+                           "%c=? needs %cmin=? or %cmax=? on an MDP (state %llu has %llu "
+                           "choices)", p->text[0], p->text[0], p->text[0], (unsigned long long)s,
+                           (unsigned long long)(m->state_start[s + 1] - m->state_start[s]));
+    return WX_OK;
 }
 
 int prop_reward_model(const struct property *p, const struct mdp_reward_models *rm, int *index,

@@ -14,6 +14,7 @@
 #include "../graph/mdp_lab.h"
 #include "cli.h"
 #include "gpu_probe.h"
+#include "prop_report.h"
 
 struct check_options {
     const char *input, *lab, *sta, *props_file, *values_out, *sched_out;
@@ -65,6 +66,8 @@ struct check_run {
     const char *hp_knob;         /* WARPEX_CHECK_HUGEPAGES                  */
     struct mdpcheck_options mo;
     struct mdpcheck_job *job0;   /* property 1, prepared during the probe   */
+    /* comparisons (P>=p ...): how many were false / undecided, the first */
+    size_t n_false, n_undecided, first_false, first_undecided;
 };
 
 /* check_report.c: the report on stdout, text or JSON (c->o.json).  The
@@ -73,7 +76,8 @@ struct check_run {
  * check_print_end closes the object: with the total time when rc is
  * WX_OK, else right after the properties printed so far. */
 void check_print_header(const struct check_run *c);
-void check_print_property(const struct check_run *c, size_t i, const struct mdpcheck_result *r);
+void check_print_property(const struct check_run *c, size_t i, const struct mdpcheck_result *r,
+                          const struct propcheck_info *info);
 void check_print_end(const struct check_run *c, int rc);
 /* --values and --scheduler of property i's result (util/outfile.h). */
 int check_write_outputs(const struct check_run *c, const struct mdpcheck_result *r,

@@ -84,7 +84,8 @@ void check_print_header(const struct check_run *c)
 
 /* The value at every initial state: {"state", "value", "lo", "hi"[,
  * "valuation"]}. */
-static void json_initial(const struct check_run *c, const struct mdpcheck_result *r)
+static void json_initial(const struct check_run *c, const struct property *p,
+                         const struct mdpcheck_result *r)
 {
     int k = 0;
     for (uint64_t s = 0; s < c->m.n_states; s++) {
@@ -97,6 +98,7 @@ static void json_initial(const struct check_run *c, const struct mdpcheck_result
         json_double(lo);
         printf(", \"hi\": ");
         json_double(hi);
+        check_report_json_state(stdout, p, lo, hi);
         if (c->have_sta) {
             printf(", \"valuation\": ");
             cli_json_string(stdout, c->sta.text + c->sta.offset[s]);
@@ -106,12 +108,14 @@ static void json_initial(const struct check_run *c, const struct mdpcheck_result
 }
 
 static void json_property(const struct check_run *c, size_t i, const struct mdp_rewards *pr,
-                          const struct mdpcheck_result *r)
+                          const struct mdpcheck_result *r, const struct propcheck_info *info)
 {
     cli_json_property_head(stdout, i == 0, &c->props[i], pr, c->reward_of[i]);
     printf(", \"initial\": [");
-    json_initial(c, r);
-    printf("], \"solved_for\": \"%s\", \"relevant_states\": %llu",
+    json_initial(c, &c->props[i], r);
+    printf("]");
+    check_report_json(stdout, &c->props[i], r, c->initial, info);
+    printf(", \"solved_for\": \"%s\", \"relevant_states\": %llu",
            r->initial_only ? "initial" : "all", (unsigned long long)r->n_relevant);
     printf(", \"target_states\": %llu, \"yes_states\": %llu, \"no_states\": %llu, "
            "\"maybe_states\": %llu, \"infinite_states\": %llu, \"system_states\": %llu, "
@@ -138,7 +142,8 @@ static void json_property(const struct check_run *c, size_t i, const struct mdp_
 }
 
 /* "result:" lines for the first 10 initial states. */
-static void text_initial(const struct check_run *c, const struct mdpcheck_result *r)
+static void text_initial(const struct check_run *c, const struct property *p,
+                         const struct mdpcheck_result *r)
 {
     int shown = 0;
     for (uint64_t s = 0; s < c->m.n_states; s++) {
@@ -150,7 +155,9 @@ static void text_initial(const struct check_run *c, const struct mdpcheck_result
             break;
         }
         double lo = r->lo[s], hi = r->hi[s];
-        if (isinf(lo))
+        if (p->cmp != PROP_QUERY)
+            check_report_state(stdout, p, lo, hi, s);
+        else if (isinf(lo))
             printf("  result: inf (target not reached almost surely) at state %llu",
                    (unsigned long long)s);
         else if (c->o.sound)
@@ -206,7 +213,7 @@ static void text_stats(const struct check_run *c, const struct property *p,
 }
 
 static void text_property(const struct check_run *c, size_t i, const struct mdp_rewards *pr,
-                          const struct mdpcheck_result *r)
+                          const struct mdpcheck_result *r, const struct propcheck_info *info)
 {
     const struct property *p = &c->props[i];
     printf("\nproperty %zu%s%s%s: %s\n", i + 1, p->name ? " \"" : "",
@@ -215,19 +222,22 @@ static void text_property(const struct check_run *c, size_t i, const struct mdp_
         printf("  rewards: structure \"%s\"\n", pr->name);
     else if (pr)
         printf("  rewards: structure %d (unnamed)\n", c->reward_of[i] + 1);
-    text_initial(c, r);
-    text_stats(c, p, r);
+    text_initial(c, p, r);
+    check_report_summary(stdout, p, r, c->initial, c->n_init, info);
+    if (!info->bounded)
+        text_stats(c, p, r);
 }
 
-void check_print_property(const struct check_run *c, size_t i, const struct mdpcheck_result *r)
+void check_print_property(const struct check_run *c, size_t i, const struct mdpcheck_result *r,
+                          const struct propcheck_info *info)
 {
     const struct property *p = &c->props[i];
     const struct mdp_rewards *pr =
         p->kind >= PROP_RMIN && c->rew.n ? &c->rew.models[c->reward_of[i]] : NULL;
     if (c->o.json)
-        json_property(c, i, pr, r);
+        json_property(c, i, pr, r, info);
     else
-        text_property(c, i, pr, r);
+        text_property(c, i, pr, r, info);
     fflush(stdout);
 }
 

@@ -111,6 +111,11 @@ static int read_properties(struct check_run *c, struct wx_error *err)
     int rc = cli_read_props(o->props_file, o->props, o->n_props, &c->props, &c->n_props, err);
     if (rc != WX_OK)
         return rc;
+    for (size_t i = 0; i < c->n_props && o->backend == CLI_BACKEND_GPU; i++)
+        if (c->props[i].steps >= 0 || c->props[i].path == PATH_CUMULATIVE)
+            return wx_fail(err, WX_EINPUT, c->props[i].file, c->props[i].line, 1,
+                           "%s: step-bounded properties (F<=k, U<=k, G<=k, C<=k) are solved on "
+                           "the CPU only: use --backend cpu or auto", c->props[i].text);
     if ((o->values_out || o->sched_out) && c->n_props != 1)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "--values and --scheduler need exactly one property (%zu given)", c->n_props);
@@ -196,7 +201,9 @@ static int check_references(struct check_run *c, struct wx_error *err)
     int rc = WX_OK;
     for (size_t i = 0; i < c->n_props && rc == WX_OK; i++) {
         const struct property *p = &c->props[i];
-        rc = prop_eval(p, p->phi2, &first, lp, c->initial, tmp, err);
+        rc = prop_check_model(p, &c->m, err);
+        if (rc == WX_OK && p->phi2)
+            rc = prop_eval(p, p->phi2, &first, lp, c->initial, tmp, err);
         if (rc == WX_OK && p->phi1)
             rc = prop_eval(p, p->phi1, &first, lp, c->initial, tmp, err);
     }
@@ -246,7 +253,7 @@ static int prepare(struct check_run *c, struct wx_error *err)
                          : c->want_gpu && !(atomic_load(&c->probe.done) && !c->probe.usable);
     const char *knob = getenv("WARPEX_CHECK_WARM");
     int warm = !(knob && *knob == '0');
-    if (!(c->want_gpu && c->n_props && !c->probe.joined))
+    if (!(c->want_gpu && c->n_props && !c->probe.joined && prop_is_basic(&c->props[0])))
         return WX_OK;
     check_tl_mark("property 1: prepare (while the GPU probe runs)");
     int rc = mdpcheck_prepare(&c->m, c->have_labels ? &c->labels : NULL, rewards_of(c, 0), c->initial,
@@ -308,6 +315,7 @@ static int check_property(struct check_run *c, size_t i, struct wx_error *err)
     const struct property *p = &c->props[i];
     const struct mdp_rewards *pr = rewards_of(c, i);
     struct mdpcheck_result r;
+    struct propcheck_info info = {.result = PROP_TRUE, .epsilon = c->o.epsilon, .tries = 1};
     int rc;
     if (p->kind >= PROP_RMIN && !pr && !c->o.quiet)
         fprintf(stderr, "warpex: note: %s: no rewards given (--srew/--trew): all rewards are 0\n",
@@ -318,18 +326,37 @@ static int check_property(struct check_run *c, size_t i, struct wx_error *err)
         c->job0 = NULL; /* finish consumes it */
         rc = mdpcheck_finish(j, &c->mo, &r, err);
     } else {
-        rc = mdpcheck_run(&c->m, c->have_labels ? &c->labels : NULL, pr, c->initial, p, &c->mo,
-                          &r, err);
+        rc = propcheck_run(&c->m, c->have_labels ? &c->labels : NULL, pr, c->initial, p, &c->mo,
+                           &r, &info, err);
     }
     check_tl_mark("property %zu: checked", i + 1);
     if (rc != WX_OK)
         return rc;
+    if (info.result == PROP_FALSE && !c->n_false++)
+        c->first_false = i + 1;
+    if (info.result == PROP_UNDECIDED && !c->n_undecided++)
+        c->first_undecided = i + 1;
     if ((rc = check_write_outputs(c, &r, err)) == WX_OK) {
-        check_print_property(c, i, &r);
+        check_print_property(c, i, &r, &info);
         check_tl_mark("property %zu: printed", i + 1);
     }
     mdpcheck_result_free(&r);
     return rc;
+}
+
+/* PRISM's P~p answers: undecided is a limit (exit 3), false a violation
+ * (exit 1). */
+static int comparisons_verdict(const struct check_run *c, struct wx_error *err)
+{
+    if (c->n_undecided)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                       "%zu comparison%s undecided (the first: property %zu): the bound lies "
+                       "within the value's interval", c->n_undecided,
+                       c->n_undecided == 1 ? "" : "s", c->first_undecided);
+    if (c->n_false)
+        return wx_fail(err, WX_EVIOLATION, NULL, 0, 0, "%zu propert%s false (the first: property %zu)",
+                       c->n_false, c->n_false == 1 ? "y is" : "ies are", c->first_false);
+    return WX_OK;
 }
 
 static void check_run_free(struct check_run *c)
@@ -378,6 +405,8 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
         for (size_t i = 0; i < c.n_props && rc == WX_OK; i++)
             rc = check_property(&c, i, err);
         check_print_end(&c, rc);
+        if (rc == WX_OK)
+            rc = comparisons_verdict(&c, err);
     }
     check_run_free(&c);
     check_tl_mark("check: freed, returning (what follows is exit)");

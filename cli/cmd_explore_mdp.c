@@ -37,6 +37,7 @@
 
 #include "../analysis/mdpcheck.h"
 #include "../analysis/prop.h"
+#include "../analysis/propcheck.h"
 #include "../analysis/valiter.h"
 #include "../explorer/explore_mdp.h"
 #include "../graph/mdp_lab.h"
@@ -45,6 +46,7 @@
 #include "../util/strtab.h"
 #include "../util/outfile.h"
 #include "cli.h"
+#include "prop_report.h"
 #include "signals.h"
 
 static void progress(void *ctx, const struct explore_stats *s)
@@ -154,7 +156,8 @@ static int check_names(const struct image *img, const struct property *props, si
     struct mdp one = {.n_states = 1, .state_start = starts, .choice_start = starts};
     uint8_t init = 1, out;
     for (size_t i = 0; i < n && rc == WX_OK; i++) {
-        rc = prop_eval(&props[i], props[i].phi2, &one, &lab, &init, &out, err);
+        if (props[i].phi2)
+            rc = prop_eval(&props[i], props[i].phi2, &one, &lab, &init, &out, err);
         if (rc == WX_OK && props[i].phi1)
             rc = prop_eval(&props[i], props[i].phi1, &one, &lab, &init, &out, err);
     }
@@ -647,7 +650,9 @@ static int label_mdp(struct mdp_run *x, struct wx_error *err)
     x->initial[0] = 1;
     for (size_t i = 0; i < x->n_props && rc == WX_OK; i++) {
         const struct property *p = &x->props[i];
-        rc = prop_eval(p, p->phi2, m, &x->labels, x->initial, x->tmp, err);
+        rc = prop_check_model(p, m, err);
+        if (rc == WX_OK && p->phi2)
+            rc = prop_eval(p, p->phi2, m, &x->labels, x->initial, x->tmp, err);
         if (rc == WX_OK && p->phi1)
             rc = prop_eval(p, p->phi1, m, &x->labels, x->initial, x->tmp, err);
     }
@@ -709,7 +714,8 @@ static void text_header(const struct mdp_run *x)
 /* Property i's value at the initial state: a JSON element or a text
  * block. */
 static void print_property(const struct mdp_run *x, size_t i, const struct mdp_rewards *pr,
-                           const struct mdpcheck_result *cr, double epsilon)
+                           const struct mdpcheck_result *cr, const struct propcheck_info *info,
+                           double epsilon)
 {
     const struct property *p = &x->props[i];
     double lo = cr->lo[0], hi = cr->hi[0];
@@ -721,6 +727,8 @@ static void print_property(const struct mdp_run *x, size_t i, const struct mdp_r
         json_double(lo);
         printf(", \"hi\": ");
         json_double(hi);
+        check_report_json_state(stdout, p, lo, hi);
+        check_report_json(stdout, p, cr, x->initial, info);
         printf(", \"iterations\": %llu, \"maybe_states\": %llu", (unsigned long long)cr->iterations,
                (unsigned long long)cr->n_maybe);
         putchar('}');
@@ -728,12 +736,18 @@ static void print_property(const struct mdp_run *x, size_t i, const struct mdp_r
     }
     printf("\nproperty %zu%s%s%s: %s\n", i + 1, p->name ? " \"" : "", p->name ? p->name : "",
            p->name ? "\"" : "", p->text);
-    printf("  result: %.12g in [%.12g, %.12g] at the initial state\n", 0.5 * (lo + hi), lo, hi);
-    printf("  states: %llu target, %llu yes, %llu no, %llu maybe; iterations %llu (%s, "
-           "interval iteration, epsilon %g)\n",
-           (unsigned long long)cr->n_target, (unsigned long long)cr->n_yes,
-           (unsigned long long)cr->n_no, (unsigned long long)cr->n_maybe,
-           (unsigned long long)cr->iterations, x->gpu_vi ? "gpu" : "cpu", epsilon);
+    if (p->cmp != PROP_QUERY)
+        check_report_state(stdout, p, lo, hi, 0);
+    else
+        printf("  result: %.12g in [%.12g, %.12g] at the initial state", 0.5 * (lo + hi), lo, hi);
+    printf("\n");
+    check_report_summary(stdout, p, cr, x->initial, 1, info);
+    if (!info->bounded)
+        printf("  states: %llu target, %llu yes, %llu no, %llu maybe; iterations %llu (%s, "
+               "interval iteration, epsilon %g)\n",
+               (unsigned long long)cr->n_target, (unsigned long long)cr->n_yes,
+               (unsigned long long)cr->n_no, (unsigned long long)cr->n_maybe,
+               (unsigned long long)cr->iterations, x->gpu_vi ? "gpu" : "cpu", epsilon);
     if (pr)
         printf("  rewards: structure %d%s%s%s (action rewards); %llu state%s of infinite "
                "expected reward\n",
@@ -755,21 +769,31 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
     }
+    size_t n_false = 0, n_undecided = 0;
     for (size_t i = 0; i < x->n_props; i++) {
         struct property *p = &x->props[i];
         struct mdpcheck_result cr;
+        struct propcheck_info info;
         const struct mdp_rewards *pr = p->kind >= PROP_RMIN ? &x->ri.rm.models[x->reward_of[i]] : NULL;
-        int rc = mdpcheck_run(&x->r.mdp, &x->labels, pr, x->initial, p, &mo, &cr, err);
+        int rc = propcheck_run(&x->r.mdp, &x->labels, pr, x->initial, p, &mo, &cr, &info, err);
         if (rc != WX_OK) {
             if (o->json)
                 printf("]}\n");
             return rc;
         }
-        print_property(x, i, pr, &cr, mo.epsilon);
+        n_false += info.result == PROP_FALSE;
+        n_undecided += info.result == PROP_UNDECIDED;
+        print_property(x, i, pr, &cr, &info, mo.epsilon);
         mdpcheck_result_free(&cr);
     }
     if (o->json)
         printf("%s}\n", x->n_props ? "]" : "");
+    if (n_undecided) /* as check: undecided exit 3, false exit 1 */
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "%zu comparison%s undecided", n_undecided,
+                       n_undecided == 1 ? "" : "s");
+    if (n_false)
+        return wx_fail(err, WX_EVIOLATION, NULL, 0, 0, "%zu propert%s false", n_false,
+                       n_false == 1 ? "y is" : "ies are");
     return WX_OK;
 }
 

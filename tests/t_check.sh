@@ -219,7 +219,7 @@ expect_rc "--values with 2 properties" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ 
 expect_rc "labels without --lab" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F "goal" ]'
 grep -q 'unknown label "goal" (no labels given: use --lab)' "$T/err" && pass "label without --lab named" || fail "no --lab: $(cat "$T/err")"
 expect_rc "--lab with .drn" 2 "$W" check "$T/m.drn" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]'
-expect_rc "property syntax located" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F "goal" ]' --prop 'Pmax=? [ G "goal" ]'
+expect_rc "property syntax located" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F "goal" ]' --prop 'Pmax=? [ X "goal" ]'
 grep -q '^warpex: --prop:2:' "$T/err" && pass "--prop error located: $(cat "$T/err")" || fail "--prop location: $(cat "$T/err")"
 expect_rc "missing model file" 2 "$W" check "$T/none.tra" --prop 'Pmax=? [ F true ]'
 "$W" help | grep -q '^  check MODEL' && pass "help lists check" || fail "help does not list check"

@@ -11,7 +11,12 @@
  *  - Property files: names, ';', comments, PRISM definition lines, and
  *    errors located at file:line:col.
  *  - "init" and "deadlock" without such labels.
+ *  - PRISM's other forms: comparisons P~p / R~r (with and without min/max,
+ *    and which of min or max each takes), step bounds of F, U, G and C
+ *    (<=k and <k), prop_decide's truth table at and around the bound, and
+ *    prop_check_model's refusal of P=? on an MDP.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,7 +91,7 @@ static void rejects(const char *text, int col, const char *msg)
     wx_error_clear(&err);
     int rc = prop_parse(text, NULL, 1, &p, &err);
     if (rc == WX_OK) {
-        rc = eval_mask(&p, p.phi2, NULL, &err) < 0 ? err.code : WX_OK;
+        rc = p.phi2 && eval_mask(&p, p.phi2, NULL, &err) < 0 ? err.code : WX_OK;
         if (rc == WX_OK && p.phi1)
             rc = eval_mask(&p, p.phi1, NULL, &err) < 0 ? err.code : WX_OK;
         prop_free(&p);
@@ -188,6 +193,110 @@ static void random_formulas(void)
     accepts("Pmax=? [ F !!\"a\" ]", PROP_PMAX, 0, 0x0f);
 }
 
+/* A parsed form: comparison, bound, path, steps, kind and opt_given. */
+static void form(const char *text, enum prop_cmp cmp, double bound, enum prop_path path,
+                 int64_t steps, enum prop_kind kind, int opt_given)
+{
+    struct property p;
+    struct wx_error err;
+    if (!check(prop_parse(text, NULL, 1, &p, &err) == WX_OK, "parses: %s", text)) {
+        printf("  %s\n", err.msg);
+        return;
+    }
+    check(p.cmp == cmp && p.bound == bound && p.path == path && p.steps == steps &&
+              p.kind == kind && p.opt_given == opt_given && prop_is_basic(&p) ==
+              (cmp == PROP_QUERY && path == PATH_UNTIL && steps < 0),
+          "%s: cmp %s bound %g path %d steps %lld kind %s opt %d", text, prop_cmp_name(p.cmp),
+          p.bound, (int)p.path, (long long)p.steps, prop_kind_name(p.kind), p.opt_given);
+    prop_free(&p);
+}
+
+static void decides(const char *text, double lo, double hi, int expect)
+{
+    struct property p;
+    struct wx_error err;
+    if (prop_parse(text, NULL, 1, &p, &err) != WX_OK) {
+        check(0, "parses: %s: %s", text, err.msg);
+        return;
+    }
+    int d = prop_decide(&p, lo, hi);
+    check(d == expect, "%s on [%.17g, %.17g]: %d (expected %d)", text, lo, hi, d, expect);
+    prop_free(&p);
+}
+
+static void comparisons_and_paths(void)
+{
+    /* without min/max: > and >= take the minimum, < and <= the maximum */
+    form("P>=0.5 [ F \"a\" ]", PROP_GE, 0.5, PATH_UNTIL, -1, PROP_PMIN, 0);
+    form("P>0.25 [ F \"a\" ]", PROP_GT, 0.25, PATH_UNTIL, -1, PROP_PMIN, 0);
+    form("P<1e-3 [ F \"a\" ]", PROP_LT, 1e-3, PATH_UNTIL, -1, PROP_PMAX, 0);
+    form("P <= .5 [ F \"a\" ]", PROP_LE, 0.5, PATH_UNTIL, -1, PROP_PMAX, 0);
+    form("Pmax>=1 [ F \"a\" ]", PROP_GE, 1, PATH_UNTIL, -1, PROP_PMAX, 1);
+    form("Pmin<0 [ F \"a\" ]", PROP_LT, 0, PATH_UNTIL, -1, PROP_PMIN, 1);
+    form("P=? [ F \"a\" ]", PROP_QUERY, 0, PATH_UNTIL, -1, PROP_PMAX, 0);
+    form("R{\"r\"}<=2.5 [ F \"a\" ]", PROP_LE, 2.5, PATH_UNTIL, -1, PROP_RMAX, 0);
+    form("R>3 [ C<=4 ]", PROP_GT, 3, PATH_CUMULATIVE, 4, PROP_RMIN, 0);
+    form("Rmax=? [ C<=0 ]", PROP_QUERY, 0, PATH_CUMULATIVE, 0, PROP_RMAX, 1);
+    /* step bounds: <=k is k, <k is k-1 */
+    form("Pmax=? [ F<=10 \"a\" ]", PROP_QUERY, 0, PATH_UNTIL, 10, PROP_PMAX, 1);
+    form("Pmax=? [ F < 10 \"a\" ]", PROP_QUERY, 0, PATH_UNTIL, 9, PROP_PMAX, 1);
+    form("Pmin=? [ \"a\" U<=3 \"b\" ]", PROP_QUERY, 0, PATH_UNTIL, 3, PROP_PMIN, 1);
+    form("Pmin=? [ G \"a\" ]", PROP_QUERY, 0, PATH_GLOBALLY, -1, PROP_PMIN, 1);
+    form("P>=0.9 [ G<=0 \"a\" ]", PROP_GE, 0.9, PATH_GLOBALLY, 0, PROP_PMIN, 0);
+    form("Pmax=? [ F<=2147483647 \"a\" ]", PROP_QUERY, 0, PATH_UNTIL, PROP_MAX_STEPS, PROP_PMAX, 1);
+    accepts("Pmax=? [ \"a\" U<=1 \"c\" & !\"b\" ]", PROP_PMAX, 1, 0x55 & ~0x33 & 0xff);
+    accepts("Pmin=? [ G !\"a\" ]", PROP_PMIN, 0, 0xf0);
+
+    rejects("P>=1.5 [ F \"a\" ]", 4, "a probability bound must lie in [0, 1]");
+    rejects("P>=-1 [ F \"a\" ]", 4, "a number");
+    rejects("P>=inf [ F \"a\" ]", 4, "a number");
+    rejects("P>= [ F \"a\" ]", 5, "a number");
+    rejects("P==0.5 [ F \"a\" ]", 3, "'?'");
+    rejects("Pmax=? [ F<=x \"a\" ]", 13, "a number of steps");
+    rejects("Pmax=? [ F<0 \"a\" ]", 12, "'<0' bounds no step");
+    rejects("Pmax=? [ F<=2147483648 \"a\" ]", 13, "step bound too large");
+    rejects("Pmax=? [ C<=3 ]", 10, "C<=k (cumulative reward) is a reward path");
+    rejects("Rmax=? [ C<3 ]", 11, "'<=' (C<=k)");
+    rejects("Rmax=? [ C ]", 12, "'<=' and a number of steps");
+    rejects("Rmax=? [ G \"a\" ]", 10, "not G");
+    rejects("Rmax=? [ F<=3 \"a\" ]", 10, "without a step bound");
+    rejects("Rmax>=1e999 [ F \"a\" ]", 7, "a reward bound must be finite");
+
+    /* prop_decide: at, just below and just above the bound */
+    double b = 0.5, below = nextafter(b, 0), above = nextafter(b, 1);
+    decides("P>=0.5 [ F \"a\" ]", b, b, PROP_TRUE);
+    decides("P>=0.5 [ F \"a\" ]", below, b, PROP_UNDECIDED);
+    decides("P>=0.5 [ F \"a\" ]", 0.1, below, PROP_FALSE);
+    decides("P>0.5 [ F \"a\" ]", b, above, PROP_UNDECIDED);
+    decides("P>0.5 [ F \"a\" ]", above, 1, PROP_TRUE);
+    decides("P>0.5 [ F \"a\" ]", 0, b, PROP_FALSE);
+    decides("P<=0.5 [ F \"a\" ]", b, b, PROP_TRUE);
+    decides("P<=0.5 [ F \"a\" ]", b, above, PROP_UNDECIDED);
+    decides("P<=0.5 [ F \"a\" ]", above, 1, PROP_FALSE);
+    decides("P<0.5 [ F \"a\" ]", 0, below, PROP_TRUE);
+    decides("P<0.5 [ F \"a\" ]", below, b, PROP_UNDECIDED);
+    decides("P<0.5 [ F \"a\" ]", b, b, PROP_FALSE);
+    decides("R<=1e300 [ F \"a\" ]", INFINITY, INFINITY, PROP_FALSE);
+    decides("R>=0 [ F \"a\" ]", INFINITY, INFINITY, PROP_TRUE);
+
+    /* P=? needs at most one choice per state (the model above has one) */
+    struct property p;
+    struct wx_error err;
+    prop_parse("P=? [ F \"a\" ]", NULL, 1, &p, &err);
+    check(prop_check_model(&p, &model, &err) == WX_OK, "P=? on a model with one choice per state");
+    uint64_t ss[9] = {0, 2, 2, 2, 2, 2, 2, 2, 2}, cs[3] = {0, 1, 2};
+    uint32_t tg[2] = {0, 1};
+    double pr[2] = {1, 1};
+    struct mdp two = {.n_states = 8, .n_choices = 2, .n_entries = 2, .state_start = ss,
+                      .choice_start = cs, .targets = tg, .probs = pr};
+    check(prop_check_model(&p, &two, &err) == WX_EINPUT && strstr(err.msg, "Pmin=? or Pmax=?"),
+          "P=? on an MDP: %s", err.msg);
+    prop_free(&p);
+    prop_parse("P>=0.5 [ F \"a\" ]", NULL, 1, &p, &err);
+    check(prop_check_model(&p, &two, &err) == WX_OK, "P>=p on an MDP (the minimum)");
+    prop_free(&p);
+}
+
 static void files(void)
 {
     char path[] = "/tmp/warpex_prop_XXXXXX";
@@ -251,19 +360,18 @@ int main(void)
 
     rejects("Pmax=? [ F \"zz\" ]", 12, "unknown label \"zz\"");
     rejects("Pmax=? [ F \"a\" & ]", 18, "expected a state formula");
-    rejects("Pmax=? [ G \"a\" ]", 10, "expected a state formula");
+    rejects("Pmax=? [ X \"a\" ]", 10, "expected a state formula");
     rejects("Pmax=? [ \"a\" G \"a\" ]", 14, "'U' (phi1 U phi2) or ']'");
-    rejects("Pavg=? [ F \"a\" ]", 1, "Pmin, Pmax, Rmin or Rmax");
-    rejects("P>=0.5 [ F \"a\" ]", 1, "Pmin, Pmax, Rmin or Rmax");
+    rejects("Pavg=? [ F \"a\" ]", 1, "Pmin, Pmax, P, Rmin, Rmax or R");
     rejects("Pmax=0.5 [ F \"a\" ]", 6, "'?'");
-    rejects("Pmax [ F \"a\" ]", 6, "'=?'");
+    rejects("Pmax [ F \"a\" ]", 6, "'=?', '<', '<=', '>' or '>='");
     rejects("Pmax=? F \"a\"", 8, "'['");
     rejects("Pmax=? [ F \"a\" ] x", 18, "the end of the property");
     rejects("Pmax=? [ F \"a\"", 15, "']'");
     rejects("Pmax=? [ F (\"a\" ]", 17, "')'");
     rejects("Pmax=? [ F \"a ]", 16, "'\"' closing the label name");
     rejects("Pmax=? [ F \"\" ]", 12, "a label name between the quotes");
-    rejects("Rmax=? [ \"a\" U \"b\" ]", 10, "reward properties take F phi only");
+    rejects("Rmax=? [ \"a\" U \"b\" ]", 10, "reward properties take F phi or C<=k, not U");
     rejects("P{\"time\"}min=? [ F \"a\" ]", 2, "'min' or 'max' (only R takes a reward structure");
     rejects("R{0}min=? [ F \"a\" ]", 3, "a reward structure: {\"name\"} or {N}");
     rejects("R{x}min=? [ F \"a\" ]", 3, "a reward structure: {\"name\"} or {N}");
@@ -274,7 +382,8 @@ int main(void)
     reward_references();
     rejects("Pmax=? [ F \"a\" U \"b\" ]", 16, "']'");
     rejects("Pmax=? [ F Fa ]", 12, "a state formula");
-    rejects("", 1, "Pmin, Pmax, Rmin or Rmax");
+    rejects("", 1, "expected P or R");
+    comparisons_and_paths();
     files();
     mdp_labels_free(&labels);
     return check_exit();

@@ -124,6 +124,24 @@
 
 /* ---- cycle mean (kernels/cyclemean, analysis/cyclemean) ----------------- */
 
+/* ---- property checking (analysis/propcheck, analysis/bounded) ----------- */
+
+/* A comparison P~p whose interval still contains p at some initial state is
+ * solved again with epsilon divided by this: each try costs about as much
+ * as the last one again (sweeps grow with log(1/epsilon)), and two decimal
+ * digits a try reach the floor below in a few tries. */
+#define WX_DECIDE_SHRINK 100.0
+
+/* The smallest epsilon tried before a comparison is reported undecided:
+ * the bounds of interval iteration are computed in double precision, and
+ * below about 1e-12 the rounding summed over a sweep is no longer far
+ * below the gap it is asked to close. */
+#define WX_DECIDE_EPSILON_MIN 1e-12
+
+/* States per thread at least in a step-bounded backup: below, waking the
+ * threads costs more than the backup of the states. */
+#define WX_BOUNDED_GRAIN 4096
+
 /* ---- parsers and readers: bounds on hostile input ------------------------ */
 
 /* Deepest nesting a recursive reader accepts (a property's '!' and '(', an

@@ -9,6 +9,8 @@
  * (tests/bad/mdp/ok_model: 3 states, labels init, deadlock, goal) and
  * resolved with prop_reward_model against two named reward structures.
  */
+#include <float.h>
+
 #include "analysis/prop.h"
 #include "fuzz_check.h"
 
@@ -65,7 +67,12 @@ static void check_property(const struct property *p)
 {
     FZ_CHECK(p->kind >= PROP_PMIN && p->kind <= PROP_RMAX, "kind %d", (int)p->kind);
     FZ_CHECK(p->text != NULL, "no text");
-    check_phi(p->phi2);
+    FZ_CHECK((p->phi2 == NULL) == (p->path == PATH_CUMULATIVE), "path %d with target %p",
+             (int)p->path, (const void *)p->phi2);
+    FZ_CHECK(p->steps >= -1 && p->steps <= PROP_MAX_STEPS, "steps %lld", (long long)p->steps);
+    FZ_CHECK(p->cmp == PROP_QUERY || (p->bound >= 0 && p->bound <= DBL_MAX), "bound %g", p->bound);
+    if (p->phi2)
+        check_phi(p->phi2);
     if (p->phi1)
         check_phi(p->phi1);
     int is_r = p->kind == PROP_RMIN || p->kind == PROP_RMAX;

@@ -1,0 +1,254 @@
+/*
+ * test_props_ref.c -- PRISM's property forms against Storm.  Every row of
+ * tests/data/props_ref/storm.tsv (written by tests/ref/storm_props.py with
+ * stormpy: the origin of each value is in the row) is checked with
+ * propcheck_run on its instance's NAME.tra, NAME.lab and reward files
+ * (.srew files, then .trew files, each joining the structure of its name,
+ * as `warpex check` pairs them):
+ *  - a step-bounded value (F<=k, F<k, U<=k, G<=k, C<=k): Storm's value must
+ *    lie in [lo, hi] widened by 1e-12 (relative: Storm sums rounding to
+ *    nearest, warpex's bounds hold the exact value), and hi - lo must be
+ *    below 1e-12 relative.  The rows hold k - 1, k and k + 1 with values
+ *    apart by more than 1e-7 somewhere, so a solver one step off fails;
+ *    the bounds are also bit-identical with 1 and 2 threads;
+ *  - an unbounded value (G, R [ F ]): Storm's (sound, relative precision
+ *    1e-10) in [lo, hi] widened by 1e-9 relative, the midpoint within 1e-6
+ *    relative (epsilon 1e-6); "inf" exactly;
+ *  - a comparison: the answer over the initial states, true or false, as
+ *    Storm's (never undecided: the bounds are at least 1e-4 from the value,
+ *    or exactly a value that precomputation finds).
+ */
+#include <dirent.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/propcheck.h"
+#include "graph/mdp.h"
+#include "graph/mdp_lab.h"
+#include "tests/check.h"
+
+#define REF "tests/data/props_ref/storm.tsv"
+
+struct instance {
+    char name[128];
+    struct mdp m;
+    struct mdp_labels labels;
+    struct mdp_reward_models rew;
+    uint8_t *initial;
+    int loaded;
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The reward files of the instance (.srew first, then .trew, sorted). */
+static int load_rewards(struct instance *in, const char *dir, const char *stem,
+                        struct wx_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return wx_fail(err, WX_EINPUT, dir, 0, 0, "cannot open the folder");
+    char *files[64];
+    int nf = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && nf < 64) {
+        size_t l = strlen(e->d_name);
+        if (!strncmp(e->d_name, stem, strlen(stem)) && l > 5 &&
+            (!strcmp(e->d_name + l - 5, ".srew") || !strcmp(e->d_name + l - 5, ".trew")))
+            files[nf++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(files, (size_t)nf, sizeof *files, cmp_str);
+    int rc = WX_OK;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < nf && rc == WX_OK; i++) {
+            int trew = !strcmp(files[i] + strlen(files[i]) - 5, ".trew");
+            if (trew != pass)
+                continue;
+            char path[600];
+            snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+            struct mdp_rewards t = {0};
+            rc = trew ? mdp_trew_read(path, &in->m, &t, err) : mdp_srew_read(path, &in->m, &t, err);
+            if (rc != WX_OK)
+                break;
+            int j = -1;
+            for (size_t k = 0; k < in->rew.n && j < 0; k++) {
+                const char *nm = in->rew.models[k].name;
+                if (t.name ? nm && !strcmp(nm, t.name) : !nm)
+                    j = (int)k;
+            }
+            if (j < 0)
+                j = mdp_reward_models_add(&in->rew);
+            struct mdp_rewards *r = &in->rew.models[j];
+            if (!r->name)
+                r->name = t.name, t.name = NULL;
+            if (trew)
+                r->choice = t.choice, t.choice = NULL;
+            else
+                r->state = t.state, t.state = NULL;
+            mdp_rewards_free(&t);
+        }
+    for (int i = 0; i < nf; i++)
+        free(files[i]);
+    return rc;
+}
+
+static int load(struct instance *in, const char *name)
+{
+    struct wx_error err;
+    memset(in, 0, sizeof *in);
+    snprintf(in->name, sizeof in->name, "%s", name);
+    const char *stem = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+    char dir[300], path[700];
+    snprintf(dir, sizeof dir, "tests/data/%s", name);
+    snprintf(path, sizeof path, "%s/%s.tra", dir, stem);
+    int rc = mdp_read(path, &in->m, &err);
+    if (rc == WX_OK) {
+        snprintf(path, sizeof path, "%s/%s.lab", dir, stem);
+        rc = mdp_labels_read(path, in->m.n_states, &in->labels, &err);
+    }
+    if (rc == WX_OK)
+        rc = load_rewards(in, dir, stem, &err);
+    if (!check(rc == WX_OK, "%s: read (%s)", name, rc ? err.msg : "ok"))
+        return 0;
+    in->initial = calloc(in->m.n_states, 1);
+    int id = mdp_labels_find(&in->labels, "init");
+    for (uint64_t s = 0; s < in->m.n_states; s++)
+        in->initial[s] = (uint8_t)mdp_labels_has(&in->labels, id, s);
+    in->loaded = 1;
+    return 1;
+}
+
+static void unload(struct instance *in)
+{
+    mdp_free(&in->m);
+    mdp_labels_free(&in->labels);
+    mdp_reward_models_free(&in->rew);
+    free(in->initial);
+    memset(in, 0, sizeof *in);
+}
+
+static int run(struct instance *in, const struct property *p, int threads,
+               struct mdpcheck_result *r, struct propcheck_info *info, struct wx_error *err)
+{
+    int ri = 0;
+    int rc = prop_reward_model(p, &in->rew, &ri, err);
+    if (rc != WX_OK)
+        return rc;
+    const struct mdp_rewards *rew = p->kind >= PROP_RMIN && in->rew.n ? &in->rew.models[ri] : NULL;
+    struct mdpcheck_options o = {.sound = 1, .solver = VI_JACOBI, .epsilon = 1e-6,
+                                 .max_iterations = 1000000, .threads = threads};
+    return propcheck_run(&in->m, &in->labels, rew, in->initial, p, &o, r, info, err);
+}
+
+/* Storm's value at each initial state against [lo, hi]. */
+static void compare_values(struct instance *in, const struct property *p, const char *expected,
+                           const struct mdpcheck_result *r, const struct propcheck_info *info)
+{
+    const char *e = expected;
+    int bad = 0, n = 0;
+    char why[300] = "";
+    for (uint64_t s = 0; s < in->m.n_states && !bad; s++) {
+        if (!in->initial[s])
+            continue;
+        char *end;
+        double ref = !strncmp(e, "inf", 3) ? (end = (char *)e + 3, INFINITY) : strtod(e, &end);
+        e = *end == ',' ? end + 1 : end;
+        n++;
+        double lo = r->lo[s], hi = r->hi[s], mid = 0.5 * (lo + hi), scale = fmax(1, fabs(ref));
+        if (isinf(ref)) {
+            bad = !(isinf(lo) && isinf(hi));
+        } else if (info->bounded) {
+            bad = !(lo - 1e-12 * scale <= ref && ref <= hi + 1e-12 * scale) ||
+                  !(hi - lo <= 1e-12 * scale);
+        } else {
+            bad = !(lo - 1e-9 * scale <= ref && ref <= hi + 1e-9 * scale) ||
+                  !(fabs(mid - ref) <= 1e-6 * scale);
+        }
+        if (bad)
+            snprintf(why, sizeof why, "state %llu: Storm %.17g, warpex [%.17g, %.17g]",
+                     (unsigned long long)s, ref, lo, hi);
+    }
+    check(!bad && n > 0, "%s: %s: Storm's value at %d initial state%s %s", in->name, p->text, n,
+          n == 1 ? "" : "s", bad ? why : "within the bounds");
+}
+
+/* The bounds of a step-bounded property do not depend on the threads. */
+static void compare_threads(struct instance *in, const struct property *p,
+                            const struct mdpcheck_result *r2)
+{
+    struct mdpcheck_result r1;
+    struct propcheck_info info;
+    struct wx_error err;
+    if (run(in, p, 1, &r1, &info, &err) != WX_OK) {
+        check(0, "%s: %s with 1 thread: %s", in->name, p->text, err.msg);
+        return;
+    }
+    int same = !memcmp(r1.lo, r2->lo, in->m.n_states * sizeof *r1.lo) &&
+               !memcmp(r1.hi, r2->hi, in->m.n_states * sizeof *r1.hi);
+    check(same, "%s: %s: bounds bit-identical with 1 and 2 threads", in->name, p->text);
+    mdpcheck_result_free(&r1);
+}
+
+static void row(struct instance *in, const char *text, const char *expected)
+{
+    struct property p;
+    struct wx_error err;
+    if (!check(prop_parse(text, REF, 0, &p, &err) == WX_OK, "%s: parses: %s (%s)", in->name,
+               text, err.msg))
+        return;
+    struct mdpcheck_result r;
+    struct propcheck_info info;
+    int rc = prop_check_model(&p, &in->m, &err);
+    if (rc == WX_OK)
+        rc = run(in, &p, 2, &r, &info, &err);
+    if (!check(rc == WX_OK, "%s: %s: checked (%s)", in->name, text, rc ? err.msg : "ok")) {
+        prop_free(&p);
+        return;
+    }
+    if (p.cmp != PROP_QUERY) {
+        int want = !strcmp(expected, "true") ? PROP_TRUE : PROP_FALSE;
+        check(info.result == want, "%s: %s: %s as Storm says (found %d after %d solves)", in->name,
+              text, expected, info.result, info.tries);
+    } else {
+        compare_values(in, &p, expected, &r, &info);
+    }
+    if (info.bounded)
+        compare_threads(in, &p, &r);
+    mdpcheck_result_free(&r);
+    prop_free(&p);
+}
+
+int main(void)
+{
+    FILE *f = fopen(REF, "r");
+    if (!check(f != NULL, "reference file %s", REF))
+        return check_exit();
+    char line[4096];
+    struct instance in = {0};
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        line[strcspn(line, "\r\n")] = 0;
+        char *inst = strtok(line, "\t"), *text = strtok(NULL, "\t"), *exp = strtok(NULL, "\t");
+        if (!check(inst && text && exp, "row %d has instance, property and value", rows + 1))
+            continue;
+        if (!in.loaded || strcmp(in.name, inst)) {
+            unload(&in);
+            if (!load(&in, inst))
+                continue;
+        }
+        row(&in, text, exp);
+        rows++;
+    }
+    fclose(f);
+    unload(&in);
+    check(rows >= 200, "%d reference rows checked", rows);
+    return check_exit();
+}
