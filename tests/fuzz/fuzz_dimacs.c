@@ -8,15 +8,28 @@
 #include "fuzz_check.h"
 
 /* N and M of the first "p" line (the reader accepted the file, so it is
- * well formed); 0 when it cannot be found this simply. */
+ * well formed): its last two tokens; 0 when it cannot be read this simply. */
 static int p_line(const char *s, unsigned long long *n, unsigned long long *m)
 {
     for (const char *l = s; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         if (l[0] != 'p' || (l[1] != ' ' && l[1] != '\t'))
             continue;
-        if (sscanf(l, "p %llu %llu", n, m) == 2)
-            return 1;
-        return sscanf(l, "p %*s %llu %llu", n, m) == 2; /* a name of any length */
+        size_t len = strcspn(l, "\n");
+        char line[512];
+        if (len >= sizeof line)
+            return 0;
+        memcpy(line, l, len);
+        line[len] = 0;
+        char *tok[4];
+        int k = 0;
+        for (char *t = strtok(line + 1, " \t\r"); t && k < 4; t = strtok(NULL, " \t\r"))
+            tok[k++] = t;
+        if (k < 2 || k > 3)
+            return 0;
+        char *e1, *e2;
+        *n = strtoull(tok[k - 2], &e1, 10);
+        *m = strtoull(tok[k - 1], &e2, 10);
+        return !*e1 && !*e2;
     }
     return 0;
 }
