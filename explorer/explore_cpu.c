@@ -34,9 +34,7 @@
  * need are prefetched and the next states are expanded.  The queue is
  * emptied when the worker finds no chunk left in the level, so a level
  * still ends only when all of its successors are in the table; on a halt
- * it is dropped.  (A per-worker filter of recently queued successors,
- * skipping their lookups, was measured and removed: it lost on the 16-core
- * device host, bench/RESULTS.md, cpux fifth session.)
+ * it is dropped.
  *
  * Shortest traces: parent[id] / plabel[id] are written by the thread whose
  * insert created id, so the parent of a level-(d+1) state is in level d; a

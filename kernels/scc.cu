@@ -5,8 +5,8 @@
  * PIPELINE (scc_gpu_device):
  *   1. transpose: in-edges by a CUB radix sort of (target, source) pairs;
  *      in-offsets from the sorted keys (no atomics).  Option: counting
- *      (in-degree atomics, scan, scatter), faster on local targets (torus
- *      1.7 vs 2.6 ms) but 4x slower on random ones (H200).
+ *      (in-degree atomics, scan, scatter), faster on local targets but much
+ *      slower on random ones.
  *      By default (transpose_sort 2) counting is chosen when >= 90 % of
  *      1024 sampled edges stay within max(65536, n/256) ids of their
  *      source.  The interleaved segment layout (tuning segment_degree) is
@@ -15,22 +15,17 @@
  *      1024 edges and then every edge u -> v is matched by as many v -> u
  *      (degrees <= 64), the SCCs are the connected components, found by
  *      union-find (scc_cc_*: no transposition, no trim, no search); the
- *      rest of the pipeline is skipped.  H100, torus 200^3 (one call,
- *      best of 5): 4.65 -> 2.02-2.29 ms (allocation 0.3, check 0.6,
- *      components 1.1, relabel 0.2); before, symmetric = 2: the graph as
- *      its own transpose and a one-way pivot search of 102 levels, 4.63.
+ *      rest of the pipeline is skipped.
  *   2. trim: a live vertex without a live in- or out-neighbour (other than
  *      itself) in its own region is a singleton SCC.  The first trim (every
  *      vertex live, one region) peels to the fixpoint, Kahn-style, in one
  *      persistent launch (scc_trim_coop); later ones are topology-driven
  *      sweeps, repeated while a sweep removes at least 1/TRIM_MIN_SHARE of
  *      the live vertices (a Kahn pass must first count every live edge;
- *      sweeps that stop when they stop paying were measured cheaper there).
+ *      sweeps that stop when they stop paying cost less there).
  *      Small-SCC detection at every peeling level of the first trim
- *      (tuning trim_detect, default 20; see scc_trim_body): a 200^3
- *      grid-DAG decomposes inside the trim (H100: 81 -> 54 ms, seventh
- *      session; 37 ms with shorter dependent chains per level, 31.6 with
- *      K 20 and one chain step on wide levels, eighth session).
+ *      (tuning trim_detect, default 20; see scc_trim_body): a grid-DAG
+ *      decomposes inside the trim.
  *   3. pivot: one forward-backward search from the live vertex with the
  *      largest (in+1)(out+1) degree product, both directions at once over
  *      one flag byte per vertex (scc_pivot_coop): the intersection is the
@@ -40,19 +35,16 @@
  *      The rest splits into the regions "forward only", "backward only"
  *      and "neither", which no SCC crosses.  A frontier vertex of more
  *      than pivot_wide (32) edges is expanded by its whole warp (state
- *      spaces have hubs: abp d=4000's search went from 181 to 60 ms on the
- *      H100), and a thread takes up to pivot_local (2) of the vertices it
+ *      spaces have hubs), and a thread takes up to pivot_local (2) of the vertices it
  *      has just claimed on itself, depth first, so a level covers several
- *      BFS levels (torus 200^3: 299 -> 102 levels).
+ *      BFS levels.
  *   3b. multi-source rounds (Li et al., tuning fb_rounds, default 8), each
  *      after a trim: every region (dense ids) elects a pivot, all pivots
  *      search forward and backward at once within their regions, their
  *      SCCs are finished, and every region splits into (forward only,
  *      backward only, neither) subregions numbered densely by a CUB prefix
- *      sum over 3 codes per region.  Measured on a 200^3 grid-DAG: 8
- *      rounds before the colouring take 85 ms against 119 without (the
- *      first colour round alone took 75 ms there); all rounds multi-source
- *      take 618 (861 rounds: a round per SCC along chains).
+ *      sum over 3 codes per region.  A few rounds help on chains of
+ *      SCCs; all rounds multi-source would take a round per SCC.
  *   4. colour rounds, alternating direction, each after a trim: every live
  *      vertex gets col = the largest id that reaches it (or, in odd rounds,
  *      that it reaches) within its region, by data-driven max propagation
@@ -72,8 +64,8 @@
  *      subgraph -- a union of SCCs, so its SCCs are the graph's -- is
  *      compacted on the GPU, decomposed by Tarjan on the host, and each
  *      live vertex's representative (its component's smallest member)
- *      copied back.  For paths: a ring of 10^6 vertices took 0.51 s as one
- *      thread walking 10^6 dependent steps; now ~21 ms of GPU + ~30 ms CPU.
+ *      copied back.  On paths this replaces one thread walking every
+ *      dependent step.
  *   5. relabel: the representative of a component (the pivot, the colour
  *      root, or the trimmed vertex) maps to its smallest member
  *      (warp-aggregated atomicMin), and a CUB exclusive scan over "v is its
@@ -85,8 +77,8 @@
  * ENGINES.  Steps 2-4 run in persistent cooperative kernels (one launch
  * per trim, search or propagation; see "persistent engines" below) where
  * the device allows cooperative launch; struct scc_gpu_tuning.persistent
- * = 0 selects the older engine of one launch per level (scc_push_level,
- * scc_trim), kept for measurements and as the fallback.
+ * = 0 selects the engine of one launch per level (scc_push_level,
+ * scc_trim), the fallback where cooperative launch is unavailable.
  *
  * DETERMINISM: the partition and the canonical ids are deterministic; the
  * number of sweeps may vary from run to run (in-place updates race, below).
@@ -136,23 +128,14 @@ namespace cg = cooperative_groups;
 #define CHAIN_HOPS 4096       /* default: path steps a persistent-engine thread follows per item */
 #define LOCAL_SAMPLE 1024     /* edges sampled to choose the transposition */
 #define LOCAL_NEAR 65536      /* "local" edge: |target - source| <= this (or n / 256) */
-#define FB_ROUNDS 8           /* default: multi-source rounds before the colouring (H200,
-                                 grid-DAG 200^3, one run: 0 / 1 / 2 / 4 / 8 / 16 / all rounds
-                                 119 / 101 / 93 / 88.5 / 85.0 / 99 / 618 ms; torus, random,
-                                 cylinder, ring unchanged: nothing is left after the pivot) */
+#define FB_ROUNDS 8           /* default: multi-source rounds before the colouring (bench/history/scc.md) */
 #define RESIDUE_NS 10         /* default: GPU budget per residue item before the CPU takes it, ns
-                                 (H200, ring of 10^6: 3 / 10 / 40 ns: 38 / 58 / 115 ms, never:
-                                 522 ms; Tarjan costs 15-40 ns per item, so 10 stays well
-                                 below the CPU's own cost where the GPU would finish soon) */
+                                 (below Tarjan's own cost per item; bench/history/scc.md) */
 #define RESIDUE_MAX (1ull << 25) /* default: largest residue (vertices + edges) for the CPU */
 #define PIVOT_LOCAL 2         /* default: vertices a pivot-search thread takes on per item
-                                 (H100, one run, best of 3, ms, 0 / 2 / 4: torus 200^3 7.35 /
-                                 6.84 / 6.41 (299 / 102 / 67 levels), random 16 M 12.37 /
-                                 12.71 / 12.55, grid-DAG 200^3 89.8 / 81.8 / 82.0, abp
-                                 d=4000 93.6 / 93.4 / -) */
+                                 (fewer levels per search; bench/history/scc.md) */
 #define PIVOT_WIDE 32         /* default: degree above which a warp expands a vertex together
-                                 (H100, abp d=4000, one run: pivot search 60 ms against 181
-                                 with pivot_wide=0; the other graphs have no such vertex) */
+                                 (hubs of state spaces; bench/history/scc.md) */
 
 /* Component flags of the counting pass. */
 #define CF_LEAVES 1u          /* an edge leaves the component */
@@ -1048,9 +1031,9 @@ struct scc_pivot_body {
     /* The warp-shared expansion of the items whose lanes set is_wide: for
      * each in turn, the 32 lanes take consecutive edges (coalesced reads),
      * and the vertices claimed in one step are appended with one atomic
-     * per warp.  Without it one thread walked a hub's edges alone (abp
-     * d=4000 has in-degree hubs of ~10^4: its pivot search took 175 ms, the
-     * overflow of the 8-entry buffer going to one contended counter). */
+     * per warp.  Without it one thread walks a hub's edges alone (state
+     * spaces have in-degree hubs), the overflow of the 8-entry buffer going
+     * to one contended counter. */
     __device__ void expand_wide(bool is_wide, uint32_t wv, bool wfirst, uint32_t *next_a,
                                 unsigned long long *ncnt_a, uint32_t *next_b,
                                 unsigned long long *ncnt_b)
@@ -1290,30 +1273,20 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
  * levels and 70 passes when detection waited for the queue to run dry).
  * The first D tries TRIM_DETECT_MIN_TRIES closures only; detection stops
  * for good once fewer than 1 in TRIM_DETECT_YIELD closures found an SCC
- * (a random graph: one D phase of ~1000 failed closures, ~0.4 ms). */
+ * (on a random graph: after one D phase of failed closures). */
 #define TRIM_DETECT_MAX 24     /* largest closure (compile-time bound of K: two sets of K
                                   words per thread in shared memory, 96 KB per block) */
-#define TRIM_DETECT 20         /* default K.  H100, eighth session, one binary, best of 5
-                                  (ms, grid-DAG 200^3): K 18 / 20 / 22 / 24: 32.9 / 32.7 /
-                                  34.0 / 36.9-37.0 (the same ~250 levels; a smaller bound
-                                  makes the slowest closure of a level shorter; a CPU model
-                                  leaves 184 k vertices to later phases at K 16, none at
-                                  18), with trim_hops 1: K 20 31.6, K 24 34.3.  Seventh
-                                  session: K 16 59.5, off 81.4.  Random 16 M: 12.5-12.7
-                                  at every K (one sampled D phase); torus: no candidates */
+#define TRIM_DETECT 20         /* default K: a smaller bound shortens a level's slowest
+                                  closure, a larger one finds more SCCs in the trim
+                                  (bench/history/scc.md) */
 #ifndef TRIM_DETECT_BLOCK
-#define TRIM_DETECT_BLOCK 512  /* threads per block of the trim with detection (-D for
-                                  measurements).  H100, call 1 of the eighth session,
-                                  grid-DAG best of 5: 1024 / 768 / 512 threads 52.3-52.8 /
-                                  43.9-45.8 / 43.6 ms (64 registers with ~250 bytes of
-                                  spill loads / 80 with ~20 / 126 with none; at most 67 k
-                                  threads, against the CPU model's peak of 79 k candidates
-                                  in a level: the rest wait a level) */
+#define TRIM_DETECT_BLOCK 512  /* threads per block of the trim with detection (-D to
+                                  try others): 512 leaves the detection without register
+                                  spills (bench/history/scc.md) */
 #endif
 #define TRIM_DETECT_SMEM (2u * TRIM_DETECT_MAX * TRIM_DETECT_BLOCK * 4u)
-#define TRIM_HOPS 1            /* default of tuning trim_hops.  H100, grid-DAG, K 24: 0 / 1 /
-                                  2 hops 36.9 / 34.3 / 36.5 ms in 250 / 226 / 214 levels
-                                  (each level waits for its longest chain) */
+#define TRIM_HOPS 1            /* default of tuning trim_hops (each level waits for its
+                                  longest chain; bench/history/scc.md) */
 #define TRIM_DETECT_COUNT 2    /* a decrement leaving a count in [1, this] makes a candidate,
                                   whose closure is tried in that direction */
 #define TRIM_DETECT_YIELD 16   /* detection stops when SCCs found * this < closures tried */
@@ -1321,9 +1294,8 @@ scc_label_coop(struct scc_label_body<COL> body, int two, uint32_t level0, int al
                                      tries no more) */
 #define TRIM_DETECT_EDGES 1024 /* edges a closure may read before it gives up (hubs) */
 #define CAND_CAP 4             /* candidates a thread buffers per item before single atomics */
-/* Round trips issued together (-D for measurements).  H100, grid-DAG, best
- * of 5: visiting closure members 2 at a time 36.9-37.0 ms, 4 at a time
- * 42.4-44.7 (128 registers, the D phases 27 -> 35 ms). */
+/* Round trips issued together (-D to try others; more costs registers:
+ * bench/history/scc.md). */
 #ifndef RELEASE_GROUP
 #define RELEASE_GROUP 8        /* edges of a released vertex whose updates are issued together */
 #endif
@@ -1457,8 +1429,7 @@ struct scc_trim_body {
      * 0 otherwise.  Reads rep, which no thread writes meanwhile.
      *
      * clo and scc are this thread's sets in shared memory, entry j at
-     * [j * blockDim.x] (scans of local arrays missed L1 and made a
-     * detection pass cost ~1 ms on the H100).  clo[j] is B's j-th member
+     * [j * blockDim.x] (scans of local arrays miss L1).  clo[j] is B's j-th member
      * in discovery order; while B grows, scc[j] is a bit mask over B: bit
      * t set when the edge between clo[t] and clo[j] goes the closure's way
      * (dir 0: clo[t] -> clo[j]; dir 1: clo[j] -> clo[t]).  Every live
@@ -2263,8 +2234,8 @@ static int trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *
         return WX_OK;
     /* Kahn peeling to the fixpoint while the counts are plain degrees; later
      * (regions split) its counting pass costs a pass over every live edge
-     * per phase, and topology sweeps that stop when they stop paying were
-     * measured cheaper (grid-DAG: 30 ms vs 9 ms over 14 phases) */
+     * per phase, and topology sweeps that stop when they stop paying cost
+     * less (bench/history/scc.md) */
     if (w->coop && w->all_live) {
         unsigned long long removed = 0, dstat[7];
         CK(cudaMemset(w->cnt + CNT_TRIM, 0, sizeof removed));
@@ -2896,8 +2867,8 @@ extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_
     if (m && tu->transpose_sort == 2) {
         /* auto: counting when >= 90 % of a sample of edges stay within
          * LOCAL_NEAR ids (or n / 256) of their source: the in-degree
-         * atomics then hit a small window (torus 1.7 vs 2.6 ms), while
-         * random targets make them 4x slower than the sort */
+         * atomics then hit a small window, while random targets make them
+         * much slower than the sort */
         const uint32_t k = m < LOCAL_SAMPLE ? (uint32_t)m : LOCAL_SAMPLE;
         const uint64_t near = n64 / 256 > LOCAL_NEAR ? n64 / 256 : LOCAL_NEAR;
         unsigned long long hits = 0;
