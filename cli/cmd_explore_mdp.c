@@ -228,6 +228,7 @@ static int write_aut(const char *path, const struct image *img, const struct mdp
     int rc = aut_writer_open(path, &w, err);
     if (rc != WX_OK)
         return rc;
+    aut_writer_expect(w, m->state_start[m->n_states], m->n_states); /* one line per choice */
     uint64_t *dst = NULL;
     size_t cap = 0;
     int writer_failed = 0;

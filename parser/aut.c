@@ -817,6 +817,8 @@ struct aut_writer {
     uint64_t max_state;   /* largest state added (valid when n_trans > 0) */
     int status;           /* first failure (WX_OK while none) */
     struct wx_error err;  /* its details */
+    bool exact;           /* the header was written with the counts below */
+    uint64_t want_trans, want_states;
 };
 
 static int write_full(int fd, const char *p, size_t n, off_t at, bool positioned)
@@ -913,6 +915,23 @@ int aut_writer_open(const char *path, struct aut_writer **wp, struct wx_error *e
     head[AUT_HEADER_WIDTH] = '\n';
     writer_put(w, head, sizeof head);
     *wp = w;
+    return WX_OK;
+}
+
+int aut_writer_expect(struct aut_writer *w, uint64_t n_trans, uint64_t n_states)
+{
+    /* Only the placeholder has been put so far, and it is still in the buffer. */
+    if (w->status || w->n_trans || w->used != AUT_HEADER_WIDTH + 1)
+        return w->status ? w->status
+                         : (w->status = wx_fail(&w->err, WX_ESYSTEM, w->path, 0, 0,
+                                   "internal error: aut_writer_expect after the first line"));
+    int n = snprintf(w->buf, AUT_HEADER_WIDTH + 1, "des (0, %llu, %llu)",
+                     (unsigned long long)n_trans, (unsigned long long)n_states);
+    w->buf[n] = '\n';
+    w->used = (size_t)n + 1;
+    w->exact = true;
+    w->want_trans = n_trans;
+    w->want_states = n_states;
     return WX_OK;
 }
 
@@ -1039,7 +1058,13 @@ int aut_writer_close(struct aut_writer *w, uint64_t n_states, struct wx_error *e
                             "internal error: state %llu was written but the LTS has "
                             "only %llu states", (unsigned long long)w->max_state,
                             (unsigned long long)n_states);
-    if (w->status == WX_OK && writer_flush(w) == WX_OK) {
+    if (w->status == WX_OK && w->exact && (w->n_trans != w->want_trans || n_states != w->want_states))
+        w->status = wx_fail(&w->err, WX_ESYSTEM, w->path, 0, 0,
+                            "internal error: the header announced %llu transitions and %llu "
+                            "states, the writer got %llu and %llu",
+                            (unsigned long long)w->want_trans, (unsigned long long)w->want_states,
+                            (unsigned long long)w->n_trans, (unsigned long long)n_states);
+    if (w->status == WX_OK && writer_flush(w) == WX_OK && !w->exact) {
         char head[AUT_HEADER_WIDTH + 2];
         int n = snprintf(head, sizeof head, "des (0, %llu, %llu)",
                          (unsigned long long)w->n_trans, (unsigned long long)n_states);
@@ -1067,6 +1092,7 @@ int aut_write(const char *path, const struct lts *l, const struct strtab *labels
     int rc = aut_writer_open(path, &w, err);
     if (rc)
         return rc;
+    aut_writer_expect(w, l->n_trans, l->n_states);
     for (uint64_t i = 0; i < l->n_trans; i++) {
         uint32_t a = l->label[i];
         if (aut_writer_add(w, l->src[i], strtab_str(labels, a), strtab_len(labels, a),

@@ -80,10 +80,15 @@
  * THREAD SAFETY: reading is reentrant; concurrent reads are fine when they use
  * distinct strtabs (a strtab takes one writer at a time).
  *
- * WRITER.  aut_writer_* streams transitions whose count is unknown in
- * advance.  open() writes the placeholder header "des (0, ?, ?)" padded with
- * blanks to a fixed width; close() flushes and overwrites it in place with
- * "des (0, NTRANS, NSTATES)" padded with trailing blanks (legal in AUT).  The
+ * WRITER.  aut_writer_* streams transitions.  When the counts are known
+ * before the first line (a finished LTS or MDP), aut_writer_expect writes the
+ * exact header "des (0, NTRANS, NSTATES)" and close() checks the counts.
+ * When they are not (edges streamed while a state space is explored), open()
+ * writes the placeholder "des (0, ?, ?)" padded with blanks to a fixed width
+ * and close() overwrites it in place with "des (0, NTRANS, NSTATES)" padded
+ * with trailing blanks (legal in AUT): the header is at the front and its
+ * final width is known only at the end, and the alternative, copying a file
+ * of possibly many gigabytes behind a shorter header, doubles the I/O.  The
  * output goes through util/outfile.h: a regular file is written as a
  * temporary renamed over PATH by close(), so a failed or aborted write (or a
  * killed process) leaves an existing PATH untouched; a device is written in
@@ -139,6 +144,12 @@ struct aut_writer;
  * the placeholder header; on success *w is a new writer (allocated;
  * released by close or abort). */
 int aut_writer_open(const char *path, struct aut_writer **w, struct wx_error *err);
+
+/* Announces the counts before the first line: the header is written exactly,
+ * without padding, and aut_writer_close fails (WX_ESYSTEM, output aborted)
+ * unless exactly n_trans lines were added and it is given n_states.  Call it
+ * right after open; later it fails the writer. */
+int aut_writer_expect(struct aut_writer *w, uint64_t n_trans, uint64_t n_states);
 
 /* Appends the line (src, label[0..len), dst).  Returns WX_OK, or the status
  * of the first failure so far (WX_ESYSTEM for a failed write, WX_EINPUT for a

@@ -698,6 +698,46 @@ static void test_writer_text(void)
     strtab_free(t);
 }
 
+/* Counts announced before the first line: an exact header, no padding; a
+ * count that disagrees at close is an internal error and nothing is left. */
+static void test_writer_expect(void)
+{
+    struct aut_writer *w;
+    struct wx_error e;
+    const char *p = tmp_path("exact.aut");
+    check(aut_writer_open(p, &w, &e) == WX_OK, "writer expect: open");
+    check(aut_writer_expect(w, 2, 3) == WX_OK, "writer expect: before the first line");
+    aut_writer_add(w, 0, "a", 1, 1);
+    aut_writer_add(w, 1, "b c", 3, 2);
+    int rc = aut_writer_close(w, 3, &e);
+    check(rc == WX_OK, "writer expect: close (%s)", err_text(&e));
+    size_t len;
+    char *got = slurp(p, &len);
+    const char *want = "des (0, 2, 3)\n(0,a,1)\n(1,\"b c\",2)\n";
+    check(got && len == strlen(want) && memcmp(got, want, len) == 0,
+          "writer expect: the header is exact, without padding");
+    free(got);
+
+    for (int bad = 0; bad < 2; bad++) {
+        const char *q = tmp_path("exact_bad.aut");
+        check(aut_writer_open(q, &w, &e) == WX_OK, "writer expect: reopen");
+        aut_writer_expect(w, 2, 3);
+        aut_writer_add(w, 0, "a", 1, 1);
+        if (bad)
+            aut_writer_add(w, 1, "a", 1, 2);
+        rc = aut_writer_close(w, bad ? 4 : 3, &e);
+        check(rc == WX_ESYSTEM && strstr(e.msg, "announced") && !exists(q),
+              "writer expect: wrong %s at close is refused, file removed (%s)",
+              bad ? "state count" : "line count", err_text(&e));
+    }
+
+    check(aut_writer_open(p, &w, &e) == WX_OK, "writer expect: reopen late");
+    aut_writer_add(w, 0, "a", 1, 0);
+    check(aut_writer_expect(w, 1, 1) == WX_ESYSTEM, "writer expect: after a line fails");
+    rc = aut_writer_close(w, 1, &e);
+    check(rc == WX_ESYSTEM, "writer expect: the late call fails the writer (%s)", err_text(&e));
+}
+
 static void test_writer_failures(void)
 {
     struct aut_writer *w;
@@ -1083,6 +1123,7 @@ int main(void)
     test_prob_reader();
     test_good_files();
     test_writer_text();
+    test_writer_expect();
     test_writer_failures();
     test_writer_giant_label();
     test_random_roundtrip(seed, 2000);
