@@ -70,4 +70,15 @@ struct bounded_problem {
 int bounded_solve(const struct bounded_problem *bp, double *lo, double *hi,
                   uint64_t *steps_fixed, struct wx_error *err);
 
+/* The GPU twin (kernels/bounded.cu): the same bits in lo and hi and the
+ * same *steps_fixed; bp->threads is ignored.  Errors: WX_ELIMIT out of
+ * device memory, WX_ESYSTEM a device failure, WX_EINPUT built without CUDA
+ * (kernels/nogpu_bounded.c). */
+int bounded_solve_gpu(const struct bounded_problem *bp, double *lo, double *hi,
+                      uint64_t *steps_fixed, struct wx_error *err);
+
+/* bounded_solve or bounded_solve_gpu. */
+typedef int (*bounded_solve_fn)(const struct bounded_problem *bp, double *lo, double *hi,
+                                uint64_t *steps_fixed, struct wx_error *err);
+
 #endif

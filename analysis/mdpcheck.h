@@ -68,6 +68,7 @@
 #include "../graph/mdp.h"
 #include "../graph/mdp_lab.h"
 #include "../util/error.h"
+#include "bounded.h"
 #include "mec.h"
 #include "prop.h"
 #include "scc.h"
@@ -132,6 +133,8 @@ struct mdpcheck_options {
     mdpcheck_solve_fn solve;           /* NULL: valiter_solve_cpu            */
     mdpcheck_mec_fn mec;               /* NULL: mec_cpu                      */
     mdpcheck_scc_fn scc;               /* NULL: scc_cpu                      */
+    bounded_solve_fn bounded;          /* step bounds (propcheck.h); NULL:
+                                          bounded_solve                      */
     /* Tracing (off when NULL): called at each phase boundary of
      * mdpcheck_run with a short constant event name, on the calling thread;
      * the CLI prints a timeline from it. */

@@ -78,7 +78,7 @@ static int run_bounded(const struct mdp *m, const struct mdp_labels *labels,
         bp.rew = rew;
     }
     double t0 = wx_now();
-    rc = bounded_solve(&bp, r->lo, r->hi, &info->steps_fixed, err);
+    rc = (o->bounded ? o->bounded : bounded_solve)(&bp, r->lo, r->hi, &info->steps_fixed, err);
     r->solve_seconds = wx_now() - t0;
     info->bounded = 1;
 out:

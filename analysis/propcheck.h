@@ -7,9 +7,9 @@
  *                                  solved by mdpcheck_run: lo = 1 - hi',
  *                                  hi = 1 - lo'; the scheduler is that of
  *                                  F !phi, which is optimal for G phi too;
- *   F<=k, U<=k, G<=k, C<=k         bounded_solve (bounded.h): k backups on
- *                                  the CPU with both roundings, whatever
- *                                  backend the options name; no scheduler
+ *   F<=k, U<=k, G<=k, C<=k         options.bounded (bounded.h: the CPU's or
+ *                                  the GPU's k backups with both roundings,
+ *                                  the same bits); no scheduler
  *                                  (an optimal one depends on the step:
  *                                  options.scheduler is WX_EINPUT);
  *   P~p, R~r (a comparison)        the value as above; for an unbounded

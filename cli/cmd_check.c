@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../analysis/bounded.h"
 #include "../analysis/mec.h"
 #include "../analysis/scc.h"
 #include "../analysis/valiter.h"
@@ -111,11 +112,6 @@ static int read_properties(struct check_run *c, struct wx_error *err)
     int rc = cli_read_props(o->props_file, o->props, o->n_props, &c->props, &c->n_props, err);
     if (rc != WX_OK)
         return rc;
-    for (size_t i = 0; i < c->n_props && o->backend == CLI_BACKEND_GPU; i++)
-        if (c->props[i].steps >= 0 || c->props[i].path == PATH_CUMULATIVE)
-            return wx_fail(err, WX_EINPUT, c->props[i].file, c->props[i].line, 1,
-                           "%s: step-bounded properties (F<=k, U<=k, G<=k, C<=k) are solved on "
-                           "the CPU only: use --backend cpu or auto", c->props[i].text);
     if ((o->values_out || o->sched_out) && c->n_props != 1)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "--values and --scheduler need exactly one property (%zu given)", c->n_props);
@@ -303,6 +299,7 @@ static void set_backend_functions(struct check_run *c)
         mo->solve = valiter_solve_gpu;
         mo->mec = mec_gpu;
         mo->scc = scc_gpu;
+        mo->bounded = bounded_solve_gpu;
     }
     if (c->levels)
         mo->solve_levels = gpu ? valiter_solve_levels_gpu : valiter_solve_levels_cpu;

@@ -769,6 +769,7 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
     if (x->gpu_vi) {
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
+        mo.bounded = bounded_solve_gpu;
     }
     size_t n_false = 0, n_undecided = 0;
     for (size_t i = 0; i < x->n_props; i++) {

@@ -110,9 +110,6 @@ expect_rc "--values with F<=3" 0 "$W" check $M -q --prop 'Pmax=? [ F<=3 "goal" ]
 3 0 0 0" ] && pass "--values: F<=3 at every state" || fail "--values: $(cat "$T/v")"
 
 # refusals, before any output
-expect_rc "--backend gpu with F<=k" 2 "$W" check $M --backend gpu --prop 'Pmax=? [ F<=3 "goal" ]'
-grep -q 'step-bounded properties (F<=k, U<=k, G<=k, C<=k) are solved on the CPU only' "$T/err" && [ ! -s "$T/out" ] \
-    && pass "--backend gpu refused for a step bound" || fail "gpu refusal: $(cat "$T/out" "$T/err")"
 expect_rc "--method vi with a comparison" 2 "$W" check $M --method vi --prop 'Pmax>=0.5 [ F "goal" ]'
 grep -q 'plain value iteration (--method vi) gives none' "$T/err" && pass "vi refused for a comparison" || fail "vi: $(cat "$T/err")"
 expect_rc "--scheduler with F<=k" 2 "$W" check $M --prop 'Pmax=? [ F<=3 "goal" ]' --scheduler "$T/s"

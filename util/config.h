@@ -142,6 +142,10 @@
  * threads costs more than the backup of the states. */
 #define WX_BOUNDED_GRAIN 4096
 
+/* GPU step-bounded backups launched between two looks at whether a bound
+ * still moves: one round trip per batch instead of per step. */
+#define WX_BOUNDED_GPU_BATCH 64
+
 /* ---- parsers and readers: bounds on hostile input ------------------------ */
 
 /* Deepest nesting a recursive reader accepts (a property's '!' and '(', an

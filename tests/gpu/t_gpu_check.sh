@@ -76,3 +76,27 @@ for seed in 1 2 3 4 5 6 7 8; do
             || fail "cycle-mean seed $seed $dir: gpu '$a' cpu '$c' $(head -c 200 "$T/ge")"
     done
 done
+
+# step-bounded and cumulative properties (tests/data/props_ref/storm.tsv):
+# the GPU's k backups are bit-identical to the CPU's (kernels/bounded.cu), so
+# the JSON's lo, hi and value strings must be equal; the CPU's are checked
+# against Storm by tests/t_check_props.sh.
+grep -v '^#' tests/data/props_ref/storm.tsv | awk -F'\t' '$2 ~ /(F|U|G|C)<=?[0-9]/' >"$T/bounded.tsv"
+nb=0
+while IFS="$(printf '\t')" read -r inst prop want origin; do
+    d=tests/data/$inst; b=$(basename "$d")
+    opts="--lab $d/$b.lab"
+    [ -f "$d/$b.srew" ] && opts="$opts --srew $d/$b.srew"
+    [ -f "$d/$b.trew" ] && opts="$opts --trew $d/$b.trew"
+    "$W" check "$d/$b.tra" $opts --prop "$prop" --json --backend gpu >"$T/g" 2>"$T/ge"; rg=$?
+    "$W" check "$d/$b.tra" $opts --prop "$prop" --json --backend cpu >"$T/c" 2>"$T/ce"; rc=$?
+    vals() { grep -o '"\(lo\|hi\|value\|steps_fixed\)": [^,}]*' "$1"; }
+    if [ $rg -eq $rc ] && [ -n "$(vals "$T/c")" ] && [ "$(vals "$T/g")" = "$(vals "$T/c")" ] &&
+        grep -q '"backend": "gpu"' "$T/g"; then
+        nb=$((nb + 1))
+    else
+        fail "$inst $prop: gpu (exit $rg) differs from cpu (exit $rc): $(vals "$T/g" | head -3 | tr '\n' ' ') vs $(vals "$T/c" | head -3 | tr '\n' ' ') $(head -c 200 "$T/ge")"
+    fi
+done <"$T/bounded.tsv"
+[ "$nb" -gt 0 ] && [ "$nb" = "$(wc -l <"$T/bounded.tsv")" ] &&
+    pass "step-bounded: gpu == cpu bit for bit on $nb properties of storm.tsv"
