@@ -46,6 +46,7 @@
 #include "../util/strtab.h"
 #include "../util/outfile.h"
 #include "cli.h"
+#include "mdp_checks.h"
 #include "prop_report.h"
 #include "signals.h"
 
@@ -535,16 +536,10 @@ static void json_double(double v)
  * that the MDP is explored on the CPU. */
 static int refuse_options(const struct cli_options *o, struct wx_error *err)
 {
-    if (o->deadlock)
-        return refuse("--deadlock (use --prop 'Pmax=? [ F \"deadlock\" ]')", err);
-    if (o->action)
-        return refuse("--action (use --prop 'Pmax=? [ F \"ACTION\" ]')", err);
-    if (o->trace)
-        return refuse("--trace", err);
+    if (o->stop_at_first)
+        return refuse("--stop-at-first (the MDP is explored whole, then checked)", err);
     if (o->csr_out)
         return refuse("--csr", err);
-    if (o->scc || o->mec)
-        return refuse(o->scc ? "--scc" : "--mec (write --mdp-out BASE and run 'warpex mec BASE.tra')", err);
     if (o->livelock || o->reversible)
         return refuse(o->livelock ? "--livelock" : "--reversible", err);
     if (o->cycle_mean)
@@ -563,6 +558,7 @@ static int refuse_options(const struct cli_options *o, struct wx_error *err)
 struct mdp_run {
     const struct cli_options *o;
     const struct image *img;
+    const struct network *net;
     const char *bk;                /* the backend's name: "seq" or "cpu"      */
     struct property *props;
     size_t n_props;
@@ -572,6 +568,7 @@ struct mdp_run {
     struct mdp_labels labels;
     uint8_t *initial, *tmp;        /* per state: initial (state 0); scratch   */
     bool gpu_vi;                   /* the properties are solved on the GPU    */
+    struct mdp_checks checks;      /* --deadlock, --action, --scc, --mec      */
 };
 
 /* The properties and the --reward items, before the exploration (a typo
@@ -593,7 +590,9 @@ static int read_properties(struct mdp_run *x, struct wx_error *err)
         if ((rc = prop_reward_model(p, &x->ri.rm, &x->reward_of[i], err)) != WX_OK)
             return rc;
     }
-    return check_names(x->img, x->props, x->n_props, err);
+    if ((rc = check_names(x->img, x->props, x->n_props, err)) != WX_OK)
+        return rc;
+    return mdp_checks_prepare(o, x->img, &x->checks, err);
 }
 
 /* The exploration; after a failure the partial counts (JSON, or a note on
@@ -608,6 +607,7 @@ static int run_explorer(struct mdp_run *x, struct wx_error *err)
     eo.threads = o->backend == EXPLORE_SEQ ? 1 : o->threads;
     if (!o->quiet && !o->json)
         eo.progress = progress;
+    eo.keep_vectors = o->trace_states;
     eo.cancel = cli_signals_flag();
     cli_signals_cooperate(true);
     int rc = explore_mdp(x->img, &eo, o->aut_out != NULL, &x->r, err);
@@ -669,11 +669,12 @@ static void json_header(const struct mdp_run *x)
     printf(", \"probabilistic\": true, \"backend\": \"%s\", \"threads\": %u, \"components\": %u, "
            "\"words_per_state\": %u, \"complete\": true, \"states\": %llu, \"choices\": %llu, "
            "\"transitions\": %llu, \"deadlocks\": %llu, \"depth\": %u, \"fresh_initial\": %s, "
-           "\"seconds\": %.6f, \"bytes\": %llu, \"status\": \"ok\"",
+           "\"seconds\": %.6f, \"bytes\": %llu, \"status\": \"%s\"",
            x->bk, x->r.threads, img->n_comps, img->words, (unsigned long long)m->n_states,
            (unsigned long long)m->n_choices, (unsigned long long)m->n_entries,
            (unsigned long long)x->r.deadlocks, x->r.depth, x->r.fresh_initial ? "true" : "false",
-           x->r.seconds, (unsigned long long)x->r.bytes);
+           x->r.seconds, (unsigned long long)x->r.bytes, x->checks.violated ? "violation" : "ok");
+    mdp_checks_json(o, img, x->net, &x->r, &x->checks);
     if (x->n_props)
         printf(", \"check_backend\": \"%s\", \"epsilon\": %g, \"properties\": [",
                x->gpu_vi ? "gpu" : "cpu", o->epsilon > 0 ? o->epsilon : 1e-6);
@@ -709,6 +710,7 @@ static void text_header(const struct mdp_run *x)
     }
     if (o->aut_out)
         printf("MDP written:  %s (probabilistic .aut)\n", o->aut_out);
+    mdp_checks_text(o, x->img, x->net, &x->r, &x->checks);
 }
 
 /* Property i's value at the initial state: a JSON element or a text
@@ -811,19 +813,21 @@ static int explore_and_check(struct mdp_run *x, struct wx_error *err)
         return rc;
     if (o->aut_out && (rc = write_aut(o->aut_out, x->img, &x->r, err)) != WX_OK)
         return rc;
+    if ((rc = mdp_checks_run(o, &x->r, false, &x->checks, err)) != WX_OK)
+        return rc;
     x->gpu_vi = o->backend == EXPLORE_AUTO && x->n_props && valiter_gpu_available();
     if (o->json)
         json_header(x);
     else
         text_header(x);
     fflush(stdout);
-    return check_properties(x, err);
+    rc = check_properties(x, err);
+    return rc == WX_OK && x->checks.violated ? WX_EVIOLATION : rc;
 }
 
 int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct network *net,
                     struct wx_error *err)
 {
-    (void)net;
     int rc = refuse_options(o, err);
     if (rc != WX_OK)
         return rc;
@@ -831,12 +835,14 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     memset(&x, 0, sizeof x);
     x.o = o;
     x.img = img;
+    x.net = net;
     x.bk = o->backend == EXPLORE_SEQ ? "seq" : "cpu";
     rc = explore_and_check(&x, err);
     free(x.initial), free(x.tmp), free(x.reward_of);
     reward_items_free(&x.ri);
     mdp_labels_free(&x.labels);
     mdp_explore_result_free(&x.r);
+    mdp_checks_free(&x.checks);
     prop_free_all(x.props, x.n_props);
     return rc;
 }
