@@ -41,6 +41,7 @@
 #include "../analysis/valiter.h"
 #include "../explorer/explore_mdp.h"
 #include "../graph/mdp_lab.h"
+#include "../kernels/explore_mdp_gpu.h"
 #include "../parser/aut.h"
 #include "../util/arith.h"
 #include "../util/strtab.h"
@@ -532,8 +533,9 @@ static void json_double(double v)
         printf("%.17g", v);
 }
 
-/* The options that do not apply to a probabilistic network; the note
- * that the MDP is explored on the CPU. */
+/* The options that do not apply to a probabilistic network; --backend
+ * gpu without a usable device; the note that auto explores the MDP on the
+ * CPU (the GPU MDP explorer runs with --backend gpu only). */
 static int refuse_options(const struct cli_options *o, struct wx_error *err)
 {
     if (o->stop_at_first)
@@ -544,10 +546,8 @@ static int refuse_options(const struct cli_options *o, struct wx_error *err)
         return refuse(o->livelock ? "--livelock" : "--reversible", err);
     if (o->cycle_mean)
         return refuse("--cycle-mean", err);
-    if (o->backend == EXPLORE_GPU)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                       "probabilistic networks are explored on the CPU only (not yet on the GPU): "
-                       "use --backend cpu");
+    if (o->backend == EXPLORE_GPU && !explore_mdp_gpu_available())
+        return cli_no_gpu(err);
     if (o->backend == EXPLORE_AUTO && !o->quiet && cli_gpu_built())
         fprintf(stderr, "warpex: probabilistic network: exploring the MDP on the CPU\n");
     return WX_OK;
@@ -610,7 +610,8 @@ static int run_explorer(struct mdp_run *x, struct wx_error *err)
     eo.keep_vectors = o->trace_states;
     eo.cancel = cli_signals_flag();
     cli_signals_cooperate(true);
-    int rc = explore_mdp(x->img, &eo, o->aut_out != NULL, &x->r, err);
+    int rc = o->backend == EXPLORE_GPU ? explore_mdp_gpu(x->img, &eo, o->aut_out != NULL, &x->r, err)
+                                       : explore_mdp(x->img, &eo, o->aut_out != NULL, &x->r, err);
     rc = cli_signals_end(rc, err);
     if (rc == WX_OK)
         return rc;
@@ -688,8 +689,11 @@ static void text_header(const struct mdp_run *x)
     printf("model:        %s (%u component%s, %u word%s per state; probabilistic: an MDP)\n",
            o->input, img->n_comps, img->n_comps == 1 ? "" : "s", img->words,
            img->words == 1 ? "" : "s");
-    printf("backend:      %s (MDP explorer, CPU, %u thread%s)\n", x->bk, x->r.threads,
-           x->r.threads == 1 ? "" : "s");
+    if (o->backend == EXPLORE_GPU)
+        printf("backend:      gpu (MDP explorer, GPU)\n");
+    else
+        printf("backend:      %s (MDP explorer, CPU, %u thread%s)\n", x->bk, x->r.threads,
+               x->r.threads == 1 ? "" : "s");
     printf("states:       %llu%s\n", (unsigned long long)m->n_states,
            x->r.fresh_initial ? " (state 0 precedes the initial distribution)" : "");
     printf("choices:      %llu\n", (unsigned long long)m->n_choices);
@@ -813,9 +817,10 @@ static int explore_and_check(struct mdp_run *x, struct wx_error *err)
         return rc;
     if (o->aut_out && (rc = write_aut(o->aut_out, x->img, &x->r, err)) != WX_OK)
         return rc;
-    if ((rc = mdp_checks_run(o, &x->r, false, &x->checks, err)) != WX_OK)
+    if ((rc = mdp_checks_run(o, &x->r, o->backend == EXPLORE_GPU, &x->checks, err)) != WX_OK)
         return rc;
-    x->gpu_vi = o->backend == EXPLORE_AUTO && x->n_props && valiter_gpu_available();
+    x->gpu_vi = (o->backend == EXPLORE_AUTO || o->backend == EXPLORE_GPU) && x->n_props &&
+                valiter_gpu_available();
     if (o->json)
         json_header(x);
     else
@@ -836,7 +841,7 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     x.o = o;
     x.img = img;
     x.net = net;
-    x.bk = o->backend == EXPLORE_SEQ ? "seq" : "cpu";
+    x.bk = o->backend == EXPLORE_SEQ ? "seq" : o->backend == EXPLORE_GPU ? "gpu" : "cpu";
     rc = explore_and_check(&x, err);
     free(x.initial), free(x.tmp), free(x.reward_of);
     reward_items_free(&x.ri);
