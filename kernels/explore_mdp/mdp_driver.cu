@@ -1,5 +1,5 @@
 /*
- * driver.cu -- the host side of the GPU MDP explorer (explore_mdp_gpu.h):
+ * mdp_driver.cu -- the host side of the GPU MDP explorer (explore_mdp_gpu.h):
  * the image's tables uploaded, the level-synchronous BFS in batches, the
  * device buffers that grow with the MDP, and the download into *res.
  */
