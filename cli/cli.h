@@ -87,6 +87,15 @@ int cmd_explore(struct cli_options *o, struct wx_error *err);
  * nothing of img / net (the caller does). */
 int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct network *net,
                     struct wx_error *err);
+/* cli/cmd_explore.c.  --action: *flags (allocated, n_labels bytes) marks
+ * every label but the hidden one that the POSIX extended regex matches;
+ * *matched counts them.  WX_EINPUT for a bad regex. */
+int cli_match_actions(const struct image *img, const char *re_text, uint8_t **flags,
+                      uint32_t *matched, struct wx_error *err);
+/* A state vector as its components' states, numbered as in their input
+ * files: "(1, 0)" or, with json, "[1, 0]". */
+void cli_print_vector(FILE *out, const struct image *img, const struct network *net,
+                      const uint32_t *vec, int json);
 /* Releases what cli_parse allocated. */
 void cli_options_free(struct cli_options *o);
 int cmd_info(struct cli_options *o, struct wx_error *err);

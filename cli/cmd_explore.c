@@ -25,7 +25,7 @@ static void progress(void *ctx, const struct explore_stats *s)
 }
 
 /* Flags every label matching the --action regex; counts the matches. */
-static int match_actions(const struct image *img, const char *re_text, uint8_t **flags,
+int cli_match_actions(const struct image *img, const char *re_text, uint8_t **flags,
                          uint32_t *matched, struct wx_error *err)
 {
     regex_t re;
@@ -52,8 +52,8 @@ static int match_actions(const struct image *img, const char *re_text, uint8_t *
 
 /* Prints a state vector as the components' states, numbered as in their
  * input files (the image numbers them from 0 in BFS order). */
-static void print_vector(FILE *out, const struct image *img, const struct network *net,
-                         const uint32_t *vec, int json)
+void cli_print_vector(FILE *out, const struct image *img, const struct network *net,
+                      const uint32_t *vec, int json)
 {
     fputs(json ? "[" : "(", out);
     for (uint32_t c = 0; c < img->n_comps; c++) {
@@ -152,7 +152,7 @@ static void json_path(const struct cli_options *o, const struct image *img,
         }
         if (o->trace_states && r->vectors) {
             printf(", \"vector\": ");
-            print_vector(stdout, img, net, r->vectors + (size_t)p->states[i] * img->words, 1);
+            cli_print_vector(stdout, img, net, r->vectors + (size_t)p->states[i] * img->words, 1);
         }
         printf("}");
     }
@@ -196,7 +196,7 @@ static void text_path(const struct cli_options *o, const struct image *img,
                p->states[i]);
         if (o->trace_states && r->vectors) {
             printf("  ");
-            print_vector(stdout, img, net, r->vectors + (size_t)p->states[i] * img->words, 0);
+            cli_print_vector(stdout, img, net, r->vectors + (size_t)p->states[i] * img->words, 0);
         }
         printf("\n");
     }
@@ -310,7 +310,7 @@ static void json_analyses(const struct explore_run *x)
             printf(", \"cycle_vectors\": [");
             for (uint64_t i = 0; i < cyc->r.cycle_len; i++) {
                 printf("%s", i ? ", " : "");
-                print_vector(stdout, &x->img, &x->net, r->vectors + (size_t)cyc->r.cycle[i] * x->img.words,
+                cli_print_vector(stdout, &x->img, &x->net, r->vectors + (size_t)cyc->r.cycle[i] * x->img.words,
                              1);
             }
             printf("]");
@@ -339,7 +339,7 @@ static void json_trace(const struct cli_options *o, const struct image *img,
         }
         if (o->trace_states && r->trace.vectors) {
             printf(", \"vector\": ");
-            print_vector(stdout, img, net, r->trace.vectors + (size_t)i * img->words, 1);
+            cli_print_vector(stdout, img, net, r->trace.vectors + (size_t)i * img->words, 1);
         }
         printf("}");
     }
@@ -428,7 +428,7 @@ static void report_violation(const struct cli_options *o, const struct image *im
             printf("  %4u  %s", i, strtab_str(img->labels, t->labels[i - 1]));
         if (o->trace_states && t->vectors) {
             printf("  ");
-            print_vector(stdout, img, net, t->vectors + (size_t)i * img->words, 0);
+            cli_print_vector(stdout, img, net, t->vectors + (size_t)i * img->words, 0);
         }
         printf("\n");
     }
@@ -481,7 +481,7 @@ static int set_options(struct explore_run *x, struct wx_error *err)
     if (!o->action)
         return WX_OK;
     uint32_t matched = 0;
-    int rc = match_actions(&x->img, o->action, &x->flags, &matched, err);
+    int rc = cli_match_actions(&x->img, o->action, &x->flags, &matched, err);
     if (rc != WX_OK)
         return rc;
     if (matched == 0 && !o->quiet)
@@ -657,7 +657,7 @@ static void report_all_text(const struct explore_run *x)
             printf("critical cycle states (component states as in their files):\n");
             for (uint64_t i = 0; i < cyc->r.cycle_len; i++) {
                 printf("  [state %u]  ", cyc->r.cycle[i]);
-                print_vector(stdout, &x->img, &x->net, res->vectors + (size_t)cyc->r.cycle[i] * x->img.words,
+                cli_print_vector(stdout, &x->img, &x->net, res->vectors + (size_t)cyc->r.cycle[i] * x->img.words,
                              0);
                 printf("\n");
             }

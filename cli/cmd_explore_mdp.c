@@ -41,11 +41,13 @@
 #include "../analysis/valiter.h"
 #include "../explorer/explore_mdp.h"
 #include "../graph/mdp_lab.h"
+#include "../kernels/explore_mdp_gpu.h"
 #include "../parser/aut.h"
 #include "../util/arith.h"
 #include "../util/strtab.h"
 #include "../util/outfile.h"
 #include "cli.h"
+#include "mdp_checks.h"
 #include "prop_report.h"
 #include "signals.h"
 
@@ -532,28 +534,21 @@ static void json_double(double v)
         printf("%.17g", v);
 }
 
-/* The options that do not apply to a probabilistic network; the note
- * that the MDP is explored on the CPU. */
+/* The options that do not apply to a probabilistic network; --backend
+ * gpu without a usable device; the note that auto explores the MDP on the
+ * CPU (the GPU MDP explorer runs with --backend gpu only). */
 static int refuse_options(const struct cli_options *o, struct wx_error *err)
 {
-    if (o->deadlock)
-        return refuse("--deadlock (use --prop 'Pmax=? [ F \"deadlock\" ]')", err);
-    if (o->action)
-        return refuse("--action (use --prop 'Pmax=? [ F \"ACTION\" ]')", err);
-    if (o->trace)
-        return refuse("--trace", err);
+    if (o->stop_at_first)
+        return refuse("--stop-at-first (the MDP is explored whole, then checked)", err);
     if (o->csr_out)
         return refuse("--csr", err);
-    if (o->scc || o->mec)
-        return refuse(o->scc ? "--scc" : "--mec (write --mdp-out BASE and run 'warpex mec BASE.tra')", err);
     if (o->livelock || o->reversible)
         return refuse(o->livelock ? "--livelock" : "--reversible", err);
     if (o->cycle_mean)
         return refuse("--cycle-mean", err);
-    if (o->backend == EXPLORE_GPU)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                       "probabilistic networks are explored on the CPU only (not yet on the GPU): "
-                       "use --backend cpu");
+    if (o->backend == EXPLORE_GPU && !explore_mdp_gpu_available())
+        return cli_no_gpu(err);
     if (o->backend == EXPLORE_AUTO && !o->quiet && cli_gpu_built())
         fprintf(stderr, "warpex: probabilistic network: exploring the MDP on the CPU\n");
     return WX_OK;
@@ -564,6 +559,7 @@ static int refuse_options(const struct cli_options *o, struct wx_error *err)
 struct mdp_run {
     const struct cli_options *o;
     const struct image *img;
+    const struct network *net;
     const char *bk;                /* the backend's name: "seq" or "cpu"      */
     struct property *props;
     size_t n_props;
@@ -573,6 +569,7 @@ struct mdp_run {
     struct mdp_labels labels;
     uint8_t *initial, *tmp;        /* per state: initial (state 0); scratch   */
     bool gpu_vi;                   /* the properties are solved on the GPU    */
+    struct mdp_checks checks;      /* --deadlock, --action, --scc, --mec      */
 };
 
 /* The properties and the --reward items, before the exploration (a typo
@@ -594,7 +591,9 @@ static int read_properties(struct mdp_run *x, struct wx_error *err)
         if ((rc = prop_reward_model(p, &x->ri.rm, &x->reward_of[i], err)) != WX_OK)
             return rc;
     }
-    return check_names(x->img, x->props, x->n_props, err);
+    if ((rc = check_names(x->img, x->props, x->n_props, err)) != WX_OK)
+        return rc;
+    return mdp_checks_prepare(o, x->img, &x->checks, err);
 }
 
 /* The exploration; after a failure the partial counts (JSON, or a note on
@@ -609,9 +608,11 @@ static int run_explorer(struct mdp_run *x, struct wx_error *err)
     eo.threads = o->backend == EXPLORE_SEQ ? 1 : o->threads;
     if (!o->quiet && !o->json)
         eo.progress = progress;
+    eo.keep_vectors = o->trace_states;
     eo.cancel = cli_signals_flag();
     cli_signals_cooperate(true);
-    int rc = explore_mdp(x->img, &eo, o->aut_out != NULL, &x->r, err);
+    int rc = o->backend == EXPLORE_GPU ? explore_mdp_gpu(x->img, &eo, o->aut_out != NULL, &x->r, err)
+                                       : explore_mdp(x->img, &eo, o->aut_out != NULL, &x->r, err);
     rc = cli_signals_end(rc, err);
     if (rc == WX_OK)
         return rc;
@@ -670,11 +671,12 @@ static void json_header(const struct mdp_run *x)
     printf(", \"probabilistic\": true, \"backend\": \"%s\", \"threads\": %u, \"components\": %u, "
            "\"words_per_state\": %u, \"complete\": true, \"states\": %llu, \"choices\": %llu, "
            "\"transitions\": %llu, \"deadlocks\": %llu, \"depth\": %u, \"fresh_initial\": %s, "
-           "\"seconds\": %.6f, \"bytes\": %llu, \"status\": \"ok\"",
+           "\"seconds\": %.6f, \"bytes\": %llu, \"status\": \"%s\"",
            x->bk, x->r.threads, img->n_comps, img->words, (unsigned long long)m->n_states,
            (unsigned long long)m->n_choices, (unsigned long long)m->n_entries,
            (unsigned long long)x->r.deadlocks, x->r.depth, x->r.fresh_initial ? "true" : "false",
-           x->r.seconds, (unsigned long long)x->r.bytes);
+           x->r.seconds, (unsigned long long)x->r.bytes, x->checks.violated ? "violation" : "ok");
+    mdp_checks_json(o, img, x->net, &x->r, &x->checks);
     if (x->n_props)
         printf(", \"check_backend\": \"%s\", \"epsilon\": %g, \"properties\": [",
                x->gpu_vi ? "gpu" : "cpu", o->epsilon > 0 ? o->epsilon : 1e-6);
@@ -688,8 +690,11 @@ static void text_header(const struct mdp_run *x)
     printf("model:        %s (%u component%s, %u word%s per state; probabilistic: an MDP)\n",
            o->input, img->n_comps, img->n_comps == 1 ? "" : "s", img->words,
            img->words == 1 ? "" : "s");
-    printf("backend:      %s (MDP explorer, CPU, %u thread%s)\n", x->bk, x->r.threads,
-           x->r.threads == 1 ? "" : "s");
+    if (o->backend == EXPLORE_GPU)
+        printf("backend:      gpu (MDP explorer, GPU)\n");
+    else
+        printf("backend:      %s (MDP explorer, CPU, %u thread%s)\n", x->bk, x->r.threads,
+               x->r.threads == 1 ? "" : "s");
     printf("states:       %llu%s\n", (unsigned long long)m->n_states,
            x->r.fresh_initial ? " (state 0 precedes the initial distribution)" : "");
     printf("choices:      %llu\n", (unsigned long long)m->n_choices);
@@ -710,6 +715,7 @@ static void text_header(const struct mdp_run *x)
     }
     if (o->aut_out)
         printf("MDP written:  %s (probabilistic .aut)\n", o->aut_out);
+    mdp_checks_text(o, x->img, x->net, &x->r, &x->checks);
 }
 
 /* Property i's value at the initial state: a JSON element or a text
@@ -813,19 +819,22 @@ static int explore_and_check(struct mdp_run *x, struct wx_error *err)
         return rc;
     if (o->aut_out && (rc = write_aut(o->aut_out, x->img, &x->r, err)) != WX_OK)
         return rc;
-    x->gpu_vi = o->backend == EXPLORE_AUTO && x->n_props && valiter_gpu_available();
+    if ((rc = mdp_checks_run(o, &x->r, o->backend == EXPLORE_GPU, &x->checks, err)) != WX_OK)
+        return rc;
+    x->gpu_vi = (o->backend == EXPLORE_AUTO || o->backend == EXPLORE_GPU) && x->n_props &&
+                valiter_gpu_available();
     if (o->json)
         json_header(x);
     else
         text_header(x);
     fflush(stdout);
-    return check_properties(x, err);
+    rc = check_properties(x, err);
+    return rc == WX_OK && x->checks.violated ? WX_EVIOLATION : rc;
 }
 
 int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct network *net,
                     struct wx_error *err)
 {
-    (void)net;
     int rc = refuse_options(o, err);
     if (rc != WX_OK)
         return rc;
@@ -833,12 +842,14 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     memset(&x, 0, sizeof x);
     x.o = o;
     x.img = img;
-    x.bk = o->backend == EXPLORE_SEQ ? "seq" : "cpu";
+    x.net = net;
+    x.bk = o->backend == EXPLORE_SEQ ? "seq" : o->backend == EXPLORE_GPU ? "gpu" : "cpu";
     rc = explore_and_check(&x, err);
     free(x.initial), free(x.tmp), free(x.reward_of);
     reward_items_free(&x.ri);
     mdp_labels_free(&x.labels);
     mdp_explore_result_free(&x.r);
+    mdp_checks_free(&x.checks);
     prop_free_all(x.props, x.n_props);
     return rc;
 }

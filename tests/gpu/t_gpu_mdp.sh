@@ -1,0 +1,49 @@
+#!/bin/sh
+# t_gpu_mdp.sh -- `warpex explore --backend gpu` on probabilistic networks
+# against `--backend cpu` (run by bench/gpu_test.sh on the GPU machine):
+# the --mdp-out (.tra, .lab) and --aut files must be byte-identical, the
+# JSON counts equal, and --deadlock/--action/--trace/--scc/--mec the same
+# answers, on the consensus examples, an initial distribution and random
+# probabilistic networks (tests/prob_gen.sh; seeds printed,
+# WARPEX_GPU_MDP_SEEDS=N sets how many).
+cd "$(dirname "$0")/../.." || exit 2
+TAG=gpu-mdp
+. tests/lib.sh
+. tests/prob_gen.sh
+
+# the JSON without the fields that name the backend or time it
+strip() { sed 's/"backend": "[a-z]*", //; s/"threads": [0-9]*, //; s/"seconds": [0-9.e-]*, //; s/"bytes": [0-9]*, //; s/"scc_backend": "[a-z]*", "scc_seconds": [0-9.e-]*//; s/"mec_backend": "[a-z]*", "mec_seconds": [0-9.e-]*//' "$1"; }
+
+# compare NAME FILE [OPTIONS]: gpu == cpu; prints the reason or nothing
+compare() {
+    name=$1; f=$2; shift 2; why=""
+    "$W" explore "$f" --quiet --json --backend gpu --mdp-out "$T/g" --aut "$T/g.aut" "$@" > "$T/g.json" 2> "$T/g.err"; rg=$?
+    "$W" explore "$f" --quiet --json --backend cpu --mdp-out "$T/c" --aut "$T/c.aut" "$@" > "$T/c.json" 2> "$T/c.err"; rc=$?
+    [ $rg -eq $rc ] || why="exit gpu $rg cpu $rc: $(head -c 200 "$T/g.err");"
+    for x in tra lab aut; do cmp -s "$T/g.$x" "$T/c.$x" || why="$why .$x differs;"; done
+    [ "$(strip "$T/g.json")" = "$(strip "$T/c.json")" ] || why="$why JSON: $(strip "$T/g.json" | head -c 300) vs $(strip "$T/c.json" | head -c 300);"
+    grep -q '"backend": "gpu"' "$T/g.json" || why="$why not the GPU backend;"
+    echo "$why"
+}
+
+sh examples/gen_consensus.sh 2 2 "$T/c" > /dev/null; sh examples/gen_consensus.sh 4 2 "$T/c" > /dev/null
+sh examples/gen_consensus.sh 4 4 "$T/c" > /dev/null; sh examples/gen_consensus.sh 6 2 "$T/c" > /dev/null
+printf 'des (0 1/4 1, 2, 3)\n(0, a, 2)\n(1, b, 1 1/2 2)\n' > "$T/init.aut"
+for f in "$T"/c/consensus_N2_K2.exp "$T"/c/consensus_N4_K2.exp "$T"/c/consensus_N4_K4.exp \
+         "$T"/c/consensus_N6_K2.exp "$T/init.aut"; do
+    why=$(compare x "$f" --scc --mec --deadlock --trace)
+    [ -z "$why" ] && pass "$(basename "$f"): gpu == cpu (files, counts, scc, mec, deadlock)" || fail "$(basename "$f"):$why"
+done
+why=$(compare x "$T/c/consensus_N4_K2.exp" --action disagree --trace --prop 'Pmax=? [ F "disagree" ]')
+[ -z "$why" ] && pass "consensus N=4: --action and --prop the same" || fail "consensus N=4 --action/--prop:$why"
+
+SEEDS=${WARPEX_GPU_MDP_SEEDS:-150}
+seed0=${WARPEX_GPU_MDP_SEED0:-$(date +%s)}
+echo "random probabilistic networks: seeds $seed0 .. $((seed0 + SEEDS - 1))"
+bad=0
+for i in $(seq 0 $((SEEDS - 1))); do
+    s=$((seed0 + i)); D=$T/r$s; mkdir -p "$D"; gen $s "$D"
+    why=$(compare x "$D/net.exp" --scc --mec --deadlock --trace)
+    [ -z "$why" ] || { fail "seed $s:$why"; bad=1; }
+done
+[ $bad = 0 ] && pass "$SEEDS random probabilistic networks: gpu == cpu"
