@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The most memory the per-segment class sets may take (beyond it, offers
+ * are binary searches). */
+#define POR_OFFER_BYTES (16u << 20)
+
 /* ---- set-up ---- */
 
 /* Participants per rule and rules per component, from the rule masks. */
@@ -43,9 +47,14 @@ static int por_rules(struct por *p, const struct image *img)
     return 0;
 }
 
-/* Per segment: where its sync entries start, how many local targets. */
+/* Per segment: where its sync entries start, how many local targets, and
+ * (when they fit POR_OFFER_BYTES) the set of classes it offers. */
 static void por_segments(struct por *p, const struct image *img)
 {
+    const size_t nseg = img->proc_offsets[p->n];
+    p->class_words = (img->n_classes + 63) / 64;
+    if (nseg * p->class_words * 8 <= POR_OFFER_BYTES)
+        p->offer_bits = calloc(nseg * p->class_words + 1, 8);
     for (uint32_t c = 0; c < p->n; c++) {
         const uint32_t sb = img->state_bits[c], slots = image_entry_slots(img->act_bits, sb);
         for (uint32_t s = 0; s < img->comp_states[c]; s++) {
@@ -57,6 +66,10 @@ static void por_segments(struct por *p, const struct image *img)
                     local++;
             p->seg_sync[seg] = i;
             p->seg_local[seg] = local;
+            for (; p->offer_bits && i < img->state_offsets[seg + 1]; i++) {
+                const uint32_t k = image_entry_label(img->trans[i], img->act_bits);
+                p->offer_bits[(size_t)seg * p->class_words + (k >> 6)] |= 1ull << (k & 63);
+            }
         }
     }
 }
@@ -71,7 +84,7 @@ int por_init(struct por *p, const struct image *img, const uint8_t *visible, str
     p->crule_start = calloc((size_t)n + 2, sizeof *p->crule_start);
     p->seg_sync = malloc(((size_t)nseg + 1) * sizeof *p->seg_sync);
     p->seg_local = malloc(((size_t)nseg + 1) * sizeof *p->seg_local);
-    p->loc = malloc(((size_t)n + 1) * sizeof *p->loc);
+    p->seg = malloc(((size_t)n + 1) * sizeof *p->seg);
     p->rule_state = calloc((size_t)nr + 1, sizeof *p->rule_state);
     p->rule_low = calloc((size_t)nr + 1, sizeof *p->rule_low);
     p->best = malloc(((size_t)n + 1) * sizeof *p->best);
@@ -87,7 +100,7 @@ int por_init(struct por *p, const struct image *img, const uint8_t *visible, str
     p->scc_root = malloc(((size_t)n + 1) * sizeof *p->scc_root);
     p->scc_live = malloc(((size_t)n + 1) * sizeof *p->scc_live);
     p->mask = calloc((size_t)img->words + 1, sizeof *p->mask);
-    if (!p->rule_class || !p->part_start || !p->crule_start || !p->seg_sync || !p->seg_local || !p->loc
+    if (!p->rule_class || !p->part_start || !p->crule_start || !p->seg_sync || !p->seg_local || !p->seg
         || !p->rule_state || !p->rule_low || !p->best || !p->own || !p->adj_start || !p->index || !p->lowlink
         || !p->scc || !p->stack || !p->call || !p->iter || !p->scc_cost || !p->scc_root || !p->scc_live || !p->mask
         || por_rules(p, img)) {
@@ -107,7 +120,8 @@ void por_free(struct por *p)
     free(p->crule);
     free(p->seg_sync);
     free(p->seg_local);
-    free(p->loc);
+    free(p->offer_bits);
+    free(p->seg);
     free(p->rule_state);
     free(p->rule_low);
     free(p->best);
@@ -131,12 +145,15 @@ void por_free(struct por *p)
 
 /* ---- the closure ---- */
 
-/* Whether component c offers class k in this state (its sync entries are
- * sorted by class: a binary search). */
-static bool offers(const struct por *p, uint32_t c, uint32_t k)
+/* Whether component c offers class k in this state: a bit of its
+ * segment's class set, or (images too large for the sets) a binary search
+ * in its sync entries, which are sorted by class. */
+static inline bool offers(const struct por *p, uint32_t c, uint32_t k)
 {
     const struct image *img = p->img;
-    const uint32_t seg = img->proc_offsets[c] + p->loc[c];
+    const uint32_t seg = p->seg[c];
+    if (p->offer_bits)
+        return p->offer_bits[(size_t)seg * p->class_words + (k >> 6)] >> (k & 63) & 1;
     uint32_t lo = p->seg_sync[seg], hi = img->state_offsets[seg + 1];
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
@@ -175,7 +192,7 @@ static void build_graph(struct por *p)
 {
     uint32_t e = 0;
     for (uint32_t c = 0; c < p->n; c++)
-        p->own[c] = p->seg_local[p->img->proc_offsets[c] + p->loc[c]];
+        p->own[c] = p->seg_local[p->seg[c]];
     for (uint32_t c = 0; c < p->n; c++) {
         p->adj_start[c] = e;
         for (uint32_t q = p->crule_start[c]; q < p->crule_start[c + 1]; q++) {
@@ -344,7 +361,8 @@ int por_reduce(struct por *p, struct succ_gen *g, const uint32_t *vec, size_t *r
         p->sstamp = 1;
     }
     for (uint32_t c = 0; c < p->n; c++)
-        p->loc[c] = image_get_field(vec, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c]);
+        p->seg[c] = img->proc_offsets[c]
+                    + image_get_field(vec, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c]);
     if (!choose(p))
         return WX_OK;
     int rc = partition(p, g, vec, r, err);

@@ -91,8 +91,11 @@ struct por {
     uint32_t *crule_start, *crule; /* rules of component c */
     uint32_t *seg_sync;       /* per segment: first sync entry */
     uint32_t *seg_local;      /* per segment: local targets */
+    uint64_t *offer_bits;     /* per segment: classes offered, class_words
+                                 words each; NULL: too large (por.c) */
+    uint32_t class_words;
     /* per-state scratch */
-    uint32_t *loc;            /* n: local states */
+    uint32_t *seg;            /* n: each component's segment (local state) */
     uint32_t *rule_state;     /* n_rules: state stamp of rule_low */
     uint32_t *rule_low;       /* n_rules: lowest blocker, UINT32_MAX: enabled */
     uint32_t sstamp;
