@@ -3,13 +3,12 @@
  * por.h).
  */
 #include "por.h"
+#include "../util/config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* The most memory the per-segment class sets may take (beyond it, offers
- * are binary searches). */
-#define POR_OFFER_BYTES (16u << 20)
+static inline bool offers_seg(const struct por *p, uint32_t seg, uint32_t k);
 
 /* ---- set-up ---- */
 
@@ -74,6 +73,30 @@ static void por_segments(struct por *p, const struct image *img)
     }
 }
 
+/* Per segment (when they fit POR_OFFER_BYTES): the rules its component
+ * takes part in but blocks there (offers no entry of the rule's class). */
+static void por_blocked(struct por *p, const struct image *img)
+{
+    const size_t nseg = img->proc_offsets[p->n];
+    p->rule_words = (img->n_rules + 63) / 64;
+    if (img->n_rules == 0 || nseg * p->rule_words * 8 > POR_OFFER_BYTES)
+        return;
+    p->blk = calloc(nseg * p->rule_words + 1, 8);
+    p->en = calloc(p->rule_words + 1, 8);
+    if (!p->blk || !p->en) {
+        free(p->blk), free(p->en);
+        p->blk = p->en = NULL;
+        return;
+    }
+    for (uint32_t r = 0; r < img->n_rules; r++)
+        for (uint32_t i = p->part_start[r]; i < p->part_start[r + 1]; i++) {
+            const uint32_t c = p->part[i];
+            for (uint32_t seg = img->proc_offsets[c]; seg < img->proc_offsets[c + 1]; seg++)
+                if (!offers_seg(p, seg, p->rule_class[r]))
+                    p->blk[seg * p->rule_words + (r >> 6)] |= 1ull << (r & 63);
+        }
+}
+
 int por_init(struct por *p, const struct image *img, const uint8_t *visible, struct wx_error *err)
 {
     memset(p, 0, sizeof *p);
@@ -108,6 +131,7 @@ int por_init(struct por *p, const struct image *img, const uint8_t *visible, str
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "partial-order reduction: out of memory");
     }
     por_segments(p, img);
+    por_blocked(p, img);
     return WX_OK;
 }
 
@@ -121,6 +145,8 @@ void por_free(struct por *p)
     free(p->seg_sync);
     free(p->seg_local);
     free(p->offer_bits);
+    free(p->blk);
+    free(p->en);
     free(p->seg);
     free(p->rule_state);
     free(p->rule_low);
@@ -145,13 +171,12 @@ void por_free(struct por *p)
 
 /* ---- the closure ---- */
 
-/* Whether component c offers class k in this state: a bit of its
- * segment's class set, or (images too large for the sets) a binary search
- * in its sync entries, which are sorted by class. */
-static inline bool offers(const struct por *p, uint32_t c, uint32_t k)
+/* Whether segment seg offers class k: a bit of its class set, or (images
+ * too large for the sets) a binary search in its sync entries, which are
+ * sorted by class. */
+static inline bool offers_seg(const struct por *p, uint32_t seg, uint32_t k)
 {
     const struct image *img = p->img;
-    const uint32_t seg = p->seg[c];
     if (p->offer_bits)
         return p->offer_bits[(size_t)seg * p->class_words + (k >> 6)] >> (k & 63) & 1;
     uint32_t lo = p->seg_sync[seg], hi = img->state_offsets[seg + 1];
@@ -165,19 +190,53 @@ static inline bool offers(const struct por *p, uint32_t c, uint32_t k)
     return lo < img->state_offsets[seg + 1] && image_entry_label(img->trans[lo], img->act_bits) == k;
 }
 
-/* Whether rule r is enabled in this state, and else its lowest blocking
- * participant (computed once per state). */
-static bool rule_enabled(struct por *p, uint32_t r)
+/* Whether component c, a participant of rule r, blocks it in this state
+ * (offers no entry of r's class). */
+static inline bool blocks(const struct por *p, uint32_t c, uint32_t r)
+{
+    if (p->blk)
+        return p->blk[(size_t)p->seg[c] * p->rule_words + (r >> 6)] >> (r & 63) & 1;
+    return !offers_seg(p, p->seg[c], p->rule_class[r]);
+}
+
+/* Rule r's lowest blocking participant in this state, UINT32_MAX when it
+ * is enabled (computed once per state). */
+static uint32_t lowest_blocker(struct por *p, uint32_t r)
 {
     if (p->rule_state[r] == p->sstamp)
-        return p->rule_low[r] == UINT32_MAX;
+        return p->rule_low[r];
     uint32_t low = UINT32_MAX;
     for (uint32_t i = p->part_start[r]; i < p->part_start[r + 1] && low == UINT32_MAX; i++)
-        if (!offers(p, p->part[i], p->rule_class[r]))
+        if (blocks(p, p->part[i], r))
             low = p->part[i];
     p->rule_state[r] = p->sstamp;
     p->rule_low[r] = low;
-    return low == UINT32_MAX;
+    return low;
+}
+
+static inline bool rule_enabled(struct por *p, uint32_t r)
+{
+    if (p->blk)
+        return p->en[r >> 6] >> (r & 63) & 1;
+    return lowest_blocker(p, r) == UINT32_MAX;
+}
+
+/* With the blocked-rule sets: the rules enabled in this state are those
+ * that no component blocks. */
+static void enabled_rules(struct por *p)
+{
+    const uint32_t rw = p->rule_words, nr = p->img->n_rules;
+    for (uint32_t w = 0; w < rw; w++)
+        p->en[w] = 0;
+    for (uint32_t c = 0; c < p->n; c++) {
+        const uint64_t *b = p->blk + (size_t)p->seg[c] * rw;
+        for (uint32_t w = 0; w < rw; w++)
+            p->en[w] |= b[w];
+    }
+    for (uint32_t w = 0; w < rw; w++) {
+        const uint32_t bits = nr - 64 * w >= 64 ? 64 : nr - 64 * w;
+        p->en[w] = ~p->en[w] & (bits == 64 ? ~0ull : (1ull << bits) - 1);
+    }
 }
 
 /* The dependency graph of this state: an edge c -> c' for each rule r of c
@@ -204,8 +263,8 @@ static void build_graph(struct por *p)
                 p->adj[e++] = p->part[i + 1 < end ? i + 1 : b];
                 if (i == b)
                     p->own[c]++;
-            } else if (p->rule_low[r] != c && offers(p, c, p->rule_class[r])) {
-                p->adj[e++] = p->rule_low[r];
+            } else if (!blocks(p, c, r)) {
+                p->adj[e++] = lowest_blocker(p, r);
             }
         }
     }
@@ -363,6 +422,8 @@ int por_reduce(struct por *p, struct succ_gen *g, const uint32_t *vec, size_t *r
     for (uint32_t c = 0; c < p->n; c++)
         p->seg[c] = img->proc_offsets[c]
                     + image_get_field(vec, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c]);
+    if (p->blk)
+        enabled_rules(p);
     if (!choose(p))
         return WX_OK;
     int rc = partition(p, g, vec, r, err);

@@ -94,6 +94,11 @@ struct por {
     uint64_t *offer_bits;     /* per segment: classes offered, class_words
                                  words each; NULL: too large (por.c) */
     uint32_t class_words;
+    uint64_t *blk;            /* per segment: rules its component blocks
+                                 there, rule_words words each; NULL: too
+                                 large (por.c) */
+    uint64_t *en;             /* rule_words: the rules enabled in this state */
+    uint32_t rule_words;
     /* per-state scratch */
     uint32_t *seg;            /* n: each component's segment (local state) */
     uint32_t *rule_state;     /* n_rules: state stamp of rule_low */

@@ -15,6 +15,9 @@
  *     has a deadlock;
  *   - --action for each label alone (seq; cpu on 2 threads for every other
  *     label): a violation iff the label is on a reachable transition.
+ * por_reduce gives the same reduced set in every reachable state with and
+ * without its per-segment sets (class sets, blocked rules), which images
+ * beyond POR_OFFER_BYTES go without.
  * Every trace is replayed on the full semantics: it starts in the initial
  * state, each step is a transition that succ_expand gives (the generator
  * the differential tests check against the independent oracle), and it
@@ -39,6 +42,7 @@
 #include "image_builder.h"
 
 #include "explorer/explore.h"
+#include "explorer/por.h"
 #include "explorer/successors.h"
 #include "network/image.h"
 #include "network/network.h"
@@ -186,6 +190,41 @@ static void check_verdict(const struct image *img, bool cpu, bool deadlock, cons
     explore_result_free(&res);
 }
 
+/* por_reduce with its per-segment sets (class sets, blocked rules) and
+ * without them (binary searches), on every reachable state: the same
+ * reduced set, record for record. */
+static void check_paths(const struct image *img, const char *what)
+{
+    struct explore_options o = { .memory_bytes = FULL_MEMORY, .keep_vectors = true };
+    struct explore_result res;
+    struct wx_error err;
+    struct succ_gen g[2];
+    struct por p[2];
+    if (explore_seq(img, &o, &res, &err) || !res.complete) {
+        explore_result_free(&res);
+        return;
+    }
+    for (int k = 0; k < 2; k++)
+        if (succ_init(&g[k], img, &err) || por_init(&p[k], img, NULL, &err))
+            abort();
+    free(p[1].offer_bits), free(p[1].blk), free(p[1].en);
+    p[1].offer_bits = NULL, p[1].blk = p[1].en = NULL;
+    bool same = true;
+    uint64_t s = 0;
+    for (; s < res.states && same; s++) {
+        const uint32_t *v = res.vectors + s * img->words;
+        size_t r[2];
+        for (int k = 0; k < 2; k++)
+            if (succ_expand(&g[k], v, &err) || por_reduce(&p[k], &g[k], v, &r[k], &err))
+                abort();
+        same = r[0] == r[1] && g[0].n == g[1].n && !memcmp(g[0].rec, g[1].rec, g[0].n * g[0].stride * 4);
+    }
+    QCHECK(same, "%s: por_reduce with and without its sets differ in state %llu", what, (unsigned long long)s - 1);
+    for (int k = 0; k < 2; k++)
+        succ_free(&g[k]), por_free(&p[k]);
+    explore_result_free(&res);
+}
+
 static void check_image(const struct image *img, const char *what, struct tally *t)
 {
     struct full f;
@@ -196,6 +235,7 @@ static void check_image(const struct image *img, const char *what, struct tally 
     }
     t->nets++;
     check_plain(img, &f, what, t);
+    check_paths(img, what);
     char name[300];
     for (int cpu = 0; cpu < 2; cpu++) {
         snprintf(name, sizeof name, "%s --deadlock", what);
