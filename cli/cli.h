@@ -22,6 +22,7 @@ struct cli_options {
     unsigned threads;
     uint64_t memory;
     bool deadlock, trace, trace_states, json, quiet;
+    bool por;                /* explore --por: partial-order reduction */
     bool stop_at_first;      /* explore --stop-at-first: a violation ends the
                                 exploration even when outputs/analyses want
                                 the whole product */

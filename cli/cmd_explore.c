@@ -288,6 +288,8 @@ static void json_counts(const struct cli_options *o, const struct image *img,
     else
         printf(", \"depth\": null");
     printf(", \"seconds\": %.6f, \"bytes\": %llu", r->seconds, (unsigned long long)r->bytes);
+    if (o->por)
+        printf(", \"por\": true");
 }
 
 /* The fields of --scc, --cycle-mean and --mec (those that ran). */
@@ -383,6 +385,8 @@ static void report_text(const struct cli_options *o, const struct image *img,
     else if (r->threads)
         printf(" (%u thread%s)", r->threads, r->threads == 1 ? "" : "s");
     printf("\n");
+    if (o->por)
+        printf("reduction:    partial-order (the counts are the reduced graph's)\n");
     const char *partial = r->complete ? "" : " (partial)";
     printf("states:       %llu%s\n", (unsigned long long)r->states, partial);
     printf("transitions:  %llu%s\n", (unsigned long long)r->transitions, partial);
@@ -470,6 +474,7 @@ static int set_options(struct explore_run *x, struct wx_error *err)
     eo->stop_on_deadlock = o->deadlock;
     eo->finish_after_violation = (o->deadlock || o->action) && needs_whole_product(o) && !o->stop_at_first;
     eo->trace = o->trace;
+    eo->por = o->por;
     /* --livelock / --reversible print vectors of arbitrary states by id. */
     x->lts_checks = o->livelock || o->reversible;
     eo->keep_vectors = (x->lts_checks || o->cycle_mean) && o->trace_states;
@@ -496,6 +501,11 @@ static int choose_backend(struct explore_run *x, struct wx_error *err)
     const struct cli_options *o = x->o;
     char gpu_name[128];
     x->backend = o->backend;
+    if (o->por && x->backend == EXPLORE_GPU)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por runs on the CPU backends (--backend cpu or seq); "
+                       "the GPU explorer has no partial-order reduction yet");
+    if (o->por && x->backend == EXPLORE_AUTO)
+        x->backend = EXPLORE_CPU; /* the CPU backends reduce; no notice needed */
     if (x->backend == EXPLORE_AUTO) {
         if (gpu_available(gpu_name, sizeof gpu_name)) {
             x->backend = EXPLORE_GPU;
@@ -719,13 +729,19 @@ static int explore_main(struct cli_options *o, struct wx_error *err)
 {
     if (o->stop_at_first && !o->deadlock && !o->action)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--stop-at-first applies with --deadlock or --action");
+    if (o->por && needs_whole_product(o))
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por explores a reduced graph; --aut, --csr, --scc, --mec, "
+                       "--cycle-mean, --livelock and --reversible need the whole product (drop --por)");
     struct explore_run x;
     memset(&x, 0, sizeof x);
     x.o = o;
     int rc = cli_load_image(o, &x.img, &x.net, err);
     if (rc != WX_OK)
         return rc;
-    if (x.img.probabilistic) /* an MDP: cli/cmd_explore_mdp.c */
+    if (x.img.probabilistic && o->por) /* an MDP: cli/cmd_explore_mdp.c */
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por applies to networks of LTSs; %s is probabilistic",
+                     o->input);
+    else if (x.img.probabilistic)
         rc = cli_explore_mdp(o, &x.img, &x.net, err);
     else
         rc = explore_lts(&x, err);

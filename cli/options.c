@@ -175,6 +175,8 @@ static int opt_checks(struct cli_options *o, const char *a, struct args *x, stru
         o->deadlock = true;
     else if (!strcmp(a, "--stop-at-first"))
         o->stop_at_first = true;
+    else if (!strcmp(a, "--por"))
+        o->por = true;
     else if (!strcmp(a, "--action"))
         o->action = val;
     else if (!strcmp(a, "--scc"))

@@ -18,6 +18,12 @@ int explore_run(enum explore_backend backend, const struct image *img,
     if (img->probabilistic)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
                        "built by explore_mdp (explorer/explore_mdp.h), not an LTS");
+    if (opt && opt->por && backend != EXPLORE_SEQ && backend != EXPLORE_CPU) {
+        if (backend == EXPLORE_GPU)
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "partial-order reduction runs on the CPU backends "
+                           "(seq, cpu), not on the GPU");
+        return explore_cpu(img, opt, res, err);
+    }
     switch (backend) {
     case EXPLORE_SEQ:
         return explore_seq(img, opt, res, err);

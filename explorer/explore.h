@@ -113,6 +113,13 @@ struct explore_options {
                                   the whole state space (explore_int.h);
                                   false: stop at it, counts partial */
     bool keep_vectors;        /* result.vectors gets every state's vector */
+    bool por;                 /* partial-order reduction (explorer/por.h):
+                                 explore_seq and explore_cpu explore a
+                                 reduced graph that keeps deadlocks and the
+                                 reachability of action_match's labels; the
+                                 counts are the reduced graph's.
+                                 explore_gpu ignores it (explore_run refuses
+                                 it for the GPU) */
     struct edge_sink *sink;   /* NULL, or receives all distinct transitions */
     bool keep_device_graph;   /* GPU backend: leave the product graph on the
                                  device (result.device_graph) for the next

@@ -42,6 +42,7 @@
  * explore_int.h.
  */
 #include "explore_int.h"
+#include "por.h"
 #include "successors.h"
 #include "../hash/vtable.h"
 #include "../util/hugealloc.h"
@@ -106,6 +107,8 @@ struct worker {
     _Alignas(64) struct shared *sh;
     unsigned index;
     struct succ_gen g;
+    bool por;                 /* options.por: p prepared */
+    struct por p;
     struct product_edge *edges;
     size_t nedges;
     /* The queue of successors waiting for their lookup: entries
@@ -481,6 +484,28 @@ static void pump(struct worker *w, size_t keep)
     }
 }
 
+/* --por: *n becomes the size of state id's reduced set, or stays g.n where
+ * the proviso (por.h) asks: when every target of the reduced set is in
+ * levels 0 .. d (ids below le; the ids inserted during level d are >= le,
+ * so a concurrent insert does not change the answer). */
+static int reduce(struct worker *w, uint64_t id, size_t *n)
+{
+    struct shared *sh = w->sh;
+    size_t r;
+    int rc = por_reduce(&w->p, &w->g, sh->store + id * sh->words, &r, &w->err);
+    if (rc || r == w->g.n)
+        return rc;
+    for (size_t i = 0; i < r; i++) {
+        uint64_t t;
+        if (vtable_lookup_hashed(sh->t, succ_vector(&w->g, i), w->g.hash[i], VTABLE_FIND, &t) != VTABLE_FOUND
+            || t >= sh->le) {
+            *n = r;
+            return WX_OK;
+        }
+    }
+    return WX_OK;
+}
+
 static void expand(struct worker *w, uint64_t id)
 {
     struct shared *sh = w->sh;
@@ -500,7 +525,11 @@ static void expand(struct worker *w, uint64_t id)
     }
     if (atomic_load_explicit(&sh->halt, memory_order_relaxed) != HALT_NONE)
         return; /* HALT_LEVEL: only deadlocks are looked for now */
-    const size_t n = w->g.n;
+    size_t n = w->g.n;
+    if (w->por && (rc = reduce(w, id, &n))) {
+        fail(sh, rc, &w->err);
+        return;
+    }
     if (w->qn + n > w->qcap && (rc = queue_reserve(w, n))) {
         fail(sh, rc, &w->err);
         return;
@@ -559,6 +588,8 @@ static void worker_job(void *arg, int member, int size)
      * thread's malloc arena, not next to another worker's. */
     int rc = succ_init(&w->g, sh->img, &w->err);
     w->g.unordered = true; /* distinct, hashed; the order is ours to pick */
+    if (!rc && sh->opt->por && !(rc = por_init(&w->p, sh->img, sh->opt->action_match, &w->err)))
+        w->por = true;
     if (!rc && sh->opt->sink && !(w->edges = malloc(EXPLORE_EDGE_BATCH * sizeof *w->edges)))
         rc = wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     if (rc)
@@ -577,6 +608,8 @@ static void worker_job(void *arg, int member, int size)
             w->t_rehash, w->c_succ * 1e-9, w->c_queue * 1e-9, w->c_lookup * 1e-9);
 #endif
     succ_free(&w->g);
+    if (w->por)
+        por_free(&w->p);
     free(w->edges);
     free(w->qrec);
     free(w->qhash);
@@ -598,9 +631,10 @@ static int shared_setup(struct shared *sh, struct wx_error *err)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "memory budget too small for a single state");
     /* Vectors of <= 2 words (<= 4 on x86-64, 16-byte slots) live in the
      * slots themselves (vtable.h, keyed tables) when nothing needs the id
-     * of a successor already present: no edge sink, no action check.  A
+     * of a successor already present: no edge sink, no action check, no
+     * partial-order reduction (its proviso compares ids with the level).  A
      * lookup then touches one random line instead of two. */
-    sh->keyed = img->words <= vtable_keyed_max_words() && !opt->sink && !opt->action_match;
+    sh->keyed = img->words <= vtable_keyed_max_words() && !opt->sink && !opt->action_match && !opt->por;
     int rc = sh->keyed ? vtable_new_keyed(&sh->t, img->words, max_states, err)
                        : vtable_new(&sh->t, img->words, max_states, err);
     if (rc)

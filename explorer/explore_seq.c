@@ -9,6 +9,7 @@
  * in arrays parallel to it.  Violation semantics are in explore_int.h.
  */
 #include "explore_int.h"
+#include "por.h"
 #include "successors.h"
 #include "../hash/vecset.h"
 #include "../hash/vtable.h"
@@ -65,6 +66,8 @@ struct seq {
     struct vecset q;
     struct links links;
     struct succ_gen g;
+    bool por;                     /* options.por: p prepared */
+    struct por p;
     struct product_edge *edges;   /* a batch for opt->sink; NULL: none */
     size_t nedges;
     /* Violation found so far: an action violation waits for the end of its
@@ -149,6 +152,25 @@ static int seq_successors(struct seq *x, uint64_t s, enum seq_step *step, struct
     return WX_OK;
 }
 
+/* --por: cuts g to the reduced set of state s, or leaves it whole where
+ * the proviso (por.h) asks: when no target of the reduced set is new, i.e.
+ * every one is in levels 0 .. d (ids below le). */
+static int seq_reduce(struct seq *x, uint64_t s, struct wx_error *err)
+{
+    size_t r;
+    int rc = por_reduce(&x->p, &x->g, x->q.vec + s * x->q.words, &r, err);
+    if (rc || r == x->g.n)
+        return rc;
+    for (size_t i = 0; i < r; i++) {
+        uint64_t t;
+        if (!vecset_find(&x->q, succ_vector(&x->g, i), &t) || t >= x->le) {
+            x->g.n = r;
+            return WX_OK;
+        }
+    }
+    return WX_OK;
+}
+
 /* Expands state s. */
 static int seq_state(struct seq *x, uint64_t s, enum seq_step *step, struct wx_error *err)
 {
@@ -174,6 +196,8 @@ static int seq_state(struct seq *x, uint64_t s, enum seq_step *step, struct wx_e
     }
     if (x->action && !x->finish)
         return WX_OK; /* only looking for a deadlock in this level */
+    if (x->por && (rc = seq_reduce(x, s, err)))
+        return rc;
     return seq_successors(x, s, step, err);
 }
 
@@ -241,6 +265,8 @@ static int seq_finish(struct seq *x, int rc, struct wx_error *err)
     free(x->links.plabel);
     free(x->edges);
     succ_free(&x->g);
+    if (x->por)
+        por_free(&x->p);
     res->seconds = wx_now() - x->t0;
     return rc;
 }
@@ -267,6 +293,11 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
     x.next_progress = x.t0 + 1.0;
     if ((rc = succ_init(&x.g, img, err)))
         return rc;
+    if (x.opt->por && (rc = por_init(&x.p, img, x.opt->action_match, err))) {
+        succ_free(&x.g);
+        return rc;
+    }
+    x.por = x.opt->por;
     rc = seq_start(&x, img, err);
     if (rc == WX_OK)
         rc = seq_levels(&x, err);

@@ -25,7 +25,7 @@
  * deltas; the rules that fire found by ORing per-component-state masks of
  * blocked rules when there are at most 128 rules, else from their lowest
  * participant; deduplication only in states where succ_init could not rule
- * duplicates out; successors.c).
+ * duplicates out; succ_fast.h).
  */
 #ifndef WX_SUCCESSORS_H
 #define WX_SUCCESSORS_H
@@ -125,7 +125,7 @@ struct succ_gen {
      * on the vector read as one 64-bit (<= 2 words) or 128-bit integer,
      * rules are found from their
      * lowest participant, and duplicates are removed only from the states
-     * where succ_init could not rule them out (see successors.c).  NULL:
+     * where succ_init could not rule them out (see succ_fast.h).  NULL:
      * the general path.  Tests may set use_fast = false after succ_init to
      * run the general path on the same image; output is the same set. */
     struct succ_fast *fast;

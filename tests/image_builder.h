@@ -187,4 +187,73 @@ static inline void tb_build(const struct tb *b, struct image *img, uint64_t *rng
     img->max_class_entries = 0;
 }
 
+/* A random network.  Large ones (> 32 components) keep most components
+ * quiet so that the state space stays small. */
+static inline void tb_random(struct tb *b, uint64_t *rng)
+{
+    memset(b, 0, sizeof *b);
+    uint32_t kind = rnd(rng, 10);
+    b->n = kind < 4 ? 1 + rnd(rng, 5) : kind < 8 ? 6 + rnd(rng, 12) : 33 + rnd(rng, 40);
+    b->n_labels = 1 + rnd(rng, 8);
+    /* Mostly a few classes; sometimes many, so that one component offers
+     * classes nobody else does (the generator's skip path). */
+    b->n_classes = rnd(rng, 4) == 0 ? rnd(rng, 41) : rnd(rng, 7);
+    if (rnd(rng, 4) == 0)
+        b->act_bits = 10 + rnd(rng, 22);  /* few slots per entry */
+    if (rnd(rng, 3) == 0)
+        b->max_per_entry = 1 + rnd(rng, 3); /* many entries per class */
+    double active = b->n <= 6 ? 0.9 : 5.0 / b->n;
+    for (uint32_t c = 0; c < b->n; c++) {
+        b->states[c] = 1 + rnd(rng, rnd(rng, 4) == 0 ? 9 : 4);
+        uint32_t need = bits_for(b->states[c] - 1);
+        b->width[c] = need + (rnd(rng, 5) == 0 ? rnd(rng, 4) : 0);
+        if (b->width[c] > 32)
+            b->width[c] = 32;
+        if (rnd(rng, 6) == 0)
+            b->sbits[c] = bits_for(b->states[c]) + rnd(rng, 5);
+    }
+    for (uint32_t k = 0; k < b->n_classes; k++) {
+        b->class_result[k] = rnd(rng, b->n_labels);
+        uint32_t nr = 1 + rnd(rng, 3);
+        uint32_t pool[6], np = 2 + rnd(rng, 3);
+        for (uint32_t i = 0; i < np; i++)
+            pool[i] = rnd(rng, b->n);
+        for (uint32_t q = 0; q < nr; q++) {
+            uint32_t comps[6], m = 0;
+            for (uint32_t i = 0; i < np; i++) {
+                if (q && rnd(rng, 3) == 0)
+                    continue;
+                int dup = 0;
+                for (uint32_t j = 0; j < m; j++)
+                    dup |= comps[j] == pool[i];
+                if (!dup)
+                    comps[m++] = pool[i];
+            }
+            if (m >= 2)
+                tb_rule(b, k, m, comps);
+        }
+    }
+    for (uint32_t c = 0; c < b->n; c++) {
+        int act = rnd(rng, 1000) < active * 1000;
+        for (uint32_t s = 0; s < b->states[c]; s++) {
+            if (act && rnd(rng, 4) != 0) {
+                uint32_t m = 1 + rnd(rng, 3);
+                for (uint32_t i = 0; i < m; i++)
+                    tb_add(b, c, s, 0, rnd(rng, b->n_labels), rnd(rng, b->states[c]));
+            }
+            for (uint32_t k = 0; k < b->n_classes; k++) {
+                int in = 0;
+                for (uint32_t q = 0; q < b->nrules; q++)
+                    for (uint32_t i = 0; i < b->rule_np[q]; i++)
+                        in |= b->rule_class[q] == k && b->rule_comp[q][i] == c;
+                if (!in || rnd(rng, 10) < 4)
+                    continue;
+                uint32_t m = 1 + rnd(rng, rnd(rng, 3) == 0 ? 6 : 2);
+                for (uint32_t i = 0; i < m; i++)
+                    tb_add(b, c, s, 1, k, rnd(rng, b->states[c]));
+            }
+        }
+    }
+}
+
 #endif

@@ -24,6 +24,11 @@
 
 /* ---- CPU explorer ------------------------------------------------------- */
 
+/* Partial-order reduction (explorer/por.c): the most memory one thread's
+ * per-segment class sets and blocked-rule sets may take each; beyond it
+ * their questions are binary searches (same answers, slower). */
+#define POR_OFFER_BYTES (16u << 20)
+
 /* ---- GPU explorer (kernels/explore) ------------------------------------- */
 /* Run-time knobs: struct gpu_options (explorer/explore.h) and struct
  * gpu_tuning (kernels/explore_gpu.h); docs/tuning.md, "GPU explorer".

@@ -1,0 +1,387 @@
+/*
+ * test_por.c -- partial-order reduction (explorer/por.h) against full
+ * exploration.
+ *
+ * On random EXP networks (tests/randnet, the generator of the differential
+ * tests) and random images (tb_random, with up to 72 components), the full
+ * graph is explored once by explore_seq (the reachable labels collected by
+ * an edge sink), then with options.por:
+ *   - plain (no property), explore_seq and explore_cpu on 3 threads: both
+ *     complete, the same reduced counts (states, transitions, deadlocks,
+ *     depth: the reduction is deterministic), never more states or
+ *     transitions than the full graph, and a deadlock iff the full graph
+ *     has one;
+ *   - --deadlock with a trace (seq and cpu): a violation iff the full graph
+ *     has a deadlock;
+ *   - --action for each label alone (seq; cpu on 2 threads for every other
+ *     label): a violation iff the label is on a reachable transition.
+ * por_reduce gives the same reduced set in every reachable state with and
+ * without its per-segment sets (class sets, blocked rules), which images
+ * beyond POR_OFFER_BYTES go without.
+ * Every trace is replayed on the full semantics: it starts in the initial
+ * state, each step is a transition that succ_expand gives (the generator
+ * the differential tests check against the independent oracle), and it
+ * ends in a deadlock or with a transition of the flagged label.
+ * Hand-made: n independent chains of k states, where the reduced graph is
+ * one interleaving: exactly n(k-1)+1 states, n(k-1) transitions and one
+ * deadlock, where the full graph has k^n states.
+ *
+ * A failure prints the seed (WARPEX_POR_SEED=S reruns only that randnet
+ * seed and keeps its files; WARPEX_POR_SEEDS=N sets how many of each kind,
+ * default 300).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "naive/naive.c"
+/* randnet.c and image_builder.h both name their generator rng_next. */
+#define rng_next randnet_rng_next
+#include "randnet/randnet.c"
+#undef rng_next
+#include "image_builder.h"
+
+#include "explorer/explore.h"
+#include "explorer/por.h"
+#include "explorer/successors.h"
+#include "network/image.h"
+#include "network/network.h"
+#include "parser/network_build.h"
+
+#define MEMORY (64u << 20)
+/* The full graph's budget: networks beyond ~30 000 states are skipped. */
+#define FULL_MEMORY (1u << 20)
+
+static unsigned quiet_passes;
+
+/* check() that prints only failures. */
+#define QCHECK(ok, ...) ((ok) ? (quiet_passes++, 1) : check(0, __VA_ARGS__))
+
+struct full {
+    uint64_t states, transitions, deadlocks;
+    uint8_t *reach;           /* n_labels: the label is on a reachable transition */
+};
+
+static int mark_labels(void *ctx, const struct product_edge *e, size_t n, struct wx_error *err)
+{
+    (void)err;
+    struct full *f = ctx;
+    for (size_t i = 0; i < n; i++)
+        f->reach[e[i].label] = 1;
+    return WX_OK;
+}
+
+/* The full graph; false when it does not fit the budget. */
+static bool explore_full(const struct image *img, struct full *f)
+{
+    memset(f, 0, sizeof *f);
+    f->reach = calloc(img->n_labels + 1, 1);
+    struct edge_sink sink = { mark_labels, f };
+    struct explore_options o = { .memory_bytes = FULL_MEMORY, .sink = &sink };
+    struct explore_result res;
+    struct wx_error err;
+    int rc = explore_seq(img, &o, &res, &err);
+    f->states = res.states, f->transitions = res.transitions, f->deadlocks = res.deadlocks;
+    bool ok = rc == WX_OK && res.complete;
+    explore_result_free(&res);
+    return ok;
+}
+
+/* Whether (label, to) is a transition of from in the full semantics. */
+static bool is_step(struct succ_gen *g, const uint32_t *from, uint32_t label, const uint32_t *to)
+{
+    struct wx_error err;
+    if (succ_expand(g, from, &err))
+        return false;
+    for (size_t i = 0; i < g->n; i++)
+        if (succ_label(g, i) == label && !memcmp(succ_vector(g, i), to, g->words * 4))
+            return true;
+    return false;
+}
+
+/* Replays res's trace; NULL when it is a real path of the full system to
+ * the violation, else what is wrong. */
+static const char *replay(const struct image *img, const struct explore_result *res, const uint8_t *flags)
+{
+    const struct trace *tr = &res->trace;
+    if (!tr->vectors || !tr->labels)
+        return "no trace";
+    struct succ_gen g;
+    struct wx_error err;
+    if (succ_init(&g, img, &err))
+        return "succ_init failed";
+    const char *why = NULL;
+    for (uint32_t w = 0; w < img->words && !why; w++)
+        if (tr->vectors[w])
+            why = "the trace does not start in the initial state";
+    for (uint32_t i = 0; i < tr->len && !why; i++)
+        if (!is_step(&g, tr->vectors + (size_t)i * img->words, tr->labels[i],
+                     tr->vectors + (size_t)(i + 1) * img->words))
+            why = "a step is no transition of the full system";
+    if (!why && res->violation == VIOLATION_DEADLOCK) {
+        if (succ_expand(&g, tr->vectors + (size_t)tr->len * img->words, &err) || g.n != 0)
+            why = "the trace does not end in a deadlock";
+    } else if (!why && (tr->len == 0 || !flags[tr->labels[tr->len - 1]])) {
+        why = "the trace does not end with a flagged label";
+    }
+    succ_free(&g);
+    return why;
+}
+
+/* One reduced exploration. */
+static int explore_por(const struct image *img, bool cpu, unsigned threads, bool deadlock, const uint8_t *flags,
+                       struct explore_result *res, struct wx_error *err)
+{
+    struct explore_options o = { .memory_bytes = MEMORY, .por = true, .threads = threads,
+                                 .stop_on_deadlock = deadlock, .action_match = flags,
+                                 .trace = deadlock || flags };
+    return cpu ? explore_cpu(img, &o, res, err) : explore_seq(img, &o, res, err);
+}
+
+struct tally {
+    unsigned nets, skipped, smaller, deadlocking, actions, traces;
+    uint64_t full_states, por_states;
+};
+
+/* Plain --por: seq = cpu, never larger, deadlock iff the full graph has one. */
+static void check_plain(const struct image *img, const struct full *f, const char *what, struct tally *t)
+{
+    struct explore_result r[2];
+    struct wx_error err;
+    for (int k = 0; k < 2; k++) {
+        int rc = explore_por(img, k, 3, false, NULL, &r[k], &err);
+        const char *be = k ? "cpu/3" : "seq";
+        QCHECK(rc == WX_OK && r[k].complete, "%s %s --por: complete (rc %d: %s)", what, be, rc, err.msg);
+        QCHECK(r[k].states <= f->states && r[k].transitions <= f->transitions,
+               "%s %s --por: %llu states, %llu transitions; the full graph has %llu, %llu", what, be,
+               (unsigned long long)r[k].states, (unsigned long long)r[k].transitions,
+               (unsigned long long)f->states, (unsigned long long)f->transitions);
+        QCHECK((r[k].deadlocks > 0) == (f->deadlocks > 0), "%s %s --por: %llu deadlocks, full graph %llu", what,
+               be, (unsigned long long)r[k].deadlocks, (unsigned long long)f->deadlocks);
+    }
+    QCHECK(r[0].states == r[1].states && r[0].transitions == r[1].transitions
+               && r[0].deadlocks == r[1].deadlocks && r[0].depth == r[1].depth,
+           "%s --por: seq %llu/%llu/%llu depth %u, cpu %llu/%llu/%llu depth %u", what,
+           (unsigned long long)r[0].states, (unsigned long long)r[0].transitions,
+           (unsigned long long)r[0].deadlocks, r[0].depth, (unsigned long long)r[1].states,
+           (unsigned long long)r[1].transitions, (unsigned long long)r[1].deadlocks, r[1].depth);
+    t->full_states += f->states, t->por_states += r[0].states;
+    t->smaller += r[0].states < f->states;
+    explore_result_free(&r[0]);
+    explore_result_free(&r[1]);
+}
+
+/* A property run: violation iff expected, its trace replayed. */
+static void check_verdict(const struct image *img, bool cpu, bool deadlock, const uint8_t *flags, bool expected,
+                          const char *what, struct tally *t)
+{
+    struct explore_result res;
+    struct wx_error err;
+    int rc = explore_por(img, cpu, 2, deadlock, flags, &res, &err);
+    enum explore_violation want = deadlock ? VIOLATION_DEADLOCK : VIOLATION_ACTION;
+    if (QCHECK(rc == WX_OK && (res.violation == want) == expected,
+               "%s %s: violation %d, expected %s (rc %d)", what, cpu ? "cpu/2" : "seq", (int)res.violation,
+               expected ? "one" : "none", rc)
+        && expected) {
+        const char *why = replay(img, &res, flags);
+        QCHECK(!why, "%s %s: trace of %u steps: %s", what, cpu ? "cpu/2" : "seq", res.trace.len, why);
+        t->traces++;
+    }
+    explore_result_free(&res);
+}
+
+/* por_reduce with its per-segment sets (class sets, blocked rules) and
+ * without them (binary searches), on every reachable state: the same
+ * reduced set, record for record. */
+static void check_paths(const struct image *img, const char *what)
+{
+    struct explore_options o = { .memory_bytes = FULL_MEMORY, .keep_vectors = true };
+    struct explore_result res;
+    struct wx_error err;
+    struct succ_gen g[2];
+    struct por p[2];
+    if (explore_seq(img, &o, &res, &err) || !res.complete) {
+        explore_result_free(&res);
+        return;
+    }
+    for (int k = 0; k < 2; k++)
+        if (succ_init(&g[k], img, &err) || por_init(&p[k], img, NULL, &err))
+            abort();
+    free(p[1].offer_bits), free(p[1].blk), free(p[1].en);
+    p[1].offer_bits = NULL, p[1].blk = p[1].en = NULL;
+    bool same = true;
+    uint64_t s = 0;
+    for (; s < res.states && same; s++) {
+        const uint32_t *v = res.vectors + s * img->words;
+        size_t r[2];
+        for (int k = 0; k < 2; k++)
+            if (succ_expand(&g[k], v, &err) || por_reduce(&p[k], &g[k], v, &r[k], &err))
+                abort();
+        same = r[0] == r[1] && g[0].n == g[1].n && !memcmp(g[0].rec, g[1].rec, g[0].n * g[0].stride * 4);
+    }
+    QCHECK(same, "%s: por_reduce with and without its sets differ in state %llu", what, (unsigned long long)s - 1);
+    for (int k = 0; k < 2; k++)
+        succ_free(&g[k]), por_free(&p[k]);
+    explore_result_free(&res);
+}
+
+static void check_image(const struct image *img, const char *what, struct tally *t)
+{
+    struct full f;
+    if (!explore_full(img, &f)) {
+        t->skipped++;
+        free(f.reach);
+        return;
+    }
+    t->nets++;
+    check_plain(img, &f, what, t);
+    check_paths(img, what);
+    char name[300];
+    for (int cpu = 0; cpu < 2; cpu++) {
+        snprintf(name, sizeof name, "%s --deadlock", what);
+        check_verdict(img, cpu, true, NULL, f.deadlocks > 0, name, t);
+    }
+    t->deadlocking += f.deadlocks > 0;
+    uint8_t *flags = calloc(img->n_labels + 1, 1);
+    for (uint32_t l = 0; l < img->n_labels; l++) {
+        flags[l] = 1;
+        snprintf(name, sizeof name, "%s --action label %u", what, l);
+        check_verdict(img, false, false, flags, f.reach[l], name, t);
+        if (l % 2)
+            check_verdict(img, true, false, flags, f.reach[l], name, t);
+        t->actions += f.reach[l];
+        flags[l] = 0;
+    }
+    free(flags);
+    free(f.reach);
+}
+
+static void summary(const char *kind, const struct tally *t, unsigned want)
+{
+    check(t->nets >= want * 9 / 10,
+          "%s: %u networks (%u too large skipped), %u reduced; %llu states in all, %llu with --por; "
+          "%u with a deadlock, %u reachable labels, %u traces replayed",
+          kind, t->nets, t->skipped, t->smaller, (unsigned long long)t->full_states,
+          (unsigned long long)t->por_states, t->deadlocking, t->actions, t->traces);
+}
+
+/* ---- random EXP networks ---- */
+
+static void randnet_seed(uint64_t seed, bool keep, struct tally *t)
+{
+    struct randnet rn;
+    struct wx_error err;
+    struct randnet_params rp = { 0 };
+    rp.avoid_ambiguous = true;
+    if (randnet_generate(seed, &rp, &rn, &err) != WX_OK) {
+        check(0, "randnet seed %llu: generator: %s", (unsigned long long)seed, err.msg);
+        return;
+    }
+    struct net_options no = { 0 };
+    no.hidden = rn.hidden;
+    no.rate = rn.rate;
+    struct network net;
+    struct image img;
+    int before = check_failures;
+    if (network_from_exp(rn.exp_path, &no, &net, &err) == WX_OK) {
+        if (image_compile(&net, &img, &err) == WX_OK) {
+            char what[64];
+            snprintf(what, sizeof what, "randnet seed %llu", (unsigned long long)seed);
+            check_image(&img, what, t);
+            image_free(&img);
+        } else {
+            t->skipped++;
+        }
+        network_free(&net);
+    } else {
+        t->skipped++;
+    }
+    if (check_failures != before || keep)
+        printf("%sfiles in %s\n", rn.exp_text, rn.dir);
+    randnet_free(&rn, check_failures == before && !keep);
+}
+
+/* ---- random images ---- */
+
+static void random_images(unsigned want, struct tally *t)
+{
+    uint64_t rng = 0x9e3779b9ull;
+    struct tb *b = malloc(sizeof *b);
+    for (unsigned i = 0; i < want; i++) {
+        uint64_t seed = rng;
+        tb_random(b, &rng);
+        struct image img;
+        tb_build(b, &img, &rng);
+        char what[64];
+        snprintf(what, sizeof what, "random image %u (rng %llu)", i, (unsigned long long)seed);
+        check_image(&img, what, t);
+        image_free(&img);
+    }
+    free(b);
+}
+
+/* ---- n independent chains ---- */
+
+static void chains(uint32_t n, uint32_t k)
+{
+    struct tb *b = calloc(1, sizeof *b);
+    uint64_t rng = 1;
+    b->n = n, b->n_labels = n;
+    for (uint32_t c = 0; c < n; c++) {
+        b->states[c] = k, b->width[c] = bits_for(k - 1);
+        for (uint32_t s = 0; s + 1 < k; s++)
+            tb_add(b, c, s, 0, c, s + 1);
+    }
+    struct image img;
+    tb_build(b, &img, &rng);
+    uint64_t full = 1;
+    for (uint32_t c = 0; c < n; c++)
+        full *= k;
+    for (int cpu = 0; cpu < 2; cpu++) {
+        struct explore_result res;
+        struct wx_error err;
+        int rc = explore_por(&img, cpu, 3, false, NULL, &res, &err);
+        const char *be = cpu ? "cpu/3" : "seq";
+        check(rc == WX_OK && res.complete, "%u chains of %u: %s --por complete", n, k, be);
+        CHECK_EQ_U64(res.states, (uint64_t)n * (k - 1) + 1, "%u chains of %u (%llu states in full): %s --por states",
+                     n, k, (unsigned long long)full, be);
+        CHECK_EQ_U64(res.transitions, (uint64_t)n * (k - 1), "%u chains of %u: %s --por transitions", n, k, be);
+        CHECK_EQ_U64(res.deadlocks, 1, "%u chains of %u: %s --por deadlocks", n, k, be);
+        explore_result_free(&res);
+    }
+    /* The last chain's last step visible: found, trace replayed. */
+    uint8_t *flags = calloc(n, 1);
+    flags[n - 1] = 1;
+    struct tally t = { 0 };
+    char what[64];
+    snprintf(what, sizeof what, "%u chains of %u, last label visible", n, k);
+    check_verdict(&img, false, false, flags, true, what, &t);
+    check_verdict(&img, true, false, flags, true, what, &t);
+    check(t.traces == 2, "%s: found and replayed", what);
+    free(flags);
+    image_free(&img);
+    free(b);
+}
+
+int main(void)
+{
+    const char *one = getenv("WARPEX_POR_SEED");
+    if (one) {
+        struct tally t = { 0 };
+        randnet_seed(strtoull(one, NULL, 10), true, &t);
+        check(1, "randnet seed %s: %u checks passed quietly", one, quiet_passes);
+        return check_exit();
+    }
+    const char *ns = getenv("WARPEX_POR_SEEDS");
+    unsigned want = ns ? (unsigned)strtoul(ns, NULL, 10) : 300;
+    chains(16, 5);
+    chains(3, 4);
+    struct tally tr = { 0 }, ti = { 0 };
+    for (uint64_t seed = 1; seed <= want; seed++)
+        randnet_seed(seed, false, &tr);
+    summary("random EXP networks", &tr, want);
+    random_images(want, &ti);
+    summary("random images", &ti, want);
+    check(1, "%u further checks passed quietly", quiet_passes);
+    return check_exit();
+}
