@@ -308,26 +308,13 @@ struct scc_trim_body {
     }
 };
 
-/* all_live: every vertex is live and in one region, so the counts are
- * degrees less self-loops (no neighbour reads).  *removed += claims.
- * cnt: the queue's three counters, all 0 on entry.  DETECT: small-SCC
- * detection between peeling stretches (see scc_trim_body); dstat[0..2]
- * += passes, SCCs found, their vertices; dstat[3..4] += closures tried,
- * SCCs they found; dstat[5..6] += device time of the P and D phases, ns;
- * body.ccnt[0..1] and dstat[3..4] 0 on entry, body.cstamp all 0. */
 extern __shared__ uint32_t scc_dsm[]; /* the detection's sets (TRIM_DETECT_SMEM bytes) */
 
-template <bool BUDGET, bool DETECT>
-__global__ void __launch_bounds__(DETECT ? TRIM_DETECT_BLOCK : SCC_COOP_BLOCK, 1)
-scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
-              struct scc_trim_body body, unsigned long long *removed, unsigned long long *lv,
-              unsigned long long budget_ns, unsigned long long *abort_f, unsigned long long *dstat)
+/* Pass 1 of a peeling: the counts (no claims yet, so that every count
+ * matches the decrements its neighbours' later claims make). */
+__device__ __forceinline__ static void peel_count(uint32_t n, int all_live, struct scc_trim_body &body)
 {
-    cg::grid_group grid = cg::this_grid();
     const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-    body.mine = 0;
-    /* pass 1: counts (no claims yet, so that every count matches the
-     * decrements its neighbours' later claims make) */
     for (uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; v < n; v += stride) {
         if (body.rep[v] != SCC_UNSET)
             continue;
@@ -352,228 +339,292 @@ scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
         body.cin[v] = ci;
         body.cout[v] = co;
     }
-    grid.sync();
-    /* pass 2: the first claims, queued for level0 (the first detection
-     * candidates are the vertices the first stretch touches: a scan for
-     * small counts here found nothing more on the grid-DAG model) */
-    {
-        uint32_t *q = (level0 & 1) ? body.q1 : body.q0;
-        unsigned long long *c = body.cnt + level0 % 3;
-        for (uint64_t i0 = (uint64_t)blockIdx.x * blockDim.x; i0 < n; i0 += stride) {
-            const uint64_t v = i0 + threadIdx.x;
-            uint32_t buf[1];
-            uint32_t nb = 0;
-            if (v < n && body.rep[v] == SCC_UNSET && (body.cin[v] == 0 || body.cout[v] == 0)) {
-                body.rep[v] = (uint32_t)v;
-                buf[nb++] = (uint32_t)v;
-                body.mine++;
-            }
-            scc_flush2(true, nb, buf, q, c, q, c);
+}
+
+/* Pass 2: the first claims, queued for level0 (the first detection
+ * candidates are the vertices the first stretch touches: a scan for small
+ * counts here found nothing more on the grid-DAG model). */
+__device__ __forceinline__ static void peel_first_claims(uint32_t n, uint32_t level0,
+                                                         struct scc_trim_body &body)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    uint32_t *q = (level0 & 1) ? body.q1 : body.q0;
+    unsigned long long *c = body.cnt + level0 % 3;
+    for (uint64_t i0 = (uint64_t)blockIdx.x * blockDim.x; i0 < n; i0 += stride) {
+        const uint64_t v = i0 + threadIdx.x;
+        uint32_t buf[1];
+        uint32_t nb = 0;
+        if (v < n && body.rep[v] == SCC_UNSET && (body.cin[v] == 0 || body.cout[v] == 0)) {
+            body.rep[v] = (uint32_t)v;
+            buf[nb++] = (uint32_t)v;
+            body.mine++;
+        }
+        scc_flush2(true, nb, buf, q, c, q, c);
+    }
+}
+
+/* The per-thread state of the detecting peel (peel_detect_levels). */
+struct peel_thread {
+    uint32_t *clo, *scc; /* this thread's closure sets (scc_trim_body::small_scc) */
+    uint32_t s;          /* this thread's SCC from the last D, in scc[] */
+};
+
+/* P, first part: this thread's SCC from the last D, when it has one, is
+ * claimed (duplicates of one SCC computed the same S: one CAS on rep[min S]
+ * elects), rep = min S written for all of S; dstat[1..2] counted.  t.s
+ * stays the SCC's size when this thread claimed it, else becomes 0. */
+__device__ __forceinline__ static void peel_claim_scc(struct scc_trim_body &body, peel_thread &t,
+                                                      unsigned long long *dstat)
+{
+    if (t.s) {
+        uint32_t r = t.scc[0];
+        for (uint32_t j = 1; j < t.s; j++)
+            r = min(r, t.scc[j * blockDim.x]);
+        if (atomicCAS(&body.rep[r], SCC_UNSET, r) == SCC_UNSET) {
+            for (uint32_t j = 0; j < t.s; j++)
+                body.rep[t.scc[j * blockDim.x]] = r;
+            body.mine += t.s;
+        } else {
+            t.s = 0;
         }
     }
-    grid.sync();
-    uint32_t level = level0;
-    if (!DETECT) {
+    /* the counts, one atomic per warp: tens of thousands of same-address
+     * atomics per level would queue at one L2 slice */
+    const unsigned long long sccs = warp_sum64(t.s ? 1ull : 0ull), members = warp_sum64(t.s);
+    if ((threadIdx.x & 31) == 0 && sccs) {
+        atomicAdd(dstat + 1, sccs);
+        atomicAdd(dstat + 2, members);
+    }
+}
+
+/* P, second part: the claimed SCCs are released as Kahn claims are (rep is
+ * written for all of S first: see the exactness note above), their members
+ * spread over the warp's lanes: one thread releasing an SCC of 24 alone
+ * held up the whole level.  The member list lives in the warp's closure
+ * sets (dead after D): position p at clo of lane p % 32, entry p / 32.
+ * One loop serves both the SCC members (32 per warp and round) and the
+ * level's ca queue items (grid-strided from i0s, the first one vq0 read by
+ * the caller; chains followed as in scc_trim_body::level), so that a
+ * thread's two releases share one pair of warp flushes. */
+__device__ __forceinline__ static void peel_release(struct scc_trim_body &body, peel_thread &t,
+                                                    uint32_t level, uint64_t ca, uint64_t i0s,
+                                                    uint32_t vq0, uint32_t chain_hops)
+{
+    const uint32_t *cur = (level & 1) ? body.q1 : body.q0;
+    const unsigned lane = threadIdx.x & 31;
+    uint32_t incl = t.s;
+    for (int d = 1; d < 32; d <<= 1) {
+        const uint32_t x = __shfl_up_sync(FULL_MASK, incl, d);
+        if ((int)lane >= d)
+            incl += x;
+    }
+    const uint32_t total = __shfl_sync(FULL_MASK, incl, 31);
+    uint32_t *wl = scc_dsm + (threadIdx.x & ~31u); /* the warp's list */
+    for (uint32_t j = 0, p = incl - t.s; j < t.s; j++, p++)
+        wl[(p & 31) + (p >> 5) * blockDim.x] = t.scc[j * blockDim.x];
+    __syncwarp();
+    uint32_t *q = (level & 1) ? body.q0 : body.q1;
+    unsigned long long *qc = body.cnt + (level + 1) % 3;
+    uint32_t *cl = (level & 1) ? body.cand1 : body.cand0;
+    unsigned long long *cc = body.ccnt + (level & 1);
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    const uint32_t hops = ca <= CHAIN_FRONTIER ? chain_hops : body.wide_hops;
+    for (uint64_t p0 = 0, i0 = i0s; p0 < total || i0 < ca; p0 += 32, i0 += stride) {
+        /* warp-uniform: total is the warp's, i0 the block's */
+        const uint64_t p = p0 + lane, i = i0 + threadIdx.x;
+        uint32_t buf[PUSH_CAP], cbuf[CAND_CAP], nb = 0, cn = 0, last = 0;
+        if (p < total)
+            body.release(wl[(p & 31) + (p >> 5) * blockDim.x], buf, nb, last, q, qc, cbuf, cn);
+        if (i < ca) {
+            uint32_t v = i0 == i0s ? vq0 : __ldcg(cur + i);
+            for (uint32_t hop = 0;; hop++) {
+                /* follow v's one new claim at once when it is the only
+                 * vertex buffered */
+                const uint32_t found = body.release(v, buf, nb, last, q, qc, cbuf, cn);
+                if (found != 1 || nb != 1 || hop >= hops)
+                    break;
+                nb = 0;
+                v = last;
+            }
+        }
+        scc_flush2(true, nb, buf, q, qc, q, qc);
+        scc_flush2(true, cn, cbuf, cl, cc, cl, cc);
+    }
+    __syncwarp(); /* the list is read before D overwrites the sets */
+    t.s = 0;
+}
+
+/* D: the closures of the cp candidates P made at this level (rep is
+ * frozen), at most lim of them (grid-strided beyond: the rest wait a
+ * level, or are dropped after the sample); dstat[3..4] counted, then a
+ * grid barrier.  Returns the SCCs this D found; *detecting becomes false
+ * when too few closures pay. */
+__device__ __forceinline__ static uint64_t peel_detect(struct scc_trim_body &body, peel_thread &t,
+                                                       uint32_t level, uint64_t cp, uint64_t lim,
+                                                       unsigned long long *dstat,
+                                                       unsigned long long &finds_before,
+                                                       bool &detecting)
+{
+    const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    unsigned long long tried = 0;
+    const uint32_t *cl = (level & 1) ? body.cand1 : body.cand0;
+    if (tid < cp && tid < lim) {
+        const uint32_t v = __ldcg(cl + tid);
+        /* three independent loads, one round trip */
+        const uint32_t rv = __ldcg(&body.rep[v]), ci = __ldcg(&body.cin[v]),
+                       co = __ldcg(&body.cout[v]);
+        if (rv == SCC_UNSET) {
+            if (ci <= TRIM_DETECT_COUNT)
+                t.s = body.small_scc(v, 0, t.clo, t.scc);
+            if (!t.s && co <= TRIM_DETECT_COUNT)
+                t.s = body.small_scc(v, 1, t.clo, t.scc);
+            tried = 1;
+        }
+    }
+    { /* one atomic per warp (see peel_claim_scc) */
+        const unsigned long long tries = warp_sum64(tried), finds = warp_sum64(t.s ? 1ull : 0ull);
+        if ((threadIdx.x & 31) == 0 && tries) {
+            atomicAdd(dstat + 3, tries);
+            atomicAdd(dstat + 4, finds);
+        }
+    }
+    /* more candidates than threads: the rest wait a level (stamped for it,
+     * so that a list never holds a vertex twice: at most n entries); beyond
+     * a sample they are dropped (a candidate only ever speeds the peeling
+     * up) */
+    for (uint64_t i = lim + tid; lim == stride && i < cp; i += stride) {
+        const uint32_t v = __ldcg(cl + i);
+        uint32_t *nl = (level & 1) ? body.cand0 : body.cand1;
+        if (atomicExch(&body.cstamp[v], level + 1) != level + 1)
+            nl[atomicAdd(body.ccnt + ((level + 1) & 1), 1ull)] = v;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        dstat[0]++;
+    cg::this_grid().sync();
+    const unsigned long long tries = scc_ldcg64(dstat + 3), finds = scc_ldcg64(dstat + 4);
+    const uint64_t found = finds - finds_before;
+    finds_before = finds;
+    /* too few closures pay: detection off for good (one more P claims the
+     * SCCs found) */
+    if (tries >= TRIM_DETECT_MIN_TRIES && finds * TRIM_DETECT_YIELD < tries)
+        detecting = false;
+    return found;
+}
+
+/* The peeling with detection from level on.  Per level: P (peel: claim the
+ * SCCs the last D found, release them and the level's queue), barrier, D
+ * (the closures of the candidates P made; rep is frozen), barrier.  Every
+ * exit and stop test reads values finished before the barrier just passed
+ * and not written again before the next one, so all threads decide alike.
+ * Returns the number of the first level not run. */
+template <bool BUDGET>
+__device__ __forceinline__ static uint32_t
+peel_detect_levels(struct scc_trim_body &body, uint32_t level, uint32_t chain_hops,
+                   unsigned long long *lv, unsigned long long budget_ns,
+                   unsigned long long *abort_f, unsigned long long *dstat)
+{
+    cg::grid_group grid = cg::this_grid();
+    const bool timer = BUDGET && blockIdx.x == 0 && threadIdx.x == 0;
+    const unsigned long long t_end = timer ? scc_now_ns() + budget_ns : 0;
+    peel_thread t;
+    t.clo = scc_dsm + threadIdx.x;
+    t.scc = t.clo + TRIM_DETECT_MAX * blockDim.x;
+    t.s = 0;
+    unsigned long long finds_before = 0;
+    /* where a level's time goes (thread 0 of block 0, device clock,
+     * barriers included): P and D phases, ns; the loop's last P counts as
+     * P */
+    const bool clocked = blockIdx.x == 0 && threadIdx.x == 0;
+    unsigned long long t_p = 0, t_d = 0, t_mark = clocked ? scc_now_ns() : 0;
+    bool detecting = true;
+    for (;;) {
+        /* ---- P ---- */
+        body.pass = level; /* candidates of this level: list level & 1, stamp level */
+        if (!detecting)
+            body.detect = 0;
+        const uint64_t ca = scc_ldcg64(body.cnt + level % 3);
+        /* this thread's first queue item, read now so that the round trip
+         * overlaps the election below */
+        const uint64_t i0s = (uint64_t)blockIdx.x * blockDim.x;
+        const uint32_t *cur = (level & 1) ? body.q1 : body.q0;
+        const uint32_t vq0 = i0s + threadIdx.x < ca ? __ldcg(cur + i0s + threadIdx.x) : 0;
+        if (blockIdx.x == 0 && threadIdx.x == 0) {
+            body.cnt[(level + 2) % 3] = 0;
+            body.ccnt[(level + 1) & 1] = 0; /* read in the last D, refilled from the next */
+        }
+        peel_claim_scc(body, t, dstat);
+        peel_release(body, t, level, ca, i0s, vq0, chain_hops);
+        if (timer && scc_now_ns() > t_end)
+            *abort_f = 1;
+        grid.sync();
+        if (clocked) {
+            const unsigned long long now = scc_now_ns();
+            t_p += now - t_mark;
+            t_mark = now;
+        }
+        if ((BUDGET && scc_ldcg64(abort_f)) || !detecting) {
+            level++;
+            break;
+        }
+        /* ---- D ---- */
+        const uint64_t cp = scc_ldcg64(body.ccnt + (level & 1));
+        const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+        /* the first closures are a sample: on graphs where they do not pay
+         * (a random graph: ~10^5 candidates, ~0 SCCs) the first D stops
+         * detection after TRIM_DETECT_MIN_TRIES tries */
+        const uint64_t lim = scc_ldcg64(dstat + 3) < TRIM_DETECT_MIN_TRIES
+                                 ? min(stride, (uint64_t)TRIM_DETECT_MIN_TRIES) : stride;
+        const uint64_t found =
+            cp ? peel_detect(body, t, level, cp, lim, dstat, finds_before, detecting) : 0;
+        const uint64_t next = scc_ldcg64(body.cnt + (level + 1) % 3);
+        level++;
+        if (clocked) {
+            const unsigned long long now = scc_now_ns();
+            t_d += now - t_mark;
+            t_mark = now;
+        }
+        if (next == 0 && found == 0 && (cp <= lim || lim < stride))
+            break;
+    }
+    if (clocked) {
+        dstat[5] += t_p;
+        dstat[6] += t_d;
+    }
+    if (!detecting && !(BUDGET && scc_ldcg64(abort_f))) {
+        /* finish the peeling without detection */
+        body.detect = 0;
         level = scc_run_levels<BUDGET>(body, level, body.cnt, NULL, 0, 0, chain_hops, lv, budget_ns,
                                        abort_f);
-    } else {
-        /* Per level: P (peel: claim the SCCs the last D found, release
-         * them and the level's queue), barrier, D (the closures of the
-         * candidates P made; rep is frozen), barrier.  Every exit and stop
-         * test reads values finished before the barrier just passed and not
-         * written again before the next one, so all threads decide alike. */
-        const uint64_t tid = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-        const bool timer = BUDGET && blockIdx.x == 0 && threadIdx.x == 0;
-        const unsigned long long t_end = timer ? scc_now_ns() + budget_ns : 0;
-        uint32_t *clo = scc_dsm + threadIdx.x, *scc = clo + TRIM_DETECT_MAX * blockDim.x;
-        uint32_t s = 0; /* this thread's SCC from the last D, in scc[] */
-        unsigned long long finds_before = 0;
-        /* where a level's time goes (thread 0 of block 0, device clock,
-         * barriers included): P and D phases, ns; the loop's last P counts
-         * as P */
-        const bool clocked = blockIdx.x == 0 && threadIdx.x == 0;
-        unsigned long long t_p = 0, t_d = 0, t_mark = clocked ? scc_now_ns() : 0;
-        bool detecting = true;
-        for (;;) {
-            /* ---- P ---- */
-            body.pass = level; /* candidates of this level: list level & 1, stamp level */
-            if (!detecting)
-                body.detect = 0;
-            const uint64_t ca = scc_ldcg64(body.cnt + level % 3);
-            /* this thread's first queue item, read now so that the round
-             * trip overlaps the election below */
-            const uint64_t i0s = (uint64_t)blockIdx.x * blockDim.x;
-            const uint32_t *cur = (level & 1) ? body.q1 : body.q0;
-            const uint32_t vq0 = i0s + threadIdx.x < ca ? __ldcg(cur + i0s + threadIdx.x) : 0;
-            if (blockIdx.x == 0 && threadIdx.x == 0) {
-                body.cnt[(level + 2) % 3] = 0;
-                body.ccnt[(level + 1) & 1] = 0; /* read in the last D, refilled from the next */
-            }
-            if (s) {
-                /* duplicates of one SCC computed the same S: one CAS elects */
-                uint32_t r = scc[0];
-                for (uint32_t j = 1; j < s; j++)
-                    r = min(r, scc[j * blockDim.x]);
-                if (atomicCAS(&body.rep[r], SCC_UNSET, r) == SCC_UNSET) {
-                    for (uint32_t j = 0; j < s; j++)
-                        body.rep[scc[j * blockDim.x]] = r;
-                    body.mine += s;
-                } else {
-                    s = 0;
-                }
-            }
-            {
-                /* the counts, one atomic per warp: tens of thousands of
-                 * same-address atomics per level would queue at one L2
-                 * slice */
-                const unsigned long long sccs = warp_sum64(s ? 1ull : 0ull),
-                                         members = warp_sum64(s);
-                if ((threadIdx.x & 31) == 0 && sccs) {
-                    atomicAdd(dstat + 1, sccs);
-                    atomicAdd(dstat + 2, members);
-                }
-            }
-            {
-                /* the claimed SCCs are released as Kahn claims are (rep is
-                 * written for all of S first: see the exactness note
-                 * above), their members spread over the warp's lanes: one
-                 * thread releasing an SCC of 24 alone held up the whole
-                 * level.  The member list lives in the warp's closure sets
-                 * (dead after D): position p at clo of lane p % 32, entry
-                 * p / 32. */
-                const unsigned lane = threadIdx.x & 31;
-                uint32_t incl = s;
-                for (int d = 1; d < 32; d <<= 1) {
-                    const uint32_t t = __shfl_up_sync(FULL_MASK, incl, d);
-                    if ((int)lane >= d)
-                        incl += t;
-                }
-                const uint32_t total = __shfl_sync(FULL_MASK, incl, 31);
-                uint32_t *wl = scc_dsm + (threadIdx.x & ~31u); /* the warp's list */
-                for (uint32_t j = 0, p = incl - s; j < s; j++, p++)
-                    wl[(p & 31) + (p >> 5) * blockDim.x] = scc[j * blockDim.x];
-                __syncwarp();
-                uint32_t *q = (level & 1) ? body.q0 : body.q1;
-                unsigned long long *qc = body.cnt + (level + 1) % 3;
-                uint32_t *cl = (level & 1) ? body.cand1 : body.cand0;
-                unsigned long long *cc = body.ccnt + (level & 1);
-                /* one loop over both: the SCC members (32 per warp and
-                 * round) and the level's queue (grid-strided, chains
-                 * followed on narrow levels as in body.level), so that a
-                 * thread's two releases share one pair of warp flushes */
-                const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-                const uint32_t hops = ca <= CHAIN_FRONTIER ? chain_hops : body.wide_hops;
-                for (uint64_t p0 = 0, i0 = i0s; p0 < total || i0 < ca; p0 += 32, i0 += stride) {
-                    /* warp-uniform: total is the warp's, i0 the block's */
-                    const uint64_t p = p0 + lane, i = i0 + threadIdx.x;
-                    uint32_t buf[PUSH_CAP], cbuf[CAND_CAP], nb = 0, cn = 0, last = 0;
-                    if (p < total)
-                        body.release(wl[(p & 31) + (p >> 5) * blockDim.x], buf, nb, last, q, qc,
-                                     cbuf, cn);
-                    if (i < ca) {
-                        uint32_t v = i0 == i0s ? vq0 : __ldcg(cur + i);
-                        for (uint32_t hop = 0;; hop++) {
-                            /* follow v's one new claim at once when it is
-                             * the only vertex buffered */
-                            const uint32_t found = body.release(v, buf, nb, last, q, qc, cbuf, cn);
-                            if (found != 1 || nb != 1 || hop >= hops)
-                                break;
-                            nb = 0;
-                            v = last;
-                        }
-                    }
-                    scc_flush2(true, nb, buf, q, qc, q, qc);
-                    scc_flush2(true, cn, cbuf, cl, cc, cl, cc);
-                }
-                __syncwarp(); /* the list is read before D overwrites the sets */
-                s = 0;
-            }
-            if (timer && scc_now_ns() > t_end)
-                *abort_f = 1;
-            grid.sync();
-            if (clocked) {
-                const unsigned long long t = scc_now_ns();
-                t_p += t - t_mark;
-                t_mark = t;
-            }
-            if ((BUDGET && scc_ldcg64(abort_f)) || !detecting) {
-                level++;
-                break;
-            }
-            /* ---- D ---- */
-            const uint64_t cp = scc_ldcg64(body.ccnt + (level & 1));
-            const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
-            /* the first closures are a sample: on graphs where they do
-             * not pay (a random graph: ~10^5 candidates, ~0 SCCs) the
-             * first D stops detection after TRIM_DETECT_MIN_TRIES tries */
-            const uint64_t lim = scc_ldcg64(dstat + 3) < TRIM_DETECT_MIN_TRIES
-                                     ? min(stride, (uint64_t)TRIM_DETECT_MIN_TRIES) : stride;
-            uint64_t found = 0;
-            if (cp) {
-                unsigned long long tried = 0;
-                const uint32_t *cl = (level & 1) ? body.cand1 : body.cand0;
-                if (tid < cp && tid < lim) {
-                    const uint32_t v = __ldcg(cl + tid);
-                    /* three independent loads, one round trip */
-                    const uint32_t rv = __ldcg(&body.rep[v]), ci = __ldcg(&body.cin[v]),
-                                   co = __ldcg(&body.cout[v]);
-                    if (rv == SCC_UNSET) {
-                        if (ci <= TRIM_DETECT_COUNT)
-                            s = body.small_scc(v, 0, clo, scc);
-                        if (!s && co <= TRIM_DETECT_COUNT)
-                            s = body.small_scc(v, 1, clo, scc);
-                        tried = 1;
-                    }
-                }
-                { /* one atomic per warp (see P) */
-                    const unsigned long long tries = warp_sum64(tried), finds = warp_sum64(s ? 1ull : 0ull);
-                    if ((threadIdx.x & 31) == 0 && tries) {
-                        atomicAdd(dstat + 3, tries);
-                        atomicAdd(dstat + 4, finds);
-                    }
-                }
-                /* more candidates than threads: the rest wait a level
-                 * (stamped for it, so that a list never holds a vertex
-                 * twice: at most n entries); beyond a sample they are
-                 * dropped (a candidate only ever speeds the peeling up) */
-                for (uint64_t i = lim + tid; lim == stride && i < cp; i += stride) {
-                    const uint32_t v = __ldcg(cl + i);
-                    uint32_t *nl = (level & 1) ? body.cand0 : body.cand1;
-                    if (atomicExch(&body.cstamp[v], level + 1) != level + 1)
-                        nl[atomicAdd(body.ccnt + ((level + 1) & 1), 1ull)] = v;
-                }
-                if (blockIdx.x == 0 && threadIdx.x == 0)
-                    dstat[0]++;
-                grid.sync();
-                const unsigned long long tries = scc_ldcg64(dstat + 3), finds = scc_ldcg64(dstat + 4);
-                found = finds - finds_before;
-                finds_before = finds;
-                /* too few closures pay: detection off for good (one more
-                 * P claims the SCCs found) */
-                if (tries >= TRIM_DETECT_MIN_TRIES && finds * TRIM_DETECT_YIELD < tries)
-                    detecting = false;
-            }
-            const uint64_t next = scc_ldcg64(body.cnt + (level + 1) % 3);
-            level++;
-            if (clocked) {
-                const unsigned long long t = scc_now_ns();
-                t_d += t - t_mark;
-                t_mark = t;
-            }
-            if (next == 0 && found == 0 && (cp <= lim || lim < stride))
-                break;
-        }
-        if (clocked) {
-            dstat[5] += t_p;
-            dstat[6] += t_d;
-        }
-        if (!detecting && !(BUDGET && scc_ldcg64(abort_f))) {
-            /* finish the peeling without detection */
-            body.detect = 0;
-            level = scc_run_levels<BUDGET>(body, level, body.cnt, NULL, 0, 0, chain_hops, lv,
-                                           budget_ns, abort_f);
-        }
     }
+    return level;
+}
+
+/* all_live: every vertex is live and in one region, so the counts are
+ * degrees less self-loops (no neighbour reads).  *removed += claims.
+ * cnt: the queue's three counters, all 0 on entry.  DETECT: small-SCC
+ * detection between peeling stretches (see scc_trim_body); dstat[0..2]
+ * += passes, SCCs found, their vertices; dstat[3..4] += closures tried,
+ * SCCs they found; dstat[5..6] += device time of the P and D phases, ns;
+ * body.ccnt[0..1] and dstat[3..4] 0 on entry, body.cstamp all 0. */
+template <bool BUDGET, bool DETECT>
+__global__ void __launch_bounds__(DETECT ? TRIM_DETECT_BLOCK : SCC_COOP_BLOCK, 1)
+scc_trim_coop(uint32_t n, uint32_t level0, int all_live, uint32_t chain_hops,
+              struct scc_trim_body body, unsigned long long *removed, unsigned long long *lv,
+              unsigned long long budget_ns, unsigned long long *abort_f, unsigned long long *dstat)
+{
+    cg::grid_group grid = cg::this_grid();
+    body.mine = 0;
+    peel_count(n, all_live, body);
+    grid.sync();
+    peel_first_claims(n, level0, body);
+    grid.sync();
+    uint32_t level = level0;
+    if (!DETECT)
+        level = scc_run_levels<BUDGET>(body, level, body.cnt, NULL, 0, 0, chain_hops, lv, budget_ns,
+                                       abort_f);
+    else
+        level = peel_detect_levels<BUDGET>(body, level, chain_hops, lv, budget_ns, abort_f, dstat);
     unsigned long long mine = warp_sum64(body.mine);
     if ((threadIdx.x & 31) == 0 && mine)
         atomicAdd(removed, mine);

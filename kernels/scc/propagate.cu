@@ -4,9 +4,6 @@
  * searches (colour.cu), and the single pivot search of the per-level
  * engine (pivot.cu).  One launch per level (scc_push_level), or the whole
  * propagation in one persistent launch (scc_label_coop).
- *
- * RACES: labels only grow (atomicMax); the early "lab[w] >= label" test
- * reads a possibly stale, smaller value and then only costs an atomic.
  */
 #include "scc_dev.cuh"
 
