@@ -8,7 +8,9 @@
  * The GPU twin of analysis/scc.c (same struct scc_result, same canonical
  * numbering; contract kernels/scc_gpu.h).  The pipeline of
  * scc_gpu_device_tuned, and where each step lives:
- *   driver.cu     the pipeline, the work space, the public entry points
+ *   scc_driver.cu the pipeline, the work space, the public entry points
+ *                 (not driver.cu: the library archive keeps one member per
+ *                 file name, and kernels/explore/ has a driver.cu)
  *   tuning.cu     struct scc_gpu_tuning: defaults, parsing, the process-wide
  *                 setting
  *   symmetric.cu  1a. symmetric graphs (every edge matched by a reverse

@@ -1,5 +1,5 @@
 /*
- * driver.cu -- the GPU SCC decomposition's pipeline and public entry points
+ * scc_driver.cu -- the GPU SCC decomposition's pipeline and public entry points
  * (kernels/scc_gpu.h, analysis/scc.h; where each step lives:
  * kernels/scc/scc_int.cuh).
  */
