@@ -4,7 +4,7 @@
  * scc_cpu() runs Tarjan's algorithm without recursion on a struct csr (edge
  * labels are ignored; parallel edges and self-loops are allowed) and fills a
  * struct scc_result.  It is the CPU reference for a later GPU twin
- * (kernels/scc.cu), which must return the same result type; tests compare the
+ * (kernels/scc/), which must return the same result type; tests compare the
  * two through the canonical numbering below, never through Tarjan's order.
  *
  * CANONICAL NUMBERING.  Components are numbered 0 .. n_sccs-1 in order of
@@ -60,10 +60,10 @@ int scc_cpu(const struct csr *g, struct scc_result *out, struct wx_error *err);
 /* Frees out->comp and zeroes *out; safe on a zeroed or already freed result. */
 void scc_result_free(struct scc_result *out);
 
-/* The GPU twin (kernels/scc.cu): same result, same canonical numbering, so
+/* The GPU twin (kernels/scc/): same result, same canonical numbering, so
  * scc_gpu and scc_cpu give identical comp arrays and counts.  Uploads g,
  * decomposes it on the current CUDA device and downloads the ids.
- * ALGORITHM (details in kernels/scc.cu): the graph's transpose (a CUB
+ * ALGORITHM (details in kernels/scc/): the graph's transpose (a CUB
  * radix sort, or counting when a sample of edges shows local targets);
  * trimming (a vertex without an in- or out-neighbour in its region is a
  * singleton SCC); one forward-backward search from a pivot of high degree

@@ -1,5 +1,5 @@
 #!/bin/bash
-# bench/bench_gpu_scc.sh -- GPU SCC (kernels/scc.cu) against Tarjan on the
+# bench/bench_gpu_scc.sh -- GPU SCC (kernels/scc/) against Tarjan on the
 # three graphgen graphs of issue 4, on a machine with an sm_90 GPU.
 #
 #   bench/bench_gpu_scc.sh [--prebuilt DRIVER] [--old DRIVER] [--graphgen SRC] [--reps R] [--small]

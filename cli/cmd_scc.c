@@ -3,7 +3,7 @@
  * [--backend auto|gpu|cpu]`: the strongly connected components of a graph
  * file (.csr, .aut, .mtx, .tra or an edge list: graph/graph_read.h).
  *
- * --backend: gpu = scc_gpu (kernels/scc.cu; an error when no usable CUDA
+ * --backend: gpu = scc_gpu (kernels/scc/; an error when no usable CUDA
  * device), cpu = Tarjan (scc_cpu), auto (the default) = the GPU when one is
  * usable, else the CPU with a one-line notice on stderr (none with
  * --quiet), as `warpex explore` does.  Both give identical results.

@@ -84,6 +84,7 @@
 extern "C" {
 #include "../analysis/cyclemean.h"
 }
+#include "cuda_check.cuh"
 
 typedef __int128 i128;
 
@@ -516,29 +517,6 @@ static double cm_now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static int cm_cuda(struct wx_error *err, cudaError_t e, const char *what)
-{
-    if (e == cudaSuccess)
-        return WX_OK;
-    (void)cudaGetLastError();
-    return wx_fail(err, e == cudaErrorMemoryAllocation ? WX_ELIMIT : WX_ESYSTEM, NULL, 0, 0,
-                   "cycle mean (GPU): %s: %s", what, cudaGetErrorString(e));
-}
-
-#define CK(call)                                                                                   \
-    do {                                                                                           \
-        if ((rc = cm_cuda(err, (call), #call)))                                                    \
-            goto out;                                                                              \
-    } while (0)
-
-/* Launch configuration of every kernel: one thread per vertex. */
-#define LAUNCH(kernel, ...)                                                                        \
-    do {                                                                                           \
-        kernel<<<blocks, CM_THREADS>>>(__VA_ARGS__);                                               \
-        if ((rc = cm_cuda(err, cudaGetLastError(), "launch of " #kernel)))                        \
-            goto out;                                                                              \
-    } while (0)
-
 extern "C" int cyclemean_gpu_available(void)
 {
     int n = 0;
@@ -580,33 +558,359 @@ static int cm_bits(uint64_t s)
     return r;
 }
 
+/* The state of one solve: the device view, the allocations to free, the
+ * launch geometry. */
+struct cm_solve {
+    cm_dev d;
+    void *allocs[32];
+    int n_allocs;
+    uint64_t n, m;
+    int R;              /* doubling steps: bit length of the largest SCC */
+    long long sgn;      /* 1: minimum, -1: maximum */
+    unsigned int blocks; /* one thread per vertex */
+};
+
+/* A device buffer of bytes (+ 16, so that 0 is fine), freed with the solve. */
+static int cm_alloc(struct cm_solve *S, void **ptr, size_t bytes, const char *what,
+                    struct wx_error *err)
+{
+    int rc = WX_OK;
+    void *p = NULL;
+    if (S->n_allocs == (int)(sizeof S->allocs / sizeof *S->allocs))
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                       "cycle mean (GPU): internal error: too many buffers");
+    CUDA_CHECK_NAMED(cudaMalloc(&p, bytes + 16), what);
+    S->allocs[S->n_allocs++] = p;
+    *ptr = p;
+out:
+    return rc;
+}
+
+/* ptr = a device buffer of count elements (rc, err and out in scope). */
+#define DALLOC(S, ptr, count)                                                                      \
+    do {                                                                                           \
+        void *p_ = NULL;                                                                           \
+        rc = cm_alloc((S), &p_, (size_t)(count) * sizeof *(ptr), "cudaMalloc of " #ptr, err);     \
+        if (rc != WX_OK)                                                                           \
+            goto out;                                                                              \
+        *(void **)&(ptr) = p_;                                                                     \
+    } while (0)
+
+/* One thread per vertex (blocks in scope). */
+#define LAUNCH(kernel, ...)                                                                        \
+    do {                                                                                           \
+        kernel<<<blocks, CM_THREADS>>>(__VA_ARGS__);                                               \
+        CUDA_CHECK_LAUNCH(#kernel);                                                                \
+    } while (0)
+
+/* The graph on the device: copied from the host arrays g, or borrowed from
+ * dg (the SCC ids there too) with the weights gathered from its labels. */
+static int cm_upload(struct cm_solve *S, const struct cm_graph *g, const struct cm_device_graph *dg,
+                     const struct scc_result *scc, struct wx_error *err)
+{
+    int rc = WX_OK;
+    const uint64_t n = S->n, m = S->m;
+    uint64_t *off;
+    uint32_t *tgt, *comp;
+    long long *w, *t = NULL;
+    DALLOC(S, w, m);
+    if (g) {
+        DALLOC(S, off, n + 1);
+        DALLOC(S, tgt, m);
+        if (g->transit)
+            DALLOC(S, t, m);
+        DALLOC(S, comp, n);
+        CUDA_CHECK(cudaMemcpy(off, g->offsets, (n + 1) * sizeof *off, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(tgt, g->targets, m * sizeof *tgt, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(w, g->weights, m * sizeof *w, cudaMemcpyHostToDevice));
+        if (t)
+            CUDA_CHECK(cudaMemcpy(t, g->transit, m * sizeof *t, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(comp, scc->comp, n * sizeof *comp, cudaMemcpyHostToDevice));
+    } else {
+        off = (uint64_t *)dg->d_offsets;
+        tgt = (uint32_t *)dg->d_targets;
+        comp = (uint32_t *)dg->d_comp;
+        long long *lw;
+        DALLOC(S, lw, dg->n_labels);
+        CUDA_CHECK(cudaMemcpy(lw, dg->label_weight, dg->n_labels * sizeof *lw,
+                              cudaMemcpyHostToDevice));
+        if (m) {
+            cm_label_weights<<<1024, CM_THREADS>>>(dg->d_labels, m, lw, w);
+            CUDA_CHECK_LAUNCH("cm_label_weights");
+        }
+    }
+    S->d.n = n, S->d.off = off, S->d.tgt = tgt, S->d.w = w, S->d.t = t, S->d.comp = comp;
+    S->d.sgn = S->sgn;
+out:
+    return rc;
+}
+
+/* The working vectors of the policy iteration (struct cm_dev). */
+static int cm_alloc_work(struct cm_solve *S, struct wx_error *err)
+{
+    int rc = WX_OK;
+    cm_dev *d = &S->d;
+    const uint64_t n = S->n;
+    DALLOC(S, d->pol, n);
+    DALLOC(S, d->succ, n);
+    DALLOC(S, d->deg, n);
+    DALLOC(S, d->deg0, n);
+    for (int i = 0; i < 2; i++) {
+        DALLOC(S, d->lead[i], n);
+        DALLOC(S, d->jump[i], n);
+        DALLOC(S, d->ps[i], n);
+    }
+    DALLOC(S, d->cp, n);
+    DALLOC(S, d->cq, n);
+    DALLOC(S, d->rec, n);
+    DALLOC(S, d->stats, 1);
+    DALLOC(S, d->progress, 2 * (S->R + 1));
+    CUDA_CHECK(cudaMemset(d->stats, 0, sizeof *d->stats));
+    CUDA_CHECK(cudaDeviceSynchronize());
+out:
+    return rc;
+}
+
+/* Input checks and the initial policy (cm_init); the overflow bound of the
+ * header comment, with a factor 2 of margin: 2 (s^2 + s) Wmax Tmax < 2^126. */
+static int cm_check_input(struct cm_solve *S, const struct scc_result *scc, struct wx_error *err)
+{
+    int rc = WX_OK;
+    const unsigned int blocks = S->blocks;
+    struct cm_stats st;
+    LAUNCH(cm_init, S->d);
+    CUDA_CHECK(cudaMemcpy(&st, S->d.stats, sizeof st, cudaMemcpyDeviceToHost));
+    if (st.bad_w)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "cycle mean (GPU): a weight on a cycle is outside [-(2^31 - 1), 2^31 - 1]");
+    if (st.bad_t)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "cycle mean (GPU): a transit time on a cycle is outside [1, 2^31 - 1]");
+    {
+        const long double s = (long double)scc->largest;
+        const long double bound =
+            2.0L * (s * s + s) * ((long double)st.wmax + 1.0L) * (long double)st.tmax;
+        if (bound >= 85070591730234615865843651857942052864.0L /* 2^126 */)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                           "cycle mean (GPU): a component of %llu vertices with |w| up to %u and "
+                           "transit times up to %u may overflow the 128-bit exact values",
+                           (unsigned long long)scc->largest, st.wmax, st.tmax);
+    }
+out:
+    return rc;
+}
+
+/* Policy iteration until a round changes nothing (steps 1-7 of the header
+ * comment, one host round trip per round); *b: the buffer holding the
+ * final policy's evaluation; out->iterations: the rounds. */
+static int cm_iterate(struct cm_solve *S, int *b, struct cm_result *out, struct wx_error *err)
+{
+    int rc = WX_OK;
+    const unsigned int blocks = S->blocks;
+    const uint64_t n = S->n;
+    const int R = S->R;
+    const cm_dev d = S->d;
+    uint64_t rounds = 0;
+    for (;;) {
+        if (rounds >= CM_MAX_ROUNDS) {
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                         "cycle mean (GPU): no convergence after %llu policy-iteration rounds",
+                         (unsigned long long)rounds);
+            goto out;
+        }
+        rounds++;
+        CUDA_CHECK(cudaMemsetAsync(d.deg, 0, n * sizeof *d.deg));
+        CUDA_CHECK(cudaMemsetAsync(&d.stats->changed, 0, sizeof d.stats->changed));
+        CUDA_CHECK(cudaMemsetAsync(d.progress, 0, 2 * (R + 1) * sizeof *d.progress));
+        LAUNCH(cm_succ_indeg, d);
+        CUDA_CHECK(cudaMemcpyAsync(d.deg0, d.deg, n * sizeof *d.deg, cudaMemcpyDeviceToDevice));
+        LAUNCH(cm_trim, d);
+        LAUNCH(cm_lead_init, d);
+        int a = 0;
+        for (int k = 0; k < R; k++, a = 1 - a)
+            LAUNCH(cm_lead_step, d, a, k);
+        LAUNCH(cm_path_init, d, a);
+        *b = 0;
+        cm_dev dp = d;
+        dp.progress = d.progress + R; /* the path steps' own flags */
+        for (int k = 0; k < R; k++, *b = 1 - *b)
+            LAUNCH(cm_path_step, dp, *b, k);
+        LAUNCH(cm_cycle_ratio, d, *b);
+        LAUNCH(cm_values, d, *b);
+        LAUNCH(cm_improve, d);
+        unsigned int changed = 0;
+        CUDA_CHECK(cudaMemcpy(&changed, &d.stats->changed, sizeof changed, cudaMemcpyDeviceToHost));
+        if (!changed)
+            break; /* the evaluation of this final policy is in buffer *b */
+    }
+out:
+    out->iterations = rounds;
+    return rc;
+}
+
+/* Per component: the ratio must be the same at every vertex (the
+ * certificate's first half, checked on the device); the answer, in the
+ * input's sign, is read at the component's smallest vertex (only n_sccs
+ * answers travel back).  gh[k]: the handle seen from component k. */
+static int cm_gather_answers(struct cm_solve *S, int b, const struct scc_result *scc,
+                             struct cm_result *out, uint32_t *gh, struct wx_error *err)
+{
+    int rc = WX_OK;
+    const unsigned int blocks = S->blocks;
+    const uint64_t K = scc->n_sccs;
+    struct cm_stats st;
+    long long *h_gp = (long long *)malloc(K * sizeof *h_gp);
+    long long *h_gq = (long long *)malloc(K * sizeof *h_gq);
+    uint64_t *d_first;
+    long long *d_gp, *d_gq;
+    uint32_t *d_gh;
+    LAUNCH(cm_check_uniform, S->d);
+    CUDA_CHECK(cudaMemcpy(&st, S->d.stats, sizeof st, cudaMemcpyDeviceToHost));
+    if (st.nonuniform) {
+        rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                     "cycle mean (GPU): internal error: a component's ratio is not uniform "
+                     "after convergence");
+        goto out;
+    }
+    if (!h_gp || !h_gq) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cycle mean (GPU): out of memory");
+        goto out;
+    }
+    /* each component's first (smallest) vertex, on the device */
+    DALLOC(S, d_first, K);
+    DALLOC(S, d_gp, K);
+    DALLOC(S, d_gq, K);
+    DALLOC(S, d_gh, K);
+    CUDA_CHECK(cudaMemset(d_first, 0xff, K * sizeof *d_first));
+    LAUNCH(cm_first, S->d, (unsigned long long *)d_first);
+    cm_gather<<<(unsigned int)((K + CM_THREADS - 1) / CM_THREADS), CM_THREADS>>>(
+        S->d, b, d_first, K, d_gp, d_gq, d_gh);
+    CUDA_CHECK_LAUNCH("cm_gather");
+    CUDA_CHECK(cudaMemcpy(h_gp, d_gp, K * sizeof *h_gp, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(h_gq, d_gq, K * sizeof *h_gq, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(gh, d_gh, K * sizeof *gh, cudaMemcpyDeviceToHost));
+    for (uint64_t k = 0; k < K; k++) {
+        struct cm_value *cv = &out->per_scc[k];
+        if (h_gq[k] > 0)
+            cv->has_cycle = 1, cv->num = S->sgn * h_gp[k], cv->den = h_gq[k];
+    }
+out:
+    free(h_gp);
+    free(h_gq);
+    return rc;
+}
+
+/* The optimal component (the first of the best ratio) into out->best. */
+static int cm_pick_best(const struct scc_result *scc, int maximize, struct cm_result *out,
+                        struct wx_error *err)
+{
+    uint64_t best = UINT64_MAX;
+    for (uint64_t k = 0; k < scc->n_sccs; k++) {
+        const struct cm_value *cv = &out->per_scc[k];
+        if (!cv->has_cycle)
+            continue;
+        if (best == UINT64_MAX ||
+            (maximize ? cm_less_host(out->per_scc[best].num, out->per_scc[best].den, cv->num, cv->den)
+                      : cm_less_host(cv->num, cv->den, out->per_scc[best].num,
+                                     out->per_scc[best].den)))
+            best = k;
+    }
+    if (best == UINT64_MAX)
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                       "cycle mean (GPU): internal error: non-trivial components but no cycle");
+    out->best = out->per_scc[best];
+    out->best_scc = (uint32_t)best;
+    return WX_OK;
+}
+
+/* The critical cycle: the policy cycle through the handle h of the optimal
+ * component's smallest vertex, walked on the device and re-checked against
+ * the input weights there. */
+static int cm_critical_cycle(struct cm_solve *S, uint32_t h, const struct scc_result *scc,
+                             struct cm_result *out, struct wx_error *err)
+{
+    int rc = WX_OK;
+    uint32_t *d_cyc;
+    uint64_t *d_cedges, len;
+    long long *d_sums, sums[3];
+    DALLOC(S, d_cyc, scc->largest + 1);
+    DALLOC(S, d_cedges, scc->largest + 1);
+    DALLOC(S, d_sums, 3);
+    cm_walk<<<1, 1>>>(S->d, h, scc->largest, d_cyc, d_cedges, d_sums);
+    CUDA_CHECK_LAUNCH("cm_walk");
+    CUDA_CHECK(cudaMemcpy(sums, d_sums, sizeof sums, cudaMemcpyDeviceToHost));
+    len = (uint64_t)sums[0];
+    if (len == 0) {
+        rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                     "cycle mean (GPU): internal error: the critical policy cycle does not close");
+        goto out;
+    }
+    out->cycle = (uint32_t *)malloc(len * sizeof *out->cycle);
+    out->cycle_edges = (uint64_t *)malloc(len * sizeof *out->cycle_edges);
+    if (!out->cycle || !out->cycle_edges) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cycle mean (GPU): out of memory");
+        goto out;
+    }
+    out->cycle_len = len;
+    CUDA_CHECK(cudaMemcpy(out->cycle, d_cyc, len * sizeof *out->cycle, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(out->cycle_edges, d_cedges, len * sizeof *out->cycle_edges,
+                          cudaMemcpyDeviceToHost));
+    {
+        const long long sw = sums[1], stt = sums[2]; /* |sums| < 2^32 * 2^31: no overflow */
+        const long long gg = cm_gcd_host(sw, stt);
+        if (sw / gg != out->best.num || stt / gg != out->best.den)
+            rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                         "cycle mean (GPU): internal error: the critical cycle's ratio %lld/%lld "
+                         "differs from the optimum %lld/%lld", sw / gg, stt / gg,
+                         (long long)out->best.num, (long long)out->best.den);
+    }
+out:
+    return rc;
+}
+
+/* Steps after the input checks: the policy iteration, the answers per
+ * component, the optimum and its critical cycle. */
+static int cm_solve_run(struct cm_solve *S, const struct scc_result *scc, int maximize,
+                        struct cm_result *out, double *t_phase, struct wx_error *err)
+{
+    int b = 0;
+    uint32_t *gh = (uint32_t *)malloc((scc->n_sccs ? scc->n_sccs : 1) * sizeof *gh);
+    int rc = gh ? cm_iterate(S, &b, out, err)
+                : wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cycle mean (GPU): out of memory");
+    cm_phase[2] = cm_now() - *t_phase;
+    *t_phase = cm_now();
+    if (rc == WX_OK)
+        rc = cm_gather_answers(S, b, scc, out, gh, err);
+    if (rc == WX_OK)
+        rc = cm_pick_best(scc, maximize, out, err);
+    if (rc == WX_OK)
+        rc = cm_critical_cycle(S, gh[out->best_scc], scc, out, err);
+    free(gh);
+    return rc;
+}
+
 /* The solve, from host arrays (g) or from a graph already on the device
  * (dg, with the SCC ids there too; exactly one of them is given). */
 static int howard(const struct cm_graph *g, const struct cm_device_graph *dg, const struct scc_result *scc,
                   int maximize, struct cm_result *out, struct wx_error *err)
 {
     int rc = WX_OK;
-    memset(out, 0, sizeof *out);
-    const uint64_t n = g ? g->n_vertices : dg->n_vertices, m = g ? g->n_edges : dg->n_edges;
-    const int has_transit = g && g->transit;
-    cm_dev d;
-    memset(&d, 0, sizeof d);
-    void *allocs[32];
-    int n_allocs = 0;
-    long long *h_gp = NULL, *h_gq = NULL;
-    uint32_t *h_gh = NULL;
+    struct cm_solve S;
     double t_phase = cm_now();
+    memset(out, 0, sizeof *out);
+    memset(&S, 0, sizeof S);
+    S.n = g ? g->n_vertices : dg->n_vertices;
+    S.m = g ? g->n_edges : dg->n_edges;
     for (int i = 0; i < 4; i++)
         cm_phase[i] = 0;
-
-    if (scc->n_vertices != n)
+    if (scc->n_vertices != S.n)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "cycle mean (GPU): the SCC result has %llu vertices, the graph %llu",
-                       (unsigned long long)scc->n_vertices, (unsigned long long)n);
-    if (n >= 0xffffffffull)
+                       (unsigned long long)scc->n_vertices, (unsigned long long)S.n);
+    if (S.n >= 0xffffffffull)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
                        "cycle mean (GPU): %llu vertices; the limit is 2^32 - 2",
-                       (unsigned long long)n);
+                       (unsigned long long)S.n);
     out->n_sccs = scc->n_sccs;
     if (scc->n_sccs) {
         out->per_scc = (struct cm_value *)calloc(scc->n_sccs, sizeof *out->per_scc);
@@ -615,245 +919,22 @@ static int howard(const struct cm_graph *g, const struct cm_device_graph *dg, co
     }
     if (scc->n_in_nontrivial == 0)
         return WX_OK; /* acyclic: no cycle, nothing to solve */
-
-    {
-        const unsigned int blocks = (unsigned int)((n + CM_THREADS - 1) / CM_THREADS);
-        const int R = cm_bits(scc->largest);
-        const long long sgn = maximize ? -1 : 1;
-        struct cm_stats st;
-        uint64_t rounds = 0;
-
-#define DALLOC(ptr, count)                                                                         \
-    do {                                                                                           \
-        void *p_ = NULL;                                                                           \
-        CK(cudaMalloc(&p_, (size_t)(count) * sizeof *(ptr) + 16));                                \
-        allocs[n_allocs++] = p_;                                                                   \
-        *(void **)&(ptr) = p_;                                                                     \
-    } while (0)
-
-        uint64_t *off;
-        uint32_t *tgt, *comp;
-        long long *w, *t = NULL;
-        DALLOC(w, m);
-        if (g) {
-            DALLOC(off, n + 1);
-            DALLOC(tgt, m);
-            if (has_transit)
-                DALLOC(t, m);
-            DALLOC(comp, n);
-            CK(cudaMemcpy(off, g->offsets, (n + 1) * sizeof *off, cudaMemcpyHostToDevice));
-            CK(cudaMemcpy(tgt, g->targets, m * sizeof *tgt, cudaMemcpyHostToDevice));
-            CK(cudaMemcpy(w, g->weights, m * sizeof *w, cudaMemcpyHostToDevice));
-            if (t)
-                CK(cudaMemcpy(t, g->transit, m * sizeof *t, cudaMemcpyHostToDevice));
-            CK(cudaMemcpy(comp, scc->comp, n * sizeof *comp, cudaMemcpyHostToDevice));
-        } else {
-            off = (uint64_t *)dg->d_offsets;
-            tgt = (uint32_t *)dg->d_targets;
-            comp = (uint32_t *)dg->d_comp;
-            long long *lw;
-            DALLOC(lw, dg->n_labels);
-            CK(cudaMemcpy(lw, dg->label_weight, dg->n_labels * sizeof *lw, cudaMemcpyHostToDevice));
-            if (m) {
-                cm_label_weights<<<1024, CM_THREADS>>>(dg->d_labels, m, lw, w);
-                if ((rc = cm_cuda(err, cudaGetLastError(), "launch of cm_label_weights")))
-                    goto out;
-            }
-        }
-        d.n = n, d.off = off, d.tgt = tgt, d.w = w, d.t = t, d.comp = comp, d.sgn = sgn;
-        DALLOC(d.pol, n);
-        DALLOC(d.succ, n);
-        DALLOC(d.deg, n);
-        DALLOC(d.deg0, n);
-        for (int i = 0; i < 2; i++) {
-            DALLOC(d.lead[i], n);
-            DALLOC(d.jump[i], n);
-            DALLOC(d.ps[i], n);
-        }
-        DALLOC(d.cp, n);
-        DALLOC(d.cq, n);
-        DALLOC(d.rec, n);
-        DALLOC(d.stats, 1);
-        DALLOC(d.progress, 2 * (R + 1));
-        CK(cudaMemset(d.stats, 0, sizeof *d.stats));
-
-        CK(cudaDeviceSynchronize());
-        cm_phase[0] = cm_now() - t_phase;
-        t_phase = cm_now();
-        LAUNCH(cm_init, d);
-        CK(cudaMemcpy(&st, d.stats, sizeof st, cudaMemcpyDeviceToHost));
-        if (st.bad_w) {
-            rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                         "cycle mean (GPU): a weight on a cycle is outside [-(2^31 - 1), 2^31 - 1]");
-            goto out;
-        }
-        if (st.bad_t) {
-            rc = wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                         "cycle mean (GPU): a transit time on a cycle is outside [1, 2^31 - 1]");
-            goto out;
-        }
-        {
-            /* The value bound of the header comment, with a factor 2 of
-             * margin: 2 (s^2 + s) Wmax Tmax < 2^126. */
-            const long double s = (long double)scc->largest;
-            const long double bound = 2.0L * (s * s + s) * ((long double)st.wmax + 1.0L) *
-                                      (long double)st.tmax;
-            if (bound >= 85070591730234615865843651857942052864.0L /* 2^126 */) {
-                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
-                             "cycle mean (GPU): a component of %llu vertices with |w| up to %u and "
-                             "transit times up to %u may overflow the 128-bit exact values",
-                             (unsigned long long)scc->largest, st.wmax, st.tmax);
-                goto out;
-            }
-        }
-
-        cm_phase[1] = cm_now() - t_phase;
-        t_phase = cm_now();
-        int b = 0; /* the buffer holding the final evaluation */
-        for (;;) {
-            if (rounds >= CM_MAX_ROUNDS) {
-                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
-                             "cycle mean (GPU): no convergence after %llu policy-iteration rounds",
-                             (unsigned long long)rounds);
-                goto out;
-            }
-            rounds++;
-            CK(cudaMemsetAsync(d.deg, 0, n * sizeof *d.deg));
-            CK(cudaMemsetAsync(&d.stats->changed, 0, sizeof d.stats->changed));
-            CK(cudaMemsetAsync(d.progress, 0, 2 * (R + 1) * sizeof *d.progress));
-            LAUNCH(cm_succ_indeg, d);
-            CK(cudaMemcpyAsync(d.deg0, d.deg, n * sizeof *d.deg, cudaMemcpyDeviceToDevice));
-            LAUNCH(cm_trim, d);
-            LAUNCH(cm_lead_init, d);
-            int a = 0;
-            for (int k = 0; k < R; k++, a = 1 - a)
-                LAUNCH(cm_lead_step, d, a, k);
-            LAUNCH(cm_path_init, d, a);
-            b = 0;
-            cm_dev dp = d;
-            dp.progress = d.progress + R; /* the path steps' own flags */
-            for (int k = 0; k < R; k++, b = 1 - b)
-                LAUNCH(cm_path_step, dp, b, k);
-            LAUNCH(cm_cycle_ratio, d, b);
-            LAUNCH(cm_values, d, b);
-            LAUNCH(cm_improve, d);
-            unsigned int changed = 0;
-            CK(cudaMemcpy(&changed, &d.stats->changed, sizeof changed, cudaMemcpyDeviceToHost));
-            if (!changed)
-                break; /* the evaluation of this final policy is in buffer b */
-        }
-        out->iterations = rounds;
-        cm_phase[2] = cm_now() - t_phase;
-        t_phase = cm_now();
-
-        /* Per component: the ratio must be the same at every vertex (the
-         * certificate's first half, checked on the device); the answer, in
-         * the input's sign, is read at the component's smallest vertex. */
-        LAUNCH(cm_check_uniform, d);
-        CK(cudaMemcpy(&st, d.stats, sizeof st, cudaMemcpyDeviceToHost));
-        if (st.nonuniform) {
-            rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
-                         "cycle mean (GPU): internal error: a component's ratio is not uniform "
-                         "after convergence");
-            goto out;
-        }
-        const uint64_t K = scc->n_sccs;
-        h_gp = (long long *)malloc(K * sizeof *h_gp);
-        h_gq = (long long *)malloc(K * sizeof *h_gq);
-        h_gh = (uint32_t *)malloc(K * sizeof *h_gh);
-        if (!h_gp || !h_gq || !h_gh) {
-            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cycle mean (GPU): out of memory");
-            goto out;
-        }
-        /* each component's first (smallest) vertex, on the device */
-        uint64_t *d_first;
-        long long *d_gp, *d_gq;
-        uint32_t *d_gh;
-        DALLOC(d_first, K);
-        DALLOC(d_gp, K);
-        DALLOC(d_gq, K);
-        DALLOC(d_gh, K);
-        CK(cudaMemset(d_first, 0xff, K * sizeof *d_first));
-        LAUNCH(cm_first, d, (unsigned long long *)d_first);
-        {
-            const unsigned int kblocks = (unsigned int)((K + CM_THREADS - 1) / CM_THREADS);
-            cm_gather<<<kblocks, CM_THREADS>>>(d, b, d_first, K, d_gp, d_gq, d_gh);
-            if ((rc = cm_cuda(err, cudaGetLastError(), "launch of cm_gather")))
-                goto out;
-        }
-        CK(cudaMemcpy(h_gp, d_gp, K * sizeof *h_gp, cudaMemcpyDeviceToHost));
-        CK(cudaMemcpy(h_gq, d_gq, K * sizeof *h_gq, cudaMemcpyDeviceToHost));
-        CK(cudaMemcpy(h_gh, d_gh, K * sizeof *h_gh, cudaMemcpyDeviceToHost));
-        for (uint64_t k = 0; k < K; k++) {
-            struct cm_value *cv = &out->per_scc[k];
-            if (h_gq[k] > 0)
-                cv->has_cycle = 1, cv->num = sgn * h_gp[k], cv->den = h_gq[k];
-        }
-        uint64_t best = UINT64_MAX;
-        for (uint64_t k = 0; k < scc->n_sccs; k++) {
-            const struct cm_value *cv = &out->per_scc[k];
-            if (!cv->has_cycle)
-                continue;
-            if (best == UINT64_MAX ||
-                (maximize ? cm_less_host(out->per_scc[best].num, out->per_scc[best].den, cv->num, cv->den)
-                          : cm_less_host(cv->num, cv->den, out->per_scc[best].num,
-                                         out->per_scc[best].den)))
-                best = k;
-        }
-        if (best == UINT64_MAX) {
-            rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
-                         "cycle mean (GPU): internal error: non-trivial components but no cycle");
-            goto out;
-        }
-        out->best = out->per_scc[best];
-        out->best_scc = (uint32_t)best;
-
-        /* The critical cycle: the policy cycle through the handle of the
-         * optimal component's smallest vertex, walked on the device and
-         * re-checked against the input weights there. */
-        const uint32_t h = h_gh[best];
-        uint32_t *d_cyc;
-        uint64_t *d_cedges;
-        long long *d_sums, sums[3];
-        DALLOC(d_cyc, scc->largest + 1);
-        DALLOC(d_cedges, scc->largest + 1);
-        DALLOC(d_sums, 3);
-        cm_walk<<<1, 1>>>(d, h, scc->largest, d_cyc, d_cedges, d_sums);
-        if ((rc = cm_cuda(err, cudaGetLastError(), "launch of cm_walk")))
-            goto out;
-        CK(cudaMemcpy(sums, d_sums, sizeof sums, cudaMemcpyDeviceToHost));
-        const uint64_t len = (uint64_t)sums[0];
-        if (len == 0) {
-            rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
-                         "cycle mean (GPU): internal error: the critical policy cycle does not close");
-            goto out;
-        }
-        out->cycle = (uint32_t *)malloc(len * sizeof *out->cycle);
-        out->cycle_edges = (uint64_t *)malloc(len * sizeof *out->cycle_edges);
-        if (!out->cycle || !out->cycle_edges) {
-            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "cycle mean (GPU): out of memory");
-            goto out;
-        }
-        out->cycle_len = len;
-        CK(cudaMemcpy(out->cycle, d_cyc, len * sizeof *out->cycle, cudaMemcpyDeviceToHost));
-        CK(cudaMemcpy(out->cycle_edges, d_cedges, len * sizeof *out->cycle_edges, cudaMemcpyDeviceToHost));
-        const long long sw = sums[1], stt = sums[2]; /* |sums| < 2^32 * 2^31: no overflow */
-        const long long gg = cm_gcd_host(sw, stt);
-        if (sw / gg != out->best.num || stt / gg != out->best.den) {
-            rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
-                         "cycle mean (GPU): internal error: the critical cycle's ratio %lld/%lld "
-                         "differs from the optimum %lld/%lld", sw / gg, stt / gg,
-                         (long long)out->best.num, (long long)out->best.den);
-            goto out;
-        }
-    }
-
-out:
-    for (int i = 0; i < n_allocs; i++)
-        cudaFree(allocs[i]);
-    free(h_gp);
-    free(h_gq);
-    free(h_gh);
+    S.blocks = (unsigned int)((S.n + CM_THREADS - 1) / CM_THREADS);
+    S.R = cm_bits(scc->largest);
+    S.sgn = maximize ? -1 : 1;
+    rc = cm_upload(&S, g, dg, scc, err);
+    if (rc == WX_OK)
+        rc = cm_alloc_work(&S, err);
+    cm_phase[0] = cm_now() - t_phase;
+    t_phase = cm_now();
+    if (rc == WX_OK)
+        rc = cm_check_input(&S, scc, err);
+    cm_phase[1] = cm_now() - t_phase;
+    t_phase = cm_now();
+    if (rc == WX_OK)
+        rc = cm_solve_run(&S, scc, maximize, out, &t_phase, err);
+    for (int i = 0; i < S.n_allocs; i++)
+        cudaFree(S.allocs[i]);
     cm_phase[3] = cm_now() - t_phase;
     if (rc != WX_OK) {
         free(out->cycle);

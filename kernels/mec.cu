@@ -4,7 +4,7 @@
  *
  * The MDP stays on the device.  Each round builds the graph of live states
  * under live choices (a CSR over all states: a per-state count, a CUB scan,
- * a fill), decomposes it with the GPU SCC (kernels/scc.cu, scc_gpu_device),
+ * a fill), decomposes it with the GPU SCC (kernels/scc/, scc_gpu_device),
  * kills every live choice with a successor in another SCC, and computes
  * the attractor: a state without a live choice dies, which kills every live
  * choice with an entry into it, and so on (topology-driven sweeps over the

@@ -1,6 +1,6 @@
 /*
  * nogpu_scc.c -- the GPU SCC entry points of a build made without nvcc
- * (used instead of kernels/scc.cu).  scc_gpu_available() says no, so the
+ * (used instead of kernels/scc/).  scc_gpu_available() says no, so the
  * CLI's `--backend auto` runs Tarjan; the others fail with WX_EINPUT.
  */
 #include <string.h>

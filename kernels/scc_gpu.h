@@ -1,6 +1,6 @@
 /*
  * scc_gpu.h -- the device-level entry points of the GPU SCC decomposition
- * (kernels/scc.cu), for callers that keep a graph on the GPU between stages
+ * (kernels/scc/), for callers that keep a graph on the GPU between stages
  * (the benchmark driver, later the explorer pipeline).  Host-level users call
  * scc_gpu() from analysis/scc.h instead.
  *

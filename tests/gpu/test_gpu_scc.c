@@ -1,5 +1,5 @@
 /*
- * test_gpu_scc.c -- the GPU SCC decomposition (kernels/scc.cu) against
+ * test_gpu_scc.c -- the GPU SCC decomposition (kernels/scc/) against
  * Tarjan (analysis/scc.c), on a GPU machine.  Built and run by
  * bench/gpu_test.sh (not by `make test`).
  *
