@@ -296,7 +296,7 @@ static int gpu_solve_method(const struct vi_system *y, double eps, uint64_t max_
     double *lo = xmalloc(n * 8), *hi = xmalloc(n * 8);
     for (uint64_t s = 0; s < n; s++)
         lo[s] = 0, hi[s] = 1;
-    struct vi_params par = {1, eps, 0, max_it, method, 0, 0, pi_sweeps, {0}};
+    struct vi_params par = {1, eps, 0, max_it, method, 0, 0, pi_sweeps, {0}, NULL, 0};
     struct wx_error err;
     wx_error_clear(&err);
     valiter_gpu_set_kernel(kind, group);
@@ -352,7 +352,7 @@ static void levels_bench(struct vi_system *y, uint64_t w, int cyclic, double eps
     for (int run = 0; run < 4; run++) {
         for (uint64_t s = 0; s < n; s++)
             lo[s] = 0, hi[s] = 1;
-        struct vi_params par = {1, eps, 0, 10000000, VI_JACOBI, 0, 0, 0, {0}};
+        struct vi_params par = {1, eps, 0, 10000000, VI_JACOBI, 0, 0, 0, {0}, NULL, 0};
         wx_error_clear(&err);
         double t1 = now_s();
         int rc;
@@ -544,7 +544,7 @@ int main(int argc, char **argv)
         double *lo = xmalloc(n * 8), *hi = xmalloc(n * 8);
         for (uint64_t s = 0; s < n; s++)
             lo[s] = 0, hi[s] = 1;
-        struct vi_params par = {1, 1e-300, 0, (uint64_t)cpu_k, VI_JACOBI, g.threads, 0, 0, {0}};
+        struct vi_params par = {1, 1e-300, 0, (uint64_t)cpu_k, VI_JACOBI, g.threads, 0, 0, {0}, NULL, 0};
         struct wx_error err;
         wx_error_clear(&err);
         double t1 = now_s();
