@@ -51,7 +51,7 @@ awk -v v="$v" 'BEGIN { exit !(v + 0 > 1 && v + 0 < 1e6) }' && pass "N2 K2 Rmin s
     fail "N2 K2 Rmin steps: '$v'"
 
 # Gauss-Seidel and topological solving order each SCC's states by backward
-# BFS from the target (analysis/mdpcheck.c): on N4 K4 disagree they need
+# BFS from the target (analysis/mdpcheck_order.c): on N4 K4 disagree they need
 # about a quarter of Jacobi's sweeps (2 349 and 1 938 against 9 044; in the
 # SCCs' old state order half: 4 522 and 3 981), with the same answer
 P="$T/c44"
