@@ -70,6 +70,8 @@ int mdpc_run_solve(const struct ctx *x, const struct vi_system *sys, const struc
         struct vi_levels lv = {x->n_levels, x->level_start, x->level_acyclic};
         return x->o->solve_levels(sys, par, &lv, lo, hi, st, err);
     }
+    if (x->o->optimistic && hi)
+        return valiter_solve_ovi_cpu(sys, par, lo, hi, st, err);
     if (x->o->topological)
         return valiter_solve_blocks_cpu(sys, par, x->block_start, x->n_blocks, lo, hi, st, err);
     return (x->o->solve ? x->o->solve : valiter_solve_cpu)(sys, par, lo, hi, st, err);
@@ -154,7 +156,11 @@ int mdpc_solve(struct ctx *x, struct mdpcheck_result *r, double **slo_out, doubl
                              err)) != WX_OK)
         return rc;
     par.watch = watch;
-    if (shi && x->is_reward && ns && (rc = mdpc_reward_upper_bound(x, &par, shi, r, err)) != WX_OK)
+    if (shi && x->is_reward && o->optimistic)
+        for (uint64_t k = 0; k < ns; k++)
+            shi[k] = INFINITY;
+    else if (shi && x->is_reward && ns &&
+             (rc = mdpc_reward_upper_bound(x, &par, shi, r, err)) != WX_OK)
         goto done;
     if (ns) {
         rc = mdpc_run_solve(x, &x->sys, &par, slo, shi, &r->stats, err);
