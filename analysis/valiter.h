@@ -51,17 +51,21 @@
  * a silently early answer.
  *
  * WATCHED STATES (par->watch, n_watch > 0; interval iteration with
- * VI_JACOBI or VI_GAUSS_SEIDEL in valiter_solve_cpu only).  The solve also
+ * VI_JACOBI or VI_GAUSS_SEIDEL in valiter_solve_cpu and valiter_solve_gpu,
+ * and valiter_solve_ovi_cpu).  The solve also
  * stops after the first sweep where every watched state meets the stopping
  * rule, whether or not the others do: lo and hi stay valid bounds at every
  * state after every sweep, so the watched states' intervals are sound and
  * within epsilon, the others' sound but possibly wider.  The stopping
  * decision reads the same vectors for any number of threads, so the result
  * stays bit-identical across thread counts.  VI_POLICY honours it in its
- * interval-iteration steps (1 and 5 below).  Plain value iteration, the
- * block and level solves and the GPU solvers ignore the watch list (they
- * stop by the rule at every state, which implies it); so with a watch list
- * CPU and GPU bounds are not bit-identical.
+ * interval-iteration steps (1 and 5 below), on both twins.  The GPU
+ * decides on the device after every sweep (kernels/vi/sweeps.cu), so its
+ * Jacobi sweeps stop after the same sweep as the CPU's: bounds and sweep
+ * counts stay bit-identical with a watch list too; persistent sweep kinds
+ * run their launched twins then.  Plain value iteration and the block and
+ * level solves ignore the watch list (they stop by the rule at every
+ * state, which implies it).
  *
  * Values are doubles.  Both implementations round monotonically in the
  * same direction (no fused multiply-add tricks that differ between them are

@@ -147,6 +147,7 @@ int check_parse_options(int argc, char **argv, int first, struct check_options *
 {
     memset(o, 0, sizeof *o);
     o->sound = 1;
+    o->auto_method = 1; /* --method auto (docs/valiter.md) */
     o->epsilon = 1e-6;
     o->max_iterations = 1000000;
     o->solver = VI_JACOBI;
