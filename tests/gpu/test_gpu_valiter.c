@@ -639,7 +639,7 @@ static int solve_and_compare(const char *tag, const struct vi_system *y, const s
     memcpy(lo, lo0, n * sizeof *lo);
     if (hi)
         memcpy(hi, hi0, n * sizeof *hi);
-    struct vi_params par = {sc->mx, sc->eps, sc->rel, sc->max_it, VI_JACOBI, 0, 0, 0, {0}};
+    struct vi_params par = {sc->mx, sc->eps, sc->rel, sc->max_it, VI_JACOBI, 0, 0, 0, {0}, NULL, 0};
     par.gpu.persist_blocks = persist_cap;
     par.watch = g_watch, par.n_watch = g_nwatch;
     struct vi_stats st;
@@ -671,7 +671,7 @@ static void inplace_check(const char *tag, const struct vi_system *y, const stru
     double *lo = xmalloc(n * sizeof *lo), *hi = xmalloc(n * sizeof *hi);
     memcpy(lo, lo0, n * sizeof *lo);
     memcpy(hi, hi0, n * sizeof *hi);
-    struct vi_params par = {sc->mx, sc->eps, sc->rel, sc->max_it, VI_GAUSS_SEIDEL, 0, 0, 0, {0}};
+    struct vi_params par = {sc->mx, sc->eps, sc->rel, sc->max_it, VI_GAUSS_SEIDEL, 0, 0, 0, {0}, NULL, 0};
     struct vi_stats st;
     struct wx_error err;
     wx_error_clear(&err);
@@ -738,7 +738,7 @@ static void watch_case(const char *tag, struct rng *r, const struct vi_system *y
         double *lo = xmalloc(n * sizeof *lo), *hi = xmalloc(n * sizeof *hi);
         memcpy(lo, lo0, n * sizeof *lo);
         memcpy(hi, hi0, n * sizeof *hi);
-        struct vi_params par = {sc->mx, sc->eps, sc->rel, sc->max_it, VI_JACOBI, 2, 0, 0, {0}};
+        struct vi_params par = {sc->mx, sc->eps, sc->rel, sc->max_it, VI_JACOBI, 2, 0, 0, {0}, NULL, 0};
         par.watch = w, par.n_watch = nw;
         struct vi_stats st;
         struct wx_error err;
@@ -864,7 +864,7 @@ twin:
         memcpy(lo, lo0, n * sizeof *lo);
         if (hi)
             memcpy(hi, hi0, n * sizeof *hi);
-        struct vi_params par = {sc.mx, sc.eps, sc.rel, sc.max_it, VI_JACOBI, 2, 0, 0, {0}};
+        struct vi_params par = {sc.mx, sc.eps, sc.rel, sc.max_it, VI_JACOBI, 2, 0, 0, {0}, NULL, 0};
         struct vi_stats st;
         struct wx_error err;
         wx_error_clear(&err);
@@ -1027,7 +1027,7 @@ static void levels_instance(uint64_t seed, int k)
     int interval = rndu(&r, 4) != 0, mx = (int)rndu(&r, 2), rel = rndu(&r, 5) == 0;
     double eps = quick ? (rndu(&r, 2) ? 1e-2 : 1e-3) : pow(10, -2.0 - rndu(&r, 6));
     uint64_t max_it = rndu(&r, 10) == 0 ? 1 + rndu(&r, 3) : 1000000;
-    struct vi_params par = {mx, eps, rel, max_it, VI_JACOBI, 0, 0, 0, {0}};
+    struct vi_params par = {mx, eps, rel, max_it, VI_JACOBI, 0, 0, 0, {0}, NULL, 0};
     char tag[300];
     snprintf(tag, sizeof tag, "levels %s seed=%llu n=%llu levels=%llu choices=%llu entries=%llu %s %s %s eps=%g max_it=%llu",
              lk_name[k], (unsigned long long)seed, (unsigned long long)n, (unsigned long long)lb.nl,
@@ -1432,7 +1432,7 @@ static void pi_instance(uint64_t seed, int k)
         const uint64_t K = pass == 3 ? 1 : VI_PI_SWEEPS;
         const int route = pi_route(y, mx, eps, K, lo0, hi0);
         memcpy(lo, lo0, n * sizeof *lo), memcpy(hi, hi0, n * sizeof *hi);
-        struct vi_params par = {mx, eps, 0, 10000000, VI_POLICY, 0, 0, pass == 3 ? 1 : 0, {0}};
+        struct vi_params par = {mx, eps, 0, 10000000, VI_POLICY, 0, 0, pass == 3 ? 1 : 0, {0}, NULL, 0};
         struct vi_stats st;
         struct wx_error err;
         wx_error_clear(&err);
@@ -1520,7 +1520,7 @@ static void pi_hand_made(void)
     double lpr[] = {1}, lb[] = {0};
     struct vi_system y3 = {1, 1, 1, lss, lcs, ltg, lpr, lb};
     double l3 = 0, h3 = 1;
-    struct vi_params par = {1, 1e-9, 0, 500, VI_POLICY, 0, 0, 0, {0}};
+    struct vi_params par = {1, 1e-9, 0, 500, VI_POLICY, 0, 0, 0, {0}, NULL, 0};
     struct vi_stats st;
     struct wx_error err;
     wx_error_clear(&err);
@@ -1547,7 +1547,7 @@ static void pi_hand_made(void)
     for (int mx = 0; mx < 2; mx++) {
         cb[1] = mx ? 0.2 : 0.8;
         double lo[4] = {0, 0, 0, 0}, hi[4] = {1, 1, 1, 1};
-        struct vi_params pp = {mx, 1e-9, 0, 10000000, VI_POLICY, 0, 0, 0, {0}};
+        struct vi_params pp = {mx, 1e-9, 0, 10000000, VI_POLICY, 0, 0, 0, {0}, NULL, 0};
         wx_error_clear(&err);
         memset(&st, 0, sizeof st);
         rc = valiter_solve_gpu(&yc, &pp, lo, hi, &st, &err);
@@ -1596,7 +1596,7 @@ static void hand_made(void)
     uint32_t vtg[] = {1, 0};
     double vpr[] = {0.5, 0.5}, vb[] = {0.5, 0.1, 0.25};
     struct vi_system y = {2, 3, 2, vss, vcs, vtg, vpr, vb};
-    struct vi_params par = {1, 1e-9, 0, 10000, VI_JACOBI, 0, 0, 0, {0}};
+    struct vi_params par = {1, 1e-9, 0, 10000, VI_JACOBI, 0, 0, 0, {0}, NULL, 0};
     double lo[2] = {0, 0}, hi[2] = {1, 1};
     struct vi_stats st;
     wx_error_clear(&err);
