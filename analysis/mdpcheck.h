@@ -44,7 +44,10 @@
  *     F(w) <= w (checked, sweep by sweep of the original operator F); in
  *     these systems every scheduler that satisfies that inequality reaches
  *     the target almost surely, so w >= the true value.
- *  5. Interval iteration (sound, default) or plain value iteration
+ *     With options.optimistic no upper bound is computed (+infinity):
+ *     optimistic value iteration proves its own (valiter.h).
+ *  5. Interval iteration (sound, default), optimistic value iteration
+ *     (sound, options.optimistic) or plain value iteration
  *     (unsound) through the backend's solve function.  With initial_only
  *     the initial states' system states are its watch list (valiter.h:
  *     WATCHED STATES): the CPU solve stops once their intervals meet the
@@ -113,6 +116,10 @@ struct mdpcheck_options {
     int initial_only;        /* solve only for the initial states (step 2a;
                                 ignored without initial or with scheduler):
                                 see mdpcheck_result.initial_only            */
+    int optimistic;          /* sound only: optimistic value iteration
+                                (valiter_solve_ovi_cpu, on the CPU whatever
+                                solve says; solver Jacobi or Gauss-Seidel);
+                                rewards need no step-4 upper bound then    */
     int topological;         /* solve SCC by SCC: valiter_solve_blocks_cpu, or
                                 level by level through solve_levels when set;
                                 ignores solver, threads, solve               */

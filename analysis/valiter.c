@@ -38,6 +38,7 @@
 #include <time.h>
 
 #include "valiter.h"
+#include "valiter_int.h"
 #include "../util/pool.h"
 #include "../util/timer.h"
 
@@ -216,72 +217,6 @@ done:
 
 /* ---- numeric solver ---- */
 
-/* Below this many entries per thread, extra threads cost more than they
- * save (a barrier per sweep is a few microseconds). */
-#define VI_ENTRIES_PER_THREAD 32768
-
-/* The value of choice c on vector x. */
-static inline double choice_value(const struct vi_system *sys, uint64_t c, const double *x)
-{
-    double v = sys->b[c];
-    for (uint64_t e = sys->choice_start[c]; e < sys->choice_start[c + 1]; e++)
-        v += sys->probs[e] * x[sys->targets[e]];
-    return v;
-}
-
-static inline double state_update(const struct vi_system *sys, uint64_t s, const double *x,
-                                  int maximize)
-{
-    uint64_t c = sys->state_start[s], ce = sys->state_start[s + 1];
-    double best = choice_value(sys, c, x);
-    for (c++; c < ce; c++) {
-        double v = choice_value(sys, c, x);
-        if (maximize ? v > best : v < best)
-            best = v;
-    }
-    return best;
-}
-
-/* Both bounds of state s in one pass over its entries (interval
- * iteration streams the matrix once per sweep, not twice); each bound is
- * rounded exactly as state_update would round it. */
-static inline void state_update2(const struct vi_system *sys, uint64_t s, const double *lo,
-                                 const double *hi, int maximize, double *l_out, double *h_out)
-{
-    uint64_t c = sys->state_start[s], ce = sys->state_start[s + 1];
-    double bl = 0, bh = 0;
-    for (uint64_t first = c; c < ce; c++) {
-        double vl = sys->b[c], vh = vl;
-        for (uint64_t e = sys->choice_start[c]; e < sys->choice_start[c + 1]; e++) {
-            double p = sys->probs[e];
-            uint32_t t = sys->targets[e];
-            vl += p * lo[t];
-            vh += p * hi[t];
-        }
-        if (c == first) {
-            bl = vl;
-            bh = vh;
-        } else if (maximize) {
-            bl = vl > bl ? vl : bl;
-            bh = vh > bh ? vh : bh;
-        } else {
-            bl = vl < bl ? vl : bl;
-            bh = vh < bh ? vh : bh;
-        }
-    }
-    *l_out = bl;
-    *h_out = bh;
-}
-
-/* Does state s meet the stopping rule? */
-static inline int gap_ok(double lo, double hi, double eps, int relative)
-{
-    double g = hi - lo;
-    if (relative && lo > 0)
-        return g <= eps * lo;
-    return g <= eps;
-}
-
 /* Do all watched states meet the interval stopping rule (valiter.h:
  * WATCHED STATES)?  0 without a watch list. */
 static int watched_ok(const struct vi_params *par, const double *lo, const double *hi)
@@ -294,14 +229,6 @@ static int watched_ok(const struct vi_params *par, const double *lo, const doubl
             return 0;
     }
     return 1;
-}
-
-static inline int change_ok(double old, double nw, double eps, int relative)
-{
-    double d = fabs(nw - old);
-    if (relative)
-        return d <= eps * fabs(nw);
-    return d <= eps;
 }
 
 struct solver {
@@ -519,19 +446,6 @@ int valiter_solve_levels_cpu(const struct vi_system *sys, const struct vi_params
     return rc;
 }
 
-static int solver_threads(const struct vi_system *sys, const struct vi_params *par)
-{
-    int want = wx_pool_threads(par->threads);
-    if (par->threads <= 0) {
-        uint64_t cap = sys->n_entries / VI_ENTRIES_PER_THREAD + 1;
-        if ((uint64_t)want > cap)
-            want = (int)cap;
-    }
-    if ((uint64_t)want > sys->n_states)
-        want = (int)sys->n_states;
-    return want;
-}
-
 /* Interval or plain value iteration, Jacobi or Gauss-Seidel. */
 static int solve_interval(const struct vi_system *sys, const struct vi_params *par, double *lo,
                           double *hi, struct vi_stats *stats, struct wx_error *err)
@@ -554,7 +468,7 @@ static int solve_interval(const struct vi_system *sys, const struct vi_params *p
         converged = solve_gauss_seidel(sys, par, lo, hi, &st.iterations);
     } else {
         struct solver sv = {.sys = sys, .par = par};
-        int want = solver_threads(sys, par);
+        int want = valiter_threads(sys, par);
         sv.range = malloc(((size_t)want + 1) * sizeof *sv.range);
         sv.thread_ok = calloc((size_t)want, sizeof *sv.thread_ok);
         sv.lo[0] = lo;
@@ -981,7 +895,7 @@ static int solve_policy(const struct vi_system *sys, const struct vi_params *par
     const uint64_t n = sys->n_states, nchunks = (n + PI_CHUNK - 1) / PI_CHUNK;
     struct pi_run pr = {.sys = sys, .mx = par->maximize, .eps = par->epsilon, .n = n,
                         .nchunks = nchunks, .lo = lo, .hi = hi};
-    int want = solver_threads(sys, par);
+    int want = valiter_threads(sys, par);
     if ((uint64_t)want > nchunks)
         want = (int)nchunks;
     double **vec[] = {&pr.x, &pr.w, &pr.wb, &pr.rh, &pr.r, &pr.p, &pr.v, &pr.s, &pr.t, &pr.c};

@@ -51,17 +51,21 @@
  * a silently early answer.
  *
  * WATCHED STATES (par->watch, n_watch > 0; interval iteration with
- * VI_JACOBI or VI_GAUSS_SEIDEL in valiter_solve_cpu only).  The solve also
+ * VI_JACOBI or VI_GAUSS_SEIDEL in valiter_solve_cpu and valiter_solve_gpu,
+ * and valiter_solve_ovi_cpu).  The solve also
  * stops after the first sweep where every watched state meets the stopping
  * rule, whether or not the others do: lo and hi stay valid bounds at every
  * state after every sweep, so the watched states' intervals are sound and
  * within epsilon, the others' sound but possibly wider.  The stopping
  * decision reads the same vectors for any number of threads, so the result
  * stays bit-identical across thread counts.  VI_POLICY honours it in its
- * interval-iteration steps (1 and 5 below).  Plain value iteration, the
- * block and level solves and the GPU solvers ignore the watch list (they
- * stop by the rule at every state, which implies it); so with a watch list
- * CPU and GPU bounds are not bit-identical.
+ * interval-iteration steps (1 and 5 below), on both twins.  The GPU
+ * decides on the device after every sweep (kernels/vi/sweeps.cu), so its
+ * Jacobi sweeps stop after the same sweep as the CPU's: bounds and sweep
+ * counts stay bit-identical with a watch list too; persistent sweep kinds
+ * run their launched twins then.  Plain value iteration and the block and
+ * level solves ignore the watch list (they stop by the rule at every
+ * state, which implies it).
  *
  * Values are doubles.  Both implementations round monotonically in the
  * same direction (no fused multiply-add tricks that differ between them are
@@ -189,6 +193,7 @@ struct vi_stats {
     double sweep_seconds;    /* GPU: mean device time per sweep; CPU: mean    */
     uint64_t bytes_per_sweep;/* bytes a sweep must stream (for bandwidth)     */
     uint64_t level_sweeps;   /* level solves: sweeps of single levels, summed */
+    uint64_t guesses;        /* optimistic VI: upper-bound guesses made      */
     uint64_t groups;         /* GPU level solve: groups of levels uploaded
                                 one after the other (1: all fitted at once);
                                 a level too big for the budget alone is swept
@@ -286,6 +291,47 @@ int valiter_solve_cpu(const struct vi_system *sys, const struct vi_params *par, 
                       double *hi, struct vi_stats *stats, struct wx_error *err);
 int valiter_solve_gpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
                       double *hi, struct vi_stats *stats, struct wx_error *err);
+
+/* OPTIMISTIC VALUE ITERATION (Hartmanns and Kaminski, "Optimistic Value
+ * Iteration", CAV 2020; CPU only, an addition to the twin contract).
+ * Interval iteration moves both bounds every sweep, and the upper one
+ * often converges slowly from its trivial start; OVI iterates the lower
+ * bound alone, then guesses an upper bound just above it and proves the
+ * guess.  lo (n_states) holds a lower bound on entry, hi an upper bound
+ * (+INFINITY allowed: none known, e.g. for expected rewards); on return
+ * both are tighter bounds that meet the stopping rule at every state, or
+ * with par->watch at every watched state.  Rounds:
+ *   1. Iteration: sweeps lo = max(lo, F(lo)) until no state changes by more
+ *      than err (the plain-VI rule, absolute or relative; err = epsilon in
+ *      the first round).
+ *   2. Guess: u = min(hi, lo + epsilon), relative: lo (1 + epsilon) where
+ *      lo > 0.
+ *   3. Verification: at most max(VI_OVI_VERIFY_MIN, VI_OVI_VERIFY_FACTOR x
+ *      the sweeps so far) sweeps of both lo = max(lo, F(lo)) and u = min(u,
+ *      F(u)) (one pass over the entries, interval iteration's arithmetic;
+ *      the min lets the guess settle where a state's value hardly leaks
+ *      out, which a plain F(u) would undo by rounding).  When a sweep finds
+ *      F(u) <= u at every state, hi = min(hi, F(u)); the rule then holds
+ *      (hi <= the guess <= lo + epsilon) and the solve ends.
+ *      When F(u) < lo somewhere, or the sweeps run out, err = err / 2 and
+ *      the next round starts from the current lo (step 1).
+ * Why the bounds are sound: lo only ever grows from a lower bound by F, so
+ * it stays below the least fixpoint x* (F is monotone).  A u with F(u) <= u
+ * is a pre-fixpoint: the least fixpoint lies below every pre-fixpoint
+ * (Knaster-Tarski), so x* <= u, and x* <= F(u) <= u by monotonicity.  In
+ * a Gauss-Seidel sweep (in place) each new u(s) is F applied to a vector
+ * that is >= the final one wherever it was not yet updated, so when no
+ * state's u went up, F(final u) <= final u as well.  As for interval
+ * iteration, "proved" assumes the computed F equals the exact one.  The
+ * property layer's systems have one fixpoint (no end components left
+ * where a scheduler could stay without cost), so lo converges to x* and
+ * the guesses come ever closer above it; that one is then verified is the
+ * method's bet, not a theorem: more than max_iterations sweeps in all
+ * (steps 1 and 3) is WX_ELIMIT, as for the other solvers.
+ * stats->guesses counts the guesses.  Jacobi sweeps give
+ * bit-identical bounds for any number of threads. */
+int valiter_solve_ovi_cpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
+                          double *hi, struct vi_stats *stats, struct wx_error *err);
 
 /* Topological solving (CPU only, sequential; an addition to the twin
  * contract above, which it leaves unchanged).  The states of sys are

@@ -33,12 +33,14 @@ static int need_arg(int argc, char **argv, int *i, const char **v, struct wx_err
     return WX_OK;
 }
 
-/* --method ii | vi | topological (topo) | pi */
+/* --method auto | ii | ovi | vi | topological (topo) | pi */
 static int parse_method(const char *v, struct check_options *o, struct wx_error *err)
 {
-    o->topological = o->policy = 0;
+    o->topological = o->policy = o->optimistic = o->auto_method = 0;
     o->method_given = 1;
-    if (!strcmp(v, "ii"))
+    if (!strcmp(v, "auto"))
+        o->sound = 1, o->auto_method = 1;
+    else if (!strcmp(v, "ii"))
         o->sound = 1;
     else if (!strcmp(v, "vi"))
         o->sound = 0;
@@ -46,9 +48,13 @@ static int parse_method(const char *v, struct check_options *o, struct wx_error 
         o->sound = 1, o->topological = 1;
     else if (!strcmp(v, "pi"))
         o->sound = 1, o->policy = 1;
+    else if (!strcmp(v, "ovi"))
+        o->sound = 1, o->optimistic = 1;
     else
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                       "--method takes ii (interval iteration, sound), pi (policy "
+                       "--method takes auto (the fastest sound method expected), ii "
+                       "(interval iteration, sound), ovi (optimistic "
+                       "value iteration, sound), pi (policy "
                        "iteration with certified bounds, sound), topological "
                        "(interval iteration SCC by SCC) or vi (plain value "
                        "iteration, unsound), not '%s'", v);
@@ -141,6 +147,7 @@ int check_parse_options(int argc, char **argv, int first, struct check_options *
 {
     memset(o, 0, sizeof *o);
     o->sound = 1;
+    o->auto_method = 1; /* --method auto (docs/valiter.md) */
     o->epsilon = 1e-6;
     o->max_iterations = 1000000;
     o->solver = VI_JACOBI;

@@ -36,13 +36,14 @@ static void json_header(const struct check_run *c)
     cli_json_string(stdout, o->input);
     printf(", \"type\": \"%s\", \"states\": %llu, \"choices\": %llu, "
            "\"transitions\": %llu, \"initial_states\": %llu, \"read_seconds\": %.6f}, "
-           "\"backend\": \"%s\", \"method\": \"%s\", \"solver\": \"%s\", \"sound\": %s, \"epsilon\": %g, "
+           "\"backend\": \"%s\", \"method\": \"%s\",%s \"solver\": \"%s\", \"sound\": %s, \"epsilon\": %g, "
            "\"relative\": %s, \"gpu_init_seconds\": %.6f, \"gpu_wait_seconds\": %.6f, "
            "\"properties\": [",
            m->is_dtmc ? "dtmc" : "mdp", (unsigned long long)m->n_states,
            (unsigned long long)m->n_choices, (unsigned long long)m->n_entries,
            (unsigned long long)c->n_init, c->read_s, backend_name(c->bk),
-           o->topological ? "topological" : o->policy ? "pi" : o->sound ? "ii" : "vi",
+           o->topological ? "topological" : o->policy ? "pi" : o->optimistic ? "ovi"
+           : o->sound ? "ii" : "vi", o->auto_method ? " \"method_auto\": true," : "",
            solver_name,
            o->sound ? "true" : "false", o->epsilon, o->relative ? "true" : "false",
            c->probe.seconds, c->probe.wait_seconds);
@@ -58,13 +59,14 @@ static void text_header(const struct check_run *c)
            (unsigned long long)c->n_init, c->n_init == 1 ? "" : "s");
     if (c->init_id < 0)
         printf("note: no \"init\" label: state 0 is taken as the initial state\n");
-    printf("method: %s, epsilon %g (%s), backend %s%s\n",
+    printf("method: %s%s, epsilon %g (%s), backend %s%s\n",
            c->levels       ? "interval iteration, level by level of the SCC graph (sound)"
            : o->topological ? "interval iteration, SCC by SCC (sound)"
            : o->policy    ? "policy iteration with certified bounds (sound)"
+           : o->optimistic ? "optimistic value iteration (sound)"
            : o->sound     ? "interval iteration (sound)"
                           : "value iteration (UNSOUND: no error bound on the result)",
-           o->epsilon, o->relative ? "relative" : "absolute", backend_name(c->bk),
+           o->auto_method ? " (--method auto)" : "", o->epsilon, o->relative ? "relative" : "absolute", backend_name(c->bk),
            o->topological || o->policy ? ""
            : c->bk == CLI_BACKEND_CPU
                ? (o->solver == VI_GAUSS_SEIDEL ? ", Gauss-Seidel" : ", Jacobi")
@@ -134,6 +136,8 @@ static void json_property(const struct check_run *c, size_t i, const struct mdp_
            (unsigned long long)r->bound_iterations, r->precomp_seconds, r->build_seconds,
            r->mec_seconds, r->solve_seconds, r->stats.sweep_seconds,
            (unsigned long long)r->stats.bytes_per_sweep);
+    if (c->o.optimistic)
+        printf(", \"guesses\": %llu", (unsigned long long)r->stats.guesses);
     if (c->o.policy)
         printf(", \"policy_rounds\": %llu, \"products\": %llu, \"certified\": %s",
                (unsigned long long)r->stats.policy_rounds,
@@ -201,6 +205,9 @@ static void text_stats(const struct check_run *c, const struct property *p,
     printf("\n  iterations: %llu", (unsigned long long)r->iterations);
     if (r->bound_iterations)
         printf(" (%llu for the reward upper bound)", (unsigned long long)r->bound_iterations);
+    if (c->o.optimistic && r->iterations)
+        printf(", %llu upper-bound guess%s", (unsigned long long)r->stats.guesses,
+               r->stats.guesses == 1 ? "" : "es");
     if (c->o.policy)
         printf(", %llu policies, %llu products with a policy's matrix, %s",
                (unsigned long long)r->stats.policy_rounds,

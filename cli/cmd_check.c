@@ -97,6 +97,11 @@ static int check_combinations(struct check_run *c, struct wx_error *err)
                        "absolute stopping rule (no --relative)");
     if (o->policy)
         o->solver = VI_POLICY;
+    if (o->optimistic && o->backend == CLI_BACKEND_GPU)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "--method ovi runs on the CPU only: use --backend cpu or auto");
+    if (o->optimistic) /* the whole check on the CPU: the GPU would only wait */
+        c->want_gpu = 0, c->bk = CLI_BACKEND_CPU;
     if (o->topological && o->solver_given && (o->solver != VI_JACOBI || o->inplace))
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "--method topological takes --solver jacobi (level by level, the GPU's "
@@ -232,6 +237,7 @@ static int prepare(struct check_run *c, struct wx_error *err)
                                     .relative = o->relative, .max_iterations = o->max_iterations,
                                     .threads = o->threads, .scheduler = o->sched_out != NULL,
                                     .topological = o->topological,
+                                    .optimistic = o->optimistic,
                                     .device_memory = o->gpu_memory,
                                     .initial_only = !o->values_out && !o->sched_out &&
                                                     !o->all_states};
@@ -259,6 +265,20 @@ static int prepare(struct check_run *c, struct wx_error *err)
     return rc;
 }
 
+/* --method auto, now that the backend is known (docs/valiter.md, the
+ * rule): on the CPU without --solver, optimistic value iteration with
+ * Gauss-Seidel sweeps in the topological order (fewest sweeps, and no
+ * upper-bound phase for rewards); otherwise -- the GPU, or a --solver
+ * named -- interval iteration. */
+static void check_auto_method(struct check_run *c)
+{
+    struct check_options *o = &c->o;
+    if (!o->auto_method || c->bk != CLI_BACKEND_CPU || o->solver_given)
+        return;
+    o->optimistic = c->mo.optimistic = 1;
+    o->solver = c->mo.solver = VI_GAUSS_SEIDEL;
+}
+
 /* The backend, now that the probe has had the read's time. */
 static int settle_backend(struct check_run *c, struct wx_error *err)
 {
@@ -274,6 +294,7 @@ static int settle_backend(struct check_run *c, struct wx_error *err)
     /* topological: level by level on the GPU, and on the CPU with --solver
      * jacobi (the GPU's twin); else SCC by SCC with Gauss-Seidel */
     c->levels = c->o.topological && (c->bk == CLI_BACKEND_GPU || c->o.solver_given);
+    check_auto_method(c);
     return WX_OK;
 }
 

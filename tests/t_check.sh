@@ -94,7 +94,7 @@ expect_rc "dtmc rewards, relative, gs" 0 "$W" check "$T/d.tra" --lab "$T/d.lab" 
 near "DTMC expected reward (relative, Gauss-Seidel)" "$(first_value)" 7 1e-5
 
 # Text output: bounds for ii, UNSOUND for vi.
-expect_rc "text ii" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' -q
+expect_rc "text ii" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method ii -q
 grep -q '^  result: 0.66666.* in \[0.66666.*, 0.66666.*\] at state 0' "$T/out" && grep -q 'interval iteration (sound)' "$T/out" \
     && pass "text: midpoint and [lo, hi]" || fail "text ii: $(cat "$T/out")"
 expect_rc "text vi" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method vi -q
@@ -121,6 +121,21 @@ for bad in 0 -5 12X K ""; do
     expect_rc "--gpu-memory '$bad'" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --gpu-memory "$bad"
 done
 grep -q 'gpu-memory takes a positive size' "$T/err" && pass "--gpu-memory error named" || fail "--gpu-memory: $(cat "$T/err")"
+# --method auto (the default): optimistic value iteration with Gauss-Seidel on the CPU,
+# interval iteration with --solver named; --method ovi is CPU only
+expect_rc "auto (default) on the CPU" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --backend cpu --json
+near "auto Pmax(F goal) at 0" "$(first_value)" 0.6666666667 1e-6
+expect_json "auto reported" method='"ovi"' method_auto=true solver='"gs"' sound=true
+expect_rc "auto with --solver jacobi" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --backend cpu --solver jacobi --json
+expect_json "auto with --solver: interval iteration" method='"ii"' method_auto=true solver='"jacobi"'
+expect_rc "ovi, rewards, relative" 0 "$W" check "$T/d.tra" --lab "$T/d.lab" --srew "$T/d.srew" --trew "$T/d.trew" --prop 'Rmin=? [ F "goal" ]' --relative --method ovi --json
+near "ovi DTMC expected reward (relative)" "$(first_value)" 7 1e-5
+expect_json "ovi reported" method='"ovi"' solver='"jacobi"' bound_iterations=0
+expect_rc "ovi text" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method ovi -q
+grep -q 'optimistic value iteration (sound)' "$T/out" && grep -q ' in \[' "$T/out" && pass "text: --method ovi named, with bounds" \
+    || fail "ovi text: $(cat "$T/out")"
+expect_rc "--method ovi --backend gpu" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --method ovi --backend gpu
+grep -q 'CPU only' "$T/err" && pass "--method ovi --backend gpu refused, named" || fail "ovi gpu: $(cat "$T/err")"
 expect_rc "json vi" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method vi --json
 expect_json "json vi" sound=false method='"vi"'
 

@@ -51,12 +51,12 @@ awk -v v="$v" 'BEGIN { exit !(v + 0 > 1 && v + 0 < 1e6) }' && pass "N2 K2 Rmin s
     fail "N2 K2 Rmin steps: '$v'"
 
 # Gauss-Seidel and topological solving order each SCC's states by backward
-# BFS from the target (analysis/mdpcheck.c): on N4 K4 disagree they need
+# BFS from the target (analysis/mdpcheck_order.c): on N4 K4 disagree they need
 # about a quarter of Jacobi's sweeps (2 349 and 1 938 against 9 044; in the
 # SCCs' old state order half: 4 522 and 3 981), with the same answer
 P="$T/c44"
 iters() { sed -n 's/.*"iterations": \([0-9]*\).*/\1/p' "$T/out" | head -1; }
-expect_rc "N4 K4 disagree, Jacobi" 0 "$W" check "$P.tra" --lab "$P.lab" --prop 'Pmax=? [ F "finished"&!"agree" ]' --backend cpu --json
+expect_rc "N4 K4 disagree, Jacobi" 0 "$W" check "$P.tra" --lab "$P.lab" --prop 'Pmax=? [ F "finished"&!"agree" ]' --backend cpu --method ii --json
 vj=$(first_value); ij=$(iters)
 for m in "--solver gs" "--method topological"; do
     expect_rc "N4 K4 disagree, $m" 0 "$W" check "$P.tra" --lab "$P.lab" --prop 'Pmax=? [ F "finished"&!"agree" ]' --backend cpu $m --json
@@ -66,6 +66,15 @@ for m in "--solver gs" "--method topological"; do
         pass "N4 K4 disagree, $m: $i sweeps, at most 35 % of Jacobi's $ij" ||
         fail "N4 K4 disagree, $m: $i sweeps against Jacobi's $ij (expected at most 35 %)"
 done
+
+# the default (--method auto: optimistic value iteration, Gauss-Seidel in
+# that order): the same answer, at most 35 % of Jacobi's sweeps
+expect_rc "N4 K4 disagree, auto" 0 "$W" check "$P.tra" --lab "$P.lab" --prop 'Pmax=? [ F "finished"&!"agree" ]' --backend cpu --json
+near "N4 K4 disagree, auto = Jacobi's" "$(first_value)" "$vj" 1e-6
+i=$(iters)
+awk -v i="$i" -v j="$ij" 'BEGIN { exit !(i + 0 > 0 && j + 0 > 0 && i <= 0.35 * j) }' &&
+    pass "N4 K4 disagree, auto: $i sweeps, at most 35 % of Jacobi's $ij" ||
+    fail "N4 K4 disagree, auto: $i sweeps against Jacobi's $ij (expected at most 35 %)"
 
 # byte-for-byte against PRISM's exports
 S=tests/data/mdp

@@ -23,7 +23,7 @@ v1=$(prop_value 1); v2=$(prop_value 2)
 
 # the export read back by warpex check gives the same values
 expect_rc "check on the --mdp-out files" 0 "$W" check "$T/c2.tra" --lab "$T/c2.lab" --json --quiet \
-    --epsilon 1e-9 --prop 'Pmax=? [ F "disagree" ]' --prop 'Pmin=? [ F "agree_heads" ]'
+    --method ii --epsilon 1e-9 --prop 'Pmax=? [ F "disagree" ]' --prop 'Pmin=? [ F "agree_heads" ]'
 expect_json "--mdp-out .tra has the same MDP" states=272 choices=400 transitions=492
 w1=$(prop_value 1); w2=$(prop_value 2)
 [ -n "$v1" ] && [ "$v1" = "$w1" ] && [ "$v2" = "$w2" ] && pass "round trip: check gives the same values ($w1, $w2)" \

@@ -24,67 +24,8 @@
 #include "../analysis/prop.h"
 #include "../graph/mdp_lab.h"
 #include "check.h"
+#include "random_mdp.h"
 #include "rng.h"
-
-struct inst {
-    struct mdp m;
-    struct mdp_labels lab;
-};
-
-/* shape 0: global targets; 1: local targets (long chains, MECs); 2: a DAG
- * (forward targets only, last state absorbing through a self-loop kept out
- * of the maybe states by being a target or unreachable-to-target) */
-static void gen(struct inst *x, uint64_t n, int shape)
-{
-    struct mdp *m = &x->m;
-    memset(m, 0, sizeof *m);
-    m->n_states = n;
-    uint64_t cap_c = n * 3 + 1, cap_e = cap_c * 3 + 1;
-    m->state_start = calloc(n + 1, sizeof *m->state_start);
-    m->choice_start = calloc(cap_c + 1, sizeof *m->choice_start);
-    m->targets = malloc(cap_e * sizeof *m->targets);
-    m->probs = malloc(cap_e * sizeof *m->probs);
-    uint64_t c = 0, e = 0;
-    for (uint64_t s = 0; s < n; s++) {
-        m->state_start[s] = c;
-        uint64_t k = 1 + rnd_below(3);
-        for (uint64_t j = 0; j < k; j++) {
-            m->choice_start[c] = e;
-            uint64_t len = 1 + rnd_below(3);
-            for (uint64_t i = 0; i < len; i++) {
-                uint64_t t;
-                if (shape == 2)
-                    t = s + 1 == n ? s : s + 1 + rnd_below(n - 1 - s < 9 ? n - 1 - s : 9);
-                else if (shape == 1)
-                    t = (s + n + rnd_below(9) - 4) % n;
-                else
-                    t = rnd_below(n);
-                m->targets[e] = (uint32_t)t;
-                m->probs[e] = 1.0 / (double)len;
-                e++;
-            }
-            c++;
-        }
-    }
-    m->state_start[n] = c;
-    m->choice_start[c] = e;
-    m->n_choices = c;
-    m->n_entries = e;
-    mdp_labels_init(&x->lab, n);
-    int t = mdp_labels_add(&x->lab, "t"), a = mdp_labels_add(&x->lab, "a");
-    for (uint64_t s = 0; s < n; s++) {
-        if (rnd_below(40) == 0 || (shape == 2 && s + 1 == n && rnd_below(2)))
-            mdp_labels_set(&x->lab, t, s);
-        if (rnd_below(10) != 0)
-            mdp_labels_set(&x->lab, a, s);
-    }
-}
-
-static void inst_free(struct inst *x)
-{
-    mdp_free(&x->m);
-    mdp_labels_free(&x->lab);
-}
 
 static int same(const struct mdpcheck_result *a, const struct mdpcheck_result *b)
 {
@@ -157,7 +98,7 @@ static void check_instance(uint64_t seed, uint64_t n, int shape, int probs_only)
 {
     struct inst x;
     rng_state = seed;
-    gen(&x, n, shape);
+    gen_mdp(&x, n, shape, 0);
     struct wx_error err;
     for (size_t k = 0; k < sizeof texts / sizeof *texts; k++) {
         if (probs_only && (k == 2 || k == 3))
@@ -256,7 +197,7 @@ int main(int argc, char **argv)
     {
         struct inst x;
         rng_state = seed;
-        gen(&x, 50, 0);
+        gen_mdp(&x, 50, 0, 0);
         struct property p;
         struct wx_error err;
         if (prop_parse("Pmax=? [ F \"nosuch\" ]", NULL, 1, &p, &err) == WX_OK) {

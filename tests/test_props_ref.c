@@ -14,6 +14,8 @@
  *  - an unbounded value (G, R [ F ]): Storm's (sound, relative precision
  *    1e-10) in [lo, hi] widened by 1e-9 relative, the midpoint within 1e-6
  *    relative (epsilon 1e-6); "inf" exactly;
+ *  - unbounded rows also with optimistic value iteration (Jacobi and
+ *    Gauss-Seidel), the same checks;
  *  - a comparison: the answer over the initial states, true or false, as
  *    Storm's (never undecided: the bounds are at least 1e-4 from the value,
  *    or exactly a value that precomputation finds).
@@ -133,7 +135,11 @@ static void unload(struct instance *in)
     memset(in, 0, sizeof *in);
 }
 
-static int run(struct instance *in, const struct property *p, int threads,
+/* method 0: interval iteration (Jacobi); 1: optimistic value iteration
+ * (Jacobi); 2: optimistic value iteration (Gauss-Seidel). */
+static const char *const method_name[] = {"ii", "ovi", "ovi gs"};
+
+static int run(struct instance *in, const struct property *p, int threads, int method,
                struct mdpcheck_result *r, struct propcheck_info *info, struct wx_error *err)
 {
     int ri = 0;
@@ -141,14 +147,16 @@ static int run(struct instance *in, const struct property *p, int threads,
     if (rc != WX_OK)
         return rc;
     const struct mdp_rewards *rew = p->kind >= PROP_RMIN && in->rew.n ? &in->rew.models[ri] : NULL;
-    struct mdpcheck_options o = {.sound = 1, .solver = VI_JACOBI, .epsilon = 1e-6,
+    struct mdpcheck_options o = {.sound = 1, .solver = method == 2 ? VI_GAUSS_SEIDEL : VI_JACOBI,
+                                 .optimistic = method > 0, .epsilon = 1e-6,
                                  .max_iterations = 1000000, .threads = threads};
     return propcheck_run(&in->m, &in->labels, rew, in->initial, p, &o, r, info, err);
 }
 
 /* Storm's value at each initial state against [lo, hi]. */
 static void compare_values(struct instance *in, const struct property *p, const char *expected,
-                           const struct mdpcheck_result *r, const struct propcheck_info *info)
+                           const struct mdpcheck_result *r, const struct propcheck_info *info,
+                           int method)
 {
     const char *e = expected;
     int bad = 0, n = 0;
@@ -174,8 +182,8 @@ static void compare_values(struct instance *in, const struct property *p, const 
             snprintf(why, sizeof why, "state %llu: Storm %.17g, warpex [%.17g, %.17g]",
                      (unsigned long long)s, ref, lo, hi);
     }
-    check(!bad && n > 0, "%s: %s: Storm's value at %d initial state%s %s", in->name, p->text, n,
-          n == 1 ? "" : "s", bad ? why : "within the bounds");
+    check(!bad && n > 0, "%s: %s (%s): Storm's value at %d initial state%s %s", in->name, p->text,
+          method_name[method], n, n == 1 ? "" : "s", bad ? why : "within the bounds");
 }
 
 /* The bounds of a step-bounded property do not depend on the threads. */
@@ -185,7 +193,7 @@ static void compare_threads(struct instance *in, const struct property *p,
     struct mdpcheck_result r1;
     struct propcheck_info info;
     struct wx_error err;
-    if (run(in, p, 1, &r1, &info, &err) != WX_OK) {
+    if (run(in, p, 1, 0, &r1, &info, &err) != WX_OK) {
         check(0, "%s: %s with 1 thread: %s", in->name, p->text, err.msg);
         return;
     }
@@ -195,6 +203,34 @@ static void compare_threads(struct instance *in, const struct property *p,
     mdpcheck_result_free(&r1);
 }
 
+/* One row with one method (0 when the property is step-bounded: the
+ * others do not apply); 0 when the property was not solved. */
+static int row_method(struct instance *in, struct property *p, const char *expected, int method,
+                      int *bounded)
+{
+    struct mdpcheck_result r;
+    struct propcheck_info info;
+    struct wx_error err;
+    int rc = prop_check_model(p, &in->m, &err);
+    if (rc == WX_OK)
+        rc = run(in, p, 2, method, &r, &info, &err);
+    if (!check(rc == WX_OK, "%s: %s (%s): checked (%s)", in->name, p->text, method_name[method],
+               rc ? err.msg : "ok"))
+        return 0;
+    *bounded = info.bounded;
+    if (p->cmp != PROP_QUERY) {
+        int want = !strcmp(expected, "true") ? PROP_TRUE : PROP_FALSE;
+        check(info.result == want, "%s: %s (%s): %s as Storm says (found %d after %d solves)",
+              in->name, p->text, method_name[method], expected, info.result, info.tries);
+    } else {
+        compare_values(in, p, expected, &r, &info, method);
+    }
+    if (info.bounded)
+        compare_threads(in, p, &r);
+    mdpcheck_result_free(&r);
+    return 1;
+}
+
 static void row(struct instance *in, const char *text, const char *expected)
 {
     struct property p;
@@ -202,25 +238,10 @@ static void row(struct instance *in, const char *text, const char *expected)
     if (!check(prop_parse(text, REF, 0, &p, &err) == WX_OK, "%s: parses: %s (%s)", in->name,
                text, err.msg))
         return;
-    struct mdpcheck_result r;
-    struct propcheck_info info;
-    int rc = prop_check_model(&p, &in->m, &err);
-    if (rc == WX_OK)
-        rc = run(in, &p, 2, &r, &info, &err);
-    if (!check(rc == WX_OK, "%s: %s: checked (%s)", in->name, text, rc ? err.msg : "ok")) {
-        prop_free(&p);
-        return;
-    }
-    if (p.cmp != PROP_QUERY) {
-        int want = !strcmp(expected, "true") ? PROP_TRUE : PROP_FALSE;
-        check(info.result == want, "%s: %s: %s as Storm says (found %d after %d solves)", in->name,
-              text, expected, info.result, info.tries);
-    } else {
-        compare_values(in, &p, expected, &r, &info);
-    }
-    if (info.bounded)
-        compare_threads(in, &p, &r);
-    mdpcheck_result_free(&r);
+    int bounded = 0;
+    for (int method = 0; method < 3 && row_method(in, &p, expected, method, &bounded) && !bounded;
+         method++)
+        ;
     prop_free(&p);
 }
 

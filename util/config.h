@@ -127,6 +127,14 @@
 /* threads per block of the policy-iteration kernels (BiCGSTAB's block sums assume 8 warps) */
 #define VI_GPU_PI_THREADS 256u
 
+/* optimistic value iteration (analysis/valiter_ovi.c): verification sweeps per guess at
+ * least, however short the iteration phase before it (a guess needs a few sweeps to settle) */
+#define VI_OVI_VERIFY_MIN 16u
+/* ... and at most this many times the sweeps so far: the budget grows with every failed guess,
+ * so a guess that needs long to settle (values leak out slowly) is verified in the end, and a
+ * wrong one costs at most that share more (its sweeps move the lower bound on too) */
+#define VI_OVI_VERIFY_FACTOR 1u
+
 /* ---- cycle mean (kernels/cyclemean, analysis/cyclemean) ----------------- */
 
 /* ---- property checking (analysis/propcheck, analysis/bounded) ----------- */

@@ -293,6 +293,8 @@ static int vx_grid(struct vx_solve *S, struct vx_sweeper *sw, struct wx_error *e
     int per_sm = 0, dev = 0, sms = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    if (S->pers && S->par->n_watch && S->iv) /* the watch check runs between launches */
+        S->kind = vx_kind_of(S->kind)->launched, S->pers = 0;
     if (S->pers) {
         int coop = 0;
         sw->pfn = vx_pick_persist(S->iv, S->par->maximize, S->kind);
@@ -530,6 +532,12 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
         sw.x2[i] = S.x2[i], sw.dlo[i] = S.dlo[i], sw.dhi[i] = S.dhi[i], sw.ev[i] = S.ev[i];
     sw.ctl = S.ctl, sw.hctl = S.hctl, sw.ev_start = S.ev_start;
     sw.eps = par->epsilon, sw.rel = par->relative;
+    if (par->n_watch && S.iv) {
+        void *dw = NULL;
+        if ((rc = vx_upload(&S.mem, &dw, par->watch, par->n_watch * sizeof *par->watch, "watched states", err)))
+            goto out;
+        sw.watch = (const uint32_t *)dw, sw.n_watch = par->n_watch;
+    }
     if ((rc = vx_solve_sweeps(&S, &sw, &R, pi, max_it, t0, err)) || (rc = vx_read_back(&S, &R, lo, hi, err)))
         goto out;
     S.st.iterations = R.used;

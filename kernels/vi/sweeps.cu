@@ -28,6 +28,15 @@
  * between sweeps of a launch the grid meets at a barrier and reads
  * viol[k % 3] itself.
  *
+ * WATCHED STATES (valiter.h).  With a watch list, a one-block kernel
+ * (vx_watch_check) follows every launched sweep k in the stream: when the
+ * bounds sweep k wrote meet the stopping rule at every watched state, it
+ * clears viol[k % 3], so that sweep k + 1 (or the host) finds sweep k
+ * converged, exactly as if every state had met the rule.  The CPU twin
+ * stops after the same sweep, so Jacobi kinds stay bit-identical to it.
+ * Persistent kinds decide between sweeps inside one launch: with a watch
+ * list their launched twins run (solve.cu, vx_grid).
+ *
  * Determinism: Jacobi kinds give the same values and sweep counts on every
  * run (and as the CPU twin); in-place kinds do not (sweep_kernels.cuh).
  */
@@ -103,6 +112,34 @@ vx_persist_fn vx_pick_persist(int iv, int mx, int kind)
     return mx ? vx_pick_persist2<false, true>(kind) : vx_pick_persist2<false, false>(kind);
 }
 
+/* After sweep it (interval bounds in lo/hi, or (lo, hi) pairs in x2):
+ * clears the sweep's violation flag when every watched state meets the
+ * stopping rule (vi_dev.cuh's test, the CPU's gap_ok).  A sweep that found
+ * the run already converged wrote nothing: then nothing is done.  One
+ * block. */
+static __global__ void vx_watch_check(const double *lo, const double *hi, const double2 *x2,
+                                      const uint32_t *watch, ull n_watch, vx_ctl *ctl, ull it, double eps,
+                                      int rel)
+{
+    if (*(volatile unsigned *)&ctl->done)
+        return;
+    int bad = 0;
+    for (ull i = threadIdx.x; i < n_watch; i += blockDim.x) {
+        const uint32_t s = watch[i];
+        double l, h;
+        if (x2) {
+            const double2 v = x2[s];
+            l = v.x, h = v.y;
+        } else {
+            l = lo[s], h = hi[s];
+        }
+        const double g = h - l;
+        bad |= (rel && l > 0) ? !(g <= eps * l) : !(g <= eps);
+    }
+    if (!__syncthreads_or(bad) && threadIdx.x == 0)
+        ctl->viol[it % 3] = 0;
+}
+
 int vx_sweeps(struct vx_sweeper *sw, ull max_it, ull *done, int *converged, float *ms, struct wx_error *err)
 {
     int rc = WX_OK;
@@ -143,6 +180,11 @@ int vx_sweeps(struct vx_sweeper *sw, ull max_it, ull *done, int *converged, floa
                         sw->fn<<<blocks, VI_GPU_THREADS>>>(sw->sy, dlo[r], iv ? dhi[r] : NULL, dlo[w], iv ? dhi[w] : NULL,
                                                        ctl, it, sw->eps, sw->rel);
                     CUDA_CHECK_LAUNCH("vi_sweep");
+                    if (sw->watch && iv) {
+                        vx_watch_check<<<1, VI_GPU_THREADS>>>(dlo[w], dhi[w], (const double2 *)x2[w], sw->watch,
+                                                              sw->n_watch, ctl, it, sw->eps, sw->rel);
+                        CUDA_CHECK_LAUNCH("vx_watch_check");
+                    }
                 }
                 const int slot = (head + pending) & 1;
                 CUDA_CHECK(cudaMemcpyAsync(&hctl[slot], ctl, sizeof(vx_ctl), cudaMemcpyDeviceToHost));

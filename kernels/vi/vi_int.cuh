@@ -172,11 +172,15 @@ struct vx_sweeper {
     cudaEvent_t ev_start, ev[2];
     double eps;
     int rel;
+    const uint32_t *watch; /* device: the watched states (valiter.h WATCHED
+                              STATES; interval sweeps only), or NULL       */
+    ull n_watch;
 };
 
 /* Up to max_it sweeps (>= 1) from buffer 0 (x2[0], or dlo[0] / dhi[0]),
  * numbered 1, 2, ... with a fresh control block; stops after the first
- * sweep that meets the stopping rule.  *done = sweeps done, *converged,
+ * sweep that meets the stopping rule, or with a watch list the first
+ * after which every watched state meets it.  *done = sweeps done, *converged,
  * *ms = device time of the sweeps; the last iterate is in buffer
  * (inpl ? 0 : *done & 1).  Not converging within max_it is no error here. */
 int vx_sweeps(struct vx_sweeper *sw, ull max_it, ull *done, int *converged, float *ms, struct wx_error *err);

@@ -2,6 +2,8 @@
  * test_gpu_valiter.c -- the GPU value-iteration cores (kernels/vi/)
  * against plain references written here, and against the CPU twin
  * (analysis/valiter.c) when the library has it (-DHAVE_VALITER_CPU).
+ * Interval solves also run with a watch list (valiter.h WATCHED STATES):
+ * GPU, CPU twin and reference stop after the same sweep, bit-identical.
  *
  *   test_gpu_valiter [--quick] [--seed N] [--probe] [--skip-levels] [--policy-only | --skip-policy]
  *
@@ -545,8 +547,15 @@ static double ref_state(const struct vi_system *y, uint64_t s, const double *x, 
     return best;
 }
 
-/* Sequential Jacobi with the contract's stopping rules.  Returns 1 when it
- * converged within max_it sweeps; *iters = sweeps done. */
+/* The watched states (valiter.h WATCHED STATES) of the reference and of
+ * solve_and_compare's solves while watch_case runs; none otherwise. */
+static const uint32_t *g_watch;
+static uint64_t g_nwatch;
+
+/* Sequential Jacobi with the contract's stopping rules (interval
+ * iteration with g_watch: also stops once every watched state meets the
+ * rule).  Returns 1 when it converged within max_it sweeps; *iters =
+ * sweeps done. */
 static int ref_solve(const struct vi_system *y, int mx, double eps, int rel, uint64_t max_it, double *lo,
                      double *hi, uint64_t *iters)
 {
@@ -577,6 +586,15 @@ static int ref_solve(const struct vi_system *y, int mx, double eps, int rel, uin
         memcpy(lo, nlo, n * sizeof *lo);
         if (hi)
             memcpy(hi, nhi, n * sizeof *hi);
+        if (hi && g_nwatch && !conv) {
+            int all = 1;
+            for (uint64_t i = 0; i < g_nwatch; i++) {
+                const uint32_t s = g_watch[i];
+                const double g = hi[s] - lo[s];
+                all &= (rel && lo[s] > 0) ? g <= eps * lo[s] : g <= eps;
+            }
+            conv = all;
+        }
     }
     free(nlo), free(nhi);
     *iters = k;
@@ -623,6 +641,7 @@ static int solve_and_compare(const char *tag, const struct vi_system *y, const s
         memcpy(hi, hi0, n * sizeof *hi);
     struct vi_params par = {sc->mx, sc->eps, sc->rel, sc->max_it, VI_JACOBI, 0, 0, 0, {0}, NULL, 0};
     par.gpu.persist_blocks = persist_cap;
+    par.watch = g_watch, par.n_watch = g_nwatch;
     struct vi_stats st;
     struct wx_error err;
     wx_error_clear(&err);
@@ -682,6 +701,59 @@ static void inplace_check(const char *tag, const struct vi_system *y, const stru
           bad < n ? ", " : "", why, (unsigned long long)(bad < n ? bad : 0), bad < n ? lo[bad] : 0,
           bad < n ? hi[bad] : 0, tlo && bad < n ? tlo[bad] : 0, thi && bad < n ? thi[bad] : 0);
     free(lo), free(hi);
+}
+
+static uint64_t n_watch_cases, n_watch_earlier;
+
+/* Interval iteration with a watch list of 1..3 random states: the GPU
+ * (the automatic kind, and a pinned one: persistent kinds run their
+ * launched twins then) and the CPU twin stop after the reference's sweep,
+ * bit-identical; never later than without the list (ref_it). */
+static void watch_case(const char *tag, struct rng *r, const struct vi_system *y, const struct solve_case *sc,
+                       const double *lo0, const double *hi0, uint64_t ref_it)
+{
+    uint64_t n = y->n_states;
+    uint32_t w[3];
+    uint64_t nw = 1 + rndu(r, 3);
+    for (uint64_t i = 0; i < nw; i++)
+        w[i] = rndu(r, (uint32_t)n);
+    double *rlo = xmalloc(n * sizeof *rlo), *rhi = xmalloc(n * sizeof *rhi);
+    memcpy(rlo, lo0, n * sizeof *rlo);
+    memcpy(rhi, hi0, n * sizeof *rhi);
+    g_watch = w, g_nwatch = nw;
+    uint64_t wit;
+    int conv = ref_solve(y, sc->mx, sc->eps, sc->rel, sc->max_it, rlo, rhi, &wit);
+    char t2[400];
+    snprintf(t2, sizeof t2, "%s watch=%llu states", tag, (unsigned long long)nw);
+    if (check(conv && wit <= ref_it, "%s: reference converged (%llu sweeps, %llu without)", t2,
+              (unsigned long long)wit, (unsigned long long)ref_it)) {
+        static const int kinds[] = {3, 5, 8, 10, 14, 15, 16, 17};
+        n_watch_cases++;
+        n_watch_earlier += wit < ref_it;
+        if (!ref_only) {
+            solve_and_compare(t2, y, sc, lo0, hi0, 1, wit, rlo, rhi, 0, 0);
+            solve_and_compare(t2, y, sc, lo0, hi0, 1, wit, rlo, rhi, kinds[rndu(r, 8)], 32);
+        }
+#ifdef HAVE_VALITER_CPU
+        double *lo = xmalloc(n * sizeof *lo), *hi = xmalloc(n * sizeof *hi);
+        memcpy(lo, lo0, n * sizeof *lo);
+        memcpy(hi, hi0, n * sizeof *hi);
+        struct vi_params par = {sc->mx, sc->eps, sc->rel, sc->max_it, VI_JACOBI, 2, 0, 0, {0}, NULL, 0};
+        par.watch = w, par.n_watch = nw;
+        struct vi_stats st;
+        struct wx_error err;
+        wx_error_clear(&err);
+        int rc = valiter_solve_cpu(y, &par, lo, hi, &st, &err);
+        uint64_t at, at2 = 0;
+        double dl = vec_diff(lo, rlo, n, &at), dh = vec_diff(hi, rhi, n, &at2);
+        check(rc == WX_OK && st.iterations == wit && dl == 0 && dh == 0,
+              "%s: CPU twin rc %d sweeps %llu (want %llu) lo diff %.3g hi diff %.3g", t2, rc,
+              (unsigned long long)st.iterations, (unsigned long long)wit, dl, dh);
+        free(lo), free(hi);
+#endif
+    }
+    g_watch = NULL, g_nwatch = 0;
+    free(rlo), free(rhi);
 }
 
 static void solve_instance(uint64_t seed, int k)
@@ -784,6 +856,8 @@ static void solve_instance(uint64_t seed, int k)
         free(tlo), free(thi);
     }
 twin:
+    if (sc.interval)
+        watch_case(tag, &r, y, &sc, lo0, hi0, ref_it);
 #ifdef HAVE_VALITER_CPU
     {
         double *lo = xmalloc(n * sizeof *lo), *hi = sc.interval ? xmalloc(n * sizeof *hi) : NULL;
@@ -1613,6 +1687,11 @@ int main(int argc, char **argv)
         solve_instance(seed + 1000003 + (uint64_t)i, k);
     }
     printf("# numeric core: %d instances, %.1f s CPU time\n", ns, (double)(clock() - t0) / CLOCKS_PER_SEC);
+    if (ns)
+        check(n_watch_cases > 0 && n_watch_earlier > 0,
+              "watched states: %llu interval solves with a watch list, %llu of them stopped before "
+              "the rule held everywhere", (unsigned long long)n_watch_cases,
+              (unsigned long long)n_watch_earlier);
     t0 = clock();
     const int npi = ref_only || skip_policy ? 0 : quick ? 6 : 96;
     for (int i = 0; i < npi; i++) {
