@@ -98,8 +98,8 @@ nb=0
 while IFS="$(printf '\t')" read -r inst prop want origin; do
     d=tests/data/$inst; b=$(basename "$d")
     opts="--lab $d/$b.lab"
-    [ -f "$d/$b.srew" ] && opts="$opts --srew $d/$b.srew"
-    [ -f "$d/$b.trew" ] && opts="$opts --trew $d/$b.trew"
+    for f in "$d/$b"*.srew; do [ -f "$f" ] && opts="$opts --srew $f"; done
+    for f in "$d/$b"*.trew; do [ -f "$f" ] && opts="$opts --trew $f"; done
     "$W" check "$d/$b.tra" $opts --prop "$prop" --json --backend gpu >"$T/g" 2>"$T/ge"; rg=$?
     "$W" check "$d/$b.tra" $opts --prop "$prop" --json --backend cpu >"$T/c" 2>"$T/ce"; rc=$?
     vals() { grep -o '"\(lo\|hi\|value\|steps_fixed\)": [^,}]*' "$1"; }
