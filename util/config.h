@@ -24,6 +24,11 @@
 
 /* ---- CPU explorer ------------------------------------------------------- */
 
+/* tree store (hash/treestore, --store tree): percent of the budget for the
+ * root table (one root per state); the rest holds the inner nodes, which
+ * real networks share across states, so they need less than the roots */
+#define TREE_ROOT_SHARE 50u
+
 /* ---- GPU explorer (kernels/explore) ------------------------------------- */
 /* Run-time knobs: struct gpu_options (explorer/explore.h) and struct
  * gpu_tuning (kernels/explore_gpu.h); docs/tuning.md, "GPU explorer".

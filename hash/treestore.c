@@ -1,0 +1,255 @@
+/*
+ * treestore.c -- tree-compressed vector storage over two vector tables; the
+ * layout and the insert protocol are described in treestore.h.
+ */
+#include "treestore.h"
+#include "../util/config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct treestore {
+    uint32_t words;
+    struct vtable *roots;    /* root pairs (the vector itself, words <= 2) */
+    struct vtable *nodes;    /* inner pairs; NULL for words <= 2 */
+    bool grow_roots, grow_nodes; /* what the running growth rebuilds */
+    uint64_t work_nodes;     /* grow_part items [0, work_nodes) are nodes */
+};
+
+void treestore_plan(uint64_t bytes, uint32_t words, uint64_t extra, uint64_t *max_states,
+                    uint64_t *max_nodes)
+{
+    if (words <= 2) {
+        *max_states = vtable_states_for_budget(bytes, words, extra);
+        *max_nodes = 0;
+        return;
+    }
+    const uint64_t root_bytes = bytes / 100 * TREE_ROOT_SHARE + bytes % 100 * TREE_ROOT_SHARE / 100;
+    *max_states = vtable_states_for_budget(root_bytes, 2, extra);
+    uint64_t n = vtable_states_for_budget(bytes - root_bytes, 2, 0);
+    *max_nodes = n > TREESTORE_MAX_NODES ? TREESTORE_MAX_NODES : n;
+}
+
+int treestore_new(struct treestore **out, uint32_t words, uint64_t max_states, uint64_t max_nodes,
+                  struct wx_error *err)
+{
+    *out = NULL;
+    if (words == 0 || words > 64)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "tree store: %u words per vector is out of range", words);
+    struct treestore *s = calloc(1, sizeof *s);
+    if (!s)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "tree store: out of memory");
+    s->words = words;
+    int rc = vtable_new(&s->roots, words <= 2 ? words : 2, max_states, err);
+    if (!rc && words > 2) {
+        if (max_nodes == 0)
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "tree store: memory budget too small for a node table");
+        else
+            rc = vtable_new(&s->nodes, 2, max_nodes > TREESTORE_MAX_NODES ? TREESTORE_MAX_NODES : max_nodes,
+                            err);
+    }
+    if (rc) {
+        treestore_free(s);
+        return rc;
+    }
+    *out = s;
+    return WX_OK;
+}
+
+void treestore_free(struct treestore *s)
+{
+    if (!s)
+        return;
+    vtable_free(s->roots);
+    vtable_free(s->nodes);
+    free(s);
+}
+
+/* ---- folding ---- */
+
+/* The value of words [lo, lo + n) (n >= 1): the word itself, or the index of
+ * the node holding its halves' values, put into the node table on the way
+ * (FIND mode: only looked up; ABSENT when missing).  Returns FOUND (or
+ * INSERTED, whichever the top node got), ABSENT or FULL. */
+static enum vtable_outcome fold(struct treestore *s, const uint32_t *vec, uint32_t lo, uint32_t n,
+                                enum vtable_mode mode, uint32_t *val)
+{
+    if (n == 1) {
+        *val = vec[lo];
+        return VTABLE_FOUND;
+    }
+    const uint32_t nl = (n + 1) / 2;
+    uint32_t pair[2];
+    enum vtable_outcome o;
+    if ((o = fold(s, vec, lo, nl, mode, &pair[0])) > VTABLE_INSERTED
+        || (o = fold(s, vec, lo + nl, n - nl, mode, &pair[1])) > VTABLE_INSERTED)
+        return o;
+    uint64_t idx;
+    o = vtable_lookup_hashed(s->nodes, pair, vtable_hash_inline(pair, 2), mode, &idx);
+    *val = (uint32_t)idx; /* < TREESTORE_MAX_NODES: fits */
+    return o;
+}
+
+/* The pair (or, words <= 2, the vector) to look up in the root table:
+ * FOUND when every inner node is present, else ABSENT or FULL. */
+static enum vtable_outcome fold_root(struct treestore *s, const uint32_t *vec, enum vtable_mode mode,
+                                     uint32_t root[2])
+{
+    if (s->words <= 2) {
+        root[0] = vec[0];
+        root[1] = s->words > 1 ? vec[1] : 0;
+        return VTABLE_FOUND;
+    }
+    const uint32_t nl = (s->words + 1) / 2;
+    enum vtable_outcome o;
+    if ((o = fold(s, vec, 0, nl, mode, &root[0])) > VTABLE_INSERTED
+        || (o = fold(s, vec, nl, s->words - nl, mode, &root[1])) > VTABLE_INSERTED)
+        return o;
+    return VTABLE_FOUND;
+}
+
+enum vtable_outcome treestore_insert(struct treestore *s, const uint32_t *vec, struct vtable_ids *ids,
+                                     uint64_t *id)
+{
+    uint32_t root[2];
+    enum vtable_outcome o = fold_root(s, vec, VTABLE_INSERT, root);
+    if (o == VTABLE_FULL)
+        return o;
+    const uint32_t rw = s->words <= 2 ? s->words : 2;
+    const uint64_t h = vtable_hash_inline(root, rw);
+    if (ids)
+        return vtable_insert_block(s->roots, root, h, ids, id);
+    return vtable_lookup_hashed(s->roots, root, h, VTABLE_INSERT, id);
+}
+
+enum vtable_outcome treestore_find(struct treestore *s, const uint32_t *vec, uint64_t *id)
+{
+    uint32_t root[2];
+    enum vtable_outcome o = fold_root(s, vec, VTABLE_FIND, root);
+    if (o != VTABLE_FOUND)
+        return VTABLE_ABSENT;
+    const uint32_t rw = s->words <= 2 ? s->words : 2;
+    return vtable_lookup_hashed(s->roots, root, vtable_hash_inline(root, rw), VTABLE_FIND, id);
+}
+
+/* ---- unfolding ---- */
+
+/* Writes the words [lo, lo + n) that value v stands for. */
+static void unfold(const struct treestore *s, uint32_t v, uint32_t lo, uint32_t n, uint32_t *vec)
+{
+    if (n == 1) {
+        vec[lo] = v;
+        return;
+    }
+    const uint32_t nl = (n + 1) / 2;
+    const uint32_t *pair = vtable_vector(s->nodes, v);
+    unfold(s, pair[0], lo, nl, vec);
+    unfold(s, pair[1], lo + nl, n - nl, vec);
+}
+
+void treestore_get(const struct treestore *s, uint64_t id, uint32_t *vec)
+{
+    const uint32_t *root = vtable_vector(s->roots, id);
+    if (s->words <= 2) {
+        memcpy(vec, root, s->words * 4u);
+        return;
+    }
+    const uint32_t nl = (s->words + 1) / 2;
+    unfold(s, root[0], 0, nl, vec);
+    unfold(s, root[1], nl, s->words - nl, vec);
+}
+
+/* ---- sizes ---- */
+
+uint32_t treestore_words(const struct treestore *s) { return s->words; }
+uint64_t treestore_count(const struct treestore *s) { return vtable_count(s->roots); }
+uint64_t treestore_nodes(const struct treestore *s) { return s->nodes ? vtable_count(s->nodes) : 0; }
+
+uint64_t treestore_bytes(const struct treestore *s)
+{
+    return vtable_bytes(s->roots) + (s->nodes ? vtable_bytes(s->nodes) : 0);
+}
+
+/* ---- growth ---- */
+
+bool treestore_wants_grow(const struct treestore *s)
+{
+    return vtable_wants_grow(s->roots) || (s->nodes && vtable_wants_grow(s->nodes));
+}
+
+bool treestore_can_grow(const struct treestore *s) { return treestore_wants_grow(s); }
+
+int treestore_grow_begin(struct treestore *s, struct wx_error *err)
+{
+    s->grow_nodes = s->nodes && vtable_wants_grow(s->nodes);
+    s->grow_roots = vtable_wants_grow(s->roots);
+    s->work_nodes = s->grow_nodes ? vtable_count(s->nodes) : 0;
+    int rc = WX_OK;
+    if (s->grow_nodes)
+        rc = vtable_grow_begin(s->nodes, err);
+    if (!rc && s->grow_roots && (rc = vtable_grow_begin(s->roots, err)) && s->grow_nodes) {
+        vtable_grow_part(s->nodes, 0, s->work_nodes); /* finish the begun one */
+        vtable_grow_end(s->nodes);
+    }
+    if (rc)
+        s->grow_nodes = s->grow_roots = false;
+    return rc;
+}
+
+uint64_t treestore_grow_work(const struct treestore *s)
+{
+    return s->work_nodes + (s->grow_roots ? vtable_count(s->roots) : 0);
+}
+
+void treestore_grow_part(struct treestore *s, uint64_t begin, uint64_t end)
+{
+    const uint64_t k = s->work_nodes;
+    if (begin < k)
+        vtable_grow_part(s->nodes, begin, end < k ? end : k);
+    if (end > k)
+        vtable_grow_part(s->roots, (begin > k ? begin : k) - k, end - k);
+}
+
+void treestore_grow_end(struct treestore *s)
+{
+    if (s->grow_nodes)
+        vtable_grow_end(s->nodes);
+    if (s->grow_roots)
+        vtable_grow_end(s->roots);
+    s->grow_nodes = s->grow_roots = false;
+    s->work_nodes = 0;
+}
+
+int treestore_full_error(const struct treestore *s, struct wx_error *err)
+{
+    return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                   "memory budget exhausted after %llu states (tree store: %llu nodes, %llu bytes); "
+                   "raise it (--memory)",
+                   (unsigned long long)treestore_count(s), (unsigned long long)treestore_nodes(s),
+                   (unsigned long long)treestore_bytes(s));
+}
+
+int treestore_put(struct treestore *s, const uint32_t *vec, uint64_t *id, struct wx_error *err)
+{
+    enum vtable_outcome o;
+    while ((o = treestore_insert(s, vec, NULL, id)) == VTABLE_FULL) {
+        if (!treestore_can_grow(s))
+            return treestore_full_error(s, err), -1;
+        if (treestore_grow_begin(s, err))
+            return -1;
+        treestore_grow_part(s, 0, treestore_grow_work(s));
+        treestore_grow_end(s);
+    }
+    return o == VTABLE_INSERTED;
+}
+
+/* ---- id blocks ---- */
+
+void treestore_set_block(struct treestore *s, uint32_t ids_per_block) { vtable_set_block(s->roots, ids_per_block); }
+
+int treestore_close_blocks(struct treestore *s, struct vtable_ids *ids, unsigned n,
+                           void (*moved)(void *ctx, uint64_t from, uint64_t to), void *ctx,
+                           struct wx_error *err)
+{
+    return vtable_close_blocks(s->roots, ids, n, moved, ctx, err);
+}
