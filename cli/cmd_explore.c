@@ -288,6 +288,8 @@ static void json_counts(const struct cli_options *o, const struct image *img,
     else
         printf(", \"depth\": null");
     printf(", \"seconds\": %.6f, \"bytes\": %llu", r->seconds, (unsigned long long)r->bytes);
+    printf(", \"store\": \"%s\", \"bytes_per_state\": %.2f", r->store ? r->store : "flat",
+           r->states ? (double)r->bytes / r->states : 0.0);
 }
 
 /* The fields of --scc, --cycle-mean and --mec (those that ran). */
@@ -397,8 +399,8 @@ static void report_text(const struct cli_options *o, const struct image *img,
                r->transitions / r->seconds);
     printf("\n");
     if (r->states)
-        printf("memory:       %.1f MiB (%.1f bytes/state)\n", r->bytes / 1048576.0,
-               (double)r->bytes / r->states);
+        printf("memory:       %.1f MiB (%.1f bytes/state, %s store)\n", r->bytes / 1048576.0,
+               (double)r->bytes / r->states, r->store ? r->store : "flat");
 }
 
 static void report_violation(const struct cli_options *o, const struct image *img,
@@ -467,6 +469,7 @@ static int set_options(struct explore_run *x, struct wx_error *err)
     memset(eo, 0, sizeof *eo);
     eo->threads = o->threads;
     eo->memory_bytes = o->memory;
+    eo->store = o->store;
     eo->stop_on_deadlock = o->deadlock;
     eo->finish_after_violation = (o->deadlock || o->action) && needs_whole_product(o) && !o->stop_at_first;
     eo->trace = o->trace;
@@ -496,7 +499,12 @@ static int choose_backend(struct explore_run *x, struct wx_error *err)
     const struct cli_options *o = x->o;
     char gpu_name[128];
     x->backend = o->backend;
-    if (x->backend == EXPLORE_AUTO) {
+    if (x->backend == EXPLORE_GPU && o->store == STORE_TREE)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--store tree: the GPU explorer stores states flat only; "
+                       "use --backend cpu or seq (docs/storage.md)");
+    if (x->backend == EXPLORE_AUTO && o->store == STORE_TREE) {
+        x->backend = EXPLORE_CPU; /* the tree store is on the CPU only */
+    } else if (x->backend == EXPLORE_AUTO) {
         if (gpu_available(gpu_name, sizeof gpu_name)) {
             x->backend = EXPLORE_GPU;
         } else {

@@ -45,6 +45,13 @@ enum explore_backend { EXPLORE_AUTO, EXPLORE_SEQ, EXPLORE_CPU, EXPLORE_GPU };
 
 enum explore_violation { VIOLATION_NONE = 0, VIOLATION_DEADLOCK, VIOLATION_ACTION };
 
+/* How the CPU explorers store states (docs/storage.md): a flat vector table
+ * (hash/vtable.h, hash/vecset.h), or tree-compressed (hash/treestore.h:
+ * fewer bytes per state on wide vectors, slower).  AUTO is flat for now
+ * (explore_store_pick).  The GPU backend stores flat only: TREE there is
+ * WX_EINPUT. */
+enum explore_store { STORE_AUTO, STORE_FLAT, STORE_TREE };
+
 /* One distinct product transition. */
 struct product_edge {
     uint64_t src, dst;
@@ -105,6 +112,7 @@ struct explore_options {
                                  cores; above WX_POOL_MAX (256, util/pool.h)
                                  cut to it */
     uint64_t memory_bytes;    /* table + state store budget; 0 = default */
+    enum explore_store store; /* --store; AUTO: explore_store_pick */
     bool stop_on_deadlock;    /* --deadlock: first deadlock is a violation */
     const uint8_t *action_match; /* NULL, or n_labels flags: a reachable
                                   transition with a flagged label is a violation */
@@ -147,6 +155,7 @@ struct explore_result {
     uint64_t bytes;           /* memory used by table and store */
     double seconds;
     const char *backend;      /* "seq", "cpu" or "gpu" */
+    const char *store;        /* "flat" or "tree" */
     char device[128];         /* GPU name or "" */
     unsigned threads;         /* CPU threads used */
     struct device_csr device_graph; /* keep_device_graph: owned */
@@ -182,6 +191,11 @@ void explore_result_free(struct explore_result *res);
 /* Frees a device_csr's device memory and zeroes it (a no-op on a zeroed one
  * and in builds without CUDA). */
 void explore_device_csr_free(struct device_csr *g);
+
+/* The store a run with these options uses: options.store, with AUTO
+ * settled (flat, for now: the tree is the slower of the two, and nothing
+ * known before the run says that flat will not fit). */
+enum explore_store explore_store_pick(const struct explore_options *opt, const struct image *img);
 
 /* Default memory budget: half of physical RAM (bytes). */
 uint64_t explore_default_memory(void);

@@ -165,6 +165,8 @@ uint32_t treestore_words(const struct treestore *s) { return s->words; }
 uint64_t treestore_count(const struct treestore *s) { return vtable_count(s->roots); }
 uint64_t treestore_nodes(const struct treestore *s) { return s->nodes ? vtable_count(s->nodes) : 0; }
 
+uint64_t treestore_root_slots(const struct treestore *s) { return vtable_slots(s->roots); }
+
 uint64_t treestore_bytes(const struct treestore *s)
 {
     return vtable_bytes(s->roots) + (s->nodes ? vtable_bytes(s->nodes) : 0);

@@ -107,6 +107,8 @@ uint32_t treestore_words(const struct treestore *s);
 /* States (ids handed out; exact at a quiet point) and inner nodes. */
 uint64_t treestore_count(const struct treestore *s);
 uint64_t treestore_nodes(const struct treestore *s);
+/* Slots of the root table now (id blocks are sized from it, vtable.h). */
+uint64_t treestore_root_slots(const struct treestore *s);
 /* Bytes in use by both tables (slot arrays and used stores). */
 uint64_t treestore_bytes(const struct treestore *s);
 

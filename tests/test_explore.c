@@ -25,6 +25,7 @@
 #include "explorer/explore.h"
 #include "explorer/successors.h"
 #include "hash/vtable.h"
+#include "util/config.h"
 
 static unsigned long long seed = 7031;
 
@@ -561,13 +562,21 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
                  idx, (unsigned long long)r->n, seed);
     QCHECK_EQ_U64(bad_hash, 0, "image %u: unordered mode's hashes equal vtable_hash (seed %llu)", idx, seed);
 
-    /* Full explorations: seq and cpu x threads, vectors and sinks. */
+    /* Full explorations: seq and cpu x threads, vectors and sinks; flat,
+     * and tree-compressed for seq, cpu/2 and cpu/7 (seq's ids must be the
+     * same with either store: it is deterministic). */
+    uint32_t *seq_flat = NULL;
+    for (int tree = 0; tree <= 1; tree++)
     for (int cpu = 0; cpu <= 1; cpu++)
         for (unsigned ti = 0; ti < (cpu ? 4u : 1u); ti++) {
+            if (tree && cpu && ti % 2 == 0)
+                continue;
             struct sink_rec s = { .m = PTHREAD_MUTEX_INITIALIZER };
             struct edge_sink sink = { sink_emit, &s };
-            struct explore_options opt = { .memory_bytes = TEST_MEMORY, .keep_vectors = true, .sink = &sink };
-            snprintf(what, sizeof what, "image %u %s/%u", idx, cpu ? "cpu" : "seq", thread_counts[ti]);
+            struct explore_options opt = { .memory_bytes = TEST_MEMORY, .keep_vectors = true, .sink = &sink,
+                                           .store = tree ? STORE_TREE : STORE_FLAT };
+            snprintf(what, sizeof what, "image %u %s/%u%s", idx, cpu ? "cpu" : "seq", thread_counts[ti],
+                     tree ? " tree" : "");
             int rc = run(cpu, thread_counts[ti], img, &opt, &res, &err);
             if (!qcheck(rc == WX_OK, "%s: explores (rc %d: %s)", what, rc, err.msg))
                 continue;
@@ -578,23 +587,34 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
             QCHECK_EQ_U64(res.depth, r->depth, "%s: depth (seed %llu)", what, seed);
             check_vectors(img, r, &res, what);
             check_edges(img, &res, &s, what);
+            if (!cpu && !tree && res.vectors)
+                seq_flat = malloc(res.states * img->words * 4),
+                memcpy(seq_flat, res.vectors, res.states * img->words * 4);
+            if (!cpu && tree)
+                qcheck(seq_flat && res.vectors && !memcmp(seq_flat, res.vectors, res.states * img->words * 4),
+                       "%s: the same ids as seq flat (seed %llu)", what, seed);
+            qcheck(!strcmp(res.store, tree ? "tree" : "flat"), "%s: store reported", what);
             explore_result_free(&res);
             free(s.e);
         }
+    free(seq_flat);
 
     /* Violations: deadlocks and/or a random flagged label, with traces. */
     uint8_t *act = calloc(img->n_labels + 1, 1);
     act[rnd(rng, img->n_labels)] = 1;
     for (int variant = 0; variant < 3; variant++) {
-        for (unsigned run_i = 0; run_i < 5; run_i++) {
-            int cpu = run_i > 0;
-            unsigned th = cpu ? thread_counts[run_i - 1] : 1;
+        for (unsigned run_i = 0; run_i < 7; run_i++) {
+            /* runs 5 and 6: seq and cpu/4 with the tree store */
+            const int tree = run_i >= 5;
+            int cpu = run_i > 0 && run_i != 5;
+            unsigned th = tree ? (cpu ? 4 : 1) : cpu ? thread_counts[run_i - 1] : 1;
             struct explore_options opt = {
                 .memory_bytes = TEST_MEMORY, .trace = variant != 2 || run_i % 2, .keep_vectors = true,
                 .stop_on_deadlock = variant != 1, .action_match = variant ? act : NULL,
+                .store = tree ? STORE_TREE : STORE_FLAT,
             };
-            snprintf(what, sizeof what, "image %u violation variant %d %s/%u", idx, variant,
-                     cpu ? "cpu" : "seq", th);
+            snprintf(what, sizeof what, "image %u violation variant %d %s/%u%s", idx, variant,
+                     cpu ? "cpu" : "seq", th, tree ? " tree" : "");
             int rc = run(cpu, th, img, &opt, &res, &err);
             if (!qcheck(rc == WX_OK, "%s: returns WX_OK (rc %d: %s)", what, rc, err.msg))
                 continue;
@@ -607,14 +627,20 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
     /* A budget of fewer states than reachable: WX_ELIMIT, partial counts. */
     if (r->n >= 4) {
         uint64_t k = 1 + rnd(rng, (uint32_t)(r->n - 2));
-        for (unsigned run_i = 0; run_i < 3; run_i++) {
-            int cpu = run_i > 0;
+        for (unsigned run_i = 0; run_i < 5; run_i++) {
+            /* runs 3 and 4: seq and cpu/2 with the tree store, whose roots
+             * get half of the budget (util/config.h TREE_ROOT_SHARE) */
+            const int tree = run_i >= 3;
+            int cpu = run_i == 1 || run_i == 2 || run_i == 4;
             int tr = rnd(rng, 2);
-            struct explore_options opt = { .trace = tr, .keep_vectors = true };
-            opt.memory_bytes = k * (vtable_bytes_per_state(img->words) + (tr ? 12 : 0));
-            snprintf(what, sizeof what, "image %u budget of %llu states %s/%u", idx, (unsigned long long)k,
-                     cpu ? "cpu" : "seq", cpu ? thread_counts[run_i] : 1);
-            int rc = run(cpu, cpu ? thread_counts[run_i] : 1, img, &opt, &res, &err);
+            struct explore_options opt = { .trace = tr, .keep_vectors = true,
+                                           .store = tree ? STORE_TREE : STORE_FLAT };
+            opt.memory_bytes = tree && img->words > 2
+                                   ? k * (vtable_bytes_per_state(2) + (tr ? 12 : 0)) * 100 / TREE_ROOT_SHARE
+                                   : k * (vtable_bytes_per_state(img->words) + (tr ? 12 : 0));
+            snprintf(what, sizeof what, "image %u budget of %llu states %s/%u%s", idx, (unsigned long long)k,
+                     cpu ? "cpu" : "seq", cpu ? thread_counts[run_i % 3] : 1, tree ? " tree" : "");
+            int rc = run(cpu, cpu ? thread_counts[run_i % 3] : 1, img, &opt, &res, &err);
             qcheck(rc == WX_ELIMIT && !res.complete && res.states <= k && res.states > 0
                       && res.transitions <= r->transitions,
                   "%s: WX_ELIMIT with partial counts (rc %d, complete %d, states %llu; seed %llu)", what, rc,
