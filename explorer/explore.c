@@ -85,8 +85,9 @@ void explore_result_init(struct explore_result *res, const char *backend)
 
 enum explore_store explore_store_pick(const struct explore_options *opt, const struct image *img)
 {
-    (void)img;
-    return opt->store == STORE_TREE ? STORE_TREE : STORE_FLAT;
+    /* A vector of 1 or 2 words is its own root pair (treestore.h): the
+     * tree would be the flat table without its keyed fast path. */
+    return opt->store == STORE_TREE && img->words > 2 ? STORE_TREE : STORE_FLAT;
 }
 
 void explore_vector(const struct explore_vectors *v, uint64_t id, uint32_t *out)

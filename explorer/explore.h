@@ -194,7 +194,9 @@ void explore_device_csr_free(struct device_csr *g);
 
 /* The store a run with these options uses: options.store, with AUTO
  * settled (flat, for now: the tree is the slower of the two, and nothing
- * known before the run says that flat will not fit). */
+ * known before the run says that flat will not fit) and TREE flat for
+ * vectors of 1 or 2 words (a tree of one pair is the flat table; the
+ * result's store then says "flat"). */
 enum explore_store explore_store_pick(const struct explore_options *opt, const struct image *img);
 
 /* Default memory budget: half of physical RAM (bytes). */
