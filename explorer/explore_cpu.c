@@ -38,9 +38,11 @@
  *
  * Tree store (options.store, hash/treestore.h): the same protocol with
  * treestore_* in place of vtable_* -- dense root ids, id blocks, growth of
- * both of its tables at quiet points; a state is unfolded into the worker's
- * buffer before it is expanded, and lookups are not prefetched (an insert
- * walks several node pairs, each found only after the one below).
+ * both of its tables at quiet points.  A state is unfolded into the
+ * worker's buffer, with its subtrees' node indices, before it is expanded;
+ * its successors' inner nodes are put right away (fold_successors: the
+ * subtrees a successor shares with its source cost no lookup), and only
+ * their root pairs go through the queue, prefetched as flat vectors are.
  *
  * Shortest traces: parent[id] / plabel[id] are written by the thread whose
  * insert created id, so the parent of a level-(d+1) state is in level d; a
@@ -118,7 +120,8 @@ struct worker {
     /* The queue of successors waiting for their lookup: entries
      * [qhead, qn), of which [qvec, qn) have not had their stored vector
      * prefetched yet (qhead <= qvec <= qn).  Entry i: record qrec + i *
-     * g.stride (label, vector), hash qhash[i], source state qsrc[i]. */
+     * g.stride (label, vector; with the tree store label, root pair),
+     * hash qhash[i] (of the vector; of the root pair), source qsrc[i]. */
     uint32_t *qrec;
     uint64_t *qhash, *qsrc;
     size_t qhead, qvec, qn, qcap;
@@ -129,6 +132,7 @@ struct worker {
     uint64_t c_succ, c_queue, c_lookup;
     struct vtable_ids ids;    /* this thread's block of fresh ids */
     uint32_t *vbuf;           /* tree store: the state being expanded */
+    uint32_t vals[IMAGE_MAX_WORDS]; /* and its subtrees' values */
     struct wx_error err;
 };
 
@@ -139,7 +143,8 @@ struct shared {
     struct treestore *tree;   /* the tree store, or NULL */
     const uint32_t *store;    /* vtable's store: vectors by id (flat) */
     uint32_t words;
-    bool keyed;               /* vtable_new_keyed: no vector prefetch stage */
+    bool keyed;               /* vtable_new_keyed / treestore_new_keyed: no
+                                 vector prefetch stage */
     uint64_t *parent;         /* when tracing */
     uint32_t *plabel;
     unsigned nthreads;        /* the pool's size */
@@ -481,7 +486,7 @@ static bool lookup_one(struct worker *w)
     int rc;
     if (atomic_load_explicit(&sh->halt, memory_order_relaxed) != HALT_NONE)
         goto stop; /* HALT_LEVEL: only deadlocks are looked for now */
-    while ((o = sh->tree ? treestore_insert(sh->tree, r + 1, &w->ids, &t)
+    while ((o = sh->tree ? treestore_insert_root(sh->tree, r + 1, w->qhash[i], &w->ids, &t)
                          : vtable_insert_block(sh->t, r + 1, w->qhash[i], &w->ids, &t)) == VTABLE_FULL) {
         if (!st_can_grow(sh)) {
             if (sh->tree)
@@ -530,14 +535,48 @@ stop:
 static void pump(struct worker *w, size_t keep)
 {
     const size_t vkeep = keep < LOOKUP_LAG - VECTOR_LAG ? 0 : keep - (LOOKUP_LAG - VECTOR_LAG);
-    if (w->sh->keyed || w->sh->tree)
-        w->qvec = w->qn; /* lookups never read the store / no prefetch */
-    while (w->qn - w->qvec > vkeep)
-        vtable_prefetch_vector(w->sh->t, w->qhash[w->qvec++]);
+    if (w->sh->keyed)
+        w->qvec = w->qn; /* lookups never read the store */
+    while (w->qn - w->qvec > vkeep) {
+        if (w->sh->tree)
+            treestore_prefetch_root_pair(w->sh->tree, w->qhash[w->qvec++]);
+        else
+            vtable_prefetch_vector(w->sh->t, w->qhash[w->qvec++]);
+    }
     while (w->qn - w->qhead > keep) {
         if (!lookup_one(w))
             return;
     }
+}
+
+/* Tree store: the inner nodes of the n successors just queued (from entry
+ * q0 on) are put now, while the source's subtree values are at hand
+ * (treestore_fold reuses those of unchanged subtrees), and each entry's
+ * vector gives way to its root pair, whose lookup the queue pipelines as
+ * the flat table's.  A full node table grows at a quiet point.  Returns
+ * false when the worker must stop. */
+static bool fold_successors(struct worker *w, size_t q0, size_t n)
+{
+    struct shared *sh = w->sh;
+    const uint32_t st = w->g.stride;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t *r = w->qrec + (q0 + i) * st;
+        uint32_t root[2];
+        while (treestore_fold(sh->tree, succ_vector(&w->g, i), w->vbuf, w->vals, root) == VTABLE_FULL) {
+            if (!st_can_grow(sh)) {
+                fail(sh, treestore_full_error(sh->tree, &w->err), &w->err);
+                return false;
+            }
+            atomic_store(&sh->grow_req, 1);
+            quiet(w, false);
+            if (atomic_load(&sh->halt) == HALT_NOW)
+                return false;
+        }
+        r[1] = root[0], r[2] = root[1];
+        w->qhash[q0 + i] = treestore_root_hash(sh->tree, root);
+        treestore_prefetch_root(sh->tree, w->qhash[q0 + i]);
+    }
+    return true;
 }
 
 static void expand(struct worker *w, uint64_t id)
@@ -547,7 +586,7 @@ static void expand(struct worker *w, uint64_t id)
     STAT(uint64_t c0 = __rdtsc());
     const uint32_t *vec = w->vbuf;
     if (sh->tree)
-        treestore_get(sh->tree, id, w->vbuf);
+        treestore_get_tree(sh->tree, id, w->vbuf, w->vals);
     else
         vec = sh->store + id * sh->words;
     int rc = succ_expand(&w->g, vec, &w->err);
@@ -577,6 +616,8 @@ static void expand(struct worker *w, uint64_t id)
         if (!sh->tree)
             vtable_prefetch(sh->t, w->g.hash[i]);
     }
+    if (sh->tree && !fold_successors(w, w->qn, n))
+        return;
     w->qn += n;
     STAT(uint64_t c2 = __rdtsc(); w->c_queue += c2 - c1);
     pump(w, LOOKUP_LAG);
@@ -666,7 +707,11 @@ static int store_setup(struct shared *sh, uint64_t *max_states, struct wx_error 
         treestore_plan(explore_budget(opt), img->words, extra, max_states, &max_nodes);
         if (*max_states == 0)
             return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "memory budget too small for a single state");
-        return treestore_new(&sh->tree, img->words, *max_states, max_nodes, err);
+        /* Keyed roots, as keyed flat tables below: a root found costs one
+         * slot read. */
+        sh->keyed = !opt->sink && !opt->action_match;
+        return sh->keyed ? treestore_new_keyed(&sh->tree, img->words, *max_states, max_nodes, err)
+                         : treestore_new(&sh->tree, img->words, *max_states, max_nodes, err);
     }
     *max_states = vtable_states_for_budget(explore_budget(opt), img->words, extra);
     if (*max_states == 0)

@@ -30,8 +30,23 @@ void treestore_plan(uint64_t bytes, uint32_t words, uint64_t extra, uint64_t *ma
     *max_nodes = n > TREESTORE_MAX_NODES ? TREESTORE_MAX_NODES : n;
 }
 
+static int store_new(struct treestore **out, uint32_t words, uint64_t max_states, uint64_t max_nodes,
+                     bool keyed, struct wx_error *err);
+
 int treestore_new(struct treestore **out, uint32_t words, uint64_t max_states, uint64_t max_nodes,
                   struct wx_error *err)
+{
+    return store_new(out, words, max_states, max_nodes, false, err);
+}
+
+int treestore_new_keyed(struct treestore **out, uint32_t words, uint64_t max_states, uint64_t max_nodes,
+                        struct wx_error *err)
+{
+    return store_new(out, words, max_states, max_nodes, true, err);
+}
+
+static int store_new(struct treestore **out, uint32_t words, uint64_t max_states, uint64_t max_nodes,
+                     bool keyed, struct wx_error *err)
 {
     *out = NULL;
     if (words == 0 || words > 64)
@@ -40,13 +55,16 @@ int treestore_new(struct treestore **out, uint32_t words, uint64_t max_states, u
     if (!s)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "tree store: out of memory");
     s->words = words;
-    int rc = vtable_new(&s->roots, words <= 2 ? words : 2, max_states, err);
+    /* Keyed roots: bit 31 of a root's second value is never set (the last
+     * word's flag bit, image.h, or a node index below 2^31). */
+    const uint64_t node_limit = keyed ? TREESTORE_MAX_KEYED_NODES : TREESTORE_MAX_NODES;
+    int rc = keyed ? vtable_new_keyed(&s->roots, words <= 2 ? words : 2, max_states, err)
+                   : vtable_new(&s->roots, words <= 2 ? words : 2, max_states, err);
     if (!rc && words > 2) {
         if (max_nodes == 0)
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "tree store: memory budget too small for a node table");
         else
-            rc = vtable_new(&s->nodes, 2, max_nodes > TREESTORE_MAX_NODES ? TREESTORE_MAX_NODES : max_nodes,
-                            err);
+            rc = vtable_new(&s->nodes, 2, max_nodes > node_limit ? node_limit : max_nodes, err);
     }
     if (rc) {
         treestore_free(s);
@@ -67,22 +85,36 @@ void treestore_free(struct treestore *s)
 
 /* ---- folding ---- */
 
+/* A reference vector whose subtree values are known (treestore_get_tree):
+ * subtrees of the folded vector equal to the reference's take its values
+ * without a lookup.  vals are in preorder (pos counts the subtrees of two
+ * or more words passed so far). */
+struct ref {
+    const uint32_t *vec, *vals;
+};
+
 /* The value of words [lo, lo + n) (n >= 1): the word itself, or the index of
  * the node holding its halves' values, put into the node table on the way
  * (FIND mode: only looked up; ABSENT when missing).  Returns FOUND (or
  * INSERTED, whichever the top node got), ABSENT or FULL. */
 static enum vtable_outcome fold(struct treestore *s, const uint32_t *vec, uint32_t lo, uint32_t n,
-                                enum vtable_mode mode, uint32_t *val)
+                                enum vtable_mode mode, const struct ref *ref, uint32_t *pos, uint32_t *val)
 {
     if (n == 1) {
         *val = vec[lo];
         return VTABLE_FOUND;
     }
+    const uint32_t p = (*pos)++;
+    if (ref && !memcmp(vec + lo, ref->vec + lo, n * 4u)) {
+        *val = ref->vals[p];
+        *pos += n - 2; /* skip the subtree's other n - 2 inner nodes */
+        return VTABLE_FOUND;
+    }
     const uint32_t nl = (n + 1) / 2;
     uint32_t pair[2];
     enum vtable_outcome o;
-    if ((o = fold(s, vec, lo, nl, mode, &pair[0])) > VTABLE_INSERTED
-        || (o = fold(s, vec, lo + nl, n - nl, mode, &pair[1])) > VTABLE_INSERTED)
+    if ((o = fold(s, vec, lo, nl, mode, ref, pos, &pair[0])) > VTABLE_INSERTED
+        || (o = fold(s, vec, lo + nl, n - nl, mode, ref, pos, &pair[1])) > VTABLE_INSERTED)
         return o;
     uint64_t idx;
     o = vtable_lookup_hashed(s->nodes, pair, vtable_hash_inline(pair, 2), mode, &idx);
@@ -93,7 +125,7 @@ static enum vtable_outcome fold(struct treestore *s, const uint32_t *vec, uint32
 /* The pair (or, words <= 2, the vector) to look up in the root table:
  * FOUND when every inner node is present, else ABSENT or FULL. */
 static enum vtable_outcome fold_root(struct treestore *s, const uint32_t *vec, enum vtable_mode mode,
-                                     uint32_t root[2])
+                                     const struct ref *ref, uint32_t root[2])
 {
     if (s->words <= 2) {
         root[0] = vec[0];
@@ -101,53 +133,80 @@ static enum vtable_outcome fold_root(struct treestore *s, const uint32_t *vec, e
         return VTABLE_FOUND;
     }
     const uint32_t nl = (s->words + 1) / 2;
+    uint32_t pos = 0;
     enum vtable_outcome o;
-    if ((o = fold(s, vec, 0, nl, mode, &root[0])) > VTABLE_INSERTED
-        || (o = fold(s, vec, nl, s->words - nl, mode, &root[1])) > VTABLE_INSERTED)
+    if ((o = fold(s, vec, 0, nl, mode, ref, &pos, &root[0])) > VTABLE_INSERTED
+        || (o = fold(s, vec, nl, s->words - nl, mode, ref, &pos, &root[1])) > VTABLE_INSERTED)
         return o;
     return VTABLE_FOUND;
+}
+
+uint64_t treestore_root_hash(const struct treestore *s, const uint32_t root[2])
+{
+    return vtable_hash_inline(root, s->words <= 2 ? s->words : 2);
+}
+
+enum vtable_outcome treestore_insert_root(struct treestore *s, const uint32_t root[2], uint64_t hash,
+                                          struct vtable_ids *ids, uint64_t *id)
+{
+    if (ids)
+        return vtable_insert_block(s->roots, root, hash, ids, id);
+    return vtable_lookup_hashed(s->roots, root, hash, VTABLE_INSERT, id);
+}
+
+enum vtable_outcome treestore_fold(struct treestore *s, const uint32_t *vec, const uint32_t *ref_vec,
+                                   const uint32_t *ref_vals, uint32_t root[2])
+{
+    const struct ref ref = { ref_vec, ref_vals };
+    return fold_root(s, vec, VTABLE_INSERT, ref_vec ? &ref : NULL, root) == VTABLE_FULL ? VTABLE_FULL
+                                                                                       : VTABLE_FOUND;
 }
 
 enum vtable_outcome treestore_insert(struct treestore *s, const uint32_t *vec, struct vtable_ids *ids,
                                      uint64_t *id)
 {
     uint32_t root[2];
-    enum vtable_outcome o = fold_root(s, vec, VTABLE_INSERT, root);
-    if (o == VTABLE_FULL)
-        return o;
-    const uint32_t rw = s->words <= 2 ? s->words : 2;
-    const uint64_t h = vtable_hash_inline(root, rw);
-    if (ids)
-        return vtable_insert_block(s->roots, root, h, ids, id);
-    return vtable_lookup_hashed(s->roots, root, h, VTABLE_INSERT, id);
+    if (fold_root(s, vec, VTABLE_INSERT, NULL, root) == VTABLE_FULL)
+        return VTABLE_FULL;
+    return treestore_insert_root(s, root, treestore_root_hash(s, root), ids, id);
 }
 
 enum vtable_outcome treestore_find(struct treestore *s, const uint32_t *vec, uint64_t *id)
 {
     uint32_t root[2];
-    enum vtable_outcome o = fold_root(s, vec, VTABLE_FIND, root);
-    if (o != VTABLE_FOUND)
+    if (fold_root(s, vec, VTABLE_FIND, NULL, root) != VTABLE_FOUND)
         return VTABLE_ABSENT;
-    const uint32_t rw = s->words <= 2 ? s->words : 2;
-    return vtable_lookup_hashed(s->roots, root, vtable_hash_inline(root, rw), VTABLE_FIND, id);
+    return vtable_lookup_hashed(s->roots, root, treestore_root_hash(s, root), VTABLE_FIND, id);
+}
+
+void treestore_prefetch_root(const struct treestore *s, uint64_t hash) { vtable_prefetch(s->roots, hash); }
+
+void treestore_prefetch_root_pair(const struct treestore *s, uint64_t hash)
+{
+    vtable_prefetch_vector(s->roots, hash);
 }
 
 /* ---- unfolding ---- */
 
-/* Writes the words [lo, lo + n) that value v stands for. */
-static void unfold(const struct treestore *s, uint32_t v, uint32_t lo, uint32_t n, uint32_t *vec)
+/* Writes the words [lo, lo + n) that value v stands for; vals (when not
+ * NULL) gets the values of the subtrees in preorder. */
+static void unfold(const struct treestore *s, uint32_t v, uint32_t lo, uint32_t n, uint32_t *vec,
+                   uint32_t *vals, uint32_t *pos)
 {
     if (n == 1) {
         vec[lo] = v;
         return;
     }
+    if (vals)
+        vals[*pos] = v;
+    ++*pos;
     const uint32_t nl = (n + 1) / 2;
     const uint32_t *pair = vtable_vector(s->nodes, v);
-    unfold(s, pair[0], lo, nl, vec);
-    unfold(s, pair[1], lo + nl, n - nl, vec);
+    unfold(s, pair[0], lo, nl, vec, vals, pos);
+    unfold(s, pair[1], lo + nl, n - nl, vec, vals, pos);
 }
 
-void treestore_get(const struct treestore *s, uint64_t id, uint32_t *vec)
+void treestore_get_tree(const struct treestore *s, uint64_t id, uint32_t *vec, uint32_t *vals)
 {
     const uint32_t *root = vtable_vector(s->roots, id);
     if (s->words <= 2) {
@@ -155,8 +214,14 @@ void treestore_get(const struct treestore *s, uint64_t id, uint32_t *vec)
         return;
     }
     const uint32_t nl = (s->words + 1) / 2;
-    unfold(s, root[0], 0, nl, vec);
-    unfold(s, root[1], nl, s->words - nl, vec);
+    uint32_t pos = 0;
+    unfold(s, root[0], 0, nl, vec, vals, &pos);
+    unfold(s, root[1], nl, s->words - nl, vec, vals, &pos);
+}
+
+void treestore_get(const struct treestore *s, uint64_t id, uint32_t *vec)
+{
+    treestore_get_tree(s, id, vec, NULL);
 }
 
 /* ---- sizes ---- */

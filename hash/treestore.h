@@ -66,6 +66,8 @@ struct treestore;
 /* The most nodes a node table holds: indices fit a word, and one value of
  * it is left for vtable's bookkeeping. */
 #define TREESTORE_MAX_NODES ((1ull << 32) - 2)
+/* ... with keyed roots: bit 31 of a node index stays clear. */
+#define TREESTORE_MAX_KEYED_NODES ((1ull << 31) - 1)
 
 /* Splits a budget of `bytes` between the tables for vectors of `words`
  * words when each state also costs `extra` bytes outside the store (trace
@@ -80,6 +82,14 @@ void treestore_plan(uint64_t bytes, uint32_t words, uint64_t extra, uint64_t *ma
  * reserved. */
 int treestore_new(struct treestore **out, uint32_t words, uint64_t max_states, uint64_t max_nodes,
                   struct wx_error *err);
+/* The same with a keyed root table (vtable_new_keyed: the root pair in the
+ * slot, so a root found costs one slot read and no store read), for
+ * callers that never need the id of a state found, only of one inserted:
+ * FOUND then reports VTABLE_NO_ID (treestore_find too), an insert without
+ * an id block must not run concurrently with another insert, and the node
+ * table holds at most TREESTORE_MAX_KEYED_NODES. */
+int treestore_new_keyed(struct treestore **out, uint32_t words, uint64_t max_states, uint64_t max_nodes,
+                        struct wx_error *err);
 void treestore_free(struct treestore *s);
 
 /* Finds or inserts vec; *id is its state id for FOUND and INSERTED.  The
@@ -93,6 +103,28 @@ enum vtable_outcome treestore_find(struct treestore *s, const uint32_t *vec, uin
 
 /* Unfolds the vector of a published id into vec (words words). */
 void treestore_get(const struct treestore *s, uint64_t id, uint32_t *vec);
+
+/* Insertion in two steps, for an explorer that inserts the successors of
+ * a state it has just unfolded: successors differ from their source in a
+ * few words, so most of their subtrees are the source's.
+ *   treestore_get_tree unfolds id into vec and, for words > 2, writes the
+ *   values (node indices) of its words - 2 inner subtrees into vals, in
+ *   preorder of the shape;
+ *   treestore_fold puts the inner nodes of vec and gives its root pair:
+ *   subtrees whose words equal ref_vec's take ref_vals' values without a
+ *   lookup (ref_vec NULL: none does).  FOUND, or FULL (node table);
+ *   treestore_insert_root then finds or inserts the root pair, as
+ *   treestore_insert does (hash: treestore_root_hash).
+ * The prefetches start loading the root's home slot and, later, the root
+ * pair it points to (vtable_prefetch, vtable_prefetch_vector). */
+void treestore_get_tree(const struct treestore *s, uint64_t id, uint32_t *vec, uint32_t *vals);
+enum vtable_outcome treestore_fold(struct treestore *s, const uint32_t *vec, const uint32_t *ref_vec,
+                                   const uint32_t *ref_vals, uint32_t root[2]);
+uint64_t treestore_root_hash(const struct treestore *s, const uint32_t root[2]);
+enum vtable_outcome treestore_insert_root(struct treestore *s, const uint32_t root[2], uint64_t hash,
+                                          struct vtable_ids *ids, uint64_t *id);
+void treestore_prefetch_root(const struct treestore *s, uint64_t hash);
+void treestore_prefetch_root_pair(const struct treestore *s, uint64_t hash);
 
 /* Single-threaded find-or-put that grows the tables as needed: 1 added,
  * 0 present, -1 with err filled (WX_ELIMIT: a table is at its maximum --

@@ -51,7 +51,7 @@ static void test_sequential(uint32_t words, uint64_t n)
     uint64_t max_states, max_nodes;
     treestore_plan(1ull << 30, words, 0, &max_states, &max_nodes);
     check(treestore_new(&s, words, max_states, max_nodes, &e) == WX_OK, "new %u words", words);
-    vecset_init(&ref, words, n, &e);
+    vecset_init(&ref, words, n + 2000, &e);
     uint64_t bad_id = 0, bad_added = 0, bad_get = 0, absent = 0;
     uint32_t buf[64];
     for (uint64_t i = 0; i < n; i++) {
@@ -78,6 +78,37 @@ static void test_sequential(uint32_t words, uint64_t n)
         enum vtable_outcome o = treestore_find(s, buf, &f);
         absent += in_ref ? (o != VTABLE_FOUND || f != rf) : o != VTABLE_ABSENT;
     }
+    /* Two-step inserts against a reference state (treestore_fold): the
+     * root of b folded with a's subtree values is b's root; a vector that
+     * is new gets the id a plain find then reports. */
+    uint64_t bad_fold = 0;
+    uint32_t va[64], vals[64], root[2];
+    for (int k = 0; k < 2000 && ref.count > 0; k++) {
+        uint64_t a = rnd_below(ref.count), b = rnd_below(ref.count), id, f;
+        treestore_get_tree(s, a, va, vals);
+        const uint32_t *vb = ref.vec + b * words;
+        if (k % 2) { /* a new vector: a's with one word changed */
+            memcpy(buf, va, words * 4);
+            buf[rnd_below(words)] ^= 1u << rnd_below(words > 1 ? 31 : 30);
+            vb = buf;
+        }
+        enum vtable_outcome o = treestore_fold(s, vb, va, vals, root);
+        while (o == VTABLE_FULL || (o = treestore_insert_root(s, root, treestore_root_hash(s, root), NULL, &id))
+                                       == VTABLE_FULL) {
+            treestore_grow_begin(s, &e);
+            treestore_grow_part(s, 0, treestore_grow_work(s));
+            treestore_grow_end(s);
+            o = treestore_fold(s, vb, va, vals, root);
+        }
+        if (k % 2 == 0)
+            bad_fold += o != VTABLE_FOUND || id != b;
+        else
+            bad_fold += treestore_find(s, vb, &f) != VTABLE_FOUND || f != id;
+        if (k % 2 && o == VTABLE_INSERTED)
+            vecset_put(&ref, vb, &f, &e), bad_fold += f != id;
+    }
+    check(bad_fold == 0, "two-step inserts %u words: %llu wrong (seed %llu)", words,
+          (unsigned long long)bad_fold, (unsigned long long)rng_state);
     check(bad_added == 0 && bad_id == 0 && bad_get == 0 && absent == 0 && treestore_count(s) == ref.count,
           "sequential %u words, %llu vectors (%llu distinct, %llu nodes, %.1f bytes/state): "
           "added/id/get/find mismatches %llu/%llu/%llu/%llu (seed %llu)",
@@ -238,6 +269,49 @@ static void test_concurrent(uint32_t words, uint64_t n, int nt)
     free(vecs);
 }
 
+/* Keyed roots (treestore_new_keyed), from several threads: FOUND has no
+ * id, so the check is that the ids 0 .. count - 1 unfold to exactly the
+ * distinct vectors, each once. */
+static void test_keyed(uint32_t words, uint64_t n, int nt)
+{
+    struct conc c = { .words = words, .n = n };
+    uint32_t *vecs = random_vectors(n, words);
+    c.vecs = vecs;
+    struct wx_error e;
+    uint64_t max_states, max_nodes;
+    treestore_plan(1ull << 30, words, 0, &max_states, &max_nodes);
+    treestore_new_keyed(&c.s, words, max_states, max_nodes, &e);
+    treestore_set_block(c.s, 16);
+    struct wx_pool *pool = wx_pool_new(nt);
+    nt = wx_pool_size(pool);
+    c.ids = malloc(nt * n * sizeof *c.ids);
+    c.next = calloc(nt, sizeof *c.next);
+    c.blk = calloc(nt, sizeof *c.blk);
+    conc_round(&c, pool, nt);
+    struct vecset ref, got;
+    vecset_init(&ref, words, n, &e);
+    vecset_init(&got, words, n, &e);
+    uint64_t id, missing = 0, dup = 0;
+    for (uint64_t i = 0; i < n; i++)
+        vecset_put(&ref, vecs + i * words, &id, &e);
+    const uint64_t count = treestore_count(c.s);
+    uint32_t buf[64];
+    for (uint64_t k = 0; k < count; k++) {
+        treestore_get(c.s, k, buf);
+        dup += vecset_put(&got, buf, &id, &e) != 1;
+        missing += !vecset_find(&ref, buf, &id);
+    }
+    check(count == ref.count && atomic_load(&c.inserted) == ref.count && dup == 0 && missing == 0,
+          "keyed roots, %d threads, %u words: %llu states (reference %llu), %llu duplicates, %llu unknown "
+          "(seed %llu)", nt, words, (unsigned long long)count, (unsigned long long)ref.count,
+          (unsigned long long)dup, (unsigned long long)missing, (unsigned long long)rng_state);
+    vecset_free(&ref), vecset_free(&got);
+    wx_pool_free(pool);
+    free(c.ids), free(c.next), free(c.blk);
+    treestore_free(c.s);
+    free(vecs);
+}
+
 /* ---- full tables ---- */
 
 /* A store with room for max_states roots and max_nodes nodes: inserting
@@ -290,6 +364,8 @@ int main(void)
     static const uint32_t cw[] = { 2, 3, 5, 9, 33 };
     for (size_t k = 0; k < sizeof cw / sizeof *cw; k++)
         test_concurrent(cw[k], 1u << 16, 4);
+    test_keyed(3, 1u << 16, 4);
+    test_keyed(7, 1u << 15, 3);
     test_full(5, 1000, 1u << 20, "root");
     test_full(5, 1u << 20, 500, "node");
     test_full(2, 700, 0, "root (2 words)");
