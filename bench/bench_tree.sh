@@ -10,9 +10,12 @@
 #       run counts), and prints a markdown table.  Stops with exit 1 when
 #       the two stores disagree on states, transitions or deadlocks.
 #       T defaults to all online cores.
-#   Without models: the ~10^6-state instances of examples/gen.py --large
-#   (written once to $WARPEX_LARGE, default /tmp/warpex-large) and the
-#   3-word tokenring with 18 stations (1.2 * 10^7 states).
+#   Without models: from examples/gen.py --large (written once to
+#   $WARPEX_LARGE, default /tmp/warpex-large) the 3-word tokenring with 18
+#   stations (1.2 * 10^7 states) and, to show that --store tree stores
+#   vectors of 1 or 2 words flat, philosophers with 9 (10^6 states); and two
+#   generated networks of many components (lockstep cycles of 100 states
+#   beside 3 free cycles of 24: 1.4 * 10^6 states), of 3 and 8 words.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 threads=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
@@ -26,12 +29,28 @@ while [ $# -gt 0 ]; do
 done
 W=${WARPEX:-bin/warpex}
 [ -x "$W" ] || { echo "bench_tree: build $W first (make NVCC=)" >&2; exit 2; }
+# lockstep DIR L: L cycles of 100 states moving together, beside 3 free
+# cycles of 24 states (interleaved), as DIR/lockstep_L.exp.
+lockstep() {
+    mkdir -p "$1"
+    j=0
+    { echo "des (0, 100, 100)"; while [ $j -lt 100 ]; do echo "($j, \"t$((j % 3))\", $(((j + 1) % 100)))"; j=$((j + 1)); done; } > "$1/l.aut"
+    for f in 0 1 2; do
+        j=0
+        { echo "des (0, 24, 24)"; while [ $j -lt 24 ]; do echo "($j, \"f$f\", $(((j + 1) % 24)))"; j=$((j + 1)); done; } > "$1/f$f.aut"
+    done
+    { echo 'par t0, t1, t2 in'; i=0
+      while [ $i -lt "$2" ]; do [ $i -gt 0 ] && echo '||'; echo '"l.aut"'; i=$((i + 1)); done
+      echo 'end par'; } > "$1/lock_$2.exp"
+    printf '"lock_%s.exp"\n|||\n"f0.aut"\n|||\n"f1.aut"\n|||\n"f2.aut"\n' "$2" > "$1/lockstep_$2.exp"
+}
 if [ $# -eq 0 ]; then
     large=${WARPEX_LARGE:-/tmp/warpex-large}
     [ -f "$large/counts.tsv" ] || python3 examples/gen.py --large "$large" >/dev/null || exit 2
-    set -- "$large/milner/milner_n16.exp" "$large/philosophers/philosophers_n9.exp" \
-        "$large/buffers/buffers_n20_d1.exp" "$large/tokenring/tokenring_n15.exp" "$large/abp/abp_d400.exp" \
-        "$large/tokenring/tokenring_n18.exp"
+    lockstep "$large/lockstep" 9
+    lockstep "$large/lockstep" 30
+    set -- "$large/philosophers/philosophers_n9.exp" "$large/lockstep/lockstep_9.exp" \
+        "$large/lockstep/lockstep_30.exp" "$large/tokenring/tokenring_n18.exp"
 fi
 
 num() { sed -n "s/.*\"$1\": \([0-9.e+-]*\).*/\1/p" "$2"; }
