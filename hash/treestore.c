@@ -70,6 +70,11 @@ static int store_new(struct treestore **out, uint32_t words, uint64_t max_states
         treestore_free(s);
         return rc;
     }
+    if (TREE_GROW_WHEN_FULL) {
+        vtable_grow_when_full(s->roots);
+        if (s->nodes)
+            vtable_grow_when_full(s->nodes);
+    }
     *out = s;
     return WX_OK;
 }

@@ -28,6 +28,9 @@
  * root table (one root per state); the rest holds the inner nodes, which
  * real networks share across states, so they need less than the roots */
 #define TREE_ROOT_SHARE 50u
+/* 1: the tree store's tables grow only when full (load 3/4, not 1/2): the
+ * tree is there to save memory, so it takes the longer probes */
+#define TREE_GROW_WHEN_FULL 1
 
 /* ---- GPU explorer (kernels/explore) ------------------------------------- */
 /* Run-time knobs: struct gpu_options (explorer/explore.h) and struct
