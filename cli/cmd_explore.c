@@ -290,6 +290,8 @@ static void json_counts(const struct cli_options *o, const struct image *img,
     printf(", \"seconds\": %.6f, \"bytes\": %llu", r->seconds, (unsigned long long)r->bytes);
     printf(", \"store\": \"%s\", \"bytes_per_state\": %.2f", r->store ? r->store : "flat",
            r->states ? (double)r->bytes / r->states : 0.0);
+    if (r->flat_full)
+        printf(", \"flat_full_after\": %llu", (unsigned long long)r->flat_full);
 }
 
 /* The fields of --scc, --cycle-mean and --mec (those that ran). */
@@ -558,6 +560,9 @@ static int run_explorer(struct explore_run *x, struct wx_error *err)
     cli_signals_cooperate(true);
     int rc = explore_run(x->backend, &x->img, &x->eo, &x->res, err);
     rc = cli_signals_end(rc, err);
+    if (x->res.flat_full && !x->o->quiet && !x->o->json)
+        fprintf(stderr, "warpex: note: the flat state store was full after %llu states; explored again "
+                        "with the tree store (--store tree)\n", (unsigned long long)x->res.flat_full);
     if (rc == WX_EINTERRUPT)
         x->res.complete = false;
     x->violated = rc == WX_OK && x->res.violation != VIOLATION_NONE;

@@ -10,6 +10,23 @@
 #include <time.h>
 #include <unistd.h>
 
+/* explore_seq or explore_cpu; store AUTO: flat, and the tree when flat
+ * fills up (explore.h). */
+static int explore_host(enum explore_backend backend, const struct image *img,
+                        const struct explore_options *opt, struct explore_result *res, struct wx_error *err)
+{
+    int rc = backend == EXPLORE_SEQ ? explore_seq(img, opt, res, err) : explore_cpu(img, opt, res, err);
+    if (rc != WX_ELIMIT || !opt || opt->store != STORE_AUTO || img->words <= 2 || opt->sink || !res->states)
+        return rc;
+    const uint64_t flat = res->states;
+    struct explore_options tree = *opt;
+    tree.store = STORE_TREE;
+    explore_result_free(res);
+    rc = backend == EXPLORE_SEQ ? explore_seq(img, &tree, res, err) : explore_cpu(img, &tree, res, err);
+    res->flat_full = flat;
+    return rc;
+}
+
 int explore_run(enum explore_backend backend, const struct image *img,
                 const struct explore_options *opt, struct explore_result *res,
                 struct wx_error *err)
@@ -25,16 +42,15 @@ int explore_run(enum explore_backend backend, const struct image *img,
                        "use --backend cpu or seq (docs/storage.md)");
     switch (backend) {
     case EXPLORE_SEQ:
-        return explore_seq(img, opt, res, err);
     case EXPLORE_CPU:
-        return explore_cpu(img, opt, res, err);
+        return explore_host(backend, img, opt, res, err);
     case EXPLORE_GPU:
         return explore_gpu(img, opt, res, err);
     case EXPLORE_AUTO: {
         char name[128];
         if (!tree && gpu_available(name, sizeof name))
             return explore_gpu(img, opt, res, err);
-        return explore_cpu(img, opt, res, err);
+        return explore_host(EXPLORE_CPU, img, opt, res, err);
     }
     }
     return wx_fail(err, WX_EINPUT, NULL, 0, 0, "unknown explorer backend %d", (int)backend);

@@ -47,9 +47,9 @@ enum explore_violation { VIOLATION_NONE = 0, VIOLATION_DEADLOCK, VIOLATION_ACTIO
 
 /* How the CPU explorers store states (docs/storage.md): a flat vector table
  * (hash/vtable.h, hash/vecset.h), or tree-compressed (hash/treestore.h:
- * fewer bytes per state on wide vectors, slower).  AUTO is flat for now
- * (explore_store_pick).  The GPU backend stores flat only: TREE there is
- * WX_EINPUT. */
+ * fewer bytes per state on wide vectors, slower).  AUTO is flat
+ * (explore_store_pick), and through explore_run the tree when flat fills
+ * up.  The GPU backend stores flat only: TREE there is WX_EINPUT. */
 enum explore_store { STORE_AUTO, STORE_FLAT, STORE_TREE };
 
 /* One distinct product transition. */
@@ -156,6 +156,9 @@ struct explore_result {
     double seconds;
     const char *backend;      /* "seq", "cpu" or "gpu" */
     const char *store;        /* "flat" or "tree" */
+    uint64_t flat_full;       /* store AUTO (explore_run): the flat store
+                                 filled up after this many states and the
+                                 run was repeated with the tree; 0: not */
     char device[128];         /* GPU name or "" */
     unsigned threads;         /* CPU threads used */
     struct device_csr device_graph; /* keep_device_graph: owned */
@@ -180,6 +183,9 @@ int gpu_available(char *name, size_t size);
 int gpu_start(void);
 
 /* Dispatches on backend; EXPLORE_AUTO = GPU when available, else CPU.
+ * With options.store AUTO, a CPU run on vectors of 3 or more words whose
+ * flat store fills up (WX_ELIMIT) is repeated with the tree store, unless
+ * an edge sink already received its edges (result.flat_full says so).
  * A probabilistic image (img->probabilistic) is WX_EINPUT here and in
  * explore_seq: its product is an MDP (explorer/explore_mdp.h). */
 int explore_run(enum explore_backend backend, const struct image *img,
@@ -192,11 +198,12 @@ void explore_result_free(struct explore_result *res);
  * and in builds without CUDA). */
 void explore_device_csr_free(struct device_csr *g);
 
-/* The store a run with these options uses: options.store, with AUTO
- * settled (flat, for now: the tree is the slower of the two, and nothing
- * known before the run says that flat will not fit) and TREE flat for
- * vectors of 1 or 2 words (a tree of one pair is the flat table; the
- * result's store then says "flat"). */
+/* The store a run with these options starts with: options.store, with
+ * AUTO settled (flat: the tree is the slower of the two, and nothing known
+ * before the run says that flat will not fit; explore_run repeats a run
+ * whose flat store filled up) and TREE flat for vectors of 1 or 2 words (a
+ * tree of one pair is the flat table; the result's store then says
+ * "flat"). */
 enum explore_store explore_store_pick(const struct explore_options *opt, const struct image *img);
 
 /* Default memory budget: half of physical RAM (bytes). */

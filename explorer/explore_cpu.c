@@ -710,8 +710,11 @@ static int store_setup(struct shared *sh, uint64_t *max_states, struct wx_error 
         /* Keyed roots, as keyed flat tables below: a root found costs one
          * slot read. */
         sh->keyed = !opt->sink && !opt->action_match;
-        return sh->keyed ? treestore_new_keyed(&sh->tree, img->words, *max_states, max_nodes, err)
-                         : treestore_new(&sh->tree, img->words, *max_states, max_nodes, err);
+        int rc = sh->keyed ? treestore_new_keyed(&sh->tree, img->words, *max_states, max_nodes, err)
+                           : treestore_new(&sh->tree, img->words, *max_states, max_nodes, err);
+        if (rc == WX_OK)
+            treestore_set_budget(sh->tree, explore_budget(opt), extra);
+        return rc;
     }
     *max_states = vtable_states_for_budget(explore_budget(opt), img->words, extra);
     if (*max_states == 0)
@@ -766,8 +769,11 @@ static int shared_setup(struct shared *sh, struct wx_error *err)
 
     uint32_t zero[IMAGE_MAX_WORDS] = { 0 };
     uint64_t id0;
-    if ((sh->tree ? treestore_insert(sh->tree, zero, NULL, &id0) : vtable_lookup(sh->t, zero, VTABLE_INSERT, &id0))
-        != VTABLE_INSERTED)
+    enum vtable_outcome o0 = sh->tree ? treestore_insert(sh->tree, zero, NULL, &id0)
+                                      : vtable_lookup(sh->t, zero, VTABLE_INSERT, &id0);
+    if (o0 == VTABLE_FULL)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "memory budget too small for a single state");
+    if (o0 != VTABLE_INSERTED)
         return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "internal error: initial state not inserted");
     if (sh->parent)
         sh->parent[0] = 0, sh->plabel[0] = 0;

@@ -136,7 +136,10 @@ static int seq_store(struct seq *x, const struct image *img, struct wx_error *er
     x->vbuf = malloc(img->words * sizeof *x->vbuf);
     if (!x->vbuf)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-    return treestore_new(&x->tree, img->words, max_states, max_nodes, err);
+    int rc = treestore_new(&x->tree, img->words, max_states, max_nodes, err);
+    if (rc == WX_OK)
+        treestore_set_budget(x->tree, explore_budget(opt), extra);
+    return rc;
 }
 
 /* The store, the edge batch and the initial state: the all-zero vector. */

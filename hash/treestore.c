@@ -13,6 +13,7 @@ struct treestore {
     struct vtable *roots;    /* root pairs (the vector itself, words <= 2) */
     struct vtable *nodes;    /* inner pairs; NULL for words <= 2 */
     bool grow_roots, grow_nodes; /* what the running growth rebuilds */
+    uint64_t budget, extra;  /* treestore_set_budget; 0: none */
     uint64_t work_nodes;     /* grow_part items [0, work_nodes) are nodes */
 };
 
@@ -24,9 +25,8 @@ void treestore_plan(uint64_t bytes, uint32_t words, uint64_t extra, uint64_t *ma
         *max_nodes = 0;
         return;
     }
-    const uint64_t root_bytes = bytes / 100 * TREE_ROOT_SHARE + bytes % 100 * TREE_ROOT_SHARE / 100;
-    *max_states = vtable_states_for_budget(root_bytes, 2, extra);
-    uint64_t n = vtable_states_for_budget(bytes - root_bytes, 2, 0);
+    *max_states = vtable_states_for_budget(bytes, 2, extra);
+    uint64_t n = vtable_states_for_budget(bytes, 2, 0);
     *max_nodes = n > TREESTORE_MAX_NODES ? TREESTORE_MAX_NODES : n;
 }
 
@@ -244,17 +244,63 @@ uint64_t treestore_bytes(const struct treestore *s)
 
 /* ---- growth ---- */
 
+void treestore_set_budget(struct treestore *s, uint64_t bytes, uint64_t extra)
+{
+    s->budget = bytes;
+    s->extra = extra;
+}
+
+/* The most a table of `slots` 8-byte slots costs before it wants to grow
+ * again: its slots and, at the maximum load, its entries' pairs plus
+ * `extra` bytes each. */
+static uint64_t worst_bytes(uint64_t slots, uint64_t extra)
+{
+    return slots * 8 + slots / VTABLE_MAX_LOAD_DEN * VTABLE_MAX_LOAD_NUM * (8 + extra);
+}
+
+/* The slots of t after one more growth (vtable_grow_begin's doubling, up
+ * to its maximum: vtable_can_grow says whether there is one). */
+static uint64_t grown(const struct vtable *t, bool grow)
+{
+    return grow ? 2 * vtable_slots(t) : vtable_slots(t);
+}
+
+/* Whether growing the roots / nodes (as asked) keeps the budget. */
+static bool fits(const struct treestore *s, bool roots, bool nodes)
+{
+    if (!s->budget)
+        return true;
+    uint64_t b = worst_bytes(grown(s->roots, roots), s->extra);
+    if (s->nodes)
+        b += worst_bytes(grown(s->nodes, nodes), 0);
+    return b <= s->budget;
+}
+
+/* Which tables to grow now: those that want to, within the budget (both
+ * when both fit, else the one that fits, roots first). */
+static void pick_growth(const struct treestore *s, bool *roots, bool *nodes)
+{
+    bool r = vtable_wants_grow(s->roots), n = s->nodes && vtable_wants_grow(s->nodes);
+    if (r && n && fits(s, true, true)) {
+        *roots = *nodes = true;
+        return;
+    }
+    *roots = r && fits(s, true, false);
+    *nodes = !*roots && n && fits(s, false, true);
+}
+
 bool treestore_wants_grow(const struct treestore *s)
 {
-    return vtable_wants_grow(s->roots) || (s->nodes && vtable_wants_grow(s->nodes));
+    bool r, n;
+    pick_growth(s, &r, &n);
+    return r || n;
 }
 
 bool treestore_can_grow(const struct treestore *s) { return treestore_wants_grow(s); }
 
 int treestore_grow_begin(struct treestore *s, struct wx_error *err)
 {
-    s->grow_nodes = s->nodes && vtable_wants_grow(s->nodes);
-    s->grow_roots = vtable_wants_grow(s->roots);
+    pick_growth(s, &s->grow_roots, &s->grow_nodes);
     s->work_nodes = s->grow_nodes ? vtable_count(s->nodes) : 0;
     int rc = WX_OK;
     if (s->grow_nodes)

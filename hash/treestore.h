@@ -69,12 +69,20 @@ struct treestore;
 /* ... with keyed roots: bit 31 of a node index stays clear. */
 #define TREESTORE_MAX_KEYED_NODES ((1ull << 31) - 1)
 
-/* Splits a budget of `bytes` between the tables for vectors of `words`
- * words when each state also costs `extra` bytes outside the store (trace
- * links): *max_states roots and *max_nodes inner nodes (0 for words <= 2).
- * The roots get util/config.h's TREE_ROOT_SHARE of it. */
+/* The most roots and inner nodes (0 for words <= 2) a budget of `bytes`
+ * could hold if either table had it all, when each state also costs
+ * `extra` bytes outside the store (trace links).  The tables share the
+ * budget as they grow: see treestore_set_budget. */
 void treestore_plan(uint64_t bytes, uint32_t words, uint64_t extra, uint64_t *max_states,
                     uint64_t *max_nodes);
+
+/* Shares a budget of `bytes` between the two tables (at creation, before
+ * any growth): a table may double only while both tables at their sizes
+ * then, filled to their maximum load, cost at most `bytes` -- slots, stored
+ * pairs, and `extra` bytes per root (the caller's per-state data, counted
+ * here so that one budget covers it).  Without a budget (0) each table
+ * grows up to its own maximum. */
+void treestore_set_budget(struct treestore *s, uint64_t bytes, uint64_t extra);
 
 /* Allocates a store for vectors of `words` words (1 .. 64) with at most
  * max_states states and max_nodes inner nodes (ignored for words <= 2,

@@ -110,6 +110,17 @@ done
 "$W" explore examples/milner/milner_n8.exp --backend cpu --store tree --json > "$T/out" 2>/dev/null
 expect_json "2 words: --store tree stores flat" store='"flat"' states=3072
 
+# ---- auto: flat, and the tree when flat fills up ----
+"$W" explore "$wide" --backend cpu --memory 400K --json > "$T/out" 2> "$T/err"
+expect_json "auto, flat too small" store='"tree"' states=16900 complete=true
+grep -q '"flat_full_after": [0-9]' "$T/out" && pass "auto: json says when flat filled up" || fail "auto: $(cat "$T/out")"
+"$W" explore "$wide" --backend seq --memory 400K > "$T/out" 2> "$T/err"
+grep -q "note: the flat state store was full after [0-9]* states; explored again with the tree store" "$T/err" \
+    && grep -q "states: *16900$" "$T/out" && pass "auto, seq: the note, and the whole state space" \
+    || fail "auto, seq: $(cat "$T/err" "$T/out")"
+expect_rc "auto with --aut: no second run" 3 "$W" explore "$wide" --backend cpu --memory 400K --aut "$T/x.aut"
+expect_rc "--store flat: no second run" 3 "$W" explore "$wide" --backend cpu --memory 400K --store flat
+
 # ---- limits and refusals ----
 expect_rc "full tree store" 3 "$W" explore "$wide" --backend cpu --store tree --memory 200K
 if grep -q "after [0-9]* states (tree store: [0-9]* nodes" "$T/err" && grep -q "stopped after [0-9]* states" "$T/err"; then

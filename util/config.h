@@ -24,10 +24,7 @@
 
 /* ---- CPU explorer ------------------------------------------------------- */
 
-/* tree store (hash/treestore, --store tree): percent of the budget for the
- * root table (one root per state); the rest holds the inner nodes, which
- * real networks share across states, so they need less than the roots */
-#define TREE_ROOT_SHARE 50u
+/* tree store (hash/treestore, --store tree): */
 /* 1: the tree store's tables grow only when full (load 3/4, not 1/2): the
  * tree is there to save memory, so it takes the longer probes */
 #define TREE_GROW_WHEN_FULL 1
