@@ -559,6 +559,11 @@ static bool fold_successors(struct worker *w, size_t q0, size_t n)
 {
     struct shared *sh = w->sh;
     const uint32_t st = w->g.stride;
+    /* The lowest changed pairs' slots, then their stored pairs: the misses
+     * of the successors' lookups overlap instead of following each other. */
+    for (int stage = 0; stage < 2; stage++)
+        for (size_t i = 0; i < n; i++)
+            treestore_prefetch_fold(sh->tree, succ_vector(&w->g, i), w->vbuf, stage);
     for (size_t i = 0; i < n; i++) {
         uint32_t *r = w->qrec + (q0 + i) * st;
         uint32_t root[2];

@@ -184,6 +184,36 @@ enum vtable_outcome treestore_find(struct treestore *s, const uint32_t *vec, uin
     return vtable_lookup_hashed(s->roots, root, treestore_root_hash(s, root), VTABLE_FIND, id);
 }
 
+/* The pairs of two words (the lowest nodes: their hashes need no lookup)
+ * of words [lo, lo + n) that differ from ref's: their home slots (stage 0)
+ * or the pairs those point to (stage 1) start loading. */
+static void prefetch_pairs(const struct treestore *s, const uint32_t *vec, const uint32_t *ref, uint32_t lo,
+                           uint32_t n, int stage)
+{
+    if (n < 2 || !memcmp(vec + lo, ref + lo, n * 4u))
+        return;
+    if (n == 2) {
+        const uint64_t h = vtable_hash_inline(vec + lo, 2);
+        if (stage == 0)
+            vtable_prefetch(s->nodes, h);
+        else
+            vtable_prefetch_vector(s->nodes, h);
+        return;
+    }
+    const uint32_t nl = (n + 1) / 2;
+    prefetch_pairs(s, vec, ref, lo, nl, stage);
+    prefetch_pairs(s, vec, ref, lo + nl, n - nl, stage);
+}
+
+void treestore_prefetch_fold(const struct treestore *s, const uint32_t *vec, const uint32_t *ref_vec, int stage)
+{
+    if (s->words <= 2)
+        return;
+    const uint32_t nl = (s->words + 1) / 2;
+    prefetch_pairs(s, vec, ref_vec, 0, nl, stage);
+    prefetch_pairs(s, vec, ref_vec, nl, s->words - nl, stage);
+}
+
 void treestore_prefetch_root(const struct treestore *s, uint64_t hash) { vtable_prefetch(s->roots, hash); }
 
 void treestore_prefetch_root_pair(const struct treestore *s, uint64_t hash)

@@ -132,6 +132,11 @@ uint64_t treestore_root_hash(const struct treestore *s, const uint32_t root[2]);
 enum vtable_outcome treestore_insert_root(struct treestore *s, const uint32_t root[2], uint64_t hash,
                                           struct vtable_ids *ids, uint64_t *id);
 void treestore_prefetch_root(const struct treestore *s, uint64_t hash);
+/* Hints for treestore_fold(vec, ref_vec, ...): the lowest pairs of vec
+ * that differ from ref_vec's start loading, their home slots (stage 0) and,
+ * a little later, the pairs those slots point to (stage 1).  A caller with
+ * several vectors to fold runs stage 0 on all, then stage 1, then folds. */
+void treestore_prefetch_fold(const struct treestore *s, const uint32_t *vec, const uint32_t *ref_vec, int stage);
 void treestore_prefetch_root_pair(const struct treestore *s, uint64_t hash);
 
 /* Single-threaded find-or-put that grows the tables as needed: 1 added,
