@@ -944,17 +944,21 @@ static void test_growth(void)
     free(b);
 }
 
-static int cmp_vec4(const void *a, const void *b)
+static uint32_t vec_words; /* cmp_vec's width */
+
+static int cmp_vec(const void *a, const void *b)
 {
-    return memcmp(a, b, 4 * sizeof(uint32_t));
+    return memcmp(a, b, vec_words * sizeof(uint32_t));
 }
 
-/* The tree store through many growths of both of its tables: a product of
- * cycles in 4-word vectors (wide fields), 45045 states, explored by seq and
- * cpu on 1 .. 8 threads, keyed roots (no sink) and id roots (a sink), with
- * budgets from roomy to just enough; the state set must equal seq flat's,
- * and seq tree's ids too. */
-static void test_growth_tree(void)
+/* The tree store through many growths: a product of cycles, 45045 states,
+ * in vectors of `words` words (fields of the given widths), explored by seq
+ * and cpu on 1 .. 8 threads, keyed roots (no sink) and id roots (a sink),
+ * with budgets from roomy to just enough; the state set must equal seq
+ * flat's, and seq tree's ids too.  With 4 words of 20-bit fields the root
+ * table grows; with 3 words where the first pair spans every field, the
+ * node table grows too (while workers are in mid-expansion). */
+static void test_growth_tree(const uint32_t width[5], uint32_t words)
 {
     uint64_t rng = seed ^ 0x7777;
     struct tb *b = calloc(1, sizeof *b);
@@ -962,7 +966,7 @@ static void test_growth_tree(void)
     b->n = 5, b->n_labels = 2;
     uint32_t sz[5] = { 7, 9, 11, 13, 5 };
     for (uint32_t c = 0; c < 5; c++) {
-        b->states[c] = sz[c], b->width[c] = 20;
+        b->states[c] = sz[c], b->width[c] = width[c];
         for (uint32_t s = 0; s < sz[c]; s++) {
             tb_add(b, c, s, 0, 0, (s + 1) % sz[c]);
             if (c == 3)
@@ -971,15 +975,17 @@ static void test_growth_tree(void)
     }
     tb_build(b, &img, &rng);
     const uint64_t n = 7 * 9 * 11 * 13 * 5;
-    check(img.words == 4, "tree growth model: 4 words per state (%u)", img.words);
+    const uint32_t w = img.words;
+    check(w == words, "tree growth model: %u words per state (%u)", words, w);
     struct explore_options fo = { .memory_bytes = TEST_MEMORY, .keep_vectors = true };
     struct explore_result flat, res;
     struct wx_error err;
     if (!check(explore_seq(&img, &fo, &flat, &err) == WX_OK && flat.states == n, "tree growth model: seq flat"))
         return;
-    uint32_t *sorted = malloc(n * 4 * 4);
-    memcpy(sorted, flat.vectors, n * 4 * 4);
-    qsort(sorted, n, 4 * 4, cmp_vec4);
+    uint32_t *sorted = malloc(n * w * 4);
+    memcpy(sorted, flat.vectors, n * w * 4);
+    vec_words = w;
+    qsort(sorted, n, w * 4, cmp_vec);
     static const uint64_t budgets[] = { 64ull << 20, 8ull << 20, 4ull << 20 };
     for (int bi = 0; bi < 3; bi++)
         for (unsigned th = 0; th <= 8; th = th ? th * 2 : 1)
@@ -990,15 +996,15 @@ static void test_growth_tree(void)
                                                .store = STORE_TREE, .sink = with_sink ? &sink : NULL };
                 int rc = th ? explore_cpu(&img, &opt, &res, &err) : explore_seq(&img, &opt, &res, &err);
                 char what[128];
-                snprintf(what, sizeof what, "tree growth %s/%u, %llu MiB%s", th ? "cpu" : "seq", th,
+                snprintf(what, sizeof what, "tree growth %uw %s/%u, %llu MiB%s", w, th ? "cpu" : "seq", th,
                          (unsigned long long)(budgets[bi] >> 20), with_sink ? ", sink" : "");
                 int same = 0;
                 if (rc == WX_OK && res.states == n && res.vectors) {
                     if (!th) {
-                        same = !memcmp(res.vectors, flat.vectors, n * 4 * 4);
+                        same = !memcmp(res.vectors, flat.vectors, n * w * 4);
                     } else {
-                        qsort(res.vectors, n, 4 * 4, cmp_vec4);
-                        same = !memcmp(res.vectors, sorted, n * 4 * 4);
+                        qsort(res.vectors, n, w * 4, cmp_vec);
+                        same = !memcmp(res.vectors, sorted, n * w * 4);
                     }
                 }
                 check(rc == WX_OK && res.complete && same && res.transitions == flat.transitions &&
@@ -1014,7 +1020,7 @@ static void test_growth_tree(void)
     struct explore_options small = { .threads = 2, .memory_bytes = 1ull << 20, .store = STORE_TREE };
     int rc = explore_cpu(&img, &small, &res, &err);
     check(rc == WX_ELIMIT && !res.complete && res.states > 0 && res.states < n && strstr(err.msg, "tree store"),
-          "tree growth, 1 MiB: WX_ELIMIT after %llu states: %s", (unsigned long long)res.states, err.msg);
+          "tree growth %uw, 1 MiB: WX_ELIMIT after %llu states: %s", w, (unsigned long long)res.states, err.msg);
     explore_result_free(&res);
     free(sorted);
     explore_result_free(&flat);
@@ -1035,7 +1041,9 @@ int main(void)
     test_deadlock_beats_action();
     test_bad();
     test_growth();
-    test_growth_tree();
+    static const uint32_t wide[5] = { 20, 20, 20, 20, 20 }, spanning[5] = { 14, 14, 14, 14, 20 };
+    test_growth_tree(wide, 4);
+    test_growth_tree(spanning, 3);
     test_random(images);
     return check_exit();
 }
