@@ -21,6 +21,7 @@ struct cli_options {
     bool backend_given;
     unsigned threads;
     uint64_t memory;
+    enum explore_store store;  /* explore --store flat|tree|auto */
     bool deadlock, trace, trace_states, json, quiet;
     bool por;                /* explore --por: partial-order reduction */
     bool stop_at_first;      /* explore --stop-at-first: a violation ends the

@@ -290,6 +290,10 @@ static void json_counts(const struct cli_options *o, const struct image *img,
     printf(", \"seconds\": %.6f, \"bytes\": %llu", r->seconds, (unsigned long long)r->bytes);
     if (o->por)
         printf(", \"por\": true");
+    printf(", \"store\": \"%s\", \"bytes_per_state\": %.2f", r->store ? r->store : "flat",
+           r->states ? (double)r->bytes / r->states : 0.0);
+    if (r->flat_full)
+        printf(", \"flat_full_after\": %llu", (unsigned long long)r->flat_full);
 }
 
 /* The fields of --scc, --cycle-mean and --mec (those that ran). */
@@ -401,8 +405,8 @@ static void report_text(const struct cli_options *o, const struct image *img,
                r->transitions / r->seconds);
     printf("\n");
     if (r->states)
-        printf("memory:       %.1f MiB (%.1f bytes/state)\n", r->bytes / 1048576.0,
-               (double)r->bytes / r->states);
+        printf("memory:       %.1f MiB (%.1f bytes/state, %s store)\n", r->bytes / 1048576.0,
+               (double)r->bytes / r->states, r->store ? r->store : "flat");
 }
 
 static void report_violation(const struct cli_options *o, const struct image *img,
@@ -471,6 +475,7 @@ static int set_options(struct explore_run *x, struct wx_error *err)
     memset(eo, 0, sizeof *eo);
     eo->threads = o->threads;
     eo->memory_bytes = o->memory;
+    eo->store = o->store;
     eo->stop_on_deadlock = o->deadlock;
     eo->finish_after_violation = (o->deadlock || o->action) && needs_whole_product(o) && !o->stop_at_first;
     eo->trace = o->trace;
@@ -501,12 +506,20 @@ static int choose_backend(struct explore_run *x, struct wx_error *err)
     const struct cli_options *o = x->o;
     char gpu_name[128];
     x->backend = o->backend;
+    if (o->por && o->store == STORE_TREE)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por with --store tree is not supported yet: "
+                       "the reduction's proviso reads the flat table (use --store flat)");
     if (o->por && x->backend == EXPLORE_GPU)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por runs on the CPU backends (--backend cpu or seq); "
                        "the GPU explorer has no partial-order reduction yet");
     if (o->por && x->backend == EXPLORE_AUTO)
         x->backend = EXPLORE_CPU; /* the CPU backends reduce; no notice needed */
-    if (x->backend == EXPLORE_AUTO) {
+    if (x->backend == EXPLORE_GPU && o->store == STORE_TREE)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--store tree: the GPU explorer stores states flat only; "
+                       "use --backend cpu or seq (docs/storage.md)");
+    if (x->backend == EXPLORE_AUTO && o->store == STORE_TREE) {
+        x->backend = EXPLORE_CPU; /* the tree store is on the CPU only */
+    } else if (x->backend == EXPLORE_AUTO) {
         if (gpu_available(gpu_name, sizeof gpu_name)) {
             x->backend = EXPLORE_GPU;
         } else {
@@ -560,6 +573,9 @@ static int run_explorer(struct explore_run *x, struct wx_error *err)
     cli_signals_cooperate(true);
     int rc = explore_run(x->backend, &x->img, &x->eo, &x->res, err);
     rc = cli_signals_end(rc, err);
+    if (x->res.flat_full && !x->o->quiet && !x->o->json)
+        fprintf(stderr, "warpex: note: the flat state store was full after %llu states; explored again "
+                        "with the tree store (--store tree)\n", (unsigned long long)x->res.flat_full);
     if (rc == WX_EINTERRUPT)
         x->res.complete = false;
     x->violated = rc == WX_OK && x->res.violation != VIOLATION_NONE;

@@ -137,6 +137,15 @@ static int opt_backend(struct cli_options *o, const char *a, struct args *x, str
         else return bad_value(val, a, err);
         return WX_OK;
     }
+    if (!strcmp(a, "--store")) {
+        if ((rc = need_value(x, a, &val, err)) != WX_OK)
+            return rc;
+        if (!strcmp(val, "auto")) o->store = STORE_AUTO;
+        else if (!strcmp(val, "flat")) o->store = STORE_FLAT;
+        else if (!strcmp(val, "tree")) o->store = STORE_TREE;
+        else return bad_value(val, a, err);
+        return WX_OK;
+    }
     if (!strcmp(a, "--threads"))
         return threads_value(x, a, &o->threads, err);
     if (!strcmp(a, "--memory"))

@@ -55,6 +55,8 @@ static const char explore_text[] =
     "  --backend auto|gpu|cpu|seq  auto (default): the GPU when usable, else cpu\n"
     "  --threads N              cpu backend threads, 0 to 256 (default 0: all cores)\n"
     "  --memory SIZE            state-table budget, e.g. 8G (default: half of RAM)\n"
+    "  --store flat|tree|auto   CPU state storage; tree: compressed, slower\n"
+    "                           (default auto: flat; docs/storage.md)\n"
     "checks (exit 1 when violated):\n"
     "  --deadlock               a reachable state without successors\n"
     "  --action REGEX           a reachable transition whose label matches REGEX\n"

@@ -3,11 +3,30 @@
  * explore_cpu share (explore_int.h).
  */
 #include "explore_int.h"
+#include "../hash/treestore.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+/* explore_seq or explore_cpu; store AUTO: flat, and the tree when flat
+ * fills up (explore.h). */
+static int explore_host(enum explore_backend backend, const struct image *img,
+                        const struct explore_options *opt, struct explore_result *res, struct wx_error *err)
+{
+    int rc = backend == EXPLORE_SEQ ? explore_seq(img, opt, res, err) : explore_cpu(img, opt, res, err);
+    if (rc != WX_ELIMIT || !opt || opt->store != STORE_AUTO || img->words <= 2 || opt->sink || opt->por ||
+        !res->states)
+        return rc;
+    const uint64_t flat = res->states;
+    struct explore_options tree = *opt;
+    tree.store = STORE_TREE;
+    explore_result_free(res);
+    rc = backend == EXPLORE_SEQ ? explore_seq(img, &tree, res, err) : explore_cpu(img, &tree, res, err);
+    res->flat_full = flat;
+    return rc;
+}
 
 int explore_run(enum explore_backend backend, const struct image *img,
                 const struct explore_options *opt, struct explore_result *res,
@@ -18,24 +37,30 @@ int explore_run(enum explore_backend backend, const struct image *img,
     if (img->probabilistic)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
                        "built by explore_mdp (explorer/explore_mdp.h), not an LTS");
+    if (opt && opt->por && opt->store == STORE_TREE)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "partial-order reduction with the tree store is not "
+                       "supported yet: the reduction's proviso reads the flat table");
     if (opt && opt->por && backend != EXPLORE_SEQ && backend != EXPLORE_CPU) {
         if (backend == EXPLORE_GPU)
             return wx_fail(err, WX_EINPUT, NULL, 0, 0, "partial-order reduction runs on the CPU backends "
                            "(seq, cpu), not on the GPU");
         return explore_cpu(img, opt, res, err);
     }
+    const bool tree = opt && opt->store == STORE_TREE;
+    if (tree && backend == EXPLORE_GPU)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--store tree: the GPU explorer stores states flat only; "
+                       "use --backend cpu or seq (docs/storage.md)");
     switch (backend) {
     case EXPLORE_SEQ:
-        return explore_seq(img, opt, res, err);
     case EXPLORE_CPU:
-        return explore_cpu(img, opt, res, err);
+        return explore_host(backend, img, opt, res, err);
     case EXPLORE_GPU:
         return explore_gpu(img, opt, res, err);
     case EXPLORE_AUTO: {
         char name[128];
-        if (gpu_available(name, sizeof name))
+        if (!tree && gpu_available(name, sizeof name))
             return explore_gpu(img, opt, res, err);
-        return explore_cpu(img, opt, res, err);
+        return explore_host(EXPLORE_CPU, img, opt, res, err);
     }
     }
     return wx_fail(err, WX_EINPUT, NULL, 0, 0, "unknown explorer backend %d", (int)backend);
@@ -84,7 +109,35 @@ void explore_result_init(struct explore_result *res, const char *backend)
     res->backend = backend;
 }
 
-int explore_build_trace(struct explore_result *res, const uint32_t *store, uint32_t words,
+enum explore_store explore_store_pick(const struct explore_options *opt, const struct image *img)
+{
+    /* A vector of 1 or 2 words is its own root pair (treestore.h): the
+     * tree would be the flat table without its keyed fast path. */
+    return opt->store == STORE_TREE && img->words > 2 ? STORE_TREE : STORE_FLAT;
+}
+
+void explore_vector(const struct explore_vectors *v, uint64_t id, uint32_t *out)
+{
+    if (v->flat)
+        memcpy(out, v->flat + id * v->words, (size_t)v->words * 4);
+    else
+        treestore_get(v->tree, id, out);
+}
+
+int explore_unfold_all(struct explore_result *res, const struct treestore *tree, uint64_t n,
+                       struct wx_error *err)
+{
+    const uint32_t words = treestore_words(tree);
+    res->vectors = malloc((n ? n : 1) * words * sizeof *res->vectors);
+    if (!res->vectors)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory unfolding %llu states",
+                       (unsigned long long)n);
+    for (uint64_t id = 0; id < n; id++)
+        treestore_get(tree, id, res->vectors + id * words);
+    return WX_OK;
+}
+
+int explore_build_trace(struct explore_result *res, const struct explore_vectors *v,
                         const uint64_t *parent, const uint32_t *label, uint64_t state, int act,
                         uint32_t act_label, uint64_t act_target, struct wx_error *err)
 {
@@ -96,6 +149,7 @@ int explore_build_trace(struct explore_result *res, const uint32_t *store, uint3
     struct trace *tr = &res->trace;
     tr->labels = malloc((len ? len : 1) * sizeof *tr->labels);
     tr->states = malloc((len + 1) * sizeof *tr->states);
+    const uint32_t words = v->words;
     tr->vectors = malloc((len + 1) * words * sizeof *tr->vectors);
     if (!tr->labels || !tr->states || !tr->vectors) {
         free(tr->labels), free(tr->states), free(tr->vectors);
@@ -118,6 +172,6 @@ int explore_build_trace(struct explore_result *res, const uint32_t *store, uint3
         i--;
     }
     for (uint64_t k = 0; k <= len; k++)
-        memcpy(tr->vectors + k * words, store + tr->states[k] * words, (size_t)words * 4);
+        explore_vector(v, tr->states[k], tr->vectors + k * words);
     return WX_OK;
 }

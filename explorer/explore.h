@@ -45,6 +45,13 @@ enum explore_backend { EXPLORE_AUTO, EXPLORE_SEQ, EXPLORE_CPU, EXPLORE_GPU };
 
 enum explore_violation { VIOLATION_NONE = 0, VIOLATION_DEADLOCK, VIOLATION_ACTION };
 
+/* How the CPU explorers store states (docs/storage.md): a flat vector table
+ * (hash/vtable.h, hash/vecset.h), or tree-compressed (hash/treestore.h:
+ * fewer bytes per state on wide vectors, slower).  AUTO is flat
+ * (explore_store_pick), and through explore_run the tree when flat fills
+ * up.  The GPU backend stores flat only: TREE there is WX_EINPUT. */
+enum explore_store { STORE_AUTO, STORE_FLAT, STORE_TREE };
+
 /* One distinct product transition. */
 struct product_edge {
     uint64_t src, dst;
@@ -105,6 +112,7 @@ struct explore_options {
                                  cores; above WX_POOL_MAX (256, util/pool.h)
                                  cut to it */
     uint64_t memory_bytes;    /* table + state store budget; 0 = default */
+    enum explore_store store; /* --store; AUTO: explore_store_pick */
     bool stop_on_deadlock;    /* --deadlock: first deadlock is a violation */
     const uint8_t *action_match; /* NULL, or n_labels flags: a reachable
                                   transition with a flagged label is a violation */
@@ -154,6 +162,10 @@ struct explore_result {
     uint64_t bytes;           /* memory used by table and store */
     double seconds;
     const char *backend;      /* "seq", "cpu" or "gpu" */
+    const char *store;        /* "flat" or "tree" */
+    uint64_t flat_full;       /* store AUTO (explore_run): the flat store
+                                 filled up after this many states and the
+                                 run was repeated with the tree; 0: not */
     char device[128];         /* GPU name or "" */
     unsigned threads;         /* CPU threads used */
     struct device_csr device_graph; /* keep_device_graph: owned */
@@ -178,6 +190,9 @@ int gpu_available(char *name, size_t size);
 int gpu_start(void);
 
 /* Dispatches on backend; EXPLORE_AUTO = GPU when available, else CPU.
+ * With options.store AUTO, a CPU run on vectors of 3 or more words whose
+ * flat store fills up (WX_ELIMIT) is repeated with the tree store, unless
+ * an edge sink already received its edges (result.flat_full says so).
  * A probabilistic image (img->probabilistic) is WX_EINPUT here and in
  * explore_seq: its product is an MDP (explorer/explore_mdp.h). */
 int explore_run(enum explore_backend backend, const struct image *img,
@@ -189,6 +204,14 @@ void explore_result_free(struct explore_result *res);
 /* Frees a device_csr's device memory and zeroes it (a no-op on a zeroed one
  * and in builds without CUDA). */
 void explore_device_csr_free(struct device_csr *g);
+
+/* The store a run with these options starts with: options.store, with
+ * AUTO settled (flat: the tree is the slower of the two, and nothing known
+ * before the run says that flat will not fit; explore_run repeats a run
+ * whose flat store filled up) and TREE flat for vectors of 1 or 2 words (a
+ * tree of one pair is the flat table; the result's store then says
+ * "flat"). */
+enum explore_store explore_store_pick(const struct explore_options *opt, const struct image *img);
 
 /* Default memory budget: half of physical RAM (bytes). */
 uint64_t explore_default_memory(void);

@@ -36,6 +36,14 @@
  * still ends only when all of its successors are in the table; on a halt
  * it is dropped.
  *
+ * Tree store (options.store, hash/treestore.h): the same protocol with
+ * treestore_* in place of vtable_* -- dense root ids, id blocks, growth of
+ * both of its tables at quiet points.  A state is unfolded into the
+ * worker's buffer, with its subtrees' node indices, before it is expanded;
+ * its successors' inner nodes are put right away (fold_successors: the
+ * subtrees a successor shares with its source cost no lookup), and only
+ * their root pairs go through the queue, prefetched as flat vectors are.
+ *
  * Shortest traces: parent[id] / plabel[id] are written by the thread whose
  * insert created id, so the parent of a level-(d+1) state is in level d; a
  * parent chain has the BFS depth as its length.  Violation semantics are in
@@ -44,6 +52,7 @@
 #include "explore_int.h"
 #include "por.h"
 #include "successors.h"
+#include "../hash/treestore.h"
 #include "../hash/vtable.h"
 #include "../util/hugealloc.h"
 #include "../util/pool.h"
@@ -114,7 +123,8 @@ struct worker {
     /* The queue of successors waiting for their lookup: entries
      * [qhead, qn), of which [qvec, qn) have not had their stored vector
      * prefetched yet (qhead <= qvec <= qn).  Entry i: record qrec + i *
-     * g.stride (label, vector), hash qhash[i], source state qsrc[i]. */
+     * g.stride (label, vector; with the tree store label, root pair),
+     * hash qhash[i] (of the vector; of the root pair), source qsrc[i]. */
     uint32_t *qrec;
     uint64_t *qhash, *qsrc;
     size_t qhead, qvec, qn, qcap;
@@ -124,16 +134,20 @@ struct worker {
     double t_quiet, t_rehash;
     uint64_t c_succ, c_queue, c_lookup;
     struct vtable_ids ids;    /* this thread's block of fresh ids */
+    uint32_t *vbuf;           /* tree store: the state being expanded */
+    uint32_t vals[IMAGE_MAX_WORDS]; /* and its subtrees' values */
     struct wx_error err;
 };
 
 struct shared {
     const struct image *img;
     const struct explore_options *opt;
-    struct vtable *t;
-    const uint32_t *store;    /* vtable's store: vectors by id */
+    struct vtable *t;         /* the flat store, or NULL */
+    struct treestore *tree;   /* the tree store, or NULL */
+    const uint32_t *store;    /* vtable's store: vectors by id (flat) */
     uint32_t words;
-    bool keyed;               /* vtable_new_keyed: no vector prefetch stage */
+    bool keyed;               /* vtable_new_keyed / treestore_new_keyed: no
+                                 vector prefetch stage */
     uint64_t *parent;         /* when tracing */
     uint32_t *plabel;
     unsigned nthreads;        /* the pool's size */
@@ -224,6 +238,53 @@ static void report(struct shared *sh, enum explore_violation v, uint64_t state, 
     pthread_mutex_unlock(&sh->vm);
 }
 
+/* ---- the store: flat (vtable) or tree (treestore) ---- */
+
+static inline uint64_t st_count(const struct shared *sh)
+{
+    return sh->tree ? treestore_count(sh->tree) : vtable_count(sh->t);
+}
+
+static inline uint64_t st_bytes(const struct shared *sh)
+{
+    return sh->tree ? treestore_bytes(sh->tree) : vtable_bytes(sh->t);
+}
+
+static inline bool st_can_grow(const struct shared *sh)
+{
+    return sh->tree ? treestore_can_grow(sh->tree) : vtable_can_grow(sh->t);
+}
+
+static inline bool st_wants_grow(const struct shared *sh)
+{
+    return sh->tree ? treestore_wants_grow(sh->tree) : vtable_wants_grow(sh->t);
+}
+
+/* Starts a growth at a quiet point; sets the work of the re-insertion
+ * (sh->rehash_end, in ids or -- keyed tables -- old slots). */
+static int st_grow_begin(struct shared *sh, struct wx_error *e)
+{
+    if (sh->tree) {
+        int rc = treestore_grow_begin(sh->tree, e);
+        sh->rehash_end = rc ? 0 : treestore_grow_work(sh->tree);
+        return rc;
+    }
+    int rc = vtable_grow_begin(sh->t, e);
+    /* Keyed tables re-insert by ranges of the old slot array
+     * (vtable_grow_slots: in order, no random access), the others by id
+     * ranges. */
+    sh->rehash_end = sh->keyed && REHASH_BY_SLOTS ? vtable_slots(sh->t) : vtable_count(sh->t);
+    return rc;
+}
+
+static void st_grow_end(struct shared *sh)
+{
+    if (sh->tree)
+        treestore_grow_end(sh->tree);
+    else
+        vtable_grow_end(sh->t);
+}
+
 /* ---- quiet points ---- */
 
 static void set_chunk(struct shared *sh)
@@ -252,7 +313,8 @@ static void close_blocks(struct shared *sh)
     for (unsigned i = 0; i < sh->nthreads; i++)
         sh->ids[i] = sh->w[i].ids;
     struct wx_error e;
-    int rc = vtable_close_blocks(sh->t, sh->ids, sh->nthreads, moved, sh, &e);
+    int rc = sh->tree ? treestore_close_blocks(sh->tree, sh->ids, sh->nthreads, moved, sh, &e)
+                      : vtable_close_blocks(sh->t, sh->ids, sh->nthreads, moved, sh, &e);
     for (unsigned i = 0; i < sh->nthreads; i++)
         sh->w[i].ids = sh->ids[i];
     if (rc)
@@ -263,24 +325,20 @@ static void close_blocks(struct shared *sh)
 static int decide(struct shared *sh)
 {
     if (sh->rehashing) {
-        vtable_grow_end(sh->t);
+        st_grow_end(sh);
         sh->rehashing = false;
         return ACT_RESUME;
     }
     close_blocks(sh);
     if (atomic_load(&sh->grow_req)) {
         atomic_store(&sh->grow_req, 0);
-        if (atomic_load(&sh->halt) != HALT_NOW && vtable_can_grow(sh->t)) {
+        if (atomic_load(&sh->halt) != HALT_NOW && st_can_grow(sh)) {
             struct wx_error e;
-            int rc = vtable_grow_begin(sh->t, &e);
+            int rc = st_grow_begin(sh, &e);
             if (rc) {
                 fail(sh, rc, &e);
             } else {
                 sh->rehashing = true;
-                /* Keyed tables re-insert by ranges of the old slot
-                 * array (vtable_grow_slots: in order, no random access),
-                 * the others by id ranges. */
-                sh->rehash_end = sh->keyed && REHASH_BY_SLOTS ? vtable_slots(sh->t) : vtable_count(sh->t);
                 atomic_store_explicit(&sh->rehash_cursor, 0, memory_order_relaxed);
                 return ACT_REHASH;
             }
@@ -291,7 +349,7 @@ static int decide(struct shared *sh)
     /* Everyone is out of work: the level is done. */
     if (atomic_load(&sh->halt) != HALT_NONE)
         return ACT_STOP;
-    uint64_t count = vtable_count(sh->t);
+    uint64_t count = st_count(sh);
     if (count == sh->le) {
         sh->complete = true;
         return ACT_STOP;
@@ -344,7 +402,9 @@ static int quiet(struct worker *w, bool idle)
         uint64_t b;
         while ((b = atomic_fetch_add_explicit(&sh->rehash_cursor, step, memory_order_relaxed)) < sh->rehash_end) {
             uint64_t e = b + step < sh->rehash_end ? b + step : sh->rehash_end;
-            if (by_slots)
+            if (sh->tree)
+                treestore_grow_part(sh->tree, b, e);
+            else if (by_slots)
                 vtable_grow_slots(sh->t, b, e);
             else
                 vtable_grow_part(sh->t, b, e);
@@ -372,8 +432,8 @@ static void progress(struct worker *w)
     if (now < sh->next_progress)
         return;
     struct explore_stats st = {
-        .states = vtable_count(sh->t),
-        .bytes = vtable_bytes(sh->t) + vtable_count(sh->t) * explore_extra_bytes(sh->opt),
+        .states = st_count(sh),
+        .bytes = st_bytes(sh) + st_count(sh) * explore_extra_bytes(sh->opt),
         .depth = sh->depth,
         .seconds = now - sh->t0,
     };
@@ -429,10 +489,14 @@ static bool lookup_one(struct worker *w)
     int rc;
     if (atomic_load_explicit(&sh->halt, memory_order_relaxed) != HALT_NONE)
         goto stop; /* HALT_LEVEL: only deadlocks are looked for now */
-    while ((o = vtable_insert_block(sh->t, r + 1, w->qhash[i], &w->ids, &t)) == VTABLE_FULL) {
-        if (!vtable_can_grow(sh->t)) {
-            wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "memory budget exhausted after %llu states; raise it (--memory)",
-                    (unsigned long long)vtable_count(sh->t));
+    while ((o = sh->tree ? treestore_insert_root(sh->tree, r + 1, w->qhash[i], &w->ids, &t)
+                         : vtable_insert_block(sh->t, r + 1, w->qhash[i], &w->ids, &t)) == VTABLE_FULL) {
+        if (!st_can_grow(sh)) {
+            if (sh->tree)
+                treestore_full_error(sh->tree, &w->err);
+            else
+                wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "memory budget exhausted after %llu states; raise it (--memory)",
+                        (unsigned long long)vtable_count(sh->t));
             fail(sh, WX_ELIMIT, &w->err);
             goto stop;
         }
@@ -447,7 +511,7 @@ static bool lookup_one(struct worker *w)
     if (o == VTABLE_INSERTED) {
         if (sh->parent)
             sh->parent[t] = id, sh->plabel[t] = label;
-        if (vtable_wants_grow(sh->t) && !atomic_load_explicit(&sh->grow_req, memory_order_relaxed))
+        if (st_wants_grow(sh) && !atomic_load_explicit(&sh->grow_req, memory_order_relaxed))
             atomic_store(&sh->grow_req, 1);
     }
     bump(&w->transitions);
@@ -476,8 +540,12 @@ static void pump(struct worker *w, size_t keep)
     const size_t vkeep = keep < LOOKUP_LAG - VECTOR_LAG ? 0 : keep - (LOOKUP_LAG - VECTOR_LAG);
     if (w->sh->keyed)
         w->qvec = w->qn; /* lookups never read the store */
-    while (w->qn - w->qvec > vkeep)
-        vtable_prefetch_vector(w->sh->t, w->qhash[w->qvec++]);
+    while (w->qn - w->qvec > vkeep) {
+        if (w->sh->tree)
+            treestore_prefetch_root_pair(w->sh->tree, w->qhash[w->qvec++]);
+        else
+            vtable_prefetch_vector(w->sh->t, w->qhash[w->qvec++]);
+    }
     while (w->qn - w->qhead > keep) {
         if (!lookup_one(w))
             return;
@@ -506,12 +574,52 @@ static int reduce(struct worker *w, uint64_t id, size_t *n)
     return WX_OK;
 }
 
+/* Tree store: the inner nodes of the n successors just queued (from entry
+ * q0 on) are put now, while the source's subtree values are at hand
+ * (treestore_fold reuses those of unchanged subtrees), and each entry's
+ * vector gives way to its root pair, whose lookup the queue pipelines as
+ * the flat table's.  A full node table grows at a quiet point.  Returns
+ * false when the worker must stop. */
+static bool fold_successors(struct worker *w, size_t q0, size_t n)
+{
+    struct shared *sh = w->sh;
+    const uint32_t st = w->g.stride;
+    /* The lowest changed pairs' slots, then their stored pairs: the misses
+     * of the successors' lookups overlap instead of following each other. */
+    for (int stage = 0; stage < 2; stage++)
+        for (size_t i = 0; i < n; i++)
+            treestore_prefetch_fold(sh->tree, succ_vector(&w->g, i), w->vbuf, stage);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t *r = w->qrec + (q0 + i) * st;
+        uint32_t root[2];
+        while (treestore_fold(sh->tree, succ_vector(&w->g, i), w->vbuf, w->vals, root) == VTABLE_FULL) {
+            if (!st_can_grow(sh)) {
+                fail(sh, treestore_full_error(sh->tree, &w->err), &w->err);
+                return false;
+            }
+            atomic_store(&sh->grow_req, 1);
+            quiet(w, false);
+            if (atomic_load(&sh->halt) == HALT_NOW)
+                return false;
+        }
+        r[1] = root[0], r[2] = root[1];
+        w->qhash[q0 + i] = treestore_root_hash(sh->tree, root);
+        treestore_prefetch_root(sh->tree, w->qhash[q0 + i]);
+    }
+    return true;
+}
+
 static void expand(struct worker *w, uint64_t id)
 {
     struct shared *sh = w->sh;
     const struct explore_options *opt = sh->opt;
     STAT(uint64_t c0 = __rdtsc());
-    int rc = succ_expand(&w->g, sh->store + id * sh->words, &w->err);
+    const uint32_t *vec = w->vbuf;
+    if (sh->tree)
+        treestore_get_tree(sh->tree, id, w->vbuf, w->vals);
+    else
+        vec = sh->store + id * sh->words;
+    int rc = succ_expand(&w->g, vec, &w->err);
     STAT(uint64_t c1 = __rdtsc(); w->c_succ += c1 - c0);
     if (rc) {
         fail(sh, rc, &w->err);
@@ -539,8 +647,11 @@ static void expand(struct worker *w, uint64_t id)
     for (size_t i = 0; i < n; i++) {
         w->qhash[w->qn + i] = w->g.hash[i];
         w->qsrc[w->qn + i] = id;
-        vtable_prefetch(sh->t, w->g.hash[i]);
+        if (!sh->tree)
+            vtable_prefetch(sh->t, w->g.hash[i]);
     }
+    if (sh->tree && !fold_successors(w, w->qn, n))
+        return;
     w->qn += n;
     STAT(uint64_t c2 = __rdtsc(); w->c_queue += c2 - c1);
     pump(w, LOOKUP_LAG);
@@ -592,6 +703,8 @@ static void worker_job(void *arg, int member, int size)
         w->por = true;
     if (!rc && sh->opt->sink && !(w->edges = malloc(EXPLORE_EDGE_BATCH * sizeof *w->edges)))
         rc = wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    if (!rc && sh->tree && !(w->vbuf = malloc(sh->words * sizeof *w->vbuf)))
+        rc = wx_fail(&w->err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     if (rc)
         fail(sh, rc, &w->err); /* halts: this worker then only meets the others */
     for (;;) {
@@ -614,20 +727,35 @@ static void worker_job(void *arg, int member, int size)
     free(w->qrec);
     free(w->qhash);
     free(w->qsrc);
+    free(w->vbuf);
 }
 
 
 /* ---- entry point ---- */
 
-/* The table, the trace links and the id blocks for sh->nthreads threads,
- * and the initial state: the all-zero vector, id 0, level 0 = [0, 1). */
-static int shared_setup(struct shared *sh, struct wx_error *err)
+/* The store: a tree store (options.store), a keyed vector table or one
+ * with ids in its slots; *max_states: the most states it holds. */
+static int store_setup(struct shared *sh, uint64_t *max_states, struct wx_error *err)
 {
     const struct image *img = sh->img;
     const struct explore_options *opt = sh->opt;
-    const unsigned n = sh->nthreads;
-    uint64_t max_states = vtable_states_for_budget(explore_budget(opt), img->words, explore_extra_bytes(opt));
-    if (max_states == 0)
+    const uint64_t extra = explore_extra_bytes(opt);
+    if (explore_store_pick(opt, img) == STORE_TREE) {
+        uint64_t max_nodes;
+        treestore_plan(explore_budget(opt), img->words, extra, max_states, &max_nodes);
+        if (*max_states == 0)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "memory budget too small for a single state");
+        /* Keyed roots, as keyed flat tables below: a root found costs one
+         * slot read. */
+        sh->keyed = !opt->sink && !opt->action_match;
+        int rc = sh->keyed ? treestore_new_keyed(&sh->tree, img->words, *max_states, max_nodes, err)
+                           : treestore_new(&sh->tree, img->words, *max_states, max_nodes, err);
+        if (rc == WX_OK)
+            treestore_set_budget(sh->tree, explore_budget(opt), extra);
+        return rc;
+    }
+    *max_states = vtable_states_for_budget(explore_budget(opt), img->words, extra);
+    if (*max_states == 0)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "memory budget too small for a single state");
     /* Vectors of <= 2 words (<= 4 on x86-64, 16-byte slots) live in the
      * slots themselves (vtable.h, keyed tables) when nothing needs the id
@@ -635,11 +763,24 @@ static int shared_setup(struct shared *sh, struct wx_error *err)
      * partial-order reduction (its proviso compares ids with the level).  A
      * lookup then touches one random line instead of two. */
     sh->keyed = img->words <= vtable_keyed_max_words() && !opt->sink && !opt->action_match && !opt->por;
-    int rc = sh->keyed ? vtable_new_keyed(&sh->t, img->words, max_states, err)
-                       : vtable_new(&sh->t, img->words, max_states, err);
+    int rc = sh->keyed ? vtable_new_keyed(&sh->t, img->words, *max_states, err)
+                       : vtable_new(&sh->t, img->words, *max_states, err);
     if (rc)
         return rc;
     sh->store = vtable_vector(sh->t, 0);
+    return WX_OK;
+}
+
+/* The table, the trace links and the id blocks for sh->nthreads threads,
+ * and the initial state: the all-zero vector, id 0, level 0 = [0, 1). */
+static int shared_setup(struct shared *sh, struct wx_error *err)
+{
+    const struct explore_options *opt = sh->opt;
+    const unsigned n = sh->nthreads;
+    uint64_t max_states;
+    int rc = store_setup(sh, &max_states, err);
+    if (rc)
+        return rc;
     if (opt->trace) {
         sh->parent = malloc(max_states * sizeof *sh->parent);
         sh->plabel = malloc(max_states * sizeof *sh->plabel);
@@ -657,13 +798,21 @@ static int shared_setup(struct shared *sh, struct wx_error *err)
      * array (inserts may overshoot the table's load limit by that much).
      * An edge sink holds fresh ids, which closing blocks may renumber: it
      * gets blocks of one id (dense by construction). */
-    uint64_t block = vtable_slots(sh->t) / (8ull * n);
+    uint64_t block = (sh->tree ? treestore_root_slots(sh->tree) : vtable_slots(sh->t)) / (8ull * n);
     block = block > ID_BLOCK ? ID_BLOCK : block ? block : 1;
-    vtable_set_block(sh->t, opt->sink ? 1 : (uint32_t)block);
+    block = opt->sink ? 1 : block;
+    if (sh->tree)
+        treestore_set_block(sh->tree, (uint32_t)block);
+    else
+        vtable_set_block(sh->t, (uint32_t)block);
 
     uint32_t zero[IMAGE_MAX_WORDS] = { 0 };
     uint64_t id0;
-    if (vtable_lookup(sh->t, zero, VTABLE_INSERT, &id0) != VTABLE_INSERTED)
+    enum vtable_outcome o0 = sh->tree ? treestore_insert(sh->tree, zero, NULL, &id0)
+                                      : vtable_lookup(sh->t, zero, VTABLE_INSERT, &id0);
+    if (o0 == VTABLE_FULL)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "memory budget too small for a single state");
+    if (o0 != VTABLE_INSERTED)
         return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "internal error: initial state not inserted");
     if (sh->parent)
         sh->parent[0] = 0, sh->plabel[0] = 0;
@@ -685,16 +834,22 @@ static int collect(struct shared *sh, struct explore_result *res, struct wx_erro
         res->deadlocks += atomic_load(&sh->w[i].deadlocks);
     }
     close_blocks(sh); /* a thread that stopped on an error skipped the last one */
-    res->states = vtable_count(sh->t);
+    res->states = st_count(sh);
     res->depth = sh->depth + (res->states > sh->le ? 1 : 0);
     res->complete = sh->complete && !rc;
     res->violation = sh->violation;
     res->violation_state = sh->vstate;
+    const struct explore_vectors v = { .flat = sh->store, .tree = sh->tree, .words = sh->words };
     if (!rc && sh->violation && opt->trace)
-        rc = explore_build_trace(res, sh->store, sh->words, sh->parent, sh->plabel, sh->vstate,
+        rc = explore_build_trace(res, &v, sh->parent, sh->plabel, sh->vstate,
                                  sh->violation == VIOLATION_ACTION, sh->act_label, sh->act_dst, err);
-    res->bytes = vtable_bytes(sh->t) + res->states * explore_extra_bytes(opt);
-    if (opt->keep_vectors) {
+    res->bytes = st_bytes(sh) + res->states * explore_extra_bytes(opt);
+    if (opt->keep_vectors && sh->tree) {
+        struct wx_error e2;
+        int rc2 = explore_unfold_all(res, sh->tree, res->states, rc ? &e2 : err);
+        if (!rc)
+            rc = rc2;
+    } else if (opt->keep_vectors) {
         uint32_t *v = vtable_take_store(sh->t);
         uint32_t *s = realloc(v, (res->states ? res->states : 1) * sh->words * sizeof *v);
         res->vectors = s ? s : v;
@@ -708,6 +863,7 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
     const struct explore_options *opt = explore_opts(opt_in);
     const double t0 = wx_now();
     explore_result_init(res, "cpu");
+    res->store = explore_store_pick(opt, img) == STORE_TREE ? "tree" : "flat";
     if (img->probabilistic) /* as explore_seq: the support graph is no LTS answer */
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
                        "built by explore_mdp (explorer/explore_mdp.h), not an LTS");
@@ -740,6 +896,7 @@ int explore_cpu(const struct image *img, const struct explore_options *opt_in,
     }
     wx_pool_free(pool);
     vtable_free(sh->t);
+    treestore_free(sh->tree);
     free(sh->parent);
     free(sh->plabel);
     pthread_mutex_destroy(&sh->vm);

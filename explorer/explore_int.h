@@ -32,6 +32,8 @@
 #include "explore.h"
 #include "../util/timer.h"
 
+struct treestore;
+
 /* Edges handed to the sink per call. */
 #define EXPLORE_EDGE_BATCH 4096u
 
@@ -60,11 +62,27 @@ uint64_t explore_extra_bytes(const struct explore_options *opt);
 /* Clears res and fills backend. */
 void explore_result_init(struct explore_result *res, const char *backend);
 
+/* Where an exploration's vectors are, by id: a flat store (words words per
+ * id) or a tree store (unfolded on demand). */
+struct explore_vectors {
+    const uint32_t *flat;          /* NULL: use tree */
+    const struct treestore *tree;
+    uint32_t words;
+};
+
+/* Copies the vector of id into out (words words). */
+void explore_vector(const struct explore_vectors *v, uint64_t id, uint32_t *out);
+
+/* res->vectors (options.keep_vectors) for a tree store: every vector of
+ * ids [0, n), unfolded.  Allocates; WX_ELIMIT when out of memory. */
+int explore_unfold_all(struct explore_result *res, const struct treestore *tree, uint64_t n,
+                       struct wx_error *err);
+
 /* Builds res->trace: the parent chain from `state` back to 0 (parent[id],
  * label[id] = the BFS tree edge into id), plus the transition
- * (state, act_label, act_target) when act is set.  store holds the vectors
- * by id.  Allocates; WX_ELIMIT when out of memory. */
-int explore_build_trace(struct explore_result *res, const uint32_t *store, uint32_t words,
+ * (state, act_label, act_target) when act is set; the vectors come from v.
+ * Allocates; WX_ELIMIT when out of memory. */
+int explore_build_trace(struct explore_result *res, const struct explore_vectors *v,
                         const uint64_t *parent, const uint32_t *label, uint64_t state, int act,
                         uint32_t act_label, uint64_t act_target, struct wx_error *err);
 

@@ -5,12 +5,15 @@
  * successors of a state in successors.h's order.
  *
  * Data: the states in a vector set (hash/vecset.h: vectors by id, id order =
- * BFS order, so a level is an id range [lb, le)); with --trace, parent links
- * in arrays parallel to it.  Violation semantics are in explore_int.h.
+ * BFS order, so a level is an id range [lb, le)), or with --store tree in a
+ * tree store (hash/treestore.h: the same ids, vectors unfolded when
+ * expanded); with --trace, parent links in arrays parallel to it.
+ * Violation semantics are in explore_int.h.
  */
 #include "explore_int.h"
 #include "por.h"
 #include "successors.h"
+#include "../hash/treestore.h"
 #include "../hash/vecset.h"
 #include "../hash/vtable.h"
 
@@ -24,27 +27,25 @@ struct links {
     uint32_t *plabel;
 };
 
-/* Finds or adds v (vecset_put's 1 added / 0 present / -1), keeping the
- * parent links as large as the set when tracing. */
-static int seq_put(struct vecset *q, struct links *l, int trace, const uint32_t *v, uint64_t *id,
-                   struct wx_error *err)
+/* Makes the parent links hold ids [0, id]: doubling. */
+static int links_reserve(struct links *l, uint64_t id, struct wx_error *err)
 {
-    int put = vecset_put(q, v, id, err);
-    if (put > 0 && trace && q->cap > l->cap) {
-        uint64_t *p = realloc(l->parent, q->cap * sizeof *p);
-        if (p)
-            l->parent = p;
-        uint32_t *pl = p ? realloc(l->plabel, q->cap * sizeof *pl) : NULL;
-        if (pl)
-            l->plabel = pl;
-        if (!p || !pl) {
-            wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing %llu states",
-                    (unsigned long long)q->cap);
-            return -1;
-        }
-        l->cap = q->cap;
-    }
-    return put;
+    if (id < l->cap)
+        return WX_OK;
+    uint64_t cap = l->cap ? l->cap : 1024;
+    while (cap <= id)
+        cap *= 2;
+    uint64_t *p = realloc(l->parent, cap * sizeof *p);
+    if (p)
+        l->parent = p;
+    uint32_t *pl = p ? realloc(l->plabel, cap * sizeof *pl) : NULL;
+    if (pl)
+        l->plabel = pl;
+    if (!p || !pl)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing %llu states",
+                       (unsigned long long)cap);
+    l->cap = cap;
+    return WX_OK;
 }
 
 static int flush(const struct explore_options *opt, struct product_edge *buf, size_t *n, struct wx_error *err)
@@ -63,7 +64,10 @@ struct seq {
     /* finish_after_violation: record, go on; `settled` once the level of
      * the recorded violation has ended (explore_int.h). */
     int finish, settled;
-    struct vecset q;
+    struct vecset q;              /* the states, unless tree */
+    struct treestore *tree;       /* --store tree: the states */
+    uint32_t *vbuf;               /* tree: the vector being expanded */
+    uint32_t words;
     struct links links;
     struct succ_gen g;
     bool por;                     /* options.por: p prepared */
@@ -85,22 +89,78 @@ enum seq_step {
     SEQ_END_LEVEL   /* an action violation ends the level */
 };
 
-/* The set, the edge batch and the initial state: the all-zero vector. */
+/* Finds or adds v (vecset_put's 1 added / 0 present / -1), keeping the
+ * parent links as large as the store when tracing. */
+static int seq_put(struct seq *x, const uint32_t *v, uint64_t *id, struct wx_error *err)
+{
+    int put = x->tree ? treestore_put(x->tree, v, id, err) : vecset_put(&x->q, v, id, err);
+    if (put > 0 && x->trace && links_reserve(&x->links, *id, err))
+        return -1;
+    return put;
+}
+
+static uint64_t seq_count(const struct seq *x)
+{
+    return x->tree ? treestore_count(x->tree) : x->q.count;
+}
+
+/* Bytes of the state storage (count states; for flat, the capacity
+ * allocated while running) and the trace links. */
+static uint64_t seq_bytes(const struct seq *x, bool running)
+{
+    const uint64_t links = seq_count(x) * explore_extra_bytes(x->opt);
+    if (x->tree)
+        return treestore_bytes(x->tree) + links;
+    return x->q.n_index * 8 + (running ? x->q.cap : x->q.count) * x->q.words * 4ull + links;
+}
+
+/* The vector of state s (valid until the next call). */
+static const uint32_t *seq_vector(struct seq *x, uint64_t s)
+{
+    if (!x->tree)
+        return x->q.vec + s * x->words;
+    treestore_get(x->tree, s, x->vbuf);
+    return x->vbuf;
+}
+
+/* The store (flat or tree, the budget split by treestore_plan). */
+static int seq_store(struct seq *x, const struct image *img, struct wx_error *err)
+{
+    const struct explore_options *opt = x->opt;
+    const uint64_t extra = explore_extra_bytes(opt);
+    if (explore_store_pick(opt, img) != STORE_TREE)
+        return vecset_init(&x->q, img->words, vtable_states_for_budget(explore_budget(opt), img->words, extra),
+                           err) ? WX_ELIMIT : WX_OK;
+    uint64_t max_states, max_nodes;
+    treestore_plan(explore_budget(opt), img->words, extra, &max_states, &max_nodes);
+    if (max_states == 0)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "memory budget too small for a single state");
+    x->res->store = "tree";
+    x->vbuf = malloc(img->words * sizeof *x->vbuf);
+    if (!x->vbuf)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    int rc = treestore_new(&x->tree, img->words, max_states, max_nodes, err);
+    if (rc == WX_OK)
+        treestore_set_budget(x->tree, explore_budget(opt), extra);
+    return rc;
+}
+
+/* The store, the edge batch and the initial state: the all-zero vector. */
 static int seq_start(struct seq *x, const struct image *img, struct wx_error *err)
 {
     const struct explore_options *opt = x->opt;
-    int rc = vecset_init(&x->q, img->words,
-                         vtable_states_for_budget(explore_budget(opt), img->words, explore_extra_bytes(opt)),
-                         err);
+    int rc = seq_store(x, img, err);
+    if (rc)
+        return rc;
     if (opt->sink)
         x->edges = malloc(EXPLORE_EDGE_BATCH * sizeof *x->edges);
-    if (rc || (opt->sink && !x->edges))
+    if (opt->sink && !x->edges)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-    uint32_t *zero = calloc(x->q.words, 4);
+    uint32_t *zero = calloc(x->words, 4);
     uint64_t id;
     if (!zero)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-    int put = seq_put(&x->q, &x->links, x->trace, zero, &id, err);
+    int put = seq_put(x, zero, &id, err);
     free(zero);
     if (put < 0)
         return WX_ELIMIT;
@@ -113,8 +173,8 @@ static void seq_progress(struct seq *x)
 {
     const struct explore_options *opt = x->opt;
     struct explore_stats st = {
-        .states = x->q.count, .transitions = x->res->transitions, .depth = x->res->depth,
-        .bytes = x->q.n_index * 8 + x->q.cap * (x->q.words * 4ull + explore_extra_bytes(opt)),
+        .states = seq_count(x), .transitions = x->res->transitions, .depth = x->res->depth,
+        .bytes = seq_bytes(x, true),
         .seconds = wx_now() - x->t0,
     };
     opt->progress(opt->progress_ctx, &st);
@@ -130,7 +190,7 @@ static int seq_successors(struct seq *x, uint64_t s, enum seq_step *step, struct
     for (size_t i = 0; i < x->g.n; i++) {
         uint32_t label = succ_label(&x->g, i);
         uint64_t t;
-        int put = seq_put(&x->q, &x->links, x->trace, succ_vector(&x->g, i), &t, err);
+        int put = seq_put(x, succ_vector(&x->g, i), &t, err);
         if (put < 0)
             return WX_ELIMIT;
         if (put && x->trace)
@@ -182,7 +242,7 @@ static int seq_state(struct seq *x, uint64_t s, enum seq_step *step, struct wx_e
         return explore_interrupted(err);
     if (opt->progress && (s & 1023) == 0 && wx_now() >= x->next_progress)
         seq_progress(x);
-    if ((rc = succ_expand(&x->g, x->q.vec + s * x->q.words, err)))
+    if ((rc = succ_expand(&x->g, seq_vector(x, s), err)))
         return rc;
     if (x->g.n == 0) {
         res->deadlocks++;
@@ -222,15 +282,16 @@ static int seq_levels(struct seq *x, struct wx_error *err)
         if (res->violation != VIOLATION_NONE && !x->finish)
             break;
         x->settled = res->violation != VIOLATION_NONE;
-        if (x->q.count == x->le) {
+        if (seq_count(x) == x->le) {
             res->complete = true;
             break;
         }
-        x->lb = x->le, x->le = x->q.count;
+        x->lb = x->le, x->le = seq_count(x);
         res->depth++;
     }
+    const struct explore_vectors v = { .flat = x->tree ? NULL : x->q.vec, .tree = x->tree, .words = x->words };
     if (res->violation && x->trace)
-        return explore_build_trace(res, x->q.vec, x->q.words, x->links.parent, x->links.plabel,
+        return explore_build_trace(res, &v, x->links.parent, x->links.plabel,
                                    res->violation_state, res->violation == VIOLATION_ACTION, x->act_label,
                                    x->act_dst, err);
     return WX_OK;
@@ -249,18 +310,25 @@ static int seq_finish(struct seq *x, int rc, struct wx_error *err)
         if (!rc)
             rc = rc2;
     }
-    if (x->q.count > x->le)
+    if (seq_count(x) > x->le)
         res->depth++; /* states of the next level exist */
-    res->states = x->q.count;
-    res->bytes = x->q.n_index * 8 + x->q.count * (x->q.words * 4ull + explore_extra_bytes(opt));
+    res->states = seq_count(x);
+    res->bytes = seq_bytes(x, false);
     if (rc)
         res->complete = false;
-    if (opt->keep_vectors && x->q.vec) {
+    if (opt->keep_vectors && x->tree) {
+        struct wx_error e2;
+        int rc2 = explore_unfold_all(res, x->tree, res->states, rc ? &e2 : err);
+        if (!rc)
+            rc = rc2;
+    } else if (opt->keep_vectors && x->q.vec) {
         uint32_t *v = realloc(x->q.vec, (x->q.count ? x->q.count : 1) * x->q.words * 4);
         res->vectors = v ? v : x->q.vec;
         x->q.vec = NULL;
     }
     vecset_free(&x->q);
+    treestore_free(x->tree);
+    free(x->vbuf);
     free(x->links.parent);
     free(x->links.plabel);
     free(x->edges);
@@ -280,6 +348,7 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
     x.res = res;
     x.t0 = wx_now();
     explore_result_init(res, "seq");
+    res->store = "flat";
     res->threads = 1;
     if (img->probabilistic)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
@@ -288,6 +357,7 @@ int explore_seq(const struct image *img, const struct explore_options *opt_in,
     if (rc)
         return rc;
     x.trace = x.opt->trace;
+    x.words = img->words;
     x.finish = x.opt->finish_after_violation;
     x.lb = 0, x.le = 1;
     x.next_progress = x.t0 + 1.0;

@@ -40,7 +40,9 @@ struct vtable {
 
     _Atomic uint64_t *slots; /* nslots */
     uint64_t nslots;
-    uint64_t grow_at;        /* ids at which growth is wanted: load 1/2 */
+    uint64_t grow_at;        /* ids at which growth is wanted: load 1/2,
+                                or 3/4 (vtable_grow_when_full) */
+    bool grow_when_full;     /* vtable_grow_when_full */
     uint64_t load_limit;     /* ids at which inserts turn FULL: load 3/4,
                                 or max_states at the largest size */
     /* Flags that spare inserters from reading next_id: set (once per slot
@@ -167,7 +169,8 @@ static void set_limits(struct vtable *t)
     uint64_t n = t->nslots;
     uint64_t l = n / VTABLE_MAX_LOAD_DEN * VTABLE_MAX_LOAD_NUM + n % VTABLE_MAX_LOAD_DEN * VTABLE_MAX_LOAD_NUM / VTABLE_MAX_LOAD_DEN;
     t->load_limit = l < t->max_states ? l : t->max_states;
-    t->grow_at = n < t->max_slots ? n / GROW_LOAD_DEN * GROW_LOAD_NUM : UINT64_MAX;
+    const uint64_t g = t->grow_when_full ? l : n / GROW_LOAD_DEN * GROW_LOAD_NUM;
+    t->grow_at = n < t->max_slots ? g : UINT64_MAX;
     atomic_store_explicit(&t->want_grow, 0, memory_order_relaxed);
     atomic_store_explicit(&t->over, 0, memory_order_relaxed);
 }
@@ -190,6 +193,12 @@ int vtable_new_keyed(struct vtable **out, uint32_t words, uint64_t max_states, s
 }
 
 bool vtable_keyed(const struct vtable *t) { return t->keyed; }
+
+void vtable_grow_when_full(struct vtable *t)
+{
+    t->grow_when_full = true;
+    set_limits(t);
+}
 
 static int table_new(struct vtable **out, uint32_t words, uint64_t max_states, bool keyed, struct wx_error *err)
 {

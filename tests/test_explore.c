@@ -492,13 +492,21 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
                  idx, (unsigned long long)r->n, seed);
     QCHECK_EQ_U64(bad_hash, 0, "image %u: unordered mode's hashes equal vtable_hash (seed %llu)", idx, seed);
 
-    /* Full explorations: seq and cpu x threads, vectors and sinks. */
+    /* Full explorations: seq and cpu x threads, vectors and sinks; flat,
+     * and tree-compressed for seq, cpu/2 and cpu/7 (seq's ids must be the
+     * same with either store: it is deterministic). */
+    uint32_t *seq_flat = NULL;
+    for (int tree = 0; tree <= 1; tree++)
     for (int cpu = 0; cpu <= 1; cpu++)
         for (unsigned ti = 0; ti < (cpu ? 4u : 1u); ti++) {
+            if (tree && cpu && ti % 2 == 0)
+                continue;
             struct sink_rec s = { .m = PTHREAD_MUTEX_INITIALIZER };
             struct edge_sink sink = { sink_emit, &s };
-            struct explore_options opt = { .memory_bytes = TEST_MEMORY, .keep_vectors = true, .sink = &sink };
-            snprintf(what, sizeof what, "image %u %s/%u", idx, cpu ? "cpu" : "seq", thread_counts[ti]);
+            struct explore_options opt = { .memory_bytes = TEST_MEMORY, .keep_vectors = true, .sink = &sink,
+                                           .store = tree ? STORE_TREE : STORE_FLAT };
+            snprintf(what, sizeof what, "image %u %s/%u%s", idx, cpu ? "cpu" : "seq", thread_counts[ti],
+                     tree ? " tree" : "");
             int rc = run(cpu, thread_counts[ti], img, &opt, &res, &err);
             if (!qcheck(rc == WX_OK, "%s: explores (rc %d: %s)", what, rc, err.msg))
                 continue;
@@ -509,23 +517,34 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
             QCHECK_EQ_U64(res.depth, r->depth, "%s: depth (seed %llu)", what, seed);
             check_vectors(img, r, &res, what);
             check_edges(img, &res, &s, what);
+            if (!cpu && !tree && res.vectors)
+                seq_flat = malloc(res.states * img->words * 4),
+                memcpy(seq_flat, res.vectors, res.states * img->words * 4);
+            if (!cpu && tree)
+                qcheck(seq_flat && res.vectors && !memcmp(seq_flat, res.vectors, res.states * img->words * 4),
+                       "%s: the same ids as seq flat (seed %llu)", what, seed);
+            qcheck(!strcmp(res.store, tree && img->words > 2 ? "tree" : "flat"), "%s: store reported", what);
             explore_result_free(&res);
             free(s.e);
         }
+    free(seq_flat);
 
     /* Violations: deadlocks and/or a random flagged label, with traces. */
     uint8_t *act = calloc(img->n_labels + 1, 1);
     act[rnd(rng, img->n_labels)] = 1;
     for (int variant = 0; variant < 3; variant++) {
-        for (unsigned run_i = 0; run_i < 5; run_i++) {
-            int cpu = run_i > 0;
-            unsigned th = cpu ? thread_counts[run_i - 1] : 1;
+        for (unsigned run_i = 0; run_i < 7; run_i++) {
+            /* runs 5 and 6: seq and cpu/4 with the tree store */
+            const int tree = run_i >= 5;
+            int cpu = run_i > 0 && run_i != 5;
+            unsigned th = tree ? (cpu ? 4 : 1) : cpu ? thread_counts[run_i - 1] : 1;
             struct explore_options opt = {
                 .memory_bytes = TEST_MEMORY, .trace = variant != 2 || run_i % 2, .keep_vectors = true,
                 .stop_on_deadlock = variant != 1, .action_match = variant ? act : NULL,
+                .store = tree ? STORE_TREE : STORE_FLAT,
             };
-            snprintf(what, sizeof what, "image %u violation variant %d %s/%u", idx, variant,
-                     cpu ? "cpu" : "seq", th);
+            snprintf(what, sizeof what, "image %u violation variant %d %s/%u%s", idx, variant,
+                     cpu ? "cpu" : "seq", th, tree ? " tree" : "");
             int rc = run(cpu, th, img, &opt, &res, &err);
             if (!qcheck(rc == WX_OK, "%s: returns WX_OK (rc %d: %s)", what, rc, err.msg))
                 continue;
@@ -538,14 +557,21 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
     /* A budget of fewer states than reachable: WX_ELIMIT, partial counts. */
     if (r->n >= 4) {
         uint64_t k = 1 + rnd(rng, (uint32_t)(r->n - 2));
-        for (unsigned run_i = 0; run_i < 3; run_i++) {
-            int cpu = run_i > 0;
+        for (unsigned run_i = 0; run_i < 5; run_i++) {
+            /* runs 3 and 4: seq and cpu/2 with the tree store, whose roots
+             * may take the whole budget (a few states' worth, at least 8,
+             * leaves room for the first state's nodes) */
+            const int tree = run_i >= 3;
+            if (tree && (img->words <= 2 || k < 8))
+                continue;
+            int cpu = run_i == 1 || run_i == 2 || run_i == 4;
             int tr = rnd(rng, 2);
-            struct explore_options opt = { .trace = tr, .keep_vectors = true };
-            opt.memory_bytes = k * (vtable_bytes_per_state(img->words) + (tr ? 12 : 0));
-            snprintf(what, sizeof what, "image %u budget of %llu states %s/%u", idx, (unsigned long long)k,
-                     cpu ? "cpu" : "seq", cpu ? thread_counts[run_i] : 1);
-            int rc = run(cpu, cpu ? thread_counts[run_i] : 1, img, &opt, &res, &err);
+            struct explore_options opt = { .trace = tr, .keep_vectors = true,
+                                           .store = tree ? STORE_TREE : STORE_FLAT };
+            opt.memory_bytes = k * (vtable_bytes_per_state(tree ? 2 : img->words) + (tr ? 12 : 0));
+            snprintf(what, sizeof what, "image %u budget of %llu states %s/%u%s", idx, (unsigned long long)k,
+                     cpu ? "cpu" : "seq", cpu ? thread_counts[run_i % 3] : 1, tree ? " tree" : "");
+            int rc = run(cpu, cpu ? thread_counts[run_i % 3] : 1, img, &opt, &res, &err);
             qcheck(rc == WX_ELIMIT && !res.complete && res.states <= k && res.states > 0
                       && res.transitions <= r->transitions,
                   "%s: WX_ELIMIT with partial counts (rc %d, complete %d, states %llu; seed %llu)", what, rc,
@@ -849,6 +875,90 @@ static void test_growth(void)
     free(b);
 }
 
+static uint32_t vec_words; /* cmp_vec's width */
+
+static int cmp_vec(const void *a, const void *b)
+{
+    return memcmp(a, b, vec_words * sizeof(uint32_t));
+}
+
+/* The tree store through many growths: a product of cycles, 45045 states,
+ * in vectors of `words` words (fields of the given widths), explored by seq
+ * and cpu on 1 .. 8 threads, keyed roots (no sink) and id roots (a sink),
+ * with budgets from roomy to just enough; the state set must equal seq
+ * flat's, and seq tree's ids too.  With 4 words of 20-bit fields the root
+ * table grows; with 3 words where the first pair spans every field, the
+ * node table grows too (while workers are in mid-expansion). */
+static void test_growth_tree(const uint32_t width[5], uint32_t words)
+{
+    uint64_t rng = seed ^ 0x7777;
+    struct tb *b = calloc(1, sizeof *b);
+    struct image img;
+    b->n = 5, b->n_labels = 2;
+    uint32_t sz[5] = { 7, 9, 11, 13, 5 };
+    for (uint32_t c = 0; c < 5; c++) {
+        b->states[c] = sz[c], b->width[c] = width[c];
+        for (uint32_t s = 0; s < sz[c]; s++) {
+            tb_add(b, c, s, 0, 0, (s + 1) % sz[c]);
+            if (c == 3)
+                tb_add(b, c, s, 0, 1, (s + 2) % sz[c]);
+        }
+    }
+    tb_build(b, &img, &rng);
+    const uint64_t n = 7 * 9 * 11 * 13 * 5;
+    const uint32_t w = img.words;
+    check(w == words, "tree growth model: %u words per state (%u)", words, w);
+    struct explore_options fo = { .memory_bytes = TEST_MEMORY, .keep_vectors = true };
+    struct explore_result flat, res;
+    struct wx_error err;
+    if (!check(explore_seq(&img, &fo, &flat, &err) == WX_OK && flat.states == n, "tree growth model: seq flat"))
+        return;
+    uint32_t *sorted = malloc(n * w * 4);
+    memcpy(sorted, flat.vectors, n * w * 4);
+    vec_words = w;
+    qsort(sorted, n, w * 4, cmp_vec);
+    static const uint64_t budgets[] = { 64ull << 20, 8ull << 20, 4ull << 20 };
+    for (int bi = 0; bi < 3; bi++)
+        for (unsigned th = 0; th <= 8; th = th ? th * 2 : 1)
+            for (int with_sink = 0; with_sink <= 1; with_sink++) {
+                struct sink_rec sr = { .m = PTHREAD_MUTEX_INITIALIZER };
+                struct edge_sink sink = { sink_emit, &sr };
+                struct explore_options opt = { .threads = th, .memory_bytes = budgets[bi], .keep_vectors = true,
+                                               .store = STORE_TREE, .sink = with_sink ? &sink : NULL };
+                int rc = th ? explore_cpu(&img, &opt, &res, &err) : explore_seq(&img, &opt, &res, &err);
+                char what[128];
+                snprintf(what, sizeof what, "tree growth %uw %s/%u, %llu MiB%s", w, th ? "cpu" : "seq", th,
+                         (unsigned long long)(budgets[bi] >> 20), with_sink ? ", sink" : "");
+                int same = 0;
+                if (rc == WX_OK && res.states == n && res.vectors) {
+                    if (!th) {
+                        same = !memcmp(res.vectors, flat.vectors, n * w * 4);
+                    } else {
+                        qsort(res.vectors, n, w * 4, cmp_vec);
+                        same = !memcmp(res.vectors, sorted, n * w * 4);
+                    }
+                }
+                check(rc == WX_OK && res.complete && same && res.transitions == flat.transitions &&
+                      res.depth == flat.depth && (!with_sink || sr.n == flat.transitions) && !strcmp(res.store, "tree"),
+                      "%s: rc %d, %llu states, %llu transitions, %llu edges, depth %u, %s vectors as seq flat "
+                      "(%.1f bytes/state)", what, rc, (unsigned long long)res.states,
+                      (unsigned long long)res.transitions, (unsigned long long)sr.n, res.depth,
+                      same ? "same" : "OTHER", res.states ? (double)res.bytes / res.states : 0.0);
+                explore_result_free(&res);
+                free(sr.e);
+            }
+    /* A budget the roots outgrow: exit code 3's WX_ELIMIT, partial counts. */
+    struct explore_options small = { .threads = 2, .memory_bytes = 1ull << 20, .store = STORE_TREE };
+    int rc = explore_cpu(&img, &small, &res, &err);
+    check(rc == WX_ELIMIT && !res.complete && res.states > 0 && res.states < n && strstr(err.msg, "tree store"),
+          "tree growth %uw, 1 MiB: WX_ELIMIT after %llu states: %s", w, (unsigned long long)res.states, err.msg);
+    explore_result_free(&res);
+    free(sorted);
+    explore_result_free(&flat);
+    image_free(&img);
+    free(b);
+}
+
 int main(void)
 {
     const char *s = getenv("WX_SEED");
@@ -862,6 +972,9 @@ int main(void)
     test_deadlock_beats_action();
     test_bad();
     test_growth();
+    static const uint32_t wide[5] = { 20, 20, 20, 20, 20 }, spanning[5] = { 14, 14, 14, 14, 20 };
+    test_growth_tree(wide, 4);
+    test_growth_tree(spanning, 3);
     test_random(images);
     return check_exit();
 }

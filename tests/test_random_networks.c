@@ -11,7 +11,7 @@
  *   network  network_from_exp, explored by a tiny BFS over network.h's rule
  *            semantics written here (flattening alone);
  *   seq, cpu image_compile + explore_seq, explore_cpu with 1, 2, 3 and 7
- *            threads;
+ *            threads; seq and cpu/3 again with the tree store;
  *   gpu      explore_gpu on the same image, when gpu_available() (CUDA
  *            builds on a machine with a device; skipped otherwise).
  * Every explorer also reports each distinct transition to an edge sink: the
@@ -361,9 +361,9 @@ static int run_seed(uint64_t seed, bool verbose)
     no.rate = rn.rate;
     /* the real explorers: seq, cpu on 1, 2, 3 and 7 threads, and gpu when a
      * device is there */
-    enum { SEQ, CPU1, CPU2, CPU3, CPU7, GPU, NB };
-    static const char *const bname[NB] = { "seq", "cpu/1", "cpu/2", "cpu/3", "cpu/7", "gpu" };
-    static const unsigned bthreads[NB] = { 1, 1, 2, 3, 7, 0 };
+    enum { SEQ, CPU1, CPU2, CPU3, CPU7, SEQ_TREE, CPU3_TREE, GPU, NB };
+    static const char *const bname[NB] = { "seq", "cpu/1", "cpu/2", "cpu/3", "cpu/7", "seq/tree", "cpu/3/tree", "gpu" };
+    static const unsigned bthreads[NB] = { 1, 1, 2, 3, 7, 1, 3, 0 };
     struct counts be[NB];
     struct vedges ve[NB];
     memset(ve, 0, sizeof ve);
@@ -382,6 +382,7 @@ static int run_seed(uint64_t seed, bool verbose)
                 struct explore_options eo = { 0 };
                 eo.threads = bthreads[k];
                 eo.keep_vectors = k < GPU;
+                eo.store = k == SEQ_TREE || k == CPU3_TREE ? STORE_TREE : STORE_FLAT;
                 eo.memory_bytes = 64u << 20;
                 eo.gpu.hash_bytes = 64u << 20;
                 struct explore_result res;
@@ -391,7 +392,7 @@ static int run_seed(uint64_t seed, bool verbose)
                 lc.count = calloc(img.n_labels + 1, sizeof *lc.count);
                 struct edge_sink sink = { count_edges, &lc };
                 eo.sink = &sink;
-                c->rc = k == SEQ   ? explore_seq(&img, &eo, &res, &err)
+                c->rc = k == SEQ || k == SEQ_TREE ? explore_seq(&img, &eo, &res, &err)
                         : k == GPU ? explore_gpu(&img, &eo, &res, &err)
                                    : explore_cpu(&img, &eo, &res, &err);
                 if (c->rc == WX_OK && lc.keep && res.vectors)

@@ -29,6 +29,11 @@
  * their questions are binary searches (same answers, slower). */
 #define POR_OFFER_BYTES (16u << 20)
 
+/* tree store (hash/treestore, --store tree): */
+/* 1: the tree store's tables grow only when full (load 3/4, not 1/2): the
+ * tree is there to save memory, so it takes the longer probes */
+#define TREE_GROW_WHEN_FULL 1
+
 /* ---- GPU explorer (kernels/explore) ------------------------------------- */
 /* Run-time knobs: struct gpu_options (explorer/explore.h) and struct
  * gpu_tuning (kernels/explore_gpu.h); docs/tuning.md, "GPU explorer".

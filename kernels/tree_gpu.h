@@ -1,0 +1,103 @@
+/*
+ * tree_gpu.h -- the tree store's fold on the GPU (kernels/explore/tree.cu):
+ * the building block of a tree-compressed GPU explorer, tested against the
+ * CPU twin (hash/treestore.h) by tests/gpu/test_gpu_tree.c.  Not yet used
+ * by the GPU explorer (docs/storage.md).
+ *
+ * Shape: as treestore.h -- words [lo, lo + n) fold to the word itself when
+ * n == 1, else to the node of the pair (fold of the first (n + 1) / 2
+ * words, fold of the rest); a vector of k >= 2 words is identified by its
+ * root pair (fold of its halves), kept in a table of its own.
+ *
+ * Tables: open addressing over 64-bit slots, a slot holding a pair as
+ * left | right << 32, TREE_GPU_EMPTY (all ones) when free.  Unlike the CPU
+ * twin's, an entry's index is its slot (fixed-size tables: no growth, no
+ * store beside the slots), so a node costs 8 bytes over the load.  The pair
+ * whose two values are all ones would read as EMPTY: it is never stored,
+ * and the value TREE_GPU_ONES stands for it (so any subtree of all-ones
+ * words folds to TREE_GPU_ONES; node tables have fewer than TREE_GPU_ONES
+ * slots).  The all-ones vector's root is the index root_slots.
+ *
+ * Insert: one warp per vector (all 32 lanes on one pair at a time, bottom
+ * up); a probe reads 32 consecutive slots, one per lane (a 256-byte
+ * window), compares them all (__ballot_sync), and the lane of the first
+ * empty slot claims it with one 64-bit atomicCAS(EMPTY -> pair).  A slot
+ * changes only EMPTY -> pair, and an inserter claims only the first empty
+ * slot of its probe order, every slot before it having been seen holding
+ * another pair: so a pair is stored once (a second inserter of it meets the
+ * first one's slot, either filled or as a lost CAS that returns the pair),
+ * and no slot is ever seen half written (one 64-bit store).
+ */
+#ifndef WX_TREE_GPU_H
+#define WX_TREE_GPU_H
+
+#include <stdint.h>
+
+#include "../util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TREE_GPU_EMPTY 0xffffffffffffffffull
+#define TREE_GPU_ONES 0xffffffffu
+
+/* Host copies of the device tables after a fold. */
+struct tree_gpu_tables {
+    uint64_t node_slots, root_slots; /* multiples of 32 */
+    uint64_t *nodes, *roots;         /* malloc'ed; free with tree_gpu_tables_free */
+};
+
+/* 1 when a usable CUDA device exists (0 in builds without CUDA). */
+int tree_gpu_available(void);
+
+/* Folds the n vectors vecs (words 2 .. 64 words each) into fresh device
+ * tables of at least node_slots and root_slots slots (rounded up to
+ * multiples of 32; node_slots below TREE_GPU_ONES), all vectors at once
+ * on many warps.  root[i]: the root index of vector i; fresh[i]: 1 for
+ * exactly one vector of each distinct value (the one whose CAS claimed its
+ * root).  out (not NULL) receives the tables.  WX_ELIMIT when a table
+ * filled up (with *out and the outputs undefined), WX_EINPUT on bad
+ * arguments, WX_ESYSTEM without a device. */
+int tree_gpu_fold(const uint32_t *vecs, uint64_t n, uint32_t words, uint64_t node_slots,
+                  uint64_t root_slots, uint64_t *root, uint8_t *fresh, struct tree_gpu_tables *out,
+                  struct wx_error *err);
+
+void tree_gpu_tables_free(struct tree_gpu_tables *t);
+
+/* Unfolds the value v of words [lo, lo + cnt) from the host tables. */
+static inline void tree_gpu_unfold_value(const struct tree_gpu_tables *t, uint32_t v, uint32_t lo,
+                                         uint32_t cnt, uint32_t *vec)
+{
+    if (cnt == 1) {
+        vec[lo] = v;
+        return;
+    }
+    const uint32_t nl = (cnt + 1) / 2;
+    uint32_t a = TREE_GPU_ONES, b = TREE_GPU_ONES;
+    if (v != TREE_GPU_ONES) {
+        a = (uint32_t)t->nodes[v];
+        b = (uint32_t)(t->nodes[v] >> 32);
+    }
+    tree_gpu_unfold_value(t, a, lo, nl, vec);
+    tree_gpu_unfold_value(t, b, lo + nl, cnt - nl, vec);
+}
+
+/* The vector of root index r (words words). */
+static inline void tree_gpu_unfold(const struct tree_gpu_tables *t, uint32_t words, uint64_t r, uint32_t *vec)
+{
+    const uint32_t nl = (words + 1) / 2;
+    uint32_t a = TREE_GPU_ONES, b = TREE_GPU_ONES;
+    if (r < t->root_slots) {
+        a = (uint32_t)t->roots[r];
+        b = (uint32_t)(t->roots[r] >> 32);
+    }
+    tree_gpu_unfold_value(t, a, 0, nl, vec);
+    tree_gpu_unfold_value(t, b, nl, words - nl, vec);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
