@@ -25,12 +25,10 @@
 #include "../parser/aut.h"
 #include "../util/strtab.h"
 #include "check.h"
+#include "random_prob_net.h"
 #include "rng.h"
 
 #define MAXC 3
-#define NLAB 4 /* i a b c */
-
-static const char *lab_name[NLAB] = {"i", "a", "b", "c"};
 
 static uint64_t gcd(uint64_t a, uint64_t b)
 {
@@ -42,74 +40,11 @@ static uint64_t gcd(uint64_t a, uint64_t b)
     return a;
 }
 
-/* A random distribution over k distinct states of l: weights 1..3. */
-static uint32_t random_dist(struct lts *l, uint32_t n)
-{
-    uint32_t k = 2 + (uint32_t)rnd_below(n < 3 ? 1 : 2), st[3];
-    uint64_t num[3], den = 0, w[3];
-    for (uint32_t j = 0; j < k; j++) {
-        st[j] = (uint32_t)rnd_below(n);
-        w[j] = 1 + rnd_below(3);
-        den += w[j];
-    }
-    for (uint32_t j = 0; j < k; j++)
-        num[j] = w[j];
-    uint64_t dens[3] = {den, den, den};
-    return lts_add_dist(l, k, st, num, dens); /* may merge into a plain state */
-}
-
+/* test_prob_random's shape: up to MAXC components of up to 4 states. */
 static int random_network(struct network *net)
 {
-    struct strtab *t = strtab_new();
-    for (int i = 0; i < NLAB; i++)
-        strtab_intern(t, lab_name[i], 1);
-    network_init(net, t, 0);
-    uint32_t nc = 1 + (uint32_t)rnd_below(MAXC);
-    for (uint32_t c = 0; c < nc; c++) {
-        struct lts l;
-        uint32_t n = 1 + (uint32_t)rnd_below(4);
-        lts_init(&l, n);
-        uint32_t m = (uint32_t)rnd_below(7);
-        for (uint32_t j = 0; j < m; j++) {
-            uint32_t src = (uint32_t)rnd_below(n), lab = (uint32_t)rnd_below(NLAB);
-            uint32_t dst = n > 1 && rnd_below(2) ? random_dist(&l, n) : (uint32_t)rnd_below(n);
-            if (dst == UINT32_MAX || lts_add(&l, src, lab, dst) != 0)
-                return -1;
-        }
-        uint32_t init = n > 1 && rnd_below(6) == 0 ? random_dist(&l, n) : (uint32_t)rnd_below(n);
-        /* lts_finish keeps only used distributions: mark the initial one as used */
-        if (init & LTS_DST_DISTRIBUTION)
-            l.init_dist = (init & ~LTS_DST_DISTRIBUTION) + 1;
-        if (lts_finish(&l) != 0)
-            return -1;
-        if (l.init_dist) {
-            init = LTS_DST_DISTRIBUTION | (l.init_dist - 1);
-            l.init_dist = 0;
-        }
-        if (lts_prune_from(&l, init) != 0 || network_add_comp(net, &l, "c") < 0)
-            return -1;
-    }
-    /* rules: every (c, label) alone with some probability, plus a few
-     * synchronisations of 2..nc components */
-    for (uint32_t c = 0; c < nc; c++)
-        for (uint32_t lab = 0; lab < NLAB; lab++)
-            if (lab == 0 || rnd_below(3) == 0) {
-                uint32_t res = lab == 0 ? 0 : (uint32_t)rnd_below(NLAB);
-                if (network_add_rule(net, 1, &c, &lab, res) != 0)
-                    return -1;
-            }
-    uint32_t nr = nc > 1 ? (uint32_t)rnd_below(4) : 0;
-    for (uint32_t r = 0; r < nr; r++) {
-        uint32_t comp[MAXC], lab[MAXC], k = 0;
-        for (uint32_t c = 0; c < nc; c++)
-            if (rnd_below(3) != 0) {
-                comp[k] = c;
-                lab[k++] = 1 + (uint32_t)rnd_below(NLAB - 1);
-            }
-        if (k >= 2 && network_add_rule(net, k, comp, lab, 1 + (uint32_t)rnd_below(NLAB - 1)) != 0)
-            return -1;
-    }
-    return network_normalise(net);
+    static const struct rpn_shape shape = {MAXC, 4, 7, 4};
+    return rpn_network(net, &shape);
 }
 
 /* ---- the brute-force product ---- */
@@ -312,15 +247,15 @@ static void make_labels(const struct mdp *m, const uint32_t *label, struct mdp_l
     mdp_labels_init(out, m->n_states);
     mdp_labels_add(out, "init");
     mdp_labels_add(out, "deadlock");
-    for (int i = 0; i < NLAB; i++)
-        mdp_labels_add(out, lab_name[i]);
+    for (int i = 0; i < RPN_NLAB; i++)
+        mdp_labels_add(out, rpn_label[i]);
     if (m->n_states)
         mdp_labels_set(out, 0, 0);
     for (uint64_t s = 0; s < m->n_states; s++) {
         if (m->state_start[s] == m->state_start[s + 1])
             mdp_labels_set(out, 1, s);
         for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++)
-            if (label[c] < NLAB)
+            if (label[c] < RPN_NLAB)
                 mdp_labels_set(out, 2 + (int)label[c], s);
     }
 }

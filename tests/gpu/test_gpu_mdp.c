@@ -20,76 +20,16 @@
 #include "../../parser/aut.h"
 #include "../../util/strtab.h"
 #include "../check.h"
+#include "../random_prob_net.h"
 #include "../rng.h"
 
 #define MAXC 4
-#define NLAB 4
-
-static const char *lab_name[NLAB] = {"i", "a", "b", "c"};
-
-static uint32_t random_dist(struct lts *l, uint32_t n)
-{
-    uint32_t k = 2 + (uint32_t)rnd_below(n < 3 ? 1 : 2), st[3];
-    uint64_t num[3], den = 0;
-    for (uint32_t j = 0; j < k; j++) {
-        st[j] = (uint32_t)rnd_below(n);
-        num[j] = 1 + rnd_below(3);
-        den += num[j];
-    }
-    uint64_t dens[3] = {den, den, den};
-    return lts_add_dist(l, k, st, num, dens);
-}
 
 /* test_prob_random.c's networks, up to MAXC components of up to 5 states. */
 static int random_network(struct network *net)
 {
-    struct strtab *t = strtab_new();
-    for (int i = 0; i < NLAB; i++)
-        strtab_intern(t, lab_name[i], 1);
-    network_init(net, t, 0);
-    uint32_t nc = 1 + (uint32_t)rnd_below(MAXC);
-    for (uint32_t c = 0; c < nc; c++) {
-        struct lts l;
-        uint32_t n = 1 + (uint32_t)rnd_below(5);
-        lts_init(&l, n);
-        uint32_t m = (uint32_t)rnd_below(9);
-        for (uint32_t j = 0; j < m; j++) {
-            uint32_t src = (uint32_t)rnd_below(n), lab = (uint32_t)rnd_below(NLAB);
-            uint32_t dst = n > 1 && rnd_below(2) ? random_dist(&l, n) : (uint32_t)rnd_below(n);
-            if (dst == UINT32_MAX || lts_add(&l, src, lab, dst) != 0)
-                return -1;
-        }
-        uint32_t init = n > 1 && rnd_below(6) == 0 ? random_dist(&l, n) : (uint32_t)rnd_below(n);
-        if (init & LTS_DST_DISTRIBUTION)
-            l.init_dist = (init & ~LTS_DST_DISTRIBUTION) + 1;
-        if (lts_finish(&l) != 0)
-            return -1;
-        if (l.init_dist) {
-            init = LTS_DST_DISTRIBUTION | (l.init_dist - 1);
-            l.init_dist = 0;
-        }
-        if (lts_prune_from(&l, init) != 0 || network_add_comp(net, &l, "c") < 0)
-            return -1;
-    }
-    for (uint32_t c = 0; c < nc; c++)
-        for (uint32_t lab = 0; lab < NLAB; lab++)
-            if (lab == 0 || rnd_below(3) == 0) {
-                uint32_t res = lab == 0 ? 0 : (uint32_t)rnd_below(NLAB);
-                if (network_add_rule(net, 1, &c, &lab, res) != 0)
-                    return -1;
-            }
-    uint32_t nr = nc > 1 ? (uint32_t)rnd_below(5) : 0;
-    for (uint32_t r = 0; r < nr; r++) {
-        uint32_t comp[MAXC], lab[MAXC], k = 0;
-        for (uint32_t c = 0; c < nc; c++)
-            if (rnd_below(3) != 0) {
-                comp[k] = c;
-                lab[k++] = 1 + (uint32_t)rnd_below(NLAB - 1);
-            }
-        if (k >= 2 && network_add_rule(net, k, comp, lab, 1 + (uint32_t)rnd_below(NLAB - 1)) != 0)
-            return -1;
-    }
-    return network_normalise(net);
+    static const struct rpn_shape shape = {MAXC, 5, 9, 5};
+    return rpn_network(net, &shape);
 }
 
 static int same(const void *a, const void *b, size_t bytes)
