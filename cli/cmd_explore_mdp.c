@@ -751,10 +751,11 @@ static void print_property(const struct mdp_run *x, size_t i, const struct mdp_r
     check_report_summary(stdout, p, cr, x->initial, 1, info);
     if (!info->bounded)
         printf("  states: %llu target, %llu yes, %llu no, %llu maybe; iterations %llu (%s, "
-               "interval iteration, epsilon %g)\n",
+               "%s, epsilon %g)\n",
                (unsigned long long)cr->n_target, (unsigned long long)cr->n_yes,
                (unsigned long long)cr->n_no, (unsigned long long)cr->n_maybe,
-               (unsigned long long)cr->iterations, x->gpu_vi ? "gpu" : "cpu", epsilon);
+               (unsigned long long)cr->iterations, x->gpu_vi ? "gpu" : "cpu",
+               x->gpu_vi ? "interval iteration" : "optimistic value iteration", epsilon);
     if (pr)
         printf("  rewards: structure %d%s%s%s (action rewards); %llu state%s of infinite "
                "expected reward\n",
@@ -763,7 +764,7 @@ static void print_property(const struct mdp_run *x, size_t i, const struct mdp_r
                cr->n_infinite == 1 ? "" : "s");
 }
 
-/* Every property checked on the MDP in memory (interval iteration), and
+/* Every property checked on the MDP in memory (check's --method auto), and
  * printed; the JSON object closed. */
 static int check_properties(struct mdp_run *x, struct wx_error *err)
 {
@@ -776,6 +777,9 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
         mo.bounded = bounded_solve_gpu;
+    } else { /* check's --method auto on the CPU (cmd_check.c, docs/valiter.md) */
+        mo.optimistic = 1;
+        mo.solver = VI_GAUSS_SEIDEL;
     }
     size_t n_false = 0, n_undecided = 0;
     for (size_t i = 0; i < x->n_props; i++) {

@@ -72,7 +72,7 @@ v1=$(prop_field 1 value); v2=$(prop_field 2 value)
 head -1 "$T/x2.trew" | grep -q '^# Reward structure "votes"$' && pass "the .trew names its structure" \
     || fail ".trew header: $(head -1 "$T/x2.trew")"
 expect_rc "check reads the export" 0 "$W" check "$T/x.tra" --lab "$T/x.lab" --trew "$T/x1.trew" --trew "$T/x2.trew" \
-    --json --quiet --backend cpu --method ii --prop "Rmax=? [ F $FIN ]" --prop "R{\"votes\"}min=? [ F $FIN ]"
+    --json --quiet --backend cpu --prop "Rmax=? [ F $FIN ]" --prop "R{\"votes\"}min=? [ F $FIN ]"
 near "round trip: Rmax steps" "$(initial_value 1)" "$v1" 1e-9
 near "round trip: R{\"votes\"}min" "$(initial_value 2)" "$v2" 1e-9
 
