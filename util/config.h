@@ -29,6 +29,12 @@
  * their questions are binary searches (same answers, slower). */
 #define POR_OFFER_BYTES (16u << 20)
 
+/* Distributed explorer (explorer/explore_dist.c): states a rank expands
+ * between two exchanges; bounds the send buffers (about this many times
+ * the successors per state, in records) while keeping each round's three
+ * collectives rare next to the work between them. */
+#define DIST_ROUND_STATES (1u << 16)
+
 /* ---- GPU explorer (kernels/explore) ------------------------------------- */
 /* Run-time knobs: struct gpu_options (explorer/explore.h) and struct
  * gpu_tuning (kernels/explore_gpu.h); docs/tuning.md, "GPU explorer".
