@@ -166,7 +166,14 @@ bin/tests/%: tests/%.c tests/check.h $(B)/libwarpex.a $(B)/c-config
 	@mkdir -p bin/tests
 	$(call step,LD,$@)$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(DEPS) $(INC) $< -o $@ $(B)/libwarpex.a $(GPU_LIBS) $(LIBS)
 
-test: bin/warpex $(TEST_BIN) $(SMOKE_BIN)
+# The distributed explorer's differential test, an MPI program that
+# tests/t_dist.sh runs under mpirun.
+bin/tests-mpi/dist_check: tests/mpi/dist_check.c tests/check.h $(B)/libwarpex.a $(B)/mpi-config $(B)/c-config
+	@mkdir -p bin/tests-mpi
+	$(call step,LD,$@)$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(DEPS) $(INC) -Itests $$(sed -n 1p $(B)/mpi-config) \
+	  $< -o $@ $(B)/libwarpex.a $(GPU_LIBS) $$(sed -n 2p $(B)/mpi-config) $(LIBS)
+
+test: bin/warpex $(TEST_BIN) $(SMOKE_BIN) bin/tests-mpi/dist_check
 	@sh tests/run.sh
 
 # The demo explores two bundled networks: the traffic light (no deadlock:
@@ -298,4 +305,4 @@ fuzz-run: fuzz
 clean:
 	rm -rf $(B) bin
 
--include $(shell find $(B)/obj $(B)/smoke/obj $(B)/fuzz/obj bin/tests -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(B)/smoke/obj $(B)/fuzz/obj bin/tests bin/tests-mpi -name '*.d' 2>/dev/null)

@@ -94,7 +94,7 @@ int cli_dist_explore(struct cli_dist *d, const struct image *img, const struct e
     int rc = agree(d, WX_OK, err);
     if (rc != WX_OK)
         return rc;
-    return explore_dist(img, eo, &d->t, res, &d->st, err);
+    return explore_dist(img, eo, &d->t, 0, res, &d->st, err);
 }
 
 int cli_dist_end(struct cli_dist *d, int rc, struct wx_error *err)

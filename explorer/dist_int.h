@@ -40,6 +40,7 @@ struct dist {
     struct dist_stats *st;
     int ranks, me;
     uint32_t words;
+    uint64_t round_states;     /* frontier states per round */
     uint32_t stride;           /* words per exchanged record: the vector,
                                   then with traces the parent's local id
                                   (2 words, low first) and the label */

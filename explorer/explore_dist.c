@@ -4,7 +4,7 @@
  * dist_trace.c).
  *
  * One round, on every rank:
- *   1. expand up to DIST_ROUND_STATES frontier states: own successors go to
+ *   1. expand up to round_states (DIST_ROUND_STATES) frontier states: own successors go to
  *      the local table, the others to the send buffer of their owner;
  *   2. alltoall of the record counts;
  *   3. all-reduce (max) of the flags {error, deadlock, action, cancel}: a
@@ -155,7 +155,7 @@ static int dist_state(struct dist *x, uint64_t s)
 /* Step 1 of a round; true when the caller's cancel flag was seen. */
 static bool dist_expand(struct dist *x)
 {
-    uint64_t end = x->le - x->next_s > DIST_ROUND_STATES ? x->next_s + DIST_ROUND_STATES : x->le;
+    uint64_t end = x->le - x->next_s > x->round_states ? x->next_s + x->round_states : x->le;
     for (; x->next_s < end && !x->local_stop; x->next_s++) {
         if ((x->next_s & 1023) == 0 && explore_cancelled(x->opt))
             return true;
@@ -367,7 +367,7 @@ static int dist_levels(struct dist *x, struct wx_error *err)
         uint64_t most = 0;
         for (int r = 0; r < x->ranks; r++)
             most = row[r] > most ? row[r] : most;
-        uint64_t rounds = (most + DIST_ROUND_STATES - 1) / DIST_ROUND_STATES;
+        uint64_t rounds = (most + x->round_states - 1) / x->round_states;
         x->next_s = x->lb, x->dead1 = x->act1 = 0;
         x->scan_only = x->local_stop = x->local_rc != 0;
         dist_level_room(x);
@@ -477,8 +477,8 @@ static int dist_refuse(const struct image *img, const struct explore_options *op
 }
 
 int explore_dist(const struct image *img, const struct explore_options *opt_in,
-                 const struct dist_transport *t, struct explore_result *res, struct dist_stats *st,
-                 struct wx_error *err)
+                 const struct dist_transport *t, uint64_t round_states, struct explore_result *res,
+                 struct dist_stats *st, struct wx_error *err)
 {
     struct dist x;
     memset(&x, 0, sizeof x);
@@ -487,6 +487,7 @@ int explore_dist(const struct image *img, const struct explore_options *opt_in,
     res->threads = 1;
     x.opt = explore_opts(opt_in);
     x.t = t, x.res = res, x.st = st;
+    x.round_states = round_states ? round_states : DIST_ROUND_STATES;
     x.ranks = st->ranks = t->size, x.me = t->rank;
     x.t0 = wx_now(), x.next_progress = x.t0 + 1.0;
     int rc = dist_refuse(img, x.opt, err);

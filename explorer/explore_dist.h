@@ -108,13 +108,14 @@ struct dist_stats {
 /* The owner of a packed vector among `ranks` ranks. */
 int dist_owner(const uint32_t *vec, uint32_t words, int ranks);
 
-/* Explores img over the transport t; collective.  res as in explore.h
- * (backend "cpu", threads 1; bytes summed over ranks), st gets the rest
- * (free with dist_stats_free).  With t->size == 1 this is an ordinary
- * one-process BFS. */
+/* Explores img over the transport t; collective.  round_states: states a
+ * rank expands between two exchanges (0: DIST_ROUND_STATES, util/config.h;
+ * the same on every rank).  res as in explore.h (backend "cpu", threads 1;
+ * bytes summed over ranks), st gets the rest (free with dist_stats_free).
+ * With t->size == 1 this is an ordinary one-process BFS. */
 int explore_dist(const struct image *img, const struct explore_options *opt,
-                 const struct dist_transport *t, struct explore_result *res, struct dist_stats *st,
-                 struct wx_error *err);
+                 const struct dist_transport *t, uint64_t round_states, struct explore_result *res,
+                 struct dist_stats *st, struct wx_error *err);
 
 void dist_stats_free(struct dist_stats *st);
 
