@@ -1,6 +1,7 @@
 /*
  * dist.c -- `warpex explore` under mpirun (cli/dist.h).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,9 @@ int cli_dist_end(struct cli_dist *d, int rc, struct wx_error *err)
     cli_mute_errors(true);
     fflush(stdout);
     fflush(stderr);
+    /* Everything is said: once a rank exits with a non-zero status,
+     * mpirun sends SIGTERM to the others, which are only finishing. */
+    signal(SIGTERM, SIG_IGN);
     dist_mpi_end(&d->t);
     dist_stats_free(&d->st);
     return rc;
