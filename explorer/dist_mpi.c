@@ -86,11 +86,6 @@ static int mpi_bcast(void *ctx, uint32_t *buf, size_t n, int root, struct wx_err
     return rc == MPI_SUCCESS ? WX_OK : mpi_fail(err, "MPI_Bcast", rc);
 }
 
-bool dist_mpi_built(void)
-{
-    return true;
-}
-
 int dist_mpi_start(struct dist_transport *t, struct wx_error *err)
 {
     int rc = MPI_Init(NULL, NULL);
@@ -113,11 +108,6 @@ void dist_mpi_end(struct dist_transport *t)
 }
 
 #else /* built without MPI */
-
-bool dist_mpi_built(void)
-{
-    return false;
-}
 
 int dist_mpi_start(struct dist_transport *t, struct wx_error *err)
 {

@@ -13,12 +13,7 @@
 #ifndef WX_DIST_MPI_H
 #define WX_DIST_MPI_H
 
-#include <stdbool.h>
-
 #include "explore_dist.h"
-
-/* true when this build has MPI. */
-bool dist_mpi_built(void);
 
 /* MPI_Init, then t filled for MPI_COMM_WORLD. */
 int dist_mpi_start(struct dist_transport *t, struct wx_error *err);
