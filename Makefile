@@ -72,6 +72,16 @@ endif
 
 LIBS := -lm $(THREADS)
 
+# Open MPI: `mpirun -np R warpex explore` runs the distributed explorer
+# (docs/distributed.md).  mpicc only tells the flags (Open MPI's --showme);
+# the objects are compiled by $(CC).  When mpicc is missing it is installed
+# with apt-get (libopenmpi-dev, openmpi-bin) if running as root, once per
+# build directory; without it explorer/dist_mpi.c builds its stub and
+# warpex runs as one process.  `make MPICC=` builds without MPI.
+# $(B)/mpi-config: line 1 the compile flags, line 2 the link flags (both
+# empty without MPI); rewritten only when they change.
+MPICC ?= mpicc
+
 .PHONY: all test demo clean examples bench bench-gpu gpu-test fuzz fuzz-bins fuzz-run FORCE
 all: bin/warpex
 
@@ -81,6 +91,20 @@ C_CONFIG := $(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(GPU_DEF)
 $(B)/c-config: FORCE
 	@mkdir -p $(B)
 	@echo '$(C_CONFIG)' | cmp -s - $@ || echo '$(C_CONFIG)' > $@
+
+$(B)/mpi-config: FORCE
+	@mkdir -p $(B)
+	@m='$(MPICC)'; c=; l=; \
+	if [ -n "$$m" ] && ! command -v "$$m" >/dev/null 2>&1 && [ ! -e $(B)/mpi-tried ] && \
+	   [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  touch $(B)/mpi-tried; echo "warpex: installing Open MPI (libopenmpi-dev, openmpi-bin)"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopenmpi-dev openmpi-bin) >/dev/null 2>&1; \
+	fi; \
+	if [ -n "$$m" ] && command -v "$$m" >/dev/null 2>&1; then \
+	  c=$$("$$m" --showme:compile 2>/dev/null) && l=$$("$$m" --showme:link 2>/dev/null) && c="-DWX_HAVE_MPI=1 $$c" \
+	    || { echo "warpex: $$m is not Open MPI's (no --showme): building without MPI"; c=; l=; }; \
+	fi; \
+	printf '%s\n%s\n' "$$c" "$$l" | cmp -s - $@ || printf '%s\n%s\n' "$$c" "$$l" > $@
 
 # flex and bison: installed with apt-get when missing and running as root.  A
 # machine without them and without network (e.g. the GPU machine) can still
@@ -117,6 +141,11 @@ $(B)/obj/%.o: %.c $(B)/c-config | $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
 	@mkdir -p $(dir $@)
 	$(call step,CC,$@)$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(GPU_DEF) $(DEPS) $(INC) -c $< -o $@
 
+# The MPI transport is the one object compiled with MPI's headers.
+$(B)/obj/explorer/dist_mpi.o: explorer/dist_mpi.c $(B)/mpi-config $(B)/c-config | $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
+	@mkdir -p $(dir $@)
+	$(call step,CC,$@)$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(GPU_DEF) $(DEPS) $(INC) $$(sed -n 1p $(B)/mpi-config) -c $< -o $@
+
 # nvcc writes each object's header dependencies (-MMD -MP) like cc does.
 $(B)/obj/kernels/%.o: kernels/%.cu
 	@mkdir -p $(dir $@)
@@ -128,16 +157,23 @@ $(B)/libwarpex.a: $(GPU_OBJ) $(LIB_OBJ)
 
 # A build without CUDA says so where it is made (at run time --backend auto
 # then uses the CPU without a notice, and --backend gpu is an error).
-bin/warpex: $(B)/libwarpex.a $(CLI_OBJ)
+bin/warpex: $(B)/libwarpex.a $(CLI_OBJ) $(B)/mpi-config
 	@mkdir -p bin
-	$(call step,LD,$@)$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(B)/libwarpex.a $(GPU_LIBS) $(LIBS)
+	$(call step,LD,$@)$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(B)/libwarpex.a $(GPU_LIBS) $$(sed -n 2p $(B)/mpi-config) $(LIBS)
 	$(if $(GPU_DEF),,@echo "warpex: $@ has no GPU support ($(if $(filter command line,$(origin NVCC)),built with NVCC=,nvcc is not on the PATH))")
 
 bin/tests/%: tests/%.c tests/check.h $(B)/libwarpex.a $(B)/c-config
 	@mkdir -p bin/tests
 	$(call step,LD,$@)$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(DEPS) $(INC) $< -o $@ $(B)/libwarpex.a $(GPU_LIBS) $(LIBS)
 
-test: bin/warpex $(TEST_BIN) $(SMOKE_BIN)
+# The distributed explorer's differential test, an MPI program that
+# tests/t_dist.sh runs under mpirun.
+bin/tests-mpi/dist_check: tests/mpi/dist_check.c tests/check.h $(B)/libwarpex.a $(B)/mpi-config $(B)/c-config
+	@mkdir -p bin/tests-mpi
+	$(call step,LD,$@)$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(DEPS) $(INC) -Itests $$(sed -n 1p $(B)/mpi-config) \
+	  $< -o $@ $(B)/libwarpex.a $(GPU_LIBS) $$(sed -n 2p $(B)/mpi-config) $(LIBS)
+
+test: bin/warpex $(TEST_BIN) $(SMOKE_BIN) bin/tests-mpi/dist_check
 	@sh tests/run.sh
 
 # The demo explores two bundled networks: the traffic light (no deadlock:
@@ -269,4 +305,4 @@ fuzz-run: fuzz
 clean:
 	rm -rf $(B) bin
 
--include $(shell find $(B)/obj $(B)/smoke/obj $(B)/fuzz/obj bin/tests -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(B)/smoke/obj $(B)/fuzz/obj bin/tests bin/tests-mpi -name '*.d' 2>/dev/null)

@@ -45,6 +45,8 @@ synth() {
         cuda=$(dirname "$(dirname "$nvcc")")
         libs="-L$cuda/lib64 -L$cuda/targets/x86_64-linux/lib -lcudart_static -ldl -lrt -lstdc++ $libs"
     fi
+    # MPI, when the build found it (Makefile: build/mpi-config, line 2)
+    [ -f build/mpi-config ] && libs="$(sed -n 2p build/mpi-config) $libs"
     mkdir -p bin
     ${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -g -I. -pthread bench/bench_synth.c -o bin/bench_synth \
         build/libwarpex.a $libs || exit 4
@@ -145,6 +147,8 @@ if [ "$1" = "--variant" ]; then
         cuda=$(dirname "$(dirname "$nvcc")")
         libs="-L$cuda/lib64 -L$cuda/targets/x86_64-linux/lib -lcudart_static -ldl -lrt -lstdc++ $libs"
     fi
+    # MPI, when the build found it (Makefile: build/mpi-config, line 2)
+    [ -f build/mpi-config ] && libs="$(sed -n 2p build/mpi-config) $libs"
     # shellcheck disable=SC2086
     ${CC:-cc} -O2 -o "bin/warpex_$name" build/obj/cli/*.o "$dir/explore_cpu.o" "$dir/vtable.o" build/libwarpex.a \
         $libs || exit 4

@@ -202,5 +202,8 @@ void cli_cycle_free(struct cli_cycle *c);
 
 /* Prints e as "warpex: file:line:col: message" on stderr. */
 void cli_print_error(const struct wx_error *e);
+/* While on, cli_print_error prints nothing (the ranks of an mpirun job
+ * other than the one that reports the error, cli/dist.h). */
+void cli_mute_errors(bool on);
 
 #endif

@@ -11,6 +11,7 @@
 #include "../kernels/scc_gpu.h"
 #include "../util/strtab.h"
 #include "cli.h"
+#include "dist.h"
 #include "gpu_probe.h"
 #include "outputs.h"
 #include "signals.h"
@@ -246,6 +247,7 @@ static void report_lts_text(const struct cli_options *o, const struct image *img
  * analyses and reports. */
 struct explore_run {
     struct cli_options *o;
+    struct cli_dist *dist;         /* under mpirun with >= 2 ranks, else NULL */
     struct image img;
     struct network net;
     struct explore_options eo;
@@ -272,7 +274,7 @@ struct explore_run {
 /* The opening of the JSON object: model, backend and the exploration's
  * counts. */
 static void json_counts(const struct cli_options *o, const struct image *img,
-                        const struct explore_result *r)
+                        const struct explore_result *r, const struct cli_dist *dist)
 {
     printf("{\"model\": ");
     cli_json_string(stdout, o->input);
@@ -294,6 +296,8 @@ static void json_counts(const struct cli_options *o, const struct image *img,
            r->states ? (double)r->bytes / r->states : 0.0);
     if (r->flat_full)
         printf(", \"flat_full_after\": %llu", (unsigned long long)r->flat_full);
+    if (dist)
+        cli_dist_json(dist);
 }
 
 /* The fields of --scc, --cycle-mean and --mec (those that ran). */
@@ -357,7 +361,7 @@ static void report_json(const struct explore_run *x, int rc)
     const struct cli_options *o = x->o;
     const struct explore_result *r = &x->res;
     const struct lts_outcome *lts = &x->lts;
-    json_counts(o, &x->img, r);
+    json_counts(o, &x->img, r, x->dist);
     json_analyses(x);
     json_lts(o, &x->img, &x->net, r, lts);
     printf(", \"status\": \"%s\"", rc == WX_OK ? "ok" : rc == WX_EVIOLATION ? "violation"
@@ -509,6 +513,13 @@ static int choose_backend(struct explore_run *x, struct wx_error *err)
     if (o->por && o->store == STORE_TREE)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por with --store tree is not supported yet: "
                        "the reduction's proviso reads the flat table (use --store flat)");
+    if (x->dist && o->store == STORE_TREE)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--store tree is not supported under mpirun yet: "
+                       "the distributed explorer's ranks store states flat");
+    if (x->dist) {
+        x->backend = EXPLORE_CPU; /* cli_dist_begin refused the others */
+        return WX_OK;
+    }
     if (o->por && x->backend == EXPLORE_GPU)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por runs on the CPU backends (--backend cpu or seq); "
                        "the GPU explorer has no partial-order reduction yet");
@@ -571,7 +582,8 @@ static int run_explorer(struct explore_run *x, struct wx_error *err)
     memset(&x->res, 0, sizeof x->res);
     x->eo.cancel = cli_signals_flag();
     cli_signals_cooperate(true);
-    int rc = explore_run(x->backend, &x->img, &x->eo, &x->res, err);
+    int rc = x->dist ? cli_dist_explore(x->dist, &x->img, &x->eo, &x->res, err)
+                     : explore_run(x->backend, &x->img, &x->eo, &x->res, err);
     rc = cli_signals_end(rc, err);
     if (x->res.flat_full && !x->o->quiet && !x->o->json)
         fprintf(stderr, "warpex: note: the flat state store was full after %llu states; explored again "
@@ -672,6 +684,8 @@ static void report_all_text(const struct explore_run *x)
     const struct cli_options *o = x->o;
     const struct explore_result *res = &x->res;
     report_text(o, &x->img, res);
+    if (x->dist)
+        cli_dist_text(x->dist);
     if (x->have_scc && o->scc)
         report_scc_text(&x->scc, x->scc_where, x->scc_seconds);
     if (x->have_mecs)
@@ -701,6 +715,8 @@ static void report_all_text(const struct explore_run *x)
 static void report(const struct explore_run *x, int rc)
 {
     const struct explore_result *res = &x->res;
+    if (x->dist && x->dist->rank > 0)
+        return; /* rank 0 reports */
     if (x->o->json) {
         report_json(x, rc);
     } else if (rc == WX_OK || rc == WX_EVIOLATION) {
@@ -741,7 +757,7 @@ static int explore_lts(struct explore_run *x, struct wx_error *err)
     return rc;
 }
 
-static int explore_main(struct cli_options *o, struct wx_error *err)
+static int explore_main(struct cli_options *o, struct cli_dist *dist, struct wx_error *err)
 {
     if (o->stop_at_first && !o->deadlock && !o->action)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--stop-at-first applies with --deadlock or --action");
@@ -751,11 +767,15 @@ static int explore_main(struct cli_options *o, struct wx_error *err)
     struct explore_run x;
     memset(&x, 0, sizeof x);
     x.o = o;
+    x.dist = dist;
     int rc = cli_load_image(o, &x.img, &x.net, err);
     if (rc != WX_OK)
         return rc;
     if (x.img.probabilistic && o->por) /* an MDP: cli/cmd_explore_mdp.c */
         rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por applies to networks of LTSs; %s is probabilistic",
+                     o->input);
+    else if (x.img.probabilistic && dist)
+        rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "%s is probabilistic: its MDP is explored without mpirun",
                      o->input);
     else if (x.img.probabilistic)
         rc = cli_explore_mdp(o, &x.img, &x.net, err);
@@ -769,6 +789,14 @@ static int explore_main(struct cli_options *o, struct wx_error *err)
 
 int cmd_explore(struct cli_options *o, struct wx_error *err)
 {
+    int rank, ranks = cli_dist_ranks(&rank);
+    if (ranks >= 2) { /* started by mpirun: the distributed explorer */
+        struct cli_dist d;
+        int rc = cli_dist_begin(&d, o, rank, ranks, err);
+        if (rc == WX_OK)
+            rc = explore_main(o, &d, err);
+        return cli_dist_end(&d, rc, err);
+    }
     /* Where the GPU may run, its CUDA context is created on a thread while
      * the network is parsed and built; the GPU explorer's first CUDA call
      * waits for whatever is left of it (and counts that in its seconds). */
@@ -776,7 +804,7 @@ int cmd_explore(struct cli_options *o, struct wx_error *err)
     const bool probing = o->backend == EXPLORE_AUTO || o->backend == EXPLORE_GPU;
     if (probing)
         gpu_probe_start(&probe, gpu_start, NULL);
-    int rc = explore_main(o, err);
+    int rc = explore_main(o, NULL, err);
     if (probing)
         gpu_probe_join(&probe);
     return rc;

@@ -12,8 +12,17 @@
 #include "cli.h"
 #include "../util/size.h"
 
+static bool errors_muted;
+
+void cli_mute_errors(bool on)
+{
+    errors_muted = on;
+}
+
 void cli_print_error(const struct wx_error *e)
 {
+    if (errors_muted)
+        return;
     char buf[2048];
     wx_error_format(e, buf, sizeof buf);
     fprintf(stderr, "warpex: %s\n", buf);

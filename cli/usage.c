@@ -51,6 +51,7 @@ static const char overview[] =
 static const char explore_text[] =
     "usage: warpex explore FILE [OPTIONS]\n"
     "Explores the reachable state space of FILE (.exp, .aut or .gpf).\n"
+    "Started by mpirun with R >= 2 ranks: they explore it together (docs/distributed.md).\n"
     "\n"
     "  --backend auto|gpu|cpu|seq  auto (default): the GPU when usable, else cpu\n"
     "  --threads N              cpu backend threads, 0 to 256 (default 0: all cores)\n"

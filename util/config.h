@@ -34,6 +34,12 @@
  * tree is there to save memory, so it takes the longer probes */
 #define TREE_GROW_WHEN_FULL 1
 
+/* Distributed explorer (explorer/explore_dist.c): states a rank expands
+ * between two exchanges; bounds the send buffers (about this many times
+ * the successors per state, in records) while keeping each round's three
+ * collectives rare next to the work between them. */
+#define DIST_ROUND_STATES (1u << 16)
+
 /* ---- GPU explorer (kernels/explore) ------------------------------------- */
 /* Run-time knobs: struct gpu_options (explorer/explore.h) and struct
  * gpu_tuning (kernels/explore_gpu.h); docs/tuning.md, "GPU explorer".
