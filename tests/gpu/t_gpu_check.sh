@@ -112,3 +112,32 @@ while IFS="$(printf '\t')" read -r inst prop want origin; do
 done <"$T/bounded.tsv"
 [ "$nb" -gt 0 ] && [ "$nb" = "$(wc -l <"$T/bounded.tsv")" ] &&
     pass "step-bounded: gpu == cpu bit for bit on $nb properties of storm.tsv"
+
+# the other forms of storm.tsv (unbounded comparisons, G, DTMC P=?, R with
+# rewards): interval iteration on both backends; the answers ("result",
+# "holds") must be the same strings and every initial [lo, hi] must overlap
+# the CPU's (both sound) and be at most epsilon wide (1e-6, absolute)
+grep -v '^#' tests/data/props_ref/storm.tsv | awk -F'\t' '$2 !~ /(F|U|G|C)<=?[0-9]/' >"$T/unbounded.tsv"
+nu=0
+while IFS="$(printf '\t')" read -r inst prop want origin; do
+    d=tests/data/$inst; b=$(basename "$d")
+    opts="--lab $d/$b.lab"
+    for f in "$d/$b"*.srew; do [ -f "$f" ] && opts="$opts --srew $f"; done
+    for f in "$d/$b"*.trew; do [ -f "$f" ] && opts="$opts --trew $f"; done
+    "$W" check "$d/$b.tra" $opts --prop "$prop" --json --method ii --backend gpu >"$T/g" 2>"$T/ge"; rg=$?
+    "$W" check "$d/$b.tra" $opts --prop "$prop" --json --method ii --backend cpu >"$T/c" 2>"$T/ce"; rc=$?
+    ans() { grep -o '"\(result\|holds\)": [a-z]*' "$1"; }
+    bnd() { grep -o '"lo": [^,]*, "hi": [^,}]*' "$1" | sed 's/"lo": //; s/, "hi": / /'; }
+    bnd "$T/g" >"$T/gb"; bnd "$T/c" >"$T/cb"
+    why=$(paste -d' ' "$T/gb" "$T/cb" | awk '
+        $1 == "inf" || $3 == "inf" { if ($1 != $3 || $2 != $4) { print "inf mismatch: " $0; exit } next }
+        { if ($2 - $1 > 1e-6 * (1 + 1e-9) || $1 > $4 + 1e-12 || $3 > $2 + 1e-12) { print "bounds: " $0; exit } }')
+    if [ $rg -eq $rc ] && [ -s "$T/cb" ] && [ "$(wc -l <"$T/gb")" = "$(wc -l <"$T/cb")" ] && [ -z "$why" ] &&
+        [ "$(ans "$T/g")" = "$(ans "$T/c")" ] && grep -q '"backend": "gpu"' "$T/g"; then
+        nu=$((nu + 1))
+    else
+        fail "$inst $prop: gpu (exit $rg) vs cpu (exit $rc): $why $(ans "$T/g" | tr '\n' ' ') vs $(ans "$T/c" | tr '\n' ' ') $(head -c 200 "$T/ge")"
+    fi
+done <"$T/unbounded.tsv"
+[ "$nu" -gt 0 ] && [ "$nu" = "$(wc -l <"$T/unbounded.tsv")" ] &&
+    pass "comparisons, G, DTMC P=? and rewards: gpu answers == cpu, bounds overlap, on $nu properties of storm.tsv"
