@@ -14,7 +14,7 @@
 #   sh tests/t_plots.sh [ROOT]     (default: this repository)
 cd "${1:-$(dirname "$0")/..}" || exit 2
 TAG=plots
-. "$(dirname "$0")/lib.sh" 2>/dev/null || . tests/lib.sh
+. tests/lib.sh
 D=bench/data
 
 # rows FILE: the data lines of FILE (no comments, no header), tab-separated
@@ -24,8 +24,10 @@ rows() { grep -v '^#' "$1" | sed 1d; }
 shape() {
     f=$D/$1; shift
     [ -f "$f" ] || { fail "$f missing"; return; }
-    grep '^#' "$f" | grep -v '^# Plots:' | grep -q 'bench/[a-z_]*\.sh' && grep -q '^# Plots: bench/plot.sh -> docs/img/.*\.png' "$f" ||
-        { fail "$f: no header comment naming its bench script and its chart"; return; }
+    if ! grep '^#' "$f" | grep -v '^# Plots:' | grep -q 'bench/[a-z_]*\.sh' ||
+        ! grep -q '^# Plots: bench/plot.sh -> docs/img/.*\.png' "$f"; then
+        fail "$f: no header comment naming its bench script and its chart"; return
+    fi
     msg=$(grep -v '^#' "$f" | awk -F'\t' -v cols="$*" '
         NR == 1 { n = NF; for (i = 1; i <= NF; i++) idx[$i] = i
                   k = split(cols, c, " "); for (j = 1; j <= k; j++) if (!(c[j] in idx)) { print "no column " c[j]; exit } next }
@@ -82,6 +84,7 @@ rows $D/tree.tsv | awk -F'\t' '{ print "| " $4 " | " $5 " | " $6 " |" }' | copie
 rows $D/tree.tsv | awk -F'\t' '{ print "| " $1 " | " $2 " | " }' | copied "tree.tsv (networks)"
 # the repository rows: instance, property, warpex after and Storm as in one
 # row of the twelfth session's table (| instance | `property` | before | after | Storm |)
+# shellcheck disable=SC2086
 bad=$( { rows $D/check_vs_storm.tsv; echo "@@"; cat $R; } | awk -F'\t' '
     $0 == "@@" { past = 1; FS = "|"; next }
     !past { if ($3 == "repository") { want[$4 " | `" $5 "`"] = $7 " " $8; n++ } next }
