@@ -15,6 +15,8 @@
 # successor generator with groups of 1, 2, 4, 8 threads (--gen general
 # --group G) on the first instance.  The "B/state" column is the call's peak device memory over its
 # states (table, queues, buffers).  Logs in $OUT (or bench/out); a table last.
+# Plot: copy the measured rows into bench/data/explorer_h100.tsv, then bench/plot.sh
+# redraws docs/img/explorer_h100.png.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 LOG=${OUT:-bench/out}

@@ -13,6 +13,8 @@
 #       (6^8 = 1 679 616 states in full, 41 reduced) written to a
 #       temporary directory.
 #   WARPEX=BIN bench/bench_por.sh ...: another binary.
+# Plot: copy the measured rows into bench/data/por.tsv, then bench/plot.sh
+# redraws docs/img/por.png.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 W=${WARPEX:-bin/warpex}

@@ -16,6 +16,8 @@
 #   vectors of 1 or 2 words flat, philosophers with 9 (10^6 states); and two
 #   generated networks of many components (lockstep cycles of 100 states
 #   beside 3 free cycles of 24: 1.4 * 10^6 states), of 3 and 8 words.
+# Plot: copy the measured rows into bench/data/tree.tsv, then bench/plot.sh
+# redraws docs/img/tree.png.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 threads=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)

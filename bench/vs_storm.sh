@@ -32,6 +32,8 @@
 # run.  When stormpy cannot be installed (no network, no wheel for this
 # platform or Python), the script says so and exits 3: there is no Storm to
 # compare with, and no numbers are made up.
+# Plot: copy the measured rows into bench/data/check_vs_storm.tsv, then bench/plot.sh
+# redraws docs/img/check_vs_storm.png.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 VENV=${VENV:-${TMPDIR:-/tmp}/warpex-stormpy}
