@@ -102,6 +102,10 @@ int por_init(struct por *p, const struct image *img, const uint8_t *visible, str
     memset(p, 0, sizeof *p);
     const uint32_t n = img->n_comps, nr = img->n_rules, nseg = img->proc_offsets[n];
     p->img = img, p->visible = visible, p->n = n, p->words = img->words;
+    for (uint32_t l = 0; visible && l < img->n_labels; l++)
+        p->proviso |= visible[l] != 0;
+    if (!p->proviso)
+        p->visible = NULL;
     p->rule_class = malloc(((size_t)nr + 1) * sizeof *p->rule_class);
     p->part_start = malloc(((size_t)nr + 1) * sizeof *p->part_start);
     p->crule_start = calloc((size_t)n + 2, sizeof *p->crule_start);

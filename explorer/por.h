@@ -37,8 +37,10 @@
  * induction on its length the reduced graph reaches a deadlock whenever the
  * full graph does -- no proviso needed.  Visible actions (the labels flagged
  * in `visible`): a state with an enabled visible transition is expanded in
- * full (por_reduce returns every record), so that it is recognised; and the
- * explorers apply the BFS proviso:
+ * full (por_reduce returns every record), so that it is recognised; and,
+ * when some label is visible (p->proviso), the explorers apply the BFS
+ * proviso -- without visible labels only deadlocks are asked for, which
+ * need none, and every reduced set is kept as it is:
  *
  *   a state s of BFS level d keeps its reduced set only when one of the
  *   reduced set's targets is not in levels 0 .. d (it is new: first reached
@@ -61,7 +63,8 @@
  *
  * Determinism.  The reduced set depends on the state; the proviso on the
  * set of states in levels 0 .. d, which is, level by level by induction, the
- * same for every explorer and every thread schedule.  So explore_seq and
+ * same for every explorer and every thread schedule (and on nothing more
+ * without visible labels).  So explore_seq and
  * explore_cpu (any thread count) build the same reduced graph: same states,
  * transitions, deadlocks and depth.
  *
@@ -84,6 +87,8 @@
 struct por {
     const struct image *img;
     const uint8_t *visible;   /* n_labels flags, or NULL: none visible */
+    bool proviso;             /* some label is visible: the explorers
+                                 apply the proviso (por.h) */
     uint32_t n, words;
     /* the image's structure */
     uint32_t *rule_class;     /* n_rules */
