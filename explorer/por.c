@@ -97,6 +97,56 @@ static void por_blocked(struct por *p, const struct image *img)
         }
 }
 
+/* Appends to the list of segment seg of component c the rules of class k
+ * that c takes part in; false when the lists outgrow POR_OFFER_BYTES. */
+static bool seg_class_rules(struct por *p, uint32_t c, uint32_t k, size_t *q, size_t cap)
+{
+    const struct image *img = p->img;
+    const uint32_t mw = img->mask_words;
+    for (uint32_t r = img->class_rule_start[k]; r < img->class_rule_start[k + 1]; r++)
+        if (img->rule_mask[(size_t)r * mw + c / 32] >> (c % 32) & 1) {
+            if (*q == cap)
+                return false;
+            p->seg_rule[(*q)++] = r;
+        }
+    return true;
+}
+
+/* Per segment (when they fit POR_OFFER_BYTES): the rules its component
+ * takes part in and does not block there -- those of the classes it
+ * offers, ascending (rules are numbered class by class).  Component c has
+ * comp_states[c] + 1 offsets; the last one starts an empty list. */
+static void por_seg_rules(struct por *p, const struct image *img)
+{
+    const size_t nseg = img->proc_offsets[p->n], cap = POR_OFFER_BYTES / sizeof *p->seg_rule;
+    p->seg_rule_start = malloc((nseg + 1) * sizeof *p->seg_rule_start);
+    p->seg_rule = malloc(cap * sizeof *p->seg_rule);
+    bool ok = p->seg_rule_start && p->seg_rule;
+    size_t q = 0;
+    for (uint32_t c = 0; c < p->n && ok; c++)
+        for (uint32_t seg = img->proc_offsets[c]; seg < img->proc_offsets[c + 1] && ok; seg++) {
+            p->seg_rule_start[seg] = (uint32_t)q;
+            if (seg - img->proc_offsets[c] == img->comp_states[c])
+                continue; /* c's end offset: no segment */
+            uint32_t prev = UINT32_MAX;
+            for (uint32_t i = p->seg_sync[seg]; i < img->state_offsets[seg + 1] && ok; i++) {
+                const uint32_t k = image_entry_label(img->trans[i], img->act_bits);
+                if (k != prev)
+                    ok = seg_class_rules(p, c, k, &q, cap);
+                prev = k;
+            }
+        }
+    if (ok && q < UINT32_MAX) {
+        p->seg_rule_start[nseg] = (uint32_t)q;
+        uint32_t *t = realloc(p->seg_rule, (q + 1) * sizeof *t);
+        if (t)
+            p->seg_rule = t;
+        return;
+    }
+    free(p->seg_rule_start), free(p->seg_rule);
+    p->seg_rule_start = p->seg_rule = NULL;
+}
+
 int por_init(struct por *p, const struct image *img, const uint8_t *visible, struct wx_error *err)
 {
     memset(p, 0, sizeof *p);
@@ -136,6 +186,7 @@ int por_init(struct por *p, const struct image *img, const uint8_t *visible, str
     }
     por_segments(p, img);
     por_blocked(p, img);
+    por_seg_rules(p, img);
     return WX_OK;
 }
 
@@ -151,6 +202,8 @@ void por_free(struct por *p)
     free(p->offer_bits);
     free(p->blk);
     free(p->en);
+    free(p->seg_rule_start);
+    free(p->seg_rule);
     free(p->seg);
     free(p->rule_state);
     free(p->rule_low);
@@ -258,8 +311,13 @@ static void build_graph(struct por *p)
         p->own[c] = p->seg_local[p->seg[c]];
     for (uint32_t c = 0; c < p->n; c++) {
         p->adj_start[c] = e;
-        for (uint32_t q = p->crule_start[c]; q < p->crule_start[c + 1]; q++) {
-            const uint32_t r = p->crule[q], b = p->part_start[r], end = p->part_start[r + 1];
+        /* The rules of c in ascending order: those it does not block (from
+         * the segment's list), or all of them. */
+        const uint32_t *list = p->seg_rule ? p->seg_rule + p->seg_rule_start[p->seg[c]] : p->crule + p->crule_start[c];
+        const uint32_t len = p->seg_rule ? p->seg_rule_start[p->seg[c] + 1] - p->seg_rule_start[p->seg[c]]
+                                         : p->crule_start[c + 1] - p->crule_start[c];
+        for (uint32_t q = 0; q < len; q++) {
+            const uint32_t r = list[q], b = p->part_start[r], end = p->part_start[r + 1];
             if (rule_enabled(p, r)) {
                 uint32_t i = b;
                 while (p->part[i] != c)

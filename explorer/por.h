@@ -102,6 +102,9 @@ struct por {
     uint64_t *blk;            /* per segment: rules its component blocks
                                  there, rule_words words each; NULL: too
                                  large (por.c) */
+    uint32_t *seg_rule_start, *seg_rule; /* per segment: the rules its
+                                 component takes part in and does not
+                                 block there, ascending; NULL: too large */
     uint64_t *en;             /* rule_words: the rules enabled in this state */
     uint32_t rule_words;
     /* per-state scratch */

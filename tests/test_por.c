@@ -16,7 +16,7 @@
  *   - --action for each label alone (seq; cpu on 2 threads for every other
  *     label): a violation iff the label is on a reachable transition.
  * por_reduce gives the same reduced set in every reachable state with and
- * without its per-segment sets (class sets, blocked rules), which images
+ * without its per-segment sets (class sets, blocked rules, rule lists), which images
  * beyond POR_OFFER_BYTES go without.
  * Every trace is replayed on the full semantics: it starts in the initial
  * state, each step is a transition that succ_expand gives (the generator
@@ -207,8 +207,8 @@ static void check_paths(const struct image *img, const char *what)
     for (int k = 0; k < 2; k++)
         if (succ_init(&g[k], img, &err) || por_init(&p[k], img, NULL, &err))
             abort();
-    free(p[1].offer_bits), free(p[1].blk), free(p[1].en);
-    p[1].offer_bits = NULL, p[1].blk = p[1].en = NULL;
+    free(p[1].offer_bits), free(p[1].blk), free(p[1].en), free(p[1].seg_rule_start), free(p[1].seg_rule);
+    p[1].offer_bits = NULL, p[1].blk = p[1].en = NULL, p[1].seg_rule_start = p[1].seg_rule = NULL;
     bool same = true;
     uint64_t s = 0;
     for (; s < res.states && same; s++) {
