@@ -78,16 +78,11 @@ static void por_segments(struct por *p, const struct image *img)
 static void por_blocked(struct por *p, const struct image *img)
 {
     const size_t nseg = img->proc_offsets[p->n];
-    p->rule_words = (img->n_rules + 63) / 64;
     if (img->n_rules == 0 || nseg * p->rule_words * 8 > POR_OFFER_BYTES)
         return;
     p->blk = calloc(nseg * p->rule_words + 1, 8);
-    p->en = calloc(p->rule_words + 1, 8);
-    if (!p->blk || !p->en) {
-        free(p->blk), free(p->en);
-        p->blk = p->en = NULL;
+    if (!p->blk)
         return;
-    }
     for (uint32_t r = 0; r < img->n_rules; r++)
         for (uint32_t i = p->part_start[r]; i < p->part_start[r + 1]; i++) {
             const uint32_t c = p->part[i];
@@ -177,9 +172,11 @@ int por_init(struct por *p, const struct image *img, const uint8_t *visible, str
     p->scc_root = malloc(((size_t)n + 1) * sizeof *p->scc_root);
     p->scc_live = malloc(((size_t)n + 1) * sizeof *p->scc_live);
     p->mask = calloc((size_t)img->words + 1, sizeof *p->mask);
+    p->rule_words = (nr + 63) / 64;
+    p->en = calloc((size_t)p->rule_words + 1, sizeof *p->en);
     if (!p->rule_class || !p->part_start || !p->crule_start || !p->seg_sync || !p->seg_local || !p->seg
         || !p->rule_state || !p->rule_low || !p->best || !p->own || !p->adj_start || !p->index || !p->lowlink
-        || !p->scc || !p->stack || !p->call || !p->iter || !p->scc_cost || !p->scc_root || !p->scc_live || !p->mask
+        || !p->scc || !p->stack || !p->call || !p->iter || !p->scc_cost || !p->scc_root || !p->scc_live || !p->mask || !p->en
         || por_rules(p, img)) {
         por_free(p);
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "partial-order reduction: out of memory");
@@ -256,35 +253,57 @@ static inline bool blocks(const struct por *p, uint32_t c, uint32_t r)
     return !offers_seg(p, p->seg[c], p->rule_class[r]);
 }
 
-/* Rule r's lowest blocking participant in this state, UINT32_MAX when it
- * is enabled (computed once per state). */
-static uint32_t lowest_blocker(struct por *p, uint32_t r)
+/* The blocker that disabled rule r's necessary enabling set is taken from
+ * (por.h): of its blocking participants, the one of fewest enabled moves
+ * (ties: the lowest); computed once per state. */
+static uint32_t blocker(struct por *p, uint32_t r)
 {
     if (p->rule_state[r] == p->sstamp)
         return p->rule_low[r];
     uint32_t low = UINT32_MAX;
-    for (uint32_t i = p->part_start[r]; i < p->part_start[r + 1] && low == UINT32_MAX; i++)
-        if (blocks(p, p->part[i], r))
+    for (uint32_t i = p->part_start[r]; i < p->part_start[r + 1]; i++)
+        if (blocks(p, p->part[i], r) && (low == UINT32_MAX || p->own[p->part[i]] < p->own[low]))
             low = p->part[i];
     p->rule_state[r] = p->sstamp;
     p->rule_low[r] = low;
     return low;
 }
 
-static inline bool rule_enabled(struct por *p, uint32_t r)
+static inline bool rule_enabled(const struct por *p, uint32_t r)
 {
-    if (p->blk)
-        return p->en[r >> 6] >> (r & 63) & 1;
-    return lowest_blocker(p, r) == UINT32_MAX;
+    return p->en[r >> 6] >> (r & 63) & 1;
 }
 
-/* With the blocked-rule sets: the rules enabled in this state are those
- * that no component blocks. */
+/* Adds each enabled rule to its lowest participant's moves. */
+static void count_rules(struct por *p)
+{
+    for (uint32_t w = 0; w < p->rule_words; w++)
+        for (uint64_t m = p->en[w]; m; m &= m - 1) {
+            const uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(m);
+            p->own[p->part[p->part_start[r]]]++;
+        }
+}
+
+/* The rules enabled in this state (those that no component blocks) into
+ * p->en; then each component's enabled moves: its local targets plus,
+ * attributed to r's lowest participant, every enabled rule r. */
 static void enabled_rules(struct por *p)
 {
     const uint32_t rw = p->rule_words, nr = p->img->n_rules;
     for (uint32_t w = 0; w < rw; w++)
         p->en[w] = 0;
+    for (uint32_t c = 0; c < p->n; c++)
+        p->own[c] = p->seg_local[p->seg[c]];
+    if (!p->blk) {
+        for (uint32_t r = 0; r < nr; r++) {
+            bool on = true;
+            for (uint32_t i = p->part_start[r]; i < p->part_start[r + 1] && on; i++)
+                on = !blocks(p, p->part[i], r);
+            p->en[r >> 6] |= (uint64_t)on << (r & 63);
+        }
+        count_rules(p);
+        return;
+    }
     for (uint32_t c = 0; c < p->n; c++) {
         const uint64_t *b = p->blk + (size_t)p->seg[c] * rw;
         for (uint32_t w = 0; w < rw; w++)
@@ -294,21 +313,18 @@ static void enabled_rules(struct por *p)
         const uint32_t bits = nr - 64 * w >= 64 ? 64 : nr - 64 * w;
         p->en[w] = ~p->en[w] & (bits == 64 ? ~0ull : (1ull << bits) - 1);
     }
+    count_rules(p);
 }
 
 /* The dependency graph of this state: an edge c -> c' for each rule r of c
  * that (a) or (b) of por.h asks to follow from c -- r enabled: the next
  * participant of r after c, cyclically (so all of P(r) is reachable from
  * each of them, and they share an SCC); r disabled and c not blocking it:
- * its lowest blocker; c blocking r: none.  The set reachable from a
- * component is then closed under (a) and (b).  Also each component's
- * enabled moves: its local targets plus, attributed to r's lowest
- * participant, every enabled rule r. */
+ * its chosen blocker (blocker()); c blocking r: none.  The set reachable
+ * from a component is then closed under (a) and (b). */
 static void build_graph(struct por *p)
 {
     uint32_t e = 0;
-    for (uint32_t c = 0; c < p->n; c++)
-        p->own[c] = p->seg_local[p->seg[c]];
     for (uint32_t c = 0; c < p->n; c++) {
         p->adj_start[c] = e;
         /* The rules of c in ascending order: those it does not block (from
@@ -323,10 +339,8 @@ static void build_graph(struct por *p)
                 while (p->part[i] != c)
                     i++;
                 p->adj[e++] = p->part[i + 1 < end ? i + 1 : b];
-                if (i == b)
-                    p->own[c]++;
             } else if (!blocks(p, c, r)) {
-                p->adj[e++] = lowest_blocker(p, r);
+                p->adj[e++] = blocker(p, r);
             }
         }
     }
@@ -484,8 +498,7 @@ int por_reduce(struct por *p, struct succ_gen *g, const uint32_t *vec, size_t *r
     for (uint32_t c = 0; c < p->n; c++)
         p->seg[c] = img->proc_offsets[c]
                     + image_get_field(vec, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c]);
-    if (p->blk)
-        enabled_rules(p);
+    enabled_rules(p);
     if (!choose(p))
         return WX_OK;
     int rc = partition(p, g, vec, r, err);

@@ -15,7 +15,9 @@
  *   (a) an enabled rule r with a participant in C has all of P(r) in C;
  *   (b) a disabled rule r with a participant in C has a participant that
  *       blocks it (offers no entry of r's class in s) in C;
- * and T(C) = every group touching C.  Its enabled members are the local
+ * and T(C) = every group touching C.  (b) may take any blocker: each one
+ * keeps r disabled while it stays put; por.c takes the one with the fewest
+ * enabled moves (ties: the lowest), a function of the state alone.  Its enabled members are the local
  * moves of C's components and the enabled rules touching C (inside C, by
  * (a)).  T(C) is a strong stubborn set where every enabled member is a key
  * transition:
@@ -110,7 +112,7 @@ struct por {
     /* per-state scratch */
     uint32_t *seg;            /* n: each component's segment (local state) */
     uint32_t *rule_state;     /* n_rules: state stamp of rule_low */
-    uint32_t *rule_low;       /* n_rules: lowest blocker, UINT32_MAX: enabled */
+    uint32_t *rule_low;       /* n_rules: the chosen blocker (por.c) */
     uint32_t sstamp;
     uint32_t *own;            /* n: enabled moves of each component */
     uint32_t *adj_start, *adj;/* the dependency graph (por.c) */

@@ -207,8 +207,8 @@ static void check_paths(const struct image *img, const char *what)
     for (int k = 0; k < 2; k++)
         if (succ_init(&g[k], img, &err) || por_init(&p[k], img, NULL, &err))
             abort();
-    free(p[1].offer_bits), free(p[1].blk), free(p[1].en), free(p[1].seg_rule_start), free(p[1].seg_rule);
-    p[1].offer_bits = NULL, p[1].blk = p[1].en = NULL, p[1].seg_rule_start = p[1].seg_rule = NULL;
+    free(p[1].offer_bits), free(p[1].blk), free(p[1].seg_rule_start), free(p[1].seg_rule);
+    p[1].offer_bits = NULL, p[1].blk = NULL, p[1].seg_rule_start = p[1].seg_rule = NULL;
     bool same = true;
     uint64_t s = 0;
     for (; s < res.states && same; s++) {
