@@ -553,9 +553,10 @@ static void pump(struct worker *w, size_t keep)
 }
 
 /* --por: *n becomes the size of state id's reduced set, or stays g.n where
- * the proviso (por.h) asks: when every target of the reduced set is in
- * levels 0 .. d (ids below le; the ids inserted during level d are >= le,
- * so a concurrent insert does not change the answer). */
+ * the proviso (por.h; only with visible labels) asks: when every target of
+ * the reduced set is in levels 0 .. d (ids below le; the ids inserted
+ * during level d are >= le, so a concurrent insert does not change the
+ * answer). */
 static int reduce(struct worker *w, uint64_t id, size_t *n)
 {
     struct shared *sh = w->sh;
@@ -563,6 +564,10 @@ static int reduce(struct worker *w, uint64_t id, size_t *n)
     int rc = por_reduce(&w->p, &w->g, sh->store + id * sh->words, &r, &w->err);
     if (rc || r == w->g.n)
         return rc;
+    if (!w->p.proviso) {
+        *n = r;
+        return WX_OK;
+    }
     for (size_t i = 0; i < r; i++) {
         uint64_t t;
         if (vtable_lookup_hashed(sh->t, succ_vector(&w->g, i), w->g.hash[i], VTABLE_FIND, &t) != VTABLE_FOUND

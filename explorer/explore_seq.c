@@ -213,14 +213,19 @@ static int seq_successors(struct seq *x, uint64_t s, enum seq_step *step, struct
 }
 
 /* --por: cuts g to the reduced set of state s, or leaves it whole where
- * the proviso (por.h) asks: when no target of the reduced set is new, i.e.
- * every one is in levels 0 .. d (ids below le). */
+ * the proviso (por.h; only with visible labels) asks: when no target of
+ * the reduced set is new, i.e. every one is in levels 0 .. d (ids below
+ * le). */
 static int seq_reduce(struct seq *x, uint64_t s, struct wx_error *err)
 {
     size_t r;
     int rc = por_reduce(&x->p, &x->g, x->q.vec + s * x->q.words, &r, err);
     if (rc || r == x->g.n)
         return rc;
+    if (!x->p.proviso) {
+        x->g.n = r;
+        return WX_OK;
+    }
     for (size_t i = 0; i < r; i++) {
         uint64_t t;
         if (!vecset_find(&x->q, succ_vector(&x->g, i), &t) || t >= x->le) {

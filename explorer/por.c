@@ -78,16 +78,11 @@ static void por_segments(struct por *p, const struct image *img)
 static void por_blocked(struct por *p, const struct image *img)
 {
     const size_t nseg = img->proc_offsets[p->n];
-    p->rule_words = (img->n_rules + 63) / 64;
     if (img->n_rules == 0 || nseg * p->rule_words * 8 > POR_OFFER_BYTES)
         return;
     p->blk = calloc(nseg * p->rule_words + 1, 8);
-    p->en = calloc(p->rule_words + 1, 8);
-    if (!p->blk || !p->en) {
-        free(p->blk), free(p->en);
-        p->blk = p->en = NULL;
+    if (!p->blk)
         return;
-    }
     for (uint32_t r = 0; r < img->n_rules; r++)
         for (uint32_t i = p->part_start[r]; i < p->part_start[r + 1]; i++) {
             const uint32_t c = p->part[i];
@@ -97,11 +92,65 @@ static void por_blocked(struct por *p, const struct image *img)
         }
 }
 
+/* Appends to the list of segment seg of component c the rules of class k
+ * that c takes part in; false when the lists outgrow POR_OFFER_BYTES. */
+static bool seg_class_rules(struct por *p, uint32_t c, uint32_t k, size_t *q, size_t cap)
+{
+    const struct image *img = p->img;
+    const uint32_t mw = img->mask_words;
+    for (uint32_t r = img->class_rule_start[k]; r < img->class_rule_start[k + 1]; r++)
+        if (img->rule_mask[(size_t)r * mw + c / 32] >> (c % 32) & 1) {
+            if (*q == cap)
+                return false;
+            p->seg_rule[(*q)++] = r;
+        }
+    return true;
+}
+
+/* Per segment (when they fit POR_OFFER_BYTES): the rules its component
+ * takes part in and does not block there -- those of the classes it
+ * offers, ascending (rules are numbered class by class).  Component c has
+ * comp_states[c] + 1 offsets; the last one starts an empty list. */
+static void por_seg_rules(struct por *p, const struct image *img)
+{
+    const size_t nseg = img->proc_offsets[p->n], cap = POR_OFFER_BYTES / sizeof *p->seg_rule;
+    p->seg_rule_start = malloc((nseg + 1) * sizeof *p->seg_rule_start);
+    p->seg_rule = malloc(cap * sizeof *p->seg_rule);
+    bool ok = p->seg_rule_start && p->seg_rule;
+    size_t q = 0;
+    for (uint32_t c = 0; c < p->n && ok; c++)
+        for (uint32_t seg = img->proc_offsets[c]; seg < img->proc_offsets[c + 1] && ok; seg++) {
+            p->seg_rule_start[seg] = (uint32_t)q;
+            if (seg - img->proc_offsets[c] == img->comp_states[c])
+                continue; /* c's end offset: no segment */
+            uint32_t prev = UINT32_MAX;
+            for (uint32_t i = p->seg_sync[seg]; i < img->state_offsets[seg + 1] && ok; i++) {
+                const uint32_t k = image_entry_label(img->trans[i], img->act_bits);
+                if (k != prev)
+                    ok = seg_class_rules(p, c, k, &q, cap);
+                prev = k;
+            }
+        }
+    if (ok && q < UINT32_MAX) {
+        p->seg_rule_start[nseg] = (uint32_t)q;
+        uint32_t *t = realloc(p->seg_rule, (q + 1) * sizeof *t);
+        if (t)
+            p->seg_rule = t;
+        return;
+    }
+    free(p->seg_rule_start), free(p->seg_rule);
+    p->seg_rule_start = p->seg_rule = NULL;
+}
+
 int por_init(struct por *p, const struct image *img, const uint8_t *visible, struct wx_error *err)
 {
     memset(p, 0, sizeof *p);
     const uint32_t n = img->n_comps, nr = img->n_rules, nseg = img->proc_offsets[n];
     p->img = img, p->visible = visible, p->n = n, p->words = img->words;
+    for (uint32_t l = 0; visible && l < img->n_labels; l++)
+        p->proviso |= visible[l] != 0;
+    if (!p->proviso)
+        p->visible = NULL;
     p->rule_class = malloc(((size_t)nr + 1) * sizeof *p->rule_class);
     p->part_start = malloc(((size_t)nr + 1) * sizeof *p->part_start);
     p->crule_start = calloc((size_t)n + 2, sizeof *p->crule_start);
@@ -123,15 +172,18 @@ int por_init(struct por *p, const struct image *img, const uint8_t *visible, str
     p->scc_root = malloc(((size_t)n + 1) * sizeof *p->scc_root);
     p->scc_live = malloc(((size_t)n + 1) * sizeof *p->scc_live);
     p->mask = calloc((size_t)img->words + 1, sizeof *p->mask);
+    p->rule_words = (nr + 63) / 64;
+    p->en = calloc((size_t)p->rule_words + 1, sizeof *p->en);
     if (!p->rule_class || !p->part_start || !p->crule_start || !p->seg_sync || !p->seg_local || !p->seg
         || !p->rule_state || !p->rule_low || !p->best || !p->own || !p->adj_start || !p->index || !p->lowlink
-        || !p->scc || !p->stack || !p->call || !p->iter || !p->scc_cost || !p->scc_root || !p->scc_live || !p->mask
+        || !p->scc || !p->stack || !p->call || !p->iter || !p->scc_cost || !p->scc_root || !p->scc_live || !p->mask || !p->en
         || por_rules(p, img)) {
         por_free(p);
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "partial-order reduction: out of memory");
     }
     por_segments(p, img);
     por_blocked(p, img);
+    por_seg_rules(p, img);
     return WX_OK;
 }
 
@@ -147,6 +199,8 @@ void por_free(struct por *p)
     free(p->offer_bits);
     free(p->blk);
     free(p->en);
+    free(p->seg_rule_start);
+    free(p->seg_rule);
     free(p->seg);
     free(p->rule_state);
     free(p->rule_low);
@@ -199,35 +253,57 @@ static inline bool blocks(const struct por *p, uint32_t c, uint32_t r)
     return !offers_seg(p, p->seg[c], p->rule_class[r]);
 }
 
-/* Rule r's lowest blocking participant in this state, UINT32_MAX when it
- * is enabled (computed once per state). */
-static uint32_t lowest_blocker(struct por *p, uint32_t r)
+/* The blocker that disabled rule r's necessary enabling set is taken from
+ * (por.h): of its blocking participants, the one of fewest enabled moves
+ * (ties: the lowest); computed once per state. */
+static uint32_t blocker(struct por *p, uint32_t r)
 {
     if (p->rule_state[r] == p->sstamp)
         return p->rule_low[r];
     uint32_t low = UINT32_MAX;
-    for (uint32_t i = p->part_start[r]; i < p->part_start[r + 1] && low == UINT32_MAX; i++)
-        if (blocks(p, p->part[i], r))
+    for (uint32_t i = p->part_start[r]; i < p->part_start[r + 1]; i++)
+        if (blocks(p, p->part[i], r) && (low == UINT32_MAX || p->own[p->part[i]] < p->own[low]))
             low = p->part[i];
     p->rule_state[r] = p->sstamp;
     p->rule_low[r] = low;
     return low;
 }
 
-static inline bool rule_enabled(struct por *p, uint32_t r)
+static inline bool rule_enabled(const struct por *p, uint32_t r)
 {
-    if (p->blk)
-        return p->en[r >> 6] >> (r & 63) & 1;
-    return lowest_blocker(p, r) == UINT32_MAX;
+    return p->en[r >> 6] >> (r & 63) & 1;
 }
 
-/* With the blocked-rule sets: the rules enabled in this state are those
- * that no component blocks. */
+/* Adds each enabled rule to its lowest participant's moves. */
+static void count_rules(struct por *p)
+{
+    for (uint32_t w = 0; w < p->rule_words; w++)
+        for (uint64_t m = p->en[w]; m; m &= m - 1) {
+            const uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(m);
+            p->own[p->part[p->part_start[r]]]++;
+        }
+}
+
+/* The rules enabled in this state (those that no component blocks) into
+ * p->en; then each component's enabled moves: its local targets plus,
+ * attributed to r's lowest participant, every enabled rule r. */
 static void enabled_rules(struct por *p)
 {
     const uint32_t rw = p->rule_words, nr = p->img->n_rules;
     for (uint32_t w = 0; w < rw; w++)
         p->en[w] = 0;
+    for (uint32_t c = 0; c < p->n; c++)
+        p->own[c] = p->seg_local[p->seg[c]];
+    if (!p->blk) {
+        for (uint32_t r = 0; r < nr; r++) {
+            bool on = true;
+            for (uint32_t i = p->part_start[r]; i < p->part_start[r + 1] && on; i++)
+                on = !blocks(p, p->part[i], r);
+            p->en[r >> 6] |= (uint64_t)on << (r & 63);
+        }
+        count_rules(p);
+        return;
+    }
     for (uint32_t c = 0; c < p->n; c++) {
         const uint64_t *b = p->blk + (size_t)p->seg[c] * rw;
         for (uint32_t w = 0; w < rw; w++)
@@ -237,34 +313,34 @@ static void enabled_rules(struct por *p)
         const uint32_t bits = nr - 64 * w >= 64 ? 64 : nr - 64 * w;
         p->en[w] = ~p->en[w] & (bits == 64 ? ~0ull : (1ull << bits) - 1);
     }
+    count_rules(p);
 }
 
 /* The dependency graph of this state: an edge c -> c' for each rule r of c
  * that (a) or (b) of por.h asks to follow from c -- r enabled: the next
  * participant of r after c, cyclically (so all of P(r) is reachable from
  * each of them, and they share an SCC); r disabled and c not blocking it:
- * its lowest blocker; c blocking r: none.  The set reachable from a
- * component is then closed under (a) and (b).  Also each component's
- * enabled moves: its local targets plus, attributed to r's lowest
- * participant, every enabled rule r. */
+ * its chosen blocker (blocker()); c blocking r: none.  The set reachable
+ * from a component is then closed under (a) and (b). */
 static void build_graph(struct por *p)
 {
     uint32_t e = 0;
-    for (uint32_t c = 0; c < p->n; c++)
-        p->own[c] = p->seg_local[p->seg[c]];
     for (uint32_t c = 0; c < p->n; c++) {
         p->adj_start[c] = e;
-        for (uint32_t q = p->crule_start[c]; q < p->crule_start[c + 1]; q++) {
-            const uint32_t r = p->crule[q], b = p->part_start[r], end = p->part_start[r + 1];
+        /* The rules of c in ascending order: those it does not block (from
+         * the segment's list), or all of them. */
+        const uint32_t *list = p->seg_rule ? p->seg_rule + p->seg_rule_start[p->seg[c]] : p->crule + p->crule_start[c];
+        const uint32_t len = p->seg_rule ? p->seg_rule_start[p->seg[c] + 1] - p->seg_rule_start[p->seg[c]]
+                                         : p->crule_start[c + 1] - p->crule_start[c];
+        for (uint32_t q = 0; q < len; q++) {
+            const uint32_t r = list[q], b = p->part_start[r], end = p->part_start[r + 1];
             if (rule_enabled(p, r)) {
                 uint32_t i = b;
                 while (p->part[i] != c)
                     i++;
                 p->adj[e++] = p->part[i + 1 < end ? i + 1 : b];
-                if (i == b)
-                    p->own[c]++;
             } else if (!blocks(p, c, r)) {
-                p->adj[e++] = lowest_blocker(p, r);
+                p->adj[e++] = blocker(p, r);
             }
         }
     }
@@ -422,8 +498,7 @@ int por_reduce(struct por *p, struct succ_gen *g, const uint32_t *vec, size_t *r
     for (uint32_t c = 0; c < p->n; c++)
         p->seg[c] = img->proc_offsets[c]
                     + image_get_field(vec, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c]);
-    if (p->blk)
-        enabled_rules(p);
+    enabled_rules(p);
     if (!choose(p))
         return WX_OK;
     int rc = partition(p, g, vec, r, err);

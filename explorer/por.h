@@ -15,7 +15,9 @@
  *   (a) an enabled rule r with a participant in C has all of P(r) in C;
  *   (b) a disabled rule r with a participant in C has a participant that
  *       blocks it (offers no entry of r's class in s) in C;
- * and T(C) = every group touching C.  Its enabled members are the local
+ * and T(C) = every group touching C.  (b) may take any blocker: each one
+ * keeps r disabled while it stays put; por.c takes the one with the fewest
+ * enabled moves (ties: the lowest), a function of the state alone.  Its enabled members are the local
  * moves of C's components and the enabled rules touching C (inside C, by
  * (a)).  T(C) is a strong stubborn set where every enabled member is a key
  * transition:
@@ -37,8 +39,10 @@
  * induction on its length the reduced graph reaches a deadlock whenever the
  * full graph does -- no proviso needed.  Visible actions (the labels flagged
  * in `visible`): a state with an enabled visible transition is expanded in
- * full (por_reduce returns every record), so that it is recognised; and the
- * explorers apply the BFS proviso:
+ * full (por_reduce returns every record), so that it is recognised; and,
+ * when some label is visible (p->proviso), the explorers apply the BFS
+ * proviso -- without visible labels only deadlocks are asked for, which
+ * need none, and every reduced set is kept as it is:
  *
  *   a state s of BFS level d keeps its reduced set only when one of the
  *   reduced set's targets is not in levels 0 .. d (it is new: first reached
@@ -61,7 +65,8 @@
  *
  * Determinism.  The reduced set depends on the state; the proviso on the
  * set of states in levels 0 .. d, which is, level by level by induction, the
- * same for every explorer and every thread schedule.  So explore_seq and
+ * same for every explorer and every thread schedule (and on nothing more
+ * without visible labels).  So explore_seq and
  * explore_cpu (any thread count) build the same reduced graph: same states,
  * transitions, deadlocks and depth.
  *
@@ -84,6 +89,8 @@
 struct por {
     const struct image *img;
     const uint8_t *visible;   /* n_labels flags, or NULL: none visible */
+    bool proviso;             /* some label is visible: the explorers
+                                 apply the proviso (por.h) */
     uint32_t n, words;
     /* the image's structure */
     uint32_t *rule_class;     /* n_rules */
@@ -97,12 +104,15 @@ struct por {
     uint64_t *blk;            /* per segment: rules its component blocks
                                  there, rule_words words each; NULL: too
                                  large (por.c) */
+    uint32_t *seg_rule_start, *seg_rule; /* per segment: the rules its
+                                 component takes part in and does not
+                                 block there, ascending; NULL: too large */
     uint64_t *en;             /* rule_words: the rules enabled in this state */
     uint32_t rule_words;
     /* per-state scratch */
     uint32_t *seg;            /* n: each component's segment (local state) */
     uint32_t *rule_state;     /* n_rules: state stamp of rule_low */
-    uint32_t *rule_low;       /* n_rules: lowest blocker, UINT32_MAX: enabled */
+    uint32_t *rule_low;       /* n_rules: the chosen blocker (por.c) */
     uint32_t sstamp;
     uint32_t *own;            /* n: enabled moves of each component */
     uint32_t *adj_start, *adj;/* the dependency graph (por.c) */

@@ -6,7 +6,8 @@
  * tests) and random images (tb_random, with up to 72 components), the full
  * graph is explored once by explore_seq (the reachable labels collected by
  * an edge sink), then with options.por:
- *   - plain (no property), explore_seq and explore_cpu on 3 threads: both
+ *   - plain (no property; no proviso, por.h), explore_seq and explore_cpu
+ *     on 3 threads, and explore_seq with --action matching no label: all
  *     complete, the same reduced counts (states, transitions, deadlocks,
  *     depth: the reduction is deterministic), never more states or
  *     transitions than the full graph, and a deadlock iff the full graph
@@ -16,7 +17,7 @@
  *   - --action for each label alone (seq; cpu on 2 threads for every other
  *     label): a violation iff the label is on a reachable transition.
  * por_reduce gives the same reduced set in every reachable state with and
- * without its per-segment sets (class sets, blocked rules), which images
+ * without its per-segment sets (class sets, blocked rules, rule lists), which images
  * beyond POR_OFFER_BYTES go without.
  * Every trace is replayed on the full semantics: it starts in the initial
  * state, each step is a transition that succ_expand gives (the generator
@@ -165,6 +166,16 @@ static void check_plain(const struct image *img, const struct full *f, const cha
            (unsigned long long)r[0].states, (unsigned long long)r[0].transitions,
            (unsigned long long)r[0].deadlocks, r[0].depth, (unsigned long long)r[1].states,
            (unsigned long long)r[1].transitions, (unsigned long long)r[1].deadlocks, r[1].depth);
+    /* --action matching no label: nothing visible, the plain reduced graph. */
+    uint8_t *none = calloc(img->n_labels + 1, 1);
+    struct explore_result a;
+    int rc = explore_por(img, false, 1, false, none, &a, &err);
+    QCHECK(rc == WX_OK && a.states == r[0].states && a.transitions == r[0].transitions,
+           "%s --por --action (no label): %llu states, %llu transitions; plain %llu, %llu", what,
+           (unsigned long long)a.states, (unsigned long long)a.transitions, (unsigned long long)r[0].states,
+           (unsigned long long)r[0].transitions);
+    explore_result_free(&a);
+    free(none);
     t->full_states += f->states, t->por_states += r[0].states;
     t->smaller += r[0].states < f->states;
     explore_result_free(&r[0]);
@@ -207,8 +218,8 @@ static void check_paths(const struct image *img, const char *what)
     for (int k = 0; k < 2; k++)
         if (succ_init(&g[k], img, &err) || por_init(&p[k], img, NULL, &err))
             abort();
-    free(p[1].offer_bits), free(p[1].blk), free(p[1].en);
-    p[1].offer_bits = NULL, p[1].blk = p[1].en = NULL;
+    free(p[1].offer_bits), free(p[1].blk), free(p[1].seg_rule_start), free(p[1].seg_rule);
+    p[1].offer_bits = NULL, p[1].blk = NULL, p[1].seg_rule_start = p[1].seg_rule = NULL;
     bool same = true;
     uint64_t s = 0;
     for (; s < res.states && same; s++) {
