@@ -7,8 +7,11 @@
 #
 # Build: the current tree with its GPU test programs (bench/gpu_test.sh
 # --build-only) and, with --old, OLD_TREE's bin/warpex (a source tree of the
-# version to compare with, e.g. `git archive fe333fa` unpacked with
-# build/gen/ beside it), both with all cores, in parallel.
+# version to compare with, e.g. `git archive fe333fa` unpacked, with its own
+# build/gen/ made here first by `make -C OLD_TREE build/gen/exp_parse.c
+# build/gen/exp_lex.c`: the device has no flex or bison, and the current
+# tree's generated parser does not fit an older grammar), both with all
+# cores, in parallel.
 # Stages:
 #   tests        bench/gpu_test.sh --prebuilt --no-sanitizer (every GPU test program and CLI script)
 #   tests:LIST   the same with --only LIST
