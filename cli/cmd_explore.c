@@ -543,6 +543,27 @@ static int choose_backend(struct explore_run *x, struct wx_error *err)
     return WX_OK;
 }
 
+/* The sink of the ranks > 0 under mpirun: the distributed explorer hands
+ * every edge to rank 0's sink, and needs one here only to know that it
+ * must collect them (explorer/explore_dist.h). */
+static int rank0_only(void *ctx, const struct product_edge *e, size_t n, struct wx_error *err)
+{
+    (void)ctx, (void)e, (void)n;
+    return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "internal error: an edge for a rank other than 0");
+}
+
+/* Under mpirun, on the ranks > 0: no file and no analysis here (rank 0
+ * writes and analyses), only the placeholder sink when rank 0 has one. */
+static int open_no_outputs(struct explore_run *x)
+{
+    static struct edge_sink placeholder = { rank0_only, NULL };
+    const struct cli_options *o = x->o;
+    memset(&x->out, 0, sizeof x->out);
+    if (o->aut_out || o->csr_out || o->scc || o->mec || x->lts_checks || o->cycle_mean)
+        x->eo.sink = &placeholder;
+    return WX_OK;
+}
+
 /* Where the explored graph goes: --scc, --livelock and --reversible
  * analyse it, which the outputs module collects in memory when asked to
  * keep it; then the outputs are opened. */
@@ -553,6 +574,8 @@ static int open_outputs(struct explore_run *x, struct wx_error *err)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "--cycle-mean needs --weight REGEX (its first capture group is a label's weight, "
                        "e.g. 'cost ([0-9]+)')");
+    if (x->dist && x->dist->rank > 0)
+        return open_no_outputs(x);
     x->keep_graph = o->scc || o->mec || x->lts_checks || o->cycle_mean;
     /* On the GPU the SCC decomposition runs on the GPU too.  When nothing
      * else needs the graph on the host (--mec, --livelock, --reversible and
@@ -742,7 +765,9 @@ static int explore_lts(struct explore_run *x, struct wx_error *err)
         return rc;
     x->scc_where = x->device_only ? "gpu (graph kept on the device)" : x->scc_on_gpu ? "gpu" : "cpu";
     rc = run_explorer(x, err);
-    if (rc == WX_OK && x->res.complete)
+    if (rc == WX_OK && x->res.complete && x->dist && x->dist->rank > 0)
+        rc = x->violated ? WX_EVIOLATION : WX_OK; /* rank 0 analyses (cli_dist_end) */
+    else if (rc == WX_OK && x->res.complete)
         rc = analyse(x, err);
     else
         abandon(x, rc);

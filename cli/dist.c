@@ -38,12 +38,10 @@ int cli_dist_ranks(int *rank)
 }
 
 /* The first option given that needs what the distributed explorer does
- * not give yet (global edge lists, all vectors, the reduction), or NULL. */
+ * not give yet (the reduction, the MDP explorer), or NULL. */
 static const char *refused_option(const struct cli_options *o)
 {
-    return o->aut_out ? "--aut" : o->csr_out ? "--csr" : o->scc ? "--scc" : o->scc_out ? "--scc-out"
-         : o->mec ? "--mec" : o->mec_out ? "--mec-out" : o->cycle_mean ? "--cycle-mean"
-         : o->livelock ? "--livelock" : o->reversible ? "--reversible" : o->por ? "--por"
+    return o->por ? "--por"
          : o->mdp_out ? "--mdp-out" : o->n_props ? "--prop" : o->props_file ? "--props"
          : o->n_rewards ? "--reward" : NULL;
 }
@@ -107,12 +105,17 @@ int cli_dist_end(struct cli_dist *d, int rc, struct wx_error *err)
     /* Who prints: rank 0 its own error; another rank its own error when
      * rank 0 has none (then it is that rank's alone). */
     bool own = rc != WX_OK && rc != WX_EVIOLATION && !d->st.peer_failed;
-    uint32_t r0_own = own;
+    uint32_t r0[2] = { own, (uint32_t)rc };
     struct wx_error e2;
-    if (d->t.bcast(d->t.ctx, &r0_own, 1, 0, &e2) == WX_OK && own && (d->rank == 0 || !r0_own)) {
+    bool said = d->t.bcast(d->t.ctx, r0, 2, 0, &e2) == WX_OK;
+    if (said && own && (d->rank == 0 || !r0[0])) {
         cli_mute_errors(false);
         cli_print_error(err);
     }
+    /* After a common exploration rank 0 alone wrote the outputs and ran
+     * the analyses: its status is the run's. */
+    if (said && d->agreed && !own)
+        rc = (int)r0[1];
     /* printed before the barrier: once a rank exits with a non-zero
      * status, mpirun may end the others */
     cli_mute_errors(true);

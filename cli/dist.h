@@ -8,8 +8,8 @@
  * MPICH's Hydra); MPI_Init is called only then, so a plain `warpex explore`
  * never touches MPI, and under `mpirun -np 1` it is the ordinary explorer.
  *
- * Output: rank 0 prints the report, the progress and the notes; the other
- * ranks run quiet.  An error is printed once: by rank 0 when it failed
+ * Output: rank 0 prints the report, the progress and the notes, writes
+ * the output files and runs the analyses; the other ranks run quiet.  An error is printed once: by rank 0 when it failed
  * itself (the ranks fail alike on bad input), otherwise by the rank whose
  * failure it is.  Every rank returns the run's status.
  *
@@ -49,7 +49,9 @@ int cli_dist_explore(struct cli_dist *d, const struct image *img, const struct e
  * printed by the rank that reports it (and muted for the caller, as
  * mpirun may end the other ranks once one exits with a non-zero status);
  * the output flushed, MPI finalised.  Returns rc, or the failure another
- * rank reported. */
+ * rank reported; a rank without a failure of its own returns rank 0's
+ * status (after the exploration rank 0 alone writes --aut / --csr and
+ * runs the analyses, on the graph the explorer gathered there). */
 int cli_dist_end(struct cli_dist *d, int rc, struct wx_error *err);
 
 /* The JSON fields "ranks", "rank_states", "rank_bytes", "exchange_bytes"

@@ -17,6 +17,13 @@ struct dist_buf {
     uint64_t n, cap;           /* in records */
 };
 
+/* Indices into a rank's edge list, one per record bound for one rank
+ * (options.sink: the edges whose target's local id the owner answers). */
+struct dist_pos {
+    uint64_t *p;
+    uint64_t n, cap;
+};
+
 /* The fields of the record each rank contributes to the level-end gather. */
 enum dist_gather {
     DG_NEXT,        /* states this rank added to the next level */
@@ -78,7 +85,26 @@ struct dist {
     uint64_t vlocal;
     uint32_t vdepth;
     double t0, next_progress;
+    /* options.sink: this rank's edges, by source in local id order and each
+     * source's in the successor generator's order (dist_edges.c).  A target
+     * is (e_owner, e_dst = its local id there); a target owned elsewhere
+     * gets its local id from the owner's reply after the round. */
+    bool edges;
+    uint64_t *e_first;         /* local id -> its first edge */
+    uint64_t e_first_cap;
+    uint32_t *e_label, *e_owner;
+    uint64_t *e_dst;
+    uint64_t e_n, e_cap;
+    struct dist_pos *pend;     /* ranks entries: the edges of out[r]'s records */
+    uint64_t *spos;            /* the edges of sendbuf's records, in its order */
+    uint64_t *rids, *reply;    /* local ids of recvbuf's records / the answers
+                                  for sendbuf's, 2 words each */
+    uint64_t spos_cap, rids_cap, reply_cap; /* in entries */
 };
+
+/* The status every rank returns once a collective said that some rank
+ * failed with `code` (explore_dist.c). */
+int dist_failed(struct dist *x, int code, struct wx_error *err);
 
 /* The global id of local id i of rank r (in a recorded level). */
 uint64_t dist_global_id(const struct dist *x, int r, uint64_t i);
@@ -86,6 +112,26 @@ uint64_t dist_global_id(const struct dist *x, int r, uint64_t i);
 /* Appends the next level's row (sizes: ranks entries) after the last one;
  * the room was made beforehand (nlev < lev_cap). */
 void dist_add_level(struct dist *x, const uint64_t *sizes);
+
+/* options.sink (dist_edges.c).  dist_edge_state: local state s is being
+ * expanded (its edges follow).  dist_edge_add: an edge to (owner, local id;
+ * UINT64_MAX: to be answered, and the edge's index is queued for owner).
+ * Both fail locally (x->err_local) with WX_ELIMIT. */
+int dist_edge_state(struct dist *x, uint64_t s);
+int dist_edge_add(struct dist *x, uint32_t label, int owner, uint64_t local);
+/* Round steps: the queued edge indices packed in sendbuf's order, and the
+ * answer buffer (dist_pack); room for the received records' ids
+ * (dist_recv_space); local failures. */
+void dist_edge_pack(struct dist *x, uint64_t total_sent);
+void dist_edge_recv_space(struct dist *x, uint64_t total_recv);
+/* After dist_absorb (which filled x->rids): the owners answer the local
+ * ids of the records they received; collective. */
+int dist_edge_reply(struct dist *x, struct wx_error *err);
+/* After a complete exploration: every edge to rank 0, which renumbers the
+ * states as explore_seq does and feeds its sink (explore_dist.h);
+ * collective. */
+int dist_edges_emit(struct dist *x, struct wx_error *err);
+void dist_edges_free(struct dist *x);
 
 /* Builds res->trace of the violation (vrank, vlocal, vdepth); collective. */
 int dist_build_trace(struct dist *x, struct wx_error *err);

@@ -43,7 +43,7 @@ static void fail_local(struct dist *x, int rc)
 
 /* The status every rank returns once a collective said that some rank
  * failed with `code`: its own error, or a note naming the failure. */
-static int dist_failed(struct dist *x, int code, struct wx_error *err)
+int dist_failed(struct dist *x, int code, struct wx_error *err)
 {
     if (x->local_rc) {
         *err = x->err_local;
@@ -53,12 +53,15 @@ static int dist_failed(struct dist *x, int code, struct wx_error *err)
     return wx_fail(err, code, NULL, 0, 0, "another rank failed (its message is on its standard error)");
 }
 
-/* Finds or adds v; a new state gets the parent link (prank, pid, label)
- * when tracing.  vecset_put's 1 / 0 / -1 (x->err_local filled). */
-static int dist_put(struct dist *x, const uint32_t *v, uint32_t prank, uint64_t pid, uint32_t label)
+/* Finds or adds v (its local id in *id); a new state gets the parent link
+ * (prank, pid, label) when tracing.  vecset_put's 1 / 0 / -1 (x->err_local
+ * filled). */
+static int dist_put(struct dist *x, const uint32_t *v, uint32_t prank, uint64_t pid, uint32_t label,
+                    uint64_t *idp)
 {
     uint64_t id;
     int put = vecset_put(&x->q, v, &id, &x->err_local);
+    *idp = id;
     if (put <= 0 || !x->trace)
         return put;
     if (x->q.cap > x->links_cap) {
@@ -105,11 +108,13 @@ static int dist_successors(struct dist *x, uint64_t s)
         uint32_t label = succ_label(&x->g, i);
         const uint32_t *v = succ_vector(&x->g, i);
         int o = dist_owner(v, x->words, x->ranks);
+        uint64_t id = UINT64_MAX;
         x->transitions++;
-        if (o == x->me) {
-            if (dist_put(x, v, (uint32_t)x->me, s, label) < 0)
-                return WX_ELIMIT;
-        } else {
+        if (o == x->me && dist_put(x, v, (uint32_t)x->me, s, label, &id) < 0)
+            return WX_ELIMIT;
+        if (x->edges && dist_edge_add(x, label, o, id))
+            return WX_ELIMIT;
+        if (o != x->me) {
             uint32_t *r = buf_push(&x->out[o], x->stride);
             if (!r)
                 return oom(&x->err_local);
@@ -137,7 +142,9 @@ static int dist_successors(struct dist *x, uint64_t s)
 /* Expands local state s. */
 static int dist_state(struct dist *x, uint64_t s)
 {
-    int rc = succ_expand(&x->g, x->q.vec + s * x->words, &x->err_local);
+    int rc = x->edges ? dist_edge_state(x, s) : WX_OK;
+    if (rc == WX_OK)
+        rc = succ_expand(&x->g, x->q.vec + s * x->words, &x->err_local);
     if (rc)
         return rc;
     if (x->g.n == 0) {
@@ -190,6 +197,8 @@ static void dist_pack(struct dist *x)
         }
         x->sendbuf = b, x->send_cap = total * x->stride;
     }
+    if (x->edges)
+        dist_edge_pack(x, total);
     for (int r = 0; r < x->ranks; r++) {
         if (x->scount[r])
             memcpy(x->sendbuf + x->sdispl[r] * x->stride, x->out[r].w, x->scount[r] * x->stride * 4);
@@ -212,6 +221,8 @@ static void dist_recv_space(struct dist *x)
         fail_local(x, WX_ELIMIT);
         return;
     }
+    if (x->edges)
+        dist_edge_recv_space(x, total);
     if (total * x->stride <= x->recv_cap)
         return;
     uint32_t *b = realloc(x->recvbuf, total * x->stride * sizeof *b);
@@ -231,10 +242,13 @@ static void dist_absorb(struct dist *x)
         for (uint64_t k = 0; k < x->rcount[r]; k++, rec += x->stride) {
             uint64_t pid = x->trace ? rec[x->words] | (uint64_t)rec[x->words + 1] << 32 : 0;
             uint32_t label = x->trace ? rec[x->words + 2] : 0;
-            if (dist_put(x, rec, (uint32_t)r, pid, label) < 0) {
+            uint64_t id;
+            if (dist_put(x, rec, (uint32_t)r, pid, label, &id) < 0) {
                 fail_local(x, WX_ELIMIT);
                 return;
             }
+            if (x->edges)
+                x->rids[x->rdispl[r] + k] = id;
         }
     }
 }
@@ -260,6 +274,8 @@ static int dist_round(struct dist *x, bool *stop, struct wx_error *err)
                            x->stride, err)))
         return rc;
     dist_absorb(x);
+    if (x->edges && (rc = dist_edge_reply(x, err)))
+        return rc;
     x->st->rounds++;
     if (!x->finish && (f[DF_DEAD] || (f[DF_ACT] && !x->opt->stop_on_deadlock)))
         *stop = true;
@@ -414,11 +430,13 @@ static int dist_alloc(struct dist *x, const struct image *img)
     x->scount = calloc(4 * (size_t)R, sizeof *x->scount);
     x->gathered = calloc((size_t)R * DG_FIELDS, sizeof *x->gathered);
     x->act_vec = calloc(x->words, sizeof *x->act_vec);
+    x->pend = calloc(R, sizeof *x->pend);
     x->lev_cap = 64;
     x->lstart = calloc((size_t)x->lev_cap * R, sizeof *x->lstart);
     x->lsize = calloc((size_t)x->lev_cap * R, sizeof *x->lsize);
     x->gstart = calloc((size_t)x->lev_cap * R, sizeof *x->gstart);
-    if (!x->out || !x->scount || !x->gathered || !x->act_vec || !x->lstart || !x->lsize || !x->gstart)
+    if (!x->out || !x->scount || !x->gathered || !x->act_vec || !x->lstart || !x->lsize || !x->gstart ||
+        !x->pend)
         return oom(&x->err_local);
     x->sdispl = x->scount + R, x->rcount = x->scount + 2 * R, x->rdispl = x->scount + 3 * R;
     /* level 0: the initial state (the all-zero vector) at its owner */
@@ -428,7 +446,8 @@ static int dist_alloc(struct dist *x, const struct image *img)
         x->gstart[r] = 1;
     x->nlev = 1;
     x->res->states = 1;
-    if (owner == x->me && dist_put(x, x->act_vec, UINT32_MAX, 0, 0) < 0)
+    uint64_t id;
+    if (owner == x->me && dist_put(x, x->act_vec, UINT32_MAX, 0, 0, &id) < 0)
         return WX_ELIMIT;
     x->le = owner == x->me;
     return WX_OK;
@@ -443,6 +462,7 @@ static void dist_free(struct dist *x)
         free(x->out[r].w);
     free(x->out), free(x->sendbuf), free(x->recvbuf), free(x->scount), free(x->gathered);
     free(x->act_vec), free(x->lstart), free(x->lsize), free(x->gstart);
+    dist_edges_free(x);
 }
 
 /* The per-rank figures of st from the level rows and the last gather. */
@@ -467,8 +487,7 @@ static int dist_refuse(const struct image *img, const struct explore_options *op
     if (img->probabilistic)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
                        "built by explore_mdp (explorer/explore_mdp.h), not an LTS");
-    const char *what = opt->sink ? "the product's transitions (--aut, --csr and the analyses)"
-                       : opt->keep_vectors ? "the vectors of all states"
+    const char *what = opt->keep_vectors && !opt->sink ? "the vectors of all states without an edge sink"
                        : opt->por ? "partial-order reduction"
                        : NULL;
     if (what)
@@ -495,6 +514,7 @@ int explore_dist(const struct image *img, const struct explore_options *opt_in,
         return rc;
     x.words = img->words;
     x.trace = x.opt->trace, x.finish = x.opt->finish_after_violation;
+    x.edges = x.opt->sink != NULL;
     x.stride = x.words + (x.trace ? 3 : 0);
     x.local_rc = dist_alloc(&x, img);
     uint64_t f = (uint64_t)x.local_rc;
@@ -503,6 +523,8 @@ int explore_dist(const struct image *img, const struct explore_options *opt_in,
         rc = dist_failed(&x, (int)f, err);
     if (rc == WX_OK)
         rc = dist_levels(&x, err);
+    if (rc == WX_OK && x.edges && res->complete)
+        rc = dist_edges_emit(&x, err);
     if (rc)
         res->complete = false;
     int rc2 = dist_rank_stats(&x, rc ? &x.err_local : err);

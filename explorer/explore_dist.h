@@ -45,9 +45,17 @@
  * same status and the same result (counts, depth, complete, violation and
  * trace); counts, depth and trace length equal explore_seq's.  Local ids,
  * and so global ids, are deterministic for a fixed number of ranks.
- * Refused (WX_EINPUT): options.sink, keep_vectors and por (they need edges
- * or vectors under global ids, or the reduction's proviso on states owned
- * elsewhere), probabilistic images.  Every rank uses one thread.
+ * Edges (options.sink, the same presence on every rank): after a complete
+ * exploration rank 0's sink receives every transition once, from rank 0's
+ * thread, with the states renumbered as explore_seq numbers them and in
+ * explore_seq's order (dist_edges.c); the other ranks' sinks receive
+ * nothing.  res.violation_state and the trace's ids are then explore_seq's
+ * numbering too, on every rank; keep_vectors (only with a sink) fills
+ * res.vectors on rank 0 alone, by those ids.  Without a sink the global
+ * ids are the explorer's own (above).  Rank 0 holds the whole graph.
+ * Refused (WX_EINPUT): por (the reduction's proviso asks about states owned
+ * elsewhere), keep_vectors without a sink, probabilistic images.  Every
+ * rank uses one thread.
  */
 #ifndef WX_EXPLORE_DIST_H
 #define WX_EXPLORE_DIST_H

@@ -9,8 +9,16 @@
 #     --backend seq's on examples and the naive oracle's on random
 #     networks, with "ranks" and per-rank states summing to the states;
 #     --deadlock / --action exit 1 with a trace as long as seq's; the text
-#     report printed once; refused options (--aut, --backend gpu) and a
+#     report printed once; refused options (--por, --backend gpu) and a
 #     missing file exit 2 with one error line;
+#   - --aut and --csr byte-identical to --backend seq's (explore_dist
+#     renumbers the states as explore_seq does), and the analyses (--scc,
+#     --scc-out, --mec, --cycle-mean, --livelock, --reversible) answering
+#     as seq's: the same JSON but for timings, memory and the ranks'
+#     fields, on examples and random networks;
+#   - a deadlock and an action violation in the same BFS level: the
+#     deadlock wins, as in seq (and an action from depth d beats a
+#     deadlock of depth d + 1), whichever rank finds which first;
 #   - -np 1 and no mpirun: the ordinary explorer.
 # No mpirun is a failure, not a skip: the build installs Open MPI.
 cd "$(dirname "$0")/.." || exit 2
@@ -78,8 +86,8 @@ n=$(grep -c '^states:' "$T/out"); t=$(grep -c '^trace (' "$T/out")
 [ "$n" = 1 ] && [ "$t" = 1 ] && grep -q '^ranks: *3 (MPI)' "$T/out" && pass "text report printed once, with its ranks line" \
     || fail "text report: $n states lines, $t trace lines: $(head -c 400 "$T/out")"
 
-expect_rc "--aut refused on 2 ranks" 2 $MPI -np 2 "$W" explore $ph --aut "$T/x.aut"
-[ "$(grep -c '^warpex: --aut' "$T/err")" = 1 ] && pass "the refusal said once" || fail "refusal: $(cat "$T/err")"
+expect_rc "--por refused on 2 ranks" 2 $MPI -np 2 "$W" explore $ph --por
+[ "$(grep -c '^warpex: --por' "$T/err")" = 1 ] && pass "the refusal said once" || fail "refusal: $(cat "$T/err")"
 expect_rc "--backend gpu refused on 2 ranks" 2 $MPI -np 2 "$W" explore $ph --backend gpu
 expect_rc "a missing file on 3 ranks" 2 $MPI -np 3 "$W" explore "$T/none.exp"
 [ "$(grep -c '^warpex:' "$T/err")" = 1 ] && pass "the error said once" || fail "error lines: $(cat "$T/err")"
@@ -104,4 +112,78 @@ while [ $k -lt 4 ]; do
     else fail "random seed $seed on 3 ranks: '$d', naive $6 $7 $8; $(head -c 300 "$T/err")"; fi
     rm -rf "$3"
     k=$((k + 1))
+done
+
+# strip FILE: the JSON report without timings, memory, backend and ranks
+strip() {
+    sed 's/"[a-z_]*seconds": [0-9.e+-]*//g; s/"bytes": [0-9]*//;
+         s/"bytes_per_state": [0-9.]*//; s/"backend": "[a-z]*"//; s/"threads": [0-9]*//;
+         s/, "ranks".*"exchange_bytes": [0-9]*//' "$1"
+}
+# same_as_seq NAME NP FILE OPTS...: --aut, --csr, --scc-out and the JSON
+# (with OPTS) of NP ranks against --backend seq's
+same_as_seq() {
+    name=$1 np=$2 file=$3; shift 3
+    "$W" explore "$file" --backend seq --json --aut "$T/s.aut" --csr "$T/s.csr" --scc-out "$T/s.ids" "$@" \
+        > "$T/seq" 2> "$T/serr"
+    rs=$?
+    $MPI -np "$np" "$W" explore "$file" --backend cpu --json --aut "$T/d.aut" --csr "$T/d.csr" \
+        --scc-out "$T/d.ids" "$@" > "$T/out" 2> "$T/err"
+    rd=$?
+    strip "$T/seq" > "$T/seq.s"; strip "$T/out" > "$T/out.s"
+    if [ "$rs" = "$rd" ] && [ "$rs" -le 1 ] && cmp -s "$T/s.aut" "$T/d.aut" && cmp -s "$T/s.csr" "$T/d.csr" &&
+       cmp -s "$T/s.ids" "$T/d.ids" && cmp -s "$T/seq.s" "$T/out.s" && grep -q '"ranks": '"$np" "$T/out"; then
+        pass "$name on $np ranks $*: .aut, .csr, SCC ids and JSON as seq's (exit $rd)"
+    else
+        fail "$name on $np ranks $*: exit $rd (seq $rs); $(cmp "$T/s.aut" "$T/d.aut" 2>&1; cmp "$T/s.csr" "$T/d.csr" 2>&1;
+              diff "$T/seq.s" "$T/out.s" | head -c 400; head -c 300 "$T/err")"
+    fi
+}
+for np in 2 3; do
+    same_as_seq philosophers $np $ph --scc --mec
+    same_as_seq abp_d2 $np examples/abp/abp_d2.exp --livelock --trace-states --reversible --mec
+done
+same_as_seq abp_d1 3 examples/abp/abp_d1.exp --deadlock --action 'RL' --trace --scc --reversible
+same_as_seq milner_n3 2 examples/milner/milner_n3.exp --cycle-mean min --weight '!([0-9]+)' --default-weight 1 \
+    --trace-states
+k=0
+while [ $k -lt 3 ]; do
+    seed=$((SEED + 200 + k))
+    set -- $(WARPEX_RANDNET_EMIT=1 WARPEX_RANDNET_SEED=$seed "$gen")
+    if [ "$1" != EXPECT ]; then fail "random seed $seed: generator: $*"; k=$((k + 1)); continue; fi
+    rate=; [ "$5" = 1 ] && rate=--rate
+    dir=$3
+    same_as_seq "random seed $seed" $((2 + k % 2)) "$2" --hidden "$4" $rate --scc --mec --livelock --reversible \
+        --cycle-mean max --weight '([0-9]+)' --default-weight -3
+    rm -rf "$dir"
+    k=$((k + 1))
+done
+
+# A deadlock and action violations in one BFS level (the deadlock wins, as
+# in explore_seq), and an action from depth 1 against a deadlock of depth
+# 2 (the action wins): state 0 goes to 1 .. N ("go !k"), 1 .. N-1 have
+# "bad", N is a deadlock or goes on to one.
+branches() {
+    awk -v n="$1" -v dd="$2" 'BEGIN {
+        printf "des (0, %d, %d)\n", 2 * n + (dd == 2), n + 2 + (dd == 2)
+        for (k = 1; k <= n; k++) printf "(0, \"go !%d\", %d)\n", k, k
+        for (k = 1; k < n; k++) printf "(%d, bad, %d)\n", k, n + 1
+        printf "(%d, loop, %d)\n", n + 1, n + 1
+        if (dd == 2) printf "(%d, x, %d)\n", n, n + 2 }'
+}
+for np_n in 2:5 3:9 3:17; do
+    np=${np_n%:*} n=${np_n#*:}
+    for dd in 1 2; do
+        branches $n $dd > "$T/br.aut"
+        want=deadlock; [ $dd = 2 ] && want=action
+        "$W" explore "$T/br.aut" --backend seq --deadlock --action '^bad$' --trace --json > "$T/seq" 2>&1
+        $MPI -np $np "$W" explore "$T/br.aut" --deadlock --action '^bad$' --trace --json > "$T/out" 2> "$T/err"
+        rc=$?
+        if [ $rc = 1 ] && [ "$(json_field violation)" = "\"$want\"" ] && grep -q "\"violation\": \"$want\"" "$T/seq" &&
+           [ "$(trace_len "$T/out")" = "$(trace_len "$T/seq")" ]; then
+            pass "$n branches, deadlock at depth $dd, $np ranks: $want, as seq ($(trace_len "$T/out") steps)"
+        else
+            fail "$n branches, deadlock at depth $dd, $np ranks: exit $rc, $(json_field violation), want $want; $(head -c 300 "$T/err")"
+        fi
+    done
 done

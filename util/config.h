@@ -39,6 +39,10 @@
  * the successors per state, in records) while keeping each round's three
  * collectives rare next to the work between them. */
 #define DIST_ROUND_STATES (1u << 16)
+/* ... and the records rank 0 receives in one step while it gathers the
+ * transitions for --aut, --csr and the analyses (explorer/dist_edges.c):
+ * 4M records of 3 words, 48 MiB of receive buffer, few collectives */
+#define DIST_GATHER_RECORDS (1u << 22)
 
 /* ---- GPU explorer (kernels/explore) ------------------------------------- */
 /* Run-time knobs: struct gpu_options (explorer/explore.h) and struct

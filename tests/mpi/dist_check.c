@@ -150,6 +150,75 @@ static void compare(const char *name, const struct image *img, struct explore_op
     dist_stats_free(&st);
 }
 
+/* An edge sink keeping every edge in the order it came. */
+struct edges {
+    struct product_edge *e;
+    size_t n, cap;
+};
+
+static int collect(void *ctx, const struct product_edge *e, size_t n, struct wx_error *err)
+{
+    struct edges *c = ctx;
+    if (c->n + n > c->cap) {
+        size_t cap = 2 * (c->n + n);
+        struct product_edge *p = realloc(c->e, cap * sizeof *p);
+        if (!p)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+        c->e = p, c->cap = cap;
+    }
+    memcpy(c->e + c->n, e, n * sizeof *e);
+    c->n += n;
+    return WX_OK;
+}
+
+/* The edges and vectors of explore_dist (renumbered, on rank 0) against
+ * explore_seq's: the same sequence, the same vectors by id; with
+ * finish_after_violation and a trace, the trace's ids name its vectors. */
+static void compare_edges(const char *name, const struct image *img, uint64_t round, const uint8_t *act)
+{
+    for (int m = 0; m < 2; m++) {
+        struct edges ce = {0}, cs = {0};
+        struct edge_sink sd = {collect, &ce}, ss = {collect, &cs};
+        struct explore_options eo = {.memory_bytes = 256u << 20, .keep_vectors = true};
+        eo.stop_on_deadlock = eo.trace = eo.finish_after_violation = m == 1;
+        eo.action_match = m == 1 ? act : NULL;
+        struct explore_result d, s;
+        struct dist_stats st;
+        struct wx_error err, err2;
+        eo.sink = &sd;
+        int rc = explore_dist(img, &eo, &T, round, &d, &st, &err);
+        eo.sink = &ss;
+        int rs = T.rank == 0 ? explore_seq(img, &eo, &s, &err2) : WX_OK;
+        if (T.rank > 0) {
+            if (rc != WX_OK || ce.n || d.vectors)
+                rank_fail("edges or vectors on a rank other than 0");
+        } else if (rc != WX_OK || rs != WX_OK) {
+            check(0, "%s, %d ranks, edges: dist rc %d (%s), seq rc %d", name, T.size, rc, rc ? err.msg : "", rs);
+        } else {
+            uint32_t W = img->words;
+            int ok = ce.n == cs.n && ce.n == d.transitions && d.vectors &&
+                     !memcmp(d.vectors, s.vectors, d.states * W * 4);
+            for (size_t i = 0; ok && i < ce.n; i++) /* field by field: the struct has padding */
+                ok = ce.e[i].src == cs.e[i].src && ce.e[i].dst == cs.e[i].dst && ce.e[i].label == cs.e[i].label;
+            for (uint32_t i = 0; ok && d.violation && i <= d.trace.len; i++)
+                ok = d.trace.states[i] < d.states &&
+                     !memcmp(d.vectors + d.trace.states[i] * W, d.trace.vectors + (size_t)i * W, W * 4);
+            uint32_t vi = d.trace.len - (d.violation == VIOLATION_ACTION);
+            ok &= d.violation == s.violation && d.trace.len == s.trace.len &&
+                  (!d.violation || d.violation_state == d.trace.states[vi]);
+            check(ok, "%s, %d ranks, rounds of %llu%s: %zu edges and %llu vectors as explore_seq's, in its "
+                  "order and numbering%s", name, T.size, (unsigned long long)(round ? round : DIST_ROUND_STATES),
+                  m ? ", finishing after a violation" : "", ce.n, (unsigned long long)d.states,
+                  m ? " (the trace's ids name its vectors)" : "");
+        }
+        if (T.rank == 0 && rs == WX_OK)
+            explore_result_free(&s);
+        dist_stats_free(&st);
+        explore_result_free(&d);
+        free(ce.e), free(cs.e);
+    }
+}
+
 /* Every check on one image: counts, then the three violation modes. */
 static void check_image(const char *name, const struct image *img, const struct naive_result *oracle)
 {
@@ -167,6 +236,8 @@ static void check_image(const char *name, const struct image *img, const struct 
             eo.trace = m != 0;
             compare(name, img, &eo, rounds[k], m == 0 ? oracle : NULL);
         }
+    for (int k = 0; k < 2; k++)
+        compare_edges(name, img, rounds[k], act);
     free(act);
 }
 
