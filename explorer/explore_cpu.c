@@ -750,11 +750,10 @@ static int store_setup(struct shared *sh, uint64_t *max_states, struct wx_error 
         treestore_plan(explore_budget(opt), img->words, extra, max_states, &max_nodes);
         if (*max_states == 0)
             return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "memory budget too small for a single state");
-        /* Keyed roots, as keyed flat tables below: a root found costs one
-         * slot read. */
-        sh->keyed = !opt->sink && !opt->action_match;
-        int rc = sh->keyed ? treestore_new_keyed(&sh->tree, img->words, *max_states, max_nodes, err)
-                           : treestore_new(&sh->tree, img->words, *max_states, max_nodes, err);
+        /* The root table's slots hold ids (hash/ptable.h): its lookups
+         * read the stored pair, which the pipeline prefetches. */
+        sh->keyed = false;
+        int rc = treestore_new(&sh->tree, img->words, *max_states, max_nodes, err);
         if (rc == WX_OK)
             treestore_set_budget(sh->tree, explore_budget(opt), extra);
         return rc;

@@ -3,6 +3,7 @@
  * layout and the insert protocol are described in treestore.h.
  */
 #include "treestore.h"
+#include "ptable.h"
 #include "../util/config.h"
 
 #include <stdlib.h>
@@ -10,24 +11,26 @@
 
 struct treestore {
     uint32_t words;
-    struct vtable *roots;    /* root pairs (the vector itself, words <= 2) */
-    struct vtable *nodes;    /* inner pairs; NULL for words <= 2 */
+    struct ptable *roots;    /* root pairs (the vector itself, words <= 2) */
+    struct ptable *nodes;    /* inner pairs; NULL for words <= 2 */
     bool grow_roots, grow_nodes; /* what the running growth rebuilds */
     uint64_t budget, extra;  /* treestore_set_budget; 0: none */
     uint64_t work_nodes;     /* grow_part items [0, work_nodes) are nodes */
 };
 
+/* Pairs of ptable_bytes_per_pair() (+ extra) bytes in `bytes`, within a
+ * pair table's capacity. */
+static uint64_t pairs_for(uint64_t bytes, uint64_t extra)
+{
+    const uint64_t n = bytes / (ptable_bytes_per_pair() + extra);
+    return n < PTABLE_MAX_PAIRS ? n : PTABLE_MAX_PAIRS;
+}
+
 void treestore_plan(uint64_t bytes, uint32_t words, uint64_t extra, uint64_t *max_states,
                     uint64_t *max_nodes)
 {
-    if (words <= 2) {
-        *max_states = vtable_states_for_budget(bytes, words, extra);
-        *max_nodes = 0;
-        return;
-    }
-    *max_states = vtable_states_for_budget(bytes, 2, extra);
-    uint64_t n = vtable_states_for_budget(bytes, 2, 0);
-    *max_nodes = n > TREESTORE_MAX_NODES ? TREESTORE_MAX_NODES : n;
+    *max_states = pairs_for(bytes, extra);
+    *max_nodes = words <= 2 ? 0 : pairs_for(bytes, 0);
 }
 
 static int store_new(struct treestore **out, uint32_t words, uint64_t max_states, uint64_t max_nodes,
@@ -48,6 +51,7 @@ int treestore_new_keyed(struct treestore **out, uint32_t words, uint64_t max_sta
 static int store_new(struct treestore **out, uint32_t words, uint64_t max_states, uint64_t max_nodes,
                      bool keyed, struct wx_error *err)
 {
+    (void)keyed; /* the pair tables' slots hold ids: FOUND has its id */
     *out = NULL;
     if (words == 0 || words > 64)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "tree store: %u words per vector is out of range", words);
@@ -55,25 +59,16 @@ static int store_new(struct treestore **out, uint32_t words, uint64_t max_states
     if (!s)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "tree store: out of memory");
     s->words = words;
-    /* Keyed roots: bit 31 of a root's second value is never set (the last
-     * word's flag bit, image.h, or a node index below 2^31). */
-    const uint64_t node_limit = keyed ? TREESTORE_MAX_KEYED_NODES : TREESTORE_MAX_NODES;
-    int rc = keyed ? vtable_new_keyed(&s->roots, words <= 2 ? words : 2, max_states, err)
-                   : vtable_new(&s->roots, words <= 2 ? words : 2, max_states, err);
+    int rc = ptable_new(&s->roots, max_states > PTABLE_MAX_PAIRS ? PTABLE_MAX_PAIRS : max_states, err);
     if (!rc && words > 2) {
         if (max_nodes == 0)
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "tree store: memory budget too small for a node table");
         else
-            rc = vtable_new(&s->nodes, 2, max_nodes > node_limit ? node_limit : max_nodes, err);
+            rc = ptable_new(&s->nodes, max_nodes > TREESTORE_MAX_NODES ? TREESTORE_MAX_NODES : max_nodes, err);
     }
     if (rc) {
         treestore_free(s);
         return rc;
-    }
-    if (TREE_GROW_WHEN_FULL) {
-        vtable_grow_when_full(s->roots);
-        if (s->nodes)
-            vtable_grow_when_full(s->nodes);
     }
     *out = s;
     return WX_OK;
@@ -83,8 +78,8 @@ void treestore_free(struct treestore *s)
 {
     if (!s)
         return;
-    vtable_free(s->roots);
-    vtable_free(s->nodes);
+    ptable_free(s->roots);
+    ptable_free(s->nodes);
     free(s);
 }
 
@@ -122,7 +117,7 @@ static enum vtable_outcome fold(struct treestore *s, const uint32_t *vec, uint32
         || (o = fold(s, vec, lo + nl, n - nl, mode, ref, pos, &pair[1])) > VTABLE_INSERTED)
         return o;
     uint64_t idx;
-    o = vtable_lookup_hashed(s->nodes, pair, vtable_hash_inline(pair, 2), mode, &idx);
+    o = ptable_lookup(s->nodes, pair, vtable_hash_inline(pair, 2), mode, &idx);
     *val = (uint32_t)idx; /* < TREESTORE_MAX_NODES: fits */
     return o;
 }
@@ -148,15 +143,15 @@ static enum vtable_outcome fold_root(struct treestore *s, const uint32_t *vec, e
 
 uint64_t treestore_root_hash(const struct treestore *s, const uint32_t root[2])
 {
-    return vtable_hash_inline(root, s->words <= 2 ? s->words : 2);
+    return vtable_hash_inline(root, 2);
 }
 
 enum vtable_outcome treestore_insert_root(struct treestore *s, const uint32_t root[2], uint64_t hash,
                                           struct vtable_ids *ids, uint64_t *id)
 {
     if (ids)
-        return vtable_insert_block(s->roots, root, hash, ids, id);
-    return vtable_lookup_hashed(s->roots, root, hash, VTABLE_INSERT, id);
+        return ptable_insert_block(s->roots, root, hash, ids, id);
+    return ptable_lookup(s->roots, root, hash, VTABLE_INSERT, id);
 }
 
 enum vtable_outcome treestore_fold(struct treestore *s, const uint32_t *vec, const uint32_t *ref_vec,
@@ -181,7 +176,7 @@ enum vtable_outcome treestore_find(struct treestore *s, const uint32_t *vec, uin
     uint32_t root[2];
     if (fold_root(s, vec, VTABLE_FIND, NULL, root) != VTABLE_FOUND)
         return VTABLE_ABSENT;
-    return vtable_lookup_hashed(s->roots, root, treestore_root_hash(s, root), VTABLE_FIND, id);
+    return ptable_lookup(s->roots, root, treestore_root_hash(s, root), VTABLE_FIND, id);
 }
 
 /* The pairs of two words (the lowest nodes: their hashes need no lookup)
@@ -195,9 +190,9 @@ static void prefetch_pairs(const struct treestore *s, const uint32_t *vec, const
     if (n == 2) {
         const uint64_t h = vtable_hash_inline(vec + lo, 2);
         if (stage == 0)
-            vtable_prefetch(s->nodes, h);
+            ptable_prefetch(s->nodes, h);
         else
-            vtable_prefetch_vector(s->nodes, h);
+            ptable_prefetch_pair(s->nodes, h);
         return;
     }
     const uint32_t nl = (n + 1) / 2;
@@ -214,11 +209,11 @@ void treestore_prefetch_fold(const struct treestore *s, const uint32_t *vec, con
     prefetch_pairs(s, vec, ref_vec, nl, s->words - nl, stage);
 }
 
-void treestore_prefetch_root(const struct treestore *s, uint64_t hash) { vtable_prefetch(s->roots, hash); }
+void treestore_prefetch_root(const struct treestore *s, uint64_t hash) { ptable_prefetch(s->roots, hash); }
 
 void treestore_prefetch_root_pair(const struct treestore *s, uint64_t hash)
 {
-    vtable_prefetch_vector(s->roots, hash);
+    ptable_prefetch_pair(s->roots, hash);
 }
 
 /* ---- unfolding ---- */
@@ -236,14 +231,14 @@ static void unfold(const struct treestore *s, uint32_t v, uint32_t lo, uint32_t 
         vals[*pos] = v;
     ++*pos;
     const uint32_t nl = (n + 1) / 2;
-    const uint32_t *pair = vtable_vector(s->nodes, v);
+    const uint32_t *pair = ptable_pair(s->nodes, v);
     unfold(s, pair[0], lo, nl, vec, vals, pos);
     unfold(s, pair[1], lo + nl, n - nl, vec, vals, pos);
 }
 
 void treestore_get_tree(const struct treestore *s, uint64_t id, uint32_t *vec, uint32_t *vals)
 {
-    const uint32_t *root = vtable_vector(s->roots, id);
+    const uint32_t *root = ptable_pair(s->roots, id);
     if (s->words <= 2) {
         memcpy(vec, root, s->words * 4u);
         return;
@@ -262,14 +257,14 @@ void treestore_get(const struct treestore *s, uint64_t id, uint32_t *vec)
 /* ---- sizes ---- */
 
 uint32_t treestore_words(const struct treestore *s) { return s->words; }
-uint64_t treestore_count(const struct treestore *s) { return vtable_count(s->roots); }
-uint64_t treestore_nodes(const struct treestore *s) { return s->nodes ? vtable_count(s->nodes) : 0; }
+uint64_t treestore_count(const struct treestore *s) { return ptable_count(s->roots); }
+uint64_t treestore_nodes(const struct treestore *s) { return s->nodes ? ptable_count(s->nodes) : 0; }
 
-uint64_t treestore_root_slots(const struct treestore *s) { return vtable_slots(s->roots); }
+uint64_t treestore_root_slots(const struct treestore *s) { return ptable_slots(s->roots); }
 
 uint64_t treestore_bytes(const struct treestore *s)
 {
-    return vtable_bytes(s->roots) + (s->nodes ? vtable_bytes(s->nodes) : 0);
+    return ptable_bytes(s->roots) + (s->nodes ? ptable_bytes(s->nodes) : 0);
 }
 
 /* ---- growth ---- */
@@ -280,19 +275,17 @@ void treestore_set_budget(struct treestore *s, uint64_t bytes, uint64_t extra)
     s->extra = extra;
 }
 
-/* The most a table of `slots` 8-byte slots costs before it wants to grow
+/* The most a table of `slots` 4-byte slots costs before it wants to grow
  * again: its slots and, at the maximum load, its entries' pairs plus
  * `extra` bytes each. */
 static uint64_t worst_bytes(uint64_t slots, uint64_t extra)
 {
-    return slots * 8 + slots / VTABLE_MAX_LOAD_DEN * VTABLE_MAX_LOAD_NUM * (8 + extra);
+    return slots * 4 + slots / VTABLE_MAX_LOAD_DEN * VTABLE_MAX_LOAD_NUM * (8 + extra);
 }
 
-/* The slots of t after one more growth (vtable_grow_begin's doubling, up
- * to its maximum: vtable_can_grow says whether there is one). */
-static uint64_t grown(const struct vtable *t, bool grow)
+static uint64_t grown(const struct ptable *t, bool grow)
 {
-    return grow ? 2 * vtable_slots(t) : vtable_slots(t);
+    return grow ? ptable_next_slots(t) : ptable_slots(t);
 }
 
 /* Whether growing the roots / nodes (as asked) keeps the budget. */
@@ -310,7 +303,7 @@ static bool fits(const struct treestore *s, bool roots, bool nodes)
  * when both fit, else the one that fits, roots first). */
 static void pick_growth(const struct treestore *s, bool *roots, bool *nodes)
 {
-    bool r = vtable_wants_grow(s->roots), n = s->nodes && vtable_wants_grow(s->nodes);
+    bool r = ptable_wants_grow(s->roots), n = s->nodes && ptable_wants_grow(s->nodes);
     if (r && n && fits(s, true, true)) {
         *roots = *nodes = true;
         return;
@@ -331,13 +324,13 @@ bool treestore_can_grow(const struct treestore *s) { return treestore_wants_grow
 int treestore_grow_begin(struct treestore *s, struct wx_error *err)
 {
     pick_growth(s, &s->grow_roots, &s->grow_nodes);
-    s->work_nodes = s->grow_nodes ? vtable_count(s->nodes) : 0;
+    s->work_nodes = s->grow_nodes ? ptable_count(s->nodes) : 0;
     int rc = WX_OK;
     if (s->grow_nodes)
-        rc = vtable_grow_begin(s->nodes, err);
-    if (!rc && s->grow_roots && (rc = vtable_grow_begin(s->roots, err)) && s->grow_nodes) {
-        vtable_grow_part(s->nodes, 0, s->work_nodes); /* finish the begun one */
-        vtable_grow_end(s->nodes);
+        rc = ptable_grow_begin(s->nodes, err);
+    if (!rc && s->grow_roots && (rc = ptable_grow_begin(s->roots, err)) && s->grow_nodes) {
+        ptable_grow_part(s->nodes, 0, s->work_nodes); /* finish the begun one */
+        ptable_grow_end(s->nodes);
     }
     if (rc)
         s->grow_nodes = s->grow_roots = false;
@@ -346,24 +339,24 @@ int treestore_grow_begin(struct treestore *s, struct wx_error *err)
 
 uint64_t treestore_grow_work(const struct treestore *s)
 {
-    return s->work_nodes + (s->grow_roots ? vtable_count(s->roots) : 0);
+    return s->work_nodes + (s->grow_roots ? ptable_count(s->roots) : 0);
 }
 
 void treestore_grow_part(struct treestore *s, uint64_t begin, uint64_t end)
 {
     const uint64_t k = s->work_nodes;
     if (begin < k)
-        vtable_grow_part(s->nodes, begin, end < k ? end : k);
+        ptable_grow_part(s->nodes, begin, end < k ? end : k);
     if (end > k)
-        vtable_grow_part(s->roots, (begin > k ? begin : k) - k, end - k);
+        ptable_grow_part(s->roots, (begin > k ? begin : k) - k, end - k);
 }
 
 void treestore_grow_end(struct treestore *s)
 {
     if (s->grow_nodes)
-        vtable_grow_end(s->nodes);
+        ptable_grow_end(s->nodes);
     if (s->grow_roots)
-        vtable_grow_end(s->roots);
+        ptable_grow_end(s->roots);
     s->grow_nodes = s->grow_roots = false;
     s->work_nodes = 0;
 }
@@ -393,11 +386,11 @@ int treestore_put(struct treestore *s, const uint32_t *vec, uint64_t *id, struct
 
 /* ---- id blocks ---- */
 
-void treestore_set_block(struct treestore *s, uint32_t ids_per_block) { vtable_set_block(s->roots, ids_per_block); }
+void treestore_set_block(struct treestore *s, uint32_t ids_per_block) { ptable_set_block(s->roots, ids_per_block); }
 
 int treestore_close_blocks(struct treestore *s, struct vtable_ids *ids, unsigned n,
                            void (*moved)(void *ctx, uint64_t from, uint64_t to), void *ctx,
                            struct wx_error *err)
 {
-    return vtable_close_blocks(s->roots, ids, n, moved, ctx, err);
+    return ptable_close_blocks(s->roots, ids, n, moved, ctx, err);
 }

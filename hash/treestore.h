@@ -13,18 +13,20 @@
  * indices: unfolding knows it from the position.  Vectors of 1 or 2 words
  * are stored as they are (no tree).
  *
- * Tables.  Two vector tables of the hash/vtable.h kind (non-keyed: slots
- * hold tag | id, the store holds the pairs by id):
+ * Tables.  Two pair tables (hash/ptable.h: 4-byte slots holding tag | id,
+ * the store holding the pairs by id):
  *   - the node table: the inner pairs of every vector, all levels in one
  *     table (a pair is two 32-bit values whatever its level, so equal pairs
  *     of different levels share one node; one table grows as a whole, where
  *     per-level tables would each need a size of their own).  A node's index
  *     is its id in that table: dense, never moved (this table takes no id
- *     blocks), below 2^32 - 1 so that a pair of indices fits two words;
+ *     blocks), below TREESTORE_MAX_NODES so that a pair of indices fits two
+ *     words;
  *   - the root table: the pair at the top of each vector, k >= 3 (the vector
- *     itself for k <= 2).  A state's id is its root's id in this table, so
- *     ids are dense in insertion order, take id blocks and close them
- *     exactly as vtable.h's do, and store[id] is the state's root pair.
+ *     itself, padded with a zero word, for k <= 2).  A state's id is its
+ *     root's id in this table, so ids are dense in insertion order, take id
+ *     blocks and close them exactly as vtable.h's do, and store[id] is the
+ *     state's root pair.
  * Roots need a table of their own: a pair may be an inner node of one
  * vector and the root of another, and "inserted" must mean "a new state".
  *
@@ -44,7 +46,7 @@
  * node that is not written yet.
  *
  * Capacity.  Each table has a fixed maximum (treestore_plan splits a byte
- * budget between them) and grows at quiet points like a vtable.  An insert
+ * budget between them) and grows at quiet points, when it is full (ptable.h).  An insert
  * returns FULL when either table is at its load limit or its store is
  * exhausted; treestore_can_grow says whether growing would help.
  *
@@ -58,16 +60,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ptable.h"
 #include "vtable.h"
 #include "../util/error.h"
 
 struct treestore;
 
-/* The most nodes a node table holds: indices fit a word, and one value of
- * it is left for vtable's bookkeeping. */
-#define TREESTORE_MAX_NODES ((1ull << 32) - 2)
-/* ... with keyed roots: bit 31 of a node index stays clear. */
-#define TREESTORE_MAX_KEYED_NODES ((1ull << 31) - 1)
+/* The most nodes (and the most states) a store holds: a pair table's
+ * capacity, so node indices fit a word. */
+#define TREESTORE_MAX_NODES PTABLE_MAX_PAIRS
 
 /* The most roots and inner nodes (0 for words <= 2) a budget of `bytes`
  * could hold if either table had it all, when each state also costs
@@ -90,12 +91,8 @@ void treestore_set_budget(struct treestore *s, uint64_t bytes, uint64_t extra);
  * reserved. */
 int treestore_new(struct treestore **out, uint32_t words, uint64_t max_states, uint64_t max_nodes,
                   struct wx_error *err);
-/* The same with a keyed root table (vtable_new_keyed: the root pair in the
- * slot, so a root found costs one slot read and no store read), for
- * callers that never need the id of a state found, only of one inserted:
- * FOUND then reports VTABLE_NO_ID (treestore_find too), an insert without
- * an id block must not run concurrently with another insert, and the node
- * table holds at most TREESTORE_MAX_KEYED_NODES. */
+/* The same (kept for callers that asked for keyed roots: the pair tables
+ * have none, and FOUND reports the state's id). */
 int treestore_new_keyed(struct treestore **out, uint32_t words, uint64_t max_states, uint64_t max_nodes,
                         struct wx_error *err);
 void treestore_free(struct treestore *s);

@@ -25,6 +25,7 @@
 #include "explorer/explore.h"
 #include "explorer/successors.h"
 #include "hash/vtable.h"
+#include "hash/ptable.h"
 
 static unsigned long long seed = 7031;
 
@@ -568,7 +569,7 @@ static void test_image(const struct image *img, const struct ref *r, uint64_t *r
             int tr = rnd(rng, 2);
             struct explore_options opt = { .trace = tr, .keep_vectors = true,
                                            .store = tree ? STORE_TREE : STORE_FLAT };
-            opt.memory_bytes = k * (vtable_bytes_per_state(tree ? 2 : img->words) + (tr ? 12 : 0));
+            opt.memory_bytes = k * ((tree ? ptable_bytes_per_pair() : vtable_bytes_per_state(img->words)) + (tr ? 12 : 0));
             snprintf(what, sizeof what, "image %u budget of %llu states %s/%u%s", idx, (unsigned long long)k,
                      cpu ? "cpu" : "seq", cpu ? thread_counts[run_i % 3] : 1, tree ? " tree" : "");
             int rc = run(cpu, cpu ? thread_counts[run_i % 3] : 1, img, &opt, &res, &err);

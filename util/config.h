@@ -30,9 +30,11 @@
 #define POR_OFFER_BYTES (16u << 20)
 
 /* tree store (hash/treestore, --store tree): */
-/* 1: the tree store's tables grow only when full (load 3/4, not 1/2): the
- * tree is there to save memory, so it takes the longer probes */
-#define TREE_GROW_WHEN_FULL 1
+/* a tree table (hash/ptable.h) grows by NUM/DEN at its maximum load 3/4,
+ * so it runs at loads of 1/2 to 3/4 (doubling: 3/8 to 3/4) for about twice
+ * the re-insertion work of doubling */
+#define PTABLE_GROWTH_NUM 3u
+#define PTABLE_GROWTH_DEN 2u
 
 /* Distributed explorer (explorer/explore_dist.c): states a rank expands
  * between two exchanges; bounds the send buffers (about this many times
