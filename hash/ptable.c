@@ -345,51 +345,28 @@ static void move_id(struct ptable *t, uint64_t from, uint64_t to)
     t->store[2 * to + 1] = p[1];
 }
 
-static int range_cmp(const void *a, const void *b)
+struct close_ctx {
+    struct ptable *t;
+    void (*moved)(void *ctx, uint64_t from, uint64_t to);
+    void *ctx;
+};
+
+static void close_fill(void *arg, uint64_t from, uint64_t to)
 {
-    const struct vtable_ids *x = a, *y = b;
-    return x->next < y->next ? -1 : x->next > y->next;
+    struct close_ctx *c = arg;
+    move_id(c->t, from, to);
+    if (c->moved)
+        c->moved(c->ctx, from, to);
 }
 
-/* vtable_close_blocks' algorithm: the highest ids outside holes fill the
- * holes below the real count, in ascending order. */
+/* vtable_close_blocks' renumbering (vtable_ids_close) on the pairs. */
 int ptable_close_blocks(struct ptable *t, struct vtable_ids *ids, unsigned n,
                         void (*moved)(void *ctx, uint64_t from, uint64_t to), void *ctx, struct wx_error *err)
 {
-    const uint64_t top = ptable_count(t);
-    struct vtable_ids *h = malloc((n ? n : 1) * sizeof *h);
-    if (!h)
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory closing id blocks");
-    unsigned nh = 0;
-    uint64_t holes = 0;
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t b = ids[i].next, e = ids[i].end < top ? ids[i].end : top;
-        ids[i].next = ids[i].end = 0;
-        if (b < e) {
-            h[nh].next = b, h[nh].end = e;
-            holes += e - b;
-            nh++;
-        }
-    }
-    qsort(h, nh, sizeof *h, range_cmp);
-    const uint64_t real = top - holes;
-    int hi = (int)nh - 1;
-    uint64_t src = top;
-    for (unsigned k = 0; k < nh && h[k].next < real; k++)
-        for (uint64_t to = h[k].next; to < h[k].end && to < real; to++) {
-            for (;;) {
-                src--;
-                while (hi >= 0 && h[hi].next > src)
-                    hi--;
-                if (hi < 0 || src >= h[hi].end)
-                    break;
-                src = h[hi].next;
-            }
-            move_id(t, src, to);
-            if (moved)
-                moved(ctx, src, to);
-        }
-    free(h);
-    atomic_store_explicit(&t->next_id, real, memory_order_relaxed);
-    return WX_OK;
+    struct close_ctx c = {t, moved, ctx};
+    uint64_t real;
+    int rc = vtable_ids_close(ptable_count(t), ids, n, close_fill, &c, &real, err);
+    if (rc == WX_OK)
+        atomic_store_explicit(&t->next_id, real, memory_order_relaxed);
+    return rc;
 }

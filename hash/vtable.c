@@ -860,11 +860,10 @@ static int range_cmp(const void *a, const void *b)
     return x->next < y->next ? -1 : x->next > y->next;
 }
 
-int vtable_close_blocks(struct vtable *t, struct vtable_ids *ids, unsigned n,
-                        void (*moved)(void *ctx, uint64_t from, uint64_t to), void *ctx,
-                        struct wx_error *err)
+int vtable_ids_close(uint64_t top, struct vtable_ids *ids, unsigned n,
+                     void (*fill)(void *ctx, uint64_t from, uint64_t to), void *ctx, uint64_t *real,
+                     struct wx_error *err)
 {
-    const uint64_t top = vtable_count(t);
     /* The holes: every block's unused tail below top (ids beyond the store
      * were never handed out). */
     struct vtable_ids *h = malloc((n ? n : 1) * sizeof *h);
@@ -882,13 +881,13 @@ int vtable_close_blocks(struct vtable *t, struct vtable_ids *ids, unsigned n,
         }
     }
     qsort(h, nh, sizeof *h, range_cmp);
-    const uint64_t real = top - holes;
+    *real = top - holes;
     /* Fill the holes below `real` in ascending order with the highest ids
      * that are not holes (all of them >= real), so ids stay dense. */
     int hi = (int)nh - 1;     /* the hole range at or below src */
     uint64_t src = top;       /* next candidate is src - 1 */
-    for (unsigned k = 0; k < nh && h[k].next < real; k++) {
-        for (uint64_t to = h[k].next; to < h[k].end && to < real; to++) {
+    for (unsigned k = 0; k < nh && h[k].next < *real; k++) {
+        for (uint64_t to = h[k].next; to < h[k].end && to < *real; to++) {
             for (;;) {
                 src--;
                 while (hi >= 0 && h[hi].next > src)
@@ -897,12 +896,35 @@ int vtable_close_blocks(struct vtable *t, struct vtable_ids *ids, unsigned n,
                     break; /* not in a hole */
                 src = h[hi].next; /* skip the hole: continue below it */
             }
-            move_id(t, src, to);
-            if (moved)
-                moved(ctx, src, to);
+            fill(ctx, src, to);
         }
     }
     free(h);
-    atomic_store_explicit(&t->next_id, real, memory_order_relaxed);
     return WX_OK;
+}
+
+struct close_ctx {
+    struct vtable *t;
+    void (*moved)(void *ctx, uint64_t from, uint64_t to);
+    void *ctx;
+};
+
+static void close_fill(void *arg, uint64_t from, uint64_t to)
+{
+    struct close_ctx *c = arg;
+    move_id(c->t, from, to);
+    if (c->moved)
+        c->moved(c->ctx, from, to);
+}
+
+int vtable_close_blocks(struct vtable *t, struct vtable_ids *ids, unsigned n,
+                        void (*moved)(void *ctx, uint64_t from, uint64_t to), void *ctx,
+                        struct wx_error *err)
+{
+    struct close_ctx c = {t, moved, ctx};
+    uint64_t real;
+    int rc = vtable_ids_close(vtable_count(t), ids, n, close_fill, &c, &real, err);
+    if (rc == WX_OK)
+        atomic_store_explicit(&t->next_id, real, memory_order_relaxed);
+    return rc;
 }

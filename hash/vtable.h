@@ -182,6 +182,16 @@ int vtable_close_blocks(struct vtable *t, struct vtable_ids *ids, unsigned n,
                         void (*moved)(void *ctx, uint64_t from, uint64_t to), void *ctx,
                         struct wx_error *err);
 
+/* The renumbering behind vtable_close_blocks, for any table whose ids are
+ * handed out in blocks (hash/ptable.c too): of the ids [0, top), the n
+ * blocks' unused tails are holes; the highest ids outside the holes fill
+ * the holes below the real count, in ascending order, one fill(ctx, from,
+ * to) each.  Zeroes the blocks and sets *real to the dense count.
+ * WX_ELIMIT when out of memory. */
+int vtable_ids_close(uint64_t top, struct vtable_ids *ids, unsigned n,
+                     void (*fill)(void *ctx, uint64_t from, uint64_t to), void *ctx, uint64_t *real,
+                     struct wx_error *err);
+
 /* Starts loading the home slot of a hash into the cache.  A caller with
  * several vectors to look up hashes and prefetches a few ahead, so that
  * the cache misses of the probes overlap (the table is far larger than the
