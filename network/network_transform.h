@@ -100,6 +100,12 @@ int net_par_general(struct net_ctx *ctx, struct network *ops, size_t n,
                     const struct exp_node *par, struct network *out,
                     struct wx_error *err);
 
+/* CCS  ops[0] | ops[1]  and mCRL  ops[0] || ops[1]  (par->ccs; mCRL's comm
+ * declarations in par->pats / repls / comm_res): interleaving plus binary
+ * communication (net_comm.c).  Consumes ops[0..2). */
+int net_par_comm(struct net_ctx *ctx, struct network *ops, const struct exp_node *par,
+                 struct network *out, struct wx_error *err);
+
 /* Where the leaves of a tree come from.  `load` builds the network of leaf
  * `node` (node->path as written) of the EXP file `exp_file`, e.g. with
  * net_leaf, or by flattening an included .exp. */
