@@ -630,7 +630,7 @@ primary
       }
     | par_kw KW_USING using_file KW_IN vops KW_END KW_PAR {
           struct exp_veclist *v;
-          int r = exp_using_vectors(ps, $3, @3.first_line, @3.first_column, &v);
+          int r = exp_using_vectors(ps, $3, @3.first_line, @3.first_column, $5->n, &v);
           free($3);
           if (r < 0) {
               exp_oplist_free($5);

@@ -145,12 +145,12 @@ struct exp_node *exp_comm_par(bool ccs, const struct exp_pairlist *comm,
                               const struct exp_strlist *res,
                               struct exp_node *l, struct exp_node *r, int line, int col);
 
-/* ---- "using FILE" (exp_using.c): the file is resolved against the
+/* ---- "using FILE" (exp_using.c; vectors must have `arity` elements): the file is resolved against the
  * directory of the .exp file (ps->name).  A file that cannot be read is an
  * error at line:col of the .exp file; a malformed line is an error at its
  * own file:line:col.  Return 0, or -1 after recording the error. */
 int exp_using_vectors(struct exp_pstate *ps, const char *file, int line, int col,
-                      struct exp_veclist **out);
+                      size_t arity, struct exp_veclist **out);
 /* hide / cut files: first line "hide" or "cut" (as `kw`), optionally
  * followed by "all but"; then one pattern per line. */
 int exp_using_patterns(struct exp_pstate *ps, const char *file, const char *kw, int line,

@@ -195,7 +195,7 @@ static int vector_line(struct exp_pstate *ps, struct ufile *u, char *l, struct e
 }
 
 int exp_using_vectors(struct exp_pstate *ps, const char *file, int line, int col,
-                      struct exp_veclist **out)
+                      size_t arity, struct exp_veclist **out)
 {
     struct ufile u;
     *out = NULL;
@@ -211,6 +211,12 @@ int exp_using_vectors(struct exp_pstate *ps, const char *file, int line, int col
         else if (vector_line(ps, &u, s, v) < 0) {
             exp_vector_free(v);
             rc = -1;
+        } else if (v->n != arity) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "vector has %zu component%s but the par has %zu operand%s",
+                     v->n, v->n == 1 ? "" : "s", arity, arity == 1 ? "" : "s");
+            exp_vector_free(v);
+            rc = uerr(ps, &u, s, msg);
         } else if (exp_veclist_push(l, v) < 0)
             rc = oom(ps, line, col);
     }
