@@ -81,6 +81,10 @@ static void dump_node(struct sb *b, const struct exp_node *n)
     size_t i, k;
 
     switch (n->kind) {
+    case EXP_PAR_COMM: /* not generated here */
+    case EXP_PRIO:
+        sb_printf(b, "?");
+        return;
     case EXP_LEAF:
         sb_printf(b, "L(");
         sb_puts(b, n->path);
@@ -172,6 +176,9 @@ static int well_formed(const struct exp_node *n)
     if (!n || n->loc.line < 1 || n->loc.col < 1)
         return 0;
     switch (n->kind) {
+    case EXP_PAR_COMM: /* not generated here */
+    case EXP_PRIO:
+        return true;
     case EXP_LEAF:
         return n->path && n->path[0];
     case EXP_HIDE:
@@ -247,6 +254,10 @@ static void print_node(struct sb *b, const struct exp_node *n)
     size_t i, k;
 
     switch (n->kind) {
+    case EXP_PAR_COMM: /* not generated here */
+    case EXP_PRIO:
+        put_quoted(b, "?");
+        return;
     case EXP_LEAF:
         put_quoted(b, n->path);
         return;

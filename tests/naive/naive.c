@@ -963,6 +963,8 @@ static void succ(struct nx *x, struct nnode *n, const uint32_t *vec)
 {
     tl_reset(&n->out, n->hi - n->lo);
     switch (n->kind) {
+    case EXP_PRIO:
+        break; /* never compiled (compile_fill refuses it) */
     case EXP_LEAF: {
         uint32_t s = vec[n->lo];
         for (uint32_t j = n->off[s]; j < n->off[s + 1]; j++)
@@ -1138,6 +1140,8 @@ static struct nnode *compile(struct nx *x, const struct exp_node *e)
 static void compile_fill(struct nx *x, struct nnode *n, const struct exp_node *e)
 {
     switch (e->kind) {
+    case EXP_PRIO:
+        nx_fail(x, WX_EINPUT, &e->loc, "prio is not supported by the oracle yet");
     case EXP_LEAF:
         if (ends_with(e->path, ".exp")) {
             if (!x->opt->parse)
