@@ -72,6 +72,8 @@ struct exp_node {
 
     enum exp_mode mode;          /* HIDE, CUT, RENAME */
     bool all_but;                /* HIDE, CUT */
+    bool keep_term;              /* CUT: never cut the termination gate (the
+                                    operands of CSP [{A} || {B}]) */
     size_t n_pats;
     char **pats;                 /* HIDE, CUT: patterns; RENAME: left sides */
     char **repls;                /* RENAME: right sides (n_pats); PRIO: the

@@ -35,7 +35,7 @@ static int flatten_match(struct net_ctx *ctx, const struct exp_node *node,
         if (node->kind == EXP_HIDE)
             rc = net_hide(ctx, out, &m, node->all_but, err);
         else if (node->kind == EXP_CUT)
-            rc = net_cut(ctx, out, &m, node->all_but, err);
+            rc = net_cut(ctx, out, &m, node->all_but, node->keep_term, err);
         else
             rc = net_rename(ctx, out, &m, err);
     }

@@ -220,6 +220,18 @@ static struct exp_node *vectors_node(struct exp_pstate *ps, int label_mode,
     return n;
 }
 
+/* Does an unquoted file name (the lexer's FILENAME: IDF.ext) end with one
+ * of the extensions the manual allows after 'using'? */
+static bool using_ext_ok(const char *file)
+{
+    static const char *const ext[] = {".hid", ".hide", ".ren", ".rename", ".cut"};
+    const char *dot = strchr(file, '.');
+    for (size_t i = 0; dot && i < sizeof ext / sizeof *ext; i++)
+        if (strcmp(dot, ext[i]) == 0)
+            return true;
+    return !dot;
+}
+
 /* The head of "[mode] hide|cut|rename using FILE in" (frees file); NULL
  * after recording the error. */
 static struct exp_node *using_match(struct exp_pstate *ps, enum exp_kind kind,
@@ -310,7 +322,7 @@ static void take_ops(struct exp_node *p, struct exp_oplist *l, bool keep_locals)
 %type <node> beh par_expr unary primary leaf lotos_op
 %type <node> hide_lotos hide_gen hide_moded cut_head cut_kw cut_pats rename_head par_global prio_head
 %type <strs> label_list label_list_opt comps star_comps bar_comps label_set
-%type <str> using_file
+%type <str> using_file any_file
 %type <pairs> relabel_list csp_ren_list prio_list prio_chain
 %type <str> label comp
 %type <pairs> rename_list
@@ -405,12 +417,6 @@ par_expr
     | hide_lotos beh %prec OPEN_HIDE { $$ = $1; $$->body = $2; }
     | unary LBRACK LBRACE label_list_opt RBRACE BAR2 LBRACE label_list_opt RBRACE RBRACK par_expr {
           /* CSP alphabetised parallel */
-          if (ps->lang != EXP_LANG_CSP) {
-              exp_node_free($1), exp_node_free($11);
-              exp_strlist_free($4), exp_strlist_free($8);
-              FAIL(@2, "'[{A} || {B}]' is CSP alphabetised parallel: it needs the csp "
-                       "reference language");
-          }
           if (!($$ = new_node(EXP_PAR_GENERAL, @1))) {
               exp_node_free($1), exp_node_free($11);
               exp_strlist_free($4), exp_strlist_free($8);
@@ -433,9 +439,6 @@ lotos_op
           $$->global_all = ps->lang != EXP_LANG_MCRL;
       }
     | BAR {
-          if (ps->lang != EXP_LANG_CCS)
-              FAIL(@1, "'|' is CCS parallel composition: it needs the ccs reference language "
-                       "(header 'ccs behaviour')");
           if (!($$ = new_node(EXP_PAR_COMM, @1)))
               OOM(@1);
           $$->ccs = true;
@@ -505,32 +508,17 @@ gate_list
 unary
     : primary
     | unary BACKSLASH label_set {
-          if (ps->lang != EXP_LANG_CCS && ps->lang != EXP_LANG_CSP) {
-              exp_node_free($1);
-              exp_strlist_free($3);
-              FAIL(@2, "'\\' is CCS restriction or CSP hiding: it needs the ccs or csp "
-                       "reference language");
-          }
-          $$ = ps->lang == EXP_LANG_CCS ? exp_ccs_restrict($1, $3, @2.first_line, @2.first_column)
+          /* CSP hiding with reference language csp, CCS restriction otherwise */
+          $$ = ps->lang != EXP_LANG_CSP ? exp_ccs_restrict($1, $3, @2.first_line, @2.first_column)
                                         : exp_csp_hide($1, $3, @2.first_line, @2.first_column);
           if (!$$)
               OOM(@2);
       }
     | unary LBRACK relabel_list RBRACK {
-          if (ps->lang != EXP_LANG_CCS) {
-              exp_node_free($1);
-              exp_pairlist_free($3);
-              FAIL(@2, "'[N/O]' is CCS relabelling: it needs the ccs reference language");
-          }
           if (!($$ = exp_ccs_relabel($1, $3, @2.first_line, @2.first_column)))
               OOM(@2);
       }
     | unary LLBRACK csp_ren_list RRBRACK {
-          if (ps->lang != EXP_LANG_CSP) {
-              exp_node_free($1);
-              exp_pairlist_free($3);
-              FAIL(@2, "'[[O <- N]]' is CSP renaming: it needs the csp reference language");
-          }
           if (!($$ = exp_csp_rename($1, $3, @2.first_line, @2.first_column)))
               OOM(@2);
       }
@@ -628,16 +616,12 @@ primary
           if (!($$ = vectors_node(ps, $1, $3, $5, @1)))
               YYABORT;
       }
-    | par_kw KW_USING using_file KW_IN vops KW_END KW_PAR {
-          struct exp_veclist *v;
-          int r = exp_using_vectors(ps, $3, @3.first_line, @3.first_column, $5->n, &v);
+    | par_kw KW_USING any_file KW_IN {
+          $$ = NULL;
           free($3);
-          if (r < 0) {
-              exp_oplist_free($5);
-              YYABORT;
-          }
-          if (!($$ = vectors_node(ps, $1, v, $5, @1)))
-              YYABORT;
+          (void)$1;
+          FAIL(@3, "'par using FILE' is not an EXP 2.0 form: the vectors of 'par using' "
+                   "are written inline ('par using V1, ... in')");
       }
     | prio_head beh KW_END KW_PRIO        { $$ = $1; $$->body = $2; }
     ;
@@ -645,8 +629,24 @@ primary
 /* The file name of a "using FILE" form (a vector list starts with a label
  * too: "in" after the name tells them apart). */
 using_file
+    : STRING
+    | IDF
+    | FILENAME {
+          $$ = $1;
+          if (!using_ext_ok($1)) {
+              free($1);
+              FAIL(@1, "not an EXP 2.0 form: an unquoted file name after 'using' ends "
+                       "with .hid, .hide, .ren, .rename or .cut (quote other names)");
+          }
+      }
+    ;
+
+/* The file name of the 'par using FILE' and 'prio using FILE' forms, which
+ * the manual does not have (refused with a reason). */
+any_file
     : FILENAME
     | STRING
+    | IDF
     ;
 
 /* [gate|total|partial] prio H1 > L1 [> ...], ... in  /  prio using FILE in */
@@ -662,21 +662,12 @@ prio_head
           $$->repls = $2->r.v;
           free($2);
       }
-    | prio_kw KW_USING using_file KW_IN {
-          struct exp_pairlist *p;
-          int r = exp_using_pairs(ps, $3, "prio", @3.first_line, @3.first_column, &p);
+    | prio_kw KW_USING any_file KW_IN {
           free($3);
-          if (r < 0)
-              YYABORT;
-          if (!($$ = new_node(EXP_PRIO, @1))) {
-              exp_pairlist_free(p);
-              OOM(@1);
-          }
-          $$->mode = to_exp_mode[$1];
-          $$->n_pats = p->l.n;
-          $$->pats = p->l.v;
-          $$->repls = p->r.v;
-          free(p);
+          (void)$1;
+          $$ = NULL;
+          FAIL(@2, "'prio using FILE' is not an EXP 2.0 form: priority rules are written "
+                   "inline ('prio L1 > L2 in')");
       }
     ;
 
@@ -691,20 +682,20 @@ prio_kw
 
 prio_list
     : prio_chain
-    | prio_list COMMA prio_chain {
+    | prio_list prio_chain {
           $$ = $1;
-          for (size_t i = 0; i < $3->l.n; i++) {
-              if (exp_pairlist_push($$, $3->l.v[i], $3->r.v[i]) < 0) {
-                  $3->l.v[i] = $3->r.v[i] = NULL;
-                  for (size_t j = i + 1; j < $3->l.n; j++)
-                      free($3->l.v[j]), free($3->r.v[j]), $3->l.v[j] = $3->r.v[j] = NULL;
-                  exp_pairlist_free($3);
+          for (size_t i = 0; i < $2->l.n; i++) {
+              if (exp_pairlist_push($$, $2->l.v[i], $2->r.v[i]) < 0) {
+                  $2->l.v[i] = $2->r.v[i] = NULL;
+                  for (size_t j = i + 1; j < $2->l.n; j++)
+                      free($2->l.v[j]), free($2->r.v[j]), $2->l.v[j] = $2->r.v[j] = NULL;
+                  exp_pairlist_free($2);
                   exp_pairlist_free($$);
-                  OOM(@3);
+                  OOM(@2);
               }
-              $3->l.v[i] = $3->r.v[i] = NULL;
+              $2->l.v[i] = $2->r.v[i] = NULL;
           }
-          exp_pairlist_free($3);
+          exp_pairlist_free($2);
       }
     ;
 

@@ -136,7 +136,9 @@ struct exp_node *exp_ccs_relabel(struct exp_node *body, struct exp_pairlist *p,
 struct exp_node *exp_csp_rename(struct exp_node *body, struct exp_pairlist *p,
                                 int line, int col);
 /* CSP  B1 [{A} || {B}] B2  = par A&B in (cut all but A in B1) ||
- * (cut all but B in B2) end par (p is the PAR_GENERAL node to fill). */
+ * (cut all but B in B2) end par (p is the PAR_GENERAL node to fill), where
+ * the two cuts keep the termination gate, so that it synchronises as the
+ * manual requires. */
 int exp_csp_alpha_par(struct exp_node *p, struct exp_strlist *a, struct exp_strlist *b,
                       struct exp_node *l, struct exp_node *r);
 /* A CCS or mCRL (comm, res: the declarations, NULL when none) binary
@@ -145,18 +147,17 @@ struct exp_node *exp_comm_par(bool ccs, const struct exp_pairlist *comm,
                               const struct exp_strlist *res,
                               struct exp_node *l, struct exp_node *r, int line, int col);
 
-/* ---- "using FILE" (exp_using.c; vectors must have `arity` elements): the file is resolved against the
- * directory of the .exp file (ps->name).  A file that cannot be read is an
- * error at line:col of the .exp file; a malformed line is an error at its
- * own file:line:col.  Return 0, or -1 after recording the error. */
-int exp_using_vectors(struct exp_pstate *ps, const char *file, int line, int col,
-                      size_t arity, struct exp_veclist **out);
+/* ---- "hide|cut|rename using FILE" (exp_using.c): the file is resolved
+ * against the directory of the .exp file (ps->name).  A file that cannot be
+ * read is an error at line:col of the .exp file; a malformed line is an
+ * error at its own file:line:col.  Return 0, or -1 after recording the
+ * error. */
 /* hide / cut files: first line "hide" or "cut" (as `kw`), optionally
  * followed by "all but"; then one pattern per line. */
 int exp_using_patterns(struct exp_pstate *ps, const char *file, const char *kw, int line,
                        int col, struct exp_strlist **out, bool *all_but);
-/* rename files: first line "rename", then "PATTERN -> REPLACEMENT" lines;
- * prio files: first line "prio", then "HIGHER > LOWER" lines. */
+/* rename files (kw "rename"): first line "rename", then one
+ * "PATTERN -> REPLACEMENT" rule per line. */
 int exp_using_pairs(struct exp_pstate *ps, const char *file, const char *kw, int line,
                     int col, struct exp_pairlist **out);
 

@@ -190,6 +190,7 @@ int exp_csp_alpha_par(struct exp_node *p, struct exp_strlist *a, struct exp_strl
         return -1;
     }
     cl->all_but = cr->all_but = true;
+    cl->keep_term = cr->keep_term = true; /* it synchronises, as in every par */
     p->ops = calloc(2, sizeof *p->ops);
     p->locals = calloc(2, sizeof *p->locals);
     p->has_local = calloc(2, sizeof *p->has_local);

@@ -1,16 +1,13 @@
 /*
- * exp_using.c -- the files of "par using FILE", "hide using FILE", "cut
- * using FILE", "rename using FILE" and "prio using FILE" (formats in
+ * exp_using.c -- the files of "hide using FILE", "cut using FILE" and
+ * "rename using FILE", the only "using FILE" forms of EXP 2.0 (formats in
  * docs/formats.md, EXP section).  The file name is resolved against the
  * directory of the .exp file; errors inside the file are located in it.
  *
  * Line formats (blank lines and lines starting with "--" are skipped):
- *   vectors   E1 * ... * En -> R   (a trailing comma is allowed; elements
- *             are "_", a quoted string or a bare word)
  *   hide/cut  a first line "hide" / "cut" [all but], then one POSIX basic
  *             regular expression per line, taken literally to the line's end
  *   rename    a first line "rename", then "PATTERN -> REPLACEMENT"
- *   prio      a first line "prio", then "HIGHER > LOWER"
  */
 #include "exp_int.h"
 
@@ -128,109 +125,6 @@ static char *skip_blank(char *p)
     return p;
 }
 
-/* One element at *p: "_" (*out = NULL), a quoted string or a bare word (up
- * to a blank, '*', ',' or "->").  Returns 0, or -1 with *why set. */
-static int read_elem(char **p, char **out, const char **why)
-{
-    char *s = skip_blank(*p);
-    *out = NULL;
-    if (*s == '"') {
-        char *e = s + 1;
-        while (*e && *e != '"')
-            e += e[0] == '\\' && e[1] ? 2 : 1;
-        if (*e != '"')
-            return *why = "unterminated string", -1;
-        if (!(*out = exp_unescape(s + 1, (size_t)(e - s - 1))))
-            return *why = "out of memory", -1;
-        *p = e + 1;
-        return 0;
-    }
-    char *e = s;
-    while (*e && !strchr(" \t*,\"", *e) && strncmp(e, "->", 2) != 0)
-        e++;
-    if (e == s)
-        return *why = "expected a label", -1;
-    *p = e;
-    if (e - s == 1 && *s == '_')
-        return 0;
-    if (!(*out = exp_strndup(s, (size_t)(e - s))))
-        return *why = "out of memory", -1;
-    return 0;
-}
-
-static int vector_line(struct exp_pstate *ps, struct ufile *u, char *l, struct exp_vector *v)
-{
-    const char *why = NULL;
-    char *p = l, *el;
-    v->loc.line = u->lineno;
-    v->loc.col = (int)(l - u->line) + 1;
-    for (;;) {
-        char *at = skip_blank(p);
-        if (read_elem(&p, &el, &why) < 0)
-            return uerr(ps, u, at, why);
-        struct exp_strlist tmp = {v->n, v->comp};
-        if (exp_strlist_push(&tmp, el) < 0)
-            return uerr(ps, u, at, "out of memory");
-        v->n = tmp.n;
-        v->comp = tmp.v;
-        p = skip_blank(p);
-        if (*p == '*') {
-            p++;
-            continue;
-        }
-        if (strncmp(p, "->", 2) != 0)
-            return uerr(ps, u, p, "expected '*' or '->' in a synchronisation vector");
-        p += 2;
-        break;
-    }
-    char *at = skip_blank(p);
-    if (read_elem(&p, &v->result, &why) < 0 || !v->result)
-        return uerr(ps, u, at, why ? why : "the result of a vector may not be '_'");
-    p = skip_blank(p);
-    if (*p == ',')
-        p = skip_blank(p + 1);
-    if (*p)
-        return uerr(ps, u, p, "unexpected text after the vector's result");
-    return 0;
-}
-
-int exp_using_vectors(struct exp_pstate *ps, const char *file, int line, int col,
-                      size_t arity, struct exp_veclist **out)
-{
-    struct ufile u;
-    *out = NULL;
-    if (ufile_open(ps, file, line, col, &u) < 0)
-        return -1;
-    struct exp_veclist *l = exp_veclist_new();
-    int rc = l ? 0 : oom(ps, line, col);
-    char *s;
-    while (rc == 0 && (s = ufile_line(&u))) {
-        struct exp_vector *v = exp_vector_new();
-        if (!v)
-            rc = oom(ps, line, col);
-        else if (vector_line(ps, &u, s, v) < 0) {
-            exp_vector_free(v);
-            rc = -1;
-        } else if (v->n != arity) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "vector has %zu component%s but the par has %zu operand%s",
-                     v->n, v->n == 1 ? "" : "s", arity, arity == 1 ? "" : "s");
-            exp_vector_free(v);
-            rc = uerr(ps, &u, s, msg);
-        } else if (exp_veclist_push(l, v) < 0)
-            rc = oom(ps, line, col);
-    }
-    if (rc == 0 && l->n == 0)
-        rc = uerr(ps, &u, NULL, "no synchronisation vector in the file");
-    ufile_free(&u);
-    if (rc < 0) {
-        exp_veclist_free(l);
-        return -1;
-    }
-    *out = l;
-    return 0;
-}
-
 /* Checks the first line: kw, optionally followed by "all but" when all_but
  * is not NULL. */
 static int header_line(struct exp_pstate *ps, struct ufile *u, const char *kw, bool *all_but)
@@ -240,8 +134,7 @@ static int header_line(struct exp_pstate *ps, struct ufile *u, const char *kw, b
     if (!s || strncmp(s, kw, k) != 0 || (s[k] && s[k] != ' ' && s[k] != '\t'))
         return uerr(ps, u, s, kw[0] == 'h' ? "the first line must be 'hide' or 'hide all but'"
                               : kw[0] == 'c' ? "the first line must be 'cut' or 'cut all but'"
-                              : kw[0] == 'r' ? "the first line must be 'rename'"
-                                             : "the first line must be 'prio'");
+                                             : "the first line must be 'rename'");
     char *r = skip_blank(s + k);
     if (all_but && strncmp(r, "all", 3) == 0) {
         char *b = skip_blank(r + 3);
@@ -280,7 +173,7 @@ int exp_using_pairs(struct exp_pstate *ps, const char *file, const char *kw, int
                     int col, struct exp_pairlist **out)
 {
     struct ufile u;
-    const char *sep = kw[0] == 'r' ? "->" : ">";
+    const char *sep = "->";
     *out = NULL;
     if (ufile_open(ps, file, line, col, &u) < 0)
         return -1;
@@ -290,8 +183,7 @@ int exp_using_pairs(struct exp_pstate *ps, const char *file, const char *kw, int
     while (rc == 0 && (s = ufile_line(&u))) {
         char *m = strstr(s, sep);
         if (!m) {
-            rc = uerr(ps, &u, s, kw[0] == 'r' ? "expected 'PATTERN -> REPLACEMENT'"
-                                              : "expected 'HIGHER > LOWER'");
+            rc = uerr(ps, &u, s, "expected 'PATTERN -> REPLACEMENT'");
             break;
         }
         char *a = s, *ae = m, *b = skip_blank(m + strlen(sep));
