@@ -13,7 +13,8 @@ printf 'des (0, 2, 3)\n(0, "A", 1)\n(1, "B", 2)\n' > p.aut
 printf "des (0, 2, 3)\n(0, \"'A\", 1)\n(1, \"C\", 2)\n" > q.aut
 printf 'des (0, 2, 3)\n(0, "s(1)", 1)\n(1, "b", 2)\n' > m1.aut
 printf 'des (0, 2, 3)\n(0, "r(1)", 1)\n(0, "r(2)", 2)\n' > m2.aut
-printf -- '-- one per line\nA * _ -> A\n_ * "\047A" -> X,\n' > v.sync
+printf 'des (0, 2, 3)\n(0, "A", 1)\n(1, "delta", 2)\n' > d1.aut
+printf 'des (0, 2, 3)\n(0, "B", 1)\n(1, "delta", 2)\n' > d2.aut
 printf 'hide\nB\n' > h.hid
 printf 'rename\nA -> Z\nB -> \\0\\0\n' > r.ren
 printf 'cut all but\nB\n' > c.cut
@@ -43,7 +44,12 @@ csp behaviour "p.aut" [{a, b} || {c, "'A"}] "q.aut"@9@12
 mcrl behaviour comm s | r = c end comm "m1.aut" || "m2.aut"@9@13
 mcrl behaviour comm r | s = c end comm cut "s", "r" in "m1.aut" || "m2.aut" end cut@3@2
 mcrl behaviour "m1.aut" || "m2.aut"@9@12
-label par using "v.sync" in "p.aut" || "q.aut" end par@4@4
+"p.aut" | "q.aut"@9@13
+lotos behaviour ("p.aut" | "q.aut") \ {a}@5@5
+lotos behaviour "p.aut" [x/a] [| {x} |] "p.aut" [[a <- x]]@5@5
+csp behaviour "d1.aut" [{a} || {b}] "d2.aut"@5@5
+csp behaviour "d1.aut" [{a} || {a, b}] "d2.aut"@2@1
+hide using h.hid in "p.aut" end hide@3@2
 hide using "h.hid" in "p.aut" end hide@3@2
 rename using "r.ren" in "p.aut" end rename@3@2
 cut using "c.cut" in "p.aut" end cut@1@0
@@ -64,16 +70,13 @@ done <<'BAD'
 comm s | r = c end comm "m1.aut" || "m2.aut"@1:1@belong to the mcrl reference language
 mcrl behaviour comm s | r = c, r | s = d end comm "m1.aut" || "m2.aut"@1:32@declared twice
 mcrl behaviour comm s | r | x = c end comm "m1.aut"@1:27@binary
-lotos behaviour "m1.aut" | "m2.aut"@1:26@needs the ccs reference language
-behaviour "m1.aut" \ a@1:20@ccs or csp
-lotos behaviour "p.aut" [x/a]@1:25@CCS relabelling
-ccs behaviour "p.aut" [[a <- b]]@1:23@CSP renaming
 csp behaviour "p.aut" [[a <- b, a <- c]]@1:33@relational renaming
-lotos behaviour "p.aut" [{a} || {b}] "q.aut"@1:25@alphabetised
 ccs behaviour "p.aut" [a/b, c/d@2:1@syntax error
 hide using "nope.hid" in "p.aut" end hide@1:12@cannot read
-label par using "h.hid" in "p.aut" || "q.aut" end par@h.hid:1:5@expected '*' or '->'
-label par using "v.sync" in "p.aut" end par@v.sync:2:1@vector has 2 components but the par has 1 operand
+label par using "v.sync" in "p.aut" || "q.aut" end par@1:17@'par using FILE' is not an EXP 2.0 form
+prio using "h.hid" in "p.aut" end prio@1:6@'prio using FILE' is not an EXP 2.0 form
+hide using h.sync in "p.aut" end hide@1:12@not an EXP 2.0 form
+prio A > B, C > D in "p.aut" end prio@1:11@syntax error
 rename using "h.hid" in "p.aut" end rename@h.hid:1:1@first line must be 'rename'
 cut using "h.hid" in "p.aut" end cut@h.hid:1:1@first line must be 'cut'
 prio A > A in "p.aut" end prio@1:8@priority over itself
