@@ -67,12 +67,18 @@ static struct exp_node *match_node(enum exp_kind kind, struct exp_node *body,
     struct exp_strlist *pats = exp_strlist_new();
     bool ok = n && pats;
     for (size_t i = 0; ok && i < ls->n; i++) {
-        ok = exp_strlist_push(pats, escape(ls->v[i])) == 0;
-        if (ok && conames) {
-            char *co = exp_ccs_coname(ls->v[i]);
-            ok = co && exp_strlist_push(pats, escape(co)) == 0;
-            free(co);
+        char *co = conames ? exp_ccs_coname(ls->v[i]) : NULL;
+        char *e = escape(ls->v[i]), *ec = co ? escape(co) : NULL;
+        free(co);
+        if (!e || (conames && !ec)) {
+            free(e);
+            free(ec);
+            ok = false;
+            break;
         }
+        ok = exp_strlist_push(pats, e) == 0; /* consumes e */
+        if (conames)
+            ok = ok ? exp_strlist_push(pats, ec) == 0 : (free(ec), false);
     }
     exp_strlist_free(ls);
     if (!ok) {
@@ -158,7 +164,8 @@ static struct exp_strlist *copy_list(const struct exp_strlist *l)
 {
     struct exp_strlist *c = exp_strlist_new();
     for (size_t i = 0; c && i < l->n; i++) {
-        if (exp_strlist_push(c, exp_strndup(l->v[i], strlen(l->v[i]))) < 0) {
+        char *d = exp_strndup(l->v[i], strlen(l->v[i]));
+        if (!d || exp_strlist_push(c, d) < 0) {
             exp_strlist_free(c);
             return NULL;
         }
@@ -171,10 +178,12 @@ int exp_csp_alpha_par(struct exp_node *p, struct exp_strlist *a, struct exp_strl
 {
     int line = p->loc.line, col = p->loc.col;
     bool ok = true;
-    for (size_t i = 0; ok && i < a->n; i++)
-        if (listed(b, a->v[i]))
-            ok = exp_iface_push(&p->global, exp_strndup(a->v[i], strlen(a->v[i])), -1,
-                                line, col) == 0;
+    for (size_t i = 0; ok && i < a->n; i++) {
+        if (listed(b, a->v[i])) {
+            char *d = exp_strndup(a->v[i], strlen(a->v[i]));
+            ok = d && exp_iface_push(&p->global, d, -1, line, col) == 0;
+        }
+    }
     struct exp_strlist *ca = ok ? copy_list(a) : NULL, *cb = ok ? copy_list(b) : NULL;
     exp_strlist_free(a);
     exp_strlist_free(b);

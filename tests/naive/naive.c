@@ -243,6 +243,7 @@ struct nnode {
     /* hide / cut / rename */
     enum exp_mode mode;
     bool all_but;
+    bool keep_term;              /* cut: the termination gate is never cut */
     size_t n_pats;
     regex_t *re;
     bool *re_ok;                 /* which re[] were compiled (to free) */
@@ -650,7 +651,7 @@ static uint32_t node_relabel(struct nx *x, struct nnode *n, uint32_t id)
             bool m = false;
             for (size_t k = 0; k < n->n_pats && !m; k++)
                 m = node_match(x, n, k, id);
-            if (n->all_but ? !m : m)
+            if ((n->all_but ? !m : m) && !(n->keep_term && nx_is_term(x, id)))
                 res = n->kind == EXP_HIDE ? x->hidden : NX_CUT;
         }
     }
@@ -1167,6 +1168,7 @@ static void compile_fill(struct nx *x, struct nnode *n, const struct exp_node *e
     case EXP_RENAME:
         n->mode = e->mode;
         n->all_but = e->all_but;
+        n->keep_term = e->keep_term;
         n->re = nx_calloc(x, e->n_pats, sizeof *n->re);
         n->re_ok = nx_calloc(x, e->n_pats, sizeof *n->re_ok);
         if (e->kind == EXP_RENAME)
