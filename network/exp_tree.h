@@ -30,7 +30,11 @@ enum exp_kind {
     EXP_CUT,         /* mode, all_but, pats, body */
     EXP_RENAME,      /* mode, pats -> repls, body */
     EXP_PAR_VECTORS, /* label_mode, vecs, ops */
-    EXP_PAR_GENERAL  /* label_mode, global iface, ops with local ifaces */
+    EXP_PAR_GENERAL, /* label_mode, global iface, ops with local ifaces */
+    EXP_PAR_COMM,    /* ops[0] | ops[1] (CCS) or ops[0] || ops[1] (mCRL):
+                        interleaving plus binary communication, see ccs,
+                        pats/repls/comm_res */
+    EXP_PRIO         /* mode, pats[i] > repls[i] (i < n_pats), body */
 };
 
 /* Label matching modes: hide/cut use GATE, TOTAL, PARTIAL; rename uses GATE,
@@ -68,9 +72,16 @@ struct exp_node {
 
     enum exp_mode mode;          /* HIDE, CUT, RENAME */
     bool all_but;                /* HIDE, CUT */
+    bool keep_term;              /* CUT: never cut the termination gate (the
+                                    operands of CSP [{A} || {B}]) */
     size_t n_pats;
     char **pats;                 /* HIDE, CUT: patterns; RENAME: left sides */
-    char **repls;                /* RENAME: right sides (n_pats) */
+    char **repls;                /* RENAME: right sides (n_pats); PRIO: the
+                                    lower side of each pair pats[i] > repls[i];
+                                    PAR_COMM (mCRL): comm pats[i] | repls[i] */
+    char **comm_res;             /* PAR_COMM (mCRL): = comm_res[i] (n_pats) */
+    bool ccs;                    /* PAR_COMM: CCS (L with its co-name gives the
+                                    hidden label) rather than mCRL comm */
     struct exp_node *body;       /* HIDE, CUT, RENAME */
 
     bool label_mode;             /* PAR_*: "label par" rather than "gate par" */

@@ -1,12 +1,13 @@
 /* net_cut.c -- [mode] cut [all but] LL in B end cut: rules whose visible
  * result matches are removed, so the transitions they produced vanish.
- * Hidden results are never cut. */
+ * Hidden results are never cut; with keep_term, neither is the termination
+ * gate. */
 #include "net_int.h"
 
 #include <stdlib.h>
 
-int net_cut(struct net_ctx *ctx, struct network *net,
-            const struct label_match *m, bool all_but, struct wx_error *err)
+int net_cut(struct net_ctx *ctx, struct network *net, const struct label_match *m,
+            bool all_but, bool keep_term, struct wx_error *err)
 {
     uint32_t nl = strtab_count(ctx->labels);
     unsigned char *memo = calloc(nl ? nl : 1, 1); /* 1 = cut, 2 = keep */
@@ -16,8 +17,11 @@ int net_cut(struct net_ctx *ctx, struct network *net,
     for (uint32_t r = 0; r < net->n_rules && rc == WX_OK; r++) {
         uint32_t res = net->rule_result[r];
         if (res != ctx->hidden && !memo[res]) {
-            bool hit = label_match_find(m, strtab_str(ctx->labels, res)) >= 0;
+            const char *s = strtab_str(ctx->labels, res);
+            bool hit = label_match_find(m, s) >= 0;
             memo[res] = hit != all_but ? 1 : 2;
+            if (keep_term && net_is_termination(ctx, s, label_gate_len(s)))
+                memo[res] = 2;
         }
         if (res == ctx->hidden || memo[res] == 2)
             rc = rule_buf_copy(&b, net, r, 0);

@@ -35,7 +35,7 @@ static int flatten_match(struct net_ctx *ctx, const struct exp_node *node,
         if (node->kind == EXP_HIDE)
             rc = net_hide(ctx, out, &m, node->all_but, err);
         else if (node->kind == EXP_CUT)
-            rc = net_cut(ctx, out, &m, node->all_but, err);
+            rc = net_cut(ctx, out, &m, node->all_but, node->keep_term, err);
         else
             rc = net_rename(ctx, out, &m, err);
     }
@@ -63,9 +63,9 @@ static int flatten_par(struct net_ctx *ctx, const struct exp_node *node,
             return rc;
         }
     }
-    int rc = node->kind == EXP_PAR_VECTORS
-                 ? net_par_vectors(ctx, ops, n, node, out, err)
-                 : net_par_general(ctx, ops, n, node, out, err);
+    int rc = node->kind == EXP_PAR_VECTORS   ? net_par_vectors(ctx, ops, n, node, out, err)
+             : node->kind == EXP_PAR_COMM    ? net_par_comm(ctx, ops, node, out, err)
+                                             : net_par_general(ctx, ops, n, node, out, err);
     free(ops); /* the transforms consumed the operands */
     return rc;
 }
@@ -83,7 +83,12 @@ static int flatten_node(struct net_ctx *ctx, const struct exp_node *root,
         return flatten_match(ctx, root, src, out, err);
     case EXP_PAR_VECTORS:
     case EXP_PAR_GENERAL:
+    case EXP_PAR_COMM:
         return flatten_par(ctx, root, src, out, err);
+    case EXP_PRIO:
+        return wx_fail(err, WX_EINPUT, ctx->file, root->loc.line, root->loc.col,
+                       "not supported yet: priorities ('prio') are parsed and checked, "
+                       "but the explorers do not apply them yet");
     }
     return wx_fail(err, WX_ESYSTEM, ctx->file, root->loc.line, root->loc.col,
                    "internal error: unknown EXP node kind %d", (int)root->kind);

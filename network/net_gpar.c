@@ -57,14 +57,6 @@ static void giface_free(struct giface *f)
     memset(f, 0, sizeof *f);
 }
 
-static bool is_termination(const struct net_ctx *ctx, const char *s, size_t len)
-{
-    const char *t = ctx->termination;
-    if (!t || strlen(t) != len)
-        return false;
-    return ctx->fold ? strncasecmp(s, t, len) == 0 : memcmp(s, t, len) == 0;
-}
-
 static int prep_iface(struct net_ctx *ctx, const struct exp_iface *in, bool label_mode,
                       struct giface *out, struct wx_error *err)
 {
@@ -85,7 +77,7 @@ static int prep_iface(struct net_ctx *ctx, const struct exp_iface *in, bool labe
         const char *why = NULL;
         if (strcmp(t, hidden) == 0 || strcmp(e->label, hidden) == 0)
             why = "the hidden label may not appear in a synchronisation interface";
-        else if (is_termination(ctx, t, label_gate_len(t)))
+        else if (net_is_termination(ctx, t, label_gate_len(t)))
             why = "the termination gate may not appear in a synchronisation interface "
                   "(it always synchronises all operands)";
         else if (!label_mode && (t[0] == '\0' || label_gate_len(t) != strlen(t)))
@@ -232,7 +224,7 @@ static int one_label(struct gpar *g, uint32_t a, const struct exp_node *par,
     }
     const char *s = strtab_str(ctx->labels, a);
     size_t gl = label_gate_len(s);
-    if (is_termination(ctx, s, gl)) {
+    if (net_is_termination(ctx, s, gl)) {
         for (size_t i = 0; i < n; i++)
             g->op[i] = i;
         return emit(g, n, a);

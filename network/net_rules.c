@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int net_ctx_init(struct net_ctx *ctx, enum exp_lang lang, bool has_header,
                  const char *hidden, bool case_sensitive, struct wx_error *err)
@@ -29,6 +30,14 @@ int net_ctx_init(struct net_ctx *ctx, enum exp_lang lang, bool has_header,
     if (!ctx->max_rules)
         ctx->max_rules = NET_MAX_RULES_DEFAULT;
     return WX_OK;
+}
+
+bool net_is_termination(const struct net_ctx *ctx, const char *s, size_t len)
+{
+    const char *t = ctx->termination;
+    if (!t || strlen(t) != len)
+        return false;
+    return ctx->fold ? strncasecmp(s, t, len) == 0 : memcmp(s, t, len) == 0;
 }
 
 void net_discard(struct network *net)

@@ -67,6 +67,10 @@ int net_ctx_init(struct net_ctx *ctx, enum exp_lang lang, bool has_header,
 /* Frees everything net owns except the shared label table. */
 void net_discard(struct network *net);
 
+/* Is s[0..len) the termination gate of ctx (case-insensitive when labels
+ * are folded)?  False when the language has none. */
+bool net_is_termination(const struct net_ctx *ctx, const char *s, size_t len);
+
 /* Is label id a stochastic label that interleaves under ctx's options? */
 bool net_is_stochastic(const struct net_ctx *ctx, uint32_t label);
 
@@ -83,8 +87,10 @@ int net_leaf(struct net_ctx *ctx, struct lts *l, uint32_t initial,
 /* In place.  `all_but`: hide (cut) the visible results matching none. */
 int net_hide(struct net_ctx *ctx, struct network *net,
              const struct label_match *m, bool all_but, struct wx_error *err);
-int net_cut(struct net_ctx *ctx, struct network *net,
-            const struct label_match *m, bool all_but, struct wx_error *err);
+/* net_cut with `keep_term` never cuts results whose gate is the termination
+ * gate. */
+int net_cut(struct net_ctx *ctx, struct network *net, const struct label_match *m,
+            bool all_but, bool keep_term, struct wx_error *err);
 int net_rename(struct net_ctx *ctx, struct network *net,
                const struct label_match *m, struct wx_error *err);
 
@@ -99,6 +105,12 @@ int net_par_vectors(struct net_ctx *ctx, struct network *ops, size_t n,
 int net_par_general(struct net_ctx *ctx, struct network *ops, size_t n,
                     const struct exp_node *par, struct network *out,
                     struct wx_error *err);
+
+/* CCS  ops[0] | ops[1]  and mCRL  ops[0] || ops[1]  (par->ccs; mCRL's comm
+ * declarations in par->pats / repls / comm_res): interleaving plus binary
+ * communication (net_comm.c).  Consumes ops[0..2). */
+int net_par_comm(struct net_ctx *ctx, struct network *ops, const struct exp_node *par,
+                 struct network *out, struct wx_error *err);
 
 /* Where the leaves of a tree come from.  `load` builds the network of leaf
  * `node` (node->path as written) of the EXP file `exp_file`, e.g. with

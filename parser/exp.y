@@ -166,6 +166,107 @@ static int lotos_par(struct exp_node *p, struct exp_node *l, struct exp_node *r)
     return 0;
 }
 
+/* Completes a binary parallel node of lotos_op: LOTOS / CSP operators as
+ * PAR_GENERAL, CCS '|' and mCRL '||' as PAR_COMM (with the file's comm
+ * declarations). */
+static int binary_par(struct exp_pstate *ps, struct exp_node *p, struct exp_node *l,
+                      struct exp_node *r)
+{
+    if (p->kind != EXP_PAR_COMM)
+        return lotos_par(p, l, r);
+    struct exp_node *c = exp_comm_par(p->ccs, ps->comm, ps->comm_res, l, r, p->loc.line,
+                                      p->loc.col);
+    if (!c)
+        return -1;
+    /* the caller owns p: move c's contents into it */
+    *p = *c;
+    free(c);
+    return 0;
+}
+
+static void take_ops(struct exp_node *p, struct exp_oplist *l, bool keep_locals);
+
+/* A vectors par node; checks every vector's arity.  Consumes v and ops;
+ * NULL after recording the error. */
+static struct exp_node *vectors_node(struct exp_pstate *ps, int label_mode,
+                                     struct exp_veclist *v, struct exp_oplist *ops,
+                                     YYLTYPE loc)
+{
+    for (size_t i = 0; i < v->n; i++) {
+        if (v->v[i].n != ops->n) {
+            struct exp_loc l = v->v[i].loc;
+            size_t nc = v->v[i].n, no = ops->n;
+            exp_veclist_free(v);
+            exp_oplist_free(ops);
+            /* a vector read from a file is located in it */
+            if (ps->err->code == WX_OK)
+                exp_perr(ps, l.line, l.col, "vector has %zu component%s but the par has "
+                         "%zu operand%s", nc, nc == 1 ? "" : "s", no, no == 1 ? "" : "s");
+            return NULL;
+        }
+    }
+    struct exp_node *n = new_node(EXP_PAR_VECTORS, loc);
+    if (!n) {
+        exp_veclist_free(v);
+        exp_oplist_free(ops);
+        exp_poom(ps, loc.first_line, loc.first_column);
+        return NULL;
+    }
+    n->label_mode = label_mode;
+    n->n_vecs = v->n;
+    n->vecs = v->v;
+    free(v);
+    take_ops(n, ops, false);
+    return n;
+}
+
+/* Does an unquoted file name (the lexer's FILENAME: IDF.ext) end with one
+ * of the extensions the manual allows after 'using'? */
+static bool using_ext_ok(const char *file)
+{
+    static const char *const ext[] = {".hid", ".hide", ".ren", ".rename", ".cut"};
+    const char *dot = strchr(file, '.');
+    for (size_t i = 0; dot && i < sizeof ext / sizeof *ext; i++)
+        if (strcmp(dot, ext[i]) == 0)
+            return true;
+    return !dot;
+}
+
+/* The head of "[mode] hide|cut|rename using FILE in" (frees file); NULL
+ * after recording the error. */
+static struct exp_node *using_match(struct exp_pstate *ps, enum exp_kind kind,
+                                    enum exp_mode mode, char *file, YYLTYPE floc,
+                                    YYLTYPE loc)
+{
+    struct exp_node *n = new_node(kind, loc);
+    int r = -1;
+    if (!n) {
+        exp_poom(ps, loc.first_line, loc.first_column);
+    } else if (kind == EXP_RENAME) {
+        struct exp_pairlist *p;
+        r = exp_using_pairs(ps, file, "rename", floc.first_line, floc.first_column, &p);
+        if (r == 0) {
+            n->n_pats = p->l.n;
+            n->pats = p->l.v;
+            n->repls = p->r.v;
+            free(p);
+        }
+    } else {
+        struct exp_strlist *l;
+        r = exp_using_patterns(ps, file, kind == EXP_HIDE ? "hide" : "cut",
+                               floc.first_line, floc.first_column, &l, &n->all_but);
+        if (r == 0)
+            exp_strlist_take(l, &n->n_pats, &n->pats);
+    }
+    free(file);
+    if (r < 0) {
+        exp_node_free(n);
+        return NULL;
+    }
+    n->mode = mode;
+    return n;
+}
+
 /* Moves the operand list into node p (PAR_GENERAL keeps the interfaces). */
 static void take_ops(struct exp_node *p, struct exp_oplist *l, bool keep_locals)
 {
@@ -217,10 +318,12 @@ static void take_ops(struct exp_node *p, struct exp_oplist *l, bool keep_locals)
        LGATES "|[" RGATES "]|" LCSP "[|" RCSP "|]" LLBRACK "[[" RRBRACK "]]"
        EQUALS "="
 
-%type <num> lang mode par_kw rename_kw
+%type <num> lang mode par_kw rename_kw prio_kw
 %type <node> beh par_expr unary primary leaf lotos_op
-%type <node> hide_lotos hide_gen hide_moded cut_head cut_kw cut_pats rename_head par_global
-%type <strs> label_list label_list_opt comps star_comps bar_comps
+%type <node> hide_lotos hide_gen hide_moded cut_head cut_kw cut_pats rename_head par_global prio_head
+%type <strs> label_list label_list_opt comps star_comps bar_comps label_set
+%type <str> using_file any_file
+%type <pairs> relabel_list csp_ren_list prio_list prio_chain
 %type <str> label comp
 %type <pairs> rename_list
 %type <vecs> vec_list
@@ -235,8 +338,51 @@ static void take_ops(struct exp_node *p, struct exp_oplist *l, bool keep_locals)
 %%
 
 file
-    : header KW_COMM     { UNSUPPORTED(@2, "mCRL 'comm' declarations"); }
-    | header beh         { ps->root = $2; }
+    : header beh         { ps->root = $2; }
+    | header comm_decl beh { ps->root = $3; }
+    ;
+
+/* mCRL: comm A1 | B1 = C1, ... end comm, before the behaviour. */
+comm_decl
+    : KW_COMM {
+          if (ps->lang != EXP_LANG_MCRL)
+              FAIL(@1, "'comm' declarations belong to the mcrl reference language "
+                       "(header 'mcrl behaviour')");
+      } comm_list KW_END KW_COMM
+    ;
+
+comm_list
+    : comm_el
+    | comm_list COMMA comm_el
+    ;
+
+comm_el
+    : label BAR label EQUALS label {
+          if (!ps->comm && (!(ps->comm = exp_pairlist_new()) ||
+                            !(ps->comm_res = exp_strlist_new()))) {
+              free($1), free($3), free($5);
+              OOM(@1);
+          }
+          for (size_t i = 0; i < ps->comm->l.n; i++) {
+              bool same = (!strcmp(ps->comm->l.v[i], $1) && !strcmp(ps->comm->r.v[i], $3)) ||
+                          (!strcmp(ps->comm->l.v[i], $3) && !strcmp(ps->comm->r.v[i], $1));
+              if (same) {
+                  free($1), free($3), free($5);
+                  FAIL(@1, "communication of these two actions is declared twice");
+              }
+          }
+          if (exp_pairlist_push(ps->comm, $1, $3) < 0) {
+              free($5);
+              OOM(@1);
+          }
+          if (exp_strlist_push(ps->comm_res, $5) < 0)
+              OOM(@1);
+      }
+    | label BAR label BAR {
+          free($1), free($3);
+          FAIL(@4, "mCRL communications are binary here ('A | B = C'); "
+                   "multi-party communication is not supported");
+      }
     ;
 
 header
@@ -263,12 +409,24 @@ par_expr
           $$ = $2;
           $$->loc.line = @1.first_line;
           $$->loc.col = @1.first_column;
-          if (lotos_par($$, $1, $3) < 0) {
-              exp_node_free($$); /* $1, $3 were freed by lotos_par */
+          if (binary_par(ps, $$, $1, $3) < 0) {
+              exp_node_free($$); /* $1, $3 were freed by binary_par */
               OOM(@2);
           }
       }
     | hide_lotos beh %prec OPEN_HIDE { $$ = $1; $$->body = $2; }
+    | unary LBRACK LBRACE label_list_opt RBRACE BAR2 LBRACE label_list_opt RBRACE RBRACK par_expr {
+          /* CSP alphabetised parallel */
+          if (!($$ = new_node(EXP_PAR_GENERAL, @1))) {
+              exp_node_free($1), exp_node_free($11);
+              exp_strlist_free($4), exp_strlist_free($8);
+              OOM(@2);
+          }
+          if (exp_csp_alpha_par($$, $4, $8, $1, $11) < 0) {
+              exp_node_free($$);
+              OOM(@2);
+          }
+      }
     ;
 
 /* The LOTOS operators as PAR_GENERAL nodes still lacking their operands:
@@ -276,12 +434,33 @@ par_expr
  * A |[GL]| B = par GL in A || B end par. */
 lotos_op
     : BAR2 {
-          if (ps->lang == EXP_LANG_MCRL)
-              UNSUPPORTED(@1, "mCRL parallel composition '||' (reference language mcrl)");
-          if (!($$ = new_node(EXP_PAR_GENERAL, @1)))
+          if (!($$ = new_node(ps->lang == EXP_LANG_MCRL ? EXP_PAR_COMM : EXP_PAR_GENERAL, @1)))
               OOM(@1);
-          $$->global_all = true;
+          $$->global_all = ps->lang != EXP_LANG_MCRL;
       }
+    | BAR {
+          if (!($$ = new_node(EXP_PAR_COMM, @1)))
+              OOM(@1);
+          $$->ccs = true;
+      }
+    | LCSP LBRACE label_list_opt RBRACE RCSP {
+          struct exp_strlist *l = $3;
+          if (!($$ = new_node(EXP_PAR_GENERAL, @1))) {
+              exp_strlist_free(l);
+              OOM(@1);
+          }
+          for (size_t i = 0; i < l->n; i++) {
+              if (exp_iface_push(&$$->global, l->v[i], -1, @3.first_line, @3.first_column) < 0) {
+                  l->v[i] = NULL;
+                  exp_strlist_free(l);
+                  exp_node_free($$);
+                  OOM(@1);
+              }
+              l->v[i] = NULL;
+          }
+          exp_strlist_free(l);
+      }
+
     | BAR3 {
           if (!($$ = new_node(EXP_PAR_GENERAL, @1)))
               OOM(@1);
@@ -328,16 +507,87 @@ gate_list
 
 unary
     : primary
-    | unary BAR          { $$ = NULL; exp_node_free($1); UNSUPPORTED(@2, "CCS parallel composition '|'"); }
-    | unary BACKSLASH    { $$ = NULL; exp_node_free($1); UNSUPPORTED(@2, "CCS restriction / CSP hiding '\\'"); }
-    | unary LBRACK label { $$ = NULL; exp_node_free($1); free($3); UNSUPPORTED(@2, "CCS relabelling '[G1/G2]'"); }
-    | unary LBRACK LBRACE {
-          $$ = NULL;
-          exp_node_free($1);
-          UNSUPPORTED(@2, "CSP alphabetised parallel '[{...}||{...}]'");
+    | unary BACKSLASH label_set {
+          /* CSP hiding with reference language csp, CCS restriction otherwise */
+          $$ = ps->lang != EXP_LANG_CSP ? exp_ccs_restrict($1, $3, @2.first_line, @2.first_column)
+                                        : exp_csp_hide($1, $3, @2.first_line, @2.first_column);
+          if (!$$)
+              OOM(@2);
       }
-    | unary LCSP         { $$ = NULL; exp_node_free($1); UNSUPPORTED(@2, "CSP parallel '[|{...}|]'"); }
-    | unary LLBRACK      { $$ = NULL; exp_node_free($1); UNSUPPORTED(@2, "CSP renaming '[[...<-...]]'"); }
+    | unary LBRACK relabel_list RBRACK {
+          if (!($$ = exp_ccs_relabel($1, $3, @2.first_line, @2.first_column)))
+              OOM(@2);
+      }
+    | unary LLBRACK csp_ren_list RRBRACK {
+          if (!($$ = exp_csp_rename($1, $3, @2.first_line, @2.first_column)))
+              OOM(@2);
+      }
+    ;
+
+/* "L" or "{L1, ..., Ln}" after CCS restriction / CSP hiding. */
+label_set
+    : label {
+          if (!($$ = exp_strlist_new())) {
+              free($1);
+              OOM(@1);
+          }
+          if (exp_strlist_push($$, $1) < 0) {
+              exp_strlist_free($$);
+              OOM(@1);
+          }
+      }
+    | LBRACE label_list_opt RBRACE { $$ = $2; }
+    ;
+
+/* CCS relabelling N1/O1, ...: new names left, old names right. */
+relabel_list
+    : label SLASH label {
+          if (!($$ = exp_pairlist_new())) {
+              free($1), free($3);
+              OOM(@1);
+          }
+          if (exp_pairlist_push($$, $1, $3) < 0) {
+              exp_pairlist_free($$);
+              OOM(@1);
+          }
+      }
+    | relabel_list COMMA label SLASH label {
+          $$ = $1;
+          if (exp_pairlist_push($$, $3, $5) < 0) {
+              exp_pairlist_free($$);
+              OOM(@3);
+          }
+      }
+    ;
+
+/* CSP renaming O1 <- N1, ...: old names left; a name renamed twice would
+ * make the renaming a relation, which is refused. */
+csp_ren_list
+    : label LARROW label {
+          if (!($$ = exp_pairlist_new())) {
+              free($1), free($3);
+              OOM(@1);
+          }
+          if (exp_pairlist_push($$, $1, $3) < 0) {
+              exp_pairlist_free($$);
+              OOM(@1);
+          }
+      }
+    | csp_ren_list COMMA label LARROW label {
+          $$ = $1;
+          for (size_t i = 0; i < $$->l.n; i++) {
+              if (!strcmp($$->l.v[i], $3)) {
+                  exp_pairlist_free($$);
+                  free($3), free($5);
+                  FAIL(@3, "CSP renaming renames this event twice: relational renaming "
+                           "is not supported");
+              }
+          }
+          if (exp_pairlist_push($$, $3, $5) < 0) {
+              exp_pairlist_free($$);
+              OOM(@3);
+          }
+      }
     ;
 
 primary
@@ -363,34 +613,123 @@ primary
           take_ops($$, $2, true);
       }
     | par_kw KW_USING vec_list KW_IN vops KW_END KW_PAR {
-          size_t i;
-          for (i = 0; i < $3->n; i++) {
-              if ($3->v[i].n != $5->n) {
-                  struct exp_loc l = $3->v[i].loc;
-                  size_t nc = $3->v[i].n, no = $5->n;
-                  exp_veclist_free($3);
-                  exp_oplist_free($5);
-                  exp_perr(ps, l.line, l.col, "vector has %zu component%s but the par has "
-                           "%zu operand%s", nc, nc == 1 ? "" : "s", no, no == 1 ? "" : "s");
-                  YYABORT;
-              }
+          if (!($$ = vectors_node(ps, $1, $3, $5, @1)))
+              YYABORT;
+      }
+    | par_kw KW_USING any_file KW_IN {
+          $$ = NULL;
+          free($3);
+          (void)$1;
+          FAIL(@3, "'par using FILE' is not an EXP 2.0 form: the vectors of 'par using' "
+                   "are written inline ('par using V1, ... in')");
+      }
+    | prio_head beh KW_END KW_PRIO        { $$ = $1; $$->body = $2; }
+    ;
+
+/* The file name of a "using FILE" form (a vector list starts with a label
+ * too: "in" after the name tells them apart). */
+using_file
+    : STRING
+    | IDF
+    | FILENAME {
+          $$ = $1;
+          if (!using_ext_ok($1)) {
+              free($1);
+              FAIL(@1, "not an EXP 2.0 form: an unquoted file name after 'using' ends "
+                       "with .hid, .hide, .ren, .rename or .cut (quote other names)");
           }
-          if (!($$ = new_node(EXP_PAR_VECTORS, @1))) {
-              exp_veclist_free($3);
-              exp_oplist_free($5);
+      }
+    ;
+
+/* The file name of the 'par using FILE' and 'prio using FILE' forms, which
+ * the manual does not have (refused with a reason). */
+any_file
+    : FILENAME
+    | STRING
+    | IDF
+    ;
+
+/* [gate|total|partial] prio H1 > L1 [> ...], ... in  /  prio using FILE in */
+prio_head
+    : prio_kw prio_list KW_IN {
+          if (!($$ = new_node(EXP_PRIO, @1))) {
+              exp_pairlist_free($2);
               OOM(@1);
           }
-          $$->label_mode = $1;
-          $$->n_vecs = $3->n;
-          $$->vecs = $3->v;
-          free($3);
-          take_ops($$, $5, false);
+          $$->mode = to_exp_mode[$1];
+          $$->n_pats = $2->l.n;
+          $$->pats = $2->l.v;
+          $$->repls = $2->r.v;
+          free($2);
       }
-    | par_kw KW_USING FILENAME            { $$ = NULL; free($3); UNSUPPORTED(@2, "'par using FILE'"); }
-    | par_kw KW_USING STRING KW_IN        { $$ = NULL; free($3); UNSUPPORTED(@2, "'par using FILE'"); }
-    | par_kw KW_USING IDF KW_IN           { $$ = NULL; free($3); UNSUPPORTED(@2, "'par using FILE'"); }
-    | KW_PRIO                             { $$ = NULL; UNSUPPORTED(@1, "priorities ('prio')"); }
-    | mode KW_PRIO                        { $$ = NULL; (void)$1; UNSUPPORTED(@2, "priorities ('prio')"); }
+    | prio_kw KW_USING any_file KW_IN {
+          free($3);
+          (void)$1;
+          $$ = NULL;
+          FAIL(@2, "'prio using FILE' is not an EXP 2.0 form: priority rules are written "
+                   "inline ('prio L1 > L2 in')");
+      }
+    ;
+
+prio_kw
+    : KW_PRIO      { $$ = M_GATE; }
+    | mode KW_PRIO {
+          if ($1 != M_GATE && $1 != M_TOTAL && $1 != M_PARTIAL)
+              FAIL(@1, "mode '%s' is not allowed for prio (gate, total or partial)", mode_name[$1]);
+          $$ = $1;
+      }
+    ;
+
+prio_list
+    : prio_chain
+    | prio_list prio_chain {
+          $$ = $1;
+          for (size_t i = 0; i < $2->l.n; i++) {
+              if (exp_pairlist_push($$, $2->l.v[i], $2->r.v[i]) < 0) {
+                  $2->l.v[i] = $2->r.v[i] = NULL;
+                  for (size_t j = i + 1; j < $2->l.n; j++)
+                      free($2->l.v[j]), free($2->r.v[j]), $2->l.v[j] = $2->r.v[j] = NULL;
+                  exp_pairlist_free($2);
+                  exp_pairlist_free($$);
+                  OOM(@2);
+              }
+              $2->l.v[i] = $2->r.v[i] = NULL;
+          }
+          exp_pairlist_free($2);
+      }
+    ;
+
+/* L1 > L2 > ... > Ln: the pairs (L1, L2), ..., (Ln-1, Ln). */
+prio_chain
+    : label GT label {
+          if (!strcmp($1, $3)) {
+              free($1), free($3);
+              FAIL(@2, "a label cannot have priority over itself");
+          }
+          if (!($$ = exp_pairlist_new())) {
+              free($1), free($3);
+              OOM(@1);
+          }
+          if (exp_pairlist_push($$, $1, $3) < 0) {
+              exp_pairlist_free($$);
+              OOM(@1);
+          }
+      }
+    | prio_chain GT label {
+          $$ = $1;
+          char *prev = exp_strndup($$->r.v[$$->r.n - 1], strlen($$->r.v[$$->r.n - 1]));
+          if (prev && !strcmp(prev, $3)) {
+              free(prev), free($3);
+              exp_pairlist_free($$);
+              FAIL(@2, "a label cannot have priority over itself");
+          }
+          if (!prev || exp_pairlist_push($$, prev, $3) < 0) {
+              if (!prev)
+                  free($3);
+              exp_pairlist_free($$);
+              OOM(@2);
+          }
+      }
     ;
 
 leaf
@@ -448,7 +787,10 @@ hide_gen
           $$->all_but = true;
           exp_strlist_take($4, &$$->n_pats, &$$->pats);
       }
-    | KW_HIDE KW_USING                      { $$ = NULL; UNSUPPORTED(@2, "'hide using FILE'"); }
+    | KW_HIDE KW_USING using_file KW_IN {
+          if (!($$ = using_match(ps, EXP_HIDE, EXP_MODE_GATE, $3, @3, @1)))
+              YYABORT;
+      }
     | hide_moded label_list_opt KW_IN {
           $$ = $1;
           exp_strlist_take($2, &$$->n_pats, &$$->pats);
@@ -458,7 +800,12 @@ hide_gen
           $$->all_but = true;
           exp_strlist_take($4, &$$->n_pats, &$$->pats);
       }
-    | hide_moded KW_USING                   { $$ = NULL; exp_node_free($1); UNSUPPORTED(@2, "'hide using FILE'"); }
+    | hide_moded KW_USING using_file KW_IN {
+          enum exp_mode m = $1->mode;
+          exp_node_free($1);
+          if (!($$ = using_match(ps, EXP_HIDE, m, $3, @3, @1)))
+              YYABORT;
+      }
     ;
 
 hide_moded
@@ -514,7 +861,10 @@ cut_pats
           $$->all_but = true;
           exp_strlist_take($3, &$$->n_pats, &$$->pats);
       }
-    | KW_USING                              { $$ = NULL; UNSUPPORTED(@1, "'cut using FILE'"); }
+    | KW_USING using_file {
+          if (!($$ = using_match(ps, EXP_CUT, EXP_MODE_GATE, $2, @2, @1)))
+              YYABORT;
+      }
     ;
 
 rename_head
@@ -529,7 +879,10 @@ rename_head
           $$->repls = $2->r.v;
           free($2);
       }
-    | rename_kw KW_USING                    { $$ = NULL; (void)$1; UNSUPPORTED(@2, "'rename using FILE'"); }
+    | rename_kw KW_USING using_file KW_IN {
+          if (!($$ = using_match(ps, EXP_RENAME, to_exp_mode[$1], $3, @3, @1)))
+              YYABORT;
+      }
     ;
 
 rename_kw
@@ -966,6 +1319,8 @@ int exp_parse_string(const char *text, size_t len, const char *name,
     stack_oom = false;
     rc = exp_yyparse(&ps);
     exp_scan_lex_destroy(scanner);
+    exp_pairlist_free(ps.comm);
+    exp_strlist_free(ps.comm_res);
     free(input);
     if (rc != 0 || err->code != WX_OK) {
         exp_node_free(ps.root);

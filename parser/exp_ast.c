@@ -172,6 +172,7 @@ void exp_node_free(struct exp_node *n)
     free(n->path);
     free_strs(n->n_pats, n->pats);
     free_strs(n->repls ? n->n_pats : 0, n->repls);
+    free_strs(n->comm_res ? n->n_pats : 0, n->comm_res);
     exp_node_free(n->body);
     for (i = 0; n->vecs && i < n->n_vecs; i++)
         vector_clear(&n->vecs[i]);

@@ -28,6 +28,8 @@ struct exp_pstate {
     void *scanner;             /* the reentrant flex scanner (yyscan_t) */
     int line, col;             /* position of the next unread byte, 1-based */
     enum exp_lang lang;        /* set by the header before the behaviour */
+    struct exp_pairlist *comm; /* mCRL comm declarations a | b ... */
+    struct exp_strlist *comm_res; /* ... = c; NULL when none */
     bool has_header;
     struct exp_node *root;     /* set when the whole file was parsed */
     /* Scanner memory, tracked so that a flex fatal error (only possible
@@ -113,5 +115,50 @@ char *exp_strndup(const char *s, size_t len);
  * name; every other backslash (\n, octal, hex, \( ...) is kept literally.
  * Returns a heap string or NULL on OOM. */
 char *exp_unescape(const char *body, size_t len);
+
+/* ---- operators of the reference languages, as generic nodes (exp_sugar.c).
+ * Each takes ownership of its arguments (also on failure) and returns the
+ * new node, or NULL when out of memory.  Labels are matched as gates (the
+ * label up to its offers), written literally: the helpers escape them. */
+
+/* The CCS co-name of a label: "'a" for "a" and "a" for "'a" (heap). */
+char *exp_ccs_coname(const char *label);
+/* CCS  B \ {L, ...}  = gate cut of each L and its co-name. */
+struct exp_node *exp_ccs_restrict(struct exp_node *body, struct exp_strlist *ls,
+                                  int line, int col);
+/* CSP  B \ {G, ...}  = gate hide G, ... in B end hide. */
+struct exp_node *exp_csp_hide(struct exp_node *body, struct exp_strlist *ls,
+                              int line, int col);
+/* CCS  B [N1/O1, ...] (l: new names, r: old names; with co-names) and CSP
+ * B [[O1 <- N1, ...]] (l: old, r: new): gate renames, old -> new. */
+struct exp_node *exp_ccs_relabel(struct exp_node *body, struct exp_pairlist *p,
+                                 int line, int col);
+struct exp_node *exp_csp_rename(struct exp_node *body, struct exp_pairlist *p,
+                                int line, int col);
+/* CSP  B1 [{A} || {B}] B2  = par A&B in (cut all but A in B1) ||
+ * (cut all but B in B2) end par (p is the PAR_GENERAL node to fill), where
+ * the two cuts keep the termination gate, so that it synchronises as the
+ * manual requires. */
+int exp_csp_alpha_par(struct exp_node *p, struct exp_strlist *a, struct exp_strlist *b,
+                      struct exp_node *l, struct exp_node *r);
+/* A CCS or mCRL (comm, res: the declarations, NULL when none) binary
+ * parallel composition node of l and r.  The comm lists are copied. */
+struct exp_node *exp_comm_par(bool ccs, const struct exp_pairlist *comm,
+                              const struct exp_strlist *res,
+                              struct exp_node *l, struct exp_node *r, int line, int col);
+
+/* ---- "hide|cut|rename using FILE" (exp_using.c): the file is resolved
+ * against the directory of the .exp file (ps->name).  A file that cannot be
+ * read is an error at line:col of the .exp file; a malformed line is an
+ * error at its own file:line:col.  Return 0, or -1 after recording the
+ * error. */
+/* hide / cut files: first line "hide" or "cut" (as `kw`), optionally
+ * followed by "all but"; then one pattern per line. */
+int exp_using_patterns(struct exp_pstate *ps, const char *file, const char *kw, int line,
+                       int col, struct exp_strlist **out, bool *all_but);
+/* rename files (kw "rename"): first line "rename", then one
+ * "PATTERN -> REPLACEMENT" rule per line. */
+int exp_using_pairs(struct exp_pstate *ps, const char *file, const char *kw, int line,
+                    int col, struct exp_pairlist **out);
 
 #endif

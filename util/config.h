@@ -194,6 +194,11 @@
  * includes (each file alone is bounded by the parser stack above). */
 #define WX_EXP_MAX_DEPTH (WX_EXP_MAX_STACK / 2)
 
+/* Largest file an EXP "using FILE" form reads (vectors, patterns, rules):
+ * such files are hand-written lists; a bigger one is almost surely a wrong
+ * path, refused rather than read into memory. */
+#define WX_EXP_USING_MAX_BYTES (64 << 20)
+
 /* Plausibility of a declared count or a vertex/state id against the size of
  * the input (bytes): ids up to WX_IDS_PER_BYTE * bytes + WX_IDS_FLOOR are
  * accepted, larger ones refused before any per-vertex array is allocated

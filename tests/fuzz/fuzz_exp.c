@@ -67,12 +67,14 @@ static int hermetic(const struct exp_node *root)
         case EXP_HIDE:
         case EXP_CUT:
         case EXP_RENAME:
+        case EXP_PRIO:
             if (n == 4096)
                 return 0;
             stack[n++] = x->body;
             break;
         case EXP_PAR_VECTORS:
         case EXP_PAR_GENERAL:
+        case EXP_PAR_COMM:
             FZ_CHECK(x->n_ops >= 1, "a parallel composition without operands");
             for (size_t i = 0; i < x->n_ops; i++) {
                 if (n == 4096)

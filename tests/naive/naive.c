@@ -243,6 +243,7 @@ struct nnode {
     /* hide / cut / rename */
     enum exp_mode mode;
     bool all_but;
+    bool keep_term;              /* cut: the termination gate is never cut */
     size_t n_pats;
     regex_t *re;
     bool *re_ok;                 /* which re[] were compiled (to free) */
@@ -250,6 +251,11 @@ struct nnode {
     uint32_t *memo;              /* label id -> result id / NX_CUT / NX_NONE */
     size_t memo_n;
     struct nnode *body;
+
+    /* CCS | and mCRL ||: comm_a[i] | comm_b[i] = comm_c[i] (gate ids) */
+    bool ccs;
+    size_t n_comm;
+    uint32_t *comm_a, *comm_b, *comm_c;
 
     /* par */
     bool label_mode;
@@ -645,7 +651,7 @@ static uint32_t node_relabel(struct nx *x, struct nnode *n, uint32_t id)
             bool m = false;
             for (size_t k = 0; k < n->n_pats && !m; k++)
                 m = node_match(x, n, k, id);
-            if (n->all_but ? !m : m)
+            if ((n->all_but ? !m : m) && !(n->keep_term && nx_is_term(x, id)))
                 res = n->kind == EXP_HIDE ? x->hidden : NX_CUT;
         }
     }
@@ -892,10 +898,74 @@ static void succ_general(struct nx *x, struct nnode *n, const uint32_t *vec, siz
     free(labs);
 }
 
+/* The label whose text is `pre` followed by the text of `id` minus its
+ * first `skip` bytes (a CCS co-name, or an mCRL result with offers). */
+static uint32_t cat_label(struct nx *x, const char *pre, uint32_t id, size_t skip)
+{
+    size_t pl = strlen(pre), il = strtab_len(x->tab, id) - skip;
+    char *t = nx_realloc(x, NULL, pl + il + 1);
+    memcpy(t, pre, pl);
+    memcpy(t + pl, strtab_str(x->tab, id) + skip, il);
+    t[pl + il] = 0;
+    uint32_t r = strtab_intern(x->tab, t, pl + il);
+    free(t);
+    if (r == UINT32_MAX)
+        nx_fail(x, WX_ESYSTEM, NULL, "out of memory");
+    return r;
+}
+
+/* The label two operand transitions a, b communicate to, or NX_NONE. */
+static uint32_t comm_of(struct nx *x, struct nnode *n, uint32_t a, uint32_t b)
+{
+    if (a == x->hidden || b == x->hidden || nx_async(x, a) || nx_async(x, b))
+        return NX_NONE;
+    if (n->ccs) {
+        const char *t = strtab_str(x->tab, a);
+        uint32_t co = t[0] == '\'' ? cat_label(x, "", a, 1) : cat_label(x, "'", a, 0);
+        return co == b ? x->hidden : NX_NONE;
+    }
+    if (nx_offers(x, a) != nx_offers(x, b))
+        return NX_NONE;
+    uint32_t ga = nx_gate(x, a), gb = nx_gate(x, b);
+    for (size_t i = 0; i < n->n_comm; i++) {
+        if ((ga == n->comm_a[i] && gb == n->comm_b[i]) ||
+            (ga == n->comm_b[i] && gb == n->comm_a[i]))
+            return cat_label(x, strtab_str(x->tab, n->comm_c[i]), nx_offers(x, a), 0);
+    }
+    return NX_NONE;
+}
+
+/* CCS | and mCRL ||: every transition of either side, plus each pair of
+ * transitions that communicate. */
+static void succ_comm(struct nx *x, struct nnode *n, const uint32_t *vec, size_t *chosen)
+{
+    for (size_t k = 0; k < 2; k++) {
+        struct tlist *t = &n->ops[k]->out;
+        for (size_t j = 0; j < t->n; j++) {
+            chosen[k] = j;
+            par_emit(x, n, vec, chosen, t->lab[j]);
+            chosen[k] = SIZE_MAX;
+        }
+    }
+    struct tlist *l = &n->ops[0]->out, *r = &n->ops[1]->out;
+    for (size_t i = 0; i < l->n; i++) {
+        for (size_t j = 0; j < r->n; j++) {
+            uint32_t c = comm_of(x, n, l->lab[i], r->lab[j]);
+            if (c == NX_NONE)
+                continue;
+            chosen[0] = i, chosen[1] = j;
+            par_emit(x, n, vec, chosen, c);
+            chosen[0] = chosen[1] = SIZE_MAX;
+        }
+    }
+}
+
 static void succ(struct nx *x, struct nnode *n, const uint32_t *vec)
 {
     tl_reset(&n->out, n->hi - n->lo);
     switch (n->kind) {
+    case EXP_PRIO:
+        break; /* never compiled (compile_fill refuses it) */
     case EXP_LEAF: {
         uint32_t s = vec[n->lo];
         for (uint32_t j = n->off[s]; j < n->off[s + 1]; j++)
@@ -917,7 +987,8 @@ static void succ(struct nx *x, struct nnode *n, const uint32_t *vec)
         break;
     }
     case EXP_PAR_VECTORS:
-    case EXP_PAR_GENERAL: {
+    case EXP_PAR_GENERAL:
+    case EXP_PAR_COMM: {
         for (size_t k = 0; k < n->n_ops; k++)
             succ(x, n->ops[k], vec);
         /* scratch for the recursion; freed right away, so allocation
@@ -927,6 +998,8 @@ static void succ(struct nx *x, struct nnode *n, const uint32_t *vec)
             chosen[k] = SIZE_MAX;
         if (n->kind == EXP_PAR_VECTORS)
             succ_vectors(x, n, vec, chosen, chosen + n->n_ops);
+        else if (n->kind == EXP_PAR_COMM)
+            succ_comm(x, n, vec, chosen);
         else
             succ_general(x, n, vec, chosen);
         free(chosen);
@@ -1068,6 +1141,8 @@ static struct nnode *compile(struct nx *x, const struct exp_node *e)
 static void compile_fill(struct nx *x, struct nnode *n, const struct exp_node *e)
 {
     switch (e->kind) {
+    case EXP_PRIO:
+        nx_fail(x, WX_EINPUT, &e->loc, "prio is not supported by the oracle yet");
     case EXP_LEAF:
         if (ends_with(e->path, ".exp")) {
             if (!x->opt->parse)
@@ -1093,6 +1168,7 @@ static void compile_fill(struct nx *x, struct nnode *n, const struct exp_node *e
     case EXP_RENAME:
         n->mode = e->mode;
         n->all_but = e->all_but;
+        n->keep_term = e->keep_term;
         n->re = nx_calloc(x, e->n_pats, sizeof *n->re);
         n->re_ok = nx_calloc(x, e->n_pats, sizeof *n->re_ok);
         if (e->kind == EXP_RENAME)
@@ -1118,6 +1194,19 @@ static void compile_fill(struct nx *x, struct nnode *n, const struct exp_node *e
         return;
     case EXP_PAR_VECTORS:
     case EXP_PAR_GENERAL:
+    case EXP_PAR_COMM:
+        n->ccs = e->ccs;
+        if (e->kind == EXP_PAR_COMM) {
+            n->n_comm = e->n_pats;
+            n->comm_a = nx_calloc(x, e->n_pats + 1, sizeof *n->comm_a);
+            n->comm_b = nx_calloc(x, e->n_pats + 1, sizeof *n->comm_b);
+            n->comm_c = nx_calloc(x, e->n_pats + 1, sizeof *n->comm_c);
+            for (size_t i = 0; i < e->n_pats; i++) {
+                n->comm_a[i] = nx_oplabel(x, e->pats[i]);
+                n->comm_b[i] = nx_oplabel(x, e->repls[i]);
+                n->comm_c[i] = nx_oplabel(x, e->comm_res[i]);
+            }
+        }
         if (e->n_ops < 1 || e->n_ops > NX_MAX_OPS)
             nx_fail(x, WX_EINPUT, &e->loc, "par with %zu operands (1..%d supported)", e->n_ops,
                     NX_MAX_OPS);
@@ -1170,6 +1259,7 @@ static void node_free(struct nnode *n)
     free(n->off);
     free(n->tlab);
     free(n->tdst);
+    free(n->comm_a), free(n->comm_b), free(n->comm_c);
     for (size_t k = 0; k < n->n_pats; k++) {
         if (n->re_ok && n->re_ok[k])
             regfree(&n->re[k]);

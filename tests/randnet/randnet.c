@@ -412,6 +412,9 @@ static void print_node(struct sb *b, struct pctx *st, const struct exp_node *n, 
         }
     }
     switch (n->kind) {
+    case EXP_PAR_COMM: /* not generated here */
+    case EXP_PRIO:
+        return; /* randnet does not generate these */
     case EXP_LEAF: {
         size_t l = strlen(n->path);
         bool aut = l > 4 && strcmp(n->path + l - 4, ".aut") == 0;
