@@ -129,158 +129,7 @@ static struct exp_node *new_node(enum exp_kind k, YYLTYPE loc)
     return exp_node_new(k, loc.first_line, loc.first_column);
 }
 
-/* Checks a file name used as a leaf; returns NULL or an error message. */
-static const char *leaf_problem(const char *path, bool quoted)
-{
-    const char *dot = strrchr(path, '.');
-    const char *slash = strrchr(path, '/');
-
-    if (!*path)
-        return "empty file name";
-    if (dot && (!slash || dot > slash)) {
-        if (!strcasecmp(dot, ".seq"))
-            return "not supported yet: SEQ leaves (.seq)";
-        if (!strcasecmp(dot, ".fc2"))
-            return "not supported yet: FC2 leaves (.fc2)";
-        if (!quoted && strcmp(dot, ".aut") && strcmp(dot, ".bcg") && strcmp(dot, ".exp"))
-            return "unknown file extension (an unquoted leaf ends in .aut, .bcg or .exp;"
-                   " quote other file names)";
-    }
-    return NULL;
-}
-
-/* Turns a partially built PAR_GENERAL node into a binary LOTOS parallel. */
-static int lotos_par(struct exp_node *p, struct exp_node *l, struct exp_node *r)
-{
-    p->ops = calloc(2, sizeof *p->ops);
-    p->locals = calloc(2, sizeof *p->locals);
-    p->has_local = calloc(2, sizeof *p->has_local);
-    if (!p->ops || !p->locals || !p->has_local) {
-        exp_node_free(l);
-        exp_node_free(r);
-        return -1;
-    }
-    p->n_ops = 2;
-    p->ops[0] = l;
-    p->ops[1] = r;
-    return 0;
-}
-
-/* Completes a binary parallel node of lotos_op: LOTOS / CSP operators as
- * PAR_GENERAL, CCS '|' and mCRL '||' as PAR_COMM (with the file's comm
- * declarations). */
-static int binary_par(struct exp_pstate *ps, struct exp_node *p, struct exp_node *l,
-                      struct exp_node *r)
-{
-    if (p->kind != EXP_PAR_COMM)
-        return lotos_par(p, l, r);
-    struct exp_node *c = exp_comm_par(p->ccs, ps->comm, ps->comm_res, l, r, p->loc.line,
-                                      p->loc.col);
-    if (!c)
-        return -1;
-    /* the caller owns p: move c's contents into it */
-    *p = *c;
-    free(c);
-    return 0;
-}
-
-static void take_ops(struct exp_node *p, struct exp_oplist *l, bool keep_locals);
-
-/* A vectors par node; checks every vector's arity.  Consumes v and ops;
- * NULL after recording the error. */
-static struct exp_node *vectors_node(struct exp_pstate *ps, int label_mode,
-                                     struct exp_veclist *v, struct exp_oplist *ops,
-                                     YYLTYPE loc)
-{
-    for (size_t i = 0; i < v->n; i++) {
-        if (v->v[i].n != ops->n) {
-            struct exp_loc l = v->v[i].loc;
-            size_t nc = v->v[i].n, no = ops->n;
-            exp_veclist_free(v);
-            exp_oplist_free(ops);
-            /* a vector read from a file is located in it */
-            if (ps->err->code == WX_OK)
-                exp_perr(ps, l.line, l.col, "vector has %zu component%s but the par has "
-                         "%zu operand%s", nc, nc == 1 ? "" : "s", no, no == 1 ? "" : "s");
-            return NULL;
-        }
-    }
-    struct exp_node *n = new_node(EXP_PAR_VECTORS, loc);
-    if (!n) {
-        exp_veclist_free(v);
-        exp_oplist_free(ops);
-        exp_poom(ps, loc.first_line, loc.first_column);
-        return NULL;
-    }
-    n->label_mode = label_mode;
-    n->n_vecs = v->n;
-    n->vecs = v->v;
-    free(v);
-    take_ops(n, ops, false);
-    return n;
-}
-
-/* Does an unquoted file name (the lexer's FILENAME: IDF.ext) end with one
- * of the extensions the manual allows after 'using'? */
-static bool using_ext_ok(const char *file)
-{
-    static const char *const ext[] = {".hid", ".hide", ".ren", ".rename", ".cut"};
-    const char *dot = strchr(file, '.');
-    for (size_t i = 0; dot && i < sizeof ext / sizeof *ext; i++)
-        if (strcmp(dot, ext[i]) == 0)
-            return true;
-    return !dot;
-}
-
-/* The head of "[mode] hide|cut|rename using FILE in" (frees file); NULL
- * after recording the error. */
-static struct exp_node *using_match(struct exp_pstate *ps, enum exp_kind kind,
-                                    enum exp_mode mode, char *file, YYLTYPE floc,
-                                    YYLTYPE loc)
-{
-    struct exp_node *n = new_node(kind, loc);
-    int r = -1;
-    if (!n) {
-        exp_poom(ps, loc.first_line, loc.first_column);
-    } else if (kind == EXP_RENAME) {
-        struct exp_pairlist *p;
-        r = exp_using_pairs(ps, file, "rename", floc.first_line, floc.first_column, &p);
-        if (r == 0) {
-            n->n_pats = p->l.n;
-            n->pats = p->l.v;
-            n->repls = p->r.v;
-            free(p);
-        }
-    } else {
-        struct exp_strlist *l;
-        r = exp_using_patterns(ps, file, kind == EXP_HIDE ? "hide" : "cut",
-                               floc.first_line, floc.first_column, &l, &n->all_but);
-        if (r == 0)
-            exp_strlist_take(l, &n->n_pats, &n->pats);
-    }
-    free(file);
-    if (r < 0) {
-        exp_node_free(n);
-        return NULL;
-    }
-    n->mode = mode;
-    return n;
-}
-
-/* Moves the operand list into node p (PAR_GENERAL keeps the interfaces). */
-static void take_ops(struct exp_node *p, struct exp_oplist *l, bool keep_locals)
-{
-    p->n_ops = l->n;
-    p->ops = l->ops;
-    if (keep_locals) {
-        p->locals = l->locals;
-        p->has_local = l->has_local;
-    } else {
-        free(l->locals);      /* vector operands never carry interfaces */
-        free(l->has_local);
-    }
-    free(l);
-}
+#define LOC(l) ((struct exp_loc){(l).first_line, (l).first_column})
 }
 
 %union {
@@ -409,8 +258,8 @@ par_expr
           $$ = $2;
           $$->loc.line = @1.first_line;
           $$->loc.col = @1.first_column;
-          if (binary_par(ps, $$, $1, $3) < 0) {
-              exp_node_free($$); /* $1, $3 were freed by binary_par */
+          if (exp_binary_par(ps, $$, $1, $3) < 0) {
+              exp_node_free($$); /* $1, $3 were freed by exp_binary_par */
               OOM(@2);
           }
       }
@@ -602,7 +451,7 @@ primary
           $$->loc.line = @1.first_line;
           $$->loc.col = @1.first_column;
           $$->label_mode = $1;
-          take_ops($$, $3, true);
+          exp_take_ops($$, $3, true);
       }
     | par_kw operands KW_END KW_PAR {
           if (!($$ = new_node(EXP_PAR_GENERAL, @1))) {
@@ -610,10 +459,10 @@ primary
               OOM(@1);
           }
           $$->label_mode = $1;
-          take_ops($$, $2, true);
+          exp_take_ops($$, $2, true);
       }
     | par_kw KW_USING vec_list KW_IN vops KW_END KW_PAR {
-          if (!($$ = vectors_node(ps, $1, $3, $5, @1)))
+          if (!($$ = exp_vectors_node(ps, $1, $3, $5, LOC(@1))))
               YYABORT;
       }
     | par_kw KW_USING any_file KW_IN {
@@ -633,7 +482,7 @@ using_file
     | IDF
     | FILENAME {
           $$ = $1;
-          if (!using_ext_ok($1)) {
+          if (!exp_using_ext_ok($1)) {
               free($1);
               FAIL(@1, "not an EXP 2.0 form: an unquoted file name after 'using' ends "
                        "with .hid, .hide, .ren, .rename or .cut (quote other names)");
@@ -734,7 +583,7 @@ prio_chain
 
 leaf
     : STRING {
-          const char *why = leaf_problem($1, true);
+          const char *why = exp_leaf_problem($1, true);
           if (why) {
               free($1);
               FAIL(@1, "%s", why);
@@ -753,7 +602,7 @@ leaf
           $$->path = $1;
       }
     | FILENAME {
-          const char *why = leaf_problem($1, false);
+          const char *why = exp_leaf_problem($1, false);
           if (why) {
               free($1);
               FAIL(@1, "%s", why);
@@ -788,7 +637,7 @@ hide_gen
           exp_strlist_take($4, &$$->n_pats, &$$->pats);
       }
     | KW_HIDE KW_USING using_file KW_IN {
-          if (!($$ = using_match(ps, EXP_HIDE, EXP_MODE_GATE, $3, @3, @1)))
+          if (!($$ = exp_using_match(ps, EXP_HIDE, EXP_MODE_GATE, $3, LOC(@3), LOC(@1))))
               YYABORT;
       }
     | hide_moded label_list_opt KW_IN {
@@ -803,7 +652,7 @@ hide_gen
     | hide_moded KW_USING using_file KW_IN {
           enum exp_mode m = $1->mode;
           exp_node_free($1);
-          if (!($$ = using_match(ps, EXP_HIDE, m, $3, @3, @1)))
+          if (!($$ = exp_using_match(ps, EXP_HIDE, m, $3, LOC(@3), LOC(@1))))
               YYABORT;
       }
     ;
@@ -862,7 +711,7 @@ cut_pats
           exp_strlist_take($3, &$$->n_pats, &$$->pats);
       }
     | KW_USING using_file {
-          if (!($$ = using_match(ps, EXP_CUT, EXP_MODE_GATE, $2, @2, @1)))
+          if (!($$ = exp_using_match(ps, EXP_CUT, EXP_MODE_GATE, $2, LOC(@2), LOC(@1))))
               YYABORT;
       }
     ;
@@ -880,7 +729,7 @@ rename_head
           free($2);
       }
     | rename_kw KW_USING using_file KW_IN {
-          if (!($$ = using_match(ps, EXP_RENAME, to_exp_mode[$1], $3, @3, @1)))
+          if (!($$ = exp_using_match(ps, EXP_RENAME, to_exp_mode[$1], $3, LOC(@3), LOC(@1))))
               YYABORT;
       }
     ;

@@ -161,4 +161,24 @@ int exp_using_patterns(struct exp_pstate *ps, const char *file, const char *kw, 
 int exp_using_pairs(struct exp_pstate *ps, const char *file, const char *kw, int line,
                     int col, struct exp_pairlist **out);
 
+/* Node builders for the grammar's actions (exp_build.c).  Those that
+ * return NULL have recorded the error in ps; they consume their list and
+ * string arguments. */
+/* NULL, or why a file name cannot be a leaf. */
+const char *exp_leaf_problem(const char *path, bool quoted);
+/* Completes binary parallel node p of l and r (LOTOS/CSP as PAR_GENERAL,
+ * CCS '|' and mCRL '||' as PAR_COMM); -1 (l and r freed) when out of memory. */
+int exp_binary_par(struct exp_pstate *ps, struct exp_node *p, struct exp_node *l,
+                   struct exp_node *r);
+/* Moves operand list l into p (keep_locals: PAR_GENERAL's interfaces). */
+void exp_take_ops(struct exp_node *p, struct exp_oplist *l, bool keep_locals);
+/* A vectors par node, every vector's arity checked. */
+struct exp_node *exp_vectors_node(struct exp_pstate *ps, int label_mode, struct exp_veclist *v,
+                                  struct exp_oplist *ops, struct exp_loc loc);
+/* Does an unquoted file name end with an extension the manual allows after 'using'? */
+bool exp_using_ext_ok(const char *file);
+/* The head of "[mode] hide|cut|rename using FILE in" (frees file). */
+struct exp_node *exp_using_match(struct exp_pstate *ps, enum exp_kind kind, enum exp_mode mode,
+                                 char *file, struct exp_loc floc, struct exp_loc loc);
+
 #endif
