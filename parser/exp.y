@@ -358,8 +358,10 @@ unary
     : primary
     | unary BACKSLASH label_set {
           /* CSP hiding with reference language csp, CCS restriction otherwise */
-          $$ = ps->lang != EXP_LANG_CSP ? exp_ccs_restrict($1, $3, @2.first_line, @2.first_column)
-                                        : exp_csp_hide($1, $3, @2.first_line, @2.first_column);
+          if (ps->lang == EXP_LANG_CSP)
+              $$ = exp_csp_hide($1, $3, @2.first_line, @2.first_column);
+          else
+              $$ = exp_ccs_restrict($1, $3, @2.first_line, @2.first_column);
           if (!$$)
               OOM(@2);
       }
