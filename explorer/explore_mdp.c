@@ -219,7 +219,34 @@ struct expander {
     uint32_t *lo, *hi, *odo;  /* per participant: choice range and cursor */
     uint32_t *todo;           /* per participant: target cursor */
     uint32_t *cur;            /* words */
+    unsigned char *prio_on;   /* img->prio_n: labels leaving the state */
+    uint32_t *prio_marked;    /* img->prio_n: the labels marked */
 };
+
+#define PRIO_DROPPED UINT32_MAX
+
+/* The priority (image.h) on one state's choices: a choice below a label
+ * that leaves the state, or cut, is marked PRIO_DROPPED (it sorts last and
+ * is skipped); the others show their labels. */
+static void prio_choices(struct expander *x, struct gen *g)
+{
+    const struct image *img = x->img;
+    size_t marked = 0;
+    for (size_t i = 0; i < g->n; i++)
+        if (!x->prio_on[g->label[i]]) {
+            x->prio_on[g->label[i]] = 1;
+            x->prio_marked[marked++] = g->label[i];
+        }
+    for (size_t i = 0; i < g->n; i++) {
+        uint32_t l = g->label[i];
+        bool blocked = img->prio_out[l] == IMAGE_PRIO_CUT;
+        for (uint32_t j = img->prio_above_start[l]; j < img->prio_above_start[l + 1] && !blocked; j++)
+            blocked = x->prio_on[img->prio_above[j]];
+        g->label[i] = blocked ? PRIO_DROPPED : img->prio_out[l];
+    }
+    for (size_t i = 0; i < marked; i++)
+        x->prio_on[x->prio_marked[i]] = 0;
+}
 
 /* The choices of component c in local state s with key `key`: [*a, *b). */
 static void key_range(const struct image *img, uint32_t c, uint32_t s, uint32_t key, uint32_t *a,
@@ -327,6 +354,8 @@ static int expand(struct expander *x, struct gen *g, const uint32_t *vec)
         next_rule:;
         }
     }
+    if (img->prio_n)
+        prio_choices(x, g);
     return 0;
 }
 
@@ -350,6 +379,7 @@ struct worker {
 static void worker_free(struct worker *w)
 {
     free(w->x.local), free(w->x.lo), free(w->x.hi), free(w->x.odo), free(w->x.todo), free(w->x.cur);
+    free(w->x.prio_on), free(w->x.prio_marked);
     gen_free(&w->g);
 }
 
@@ -369,6 +399,12 @@ static int worker_init(struct worker *w, const struct image *img, uint32_t *rps,
     w->x.odo = malloc(nc * sizeof *w->x.odo);
     w->x.todo = malloc(nc * sizeof *w->x.todo);
     w->x.cur = calloc(img->words ? img->words : 1, 4);
+    if (img->prio_n) {
+        w->x.prio_on = calloc(img->prio_n, 1);
+        w->x.prio_marked = malloc((size_t)img->prio_n * sizeof *w->x.prio_marked);
+        if (!w->x.prio_on || !w->x.prio_marked)
+            return -1;
+    }
     return w->x.local && w->x.lo && w->x.hi && w->x.odo && w->x.todo && w->x.cur ? 0 : -1;
 }
 
@@ -450,6 +486,8 @@ static int chunk_fill(struct chunk *c, struct worker *w, const struct vecset *q,
         for (size_t i = 0; i < g->n; i++) {
             if (i > 0 && cmp_choice(&g->order[i - 1], &g->order[i], g) == 0)
                 continue;
+            if (g->label[g->order[i]] == PRIO_DROPPED)
+                break; /* the dropped choices sort last */
             size_t ch = g->order[i], a = g->start[ch], n = g->start[ch + 1] - a;
             void **const ch_arrays[] = {(void **)&c->label, (void **)&c->n_out};
             const size_t ch_sizes[] = {sizeof *c->label, sizeof *c->n_out};

@@ -84,6 +84,14 @@ int succ_init(struct succ_gen *g, const struct image *img, struct wx_error *err)
                 g->rule_part[p++] = w * 32 + (uint32_t)__builtin_ctz(m);
     }
     g->rule_part_start[img->n_rules] = (uint32_t)p;
+    if (img->prio_n) {
+        g->prio_on = calloc(img->prio_n, 1);
+        g->prio_marked = malloc((size_t)img->prio_n * sizeof *g->prio_marked);
+        if (!g->prio_on || !g->prio_marked) {
+            succ_free(g);
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "successor generator: out of memory");
+        }
+    }
     succ_fast_init(g);
     return WX_OK;
 }
@@ -114,6 +122,8 @@ void succ_free(struct succ_gen *g)
     free(g->parts);
     free(g->odo);
     free(g->cur);
+    free(g->prio_on);
+    free(g->prio_marked);
     memset(g, 0, sizeof *g);
 }
 
@@ -304,6 +314,41 @@ static void hash_all(struct succ_gen *g)
             h[i] = vtable_hash_inline(rec + i * st, words);
 }
 
+/* ---- the priority (image.h) ---- */
+
+/* Drops the records whose label is below a label that leaves the state (a
+ * label of some record) or is cut, and shows the others' labels.  The
+ * records may then repeat (two labels shown alike): callers unique them. */
+static void prio_filter(struct succ_gen *g)
+{
+    const struct image *img = g->img;
+    const size_t n = g->n, st = g->stride;
+    uint32_t *rec = g->rec;
+    size_t marked = 0, m = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t l = rec[i * st];
+        if (!g->prio_on[l]) {
+            g->prio_on[l] = 1;
+            g->prio_marked[marked++] = l;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint32_t l = rec[i * st], out = img->prio_out[l];
+        bool blocked = out == IMAGE_PRIO_CUT;
+        for (uint32_t j = img->prio_above_start[l]; j < img->prio_above_start[l + 1] && !blocked; j++)
+            blocked = g->prio_on[img->prio_above[j]];
+        if (blocked)
+            continue;
+        if (m != i)
+            memmove(rec + m * st, rec + i * st, st * sizeof *rec);
+        rec[m * st] = out;
+        m++;
+    }
+    for (size_t i = 0; i < marked; i++)
+        g->prio_on[g->prio_marked[i]] = 0;
+    g->n = m;
+}
+
 /* ---- the generator ---- */
 
 int succ_expand(struct succ_gen *g, const uint32_t *vec, struct wx_error *err)
@@ -317,6 +362,10 @@ int succ_expand(struct succ_gen *g, const uint32_t *vec, struct wx_error *err)
         bool dedup;
         if (succ_fast_expand(g, vec, &dedup, err))
             return WX_ELIMIT;
+        if (img->prio_n) {
+            prio_filter(g);
+            dedup = true;
+        }
         if (!g->unordered)
             return sort_unique(g, err);
         if (dedup)
@@ -358,5 +407,7 @@ int succ_expand(struct succ_gen *g, const uint32_t *vec, struct wx_error *err)
     if (nruns > 1
         && (g->strategy == SUCC_COUNTING ? succ_fire_classes_counting(g, nruns, vec, err) : succ_fire_classes_heap(g, nruns, vec, err)))
         return WX_ELIMIT;
+    if (img->prio_n)
+        prio_filter(g);
     return g->unordered ? hash_unique(g, err) : sort_unique(g, err);
 }

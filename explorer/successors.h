@@ -141,6 +141,11 @@ struct succ_gen {
                                  participants and every class entry 1 target:
                                  no branch per rule either (pair form; used
                                  only with fast_simple; tests may clear it) */
+    /* Priority (image.h; NULL unless img->prio_n): marks of the labels
+     * that leave the state being expanded, and the labels marked. */
+    unsigned char *prio_on;   /* prio_n, all 0 between states */
+    uint32_t *prio_marked;    /* prio_n */
+
     bool fast_mask;           /* set by succ_init: the image has at most 128
                                  rules, so the mask form serves (the rules
                                  that fire found by ORing per-component
@@ -155,7 +160,8 @@ int succ_init(struct succ_gen *g, const struct image *img, struct wx_error *err)
 void succ_free(struct succ_gen *g);
 
 /* Computes the distinct successors of vec into g->rec / g->n (ascending,
- * or in unordered mode unordered with g->hash filled).  WX_ELIMIT
+ * or in unordered mode unordered with g->hash filled), after the image's
+ * priority when it has one (labels then are the shown ones).  WX_ELIMIT
  * (err filled) when the buffers cannot grow. */
 int succ_expand(struct succ_gen *g, const uint32_t *vec, struct wx_error *err);
 

@@ -34,7 +34,7 @@ enum exp_kind {
     EXP_PAR_COMM,    /* ops[0] | ops[1] (CCS) or ops[0] || ops[1] (mCRL):
                         interleaving plus binary communication, see ccs,
                         pats/repls/comm_res */
-    EXP_PRIO         /* mode, pats[i] > repls[i] (i < n_pats), body */
+    EXP_PRIO         /* mode, prio rules, body */
 };
 
 /* Label matching modes: hide/cut use GATE, TOTAL, PARTIAL; rename uses GATE,
@@ -64,6 +64,24 @@ struct exp_vector {      /* E1 * ... * En -> R */
     struct exp_loc loc;
 };
 
+/* One side of a priority rule: [all but] L1, ..., Ln (patterns matched in
+ * the prio node's mode): the labels matching some Li, or with all_but those
+ * matching none. */
+struct exp_prio_set {
+    bool all_but;
+    size_t n;
+    char **pats;
+    struct exp_loc loc;
+};
+
+/* X1 > X2 > ... > Xn (n >= 2): every label of Xi has priority over every
+ * label of Xj for i < j.  The rules of one prio node together, closed
+ * transitively, must give a strict order on the body's labels. */
+struct exp_prio_rule {
+    size_t n;
+    struct exp_prio_set *sets;
+};
+
 struct exp_node {
     enum exp_kind kind;
     struct exp_loc loc;
@@ -76,13 +94,14 @@ struct exp_node {
                                     operands of CSP [{A} || {B}]) */
     size_t n_pats;
     char **pats;                 /* HIDE, CUT: patterns; RENAME: left sides */
-    char **repls;                /* RENAME: right sides (n_pats); PRIO: the
-                                    lower side of each pair pats[i] > repls[i];
+    char **repls;                /* RENAME: right sides (n_pats);
                                     PAR_COMM (mCRL): comm pats[i] | repls[i] */
     char **comm_res;             /* PAR_COMM (mCRL): = comm_res[i] (n_pats) */
     bool ccs;                    /* PAR_COMM: CCS (L with its co-name gives the
                                     hidden label) rather than mCRL comm */
-    struct exp_node *body;       /* HIDE, CUT, RENAME */
+    struct exp_node *body;       /* HIDE, CUT, RENAME, PRIO */
+    size_t n_prio;
+    struct exp_prio_rule *prio;  /* PRIO: its rules, in the order written */
 
     bool label_mode;             /* PAR_*: "label par" rather than "gate par" */
     size_t n_vecs;

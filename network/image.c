@@ -782,6 +782,26 @@ static int build_names(struct compiler *cc)
     return WX_OK;
 }
 
+/* Step 7: the priority arrays, copied (network.h). */
+static int copy_prio(struct compiler *cc)
+{
+    const struct network *net = cc->net;
+    struct image *img = cc->img;
+    uint32_t n = net->prio_n, m = n ? net->prio_above_start[n] : 0;
+    if (!n)
+        return WX_OK;
+    img->prio_above_start = malloc(((size_t)n + 1) * sizeof(uint32_t));
+    img->prio_above = malloc((m ? m : 1) * sizeof(uint32_t));
+    img->prio_out = malloc((size_t)n * sizeof(uint32_t));
+    if (!img->prio_above_start || !img->prio_above || !img->prio_out)
+        return oom(cc);
+    memcpy(img->prio_above_start, net->prio_above_start, ((size_t)n + 1) * sizeof(uint32_t));
+    memcpy(img->prio_above, net->prio_above, (size_t)m * sizeof(uint32_t));
+    memcpy(img->prio_out, net->prio_out, (size_t)n * sizeof(uint32_t));
+    img->prio_n = n;
+    return WX_OK;
+}
+
 int image_compile_limited(const struct network *net, const struct image_limits *lim,
                           struct image *img, struct wx_error *err)
 {
@@ -823,6 +843,8 @@ int image_compile_limited(const struct network *net, const struct image_limits *
         rc = build_rules(&cc);
     if (rc == WX_OK)
         rc = build_names(&cc);
+    if (rc == WX_OK)
+        rc = copy_prio(&cc);
 
     for (uint32_t k = 0; k < cc.n_cls; k++)
         free(cc.cls[k].comp), free(cc.cls[k].label);
@@ -850,6 +872,7 @@ void image_free(struct image *img)
     free(img->rule_mask), free(img->class_part_start), free(img->class_part_comp);
     free(img->class_part_label), free(img->local_rule_comp), free(img->local_rule_label);
     free(img->local_rule_result), free(img->comp_trans);
+    free(img->prio_above_start), free(img->prio_above), free(img->prio_out);
     free(img->pchoice_offsets), free(img->pchoice_key), free(img->pchoice_start);
     free(img->ptarget), free(img->pprob), free(img->pinit_start), free(img->pinit_state);
     free(img->pinit_prob), free(img->comp_dists), free(img->pnum), free(img->pden);

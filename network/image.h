@@ -140,7 +140,22 @@ struct image {
     double *pinit_prob;
     uint64_t *pinit_num, *pinit_den;
     uint32_t *comp_dists;       /* n_comps: distributions of each component */
+
+    /* ---- priority (network.h); 0 / NULL when the network has none ----
+     * In a state, a transition labelled l (a local entry's or a class's
+     * result) exists only when no transition whose label is in
+     * prio_above[prio_above_start[l] .. prio_above_start[l + 1]) leaves the
+     * state too; it then shows the label prio_out[l], or does not exist when
+     * that is IMAGE_PRIO_CUT.  Every result label is < prio_n.  The
+     * explorers apply it per state, after generating every transition
+     * (image_prio_filter in explorer/successors.h). */
+    uint32_t prio_n;
+    uint32_t *prio_above_start; /* prio_n + 1 */
+    uint32_t *prio_above;
+    uint32_t *prio_out;         /* prio_n */
 };
+
+#define IMAGE_PRIO_CUT UINT32_MAX
 
 #define IMAGE_PCHOICE_SYNC 0x80000000u
 

@@ -12,6 +12,36 @@ static int bad(struct wx_error *err, const char *what, uint32_t a, uint32_t b)
     return wx_fail(err, WX_EINPUT, NULL, 0, 0, "malformed image: %s (%u, %u)", what, a, b);
 }
 
+/* The priority arrays: ranges, ids, and every result label covered. */
+static int check_prio(const struct image *img, struct wx_error *err)
+{
+    if (!img->prio_n)
+        return WX_OK;
+    if (!img->prio_above_start || !img->prio_above || !img->prio_out || img->prio_n > img->n_labels)
+        return bad(err, "priority arrays missing or longer than the label table", img->prio_n,
+                   img->n_labels);
+    if (img->prio_above_start[0] != 0)
+        return bad(err, "prio_above_start[0] is not 0", img->prio_above_start[0], 0);
+    for (uint32_t l = 0; l < img->prio_n; l++) {
+        if (img->prio_above_start[l + 1] < img->prio_above_start[l])
+            return bad(err, "priority ranges not ascending at label", l, img->prio_above_start[l]);
+        for (uint32_t i = img->prio_above_start[l]; i < img->prio_above_start[l + 1]; i++)
+            if (img->prio_above[i] >= img->prio_n)
+                return bad(err, "label above out of range for label", l, img->prio_above[i]);
+        if (img->prio_out[l] != IMAGE_PRIO_CUT && img->prio_out[l] >= img->n_labels)
+            return bad(err, "shown label out of range for label", l, img->prio_out[l]);
+    }
+    for (uint32_t k = 0; k < img->n_classes; k++)
+        if (img->class_result[k] >= img->prio_n)
+            return bad(err, "class result beyond the priority's labels", k, img->class_result[k]);
+    for (uint32_t i = 0; i < img->n_entries; i++)
+        if (!image_entry_is_sync(img->trans[i]) &&
+            image_entry_label(img->trans[i], img->act_bits) >= img->prio_n)
+            return bad(err, "entry label beyond the priority's labels", i,
+                       image_entry_label(img->trans[i], img->act_bits));
+    return WX_OK;
+}
+
 int image_check(const struct image *img, struct wx_error *err)
 {
     const uint32_t n = img->n_comps;
@@ -67,6 +97,9 @@ int image_check(const struct image *img, struct wx_error *err)
         if (!any || np < 2)
             return bad(err, "synchronising rule with fewer than 2 participants", r, np);
     }
+    int rc = check_prio(img, err);
+    if (rc != WX_OK)
+        return rc;
     for (uint32_t c = 0; c < n; c++) {
         const uint32_t *so = img->state_offsets + img->proc_offsets[c];
         const uint32_t sb = img->state_bits[c];

@@ -57,6 +57,12 @@ static int flatten_par(struct net_ctx *ctx, const struct exp_node *node,
                        "out of memory");
     for (size_t i = 0; i < n; i++) {
         int rc = net_flatten(ctx, node->ops[i], src, &ops[i], err);
+        if (rc == WX_OK && ops[i].prio_n) {
+            net_discard(&ops[i]);
+            rc = wx_fail(err, WX_EINPUT, ctx->file, node->ops[i]->loc.line, node->ops[i]->loc.col,
+                         "not supported yet: a prio inside a parallel composition (only a prio "
+                         "above every parallel operator is applied)");
+        }
         if (rc != WX_OK) {
             net_discard_all(ops, i);
             free(ops);
@@ -85,10 +91,13 @@ static int flatten_node(struct net_ctx *ctx, const struct exp_node *root,
     case EXP_PAR_GENERAL:
     case EXP_PAR_COMM:
         return flatten_par(ctx, root, src, out, err);
-    case EXP_PRIO:
-        return wx_fail(err, WX_EINPUT, ctx->file, root->loc.line, root->loc.col,
-                       "not supported yet: priorities ('prio') are parsed and checked, "
-                       "but the explorers do not apply them yet");
+    case EXP_PRIO: {
+        if (root->mode > EXP_MODE_PARTIAL)
+            return wx_fail(err, WX_EINPUT, ctx->file, root->loc.line, root->loc.col,
+                           "matching mode \"%s\" is not allowed for prio", mode_name(root->mode));
+        int rc = net_flatten(ctx, root->body, src, out, err);
+        return rc == WX_OK ? net_prio(ctx, out, root, err) : rc;
+    }
     }
     return wx_fail(err, WX_ESYSTEM, ctx->file, root->loc.line, root->loc.col,
                    "internal error: unknown EXP node kind %d", (int)root->kind);

@@ -1,7 +1,8 @@
 /* net_rename.c -- [mode] rename L1 -> R1, ... in B end rename: visible
  * results are rewritten by the first rule that matches (label_match.h); no
  * cascading.  A result rewritten to the hidden label's text becomes hidden;
- * the hidden label itself is never renamed. */
+ * the hidden label itself is never renamed.  Above a priority the shown
+ * labels are rewritten (network.h). */
 #include "net_int.h"
 
 #include <stdlib.h>
@@ -20,9 +21,11 @@ int net_rename(struct net_ctx *ctx, struct network *net,
     }
     for (uint32_t i = 0; i < nl; i++)
         memo[i] = UNDECIDED;
-    for (uint32_t r = 0; r < net->n_rules; r++) {
-        uint32_t res = net->rule_result[r];
-        if (res == ctx->hidden)
+    uint32_t *val = net->prio_n ? net->prio_out : net->rule_result;
+    uint32_t n = net->prio_n ? net->prio_n : net->n_rules;
+    for (uint32_t r = 0; r < n; r++) {
+        uint32_t res = val[r];
+        if (res == ctx->hidden || res == NETWORK_PRIO_CUT)
             continue;
         if (memo[res] == UNDECIDED) {
             char *to = NULL;
@@ -39,7 +42,7 @@ int net_rename(struct net_ctx *ctx, struct network *net,
             }
             memo[res] = id;
         }
-        net->rule_result[r] = memo[res];
+        val[r] = memo[res];
     }
     free(memo);
     return WX_OK;

@@ -161,6 +161,7 @@ void network_free(struct network *net)
     free(net->comps);
     free(net->comp_names);
     free(net->rule_start), free(net->part_comp), free(net->part_label), free(net->rule_result);
+    free(net->prio_above_start), free(net->prio_above), free(net->prio_out);
     strtab_free(net->labels);
     memset(net, 0, sizeof *net);
 }

@@ -17,6 +17,15 @@
  * with single-participant rules, so the explorers need no special cases.
  * Product transitions are counted as a set of (source, label, target).
  *
+ * Priority (an EXP "prio" operator above every parallel operator; see
+ * net_prio.c): when prio_n > 0, rule results are the labels the priority
+ * compares, and a product transition of rule r exists only when no rule
+ * whose result is above result(r) (prio_above) fires in the same state; it
+ * then carries the label prio_out[result(r)], or does not exist at all when
+ * that is NETWORK_PRIO_CUT (a cut above the priority: the cut transition
+ * still takes part in the priority).  Operators above the priority act on
+ * prio_out rather than on the rules.
+ *
  * All label ids (component transitions, rule participants, results) index the
  * network's one strtab `labels`.  `hidden` is the id of the hidden label
  * (e.g. "i"); result == hidden means a hidden product transition.
@@ -49,7 +58,14 @@ struct network {
     uint32_t *part_label;  /* label the participant must perform */
     uint32_t *rule_result; /* n_rules; result label of each rule */
     uint32_t rule_cap, part_cap; /* allocated rules / participants (builder) */
+
+    uint32_t prio_n;           /* 0: no priority; else every result is < prio_n */
+    uint32_t *prio_above_start;/* prio_n + 1 */
+    uint32_t *prio_above;      /* labels above l: [prio_above_start[l], ..[l+1]) */
+    uint32_t *prio_out;        /* prio_n: the label shown, or NETWORK_PRIO_CUT */
 };
+
+#define NETWORK_PRIO_CUT UINT32_MAX
 
 /* Initialises an empty network owning `labels` (may not be NULL). */
 void network_init(struct network *net, struct strtab *labels, uint32_t hidden);

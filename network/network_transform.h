@@ -91,6 +91,10 @@ int net_hide(struct net_ctx *ctx, struct network *net,
  * gate. */
 int net_cut(struct net_ctx *ctx, struct network *net, const struct label_match *m,
             bool all_but, bool keep_term, struct wx_error *err);
+/* [mode] prio X1 > X2 ... (node): the priority relation on net's results
+ * (network.h); WX_EINPUT when it is cyclic or net already has one. */
+int net_prio(struct net_ctx *ctx, struct network *net, const struct exp_node *node,
+             struct wx_error *err);
 int net_rename(struct net_ctx *ctx, struct network *net,
                const struct label_match *m, struct wx_error *err);
 

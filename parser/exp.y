@@ -142,6 +142,7 @@ static struct exp_node *new_node(enum exp_kind k, YYLTYPE loc)
     struct exp_vector *vec;
     struct exp_oplist *ops;
     struct exp_iface *iface;
+    struct exp_prio_rule *prule;
 }
 
 %destructor { free($$); } <str>
@@ -152,6 +153,7 @@ static struct exp_node *new_node(enum exp_kind k, YYLTYPE loc)
 %destructor { exp_vector_free($$); } <vec>
 %destructor { exp_oplist_free($$); } <ops>
 %destructor { exp_iface_free($$); } <iface>
+%destructor { exp_prio_rule_free($$); } <prule>
 
 %token <str> IDF "identifier" STRING "string" FILENAME "file name"
 %token <num> NAT "number"
@@ -169,10 +171,11 @@ static struct exp_node *new_node(enum exp_kind k, YYLTYPE loc)
 
 %type <num> lang mode par_kw rename_kw prio_kw
 %type <node> beh par_expr unary primary leaf lotos_op
-%type <node> hide_lotos hide_gen hide_moded cut_head cut_kw cut_pats rename_head par_global prio_head
+%type <node> hide_lotos hide_gen hide_moded cut_head cut_kw cut_pats rename_head par_global prio_head prio_list
 %type <strs> label_list label_list_opt comps star_comps bar_comps label_set
 %type <str> using_file any_file
-%type <pairs> relabel_list csp_ren_list prio_list prio_chain
+%type <pairs> relabel_list csp_ren_list
+%type <prule> prio_chain prio_set
 %type <str> label comp
 %type <pairs> rename_list
 %type <vecs> vec_list
@@ -500,18 +503,13 @@ any_file
     | IDF
     ;
 
-/* [gate|total|partial] prio H1 > L1 [> ...], ... in  /  prio using FILE in */
+/* [gate|total|partial] prio X1 > X2 [> ...] ... in  /  prio using FILE in */
 prio_head
     : prio_kw prio_list KW_IN {
-          if (!($$ = new_node(EXP_PRIO, @1))) {
-              exp_pairlist_free($2);
-              OOM(@1);
-          }
+          $$ = $2;
           $$->mode = to_exp_mode[$1];
-          $$->n_pats = $2->l.n;
-          $$->pats = $2->l.v;
-          $$->repls = $2->r.v;
-          free($2);
+          $$->loc.line = @1.first_line;
+          $$->loc.col = @1.first_column;
       }
     | prio_kw KW_USING any_file KW_IN {
           free($3);
@@ -531,55 +529,64 @@ prio_kw
       }
     ;
 
+/* Rules written one after the other: "prio A > B C, D > E in". */
 prio_list
-    : prio_chain
+    : prio_chain {
+          if (!($$ = new_node(EXP_PRIO, @1))) {
+              exp_prio_rule_free($1);
+              OOM(@1);
+          }
+          if (exp_prio_node_push($$, $1) < 0) {
+              exp_node_free($$);
+              OOM(@1);
+          }
+      }
     | prio_list prio_chain {
           $$ = $1;
-          for (size_t i = 0; i < $2->l.n; i++) {
-              if (exp_pairlist_push($$, $2->l.v[i], $2->r.v[i]) < 0) {
-                  $2->l.v[i] = $2->r.v[i] = NULL;
-                  for (size_t j = i + 1; j < $2->l.n; j++)
-                      free($2->l.v[j]), free($2->r.v[j]), $2->l.v[j] = $2->r.v[j] = NULL;
-                  exp_pairlist_free($2);
-                  exp_pairlist_free($$);
-                  OOM(@2);
-              }
-              $2->l.v[i] = $2->r.v[i] = NULL;
+          if (exp_prio_node_push($$, $2) < 0) {
+              exp_node_free($$);
+              OOM(@2);
           }
-          exp_pairlist_free($2);
       }
     ;
 
-/* L1 > L2 > ... > Ln: the pairs (L1, L2), ..., (Ln-1, Ln). */
+/* X1 > X2 > ... > Xn (n >= 2). */
 prio_chain
-    : label GT label {
-          if (!strcmp($1, $3)) {
-              free($1), free($3);
-              FAIL(@2, "a label cannot have priority over itself");
-          }
-          if (!($$ = exp_pairlist_new())) {
-              free($1), free($3);
-              OOM(@1);
-          }
-          if (exp_pairlist_push($$, $1, $3) < 0) {
-              exp_pairlist_free($$);
-              OOM(@1);
+    : prio_set GT prio_set {
+          $$ = exp_prio_rule_join($1, $3);
+          if (!$$)
+              OOM(@2);
+          const char *self = exp_prio_rule_self($$);
+          if (self) {
+              exp_perr(ps, @2.first_line, @2.first_column,
+                       "label '%s' cannot have priority over itself", self);
+              exp_prio_rule_free($$);
+              YYABORT;
           }
       }
-    | prio_chain GT label {
-          $$ = $1;
-          char *prev = exp_strndup($$->r.v[$$->r.n - 1], strlen($$->r.v[$$->r.n - 1]));
-          if (prev && !strcmp(prev, $3)) {
-              free(prev), free($3);
-              exp_pairlist_free($$);
-              FAIL(@2, "a label cannot have priority over itself");
-          }
-          if (!prev || exp_pairlist_push($$, prev, $3) < 0) {
-              if (!prev)
-                  free($3);
-              exp_pairlist_free($$);
+    | prio_chain GT prio_set {
+          $$ = exp_prio_rule_join($1, $3);
+          if (!$$)
               OOM(@2);
+          const char *self = exp_prio_rule_self($$);
+          if (self) {
+              exp_perr(ps, @2.first_line, @2.first_column,
+                       "label '%s' cannot have priority over itself", self);
+              exp_prio_rule_free($$);
+              YYABORT;
           }
+      }
+    ;
+
+/* [all but] L1, ..., Lk: a rule of one set, joined by prio_chain. */
+prio_set
+    : label_list {
+          if (!($$ = exp_prio_rule_push(NULL, false, $1, @1.first_line, @1.first_column)))
+              OOM(@1);
+      }
+    | KW_ALL KW_BUT label_list {
+          if (!($$ = exp_prio_rule_push(NULL, true, $3, @1.first_line, @1.first_column)))
+              OOM(@1);
       }
     ;
 

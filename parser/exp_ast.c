@@ -174,6 +174,7 @@ void exp_node_free(struct exp_node *n)
     free_strs(n->repls ? n->n_pats : 0, n->repls);
     free_strs(n->comm_res ? n->n_pats : 0, n->comm_res);
     exp_node_free(n->body);
+    exp_prio_rules_clear(n->n_prio, n->prio);
     for (i = 0; n->vecs && i < n->n_vecs; i++)
         vector_clear(&n->vecs[i]);
     free(n->vecs);

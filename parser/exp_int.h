@@ -161,6 +161,16 @@ int exp_using_patterns(struct exp_pstate *ps, const char *file, const char *kw, 
 int exp_using_pairs(struct exp_pstate *ps, const char *file, const char *kw, int line,
                     int col, struct exp_pairlist **out);
 
+/* Priority rules (exp_prio.c); each takes ownership of its arguments, also
+ * when it fails (NULL / -1: out of memory). */
+struct exp_prio_rule *exp_prio_rule_push(struct exp_prio_rule *r, bool all_but,
+                                         struct exp_strlist *l, int line, int col);
+struct exp_prio_rule *exp_prio_rule_join(struct exp_prio_rule *r, struct exp_prio_rule *one);
+const char *exp_prio_rule_self(const struct exp_prio_rule *r);
+int exp_prio_node_push(struct exp_node *n, struct exp_prio_rule *r);
+void exp_prio_rule_free(struct exp_prio_rule *r);
+void exp_prio_rules_clear(size_t n, struct exp_prio_rule *rules);
+
 /* Node builders for the grammar's actions (exp_build.c).  Those that
  * return NULL have recorded the error in ps; they consume their list and
  * string arguments. */

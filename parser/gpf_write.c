@@ -273,6 +273,9 @@ static void put_words(FILE *f, const struct u32vec *v)
 
 int gpf_write(const struct image *img, const char *path, struct wx_error *err)
 {
+    if (img->prio_n)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "a network with a prio cannot be written as "
+                       ".gpf: the format has no priorities");
     struct wr w;
     memset(&w, 0, sizeof w);
     w.img = img;

@@ -51,7 +51,7 @@ else
     done
 fi
 
-src="util/*.c parser/exp_ast.c parser/exp_sugar.c parser/exp_using.c parser/exp_build.c $out/gen/exp_parse.c $out/gen/exp_lex.c parser/aut.c network/lts.c"
+src="util/*.c parser/exp_ast.c parser/exp_sugar.c parser/exp_using.c parser/exp_build.c parser/exp_prio.c $out/gen/exp_parse.c $out/gen/exp_lex.c parser/aut.c network/lts.c"
 def="-DWX_HAVE_AUT=1"
 # shellcheck disable=SC2086
 if ! $CC $CFL $SAN $def tests/asan/parse_driver.c $src -o "$out/parse_driver" -lm >> "$out/build.log" 2>&1; then
@@ -91,7 +91,7 @@ if [ -d tests/bad/exp ] || [ -d tests/good/exp ]; then
     oomdef="-Dmalloc=wx_oom_malloc -Dcalloc=wx_oom_calloc -Drealloc=wx_oom_realloc"
     objs=""
     ok=1
-    for s in parser/exp_ast.c parser/exp_sugar.c parser/exp_using.c parser/exp_build.c "$out/gen/exp_parse.c" "$out/gen/exp_lex.c"; do
+    for s in parser/exp_ast.c parser/exp_sugar.c parser/exp_using.c parser/exp_build.c parser/exp_prio.c "$out/gen/exp_parse.c" "$out/gen/exp_lex.c"; do
         o="$out/oom_$(basename "$s" .c).o"
         # shellcheck disable=SC2086
         $CC $CFL $SAN $oomdef -c "$s" -o "$o" >> "$out/build.log" 2>&1 || ok=0
@@ -120,7 +120,7 @@ fi
 # The whole EXP test program (its fuzz included) under the sanitizers.
 # shellcheck disable=SC2086
 if ! $CC $CFL $SAN tests/test_exp_parse.c util/error.c util/input.c parser/exp_ast.c \
-        parser/exp_sugar.c parser/exp_using.c parser/exp_build.c "$out/gen/exp_parse.c" \
+        parser/exp_sugar.c parser/exp_using.c parser/exp_build.c parser/exp_prio.c "$out/gen/exp_parse.c" \
         "$out/gen/exp_lex.c" -o "$out/test_exp_parse" -lm >> "$out/build.log" 2>&1; then
     fail "asan: building test_exp_parse failed: $(tail -c 600 "$out/build.log")"
 else

@@ -76,10 +76,8 @@ hide using "nope.hid" in "p.aut" end hide@1:12@cannot read
 label par using "v.sync" in "p.aut" || "q.aut" end par@1:17@'par using FILE' is not an EXP 2.0 form
 prio using "h.hid" in "p.aut" end prio@1:6@'prio using FILE' is not an EXP 2.0 form
 hide using h.sync in "p.aut" end hide@1:12@not an EXP 2.0 form
-prio A > B, C > D in "p.aut" end prio@1:11@syntax error
 rename using "h.hid" in "p.aut" end rename@h.hid:1:1@first line must be 'rename'
 cut using "h.hid" in "p.aut" end cut@h.hid:1:1@first line must be 'cut'
 prio A > A in "p.aut" end prio@1:8@priority over itself
-partial prio A > B > A in "p.aut" end prio@1:1@not supported yet: priorities
 single prio A > B in "p.aut" end prio@1:1@not allowed for prio
 BAD

@@ -93,8 +93,15 @@ static void dump_node(struct sb *b, const struct exp_node *n)
         return;
     case EXP_PRIO:
         sb_printf(b, "prio.%s(", mode_txt[n->mode]);
-        for (i = 0; i < n->n_pats; i++)
-            sb_printf(b, "%s%s>%s", i ? "," : "", n->pats[i], n->repls[i]);
+        for (i = 0; i < n->n_prio; i++) {
+            sb_puts(b, i ? ";" : "");
+            for (size_t j = 0; j < n->prio[i].n; j++) {
+                const struct exp_prio_set *x = &n->prio[i].sets[j];
+                sb_printf(b, "%s%s", j ? ">" : "", x->all_but ? "~" : "");
+                for (size_t k = 0; k < x->n; k++)
+                    sb_printf(b, "%s%s", k ? "," : "", x->pats[k]);
+            }
+        }
         sb_puts(b, ")[");
         dump_node(b, n->body);
         sb_puts(b, "]");
@@ -194,7 +201,16 @@ static int well_formed(const struct exp_node *n)
         return n->n_ops == 2 && well_formed(n->ops[0]) && well_formed(n->ops[1]) &&
                (n->ccs ? n->n_pats == 0 : !n->n_pats || (n->repls && n->comm_res));
     case EXP_PRIO:
-        return n->n_pats > 0 && n->repls && well_formed(n->body);
+        if (!n->n_prio)
+            return 0;
+        for (i = 0; i < n->n_prio; i++) {
+            if (n->prio[i].n < 2)
+                return 0;
+            for (size_t j = 0; j < n->prio[i].n; j++)
+                if (!n->prio[i].sets[j].n)
+                    return 0;
+        }
+        return well_formed(n->body);
     case EXP_LEAF:
         return n->path && n->path[0];
     case EXP_HIDE:
@@ -280,12 +296,17 @@ static void print_node(struct sb *b, const struct exp_node *n)
     case EXP_PRIO:
         sb_puts(b, mode_txt[n->mode]);
         sb_puts(b, " prio ");
-        for (i = 0; i < n->n_pats; i++) {
-            put_quoted(b, n->pats[i]);
-            sb_puts(b, " > ");
-            put_quoted(b, n->repls[i]);
-            sb_puts(b, " ");
-        }
+        for (i = 0; i < n->n_prio; i++)
+            for (size_t j = 0; j < n->prio[i].n; j++) {
+                const struct exp_prio_set *x = &n->prio[i].sets[j];
+                sb_puts(b, j ? "> " : "");
+                sb_puts(b, x->all_but ? "all but " : "");
+                for (size_t k = 0; k < x->n; k++) {
+                    sb_puts(b, k ? ", " : "");
+                    put_quoted(b, x->pats[k]);
+                }
+                sb_puts(b, " ");
+            }
         sb_puts(b, "in ");
         print_node(b, n->body);
         sb_puts(b, " end prio");

@@ -194,6 +194,11 @@
  * includes (each file alone is bounded by the parser stack above). */
 #define WX_EXP_MAX_DEPTH (WX_EXP_MAX_STACK / 2)
 
+/* Most labels one EXP "prio" operator may relate (labels named by one of
+ * its sets): its transitive closure is a bit matrix of this size squared
+ * (2 MiB at 4096) built in O(n^3 / 64) word operations. */
+#define WX_PRIO_MAX_LABELS 4096
+
 /* Largest file an EXP "using FILE" form reads (vectors, patterns, rules):
  * such files are hand-written lists; a bigger one is almost surely a wrong
  * path, refused rather than read into memory. */
