@@ -903,6 +903,29 @@ static uint32_t class_label_of(const struct image *img, uint32_t k, uint32_t c)
     return NONE;
 }
 
+/* The priority: per label, the labels above it, and the label shown. */
+static void print_prio(const struct image *img, FILE *out)
+{
+    if (!img->prio_n)
+        return;
+    fputs("priorities: a transition fires only when none of a label above its own leaves the state\n",
+          out);
+    for (uint32_t l = 0; l < img->prio_n; l++) {
+        uint32_t a = img->prio_above_start[l], b = img->prio_above_start[l + 1];
+        uint32_t shown = img->prio_out[l];
+        if (a == b && shown == l)
+            continue;
+        fprintf(out, "    %s", label_name(img, l));
+        for (uint32_t i = a; i < b; i++)
+            fprintf(out, "%s%s", i == a ? " < " : ", ", label_name(img, img->prio_above[i]));
+        if (shown == IMAGE_PRIO_CUT)
+            fputs("  (then cut)", out);
+        else if (shown != l)
+            fprintf(out, "  (shown as %s)", label_name(img, shown));
+        fputc('\n', out);
+    }
+}
+
 void image_print_info(const struct image *img, FILE *out)
 {
     uint32_t fb_end = img->first_bit ? img->first_bit[img->n_comps] : 0;
@@ -952,6 +975,7 @@ void image_print_info(const struct image *img, FILE *out)
             fprintf(out, " -> %s\n", label_name(img, img->class_result[k]));
         }
     }
+    print_prio(img, out);
     if (img->probabilistic)
         fprintf(out, "probabilistic: %u choices with %u targets (the transition entries below hold "
                      "the support graph; explore builds an MDP on the CPU)\n",

@@ -81,3 +81,8 @@ expect_rc "--backend gpu with a prio is refused" 2 "$W" explore t.exp --backend 
 grep -q "prio on the GPU" "$T/err" || fail "--backend gpu: message: $(cat "$T/err")"
 expect_rc "convert to .gpf with a prio is refused" 2 "$W" convert t.exp t.gpf
 [ ! -e t.gpf ] && pass "no .gpf left behind" || fail "a .gpf was written"
+# warpex info shows the relation and what the operators above made of each label
+printf 'cut C in hide D in prio A > D D > B in %s end prio end hide end cut\n' "$PQ" > t.exp
+"$W" info t.exp > out 2>&1
+if grep -q '^    B < A, D$' out && grep -q '^    C  (then cut)$' out && grep -q '^    D < A  (shown as i)$' out
+then pass "info lists the priorities"; else fail "info: $(grep -A4 priorities out)"; fi
