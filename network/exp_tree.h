@@ -99,6 +99,11 @@ struct exp_node {
     char **comm_res;             /* PAR_COMM (mCRL): = comm_res[i] (n_pats) */
     bool ccs;                    /* PAR_COMM: CCS (L with its co-name gives the
                                     hidden label) rather than mCRL comm */
+    const char *form;            /* the operator as written when the parser
+                                    built this node for another syntax (e.g.
+                                    "LOTOS A |[G]| B", "CCS B \\ L"); a
+                                    static string, NULL otherwise (names only
+                                    the node in `warpex info`) */
     struct exp_node *body;       /* HIDE, CUT, RENAME, PRIO */
     size_t n_prio;
     struct exp_prio_rule *prio;  /* PRIO: its rules, in the order written */

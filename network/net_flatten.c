@@ -2,6 +2,7 @@
  * the leaf source, every operator through its transform. */
 #include "net_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "../util/config.h"
@@ -103,6 +104,61 @@ static int flatten_node(struct net_ctx *ctx, const struct exp_node *root,
                    "internal error: unknown EXP node kind %d", (int)root->kind);
 }
 
+/* The construct of node n as `warpex info` names it. */
+static void construct_name(const struct exp_node *n, char *buf, size_t len)
+{
+    static const char *const par_name[] = {"gate par", "label par"};
+    if (n->form) {
+        snprintf(buf, len, "%s", n->form);
+        return;
+    }
+    switch (n->kind) {
+    case EXP_LEAF:
+        snprintf(buf, len, "leaf \"%s\"", n->path);
+        return;
+    case EXP_HIDE:
+    case EXP_CUT:
+        snprintf(buf, len, "%s %s%s", mode_name(n->mode), n->kind == EXP_HIDE ? "hide" : "cut",
+                 n->all_but ? " all but" : "");
+        return;
+    case EXP_RENAME:
+        snprintf(buf, len, "%s rename", mode_name(n->mode));
+        return;
+    case EXP_PAR_VECTORS:
+        snprintf(buf, len, "%s using vectors", par_name[n->label_mode]);
+        return;
+    case EXP_PAR_GENERAL:
+        snprintf(buf, len, "%s", par_name[n->label_mode]);
+        return;
+    case EXP_PAR_COMM:
+        snprintf(buf, len, "%s", n->ccs ? "CCS A | B" : "mCRL A || B");
+        return;
+    case EXP_PRIO:
+        snprintf(buf, len, "%s prio", mode_name(n->mode));
+        return;
+    }
+    snprintf(buf, len, "?");
+}
+
+/* One line of the flattening log: where, what, and the network after it. */
+static void log_step(const struct net_ctx *ctx, const struct exp_node *n, const struct network *net)
+{
+    char what[256];
+    construct_name(n, what, sizeof what);
+    uint32_t sync = 0, below = 0;
+    for (uint32_t r = 0; r < net->n_rules; r++)
+        sync += net->rule_start[r + 1] - net->rule_start[r] > 1;
+    for (uint32_t l = 0; l < net->prio_n; l++)
+        below += net->prio_above_start[l + 1] > net->prio_above_start[l];
+    fprintf(ctx->log, "  %*s%s:%d:%d %s: %u component%s, %u rule%s (%u synchronising)",
+            2 * (ctx->depth - 1), "", ctx->file ? ctx->file : "?", n->loc.line, n->loc.col, what,
+            net->n_comps, net->n_comps == 1 ? "" : "s", net->n_rules, net->n_rules == 1 ? "" : "s",
+            sync);
+    if (n->kind == EXP_PRIO)
+        fprintf(ctx->log, ", %u label%s below others", below, below == 1 ? "" : "s");
+    fputc('\n', ctx->log);
+}
+
 /* One parse bounds the depth of one file's tree, but a leaf may include
  * another .exp file: the levels are counted across inclusions, so the
  * recursion stays bounded whatever the files. */
@@ -116,6 +172,8 @@ int net_flatten(struct net_ctx *ctx, const struct exp_node *root,
                        ".exp files included)", WX_EXP_MAX_DEPTH);
     ctx->depth++;
     int rc = flatten_node(ctx, root, src, out, err);
+    if (rc == WX_OK && ctx->log)
+        log_step(ctx, root, out);
     ctx->depth--;
     return rc;
 }

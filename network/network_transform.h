@@ -37,6 +37,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "exp_tree.h"
 #include "label_match.h"
@@ -52,6 +53,8 @@ struct net_ctx {
     bool rate, prob;         /* stochastic labels always interleave */
     uint64_t max_rules;      /* explosion guard; 0 = NET_MAX_RULES_DEFAULT */
     const char *file;        /* EXP file that errors are located in */
+    FILE *log;               /* NULL, or where net_flatten writes one line
+                                per operator (`warpex info`) */
     int depth;               /* tree levels being flattened, counting those of
                                 the including files: net_flatten refuses more
                                 than WX_EXP_MAX_DEPTH (its recursion bound) */

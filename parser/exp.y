@@ -278,6 +278,7 @@ par_expr
               exp_node_free($$);
               OOM(@2);
           }
+          $$->form = "CSP alphabetised A [{..} || {..}] B";
       }
     ;
 
@@ -289,11 +290,13 @@ lotos_op
           if (!($$ = new_node(ps->lang == EXP_LANG_MCRL ? EXP_PAR_COMM : EXP_PAR_GENERAL, @1)))
               OOM(@1);
           $$->global_all = ps->lang != EXP_LANG_MCRL;
+          $$->form = ps->lang == EXP_LANG_MCRL ? "mCRL A || B" : "LOTOS A || B";
       }
     | BAR {
           if (!($$ = new_node(EXP_PAR_COMM, @1)))
               OOM(@1);
           $$->ccs = true;
+          $$->form = "CCS A | B";
       }
     | LCSP LBRACE label_list_opt RBRACE RCSP {
           struct exp_strlist *l = $3;
@@ -311,11 +314,13 @@ lotos_op
               l->v[i] = NULL;
           }
           exp_strlist_free(l);
+          $$->form = "CSP A [| G |] B";
       }
 
     | BAR3 {
           if (!($$ = new_node(EXP_PAR_GENERAL, @1)))
               OOM(@1);
+          $$->form = "LOTOS A ||| B";
       }
     | LGATES gate_list_opt RGATES {
           if (!($$ = new_node(EXP_PAR_GENERAL, @1))) {
@@ -324,6 +329,7 @@ lotos_op
           }
           $$->global = *$2;
           free($2);
+          $$->form = "LOTOS A |[G]| B";
       }
     ;
 
@@ -367,14 +373,17 @@ unary
               $$ = exp_ccs_restrict($1, $3, @2.first_line, @2.first_column);
           if (!$$)
               OOM(@2);
+          $$->form = ps->lang == EXP_LANG_CSP ? "CSP hiding B \\ L" : "CCS restriction B \\ L";
       }
     | unary LBRACK relabel_list RBRACK {
           if (!($$ = exp_ccs_relabel($1, $3, @2.first_line, @2.first_column)))
               OOM(@2);
+          $$->form = "CCS relabelling B [N/O]";
       }
     | unary LLBRACK csp_ren_list RRBRACK {
           if (!($$ = exp_csp_rename($1, $3, @2.first_line, @2.first_column)))
               OOM(@2);
+          $$->form = "CSP renaming B [[O <- N]]";
       }
     ;
 
@@ -633,6 +642,7 @@ hide_lotos
               OOM(@1);
           }
           exp_strlist_take($2, &$$->n_pats, &$$->pats);
+          $$->form = "LOTOS hide G in B";
       }
     ;
 

@@ -141,6 +141,8 @@ struct exp_node *exp_using_match(struct exp_pstate *ps, enum exp_kind kind, enum
         return NULL;
     }
     n->mode = mode;
+    n->form = kind == EXP_RENAME ? "rename using FILE" : kind == EXP_HIDE ? "hide using FILE"
+                                                                          : "cut using FILE";
     return n;
 }
 

@@ -229,6 +229,7 @@ static int build_ctx(struct net_ctx *ctx, const struct net_options *opt,
     ctx->rate = opt->rate;
     ctx->prob = opt->prob;
     ctx->file = file;
+    ctx->log = opt->log;
     return net_ctx_init(ctx, f ? f->lang : EXP_LANG_NONE, f ? f->has_header : false,
                         opt->hidden, opt->case_sensitive, err);
 }

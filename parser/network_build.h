@@ -15,6 +15,7 @@
 #define WX_NETWORK_BUILD_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "../network/network.h"
 #include "../network/exp_tree.h"
@@ -25,6 +26,9 @@ struct net_options {
     bool rate;            /* labels "rate ..." / "...; rate ..." always async */
     bool prob;            /* labels "prob ..." always async */
     bool case_sensitive;  /* --case: no upper-case folding for LOTOS/CCS/CSP */
+    FILE *log;            /* NULL, or where the flattening writes one line
+                             per EXP operator: location, construct, and the
+                             network after it (`warpex info`) */
     bool verbose;         /* unused by the builder (it never prints); the CLI
                              reports comps[c].n_duplicates itself */
 };

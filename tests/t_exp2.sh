@@ -81,3 +81,15 @@ cut using "h.hid" in "p.aut" end cut@h.hid:1:1@first line must be 'cut'
 prio A > A in "p.aut" end prio@1:8@priority over itself
 single prio A > B in "p.aut" end prio@1:1@not allowed for prio
 BAD
+# warpex info: one line per operator, innermost first, naming the written form
+printf 'ccs behaviour ("p.aut" | "q.aut") \\ {a}\n' > t.exp
+"$W" info t.exp > out 2>&1
+if grep -q '^      t.exp:1:16 leaf "p.aut": 1 component, 2 rules' out &&
+   grep -q '^    t.exp:1:16 CCS A | B: 2 components, 5 rules (1 synchronising)$' out &&
+   grep -q '^  t.exp:1:35 CCS restriction B \\ L: 2 components, 3 rules (1 synchronising)$' out
+then pass "info names each construct and the network after it"; else fail "info: $(head -6 out)"; fi
+printf 'hide using "h.hid" in "p.aut" ||| "q.aut" end hide\n' > t.exp
+"$W" info t.exp > out 2>&1
+grep -q '^  t.exp:1:1 hide using FILE: 2 components, 4 rules (0 synchronising)$' out &&
+   grep -q '^    t.exp:1:23 LOTOS A ||| B: 2 components' out \
+    && pass "info: using FILE and LOTOS |||" || fail "info: $(head -5 out)"
