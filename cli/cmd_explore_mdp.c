@@ -842,9 +842,6 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     int rc = refuse_options(o, err);
     if (rc != WX_OK)
         return rc;
-    if (img->prio_n && o->backend == EXPLORE_GPU)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "not supported yet: a prio on the GPU explorer "
-                       "(use --backend cpu or seq)");
     struct mdp_run x;
     memset(&x, 0, sizeof x);
     x.o = o;

@@ -145,7 +145,7 @@ struct image {
      * In a state, a transition labelled l (a local entry's or a class's
      * result) exists only when no transition whose label is in
      * prio_above[prio_above_start[l] .. prio_above_start[l + 1]) leaves the
-     * state too; it then shows the label prio_out[l], or does not exist when
+     * state too (each list ascending); it then shows the label prio_out[l], or does not exist when
      * that is IMAGE_PRIO_CUT.  Every result label is < prio_n.  The
      * explorers apply it per state, after generating every transition
      * (image_prio_filter in explorer/successors.h). */

@@ -28,6 +28,8 @@ static int check_prio(const struct image *img, struct wx_error *err)
         for (uint32_t i = img->prio_above_start[l]; i < img->prio_above_start[l + 1]; i++)
             if (img->prio_above[i] >= img->prio_n)
                 return bad(err, "label above out of range for label", l, img->prio_above[i]);
+            else if (i > img->prio_above_start[l] && img->prio_above[i] <= img->prio_above[i - 1])
+                return bad(err, "labels above not ascending for label", l, img->prio_above[i]);
         if (img->prio_out[l] != IMAGE_PRIO_CUT && img->prio_out[l] >= img->n_labels)
             return bad(err, "shown label out of range for label", l, img->prio_out[l]);
     }

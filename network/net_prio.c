@@ -119,7 +119,13 @@ static int close_relation(struct net_ctx *ctx, const struct exp_node *node,
     return WX_OK;
 }
 
-/* prio_above as lists per label; prio_out the identity. */
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* prio_above as ascending lists per label; prio_out the identity. */
 static int install(struct network *net, const struct prio_build *pb)
 {
     uint32_t nl = pb->nl;
@@ -146,6 +152,7 @@ static int install(struct network *net, const struct prio_build *pb)
         for (uint32_t a = 0; b != NONE && a < pb->k; a++)
             if (pb->above[(size_t)a * pb->words + b / 64] >> (b % 64) & 1)
                 above[at++] = pb->label[a];
+        qsort(above + start[l], at - start[l], sizeof *above, cmp_u32);
     }
     start[nl] = (uint32_t)at;
     net->prio_n = nl;

@@ -77,8 +77,6 @@ BAD
 printf 'prio A > B in %s end prio\n' "$PQ" > t.exp
 expect_rc "--por with a prio is refused" 2 "$W" explore t.exp --por
 grep -q "not supported" "$T/err" && grep -q "priority" "$T/err" || fail "--por: message: $(cat "$T/err")"
-expect_rc "--backend gpu with a prio is refused" 2 "$W" explore t.exp --backend gpu
-grep -q "prio on the GPU" "$T/err" || fail "--backend gpu: message: $(cat "$T/err")"
 expect_rc "convert to .gpf with a prio is refused" 2 "$W" convert t.exp t.gpf
 [ ! -e t.gpf ] && pass "no .gpf left behind" || fail "a .gpf was written"
 # warpex info shows the relation and what the operators above made of each label

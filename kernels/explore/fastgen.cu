@@ -139,7 +139,7 @@ void gx_fast_free(struct gx_fast_host *f)
 int gx_fast_eligible(const struct image *img)
 {
     return img->words <= 4 && img->n_comps >= 1 && img->n_comps <= 64 && img->n_rules < (1u << 31) &&
-           img->mask_words <= 2;
+           img->mask_words <= 2 && img->prio_n == 0; /* the general generator applies a priority */
 }
 
 /* (s ^ t) << first as dw 64-bit words (first < 128, the value < 2^32). */

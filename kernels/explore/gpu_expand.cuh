@@ -173,6 +173,17 @@ struct gen_state {
     unsigned long long combo, ncombo;
 };
 
+/* The generator's state at the start of a state's expansion. */
+__device__ __forceinline__ void gen_begin(gen_state &st, bool active, uint32_t gl)
+{
+    st.phase = active ? PH_LOCAL : PH_DONE;
+    st.c = gl;
+    st.e = st.e_end = st.k = 0;
+    st.cinit = false;
+    st.cls = st.r = st.r_end = st.cur_rule = 0;
+    st.combo = st.ncombo = 0;
+}
+
 __device__ __forceinline__ void copy_words(uint32_t *dst, const uint32_t *src, uint32_t n)
 {
     for (uint32_t q = 0; q < n; q++)

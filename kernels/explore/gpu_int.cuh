@@ -144,6 +144,12 @@ struct gpu_image {
     const uint32_t *class_rule_start, *class_result, *rule_mask;
     const uint2 *trans;               /* 64-bit entries as (lo, hi) pairs */
     const uint8_t *action;            /* n_labels flags or NULL */
+    /* The priority (image.h), on the general generator only: prio_n labels;
+     * a label that some label is below has one bit (prio_mark), prio_block
+     * holds the bits of the labels above a label, prio_out its shown label. */
+    uint32_t prio_n;
+    const unsigned long long *prio_mark, *prio_block;
+    const uint32_t *prio_out;
     cudaTextureObject_t t_proc_off, t_state_off, t_first_bit, t_state_bits;
     cudaTextureObject_t t_class_rule_start, t_class_result, t_rule_mask, t_trans;
     uint32_t n_comps, words, act_bits, mask_words, n_labels, n_classes;

@@ -92,6 +92,46 @@ void gx_free(struct gx *g)
 /* Uploads the image (and the fast generator's tables when it runs) into
  * g->p.img / g->p.fx, with texture objects over the image's arrays when
  * g->use_tex. */
+/* The priority's tables (gpu_int.cuh): one bit for each label above some
+ * other, at most 64 of them on the GPU. */
+static int gx_upload_prio(struct gx *g, const struct image *img, struct gpu_image &gi, struct wx_error *err)
+{
+    const uint32_t n = img->prio_n;
+    unsigned long long *mark = (unsigned long long *)calloc(n, 8);
+    unsigned long long *block = (unsigned long long *)calloc(n, 8);
+    uint32_t *bit = (uint32_t *)malloc((size_t)n * 4);
+    int rc = mark && block && bit ? WX_OK : wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
+    uint32_t bits = 0;
+    for (uint32_t l = 0; rc == WX_OK && l < n; l++)
+        bit[l] = UINT32_MAX;
+    for (uint32_t i = 0; rc == WX_OK && i < img->prio_above_start[n]; i++) {
+        const uint32_t a = img->prio_above[i];
+        if (bit[a] != UINT32_MAX)
+            continue;
+        if (bits == 64) {
+            rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "not supported yet: a prio with more than 64 labels "
+                         "above others on the GPU (use --backend cpu)");
+            break;
+        }
+        bit[a] = bits++;
+        mark[a] = 1ull << bit[a];
+    }
+    for (uint32_t l = 0; rc == WX_OK && l < n; l++)
+        for (uint32_t i = img->prio_above_start[l]; i < img->prio_above_start[l + 1]; i++)
+            block[l] |= mark[img->prio_above[i]];
+    void *d;
+    if (rc == WX_OK && (rc = gx_upload(g, &d, mark, (size_t)n * 8, "priority marks", err)) == WX_OK)
+        gi.prio_mark = (const unsigned long long *)d;
+    if (rc == WX_OK && (rc = gx_upload(g, &d, block, (size_t)n * 8, "priority blocks", err)) == WX_OK)
+        gi.prio_block = (const unsigned long long *)d;
+    if (rc == WX_OK && (rc = gx_upload(g, &d, img->prio_out, (size_t)n * 4, "priority labels", err)) == WX_OK)
+        gi.prio_out = (const uint32_t *)d;
+    if (rc == WX_OK)
+        gi.prio_n = n;
+    free(mark), free(block), free(bit);
+    return rc;
+}
+
 int gx_upload_image(struct gx *g, struct wx_error *err)
 {
     int rc = WX_OK;
@@ -170,6 +210,8 @@ int gx_upload_image(struct gx *g, struct wx_error *err)
             goto out;
         gi.action = (const uint8_t *)d;
     }
+    if (img->prio_n && (rc = gx_upload_prio(g, img, gi, err)))
+        goto out;
     if (g->use_tex) {
         if ((rc = gx_texture(g, &gi.t_proc_off, gi.proc_off, n + 1, 0, err)) ||
             (rc = gx_texture(g, &gi.t_state_off, gi.state_off, img->proc_offsets[n], 0, err)) ||

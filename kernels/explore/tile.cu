@@ -494,12 +494,7 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
             if (FAST) {
                 fx_begin(p.fx, fs, n, p.img.words, src, active);
             } else {
-                st.phase = active ? PH_LOCAL : PH_DONE;
-                st.c = gl;
-                st.e = st.e_end = st.k = 0;
-                st.cinit = false;
-                st.cls = st.r = st.r_end = st.cur_rule = 0;
-                st.combo = st.ncombo = 0;
+                gen_begin(st, active, gl);
             }
             /* FAST: a state with distinct records by construction counts
              * them without the successor set unless edges are recorded */
@@ -510,6 +505,17 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
             if (PROF && lane == 0)
                 wt = clock64();
 
+            /* A priority (general generator only) takes two passes over the
+             * state's transitions: the first marks the labels that leave it,
+             * the second drops those below a marked label or cut. */
+            const bool prio = !FAST && p.img.prio_n;
+            unsigned long long prio_on = 0;
+            for (uint32_t pass = prio ? 0u : 1u; pass < 2; pass++) {
+            if (prio && pass == 1) {
+                for (uint32_t o = 1; o < G; o <<= 1)
+                    prio_on |= __shfl_xor_sync(GPU_FULL, prio_on, o);
+                gen_begin(st, active, gl);
+            }
             while (__any_sync(GPU_FULL, FAST ? fs.phase != FX_DONE : st.phase != PH_DONE)) {
                 bool has = false, borrowed = false;
                 uint32_t lab = 0;
@@ -579,6 +585,17 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                     if ((st.phase == PH_LOCAL || st.phase == PH_RULES) && (hb & gmask) == 0)
                         st.phase = PH_SELECT;
                 }
+                if (prio && pass == 0) {
+                    if (has)
+                        prio_on |= p.img.prio_mark[lab];
+                    continue;
+                }
+                if (prio && has) {
+                    if ((p.img.prio_block[lab] & prio_on) || p.img.prio_out[lab] == IMAGE_PRIO_CUT)
+                        has = false;
+                    else
+                        lab = p.img.prio_out[lab];
+                }
                 if (PROF && lane == 0)
                     prof_lap(prof, GPU_PROF_GEN, &wt);
                 /* the state this record belongs to (a loan's: the lender's) */
@@ -632,6 +649,7 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                     if (lane == 0)
                         prof_lap(prof, GPU_PROF_DEDUPE, &wt);
                 }
+            }
             }
             if (__any_sync(GPU_FULL, ovf) && lane == 0)
                 gpu_set_error(p, GPU_ERR_COMBOS);

@@ -32,7 +32,13 @@ struct mdpx_img {
     const double *pinit_prob;
     const uint64_t *pinit_num, *pinit_den;
     const uint32_t *class_rule_start, *class_result, *rule_part_start, *rule_part;
+    uint32_t prio_n;          /* the priority (image.h); 0: none */
+    const uint32_t *prio_above_start, *prio_above, *prio_out;
 };
+
+/* A choice removed by the priority: it sorts after every other choice of
+ * its state, and mdpx_canonical stops there. */
+#define MDPX_DROPPED 0xffffffffu
 
 /* The raw choices of a batch: choice i has label lab[i] and outcomes
  * [start[i], start[i] + n[i]); outcome o has vec[o * words ..], prob[o],
@@ -282,6 +288,40 @@ __device__ void mdpx_generate(const mdpx_img &m, const mdpx_raw &r, const uint32
         }
 }
 
+/* Is label a above label b (the image's lists are ascending)? */
+__device__ bool mdpx_above(const mdpx_img &m, uint32_t a, uint32_t b)
+{
+    uint32_t lo = m.prio_above_start[b], hi = m.prio_above_start[b + 1];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (m.prio_above[mid] == a)
+            return true;
+        if (m.prio_above[mid] < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+/* The priority on the state's raw choices [c0, c0 + nch), as explore_mdp.c
+ * applies it: a choice below the label of another choice, or cut, becomes
+ * MDPX_DROPPED; the others show their labels.  perm is the scratch for
+ * the new labels (mdpx_canonical fills it afterwards). */
+__device__ void mdpx_prio(const mdpx_img &m, const mdpx_raw &r, uint64_t c0, uint32_t nch)
+{
+    uint32_t *next = r.perm + c0;
+    for (uint32_t i = 0; i < nch; i++) {
+        const uint32_t l = r.lab[c0 + i];
+        bool blocked = m.prio_out[l] == IMAGE_PRIO_CUT;
+        for (uint32_t j = 0; j < nch && !blocked; j++)
+            blocked = m.prio_above_start[l + 1] > m.prio_above_start[l] && mdpx_above(m, r.lab[c0 + j], l);
+        next[i] = blocked ? MDPX_DROPPED : m.prio_out[l];
+    }
+    for (uint32_t i = 0; i < nch; i++)
+        r.lab[c0 + i] = next[i];
+}
+
 /* memcmp's order of two vectors of w words. */
 __device__ __forceinline__ int mdpx_vcmp(const uint32_t *a, const uint32_t *b, uint32_t w)
 {
@@ -354,6 +394,8 @@ __device__ uint32_t mdpx_canonical(const mdpx_raw &r, uint32_t w, uint64_t c0, u
     }
     uint32_t d = 0, outs = 0;
     for (uint32_t i = 0; i < nch; i++) {
+        if (r.lab[c0 + perm[i]] == MDPX_DROPPED)
+            break; /* the priority's dropped choices sort last */
         if (d > 0 && mdpx_ccmp(r, w, c0 + perm[d - 1], c0 + perm[i]) == 0)
             continue;
         perm[d++] = perm[i];

@@ -48,6 +48,8 @@ __global__ void mdpx_k_generate(mdpx_img m, mdpx_raw r, const uint32_t *vecs, ui
             mdpx_emit_initial(m, r, c0, &o0);
         else
             mdpx_generate(m, r, vecs + s * m.words, c0, o0);
+        if (m.prio_n && !(fresh && s == 0))
+            mdpx_prio(m, r, c0, nch);
         dch[i] = mdpx_canonical(r, m.words, c0, nch, &outs);
         dout[i] = outs;
     }

@@ -140,6 +140,12 @@ static int upload_image(struct mdpx_run *x, struct wx_error *err)
     UP(class_result, img->class_result, img->n_classes);
     UP(rule_part_start, rps, img->n_rules + 1);
     UP(rule_part, rp, rps ? rps[img->n_rules] : 0);
+    m->prio_n = img->prio_n;
+    if (img->prio_n) {
+        UP(prio_above_start, img->prio_above_start, img->prio_n + 1);
+        UP(prio_above, img->prio_above, img->prio_above_start[img->prio_n]);
+        UP(prio_out, img->prio_out, img->prio_n);
+    }
 #undef UP
     free(rps), free(rp);
     return rc;
