@@ -55,6 +55,11 @@ struct exp_node *rn_lotos_sync(struct exp_node *a, struct exp_node *b);         
 struct exp_node *rn_lotos_interleave(struct exp_node *a, struct exp_node *b);   /* ||| */
 struct exp_node *rn_lotos_par(size_t n, const char *const *gates, struct exp_node *a,
                               struct exp_node *b);                               /* |[G]| */
+/* [mode] prio ... in body end prio: start each rule with rn_add_prio_rule,
+ * then add its sets X1 > X2 > ... in order with rn_add_prio_set. */
+struct exp_node *rn_prio(enum exp_mode mode, struct exp_node *body);
+void rn_add_prio_rule(struct exp_node *prio);
+void rn_add_prio_set(struct exp_node *prio, bool all_but, size_t n, const char *const *pats);
 void rn_free(struct exp_node *n);
 
 /* EXP text of a tree (malloc'd, NUL-terminated). */
@@ -91,6 +96,10 @@ struct randnet {
                               naive_options.lang = this */
     bool rate;             /* leaves use "rate R" / "L; rate R" labels:
                               explore with net_options.rate = true */
+    bool has_prio;         /* a prio node (above every par) */
+    bool prio_refused;     /* a prio form warpex refuses with exit 2: cyclic
+                              rules, a prio inside a prio or under a par */
+    bool prio_cyclic;      /* cyclic rules: the naive explorer refuses too */
     size_t n_incl;         /* subtrees written to their own "x.exp" file and
                               included as a leaf (the tree keeps them inline) */
     struct exp_node **incl;
