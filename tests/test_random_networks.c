@@ -584,7 +584,9 @@ static int run_seed(uint64_t seed, bool verbose)
 
 /* WARPEX_RANDNET_EMIT=1 (with WARPEX_RANDNET_SEED): writes the network of
  * that seed, keeps the files and prints one line for tests/t_random_cli.sh:
- *   EXPECT exp_path dir hidden rate states transitions deadlocks */
+ *   EXPECT exp_path dir hidden rate states transitions deadlocks
+ * or, for a prio form warpex refuses (exit 2):
+ *   REFUSE exp_path dir hidden */
 static int emit(uint64_t seed)
 {
     struct randnet rn;
@@ -602,6 +604,22 @@ static int emit(uint64_t seed)
     o.lang = rn.lang;
     struct naive_result r;
     int rc = naive_explore(rn.root, &o, &r, &err);
+    bool unreachable_cycle = false;
+    if (rn.has_prio && rc == WX_OK) {
+        struct net_options no = { 0 };
+        no.hidden = rn.hidden;
+        struct network net;
+        if (network_from_exp(rn.exp_path, &no, &net, &err) == WX_OK)
+            network_free(&net);
+        else
+            unreachable_cycle = cyclic_on_unreachable(&rn, err.msg);
+    }
+    if (rn.prio_refused || unreachable_cycle) {
+        /* warpex must refuse it (exit 2) */
+        printf("REFUSE %s %s %s\n", rn.exp_path, rn.dir, rn.hidden);
+        randnet_free(&rn, false);
+        return 0;
+    }
     if (rc == WX_OK)
         printf("EXPECT %s %s %s %d %llu %llu %llu\n", rn.exp_path, rn.dir, rn.hidden, rn.rate,
                (unsigned long long)r.states, (unsigned long long)r.transitions,
