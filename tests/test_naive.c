@@ -51,6 +51,8 @@ static const struct { const char *name, *text; } comps[] = {
     /* PP: 0 -A-> 1, 0 -B-> 2, 1 -C-> 0;  QQ: 0 -B-> 1 -D-> 0 (tests/t_prio.sh's) */
     { "PP", "des (0, 3, 3)\n(0, A, 1)\n(0, B, 2)\n(1, C, 0)\n" },
     { "QQ", "des (0, 2, 2)\n(0, B, 1)\n(1, D, 0)\n" },
+    /* ZY: 0 -Z-> 1 -Y-> 1 */
+    { "ZY", "des (0, 2, 2)\n(0, Z, 1)\n(1, Y, 1)\n" },
     /* H: 0 -i-> 1, 0 -a-> 2 */
     { "H", "des (0, 2, 3)\n(0, i, 1)\n(0, a, 2)\n" },
     /* T: 0 -i-> 1 -exit-> 2, plus 0 -t-> 0 */
@@ -397,6 +399,18 @@ static void test_prio(void)
     /* the relation lives on the body's labels: X names none */
     p = prio_rule(rn_prio(EXP_MODE_GATE, L("PP")), 2, ARR("A", "X"));
     expect("rules on absent labels", prio_rule(p, 2, ARR("X", "A")), 3, 3, 1, NULL);
+    /* ... and X > B, A > X give no A > B when X is no label of the body's
+     * LTS, though a vector could show it: PP and ZY with A * Y -> X (never
+     * reached), B * Z -> W; 4 states, 4 transitions as without the prio */
+    struct exp_node *v = rn_par_vectors(false, 2, OPS(L("PP"), L("ZY")));
+    rn_add_vector(v, ARR("A", NULL), "A");
+    rn_add_vector(v, ARR("B", NULL), "B");
+    rn_add_vector(v, ARR("C", NULL), "C");
+    rn_add_vector(v, ARR("B", "Z"), "W");
+    rn_add_vector(v, ARR("A", "Y"), "X");
+    p = prio_rule(rn_prio(EXP_MODE_GATE, v), 2, ARR("A", "X"));
+    expect("no closure through an unreached label", prio_rule(p, 2, ARR("X", "B")), 4, 4, 2,
+           "A|B|C|W");
     p = prio_rule(rn_prio(EXP_MODE_GATE, L("PP")), 2, ARR("A", "B"));
     expect_error("cyclic prio", prio_rule(p, 2, ARR("B", "A")), WX_EINPUT);
     expect_error("all but cycle",
