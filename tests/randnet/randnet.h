@@ -15,7 +15,13 @@
  *    fresh temporary directory, and a random .exp composing them (vector
  *    par in gate/label mode, generalised par with global/local interfaces
  *    and #N, LOTOS operators, hide/cut/rename in every mode, sometimes a
- *    subtree in its own .exp file included as a leaf).  Some seeds use the
+ *    subtree in its own .exp file included as a leaf).  About one seed in
+ *    three without rate labels puts a prio (gate / total / partial, 1-3
+ *    rules of 2-3 sets, patterns from the body's labels, "all but", the
+ *    hidden label) above every par, acyclic on the body's labels, and
+ *    sometimes a hide / rename / cut above it; a few put instead a form
+ *    warpex refuses (rn->prio_refused): cyclic rules, a prio in a prio, a
+ *    prio under a par.  Some seeds use the
  *    hidden label "tau" (with "i" visible), stochastic "rate" labels, or a
  *    LOTOS header (labels folded to upper case).  The product is kept below
  *    params.max_states (checked with the naive explorer).
