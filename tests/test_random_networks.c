@@ -20,6 +20,12 @@
  * transitions, written as (source vector, label, target vector) -- what
  * --aut writes, up to the numbering of states within a BFS level, which is
  * free -- must be the same set.
+ * Networks with a prio: the network BFS applies network.h's priority; a
+ * prio form warpex refuses (cyclic, nested, under a par) must give
+ * WX_EINPUT from network_from_exp, and the oracle must refuse the cyclic
+ * one too; warpex may also refuse rules cyclic only on labels the body's
+ * LTS never shows (it closes the relation over every label the flattened
+ * network could show; see cyclic_on_unreachable).
  * A mismatch prints the seed, every answer and the directory, whose files
  * are kept; otherwise they are removed.
  *
