@@ -40,7 +40,7 @@ aut_sig() {
 
 seed=1
 while [ "$seed" -le "$SEEDS" ]; do
-    line=$(WARPEX_RANDNET_EMIT=1 WARPEX_RANDNET_SEED=$seed "$gen")
+    line=$(WARPEX_RANDNET_PRIO=1 WARPEX_RANDNET_EMIT=1 WARPEX_RANDNET_SEED=$seed "$gen")
     # EXPECT exp_path dir hidden rate states transitions deadlocks
     # or REFUSE exp_path dir hidden (a prio form warpex refuses)
     set -- $line

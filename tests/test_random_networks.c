@@ -32,7 +32,8 @@
  * Environment: WARPEX_RANDNET_SEEDS=N (default 500) seeds 1..N;
  * WARPEX_RANDNET_SEED=S only seed S (files kept, EXP printed);
  * WARPEX_RANDNET_EMIT=1 with a seed: only write the files and print the
- * oracle's counts (see emit(), used by tests/t_random_cli.sh);
+ * oracle's counts (see emit(), used by tests/t_random_cli.sh and others);
+ * the emitted networks have prio nodes only with WARPEX_RANDNET_PRIO=1;
  * WARPEX_RANDNET_MAX_STATES, WARPEX_RANDNET_MAX_LEAVES override the
  * generator's bounds (5000, 6);
  * WARPEX_RANDNET_AMBIGUOUS=1 draws, for every seed (not only one in four),
@@ -341,9 +342,10 @@ static void explore_network(const struct network *net, uint64_t limit, struct co
 }
 
 /* Generator parameters of a seed (environment overrides included). */
-static struct randnet_params params_for(uint64_t seed)
+static struct randnet_params params_for(uint64_t seed, bool prio)
 {
     struct randnet_params rp = { 0 };
+    rp.prio = prio;
     /* one seed in four also draws the constructs whose meaning the texts
      * leave open (both sides document the same choices, see naive.h and
      * network_transform.h) */
@@ -405,7 +407,7 @@ static int run_seed(uint64_t seed, bool verbose)
 {
     struct randnet rn;
     struct wx_error err;
-    struct randnet_params rp = params_for(seed);
+    struct randnet_params rp = params_for(seed, true);
     if (randnet_generate(seed, &rp, &rn, &err) != WX_OK)
         return check(0, "seed %llu: generator: %s", (unsigned long long)seed, err.msg);
     struct counts ref = { 0 }, parsed = { 0 }, netc = { 0 };
@@ -597,7 +599,7 @@ static int emit(uint64_t seed)
 {
     struct randnet rn;
     struct wx_error err;
-    struct randnet_params rp = params_for(seed);
+    struct randnet_params rp = params_for(seed, getenv("WARPEX_RANDNET_PRIO") != NULL);
     if (randnet_generate(seed, &rp, &rn, &err) != WX_OK) {
         printf("ERROR %s\n", err.msg);
         return 1;

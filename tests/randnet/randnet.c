@@ -1302,7 +1302,7 @@ static bool exp_prio_rule_ok(const struct exp_node *p)
 static struct exp_node *gen_prio(struct gen *g, struct exp_node *root, const struct lset *L)
 {
     struct rng *r = &g->r;
-    if (g->failed || g->rn->rate || !rng_pct(r, 35))
+    if (!g->p->prio || g->failed || g->rn->rate || !rng_pct(r, 35))
         return root;
     uint32_t form = rng_below(r, 100);
     if (form < 8) {

@@ -15,8 +15,8 @@
  *    fresh temporary directory, and a random .exp composing them (vector
  *    par in gate/label mode, generalised par with global/local interfaces
  *    and #N, LOTOS operators, hide/cut/rename in every mode, sometimes a
- *    subtree in its own .exp file included as a leaf).  About one seed in
- *    three without rate labels puts a prio (gate / total / partial, 1-3
+ *    subtree in its own .exp file included as a leaf).  With params.prio,
+ *    about one seed in three without rate labels puts a prio (gate / total / partial, 1-3
  *    rules of 2-3 sets, patterns from the body's labels, "all but", the
  *    hidden label) above every par, acyclic on the body's labels, and
  *    sometimes a hide / rename / cut above it; a few put instead a form
@@ -80,6 +80,8 @@ struct randnet_params {
     bool avoid_ambiguous;  /* default true: stay where the semantics texts
                               are explicit (see randnet.c) */
     const char *tmp_parent;/* directory for the temp dir; NULL = $TMPDIR or /tmp */
+    bool prio;             /* default false: also draw prio nodes (then the
+                              networks of some seeds change, see above) */
 };
 
 struct randnet {
