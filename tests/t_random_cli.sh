@@ -40,9 +40,26 @@ aut_sig() {
 
 seed=1
 while [ "$seed" -le "$SEEDS" ]; do
-    line=$(WARPEX_RANDNET_EMIT=1 WARPEX_RANDNET_SEED=$seed "$gen")
+    line=$(WARPEX_RANDNET_PRIO=1 WARPEX_RANDNET_EMIT=1 WARPEX_RANDNET_SEED=$seed "$gen")
     # EXPECT exp_path dir hidden rate states transitions deadlocks
+    # or REFUSE exp_path dir hidden (a prio form warpex refuses)
     set -- $line
+    if [ "$1" = REFUSE ]; then
+        ok=1
+        for backend in seq cpu; do
+            "$cli" explore "$2" --hidden "$4" --backend $backend --quiet > /dev/null 2> "$3/err"
+            rc=$?
+            if [ $rc -eq 2 ] && [ "$(wc -l < "$3/err")" -eq 1 ]; then
+                echo "PASS random cli seed $seed: $backend refuses the prio form: $(cat "$3/err")"
+            else
+                ok=0
+                echo "FAIL random cli seed $seed: $backend: expected exit 2 and one line, found exit $rc: $(cat "$3/err"); files kept in $3"
+            fi
+        done
+        [ $ok = 1 ] && rm -rf "$3"
+        seed=$((seed + 1))
+        continue
+    fi
     if [ "$1" != EXPECT ]; then
         echo "FAIL random cli seed $seed: generator said: $line"
         seed=$((seed + 1))

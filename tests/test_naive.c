@@ -48,6 +48,13 @@ static const struct { const char *name, *text; } comps[] = {
     { "V1", "des (0, 2, 3)\n(0, \"G1 !5\", 1)\n(0, H, 2)\n" },
     { "V2", "des (0, 2, 3)\n(0, \"G2 !5\", 1)\n(0, \"G2 !6\", 2)\n" },
     { "V3", "des (0, 2, 3)\n(0, \"G3 !5\", 1)\n(0, X, 2)\n" },
+    /* PP: 0 -A-> 1, 0 -B-> 2, 1 -C-> 0;  QQ: 0 -B-> 1 -D-> 0 (tests/t_prio.sh's) */
+    { "PP", "des (0, 3, 3)\n(0, A, 1)\n(0, B, 2)\n(1, C, 0)\n" },
+    { "QQ", "des (0, 2, 2)\n(0, B, 1)\n(1, D, 0)\n" },
+    /* ZY: 0 -Z-> 1 -Y-> 1 */
+    { "ZY", "des (0, 2, 2)\n(0, Z, 1)\n(1, Y, 1)\n" },
+    /* H: 0 -i-> 1, 0 -a-> 2 */
+    { "H", "des (0, 2, 3)\n(0, i, 1)\n(0, a, 2)\n" },
     /* T: 0 -i-> 1 -exit-> 2, plus 0 -t-> 0 */
     { "T", "des (0, 3, 3)\n(0, i, 1)\n(1, exit, 2)\n(0, t, 0)\n" },
 };
@@ -337,6 +344,81 @@ static void test_hide_cut_rename(void)
     expect("hide merging", rn_hide(EXP_MODE_PARTIAL, false, 1, ARR("g"), L("A")), 3, 2, 2, "<i>");
 }
 
+/* prio with one rule "X1 > X2 ..." given as sets of one pattern each
+ * ("!" before a pattern: all but it), added to p. */
+static struct exp_node *prio_rule(struct exp_node *p, size_t n, const char *const *sets)
+{
+    rn_add_prio_rule(p);
+    for (size_t i = 0; i < n; i++) {
+        bool all_but = sets[i][0] == '!';
+        const char *pat = sets[i] + all_but;
+        rn_add_prio_set(p, all_but, 1, &pat);
+    }
+    return p;
+}
+
+#define PQ() rn_lotos_interleave(L("PP"), L("QQ"))
+
+static void test_prio(void)
+{
+    /* PP ||| QQ alone: 6 states, 12 transitions (t_prio.sh) */
+    expect("prio A > B", prio_rule(rn_prio(EXP_MODE_GATE, PQ()), 2, ARR("A", "B")), 4, 7, 0,
+           NULL);
+    struct exp_node *p = prio_rule(rn_prio(EXP_MODE_GATE, PQ()), 2, ARR("A", "D"));
+    expect("prio A > D D > B", prio_rule(p, 2, ARR("D", "B")), 4, 6, 0, NULL);
+    expect("prio all but A > A", prio_rule(rn_prio(EXP_MODE_GATE, PQ()), 2, ARR("!A", "A")), 4,
+           6, 0, NULL);
+    expect("total prio", prio_rule(rn_prio(EXP_MODE_TOTAL, PQ()), 2, ARR("A", "B")), 4, 7, 0,
+           NULL);
+    expect("hide above prio",
+           rn_hide(EXP_MODE_GATE, false, 1, ARR("A"),
+                   prio_rule(rn_prio(EXP_MODE_GATE, PQ()), 2, ARR("A", "B"))), 4, 7, 0, NULL);
+    /* a cut transition above the prio still blocks: only A was possible */
+    expect("cut above prio",
+           rn_cut(EXP_MODE_GATE, false, 1, ARR("A"),
+                  prio_rule(rn_prio(EXP_MODE_GATE, PQ()), 2, ARR("A", "B"))), 1, 0, 1, "");
+    expect("prio over a synchronisation",
+           prio_rule(rn_prio(EXP_MODE_GATE, rn_lotos_par(1, ARR("B"), L("PP"), L("QQ"))), 2,
+                     ARR("A", "B")), 2, 2, 0, "A|C");
+    /* under a par: PP's B is blocked by PP's A only, QQ's B always fires */
+    expect("prio under a par",
+           rn_lotos_interleave(prio_rule(rn_prio(EXP_MODE_GATE, L("PP")), 2, ARR("A", "B")),
+                               L("QQ")), 4, 8, 0, "A|B|C|D");
+    /* nested: the inner prio removes B, so the outer B > A never blocks A */
+    expect("nested prio",
+           prio_rule(rn_prio(EXP_MODE_GATE,
+                             prio_rule(rn_prio(EXP_MODE_GATE, L("PP")), 2, ARR("A", "B"))),
+                     2, ARR("B", "A")), 2, 2, 0, "A|C");
+    /* the hidden label takes part when a pattern matches it */
+    expect("hidden above by all but",
+           prio_rule(rn_prio(EXP_MODE_GATE, L("H")), 2, ARR("!a", "a")), 2, 1, 1, "<i>");
+    expect("hidden named", prio_rule(rn_prio(EXP_MODE_GATE, L("H")), 2, ARR("a", "i")), 2, 1, 1,
+           "a");
+    expect("other labels leave i alone",
+           prio_rule(rn_prio(EXP_MODE_GATE, L("H")), 2, ARR("a", "b")), 3, 2, 2, "<i>|a");
+    /* the relation lives on the body's labels: X names none */
+    p = prio_rule(rn_prio(EXP_MODE_GATE, L("PP")), 2, ARR("A", "X"));
+    expect("rules on absent labels", prio_rule(p, 2, ARR("X", "A")), 3, 3, 1, NULL);
+    /* ... and X > B, A > X give no A > B when X is no label of the body's
+     * LTS, though a vector could show it: PP and ZY with A * Y -> X (never
+     * reached), B * Z -> W; 4 states, 4 transitions as without the prio */
+    struct exp_node *v = rn_par_vectors(false, 2, OPS(L("PP"), L("ZY")));
+    rn_add_vector(v, ARR("A", NULL), "A");
+    rn_add_vector(v, ARR("B", NULL), "B");
+    rn_add_vector(v, ARR("C", NULL), "C");
+    rn_add_vector(v, ARR("B", "Z"), "W");
+    rn_add_vector(v, ARR("A", "Y"), "X");
+    p = prio_rule(rn_prio(EXP_MODE_GATE, v), 2, ARR("A", "X"));
+    expect("no closure through an unreached label", prio_rule(p, 2, ARR("X", "B")), 4, 4, 2,
+           "A|B|C|W");
+    p = prio_rule(rn_prio(EXP_MODE_GATE, L("PP")), 2, ARR("A", "B"));
+    expect_error("cyclic prio", prio_rule(p, 2, ARR("B", "A")), WX_EINPUT);
+    expect_error("all but cycle",
+                 prio_rule(rn_prio(EXP_MODE_PARTIAL, L("PP")), 3, ARR("!B", "A", "B")), WX_EINPUT);
+    expect_error("single prio", prio_rule(rn_prio(EXP_MODE_SINGLE, L("PP")), 2, ARR("A", "B")),
+                 WX_EINPUT);
+}
+
 static void test_errors_and_reader(void)
 {
     expect_error("bad regex", rn_hide(EXP_MODE_GATE, false, 1, ARR("\\("), L("P")), WX_EINPUT);
@@ -457,6 +539,7 @@ int main(void)
     test_general();
     test_manual_examples();
     test_hide_cut_rename();
+    test_prio();
     test_errors_and_reader();
     test_randnet();
     for (size_t i = 0; i < sizeof comps / sizeof *comps; i++) {

@@ -20,13 +20,20 @@
  * transitions, written as (source vector, label, target vector) -- what
  * --aut writes, up to the numbering of states within a BFS level, which is
  * free -- must be the same set.
+ * Networks with a prio: the network BFS applies network.h's priority; a
+ * prio form warpex refuses (cyclic, nested, under a par) must give
+ * WX_EINPUT from network_from_exp, and the oracle must refuse the cyclic
+ * one too; warpex may also refuse rules cyclic only on labels the body's
+ * LTS never shows (it closes the relation over every label the flattened
+ * network could show; see cyclic_on_unreachable).
  * A mismatch prints the seed, every answer and the directory, whose files
  * are kept; otherwise they are removed.
  *
  * Environment: WARPEX_RANDNET_SEEDS=N (default 500) seeds 1..N;
  * WARPEX_RANDNET_SEED=S only seed S (files kept, EXP printed);
  * WARPEX_RANDNET_EMIT=1 with a seed: only write the files and print the
- * oracle's counts (see emit(), used by tests/t_random_cli.sh);
+ * oracle's counts (see emit(), used by tests/t_random_cli.sh and others);
+ * the emitted networks have prio nodes only with WARPEX_RANDNET_PRIO=1;
  * WARPEX_RANDNET_MAX_STATES, WARPEX_RANDNET_MAX_LEAVES override the
  * generator's bounds (5000, 6);
  * WARPEX_RANDNET_AMBIGUOUS=1 draws, for every seed (not only one in four),
@@ -190,6 +197,8 @@ struct nbfs {
     uint32_t *vec;       /* states * n */
     uint64_t n_states, cap;
     uint64_t *slot, n_slot;
+    uint32_t *tgt;       /* one state's targets, n words each, by pair */
+    size_t cap_tgt;
 };
 
 static uint64_t nb_hash(const uint32_t *v, uint32_t n)
@@ -241,11 +250,16 @@ static void nb_rule(struct nbfs *b, uint32_t r, uint32_t p, uint32_t *tmp, const
 {
     const struct network *net = b->net;
     if (p == net->rule_start[r + 1]) {
-        uint64_t d = nb_add(b, tmp);
         if (*np == *cap) {
             *cap = *cap ? 2 * *cap : 64;
             *pairs = realloc(*pairs, *cap * 2 * sizeof **pairs);
         }
+        if (*np >= b->cap_tgt) {      /* targets join the state space after the priority */
+            b->cap_tgt = 2 * *np + 64;
+            b->tgt = realloc(b->tgt, b->cap_tgt * (b->n ? b->n : 1) * sizeof *b->tgt);
+        }
+        memcpy(b->tgt + *np * b->n, tmp, b->n * sizeof *tmp);
+        uint64_t d = *np;
         (*pairs)[2 * *np] = net->rule_result[r];
         (*pairs)[2 * *np + 1] = d;
         (*np)++;
@@ -262,6 +276,31 @@ static void nb_rule(struct nbfs *b, uint32_t r, uint32_t p, uint32_t *tmp, const
     }
 }
 
+/* The priority of network.h on one state's (result, target) pairs: a pair
+ * goes when a result above its own is among the pairs; the others show
+ * prio_out (NETWORK_PRIO_CUT: gone, after taking part).  Returns the count. */
+static size_t nb_prio(const struct network *net, uint64_t *pairs, size_t np)
+{
+    bool *gone = calloc(np + 1, sizeof *gone);
+    for (size_t i = 0; i < np; i++) {
+        uint32_t l = (uint32_t)pairs[2 * i];
+        for (uint32_t j = net->prio_above_start[l]; j < net->prio_above_start[l + 1]; j++)
+            for (size_t k = 0; k < np && !gone[i]; k++)
+                gone[i] = pairs[2 * k] == net->prio_above[j];
+        gone[i] = gone[i] || net->prio_out[l] == NETWORK_PRIO_CUT;
+    }
+    size_t keep = 0;
+    for (size_t i = 0; i < np; i++) {
+        if (gone[i])
+            continue;
+        pairs[2 * keep] = net->prio_out[(uint32_t)pairs[2 * i]];
+        pairs[2 * keep + 1] = pairs[2 * i + 1];
+        keep++;
+    }
+    free(gone);
+    return keep;
+}
+
 static void explore_network(const struct network *net, uint64_t limit, struct counts *out)
 {
     struct nbfs b = { .net = net, .n = net->n_comps };
@@ -275,6 +314,10 @@ static void explore_network(const struct network *net, uint64_t limit, struct co
         size_t np = 0;
         for (uint32_t r = 0; r < net->n_rules; r++)
             nb_rule(&b, r, net->rule_start[r], tmp, src, &pairs, &np, &cap);
+        if (net->prio_n)
+            np = nb_prio(net, pairs, np);
+        for (size_t i = 0; i < np; i++)
+            pairs[2 * i + 1] = nb_add(&b, b.tgt + pairs[2 * i + 1] * b.n);
         if (np)
             qsort(pairs, np, 2 * sizeof *pairs, cmp_pair);
         uint64_t distinct = 0;
@@ -295,12 +338,14 @@ static void explore_network(const struct network *net, uint64_t limit, struct co
     free(pairs);
     free(b.vec);
     free(b.slot);
+    free(b.tgt);
 }
 
 /* Generator parameters of a seed (environment overrides included). */
-static struct randnet_params params_for(uint64_t seed)
+static struct randnet_params params_for(uint64_t seed, bool prio)
 {
     struct randnet_params rp = { 0 };
+    rp.prio = prio;
     /* one seed in four also draws the constructs whose meaning the texts
      * leave open (both sides document the same choices, see naive.h and
      * network_transform.h) */
@@ -312,13 +357,57 @@ static struct randnet_params params_for(uint64_t seed)
     return rp;
 }
 
+/* ---- the priority's label universe ---- */
+
+struct has_label { const char *want; bool found; };
+
+static void has_label_fn(void *ctx, const char *label, bool hidden, uint64_t count)
+{
+    struct has_label *h = ctx;
+    (void)hidden, (void)count;
+    h->found |= strcmp(label, h->want) == 0;
+}
+
+/* warpex refused the prio as cyclic on a label that the oracle does not
+ * find among the labels of the prio's body (its reachable LTS): warpex
+ * closes the relation over every label the flattened network could show,
+ * the oracle over the labels B's LTS has.  True when that explains msg. */
+static bool cyclic_on_unreachable(const struct randnet *rn, const char *msg)
+{
+    const char *a = strstr(msg, "cyclic: label '");
+    if (!a)
+        return false;
+    a += strlen("cyclic: label '");
+    const char *e = strstr(a, "' is above itself");
+    if (!e)
+        return false;
+    char want[256];
+    snprintf(want, sizeof want, "%.*s", (int)(e - a), a);
+    const struct exp_node *n = rn->root;
+    while (n && n->kind != EXP_PRIO)
+        n = n->body;
+    if (!n)
+        return false;
+    struct has_label h = { want, false };
+    struct naive_options o = { 0 };
+    o.leaf = randnet_leaf;
+    o.leaf_ctx = (void *)rn;
+    o.hidden = rn->hidden;
+    o.lang = rn->lang;
+    o.label_fn = has_label_fn;
+    o.label_ctx = &h;
+    struct naive_result r;
+    struct wx_error err;
+    return naive_explore(n->body, &o, &r, &err) == WX_OK && !h.found;
+}
+
 /* ---- one seed ---- */
 
 static int run_seed(uint64_t seed, bool verbose)
 {
     struct randnet rn;
     struct wx_error err;
-    struct randnet_params rp = params_for(seed);
+    struct randnet_params rp = params_for(seed, true);
     if (randnet_generate(seed, &rp, &rn, &err) != WX_OK)
         return check(0, "seed %llu: generator: %s", (unsigned long long)seed, err.msg);
     struct counts ref = { 0 }, parsed = { 0 }, netc = { 0 };
@@ -376,6 +465,8 @@ static int run_seed(uint64_t seed, bool verbose)
         explore_network(&net, 1000000, &netc);
         struct image img;
         int rc = image_compile(&net, &img, &err);
+        if (rc == WX_OK && img.prio_n && nb > GPU)
+            nb = GPU;                  /* the GPU explorer refuses a prio */
         if (rc == WX_OK) {
             for (int k = 0; k < nb; k++) {
                 struct counts *c = &be[k];
@@ -427,6 +518,36 @@ static int run_seed(uint64_t seed, bool verbose)
         wx_error_format(&err, netc.msg, sizeof netc.msg);
     }
 
+    if (rn.prio_refused) {
+        /* warpex refuses the form (exit 2); the oracle explores it, or
+         * refuses it too for cyclic rules */
+        int want = rn.prio_cyclic ? WX_EINPUT : WX_OK;
+        bool ok = netc.rc == WX_EINPUT && ref.rc == want && parsed.rc == want &&
+                  (want != WX_OK || same(&ref, &parsed));
+        char a[1200], b[1200];
+        counts_str(&ref, a, sizeof a);
+        counts_str(&parsed, b, sizeof b);
+        check(ok, "seed %llu: refused prio form: warpex %d (%s), naive %s, parsed %s%s%s",
+              (unsigned long long)seed, netc.rc, netc.msg, a, b, ok ? "" : "; files kept in ",
+              ok ? "" : rn.dir);
+        if (verbose || !ok)
+            printf("%s", rn.exp_text);
+        free(ref.hist);
+        for (int k = 0; k < NB; k++)
+            free(be[k].hist), free(ve[k].rec);
+        randnet_free(&rn, ok && !verbose);
+        return ok;
+    }
+    if (rn.has_prio && ref.rc == WX_OK && netc.rc == WX_EINPUT &&
+        cyclic_on_unreachable(&rn, netc.msg)) {
+        check(1, "seed %llu: warpex refuses a prio cyclic only on labels outside the body's "
+              "reachable LTS (%s)", (unsigned long long)seed, netc.msg);
+        free(ref.hist);
+        for (int k = 0; k < NB; k++)
+            free(be[k].hist), free(ve[k].rec);
+        randnet_free(&rn, !verbose);
+        return 1;
+    }
     bool ok = same(&ref, &parsed) && same(&ref, &netc);
     for (int k = 0; k < nb; k++)
         ok = ok && same(&ref, &be[k]);
@@ -471,12 +592,14 @@ static int run_seed(uint64_t seed, bool verbose)
 
 /* WARPEX_RANDNET_EMIT=1 (with WARPEX_RANDNET_SEED): writes the network of
  * that seed, keeps the files and prints one line for tests/t_random_cli.sh:
- *   EXPECT exp_path dir hidden rate states transitions deadlocks */
+ *   EXPECT exp_path dir hidden rate states transitions deadlocks
+ * or, for a prio form warpex refuses (exit 2):
+ *   REFUSE exp_path dir hidden */
 static int emit(uint64_t seed)
 {
     struct randnet rn;
     struct wx_error err;
-    struct randnet_params rp = params_for(seed);
+    struct randnet_params rp = params_for(seed, getenv("WARPEX_RANDNET_PRIO") != NULL);
     if (randnet_generate(seed, &rp, &rn, &err) != WX_OK) {
         printf("ERROR %s\n", err.msg);
         return 1;
@@ -489,6 +612,22 @@ static int emit(uint64_t seed)
     o.lang = rn.lang;
     struct naive_result r;
     int rc = naive_explore(rn.root, &o, &r, &err);
+    bool unreachable_cycle = false;
+    if (rn.has_prio && rc == WX_OK) {
+        struct net_options no = { 0 };
+        no.hidden = rn.hidden;
+        struct network net;
+        if (network_from_exp(rn.exp_path, &no, &net, &err) == WX_OK)
+            network_free(&net);
+        else
+            unreachable_cycle = cyclic_on_unreachable(&rn, err.msg);
+    }
+    if (rn.prio_refused || unreachable_cycle) {
+        /* warpex must refuse it (exit 2) */
+        printf("REFUSE %s %s %s\n", rn.exp_path, rn.dir, rn.hidden);
+        randnet_free(&rn, false);
+        return 0;
+    }
     if (rc == WX_OK)
         printf("EXPECT %s %s %s %d %llu %llu %llu\n", rn.exp_path, rn.dir, rn.hidden, rn.rate,
                (unsigned long long)r.states, (unsigned long long)r.transitions,

@@ -252,6 +252,19 @@ struct nnode {
     size_t memo_n;
     struct nnode *body;
 
+    /* prio: set q holds the patterns re[set_first[q] .. set_first[q + 1]),
+     * rule r the sets rule_first[r] .. rule_first[r + 1]; the relation is
+     * computed on the body's own labels (names[0 .. n_names), row u of
+     * label id l is uidx[l]): above[a * n_names + b] = label a above b */
+    size_t n_sets, n_rules;
+    size_t *set_first, *rule_first;
+    bool *set_all_but;
+    size_t n_names;
+    char **names;
+    uint32_t *uidx;
+    size_t uidx_n;
+    uint8_t *above;
+
     /* CCS | and mCRL ||: comm_a[i] | comm_b[i] = comm_c[i] (gate ids) */
     bool ccs;
     size_t n_comm;
@@ -273,6 +286,7 @@ struct nnode {
 
 struct nx {
     jmp_buf fail;
+    enum exp_lang lang;          /* the reference language of this exploration */
     struct wx_error *err;
     const struct naive_options *opt;
     struct strtab *tab;
@@ -960,12 +974,38 @@ static void succ_comm(struct nx *x, struct nnode *n, const uint32_t *vec, size_t
     }
 }
 
+/* prio: a transition of the body fires unless the body also has, in the same
+ * state, a transition whose label is above its own. */
+static void succ_prio(struct nx *x, struct nnode *n, const uint32_t *vec)
+{
+    succ(x, n->body, vec);
+    struct tlist *b = &n->body->out;
+    for (size_t j = 0; j < b->n; j++) {
+        uint32_t l = b->lab[j];
+        uint32_t u = l < n->uidx_n ? n->uidx[l] : NX_NONE;
+        if (u == NX_NONE)
+            nx_fail(x, WX_EINPUT, &n->loc, "oracle: label '%s' missing from the prio body's LTS",
+                    strtab_str(x->tab, l));
+        bool blocked = false;
+        for (size_t i = 0; i < b->n && !blocked; i++) {
+            uint32_t h = b->lab[i];
+            uint32_t v = h < n->uidx_n ? n->uidx[h] : NX_NONE;
+            blocked = v != NX_NONE && n->above[(size_t)v * n->n_names + u];
+        }
+        if (blocked)
+            continue;
+        uint32_t *d = tl_push(x, &n->out, l);
+        memcpy(d, b->vec + j * b->width, b->width * sizeof *d);
+    }
+}
+
 static void succ(struct nx *x, struct nnode *n, const uint32_t *vec)
 {
     tl_reset(&n->out, n->hi - n->lo);
     switch (n->kind) {
     case EXP_PRIO:
-        break; /* never compiled (compile_fill refuses it) */
+        succ_prio(x, n, vec);
+        break;
     case EXP_LEAF: {
         uint32_t s = vec[n->lo];
         for (uint32_t j = n->off[s]; j < n->off[s + 1]; j++)
@@ -1126,6 +1166,131 @@ static void compile_iface(struct nx *x, const struct exp_iface *f, size_t *nout,
     }
 }
 
+static void compile_fill(struct nx *x, struct nnode *n, const struct exp_node *e);
+static int explore_lang(const struct exp_node *root, enum exp_lang lang,
+                        const struct naive_options *opt, struct naive_result *res,
+                        struct wx_error *err);
+
+/* label_fn of the body's own exploration: collects its labels into the
+ * prio node (owned there, so that a later failure frees them) */
+static void prio_collect(void *ctx, const char *label, bool hidden, uint64_t count)
+{
+    struct nnode *n = ctx;
+    (void)hidden, (void)count;
+    char **nn = realloc(n->names, (n->n_names + 1) * sizeof *nn);
+    if (!nn)
+        return;
+    n->names = nn;
+    if ((n->names[n->n_names] = strdup(label)) != NULL)
+        n->n_names++;
+}
+
+/* Is label text s in set q of prio node n (patterns in the node's mode)? */
+static bool prio_in_set(struct nx *x, struct nnode *n, size_t q, uint32_t id)
+{
+    bool hit = false;
+    for (size_t k = n->set_first[q]; k < n->set_first[q + 1] && !hit; k++)
+        hit = node_match(x, n, k, id);
+    return hit != n->set_all_but[q];
+}
+
+/* The relation on the body's labels: the rules' pairs, closed transitively
+ * (Warshall), which must leave no label above itself. */
+static void prio_relation(struct nx *x, struct nnode *n)
+{
+    size_t m = n->n_names;
+    n->above = nx_calloc(x, m * m, 1);
+    uint32_t *ids = nx_calloc(x, m, sizeof *ids);
+    for (size_t a = 0; a < m; a++)
+        ids[a] = nx_intern_str(x, n->names[a]);
+    size_t maxid = 0;
+    for (size_t a = 0; a < m; a++)
+        maxid = ids[a] > maxid ? ids[a] : maxid;
+    n->uidx_n = maxid + 1;
+    n->uidx = nx_realloc(x, n->uidx, n->uidx_n * sizeof *n->uidx);
+    for (size_t i = 0; i < n->uidx_n; i++)
+        n->uidx[i] = NX_NONE;
+    for (size_t a = 0; a < m; a++)
+        n->uidx[ids[a]] = (uint32_t)a;
+    uint8_t *in = nx_calloc(x, n->n_sets * (m ? m : 1), 1);   /* in[q * m + a] */
+    for (size_t q = 0; q < n->n_sets; q++)
+        for (size_t a = 0; a < m; a++)
+            in[q * m + a] = prio_in_set(x, n, q, ids[a]);
+    for (size_t r = 0; r < n->n_rules; r++)
+        for (size_t i = n->rule_first[r]; i < n->rule_first[r + 1]; i++)
+            for (size_t j = i + 1; j < n->rule_first[r + 1]; j++)
+                for (size_t a = 0; a < m; a++)
+                    for (size_t b = 0; in[i * m + a] && b < m; b++)
+                        if (in[j * m + b])
+                            n->above[a * m + b] = 1;
+    free(in);
+    for (size_t k = 0; k < m; k++)
+        for (size_t a = 0; a < m; a++)
+            if (n->above[a * m + k])
+                for (size_t b = 0; b < m; b++)
+                    n->above[a * m + b] |= n->above[k * m + b];
+    for (size_t a = 0; a < m; a++)
+        if (n->above[a * m + a]) {
+            free(ids);
+            nx_fail(x, WX_EINPUT, &n->loc, "prio: cyclic priorities: '%s' above itself",
+                    n->names[a]);
+        }
+    free(ids);
+}
+
+/* [mode] prio rules in B end prio: the patterns, B, and the relation on
+ * the labels of B's LTS, which the body explored alone gives. */
+static void compile_prio(struct nx *x, struct nnode *n, const struct exp_node *e)
+{
+    if (e->mode != EXP_MODE_GATE && e->mode != EXP_MODE_TOTAL && e->mode != EXP_MODE_PARTIAL)
+        nx_fail(x, WX_EINPUT, &e->loc, "matching mode not allowed for prio");
+    n->mode = e->mode;
+    size_t np = 0, ns = 0;
+    for (size_t r = 0; r < e->n_prio; r++)
+        for (size_t i = 0; i < e->prio[r].n; i++, ns++)
+            np += e->prio[r].sets[i].n;
+    n->re = nx_calloc(x, np, sizeof *n->re);
+    n->re_ok = nx_calloc(x, np, sizeof *n->re_ok);
+    n->n_pats = np;
+    n->set_first = nx_calloc(x, ns + 1, sizeof *n->set_first);
+    n->set_all_but = nx_calloc(x, ns, sizeof *n->set_all_but);
+    n->rule_first = nx_calloc(x, e->n_prio + 1, sizeof *n->rule_first);
+    n->n_sets = ns;
+    n->n_rules = e->n_prio;
+    size_t q = 0, k = 0;
+    for (size_t r = 0; r < e->n_prio; r++) {
+        n->rule_first[r] = q;
+        for (size_t i = 0; i < e->prio[r].n; i++, q++) {
+            const struct exp_prio_set *set = &e->prio[r].sets[i];
+            n->set_first[q] = k;
+            n->set_all_but[q] = set->all_but;
+            for (size_t p = 0; p < set->n; p++, k++) {
+                char *pat = nx_opstring(x, set->pats[p]);
+                int rc = regcomp(&n->re[k], pat, 0);
+                free(pat);
+                if (rc != 0)
+                    nx_fail(x, WX_EINPUT, &set->loc, "bad regular expression \"%s\"",
+                            set->pats[p]);
+                n->re_ok[k] = true;
+            }
+        }
+    }
+    n->set_first[ns] = k;
+    n->rule_first[e->n_prio] = q;
+    n->body = compile(x, e->body);
+    n->lo = x->n_leaves;
+    compile_fill(x, n->body, e->body);
+    n->hi = x->n_leaves;
+    struct naive_options o = *x->opt;
+    o.aut_out = NULL;
+    o.label_fn = prio_collect;
+    o.label_ctx = n;
+    struct naive_result r;
+    if (explore_lang(e->body, x->lang, &o, &r, x->err) != WX_OK)
+        longjmp(x->fail, 1);
+    prio_relation(x, n);
+}
+
 static struct nnode *compile(struct nx *x, const struct exp_node *e)
 {
     /* The node is linked into its parent (or x->root) by the caller before
@@ -1142,7 +1307,8 @@ static void compile_fill(struct nx *x, struct nnode *n, const struct exp_node *e
 {
     switch (e->kind) {
     case EXP_PRIO:
-        nx_fail(x, WX_EINPUT, &e->loc, "prio is not supported by the oracle yet");
+        compile_prio(x, n, e);
+        return;
     case EXP_LEAF:
         if (ends_with(e->path, ".exp")) {
             if (!x->opt->parse)
@@ -1270,6 +1436,10 @@ static void node_free(struct nnode *n)
     free(n->re_ok);
     free(n->repl);
     free(n->memo);
+    free(n->set_first), free(n->rule_first), free(n->set_all_but);
+    for (size_t i = 0; i < n->n_names; i++)
+        free(n->names[i]);
+    free(n->names), free(n->uidx), free(n->above);
     node_free(n->body);
     for (size_t k = 0; k < n->n_ops; k++) {
         node_free(n->ops[k]);
@@ -1463,6 +1633,7 @@ static int explore_lang(const struct exp_node *root, enum exp_lang lang,
         return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "out of memory");
     x->err = err;
     x->opt = opt;
+    x->lang = lang;
     if (setjmp(x->fail)) {
         int code = err->code ? err->code : WX_ESYSTEM;
         res->states = x->n_states;

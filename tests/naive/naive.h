@@ -28,6 +28,16 @@
  *            same offers, result = R followed by those offers); hidden (and
  *            --rate/--prob asynchronous) transitions interleave; other
  *            visible transitions are blocked;
+ *   prio     [mode] prio X1 > X2 > ... in B: each rule relates every
+ *            label of B in Xi to every label of B in Xj (i < j; a set is
+ *            the labels matching one of its patterns in the mode, or with
+ *            "all but" none); "labels of B" are those of B's own LTS, got
+ *            by exploring B alone; the relation, closed transitively, must
+ *            leave no label above itself (else WX_EINPUT).  In a state of B
+ *            a transition fires unless B has another, in the same state,
+ *            whose label is above its label.  The hidden label takes part
+ *            like any label matched by a pattern.  Any position: under a
+ *            par, in another prio (computed on the sub-behaviour's states);
  *   generalised par (LOTOS ||, |||, |[G]| included): for a visible label L
  *            the allowed sets of participating operands are the union of:
  *            all operands when gate(L) is the termination gate; all operands

@@ -130,6 +130,31 @@ struct exp_node *rn_rename(enum exp_mode mode, size_t n, const char *const *lhs,
     return rn_unary(EXP_RENAME, mode, false, n, lhs, rhs, body);
 }
 
+struct exp_node *rn_prio(enum exp_mode mode, struct exp_node *body)
+{
+    struct exp_node *e = node_new(EXP_PRIO);
+    e->mode = mode;
+    e->body = body;
+    return e;
+}
+
+void rn_add_prio_rule(struct exp_node *prio)
+{
+    prio->prio = rn_xrealloc(prio->prio, (prio->n_prio + 1) * sizeof *prio->prio);
+    prio->prio[prio->n_prio++] = (struct exp_prio_rule){ 0 };
+}
+
+void rn_add_prio_set(struct exp_node *prio, bool all_but, size_t n, const char *const *pats)
+{
+    struct exp_prio_rule *r = &prio->prio[prio->n_prio - 1];
+    r->sets = rn_xrealloc(r->sets, (r->n + 1) * sizeof *r->sets);
+    struct exp_prio_set *x = &r->sets[r->n++];
+    *x = (struct exp_prio_set){ .all_but = all_but, .n = n, .loc = { 1, 1 } };
+    x->pats = rn_xmalloc(n * sizeof *x->pats);
+    for (size_t i = 0; i < n; i++)
+        x->pats[i] = rn_strdup(pats[i]);
+}
+
 static struct exp_node *rn_par(enum exp_kind k, bool label_mode, size_t n_ops,
                                struct exp_node *const *ops)
 {
@@ -233,6 +258,15 @@ void rn_free(struct exp_node *n)
     }
     free(n->pats);
     free(n->repls);
+    for (size_t r = 0; r < n->n_prio; r++) {
+        for (size_t i = 0; i < n->prio[r].n; i++) {
+            for (size_t k = 0; k < n->prio[r].sets[i].n; k++)
+                free(n->prio[r].sets[i].pats[k]);
+            free(n->prio[r].sets[i].pats);
+        }
+        free(n->prio[r].sets);
+    }
+    free(n->prio);
     rn_free(n->body);
     for (size_t v = 0; v < n->n_vecs; v++) {
         for (size_t i = 0; i < n->vecs[v].n; i++)
@@ -413,8 +447,30 @@ static void print_node(struct sb *b, struct pctx *st, const struct exp_node *n, 
     }
     switch (n->kind) {
     case EXP_PAR_COMM: /* not generated here */
+        return;
     case EXP_PRIO:
-        return; /* randnet does not generate these */
+        if (n->mode != EXP_MODE_GATE || rng_pct(&st->r, 30)) {
+            sb_str(b, mode_word(n->mode));
+            sb_str(b, " ");
+        }
+        sb_str(b, "prio");
+        for (size_t r = 0; r < n->n_prio; r++) {
+            nl(b, indent + 1);
+            for (size_t i = 0; i < n->prio[r].n; i++) {
+                if (i)
+                    sb_str(b, " > ");
+                if (n->prio[r].sets[i].all_but)
+                    sb_str(b, "all but ");
+                print_list(b, st, n->prio[r].sets[i].n, n->prio[r].sets[i].pats);
+            }
+        }
+        nl(b, indent);
+        sb_str(b, "in");
+        nl(b, indent + 1);
+        print_operand(b, st, n->body, indent + 1);
+        nl(b, indent);
+        sb_str(b, "end prio");
+        return;
     case EXP_LEAF: {
         size_t l = strlen(n->path);
         bool aut = l > 4 && strcmp(n->path + l - 4, ".aut") == 0;
@@ -1152,6 +1208,133 @@ static struct exp_node *gen_node(struct gen *g, uint32_t depth, uint32_t leaves,
     return n;
 }
 
+/* ---- priorities ---- */
+
+static bool exp_prio_rule_ok(const struct exp_node *p);
+
+/* One side of a prio rule: 1-2 patterns drawn from L (sometimes the hidden
+ * label), "all but" one time in seven. */
+static void add_random_set(struct gen *g, struct exp_node *p, const struct lset *L)
+{
+    struct rng *r = &g->r;
+    size_t np = 1 + rng_below(r, 2);
+    char *pats[2];
+    for (size_t i = 0; i < np; i++)
+        pats[i] = p->mode != EXP_MODE_PARTIAL && rng_pct(r, 10) ? rn_strdup(g->rn->hidden)
+                                                                 : random_pattern(r, p->mode, L);
+    rn_add_prio_set(p, rng_pct(r, 14), np, (const char *const *)pats);
+    for (size_t i = 0; i < np; i++)
+        free(pats[i]);
+}
+
+/* Does the naive explorer accept tree n (an acyclic priority)? */
+static bool prio_accepted(struct gen *g, const struct exp_node *n)
+{
+    struct naive_options o = { 0 };
+    o.max_states = g->limit;
+    o.hidden = g->rn->hidden;
+    o.lang = g->rn->lang;
+    o.leaf = randnet_leaf;
+    o.leaf_ctx = g->rn;
+    struct naive_result res;
+    struct wx_error err;
+    return naive_explore(n, &o, &res, &err) == WX_OK;
+}
+
+/* A prio over `body` (labels L) whose rules are acyclic on the body's
+ * labels, or a cyclic one when `cyclic` (two labels of L above each other);
+ * NULL when no acyclic draw was found. */
+static struct exp_node *random_prio(struct gen *g, struct exp_node *body, const struct lset *L,
+                                    bool cyclic)
+{
+    struct rng *r = &g->r;
+    static const enum exp_mode pm[] = { EXP_MODE_GATE, EXP_MODE_GATE, EXP_MODE_TOTAL,
+                                        EXP_MODE_PARTIAL };
+    if (cyclic) {
+        if (L->n < 2)
+            return NULL;
+        size_t a = rng_below(r, (uint32_t)L->n), b = (a + 1 + rng_below(r, (uint32_t)L->n - 1)) % L->n;
+        struct exp_node *p = rn_prio(EXP_MODE_TOTAL, body);
+        for (int k = 0; k < 2; k++) {
+            rn_add_prio_rule(p);
+            rn_add_prio_set(p, false, 1, (const char *const *)&L->s[k ? b : a]);
+            rn_add_prio_set(p, false, 1, (const char *const *)&L->s[k ? a : b]);
+        }
+        return p;
+    }
+    for (int attempt = 0; attempt < 8; attempt++) {
+        struct exp_node *p = rn_prio(pm[rng_below(r, 4)], body);
+        size_t nr = 1 + rng_below(r, 3);
+        for (size_t i = 0; i < nr; i++) {
+            rn_add_prio_rule(p);
+            size_t ns = 2 + (rng_pct(r, 25) ? 1 : 0);
+            for (size_t k = 0; k < ns; k++)
+                add_random_set(g, p, L);
+        }
+        bool ok = exp_prio_rule_ok(p) && prio_accepted(g, p);
+        if (ok)
+            return p;
+        p->body = NULL;
+        rn_free(p);
+    }
+    return NULL;
+}
+
+/* Does some rule name one pattern in two of its sets, neither "all but"
+ * (the parser refuses that as a label above itself)? */
+static bool exp_prio_rule_ok(const struct exp_node *p)
+{
+    for (size_t r = 0; r < p->n_prio; r++) {
+        const struct exp_prio_rule *ru = &p->prio[r];
+        for (size_t i = 0; i < ru->n; i++)
+            for (size_t j = i + 1; j < ru->n; j++)
+                for (size_t a = 0; !ru->sets[i].all_but && a < ru->sets[i].n; a++)
+                    for (size_t b = 0; !ru->sets[j].all_but && b < ru->sets[j].n; b++)
+                        if (strcmp(ru->sets[i].pats[a], ru->sets[j].pats[b]) == 0)
+                            return false;
+    }
+    return true;
+}
+
+/* The root of a seed, maybe under a priority: above every par (then
+ * sometimes a hide / rename / cut above it), or in a form warpex refuses
+ * (cyclic rules, a prio in a prio, a prio under a par: rn->prio_refused). */
+static struct exp_node *gen_prio(struct gen *g, struct exp_node *root, const struct lset *L)
+{
+    struct rng *r = &g->r;
+    if (!g->p->prio || g->failed || g->rn->rate || !rng_pct(r, 35))
+        return root;
+    uint32_t form = rng_below(r, 100);
+    if (form < 8) {
+        struct exp_node *p = random_prio(g, root, L, true);
+        if (!p)
+            return root;
+        g->rn->prio_refused = g->rn->prio_cyclic = true;
+        return p;
+    }
+    struct exp_node *p = random_prio(g, root, L, false);
+    if (!p)
+        return root;
+    g->rn->has_prio = true;
+    struct lset L2 = { 0 };
+    subtree_labels(g, p, &L2);
+    if (form < 15) {
+        struct exp_node *q = random_prio(g, p, &L2, false);
+        if (q) {
+            g->rn->prio_refused = true;
+            p = q;
+        }
+    } else if (form < 22) {
+        size_t c = new_comp(g);
+        p = rn_lotos_interleave(p, rn_leaf(g->rn->comp_names[c]));
+        g->rn->prio_refused = true;
+    } else if (rng_pct(r, 45)) {
+        p = wrap_unary(g, p, &L2);
+    }
+    lset_free(&L2);
+    return p;
+}
+
 int randnet_leaf(void *ctx, const char *path, struct naive_lts *out, struct wx_error *err)
 {
     struct randnet *rn = ctx;
@@ -1278,7 +1461,9 @@ int randnet_generate(uint64_t seed, const struct randnet_params *pin, struct ran
         /* one seed in five may use up to twice the leaves: wider vectors */
         uint32_t leaves = 1 + rng_below(&g.r, seed % 5 == 0 ? 2 * p.max_leaves : p.max_leaves);
         struct lset L = { 0 };
+        rn->has_prio = rn->prio_refused = rn->prio_cyclic = false;
         rn->root = gen_node(&g, 0, leaves, &L);
+        rn->root = gen_prio(&g, rn->root, &L);
         lset_free(&L);
         if (!g.failed) {
             struct naive_options o = { 0 };
@@ -1292,8 +1477,9 @@ int randnet_generate(uint64_t seed, const struct randnet_params *pin, struct ran
             struct wx_error e2;
             /* prefer products with some room to differ: tiny ones are
              * redrawn a few times */
-            if (naive_explore(rn->root, &o, &res, &e2) == WX_OK &&
-                (res.states >= 6 || attempt >= 4)) {
+            int nrc = naive_explore(rn->root, &o, &res, &e2);
+            if ((nrc == WX_OK && (res.states >= 6 || attempt >= 4)) ||
+                (nrc == WX_EINPUT && rn->prio_cyclic)) {
                 /* accepted: write the files */
                 rn->exp_text = rn_print_files(rn, rn->root, NULL, rng_next(&g.r));
                 const char *parent = p.tmp_parent ? p.tmp_parent : getenv("TMPDIR");

@@ -15,7 +15,13 @@
  *    fresh temporary directory, and a random .exp composing them (vector
  *    par in gate/label mode, generalised par with global/local interfaces
  *    and #N, LOTOS operators, hide/cut/rename in every mode, sometimes a
- *    subtree in its own .exp file included as a leaf).  Some seeds use the
+ *    subtree in its own .exp file included as a leaf).  With params.prio,
+ *    about one seed in three without rate labels puts a prio (gate / total / partial, 1-3
+ *    rules of 2-3 sets, patterns from the body's labels, "all but", the
+ *    hidden label) above every par, acyclic on the body's labels, and
+ *    sometimes a hide / rename / cut above it; a few put instead a form
+ *    warpex refuses (rn->prio_refused): cyclic rules, a prio in a prio, a
+ *    prio under a par.  Some seeds use the
  *    hidden label "tau" (with "i" visible), stochastic "rate" labels, or a
  *    LOTOS header (labels folded to upper case).  The product is kept below
  *    params.max_states (checked with the naive explorer).
@@ -55,6 +61,11 @@ struct exp_node *rn_lotos_sync(struct exp_node *a, struct exp_node *b);         
 struct exp_node *rn_lotos_interleave(struct exp_node *a, struct exp_node *b);   /* ||| */
 struct exp_node *rn_lotos_par(size_t n, const char *const *gates, struct exp_node *a,
                               struct exp_node *b);                               /* |[G]| */
+/* [mode] prio ... in body end prio: start each rule with rn_add_prio_rule,
+ * then add its sets X1 > X2 > ... in order with rn_add_prio_set. */
+struct exp_node *rn_prio(enum exp_mode mode, struct exp_node *body);
+void rn_add_prio_rule(struct exp_node *prio);
+void rn_add_prio_set(struct exp_node *prio, bool all_but, size_t n, const char *const *pats);
 void rn_free(struct exp_node *n);
 
 /* EXP text of a tree (malloc'd, NUL-terminated). */
@@ -69,6 +80,8 @@ struct randnet_params {
     bool avoid_ambiguous;  /* default true: stay where the semantics texts
                               are explicit (see randnet.c) */
     const char *tmp_parent;/* directory for the temp dir; NULL = $TMPDIR or /tmp */
+    bool prio;             /* default false: also draw prio nodes (then the
+                              networks of some seeds change, see above) */
 };
 
 struct randnet {
@@ -91,6 +104,10 @@ struct randnet {
                               naive_options.lang = this */
     bool rate;             /* leaves use "rate R" / "L; rate R" labels:
                               explore with net_options.rate = true */
+    bool has_prio;         /* a prio node (above every par) */
+    bool prio_refused;     /* a prio form warpex refuses with exit 2: cyclic
+                              rules, a prio inside a prio or under a par */
+    bool prio_cyclic;      /* cyclic rules: the naive explorer refuses too */
     size_t n_incl;         /* subtrees written to their own "x.exp" file and
                               included as a leaf (the tree keeps them inline) */
     struct exp_node **incl;
