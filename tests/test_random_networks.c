@@ -465,8 +465,6 @@ static int run_seed(uint64_t seed, bool verbose)
         explore_network(&net, 1000000, &netc);
         struct image img;
         int rc = image_compile(&net, &img, &err);
-        if (rc == WX_OK && img.prio_n && nb > GPU)
-            nb = GPU;                  /* the GPU explorer refuses a prio */
         if (rc == WX_OK) {
             for (int k = 0; k < nb; k++) {
                 struct counts *c = &be[k];
