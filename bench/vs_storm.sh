@@ -16,6 +16,10 @@
 #       REPEAT=1       runs of each side, alternating; the fastest counts
 #       WARPEX_ARGS=   more options for warpex check (e.g. --method pi)
 #       WARPEX=bin/warpex  the binary (e.g. an older build, for before/after)
+#       BACKEND=cpu    warpex --backend (gpu on a GPU machine)
+#       STORM_PYTHON=  a python3 that already imports stormpy (e.g. on a
+#                      machine without network, with carried wheels); the
+#                      venv is then neither made nor used
 #
 # Storm: stormpy's build_model_from_drn on a .drn copy of the model
 # (bench/vs_storm.py converts the PRISM export once; not timed), then
@@ -44,12 +48,16 @@ THREADS=${THREADS:-0}
 REPEAT=${REPEAT:-1}
 WARPEX_ARGS=${WARPEX_ARGS:-}
 W=${WARPEX:-bin/warpex}
+BACKEND=${BACKEND:-cpu}
 [ -x "$W" ] || make -s NVCC= bin/warpex || exit 4
 command -v python3 >/dev/null 2>&1 || { echo "vs_storm.sh: needs python3"; exit 4; }
 
 # stormpy in its venv
-PY=$VENV/bin/python
-if ! [ -x "$PY" ] || ! "$PY" -c 'import stormpy' 2>/dev/null; then
+PY=${STORM_PYTHON:-$VENV/bin/python}
+if [ -n "${STORM_PYTHON:-}" ] && ! "$PY" -c 'import stormpy' >&2; then
+    echo "vs_storm.sh: $PY cannot import stormpy: no numbers." >&2
+    exit 3
+elif ! [ -x "$PY" ] || ! "$PY" -c 'import stormpy' 2>/dev/null; then
     echo "vs_storm.sh: installing $STORMPY into $VENV (pip, PyPI)" >&2
     if ! python3 -m venv "$VENV" >&2 || ! "$VENV/bin/pip" install -q "$STORMPY" >&2 ||
         ! "$PY" -c 'import stormpy' >&2; then
@@ -70,7 +78,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 now() { date +%s.%N; }
 cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')
-echo "# warpex $(git rev-parse --short HEAD 2>/dev/null || echo '?') vs stormpy $storm_version;" \
+echo "# warpex $(git rev-parse --short HEAD 2>/dev/null || echo '?') (--backend $BACKEND) vs stormpy $storm_version;" \
      "epsilon $EPSILON (absolute); $cores cores ($(uname -m)); $(date -u +%Y-%m-%dT%H:%MZ)"
 echo
 echo "| instance | property | warpex s | Storm s (load + check) | ratio | warpex value | Storm value |"
@@ -103,7 +111,7 @@ for dir in "$@"; do
         while IFS= read -r p; do
             t0=$(now)
             # shellcheck disable=SC2086
-            "$W" check "$tra" --lab "$dir/$name.lab" $rews --prop "$p" --backend cpu \
+            "$W" check "$tra" --lab "$dir/$name.lab" $rews --prop "$p" --backend "$BACKEND" \
                 --threads "$THREADS" --epsilon "$EPSILON" --json --quiet $WARPEX_ARGS > "$tmp/w" 2> "$tmp/w.err"
             rc=$?
             t1=$(now)

@@ -1,0 +1,40 @@
+#!/bin/bash
+# bench/device/storm_gpu.sh -- warpex's GPU path against Storm's sound
+# engine on the same machine, in the same run (issue "never slower than
+# Storm": the GPU path >= 50x Storm on MDPs of >= 10^6 states).  Instances:
+# consensus N=6 K=2 (1 258 240 states; N=6 K=4 has 2 376 448), made on the
+# machine by bench/consensus_gen.c, with the repository's consensus
+# properties; timing as bench/vs_storm.sh defines it (Storm: load + check in
+# one Python process; warpex: one whole `warpex check --backend gpu` process
+# per property, reading the model included).
+#
+#   bench/device/storm_gpu.sh [N K ...]       (after bin/warpex is built with nvcc)
+#   BACKEND=cpu STORM_PYTHON=PY ... runs it elsewhere (PY imports stormpy)
+#
+# The machine has no network: Storm comes from wheels in .whl/ (carried),
+# stormpy 2.0.0 for its Python 3.12 and its dependency `deprecated`, made
+# here by
+#   python3 -m pip download --no-deps --only-binary=:all: --python-version 3.12 \
+#     --implementation cp --platform manylinux_2_34_x86_64 -d .whl stormpy==2.0.0 deprecated
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+WORK=${WORK:-/tmp/storm_gpu}
+mkdir -p "$WORK"
+if [ -z "${STORM_PYTHON:-}" ]; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+        --target /tmp/site .whl/*.whl || { echo "storm_gpu.sh: the carried wheels do not install"; exit 3; }
+    export PYTHONPATH=/tmp/site
+fi
+cc -std=c11 -O2 bench/consensus_gen.c -o "$WORK/consensus_gen" || exit 4
+[ $# -gt 0 ] || set -- 6 2
+dirs=()
+while [ $# -ge 2 ]; do
+    d=$WORK/consensus-N$1-K$2; mkdir -p "$d"
+    [ -s "$d/consensus-N$1-K$2.tra" ] || "$WORK/consensus_gen" "$1" "$2" "$d/consensus-N$1-K$2" || exit 4
+    # the two properties Storm takes longest on (value 0 and value 1 ones
+    # are decided by both in the precomputation)
+    grep -E '^"(c2|disagree)":' tests/data/mdp/consensus-N4-K4/consensus.props > "$d/consensus.props"
+    dirs+=("$d")
+    shift 2
+done
+BACKEND=${BACKEND:-gpu} STORM_PYTHON=${STORM_PYTHON:-python3} WORK=$WORK/drn bash bench/vs_storm.sh "${dirs[@]}"
