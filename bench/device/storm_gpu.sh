@@ -16,13 +16,23 @@
 # here by
 #   python3 -m pip download --no-deps --only-binary=:all: --python-version 3.12 \
 #     --implementation cp --platform manylinux_2_34_x86_64 -d .whl stormpy==2.0.0 deprecated
+# The wheel (49 MB) and the repository do not fit one call's 64 MiB: it is
+# split (`split -b 25M` into .whlA/stormpy.part.aa and .whlB/stormpy.part.ab,
+# `deprecated` in .whlB) and carried by two calls on the same warm machine
+# (ignored folders stay there between calls); this script joins the halves.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 WORK=${WORK:-/tmp/storm_gpu}
 mkdir -p "$WORK"
+WHL=.whl
+if [ ! -d "$WHL" ] && [ -d .whlA ] && [ -d .whlB ]; then
+    WHL=$WORK/whl; mkdir -p "$WHL"
+    cat .whlA/stormpy.part.* .whlB/stormpy.part.* > "$WHL/stormpy-2.0.0-cp312-cp312-manylinux_2_34_x86_64.whl"
+    cp .whlB/*.whl "$WHL/"
+fi
 if [ -z "${STORM_PYTHON:-}" ]; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-        --target /tmp/site .whl/*.whl || { echo "storm_gpu.sh: the carried wheels do not install"; exit 3; }
+        --target /tmp/site "$WHL"/*.whl || { echo "storm_gpu.sh: the carried wheels do not install"; exit 3; }
     export PYTHONPATH=/tmp/site
 fi
 cc -std=c11 -O2 bench/consensus_gen.c -o "$WORK/consensus_gen" || exit 4
