@@ -2,8 +2,8 @@
  * scc_gpu.h -- the device-level entry points of the GPU SCC decomposition
  * (kernels/scc/), for callers that keep a graph on the GPU between stages
  * (the explorer pipeline, the GPU MEC, the benchmark driver; a host CSR
- * goes there with dgraph_upload).  Host-level users call
- * scc_gpu() from analysis/scc.h instead.
+ * goes there with dgraph_upload).  Host-level users call scc_gpu() from
+ * analysis/scc.h instead.
  *
  * The graph is a struct dgraph (graph/dgraph.h): the analysis ignores its
  * labels and the order of edges; parallel edges and self-loops are allowed.
