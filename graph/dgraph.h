@@ -4,8 +4,8 @@
  * the GPU explorer keeps on the device, the input of the GPU SCC and of the
  * GPU cycle mean, the live graph of a GPU MEC round).
  *
- * INVARIANTS.  Those of struct csr (graph/csr.h) except the order of edges:
- * d_offsets has n_vertices + 1 entries, d_offsets[0] == 0,
+ * INVARIANTS.  Those of struct csr (graph/csr.h) but for the order of edges
+ * and duplicates: d_offsets has n_vertices + 1 entries, d_offsets[0] == 0,
  * d_offsets[n_vertices] == n_edges, vertex v's edges are
  * d_targets[d_offsets[v] .. d_offsets[v+1]) in no particular order (parallel
  * edges and self-loops allowed), every target < n_vertices < 2^32.
@@ -16,8 +16,8 @@
  * d_labels 4 n_edges or NULL (an unlabelled graph; may be NULL when there
  * are no edges).  owned != 0: the arrays belong to the graph and dgraph_free
  * releases them; owned == 0: a view of arrays that someone else frees
- * (dgraph_free only forgets them).  A zeroed struct dgraph is the empty
- * graph and may be freed.
+ * (dgraph_free only forgets them).  A zeroed struct dgraph holds nothing
+ * and may be freed.
  *
  * The functions that touch the device are in kernels/dgraph.cu
  * (kernels/nogpu_dgraph.c in a build without CUDA, where every call but
