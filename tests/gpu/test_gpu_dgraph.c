@@ -120,7 +120,8 @@ static void stages(const char *tag, const struct csr *g, const int64_t *label_we
     struct cm_result want[2], got[2];
     struct wx_error err;
     wx_error_clear(&err);
-    memset(&r, 0, sizeof r), memset(want, 0, sizeof want), memset(got, 0, sizeof got);
+    memset(&dg, 0, sizeof dg), memset(&c, 0, sizeof c), memset(&r, 0, sizeof r);
+    memset(want, 0, sizeof want), memset(got, 0, sizeof got);
     const uint64_t n = g->n_vertices, m = g->n_edges;
     uint32_t *d_comp = NULL, *ids = malloc((n + 1) * sizeof *ids);
     int64_t *w = malloc((m + 1) * sizeof *w);
