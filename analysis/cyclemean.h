@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "../analysis/scc.h"
+#include "../graph/dgraph.h"
 #include "../util/error.h"
 
 struct cm_graph {
@@ -73,21 +74,16 @@ int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_result *scc,
                          struct cm_result *out, struct wx_error *err);
 
 /* A graph already in GPU memory (e.g. the product the GPU explorer left
- * there, explore.h's struct device_csr) whose edge weights come from its
- * labels: w[e] = label_weight[d_labels[e]] (a host table of n_labels
- * integers, |w| <= 2^31 - 1), transit times all 1; d_comp holds the
- * canonical SCC ids on the device (kernels/scc_gpu.h's scc_gpu_device),
- * and the scc_result passed along gives the counts (its comp may be NULL).
- * Same result as cyclemean_howard_gpu on the same graph; only the answer
- * and the critical cycle are copied back. */
-struct cm_device_graph {
-    uint64_t n_vertices, n_edges;
-    const uint64_t *d_offsets;
-    const uint32_t *d_targets, *d_labels, *d_comp;
-    const int64_t *label_weight;
-    uint32_t n_labels;
-};
-int cyclemean_howard_gpu_device(const struct cm_device_graph *g, const struct scc_result *scc, int maximize,
+ * there, explorer/explore.h's result.device_graph) whose edge weights come
+ * from its labels: w[e] = label_weight[g->d_labels[e]] (a host table of
+ * n_labels integers, |w| <= 2^31 - 1; every label id < n_labels), transit
+ * times all 1; d_comp holds the canonical SCC ids on the device
+ * (kernels/scc_gpu.h's scc_gpu_device), and the scc_result passed along
+ * gives the counts (its comp may be NULL).  Same result as
+ * cyclemean_howard_gpu on the same graph; only the answer and the critical
+ * cycle are copied back.  WX_EINPUT for a graph with edges but no labels. */
+int cyclemean_howard_gpu_device(const struct dgraph *g, const uint32_t *d_comp, const int64_t *label_weight,
+                                uint32_t n_labels, const struct scc_result *scc, int maximize,
                                 struct cm_result *out, struct wx_error *err);
 
 /* 1 when cyclemean_howard_gpu can run here (a CUDA build and a device). */

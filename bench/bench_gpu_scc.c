@@ -257,10 +257,10 @@ int main(int argc, char **argv)
     fprintf(stderr, "# %s: %llu vertices, %llu edges, read in %.0f ms\n", name,
             (unsigned long long)g.n_vertices, (unsigned long long)g.n_edges, now_ms() - t);
 
-    struct scc_gpu_graph dg;
+    struct dgraph dg;
     uint32_t *d_comp = NULL;
     t = now_ms();
-    rc = scc_gpu_upload(&g, &dg, &err);
+    rc = dgraph_upload(&g, 0, &dg, &err);
     double upload_ms = now_ms() - t;
     if (rc == WX_OK)
         rc = scc_gpu_ids_new(g.n_vertices, &d_comp, &err);
@@ -416,7 +416,7 @@ int main(int argc, char **argv)
         download_ms = now_ms() - t;
     }
     scc_gpu_ids_free(d_comp);
-    scc_gpu_graph_free(&dg);
+    dgraph_free(&dg);
     if (rc != WX_OK) {
         fprintf(stderr, "bench_gpu_scc: %s: GPU: %s\n", name, err.msg);
         free(ids);

@@ -194,7 +194,7 @@ int cli_cycle_of_graph(struct cli_cycle *c, struct csr *graph, const char *model
 /* The same on the graph the GPU explorer left on the device, with its SCC
  * ids d_comp there (scc: the counts); only the answer and the critical
  * cycle come back to the host.  label_names: the image's result labels. */
-int cli_cycle_of_device(struct cli_cycle *c, const struct device_csr *dg, const uint32_t *d_comp,
+int cli_cycle_of_device(struct cli_cycle *c, const struct dgraph *dg, const uint32_t *d_comp,
                         const struct scc_result *scc, const struct strtab *label_names, const char *model,
                         const char *weight, const char *default_weight, int maximize, struct wx_error *err);
 void cli_cycle_print(const struct cli_cycle *c, bool json);

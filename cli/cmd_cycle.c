@@ -20,8 +20,8 @@
 
 #include "../analysis/cyclemean.h"
 #include "../analysis/scc.h"
+#include "../graph/dgraph.h"
 #include "../graph/wgraph.h"
-#include "../kernels/explore_gpu.h"
 #include "cli.h"
 
 typedef __int128 i128;
@@ -453,7 +453,7 @@ int cli_cycle_of_graph(struct cli_cycle *c, struct csr *graph, const char *model
     return rc;
 }
 
-int cli_cycle_of_device(struct cli_cycle *c, const struct device_csr *dg, const uint32_t *d_comp,
+int cli_cycle_of_device(struct cli_cycle *c, const struct dgraph *dg, const uint32_t *d_comp,
                         const struct scc_result *scc, const struct strtab *label_names, const char *model,
                         const char *weight, const char *default_weight, int maximize, struct wx_error *err)
 {
@@ -471,14 +471,12 @@ int cli_cycle_of_device(struct cli_cycle *c, const struct device_csr *dg, const 
     c->g.n_vertices = dg->n_vertices, c->g.n_edges = dg->n_edges, c->g.format = WGRAPH_CSR;
     c->scc = *scc;
     c->scc.comp = NULL;
-    struct cm_device_graph cg = {dg->n_vertices, dg->n_edges, dg->d_offsets, dg->d_targets, dg->d_labels,
-                                 d_comp, lw, strtab_count(label_names)};
-    rc = cyclemean_howard_gpu_device(&cg, scc, maximize, &c->r, err);
+    rc = cyclemean_howard_gpu_device(dg, d_comp, lw, strtab_count(label_names), scc, maximize, &c->r, err);
     if (rc == WX_OK && c->r.cycle_len) {
         c->cycle_l = malloc(c->r.cycle_len * sizeof *c->cycle_l);
         c->cycle_w = malloc(c->r.cycle_len * sizeof *c->cycle_w);
         rc = c->cycle_l && c->cycle_w
-                 ? explore_device_csr_labels_at(dg, c->r.cycle_edges, c->r.cycle_len, c->cycle_l, err)
+                 ? dgraph_labels_at(dg, c->r.cycle_edges, c->r.cycle_len, c->cycle_l, err)
                  : wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
         for (uint64_t i = 0; rc == WX_OK && i < c->r.cycle_len; i++)
             c->cycle_w[i] = lw[c->cycle_l[i]];

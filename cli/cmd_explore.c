@@ -80,14 +80,13 @@ static const char *violation_name(enum explore_violation v)
 
 /* SCCs of the graph the GPU explorer left on the device; the component ids
  * are downloaded only when wanted (out->comp stays NULL otherwise). */
-static int scc_of_device_graph(const struct device_csr *dg, bool want_ids, struct scc_result *out,
+static int scc_of_device_graph(const struct dgraph *dg, bool want_ids, struct scc_result *out,
                                uint32_t **keep_ids, struct wx_error *err)
 {
-    struct scc_gpu_graph sg = {dg->n_vertices, dg->n_edges, dg->d_offsets, dg->d_targets};
     uint32_t *d_comp = NULL;
     int rc = scc_gpu_ids_new(dg->n_vertices, &d_comp, err);
     if (rc == WX_OK)
-        rc = scc_gpu_device(&sg, d_comp, out, NULL, err);
+        rc = scc_gpu_device(dg, d_comp, out, NULL, err);
     if (rc == WX_OK && want_ids && dg->n_vertices) {
         out->comp = malloc(dg->n_vertices * sizeof *out->comp);
         rc = out->comp ? scc_gpu_ids_download(d_comp, dg->n_vertices, out->comp, err)
@@ -645,7 +644,7 @@ static int run_scc(struct explore_run *x, struct csr *graph, struct wx_error *er
         x->have_scc = rc == WX_OK;
     }
     x->scc_seconds = (wx_now() - ts);
-    explore_device_csr_free(&x->res.device_graph);
+    dgraph_free(&x->res.device_graph);
     if (rc == WX_OK && o->scc_out)
         rc = cli_write_ids(o->scc_out, x->scc.comp, x->scc.n_vertices, UINT32_MAX, err);
     return rc;
@@ -663,7 +662,7 @@ static int analyse(struct explore_run *x, struct wx_error *err)
     if (rc == WX_OK)
         rc = run_scc(x, &graph, err);
     else
-        explore_device_csr_free(&x->res.device_graph);
+        dgraph_free(&x->res.device_graph);
     if (rc == WX_OK && o->mec) {
         rc = lts_mecs_from_scc(&graph, &x->scc, &x->mecs, err);
         x->have_mecs = rc == WX_OK;

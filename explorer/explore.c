@@ -72,7 +72,7 @@ void explore_result_free(struct explore_result *res)
     free(res->trace.states);
     free(res->trace.vectors);
     free(res->vectors);
-    explore_device_csr_free(&res->device_graph);
+    dgraph_free(&res->device_graph);
     res->trace = (struct trace){0};
     res->vectors = NULL;
 }

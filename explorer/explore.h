@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../graph/dgraph.h"
 #include "../network/image.h"
 #include "../util/error.h"
 
@@ -93,18 +94,6 @@ struct gpu_options {
                                  (kernels/explore/timeline.cu); each mark
                                  waits for the device, so a timed run is
                                  not a benchmark */
-};
-
-/* A product graph left in GPU memory by the GPU backend for the GPU analyses
- * (same layout as kernels/scc_gpu.h's struct scc_gpu_graph): CSR with
- * offsets d_offsets[0..n_vertices], 32-bit targets and their labels, the
- * edges of a state in no particular order.  Device pointers, NULL when absent;
- * released by explore_result_free. */
-struct device_csr {
-    uint64_t n_vertices, n_edges;
-    uint64_t *d_offsets;
-    uint32_t *d_targets;
-    uint32_t *d_labels;       /* n_edges result-label ids, along d_targets */
 };
 
 struct explore_options {
@@ -168,7 +157,10 @@ struct explore_result {
                                  run was repeated with the tree; 0: not */
     char device[128];         /* GPU name or "" */
     unsigned threads;         /* CPU threads used */
-    struct device_csr device_graph; /* keep_device_graph: owned */
+    struct dgraph device_graph; /* keep_device_graph: the product graph on
+                                   the device (graph/dgraph.h), labelled
+                                   with result-label ids, owned; released
+                                   by explore_result_free */
 };
 
 int explore_seq(const struct image *img, const struct explore_options *opt,
@@ -200,10 +192,6 @@ int explore_run(enum explore_backend backend, const struct image *img,
                 struct wx_error *err);
 
 void explore_result_free(struct explore_result *res);
-
-/* Frees a device_csr's device memory and zeroes it (a no-op on a zeroed one
- * and in builds without CUDA). */
-void explore_device_csr_free(struct device_csr *g);
 
 /* The store a run with these options starts with: options.store, with
  * AUTO settled (flat: the tree is the slower of the two, and nothing known

@@ -558,6 +558,15 @@ static int cm_bits(uint64_t s)
     return r;
 }
 
+/* A graph already on the device (cyclemean_howard_gpu_device) with its SCC
+ * ids there; its weights come from its labels through a host table. */
+struct cm_borrowed {
+    const struct dgraph *g;
+    const uint32_t *d_comp;
+    const int64_t *label_weight;
+    uint32_t n_labels;
+};
+
 /* The state of one solve: the device view, the allocations to free, the
  * launch geometry. */
 struct cm_solve {
@@ -605,7 +614,7 @@ out:
 
 /* The graph on the device: copied from the host arrays g, or borrowed from
  * dg (the SCC ids there too) with the weights gathered from its labels. */
-static int cm_upload(struct cm_solve *S, const struct cm_graph *g, const struct cm_device_graph *dg,
+static int cm_upload(struct cm_solve *S, const struct cm_graph *g, const struct cm_borrowed *dg,
                      const struct scc_result *scc, struct wx_error *err)
 {
     int rc = WX_OK;
@@ -627,15 +636,15 @@ static int cm_upload(struct cm_solve *S, const struct cm_graph *g, const struct 
             CUDA_CHECK(cudaMemcpy(t, g->transit, m * sizeof *t, cudaMemcpyHostToDevice));
         CUDA_CHECK(cudaMemcpy(comp, scc->comp, n * sizeof *comp, cudaMemcpyHostToDevice));
     } else {
-        off = (uint64_t *)dg->d_offsets;
-        tgt = (uint32_t *)dg->d_targets;
+        off = dg->g->d_offsets;
+        tgt = dg->g->d_targets;
         comp = (uint32_t *)dg->d_comp;
         long long *lw;
         DALLOC(S, lw, dg->n_labels);
         CUDA_CHECK(cudaMemcpy(lw, dg->label_weight, dg->n_labels * sizeof *lw,
                               cudaMemcpyHostToDevice));
         if (m) {
-            cm_label_weights<<<1024, CM_THREADS>>>(dg->d_labels, m, lw, w);
+            cm_label_weights<<<1024, CM_THREADS>>>(dg->g->d_labels, m, lw, w);
             CUDA_CHECK_LAUNCH("cm_label_weights");
         }
     }
@@ -891,7 +900,7 @@ static int cm_solve_run(struct cm_solve *S, const struct scc_result *scc, int ma
 
 /* The solve, from host arrays (g) or from a graph already on the device
  * (dg, with the SCC ids there too; exactly one of them is given). */
-static int howard(const struct cm_graph *g, const struct cm_device_graph *dg, const struct scc_result *scc,
+static int howard(const struct cm_graph *g, const struct cm_borrowed *dg, const struct scc_result *scc,
                   int maximize, struct cm_result *out, struct wx_error *err)
 {
     int rc = WX_OK;
@@ -899,8 +908,8 @@ static int howard(const struct cm_graph *g, const struct cm_device_graph *dg, co
     double t_phase = cm_now();
     memset(out, 0, sizeof *out);
     memset(&S, 0, sizeof S);
-    S.n = g ? g->n_vertices : dg->n_vertices;
-    S.m = g ? g->n_edges : dg->n_edges;
+    S.n = g ? g->n_vertices : dg->g->n_vertices;
+    S.m = g ? g->n_edges : dg->g->n_edges;
     for (int i = 0; i < 4; i++)
         cm_phase[i] = 0;
     if (scc->n_vertices != S.n)
@@ -951,8 +960,16 @@ extern "C" int cyclemean_howard_gpu(const struct cm_graph *g, const struct scc_r
     return howard(g, NULL, scc, maximize, out, err);
 }
 
-extern "C" int cyclemean_howard_gpu_device(const struct cm_device_graph *g, const struct scc_result *scc,
-                                           int maximize, struct cm_result *out, struct wx_error *err)
+extern "C" int cyclemean_howard_gpu_device(const struct dgraph *g, const uint32_t *d_comp,
+                                           const int64_t *label_weight, uint32_t n_labels,
+                                           const struct scc_result *scc, int maximize, struct cm_result *out,
+                                           struct wx_error *err)
 {
-    return howard(NULL, g, scc, maximize, out, err);
+    if (g->n_edges && !g->d_labels) {
+        memset(out, 0, sizeof *out);
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "cycle mean (GPU): the device graph has no labels to weigh its edges");
+    }
+    const struct cm_borrowed b = {g, d_comp, label_weight, n_labels};
+    return howard(NULL, &b, scc, maximize, out, err);
 }

@@ -125,16 +125,6 @@ int explore_gpu_tuned(const struct image *img, const struct explore_options *opt
                       const struct gpu_tuning *tun, struct explore_result *res,
                       struct gpu_run_stats *stats, struct wx_error *err);
 
-/* Copies a device_csr (explore.h, from keep_device_graph) to host arrays of
- * n_vertices + 1 offsets and n_edges targets and labels (labels may be
- * NULL).  WX_ESYSTEM on a CUDA error. */
-int explore_device_csr_download(const struct device_csr *dg, uint64_t *offsets, uint32_t *targets,
-                                uint32_t *labels, struct wx_error *err);
-
-/* labels[i] = the label of edge edges[i] of a device_csr (k of them). */
-int explore_device_csr_labels_at(const struct device_csr *dg, const uint64_t *edges, uint64_t k,
-                                 uint32_t *labels, struct wx_error *err);
-
 /* The fast generator (kernels/explore/gpu_expand.cuh) run on the host, so that the
  * CPU tests check its precompiled tables against a reference generator
  * (no GPU needed).  explore_gpu_fast_open builds the tables for img

@@ -166,7 +166,7 @@ struct mec_dev {
     unsigned long long *d_killed;
     void *temp, *arena;
     size_t temp_bytes;
-    struct scc_gpu_graph dg; /* the live graph of a round */
+    struct dgraph dg; /* the live graph of a round */
 };
 
 /* One device allocation for the refinement's own arrays (each
@@ -210,6 +210,7 @@ static int mec_setup(const struct mdp *m, struct mec_dev *D, struct wx_error *er
         CUDA_CHECK(cudaMemset(D->d_cl, 1, nc));
     D->dg.n_vertices = n64;
     D->dg.d_offsets = NULL;
+    D->dg.owned = 1;
     CUDA_CHECK(cudaMalloc((void **)&D->dg.d_offsets, (n64 + 1) * sizeof *D->dg.d_offsets));
     CUDA_CHECK(cudaMalloc((void **)&D->dg.d_targets, (ne ? ne : 1) * sizeof *D->dg.d_targets));
 out:
@@ -365,7 +366,7 @@ extern "C" int mec_gpu(const struct mdp *m, struct mec_result *out, struct wx_er
 
 out:
     cudaFree(D.arena);
-    scc_gpu_graph_free(&D.dg);
+    dgraph_free(&D.dg);
     out->teardown_seconds = mec_now() - t1;
     if (rc != WX_OK) {
         cudaGetLastError();

@@ -25,21 +25,6 @@ int explore_gpu(const struct image *img, const struct explore_options *opt,
                    "this warpex was built without CUDA (nvcc was not found): --backend gpu is unavailable");
 }
 
-void explore_device_csr_free(struct device_csr *g)
-{
-    g->n_vertices = g->n_edges = 0; /* nothing is ever on a device here */
-    g->d_offsets = NULL;
-    g->d_targets = NULL;
-    g->d_labels = NULL;
-}
-
-int explore_device_csr_labels_at(const struct device_csr *dg, const uint64_t *edges, uint64_t k,
-                                 uint32_t *labels, struct wx_error *err)
-{
-    (void)dg, (void)edges, (void)k, (void)labels;
-    return wx_fail(err, WX_EINPUT, NULL, 0, 0, "this warpex was built without CUDA");
-}
-
 struct explore_gpu_fast *explore_gpu_fast_open(const struct image *img, int anchored, struct wx_error *err)
 {
     (void)img, (void)anchored;

@@ -22,20 +22,7 @@ int scc_gpu(const struct csr *g, struct scc_result *out, struct wx_error *err)
     return wx_fail(err, WX_EINPUT, NULL, 0, 0, NO_CUDA);
 }
 
-int scc_gpu_upload(const struct csr *g, struct scc_gpu_graph *dg, struct wx_error *err)
-{
-    (void)g;
-    memset(dg, 0, sizeof *dg);
-    return wx_fail(err, WX_EINPUT, NULL, 0, 0, NO_CUDA);
-}
-
-void scc_gpu_graph_free(struct scc_gpu_graph *dg)
-{
-    if (dg)
-        memset(dg, 0, sizeof *dg);
-}
-
-int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
+int scc_gpu_device(const struct dgraph *dg, uint32_t *d_comp, struct scc_result *out,
                    struct scc_gpu_stats *st, struct wx_error *err)
 {
     (void)dg, (void)d_comp;
@@ -66,7 +53,7 @@ void scc_gpu_set_tuning(const struct scc_gpu_tuning *t)
     (void)t;
 }
 
-int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
+int scc_gpu_device_tuned(const struct dgraph *dg, uint32_t *d_comp, struct scc_result *out,
                          struct scc_gpu_stats *st, const struct scc_gpu_tuning *t,
                          struct wx_error *err)
 {

@@ -1,13 +1,12 @@
 /*
  * scc_gpu.h -- the device-level entry points of the GPU SCC decomposition
  * (kernels/scc/), for callers that keep a graph on the GPU between stages
- * (the benchmark driver, later the explorer pipeline).  Host-level users call
- * scc_gpu() from analysis/scc.h instead.
+ * (the explorer pipeline, the GPU MEC, the benchmark driver; a host CSR
+ * goes there with dgraph_upload).  Host-level users call scc_gpu() from
+ * analysis/scc.h instead.
  *
- * A struct scc_gpu_graph is a CSR in device memory with the same invariants
- * as struct csr (analysis ignores labels and edge order; parallel edges and
- * self-loops are allowed): d_offsets has n_vertices + 1 entries,
- * d_offsets[n_vertices] == n_edges, every target < n_vertices.
+ * The graph is a struct dgraph (graph/dgraph.h): the analysis ignores its
+ * labels and the order of edges; parallel edges and self-loops are allowed.
  *
  * THREAD SAFETY: one decomposition at a time per process (the functions use
  * the current CUDA device and the default stream).
@@ -19,17 +18,12 @@
 
 #include "../analysis/scc.h"
 #include "../graph/csr.h"
+#include "../graph/dgraph.h"
 #include "../util/error.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-struct scc_gpu_graph {
-    uint64_t n_vertices, n_edges;
-    uint64_t *d_offsets;   /* device, n_vertices + 1 (owned by the graph)   */
-    uint32_t *d_targets;   /* device, n_edges (owned; NULL when 0 edges)    */
-};
 
 /* What one decomposition did and how long its phases took (host wall clock
  * around synchronised phases, milliseconds). */
@@ -186,14 +180,9 @@ int scc_gpu_tuning_parse(const char *spec, struct scc_gpu_tuning *t, struct wx_e
 /* The strategy scc_gpu_device (hence scc_gpu, MEC and cycle mean) uses from
  * now on, for the whole process; NULL restores the defaults. */
 void scc_gpu_set_tuning(const struct scc_gpu_tuning *t);
-int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
+int scc_gpu_device_tuned(const struct dgraph *dg, uint32_t *d_comp, struct scc_result *out,
                          struct scc_gpu_stats *st, const struct scc_gpu_tuning *t,
                          struct wx_error *err);
-
-/* Copies g's offsets and targets to the device (allocates; free with
- * scc_gpu_graph_free).  WX_ELIMIT when device memory is short. */
-int scc_gpu_upload(const struct csr *g, struct scc_gpu_graph *dg, struct wx_error *err);
-void scc_gpu_graph_free(struct scc_gpu_graph *dg);
 
 /* A device array of n component ids (allocates; free with scc_gpu_ids_free,
  * which accepts NULL), and its download into host[0..n). */
@@ -212,7 +201,7 @@ void scc_gpu_ids_free(uint32_t *d_comp);
  * vertex and 4 per live edge (and as much host memory), for the segment
  * layout at most 8 * segment_degree bytes per vertex.  WX_ELIMIT when it
  * does not fit, or for 2^38 or more edges; WX_ESYSTEM on a CUDA failure. */
-int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct scc_result *out,
+int scc_gpu_device(const struct dgraph *dg, uint32_t *d_comp, struct scc_result *out,
                    struct scc_gpu_stats *st, struct wx_error *err);
 
 #ifdef __cplusplus

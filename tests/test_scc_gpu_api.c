@@ -42,12 +42,24 @@ int main(void)
         check(rc == WX_EINPUT && r.comp == NULL && r.n_sccs == 0,
               "no GPU: scc_gpu fails with exit code 2 and an empty result (rc %d: %s)", rc, err.msg);
         check(strstr(err.msg, "CUDA") != NULL, "no GPU: the message names CUDA ('%s')", err.msg);
-        struct scc_gpu_graph dg;
+        struct dgraph dg;
+        memset(&dg, 0xab, sizeof dg);
         wx_error_clear(&err);
-        rc = scc_gpu_upload(&g, &dg, &err);
-        if (rc == WX_OK) /* a CUDA build on a machine whose driver has no device may upload nothing */
-            scc_gpu_graph_free(&dg);
-        check(1, "no GPU: scc_gpu_upload returns (rc %d)", rc);
+        rc = dgraph_upload(&g, 1, &dg, &err);
+        check(rc == WX_OK || (dg.d_offsets == NULL && dg.d_targets == NULL && dg.d_labels == NULL &&
+                              dg.n_vertices == 0 && !dg.owned),
+              "no GPU: a failed dgraph_upload leaves a zeroed graph (rc %d)", rc);
+        dgraph_free(&dg); /* a CUDA build on a machine whose driver has no device may upload nothing */
+        check(dg.d_offsets == NULL && dg.n_edges == 0, "dgraph_free zeroes the graph");
+        /* a view's arrays belong to someone else: freeing it only forgets
+         * them (these pointers were never allocated) */
+        uint64_t fake_off[2] = {0, 0};
+        uint32_t fake_tgt[1] = {0};
+        dg = dgraph_view(1, 0, fake_off, fake_tgt, NULL);
+        check(!dg.owned && dg.n_vertices == 1 && dg.d_offsets == fake_off, "dgraph_view borrows");
+        dgraph_free(&dg);
+        check(dg.d_offsets == NULL && dg.d_targets == NULL && dg.n_vertices == 0,
+              "dgraph_free of a view zeroes it");
         scc_result_free(&r);
     } else {
         for (int i = 0; i < 20; i++) {

@@ -494,7 +494,7 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
     }
     gx_finish_stats(g, stats);
     if (rc) {
-        explore_device_csr_free(&res->device_graph);
+        dgraph_free(&res->device_graph);
         res->complete = false;
         if (!res->states) {
             res->states = g->ctl.n_states;

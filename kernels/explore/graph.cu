@@ -3,7 +3,7 @@
  * staged to host memory while exploring when the device buffer fills,
  * mapped to dense ids after it, sorted by source with CUB into CSR order,
  * then emitted to the sink in batches and/or kept on the device as
- * res->device_graph (explorer/explore.h's struct device_csr).
+ * res->device_graph (a struct dgraph, graph/dgraph.h).
  */
 #include <cub/device/device_radix_sort.cuh>
 
@@ -133,63 +133,6 @@ __global__ void narrow_u64(const unsigned long long *a, uint32_t *b, unsigned lo
         b[i] = (uint32_t)a[i];
 }
 
-extern "C" void explore_device_csr_free(struct device_csr *dg)
-{
-    cudaFree(dg->d_offsets);
-    cudaFree(dg->d_targets);
-    cudaFree(dg->d_labels);
-    dg->d_offsets = NULL;
-    dg->d_targets = NULL;
-    dg->d_labels = NULL;
-    dg->n_vertices = dg->n_edges = 0;
-}
-
-extern "C" int explore_device_csr_download(const struct device_csr *dg, uint64_t *offsets, uint32_t *targets,
-                                           uint32_t *labels, struct wx_error *err)
-{
-    int rc = WX_OK;
-    CUDA_CHECK_NAMED(cudaMemcpy(offsets, dg->d_offsets, (dg->n_vertices + 1) * 8, cudaMemcpyDeviceToHost),
-                     "device graph download");
-    if (dg->n_edges)
-        CUDA_CHECK_NAMED(cudaMemcpy(targets, dg->d_targets, dg->n_edges * 4, cudaMemcpyDeviceToHost),
-                         "device graph download");
-    if (labels && dg->n_edges)
-        CUDA_CHECK_NAMED(cudaMemcpy(labels, dg->d_labels, dg->n_edges * 4, cudaMemcpyDeviceToHost),
-                         "device graph download");
-out:
-    return rc;
-}
-
-__global__ void gather_labels(const uint32_t *labels, const uint64_t *edges, uint64_t k, uint32_t *out)
-{
-    for (uint64_t i = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; i < k; i += (uint64_t)gridDim.x * blockDim.x)
-        out[i] = labels[edges[i]];
-}
-
-extern "C" int explore_device_csr_labels_at(const struct device_csr *dg, const uint64_t *edges, uint64_t k,
-                                            uint32_t *labels, struct wx_error *err)
-{
-    uint64_t *d_e = NULL;
-    uint32_t *d_l = NULL;
-    int rc = WX_OK;
-    for (uint64_t i = 0; i < k; i++)
-        if (edges[i] >= dg->n_edges)
-            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "edge %llu of %llu: out of range",
-                           (unsigned long long)edges[i], (unsigned long long)dg->n_edges);
-    if (k == 0)
-        return WX_OK;
-    CUDA_CHECK_NAMED(cudaMalloc(&d_e, k * 8), "edge list");
-    CUDA_CHECK_NAMED(cudaMalloc(&d_l, k * 4), "edge labels");
-    CUDA_CHECK_NAMED(cudaMemcpy(d_e, edges, k * 8, cudaMemcpyHostToDevice), "edge list");
-    gather_labels<<<64, 256>>>(dg->d_labels, d_e, k, d_l);
-    CUDA_CHECK_LAUNCH("gather_labels");
-    CUDA_CHECK_NAMED(cudaMemcpy(labels, d_l, k * 4, cudaMemcpyDeviceToHost), "edge labels");
-out:
-    cudaFree(d_e);
-    cudaFree(d_l);
-    return rc;
-}
-
 /* Edges already mapped to ids, all on the device (src, dst, lab; n of
  * them): sorted by source with CUB (CSR order); with a sink, downloaded and
  * emitted in batches; with keep_device_graph, turned into res->device_graph.
@@ -233,18 +176,19 @@ static int gx_emit_csr(struct gx *g, const struct explore_options *opt, unsigned
     g->p.e_src = g->p.e_dst = NULL;
     g->p.e_lab = NULL;
     if (opt->keep_device_graph) {
-        struct device_csr *dg = &res->device_graph;
+        struct dgraph *dg = &res->device_graph;
         if (n_states >= 0xffffffffull) {
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
                          "%llu states: the GPU analyses take at most 2^32 - 2 (use --backend cpu)",
                          (unsigned long long)n_states);
             goto out;
         }
+        dg->owned = 1;
         if (cudaMalloc(&dg->d_offsets, (n_states + 1) * 8) != cudaSuccess ||
             (n && cudaMalloc(&dg->d_targets, n * 4) != cudaSuccess) ||
             (n && cudaMalloc(&dg->d_labels, n * 4) != cudaSuccess)) {
             (void)cudaGetLastError();
-            explore_device_csr_free(dg);
+            dgraph_free(dg);
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
                          "no device memory to keep the graph (%llu states, %llu edges) on the GPU",
                          (unsigned long long)n_states, n);
@@ -311,7 +255,8 @@ int gx_graph(struct gx *g, uint64_t r0, struct wx_error *err)
         }
         if (total_e == 0 && opt->keep_device_graph) {
             /* no edges: the graph is its offsets, all zero */
-            struct device_csr *dg = &res->device_graph;
+            struct dgraph *dg = &res->device_graph;
+            dg->owned = 1;
             if (cudaMalloc(&dg->d_offsets, (ctl.n_states + 1) * 8) != cudaSuccess) {
                 (void)cudaGetLastError();
                 rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "no device memory to keep the graph on the GPU");

@@ -168,7 +168,7 @@ out:
 /* The counts: size in w->col, flags in w->reach.  One SCC of two or more
  * vertices needs no pass over the edges: it is non-trivial whatever its
  * self-loops, and no edge can leave it (tori, most state spaces). */
-int scc_count(struct scc_work *w, const struct scc_gpu_graph *dg, const uint32_t *d_comp,
+int scc_count(struct scc_work *w, const struct dgraph *dg, const uint32_t *d_comp,
               struct scc_result *out, struct wx_error *err)
 {
     int rc = WX_OK;

@@ -7,7 +7,7 @@
 
 /* The work space's fields, and the arrays every path needs: reg, col and
  * reach (the relabelling and the counts use them) and the counters. */
-static int work_init(struct scc_work *w, const struct scc_gpu_graph *dg, uint32_t *d_comp,
+static int work_init(struct scc_work *w, const struct dgraph *dg, uint32_t *d_comp,
                      const struct scc_gpu_tuning *tu, struct wx_error *err)
 {
     int rc = WX_OK;
@@ -75,7 +75,7 @@ static void work_free(struct scc_work *w)
 
 /* The searches' work space (stamps and queues; the connected components
  * need none), the transpose, and every vertex live in region 0. */
-static int search_setup(struct scc_work *w, const struct scc_gpu_graph *dg, uint32_t *d_comp,
+static int search_setup(struct scc_work *w, const struct dgraph *dg, uint32_t *d_comp,
                         const struct scc_gpu_tuning *tu, struct scc_gpu_stats *st,
                         struct wx_error *err)
 {
@@ -187,7 +187,7 @@ static int decompose(struct scc_work *w, const struct scc_gpu_tuning *tu, struct
     return WX_OK;
 }
 
-extern "C" int scc_gpu_device_tuned(const struct scc_gpu_graph *dg, uint32_t *d_comp,
+extern "C" int scc_gpu_device_tuned(const struct dgraph *dg, uint32_t *d_comp,
                                     struct scc_result *out, struct scc_gpu_stats *st_out,
                                     const struct scc_gpu_tuning *tu, struct wx_error *err)
 {
@@ -253,7 +253,7 @@ out:
     return rc;
 }
 
-extern "C" int scc_gpu_device(const struct scc_gpu_graph *dg, uint32_t *d_comp,
+extern "C" int scc_gpu_device(const struct dgraph *dg, uint32_t *d_comp,
                               struct scc_result *out, struct scc_gpu_stats *st_out,
                               struct wx_error *err)
 {
@@ -276,37 +276,6 @@ extern "C" int scc_gpu_available(void)
         return 0;
     }
     return major >= 9;
-}
-
-extern "C" void scc_gpu_graph_free(struct scc_gpu_graph *dg)
-{
-    if (!dg)
-        return;
-    cudaFree(dg->d_offsets);
-    cudaFree(dg->d_targets);
-    memset(dg, 0, sizeof *dg);
-}
-
-extern "C" int scc_gpu_upload(const struct csr *g, struct scc_gpu_graph *dg, struct wx_error *err)
-{
-    int rc = WX_OK;
-    memset(dg, 0, sizeof *dg);
-    dg->n_vertices = g->n_vertices;
-    dg->n_edges = g->n_edges;
-    if (g->n_vertices > UINT32_MAX)
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "GPU SCC: at most 2^32 - 1 vertices");
-    CUDA_CHECK(cudaMalloc((void **)&dg->d_offsets, (g->n_vertices + 1) * sizeof(uint64_t)));
-    CUDA_CHECK(cudaMemcpy(dg->d_offsets, g->offsets, (g->n_vertices + 1) * sizeof(uint64_t),
-                          cudaMemcpyHostToDevice));
-    if (g->n_edges) {
-        CUDA_CHECK(cudaMalloc((void **)&dg->d_targets, g->n_edges * sizeof(uint32_t)));
-        CUDA_CHECK(cudaMemcpy(dg->d_targets, g->targets, g->n_edges * sizeof(uint32_t),
-                              cudaMemcpyHostToDevice));
-    }
-out:
-    if (rc != WX_OK)
-        scc_gpu_graph_free(dg);
-    return rc;
 }
 
 extern "C" int scc_gpu_ids_new(uint64_t n, uint32_t **d_comp, struct wx_error *err)
@@ -336,7 +305,7 @@ extern "C" void scc_gpu_ids_free(uint32_t *d_comp)
 extern "C" int scc_gpu(const struct csr *g, struct scc_result *out, struct wx_error *err)
 {
     int rc = WX_OK;
-    struct scc_gpu_graph dg;
+    struct dgraph dg;
     uint32_t *d_comp = NULL;
     memset(&dg, 0, sizeof dg);
     memset(out, 0, sizeof *out);
@@ -346,7 +315,9 @@ extern "C" int scc_gpu(const struct csr *g, struct scc_result *out, struct wx_er
                        "GPU SCC: no usable CUDA device (compute capability >= 9.0); use --backend cpu");
     if (g->n_vertices == 0)
         return WX_OK;
-    rc = scc_gpu_upload(g, &dg, err);
+    if (g->n_vertices > UINT32_MAX)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "GPU SCC: at most 2^32 - 1 vertices");
+    rc = dgraph_upload(g, 0, &dg, err);
     if (rc != WX_OK)
         return rc;
     rc = scc_gpu_ids_new(g->n_vertices, &d_comp, err);
@@ -365,7 +336,7 @@ extern "C" int scc_gpu(const struct csr *g, struct scc_result *out, struct wx_er
         cudaMemcpy(out->comp, d_comp, g->n_vertices * sizeof *out->comp, cudaMemcpyDeviceToHost));
 out:
     cudaFree(d_comp);
-    scc_gpu_graph_free(&dg);
+    dgraph_free(&dg);
     if (rc != WX_OK) {
         free(out->comp);
         memset(out, 0, sizeof *out);

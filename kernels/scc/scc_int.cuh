@@ -186,13 +186,13 @@ void scc_tuning_current(struct scc_gpu_tuning *t);
 
 /* symmetric.cu: whether dg is its own transpose (w->symmetric, st), the
  * components' first parents in d_comp when it is; then the components. */
-int scc_symmetric_check(struct scc_work *w, const struct scc_gpu_graph *dg, uint32_t *d_comp,
+int scc_symmetric_check(struct scc_work *w, const struct dgraph *dg, uint32_t *d_comp,
                         struct scc_gpu_stats *st, struct wx_error *err);
-int scc_components(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct wx_error *err);
+int scc_components(const struct dgraph *dg, uint32_t *d_comp, struct wx_error *err);
 
 /* transpose.cu: w->roff / w->rsrc (the in-edges) and, when asked for, the
  * segment layouts. */
-int scc_transpose(struct scc_work *w, const struct scc_gpu_graph *dg,
+int scc_transpose(struct scc_work *w, const struct dgraph *dg,
                   const struct scc_gpu_tuning *tu, struct scc_gpu_stats *st, struct wx_error *err);
 
 /* trim.cu / peel.cu: a trim phase (*live decreases). */
@@ -230,7 +230,7 @@ int scc_cpu_residue(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *st
 
 /* relabel.cu: canonical ids in d_comp (out->n_sccs), then the counts. */
 int scc_relabel(struct scc_work *w, uint32_t *d_comp, struct scc_result *out, struct wx_error *err);
-int scc_count(struct scc_work *w, const struct scc_gpu_graph *dg, const uint32_t *d_comp,
+int scc_count(struct scc_work *w, const struct dgraph *dg, const uint32_t *d_comp,
               struct scc_result *out, struct wx_error *err);
 
 #endif

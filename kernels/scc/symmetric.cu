@@ -146,7 +146,7 @@ __global__ void scc_cc_flatten(uint32_t n, uint32_t *parent)
 
 /* ---- host side ---- */
 
-int scc_symmetric_check(struct scc_work *w, const struct scc_gpu_graph *dg, uint32_t *d_comp,
+int scc_symmetric_check(struct scc_work *w, const struct dgraph *dg, uint32_t *d_comp,
                         struct scc_gpu_stats *st, struct wx_error *err)
 {
     int rc = WX_OK;
@@ -174,7 +174,7 @@ out:
 
 /* The SCCs are the connected components: d_comp holds the first parents
  * (scc_sym_check); every vertex is finished here. */
-int scc_components(const struct scc_gpu_graph *dg, uint32_t *d_comp, struct wx_error *err)
+int scc_components(const struct dgraph *dg, uint32_t *d_comp, struct wx_error *err)
 {
     int rc = WX_OK;
     const uint32_t n = (uint32_t)dg->n_vertices;

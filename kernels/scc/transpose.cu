@@ -154,7 +154,7 @@ out:
  * within LOCAL_NEAR ids (or n / 256) of their source (transpose_sort 2):
  * the in-degree atomics then hit a small window, while random targets make
  * them much slower than the sort.  *sorted: 1 for the sort. */
-static int choose_sort(struct scc_work *w, const struct scc_gpu_graph *dg, int *sorted,
+static int choose_sort(struct scc_work *w, const struct dgraph *dg, int *sorted,
                        struct wx_error *err)
 {
     int rc = WX_OK;
@@ -174,7 +174,7 @@ out:
 
 /* Counting: in-degrees (atomics), a scan, a scatter at per-target cursors;
  * in-list order is arbitrary (nothing depends on it). */
-static int transpose_count(struct scc_work *w, const struct scc_gpu_graph *dg, struct wx_error *err)
+static int transpose_count(struct scc_work *w, const struct dgraph *dg, struct wx_error *err)
 {
     int rc = WX_OK;
     const uint64_t n64 = dg->n_vertices, m = dg->n_edges;
@@ -207,7 +207,7 @@ out:
 
 /* The radix sort of the (target, source) pairs by target; the in-offsets
  * from the sorted keys (also for a graph without edges). */
-static int transpose_sort(struct scc_work *w, const struct scc_gpu_graph *dg, struct wx_error *err)
+static int transpose_sort(struct scc_work *w, const struct dgraph *dg, struct wx_error *err)
 {
     int rc = WX_OK;
     const uint64_t n64 = dg->n_vertices, m = dg->n_edges;
@@ -243,7 +243,7 @@ out:
     return rc;
 }
 
-int scc_transpose(struct scc_work *w, const struct scc_gpu_graph *dg,
+int scc_transpose(struct scc_work *w, const struct dgraph *dg,
                   const struct scc_gpu_tuning *tu, struct scc_gpu_stats *st, struct wx_error *err)
 {
     int rc = WX_OK;

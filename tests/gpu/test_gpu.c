@@ -73,7 +73,7 @@ static void res_free(struct explore_result *res)
     free(res->vectors);
     memset(&res->trace, 0, sizeof res->trace);
     res->vectors = NULL;
-    explore_device_csr_free(&res->device_graph);
+    dgraph_free(&res->device_graph);
 }
 
 /* ---- one configuration ---- */
@@ -314,7 +314,7 @@ static int run_one(const char *tag, const struct image *img, const struct ref_re
         if (why[0])
             goto done;
         if (opt.keep_device_graph) {
-            const struct device_csr *dg = &res.device_graph;
+            const struct dgraph *dg = &res.device_graph;
             if (dg->n_vertices != res.states || dg->n_edges != ec.n || !dg->d_offsets) {
                 snprintf(why, sizeof why, "device graph %llu vertices %llu edges, expected %llu / %zu",
                          (unsigned long long)dg->n_vertices, (unsigned long long)dg->n_edges,
@@ -324,7 +324,7 @@ static int run_one(const char *tag, const struct image *img, const struct ref_re
             uint64_t *off = (uint64_t *)malloc((dg->n_vertices + 1) * 8);
             uint32_t *tg = (uint32_t *)malloc((dg->n_edges ? dg->n_edges : 1) * 4);
             uint32_t *lb = (uint32_t *)malloc((dg->n_edges ? dg->n_edges : 1) * 4);
-            if (explore_device_csr_download(dg, off, tg, lb, &err))
+            if (dgraph_download(dg, off, tg, lb, &err))
                 snprintf(why, sizeof why, "device graph download: %s", err.msg);
             for (uint64_t v = 0; v < dg->n_vertices && !why[0]; v++)
                 for (uint64_t e = off[v]; e < off[v + 1] && !why[0]; e++)

@@ -109,7 +109,7 @@ static int e_build(struct edges *e, int permute, struct csr *g)
 static void run_tuned(const char *tag, const char *what, const struct csr *g,
                       const struct scc_result *c, const struct scc_gpu_tuning *t)
 {
-    struct scc_gpu_graph dg;
+    struct dgraph dg;
     struct scc_result r;
     struct scc_gpu_stats st;
     struct wx_error err;
@@ -117,7 +117,7 @@ static void run_tuned(const char *tag, const char *what, const struct csr *g,
     memset(&r, 0, sizeof r);
     memset(&st, 0, sizeof st);
     uint32_t *d_comp = NULL, *ids = malloc(g->n_vertices * sizeof *ids + 1);
-    int rc = scc_gpu_upload(g, &dg, &err);
+    int rc = dgraph_upload(g, 0, &dg, &err);
     if (rc == WX_OK) {
         rc = scc_gpu_ids_new(g->n_vertices, &d_comp, &err);
         if (rc == WX_OK)
@@ -125,7 +125,7 @@ static void run_tuned(const char *tag, const char *what, const struct csr *g,
         if (rc == WX_OK)
             rc = scc_gpu_ids_download(d_comp, g->n_vertices, ids, &err);
         scc_gpu_ids_free(d_comp);
-        scc_gpu_graph_free(&dg);
+        dgraph_free(&dg);
     }
     int ok = rc == WX_OK && r.n_sccs == c->n_sccs && r.n_trivial == c->n_trivial &&
              r.largest == c->largest && r.n_bottom == c->n_bottom &&
@@ -743,14 +743,14 @@ static void device_api(uint64_t seed)
     struct csr g;
     if (e_build(&e, 1, &g) != WX_OK)
         return;
-    struct scc_gpu_graph dg;
+    struct dgraph dg;
     struct scc_result r, c;
     struct scc_gpu_stats st;
     struct wx_error err;
     wx_error_clear(&err);
     uint32_t *d_comp = NULL, *ids = malloc(g.n_vertices * sizeof *ids);
     scc_cpu(&g, &c, &err);
-    int rc = scc_gpu_upload(&g, &dg, &err);
+    int rc = dgraph_upload(&g, 0, &dg, &err);
     if (rc == WX_OK)
         rc = scc_gpu_ids_new(g.n_vertices, &d_comp, &err);
     for (int run = 0; run < 3 && rc == WX_OK; run++) {
@@ -768,7 +768,7 @@ static void device_api(uint64_t seed)
     }
     check(rc == WX_OK, "device API: no error%s%s", rc ? ": " : "", rc ? err.msg : "");
     scc_gpu_ids_free(d_comp);
-    scc_gpu_graph_free(&dg);
+    dgraph_free(&dg);
     free(ids);
     scc_result_free(&c);
     csr_free(&g);
