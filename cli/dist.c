@@ -38,11 +38,11 @@ int cli_dist_ranks(int *rank)
 }
 
 /* The first option given that needs what the distributed explorer does
- * not give yet (the reduction, the MDP explorer), or NULL. */
+ * not give yet (the MDP explorer), or NULL; --por with --action is refused
+ * by explore_dist, which knows whether the expression matches a label. */
 static const char *refused_option(const struct cli_options *o)
 {
-    return o->por ? "--por"
-         : o->mdp_out ? "--mdp-out" : o->n_props ? "--prop" : o->props_file ? "--props"
+    return o->mdp_out ? "--mdp-out" : o->n_props ? "--prop" : o->props_file ? "--props"
          : o->n_rewards ? "--reward" : NULL;
 }
 

@@ -8,6 +8,7 @@
 
 #include "explore_dist.h"
 #include "explore_int.h"
+#include "por.h"
 #include "successors.h"
 #include "../hash/vecset.h"
 
@@ -57,6 +58,9 @@ struct dist {
     uint32_t *prank, *plabel;
     uint64_t *pid;
     struct succ_gen g;
+    bool por;                  /* options.por: p prepared (no visible label:
+                                  the reduced set is the state's alone) */
+    struct por p;
     struct dist_buf *out;      /* ranks entries; out[me] stays empty */
     uint32_t *sendbuf, *recvbuf;
     uint64_t send_cap, recv_cap; /* in words */

@@ -115,6 +115,8 @@ struct explore_options {
                                  reduced graph that keeps deadlocks and the
                                  reachability of action_match's labels; the
                                  counts are the reduced graph's.
+                                 explore_dist: without action_match's
+                                 labels only (explore_dist.h)
                                  explore_gpu ignores it (explore_run refuses
                                  it for the GPU) */
     struct edge_sink *sink;   /* NULL, or receives all distinct transitions */

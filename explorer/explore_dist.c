@@ -145,8 +145,12 @@ static int dist_state(struct dist *x, uint64_t s)
     int rc = x->edges ? dist_edge_state(x, s) : WX_OK;
     if (rc == WX_OK)
         rc = succ_expand(&x->g, x->q.vec + s * x->words, &x->err_local);
+    size_t r = x->g.n;
+    if (rc == WX_OK && x->por)
+        rc = por_reduce(&x->p, &x->g, x->q.vec + s * x->words, &r, &x->err_local);
     if (rc)
         return rc;
+    x->g.n = r;
     if (x->g.n == 0) {
         x->deadlocks++;
         if (x->opt->stop_on_deadlock && !x->settled && !x->dead1) {
@@ -422,6 +426,9 @@ static int dist_alloc(struct dist *x, const struct image *img)
     int rc = succ_init(&x->g, img, &x->err_local);
     if (rc)
         return rc;
+    if (opt->por && (rc = por_init(&x->p, img, NULL, &x->err_local)))
+        return rc;
+    x->por = opt->por;
     rc = vecset_init(&x->q, img->words,
                      vtable_states_for_budget(explore_budget(opt) / R, img->words, extra), &x->err_local);
     if (rc)
@@ -458,6 +465,8 @@ static void dist_free(struct dist *x)
     vecset_free(&x->q);
     free(x->prank), free(x->pid), free(x->plabel);
     succ_free(&x->g);
+    if (x->por)
+        por_free(&x->p);
     for (int r = 0; x->out && r < x->ranks; r++)
         free(x->out[r].w);
     free(x->out), free(x->sendbuf), free(x->recvbuf), free(x->scount), free(x->gathered);
@@ -481,14 +490,21 @@ static int dist_rank_stats(struct dist *x, struct wx_error *err)
     return WX_OK;
 }
 
-/* What explore_dist refuses, on every rank alike (before any collective). */
+/* What explore_dist refuses, on every rank alike (before any collective).
+ * Partial-order reduction is applied where no label is visible: the
+ * reduced set is then a function of the state (por.h), whichever rank
+ * expands it; with a visible label the proviso would ask whether a
+ * successor owned by another rank is new. */
 static int dist_refuse(const struct image *img, const struct explore_options *opt, struct wx_error *err)
 {
     if (img->probabilistic)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "probabilistic network: its product is an MDP, "
                        "built by explore_mdp (explorer/explore_mdp.h), not an LTS");
+    bool visible = false;
+    for (uint32_t l = 0; opt->por && opt->action_match && l < img->n_labels; l++)
+        visible |= opt->action_match[l] != 0;
     const char *what = opt->keep_vectors && !opt->sink ? "the vectors of all states without an edge sink"
-                       : opt->por ? "partial-order reduction"
+                       : visible ? "partial-order reduction with visible labels (--por with --action)"
                        : NULL;
     if (what)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "the distributed explorer does not give %s yet", what);

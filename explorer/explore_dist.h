@@ -53,9 +53,12 @@
  * numbering too, on every rank; keep_vectors (only with a sink) fills
  * res.vectors on rank 0 alone, by those ids.  Without a sink the global
  * ids are the explorer's own (above).  Rank 0 holds the whole graph.
- * Refused (WX_EINPUT): por (the reduction's proviso asks about states owned
- * elsewhere), keep_vectors without a sink, probabilistic images.  Every
- * rank uses one thread.
+ * por without a visible label (no action_match flag set): each rank reduces
+ * the states it expands (explorer/por.h; the set depends on the state
+ * alone), which gives explore_seq's reduced graph.  Refused (WX_EINPUT):
+ * por with a visible label (the proviso asks about states owned elsewhere),
+ * keep_vectors without a sink, probabilistic images.  Every rank uses one
+ * thread.
  */
 #ifndef WX_EXPLORE_DIST_H
 #define WX_EXPLORE_DIST_H

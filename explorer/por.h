@@ -35,9 +35,12 @@
  *
  * What is preserved.  Deadlocks: a path from s to a deadlock contains a
  * transition of T(C) (an enabled key transition cannot stay enabled up to a
- * deadlock); moving the first one to the front shortens the path, so by
- * induction on its length the reduced graph reaches a deadlock whenever the
- * full graph does -- no proviso needed.  Visible actions (the labels flagged
+ * deadlock); moving the first one to the front shortens the path and keeps
+ * its end, so by induction on its length the reduced graph reaches every
+ * deadlock that the full graph reaches -- no proviso needed, and a larger
+ * set (a state expanded in full) keeps this.  A reduced set is empty only
+ * where the full one is, so the reduced graph has exactly the full graph's
+ * deadlocks.  Visible actions (the labels flagged
  * in `visible`): a state with an enabled visible transition is expanded in
  * full (por_reduce returns every record), so that it is recognised; and,
  * when some label is visible (p->proviso), the explorers apply the BFS

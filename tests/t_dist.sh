@@ -9,8 +9,10 @@
 #     --backend seq's on examples and the naive oracle's on random
 #     networks, with "ranks" and per-rank states summing to the states;
 #     --deadlock / --action exit 1 with a trace as long as seq's; the text
-#     report printed once; refused options (--por, --backend gpu) and a
-#     missing file exit 2 with one error line;
+#     report printed once; refused options (--por --action, --backend gpu)
+#     and a missing file exit 2 with one error line;
+#   - --por (no visible label) on 2 and 3 ranks: seq --por's counts and
+#     depth on examples and random networks, and its deadlock trace length;
 #   - --aut and --csr byte-identical to --backend seq's (explore_dist
 #     renumbers the states as explore_seq does), and the analyses (--scc,
 #     --scc-out, --mec, --cycle-mean, --livelock, --reversible) answering
@@ -86,8 +88,28 @@ n=$(grep -c '^states:' "$T/out"); t=$(grep -c '^trace (' "$T/out")
 [ "$n" = 1 ] && [ "$t" = 1 ] && grep -q '^ranks: *3 (MPI)' "$T/out" && pass "text report printed once, with its ranks line" \
     || fail "text report: $n states lines, $t trace lines: $(head -c 400 "$T/out")"
 
-expect_rc "--por refused on 2 ranks" 2 $MPI -np 2 "$W" explore $ph --por
-[ "$(grep -c '^warpex: --por' "$T/err")" = 1 ] && pass "the refusal said once" || fail "refusal: $(cat "$T/err")"
+# --por without visible labels: the reduced set is the state's alone, so
+# the ranks build seq --por's reduced graph
+for f in $ph examples/milner/milner_n12.exp examples/tokenring/tokenring_n12.exp examples/abp/abp_d1.exp; do
+    "$W" explore "$f" --backend seq --por --json > "$T/seq" 2>&1
+    for np in 2 3; do
+        $MPI -np $np "$W" explore "$f" --por --json > "$T/out" 2> "$T/err"
+        s=$(counts "$T/seq"); d=$(counts "$T/out")
+        if [ -n "$s" ] && [ "$s" = "$d" ] && grep -q '"por": true' "$T/out"; then
+            pass "$f --por on $np ranks: $d, as seq --por"
+        else
+            fail "$f --por on $np ranks: '$d', seq --por '$s'; $(head -c 300 "$T/err")"
+        fi
+    done
+done
+"$W" explore $ph --backend seq --por --deadlock --trace --json > "$T/seq" 2>&1
+expect_rc "--por --deadlock on 3 ranks" 1 $MPI -np 3 "$W" explore $ph --por --deadlock --trace --json
+expect_json "--por --deadlock on 3 ranks" violation='"deadlock"' por=true
+[ "$(trace_len "$T/out")" = "$(trace_len "$T/seq")" ] && pass "--por --deadlock trace: $(trace_len "$T/out") steps, as seq" \
+    || fail "--por --deadlock trace: $(trace_len "$T/out") steps, seq $(trace_len "$T/seq")"
+expect_rc "--por --action refused on 2 ranks" 2 $MPI -np 2 "$W" explore $ph --por --action '^PUT !3'
+[ "$(grep -c '^warpex:.*visible labels' "$T/err")" = 1 ] && pass "the refusal said once" || fail "refusal: $(cat "$T/err")"
+expect_rc "--por --action matching no label on 2 ranks" 0 $MPI -np 2 "$W" explore $ph --por --action '^none$' -q
 expect_rc "--backend gpu refused on 2 ranks" 2 $MPI -np 2 "$W" explore $ph --backend gpu
 expect_rc "a missing file on 3 ranks" 2 $MPI -np 3 "$W" explore "$T/none.exp"
 [ "$(grep -c '^warpex:' "$T/err")" = 1 ] && pass "the error said once" || fail "error lines: $(cat "$T/err")"
@@ -110,6 +132,11 @@ while [ $k -lt 4 ]; do
     d=$(counts "$T/out")
     if [ "${d% *}" = "$6 $7 $8" ]; then pass "random seed $seed on 3 ranks: $d = naive"
     else fail "random seed $seed on 3 ranks: '$d', naive $6 $7 $8; $(head -c 300 "$T/err")"; fi
+    "$W" explore "$2" $hid $rate --backend seq --por --json > "$T/seq" 2>&1
+    $MPI -np 3 "$W" explore "$2" $hid $rate --por --json > "$T/out" 2> "$T/err"
+    s=$(counts "$T/seq"); d=$(counts "$T/out")
+    if [ -n "$s" ] && [ "$s" = "$d" ]; then pass "random seed $seed --por on 3 ranks: $d = seq --por"
+    else fail "random seed $seed --por on 3 ranks: '$d', seq --por '$s'; $(head -c 300 "$T/err")"; fi
     rm -rf "$3"
     k=$((k + 1))
 done

@@ -3,19 +3,27 @@
  * exploration.
  *
  * On random EXP networks (tests/randnet, the generator of the differential
- * tests) and random images (tb_random, with up to 72 components), the full
- * graph is explored once by explore_seq (the reachable labels collected by
- * an edge sink), then with options.por:
+ * tests), random images (tb_random, with up to 72 components) and dense
+ * images (tb_dense: every rule of 3 or more participants, mostly disabled,
+ * each class with a label of its own -- where a wrong choice of blocker
+ * shows), the full graph is explored once by explore_seq (the reachable
+ * labels collected by an edge sink), then with options.por:
  *   - plain (no property; no proviso, por.h), explore_seq and explore_cpu
  *     on 3 threads, and explore_seq with --action matching no label: all
  *     complete, the same reduced counts (states, transitions, deadlocks,
  *     depth: the reduction is deterministic), never more states or
- *     transitions than the full graph, and a deadlock iff the full graph
- *     has one;
+ *     transitions than the full graph, and exactly the full graph's
+ *     deadlocks (stubborn sets keep every reachable deadlock; a reduced
+ *     graph's deadlock is one of the full graph, so equal numbers mean
+ *     equal sets);
  *   - --deadlock with a trace (seq and cpu): a violation iff the full graph
  *     has a deadlock;
  *   - --action for each label alone (seq; cpu on 2 threads for every other
- *     label): a violation iff the label is on a reachable transition.
+ *     label): a violation iff the label is on a reachable transition, and
+ *     without one the full graph's deadlocks under the proviso too.
+ * The reduction preserves deadlocks and the reachability of visible
+ * actions only (por.h), not stutter traces, so no trace property is
+ * checked beyond those.
  * por_reduce gives the same reduced set in every reachable state with and
  * without its per-segment sets (class sets, blocked rules, rule lists), which images
  * beyond POR_OFFER_BYTES go without.
@@ -28,8 +36,9 @@
  * deadlock, where the full graph has k^n states.
  *
  * A failure prints the seed (WARPEX_POR_SEED=S reruns only that randnet
- * seed and keeps its files; WARPEX_POR_SEEDS=N sets how many of each kind,
- * default 300).
+ * seed and keeps its files; WARPEX_POR_DENSE=R only the dense image of rng
+ * state R; WARPEX_POR_SEEDS=N sets how many randnet seeds and random
+ * images, default 300, and 6N dense images, which are small).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -157,7 +166,7 @@ static void check_plain(const struct image *img, const struct full *f, const cha
                "%s %s --por: %llu states, %llu transitions; the full graph has %llu, %llu", what, be,
                (unsigned long long)r[k].states, (unsigned long long)r[k].transitions,
                (unsigned long long)f->states, (unsigned long long)f->transitions);
-        QCHECK((r[k].deadlocks > 0) == (f->deadlocks > 0), "%s %s --por: %llu deadlocks, full graph %llu", what,
+        QCHECK(r[k].deadlocks == f->deadlocks, "%s %s --por: %llu deadlocks, full graph %llu", what,
                be, (unsigned long long)r[k].deadlocks, (unsigned long long)f->deadlocks);
     }
     QCHECK(r[0].states == r[1].states && r[0].transitions == r[1].transitions
@@ -182,9 +191,12 @@ static void check_plain(const struct image *img, const struct full *f, const cha
     explore_result_free(&r[1]);
 }
 
-/* A property run: violation iff expected, its trace replayed. */
+/* A property run: violation iff expected, its trace replayed; without one,
+ * the run is complete and (an --action run, where the proviso applies)
+ * finds the full graph's deadlocks -- their number, as the reduced
+ * graph's deadlocks are deadlocks of the full one. */
 static void check_verdict(const struct image *img, bool cpu, bool deadlock, const uint8_t *flags, bool expected,
-                          const char *what, struct tally *t)
+                          uint64_t deadlocks, const char *what, struct tally *t)
 {
     struct explore_result res;
     struct wx_error err;
@@ -198,6 +210,9 @@ static void check_verdict(const struct image *img, bool cpu, bool deadlock, cons
         QCHECK(!why, "%s %s: trace of %u steps: %s", what, cpu ? "cpu/2" : "seq", res.trace.len, why);
         t->traces++;
     }
+    if (rc == WX_OK && !expected && !deadlock)
+        QCHECK(res.complete && res.deadlocks == deadlocks, "%s %s: %llu deadlocks, full graph %llu", what,
+               cpu ? "cpu/2" : "seq", (unsigned long long)res.deadlocks, (unsigned long long)deadlocks);
     explore_result_free(&res);
 }
 
@@ -250,16 +265,16 @@ static void check_image(const struct image *img, const char *what, struct tally 
     char name[300];
     for (int cpu = 0; cpu < 2; cpu++) {
         snprintf(name, sizeof name, "%s --deadlock", what);
-        check_verdict(img, cpu, true, NULL, f.deadlocks > 0, name, t);
+        check_verdict(img, cpu, true, NULL, f.deadlocks > 0, f.deadlocks, name, t);
     }
     t->deadlocking += f.deadlocks > 0;
     uint8_t *flags = calloc(img->n_labels + 1, 1);
     for (uint32_t l = 0; l < img->n_labels; l++) {
         flags[l] = 1;
         snprintf(name, sizeof name, "%s --action label %u", what, l);
-        check_verdict(img, false, false, flags, f.reach[l], name, t);
+        check_verdict(img, false, false, flags, f.reach[l], f.deadlocks, name, t);
         if (l % 2)
-            check_verdict(img, true, false, flags, f.reach[l], name, t);
+            check_verdict(img, true, false, flags, f.reach[l], f.deadlocks, name, t);
         t->actions += f.reach[l];
         flags[l] = 0;
     }
@@ -331,6 +346,68 @@ static void random_images(unsigned want, struct tally *t)
     free(b);
 }
 
+/* ---- dense images: every rule of 3 or more participants ---- */
+
+/* 3 to 7 components of 2 to 4 states; 1 to 4 classes of one rule each,
+ * of 3 or more participants; every state offers each class of its
+ * component with probability 1/2, so most rules are disabled with two or
+ * more participants that do not block them -- where a wrong blocker (one
+ * that does not block) lets the real one move outside the stubborn set and
+ * enable the rule.  Local moves (3 states in 4 have one or two) change what
+ * a component offers.  Class k's rule makes label k, which no local move
+ * makes, so `--action` on label k asks whether that rule ever fires (two
+ * rules per class, or labels shared with local moves, hide most wrong
+ * reductions: another transition of the label is found instead). */
+static void tb_dense(struct tb *b, uint64_t *rng)
+{
+    memset(b, 0, sizeof *b);
+    b->n = 3 + rnd(rng, 5);
+    b->n_classes = 1 + rnd(rng, 4);
+    b->n_labels = b->n_classes + 1 + rnd(rng, 3);
+    for (uint32_t c = 0; c < b->n; c++) {
+        b->states[c] = 2 + rnd(rng, 3);
+        b->width[c] = bits_for(b->states[c] - 1);
+    }
+    uint8_t in[4][8] = { { 0 } }; /* in[k][c]: c takes part in a rule of class k */
+    for (uint32_t k = 0; k < b->n_classes; k++) {
+        b->class_result[k] = k;
+        uint32_t comps[8], np = 3 + rnd(rng, b->n - 2), m = 0;
+        while (m < np) {
+            uint32_t c = rnd(rng, b->n), dup = 0;
+            for (uint32_t j = 0; j < m; j++)
+                dup |= comps[j] == c;
+            if (!dup)
+                comps[m++] = c, in[k][c] = 1;
+        }
+        tb_rule(b, k, np, comps);
+    }
+    for (uint32_t c = 0; c < b->n; c++)
+        for (uint32_t s = 0; s < b->states[c]; s++) {
+            for (uint32_t i = rnd(rng, 4) ? 1 + rnd(rng, 2) : 0; i > 0; i--)
+                tb_add(b, c, s, 0, b->n_classes + rnd(rng, b->n_labels - b->n_classes), rnd(rng, b->states[c]));
+            for (uint32_t k = 0; k < b->n_classes; k++)
+                for (uint32_t i = in[k][c] && rnd(rng, 2) ? 1 + rnd(rng, 2) : 0; i > 0; i--)
+                    tb_add(b, c, s, 1, k, rnd(rng, b->states[c]));
+        }
+}
+
+/* want dense images from rng state rng. */
+static void dense_images(uint64_t rng, unsigned want, struct tally *t)
+{
+    struct tb *b = malloc(sizeof *b);
+    for (unsigned i = 0; i < want; i++) {
+        uint64_t seed = rng;
+        tb_dense(b, &rng);
+        struct image img;
+        tb_build(b, &img, &rng);
+        char what[64];
+        snprintf(what, sizeof what, "dense image %u (rng %llu)", i, (unsigned long long)seed);
+        check_image(&img, what, t);
+        image_free(&img);
+    }
+    free(b);
+}
+
 /* ---- n independent chains ---- */
 
 static void chains(uint32_t n, uint32_t k)
@@ -366,8 +443,8 @@ static void chains(uint32_t n, uint32_t k)
     struct tally t = { 0 };
     char what[64];
     snprintf(what, sizeof what, "%u chains of %u, last label visible", n, k);
-    check_verdict(&img, false, false, flags, true, what, &t);
-    check_verdict(&img, true, false, flags, true, what, &t);
+    check_verdict(&img, false, false, flags, true, 1, what, &t);
+    check_verdict(&img, true, false, flags, true, 1, what, &t);
     check(t.traces == 2, "%s: found and replayed", what);
     free(flags);
     image_free(&img);
@@ -383,6 +460,13 @@ int main(void)
         check(1, "randnet seed %s: %u checks passed quietly", one, quiet_passes);
         return check_exit();
     }
+    const char *dense = getenv("WARPEX_POR_DENSE");
+    if (dense) {
+        struct tally t = { 0 };
+        dense_images(strtoull(dense, NULL, 10), 1, &t);
+        check(1, "dense image rng %s: %u checks passed quietly", dense, quiet_passes);
+        return check_exit();
+    }
     const char *ns = getenv("WARPEX_POR_SEEDS");
     unsigned want = ns ? (unsigned)strtoul(ns, NULL, 10) : 300;
     chains(16, 5);
@@ -393,6 +477,9 @@ int main(void)
     summary("random EXP networks", &tr, want);
     random_images(want, &ti);
     summary("random images", &ti, want);
+    struct tally td = { 0 };
+    dense_images(0x5eed0d5eull, 6 * want, &td);
+    summary("dense images", &td, 6 * want);
     check(1, "%u further checks passed quietly", quiet_passes);
     return check_exit();
 }
