@@ -7,12 +7,13 @@
  * host with all cores and only they go up: the raw system is never
  * uploaded for a packed solve.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "vi_int.cuh"
+extern "C" {
+#include "../../util/pool.h"
+}
 
 /* Greedy tiles (vi_int.cuh). */
 ull vx_make_tiles_lim(const struct vi_system *sys, ull a, ull n, uint32_t *tiles, ull lim, ull clim)
@@ -132,35 +133,25 @@ struct vx_hpack {
 
 struct vx_job {
     struct vx_hpack *h;
-    unsigned t;
     void (*fn)(struct vx_hpack *, unsigned);
 };
 
-static void *vx_job_run(void *a)
+static void vx_job_chunk(void *arg, uint64_t lo, uint64_t hi, int chunk)
 {
-    struct vx_job *j = (struct vx_job *)a;
-    j->fn(j->h, j->t);
-    return NULL;
+    (void)hi, (void)chunk;
+    struct vx_job *j = (struct vx_job *)arg;
+    j->fn(j->h, (unsigned)lo);
 }
 
-/* fn(h, t) for t < h->nt, on h->nt threads (the caller's included); a
- * thread that cannot be created runs on the caller afterwards. */
+/* fn(h, t) for every t < h->nt, on the host's thread pool (util/pool.h):
+ * each t is a chunk of its own, so the work per t does not depend on how
+ * many threads the pool has. */
 static void vx_par(struct vx_hpack *h, void (*fn)(struct vx_hpack *, unsigned))
 {
-    pthread_t tid[64];
-    struct vx_job job[64];
-    int started[64];
-    for (unsigned t = 1; t < h->nt; t++) {
-        job[t].h = h, job[t].t = t, job[t].fn = fn;
-        started[t] = pthread_create(&tid[t], NULL, vx_job_run, &job[t]) == 0;
-    }
-    fn(h, 0);
-    for (unsigned t = 1; t < h->nt; t++) {
-        if (started[t])
-            pthread_join(tid[t], NULL);
-        else
-            fn(h, t);
-    }
+    struct vx_job job = {h, fn};
+    struct wx_pool *pool = wx_pool_new((int)h->nt);
+    wx_pool_for(pool, h->nt, (int)h->nt, vx_job_chunk, &job);
+    wx_pool_free(pool);
 }
 
 static void vx_pack_phase1(struct vx_hpack *h, unsigned t)
@@ -278,10 +269,8 @@ static int vx_merge_dicts(const unsigned long long (*k)[VX_DICT], const uint32_t
 /* Threads for host packing: all cores up to 64, one per 256 Ki entries. */
 static unsigned vx_pack_threads(const struct vi_system *sys)
 {
-    long c = sysconf(_SC_NPROCESSORS_ONLN);
+    long c = wx_pool_threads(0);
     ull want = sys->n_entries / (256u << 10) + 1;
-    if (c < 1)
-        c = 1;
     if (c > 64)
         c = 64;
     if (want > (ull)c)
