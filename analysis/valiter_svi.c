@@ -29,6 +29,8 @@ struct svi {
     const struct vi_system *sys;
     int mx, jacobi;
     double w;              /* the weight of this sweep's decisions          */
+    int winf;              /* w is infinite                                */
+    double d;              /* the decision value before this sweep         */
     double *x[2], *y[2];   /* current = [cur]; Gauss-Seidel uses [0] only  */
     int cur;
     struct wx_pool *pool;
@@ -37,32 +39,31 @@ struct svi {
     struct svi_part *part; /* per chunk                                    */
 };
 
-/* Is (xa, ya) a better decision than (xb, yb) at weight w?  The value is x
- * + w y (max: larger is better; min: smaller); an infinite weight orders by
- * y first, then x.  On a tie the smaller y wins: the choice it beats then
- * has a larger y and stays worse at every weight on the safe side. */
-static inline int svi_better(int mx, double w, double xa, double ya, double xb, double yb)
+/* Is (xa, ya) a better decision than (xb, yb) at an infinite weight w?
+ * The value x + w y orders by y first (w > 0: larger; w < 0: smaller),
+ * then by x (max: larger; min: smaller). */
+static inline int svi_better_inf(int mx, double w, double xa, double ya, double xb, double yb)
 {
-    if (isinf(w)) {
-        if (ya != yb)
-            return (w > 0) ? ya > yb : ya < yb;
-        return mx ? xa > xb : xa < xb;
-    }
-    double va = xa + w * ya, vb = xb + w * yb;
-    if (va != vb)
-        return mx ? va > vb : va < vb;
-    return ya < yb;
+    if (ya != yb)
+        return (w > 0) ? ya > yb : ya < yb;
+    return mx ? xa > xb : xa < xb;
 }
 
-/* State s: the pair of its best choice at weight o->w into (*xo, *yo); the
- * weights at which another choice would overtake it, into *d. */
+/* State s: the pair of its best choice at weight o->w into (*xo, *yo): the
+ * best value x + w y (max: largest; min: smallest), on a tie the smaller
+ * y -- the choice it beats then has a larger y and stays worse at every
+ * weight on the safe side.  The weights at which another choice would
+ * overtake it go into *d. */
 static inline void svi_state(const struct svi *o, uint64_t s, const double *x, const double *y,
                              double *sc, double *xo, double *yo, double *d)
 {
     const struct vi_system *sys = o->sys;
-    uint64_t c0 = sys->state_start[s], ce = sys->state_start[s + 1];
+    const uint64_t c0 = sys->state_start[s], nc = sys->state_start[s + 1] - c0;
+    const double w = o->w, sg = o->mx ? 1 : -1;
+    double bx = 0, by = 0, bv = 0;
     uint64_t best = 0;
-    for (uint64_t c = c0; c < ce; c++) {
+    for (uint64_t i = 0; i < nc; i++) {
+        const uint64_t c = c0 + i;
         double xc = sys->b[c], yc = 0;
         for (uint64_t e = sys->choice_start[c]; e < sys->choice_start[c + 1]; e++) {
             double p = sys->probs[e];
@@ -70,22 +71,24 @@ static inline void svi_state(const struct svi *o, uint64_t s, const double *x, c
             xc += p * x[t];
             yc += p * y[t];
         }
-        uint64_t i = c - c0;
         sc[2 * i] = xc;
         sc[2 * i + 1] = yc;
-        if (i && svi_better(o->mx, o->w, xc, yc, sc[2 * best], sc[2 * best + 1]))
-            best = i;
+        const double v = sg * (xc + w * yc);
+        const int better = i == 0 ? 1
+                           : o->winf ? svi_better_inf(o->mx, w, xc, yc, bx, by)
+                                     : v > bv || (v == bv && yc < by);
+        if (better)
+            bx = xc, by = yc, bv = v, best = i;
     }
-    const double xb = sc[2 * best], yb = sc[2 * best + 1];
-    for (uint64_t i = 0; i < ce - c0; i++) {
-        double yc = sc[2 * i + 1];
-        if (yc < yb) { /* it overtakes below (max) or above (min) this weight */
-            double w0 = (sc[2 * i] - xb) / (yb - yc);
-            *d = o->mx ? (w0 > *d ? w0 : *d) : (w0 < *d ? w0 : *d);
-        }
+    for (uint64_t i = 0; i < nc && nc > 1; i++) {
+        const double num = sc[2 * i] - bx, den = by - sc[2 * i + 1];
+        /* a choice with a smaller y overtakes below (max) or above (min)
+         * num / den; the products spare the division where d stays */
+        if (i != best && den > 0 && (o->mx ? num > *d * den : num < *d * den))
+            *d = num / den;
     }
-    *xo = xb;
-    *yo = yb;
+    *xo = bx;
+    *yo = by;
 }
 
 /* One sweep of states [a, z) into part. */
@@ -94,7 +97,7 @@ static void svi_range(struct svi *o, uint64_t a, uint64_t z, struct svi_part *pa
     const int nxt = o->jacobi ? o->cur ^ 1 : o->cur;
     const double *x = o->x[o->cur], *y = o->y[o->cur];
     double *nx = o->x[nxt], *ny = o->y[nxt];
-    double rmin = INFINITY, rmax = -INFINITY, d = o->mx ? -INFINITY : INFINITY;
+    double rmin = INFINITY, rmax = -INFINITY, d = o->d;
     int below1 = 1;
     for (uint64_t s = a; s < z; s++) {
         double xs, ys;
@@ -250,9 +253,11 @@ static int svi_rounds(struct svi *o, const struct vi_params *par, double *lo, do
     while (!done && *sweeps < par->max_iterations) {
         struct svi_part all;
         o->w = o->mx ? u : l;
+        o->winf = isinf(o->w);
+        o->d = d;
         svi_sweep(o, &all);
         ++*sweeps;
-        d = o->mx ? (all.d > d ? all.d : d) : (all.d < d ? all.d : d);
+        d = all.d; /* every part started from d */
         if (all.below1) {
             /* max: l from any scheduler, u needs the decisions (d);
              * min: the other way round */
