@@ -83,6 +83,7 @@ for dir in "$@"; do
         vals=""
         for m in $METHODS; do
             best=""
+            bs=""
             r=0
             while [ $r -lt "$REPEAT" ]; do
                 r=$((r + 1))
@@ -102,8 +103,8 @@ import json, sys
 j = json.load(open(sys.argv[1]))["properties"][0]
 print(j["solve_seconds"], j["iterations"], j["initial"][0]["value"])' "$tmp/out")
                 set -- $line
-                wall=$(echo "$t1 - $t0" | bc)
-                if [ -z "$best" ] || [ "$(echo "$1 < $bs" | bc)" -eq 1 ]; then
+                wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
+                if [ -z "$best" ] || awk -v a="$1" -v b="$bs" 'BEGIN { exit !(a + 0 < b + 0) }'; then
                     best="$1 $2 $3"
                     bs=$1
                 fi
