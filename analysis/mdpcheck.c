@@ -197,7 +197,7 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
     t0 = wx_now();
     if ((rc = mdpc_build_system(x, r, err)) != WX_OK)
         goto done;
-    if ((o->topological || (o->solver == VI_GAUSS_SEIDEL && (!o->solve || o->optimistic))) &&
+    if ((o->topological || (o->solver == VI_GAUSS_SEIDEL && (!o->solve || o->optimistic || o->svi))) &&
         (rc = mdpc_order_topologically(x, !(o->topological && o->solve_levels), err)) != WX_OK)
         goto done;
     r->build_seconds = wx_now() - t0;

@@ -44,10 +44,12 @@
  *     F(w) <= w (checked, sweep by sweep of the original operator F); in
  *     these systems every scheduler that satisfies that inequality reaches
  *     the target almost surely, so w >= the true value.
- *     With options.optimistic no upper bound is computed (+infinity):
- *     optimistic value iteration proves its own (valiter.h).
+ *     With options.optimistic or options.svi no upper bound is computed
+ *     (+infinity): optimistic and sound value iteration prove their own
+ *     (valiter.h).
  *  5. Interval iteration (sound, default), optimistic value iteration
- *     (sound, options.optimistic) or plain value iteration
+ *     (sound, options.optimistic), sound value iteration (sound,
+ *     options.svi) or plain value iteration
  *     (unsound) through the backend's solve function.  With initial_only
  *     the initial states' system states are its watch list (valiter.h:
  *     WATCHED STATES): the CPU solve stops once their intervals meet the
@@ -120,6 +122,8 @@ struct mdpcheck_options {
                                 (valiter_solve_ovi_cpu, on the CPU whatever
                                 solve says; solver Jacobi or Gauss-Seidel);
                                 rewards need no step-4 upper bound then    */
+    int svi;                 /* sound only: sound value iteration
+                                (valiter_solve_svi_cpu), as optimistic      */
     int topological;         /* solve SCC by SCC: valiter_solve_blocks_cpu, or
                                 level by level through solve_levels when set;
                                 ignores solver, threads, solve               */

@@ -72,6 +72,8 @@ int mdpc_run_solve(const struct ctx *x, const struct vi_system *sys, const struc
     }
     if (x->o->optimistic && hi)
         return valiter_solve_ovi_cpu(sys, par, lo, hi, st, err);
+    if (x->o->svi && hi)
+        return valiter_solve_svi_cpu(sys, par, lo, hi, st, err);
     if (x->o->topological)
         return valiter_solve_blocks_cpu(sys, par, x->block_start, x->n_blocks, lo, hi, st, err);
     return (x->o->solve ? x->o->solve : valiter_solve_cpu)(sys, par, lo, hi, st, err);
@@ -156,7 +158,7 @@ int mdpc_solve(struct ctx *x, struct mdpcheck_result *r, double **slo_out, doubl
                              err)) != WX_OK)
         return rc;
     par.watch = watch;
-    if (shi && x->is_reward && o->optimistic)
+    if (shi && x->is_reward && (o->optimistic || o->svi))
         for (uint64_t k = 0; k < ns; k++)
             shi[k] = INFINITY;
     else if (shi && x->is_reward && ns &&

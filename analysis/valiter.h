@@ -52,7 +52,7 @@
  *
  * WATCHED STATES (par->watch, n_watch > 0; interval iteration with
  * VI_JACOBI or VI_GAUSS_SEIDEL in valiter_solve_cpu and valiter_solve_gpu,
- * and valiter_solve_ovi_cpu).  The solve also
+ * valiter_solve_ovi_cpu and valiter_solve_svi_cpu).  The solve also
  * stops after the first sweep where every watched state meets the stopping
  * rule, whether or not the others do: lo and hi stay valid bounds at every
  * state after every sweep, so the watched states' intervals are sound and
@@ -331,6 +331,45 @@ int valiter_solve_gpu(const struct vi_system *sys, const struct vi_params *par, 
  * stats->guesses counts the guesses.  Jacobi sweeps give
  * bit-identical bounds for any number of threads. */
 int valiter_solve_ovi_cpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
+                          double *hi, struct vi_stats *stats, struct wx_error *err);
+
+/* SOUND VALUE ITERATION (Quatmann and Katoen, "Sound Value Iteration",
+ * CAV 2018; CPU only, an addition to the twin contract).  No upper-bound
+ * phase and no guess: from x = 0, y = 1 every sweep computes per state the
+ * pair of one choice c,
+ *     x'(s) = b[c] + sum p x(t)   (what is collected within k sweeps),
+ *     y'(s) =        sum p y(t)   (the probability to be still inside),
+ * so (x, y) belongs to some k-step scheduler.  Let v be the fixpoint.
+ * Any scheduler's pair gives v(s) >= x(s) + y(s) min v (max) or
+ * v(s) <= x(s) + y(s) max v (min); at the state where v is smallest
+ * (largest) that solves to min v >= min_s x/(1-y) (max v <= max_s x/(1-y))
+ * once every y < 1.  The other side needs the choices: c is the best at
+ * the weight w = the current upper bound u (max) or lower bound l (min),
+ * value x + w y (an infinite w orders by y, then x; ties: the smaller y);
+ * the DECISION VALUE d is the max (min: min) over all sweeps and states of
+ * (x_a - x_c) / (y_c - y_a) over the choices a with y_a < y_c, the weight
+ * at which a would overtake c.  Every choice made is then the best for
+ * every weight in [d, u] (min: [l, d]), so x + w y = F^k(w) there; with
+ * w = u that is >= F^k(v) = v, and if max v > d, with w = max v the same
+ * argument as above gives max v <= max_s x/(1-y).  After each sweep with
+ * every y < 1:
+ *     max: l = max(l, min_s x/(1-y)),         u = min(u, max(d, max_s x/(1-y)))
+ *     min: l = max(l, min(d, min_s x/(1-y))), u = min(u, max_s x/(1-y))
+ * (l, u start as the smallest entry of lo and the largest of hi: 0 and 1
+ * for probabilities, +infinity allowed for rewards); each state's bounds
+ * are x + y l and x + y u, kept within lo and hi as given.  The solve
+ * stops after the first sweep where they meet the stopping rule at every
+ * state (with par->watch: every watched state), the paper's rule y (u - l)
+ * <= epsilon on this interval contract.  The same holds for in-place
+ * (Gauss-Seidel) sweeps: a pair read from a successor is one of a
+ * scheduler stopped earlier, and the arguments above hold for any
+ * stopping.  The property layer's systems leave every scheduler's y to 0
+ * (no end components where one could stay without cost), which is what
+ * ends the solve even where d keeps u up; more than max_iterations sweeps
+ * is WX_ELIMIT.  As for interval iteration, "sound" assumes the computed
+ * sums equal the exact ones.  Jacobi sweeps give bit-identical bounds for
+ * any number of threads (the per-thread results are minima and maxima). */
+int valiter_solve_svi_cpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
                           double *hi, struct vi_stats *stats, struct wx_error *err);
 
 /* Topological solving (CPU only, sequential; an addition to the twin

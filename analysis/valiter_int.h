@@ -1,7 +1,8 @@
 /*
- * valiter_int.h -- what the CPU solvers of valiter.c and valiter_ovi.c
- * share: the Bellman update of one state (one bound, or both in one pass
- * over the entries), the stopping rules, and the number of threads.
+ * valiter_int.h -- what the CPU solvers of valiter.c, valiter_ovi.c and
+ * valiter_svi.c share: the Bellman update of one state (one bound, or both
+ * in one pass over the entries), the stopping rules, and the number of
+ * threads.
  */
 #ifndef WX_VALITER_INT_H
 #define WX_VALITER_INT_H

@@ -22,6 +22,7 @@ struct check_options {
     int n_props, n_srew, n_trew;
     int sound, topological, policy, json, quiet, relative, threads;
     int optimistic;   /* --method ovi: optimistic value iteration, CPU only */
+    int svi;          /* --method svi: sound value iteration, CPU only */
     int auto_method;  /* --method auto: settled with the backend (check_auto_method) */
     int inplace; /* --solver inplace: solver is VI_GAUSS_SEIDEL, the GPU may run it */
     int solver_given; /* --solver named: topological on the CPU with jacobi = by levels */

@@ -33,10 +33,10 @@ static int need_arg(int argc, char **argv, int *i, const char **v, struct wx_err
     return WX_OK;
 }
 
-/* --method auto | ii | ovi | vi | topological (topo) | pi */
+/* --method auto | ii | ovi | svi | vi | topological (topo) | pi */
 static int parse_method(const char *v, struct check_options *o, struct wx_error *err)
 {
-    o->topological = o->policy = o->optimistic = o->auto_method = 0;
+    o->topological = o->policy = o->optimistic = o->svi = o->auto_method = 0;
     o->method_given = 1;
     if (!strcmp(v, "auto"))
         o->sound = 1, o->auto_method = 1;
@@ -50,11 +50,13 @@ static int parse_method(const char *v, struct check_options *o, struct wx_error 
         o->sound = 1, o->policy = 1;
     else if (!strcmp(v, "ovi"))
         o->sound = 1, o->optimistic = 1;
+    else if (!strcmp(v, "svi"))
+        o->sound = 1, o->svi = 1;
     else
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "--method takes auto (the fastest sound method expected), ii "
                        "(interval iteration, sound), ovi (optimistic "
-                       "value iteration, sound), pi (policy "
+                       "value iteration, sound), svi (sound value iteration), pi (policy "
                        "iteration with certified bounds, sound), topological "
                        "(interval iteration SCC by SCC) or vi (plain value "
                        "iteration, unsound), not '%s'", v);

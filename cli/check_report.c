@@ -43,7 +43,8 @@ static void json_header(const struct check_run *c)
            (unsigned long long)m->n_choices, (unsigned long long)m->n_entries,
            (unsigned long long)c->n_init, c->read_s, backend_name(c->bk),
            o->topological ? "topological" : o->policy ? "pi" : o->optimistic ? "ovi"
-           : o->sound ? "ii" : "vi", o->auto_method ? " \"method_auto\": true," : "",
+           : o->svi ? "svi" : o->sound ? "ii" : "vi",
+           o->auto_method ? " \"method_auto\": true," : "",
            solver_name,
            o->sound ? "true" : "false", o->epsilon, o->relative ? "true" : "false",
            c->probe.seconds, c->probe.wait_seconds);
@@ -64,6 +65,7 @@ static void text_header(const struct check_run *c)
            : o->topological ? "interval iteration, SCC by SCC (sound)"
            : o->policy    ? "policy iteration with certified bounds (sound)"
            : o->optimistic ? "optimistic value iteration (sound)"
+           : o->svi       ? "sound value iteration (sound)"
            : o->sound     ? "interval iteration (sound)"
                           : "value iteration (UNSOUND: no error bound on the result)",
            o->auto_method ? " (--method auto)" : "", o->epsilon, o->relative ? "relative" : "absolute", backend_name(c->bk),

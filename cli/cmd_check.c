@@ -97,10 +97,11 @@ static int check_combinations(struct check_run *c, struct wx_error *err)
                        "absolute stopping rule (no --relative)");
     if (o->policy)
         o->solver = VI_POLICY;
-    if (o->optimistic && o->backend == CLI_BACKEND_GPU)
+    if ((o->optimistic || o->svi) && o->backend == CLI_BACKEND_GPU)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                       "--method ovi runs on the CPU only: use --backend cpu or auto");
-    if (o->optimistic) /* the whole check on the CPU: the GPU would only wait */
+                       "--method %s runs on the CPU only: use --backend cpu or auto",
+                       o->svi ? "svi" : "ovi");
+    if (o->optimistic || o->svi) /* the whole check on the CPU: the GPU would only wait */
         c->want_gpu = 0, c->bk = CLI_BACKEND_CPU;
     if (o->topological && o->solver_given && (o->solver != VI_JACOBI || o->inplace))
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
@@ -237,7 +238,7 @@ static int prepare(struct check_run *c, struct wx_error *err)
                                     .relative = o->relative, .max_iterations = o->max_iterations,
                                     .threads = o->threads, .scheduler = o->sched_out != NULL,
                                     .topological = o->topological,
-                                    .optimistic = o->optimistic,
+                                    .optimistic = o->optimistic, .svi = o->svi,
                                     .device_memory = o->gpu_memory,
                                     .initial_only = !o->values_out && !o->sched_out &&
                                                     !o->all_states};

@@ -136,6 +136,18 @@ grep -q 'optimistic value iteration (sound)' "$T/out" && grep -q ' in \[' "$T/ou
     || fail "ovi text: $(cat "$T/out")"
 expect_rc "--method ovi --backend gpu" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --method ovi --backend gpu
 grep -q 'CPU only' "$T/err" && pass "--method ovi --backend gpu refused, named" || fail "ovi gpu: $(cat "$T/err")"
+# --method svi: sound value iteration, CPU only, no reward upper-bound phase
+expect_rc "svi, rewards, relative" 0 "$W" check "$T/d.tra" --lab "$T/d.lab" --srew "$T/d.srew" --trew "$T/d.trew" --prop 'Rmin=? [ F "goal" ]' --relative --method svi --json
+near "svi DTMC expected reward (relative)" "$(first_value)" 7 1e-5
+expect_json "svi reported" method='"svi"' solver='"jacobi"' bound_iterations=0
+expect_rc "svi gs" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method svi --solver gs --json
+near "svi gs Pmax(F goal) at 0" "$(first_value)" 0.6666666667 1e-6
+expect_json "svi gs reported" method='"svi"' solver='"gs"' sound=true
+expect_rc "svi text" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmin=? [ F "goal" ]' --method svi -q
+grep -q 'sound value iteration (sound)' "$T/out" && grep -q ' in \[' "$T/out" && pass "text: --method svi named, with bounds" \
+    || fail "svi text: $(cat "$T/out")"
+expect_rc "--method svi --backend gpu" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --method svi --backend gpu
+grep -q 'svi runs on the CPU only' "$T/err" && pass "--method svi --backend gpu refused, named" || fail "svi gpu: $(cat "$T/err")"
 expect_rc "json vi" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method vi --json
 expect_json "json vi" sound=false method='"vi"'
 

@@ -14,8 +14,8 @@
  *  - an unbounded value (G, R [ F ]): Storm's (sound, relative precision
  *    1e-10) in [lo, hi] widened by 1e-9 relative, the midpoint within 1e-6
  *    relative (epsilon 1e-6); "inf" exactly;
- *  - unbounded rows also with optimistic value iteration (Jacobi and
- *    Gauss-Seidel), the same checks;
+ *  - unbounded rows also with optimistic and with sound value iteration
+ *    (each Jacobi and Gauss-Seidel), the same checks;
  *  - a comparison: the answer over the initial states, true or false, as
  *    Storm's (never undecided: the bounds are at least 1e-4 from the value,
  *    or exactly a value that precomputation finds).
@@ -136,8 +136,9 @@ static void unload(struct instance *in)
 }
 
 /* method 0: interval iteration (Jacobi); 1: optimistic value iteration
- * (Jacobi); 2: optimistic value iteration (Gauss-Seidel). */
-static const char *const method_name[] = {"ii", "ovi", "ovi gs"};
+ * (Jacobi); 2: optimistic value iteration (Gauss-Seidel); 3: sound value
+ * iteration (Jacobi); 4: sound value iteration (Gauss-Seidel). */
+static const char *const method_name[] = {"ii", "ovi", "ovi gs", "svi", "svi gs"};
 
 static int run(struct instance *in, const struct property *p, int threads, int method,
                struct mdpcheck_result *r, struct propcheck_info *info, struct wx_error *err)
@@ -147,8 +148,10 @@ static int run(struct instance *in, const struct property *p, int threads, int m
     if (rc != WX_OK)
         return rc;
     const struct mdp_rewards *rew = p->kind >= PROP_RMIN && in->rew.n ? &in->rew.models[ri] : NULL;
-    struct mdpcheck_options o = {.sound = 1, .solver = method == 2 ? VI_GAUSS_SEIDEL : VI_JACOBI,
-                                 .optimistic = method > 0, .epsilon = 1e-6,
+    struct mdpcheck_options o = {.sound = 1,
+                                 .solver = method == 2 || method == 4 ? VI_GAUSS_SEIDEL : VI_JACOBI,
+                                 .optimistic = method == 1 || method == 2, .svi = method >= 3,
+                                 .epsilon = 1e-6,
                                  .max_iterations = 1000000, .threads = threads};
     return propcheck_run(&in->m, &in->labels, rew, in->initial, p, &o, r, info, err);
 }
@@ -239,7 +242,7 @@ static void row(struct instance *in, const char *text, const char *expected)
                text, err.msg))
         return;
     int bounded = 0;
-    for (int method = 0; method < 3 && row_method(in, &p, expected, method, &bounded) && !bounded;
+    for (int method = 0; method < 5 && row_method(in, &p, expected, method, &bounded) && !bounded;
          method++)
         ;
     prop_free(&p);

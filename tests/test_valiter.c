@@ -19,8 +19,9 @@
  *    topological solving (SCC by SCC, and level by level) brackets within epsilon; the extracted scheduler, evaluated exactly, is optimal
  *    within 2 epsilon (for Pmax and Rmin this needs the "keeps reaching the
  *    target" choice).
- *    Optimistic value iteration (Jacobi 1 and 4 threads bit-identical,
- *    Gauss-Seidel, relative, initial state only) brackets the exact value.
+ *    Optimistic and sound value iteration (each: Jacobi 1 and 4 threads
+ *    bit-identical, Gauss-Seidel, relative, initial state only) bracket
+ *    the exact value within epsilon.
  *  - Plain value iteration's failure mode: on a slowly converging chain it
  *    stops after one sweep far from the value, while interval iteration
  *    brackets the exact value.
@@ -275,47 +276,59 @@ static int all_bracket(const struct mdpcheck_result *r, const long double *ref, 
 
 static int n_fail_inst;
 
-/* Optimistic value iteration (valiter_solve_ovi_cpu through mdpcheck):
- * Jacobi with 1 and 4 threads (bit-identical), Gauss-Seidel, the relative
- * rule 1e-4, and initial_only from state 0 (its interval within epsilon,
- * every state's sound): every state brackets the exact value. */
-static int n_ovi_runs, n_ovi_guessed;
-static int check_ovi(const struct mdp *m, const struct mdp_labels *lab, const struct mdp_rewards *rew,
+/* Optimistic value iteration (valiter_solve_ovi_cpu through mdpcheck), or
+ * with svi sound value iteration (valiter_solve_svi_cpu): Jacobi with 1
+ * and 4 threads (bit-identical), Gauss-Seidel, the relative rule 1e-4, and
+ * initial_only from state 0 (its interval within epsilon, every state's
+ * sound): every state brackets the exact value. */
+static int n_ovi_runs, n_ovi_guessed, n_svi_runs;
+static int check_ovi_svi(const struct mdp *m, const struct mdp_labels *lab, const struct mdp_rewards *rew,
                      const struct property *p, const long double *ref, uint64_t n, uint64_t seed,
-                     const char *text)
+                     const char *text, int svi)
 {
-    static const char *what[] = {"OVI Jacobi", "OVI Jacobi 4 threads", "OVI Gauss-Seidel",
-                                 "OVI relative 1e-4", "OVI initial state 0"};
+    static const char *what[2][5] = {
+        {"OVI Jacobi", "OVI Jacobi 4 threads", "OVI Gauss-Seidel", "OVI relative 1e-4",
+         "OVI initial state 0"},
+        {"SVI Jacobi", "SVI Jacobi 4 threads", "SVI Gauss-Seidel", "SVI relative 1e-4",
+         "SVI initial state 0"}};
     uint8_t init[MAXN] = {1};
     struct mdpcheck_result r[5];
     struct wx_error err;
     int ok = 1, done = 0;
     for (int k = 0; k < 5 && ok; k++) {
-        struct mdpcheck_options o = {.sound = 1, .optimistic = 1, .epsilon = k == 3 ? 1e-4 : EPS,
+        struct mdpcheck_options o = {.sound = 1, .optimistic = !svi, .svi = svi,
+                                     .epsilon = k == 3 ? 1e-4 : EPS,
                                      .relative = k == 3, .max_iterations = 10000000,
                                      .threads = k == 1 ? 4 : 1,
                                      .solver = k == 2 ? VI_GAUSS_SEIDEL : VI_JACOBI,
                                      .initial_only = k == 4};
         if (mdpcheck_run(m, lab, rew, k == 4 ? init : NULL, p, &o, &r[k], &err) != WX_OK) {
-            ok = check(0, "seed %llu %s: %s: %s", (unsigned long long)seed, text, what[k], err.msg);
+            ok = check(0, "seed %llu %s: %s: %s", (unsigned long long)seed, text, what[svi][k],
+                       err.msg);
             break;
         }
         done = k + 1;
-        n_ovi_runs++;
-        n_ovi_guessed += r[k].stats.guesses > 0;
+        if (svi) {
+            n_svi_runs++;
+        } else {
+            n_ovi_runs++;
+            n_ovi_guessed += r[k].stats.guesses > 0;
+        }
         if (k == 4) {
             ok = brackets(r[k].lo[0], r[k].hi[0], ref[0], EPS);
             for (uint64_t s = 0; s < n && ok; s++)
                 ok = brackets(r[k].lo[s], r[k].hi[s], ref[s], INFINITY);
             if (!ok)
-                check(0, "seed %llu %s: %s does not bracket", (unsigned long long)seed, text, what[k]);
+                check(0, "seed %llu %s: %s does not bracket: exact %.17Lg, [%.17g, %.17g] at "
+                      "state 0", (unsigned long long)seed, text, what[svi][k], ref[0],
+                      r[k].lo[0], r[k].hi[0]);
         } else {
-            ok = all_bracket(&r[k], ref, n, k == 3 ? -1 : EPS, seed, text, what[k]);
+            ok = all_bracket(&r[k], ref, n, k == 3 ? -1 : EPS, seed, text, what[svi][k]);
         }
         if (ok && k == 1 && (memcmp(r[0].lo, r[1].lo, n * sizeof *r[0].lo) ||
                              memcmp(r[0].hi, r[1].hi, n * sizeof *r[0].hi)))
-            ok = check(0, "seed %llu %s: OVI Jacobi, 1 and 4 threads differ",
-                       (unsigned long long)seed, text);
+            ok = check(0, "seed %llu %s: %s Jacobi, 1 and 4 threads differ",
+                       (unsigned long long)seed, text, svi ? "SVI" : "OVI");
     }
     for (int k = 0; k < done; k++)
         mdpcheck_result_free(&r[k]);
@@ -516,7 +529,8 @@ static void check_instance(uint64_t seed)
                 mdpcheck_result_free(&rp4);
             }
         }
-        ok = ok && check_ovi(m, &lab, &x.rew, &p, ref, n, seed, text);
+        ok = ok && check_ovi_svi(m, &lab, &x.rew, &p, ref, n, seed, text, 0);
+        ok = ok && check_ovi_svi(m, &lab, &x.rew, &p, ref, n, seed, text, 1);
         /* relative stopping rule; topological (SCC by SCC); level by level */
         ok = ok && all_bracket(&rr, ref, n, -1, seed, text, "relative 1e-4");
         ok = ok && all_bracket(&rt, ref, n, EPS, seed, text, "topological");
@@ -667,17 +681,20 @@ static void threads_agree(uint64_t seed)
         struct property p;
         struct wx_error err;
         prop_parse(texts[i], NULL, 1, &p, &err);
-        struct mdpcheck_result r[11];
+        struct mdpcheck_result r[14];
         int threads[3] = {1, 3, 7}, rc = WX_OK, got = 0;
-        for (int k = 0; k < 11 && rc == WX_OK; k++) {
+        for (int k = 0; k < 14 && rc == WX_OK; k++) {
             /* 6, 7: certified policy iteration (1 and 7 threads), its
              * policy steps after 20 sweeps; 8, 9, 10: optimistic value
-             * iteration, Jacobi (1 and 7 threads) and Gauss-Seidel */
+             * iteration, Jacobi (1 and 7 threads) and Gauss-Seidel; 11,
+             * 12, 13: sound value iteration, the same */
             struct mdpcheck_options o = {.sound = 1, .epsilon = EPS, .max_iterations = 10000000,
-                                         .threads = k < 3 ? threads[k] : k == 7 || k == 9 ? 7 : 1,
-                                         .optimistic = k >= 8,
+                                         .threads = k < 3 ? threads[k]
+                                                    : k == 7 || k == 9 || k == 12 ? 7 : 1,
+                                         .optimistic = k >= 8 && k <= 10, .svi = k >= 11,
                                          .solver = k == 6 || k == 7 ? VI_POLICY
-                                                   : k < 3 || k == 5 || k == 8 || k == 9
+                                                   : k < 3 || k == 5 || k == 8 || k == 9 ||
+                                                     k == 11 || k == 12
                                                        ? VI_JACOBI : VI_GAUSS_SEIDEL,
                                          .topological = k == 4 || k == 5,
                                          .solve_levels = k == 5 ? valiter_solve_levels_cpu : NULL,
@@ -698,8 +715,10 @@ static void threads_agree(uint64_t seed)
                 same &= !memcmp(&r[0].lo[s], &r[k].lo[s], 8) && !memcmp(&r[0].hi[s], &r[k].hi[s], 8);
             same &= !memcmp(&r[6].lo[s], &r[7].lo[s], 8) && !memcmp(&r[6].hi[s], &r[7].hi[s], 8);
             same &= !memcmp(&r[8].lo[s], &r[9].lo[s], 8) && !memcmp(&r[8].hi[s], &r[9].hi[s], 8);
-            for (int k = 3; k < 11; k++) {
-                if (k == 7 || k == 9)
+            same &= !memcmp(&r[11].lo[s], &r[12].lo[s], 8) &&
+                    !memcmp(&r[11].hi[s], &r[12].hi[s], 8);
+            for (int k = 3; k < 14; k++) {
+                if (k == 7 || k == 9 || k == 12)
                     continue;
                 double a = r[0].lo[s], b = r[k].lo[s];
                 if (!isinf(a) || !isinf(b))
@@ -710,15 +729,17 @@ static void threads_agree(uint64_t seed)
         }
         check(same && close,
               "seed %llu %s on %llu states (%llu maybe, %llu sweeps): 1, 3, 7 threads bit-identical "
-              "(Jacobi; policy iteration, OVI: 1, 7) (%d), Gauss-Seidel's, topological's (SCCs, "
-              "levels), policy iteration's (%llu sweeps, %llu policies, certified %d) and OVI's "
-              "(Jacobi %llu sweeps, Gauss-Seidel %llu) intervals overlap, OVI's within epsilon (%d)",
+              "(Jacobi; policy iteration, OVI, SVI: 1, 7) (%d), Gauss-Seidel's, topological's "
+              "(SCCs, levels), policy iteration's (%llu sweeps, %llu policies, certified %d), "
+              "OVI's (Jacobi %llu sweeps, Gauss-Seidel %llu) and SVI's (Jacobi %llu sweeps, "
+              "Gauss-Seidel %llu) intervals overlap, OVI's and SVI's within epsilon (%d)",
               (unsigned long long)seed, texts[i], (unsigned long long)n,
               (unsigned long long)r[0].n_maybe, (unsigned long long)r[0].iterations, same,
               (unsigned long long)r[6].iterations, (unsigned long long)r[6].stats.policy_rounds,
               r[6].stats.certified, (unsigned long long)r[8].iterations,
-              (unsigned long long)r[10].iterations, close);
-        for (int k = 0; k < 11; k++)
+              (unsigned long long)r[10].iterations, (unsigned long long)r[11].iterations,
+              (unsigned long long)r[13].iterations, close);
+        for (int k = 0; k < 14; k++)
             mdpcheck_result_free(&r[k]);
         prop_free(&p);
     }
@@ -748,6 +769,8 @@ int main(int argc, char **argv)
     check(n_ovi_runs > 0 && n_ovi_guessed * 10 >= n_ovi_runs,
           "optimistic value iteration: %d runs bracket the exact values, %d of them guessed an "
           "upper bound", n_ovi_runs, n_ovi_guessed);
+    check(n_svi_runs > 0 && n_svi_runs == n_ovi_runs,
+          "sound value iteration: %d runs bracket the exact values", n_svi_runs);
     slow_chain();
     threads_agree(42);
     return check_exit();
