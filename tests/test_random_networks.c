@@ -363,6 +363,7 @@ static int run_seed(uint64_t seed, bool verbose)
     struct randnet rn;
     struct wx_error err;
     struct randnet_params rp = params_for(seed, true);
+    rp.sugar = true;
     if (randnet_generate(seed, &rp, &rn, &err) != WX_OK)
         return check(0, "seed %llu: generator: %s", (unsigned long long)seed, err.msg);
     struct counts ref = { 0 }, parsed = { 0 }, netc = { 0 };

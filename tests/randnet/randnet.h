@@ -82,6 +82,9 @@ struct randnet_params {
     const char *tmp_parent;/* directory for the temp dir; NULL = $TMPDIR or /tmp */
     bool prio;             /* default false: also draw prio nodes (then the
                               networks of some seeds change, see above) */
+    bool sugar;            /* default false: one seed in nine is written in
+                              the CCS, CSP or mCRL syntax instead
+                              (randsugar.c; those seeds change) */
 };
 
 struct randnet {
@@ -108,6 +111,10 @@ struct randnet {
     bool prio_refused;     /* a prio form warpex refuses with exit 2: cyclic
                               rules, a prio inside a prio or under a par */
     bool prio_cyclic;      /* cyclic rules: the naive explorer refuses too */
+    char *header;          /* sugar seeds: the file's header (language,
+                              mCRL comm list), else NULL */
+    size_t n_comm;         /* mCRL: comm comm[3i] | comm[3i+1] = comm[3i+2] */
+    char **comm;
     size_t n_incl;         /* subtrees written to their own "x.exp" file and
                               included as a leaf (the tree keeps them inline) */
     struct exp_node **incl;
