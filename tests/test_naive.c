@@ -419,6 +419,16 @@ static void test_prio(void)
     p = prio_rule(rn_prio(EXP_MODE_GATE, L("UX")), 2, ARR("A", "X"));
     expect("no closure through an unreachable leaf label", prio_rule(p, 2, ARR("X", "B")), 2,
            2, 1, "A|B");
+    /* PP |[C]| QQ: QQ never offers C, so C is no label of the par and
+     * A > C, C > B relate nothing (as without the prio); PP ||| QQ has C,
+     * so A > B: only A leaves the initial state, then C */
+    p = prio_rule(rn_prio(EXP_MODE_GATE, rn_lotos_par(1, ARR("C"), L("PP"), L("QQ"))), 2,
+                  ARR("A", "C"));
+    expect("no closure through a blocked synchronisation", prio_rule(p, 2, ARR("C", "B")), 6,
+           10, 0, "A|B|D");
+    p = prio_rule(rn_prio(EXP_MODE_GATE, PQ()), 2, ARR("A", "C"));
+    expect("closure through an interleaved label", prio_rule(p, 2, ARR("C", "B")), 2, 2, 0,
+           "A|C");
     p = prio_rule(rn_prio(EXP_MODE_GATE, L("PP")), 2, ARR("A", "B"));
     expect_error("cyclic prio", prio_rule(p, 2, ARR("B", "A")), WX_EINPUT);
     expect_error("all but cycle",

@@ -1302,6 +1302,33 @@ static bool exp_prio_rule_ok(const struct exp_node *p)
     return true;
 }
 
+/* Labels the tree names though a reachable state may never show them:
+ * every leaf label, on reachable states of its LTS or not, and every vector
+ * result (gate mode: with each offers of the pool).  Prio patterns drawn
+ * from these also name labels of a body's static alphabet that no reachable
+ * state shows, and labels outside it. */
+static void static_extras(const struct randnet *rn, const struct exp_node *n, struct lset *out)
+{
+    if (n->kind == EXP_LEAF) {
+        for (size_t c = 0; c < rn->n_comps; c++)
+            if (strcmp(rn->comp_names[c], n->path) == 0)
+                for (size_t j = 0; j < rn->comps[c].n_trans; j++)
+                    lset_fn(out, rn->comps[c].label[j],
+                            strcmp(rn->comps[c].label[j], rn->hidden) == 0, 1);
+        return;
+    }
+    for (size_t v = 0; v < n->n_vecs; v++)
+        for (size_t o = 0; o < (n->label_mode ? 1 : 3); o++) {
+            char buf[300];
+            snprintf(buf, sizeof buf, "%s%s", n->vecs[v].result, n->label_mode ? "" : offers_u[o]);
+            lset_add(out, buf);
+        }
+    if (n->body)
+        static_extras(rn, n->body, out);
+    for (size_t k = 0; k < n->n_ops; k++)
+        static_extras(rn, n->ops[k], out);
+}
+
 /* The root of a seed, maybe under a priority: above every par (then
  * sometimes a hide / rename / cut above it), or in a form warpex refuses
  * (cyclic rules, a prio in a prio, a prio under a par: rn->prio_refused). */
@@ -1318,7 +1345,13 @@ static struct exp_node *gen_prio(struct gen *g, struct exp_node *root, const str
         g->rn->prio_refused = g->rn->prio_cyclic = true;
         return p;
     }
-    struct exp_node *p = random_prio(g, root, L, false);
+    struct lset L1 = { 0 };
+    for (size_t i = 0; i < L->n; i++)
+        lset_add(&L1, L->s[i]);
+    if (rng_pct(r, 40))
+        static_extras(g->rn, root, &L1);
+    struct exp_node *p = random_prio(g, root, &L1, false);
+    lset_free(&L1);
     if (!p)
         return root;
     g->rn->has_prio = true;
