@@ -25,6 +25,8 @@
  * WX_EINPUT from network_from_exp, and the oracle must refuse the cyclic
  * one too.  Both relate the labels of the prio body's static alphabet
  * (naive.h), so they must agree on every other prio, cycles included.
+ * One seed in nine is written in the CCS, CSP or mCRL syntax
+ * (randnet params.sugar, tests/randnet/randsugar.c).
  * A mismatch prints the seed, every answer and the directory, whose files
  * are kept; otherwise they are removed.
  *

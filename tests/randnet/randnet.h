@@ -23,7 +23,9 @@
  *    warpex refuses (rn->prio_refused): cyclic rules, a prio in a prio, a
  *    prio under a par.  Some seeds use the
  *    hidden label "tau" (with "i" visible), stochastic "rate" labels, or a
- *    LOTOS header (labels folded to upper case).  The product is kept below
+ *    LOTOS header (labels folded to upper case); with params.sugar, one
+ *    seed in nine is written in the CCS, CSP or mCRL syntax instead
+ *    (randsugar.c).  The product is kept below
  *    params.max_states (checked with the naive explorer).
  *
  * Deterministic: the same seed and params give the same files, byte for
