@@ -53,6 +53,8 @@ static const struct { const char *name, *text; } comps[] = {
     { "QQ", "des (0, 2, 2)\n(0, B, 1)\n(1, D, 0)\n" },
     /* ZY: 0 -Z-> 1 -Y-> 1 */
     { "ZY", "des (0, 2, 2)\n(0, Z, 1)\n(1, Y, 1)\n" },
+    /* UX: 0 -A-> 1, 0 -B-> 1; 2 -X-> 0 unreachable */
+    { "UX", "des (0, 3, 3)\n(0, A, 1)\n(0, B, 1)\n(2, X, 0)\n" },
     /* H: 0 -i-> 1, 0 -a-> 2 */
     { "H", "des (0, 2, 3)\n(0, i, 1)\n(0, a, 2)\n" },
     /* T: 0 -i-> 1 -exit-> 2, plus 0 -t-> 0 */
@@ -399,9 +401,10 @@ static void test_prio(void)
     /* the relation lives on the body's labels: X names none */
     p = prio_rule(rn_prio(EXP_MODE_GATE, L("PP")), 2, ARR("A", "X"));
     expect("rules on absent labels", prio_rule(p, 2, ARR("X", "A")), 3, 3, 1, NULL);
-    /* ... and X > B, A > X give no A > B when X is no label of the body's
-     * LTS, though a vector could show it: PP and ZY with A * Y -> X (never
-     * reached), B * Z -> W; 4 states, 4 transitions as without the prio */
+    /* ... but X > B, A > X give A > B when X is in the body's static
+     * alphabet, though no reachable state shows it: PP and ZY with
+     * A * Y -> X (never reached), B * Z -> W; A blocks B in the initial
+     * state: 3 states (A, W, C), where 4 without the prio */
     struct exp_node *v = rn_par_vectors(false, 2, OPS(L("PP"), L("ZY")));
     rn_add_vector(v, ARR("A", NULL), "A");
     rn_add_vector(v, ARR("B", NULL), "B");
@@ -409,8 +412,23 @@ static void test_prio(void)
     rn_add_vector(v, ARR("B", "Z"), "W");
     rn_add_vector(v, ARR("A", "Y"), "X");
     p = prio_rule(rn_prio(EXP_MODE_GATE, v), 2, ARR("A", "X"));
-    expect("no closure through an unreached label", prio_rule(p, 2, ARR("X", "B")), 4, 4, 2,
-           "A|B|C|W");
+    expect("closure through an unreached label", prio_rule(p, 2, ARR("X", "B")), 3, 3, 1,
+           "A|C|W");
+    /* a leaf label only on states its LTS cannot reach is no label of the
+     * alphabet: UX's X closes nothing, A and B both fire */
+    p = prio_rule(rn_prio(EXP_MODE_GATE, L("UX")), 2, ARR("A", "X"));
+    expect("no closure through an unreachable leaf label", prio_rule(p, 2, ARR("X", "B")), 2,
+           2, 1, "A|B");
+    /* PP |[C]| QQ: QQ never offers C, so C is no label of the par and
+     * A > C, C > B relate nothing (as without the prio); PP ||| QQ has C,
+     * so A > B: only A leaves the initial state, then C */
+    p = prio_rule(rn_prio(EXP_MODE_GATE, rn_lotos_par(1, ARR("C"), L("PP"), L("QQ"))), 2,
+                  ARR("A", "C"));
+    expect("no closure through a blocked synchronisation", prio_rule(p, 2, ARR("C", "B")), 6,
+           10, 0, "A|B|D");
+    p = prio_rule(rn_prio(EXP_MODE_GATE, PQ()), 2, ARR("A", "C"));
+    expect("closure through an interleaved label", prio_rule(p, 2, ARR("C", "B")), 2, 2, 0,
+           "A|C");
     p = prio_rule(rn_prio(EXP_MODE_GATE, L("PP")), 2, ARR("A", "B"));
     expect_error("cyclic prio", prio_rule(p, 2, ARR("B", "A")), WX_EINPUT);
     expect_error("all but cycle",

@@ -31,8 +31,19 @@
  *   prio     [mode] prio X1 > X2 > ... in B: each rule relates every
  *            label of B in Xi to every label of B in Xj (i < j; a set is
  *            the labels matching one of its patterns in the mode, or with
- *            "all but" none); "labels of B" are those of B's own LTS, got
- *            by exploring B alone; the relation, closed transitively, must
+ *            "all but" none); "labels of B" are B's static alphabet, the
+ *            labels B's transitions can carry whether or not a reachable
+ *            state shows them (as CADP's exp.open checks the order before
+ *            exploring): a leaf's are the labels of its LTS reachable from
+ *            its initial state in the LTS alone; hide / cut / rename map
+ *            them; a vector par has its operands' hidden and asynchronous
+ *            labels and each vector result whose elements all match labels
+ *            of their operands' alphabets (gate mode: with equal offers); a
+ *            generalised par its operands' asynchronous labels and each
+ *            label L for which some participant set has L in every
+ *            member's alphabet; CCS | / mCRL || both operands' labels and
+ *            every communication of one label of each; a prio its body's.
+ *            The relation, closed transitively, must
  *            leave no label above itself (else WX_EINPUT).  In a state of B
  *            a transition fires unless B has another, in the same state,
  *            whose label is above its label.  The hidden label takes part

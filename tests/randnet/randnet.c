@@ -256,8 +256,11 @@ void rn_free(struct exp_node *n)
         if (n->repls)
             free(n->repls[i]);
     }
+    for (size_t i = 0; n->comm_res && i < n->n_pats; i++)
+        free(n->comm_res[i]);
     free(n->pats);
     free(n->repls);
+    free(n->comm_res);
     for (size_t r = 0; r < n->n_prio; r++) {
         for (size_t i = 0; i < n->prio[r].n; i++) {
             for (size_t k = 0; k < n->prio[r].sets[i].n; k++)
@@ -415,6 +418,7 @@ static const char *mode_word(enum exp_mode m)
 }
 
 static void print_node(struct sb *b, struct pctx *st, const struct exp_node *n, int indent);
+static bool print_sugar(struct sb *b, struct pctx *st, const struct exp_node *n, int indent);
 
 static void nl(struct sb *b, int indent)
 {
@@ -445,8 +449,10 @@ static void print_node(struct sb *b, struct pctx *st, const struct exp_node *n, 
             return;
         }
     }
+    if (print_sugar(b, st, n, indent))
+        return;
     switch (n->kind) {
-    case EXP_PAR_COMM: /* not generated here */
+    case EXP_PAR_COMM: /* only with a form (randsugar.c) */
         return;
     case EXP_PRIO:
         if (n->mode != EXP_MODE_GATE || rng_pct(&st->r, 30)) {
@@ -1296,6 +1302,33 @@ static bool exp_prio_rule_ok(const struct exp_node *p)
     return true;
 }
 
+/* Labels the tree names though a reachable state may never show them:
+ * every leaf label, on reachable states of its LTS or not, and every vector
+ * result (gate mode: with each offers of the pool).  Prio patterns drawn
+ * from these also name labels of a body's static alphabet that no reachable
+ * state shows, and labels outside it. */
+static void static_extras(const struct randnet *rn, const struct exp_node *n, struct lset *out)
+{
+    if (n->kind == EXP_LEAF) {
+        for (size_t c = 0; c < rn->n_comps; c++)
+            if (strcmp(rn->comp_names[c], n->path) == 0)
+                for (size_t j = 0; j < rn->comps[c].n_trans; j++)
+                    lset_fn(out, rn->comps[c].label[j],
+                            strcmp(rn->comps[c].label[j], rn->hidden) == 0, 1);
+        return;
+    }
+    for (size_t v = 0; v < n->n_vecs; v++)
+        for (size_t o = 0; o < (n->label_mode ? 1 : 3); o++) {
+            char buf[300];
+            snprintf(buf, sizeof buf, "%s%s", n->vecs[v].result, n->label_mode ? "" : offers_u[o]);
+            lset_add(out, buf);
+        }
+    if (n->body)
+        static_extras(rn, n->body, out);
+    for (size_t k = 0; k < n->n_ops; k++)
+        static_extras(rn, n->ops[k], out);
+}
+
 /* The root of a seed, maybe under a priority: above every par (then
  * sometimes a hide / rename / cut above it), or in a form warpex refuses
  * (cyclic rules, a prio in a prio, a prio under a par: rn->prio_refused). */
@@ -1312,7 +1345,13 @@ static struct exp_node *gen_prio(struct gen *g, struct exp_node *root, const str
         g->rn->prio_refused = g->rn->prio_cyclic = true;
         return p;
     }
-    struct exp_node *p = random_prio(g, root, L, false);
+    struct lset L1 = { 0 };
+    for (size_t i = 0; i < L->n; i++)
+        lset_add(&L1, L->s[i]);
+    if (rng_pct(r, 40))
+        static_extras(g->rn, root, &L1);
+    struct exp_node *p = random_prio(g, root, &L1, false);
+    lset_free(&L1);
     if (!p)
         return root;
     g->rn->has_prio = true;
@@ -1401,6 +1440,13 @@ static void rn_clear(struct randnet *rn)
     rn->n_comps = 0;
     free(rn->exp_text);
     rn->exp_text = NULL;
+    free(rn->header);
+    rn->header = NULL;
+    for (size_t i = 0; i < 3 * rn->n_comm; i++)
+        free(rn->comm[i]);
+    free(rn->comm);
+    rn->comm = NULL;
+    rn->n_comm = 0;
     for (size_t i = 0; i < rn->n_incl; i++)
         free(rn->incl_names[i]);
     free(rn->incl);
@@ -1424,6 +1470,8 @@ static char *rn_print_files(const struct randnet *rn, const struct exp_node *n,
     sb_str(&b, "\n");
     return b.s;
 }
+
+#include "randsugar.c"
 
 int randnet_generate(uint64_t seed, const struct randnet_params *pin, struct randnet *rn,
                      struct wx_error *err)
@@ -1462,7 +1510,18 @@ int randnet_generate(uint64_t seed, const struct randnet_params *pin, struct ran
         uint32_t leaves = 1 + rng_below(&g.r, seed % 5 == 0 ? 2 * p.max_leaves : p.max_leaves);
         struct lset L = { 0 };
         rn->has_prio = rn->prio_refused = rn->prio_cyclic = false;
-        rn->root = gen_node(&g, 0, leaves, &L);
+        if (p.sugar && seed % 9 == 4) {
+            /* CCS, CSP or mCRL syntax (randsugar.c) */
+            static const enum exp_lang sl[] = { EXP_LANG_CCS, EXP_LANG_CSP, EXP_LANG_MCRL };
+            rn->lang = sl[seed / 9 % 3];
+            rn->hidden = rn->lang == EXP_LANG_MCRL ? "tau" : "t";
+            rn->rate = false;
+            rn->root = sugar_root(&g);
+            subtree_labels(&g, rn->root, &L);
+            rn->header = sugar_header(rn);
+        } else {
+            rn->root = gen_node(&g, 0, leaves, &L);
+        }
         rn->root = gen_prio(&g, rn->root, &L);
         lset_free(&L);
         if (!g.failed) {
@@ -1528,7 +1587,8 @@ int randnet_generate(uint64_t seed, const struct randnet_params *pin, struct ran
                                                    "lotos behavior\n" };
                 fprintf(f, "(* randnet seed %llu *)\n-- generated by tests/randnet\n%s%s",
                         (unsigned long long)seed,
-                        rn->lang == EXP_LANG_LOTOS ? hdr[seed % 3] : "", rn->exp_text);
+                        rn->header ? rn->header
+                        : rn->lang == EXP_LANG_LOTOS ? hdr[seed % 3] : "", rn->exp_text);
                 fclose(f);
                 return WX_OK;
             }

@@ -23,7 +23,9 @@
  *    warpex refuses (rn->prio_refused): cyclic rules, a prio in a prio, a
  *    prio under a par.  Some seeds use the
  *    hidden label "tau" (with "i" visible), stochastic "rate" labels, or a
- *    LOTOS header (labels folded to upper case).  The product is kept below
+ *    LOTOS header (labels folded to upper case); with params.sugar, one
+ *    seed in nine is written in the CCS, CSP or mCRL syntax instead
+ *    (randsugar.c).  The product is kept below
  *    params.max_states (checked with the naive explorer).
  *
  * Deterministic: the same seed and params give the same files, byte for
@@ -82,6 +84,9 @@ struct randnet_params {
     const char *tmp_parent;/* directory for the temp dir; NULL = $TMPDIR or /tmp */
     bool prio;             /* default false: also draw prio nodes (then the
                               networks of some seeds change, see above) */
+    bool sugar;            /* default false: one seed in nine is written in
+                              the CCS, CSP or mCRL syntax instead
+                              (randsugar.c; those seeds change) */
 };
 
 struct randnet {
@@ -108,6 +113,10 @@ struct randnet {
     bool prio_refused;     /* a prio form warpex refuses with exit 2: cyclic
                               rules, a prio inside a prio or under a par */
     bool prio_cyclic;      /* cyclic rules: the naive explorer refuses too */
+    char *header;          /* sugar seeds: the file's header (language,
+                              mCRL comm list), else NULL */
+    size_t n_comm;         /* mCRL: comm comm[3i] | comm[3i+1] = comm[3i+2] */
+    char **comm;
     size_t n_incl;         /* subtrees written to their own "x.exp" file and
                               included as a leaf (the tree keeps them inline) */
     struct exp_node **incl;
