@@ -562,28 +562,12 @@ prio_list
 /* X1 > X2 > ... > Xn (n >= 2). */
 prio_chain
     : prio_set GT prio_set {
-          $$ = exp_prio_rule_join($1, $3);
-          if (!$$)
-              OOM(@2);
-          const char *self = exp_prio_rule_self($$);
-          if (self) {
-              exp_perr(ps, @2.first_line, @2.first_column,
-                       "label '%s' cannot have priority over itself", self);
-              exp_prio_rule_free($$);
+          if (!($$ = exp_prio_chain(ps, $1, $3, @2.first_line, @2.first_column)))
               YYABORT;
-          }
       }
     | prio_chain GT prio_set {
-          $$ = exp_prio_rule_join($1, $3);
-          if (!$$)
-              OOM(@2);
-          const char *self = exp_prio_rule_self($$);
-          if (self) {
-              exp_perr(ps, @2.first_line, @2.first_column,
-                       "label '%s' cannot have priority over itself", self);
-              exp_prio_rule_free($$);
+          if (!($$ = exp_prio_chain(ps, $1, $3, @2.first_line, @2.first_column)))
               YYABORT;
-          }
       }
     ;
 

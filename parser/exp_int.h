@@ -167,6 +167,8 @@ struct exp_prio_rule *exp_prio_rule_push(struct exp_prio_rule *r, bool all_but,
                                          struct exp_strlist *l, int line, int col);
 struct exp_prio_rule *exp_prio_rule_join(struct exp_prio_rule *r, struct exp_prio_rule *one);
 const char *exp_prio_rule_self(const struct exp_prio_rule *r);
+struct exp_prio_rule *exp_prio_chain(struct exp_pstate *ps, struct exp_prio_rule *r,
+                                     struct exp_prio_rule *one, int line, int col);
 int exp_prio_node_push(struct exp_node *n, struct exp_prio_rule *r);
 void exp_prio_rule_free(struct exp_prio_rule *r);
 void exp_prio_rules_clear(size_t n, struct exp_prio_rule *rules);

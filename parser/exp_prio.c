@@ -105,3 +105,22 @@ int exp_prio_node_push(struct exp_node *n, struct exp_prio_rule *r)
     free(r);
     return 0;
 }
+
+/* r > one (one a rule of one set): the joined rule, or NULL after recording
+ * the error (out of memory, or a label written on both sides of a '>' at
+ * line:col). */
+struct exp_prio_rule *exp_prio_chain(struct exp_pstate *ps, struct exp_prio_rule *r,
+                                     struct exp_prio_rule *one, int line, int col)
+{
+    if (!(r = exp_prio_rule_join(r, one))) {
+        exp_poom(ps, line, col);
+        return NULL;
+    }
+    const char *self = exp_prio_rule_self(r);
+    if (self) {
+        exp_perr(ps, line, col, "label '%s' cannot have priority over itself", self);
+        exp_prio_rule_free(r);
+        return NULL;
+    }
+    return r;
+}
