@@ -167,29 +167,262 @@ static void cfg_random(struct cfg *c, struct rng *r, uint64_t states, const stru
     }
 }
 
+/* run_one's options for configuration c: edges into sink when asked. */
+static void run_options(const struct cfg *c, const uint8_t *action, struct edge_sink *sink,
+                        struct explore_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->gpu = c->go;
+    if (quick && (opt->gpu.blocks == 0 || opt->gpu.blocks > 8))
+        opt->gpu.blocks = 8; /* sanitizer runs: few blocks, same code paths */
+    opt->keep_vectors = c->keep || c->edges || c->trace;
+    opt->trace = c->trace;
+    opt->stop_on_deadlock = c->dead;
+    opt->action_match = c->action ? action : NULL;
+    opt->finish_after_violation = c->finish;
+    opt->memory_bytes = c->memory;
+    if (c->edges)
+        opt->sink = sink;
+    /* the graph kept on the device must be the sink's, in the same order */
+    /* (with a small edge_cap the graph outgrows the exploration's edge
+     * buffer and is gathered on the device at the end) */
+    opt->keep_device_graph = c->edges && ((!c->dead && !c->action) || c->finish);
+}
+
+/* The generator that ran is the one the knobs and the image ask for
+ * (fast: <= 4 words, 1..64 components; anchored rule lists beyond
+ * 128 rules or when asked for); counts the runs per generator.  Each
+ * run_check_* returns nonzero with why filled when the run is wrong. */
+static int run_check_generator(const struct image *img, const struct cfg *c, const struct gpu_run_stats *st,
+                               char *why, size_t n)
+{
+    const int elig = img->words <= 4 && img->n_comps >= 1 && img->n_comps <= 64;
+    const int gen = c->tun.generator;
+    const int want_fast = elig && (gen == 1 || gen == 3 || (gen == 0 && c->tun.group_size <= 1));
+    const int want_anchored = want_fast && (gen == 3 || img->n_rules > 128);
+    if (st->fast_eligible != elig || st->fast_gen != want_fast || (want_fast && st->fast_anchored != want_anchored)) {
+        snprintf(why, n, "generator: fast_gen=%d eligible=%d anchored=%d, expected %d/%d/%d", st->fast_gen,
+                 st->fast_eligible, st->fast_anchored, want_fast, elig, want_anchored);
+        return 1;
+    }
+    if (st->fast_gen)
+        n_fast_runs++, n_anchored_runs += st->fast_anchored != 0;
+    else
+        n_general_runs++;
+    return 0;
+}
+
+/* A run that must stop at a limit: WX_ELIMIT with a partial space. */
+static void run_check_limit(int rc, const struct explore_result *res, const struct ref_result *ref,
+                            const struct wx_error *err, char *why, size_t n)
+{
+    if (rc != WX_ELIMIT)
+        snprintf(why, n, "expected WX_ELIMIT, got %d (%s)", rc, err->msg);
+    else if (res->complete)
+        snprintf(why, n, "WX_ELIMIT but complete");
+    else if (res->states > ref->states)
+        snprintf(why, n, "partial states %llu > %llu", (unsigned long long)res->states,
+                 (unsigned long long)ref->states);
+}
+
+/* The violation configuration c expects, and its shortest trace length. */
+static enum explore_violation run_want(const struct cfg *c, const struct ref_result *ref, uint32_t *want_len)
+{
+    enum explore_violation want = VIOLATION_NONE;
+    *want_len = 0;
+    const uint32_t d = c->dead ? ref->min_dead_level : UINT32_MAX;
+    const uint32_t a = c->action ? ref->min_act_level : UINT32_MAX;
+    if (d != UINT32_MAX && d <= a)
+        want = VIOLATION_DEADLOCK, *want_len = d;
+    else if (a != UINT32_MAX)
+        want = VIOLATION_ACTION, *want_len = a + 1;
+    return want;
+}
+
+/* The counts of a complete run; finish_after_violation: the same violation,
+ * and the whole space. */
+static int run_check_counts(const struct cfg *c, const struct ref_result *ref, const struct explore_result *res,
+                            const struct gpu_run_stats *st, enum explore_violation want, char *why, size_t n)
+{
+    if (want == VIOLATION_NONE || c->finish) {
+        if (!res->complete || res->states != ref->states || res->transitions != ref->transitions ||
+            res->deadlocks != ref->deadlocks) {
+            snprintf(why, n, "complete=%d states %llu/%llu transitions %llu/%llu deadlocks %llu/%llu",
+                     res->complete, (unsigned long long)res->states, (unsigned long long)ref->states,
+                     (unsigned long long)res->transitions, (unsigned long long)ref->transitions,
+                     (unsigned long long)res->deadlocks, (unsigned long long)ref->deadlocks);
+            return 1;
+        }
+        if (st->level_sync && res->depth != ref->depth) {
+            snprintf(why, n, "depth %u, expected %u", res->depth, ref->depth);
+            return 1;
+        }
+    } else if (res->complete) {
+        snprintf(why, n, "complete after a violation");
+        return 1;
+    }
+    return 0;
+}
+
+/* vectors: a subset of the reachable set, each once, 0 first; the whole
+ * set when complete */
+static int run_check_vectors(const struct ref_result *ref, const struct explore_result *res, uint32_t W,
+                             char *why, size_t n)
+{
+    if (!res->vectors) {
+        snprintf(why, n, "no vectors");
+        return 1;
+    }
+    uint8_t *seen = (uint8_t *)calloc(ref->states + 1, 1);
+    for (uint64_t i = 0; i < res->states && !why[0]; i++) {
+        const uint64_t id = vs_find(&ref->set, res->vectors + i * W);
+        if (id == UINT64_MAX)
+            snprintf(why, n, "vector of id %llu not reachable", (unsigned long long)i);
+        else if (seen[id]++)
+            snprintf(why, n, "vector of id %llu stored twice", (unsigned long long)i);
+        else if (i == 0 && id != 0)
+            snprintf(why, n, "id 0 is not the initial state");
+    }
+    free(seen);
+    return why[0] != 0;
+}
+
+/* The graph kept on the device: the sink's edges, in the same order. */
+static int run_check_device_graph(const struct explore_result *res, const struct ecoll *ec, struct wx_error *err,
+                                  char *why, size_t n)
+{
+    const struct dgraph *dg = &res->device_graph;
+    if (dg->n_vertices != res->states || dg->n_edges != ec->n || !dg->d_offsets) {
+        snprintf(why, n, "device graph %llu vertices %llu edges, expected %llu / %zu",
+                 (unsigned long long)dg->n_vertices, (unsigned long long)dg->n_edges,
+                 (unsigned long long)res->states, ec->n);
+        return 1;
+    }
+    uint64_t *off = (uint64_t *)malloc((dg->n_vertices + 1) * 8);
+    uint32_t *tg = (uint32_t *)malloc((dg->n_edges ? dg->n_edges : 1) * 4);
+    uint32_t *lb = (uint32_t *)malloc((dg->n_edges ? dg->n_edges : 1) * 4);
+    if (dgraph_download(dg, off, tg, lb, err))
+        snprintf(why, n, "device graph download: %s", err->msg);
+    for (uint64_t v = 0; v < dg->n_vertices && !why[0]; v++)
+        for (uint64_t e = off[v]; e < off[v + 1] && !why[0]; e++)
+            if (e >= ec->n || ec->e[e].src != v || ec->e[e].dst != tg[e] || ec->e[e].label != lb[e])
+                snprintf(why, n, "device graph differs from the sink's edges at %llu",
+                         (unsigned long long)e);
+    if (!why[0] && (off[0] != 0 || off[dg->n_vertices] != ec->n))
+        snprintf(why, n, "device graph offsets do not span the edges");
+    free(off);
+    free(tg);
+    free(lb);
+    return why[0] != 0;
+}
+
+/* The sink's edges: the reference's edge set, in CSR order when they all
+ * fit on the device; then the graph kept on the device. */
+static int run_check_edges(const struct cfg *c, const struct ref_result *ref, const struct explore_options *opt,
+                           const struct explore_result *res, const struct ecoll *ec, struct wx_error *err,
+                           uint32_t W, char *why, size_t n)
+{
+    if (ec->n != ref->nedges) {
+        snprintf(why, n, "edges %zu, expected %llu", ec->n, (unsigned long long)ref->nedges);
+        return 1;
+    }
+    struct ref_edge *m = (struct ref_edge *)malloc((ec->n ? ec->n : 1) * sizeof *m);
+    for (size_t i = 0; i < ec->n && !why[0]; i++) {
+        if (ec->e[i].src >= res->states || ec->e[i].dst >= res->states) {
+            snprintf(why, n, "edge %zu has an id out of range", i);
+            break;
+        }
+        m[i].src = vs_find(&ref->set, res->vectors + ec->e[i].src * W);
+        m[i].dst = vs_find(&ref->set, res->vectors + ec->e[i].dst * W);
+        m[i].label = ec->e[i].label;
+    }
+    /* with the default edge buffer everything fits on the device and
+     * explore_gpu emits in CSR order (by source id) */
+    for (size_t i = 1; i < ec->n && !why[0] && c->tun.edge_cap == 0; i++)
+        if (ec->e[i].src < ec->e[i - 1].src)
+            snprintf(why, n, "edges not in CSR order at %zu", i);
+    if (!why[0]) {
+        qsort(m, ec->n, sizeof *m, edge_cmp);
+        for (size_t i = 0; i < ec->n && !why[0]; i++)
+            if (edge_cmp(&m[i], &ref->edges[i]))
+                snprintf(why, n, "edge sets differ at sorted position %zu", i);
+    }
+    free(m);
+    if (why[0])
+        return 1;
+    if (opt->keep_device_graph)
+        return run_check_device_graph(res, ec, err, why, n);
+    return 0;
+}
+
+/* The trace of a violation: the shortest, from the zero vector, each step a
+ * transition, ids matching the kept vectors, ending where it must. */
+static void run_check_trace(const struct image *img, const struct explore_options *opt,
+                            const struct explore_result *res, const uint8_t *action, enum explore_violation want,
+                            uint32_t want_len, uint32_t W, char *why, size_t n)
+{
+    const struct trace *tr = &res->trace;
+    if (tr->len != want_len) {
+        snprintf(why, n, "trace length %u, shortest is %u", tr->len, want_len);
+        return;
+    }
+    if (!tr->states || !tr->vectors || (tr->len && !tr->labels) || tr->states[0] != 0) {
+        snprintf(why, n, "trace arrays missing or not starting at state 0");
+        return;
+    }
+    for (uint32_t i = 0; i < W; i++)
+        if (tr->vectors[i]) {
+            snprintf(why, n, "trace does not start at the zero vector");
+            return;
+        }
+    for (uint32_t i = 0; i < tr->len; i++)
+        if (!ref_is_succ(img, tr->vectors + (size_t)i * W, tr->labels[i], tr->vectors + (size_t)(i + 1) * W)) {
+            snprintf(why, n, "trace step %u is not a transition", i);
+            return;
+        }
+    for (uint32_t i = 0; i <= tr->len && opt->keep_vectors; i++)
+        if (tr->states[i] >= res->states ||
+            memcmp(res->vectors + tr->states[i] * W, tr->vectors + (size_t)i * W, W * 4)) {
+            snprintf(why, n, "trace state %u: id and vector disagree", i);
+            return;
+        }
+    if (want == VIOLATION_DEADLOCK && ref_n_succ(img, tr->vectors + (size_t)tr->len * W) != 0) {
+        snprintf(why, n, "trace does not end in a deadlock");
+        return;
+    }
+    if (want == VIOLATION_ACTION && !action[tr->labels[tr->len - 1]]) {
+        snprintf(why, n, "trace does not end with a flagged action");
+        return;
+    }
+    const uint64_t vs = tr->states[want == VIOLATION_ACTION ? tr->len - 1 : tr->len];
+    if (res->violation_state != vs)
+        snprintf(why, n, "violation_state %llu, trace says %llu",
+                 (unsigned long long)res->violation_state, (unsigned long long)vs);
+}
+
+/* no trace: check the reported state itself */
+static void run_check_violation_state(const struct image *img, const struct ref_result *ref,
+                                      const struct explore_result *res, enum explore_violation want,
+                                      uint32_t want_len, uint32_t W, char *why, size_t n)
+{
+    if (res->violation_state >= res->states) {
+        snprintf(why, n, "violation_state out of range");
+        return;
+    }
+    const uint32_t *v = res->vectors + res->violation_state * W;
+    const uint64_t id = vs_find(&ref->set, v);
+    if (want == VIOLATION_DEADLOCK && (ref_n_succ(img, v) != 0 || ref->level[id] != want_len))
+        snprintf(why, n, "violation_state is not a shortest deadlock");
+}
+
 /* Compares one GPU run with the reference; one check line. */
 static int run_one(const char *tag, const struct image *img, const struct ref_result *ref,
                    const uint8_t *action, const struct cfg *c, int expect_limit)
 {
     struct explore_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.gpu = c->go;
-    if (quick && (opt.gpu.blocks == 0 || opt.gpu.blocks > 8))
-        opt.gpu.blocks = 8; /* sanitizer runs: few blocks, same code paths */
-    opt.keep_vectors = c->keep || c->edges || c->trace;
-    opt.trace = c->trace;
-    opt.stop_on_deadlock = c->dead;
-    opt.action_match = c->action ? action : NULL;
-    opt.finish_after_violation = c->finish;
-    opt.memory_bytes = c->memory;
     struct ecoll ec = {0};
     struct edge_sink sink = {coll_emit, &ec};
-    if (c->edges)
-        opt.sink = &sink;
-    /* the graph kept on the device must be the sink's, in the same order */
-    /* (with a small edge_cap the graph outgrows the exploration's edge
-     * buffer and is gathered on the device at the end) */
-    opt.keep_device_graph = c->edges && ((!c->dead && !c->action) || c->finish);
+    run_options(c, action, &sink, &opt);
     struct explore_result res;
     struct gpu_run_stats st;
     struct wx_error err;
@@ -198,201 +431,35 @@ static int run_one(const char *tag, const struct image *img, const struct ref_re
     const int rc = explore_gpu_tuned(img, &opt, &c->tun, &res, &st, &err);
     last_stats = st;
     char why[1024] = "";
+    const size_t n = sizeof why;
     const uint32_t W = img->words;
-    if (rc == WX_OK || rc == WX_ELIMIT) {
-        /* the generator that ran is the one the knobs and the image ask for
-         * (fast: <= 4 words, 1..64 components; anchored rule lists beyond
-         * 128 rules or when asked for) */
-        const int elig = img->words <= 4 && img->n_comps >= 1 && img->n_comps <= 64;
-        const int gen = c->tun.generator;
-        const int want_fast = elig && (gen == 1 || gen == 3 || (gen == 0 && c->tun.group_size <= 1));
-        const int want_anchored = want_fast && (gen == 3 || img->n_rules > 128);
-        if (st.fast_eligible != elig || st.fast_gen != want_fast || (want_fast && st.fast_anchored != want_anchored)) {
-            snprintf(why, sizeof why, "generator: fast_gen=%d eligible=%d anchored=%d, expected %d/%d/%d", st.fast_gen,
-                     st.fast_eligible, st.fast_anchored, want_fast, elig, want_anchored);
-            goto done;
-        }
-        if (st.fast_gen)
-            n_fast_runs++, n_anchored_runs += st.fast_anchored != 0;
-        else
-            n_general_runs++;
-    }
-
+    uint32_t want_len = 0;
+    enum explore_violation want = VIOLATION_NONE;
+    if ((rc == WX_OK || rc == WX_ELIMIT) && run_check_generator(img, c, &st, why, n))
+        goto done;
     if (expect_limit) {
-        if (rc != WX_ELIMIT)
-            snprintf(why, sizeof why, "expected WX_ELIMIT, got %d (%s)", rc, err.msg);
-        else if (res.complete)
-            snprintf(why, sizeof why, "WX_ELIMIT but complete");
-        else if (res.states > ref->states)
-            snprintf(why, sizeof why, "partial states %llu > %llu", (unsigned long long)res.states,
-                     (unsigned long long)ref->states);
+        run_check_limit(rc, &res, ref, &err, why, n);
         goto done;
     }
     if (rc != WX_OK) {
-        snprintf(why, sizeof why, "rc %d: %s", rc, err.msg);
+        snprintf(why, n, "rc %d: %s", rc, err.msg);
         goto done;
     }
-    /* expected violation */
-    enum explore_violation want = VIOLATION_NONE;
-    uint32_t want_len = 0;
-    const uint32_t d = c->dead ? ref->min_dead_level : UINT32_MAX;
-    const uint32_t a = c->action ? ref->min_act_level : UINT32_MAX;
-    if (d != UINT32_MAX && d <= a)
-        want = VIOLATION_DEADLOCK, want_len = d;
-    else if (a != UINT32_MAX)
-        want = VIOLATION_ACTION, want_len = a + 1;
+    want = run_want(c, ref, &want_len);
     if (res.violation != want) {
-        snprintf(why, sizeof why, "violation %d, expected %d", (int)res.violation, (int)want);
+        snprintf(why, n, "violation %d, expected %d", (int)res.violation, (int)want);
         goto done;
     }
-    /* finish_after_violation: the same violation, and the whole space */
-    if (want == VIOLATION_NONE || c->finish) {
-        if (!res.complete || res.states != ref->states || res.transitions != ref->transitions ||
-            res.deadlocks != ref->deadlocks) {
-            snprintf(why, sizeof why, "complete=%d states %llu/%llu transitions %llu/%llu deadlocks %llu/%llu",
-                     res.complete, (unsigned long long)res.states, (unsigned long long)ref->states,
-                     (unsigned long long)res.transitions, (unsigned long long)ref->transitions,
-                     (unsigned long long)res.deadlocks, (unsigned long long)ref->deadlocks);
-            goto done;
-        }
-        if (st.level_sync && res.depth != ref->depth) {
-            snprintf(why, sizeof why, "depth %u, expected %u", res.depth, ref->depth);
-            goto done;
-        }
-    } else if (res.complete) {
-        snprintf(why, sizeof why, "complete after a violation");
+    if (run_check_counts(c, ref, &res, &st, want, why, n))
         goto done;
-    }
-    /* vectors: a subset of the reachable set, each once, 0 first; the whole
-     * set when complete */
-    if (opt.keep_vectors) {
-        if (!res.vectors) {
-            snprintf(why, sizeof why, "no vectors");
-            goto done;
-        }
-        uint8_t *seen = (uint8_t *)calloc(ref->states + 1, 1);
-        for (uint64_t i = 0; i < res.states && !why[0]; i++) {
-            const uint64_t id = vs_find(&ref->set, res.vectors + i * W);
-            if (id == UINT64_MAX)
-                snprintf(why, sizeof why, "vector of id %llu not reachable", (unsigned long long)i);
-            else if (seen[id]++)
-                snprintf(why, sizeof why, "vector of id %llu stored twice", (unsigned long long)i);
-            else if (i == 0 && id != 0)
-                snprintf(why, sizeof why, "id 0 is not the initial state");
-        }
-        free(seen);
-        if (why[0])
-            goto done;
-    }
-    if (c->edges && (want == VIOLATION_NONE || c->finish)) {
-        if (ec.n != ref->nedges) {
-            snprintf(why, sizeof why, "edges %zu, expected %llu", ec.n, (unsigned long long)ref->nedges);
-            goto done;
-        }
-        struct ref_edge *m = (struct ref_edge *)malloc((ec.n ? ec.n : 1) * sizeof *m);
-        for (size_t i = 0; i < ec.n && !why[0]; i++) {
-            if (ec.e[i].src >= res.states || ec.e[i].dst >= res.states) {
-                snprintf(why, sizeof why, "edge %zu has an id out of range", i);
-                break;
-            }
-            m[i].src = vs_find(&ref->set, res.vectors + ec.e[i].src * W);
-            m[i].dst = vs_find(&ref->set, res.vectors + ec.e[i].dst * W);
-            m[i].label = ec.e[i].label;
-        }
-        /* with the default edge buffer everything fits on the device and
-         * explore_gpu emits in CSR order (by source id) */
-        for (size_t i = 1; i < ec.n && !why[0] && c->tun.edge_cap == 0; i++)
-            if (ec.e[i].src < ec.e[i - 1].src)
-                snprintf(why, sizeof why, "edges not in CSR order at %zu", i);
-        if (!why[0]) {
-            qsort(m, ec.n, sizeof *m, edge_cmp);
-            for (size_t i = 0; i < ec.n && !why[0]; i++)
-                if (edge_cmp(&m[i], &ref->edges[i]))
-                    snprintf(why, sizeof why, "edge sets differ at sorted position %zu", i);
-        }
-        free(m);
-        if (why[0])
-            goto done;
-        if (opt.keep_device_graph) {
-            const struct dgraph *dg = &res.device_graph;
-            if (dg->n_vertices != res.states || dg->n_edges != ec.n || !dg->d_offsets) {
-                snprintf(why, sizeof why, "device graph %llu vertices %llu edges, expected %llu / %zu",
-                         (unsigned long long)dg->n_vertices, (unsigned long long)dg->n_edges,
-                         (unsigned long long)res.states, ec.n);
-                goto done;
-            }
-            uint64_t *off = (uint64_t *)malloc((dg->n_vertices + 1) * 8);
-            uint32_t *tg = (uint32_t *)malloc((dg->n_edges ? dg->n_edges : 1) * 4);
-            uint32_t *lb = (uint32_t *)malloc((dg->n_edges ? dg->n_edges : 1) * 4);
-            if (dgraph_download(dg, off, tg, lb, &err))
-                snprintf(why, sizeof why, "device graph download: %s", err.msg);
-            for (uint64_t v = 0; v < dg->n_vertices && !why[0]; v++)
-                for (uint64_t e = off[v]; e < off[v + 1] && !why[0]; e++)
-                    if (e >= ec.n || ec.e[e].src != v || ec.e[e].dst != tg[e] || ec.e[e].label != lb[e])
-                        snprintf(why, sizeof why, "device graph differs from the sink's edges at %llu",
-                                 (unsigned long long)e);
-            if (!why[0] && (off[0] != 0 || off[dg->n_vertices] != ec.n))
-                snprintf(why, sizeof why, "device graph offsets do not span the edges");
-            free(off);
-            free(tg);
-            free(lb);
-            if (why[0])
-                goto done;
-        }
-    }
-    if (want != VIOLATION_NONE && c->trace) {
-        const struct trace *tr = &res.trace;
-        if (tr->len != want_len) {
-            snprintf(why, sizeof why, "trace length %u, shortest is %u", tr->len, want_len);
-            goto done;
-        }
-        if (!tr->states || !tr->vectors || (tr->len && !tr->labels) || tr->states[0] != 0) {
-            snprintf(why, sizeof why, "trace arrays missing or not starting at state 0");
-            goto done;
-        }
-        for (uint32_t i = 0; i < W; i++)
-            if (tr->vectors[i]) {
-                snprintf(why, sizeof why, "trace does not start at the zero vector");
-                goto done;
-            }
-        for (uint32_t i = 0; i < tr->len; i++)
-            if (!ref_is_succ(img, tr->vectors + (size_t)i * W, tr->labels[i], tr->vectors + (size_t)(i + 1) * W)) {
-                snprintf(why, sizeof why, "trace step %u is not a transition", i);
-                goto done;
-            }
-        for (uint32_t i = 0; i <= tr->len && opt.keep_vectors; i++)
-            if (tr->states[i] >= res.states ||
-                memcmp(res.vectors + tr->states[i] * W, tr->vectors + (size_t)i * W, W * 4)) {
-                snprintf(why, sizeof why, "trace state %u: id and vector disagree", i);
-                goto done;
-            }
-        if (want == VIOLATION_DEADLOCK && ref_n_succ(img, tr->vectors + (size_t)tr->len * W) != 0) {
-            snprintf(why, sizeof why, "trace does not end in a deadlock");
-            goto done;
-        }
-        if (want == VIOLATION_ACTION && !action[tr->labels[tr->len - 1]]) {
-            snprintf(why, sizeof why, "trace does not end with a flagged action");
-            goto done;
-        }
-        const uint64_t vs = tr->states[want == VIOLATION_ACTION ? tr->len - 1 : tr->len];
-        if (res.violation_state != vs) {
-            snprintf(why, sizeof why, "violation_state %llu, trace says %llu",
-                     (unsigned long long)res.violation_state, (unsigned long long)vs);
-            goto done;
-        }
-    } else if (want != VIOLATION_NONE && opt.keep_vectors) {
-        /* no trace: check the reported state itself */
-        if (res.violation_state >= res.states) {
-            snprintf(why, sizeof why, "violation_state out of range");
-            goto done;
-        }
-        const uint32_t *v = res.vectors + res.violation_state * W;
-        const uint64_t id = vs_find(&ref->set, v);
-        if (want == VIOLATION_DEADLOCK && (ref_n_succ(img, v) != 0 || ref->level[id] != want_len)) {
-            snprintf(why, sizeof why, "violation_state is not a shortest deadlock");
-            goto done;
-        }
-    }
+    if (opt.keep_vectors && run_check_vectors(ref, &res, W, why, n))
+        goto done;
+    if (c->edges && (want == VIOLATION_NONE || c->finish) && run_check_edges(c, ref, &opt, &res, &ec, &err, W, why, n))
+        goto done;
+    if (want != VIOLATION_NONE && c->trace)
+        run_check_trace(img, &opt, &res, action, want, want_len, W, why, n);
+    else if (want != VIOLATION_NONE && opt.keep_vectors)
+        run_check_violation_state(img, ref, &res, want, want_len, W, why, n);
 done:;
     char cd[512];
     cfg_describe(c, cd, sizeof cd);
