@@ -190,7 +190,10 @@ int net_prio(struct net_ctx *ctx, struct network *net, const struct exp_node *no
         rc = direct_pairs(ctx, net, node, &pb, mem, err);
     if (rc == WX_OK)
         rc = close_relation(ctx, node, &pb, err);
-    if (rc == WX_OK && install(net, &pb) < 0)
+    bool any = false; /* a relation relating nothing is the identity: no priority */
+    for (uint32_t r = 0; rc == WX_OK && r < pb.k * pb.words && !any; r++)
+        any = pb.above[r] != 0;
+    if (rc == WX_OK && any && install(net, &pb) < 0)
         rc = wx_fail(err, WX_ESYSTEM, ctx->file, 0, 0, "out of memory");
     for (size_t i = 0; mem && i < nsets; i++)
         free(mem[i]);

@@ -68,7 +68,7 @@ done <<BAD
 prio A > B B > A in $PQ end prio@1:1@cyclic
 prio A > B > A in $PQ end prio@1:12@cannot have priority over itself
 prio all but B > A > B in $PQ end prio@1:1@cyclic
-"p.aut" ||| prio A > B in "q.aut" end prio@1:13@a prio inside a parallel composition
+"p.aut" ||| prio B > D in "q.aut" end prio@1:13@a prio inside a parallel composition
 prio A > B in prio C > D in $PQ end prio end prio@1:1@a prio inside another prio
 single prio A > B in $PQ end prio@1:1@not allowed for prio
 prio A > in $PQ end prio@1:10@syntax error
@@ -84,3 +84,8 @@ printf 'cut C in hide D in prio A > D D > B in %s end prio end hide end cut\n' "
 "$W" info t.exp > out 2>&1
 if grep -q '^    B < A, D$' out && grep -q '^    C  (then cut)$' out && grep -q '^    D < A  (shown as i)$' out
 then pass "info lists the priorities"; else fail "info: $(grep -A4 priorities out)"; fi
+# a prio whose rules relate none of B's labels changes nothing, also under a par
+printf '"p.aut" ||| prio A > B in "q.aut" end prio\n' > t.exp
+out=$("$W" explore t.exp --backend seq 2>&1)
+echo "$out" | grep -q '^states: *6$' && echo "$out" | grep -q '^transitions: *12$' \
+    && pass "a prio relating no label of its body is the identity" || fail "identity prio: $out"
