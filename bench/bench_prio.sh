@@ -6,7 +6,7 @@
 # (no slowdown on networks without priorities).  Times are the explorer's
 # own "seconds" (--json), best of REPEAT runs, alternating binaries.
 #
-#   bench/bench_prio.sh NET.exp [BACKEND ...]     (default backends: seq cpu)
+#   bench/bench_prio.sh PHILOSOPHERS.exp [BACKEND ...]   (default backends: seq cpu)
 #   environment: OLD=path/to/old/warpex, REPEAT=3, W=bin/warpex
 set -u
 W=${W:-$PWD/bin/warpex}
@@ -15,7 +15,7 @@ net=$1; shift
 [ $# -gt 0 ] || set -- seq cpu
 dir=$(cd "$(dirname "$net")" && pwd); base=$(basename "$net")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-printf 'prio "NO_SUCH_LABEL" > "NOR_THIS_ONE" in "%s/%s" end prio\n' "$dir" "$base" > "$tmp/empty.exp"
+printf 'total prio "PUT !0 !0" > "GET !0 !0" in "%s/%s" end prio\n' "$dir" "$base" > "$tmp/inert.exp"
 printf 'prio PUT > GET in "%s/%s" end prio\n' "$dir" "$base" > "$tmp/put_get.exp"
 best() { # best BIN FILE BACKEND: "states seconds"
     b=""; s=""
@@ -30,10 +30,10 @@ best() { # best BIN FILE BACKEND: "states seconds"
 echo "| network | backend | variant | states | s (best of $REPEAT) | M states/s |"
 echo "|---|---|---|---:|---:|---:|"
 for bk in "$@"; do
-    for v in plain empty put_get old; do
+    for v in plain inert put_get old; do
         case $v in
         plain) r=$(best "$W" "$net" "$bk") ;;
-        empty) r=$(best "$W" "$tmp/empty.exp" "$bk") ;;
+        inert) r=$(best "$W" "$tmp/inert.exp" "$bk") ;;
         put_get) r=$(best "$W" "$tmp/put_get.exp" "$bk") ;;
         old) [ -n "${OLD:-}" ] || continue; r=$(best "$OLD" "$net" "$bk") ;;
         esac
