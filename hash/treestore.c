@@ -280,7 +280,7 @@ void treestore_set_budget(struct treestore *s, uint64_t bytes, uint64_t extra)
  * `extra` bytes each. */
 static uint64_t worst_bytes(uint64_t slots, uint64_t extra)
 {
-    return slots * 4 + slots / VTABLE_MAX_LOAD_DEN * VTABLE_MAX_LOAD_NUM * (8 + extra);
+    return slots * 4 + slots / PTABLE_MAX_LOAD_DEN * PTABLE_MAX_LOAD_NUM * (8 + extra);
 }
 
 static uint64_t grown(const struct ptable *t, bool grow)

@@ -155,7 +155,7 @@ uint64_t treestore_root_slots(const struct treestore *s);
 uint64_t treestore_bytes(const struct treestore *s);
 
 /* True when a table wants to grow (vtable_wants_grow of either): an insert
- * took it past half load and it can still double.  After a FULL insert,
+ * took it to its maximum load and it can still grow.  After a FULL insert,
  * false means no growth can help (a table is at its maximum). */
 bool treestore_wants_grow(const struct treestore *s);
 bool treestore_can_grow(const struct treestore *s);
