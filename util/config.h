@@ -30,6 +30,10 @@
 #define POR_OFFER_BYTES (16u << 20)
 
 /* tree store (hash/treestore, --store tree): */
+/* the tree store's shape is chosen from this many states, the first in BFS
+ * order (explorer/explore.c): enough to see which words vary together, a
+ * few milliseconds to explore and to compare the words' pairings */
+#define TREE_SHAPE_SAMPLE 4096u
 /* a tree table (hash/ptable.h) is full at load 7/8: its 4-byte slots carry
  * a tag that skips most foreign slots without reading the pair, so the
  * longer probes of a dense table cost little against the bytes it saves */
