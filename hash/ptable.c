@@ -34,7 +34,7 @@ struct ptable {
 /* ---- slots ---- */
 
 /* The id field of an array of n slots holds id + 1 for every id below 2n:
- * ids stay below the load limit 3n/4 plus what racing inserts and id
+ * ids stay below the load limit 7n/8 plus what racing inserts and id
  * blocks (at most n/8 in all, treestore.h) take beyond it.  Two values at
  * the top of the field are RESERVED and DEAD. */
 static unsigned id_bits(uint64_t n)

@@ -83,7 +83,7 @@ void treestore_plan(uint64_t bytes, uint32_t words, uint64_t extra, uint64_t *ma
                     uint64_t *max_nodes);
 
 /* Shares a budget of `bytes` between the two tables (at creation, before
- * any growth): a table may double only while both tables at their sizes
+ * any growth): a table may grow only while both tables at their sizes
  * then, filled to their maximum load, cost at most `bytes` -- slots, stored
  * pairs, and `extra` bytes per root (the caller's per-state data, counted
  * here so that one budget covers it).  Without a budget (0) each table
