@@ -3,7 +3,11 @@
  * explore_cpu share (explore_int.h).
  */
 #include "explore_int.h"
+#include "successors.h"
+#include "../hash/treeshape.h"
 #include "../hash/treestore.h"
+#include "../hash/vecset.h"
+#include "../util/config.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +118,47 @@ enum explore_store explore_store_pick(const struct explore_options *opt, const s
     /* A vector of 1 or 2 words is its own root pair (treestore.h): the
      * tree would be the flat table without its keyed fast path. */
     return opt->store == STORE_TREE && img->words > 2 ? STORE_TREE : STORE_FLAT;
+}
+
+/* The first TREE_SHAPE_SAMPLE states in BFS order from the all-zero
+ * vector, into q. */
+static int sample_states(const struct image *img, struct succ_gen *g, struct vecset *q, struct wx_error *err)
+{
+    uint32_t buf[IMAGE_MAX_WORDS] = { 0 };
+    uint64_t id;
+    if (vecset_put(q, buf, &id, err) < 0)
+        return WX_ELIMIT;
+    for (uint64_t s = 0; s < q->count && q->count < TREE_SHAPE_SAMPLE; s++) {
+        memcpy(buf, q->vec + s * img->words, img->words * sizeof *buf);
+        int rc = succ_expand(g, buf, err);
+        if (rc)
+            return rc;
+        for (size_t i = 0; i < g->n && q->count < TREE_SHAPE_SAMPLE; i++)
+            if (vecset_put(q, succ_vector(g, i), &id, err) < 0)
+                return WX_ELIMIT;
+    }
+    return WX_OK;
+}
+
+int explore_tree_shape(const struct image *img, struct treestore *tree, struct wx_error *err)
+{
+    if (img->words <= 2)
+        return WX_OK;
+    struct succ_gen g;
+    struct vecset q;
+    int rc = succ_init(&g, img, err);
+    if (rc)
+        return rc;
+    if (vecset_init(&q, img->words, TREE_SHAPE_SAMPLE, err)) {
+        succ_free(&g);
+        return WX_ELIMIT;
+    }
+    struct tree_shape sh;
+    if (!(rc = sample_states(img, &g, &q, err)) && !(rc = tree_shape_pick(img->words, q.vec, q.count, &sh, err)))
+        rc = treestore_set_shape(tree, &sh, err);
+    vecset_free(&q);
+    succ_free(&g);
+    return rc;
 }
 
 void explore_vector(const struct explore_vectors *v, uint64_t id, uint32_t *out)

@@ -756,7 +756,7 @@ static int store_setup(struct shared *sh, uint64_t *max_states, struct wx_error 
         int rc = treestore_new(&sh->tree, img->words, *max_states, max_nodes, err);
         if (rc == WX_OK)
             treestore_set_budget(sh->tree, explore_budget(opt), extra);
-        return rc;
+        return rc ? rc : explore_tree_shape(img, sh->tree, err);
     }
     *max_states = vtable_states_for_budget(explore_budget(opt), img->words, extra);
     if (*max_states == 0)

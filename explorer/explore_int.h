@@ -70,6 +70,11 @@ struct explore_vectors {
     uint32_t words;
 };
 
+/* Sets the shape of an empty tree store (hash/treeshape.h) from a sample:
+ * the first TREE_SHAPE_SAMPLE states of img in BFS order.  Only the
+ * store's bytes depend on it. */
+int explore_tree_shape(const struct image *img, struct treestore *tree, struct wx_error *err);
+
 /* Copies the vector of id into out (words words). */
 void explore_vector(const struct explore_vectors *v, uint64_t id, uint32_t *out);
 

@@ -142,7 +142,7 @@ static int seq_store(struct seq *x, const struct image *img, struct wx_error *er
     int rc = treestore_new(&x->tree, img->words, max_states, max_nodes, err);
     if (rc == WX_OK)
         treestore_set_budget(x->tree, explore_budget(opt), extra);
-    return rc;
+    return rc ? rc : explore_tree_shape(img, x->tree, err);
 }
 
 /* The store, the edge batch and the initial state: the all-zero vector. */

@@ -34,7 +34,7 @@ struct ptable {
 /* ---- slots ---- */
 
 /* The id field of an array of n slots holds id + 1 for every id below 2n:
- * ids stay below the load limit 3n/4 plus what racing inserts and id
+ * ids stay below the load limit 7n/8 plus what racing inserts and id
  * blocks (at most n/8 in all, treestore.h) take beyond it.  Two values at
  * the top of the field are RESERVED and DEAD. */
 static unsigned id_bits(uint64_t n)
@@ -77,14 +77,14 @@ static void slots_free(_Atomic uint32_t *s, uint64_t n)
 
 uint64_t ptable_bytes_per_pair(void)
 {
-    return 8 + (4 * VTABLE_MAX_LOAD_DEN + VTABLE_MAX_LOAD_NUM - 1) / VTABLE_MAX_LOAD_NUM;
+    return 8 + (4 * PTABLE_MAX_LOAD_DEN + PTABLE_MAX_LOAD_NUM - 1) / PTABLE_MAX_LOAD_NUM;
 }
 
 static void set_limits(struct ptable *t)
 {
     const uint64_t n = t->nslots;
-    const uint64_t l = n / VTABLE_MAX_LOAD_DEN * VTABLE_MAX_LOAD_NUM
-                       + n % VTABLE_MAX_LOAD_DEN * VTABLE_MAX_LOAD_NUM / VTABLE_MAX_LOAD_DEN;
+    const uint64_t l = n / PTABLE_MAX_LOAD_DEN * PTABLE_MAX_LOAD_NUM
+                       + n % PTABLE_MAX_LOAD_DEN * PTABLE_MAX_LOAD_NUM / PTABLE_MAX_LOAD_DEN;
     t->load_limit = l < t->max_pairs ? l : t->max_pairs;
     t->bits = id_bits(n);
     atomic_store_explicit(&t->over, 0, memory_order_relaxed);
@@ -102,8 +102,8 @@ int ptable_new(struct ptable **out, uint64_t max_pairs, struct wx_error *err)
     memset(t, 0, sizeof *t);
     t->max_pairs = max_pairs;
     t->block = 1;
-    t->max_slots = max_pairs / VTABLE_MAX_LOAD_NUM * VTABLE_MAX_LOAD_DEN
-                   + max_pairs % VTABLE_MAX_LOAD_NUM * VTABLE_MAX_LOAD_DEN / VTABLE_MAX_LOAD_NUM + 2;
+    t->max_slots = max_pairs / PTABLE_MAX_LOAD_NUM * PTABLE_MAX_LOAD_DEN
+                   + max_pairs % PTABLE_MAX_LOAD_NUM * PTABLE_MAX_LOAD_DEN / PTABLE_MAX_LOAD_NUM + 2;
     t->nslots = t->max_slots < INITIAL_SLOTS ? t->max_slots : INITIAL_SLOTS;
     set_limits(t);
     t->store = malloc((size_t)max_pairs * 8u);

@@ -22,7 +22,7 @@
  *     with the new array's b.
  * A pair costs 8 bytes of store plus 4 bytes of slot at the table's load,
  * where vtable.h's slots take 8.  The table grows only at its maximum load
- * (3/4) and by PTABLE_GROWTH (util/config.h) rather than doubling, so the
+ * (PTABLE_MAX_LOAD, util/config.h) and by PTABLE_GROWTH rather than doubling, so the
  * load stays high.
  *
  * Thread safety as vtable.h: lookups, inserts, prefetches, count, pair

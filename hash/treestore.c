@@ -4,6 +4,7 @@
  */
 #include "treestore.h"
 #include "ptable.h"
+#include "treeshape.h"
 #include "../util/config.h"
 
 #include <stdlib.h>
@@ -16,7 +17,20 @@ struct treestore {
     bool grow_roots, grow_nodes; /* what the running growth rebuilds */
     uint64_t budget, extra;  /* treestore_set_budget; 0: none */
     uint64_t work_nodes;     /* grow_part items [0, work_nodes) are nodes */
+    struct tree_shape shape; /* the fold (treeshape.h); balanced by default */
+    bool identity;           /* shape.perm is the identity */
 };
+
+/* The vector in the shape's leaf order: vec itself when that is the
+ * identity, else buf filled. */
+static inline const uint32_t *leaves(const struct treestore *s, const uint32_t *vec, uint32_t *buf)
+{
+    if (s->identity || !vec)
+        return vec;
+    for (uint32_t i = 0; i < s->words; i++)
+        buf[i] = vec[s->shape.perm[i]];
+    return buf;
+}
 
 /* Pairs of ptable_bytes_per_pair() (+ extra) bytes in `bytes`, within a
  * pair table's capacity. */
@@ -59,6 +73,8 @@ static int store_new(struct treestore **out, uint32_t words, uint64_t max_states
     if (!s)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "tree store: out of memory");
     s->words = words;
+    tree_shape_balanced(words, &s->shape);
+    s->identity = true;
     int rc = ptable_new(&s->roots, max_states > PTABLE_MAX_PAIRS ? PTABLE_MAX_PAIRS : max_states, err);
     if (!rc && words > 2) {
         if (max_nodes == 0)
@@ -83,6 +99,21 @@ void treestore_free(struct treestore *s)
     free(s);
 }
 
+int treestore_set_shape(struct treestore *s, const struct tree_shape *sh, struct wx_error *err)
+{
+    if (sh->words != s->words || !tree_shape_valid(sh))
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "tree store: not a shape of %u words", s->words);
+    if (treestore_count(s) != 0)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "tree store: the shape is set before the first insert");
+    s->shape = *sh;
+    s->identity = true;
+    for (uint32_t i = 0; i < s->words; i++)
+        s->identity = s->identity && sh->perm[i] == i;
+    return WX_OK;
+}
+
+const struct tree_shape *treestore_shape(const struct treestore *s) { return &s->shape; }
+
 /* ---- folding ---- */
 
 /* A reference vector whose subtree values are known (treestore_get_tree):
@@ -93,7 +124,8 @@ struct ref {
     const uint32_t *vec, *vals;
 };
 
-/* The value of words [lo, lo + n) (n >= 1): the word itself, or the index of
+/* The value of leaves [lo, lo + n) (n >= 1) of vec, in the shape's leaf
+ * order: the word itself, or the index of
  * the node holding its halves' values, put into the node table on the way
  * (FIND mode: only looked up; ABSENT when missing).  Returns FOUND (or
  * INSERTED, whichever the top node got), ABSENT or FULL. */
@@ -110,7 +142,7 @@ static enum vtable_outcome fold(struct treestore *s, const uint32_t *vec, uint32
         *pos += n - 2; /* skip the subtree's other n - 2 inner nodes */
         return VTABLE_FOUND;
     }
-    const uint32_t nl = (n + 1) / 2;
+    const uint32_t nl = s->shape.left[p + 1];
     uint32_t pair[2];
     enum vtable_outcome o;
     if ((o = fold(s, vec, lo, nl, mode, ref, pos, &pair[0])) > VTABLE_INSERTED
@@ -132,7 +164,7 @@ static enum vtable_outcome fold_root(struct treestore *s, const uint32_t *vec, e
         root[1] = s->words > 1 ? vec[1] : 0;
         return VTABLE_FOUND;
     }
-    const uint32_t nl = (s->words + 1) / 2;
+    const uint32_t nl = s->shape.left[0];
     uint32_t pos = 0;
     enum vtable_outcome o;
     if ((o = fold(s, vec, 0, nl, mode, ref, &pos, &root[0])) > VTABLE_INSERTED
@@ -157,24 +189,25 @@ enum vtable_outcome treestore_insert_root(struct treestore *s, const uint32_t ro
 enum vtable_outcome treestore_fold(struct treestore *s, const uint32_t *vec, const uint32_t *ref_vec,
                                    const uint32_t *ref_vals, uint32_t root[2])
 {
-    const struct ref ref = { ref_vec, ref_vals };
-    return fold_root(s, vec, VTABLE_INSERT, ref_vec ? &ref : NULL, root) == VTABLE_FULL ? VTABLE_FULL
+    uint32_t b1[TREE_SHAPE_MAX_WORDS], b2[TREE_SHAPE_MAX_WORDS];
+    const struct ref ref = { leaves(s, ref_vec, b2), ref_vals };
+    return fold_root(s, leaves(s, vec, b1), VTABLE_INSERT, ref_vec ? &ref : NULL, root) == VTABLE_FULL ? VTABLE_FULL
                                                                                        : VTABLE_FOUND;
 }
 
 enum vtable_outcome treestore_insert(struct treestore *s, const uint32_t *vec, struct vtable_ids *ids,
                                      uint64_t *id)
 {
-    uint32_t root[2];
-    if (fold_root(s, vec, VTABLE_INSERT, NULL, root) == VTABLE_FULL)
+    uint32_t root[2], b[TREE_SHAPE_MAX_WORDS];
+    if (fold_root(s, leaves(s, vec, b), VTABLE_INSERT, NULL, root) == VTABLE_FULL)
         return VTABLE_FULL;
     return treestore_insert_root(s, root, treestore_root_hash(s, root), ids, id);
 }
 
 enum vtable_outcome treestore_find(struct treestore *s, const uint32_t *vec, uint64_t *id)
 {
-    uint32_t root[2];
-    if (fold_root(s, vec, VTABLE_FIND, NULL, root) != VTABLE_FOUND)
+    uint32_t root[2], b[TREE_SHAPE_MAX_WORDS];
+    if (fold_root(s, leaves(s, vec, b), VTABLE_FIND, NULL, root) != VTABLE_FOUND)
         return VTABLE_ABSENT;
     return ptable_lookup(s->roots, root, treestore_root_hash(s, root), VTABLE_FIND, id);
 }
@@ -183,10 +216,15 @@ enum vtable_outcome treestore_find(struct treestore *s, const uint32_t *vec, uin
  * of words [lo, lo + n) that differ from ref's: their home slots (stage 0)
  * or the pairs those point to (stage 1) start loading. */
 static void prefetch_pairs(const struct treestore *s, const uint32_t *vec, const uint32_t *ref, uint32_t lo,
-                           uint32_t n, int stage)
+                           uint32_t n, int stage, uint32_t *pos)
 {
-    if (n < 2 || !memcmp(vec + lo, ref + lo, n * 4u))
+    if (n < 2)
         return;
+    const uint32_t p = (*pos)++;
+    if (!memcmp(vec + lo, ref + lo, n * 4u)) {
+        *pos += n - 2;
+        return;
+    }
     if (n == 2) {
         const uint64_t h = vtable_hash_inline(vec + lo, 2);
         if (stage == 0)
@@ -195,18 +233,21 @@ static void prefetch_pairs(const struct treestore *s, const uint32_t *vec, const
             ptable_prefetch_pair(s->nodes, h);
         return;
     }
-    const uint32_t nl = (n + 1) / 2;
-    prefetch_pairs(s, vec, ref, lo, nl, stage);
-    prefetch_pairs(s, vec, ref, lo + nl, n - nl, stage);
+    const uint32_t nl = s->shape.left[p + 1];
+    prefetch_pairs(s, vec, ref, lo, nl, stage, pos);
+    prefetch_pairs(s, vec, ref, lo + nl, n - nl, stage, pos);
 }
 
 void treestore_prefetch_fold(const struct treestore *s, const uint32_t *vec, const uint32_t *ref_vec, int stage)
 {
     if (s->words <= 2)
         return;
-    const uint32_t nl = (s->words + 1) / 2;
-    prefetch_pairs(s, vec, ref_vec, 0, nl, stage);
-    prefetch_pairs(s, vec, ref_vec, nl, s->words - nl, stage);
+    uint32_t b1[TREE_SHAPE_MAX_WORDS], b2[TREE_SHAPE_MAX_WORDS], pos = 0;
+    vec = leaves(s, vec, b1);
+    ref_vec = leaves(s, ref_vec, b2);
+    const uint32_t nl = s->shape.left[0];
+    prefetch_pairs(s, vec, ref_vec, 0, nl, stage, &pos);
+    prefetch_pairs(s, vec, ref_vec, nl, s->words - nl, stage, &pos);
 }
 
 void treestore_prefetch_root(const struct treestore *s, uint64_t hash) { ptable_prefetch(s->roots, hash); }
@@ -218,19 +259,19 @@ void treestore_prefetch_root_pair(const struct treestore *s, uint64_t hash)
 
 /* ---- unfolding ---- */
 
-/* Writes the words [lo, lo + n) that value v stands for; vals (when not
- * NULL) gets the values of the subtrees in preorder. */
+/* Writes the words of leaves [lo, lo + n) that value v stands for; vals
+ * (when not NULL) gets the values of the subtrees in preorder. */
 static void unfold(const struct treestore *s, uint32_t v, uint32_t lo, uint32_t n, uint32_t *vec,
                    uint32_t *vals, uint32_t *pos)
 {
     if (n == 1) {
-        vec[lo] = v;
+        vec[s->shape.perm[lo]] = v;
         return;
     }
+    const uint32_t p = (*pos)++;
     if (vals)
-        vals[*pos] = v;
-    ++*pos;
-    const uint32_t nl = (n + 1) / 2;
+        vals[p] = v;
+    const uint32_t nl = s->shape.left[p + 1];
     const uint32_t *pair = ptable_pair(s->nodes, v);
     unfold(s, pair[0], lo, nl, vec, vals, pos);
     unfold(s, pair[1], lo + nl, n - nl, vec, vals, pos);
@@ -243,7 +284,7 @@ void treestore_get_tree(const struct treestore *s, uint64_t id, uint32_t *vec, u
         memcpy(vec, root, s->words * 4u);
         return;
     }
-    const uint32_t nl = (s->words + 1) / 2;
+    const uint32_t nl = s->shape.left[0];
     uint32_t pos = 0;
     unfold(s, root[0], 0, nl, vec, vals, &pos);
     unfold(s, root[1], nl, s->words - nl, vec, vals, &pos);
@@ -280,7 +321,7 @@ void treestore_set_budget(struct treestore *s, uint64_t bytes, uint64_t extra)
  * `extra` bytes each. */
 static uint64_t worst_bytes(uint64_t slots, uint64_t extra)
 {
-    return slots * 4 + slots / VTABLE_MAX_LOAD_DEN * VTABLE_MAX_LOAD_NUM * (8 + extra);
+    return slots * 4 + slots / PTABLE_MAX_LOAD_DEN * PTABLE_MAX_LOAD_NUM * (8 + extra);
 }
 
 static uint64_t grown(const struct ptable *t, bool grow)

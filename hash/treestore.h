@@ -4,14 +4,19 @@
  * assigns dense ids 0, 1, 2, ... in insertion order, like hash/vtable.h.
  * The layout is described in docs/storage.md.
  *
- * Shape.  A vector of k words (k >= 3) is folded bottom-up: the words
- * [lo, lo + n) fold to
+ * Shape.  A vector of k words (k >= 3) is folded bottom-up along a shape
+ * (hash/treeshape.h: the words in a leaf order, and a binary tree over it):
+ * the leaves [lo, lo + n) fold to
  *     the word itself                       when n == 1,
- *     node(fold(left half), fold(right))    otherwise,
- * where the left half is the first (n + 1) / 2 words.  The shape depends on
- * k only, so a pair never says whether its halves are words or node
- * indices: unfolding knows it from the position.  Vectors of 1 or 2 words
- * are stored as they are (no tree).
+ *     node(fold(left part), fold(right))    otherwise,
+ * where the left part is the first left[j] leaves of the j-th internal
+ * node (preorder).  The default shape is balanced: leaves in word order,
+ * left parts of (n + 1) / 2 leaves; treestore_set_shape sets another one
+ * before the first insert (explorers pick it from a sample of states:
+ * correlated words together, low in the tree).  The shape is fixed for
+ * the store's life, so a pair never says whether its halves are words or
+ * node indices: unfolding knows it from the position.  Vectors of 1 or 2
+ * words are stored as they are (no tree).
  *
  * Tables.  Two pair tables (hash/ptable.h: 4-byte slots holding tag | id,
  * the store holding the pairs by id):
@@ -78,7 +83,7 @@ void treestore_plan(uint64_t bytes, uint32_t words, uint64_t extra, uint64_t *ma
                     uint64_t *max_nodes);
 
 /* Shares a budget of `bytes` between the two tables (at creation, before
- * any growth): a table may double only while both tables at their sizes
+ * any growth): a table may grow only while both tables at their sizes
  * then, filled to their maximum load, cost at most `bytes` -- slots, stored
  * pairs, and `extra` bytes per root (the caller's per-state data, counted
  * here so that one budget covers it).  Without a budget (0) each table
@@ -96,6 +101,14 @@ int treestore_new(struct treestore **out, uint32_t words, uint64_t max_states, u
 int treestore_new_keyed(struct treestore **out, uint32_t words, uint64_t max_states, uint64_t max_nodes,
                         struct wx_error *err);
 void treestore_free(struct treestore *s);
+
+/* Sets the shape of the fold (treeshape.h; balanced until then), before
+ * the first insert only: WX_EINPUT when sh is not a shape of the store's
+ * words or a vector is already in.  The shape changes the bytes a state
+ * costs, never the ids or the answers. */
+struct tree_shape;
+int treestore_set_shape(struct treestore *s, const struct tree_shape *sh, struct wx_error *err);
+const struct tree_shape *treestore_shape(const struct treestore *s);
 
 /* Finds or inserts vec; *id is its state id for FOUND and INSERTED.  The
  * id of an insert comes from *ids (vtable_insert_block) when ids is not
@@ -155,7 +168,7 @@ uint64_t treestore_root_slots(const struct treestore *s);
 uint64_t treestore_bytes(const struct treestore *s);
 
 /* True when a table wants to grow (vtable_wants_grow of either): an insert
- * took it past half load and it can still double.  After a FULL insert,
+ * took it to its maximum load and it can still grow.  After a FULL insert,
  * false means no growth can help (a table is at its maximum). */
 bool treestore_wants_grow(const struct treestore *s);
 bool treestore_can_grow(const struct treestore *s);

@@ -18,6 +18,7 @@
 
 #include "check.h"
 #include "rng.h"
+#include "hash/treeshape.h"
 #include "hash/treestore.h"
 #include "hash/vecset.h"
 #include "util/pool.h"
@@ -41,8 +42,35 @@ static uint32_t *random_vectors(uint64_t n, uint32_t words)
     return p;
 }
 
-/* One thread, growing from the smallest tables: ids equal the reference's. */
-static void test_sequential(uint32_t words, uint64_t n)
+/* Internal nodes of a random subtree of n leaves, from *pos on. */
+static void random_splits(struct tree_shape *sh, uint32_t n, uint32_t *pos)
+{
+    if (n < 2)
+        return;
+    const uint32_t nl = 1 + (uint32_t)rnd_below(n - 1);
+    sh->left[(*pos)++] = (uint8_t)nl;
+    random_splits(sh, nl, pos);
+    random_splits(sh, n - nl, pos);
+}
+
+/* A random shape of `words` words: any leaf order, any splits. */
+static void random_shape(uint32_t words, struct tree_shape *sh)
+{
+    tree_shape_balanced(words, sh);
+    for (uint32_t i = words; i > 1; i--) {
+        const uint32_t j = (uint32_t)rnd_below(i);
+        const uint8_t t = sh->perm[i - 1];
+        sh->perm[i - 1] = sh->perm[j], sh->perm[j] = t;
+    }
+    uint32_t pos = 0;
+    random_splits(sh, words, &pos);
+}
+
+static const char *shape_name(const struct tree_shape *sh) { return sh ? "random shape" : "balanced"; }
+
+/* One thread, growing from the smallest tables: ids equal the reference's,
+ * with the balanced shape (sh NULL) or sh. */
+static void test_sequential(uint32_t words, uint64_t n, const struct tree_shape *sh)
 {
     uint32_t *vecs = random_vectors(n, words);
     struct treestore *s;
@@ -51,6 +79,8 @@ static void test_sequential(uint32_t words, uint64_t n)
     uint64_t max_states, max_nodes;
     treestore_plan(1ull << 30, words, 0, &max_states, &max_nodes);
     check(treestore_new(&s, words, max_states, max_nodes, &e) == WX_OK, "new %u words", words);
+    if (sh)
+        check(treestore_set_shape(s, sh, &e) == WX_OK, "set a %u-word shape", words);
     vecset_init(&ref, words, n + 2000, &e);
     uint64_t bad_id = 0, bad_added = 0, bad_get = 0, absent = 0;
     uint32_t buf[64];
@@ -107,12 +137,12 @@ static void test_sequential(uint32_t words, uint64_t n)
         if (k % 2 && o == VTABLE_INSERTED)
             vecset_put(&ref, vb, &f, &e), bad_fold += f != id;
     }
-    check(bad_fold == 0, "two-step inserts %u words: %llu wrong (seed %llu)", words,
+    check(bad_fold == 0, "two-step inserts %u words, %s: %llu wrong (seed %llu)", words, shape_name(sh),
           (unsigned long long)bad_fold, (unsigned long long)rng_state);
     check(bad_added == 0 && bad_id == 0 && bad_get == 0 && absent == 0 && treestore_count(s) == ref.count,
-          "sequential %u words, %llu vectors (%llu distinct, %llu nodes, %.1f bytes/state): "
+          "sequential %u words, %s, %llu vectors (%llu distinct, %llu nodes, %.1f bytes/state): "
           "added/id/get/find mismatches %llu/%llu/%llu/%llu (seed %llu)",
-          words, (unsigned long long)n, (unsigned long long)ref.count,
+          words, shape_name(sh), (unsigned long long)n, (unsigned long long)ref.count,
           (unsigned long long)treestore_nodes(s), (double)treestore_bytes(s) / (ref.count ? ref.count : 1),
           (unsigned long long)bad_added, (unsigned long long)bad_id, (unsigned long long)bad_get,
           (unsigned long long)absent, (unsigned long long)rng_state);
@@ -217,6 +247,11 @@ static void test_concurrent(uint32_t words, uint64_t n, int nt)
     treestore_plan(1ull << 30, words, 0, &max_states, &max_nodes);
     treestore_new(&c.s, words, max_states, max_nodes, &e);
     treestore_set_block(c.s, 16);
+    if (words >= 5) { /* the fold along a random shape */
+        struct tree_shape sh;
+        random_shape(words, &sh);
+        treestore_set_shape(c.s, &sh, &e);
+    }
     struct wx_pool *pool = wx_pool_new(nt);
     nt = wx_pool_size(pool);
     c.ids = malloc(nt * n * sizeof *c.ids);
@@ -312,6 +347,112 @@ static void test_keyed(uint32_t words, uint64_t n, int nt)
     free(vecs);
 }
 
+/* ---- shapes ---- */
+
+/* n vectors like a lockstep network beside a free component: words
+ * 0 .. words - 2 follow one counter of 100 values, the last word varies on
+ * its own. */
+static uint32_t *lockstep_vectors(uint64_t n, uint32_t words)
+{
+    uint32_t *p = malloc(n * words * 4);
+    for (uint64_t i = 0; i < n; i++) {
+        const uint32_t c = (uint32_t)rnd_below(100);
+        for (uint32_t w = 0; w + 1 < words; w++)
+            p[i * words + w] = c * 7 + w;
+        p[i * words + words - 1] = (uint32_t)rnd_below(1u << 20) << 7 | c;
+    }
+    return p;
+}
+
+/* Nodes of a store holding vecs with shape sh (NULL: balanced). */
+static uint64_t nodes_with(uint32_t words, const uint32_t *vecs, uint64_t n, const struct tree_shape *sh)
+{
+    struct treestore *s;
+    struct wx_error e;
+    uint64_t max_states, max_nodes, id;
+    treestore_plan(1ull << 28, words, 0, &max_states, &max_nodes);
+    treestore_new(&s, words, max_states, max_nodes, &e);
+    if (sh)
+        treestore_set_shape(s, sh, &e);
+    for (uint64_t i = 0; i < n; i++)
+        treestore_put(s, vecs + i * words, &id, &e);
+    const uint64_t nodes = treestore_nodes(s);
+    treestore_free(s);
+    return nodes;
+}
+
+/* Shapes: random ones are valid and broken ones are not; a store takes a
+ * shape only while empty; the greedy choice puts a word that varies on its
+ * own next to the root and saves the nodes the balanced shape spends. */
+static void test_shapes(void)
+{
+    struct tree_shape sh;
+    struct wx_error e;
+    uint64_t bad = 0;
+    for (int k = 0; k < 500; k++) {
+        const uint32_t words = 1 + (uint32_t)rnd_below(64);
+        random_shape(words, &sh);
+        bad += !tree_shape_valid(&sh);
+        if (words >= 2) {
+            struct tree_shape b = sh;
+            b.perm[0] = k % 2 ? b.perm[1] : (uint8_t)words; /* a repeated word, or none such */
+            bad += tree_shape_valid(&b);
+            b = sh;
+            b.left[rnd_below(words - 1)] = k % 2 ? 0 : 64;
+            bad += tree_shape_valid(&b);
+        }
+    }
+    check(bad == 0, "500 random shapes valid, their broken copies not: %llu wrong (seed %llu)",
+          (unsigned long long)bad, (unsigned long long)rng_state);
+
+    struct treestore *s;
+    uint64_t max_states, max_nodes, id;
+    treestore_plan(1ull << 24, 6, 0, &max_states, &max_nodes);
+    treestore_new(&s, 6, max_states, max_nodes, &e);
+    random_shape(7, &sh);
+    int wrong_words = treestore_set_shape(s, &sh, &e);
+    random_shape(6, &sh);
+    int empty = treestore_set_shape(s, &sh, &e);
+    uint32_t v[6] = { 1, 2, 3, 4, 5, 6 };
+    treestore_put(s, v, &id, &e);
+    int late = treestore_set_shape(s, &sh, &e);
+    check(wrong_words == WX_EINPUT && empty == WX_OK && late == WX_EINPUT,
+          "set_shape: a 7-word shape on 6 words %d, while empty %d, after an insert %d (want 2, 0, 2)",
+          wrong_words, empty, late);
+    treestore_free(s);
+
+    static const uint32_t lw[] = { 3, 8, 33 };
+    for (size_t k = 0; k < sizeof lw / sizeof *lw; k++) {
+        const uint32_t words = lw[k];
+        const uint64_t n = 20000;
+        uint32_t *vecs = lockstep_vectors(n, words);
+        tree_shape_pick(words, vecs, 4096, &sh, &e);
+        const uint64_t picked = nodes_with(words, vecs, n, &sh), bal = nodes_with(words, vecs, n, NULL);
+        check(tree_shape_valid(&sh) && sh.left[0] == words - 1 && sh.perm[words - 1] == words - 1
+                  && picked <= 100 * (words - 2) && (words == 3 || picked < bal / 10),
+              "picked shape, %u lockstep words: root splits %u + 1 leaves (want %u + 1, last word %u), "
+              "%llu nodes (balanced: %llu) (seed %llu)",
+              words, sh.left[0], words - 1, sh.perm[words - 1], (unsigned long long)picked,
+              (unsigned long long)bal, (unsigned long long)rng_state);
+        free(vecs);
+    }
+    static const uint32_t rw[] = { 1, 2, 3, 4, 9, 32, 64 };
+    for (size_t k = 0; k < sizeof rw / sizeof *rw; k++) {
+        uint32_t *vecs = random_vectors(3000, rw[k]);
+        struct tree_shape bal;
+        tree_shape_balanced(rw[k], &bal);
+        int rc = tree_shape_pick(rw[k], vecs, 3000, &sh, &e);
+        check(rc == WX_OK && tree_shape_valid(&sh) && (rw[k] > 2 || !memcmp(&sh, &bal, sizeof sh)),
+              "picked shape of random %u-word vectors is valid (seed %llu)", rw[k],
+              (unsigned long long)rng_state);
+        free(vecs);
+    }
+    tree_shape_pick(5, NULL, 0, &sh, &e);
+    struct tree_shape bal;
+    tree_shape_balanced(5, &bal);
+    check(!memcmp(&sh, &bal, sizeof sh), "an empty sample gives the balanced shape");
+}
+
 /* ---- full tables ---- */
 
 /* A store with room for max_states roots and max_nodes nodes: inserting
@@ -359,8 +500,13 @@ int main(void)
         rng_state = 1;
     printf("seed %llu (WX_SEED)\n", (unsigned long long)rng_state);
     static const uint32_t widths[] = { 1, 2, 3, 4, 5, 7, 8, 13, 16, 31, 32, 33, 40, 64 };
-    for (size_t k = 0; k < sizeof widths / sizeof *widths; k++)
-        test_sequential(widths[k], widths[k] <= 8 ? 100000 : 20000);
+    for (size_t k = 0; k < sizeof widths / sizeof *widths; k++) {
+        struct tree_shape sh;
+        random_shape(widths[k], &sh);
+        test_sequential(widths[k], widths[k] <= 8 ? 100000 : 20000, NULL);
+        test_sequential(widths[k], widths[k] <= 8 ? 50000 : 10000, &sh);
+    }
+    test_shapes();
     static const uint32_t cw[] = { 2, 3, 5, 9, 33 };
     for (size_t k = 0; k < sizeof cw / sizeof *cw; k++)
         test_concurrent(cw[k], 1u << 16, 4);

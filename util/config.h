@@ -30,11 +30,20 @@
 #define POR_OFFER_BYTES (16u << 20)
 
 /* tree store (hash/treestore, --store tree): */
-/* a tree table (hash/ptable.h) grows by NUM/DEN at its maximum load 3/4,
- * so it runs at loads of 1/2 to 3/4 (doubling: 3/8 to 3/4) for about twice
- * the re-insertion work of doubling */
-#define PTABLE_GROWTH_NUM 3u
-#define PTABLE_GROWTH_DEN 2u
+/* the tree store's shape is chosen from this many states, the first in BFS
+ * order (explorer/explore.c): enough to see which words vary together, a
+ * few milliseconds to explore and to compare the words' pairings */
+#define TREE_SHAPE_SAMPLE 4096u
+/* a tree table (hash/ptable.h) is full at load 7/8: its 4-byte slots carry
+ * a tag that skips most foreign slots without reading the pair, so the
+ * longer probes of a dense table cost little against the bytes it saves */
+#define PTABLE_MAX_LOAD_NUM 7u
+#define PTABLE_MAX_LOAD_DEN 8u
+/* a full tree table grows by NUM/DEN, so it runs at loads of 7/10 to 7/8
+ * (doubling: 7/16 to 7/8) for about four times the re-insertion work of
+ * doubling */
+#define PTABLE_GROWTH_NUM 5u
+#define PTABLE_GROWTH_DEN 4u
 
 /* Distributed explorer (explorer/explore_dist.c): states a rank expands
  * between two exchanges; bounds the send buffers (about this many times
