@@ -350,8 +350,7 @@ int valiter_solve_blocks_cpu(const struct vi_system *sys, const struct vi_params
     st.iterations = n ? (updates + n - 1) / n : 0;
     st.seconds = wx_now() - t0;
     st.sweep_seconds = st.iterations ? st.seconds / (double)st.iterations : 0;
-    st.bytes_per_sweep = 8 * (n + 1) + 8 * (sys->n_choices + 1) + 12 * sys->n_entries +
-                         8 * sys->n_choices + (uint64_t)(hi ? 2 : 1) * (8 * sys->n_entries + 16 * n);
+    st.bytes_per_sweep = vi_sweep_bytes(sys, hi ? 2 : 1);
     if (stats)
         *stats = st;
     if (!converged)
@@ -439,8 +438,7 @@ int valiter_solve_levels_cpu(const struct vi_system *sys, const struct vi_params
     st.level_sweeps = level_sweeps;
     st.seconds = wx_now() - t0;
     st.sweep_seconds = st.iterations ? st.seconds / (double)st.iterations : 0;
-    st.bytes_per_sweep = 8 * (n + 1) + 8 * (sys->n_choices + 1) + 12 * sys->n_entries +
-                         8 * sys->n_choices + (uint64_t)(hi ? 2 : 1) * (8 * sys->n_entries + 16 * n);
+    st.bytes_per_sweep = vi_sweep_bytes(sys, hi ? 2 : 1);
     if (stats)
         *stats = st;
     return rc;
@@ -454,8 +452,7 @@ static int solve_interval(const struct vi_system *sys, const struct vi_params *p
     uint64_t n = sys->n_states;
     struct vi_stats st = {0};
     int k = hi ? 2 : 1;
-    st.bytes_per_sweep = 8 * (n + 1) + 8 * (sys->n_choices + 1) + 12 * sys->n_entries +
-                         8 * sys->n_choices + (uint64_t)k * (8 * sys->n_entries + 16 * n);
+    st.bytes_per_sweep = vi_sweep_bytes(sys, k);
     if (!(par->epsilon > 0))
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "epsilon must be > 0 (got %g)", par->epsilon);
     if (n == 0) {
@@ -501,16 +498,7 @@ static int solve_interval(const struct vi_system *sys, const struct vi_params *p
         }
         free(sv.range), free(sv.thread_ok), free(sv.lo[1]), free(sv.hi[1]), wx_pool_free(sv.pool);
     }
-    st.seconds = wx_now() - t0;
-    st.sweep_seconds = st.iterations ? st.seconds / (double)st.iterations : 0;
-    if (stats)
-        *stats = st;
-    if (!converged)
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
-                       "value iteration did not converge after %llu sweeps (epsilon %g%s)",
-                       (unsigned long long)st.iterations, par->epsilon,
-                       par->relative ? ", relative" : "");
-    return WX_OK;
+    return vi_finish(&st, t0, converged, par, stats, err);
 }
 
 /* ---- certified policy iteration (valiter.h, VI_POLICY) ----

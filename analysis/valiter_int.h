@@ -11,7 +11,9 @@
 #include <stdint.h>
 
 #include "valiter.h"
+#include "../util/error.h"
 #include "../util/pool.h"
+#include "../util/timer.h"
 
 /* Below this many entries per thread, extra threads cost more than they
  * save (a barrier per sweep is a few microseconds). */
@@ -68,6 +70,31 @@ static inline void state_update2(const struct vi_system *sys, uint64_t s, const 
     }
     *l_out = bl;
     *h_out = bh;
+}
+
+/* Bytes one sweep streams with k value vectors (the bench's bandwidth). */
+static inline uint64_t vi_sweep_bytes(const struct vi_system *sys, int k)
+{
+    const uint64_t n = sys->n_states;
+    return 8 * (n + 1) + 8 * (sys->n_choices + 1) + 12 * sys->n_entries + 8 * sys->n_choices +
+           (uint64_t)k * (8 * sys->n_entries + 16 * n);
+}
+
+/* The end of an unbounded solve: timings into st (and *stats), and the
+ * error of a solve that did not converge (WX_ELIMIT). */
+static inline int vi_finish(struct vi_stats *st, double t0, int converged, const struct vi_params *par,
+                            struct vi_stats *stats, struct wx_error *err)
+{
+    st->seconds = wx_now() - t0;
+    st->sweep_seconds = st->iterations ? st->seconds / (double)st->iterations : 0;
+    if (stats)
+        *stats = *st;
+    if (!converged)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                       "value iteration did not converge after %llu sweeps (epsilon %g%s)",
+                       (unsigned long long)st->iterations, par->epsilon,
+                       par->relative ? ", relative" : "");
+    return WX_OK;
 }
 
 /* Does state s meet the stopping rule? */

@@ -204,8 +204,7 @@ int valiter_solve_ovi_cpu(const struct vi_system *sys, const struct vi_params *p
     double t0 = wx_now();
     const uint64_t n = sys->n_states;
     struct vi_stats st = {0};
-    st.bytes_per_sweep = 8 * (n + 1) + 8 * (sys->n_choices + 1) + 12 * sys->n_entries +
-                         8 * sys->n_choices + 2 * (8 * sys->n_entries + 16 * n);
+    st.bytes_per_sweep = vi_sweep_bytes(sys, 2);
     if (!(par->epsilon > 0))
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "epsilon must be > 0 (got %g)", par->epsilon);
     if (!hi)
@@ -224,14 +223,5 @@ int valiter_solve_ovi_cpu(const struct vi_system *sys, const struct vi_params *p
             memcpy(lo, o.lo[1], n * sizeof(double));
         ovi_free(&o);
     }
-    st.seconds = wx_now() - t0;
-    st.sweep_seconds = st.iterations ? st.seconds / (double)st.iterations : 0;
-    if (stats)
-        *stats = st;
-    if (!converged)
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
-                       "value iteration did not converge after %llu sweeps (epsilon %g%s)",
-                       (unsigned long long)st.iterations, par->epsilon,
-                       par->relative ? ", relative" : "");
-    return WX_OK;
+    return vi_finish(&st, t0, converged, par, stats, err);
 }
