@@ -17,9 +17,8 @@
  * level instead of the persistent engines, without chain following, with
  * 64 chain hops, the transpose by counting instead of a radix sort, 1, 4,
  * 0, 1, 2, 4, 8, 16 or all multi-source rounds, with and without the pivot search, the
- * CPU residue off, forced, or on budgets of 3 or 40 ns per item, the trim
- * sweeps over the interleaved segment layout with degree bound 4 or 16,
- * the pivot searches without warp-shared wide vertices, without local
+ * CPU residue off, forced, or on budgets of 3 or 40 ns per item, the
+ * pivot searches without warp-shared wide vertices, without local
  * expansion, or with 4 local steps, the first trim without small-SCC
  * detection or with a closure bound of 16, 18, 20, 22 or 24, with 1 or 2
  * chain steps on wide levels (trim_hops), the symmetric check off, or
@@ -333,8 +332,6 @@ int main(int argc, char **argv)
         {"residue-ns-3", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "residue_ns=3", 1},
         {"residue-ns-40", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "residue_ns=40", 1},
         {"residue-forced", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "residue=2", 1},
-        {"segment-4", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "segment_degree=4", 1},
-        {"segment-16", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "segment_degree=16", 1},
         {"pivot-wide-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "pivot_wide=0", 1},
         {"pivot-local-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "pivot_local=0", 1},
         {"pivot-local-4", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "pivot_local=4", 1},

@@ -119,13 +119,6 @@ struct scc_gpu_tuning {
     int residue;
     uint32_t residue_ns;
     uint64_t residue_max;
-    /* Interleaved segment layout (Wijs, Katoen, Bosnacki): vertices in
-     * segments of 32, one per lane; edge j of a segment's vertices stored
-     * side by side, so that a warp's j-th edge reads coalesce; edges beyond
-     * the out-degree bound segment_degree stay in the CSR.  Built on the
-     * device (out- and in-edges: at most 8 * segment_degree bytes per
-     * vertex) and read by the trim sweeps.  0 (default): plain CSR.       */
-    uint32_t segment_degree;
     /* Pivot searches (single and multi-source) on frontiers wider than 32:
      * after an item, a thread takes up to pivot_local of the vertices it
      * has just claimed on itself at once, depth first, instead of queueing
@@ -198,8 +191,7 @@ void scc_gpu_ids_free(uint32_t *d_comp);
  * edge and CUB's temporary storage while transposing (8 bytes per vertex
  * instead of 8 per edge with the counting transpose); with multi-source
  * rounds 32 bytes per vertex more, for the CPU residue 16 bytes per live
- * vertex and 4 per live edge (and as much host memory), for the segment
- * layout at most 8 * segment_degree bytes per vertex.  WX_ELIMIT when it
+ * vertex and 4 per live edge (and as much host memory).  WX_ELIMIT when it
  * does not fit, or for 2^38 or more edges; WX_ESYSTEM on a CUDA failure. */
 int scc_gpu_device(const struct dgraph *dg, uint32_t *d_comp, struct scc_result *out,
                    struct scc_gpu_stats *st, struct wx_error *err);

@@ -67,10 +67,6 @@ static void work_free(struct scc_work *w)
     cudaFree(w->fb_mark);
     cudaFree(w->fb_pos);
     cudaFree(w->fb_temp);
-    for (int k = 0; k < 2; k++) {
-        cudaFree(w->seg_base[k]);
-        cudaFree(w->seg_adj[k]);
-    }
 }
 
 /* The searches' work space (stamps and queues; the connected components

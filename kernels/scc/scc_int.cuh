@@ -17,7 +17,7 @@
  *                 one): the SCCs are the connected components (union-find;
  *                 no transposition, trim or search)
  *   transpose.cu  1b. the transpose (CUB radix sort of (target, source), or
- *                 counting where edges are local), the segment layout
+ *                 counting where edges are local)
  *   trim.cu       2. trim: a live vertex without a live in- or out-neighbour
  *                 in its region is a singleton SCC; topology sweeps, or
  *   peel.cu          the first trim as Kahn peeling to the fixpoint in one
@@ -108,13 +108,6 @@ static inline unsigned grid_for(uint64_t n)
     return (unsigned)((n + SCC_BLOCK - 1) / SCC_BLOCK);
 }
 
-/* The interleaved segment layout of one side's edges (transpose.cu). */
-struct scc_seg {
-    const uint64_t *base; /* nseg + 1 row offsets (a row = 32 words) */
-    const uint32_t *adj;
-    uint32_t d;           /* the degree bound D (0: no layout) */
-};
-
 /* One propagation's side (propagate.cu): labels lab[] pushed along the
  * edges adj[] of off[], queues q0 / q1, their lengths cnt[0..2]. */
 struct scc_side {
@@ -167,9 +160,6 @@ struct scc_work {
     uint32_t *fb_mark, *fb_pos;  /* per subregion code (3 per region), and its scan */
     void *fb_temp;               /* the scan's CUB work space */
     size_t fb_temp_bytes;
-    struct scc_seg fseg, bseg;   /* segment layouts of the out- and in-edges (d 0: none) */
-    uint64_t *seg_base[2];       /* their row offsets (owned) */
-    uint32_t *seg_adj[2];        /* their edges (owned) */
 };
 
 /* The work counters w->cnt[]. */
@@ -190,8 +180,7 @@ int scc_symmetric_check(struct scc_work *w, const struct dgraph *dg, uint32_t *d
                         struct scc_gpu_stats *st, struct wx_error *err);
 int scc_components(const struct dgraph *dg, uint32_t *d_comp, struct wx_error *err);
 
-/* transpose.cu: w->roff / w->rsrc (the in-edges) and, when asked for, the
- * segment layouts. */
+/* transpose.cu: w->roff / w->rsrc (the in-edges). */
 int scc_transpose(struct scc_work *w, const struct dgraph *dg,
                   const struct scc_gpu_tuning *tu, struct scc_gpu_stats *st, struct wx_error *err);
 

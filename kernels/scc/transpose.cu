@@ -7,9 +7,7 @@
  * a scatter), faster on local targets but much slower on random ones.
  * Tuning transpose_sort 2 (the default) chooses counting when >= 90 % of
  * 1024 sampled edges stay within max(65536, n/256) ids of their source.
- * A symmetric graph (symmetric.cu) serves as its own transpose.  The
- * interleaved segment layout (tuning segment_degree) is built here when
- * asked for; the trim sweeps read it.
+ * A symmetric graph (symmetric.cu) serves as its own transpose.
  */
 #include <cub/cub.cuh>
 
@@ -79,76 +77,7 @@ __global__ void scc_locality(const uint64_t *off, const uint32_t *tgt, uint32_t 
         atomicAdd(count, 1ull);
 }
 
-/* ---- the interleaved segment layout (Wijs, Katoen, Bosnacki) ----
- *
- * Vertices in segments of 32 (segment s = vertices 32s .. 32s+31, one per
- * lane of a warp); edge j < D of the vertex of lane i is stored at
- * adj[32 * (base[s] + j) + i], so when a warp's lanes read their j-th
- * edges the 32 reads fall in one 128-byte line instead of 32 places.  A
- * segment is as wide as its largest degree, capped at D (the out-degree
- * bound); edges j >= D of high-degree vertices stay in the original CSR,
- * which serves as the overflow (no copy).  Built on the device from the CSR
- * (a warp max per segment, a CUB scan, a scatter). */
-/* (struct scc_seg: scc_int.cuh; its reader scc_seg_edge: trim.cu) */
-
-__global__ void scc_seg_width(uint32_t n, uint64_t nseg, const uint64_t *off, uint32_t d,
-                              uint64_t *width)
-{
-    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    uint64_t deg = v < n ? off[v + 1] - off[v] : 0;
-    uint32_t mx = __reduce_max_sync(FULL_MASK, (uint32_t)(deg < d ? deg : d));
-    if ((threadIdx.x & 31) == 0 && (v >> 5) < nseg)
-        width[v >> 5] = mx;
-}
-
-__global__ void scc_seg_fill(uint32_t n, const uint64_t *off, const uint32_t *adj, uint32_t d,
-                             const uint64_t *base, uint32_t *sadj)
-{
-    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (v >= n)
-        return;
-    uint64_t deg = off[v + 1] - off[v], row = base[v >> 5];
-    for (uint64_t j = 0; j < deg && j < d; j++)
-        sadj[32 * (row + j) + (v & 31)] = adj[off[v] + j];
-}
-
 /* ---- host side ---- */
-
-/* Builds the segment layout of off/adj with degree bound d into side k of
- * w (k 0: out-edges, 1: in-edges). */
-static int seg_build(struct scc_work *w, int k, const uint64_t *off, const uint32_t *adj, uint32_t d,
-                     struct wx_error *err)
-{
-    int rc = WX_OK;
-    const uint64_t nseg = ((uint64_t)w->n + 31) / 32;
-    uint64_t *width = NULL, rows = 0;
-    void *temp = NULL;
-    size_t temp_bytes = 0;
-    CUDA_CHECK(cudaMalloc((void **)&width, (nseg + 1) * sizeof *width));
-    CUDA_CHECK(cudaMalloc((void **)&w->seg_base[k], (nseg + 1) * sizeof *w->seg_base[k]));
-    CUDA_CHECK(cudaMemset(width, 0, (nseg + 1) * sizeof *width));
-    scc_seg_width<<<grid_for(nseg * 32), SCC_BLOCK>>>(w->n, nseg, off, d, width);
-    CUDA_CHECK_LAUNCH("scc_seg_width");
-    CUDA_CHECK(
-        cub::DeviceScan::ExclusiveSum(NULL, temp_bytes, width, w->seg_base[k], (int64_t)nseg + 1));
-    CUDA_CHECK(cudaMalloc(&temp, temp_bytes));
-    CUDA_CHECK(
-        cub::DeviceScan::ExclusiveSum(temp, temp_bytes, width, w->seg_base[k], (int64_t)nseg + 1));
-    CUDA_CHECK(cudaMemcpy(&rows, w->seg_base[k] + nseg, sizeof rows, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMalloc((void **)&w->seg_adj[k], (rows ? rows : 1) * 32 * sizeof(uint32_t)));
-    scc_seg_fill<<<grid_for(w->n), SCC_BLOCK>>>(w->n, off, adj, d, w->seg_base[k], w->seg_adj[k]);
-    CUDA_CHECK_LAUNCH("scc_seg_fill");
-    {
-        struct scc_seg *sg = k ? &w->bseg : &w->fseg;
-        sg->base = w->seg_base[k];
-        sg->adj = w->seg_adj[k];
-        sg->d = d;
-    }
-out:
-    cudaFree(width);
-    cudaFree(temp);
-    return rc;
-}
 
 /* Transposition by counting when at least 90 % of a sample of edges stay
  * within LOCAL_NEAR ids (or n / 256) of their source (transpose_sort 2):
@@ -264,16 +193,6 @@ int scc_transpose(struct scc_work *w, const struct dgraph *dg,
         rc = m && !sorted ? transpose_count(w, dg, err) : transpose_sort(w, dg, err);
         if (rc != WX_OK)
             goto out;
-    }
-    if (tu->segment_degree && m && tu->trim_min_share) {
-        /* the sweeps are the layout's only user: both layouts or neither */
-        rc = seg_build(w, 0, w->off, w->tgt, tu->segment_degree, err);
-        if (rc == WX_OK)
-            rc = seg_build(w, 1, w->roff, w->rsrc, tu->segment_degree, err);
-        if (rc != WX_OK)
-            goto out;
-        if (!w->bseg.d)
-            w->fseg.d = 0;
     }
 out:
     return rc;

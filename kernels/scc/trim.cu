@@ -45,41 +45,6 @@ __global__ void scc_trim(uint32_t n, const uint64_t *off, const uint32_t *tgt, c
         atomicAdd(count, (unsigned long long)__popc(b));
 }
 
-__device__ __forceinline__ static uint32_t scc_seg_edge(const struct scc_seg &sg, const uint64_t *off,
-                                                        const uint32_t *adj, uint64_t v, uint64_t j)
-{
-    return j < sg.d ? sg.adj[32 * (sg.base[v >> 5] + j) + (v & 31)] : adj[off[v] + j];
-}
-
-/* scc_trim over the segment layouts fs (out-edges) and bs (in-edges). */
-__global__ void scc_trim_seg(uint32_t n, const uint64_t *off, const uint32_t *tgt,
-                             const uint64_t *roff, const uint32_t *rsrc, struct scc_seg fs,
-                             struct scc_seg bs, uint32_t *rep, const uint32_t *reg,
-                             unsigned long long *count)
-{
-    uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    bool trimmed = false;
-    if (v < n && rep[v] == SCC_UNSET) {
-        uint32_t r = reg[v];
-        bool has_out = false, has_in = false;
-        for (uint64_t j = 0, deg = off[v + 1] - off[v]; j < deg && !has_out; j++) {
-            uint32_t w = scc_seg_edge(fs, off, tgt, v, j);
-            has_out = w != v && rep[w] == SCC_UNSET && reg[w] == r;
-        }
-        for (uint64_t j = 0, deg = roff[v + 1] - roff[v]; has_out && j < deg && !has_in; j++) {
-            uint32_t u = scc_seg_edge(bs, roff, rsrc, v, j);
-            has_in = u != v && rep[u] == SCC_UNSET && reg[u] == r;
-        }
-        if (!has_out || !has_in) {
-            rep[v] = (uint32_t)v;
-            trimmed = true;
-        }
-    }
-    unsigned b = __ballot_sync(FULL_MASK, trimmed);
-    if ((threadIdx.x & 31) == 0 && b)
-        atomicAdd(count, (unsigned long long)__popc(b));
-}
-
 /* ---- host side ---- */
 
 /* Trim sweeps while they pay (TRIM_MIN_SHARE); *live decreases. */
@@ -99,13 +64,9 @@ int scc_trim_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *st,
     for (uint32_t s = 0; s < tu->trim_max_sweeps && *live > 0; s++) {
         unsigned long long trimmed = 0;
         CUDA_CHECK(cudaMemset(w->cnt + CNT_TRIM, 0, sizeof trimmed));
-        if (w->fseg.d)
-            scc_trim_seg<<<gv, SCC_BLOCK>>>(w->n, w->off, w->tgt, w->roff, w->rsrc, w->fseg, w->bseg,
-                                            w->rep, w->reg, w->cnt + CNT_TRIM);
-        else
-            scc_trim<<<gv, SCC_BLOCK>>>(w->n, w->off, w->tgt, w->roff, w->rsrc, w->rep, w->reg,
-                                        w->cnt + CNT_TRIM);
-        CUDA_CHECK_LAUNCH("scc_trim / scc_trim_seg");
+        scc_trim<<<gv, SCC_BLOCK>>>(w->n, w->off, w->tgt, w->roff, w->rsrc, w->rep, w->reg,
+                                    w->cnt + CNT_TRIM);
+        CUDA_CHECK_LAUNCH("scc_trim");
         CUDA_CHECK(cudaMemcpy(&trimmed, w->cnt + CNT_TRIM, sizeof trimmed, cudaMemcpyDeviceToHost));
         st->trim_sweeps++;
         st->trimmed += trimmed;

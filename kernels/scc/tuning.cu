@@ -62,7 +62,6 @@ extern "C" int scc_gpu_tuning_parse(const char *spec, struct scc_gpu_tuning *t, 
         TUNE("residue", residue, int)
         TUNE("residue_ns", residue_ns, uint32_t)
         TUNE("residue_max", residue_max, uint64_t)
-        TUNE("segment_degree", segment_degree, uint32_t)
         TUNE("pivot_local", pivot_local, uint32_t)
         TUNE("pivot_wide", pivot_wide, uint32_t)
         TUNE("trim_detect", trim_detect, uint32_t)

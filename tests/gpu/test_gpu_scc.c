@@ -132,13 +132,13 @@ static void run_tuned(const char *tag, const char *what, const struct csr *g,
              r.n_bottom_trivial == c->n_bottom_trivial && r.n_in_nontrivial == c->n_in_nontrivial &&
              (g->n_vertices == 0 || !memcmp(ids, c->comp, g->n_vertices * sizeof *ids));
     check(ok, "%s: %s (trim share %u, sweeps %u, pivot %d, colour %d, persistent %d, hops %u, "
-          "blocks/SM %u, sort %d, fb rounds %u, residue %d/%u ns, segment degree %u, pivot local %u wide %u, "
+          "blocks/SM %u, sort %d, fb rounds %u, residue %d/%u ns, pivot local %u wide %u, "
           "detect %u hops %u, symmetric %d; %u colour + %u multi-source rounds "
           "(%llu pivots), %u levels, CPU residue %llu vertices (reason %d), %u detection passes "
           "(%llu SCCs), symmetric path %d, components %d) equals Tarjan%s%s",
           tag, what, t->trim_min_share, t->trim_max_sweeps, t->pivot, t->colour_dir, t->persistent,
           t->chain_hops, t->coop_blocks_per_sm, t->transpose_sort, t->fb_rounds, t->residue,
-          t->residue_ns, t->segment_degree, t->pivot_local, t->pivot_wide, t->trim_detect, t->trim_hops,
+          t->residue_ns, t->pivot_local, t->pivot_wide, t->trim_detect, t->trim_hops,
           t->symmetric, st.rounds, st.fb_rounds, (unsigned long long)st.fb_pivots, st.levels,
           (unsigned long long)st.residue_n, st.residue_reason, st.detect_passes,
           (unsigned long long)st.detect_sccs, st.symmetric, st.components, rc ? ": " : "",
@@ -149,13 +149,12 @@ static void run_tuned(const char *tag, const char *what, const struct csr *g,
 /* The same graph under a random strategy (scc_gpu_tuning): no trimming or
  * trimming to the end, with or without the pivot search, either colour
  * direction first (one direction only on small graphs: it may need a round
- * per vertex), multi-source rounds, the CPU residue, the segment layout;
+ * per vertex), multi-source rounds, the CPU residue, the symmetric path;
  * then each new path forced on: multi-source rounds only (no colouring),
  * the CPU residue right after the first trim, a budget of 1 ns per residue
  * item (the engines give up mid-search, wherever the first level check
- * falls), warp-shared wide vertices with local expansion, small-SCC
- * detection with a small closure bound, and the segment layout in trim
- * sweeps run to the fixpoint. */
+ * falls), warp-shared wide vertices with local expansion, and small-SCC
+ * detection with a small closure bound. */
 static void compare_tuned(const char *tag, const struct csr *g, const struct scc_result *c)
 {
     static const uint32_t shares[] = {0, 1, 64, 100000};
@@ -186,8 +185,6 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
     static const uint32_t ns[] = {0, 1, 10, 1000};
     t.residue_ns = ns[rnd_below(4)];
     t.residue_max = rnd_below(2) ? ~0ull : rnd_below(4 * (g->n_vertices + g->n_edges) + 1);
-    static const uint32_t segd[] = {0, 1, 2, 32};
-    t.segment_degree = segd[rnd_below(4)];
     static const uint32_t local[] = {0, 1, 2, 8}, wide[] = {0, 1, 4, 32};
     t.pivot_local = local[rnd_below(4)];
     t.pivot_wide = wide[rnd_below(4)];
@@ -198,12 +195,12 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
     t.symmetric = (int)rnd_below(3);
     run_tuned(tag, "random tuning", g, c, &t);
 
-    /* the forced paths: all four per graph, or in --quick (what the
+    /* the forced paths: all five per graph, or in --quick (what the
      * sanitizers run) one per graph in turn */
     static unsigned turn;
     const int big = g->n_vertices > 20000;
-    for (int k = 0; k < 6; k++) {
-        if (quick && k != (int)(turn % 6))
+    for (int k = 0; k < 5; k++) {
+        if (quick && k != (int)(turn % 5))
             continue;
         scc_gpu_tuning_default(&t);
         switch (k) {
@@ -235,7 +232,7 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
             t.residue = 0;
             run_tuned(tag, "warp-shared wide vertices, local expansion", g, c, &t);
             break;
-        case 4:
+        default:
             /* small-SCC detection with small closure bounds (closures that
              * overflow, chunks that stop detection), with or without the
              * symmetric path and the later phases */
@@ -245,13 +242,6 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
             t.fb_rounds = (uint32_t)rnd_below(3);
             t.residue = 0;
             run_tuned(tag, "small-SCC detection in the first trim, small bound", g, c, &t);
-            break;
-        default:
-            t.segment_degree = 1 + (uint32_t)rnd_below(3);
-            t.trim_min_share = 100000; /* sweep to the fixpoint: every sweep reads the layouts */
-            t.trim_max_sweeps = 1000;
-            t.persistent = big || rnd_below(2);
-            run_tuned(tag, "segment layout in the trim sweeps", g, c, &t);
             break;
         }
     }
