@@ -21,8 +21,7 @@
  * pivot searches without warp-shared wide vertices, without local
  * expansion, or with 4 local steps, the first trim without small-SCC
  * detection or with a closure bound of 16, 18, 20, 22 or 24, with 1 or 2
- * chain steps on wide levels (trim_hops), the symmetric check off, or
- * symmetric graphs searched one way instead of as connected components);
+ * chain steps on wide levels (trim_hops), or the symmetric check off);
  * each variant's ids must equal the default's (IDS DIFFER and exit 1
  * otherwise); --variants-new times only the multi-source and residue
  * variants.
@@ -347,7 +346,6 @@ int main(int argc, char **argv)
         {"trim-detect-20-hops-1", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2,
          "trim_detect=20,trim_hops=1", 1},
         {"symmetric-0", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "symmetric=0", 1},
-        {"symmetric-2", TRIM_DEFAULT_SHARE, 64, 1, 0, 1, ~0u, 2, "symmetric=2", 1},
     };
     /* the default's ids, against which every variant's are compared */
     uint32_t *ref_ids = NULL, *var_ids = NULL;

@@ -54,8 +54,7 @@ struct scc_gpu_stats {
     double detect_p_ms, detect_d_ms; /* the first trim's time (device clock,
                                  barriers included) in its P phases
                                  (releases) and D phases (closures)        */
-    int symmetric;            /* 1: the graph was its own transpose (no
-                                 transposition, one-way pivot search)      */
+    int symmetric;            /* 1: the graph was its own transpose        */
     double symmetric_ms;      /* the symmetry check (in transpose_ms)      */
     double alloc_ms;          /* work-space allocation (in transpose_ms)   */
     int components;           /* 1: decomposed as connected components (a
@@ -157,9 +156,7 @@ struct scc_gpu_tuning {
      * 1024 edges, then (when all are matched) on every edge (a vertex of
      * degree > 64 makes it give up: not symmetric).  1 (default): the
      * SCCs are then the connected components, found by union-find (no
-     * search, no levels); 2: the graph serves as its own transpose (no
-     * transposition) and the pivot searches one way only (the path before
-     * the components, for measurements); 0: never checked.              */
+     * transposition, search or levels); 0: never checked.              */
     int symmetric;
 };
 void scc_gpu_tuning_default(struct scc_gpu_tuning *t);

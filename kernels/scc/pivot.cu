@@ -87,16 +87,15 @@ __global__ void scc_pivot_flags_init(uint32_t n, uint32_t pivot, const uint32_t 
     flags[k] = word;
 }
 
-/* As scc_pivot_finish, from the flags; sym: only the forward search ran
- * (a symmetric graph: reaching and being reached are the same). */
+/* As scc_pivot_finish, from the flags. */
 __global__ void scc_pivot_finish_flags(uint32_t n, uint32_t pivot, uint32_t *rep, uint32_t *reg,
-                                       const uint32_t *flags, int sym, unsigned long long *live)
+                                       const uint32_t *flags, unsigned long long *live)
 {
     uint64_t v = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
     bool still = false;
     if (v < n && rep[v] == SCC_UNSET) {
         uint32_t fl = (flags[v >> 2] >> (8 * (v & 3))) & 0xffu;
-        uint32_t f = (fl & PF_FWD) != 0, b = sym ? f : (fl & PF_BWD) != 0;
+        uint32_t f = (fl & PF_FWD) != 0, b = (fl & PF_BWD) != 0;
         if (f && b) {
             rep[v] = pivot;
         } else {
@@ -369,8 +368,6 @@ int scc_pivot_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *st
         scc_pivot_flags_init<<<grid_for((w->n + 3) / 4), SCC_BLOCK>>>(w->n, pivot, w->rep, flags);
         CUDA_CHECK_LAUNCH("scc_pivot_flags_init");
         CUDA_CHECK(cudaMemcpy(w->cnt + CNT_A, h, sizeof h, cudaMemcpyHostToDevice));
-        if (w->symmetric)
-            h[w->level % 3] = 0; /* backward reach == forward reach: one search */
         CUDA_CHECK(cudaMemcpy(w->cnt + CNT_B, h, sizeof h, cudaMemcpyHostToDevice));
         CUDA_CHECK(cudaMemcpy(((w->level & 1) ? w->qa1 : w->qa0), &pivot, sizeof pivot,
                               cudaMemcpyHostToDevice));
@@ -395,7 +392,7 @@ int scc_pivot_phase(struct scc_work *w, uint64_t *live, struct scc_gpu_stats *st
             goto out;
         CUDA_CHECK(cudaMemset(w->cnt + CNT_LIVE, 0, sizeof left));
         scc_pivot_finish_flags<<<gv, SCC_BLOCK>>>(w->n, pivot, w->rep, w->reg, flags,
-                                                  w->symmetric, w->cnt + CNT_LIVE);
+                                                  w->cnt + CNT_LIVE);
         CUDA_CHECK_LAUNCH("scc_pivot_finish_flags");
         CUDA_CHECK(cudaMemcpy(&left, w->cnt + CNT_LIVE, sizeof left, cudaMemcpyDeviceToHost));
         st->pivot_scc = *live - left;

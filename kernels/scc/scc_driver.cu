@@ -213,7 +213,7 @@ extern "C" int scc_gpu_device_tuned(const struct dgraph *dg, uint32_t *d_comp,
     /* 1. the connected components of a symmetric graph, or the transpose */
     if (m && tu->symmetric && (rc = scc_symmetric_check(&w, dg, d_comp, &st, err)) != WX_OK)
         goto out;
-    if (w.symmetric && tu->symmetric == 1) {
+    if (w.symmetric) {
         if ((rc = scc_components(dg, d_comp, err)) != WX_OK)
             goto out;
         st.components = 1;

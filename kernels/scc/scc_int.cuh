@@ -147,7 +147,8 @@ struct scc_work {
     uint32_t pivot_local;        /* tuning pivot_local */
     uint32_t pivot_wide;         /* tuning pivot_wide */
     uint32_t trim_detect;        /* tuning trim_detect, at most TRIM_DETECT_MAX */
-    int symmetric;               /* the graph is its own transpose (roff == off) */
+    int symmetric;               /* the graph is its own transpose (symmetric.cu):
+                                    its SCCs are the connected components */
     unsigned coop_grid[COOP_N];  /* their grids, by COOP_* (0: not computed yet) */
     unsigned coop_blocks_per_sm; /* 0: as many as fit */
     int all_live;                /* every vertex live, all in region 0 (no trim yet) */

@@ -2,8 +2,7 @@
  * symmetric.cu -- step 1a of the GPU SCC (kernels/scc/scc_int.cuh):
  * symmetric graphs.  When a sample of 1024 edges and then every edge
  * u -> v is matched by as many v -> u (degrees <= 64), the graph is its own
- * transpose, and (tuning symmetric 1, the default) its SCCs are the
- * connected components, found by union-find: no transposition, no trim, no
+ * transpose, and its SCCs are the connected components, found by union-find: no transposition, no trim, no
  * search; the rest of the pipeline is skipped.
  *
  * RACES (global memory): see scc_cc_find (links by CAS on a root; path
@@ -11,14 +10,13 @@
  */
 #include "scc_dev.cuh"
 
-/* ---- symmetric graphs: the graph as its own transpose ---- */
+/* ---- symmetric graphs: the check ---- */
 
 #define SYM_MAX_DEG 64 /* the check gives up on vertices of more edges */
 
 /* Edge u -> v is matched when v's list holds u as often as u's holds v
- * (then every vertex's in-multiset equals its out-multiset, so off/tgt
- * serve as the transpose, multiplicities included: the trim counts rely
- * on them). */
+ * (then every vertex's in-multiset equals its out-multiset: the graph is
+ * its own transpose, multiplicities included). */
 __device__ static bool scc_sym_edge(const uint64_t *off, const uint32_t *tgt, uint32_t u, uint32_t v)
 {
     if (u == v)

@@ -7,7 +7,7 @@
  * a scatter), faster on local targets but much slower on random ones.
  * Tuning transpose_sort 2 (the default) chooses counting when >= 90 % of
  * 1024 sampled edges stay within max(65536, n/256) ids of their source.
- * A symmetric graph (symmetric.cu) serves as its own transpose.
+ * Symmetric graphs (symmetric.cu) need no transpose: they never get here.
  */
 #include <cub/cub.cuh>
 
@@ -177,23 +177,16 @@ int scc_transpose(struct scc_work *w, const struct dgraph *dg,
 {
     int rc = WX_OK;
     const uint64_t n64 = dg->n_vertices, m = dg->n_edges;
-    if (w->symmetric) {
-        w->roff = dg->d_offsets;
-        w->rsrc = dg->d_targets;
-    } else {
-        int sorted = tu->transpose_sort != 0;
-        CUDA_CHECK(cudaMalloc((void **)&w->roff_own, (n64 + 1) * sizeof *w->roff_own));
-        if (m)
-            CUDA_CHECK(cudaMalloc((void **)&w->rsrc_own, m * sizeof *w->rsrc_own));
-        w->roff = w->roff_own;
-        w->rsrc = w->rsrc_own;
-        if (m && tu->transpose_sort == 2 && (rc = choose_sort(w, dg, &sorted, err)) != WX_OK)
-            goto out;
-        st->transpose_sorted = sorted;
-        rc = m && !sorted ? transpose_count(w, dg, err) : transpose_sort(w, dg, err);
-        if (rc != WX_OK)
-            goto out;
-    }
+    int sorted = tu->transpose_sort != 0;
+    CUDA_CHECK(cudaMalloc((void **)&w->roff_own, (n64 + 1) * sizeof *w->roff_own));
+    if (m)
+        CUDA_CHECK(cudaMalloc((void **)&w->rsrc_own, m * sizeof *w->rsrc_own));
+    w->roff = w->roff_own;
+    w->rsrc = w->rsrc_own;
+    if (m && tu->transpose_sort == 2 && (rc = choose_sort(w, dg, &sorted, err)) != WX_OK)
+        goto out;
+    st->transpose_sorted = sorted;
+    rc = m && !sorted ? transpose_count(w, dg, err) : transpose_sort(w, dg, err);
 out:
     return rc;
 }

@@ -66,6 +66,8 @@ extern "C" int scc_gpu_tuning_parse(const char *spec, struct scc_gpu_tuning *t, 
         TUNE("pivot_wide", pivot_wide, uint32_t)
         TUNE("trim_detect", trim_detect, uint32_t)
         TUNE("trim_hops", trim_hops, uint32_t)
+        if (len == strlen("symmetric") && !strncmp(p, "symmetric", len) && v > 1)
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "SCC tuning '%s': symmetric is 0 or 1", spec);
         TUNE("symmetric", symmetric, int)
 #undef TUNE
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "SCC tuning '%s': unknown field '%.*s'", spec,

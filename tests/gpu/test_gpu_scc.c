@@ -192,7 +192,7 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
     t.trim_detect = detect[rnd_below(8)];
     static const uint32_t trim_hops[] = {0, 1, 2, 64};
     t.trim_hops = trim_hops[rnd_below(4)];
-    t.symmetric = (int)rnd_below(3);
+    t.symmetric = (int)rnd_below(2);
     run_tuned(tag, "random tuning", g, c, &t);
 
     /* the forced paths: all five per graph, or in --quick (what the
@@ -238,7 +238,7 @@ static void compare_tuned(const char *tag, const struct csr *g, const struct scc
              * symmetric path and the later phases */
             t.trim_detect = 1 + (uint32_t)rnd_below(8);
             t.trim_hops = (uint32_t)rnd_below(3);
-            t.symmetric = (int)rnd_below(3);
+            t.symmetric = (int)rnd_below(2);
             t.fb_rounds = (uint32_t)rnd_below(3);
             t.residue = 0;
             run_tuned(tag, "small-SCC detection in the first trim, small bound", g, c, &t);
@@ -594,8 +594,8 @@ static void random_graph(uint64_t seed, uint64_t i, int small)
 }
 
 /* Parallel edges (the CSR builder drops them, so these CSRs are written
- * by hand): the symmetric path needs every edge matched by as many reverse
- * edges (the trim's counts rely on multiplicities).  "0 -> 1 twice, 1 -> 0
+ * by hand): the symmetry check wants every edge matched by as many reverse
+ * edges (the graph as its own transpose).  "0 -> 1 twice, 1 -> 0
  * once" must take the general path, "twice both ways" may take the
  * symmetric one; both must equal Tarjan under the default tuning and with
  * the symmetric check forced off. */
@@ -779,7 +779,14 @@ static void tuning_parse(uint64_t seed)
     rc = scc_gpu_tuning_parse("trim_hops=3,trim_detect=20", &t, &err);
     check(rc == WX_OK && t.trim_hops == 3 && t.trim_detect == 20 && t.fb_rounds == 7,
           "tuning parse: the first trim's fields");
-    static const char *bad[] = {"bogus=1", "fb_rounds", "fb_rounds=", "fb_rounds=4x", "residue=1,,", "=3"};
+    rc = scc_gpu_tuning_parse("symmetric=0", &t, &err);
+    check(rc == WX_OK && t.symmetric == 0, "tuning parse: symmetric=0");
+    rc = scc_gpu_tuning_parse("symmetric=1", &t, &err);
+    check(rc == WX_OK && t.symmetric == 1, "tuning parse: symmetric=1");
+    /* segment_degree and symmetric=2 were measured and removed: unknown now */
+    static const char *bad[] = {"bogus=1",      "fb_rounds",        "fb_rounds=",  "fb_rounds=4x",
+                                "residue=1,,",  "=3",               "symmetric=2", "segment_degree=4",
+                                "symmetric=-1", "segment_degree=0"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         wx_error_clear(&err);
         rc = scc_gpu_tuning_parse(bad[i], &t, &err);
