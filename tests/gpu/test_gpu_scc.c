@@ -783,7 +783,7 @@ static void tuning_parse(uint64_t seed)
     check(rc == WX_OK && t.symmetric == 0, "tuning parse: symmetric=0");
     rc = scc_gpu_tuning_parse("symmetric=1", &t, &err);
     check(rc == WX_OK && t.symmetric == 1, "tuning parse: symmetric=1");
-    /* segment_degree and symmetric=2 were measured and removed: unknown now */
+    /* bad syntax, unknown names, values out of range */
     static const char *bad[] = {"bogus=1",      "fb_rounds",        "fb_rounds=",  "fb_rounds=4x",
                                 "residue=1,,",  "=3",               "symmetric=2", "segment_degree=4",
                                 "symmetric=-1", "segment_degree=0"};
