@@ -86,6 +86,20 @@ static char *random_label(struct rng *r, bool with_new)
     return rn_strdup(buf);
 }
 
+
+/* Appends component l (taking its arrays) as randnet_cN.aut; returns N. */
+static size_t rn_push_comp(struct randnet *rn, struct naive_lts l)
+{
+    size_t c = rn->n_comps++;
+    rn->comps = rn_xrealloc(rn->comps, rn->n_comps * sizeof *rn->comps);
+    rn->comp_names = rn_xrealloc(rn->comp_names, rn->n_comps * sizeof *rn->comp_names);
+    rn->comps[c] = l;
+    char name[64];
+    snprintf(name, sizeof name, "randnet_c%zu.aut", c);
+    rn->comp_names[c] = rn_strdup(name);
+    return c;
+}
+
 /* A fresh component LTS; returns its index. */
 static size_t new_comp(struct gen *g)
 {
@@ -156,14 +170,7 @@ static size_t new_comp(struct gen *g)
 #undef ADD
     for (size_t i = 0; i < na; i++)
         free(alpha[i]);
-    size_t c = rn->n_comps++;
-    rn->comps = rn_xrealloc(rn->comps, rn->n_comps * sizeof *rn->comps);
-    rn->comp_names = rn_xrealloc(rn->comp_names, rn->n_comps * sizeof *rn->comp_names);
-    rn->comps[c] = l;
-    char name[64];
-    snprintf(name, sizeof name, "randnet_c%zu.aut", c);
-    rn->comp_names[c] = rn_strdup(name);
-    return c;
+    return rn_push_comp(rn, l);
 }
 
 /* Visible labels a subtree really produces (explored alone). */

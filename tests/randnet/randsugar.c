@@ -71,14 +71,7 @@ static size_t sugar_comp(struct gen *g)
     }
     for (size_t i = 0; i < na; i++)
         free(alpha[i]);
-    size_t c = rn->n_comps++;
-    rn->comps = rn_xrealloc(rn->comps, rn->n_comps * sizeof *rn->comps);
-    rn->comp_names = rn_xrealloc(rn->comp_names, rn->n_comps * sizeof *rn->comp_names);
-    rn->comps[c] = l;
-    char name[64];
-    snprintf(name, sizeof name, "randnet_c%zu.aut", c);
-    rn->comp_names[c] = rn_strdup(name);
-    return c;
+    return rn_push_comp(rn, l);
 }
 
 /* 1-2 distinct gate names of the language (upper case for CCS/CSP). */
