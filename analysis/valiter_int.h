@@ -80,6 +80,18 @@ static inline uint64_t vi_sweep_bytes(const struct vi_system *sys, int k)
            (uint64_t)k * (8 * sys->n_entries + 16 * n);
 }
 
+/* The arguments a solver that needs both bounds checks first: WX_OK, or
+ * WX_EINPUT naming the method. */
+static inline int vi_check_args(const struct vi_params *par, const double *hi, const char *method,
+                                struct wx_error *err)
+{
+    if (!(par->epsilon > 0))
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "epsilon must be > 0 (got %g)", par->epsilon);
+    if (!hi)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "%s needs an upper-bound vector", method);
+    return WX_OK;
+}
+
 /* The end of an unbounded solve: timings into st (and *stats), and the
  * error of a solve that did not converge (WX_ELIMIT). */
 static inline int vi_finish(struct vi_stats *st, double t0, int converged, const struct vi_params *par,

@@ -205,11 +205,9 @@ int valiter_solve_ovi_cpu(const struct vi_system *sys, const struct vi_params *p
     const uint64_t n = sys->n_states;
     struct vi_stats st = {0};
     st.bytes_per_sweep = vi_sweep_bytes(sys, 2);
-    if (!(par->epsilon > 0))
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "epsilon must be > 0 (got %g)", par->epsilon);
-    if (!hi)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                       "optimistic value iteration needs an upper-bound vector");
+    int rc = vi_check_args(par, hi, "optimistic value iteration", err);
+    if (rc != WX_OK)
+        return rc;
     int converged = 1;
     if (n && !ovi_done(par, n, lo, hi)) {
         struct ovi o = {.sys = sys, .mx = par->maximize, .rel = par->relative,
