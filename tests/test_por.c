@@ -6,7 +6,9 @@
  * tests), random images (tb_random, with up to 72 components) and dense
  * images (tb_dense: every rule of 3 or more participants, mostly disabled,
  * each class with a label of its own -- where a wrong choice of blocker
- * shows), the full graph is explored once by explore_seq (the reachable
+ * shows) and enabled images (tb_enabled: rules of 3 or more participants,
+ * mostly enabled, against conflicting local moves -- where a closure that
+ * misses a participant of an enabled rule shows), the full graph is explored once by explore_seq (the reachable
  * labels collected by an edge sink), then with options.por:
  *   - plain (no property; no proviso, por.h), explore_seq and explore_cpu
  *     on 3 threads, and explore_seq with --action matching no label: all
@@ -37,8 +39,9 @@
  *
  * A failure prints the seed (WARPEX_POR_SEED=S reruns only that randnet
  * seed and keeps its files; WARPEX_POR_DENSE=R only the dense image of rng
- * state R; WARPEX_POR_SEEDS=N sets how many randnet seeds and random
- * images, default 300, and 6N dense images, which are small).
+ * state R, WARPEX_POR_ENABLED=R only the enabled image; WARPEX_POR_SEEDS=N
+ * sets how many randnet seeds, random images and enabled images, default
+ * 300, and 6N dense images, which are small).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -408,6 +411,75 @@ static void dense_images(uint64_t rng, unsigned want, struct tally *t)
     free(b);
 }
 
+/* ---- enabled images: rules of 3 or more participants, mostly enabled ---- */
+
+/* 3 to 6 components of 2 to 4 states; 1 to 3 classes of one rule each, of
+ * 3 or more participants.  A component's last state is dead (no moves, no
+ * offers); every other state offers each class of its component, so a
+ * rule is enabled unless a participant is dead.  Half the live states have
+ * a local move, to any state but the initial one: it conflicts with the
+ * component's rules, and may kill it (disable them all for good) -- so
+ * most enabled rules meet a conflicting move of each participant, and most
+ * images have deadlocks that depend on the order of moves.  A closure that
+ * misses a participant of an enabled rule (por.h (a)) lets its moves run
+ * outside the stubborn set and disable the rule, which loses a deadlock or
+ * a label.  por.c links a rule's participants in component order and
+ * counts an enabled rule as its lowest participant's move, so the last
+ * participant, with few moves of its own, is where the cheapest closed set
+ * often starts, and its link back to the first is the one that matters.
+ * Class k's rule makes label k,
+ * component c's local moves label n_classes + c, so `--action` on a label
+ * asks whether that rule, or that component's move, ever fires. */
+static void tb_enabled(struct tb *b, uint64_t *rng)
+{
+    memset(b, 0, sizeof *b);
+    b->n = 3 + rnd(rng, 4);
+    b->n_classes = 1 + rnd(rng, 3);
+    b->n_labels = b->n_classes + b->n;
+    for (uint32_t c = 0; c < b->n; c++) {
+        b->states[c] = 2 + rnd(rng, 3);
+        b->width[c] = bits_for(b->states[c] - 1);
+    }
+    uint8_t in[3][6] = { { 0 } }; /* in[k][c]: c takes part in class k's rule */
+    for (uint32_t k = 0; k < b->n_classes; k++) {
+        b->class_result[k] = k;
+        uint32_t comps[6], np = 3 + rnd(rng, b->n - 2), m = 0;
+        while (m < np) {
+            uint32_t c = rnd(rng, b->n), dup = 0;
+            for (uint32_t j = 0; j < m; j++)
+                dup |= comps[j] == c;
+            if (!dup)
+                comps[m++] = c, in[k][c] = 1;
+        }
+        tb_rule(b, k, np, comps);
+    }
+    for (uint32_t c = 0; c < b->n; c++)
+        for (uint32_t s = 0; s + 1 < b->states[c]; s++) {
+            if (rnd(rng, 2))
+                tb_add(b, c, s, 0, b->n_classes + c, 1 + rnd(rng, b->states[c] - 1));
+            for (uint32_t k = 0; k < b->n_classes; k++)
+                if (in[k][c])
+                    tb_add(b, c, s, 1, k, rnd(rng, b->states[c]));
+        }
+}
+
+/* want enabled images from rng state rng. */
+static void enabled_images(uint64_t rng, unsigned want, struct tally *t)
+{
+    struct tb *b = malloc(sizeof *b);
+    for (unsigned i = 0; i < want; i++) {
+        uint64_t seed = rng;
+        tb_enabled(b, &rng);
+        struct image img;
+        tb_build(b, &img, &rng);
+        char what[64];
+        snprintf(what, sizeof what, "enabled image %u (rng %llu)", i, (unsigned long long)seed);
+        check_image(&img, what, t);
+        image_free(&img);
+    }
+    free(b);
+}
+
 /* ---- n independent chains ---- */
 
 static void chains(uint32_t n, uint32_t k)
@@ -467,6 +539,13 @@ int main(void)
         check(1, "dense image rng %s: %u checks passed quietly", dense, quiet_passes);
         return check_exit();
     }
+    const char *en = getenv("WARPEX_POR_ENABLED");
+    if (en) {
+        struct tally t = { 0 };
+        enabled_images(strtoull(en, NULL, 10), 1, &t);
+        check(1, "enabled image rng %s: %u checks passed quietly", en, quiet_passes);
+        return check_exit();
+    }
     const char *ns = getenv("WARPEX_POR_SEEDS");
     unsigned want = ns ? (unsigned)strtoul(ns, NULL, 10) : 300;
     chains(16, 5);
@@ -480,6 +559,9 @@ int main(void)
     struct tally td = { 0 };
     dense_images(0x5eed0d5eull, 6 * want, &td);
     summary("dense images", &td, 6 * want);
+    struct tally te = { 0 };
+    enabled_images(0xe4ab1edull, want, &te);
+    summary("enabled images", &te, want);
     check(1, "%u further checks passed quietly", quiet_passes);
     return check_exit();
 }
