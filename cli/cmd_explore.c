@@ -512,6 +512,9 @@ static int choose_backend(struct explore_run *x, struct wx_error *err)
     if (x->img.prio_n && o->por)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por with a prio is not supported: a priority "
                        "makes a transition depend on every other one leaving the state");
+    if (x->img.prio_n && x->backend == EXPLORE_AUTO)
+        x->backend = EXPLORE_CPU; /* the GPU's priority filter is only taken when asked for
+                                     (--backend gpu) until it has run on a device */
     if (o->por && o->store == STORE_TREE)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por with --store tree is not supported yet: "
                        "the reduction's proviso reads the flat table (use --store flat)");
