@@ -333,6 +333,105 @@ __device__ __forceinline__ bool next_rule(const gpu_image &g, gen_state &st, uin
     }
 }
 
+/* One round of the general generator for the group of G lanes (gl: this
+ * lane's index in it, gmask: the group's lanes): SELECT picks the next
+ * class the group's components offer (or skips a class only one component
+ * offers), then each lane yields at most one successor of its components'
+ * local entries (LOCAL) or of its rules of the chosen class (RULES) into
+ * scr / *lab; the group returns to SELECT when none of its lanes had one.
+ * Every lane of the warp calls it (shuffles and ballots span the warp). */
+template <bool TEX>
+__device__ __forceinline__ bool gen_next(const gpu_image &g, gen_state &st, uint32_t G, uint32_t gl, uint32_t gmask,
+                                         const uint32_t *src, uint32_t *scr, uint32_t sw, uint32_t *gb, uint32_t *lab,
+                                         bool *ovf)
+{
+    __syncwarp();
+    /* the two smallest classes offered next by the group's
+     * components (each component's next sync entry counts once) */
+    uint32_t kmin = 0xffffffffu, k2 = 0xffffffffu;
+    if (st.phase == PH_SELECT)
+        for (uint32_t c = gl; c < g.n_comps; c += G) {
+            const uint32_t e = gb[c * 4 + 0];
+            if (e < gb[c * 4 + 1]) {
+                const uint32_t k = image_entry_label(gimg<TEX>::entry(g, e), g.act_bits);
+                if (k < kmin)
+                    k2 = kmin, kmin = k;
+                else if (k < k2)
+                    k2 = k;
+            }
+        }
+    for (uint32_t o = 1; o < G; o <<= 1) {
+        const uint32_t a = __shfl_xor_sync(GPU_FULL, kmin, o), b2 = __shfl_xor_sync(GPU_FULL, k2, o);
+        k2 = min(max(kmin, a), min(k2, b2));
+        kmin = min(kmin, a);
+    }
+    if (st.phase == PH_SELECT) {
+        if (kmin == 0xffffffffu) {
+            st.phase = PH_DONE;
+        } else if (kmin < k2) {
+            /* One component alone offers the classes below k2
+             * (the others' next classes are >= k2 and their
+             * entries are sorted by class), and every rule has
+             * at least two participants (image_check), so
+             * none of them can fire: that component jumps to
+             * its first entry of class >= k2 (binary search),
+             * as the CPU generator does.  A channel offering
+             * thousands of data values then costs a few probes
+             * per state, not one round per value. */
+            for (uint32_t c = gl; c < g.n_comps; c += G) {
+                const uint32_t e = gb[c * 4 + 0], end = gb[c * 4 + 1];
+                if (e < end && image_entry_label(gimg<TEX>::entry(g, e), g.act_bits) == kmin)
+                    gb[c * 4 + 0] = first_class_at_least<TEX>(g, e + 1, end, k2);
+            }
+        } else {
+            gather_class<TEX>(g, st, gl, G, gb, kmin);
+            st.phase = PH_RULES;
+        }
+    }
+    __syncwarp();
+
+    bool has = false;
+    if (st.phase == PH_LOCAL)
+        has = next_local<TEX>(g, st, G, src, scr, sw, gb, lab);
+    else if (st.phase == PH_RULES)
+        has = next_rule<TEX>(g, st, G, src, scr, sw, gb, lab, ovf);
+    const uint32_t hb = __ballot_sync(GPU_FULL, has);
+    if ((st.phase == PH_LOCAL || st.phase == PH_RULES) && (hb & gmask) == 0)
+        st.phase = PH_SELECT;
+    return has;
+}
+
+/* The priority (gpu_int.cuh) on the general generator's record (has, lab):
+ * in pass 0 it only marks the label in `on` and returns true (the record
+ * goes no further); in pass 1 it drops a record below a marked label or
+ * cut, and shows the others' labels. */
+__device__ __forceinline__ bool prio_step(const gpu_image &g, uint32_t pass, unsigned long long &on, bool &has,
+                                          uint32_t &lab)
+{
+    if (pass == 0) {
+        if (has)
+            on |= g.prio_mark[lab];
+        return true;
+    }
+    if (has) {
+        if ((g.prio_block[lab] & on) || g.prio_out[lab] == IMAGE_PRIO_CUT)
+            has = false;
+        else
+            lab = g.prio_out[lab];
+    }
+    return false;
+}
+
+/* Between the priority's passes: the group's marks ORed together (every
+ * lane of the warp calls it), and the generator back at the state's start. */
+__device__ __forceinline__ void prio_restart(gen_state &st, unsigned long long &on, uint32_t G, bool active,
+                                             uint32_t gl)
+{
+    for (uint32_t o = 1; o < G; o <<= 1)
+        on |= __shfl_xor_sync(GPU_FULL, on, o);
+    gen_begin(st, active, gl);
+}
+
 /* ---- the fast generator (gpu_params.fast; one thread per state, G == 1) ----
  *
  * For images with vectors of <= 4 words and 1..64 components

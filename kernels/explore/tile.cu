@@ -401,6 +401,28 @@ __device__ __forceinline__ void tile_finish(const gpu_params &p, blk &b, bool sa
     }
 }
 
+/* The first transition labelled with a --action label, claimed by one
+ * thread in the whole grid: its source slot, label and target (a global
+ * slot, or the row of the block's cache that flush resolves); stops the
+ * exploration unless deadlocks are searched too or everything is recorded. */
+__device__ __forceinline__ void record_action(const gpu_params &p, blk &b, unsigned long long e_slot, uint32_t lab,
+                                              const uint32_t *scr, uint32_t sw, unsigned long long loc, uint32_t row)
+{
+    if (atomicCAS(&p.ctl->viol_act_claim, 0u, 1u) != 0u)
+        return;
+    p.ctl->viol_act_slot = e_slot;
+    p.ctl->viol_label = lab;
+    for (uint32_t q = 0; q < sw; q++)
+        p.ctl->viol_vec[q] = scr[q];
+    if (loc & GPU_LOC_GLOBAL)
+        p.ctl->viol_act_dst = loc & ~GPU_LOC_GLOBAL;
+    else
+        b.viol_row = (int)row;
+    __threadfence();
+    if (!p.stop_on_deadlock && !p.record_only)
+        atomicExch(&p.ctl->stop, 1u);
+}
+
 /* TEX: image reads through textures.  OCC2: compiled for two blocks of
  * GPU_MAX_THREADS per SM (at most 64 registers, some spilled) instead of
  * one (no spills); which is faster is measured (bench/GPU_NOTES.md).
@@ -511,11 +533,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
             const bool prio = !FAST && p.img.prio_n;
             unsigned long long prio_on = 0;
             for (uint32_t pass = prio ? 0u : 1u; pass < 2; pass++) {
-            if (prio && pass == 1) {
-                for (uint32_t o = 1; o < G; o <<= 1)
-                    prio_on |= __shfl_xor_sync(GPU_FULL, prio_on, o);
-                gen_begin(st, active, gl);
-            }
+            if (prio && pass == 1)
+                prio_restart(st, prio_on, G, active, gl);
             while (__any_sync(GPU_FULL, FAST ? fs.phase != FX_DONE : st.phase != PH_DONE)) {
                 bool has = false, borrowed = false;
                 uint32_t lab = 0;
@@ -532,70 +551,10 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                         has = fx_next(p.fx, fs, src, scr, sw, p.img.words, &lab, &ovf);
                     }
                 } else {
-                    __syncwarp();
-                    /* the two smallest classes offered next by the group's
-                     * components (each component's next sync entry counts once) */
-                    uint32_t kmin = 0xffffffffu, k2 = 0xffffffffu;
-                    if (st.phase == PH_SELECT)
-                        for (uint32_t c = gl; c < n; c += G) {
-                            const uint32_t e = gb[c * 4 + 0];
-                            if (e < gb[c * 4 + 1]) {
-                                const uint32_t k = image_entry_label(gimg<TEX>::entry(p.img, e), p.img.act_bits);
-                                if (k < kmin)
-                                    k2 = kmin, kmin = k;
-                                else if (k < k2)
-                                    k2 = k;
-                            }
-                        }
-                    for (uint32_t o = 1; o < G; o <<= 1) {
-                        const uint32_t a = __shfl_xor_sync(GPU_FULL, kmin, o), b2 = __shfl_xor_sync(GPU_FULL, k2, o);
-                        k2 = min(max(kmin, a), min(k2, b2));
-                        kmin = min(kmin, a);
-                    }
-                    if (st.phase == PH_SELECT) {
-                        if (kmin == 0xffffffffu) {
-                            st.phase = PH_DONE;
-                        } else if (kmin < k2) {
-                            /* One component alone offers the classes below k2
-                             * (the others' next classes are >= k2 and their
-                             * entries are sorted by class), and every rule has
-                             * at least two participants (image_check), so
-                             * none of them can fire: that component jumps to
-                             * its first entry of class >= k2 (binary search),
-                             * as the CPU generator does.  A channel offering
-                             * thousands of data values then costs a few probes
-                             * per state, not one round per value. */
-                            for (uint32_t c = gl; c < n; c += G) {
-                                const uint32_t e = gb[c * 4 + 0], end = gb[c * 4 + 1];
-                                if (e < end && image_entry_label(gimg<TEX>::entry(p.img, e), p.img.act_bits) == kmin)
-                                    gb[c * 4 + 0] = first_class_at_least<TEX>(p.img, e + 1, end, k2);
-                            }
-                        } else {
-                            gather_class<TEX>(p.img, st, gl, G, gb, kmin);
-                            st.phase = PH_RULES;
-                        }
-                    }
-                    __syncwarp();
-
-                    if (st.phase == PH_LOCAL)
-                        has = next_local<TEX>(p.img, st, G, src, scr, sw, gb, &lab);
-                    else if (st.phase == PH_RULES)
-                        has = next_rule<TEX>(p.img, st, G, src, scr, sw, gb, &lab, &ovf);
-                    const uint32_t hb = __ballot_sync(GPU_FULL, has);
-                    if ((st.phase == PH_LOCAL || st.phase == PH_RULES) && (hb & gmask) == 0)
-                        st.phase = PH_SELECT;
+                    has = gen_next<TEX>(p.img, st, G, gl, gmask, src, scr, sw, gb, &lab, &ovf);
                 }
-                if (prio && pass == 0) {
-                    if (has)
-                        prio_on |= p.img.prio_mark[lab];
+                if (prio && prio_step(p.img, pass, prio_on, has, lab))
                     continue;
-                }
-                if (prio && has) {
-                    if ((p.img.prio_block[lab] & prio_on) || p.img.prio_out[lab] == IMAGE_PRIO_CUT)
-                        has = false;
-                    else
-                        lab = p.img.prio_out[lab];
-                }
                 if (PROF && lane == 0)
                     prof_lap(prof, GPU_PROF_GEN, &wt);
                 /* the state this record belongs to (a loan's: the lender's) */
@@ -628,21 +587,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                         gpu_set_error(p, GPU_ERR_DEDUPE);
                     if (!borrowed)
                         ngen++; /* this lane's own state: a deadlock when none */
-                    if (p.img.action && lab < p.img.n_labels && p.img.action[lab]) {
-                        if (atomicCAS(&p.ctl->viol_act_claim, 0u, 1u) == 0u) {
-                            p.ctl->viol_act_slot = e_slot;
-                            p.ctl->viol_label = lab;
-                            for (uint32_t q = 0; q < sw; q++)
-                                p.ctl->viol_vec[q] = scr[q];
-                            if (loc & GPU_LOC_GLOBAL)
-                                p.ctl->viol_act_dst = loc & ~GPU_LOC_GLOBAL;
-                            else
-                                b.viol_row = (int)row;
-                            __threadfence();
-                            if (!p.stop_on_deadlock && !p.record_only)
-                                atomicExch(&p.ctl->stop, 1u);
-                        }
-                    }
+                    if (p.img.action && lab < p.img.n_labels && p.img.action[lab])
+                        record_action(p, b, e_slot, lab, scr, sw, loc, row);
                 }
                 if (PROF) {
                     __syncwarp();
