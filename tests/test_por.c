@@ -332,21 +332,41 @@ static void randnet_seed(uint64_t seed, bool keep, struct tally *t)
 
 /* ---- random images ---- */
 
-static void random_images(unsigned want, struct tally *t)
+/* want images of a family (gen draws one into b) from rng state rng, each
+ * checked against the full exploration; named "NAME image I (rng R)". */
+static void image_family(const char *name, void (*gen)(struct tb *, uint64_t *), uint64_t rng,
+                         unsigned want, struct tally *t)
 {
-    uint64_t rng = 0x9e3779b9ull;
     struct tb *b = malloc(sizeof *b);
     for (unsigned i = 0; i < want; i++) {
         uint64_t seed = rng;
-        tb_random(b, &rng);
+        gen(b, &rng);
         struct image img;
         tb_build(b, &img, &rng);
         char what[64];
-        snprintf(what, sizeof what, "random image %u (rng %llu)", i, (unsigned long long)seed);
+        snprintf(what, sizeof what, "%s image %u (rng %llu)", name, i, (unsigned long long)seed);
         check_image(&img, what, t);
         image_free(&img);
     }
     free(b);
+}
+
+/* One rule of 3 or more distinct participants for each class k (result
+ * label k); in[k * 8 + c] set where component c takes part in it. */
+static void tb_class_rules(struct tb *b, uint64_t *rng, uint8_t *in)
+{
+    for (uint32_t k = 0; k < b->n_classes; k++) {
+        b->class_result[k] = k;
+        uint32_t comps[8], np = 3 + rnd(rng, b->n - 2), m = 0;
+        while (m < np) {
+            uint32_t c = rnd(rng, b->n), dup = 0;
+            for (uint32_t j = 0; j < m; j++)
+                dup |= comps[j] == c;
+            if (!dup)
+                comps[m++] = c, in[k * 8 + c] = 1;
+        }
+        tb_rule(b, k, np, comps);
+    }
 }
 
 /* ---- dense images: every rule of 3 or more participants ---- */
@@ -372,18 +392,7 @@ static void tb_dense(struct tb *b, uint64_t *rng)
         b->width[c] = bits_for(b->states[c] - 1);
     }
     uint8_t in[4][8] = { { 0 } }; /* in[k][c]: c takes part in a rule of class k */
-    for (uint32_t k = 0; k < b->n_classes; k++) {
-        b->class_result[k] = k;
-        uint32_t comps[8], np = 3 + rnd(rng, b->n - 2), m = 0;
-        while (m < np) {
-            uint32_t c = rnd(rng, b->n), dup = 0;
-            for (uint32_t j = 0; j < m; j++)
-                dup |= comps[j] == c;
-            if (!dup)
-                comps[m++] = c, in[k][c] = 1;
-        }
-        tb_rule(b, k, np, comps);
-    }
+    tb_class_rules(b, rng, &in[0][0]);
     for (uint32_t c = 0; c < b->n; c++)
         for (uint32_t s = 0; s < b->states[c]; s++) {
             for (uint32_t i = rnd(rng, 4) ? 1 + rnd(rng, 2) : 0; i > 0; i--)
@@ -392,23 +401,6 @@ static void tb_dense(struct tb *b, uint64_t *rng)
                 for (uint32_t i = in[k][c] && rnd(rng, 2) ? 1 + rnd(rng, 2) : 0; i > 0; i--)
                     tb_add(b, c, s, 1, k, rnd(rng, b->states[c]));
         }
-}
-
-/* want dense images from rng state rng. */
-static void dense_images(uint64_t rng, unsigned want, struct tally *t)
-{
-    struct tb *b = malloc(sizeof *b);
-    for (unsigned i = 0; i < want; i++) {
-        uint64_t seed = rng;
-        tb_dense(b, &rng);
-        struct image img;
-        tb_build(b, &img, &rng);
-        char what[64];
-        snprintf(what, sizeof what, "dense image %u (rng %llu)", i, (unsigned long long)seed);
-        check_image(&img, what, t);
-        image_free(&img);
-    }
-    free(b);
 }
 
 /* ---- enabled images: rules of 3 or more participants, mostly enabled ---- */
@@ -440,19 +432,8 @@ static void tb_enabled(struct tb *b, uint64_t *rng)
         b->states[c] = 2 + rnd(rng, 3);
         b->width[c] = bits_for(b->states[c] - 1);
     }
-    uint8_t in[3][6] = { { 0 } }; /* in[k][c]: c takes part in class k's rule */
-    for (uint32_t k = 0; k < b->n_classes; k++) {
-        b->class_result[k] = k;
-        uint32_t comps[6], np = 3 + rnd(rng, b->n - 2), m = 0;
-        while (m < np) {
-            uint32_t c = rnd(rng, b->n), dup = 0;
-            for (uint32_t j = 0; j < m; j++)
-                dup |= comps[j] == c;
-            if (!dup)
-                comps[m++] = c, in[k][c] = 1;
-        }
-        tb_rule(b, k, np, comps);
-    }
+    uint8_t in[3][8] = { { 0 } }; /* in[k][c]: c takes part in class k's rule */
+    tb_class_rules(b, rng, &in[0][0]);
     for (uint32_t c = 0; c < b->n; c++)
         for (uint32_t s = 0; s + 1 < b->states[c]; s++) {
             if (rnd(rng, 2))
@@ -461,23 +442,6 @@ static void tb_enabled(struct tb *b, uint64_t *rng)
                 if (in[k][c])
                     tb_add(b, c, s, 1, k, rnd(rng, b->states[c]));
         }
-}
-
-/* want enabled images from rng state rng. */
-static void enabled_images(uint64_t rng, unsigned want, struct tally *t)
-{
-    struct tb *b = malloc(sizeof *b);
-    for (unsigned i = 0; i < want; i++) {
-        uint64_t seed = rng;
-        tb_enabled(b, &rng);
-        struct image img;
-        tb_build(b, &img, &rng);
-        char what[64];
-        snprintf(what, sizeof what, "enabled image %u (rng %llu)", i, (unsigned long long)seed);
-        check_image(&img, what, t);
-        image_free(&img);
-    }
-    free(b);
 }
 
 /* ---- n independent chains ---- */
@@ -535,14 +499,14 @@ int main(void)
     const char *dense = getenv("WARPEX_POR_DENSE");
     if (dense) {
         struct tally t = { 0 };
-        dense_images(strtoull(dense, NULL, 10), 1, &t);
+        image_family("dense", tb_dense, strtoull(dense, NULL, 10), 1, &t);
         check(1, "dense image rng %s: %u checks passed quietly", dense, quiet_passes);
         return check_exit();
     }
     const char *en = getenv("WARPEX_POR_ENABLED");
     if (en) {
         struct tally t = { 0 };
-        enabled_images(strtoull(en, NULL, 10), 1, &t);
+        image_family("enabled", tb_enabled, strtoull(en, NULL, 10), 1, &t);
         check(1, "enabled image rng %s: %u checks passed quietly", en, quiet_passes);
         return check_exit();
     }
@@ -554,13 +518,13 @@ int main(void)
     for (uint64_t seed = 1; seed <= want; seed++)
         randnet_seed(seed, false, &tr);
     summary("random EXP networks", &tr, want);
-    random_images(want, &ti);
+    image_family("random", tb_random, 0x9e3779b9ull, want, &ti);
     summary("random images", &ti, want);
     struct tally td = { 0 };
-    dense_images(0x5eed0d5eull, 6 * want, &td);
+    image_family("dense", tb_dense, 0x5eed0d5eull, 6 * want, &td);
     summary("dense images", &td, 6 * want);
     struct tally te = { 0 };
-    enabled_images(0xe4ab1edull, want, &te);
+    image_family("enabled", tb_enabled, 0xe4ab1edull, want, &te);
     summary("enabled images", &te, want);
     check(1, "%u further checks passed quietly", quiet_passes);
     return check_exit();
