@@ -17,6 +17,7 @@
  */
 #include "dist_int.h"
 #include "../hash/vtable.h"
+#include "../util/arith.h"
 #include "../util/config.h"
 
 #include <stdlib.h>
@@ -66,16 +67,9 @@ static int dist_put(struct dist *x, const uint32_t *v, uint32_t prank, uint64_t 
         return put;
     if (x->q.cap > x->links_cap) {
         uint64_t n = x->q.cap;
-        uint32_t *pr = realloc(x->prank, n * sizeof *pr);
-        if (pr)
-            x->prank = pr;
-        uint64_t *pi = pr ? realloc(x->pid, n * sizeof *pi) : NULL;
-        if (pi)
-            x->pid = pi;
-        uint32_t *pl = pi ? realloc(x->plabel, n * sizeof *pl) : NULL;
-        if (pl)
-            x->plabel = pl;
-        if (!pl) {
+        void **const arrays[] = {(void **)&x->prank, (void **)&x->pid, (void **)&x->plabel};
+        const size_t sizes[] = {sizeof *x->prank, sizeof *x->pid, sizeof *x->plabel};
+        if (wx_resize_all(n, 3, arrays, sizes) != 0) {
             wx_fail(&x->err_local, WX_ELIMIT, NULL, 0, 0, "out of memory storing %llu states",
                     (unsigned long long)n);
             return -1;
