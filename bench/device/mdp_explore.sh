@@ -1,0 +1,40 @@
+#!/bin/bash
+# bench/device/mdp_explore.sh -- the GPU MDP explorer against the CPU one on
+# the consensus family (examples/gen_consensus.sh), and `explore --prop`
+# end to end on both (issue: probabilistic networks on the GPU).
+#
+#   bench/device/mdp_explore.sh [N K ...]      default: 6 2  8 2  8 4
+#   REPEAT=3 (GPU rounds), CPU_MAX=2e8 (skip the CPU run above this many states)
+#
+# Prints one line per run: instance, backend, states, choices, seconds,
+# M states/s (from --json), and for --prop the whole process's wall time.
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+WORK=${WORK:-/tmp/mdp_explore}
+REPEAT=${REPEAT:-3}
+PROP='Pmax=? [ F "disagree" ]'
+mkdir -p "$WORK"
+[ $# -gt 0 ] || set -- 6 2 8 2 8 4
+field() { sed -n "s/.*\"$1\": \([0-9.e+-]*\).*/\1/p"; }
+now() { date +%s.%N; }
+while [ $# -ge 2 ]; do
+    n=$1 k=$2; shift 2
+    d=$WORK/c${n}_$k
+    [ -f "$d/consensus_N${n}_K$k.exp" ] || sh examples/gen_consensus.sh "$n" "$k" "$d" >/dev/null || exit 4
+    exp=$d/consensus_N${n}_K$k.exp
+    for b in gpu cpu; do
+        reps=$REPEAT; [ $b = cpu ] && reps=1
+        for r in $(seq "$reps"); do
+            j=$(bin/warpex explore "$exp" --backend $b --json 2>/dev/null)
+            st=$(echo "$j" | field states); s=$(echo "$j" | field seconds)
+            echo "explore N=$n K=$k $b: states $st choices $(echo "$j" | field choices)" \
+                 "seconds $s rate $(awk -v a="$st" -v b="$s" 'BEGIN{if (b > 0) printf "%.1f", a / b / 1e6}') M/s" \
+                 "status $(echo "$j" | sed -n 's/.*"status": "\([a-z]*\)".*/\1/p')"
+        done
+        t0=$(now)
+        out=$(bin/warpex explore "$exp" --backend $b --prop "$PROP" 2>&1)
+        rc=$?
+        echo "prop N=$n K=$k $b: exit $rc wall $(awk -v a="$t0" -v b="$(now)" 'BEGIN{printf "%.3f", b - a}') s;" \
+             "$(echo "$out" | grep -m1 'result:')"
+    done
+done
