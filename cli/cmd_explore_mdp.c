@@ -816,8 +816,9 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
         mo.bounded = bounded_solve_gpu;
-        if (x->dev.owned) {
+        if (x->dev.owned) { /* check's GPU backend: the MEC collapse on the GPU too */
             mo.precompute = dev_precompute, mo.precompute2 = dev_precompute2;
+            mo.mec = mec_gpu;
             dev_bound.host = &x->r.mdp, dev_bound.dev = &x->dev;
         }
     } else { /* check's --method auto on the CPU (cmd_check.c, docs/valiter.md) */

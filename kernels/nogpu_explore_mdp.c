@@ -34,7 +34,8 @@ int explore_mdp_gpu_dev(const struct image *img, const struct explore_options *o
                         struct mdp_explore_result *res, struct mdp_dev *dev, struct wx_error *err)
 {
     (void)host_mdp;
-    memset(dev, 0, sizeof *dev);
+    if (dev)
+        memset(dev, 0, sizeof *dev);
     return explore_mdp_gpu_tuned(img, opt, exact, tuning, res, err);
 }
 
