@@ -569,8 +569,45 @@ struct mdp_run {
     struct mdp_labels labels;
     uint8_t *initial, *tmp;        /* per state: initial (state 0); scratch   */
     bool gpu_vi;                   /* the properties are solved on the GPU    */
+    struct mdp_dev dev;            /* --backend gpu with properties: the
+                                      explored MDP kept on the device (zeroed
+                                      when not kept)                          */
     struct mdp_checks checks;      /* --deadlock, --action, --scc, --mec      */
 };
+
+/* The device MDP that the GPU precomputation reads instead of uploading
+ * `host` (the same MDP) again; set while check_properties runs.  Any other
+ * MDP handed to the precomputation is uploaded as before. */
+static struct {
+    const struct mdp *host;
+    const struct mdp_dev *dev;
+} dev_bound;
+
+static int dev_precompute(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
+                          enum vi_precomp which, uint8_t *out, struct wx_error *err)
+{
+    if (dev_bound.dev && m == dev_bound.host)
+        return valiter_precompute_dev(dev_bound.dev, allowed, target, which, out, err);
+    return valiter_precompute_gpu(m, allowed, target, which, out, err);
+}
+
+static int dev_precompute2(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
+                           enum vi_precomp a, uint8_t *out_a, enum vi_precomp b, uint8_t *out_b,
+                           struct wx_error *err)
+{
+    if (dev_bound.dev && m == dev_bound.host)
+        return valiter_precompute2_dev(dev_bound.dev, allowed, target, a, out_a, b, out_b, err);
+    return valiter_precompute2_gpu(m, allowed, target, a, out_a, b, out_b, err);
+}
+
+/* --backend gpu with properties keeps the explored MDP on the device for
+ * the precomputation; WARPEX_MDP_DEVICE=0 (docs/tuning.md) downloads it
+ * only, as before (the tests compare both ways). */
+static bool keep_on_device(const struct mdp_run *x)
+{
+    const char *e = getenv("WARPEX_MDP_DEVICE");
+    return x->o->backend == EXPLORE_GPU && x->n_props && !(e && strcmp(e, "0") == 0);
+}
 
 /* The properties and the --reward items, before the exploration (a typo
  * should not wait for it); every reward property names a structure. */
@@ -611,8 +648,10 @@ static int run_explorer(struct mdp_run *x, struct wx_error *err)
     eo.keep_vectors = o->trace_states;
     eo.cancel = cli_signals_flag();
     cli_signals_cooperate(true);
-    int rc = o->backend == EXPLORE_GPU ? explore_mdp_gpu(x->img, &eo, o->aut_out != NULL, &x->r, err)
-                                       : explore_mdp(x->img, &eo, o->aut_out != NULL, &x->r, err);
+    int rc = keep_on_device(x)
+                 ? explore_mdp_gpu_dev(x->img, &eo, o->aut_out != NULL, NULL, 1, &x->r, &x->dev, err)
+             : o->backend == EXPLORE_GPU ? explore_mdp_gpu(x->img, &eo, o->aut_out != NULL, &x->r, err)
+                                         : explore_mdp(x->img, &eo, o->aut_out != NULL, &x->r, err);
     rc = cli_signals_end(rc, err);
     if (rc == WX_OK)
         return rc;
@@ -777,6 +816,11 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
         mo.bounded = bounded_solve_gpu;
+        if (x->dev.owned) { /* check's GPU backend: the MEC collapse on the GPU too */
+            mo.precompute = dev_precompute, mo.precompute2 = dev_precompute2;
+            mo.mec = mec_gpu;
+            dev_bound.host = &x->r.mdp, dev_bound.dev = &x->dev;
+        }
     } else { /* check's --method auto on the CPU (cmd_check.c, docs/valiter.md) */
         mo.optimistic = 1;
         mo.solver = VI_GAUSS_SEIDEL;
@@ -788,7 +832,13 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
         struct propcheck_info info;
         const struct mdp_rewards *pr = p->kind >= PROP_RMIN ? &x->ri.rm.models[x->reward_of[i]] : NULL;
         int rc = propcheck_run(&x->r.mdp, &x->labels, pr, x->initial, p, &mo, &cr, &info, err);
+        if (rc == WX_ELIMIT && dev_bound.dev) { /* maybe the device memory the MDP holds */
+            dev_bound.dev = NULL;
+            mdp_dev_free(&x->dev);
+            rc = propcheck_run(&x->r.mdp, &x->labels, pr, x->initial, p, &mo, &cr, &info, err);
+        }
         if (rc != WX_OK) {
+            dev_bound.dev = NULL;
             if (o->json)
                 printf("]}\n");
             return rc;
@@ -798,6 +848,7 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
         print_property(x, i, pr, &cr, &info, mo.epsilon);
         mdpcheck_result_free(&cr);
     }
+    dev_bound.dev = NULL;
     if (o->json)
         printf("%s}\n", x->n_props ? "]" : "");
     if (n_undecided) /* as check: undecided exit 3, false exit 1 */
@@ -853,6 +904,7 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     reward_items_free(&x.ri);
     mdp_labels_free(&x.labels);
     mdp_explore_result_free(&x.r);
+    mdp_dev_free(&x.dev);
     mdp_checks_free(&x.checks);
     prop_free_all(x.props, x.n_props);
     return rc;

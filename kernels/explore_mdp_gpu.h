@@ -27,7 +27,9 @@
  *
  * The MDP stays on the device until it is downloaded into *res; it is kept
  * in graph/mdp.h's CSR layout (state_start, choice_start, targets, probs),
- * which is the layout kernels/vi packs from.
+ * which is the layout kernels/vi packs from.  explore_mdp_gpu_dev hands
+ * those device arrays over (kernels/mdp_dev.h) and downloads the host MDP
+ * only on request.
  *
  * LIMITS.  A synchronising rule with more than MDPX_GPU_MAX_PARTS
  * participants, or a state with 2^31 raw outcomes or more: WX_ELIMIT
@@ -41,6 +43,7 @@
 #include <stdint.h>
 
 #include "../explorer/explore_mdp.h"
+#include "mdp_dev.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -68,6 +71,18 @@ int explore_mdp_gpu(const struct image *img, const struct explore_options *opt, 
 int explore_mdp_gpu_tuned(const struct image *img, const struct explore_options *opt, bool exact,
                           const struct mdp_gpu_tuning *tuning, struct mdp_explore_result *res,
                           struct wx_error *err);
+
+/* explore_mdp_gpu_tuned that keeps the MDP on the device: on WX_OK *dev
+ * owns its arrays and choice labels (mdp_dev_free).  With host_mdp,
+ * res->mdp and res->choice_label are downloaded as explore_mdp_gpu fills
+ * them; without, res->mdp holds the counts only (NULL arrays) and
+ * res->choice_label is NULL; res->deadlocks, depth, fresh_initial,
+ * complete, and with exact or opt->keep_vectors the fractions and vectors,
+ * are filled either way.  On failure *dev is zeroed and *res holds the
+ * partial counts as explore_mdp_gpu's. */
+int explore_mdp_gpu_dev(const struct image *img, const struct explore_options *opt, bool exact,
+                        const struct mdp_gpu_tuning *tuning, int host_mdp,
+                        struct mdp_explore_result *res, struct mdp_dev *dev, struct wx_error *err);
 
 /* 1 when explore_mdp_gpu can run here (a CUDA device of compute
  * capability >= 9.0), else 0; 0 in a build without CUDA. */

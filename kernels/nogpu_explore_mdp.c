@@ -28,3 +28,28 @@ int explore_mdp_gpu(const struct image *img, const struct explore_options *opt, 
 {
     return explore_mdp_gpu_tuned(img, opt, exact, NULL, res, err);
 }
+
+int explore_mdp_gpu_dev(const struct image *img, const struct explore_options *opt, bool exact,
+                        const struct mdp_gpu_tuning *tuning, int host_mdp,
+                        struct mdp_explore_result *res, struct mdp_dev *dev, struct wx_error *err)
+{
+    (void)host_mdp;
+    if (dev)
+        memset(dev, 0, sizeof *dev);
+    return explore_mdp_gpu_tuned(img, opt, exact, tuning, res, err);
+}
+
+int mdp_dev_download(const struct mdp_dev *d, struct mdp *m, uint32_t **labels,
+                     struct wx_error *err)
+{
+    (void)d;
+    memset(m, 0, sizeof *m);
+    if (labels)
+        *labels = NULL;
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0, NO_CUDA);
+}
+
+void mdp_dev_free(struct mdp_dev *d)
+{
+    memset(d, 0, sizeof *d);
+}

@@ -4,6 +4,7 @@
  * probe says no, so callers fall back to analysis/valiter.c.
  */
 #include "../analysis/valiter.h"
+#include "mdp_dev.h"
 
 static int no_cuda(struct wx_error *err)
 {
@@ -23,6 +24,21 @@ int valiter_precompute2_gpu(const struct mdp *m, const uint8_t *allowed, const u
                             struct wx_error *err)
 {
     (void)m, (void)allowed, (void)target, (void)a, (void)out_a, (void)b, (void)out_b;
+    return no_cuda(err);
+}
+
+int valiter_precompute_dev(const struct mdp_dev *d, const uint8_t *allowed, const uint8_t *target,
+                           enum vi_precomp which, uint8_t *out, struct wx_error *err)
+{
+    (void)d, (void)allowed, (void)target, (void)which, (void)out;
+    return no_cuda(err);
+}
+
+int valiter_precompute2_dev(const struct mdp_dev *d, const uint8_t *allowed,
+                            const uint8_t *target, enum vi_precomp a, uint8_t *out_a,
+                            enum vi_precomp b, uint8_t *out_b, struct wx_error *err)
+{
+    (void)d, (void)allowed, (void)target, (void)a, (void)out_a, (void)b, (void)out_b;
     return no_cuda(err);
 }
 

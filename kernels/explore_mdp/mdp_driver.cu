@@ -11,6 +11,7 @@
 extern "C" {
 #include "../../explorer/explore_mdp.h"
 #include "../../util/config.h"
+#include "../../graph/mdp.h"
 #include "../../util/timer.h"
 #include "../explore_mdp_gpu.h"
 }
@@ -55,6 +56,7 @@ struct mdpx_run {
     const struct explore_options *opt;
     struct mdp_explore_result *res;
     bool exact, fresh;
+    bool host;  /* download the MDP into res->mdp and res->choice_label */
     uint32_t words;
     mdpx_img dimg;
     void *uploads[MDPX_MAX_UPLOADS];
@@ -414,7 +416,36 @@ out:
     return rc;
 }
 
-/* The MDP into res (explore_mdp's result layout), the deadlocks counted. */
+/* deadlocks += the states without a choice. */
+static __global__ void mdpx_k_deadlocks(const uint64_t *__restrict__ ss, uint64_t n,
+                                        unsigned long long *deadlocks)
+{
+    unsigned long long k = 0;
+    for (uint64_t s = blockIdx.x * (uint64_t)blockDim.x + threadIdx.x; s < n;
+         s += (uint64_t)gridDim.x * blockDim.x)
+        k += ss[s] == ss[s + 1];
+    if (k)
+        atomicAdd(deadlocks, k);
+}
+
+/* res->deadlocks counted on the device (the host MDP is not there). */
+static int count_deadlocks(struct mdpx_run *x, uint64_t ns, struct wx_error *err)
+{
+    int rc = WX_OK;
+    unsigned long long *d = NULL, h = 0;
+    CUDA_CHECK(cudaMalloc(&d, sizeof *d));
+    CUDA_CHECK(cudaMemset(d, 0, sizeof *d));
+    mdpx_k_deadlocks<<<grid(ns), MDPX_THREADS>>>((const uint64_t *)x->state_start.p, ns, d);
+    CUDA_CHECK_LAUNCH("mdpx_k_deadlocks");
+    CUDA_CHECK(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
+    x->res->deadlocks = h;
+out:
+    cudaFree(d);
+    return rc;
+}
+
+/* The MDP into res (explore_mdp's result layout; with !x->host only the
+ * counts, the fractions and vectors asked for), the deadlocks counted. */
 static int finish(struct mdpx_run *x, struct wx_error *err)
 {
     struct mdp_explore_result *res = x->res;
@@ -428,11 +459,12 @@ static int finish(struct mdpx_run *x, struct wx_error *err)
     CUDA_CHECK(cudaMemcpy((uint64_t *)x->state_start.p + ns, &nch, 8, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy((uint64_t *)x->choice_start.p + nch, &ne, 8, cudaMemcpyHostToDevice));
     m->n_states = ns, m->n_choices = nch, m->n_entries = ne;
-    if ((rc = download((void **)&m->state_start, &x->state_start, ns + 1, 8, err)) != WX_OK ||
-        (rc = download((void **)&m->choice_start, &x->choice_start, nch + 1, 8, err)) != WX_OK ||
-        (rc = download((void **)&m->targets, &x->targets, ne, 4, err)) != WX_OK ||
-        (rc = download((void **)&m->probs, &x->probs, ne, 8, err)) != WX_OK ||
-        (rc = download((void **)&res->choice_label, &x->label, nch, 4, err)) != WX_OK)
+    if (x->host &&
+        ((rc = download((void **)&m->state_start, &x->state_start, ns + 1, 8, err)) != WX_OK ||
+         (rc = download((void **)&m->choice_start, &x->choice_start, nch + 1, 8, err)) != WX_OK ||
+         (rc = download((void **)&m->targets, &x->targets, ne, 4, err)) != WX_OK ||
+         (rc = download((void **)&m->probs, &x->probs, ne, 8, err)) != WX_OK ||
+         (rc = download((void **)&res->choice_label, &x->label, nch, 4, err)) != WX_OK))
         goto out;
     if (x->exact && ((rc = download((void **)&res->entry_num, &x->num, ne, 8, err)) != WX_OK ||
                      (rc = download((void **)&res->entry_den, &x->den, ne, 8, err)) != WX_OK))
@@ -440,10 +472,28 @@ static int finish(struct mdpx_run *x, struct wx_error *err)
     if (x->opt->keep_vectors &&
         (rc = download((void **)&res->vectors, &x->vecs, ns * x->words, 4, err)) != WX_OK)
         goto out;
-    for (uint64_t s = 0; s < ns; s++)
-        res->deadlocks += m->state_start[s] == m->state_start[s + 1];
+    if (!x->host)
+        rc = count_deadlocks(x, ns, err);
+    else
+        for (uint64_t s = 0; s < ns; s++)
+            res->deadlocks += m->state_start[s] == m->state_start[s + 1];
 out:
     return rc;
+}
+
+/* The device MDP's arrays move from the run's buffers into *dev (the run
+ * no longer frees them). */
+static void hand_over(struct mdpx_run *x, struct mdp_dev *dev)
+{
+    const struct mdp *m = &x->res->mdp;
+    dev->n_states = m->n_states, dev->n_choices = m->n_choices, dev->n_entries = m->n_entries;
+    dev->d_state_start = (uint64_t *)x->state_start.p;
+    dev->d_choice_start = (uint64_t *)x->choice_start.p;
+    dev->d_targets = (uint32_t *)x->targets.p;
+    dev->d_probs = (double *)x->probs.p;
+    dev->d_choice_label = (uint32_t *)x->label.p;
+    dev->owned = 1;
+    x->state_start.p = x->choice_start.p = x->targets.p = x->probs.p = x->label.p = NULL;
 }
 
 static void run_free(struct mdpx_run *x)
@@ -499,14 +549,18 @@ extern "C" int explore_mdp_gpu_available(void)
     return major >= 9;
 }
 
-extern "C" int explore_mdp_gpu_tuned(const struct image *img, const struct explore_options *opt_in,
-                                     bool exact, const struct mdp_gpu_tuning *tuning,
-                                     struct mdp_explore_result *res, struct wx_error *err)
+/* The exploration into *res, and with dev != NULL the device MDP into
+ * *dev (explore_mdp_gpu_dev). */
+static int explore(const struct image *img, const struct explore_options *opt_in, bool exact,
+                   const struct mdp_gpu_tuning *tuning, int host_mdp, struct mdp_explore_result *res,
+                   struct mdp_dev *dev, struct wx_error *err)
 {
     static const struct explore_options defaults = {};
     const struct explore_options *opt = opt_in ? opt_in : &defaults;
     const double t0 = wx_now();
     memset(res, 0, sizeof *res);
+    if (dev)
+        memset(dev, 0, sizeof *dev);
     if (!img->probabilistic || !img->pchoice_offsets)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                        "explore_mdp_gpu needs a probabilistic network (no component has a distribution)");
@@ -517,6 +571,7 @@ extern "C" int explore_mdp_gpu_tuned(const struct image *img, const struct explo
     if (!x)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     x->img = img, x->opt = opt, x->res = res, x->exact = exact, x->words = img->words;
+    x->host = host_mdp || !dev;
     int rc = upload_image(x, err);
     if (rc == WX_OK)
         rc = run_init(x, tuning, err);
@@ -532,11 +587,77 @@ extern "C" int explore_mdp_gpu_tuned(const struct image *img, const struct explo
         res->mdp.n_states = x->count, res->mdp.n_choices = x->n_choices, res->mdp.n_entries = x->n_entries;
     }
     res->bytes = run_bytes(x);
+    if (rc == WX_OK && dev)
+        hand_over(x, dev);
     run_free(x);
     free(x);
     res->threads = 0;
     res->seconds = wx_now() - t0;
     return rc;
+}
+
+extern "C" int explore_mdp_gpu_tuned(const struct image *img, const struct explore_options *opt,
+                                     bool exact, const struct mdp_gpu_tuning *tuning,
+                                     struct mdp_explore_result *res, struct wx_error *err)
+{
+    return explore(img, opt, exact, tuning, 1, res, NULL, err);
+}
+
+extern "C" int explore_mdp_gpu_dev(const struct image *img, const struct explore_options *opt,
+                                   bool exact, const struct mdp_gpu_tuning *tuning, int host_mdp,
+                                   struct mdp_explore_result *res, struct mdp_dev *dev,
+                                   struct wx_error *err)
+{
+    return explore(img, opt, exact, tuning, host_mdp, res, dev, err);
+}
+
+extern "C" int mdp_dev_download(const struct mdp_dev *d, struct mdp *m, uint32_t **labels,
+                                struct wx_error *err)
+{
+    int rc = WX_OK;
+    const uint64_t ns = d->n_states, nch = d->n_choices, ne = d->n_entries;
+    memset(m, 0, sizeof *m);
+    if (labels)
+        *labels = NULL;
+    if (labels && !d->d_choice_label && nch)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "mdp_dev_download: the device MDP has no choice labels");
+    m->state_start = (uint64_t *)malloc((ns + 1) * 8);
+    m->choice_start = (uint64_t *)malloc((nch + 1) * 8);
+    m->targets = (uint32_t *)malloc(ne ? ne * 4 : 4);
+    m->probs = (double *)malloc(ne ? ne * 8 : 8);
+    if (labels)
+        *labels = (uint32_t *)malloc(nch ? nch * 4 : 4);
+    if (!m->state_start || !m->choice_start || !m->targets || !m->probs || (labels && !*labels)) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory for the downloaded MDP");
+        goto out;
+    }
+    m->n_states = ns, m->n_choices = nch, m->n_entries = ne;
+    CUDA_CHECK(cudaMemcpy(m->state_start, d->d_state_start, (ns + 1) * 8, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(m->choice_start, d->d_choice_start, (nch + 1) * 8, cudaMemcpyDeviceToHost));
+    if (ne) {
+        CUDA_CHECK(cudaMemcpy(m->targets, d->d_targets, ne * 4, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(m->probs, d->d_probs, ne * 8, cudaMemcpyDeviceToHost));
+    }
+    if (labels && nch)
+        CUDA_CHECK(cudaMemcpy(*labels, d->d_choice_label, nch * 4, cudaMemcpyDeviceToHost));
+out:
+    if (rc != WX_OK) {
+        mdp_free(m);
+        if (labels) {
+            free(*labels);
+            *labels = NULL;
+        }
+    }
+    return rc;
+}
+
+extern "C" void mdp_dev_free(struct mdp_dev *d)
+{
+    if (d->owned) {
+        cudaFree(d->d_state_start), cudaFree(d->d_choice_start), cudaFree(d->d_targets);
+        cudaFree(d->d_probs), cudaFree(d->d_choice_label);
+    }
+    memset(d, 0, sizeof *d);
 }
 
 extern "C" int explore_mdp_gpu(const struct image *img, const struct explore_options *opt, bool exact,

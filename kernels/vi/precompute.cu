@@ -36,6 +36,10 @@
 
 #include "vi_int.cuh"
 
+extern "C" {
+#include "../mdp_dev.h"
+}
+
 /* Device view of the MDP plus the search state. */
 struct vx_graph {
     ull n, nc, ne;
@@ -223,27 +227,33 @@ out:
     return rc;
 }
 
-/* Uploads the MDP and the sets, builds the predecessor index and the
- * buffers of every search (the Prob0E counters when forall, Prob1E's
- * fixpoint set when fix) into *g; every buffer joins *mem. */
-static int vx_pre_setup(const struct mdp *m, const uint8_t *allowed, const uint8_t *target, int forall, int fix,
-                        struct vx_graph *g, struct vx_mem *mem, struct wx_error *err)
+/* Uploads the MDP (m; or takes the device one, d, when not NULL) and the
+ * sets, builds the predecessor index and the buffers of every search (the
+ * Prob0E counters when forall, Prob1E's fixpoint set when fix) into *g;
+ * every buffer joins *mem (d's arrays stay d's). */
+static int vx_pre_setup(const struct mdp *m, const struct mdp_dev *d, const uint8_t *allowed, const uint8_t *target,
+                        int forall, int fix, struct vx_graph *g, struct vx_mem *mem, struct wx_error *err)
 {
     int rc = WX_OK;
     void *tmp = NULL;
     size_t tmp_bytes = 0;
     ull bad = 0;
     int bits = 1;
-    const ull n = m->n_states, nc = m->n_choices, ne = m->n_entries;
+    const ull n = d ? d->n_states : m->n_states, nc = d ? d->n_choices : m->n_choices,
+              ne = d ? d->n_entries : m->n_entries;
     memset(g, 0, sizeof *g);
     g->n = n, g->nc = nc, g->ne = ne;
     while (bits < 32 && (n >> bits))
         bits++;
     const unsigned bn = vx_blocks(n + 1);
 
-    VX_UP(mem, g->ss, m->state_start, (n + 1) * sizeof(ull), "state offsets");
-    VX_UP(mem, g->cs, m->choice_start, (nc + 1) * sizeof(ull), "choice offsets");
-    VX_UP(mem, g->tg, m->targets, ne * sizeof(uint32_t), "targets");
+    if (d) {
+        g->ss = (const ull *)d->d_state_start, g->cs = (const ull *)d->d_choice_start, g->tg = d->d_targets;
+    } else {
+        VX_UP(mem, g->ss, m->state_start, (n + 1) * sizeof(ull), "state offsets");
+        VX_UP(mem, g->cs, m->choice_start, (nc + 1) * sizeof(ull), "choice offsets");
+        VX_UP(mem, g->tg, m->targets, ne * sizeof(uint32_t), "targets");
+    }
     VX_UP(mem, g->target, target, n, "target set");
     if (allowed)
         VX_UP(mem, g->allowed, allowed, n, "allowed set");
@@ -366,10 +376,15 @@ out:
     return rc;
 }
 
-/* The checks shared by both entry points. */
-static int vx_pre_check(const struct mdp *m, const uint8_t *target, enum vi_precomp which, struct wx_error *err)
+/* The checks shared by the entry points: counts and offsets (m's, or the
+ * device MDP's d when not NULL: then its four end offsets are read back). */
+static int vx_pre_check(const struct mdp *m, const struct mdp_dev *d, const uint8_t *target, enum vi_precomp which,
+                        struct wx_error *err)
 {
-    const ull n = m->n_states, nc = m->n_choices, ne = m->n_entries;
+    int rc = WX_OK;
+    const ull n = d ? d->n_states : m->n_states, nc = d ? d->n_choices : m->n_choices,
+              ne = d ? d->n_entries : m->n_entries;
+    ull ends[4];
     if (!target)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "precomputation: no target set");
     if (which != VI_PMAX0 && which != VI_PMIN0 && which != VI_PMAX1 && which != VI_PMIN1)
@@ -378,30 +393,43 @@ static int vx_pre_check(const struct mdp *m, const uint8_t *target, enum vi_prec
         return WX_OK;
     if (n > 0xffffffffull)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "more than 2^32 - 1 states");
-    if (m->state_start[0] != 0 || m->state_start[n] != nc || m->choice_start[0] != 0 || m->choice_start[nc] != ne)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "precomputation: inconsistent MDP offsets");
+    if (!d) {
+        ends[0] = m->state_start[0], ends[1] = m->state_start[n];
+        ends[2] = m->choice_start[0], ends[3] = m->choice_start[nc];
+        if (ends[0] != 0 || ends[1] != nc || ends[2] != 0 || ends[3] != ne)
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "precomputation: inconsistent MDP offsets");
+    }
     if (!valiter_gpu_available())
         return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "no usable CUDA device (sm_90 or newer) for the precomputation");
-    return WX_OK;
+    if (d) {
+        CUDA_CHECK(cudaMemcpy(&ends[0], d->d_state_start, sizeof(ull), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(&ends[1], d->d_state_start + n, sizeof(ull), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(&ends[2], d->d_choice_start, sizeof(ull), cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(&ends[3], d->d_choice_start + nc, sizeof(ull), cudaMemcpyDeviceToHost));
+        if (ends[0] != 0 || ends[1] != nc || ends[2] != 0 || ends[3] != ne)
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "precomputation: inconsistent MDP offsets");
+    }
+out:
+    return rc;
 }
 
-/* k precomputations (1 or 2) on one upload of the MDP and one predecessor
- * index. */
-static int vx_precompute(const struct mdp *m, const uint8_t *allowed, const uint8_t *target, int k,
-                         const enum vi_precomp *which, uint8_t *const *out, struct wx_error *err)
+/* k precomputations (1 or 2) on one upload of the MDP (none for a device
+ * MDP d) and one predecessor index. */
+static int vx_precompute(const struct mdp *m, const struct mdp_dev *d, const uint8_t *allowed, const uint8_t *target,
+                         int k, const enum vi_precomp *which, uint8_t *const *out, struct wx_error *err)
 {
     int rc, forall = 0, fix = 0;
     for (int i = 0; i < k; i++) {
-        if ((rc = vx_pre_check(m, target, which[i], err)) != WX_OK)
+        if ((rc = vx_pre_check(m, d, target, which[i], err)) != WX_OK)
             return rc;
         forall |= which[i] == VI_PMIN0 || which[i] == VI_PMIN1;
         fix |= which[i] == VI_PMAX1;
     }
-    if (m->n_states == 0)
+    if ((d ? d->n_states : m->n_states) == 0)
         return WX_OK;
     struct vx_mem mem = {{0}, 0};
     struct vx_graph g;
-    rc = vx_pre_setup(m, allowed, target, forall, fix, &g, &mem, err);
+    rc = vx_pre_setup(m, d, allowed, target, forall, fix, &g, &mem, err);
     for (int i = 0; i < k && rc == WX_OK; i++)
         rc = vx_pre_run(&g, which[i], out[i], err);
     vx_free_all(&mem);
@@ -411,7 +439,7 @@ static int vx_precompute(const struct mdp *m, const uint8_t *allowed, const uint
 extern "C" int valiter_precompute_gpu(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
                                       enum vi_precomp which, uint8_t *out, struct wx_error *err)
 {
-    return vx_precompute(m, allowed, target, 1, &which, &out, err);
+    return vx_precompute(m, NULL, allowed, target, 1, &which, &out, err);
 }
 
 extern "C" int valiter_precompute2_gpu(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
@@ -420,5 +448,20 @@ extern "C" int valiter_precompute2_gpu(const struct mdp *m, const uint8_t *allow
 {
     const enum vi_precomp which[2] = {a, b};
     uint8_t *const out[2] = {out_a, out_b};
-    return vx_precompute(m, allowed, target, 2, which, out, err);
+    return vx_precompute(m, NULL, allowed, target, 2, which, out, err);
+}
+
+extern "C" int valiter_precompute_dev(const struct mdp_dev *d, const uint8_t *allowed, const uint8_t *target,
+                                      enum vi_precomp which, uint8_t *out, struct wx_error *err)
+{
+    return vx_precompute(NULL, d, allowed, target, 1, &which, &out, err);
+}
+
+extern "C" int valiter_precompute2_dev(const struct mdp_dev *d, const uint8_t *allowed, const uint8_t *target,
+                                       enum vi_precomp a, uint8_t *out_a, enum vi_precomp b, uint8_t *out_b,
+                                       struct wx_error *err)
+{
+    const enum vi_precomp which[2] = {a, b};
+    uint8_t *const out[2] = {out_a, out_b};
+    return vx_precompute(NULL, d, allowed, target, 2, which, out, err);
 }

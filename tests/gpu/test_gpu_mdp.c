@@ -5,6 +5,12 @@
  * targets, the probabilities bit for bit, labels, exact fractions, vectors),
  * the same deadlocks, depth and fresh_initial; each network under random
  * knobs: batches of 1..all states and tables of 64 slots up (growth).
+ * The device-resident MDP too (explore_mdp_gpu_dev, kernels/mdp_dev.h): the
+ * same counts and deadlocks with and without the host download, the
+ * downloaded handle equal to the CPU MDP, and the precomputation's sets on
+ * it (valiter_precompute_dev, one and two at a time) equal to those of the
+ * host round trip (valiter_precompute_gpu) and of the CPU
+ * (valiter_precompute_cpu), for random target and allowed sets.
  * Options: --seed N (first seed, printed on failure), --quick (fewer
  * networks, for the sanitizers), --probe (exit 0 when a GPU is usable).
  */
@@ -13,8 +19,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../analysis/valiter.h"
 #include "../../explorer/explore_mdp.h"
 #include "../../kernels/explore_mdp_gpu.h"
+#include "../../kernels/mdp_dev.h"
 #include "../../network/image.h"
 #include "../../network/network.h"
 #include "../../parser/aut.h"
@@ -66,6 +74,91 @@ static const char *differ(const struct mdp_explore_result *c, const struct mdp_e
     return NULL;
 }
 
+/* The four sets on the device MDP (one at a time and in the two pairs
+ * mdpcheck asks for) against the host round trip and the CPU, for random
+ * target and allowed sets; where they first differ, or NULL. */
+static const char *differ_sets(const struct mdp_dev *d, const struct mdp *m)
+{
+    static const enum vi_precomp kinds[4] = {VI_PMAX0, VI_PMIN0, VI_PMAX1, VI_PMIN1};
+    const uint64_t n = m->n_states;
+    uint8_t *buf = calloc(7 * (n ? n : 1), 1);
+    if (!buf)
+        return "out of memory";
+    uint8_t *target = buf, *allowed = buf + n, *dv = buf + 2 * n, *gv = buf + 3 * n, *cv = buf + 4 * n;
+    uint8_t *d2a = buf + 5 * n, *d2b = buf + 6 * n;
+    const char *why = NULL;
+    struct wx_error e;
+    uint64_t pt = 1 + rnd_below(6), pa = rnd_below(3);
+    for (uint64_t s = 0; s < n; s++)
+        target[s] = rnd_below(pt + 1) == 0, allowed[s] = rnd_below(4) >= pa;
+    for (int round = 0; round < 2 && !why; round++) {
+        const uint8_t *al = round ? allowed : NULL;
+        for (int k = 0; k < 4 && !why; k++) {
+            if (valiter_precompute_dev(d, al, target, kinds[k], dv, &e) != WX_OK ||
+                valiter_precompute_gpu(m, al, target, kinds[k], gv, &e) != WX_OK ||
+                valiter_precompute_cpu(m, al, target, kinds[k], cv, &e) != WX_OK)
+                why = "a precomputation failed";
+            else if (memcmp(dv, gv, n) || memcmp(dv, cv, n))
+                why = k == 0 ? "Prob0A" : k == 1 ? "Prob0E" : k == 2 ? "Prob1E" : "Prob1A";
+        }
+        for (int k = 0; k < 2 && !why; k++) { /* (Prob0A, Prob1E), (Prob0E, Prob1A) */
+            if (valiter_precompute2_dev(d, al, target, kinds[k], d2a, kinds[k + 2], d2b, &e) != WX_OK ||
+                valiter_precompute_cpu(m, al, target, kinds[k], cv, &e) != WX_OK ||
+                valiter_precompute_cpu(m, al, target, kinds[k + 2], gv, &e) != WX_OK)
+                why = "a precomputation failed";
+            else if (memcmp(d2a, cv, n) || memcmp(d2b, gv, n))
+                why = "a pair of sets";
+        }
+    }
+    free(buf);
+    return why;
+}
+
+/* explore_mdp_gpu_dev (host download or not) against the CPU result c; the
+ * precomputations on its device MDP.  Where they first differ, or NULL. */
+static const char *differ_dev(const struct image *img, const struct explore_options *xo, bool exact,
+                              const struct mdp_gpu_tuning *tu, int host,
+                              const struct mdp_explore_result *c)
+{
+    struct mdp_explore_result g;
+    struct mdp_dev d;
+    struct mdp dm;
+    uint32_t *dl = NULL;
+    struct wx_error e;
+    const char *why = NULL;
+    memset(&dm, 0, sizeof dm);
+    if (explore_mdp_gpu_dev(img, xo, exact, tu, host, &g, &d, &e) != WX_OK) {
+        mdp_explore_result_free(&g);
+        return "explore_mdp_gpu_dev failed";
+    }
+    if (host)
+        why = differ(c, &g, img->words);
+    else if (g.mdp.n_states != c->mdp.n_states || g.mdp.n_choices != c->mdp.n_choices ||
+             g.mdp.n_entries != c->mdp.n_entries || g.deadlocks != c->deadlocks ||
+             g.depth != c->depth || g.fresh_initial != c->fresh_initial || !g.complete)
+        why = "counts, deadlocks or depth without the host MDP";
+    else if (g.mdp.state_start || g.choice_label)
+        why = "a host MDP without host_mdp";
+    if (!why && (d.n_states != c->mdp.n_states || d.n_choices != c->mdp.n_choices ||
+                 d.n_entries != c->mdp.n_entries || !d.owned))
+        why = "the handle's counts";
+    if (!why && mdp_dev_download(&d, &dm, &dl, &e) != WX_OK)
+        why = "mdp_dev_download failed";
+    if (!why && (!same(dm.state_start, c->mdp.state_start, (dm.n_states + 1) * 8) ||
+                 !same(dm.choice_start, c->mdp.choice_start, (dm.n_choices + 1) * 8) ||
+                 !same(dm.targets, c->mdp.targets, dm.n_entries * 4) ||
+                 !same(dm.probs, c->mdp.probs, dm.n_entries * 8) ||
+                 !same(dl, c->choice_label, dm.n_choices * 4)))
+        why = "the device MDP's arrays";
+    if (!why)
+        why = differ_sets(&d, &c->mdp);
+    free(dl);
+    mdp_free(&dm);
+    mdp_dev_free(&d);
+    mdp_explore_result_free(&g);
+    return why;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = (uint64_t)time(NULL);
@@ -83,7 +176,7 @@ int main(int argc, char **argv)
         return check_exit();
     }
     const uint64_t n_nets = quick ? 20 : 600;
-    uint64_t agree = 0, tried = 0, fresh = 0, grown = 0;
+    uint64_t agree = 0, dev_agree = 0, tried = 0, fresh = 0, grown = 0;
     printf("test_gpu_mdp: seeds %llu .. %llu\n", (unsigned long long)seed,
            (unsigned long long)(seed + n_nets - 1));
     for (uint64_t s = seed; s < seed + n_nets; s++) {
@@ -124,6 +217,11 @@ int main(int argc, char **argv)
                   (unsigned long long)tu.table_slots);
         else
             agree++;
+        if (rc_c == WX_OK && (why = differ_dev(&img, &xo, exact, &tu, (int)(s % 2), &c)) != NULL)
+            check(0, "seed %llu: the device-resident MDP (host download %d) differs: %s",
+                  (unsigned long long)s, (int)(s % 2), why);
+        else if (rc_c == WX_OK)
+            dev_agree++;
         fresh += c.fresh_initial;
         grown += tu.table_slots && c.mdp.n_states > 32;
         mdp_explore_result_free(&c);
@@ -136,5 +234,9 @@ int main(int argc, char **argv)
           "distribution, %llu past a 64-slot table's half)",
           (unsigned long long)agree, (unsigned long long)tried, (unsigned long long)fresh,
           (unsigned long long)grown);
+    check(dev_agree == tried,
+          "device-resident MDP = CPU MDP, its Prob0/Prob1 sets = the host round trip's and the "
+          "CPU's, on %llu of %llu networks",
+          (unsigned long long)dev_agree, (unsigned long long)tried);
     return check_exit();
 }

@@ -1,0 +1,70 @@
+/*
+ * mdp_dev.h -- an MDP in GPU memory in graph/mdp.h's CSR layout: what the
+ * GPU MDP explorer (explore_mdp_gpu.h) hands to the GPU graph cores of
+ * value iteration (kernels/vi/precompute.cu) without a host round trip.
+ * The MDP twin of graph/dgraph.h, with its conventions.
+ *
+ * INVARIANTS.  Those of struct mdp (graph/mdp.h) on device arrays:
+ * d_state_start has n_states + 1 entries, d_choice_start n_choices + 1,
+ * d_state_start[n_states] == n_choices, d_choice_start[n_choices] ==
+ * n_entries; every target < n_states < 2^32.  d_choice_label holds each
+ * choice's result-label id (explore_mdp.h's choice_label), or is NULL.
+ *
+ * MEMORY.  All arrays are device pointers (NULL where their length is 0):
+ * 8 (n_states + 1) + 8 (n_choices + 1) + 4 n_choices + 12 n_entries bytes.
+ * owned != 0: mdp_dev_free releases them; owned == 0: a view of arrays
+ * someone else frees.  A zeroed struct mdp_dev holds nothing and may be
+ * freed.
+ *
+ * The functions use the current CUDA device and the default stream; a
+ * handle is used by one thread at a time.  In a build without CUDA
+ * (kernels/nogpu_explore_mdp.c, kernels/nogpu_valiter.c) every call but
+ * mdp_dev_free is a WX_EINPUT error.  C header.
+ */
+#ifndef WX_MDP_DEV_H
+#define WX_MDP_DEV_H
+
+#include <stdint.h>
+
+#include "../analysis/valiter.h"
+#include "../graph/mdp.h"
+#include "../util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct mdp_dev {
+    uint64_t n_states, n_choices, n_entries;
+    uint64_t *d_state_start;   /* device, n_states + 1                     */
+    uint64_t *d_choice_start;  /* device, n_choices + 1                    */
+    uint32_t *d_targets;       /* device, n_entries                        */
+    double *d_probs;           /* device, n_entries                        */
+    uint32_t *d_choice_label;  /* device, n_choices, or NULL               */
+    int owned;                 /* 1: mdp_dev_free releases the arrays      */
+};
+
+/* Copies the device MDP into *m (allocates; mdp_free) and, when labels is
+ * not NULL, its choice labels into a new array *labels (WX_EINPUT when d
+ * has none).  WX_ELIMIT when host memory is short; *m zeroed on failure. */
+int mdp_dev_download(const struct mdp_dev *d, struct mdp *m, uint32_t **labels,
+                     struct wx_error *err);
+
+/* Releases an owned handle's device memory, and zeroes *d either way. */
+void mdp_dev_free(struct mdp_dev *d);
+
+/* valiter_precompute_gpu and valiter_precompute2_gpu (analysis/valiter.h)
+ * on the device MDP: the same sets bit for bit, without uploading the MDP
+ * (allowed, target and out stay host arrays of n_states bytes; allowed may
+ * be NULL). */
+int valiter_precompute_dev(const struct mdp_dev *d, const uint8_t *allowed, const uint8_t *target,
+                           enum vi_precomp which, uint8_t *out, struct wx_error *err);
+int valiter_precompute2_dev(const struct mdp_dev *d, const uint8_t *allowed,
+                            const uint8_t *target, enum vi_precomp a, uint8_t *out_a,
+                            enum vi_precomp b, uint8_t *out_b, struct wx_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
