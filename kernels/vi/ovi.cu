@@ -154,6 +154,8 @@ static int ovi_verify(struct vx_ovi *O, int *done, struct wx_error *err)
                                                    O->u[0]);
     CUDA_CHECK_LAUNCH("vx_ovi_guess");
     O->guesses++;
+    if (!budget) /* the sweeps ran out with the lower-bound phase (lo is in lo[0]) */
+        goto out;
     O->iv.eps = par->epsilon, O->iv.rel = rel | VX_VERIFY;
     if ((rc = ovi_run(O, &O->iv, budget, &halted, err)))
         goto out;
