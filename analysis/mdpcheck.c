@@ -197,7 +197,8 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
     t0 = wx_now();
     if ((rc = mdpc_build_system(x, r, err)) != WX_OK)
         goto done;
-    if ((o->topological || (o->solver == VI_GAUSS_SEIDEL && (!o->solve || o->optimistic || o->svi))) &&
+    if ((o->topological ||
+         (o->solver == VI_GAUSS_SEIDEL && (!o->solve || (o->optimistic && !o->solve_ovi) || o->svi))) &&
         (rc = mdpc_order_topologically(x, !(o->topological && o->solve_levels), err)) != WX_OK)
         goto done;
     r->build_seconds = wx_now() - t0;

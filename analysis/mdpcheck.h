@@ -119,9 +119,10 @@ struct mdpcheck_options {
                                 ignored without initial or with scheduler):
                                 see mdpcheck_result.initial_only            */
     int optimistic;          /* sound only: optimistic value iteration
-                                (valiter_solve_ovi_cpu, on the CPU whatever
-                                solve says; solver Jacobi or Gauss-Seidel);
-                                rewards need no step-4 upper bound then    */
+                                through solve_ovi (NULL: valiter_solve_ovi_cpu,
+                                whatever solve says; solver Jacobi or
+                                Gauss-Seidel); rewards need no step-4 upper
+                                bound then                                  */
     int svi;                 /* sound only: sound value iteration
                                 (valiter_solve_svi_cpu), as optimistic      */
     int topological;         /* solve SCC by SCC: valiter_solve_blocks_cpu, or
@@ -142,6 +143,7 @@ struct mdpcheck_options {
     mdpcheck_precompute2_fn precompute2; /* NULL: two precompute calls where
                                             a property needs two sets          */
     mdpcheck_solve_fn solve;           /* NULL: valiter_solve_cpu            */
+    mdpcheck_solve_fn solve_ovi;       /* optimistic: NULL: valiter_solve_ovi_cpu */
     mdpcheck_mec_fn mec;               /* NULL: mec_cpu                      */
     mdpcheck_scc_fn scc;               /* NULL: scc_cpu                      */
     bounded_solve_fn bounded;          /* step bounds (propcheck.h); NULL:

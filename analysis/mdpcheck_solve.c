@@ -71,7 +71,7 @@ int mdpc_run_solve(const struct ctx *x, const struct vi_system *sys, const struc
         return x->o->solve_levels(sys, par, &lv, lo, hi, st, err);
     }
     if (x->o->optimistic && hi)
-        return valiter_solve_ovi_cpu(sys, par, lo, hi, st, err);
+        return (x->o->solve_ovi ? x->o->solve_ovi : valiter_solve_ovi_cpu)(sys, par, lo, hi, st, err);
     if (x->o->svi && hi)
         return valiter_solve_svi_cpu(sys, par, lo, hi, st, err);
     if (x->o->topological)

@@ -52,7 +52,7 @@
  *
  * WATCHED STATES (par->watch, n_watch > 0; interval iteration with
  * VI_JACOBI or VI_GAUSS_SEIDEL in valiter_solve_cpu and valiter_solve_gpu,
- * valiter_solve_ovi_cpu and valiter_solve_svi_cpu).  The solve also
+ * valiter_solve_ovi_cpu, valiter_solve_ovi_gpu and valiter_solve_svi_cpu).  The solve also
  * stops after the first sweep where every watched state meets the stopping
  * rule, whether or not the others do: lo and hi stay valid bounds at every
  * state after every sweep, so the watched states' intervals are sound and
@@ -293,7 +293,8 @@ int valiter_solve_gpu(const struct vi_system *sys, const struct vi_params *par, 
                       double *hi, struct vi_stats *stats, struct wx_error *err);
 
 /* OPTIMISTIC VALUE ITERATION (Hartmanns and Kaminski, "Optimistic Value
- * Iteration", CAV 2020; CPU only, an addition to the twin contract).
+ * Iteration", CAV 2020; CPU and GPU twins, an addition to the contract
+ * above).
  * Interval iteration moves both bounds every sweep, and the upper one
  * often converges slowly from its trivial start; OVI iterates the lower
  * bound alone, then guesses an upper bound just above it and proves the
@@ -329,8 +330,15 @@ int valiter_solve_gpu(const struct vi_system *sys, const struct vi_params *par, 
  * method's bet, not a theorem: more than max_iterations sweeps in all
  * (steps 1 and 3) is WX_ELIMIT, as for the other solvers.
  * stats->guesses counts the guesses.  Jacobi sweeps give
- * bit-identical bounds for any number of threads. */
+ * bit-identical bounds for any number of threads, and the GPU twin's
+ * Jacobi sweeps the same bounds, sweep counts and guesses as the CPU's
+ * (the same sweeps, rounding and decisions: kernels/vi/ovi.cu); the
+ * GPU's in-place sweeps (VI_GAUSS_SEIDEL) are sound, not bit-identical.
+ * The GPU's answers for an empty system, or bounds that already meet the
+ * rule, are the CPU's (no sweep); WX_EINPUT in a build without CUDA. */
 int valiter_solve_ovi_cpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
+                          double *hi, struct vi_stats *stats, struct wx_error *err);
+int valiter_solve_ovi_gpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
                           double *hi, struct vi_stats *stats, struct wx_error *err);
 
 /* SOUND VALUE ITERATION (Quatmann and Katoen, "Sound Value Iteration",

@@ -21,7 +21,7 @@ struct check_options {
     const char **props, **srew, **trew; /* --prop, --srew, --trew may repeat */
     int n_props, n_srew, n_trew;
     int sound, topological, policy, json, quiet, relative, threads;
-    int optimistic;   /* --method ovi: optimistic value iteration, CPU only */
+    int optimistic;   /* --method ovi: optimistic value iteration */
     int svi;          /* --method svi: sound value iteration, CPU only */
     int auto_method;  /* --method auto: settled with the backend (check_auto_method) */
     int inplace; /* --solver inplace: solver is VI_GAUSS_SEIDEL, the GPU may run it */

@@ -97,11 +97,10 @@ static int check_combinations(struct check_run *c, struct wx_error *err)
                        "absolute stopping rule (no --relative)");
     if (o->policy)
         o->solver = VI_POLICY;
-    if ((o->optimistic || o->svi) && o->backend == CLI_BACKEND_GPU)
+    if (o->svi && o->backend == CLI_BACKEND_GPU)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
-                       "--method %s runs on the CPU only: use --backend cpu or auto",
-                       o->svi ? "svi" : "ovi");
-    if (o->optimistic || o->svi) /* the whole check on the CPU: the GPU would only wait */
+                       "--method svi runs on the CPU only: use --backend cpu or auto");
+    if (o->svi) /* the whole check on the CPU: the GPU would only wait */
         c->want_gpu = 0, c->bk = CLI_BACKEND_CPU;
     if (o->topological && o->solver_given && (o->solver != VI_JACOBI || o->inplace))
         return wx_fail(err, WX_EINPUT, NULL, 0, 0,
@@ -267,17 +266,19 @@ static int prepare(struct check_run *c, struct wx_error *err)
 }
 
 /* --method auto, now that the backend is known (docs/valiter.md, the
- * rule): on the CPU without --solver, optimistic value iteration with
- * Gauss-Seidel sweeps in the topological order (fewest sweeps, and no
- * upper-bound phase for rewards); otherwise -- the GPU, or a --solver
- * named -- interval iteration. */
+ * rule): without --solver, optimistic value iteration (no upper bound
+ * converging slowly from its trivial start, no upper-bound phase for
+ * rewards): on the CPU with Gauss-Seidel sweeps in the topological order
+ * (fewest sweeps), on the GPU with its Jacobi sweeps; with a --solver
+ * named, interval iteration. */
 static void check_auto_method(struct check_run *c)
 {
     struct check_options *o = &c->o;
-    if (!o->auto_method || c->bk != CLI_BACKEND_CPU || o->solver_given)
+    if (!o->auto_method || o->solver_given)
         return;
     o->optimistic = c->mo.optimistic = 1;
-    o->solver = c->mo.solver = VI_GAUSS_SEIDEL;
+    if (c->bk == CLI_BACKEND_CPU)
+        o->solver = c->mo.solver = VI_GAUSS_SEIDEL;
 }
 
 /* The backend, now that the probe has had the read's time. */
@@ -319,6 +320,7 @@ static void set_backend_functions(struct check_run *c)
         mo->precompute = valiter_precompute_gpu;
         mo->precompute2 = valiter_precompute2_gpu;
         mo->solve = valiter_solve_gpu;
+        mo->solve_ovi = valiter_solve_ovi_gpu;
         mo->mec = mec_gpu;
         mo->scc = scc_gpu;
         mo->bounded = bounded_solve_gpu;

@@ -794,7 +794,7 @@ static void print_property(const struct mdp_run *x, size_t i, const struct mdp_r
                (unsigned long long)cr->n_target, (unsigned long long)cr->n_yes,
                (unsigned long long)cr->n_no, (unsigned long long)cr->n_maybe,
                (unsigned long long)cr->iterations, x->gpu_vi ? "gpu" : "cpu",
-               x->gpu_vi ? "interval iteration" : "optimistic value iteration", epsilon);
+               "optimistic value iteration", epsilon);
     if (pr)
         printf("  rewards: structure %d%s%s%s (action rewards); %llu state%s of infinite "
                "expected reward\n",
@@ -815,6 +815,7 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
     if (x->gpu_vi) {
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
+        mo.optimistic = 1, mo.solve_ovi = valiter_solve_ovi_gpu; /* check's --method auto on the GPU */
         mo.bounded = bounded_solve_gpu;
         if (x->dev.owned) { /* check's GPU backend: the MEC collapse on the GPU too */
             mo.precompute = dev_precompute, mo.precompute2 = dev_precompute2;

@@ -49,6 +49,13 @@ int valiter_solve_gpu(const struct vi_system *sys, const struct vi_params *par, 
     return no_cuda(err);
 }
 
+int valiter_solve_ovi_gpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
+                          double *hi, struct vi_stats *stats, struct wx_error *err)
+{
+    (void)sys, (void)par, (void)lo, (void)hi, (void)stats;
+    return no_cuda(err);
+}
+
 int valiter_solve_levels_gpu(const struct vi_system *sys, const struct vi_params *par,
                              const struct vi_levels *lv, double *lo, double *hi,
                              struct vi_stats *stats, struct wx_error *err)

@@ -121,8 +121,8 @@ for bad in 0 -5 12X K ""; do
     expect_rc "--gpu-memory '$bad'" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --gpu-memory "$bad"
 done
 grep -q 'gpu-memory takes a positive size' "$T/err" && pass "--gpu-memory error named" || fail "--gpu-memory: $(cat "$T/err")"
-# --method auto (the default): optimistic value iteration with Gauss-Seidel on the CPU,
-# interval iteration with --solver named; --method ovi is CPU only
+# --method auto (the default): optimistic value iteration (with Gauss-Seidel on the CPU),
+# interval iteration with --solver named; --method ovi on the GPU too
 expect_rc "auto (default) on the CPU" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --backend cpu --json
 near "auto Pmax(F goal) at 0" "$(first_value)" 0.6666666667 1e-6
 expect_json "auto reported" method='"ovi"' method_auto=true solver='"gs"' sound=true
@@ -134,8 +134,16 @@ expect_json "ovi reported" method='"ovi"' solver='"jacobi"' bound_iterations=0
 expect_rc "ovi text" 0 "$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method ovi -q
 grep -q 'optimistic value iteration (sound)' "$T/out" && grep -q ' in \[' "$T/out" && pass "text: --method ovi named, with bounds" \
     || fail "ovi text: $(cat "$T/out")"
-expect_rc "--method ovi --backend gpu" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --method ovi --backend gpu
-grep -q 'CPU only' "$T/err" && pass "--method ovi --backend gpu refused, named" || fail "ovi gpu: $(cat "$T/err")"
+"$W" check "$T/m.tra" --lab "$T/m.lab" --prop 'Pmax=? [ F "goal" ]' --method ovi --backend gpu --json > "$T/out" 2> "$T/err"; rc=$?
+if [ $rc -eq 0 ]; then
+    near "ovi on the GPU" "$(first_value)" 0.6666666667 1e-6
+    expect_json "ovi on the GPU reported" backend='"gpu"' method='"ovi"' solver='"jacobi"'
+else
+    [ $rc -eq 2 ] && grep -q 'no usable CUDA device\|built without CUDA' "$T/err" && pass "--method ovi --backend gpu without a GPU: exit 2, named" \
+        || fail "ovi --backend gpu: exit $rc: $(cat "$T/err")"
+fi
+expect_rc "--method ovi --solver gs --backend gpu" 2 "$W" check "$T/m.tra" --prop 'Pmax=? [ F true ]' --method ovi --solver gs --backend gpu
+grep -q 'CPU only' "$T/err" && pass "--method ovi --solver gs --backend gpu refused, named" || fail "ovi gs gpu: $(cat "$T/err")"
 # --method svi: sound value iteration, CPU only, no reward upper-bound phase
 expect_rc "svi, rewards, relative" 0 "$W" check "$T/d.tra" --lab "$T/d.lab" --srew "$T/d.srew" --trew "$T/d.trew" --prop 'Rmin=? [ F "goal" ]' --relative --method svi --json
 near "svi DTMC expected reward (relative)" "$(first_value)" 7 1e-5

@@ -22,6 +22,7 @@
 #   scc          bench/bench_gpu_scc.sh (graphgen graphs, MEC random)
 #   cm           bench/bench_gpu_cyclemean.sh --quick
 #   vi           bench/bench_gpu_valiter.sh
+#   ovi          bench/bench_ovi_gpu.sh (ii against ovi on the GPU: sweeps, seconds)
 # Logs under $OUT (or bench/out/call); one summary line per stage last.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -57,6 +58,7 @@ for st in "${stages[@]}"; do
     scc) OUT=$LOG/scc bash bench/bench_gpu_scc.sh >"$LOG/scc.log" 2>&1 ;;
     cm) OUT=$LOG/cm bash bench/bench_gpu_cyclemean.sh --quick >"$LOG/cm.log" 2>&1 ;;
     vi) OUT=$LOG/vi bash bench/bench_gpu_valiter.sh >"$LOG/vi.log" 2>&1 ;;
+    ovi) OUT=$LOG/ovi bash bench/bench_ovi_gpu.sh >"$LOG/ovi.log" 2>&1 ;;
     *) echo "unknown stage $st"; exit 2 ;;
     esac
     rc=$?

@@ -459,7 +459,7 @@ static int vx_lv_resident(struct vx_lsolve *L, const struct vx_group *g, const v
         while (pending < 2) {
             for (ull j = 0; j < batch; j++) {
                 L->fn<<<blocks, VI_GPU_THREADS>>>(sy, dlv, (unsigned)g->l0, (unsigned)g->l1, L->xb[0], L->xb[1],
-                                                  L->ctl, max_it, L->par->epsilon, L->par->relative, 1);
+                                                  L->ctl, max_it, L->par->epsilon, L->par->relative ? VX_REL : 0, 1);
                 CUDA_CHECK_LAUNCH("vi_sweep_levels");
             }
             const int slot = (head + pending) & 1;
@@ -501,7 +501,7 @@ static int vx_lv_sweep_groups(struct vx_lsolve *L, struct wx_error *err)
         }
         /* one launch per chunk; the level's decision after its last chunk */
         L->fn<<<blocks, VI_GPU_THREADS>>>(sy, dlv, (unsigned)g->l0, (unsigned)g->l1, L->xb[0], L->xb[1], L->ctl,
-                                          max_it, L->par->epsilon, L->par->relative, g->last_chunk);
+                                          max_it, L->par->epsilon, L->par->relative ? VX_REL : 0, g->last_chunk);
         CUDA_CHECK_LAUNCH("vi_sweep_levels");
         if (!g->last_chunk)
             continue;

@@ -5,7 +5,7 @@
  *   2. the system goes up once, in the form the kind reads: packed
  *      (pack.cu) or raw, with 32-bit offsets and tile records or a tile
  *      list (vx_upload_packed, vx_upload_raw, vx_tile_layout);
- *   3. the grid (vx_grid) and the sweeps until the stopping rule
+ *   3. the grid (vx_grid_of) and the sweeps until the stopping rule
  *      (vx_sweeps), or VI_POLICY's steps (vx_solve_policy: sweeps, the
  *      policy steps of policy.cu, sweeps);
  *   4. the values come back (vx_read_back).
@@ -59,25 +59,6 @@ static __global__ void vx_check_system(vx_sys sy, ull ne, unsigned *bad)
         if (sy.ss[s + 1] <= sy.ss[s])
             bad[1] = 1;
 }
-
-/* One solve's state (the device buffers in mem). */
-struct vx_solve {
-    const struct vi_system *sys;
-    const struct vi_params *par;
-    ull n, nc, ne;
-    int iv;                   /* interval iteration (hi given) */
-    int kind, g;              /* the sweep kind, lanes per state (kinds 1, 2) */
-    int inpl, packed, pers, t3; /* the kind's properties (struct vx_kind) */
-    struct vx_mem mem;
-    vx_sys sy;
-    vx_ctl *ctl, *hctl;       /* hctl: pinned, 2 slots */
-    double *dlo[2], *dhi[2];
-    double *x2[2];            /* tiled kinds, interval: (lo, hi) pairs */
-    cudaEvent_t ev_start, ev[2];
-    struct vx_hpack *hp;
-    struct vx_pi *P;
-    struct vi_stats st;
-};
 
 /* The kind before packing is tried: the pinned one, else
  * VI_KERNEL_TILES2 (the automatic choice starts there: packed where the
@@ -282,29 +263,29 @@ out:
     return rc;
 }
 
-/* Step 3's grid: the kernel of the kind (a persistent kind the device
+/* Step 3's grid: the kernel of the kind for interval (iv) or plain sweeps (a persistent kind the device
  * cannot launch cooperatively runs its launched twin) and its blocks:
  * enough for the tiles (or states), at most what fits on the device
  * (par->gpu.persist_blocks caps the persistent and tiles3 kinds' blocks
  * per SM: measurements; tests: a warp then sweeps several tiles). */
-static int vx_grid(struct vx_solve *S, struct vx_sweeper *sw, struct wx_error *err)
+int vx_grid_of(struct vx_solve *S, struct vx_sweeper *sw, int iv, struct wx_error *err)
 {
     int rc = WX_OK;
     int per_sm = 0, dev = 0, sms = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    if (S->pers && S->par->n_watch && S->iv) /* the watch check runs between launches */
+    if (S->pers && S->par->n_watch && iv && !S->ovi) /* the watch check runs between launches */
         S->kind = vx_kind_of(S->kind)->launched, S->pers = 0;
     if (S->pers) {
         int coop = 0;
-        sw->pfn = vx_pick_persist(S->iv, S->par->maximize, S->kind);
+        sw->pfn = vx_pick_persist(iv, S->par->maximize, S->kind);
         CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sw->pfn, VI_GPU_THREADS, 0));
         if (!coop || per_sm < 1) /* a persistent kind the device cannot launch: the launched sweeps */
             S->kind = vx_kind_of(S->kind)->launched, S->pers = 0;
     }
     if (!S->pers) {
-        sw->fn = vx_pick(S->iv, S->par->maximize, S->kind, S->g);
+        sw->fn = vx_pick(iv, S->par->maximize, S->kind, S->g);
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sw->fn, VI_GPU_THREADS, 0));
     }
     {
@@ -474,8 +455,7 @@ out:
     return rc;
 }
 
-/* The input checks of valiter_solve_gpu: WX_OK to go on. */
-static int vx_solve_check(const struct vi_system *sys, const struct vi_params *par, struct wx_error *err)
+int vx_solve_check(const struct vi_system *sys, const struct vi_params *par, struct wx_error *err)
 {
     const ull n = sys->n_states, nc = sys->n_choices, ne = sys->n_entries;
     if (!(par->epsilon > 0))
@@ -490,6 +470,44 @@ static int vx_solve_check(const struct vi_system *sys, const struct vi_params *p
     if (!valiter_gpu_available())
         return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "no usable CUDA device (sm_90 or newer) for value iteration");
     return WX_OK;
+}
+
+int vx_solve_begin(struct vx_solve *S, struct vx_sweeper *sw, const double *lo, const double *hi,
+                   struct wx_error *err)
+{
+    int rc = WX_OK;
+    const struct vi_params *par = S->par;
+    S->sy.n = S->n;
+    if ((rc = vx_choose_kind(S, err)) ||
+        (rc = S->packed ? vx_upload_packed(S, lo, hi, err) : vx_upload_raw(S, lo, hi, err)) ||
+        (rc = vx_tile_layout(S, err)) || (rc = vx_grid_of(S, sw, S->iv, err)))
+        goto out;
+    vx_last_kind = S->kind;
+    CUDA_CHECK(cudaHostAlloc((void **)&S->hctl, 2 * sizeof(vx_ctl), cudaHostAllocDefault));
+    CUDA_CHECK(cudaEventCreate(&S->ev_start));
+    CUDA_CHECK(cudaEventCreate(&S->ev[0]));
+    CUDA_CHECK(cudaEventCreate(&S->ev[1]));
+    sw->pers = S->pers, sw->inpl = S->inpl, sw->iv = S->iv, sw->sy = S->sy;
+    for (int i = 0; i < 2; i++)
+        sw->x2[i] = S->x2[i], sw->dlo[i] = S->dlo[i], sw->dhi[i] = S->dhi[i], sw->ev[i] = S->ev[i];
+    sw->ctl = S->ctl, sw->hctl = S->hctl, sw->ev_start = S->ev_start;
+    sw->eps = par->epsilon, sw->rel = par->relative ? VX_REL : 0;
+out:
+    return rc;
+}
+
+void vx_solve_end(struct vx_solve *S)
+{
+    if (S->ev_start)
+        cudaEventDestroy(S->ev_start);
+    for (int i = 0; i < 2; i++)
+        if (S->ev[i])
+            cudaEventDestroy(S->ev[i]);
+    vx_pi_free(S->P);
+    if (S->hctl)
+        cudaFreeHost(S->hctl);
+    vx_free_all(&S->mem);
+    vx_pack_free(S->hp);
 }
 
 extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_params *par, double *lo, double *hi,
@@ -517,21 +535,8 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
     }
     const ull max_it = par->max_iterations ? par->max_iterations : 1; /* the CPU twin also sweeps at least once */
     const int pi = par->method == VI_POLICY && S.iv && !par->relative && vx_pi_possible(sys);
-    S.sy.n = S.n;
-    if ((rc = vx_choose_kind(&S, err)) ||
-        (rc = S.packed ? vx_upload_packed(&S, lo, hi, err) : vx_upload_raw(&S, lo, hi, err)) ||
-        (rc = vx_tile_layout(&S, err)) || (rc = vx_grid(&S, &sw, err)))
+    if ((rc = vx_solve_begin(&S, &sw, lo, hi, err)))
         goto out;
-    vx_last_kind = S.kind;
-    CUDA_CHECK(cudaHostAlloc((void **)&S.hctl, 2 * sizeof(vx_ctl), cudaHostAllocDefault));
-    CUDA_CHECK(cudaEventCreate(&S.ev_start));
-    CUDA_CHECK(cudaEventCreate(&S.ev[0]));
-    CUDA_CHECK(cudaEventCreate(&S.ev[1]));
-    sw.pers = S.pers, sw.inpl = S.inpl, sw.iv = S.iv, sw.sy = S.sy;
-    for (int i = 0; i < 2; i++)
-        sw.x2[i] = S.x2[i], sw.dlo[i] = S.dlo[i], sw.dhi[i] = S.dhi[i], sw.ev[i] = S.ev[i];
-    sw.ctl = S.ctl, sw.hctl = S.hctl, sw.ev_start = S.ev_start;
-    sw.eps = par->epsilon, sw.rel = par->relative;
     if (par->n_watch && S.iv) {
         void *dw = NULL;
         if ((rc = vx_upload(&S.mem, &dw, par->watch, par->n_watch * sizeof *par->watch, "watched states", err)))
@@ -546,16 +551,7 @@ extern "C" int valiter_solve_gpu(const struct vi_system *sys, const struct vi_pa
         rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "value iteration did not converge after %llu sweeps",
                      (unsigned long long)R.used);
 out:
-    if (S.ev_start)
-        cudaEventDestroy(S.ev_start);
-    for (int i = 0; i < 2; i++)
-        if (S.ev[i])
-            cudaEventDestroy(S.ev[i]);
-    vx_pi_free(S.P);
-    if (S.hctl)
-        cudaFreeHost(S.hctl);
-    vx_free_all(&S.mem);
-    vx_pack_free(S.hp);
+    vx_solve_end(&S);
     S.st.seconds = vx_now() - t0;
     if (stats)
         *stats = S.st;

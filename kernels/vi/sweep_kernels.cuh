@@ -538,7 +538,7 @@ static __global__ void __launch_bounds__(VI_GPU_THREADS, 4)
          * (last read after sweep it - 2's barrier) is cleared for the next */
         vx_sweep_done(ctl, it, bad);
         grid.sync(); /* this sweep's values and flag are visible to the grid */
-        if (*(volatile unsigned *)&ctl->viol[it % 3] == 0) {
+        if (vx_halt(*(volatile unsigned *)&ctl->viol[it % 3])) {
             if (blockIdx.x == 0 && threadIdx.x == 0) {
                 ctl->done = 1;
                 ctl->done_iter = it;

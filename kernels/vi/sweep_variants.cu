@@ -143,7 +143,7 @@ static __global__ void __launch_bounds__(VI_GPU_THREADS, VI_GPU_T3_BLOCKS)
         const int bad = vx_sweep3<IV, MX, VX_X_L2>(sy, x, nx, eps, rel, sb[w], lane, warp, nwarps);
         vx_sweep_done(ctl, it, bad); /* as in vi_sweep_persist */
         grid.sync();
-        if (*(volatile unsigned *)&ctl->viol[it % 3] == 0) {
+        if (vx_halt(*(volatile unsigned *)&ctl->viol[it % 3])) {
             if (blockIdx.x == 0 && threadIdx.x == 0) {
                 ctl->done = 1;
                 ctl->done_iter = it;

@@ -14,8 +14,11 @@
  * kinds never chosen automatically are in sweep_variants.cu.
  *
  * CONVERGENCE ON THE DEVICE.  Sweep k (1-based) ORs "some state of mine
- * violates the stopping rule" into ctl.viol[k % 3].  Before doing anything,
- * sweep k looks at ctl.viol[(k-1) % 3]: zero means sweep k-1 converged, so
+ * violates the stopping rule" (VX_VIOL) into ctl.viol[k % 3], and
+ * optimistic value iteration's verification sweeps VX_CROSS (a guess
+ * crossed the lower bound: ovi.cu).  Before doing anything, sweep k looks
+ * at ctl.viol[(k-1) % 3]: no VX_VIOL, or VX_CROSS (vx_halt), means sweep k-1
+ * ended the sweeps ("converged" below), so
  * sweep k records done_iter = k-1 and returns without writing, as does every
  * later launch (ctl.done).  Block 0 of sweep k zeroes viol[(k+1) % 3], the
  * slot sweep k+1 will count into (last read by sweep k-1, which has
@@ -35,7 +38,7 @@
  * converged, exactly as if every state had met the rule.  The CPU twin
  * stops after the same sweep, so Jacobi kinds stay bit-identical to it.
  * Persistent kinds decide between sweeps inside one launch: with a watch
- * list their launched twins run (solve.cu, vx_grid).
+ * list their launched twins run (solve.cu, vx_grid_of).
  *
  * Determinism: Jacobi kinds give the same values and sweep counts on every
  * run (and as the CPU twin); in-place kinds do not (sweep_kernels.cuh).
@@ -150,6 +153,7 @@ int vx_sweeps(struct vx_sweeper *sw, ull max_it, ull *done, int *converged, floa
     ull launched = 0, done_iter = 0;
     *converged = 0;
     *ms = 0;
+    sw->flags = 0;
     CUDA_CHECK(cudaMemset(ctl, 0, sizeof(vx_ctl)));
     CUDA_CHECK(cudaEventRecord(sw->ev_start));
     {
@@ -203,11 +207,12 @@ int vx_sweeps(struct vx_sweeper *sw, ull max_it, ull *done, int *converged, floa
             if (h->done) {
                 *converged = 1;
                 done_iter = h->done_iter;
-            } else if (h->viol[last % 3] == 0) {
+            } else if (vx_halt(h->viol[last % 3])) {
                 *converged = 1; /* the batch's last sweep converged; the next batch (if any) is no-ops */
                 done_iter = last;
             }
             if (*converged) {
+                sw->flags = h->viol[done_iter % 3];
                 CUDA_CHECK(cudaEventElapsedTime(ms, sw->ev_start, sw->ev[head]));
                 break;
             }
@@ -217,6 +222,7 @@ int vx_sweeps(struct vx_sweeper *sw, ull max_it, ull *done, int *converged, floa
         if (!*converged) {
             CUDA_CHECK(cudaEventElapsedTime(ms, sw->ev_start, sw->ev[seen]));
             done_iter = launched;
+            sw->flags = hctl[seen].viol[launched % 3];
         }
         CUDA_CHECK(cudaDeviceSynchronize());
     }

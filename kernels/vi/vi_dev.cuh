@@ -27,7 +27,7 @@ static __device__ __forceinline__ int vx_stopped(vx_ctl *ctl, ull it)
 {
     if (*(volatile unsigned *)&ctl->done)
         return 1;
-    if (it > 1 && *(volatile unsigned *)&ctl->viol[(it - 1) % 3] == 0) {
+    if (it > 1 && vx_halt(*(volatile unsigned *)&ctl->viol[(it - 1) % 3])) {
         if (blockIdx.x == 0 && threadIdx.x == 0) {
             ctl->done = 1;
             ctl->done_iter = it - 1;
@@ -38,12 +38,16 @@ static __device__ __forceinline__ int vx_stopped(vx_ctl *ctl, ull it)
 }
 
 /* The end of sweep it, in every thread of the block: records whether any
- * thread violated the stopping rule, and block 0 clears the flag of sweep
- * it + 1 (see the protocol above).  Contains a block barrier. */
+ * thread violated the stopping rule (VX_VIOL in bad) or saw a guess cross
+ * the lower bound (VX_CROSS: one atomic per warp that did), and block 0
+ * clears the flags of sweep it + 1 (see the protocol above).  Contains a
+ * block barrier. */
 static __device__ __forceinline__ void vx_sweep_done(vx_ctl *ctl, ull it, int bad)
 {
-    if (__syncthreads_or(bad) && threadIdx.x == 0)
-        atomicOr(&ctl->viol[it % 3], 1u);
+    if (__ballot_sync(VX_FULL, bad & VX_CROSS) && (threadIdx.x & 31u) == 0)
+        atomicOr(&ctl->viol[it % 3], VX_CROSS);
+    if (__syncthreads_or(bad & VX_VIOL) && threadIdx.x == 0)
+        atomicOr(&ctl->viol[it % 3], VX_VIOL);
     if (blockIdx.x == 0 && threadIdx.x == 0)
         ctl->viol[(it + 1) % 3] = 0;
 }
@@ -120,44 +124,58 @@ static __device__ __forceinline__ void vx_shfl_sum(double pl, double ph, unsigne
     }
 }
 
-/* Writes state s's new value(s) and says whether s violates the stopping
- * rule (the CPU twin's gap_ok/change_ok; NaN counts as a violation). */
+/* State s's new bounds from l = F(lo)(s), h = F(hi)(s) and the old ones
+ * (ol, oh), and its flags (rel: VX_REL, VX_CLAMP, VX_VERIFY; the CPU
+ * twins' rules, NaN counting as a violation).  Interval: lo never falls,
+ * hi never rises; VX_VIOL when the gap breaks the stopping rule, or with
+ * VX_VERIFY when h > oh (F(u) <= u fails at s), VX_CROSS when h < the new
+ * lo (valiter_ovi.c's ovi_range).  Plain: VX_VIOL when the change breaks the
+ * rule; VX_CLAMP keeps lo from falling first. */
+template <bool IV>
+static __device__ __forceinline__ int vx_verdict(double &l, double &h, double ol, double oh, double eps, int rel)
+{
+    if (IV) {
+        l = l > ol ? l : ol;
+        if (rel & VX_VERIFY) {
+            const int f = (h <= oh ? 0 : (int)VX_VIOL) | (h < l ? (int)VX_CROSS : 0);
+            h = h < oh ? h : oh;
+            return f;
+        }
+        h = h < oh ? h : oh;
+        const double g = h - l;
+        return ((rel & VX_REL) && l > 0) ? !(g <= eps * l) : !(g <= eps);
+    }
+    if (rel & VX_CLAMP)
+        l = l > ol ? l : ol;
+    const double d = fabs(l - ol);
+    return (rel & VX_REL) ? !(d <= eps * fabs(l)) : !(d <= eps);
+}
+
+/* Writes state s's new value(s) and returns its flags (vx_verdict). */
 template <bool IV>
 static __device__ __forceinline__ int vx_store(ull s, double l, double h, const double *__restrict__ lo,
                                                const double *__restrict__ hi, double *nlo, double *nhi,
                                                double eps, int rel)
 {
-    if (IV) {
-        const double ol = lo[s], oh = hi[s];
-        l = l > ol ? l : ol;
-        h = h < oh ? h : oh;
-        nlo[s] = l;
-        nhi[s] = h;
-        const double g = h - l;
-        return (rel && l > 0) ? !(g <= eps * l) : !(g <= eps);
-    }
-    const double d = fabs(l - lo[s]);
+    const int f = vx_verdict<IV>(l, h, lo[s], IV ? hi[s] : 0.0, eps, rel);
     nlo[s] = l;
-    return rel ? !(d <= eps * fabs(l)) : !(d <= eps);
+    if (IV)
+        nhi[s] = h;
+    return f;
 }
 
 /* vx_store2 (below) with the old value(s) (ol, oh) given: the tiles3
- * sweeps load them early.  Kept apart from vx_store2 so that the kernels
- * measured before compile to the same code. */
+ * sweeps load them early. */
 template <bool IV>
 static __device__ __forceinline__ int vx_fin(ull s, double l, double h, double ol, double oh, double *nx, double eps,
                                              int rel)
 {
-    if (IV) {
-        l = l > ol ? l : ol;
-        h = h < oh ? h : oh;
+    const int f = vx_verdict<IV>(l, h, ol, oh, eps, rel);
+    if (IV)
         reinterpret_cast<double2 *>(nx)[s] = make_double2(l, h);
-        const double g = h - l;
-        return (rel && l > 0) ? !(g <= eps * l) : !(g <= eps);
-    }
-    const double d = fabs(l - ol);
-    nx[s] = l;
-    return rel ? !(d <= eps * fabs(l)) : !(d <= eps);
+    else
+        nx[s] = l;
+    return f;
 }
 
 /* vx_store for vi_sweep_tiles2's vectors: IV: x and nx are (lo, hi) pairs.
@@ -169,15 +187,9 @@ static __device__ __forceinline__ int vx_store2(ull s, double l, double h, const
     if (IV) {
         const double2 o = INPL ? __ldcg(reinterpret_cast<const double2 *>(x) + s)
                                : reinterpret_cast<const double2 *>(x)[s];
-        l = l > o.x ? l : o.x;
-        h = h < o.y ? h : o.y;
-        reinterpret_cast<double2 *>(nx)[s] = make_double2(l, h);
-        const double g = h - l;
-        return (rel && l > 0) ? !(g <= eps * l) : !(g <= eps);
+        return vx_fin<IV>(s, l, h, o.x, o.y, nx, eps, rel);
     }
-    const double d = fabs(l - (INPL ? __ldcg(x + s) : x[s]));
-    nx[s] = l;
-    return rel ? !(d <= eps * fabs(l)) : !(d <= eps);
+    return vx_fin<IV>(s, l, h, INPL ? __ldcg(x + s) : x[s], 0.0, nx, eps, rel);
 }
 
 template <bool IV, bool INPL>

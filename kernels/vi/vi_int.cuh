@@ -130,6 +130,27 @@ struct vx_ctl {
     ull done_iter;
 };
 
+/* The sweep kernels' int argument `rel` (vx_sweep_fn): VX_REL the relative
+ * stopping rule; optimistic value iteration's sweeps (ovi.cu) add
+ * VX_CLAMP (plain sweeps: lo = max(lo, F(lo)), the change measured from
+ * the old lo) or VX_VERIFY (interval sweeps: the state flags below instead
+ * of the stopping rule). */
+#define VX_REL 1
+#define VX_CLAMP 2
+#define VX_VERIFY 4
+/* What a state reports (ORed into viol[k % 3] per sweep): VX_VIOL it
+ * violates the stopping rule (VX_VERIFY: F(u) > u there, or NaN);
+ * VX_CROSS (VX_VERIFY only) F(u) < the new lo there. */
+#define VX_VIOL 1u
+#define VX_CROSS 2u
+
+/* Does a sweep with flags v end the sweeps?  Every state met the rule
+ * (no VX_VIOL), or a guess crossed the lower bound. */
+static __host__ __device__ __forceinline__ int vx_halt(unsigned v)
+{
+    return !(v & VX_VIOL) || (v & VX_CROSS);
+}
+
 typedef void (*vx_sweep_fn)(vx_sys, const double *, const double *, double *, double *, vx_ctl *, ull, double, int);
 typedef void (*vx_persist_fn)(vx_sys, double *, double *, vx_ctl *, ull, ull, double, int);
 
@@ -175,15 +196,53 @@ struct vx_sweeper {
     const uint32_t *watch; /* device: the watched states (valiter.h WATCHED
                               STATES; interval sweeps only), or NULL       */
     ull n_watch;
+    unsigned flags;        /* vx_sweeps' output: the last sweep's viol word
+                              (VX_VIOL, VX_CROSS)                             */
 };
 
 /* Up to max_it sweeps (>= 1) from buffer 0 (x2[0], or dlo[0] / dhi[0]),
  * numbered 1, 2, ... with a fresh control block; stops after the first
- * sweep that meets the stopping rule, or with a watch list the first
- * after which every watched state meets it.  *done = sweeps done, *converged,
+ * sweep that meets the stopping rule (or halts: vx_halt), or with a watch
+ * list the first after which every watched state meets it.  sw->flags =
+ * the last sweep's flags.  *done = sweeps done, *converged,
  * *ms = device time of the sweeps; the last iterate is in buffer
  * (inpl ? 0 : *done & 1).  Not converging within max_it is no error here. */
 int vx_sweeps(struct vx_sweeper *sw, ull max_it, ull *done, int *converged, float *ms, struct wx_error *err);
+
+/* ---- solve.cu (shared with ovi.cu) ---- */
+
+/* One solve's state (the device buffers in mem). */
+struct vx_solve {
+    const struct vi_system *sys;
+    const struct vi_params *par;
+    ull n, nc, ne;
+    int iv;                   /* interval iteration (hi given) */
+    int ovi;                  /* optimistic value iteration (ovi.cu): no watch kernel in the sweeps */
+    int kind, g;              /* the sweep kind, lanes per state (kinds 1, 2) */
+    int inpl, packed, pers, t3; /* the kind's properties (struct vx_kind) */
+    struct vx_mem mem;
+    vx_sys sy;
+    vx_ctl *ctl, *hctl;       /* hctl: pinned, 2 slots */
+    double *dlo[2], *dhi[2];
+    double *x2[2];            /* tiled kinds, interval: (lo, hi) pairs */
+    cudaEvent_t ev_start, ev[2];
+    struct vx_hpack *hp;
+    struct vx_pi *P;
+    struct vi_stats st;
+};
+
+/* Steps 1 and 2 of a solve and the sweeper (solve.cu's comment): the kind,
+ * the uploads of the system and of lo (and hi when S->iv), the grid of
+ * S->iv's sweeps, the events and the control block.  S->sys, par, n, nc,
+ * ne, iv, ovi set by the caller; vx_solve_end releases it all. */
+int vx_solve_begin(struct vx_solve *S, struct vx_sweeper *sw, const double *lo, const double *hi,
+                   struct wx_error *err);
+void vx_solve_end(struct vx_solve *S);
+/* The grid (sw->fn or sw->pfn, sw->blocks) of S->kind's sweeps, interval
+ * (iv) or plain. */
+int vx_grid_of(struct vx_solve *S, struct vx_sweeper *sw, int iv, struct wx_error *err);
+/* The input checks of a solve: WX_OK to go on. */
+int vx_solve_check(const struct vi_system *sys, const struct vi_params *par, struct wx_error *err);
 
 /* ---- pack.cu ---- */
 

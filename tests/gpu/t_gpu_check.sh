@@ -141,3 +141,30 @@ while IFS="$(printf '\t')" read -r inst prop want origin; do
 done <"$T/unbounded.tsv"
 [ "$nu" -gt 0 ] && [ "$nu" = "$(wc -l <"$T/unbounded.tsv")" ] &&
     pass "comparisons, G, DTMC P=? and rewards: gpu answers == cpu, bounds overlap, on $nu properties of storm.tsv"
+
+# optimistic value iteration (--method ovi, Jacobi sweeps on both backends):
+# the GPU's bounds, sweeps and guesses are the CPU's bit for bit
+# (kernels/vi/ovi.cu), so the JSON's lo, hi, iterations and guesses strings
+# must be equal on every unbounded row; --method auto on the GPU must run ovi
+no=0
+while IFS="$(printf '\t')" read -r inst prop want origin; do
+    d=tests/data/$inst; b=$(basename "$d")
+    opts="--lab $d/$b.lab"
+    for f in "$d/$b"*.srew; do [ -f "$f" ] && opts="$opts --srew $f"; done
+    for f in "$d/$b"*.trew; do [ -f "$f" ] && opts="$opts --trew $f"; done
+    "$W" check "$d/$b.tra" $opts --prop "$prop" --json --method ovi --backend gpu >"$T/g" 2>"$T/ge"; rg=$?
+    "$W" check "$d/$b.tra" $opts --prop "$prop" --json --method ovi --backend cpu >"$T/c" 2>"$T/ce"; rc=$?
+    ovals() { grep -o '"\(lo\|hi\|value\|iterations\|guesses\|result\|holds\)": [^,}]*' "$1"; }
+    if [ $rg -eq $rc ] && [ -n "$(ovals "$T/c")" ] && [ "$(ovals "$T/g")" = "$(ovals "$T/c")" ] &&
+        grep -q '"backend": "gpu"' "$T/g" && grep -q '"method": "ovi"' "$T/g"; then
+        no=$((no + 1))
+    else
+        fail "ovi: $inst $prop: gpu (exit $rg) differs from cpu (exit $rc): $(ovals "$T/g" | head -4 | tr '\n' ' ') vs $(ovals "$T/c" | head -4 | tr '\n' ' ') $(head -c 200 "$T/ge")"
+    fi
+done <"$T/unbounded.tsv"
+[ "$no" -gt 0 ] && [ "$no" = "$(wc -l <"$T/unbounded.tsv")" ] &&
+    pass "ovi: gpu == cpu (Jacobi) bit for bit, sweeps and guesses too, on $no properties of storm.tsv"
+d=tests/data/mdp/consensus-N4-K2; b=consensus-N4-K2
+"$W" check "$d/$b.tra" --lab "$d/$b.lab" --prop 'Pmax=? [ F "finished"&!"agree" ]' --json --backend gpu >"$T/g" 2>"$T/ge"
+grep -q '"method": "ovi"' "$T/g" && grep -q '"method_auto": true' "$T/g" && grep -q '"backend": "gpu"' "$T/g" &&
+    pass "--method auto on the GPU: ovi" || fail "--method auto on the GPU: $(head -c 300 "$T/g") $(head -c 200 "$T/ge")"

@@ -5,7 +5,7 @@
  * Interval solves also run with a watch list (valiter.h WATCHED STATES):
  * GPU, CPU twin and reference stop after the same sweep, bit-identical.
  *
- *   test_gpu_valiter [--quick] [--seed N] [--probe] [--skip-levels] [--policy-only | --skip-policy]
+ *   test_gpu_valiter [--quick] [--seed N] [--probe] [--skip-levels] [--policy-only | --skip-policy | --ovi-only]
  *
  * PRECOMPUTATION.  Random MDPs of several shapes (mixed, deterministic,
  * heavily nondeterministic, clustered end components, absorbing states,
@@ -69,14 +69,18 @@
  * down, interval iteration runs out of sweeps), a slow 4-cycle with a
  * known value (0.5) for min and max.
  *
+ * OPTIMISTIC VALUE ITERATION (valiter_solve_ovi_gpu): random systems and
+ * the repository's MDPs with Storm's values, tests/gpu/valiter/ovi.c.
+ *
  * Seeds are printed; --seed replays.  --quick is the small subset that the
  * sanitizers run; --skip-levels leaves the level solves out (for runs
  * under a time limit that concern the whole-system sweeps); --policy-only
- * runs VI_POLICY's tests alone, --skip-policy all others.
+ * runs VI_POLICY's tests alone, --skip-policy all others, --ovi-only
+ * optimistic value iteration's alone.
  *
  * One translation unit: this file (hooks, random numbers, the hand-made
  * cases, main) includes tests/gpu/valiter/: precompute.c, solve.c,
- * levels.c, limits.c and policy.c.
+ * levels.c, limits.c, policy.c and ovi.c.
  */
 #include <math.h>
 #include <stdint.h>
@@ -106,7 +110,7 @@ void valiter_gpu_set_kernel(int kind, int group);
  * evict-first loads: the default for packed Jacobi solves) */
 int valiter_gpu_last_kind(void);
 
-static int quick, ref_only, skip_levels, policy_only, skip_policy;
+static int quick, ref_only, skip_levels, policy_only, skip_policy, ovi_only;
 static uint64_t n_bitwise, n_compared;
 
 /* ---- random numbers (splitmix64, seeded per instance) ---- */
@@ -151,6 +155,8 @@ static void *xmalloc(size_t n)
 #include "valiter/limits.c"
 
 #include "valiter/policy.c"
+
+#include "valiter/ovi.c"
 
 static void hand_made(void)
 {
@@ -243,6 +249,8 @@ int main(int argc, char **argv)
             policy_only = skip_levels = 1; /* VI_POLICY's tests alone */
         else if (!strcmp(argv[i], "--skip-policy"))
             skip_policy = 1; /* all but VI_POLICY's (to split a run in two) */
+        else if (!strcmp(argv[i], "--ovi-only"))
+            ovi_only = policy_only = skip_levels = skip_policy = 1; /* optimistic VI's tests alone */
         else if (!strcmp(argv[i], "--ref-only"))
             ref_only = 1; /* no GPU: the references (and the CPU twin, if linked) only */
         else if (!strcmp(argv[i], "--probe"))
@@ -262,7 +270,7 @@ int main(int argc, char **argv)
     printf("# test_gpu_valiter seed %llu%s, %s\n", (unsigned long long)seed, quick ? " (quick)" : "", twin);
     if (!ref_only && !policy_only)
         hand_made();
-    if (!ref_only && policy_only)
+    if (!ref_only && policy_only && !ovi_only)
         pi_hand_made();
     const int np = policy_only ? 0 : quick ? 12 : 400, ns = policy_only ? 0 : quick ? 10 : 400;
     clock_t t0 = clock();
@@ -314,6 +322,7 @@ int main(int argc, char **argv)
               (unsigned long long)n_pi_twin_flags_differ, (unsigned long long)n_pi_twin);
     }
 #endif
+    ovi_tests(seed, quick ? 6 : 120);
     t0 = clock();
     const int nlv = skip_levels ? 0 : quick ? 8 : 160;
     for (int i = 0; i < nlv; i++)
