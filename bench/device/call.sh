@@ -23,6 +23,7 @@
 #   cm           bench/bench_gpu_cyclemean.sh --quick
 #   vi           bench/bench_gpu_valiter.sh
 #   ovi          bench/bench_ovi_gpu.sh (ii against ovi on the GPU: sweeps, seconds)
+#   sh:SCRIPT,ARG,...  bash SCRIPT ARG ... (a bench script; commas for spaces)
 # Logs under $OUT (or bench/out/call); one summary line per stage last.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -48,22 +49,25 @@ OUT=$LOG/build bash bench/gpu_test.sh --build-only >"$LOG/build_new.log" 2>&1 ||
 wait
 if [ -n "$old" ] && [ "$(cat "$LOG/build_old.rc")" != 0 ]; then tail -20 "$LOG/build_old.log"; exit 1; fi
 summary+=("build: $(( $(date +%s) - t0 )) s")
+k=0
 for st in "${stages[@]}"; do
     name=${st%%:*}; arg=""; [ "$name" != "$st" ] && arg=${st#*:}
+    k=$((k + 1)); tag=$k-$name
     ts=$(date +%s)
     case $name in
-    tests) OUT=$LOG/tests bash bench/gpu_test.sh --prebuilt --no-sanitizer --seed "$seed" ${arg:+--only "$arg"} >"$LOG/tests.log" 2>&1 ;;
-    san) OUT=$LOG/san bash bench/gpu_test.sh --prebuilt --seed "$seed" ${arg:+--only "$arg"} >"$LOG/san.log" 2>&1 ;;
-    parity) OUT=$LOG/parity bash bench/device/parity.sh "$old" ${arg:+--only "$arg"} >"$LOG/parity.log" 2>&1 ;;
-    scc) OUT=$LOG/scc bash bench/bench_gpu_scc.sh >"$LOG/scc.log" 2>&1 ;;
-    cm) OUT=$LOG/cm bash bench/bench_gpu_cyclemean.sh --quick >"$LOG/cm.log" 2>&1 ;;
-    vi) OUT=$LOG/vi bash bench/bench_gpu_valiter.sh >"$LOG/vi.log" 2>&1 ;;
-    ovi) OUT=$LOG/ovi bash bench/bench_ovi_gpu.sh >"$LOG/ovi.log" 2>&1 ;;
+    tests) OUT=$LOG/$tag bash bench/gpu_test.sh --prebuilt --no-sanitizer --seed "$seed" ${arg:+--only "$arg"} >"$LOG/$tag.log" 2>&1 ;;
+    san) OUT=$LOG/$tag bash bench/gpu_test.sh --prebuilt --seed "$seed" ${arg:+--only "$arg"} >"$LOG/$tag.log" 2>&1 ;;
+    parity) OUT=$LOG/$tag bash bench/device/parity.sh "$old" ${arg:+--only "$arg"} >"$LOG/$tag.log" 2>&1 ;;
+    scc) OUT=$LOG/$tag bash bench/bench_gpu_scc.sh >"$LOG/$tag.log" 2>&1 ;;
+    cm) OUT=$LOG/$tag bash bench/bench_gpu_cyclemean.sh --quick >"$LOG/$tag.log" 2>&1 ;;
+    vi) OUT=$LOG/$tag bash bench/bench_gpu_valiter.sh >"$LOG/$tag.log" 2>&1 ;;
+    ovi) OUT=$LOG/$tag bash bench/bench_ovi_gpu.sh >"$LOG/$tag.log" 2>&1 ;;
+    sh) OUT=$LOG/$tag bash ${arg//,/ } >"$LOG/$tag.log" 2>&1 ;;
     *) echo "unknown stage $st"; exit 2 ;;
     esac
     rc=$?
     summary+=("$st: exit $rc, $(( $(date +%s) - ts )) s")
-    echo "==== $st (exit $rc) ===="; tail -40 "$LOG/$name.log"
+    echo "==== $st (exit $rc) ===="; tail -40 "$LOG/$tag.log"
 done
 echo; echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); seed $seed"
 printf '%s\n' "${summary[@]}"

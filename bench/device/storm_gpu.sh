@@ -16,10 +16,15 @@
 # here by
 #   python3 -m pip download --no-deps --only-binary=:all: --python-version 3.12 \
 #     --implementation cp --platform manylinux_2_34_x86_64 -d .whl stormpy==2.0.0 deprecated
-# The wheel (49 MB) and the repository do not fit one call's 64 MiB: it is
-# split (`split -b 25M` into .whlA/stormpy.part.aa and .whlB/stormpy.part.ab,
-# `deprecated` in .whlB) and carried by two calls on the same warm machine
-# (ignored folders stay there between calls); this script joins the halves.
+# The wheel (49 MB) and the repository (19 MB) do not fit one call's 64 MiB
+# as they are.  One call: the wheel's contents recompressed (31 MB) in
+# .storm/, made by
+#   mkdir w && cd w && unzip -q ../.whl/stormpy-*.whl && tar cf - . | xz -9e > ../.storm/storm.tar.xz
+#   cp .whl/deprecated-*.whl .storm/
+# and carried as .storm (the archive is the site-packages tree itself).
+# Two calls on the same warm machine: the wheel split (`split -b 25M` into
+# .whlA/stormpy.part.aa and .whlB/stormpy.part.ab, `deprecated` in .whlB),
+# joined here (ignored folders stay on the machine between calls).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 WORK=${WORK:-/tmp/storm_gpu}
@@ -30,7 +35,12 @@ if [ ! -d "$WHL" ] && [ -d .whlA ] && [ -d .whlB ]; then
     cat .whlA/stormpy.part.* .whlB/stormpy.part.* > "$WHL/stormpy-2.0.0-cp312-cp312-manylinux_2_34_x86_64.whl"
     cp .whlB/*.whl "$WHL/"
 fi
-if [ -z "${STORM_PYTHON:-}" ]; then
+if [ -z "${STORM_PYTHON:-}" ] && [ -f .storm/storm.tar.xz ]; then
+    mkdir -p /tmp/site && tar xJf .storm/storm.tar.xz -C /tmp/site &&
+        python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+            --target /tmp/site .storm/*.whl || { echo "storm_gpu.sh: .storm does not install"; exit 3; }
+    export PYTHONPATH=/tmp/site
+elif [ -z "${STORM_PYTHON:-}" ]; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
         --target /tmp/site "$WHL"/*.whl || { echo "storm_gpu.sh: the carried wheels do not install"; exit 3; }
     export PYTHONPATH=/tmp/site
