@@ -16,7 +16,7 @@
  *   (b) a disabled rule r with a participant in C has a participant that
  *       blocks it (offers no entry of r's class in s) in C;
  * and T(C) = every group touching C.  (b) may take any blocker: each one
- * keeps r disabled while it stays put; por.c takes the one with the fewest
+ * keeps r disabled while it stays put; por_core.h takes the one with the fewest
  * enabled moves (ties: the lowest), a function of the state alone.  Its enabled members are the local
  * moves of C's components and the enabled rules touching C (inside C, by
  * (a)).  T(C) is a strong stubborn set where every enabled member is a key
@@ -28,7 +28,7 @@
  *   - a disabled t in T(C) is blocked by a component of C that w leaves
  *     where it is, so w never enables it.
  * por_reduce builds, per state, a graph on the components whose reachable
- * sets are closed under (a) and (b) (por.c), and takes the closed set with
+ * sets are closed under (a) and (b) (por_core.h), and takes the closed set with
  * the fewest enabled moves that has any: the set reachable from an SCC
  * that has enabled moves and reaches no other SCC with enabled moves.  The
  * choice depends on the state alone.
@@ -76,7 +76,10 @@
  * Self-loops (records whose target is the source) are kept in every
  * reduced set: they reach nothing new and cost nothing to keep.
  *
- * One struct por per thread (scratch); the image is only read.
+ * One struct por per thread (scratch); the image is only read.  The
+ * construction is por_core.h's, which the GPU explorer's general generator
+ * runs too (kernels/explore/tile.cu, without visible labels: it has no
+ * proviso), on tables that por_pack copies to the device.
  */
 #ifndef WX_POR_H
 #define WX_POR_H

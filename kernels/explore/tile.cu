@@ -532,6 +532,9 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
              * the second drops those below a marked label or cut. */
             const bool prio = !FAST && p.img.prio_n;
             unsigned long long prio_on = 0;
+            /* --por: the records outside the state's reduced set are
+             * dropped as they are generated (por_begin) */
+            const uint32_t *por_mask = !FAST && p.por_on ? por_begin(p, grp, gl, active, src) : nullptr;
             for (uint32_t pass = prio ? 0u : 1u; pass < 2; pass++) {
             if (prio && pass == 1)
                 prio_restart(st, prio_on, G, active, gl);
@@ -555,6 +558,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 }
                 if (prio && prio_step(p.img, pass, prio_on, has, lab))
                     continue;
+                if (!FAST && por_mask && has && !por_core_keep(por_mask, p.img.words, src, scr))
+                    has = false;
                 if (PROF && lane == 0)
                     prof_lap(prof, GPU_PROF_GEN, &wt);
                 /* the state this record belongs to (a loan's: the lender's) */
@@ -599,6 +604,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
             }
             if (__any_sync(GPU_FULL, ovf) && lane == 0)
                 gpu_set_error(p, GPU_ERR_COMBOS);
+            if (!FAST && p.por_on)
+                por_end(p, G, gl, por_mask, ngen);
             expand_count(p, b, G, gl, active, src_slot, ngen, nedge);
         }
         __syncthreads();
