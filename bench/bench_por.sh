@@ -1,7 +1,9 @@
 #!/bin/sh
-# bench_por.sh -- partial-order reduction against full exploration on the
-# CPU: per model, `warpex explore MODEL --json` with and without --por on
-# the seq backend and the cpu backend (all online cores), the best of REPS
+# bench_por.sh -- partial-order reduction against full exploration: per
+# model, `warpex explore MODEL --json` with and without --por on the seq
+# backend, the cpu backend (all online cores) and, where the binary has a
+# usable GPU (BACKENDS="seq cpu gpu" by default then), the gpu backend
+# (--por explores level by level there), the best of REPS
 # runs (JSON "seconds": exploration only), as a markdown table:
 #   states and transitions in full and reduced, the reduction factors,
 #   M states/s of each run (reduced runs: reduced states per second), and
@@ -13,6 +15,7 @@
 #       (6^8 = 1 679 616 states in full, 41 reduced) written to a
 #       temporary directory.
 #   WARPEX=BIN bench/bench_por.sh ...: another binary.
+#   BACKENDS="gpu" bench/bench_por.sh ...: only these backends.
 # Plot: copy the measured rows into bench/data/por.tsv, then bench/plot.sh
 # redraws docs/img/por.png.
 set -u
@@ -26,6 +29,12 @@ trap 'rm -rf "$T"' EXIT
 num() { # num KEY FILE -> the number after "KEY": in FILE's JSON
     tr -d '\n' < "$2" | sed -n "s/.*\"$1\"[[:space:]]*:[[:space:]]*\([0-9.eE+-]*\).*/\1/p"
 }
+
+if [ -z "${BACKENDS:-}" ]; then
+    BACKENDS="seq cpu"
+    printf 'des (0, 1, 2)\n(0, "a", 1)\n' > "$T/probe.aut"
+    "$W" explore "$T/probe.aut" --backend gpu -q > /dev/null 2>&1 && BACKENDS="seq cpu gpu"
+fi
 
 if [ $# -eq 0 ]; then
     i=0
@@ -61,7 +70,7 @@ best() {
 echo "| model | backend | states full | states --por | factor | transitions full | transitions --por | factor | M states/s full | M states/s --por | time full / --por |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for m in "$@"; do
-    for b in seq cpu; do
+    for b in $BACKENDS; do
         best "$m" "$b" && cp "$T/best" "$T/full"
         best "$m" "$b" --por && cp "$T/best" "$T/por"
         awk -v m="$(basename "$m")" -v b="$b" \

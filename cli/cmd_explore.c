@@ -525,11 +525,11 @@ static int choose_backend(struct explore_run *x, struct wx_error *err)
         x->backend = EXPLORE_CPU; /* cli_dist_begin refused the others */
         return WX_OK;
     }
-    if (o->por && x->backend == EXPLORE_GPU)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por runs on the CPU backends (--backend cpu or seq); "
-                       "the GPU explorer has no partial-order reduction yet");
-    if (o->por && x->backend == EXPLORE_AUTO)
-        x->backend = EXPLORE_CPU; /* the CPU backends reduce; no notice needed */
+    if (o->por && o->action && x->backend == EXPLORE_GPU)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por with --action runs on the CPU backends (--backend cpu "
+                       "or seq): the GPU explorer has no cycle proviso for visible labels yet");
+    if (o->por && o->action && x->backend == EXPLORE_AUTO)
+        x->backend = EXPLORE_CPU; /* the CPU backends apply the proviso; no notice needed */
     if (x->backend == EXPLORE_GPU && o->store == STORE_TREE)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--store tree: the GPU explorer stores states flat only; "
                        "use --backend cpu or seq (docs/storage.md)");

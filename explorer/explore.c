@@ -32,6 +32,14 @@ static int explore_host(enum explore_backend backend, const struct image *img,
     return rc;
 }
 
+bool explore_por_visible(const struct image *img, const struct explore_options *opt)
+{
+    for (uint32_t l = 0; opt->action_match && l < img->n_labels; l++)
+        if (opt->action_match[l])
+            return true;
+    return false;
+}
+
 int explore_run(enum explore_backend backend, const struct image *img,
                 const struct explore_options *opt, struct explore_result *res,
                 struct wx_error *err)
@@ -44,12 +52,8 @@ int explore_run(enum explore_backend backend, const struct image *img,
     if (opt && opt->por && opt->store == STORE_TREE)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "partial-order reduction with the tree store is not "
                        "supported yet: the reduction's proviso reads the flat table");
-    if (opt && opt->por && backend != EXPLORE_SEQ && backend != EXPLORE_CPU) {
-        if (backend == EXPLORE_GPU)
-            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "partial-order reduction runs on the CPU backends "
-                           "(seq, cpu), not on the GPU");
-        return explore_cpu(img, opt, res, err);
-    }
+    if (opt && opt->por && backend == EXPLORE_AUTO && explore_por_visible(img, opt))
+        return explore_cpu(img, opt, res, err); /* the proviso runs on the CPU only */
     const bool tree = opt && opt->store == STORE_TREE;
     if (tree && backend == EXPLORE_GPU)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--store tree: the GPU explorer stores states flat only; "

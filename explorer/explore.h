@@ -116,9 +116,10 @@ struct explore_options {
                                  reachability of action_match's labels; the
                                  counts are the reduced graph's.
                                  explore_dist: without action_match's
-                                 labels only (explore_dist.h)
-                                 explore_gpu ignores it (explore_run refuses
-                                 it for the GPU) */
+                                 labels only (explore_dist.h);
+                                 explore_gpu: without them too (its general
+                                 generator filters each state's records by
+                                 the same stubborn sets, level by level) */
     struct edge_sink *sink;   /* NULL, or receives all distinct transitions */
     bool keep_device_graph;   /* GPU backend: leave the product graph on the
                                  device (result.device_graph) for the next
@@ -192,6 +193,12 @@ int gpu_start(void);
 int explore_run(enum explore_backend backend, const struct image *img,
                 const struct explore_options *opt, struct explore_result *res,
                 struct wx_error *err);
+
+/* Whether options.action_match flags some label of img: with options.por
+ * the reduction then needs the cycle proviso (explorer/por.h), which the
+ * CPU backends apply and the GPU explorer refuses; EXPLORE_AUTO then runs
+ * on the CPU. */
+bool explore_por_visible(const struct image *img, const struct explore_options *opt);
 
 void explore_result_free(struct explore_result *res);
 

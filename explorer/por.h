@@ -16,7 +16,7 @@
  *   (b) a disabled rule r with a participant in C has a participant that
  *       blocks it (offers no entry of r's class in s) in C;
  * and T(C) = every group touching C.  (b) may take any blocker: each one
- * keeps r disabled while it stays put; por.c takes the one with the fewest
+ * keeps r disabled while it stays put; por_core.h takes the one with the fewest
  * enabled moves (ties: the lowest), a function of the state alone.  Its enabled members are the local
  * moves of C's components and the enabled rules touching C (inside C, by
  * (a)).  T(C) is a strong stubborn set where every enabled member is a key
@@ -28,7 +28,7 @@
  *   - a disabled t in T(C) is blocked by a component of C that w leaves
  *     where it is, so w never enables it.
  * por_reduce builds, per state, a graph on the components whose reachable
- * sets are closed under (a) and (b) (por.c), and takes the closed set with
+ * sets are closed under (a) and (b) (por_core.h), and takes the closed set with
  * the fewest enabled moves that has any: the set reachable from an SCC
  * that has enabled moves and reaches no other SCC with enabled moves.  The
  * choice depends on the state alone.
@@ -76,7 +76,10 @@
  * Self-loops (records whose target is the source) are kept in every
  * reduced set: they reach nothing new and cost nothing to keep.
  *
- * One struct por per thread (scratch); the image is only read.
+ * One struct por per thread (scratch); the image is only read.  The
+ * construction is por_core.h's, which the GPU explorer's general generator
+ * runs too (kernels/explore/tile.cu, without visible labels: it has no
+ * proviso), on tables that por_pack copies to the device.
  */
 #ifndef WX_POR_H
 #define WX_POR_H
@@ -85,6 +88,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "por_core.h"
 #include "successors.h"
 #include "../network/image.h"
 #include "../util/error.h"
@@ -95,39 +99,20 @@ struct por {
     bool proviso;             /* some label is visible: the explorers
                                  apply the proviso (por.h) */
     uint32_t n, words;
-    /* the image's structure */
-    uint32_t *rule_class;     /* n_rules */
-    uint32_t *part_start, *part; /* participants of rule r, ascending */
-    uint32_t *crule_start, *crule; /* rules of component c */
-    uint32_t *seg_sync;       /* per segment: first sync entry */
-    uint32_t *seg_local;      /* per segment: local targets */
-    uint64_t *offer_bits;     /* per segment: classes offered, class_words
-                                 words each; NULL: too large (por.c) */
-    uint32_t class_words;
-    uint64_t *blk;            /* per segment: rules its component blocks
-                                 there, rule_words words each; NULL: too
-                                 large (por.c) */
-    uint32_t *seg_rule_start, *seg_rule; /* per segment: the rules its
-                                 component takes part in and does not
-                                 block there, ascending; NULL: too large */
-    uint64_t *en;             /* rule_words: the rules enabled in this state */
-    uint32_t rule_words;
-    /* per-state scratch */
-    uint32_t *seg;            /* n: each component's segment (local state) */
-    uint32_t *rule_state;     /* n_rules: state stamp of rule_low */
-    uint32_t *rule_low;       /* n_rules: the chosen blocker (por.c) */
-    uint32_t sstamp;
-    uint32_t *own;            /* n: enabled moves of each component */
-    uint32_t *adj_start, *adj;/* the dependency graph (por.c) */
-    uint32_t *index, *lowlink, *scc, *stack, *call, *iter; /* n: Tarjan */
-    uint32_t *scc_cost, *scc_root; /* per SCC */
-    uint8_t *scc_live;        /* per SCC: it or an SCC it reaches has moves */
-    uint32_t *best, nbest;    /* the chosen components */
+    size_t parts;             /* participants of all rules together */
+    struct por_tables t;      /* the image's structure (por_core.h); its
+                                 arrays are this struct's, except the
+                                 image's own */
+    struct por_scratch s;     /* per-state scratch, with the blocker cache */
     uint32_t *mask;           /* words: the fields of the chosen set */
     uint32_t *tmp;            /* partition scratch (records) */
     uint64_t *tmph;           /* partition scratch (hashes) */
     size_t tmp_cap;
 };
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Prepares p for img (which passed image_check); visible: NULL or n_labels
  * flags (the --action labels).  WX_ELIMIT when out of memory. */
@@ -141,5 +126,15 @@ void por_free(struct por *p);
  * enabled).  The caller applies the proviso above to records [0, r).
  * WX_ELIMIT (err filled) when scratch memory cannot grow: then r is g->n. */
 int por_reduce(struct por *p, struct succ_gen *g, const uint32_t *vec, size_t *r, struct wx_error *err);
+
+/* The tables of p->t packed into buf (8-byte words; NULL: only counts
+ * them), their pointers into *dt as if buf were at address base (a device
+ * copy); the image's own arrays are left to the caller.  Returns the
+ * words. */
+size_t por_pack(const struct por *p, uint64_t *buf, uint64_t *base, struct por_tables *dt);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

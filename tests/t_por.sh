@@ -6,9 +6,11 @@
 # --deadlock and --action find their violations (exit 1) with a trace, on
 # the chains and on the philosophers (a deadlock in full); seq and cpu give
 # the same reduced counts on committed examples, with the full graph's
-# number of deadlocks; and --por is refused
-# (exit 2) with the GPU backend, with the outputs and analyses that need
-# the whole product, and on a probabilistic network.
+# number of deadlocks; --por --action is refused (exit 2) with the GPU
+# backend (no cycle proviso there; tests/gpu/t_gpu_por.sh checks --por on
+# the GPU) and runs on the CPU with --backend auto; and --por is refused
+# with the outputs and analyses that need the whole product, and on a
+# probabilistic network.
 cd "$(dirname "$0")/.." || exit 2
 TAG=por
 . tests/lib.sh
@@ -30,7 +32,7 @@ for b in seq cpu; do
     expect_json "chains --por $b" states=25 transitions=24 deadlocks=1 por=true complete=true
 done
 expect_rc "chains --por auto" 0 "$W" explore "$T/chains.exp" --por --json
-expect_json "chains --por auto: a CPU backend" backend='"cpu"' states=25
+expect_json "chains --por auto" states=25 transitions=24 deadlocks=1
 expect_rc "chains --por text" 0 "$W" explore "$T/chains.exp" --backend seq --por
 grep -q '^reduction: *partial-order' "$T/out" && pass "text report names the reduction" \
     || fail "text report: $(cat "$T/out")"
@@ -60,8 +62,10 @@ for f in examples/milner/milner_n12.exp examples/tokenring/tokenring_n12.exp exa
     fi
 done
 
-expect_rc "--por --backend gpu" 2 "$W" explore "$T/chains.exp" --backend gpu --por
+expect_rc "--por --action --backend gpu" 2 "$W" explore "$T/chains.exp" --backend gpu --por --action '^c7$'
 grep -q 'CPU' "$T/err" && pass "gpu refusal says why" || fail "gpu refusal: $(cat "$T/err")"
+expect_rc "chains --por --action auto" 1 "$W" explore "$T/chains.exp" --por --action '^c7$' --json
+expect_json "chains --por --action auto: a CPU backend" backend='"cpu"' violation='"action"'
 for o in "--aut $T/x.aut" "--csr $T/x.csr" --scc --mec --livelock --reversible "--cycle-mean min --weight a"; do
     # shellcheck disable=SC2086
     expect_rc "--por $o" 2 "$W" explore "$T/chains.exp" --backend seq --por $o

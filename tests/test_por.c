@@ -236,19 +236,40 @@ static void check_paths(const struct image *img, const char *what)
     for (int k = 0; k < 2; k++)
         if (succ_init(&g[k], img, &err) || por_init(&p[k], img, NULL, &err))
             abort();
-    free(p[1].offer_bits), free(p[1].blk), free(p[1].seg_rule_start), free(p[1].seg_rule);
-    p[1].offer_bits = NULL, p[1].blk = NULL, p[1].seg_rule_start = p[1].seg_rule = NULL;
-    bool same = true;
+    struct por_tables *t1 = &p[1].t;
+    free((void *)t1->offer_bits), free((void *)t1->blk), free((void *)t1->seg_rule_start), free((void *)t1->seg_rule);
+    t1->offer_bits = NULL, t1->blk = NULL, t1->seg_rule_start = t1->seg_rule = NULL;
+    /* the GPU's configuration (kernels/explore/tile.cu): one carved
+     * scratch, no blocker cache, the packed tables */
+    const uint32_t rw = p[0].t.rule_words, n = img->n_comps, parts = (uint32_t)p[0].parts;
+    uint64_t *dev = calloc(por_core_scratch_words(n, parts, rw, img->words) / 2 + 1, 8);
+    uint64_t *packed = malloc(por_pack(&p[0], NULL, NULL, &(struct por_tables){0}) * 8 + 8);
+    struct por_tables dt;
+    por_pack(&p[0], packed, packed, &dt);
+    dt.proc_offsets = img->proc_offsets, dt.state_offsets = img->state_offsets, dt.first_bit = img->first_bit;
+    dt.trans = img->trans;
+    struct por_scratch ds;
+    uint32_t *dmask = por_core_carve(&ds, (uint32_t *)dev, n, parts, rw);
+    bool same = true, dsame = true;
     uint64_t s = 0;
-    for (; s < res.states && same; s++) {
+    for (; s < res.states && same && dsame; s++) {
         const uint32_t *v = res.vectors + s * img->words;
         size_t r[2];
         for (int k = 0; k < 2; k++)
             if (succ_expand(&g[k], v, &err) || por_reduce(&p[k], &g[k], v, &r[k], &err))
                 abort();
         same = r[0] == r[1] && g[0].n == g[1].n && !memcmp(g[0].rec, g[1].rec, g[0].n * g[0].stride * 4);
+        /* the device's filter keeps exactly por_reduce's first r records
+         * (reordered to the front): it has no fallback to the full set */
+        const bool red = por_core_state(&dt, &ds, v);
+        por_core_mask(&dt, &ds, img->words, dmask);
+        for (size_t i = 0; i < g[0].n; i++)
+            dsame &= (!red || por_core_keep(dmask, img->words, v, g[0].rec + i * g[0].stride + 1)) == (i < r[0]);
     }
     QCHECK(same, "%s: por_reduce with and without its sets differ in state %llu", what, (unsigned long long)s - 1);
+    QCHECK(dsame, "%s: the device's configuration (carved scratch, packed tables) differs in state %llu", what,
+           (unsigned long long)s - 1);
+    free(dev), free(packed);
     for (int k = 0; k < 2; k++)
         succ_free(&g[k]), por_free(&p[k]);
     explore_result_free(&res);

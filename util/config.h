@@ -72,6 +72,9 @@
 #ifndef GX_END_SHARE
 #define GX_END_SHARE 2u
 #endif
+/* --por on the GPU: the most scratch one state's reduction may take (bytes; per tile place, in global
+ * memory); larger networks are refused before exploring (use --backend cpu) */
+#define GX_POR_SCRATCH_BYTES (16u << 10)
 /* threads per state of the general generator, at most: more states in flight per block measured faster */
 #define GX_MAX_GROUP 8u
 /* fast generator: fewer threads per block once its successor sets pass 1/GX_FAST_SET_SHARE of device memory */

@@ -58,6 +58,8 @@ extern "C" int gpu_start(void)
 
 /* Input errors first, so that they read the same with or without a GPU;
  * then the device and the tuning knobs. */
+static int gx_check_por(const struct gx *g, struct wx_error *err);
+
 static int gx_check_input(const struct gx *g, struct wx_error *err)
 {
     const struct image *img = g->img;
@@ -81,6 +83,36 @@ static int gx_check_input(const struct gx *g, struct wx_error *err)
     if (tun->group_size && (tun->group_size > 32 || (tun->group_size & (tun->group_size - 1))))
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "GPU group size must be a power of two <= 32, not %u",
                        tun->group_size);
+    return gx_check_por(g, err);
+}
+
+/* --por: what the GPU's reduction does not do is refused here, before
+ * exploring -- visible labels (the proviso needs a second expansion of a
+ * state after its targets are inserted: the CPU backends do it), a prio,
+ * and networks whose per-state scratch passes GX_POR_SCRATCH_BYTES. */
+static int gx_check_por(const struct gx *g, struct wx_error *err)
+{
+    const struct image *img = g->img;
+    const struct explore_options *opt = g->opt;
+    if (!opt->por)
+        return WX_OK;
+    for (uint32_t l = 0; opt->action_match && l < img->n_labels; l++)
+        if (opt->action_match[l])
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por with --action runs on the CPU backends (--backend cpu "
+                           "or seq): the GPU explorer has no cycle proviso for visible labels yet");
+    if (img->prio_n)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por with a prio is not supported");
+    uint64_t parts = 0;
+    for (size_t i = 0; i < (size_t)img->n_rules * img->mask_words; i++)
+        parts += (uint64_t)__builtin_popcount(img->rule_mask[i]);
+    const uint64_t words = parts < UINT32_MAX / 2 ? por_core_scratch_words(img->n_comps, (uint32_t)parts,
+                                                                           (img->n_rules + 63) / 64, img->words)
+                                                  : UINT64_MAX / 8;
+    if (words * 4 > GX_POR_SCRATCH_BYTES)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "--por on the GPU: a state's reduction needs %llu bytes of scratch "
+                       "(%u components, %u rules), more than the GPU explorer's bound of %u bytes "
+                       "(GX_POR_SCRATCH_BYTES); use --backend cpu", (unsigned long long)words * 4, img->n_comps,
+                       img->n_rules, GX_POR_SCRATCH_BYTES);
     return WX_OK;
 }
 
@@ -98,7 +130,7 @@ static int gx_open(struct gx *g, struct wx_error *err)
     /* the fast generator (one thread per state) unless a group size or the
      * general generator is asked for */
     g->fast_eligible = gx_fast_eligible(img);
-    g->fast_built = g->fast_eligible &&
+    g->fast_built = g->fast_eligible && !g->opt->por && /* --por: the general generator reduces */
                     (tun->generator == 1 || tun->generator == 3 || (tun->generator == 0 && tun->group_size <= 1)) &&
                     gx_fast_build(img, &g->fh, tun->generator == 3) == WX_OK;
     gx_mark0(g, "successor bound, fast generator tables");
@@ -373,10 +405,12 @@ static int gx_kernel_error(const struct gx *g, struct wx_error *err)
                                                           "never published"
                       : ctl.error == GPU_ERR_REHASH  ? "internal error: growing the table met a vector "
                                                        "twice"
+                      : ctl.error == GPU_ERR_POR     ? "internal error: a state's reduced set (--por) kept "
+                                                       "none of its successors"
                                                      : "internal GPU queue overflow";
     return wx_fail(err,
                    ctl.error == GPU_ERR_SPIN || ctl.error == GPU_ERR_CACHE_SPIN || ctl.error == GPU_ERR_QUEUE ||
-                           ctl.error == GPU_ERR_REHASH
+                           ctl.error == GPU_ERR_REHASH || ctl.error == GPU_ERR_POR
                        ? WX_ESYSTEM
                        : WX_ELIMIT,
                    NULL, 0, 0, "%s after %llu states and %llu transitions (table %llu bytes, %llu slots of %u words; "

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 #include <cub/warp/warp_scan.cuh>
 
+#include "../../explorer/por_core.h"
 #include "../../util/config.h"
 
 #define GPU_WARP 32u
@@ -49,7 +50,8 @@ enum {
     GPU_ERR_COMBOS = 5,      /* a rule with more than 2^62 combinations */
     GPU_ERR_SPIN = 6,        /* internal: a reserved table slot stayed unpublished */
     GPU_ERR_REHASH = 7,      /* internal: growing the table met a vector twice */
-    GPU_ERR_CACHE_SPIN = 8   /* internal: a reserved block-cache row stayed unpublished */
+    GPU_ERR_CACHE_SPIN = 8,  /* internal: a reserved block-cache row stayed unpublished */
+    GPU_ERR_POR = 9          /* internal: a reduced set (--por) kept no record */
 };
 
 /* Profiling counters (gpu_params.prof; gpu_ctl.prof): clock64 cycles.
@@ -285,6 +287,14 @@ struct gpu_params {
     void *dedupe_g;                          /* blocks * T * D pairs (16 bytes), all
                                                 empty between expansions */
     uint32_t *dedlist_g;                     /* blocks * T * D entry numbers */
+
+    /* --por (general generator only; tile.cu): the stubborn-set tables
+     * (explorer/por_core.h; device pointers) and per tile place (blocks * T
+     * of them) one scratch of por_words words; por_on == 0: none.  Last in
+     * the struct, so that the fields before keep their offsets. */
+    uint32_t por_on, por_words, por_parts;
+    uint32_t *por_scratch;
+    struct por_tables por;
 };
 
 #endif

@@ -147,7 +147,7 @@ int gx_grow(struct gx *g, uint64_t nb, struct wx_error *err);
 
 /* tile.cu: the kernels and their launchers (each returns the launch's
  * status; table_kernels.cuh, ids_kernels.cuh) */
-void *gx_kernel_ptr(int tex, int occ2, int prof, int fast, int share);
+void *gx_kernel_ptr(int tex, int occ2, int prof, int fast, int share, int por);
 int gx_insert_initial(struct gx *g, struct wx_error *err);
 cudaError_t gx_launch_mark_pending(const gpu_params &p, const unsigned long long *slots, unsigned long long n,
                                    int grid);

@@ -6,9 +6,11 @@
  * the whole exploration (control block, saved tiles, global group buffers
  * and successor sets).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "gx.h"
+#include "../../explorer/por.h"
 
 int gx_malloc(struct gx *g, void **ptr, size_t bytes, const char *what, struct wx_error *err)
 {
@@ -132,6 +134,41 @@ static int gx_upload_prio(struct gx *g, const struct image *img, struct gpu_imag
     return rc;
 }
 
+/* --por: the stubborn-set tables (explorer/por.c builds them, por_pack
+ * packs them into one allocation) and, beside the image's arrays, their
+ * device view p.por; the scratch comes with the fixed allocations. */
+static int gx_upload_por(struct gx *g, struct wx_error *err)
+{
+    const struct image *img = g->img;
+    struct gpu_params &p = g->p;
+    struct por hp;
+    int rc = por_init(&hp, img, NULL, err);
+    if (rc)
+        return rc;
+    struct por_tables dt;
+    const size_t words = por_pack(&hp, NULL, NULL, &dt);
+    uint64_t *buf = (uint64_t *)malloc((words + 1) * 8);
+    void *d = NULL;
+    if (!buf)
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "partial-order reduction: out of host memory");
+    if (rc == WX_OK && (rc = gx_malloc(g, &d, (words + 1) * 8, "partial-order reduction tables", err)) == WX_OK) {
+        por_pack(&hp, buf, (uint64_t *)d, &dt);
+        CUDA_CHECK_NAMED(cudaMemcpy(d, buf, (words + 1) * 8, cudaMemcpyHostToDevice), "partial-order reduction tables");
+        dt.proc_offsets = p.img.proc_off;
+        dt.state_offsets = p.img.state_off;
+        dt.first_bit = p.img.first_bit;
+        dt.trans = (const uint64_t *)p.img.trans;
+        p.por = dt;
+        p.por_parts = (uint32_t)hp.parts;
+        p.por_words = por_core_scratch_words(img->n_comps, (uint32_t)hp.parts, dt.rule_words, img->words);
+        p.por_on = 1;
+    }
+out:
+    free(buf);
+    por_free(&hp);
+    return rc;
+}
+
 int gx_upload_image(struct gx *g, struct wx_error *err)
 {
     int rc = WX_OK;
@@ -212,6 +249,8 @@ int gx_upload_image(struct gx *g, struct wx_error *err)
     }
     if (img->prio_n && (rc = gx_upload_prio(g, img, gi, err)))
         goto out;
+    if (opt->por && (rc = gx_upload_por(g, err)))
+        goto out;
     if (g->use_tex) {
         if ((rc = gx_texture(g, &gi.t_proc_off, gi.proc_off, n + 1, 0, err)) ||
             (rc = gx_texture(g, &gi.t_state_off, gi.state_off, img->proc_offsets[n], 0, err)) ||
@@ -262,6 +301,11 @@ int gx_fixed_allocations(struct gx *g, struct wx_error *err)
         if ((rc = gx_malloc(g, &d, (size_t)blocks * T * D * 4, "successor lists", err)))
             goto out;
         p.dedlist_g = (uint32_t *)d;
+    }
+    if (p.por_on) {
+        if ((rc = gx_malloc(g, &d, (size_t)blocks * T * p.por_words * 4, "partial-order reduction scratch", err)))
+            goto out;
+        p.por_scratch = (uint32_t *)d;
     }
     gx_mark(g, "fixed allocations (saved tiles %zu B, successor sets %s)", (size_t)blocks * (T + 1) * 8,
             p.dedupe_global ? "global" : "shared");

@@ -10,7 +10,8 @@
  * Modes.  Without properties the exploration is asynchronous (GPUexplore's
  * scheme: several iterations per launch, successors forwarded into the
  * block's own next tile); ids are dense but not BFS-ordered and depth is not
- * tracked (reported 0).  With a trace, stop_on_deadlock or action_match it is
+ * tracked (reported 0).  With a trace, stop_on_deadlock, action_match or
+ * --por (so that the reduced graph's depth is the CPU's) it is
  * level-synchronous (one BFS level per queue swap), so traces are shortest,
  * depth is exact and violations follow explore_int.h's rules: a deadlock
  * stops at once; an action violation stops at once, or, with
@@ -45,7 +46,8 @@ int gx_plan_layout(struct gx *g, struct wx_error *err)
         const uint32_t n = img->n_comps, W = img->words;
         const int props = opt->trace || opt->stop_on_deadlock || opt->action_match;
         const int want_graph = opt->sink != NULL || opt->keep_device_graph;
-        const int level = props || tun->level_sync == 1;
+        /* --por explores level by level, so that its depth is the CPU's */
+        const int level = props || tun->level_sync == 1 || opt->por;
         const int need_ids = opt->keep_vectors || want_graph || props;
         /* Can the last data word reach the control codes?  Bound it by the
          * fields it holds (each at most its bit length of ones). */
@@ -183,7 +185,7 @@ int gx_plan_shared(struct gx *g, struct wx_error *err)
         const int occ2 = tun->occupancy2 == 1 || (tun->occupancy2 < 0 && GX_OCC2);
         st.occupancy2 = occ2;
         gx_mark(g, "layout");
-        CUDA_CHECK(cudaFuncGetAttributes(&fa, gx_kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast, (int)fh.share)));
+        CUDA_CHECK(cudaFuncGetAttributes(&fa, gx_kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast, (int)fh.share, (int)opt->por)));
         gx_mark(g, "cudaFuncGetAttributes (module load)");
         const uint32_t bps = tun->blocks_per_sm ? tun->blocks_per_sm : 2;
         size_t budget = g->prop.sharedMemPerMultiprocessor / bps;
@@ -246,7 +248,7 @@ int gx_plan_shared(struct gx *g, struct wx_error *err)
         SEG(p.off_cache_lab, opt->trace ? C * 4 : 0);
 #undef SEG
         const size_t smem = off;
-        void *kern = gx_kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast, (int)fh.share);
+        void *kern = gx_kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast, (int)fh.share, (int)opt->por);
         CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         int nb = 0;
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kern, (int)threads, smem));

@@ -432,8 +432,10 @@ __device__ __forceinline__ void record_action(const gpu_params &p, blk &b, unsig
  * of the vector groups' general one (gpu_expand.cuh).  SHARE (with FAST,
  * where some component state has GPU_SHARE_MIN local moves or more): idle
  * lanes take slices of long runs of local moves (fx_share); without it the
- * kernel keeps the registers that costs. */
-template <bool TEX, bool OCC2, bool PROF, bool FAST, bool SHARE = false>
+ * kernel keeps the registers that costs.  POR (general generator, p.por_on):
+ * each state's records outside its stubborn set are dropped (por_begin);
+ * the kernels without it are the ones --por never runs. */
+template <bool TEX, bool OCC2, bool PROF, bool FAST, bool SHARE = false, bool POR = false>
 __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(const __grid_constant__ gpu_params p)
 {
     extern __shared__ __align__(16) unsigned char smem[];
@@ -532,6 +534,9 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
              * the second drops those below a marked label or cut. */
             const bool prio = !FAST && p.img.prio_n;
             unsigned long long prio_on = 0;
+            /* --por: the records outside the state's reduced set are
+             * dropped as they are generated (por_begin) */
+            const uint32_t *por_mask = POR ? por_begin(p, grp, gl, active, src) : nullptr;
             for (uint32_t pass = prio ? 0u : 1u; pass < 2; pass++) {
             if (prio && pass == 1)
                 prio_restart(st, prio_on, G, active, gl);
@@ -555,6 +560,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 }
                 if (prio && prio_step(p.img, pass, prio_on, has, lab))
                     continue;
+                if (POR && por_mask && has && !por_core_keep(por_mask, p.img.words, src, scr))
+                    has = false;
                 if (PROF && lane == 0)
                     prof_lap(prof, GPU_PROF_GEN, &wt);
                 /* the state this record belongs to (a loan's: the lender's) */
@@ -599,6 +606,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
             }
             if (__any_sync(GPU_FULL, ovf) && lane == 0)
                 gpu_set_error(p, GPU_ERR_COMBOS);
+            if (POR)
+                por_end(p, G, gl, por_mask, ngen);
             expand_count(p, b, G, gl, active, src_slot, ngen, nedge);
         }
         __syncthreads();
@@ -680,9 +689,20 @@ out:
 /* The explore_tile variant for the plan.  The fast generator reads its own
  * tables with plain loads: no texture variant; lane sharing only where
  * some run of local moves is long (its registers cost the other images a
- * few per cent). */
-void *gx_kernel_ptr(int tex, int occ2, int prof, int fast, int share)
+ * few per cent); the reducing variant with --por (general generator). */
+void *gx_kernel_ptr(int tex, int occ2, int prof, int fast, int share, int por)
 {
+    if (por && !fast) {
+        if (prof)
+            return tex ? (occ2 ? (void *)explore_tile<true, true, true, false, false, true>
+                               : (void *)explore_tile<true, false, true, false, false, true>)
+                       : (occ2 ? (void *)explore_tile<false, true, true, false, false, true>
+                               : (void *)explore_tile<false, false, true, false, false, true>);
+        return tex ? (occ2 ? (void *)explore_tile<true, true, false, false, false, true>
+                           : (void *)explore_tile<true, false, false, false, false, true>)
+                   : (occ2 ? (void *)explore_tile<false, true, false, false, false, true>
+                           : (void *)explore_tile<false, false, false, false, false, true>);
+    }
     if (fast && share) {
         if (prof)
             return occ2 ? (void *)explore_tile<false, true, true, true, true>

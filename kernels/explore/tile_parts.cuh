@@ -22,6 +22,39 @@ __device__ __forceinline__ void gpu_set_error(const gpu_params &p, uint32_t code
     atomicExch(&p.ctl->stop, 1u);
 }
 
+/* --por (general generator): the reduced set of the group's state, by
+ * its lane 0 with the construction the CPU explorers use
+ * (explorer/por_core.h), in the tile place's scratch.  Returns the mask of
+ * the chosen components' fields (img.words words) when the state is
+ * reduced, NULL when it is expanded in full.  Every lane of the warp calls
+ * it (__syncwarp). */
+__device__ __forceinline__ const uint32_t *por_begin(const gpu_params &p, uint32_t grp, uint32_t gl, bool active,
+                                                     const uint32_t *src)
+{
+    uint32_t *base = p.por_scratch + ((size_t)blockIdx.x * p.T + grp) * p.por_words;
+    struct por_scratch s;
+    uint32_t *mask = por_core_carve(&s, base, p.por.n, p.por_parts, p.por.rule_words);
+    if (gl == 0 && active) {
+        const bool red = por_core_state(&p.por, &s, src);
+        por_core_mask(&p.por, &s, p.img.words, mask);
+        mask[p.img.words] = red;
+    }
+    __syncwarp();
+    return active && mask[p.img.words] ? mask : nullptr;
+}
+
+/* --por: a reduced state's set has enabled moves, so it keeps some of
+ * its records (por.h); none kept would count a deadlock that is not one,
+ * so it is an error instead.  Every lane of the warp calls it. */
+__device__ __forceinline__ void por_end(const gpu_params &p, uint32_t G, uint32_t gl, const uint32_t *mask,
+                                        uint32_t ngen)
+{
+    for (uint32_t o = 1; o < G; o <<= 1)
+        ngen += __shfl_xor_sync(GPU_FULL, ngen, o);
+    if (gl == 0 && mask && ngen == 0)
+        gpu_set_error(p, GPU_ERR_POR);
+}
+
 /* Per-block bookkeeping in static shared memory. */
 struct blk {
     unsigned int cur_n, next_n, pos, stop, qgot, edges_full, ended;

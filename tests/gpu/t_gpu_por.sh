@@ -1,0 +1,97 @@
+#!/bin/sh
+# t_gpu_por.sh -- partial-order reduction on the GPU explorer (run by
+# bench/gpu_test.sh on the GPU machine): `warpex explore --por --backend
+# gpu` against `--backend cpu` (3 threads) on the committed examples
+# (examples/*/*.exp that --por takes) and on random networks (tests/randnet
+# via bin/tests/test_random_networks; seeds printed,
+# WARPEX_GPU_POR_SEEDS=N sets how many, WARPEX_GPU_POR_SEED0=S the first):
+#   - plain: the same exit status and the same reduced graph's states,
+#     transitions, deadlocks and depth (both build the graph of por.h's
+#     stubborn sets, level by level), "por": true on the GPU backend;
+#   - --deadlock --trace (random networks: those with a deadlock): the same
+#     verdict and the same trace length (a shortest path in the same
+#     reduced graph);
+# then what the GPU refuses: --por --action (exit 2, says why), and
+# --backend auto with --por --action runs on the CPU.
+cd "$(dirname "$0")/../.." || exit 2
+TAG=gpu-por
+. tests/lib.sh
+gen=$PWD/bin/tests/test_random_networks
+
+field() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" "$2"; }
+steps() { grep -o '"label"' "$1" | wc -l; }
+# same FILE [OPTS...]: gpu == cpu under --por; prints the reason or nothing
+same() {
+    f=$1; shift
+    why=""
+    "$W" explore "$f" "$@" --por --json --quiet --backend gpu > "$T/g.json" 2> "$T/g.err"; rg=$?
+    "$W" explore "$f" "$@" --por --json --quiet --backend cpu --threads 3 > "$T/c.json" 2> "$T/c.err"; rc=$?
+    [ $rg -eq $rc ] || why="exit gpu $rg cpu $rc: $(head -c 200 "$T/g.err");"
+    [ $rc -eq 0 ] || return 0
+    grep -q '"backend": "gpu' "$T/g.json" || why="$why not the GPU backend;"
+    grep -q '"por": true' "$T/g.json" || why="$why no \"por\": true;"
+    for k in states transitions deadlocks depth; do
+        [ "$(field $k "$T/g.json")" = "$(field $k "$T/c.json")" ] \
+            || why="$why $k gpu $(field $k "$T/g.json") cpu $(field $k "$T/c.json");"
+    done
+    echo "$why"
+}
+# verdict FILE [OPTS...]: --deadlock --trace, gpu == cpu; prints the reason or nothing
+verdict() {
+    f=$1; shift
+    why=""
+    "$W" explore "$f" "$@" --por --deadlock --trace --json --quiet --backend gpu > "$T/g.json" 2> "$T/g.err"; rg=$?
+    "$W" explore "$f" "$@" --por --deadlock --trace --json --quiet --backend cpu > "$T/c.json" 2> "$T/c.err"; rc=$?
+    [ $rg -eq $rc ] || why="exit gpu $rg cpu $rc: $(head -c 200 "$T/g.err");"
+    [ $rc -eq 1 ] || return 0
+    [ "$(field violation "$T/g.json")" = '"deadlock"' ] || why="$why gpu violation $(field violation "$T/g.json");"
+    [ "$(steps "$T/g.json")" = "$(steps "$T/c.json")" ] \
+        || why="$why trace length gpu $(steps "$T/g.json") cpu $(steps "$T/c.json");"
+    echo "$why"
+}
+
+n=0
+for f in examples/*/*.exp; do
+    "$W" explore "$f" --por --backend cpu --quiet > /dev/null 2>&1
+    [ $? -eq 2 ] && continue # --por refuses it (probabilistic, a prio)
+    why=$(same "$f")
+    [ -z "$why" ] && pass "$f: --por gpu == cpu ($(field states "$T/c.json") states, depth $(field depth "$T/c.json"))" \
+        || fail "$f:$why"
+    why=$(verdict "$f")
+    [ -z "$why" ] && pass "$f: --por --deadlock gpu == cpu" || fail "$f --deadlock:$why"
+    n=$((n + 1))
+done
+[ $n -gt 10 ] && pass "$n examples compared" || fail "only $n examples compared"
+
+SEEDS=${WARPEX_GPU_POR_SEEDS:-300}
+seed0=${WARPEX_GPU_POR_SEED0:-$(date +%s)}
+echo "random networks: seeds $seed0 .. $((seed0 + SEEDS - 1))"
+bad=0; ran=0
+for i in $(seq 0 $((SEEDS - 1))); do
+    s=$((seed0 + i))
+    set -- $(WARPEX_RANDNET_EMIT=1 WARPEX_RANDNET_SEED=$s "$gen")
+    # EXPECT exp_path dir hidden rate states transitions deadlocks
+    if [ "${1:-}" != EXPECT ]; then
+        fail "seed $s: generator said: $*"; bad=1; continue
+    fi
+    opts="--hidden $4"
+    [ "$5" = 1 ] && opts="$opts --rate"
+    # shellcheck disable=SC2086
+    why=$(same "$2" $opts)
+    # (without a deadlock, equal deadlock counts already say the verdicts agree)
+    # shellcheck disable=SC2086
+    [ -n "$why" ] || [ "$(field deadlocks "$T/c.json")" = 0 ] || why=$(verdict "$2" $opts)
+    [ -z "$why" ] || { fail "seed $s ($2):$why"; bad=1; }
+    [ -n "$why" ] || rm -rf "$3"
+    ran=$((ran + 1))
+done
+[ $bad = 0 ] && pass "$ran random networks: --por gpu == cpu (counts, depth, --deadlock verdicts and trace lengths)"
+
+printf 'des (0, 2, 3)\n(0, "a", 1)\n(1, "b", 2)\n' > "$T/c.aut"
+printf '"c.aut" ||| "c.aut" ||| "c.aut"\n' > "$T/three.exp"
+expect_rc "--por --action --backend gpu" 2 "$W" explore "$T/three.exp" --por --action '^b$' --backend gpu
+grep -q 'CPU' "$T/err" && pass "the refusal says why" || fail "refusal: $(cat "$T/err")"
+expect_rc "--por --action --backend auto" 1 "$W" explore "$T/three.exp" --por --action '^b$' --json
+expect_json "--por --action --backend auto: the CPU" backend='"cpu"' violation='"action"'
+expect_rc "--por --backend auto" 0 "$W" explore "$T/three.exp" --por --json
+expect_json "--por --backend auto: the GPU" backend='"gpu"' states=7 transitions=6 deadlocks=1 depth=6
