@@ -7,10 +7,11 @@
 
 int tree_gpu_available(void) { return 0; }
 
-int tree_gpu_fold(const uint32_t *vecs, uint64_t n, uint32_t words, uint64_t node_slots, uint64_t root_slots,
-                  uint64_t *root, uint8_t *fresh, struct tree_gpu_tables *out, struct wx_error *err)
+int tree_gpu_fold(const uint32_t *vecs, uint64_t n, uint32_t words, const struct tree_shape *shape,
+                  uint64_t node_slots, uint64_t root_slots, uint64_t *root, uint8_t *fresh,
+                  struct tree_gpu_tables *out, struct wx_error *err)
 {
-    (void)vecs, (void)n, (void)words, (void)node_slots, (void)root_slots, (void)root, (void)fresh;
+    (void)vecs, (void)n, (void)words, (void)shape, (void)node_slots, (void)root_slots, (void)root, (void)fresh;
     out->nodes = out->roots = NULL;
     return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "tree_gpu_fold: this build has no CUDA");
 }

@@ -19,7 +19,6 @@ namespace {
 
 constexpr unsigned WARP = 32;
 constexpr unsigned FOLD_THREADS = 256;
-constexpr uint32_t PUT_FULL = 0xfffffffeu;     /* fold_value: the node table is full */
 constexpr uint64_t NO_SLOT = 0xffffffffffffffffull; /* pair_put: the table is full */
 
 __device__ __forceinline__ unsigned long long tree_mix(unsigned long long x)
@@ -86,26 +85,38 @@ struct fold_args {
     uint8_t *fresh_out;
     unsigned *ones_claimed; /* the all-ones vector's root (tree_gpu.h) */
     int *full;
+    struct tree_shape_order order; /* the shape's inner nodes, root last */
 };
 
-/* The value of words [lo, lo + cnt) of v (tree_gpu.h's shape); PUT_FULL
- * when the node table is full.  Recursion depth <= log2(64) + 1. */
-__device__ uint32_t fold_value(const fold_args &a, const uint32_t *v, uint32_t lo, uint32_t cnt)
+/* An operand of the order: a word of v, or an inner node's value. */
+__device__ __forceinline__ uint32_t fold_operand(const uint32_t *v, const uint32_t *val, uint8_t op)
 {
-    if (cnt == 1)
-        return v[lo];
-    const uint32_t nl = (cnt + 1) / 2;
-    const uint32_t x = fold_value(a, v, lo, nl);
-    if (x == PUT_FULL && nl > 1)
-        return PUT_FULL;
-    const uint32_t y = fold_value(a, v, lo + nl, cnt - nl);
-    if (y == PUT_FULL && cnt - nl > 1)
-        return PUT_FULL;
-    if (x == TREE_GPU_ONES && y == TREE_GPU_ONES)
-        return TREE_GPU_ONES;
-    bool fresh;
-    const uint64_t s = pair_put(a.nodes, a.node_win, (unsigned long long)x | (unsigned long long)y << 32, &fresh);
-    return s == NO_SLOT ? PUT_FULL : (uint32_t)s;
+    return op < TREE_SHAPE_NODE ? v[op] : val[op - TREE_SHAPE_NODE];
+}
+
+/* The root pair of v (the value of its last inner node's operands), every
+ * inner node below it put into the node table bottom-up (the shape's
+ * postorder); false when the node table is full. */
+__device__ bool fold_root(const fold_args &a, const uint32_t *v, unsigned long long *pair)
+{
+    uint32_t val[TREE_SHAPE_MAX_WORDS - 1];
+    const uint32_t last = a.order.inner - 1;
+    for (uint32_t j = 0; j < last; j++) {
+        const uint32_t x = fold_operand(v, val, a.order.a[j]);
+        const uint32_t y = fold_operand(v, val, a.order.b[j]);
+        if (x == TREE_GPU_ONES && y == TREE_GPU_ONES) {
+            val[j] = TREE_GPU_ONES;
+            continue;
+        }
+        bool fresh;
+        const uint64_t s = pair_put(a.nodes, a.node_win, (unsigned long long)x | (unsigned long long)y << 32, &fresh);
+        if (s == NO_SLOT)
+            return false;
+        val[j] = (uint32_t)s;
+    }
+    *pair = (unsigned long long)fold_operand(v, val, a.order.a[last]) |
+            (unsigned long long)fold_operand(v, val, a.order.b[last]) << 32;
+    return true;
 }
 
 /* One warp per vector, grid-stride. */
@@ -114,25 +125,22 @@ __global__ void tree_fold_kernel(fold_args a)
     const uint64_t warps = (uint64_t)gridDim.x * blockDim.x / WARP;
     const unsigned lane = threadIdx.x % WARP;
     for (uint64_t i = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / WARP; i < a.n; i += warps) {
-        const uint32_t *v = a.vecs + i * a.words;
-        const uint32_t nl = (a.words + 1) / 2;
-        const uint32_t x = fold_value(a, v, 0, nl);
-        const uint32_t y = fold_value(a, v, nl, a.words - nl);
-        if ((x == PUT_FULL && nl > 1) || (y == PUT_FULL && a.words - nl > 1)) {
+        unsigned long long pair;
+        if (!fold_root(a, a.vecs + i * a.words, &pair)) {
             if (lane == 0)
                 atomicExch(a.full, 1);
             continue;
         }
         uint64_t r;
         bool fresh = false;
-        if (x == TREE_GPU_ONES && y == TREE_GPU_ONES) {
+        if (pair == TREE_GPU_EMPTY) {
             unsigned won = 0;
             if (lane == 0)
                 won = atomicExch(a.ones_claimed, 1u) == 0;
             fresh = __shfl_sync(0xffffffffu, won, 0) != 0;
             r = a.root_win * WARP;
         } else {
-            r = pair_put(a.roots, a.root_win, (unsigned long long)x | (unsigned long long)y << 32, &fresh);
+            r = pair_put(a.roots, a.root_win, pair, &fresh);
             if (r == NO_SLOT) {
                 if (lane == 0)
                     atomicExch(a.full, 1);
@@ -165,9 +173,9 @@ extern "C" void tree_gpu_tables_free(struct tree_gpu_tables *t)
     t->nodes = t->roots = NULL;
 }
 
-extern "C" int tree_gpu_fold(const uint32_t *vecs, uint64_t n, uint32_t words, uint64_t node_slots,
-                             uint64_t root_slots, uint64_t *root, uint8_t *fresh, struct tree_gpu_tables *out,
-                             struct wx_error *err)
+extern "C" int tree_gpu_fold(const uint32_t *vecs, uint64_t n, uint32_t words, const struct tree_shape *shape,
+                             uint64_t node_slots, uint64_t root_slots, uint64_t *root, uint8_t *fresh,
+                             struct tree_gpu_tables *out, struct wx_error *err)
 {
     int rc = WX_OK;
     fold_args a;
@@ -180,6 +188,13 @@ extern "C" int tree_gpu_fold(const uint32_t *vecs, uint64_t n, uint32_t words, u
     if (words < 2 || words > 64 || node_slots == 0 || root_slots == 0)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "tree_gpu_fold: %u words, %llu / %llu slots", words,
                        (unsigned long long)node_slots, (unsigned long long)root_slots);
+    if (shape && (shape->words != words || !tree_shape_valid(shape)))
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "tree_gpu_fold: not a shape of %u words", words);
+    if (shape)
+        out->shape = *shape;
+    else
+        tree_shape_balanced(words, &out->shape);
+    tree_shape_postorder(&out->shape, &a.order);
     out->node_slots = (node_slots + WARP - 1) / WARP * WARP;
     out->root_slots = (root_slots + WARP - 1) / WARP * WARP;
     if (out->node_slots >= TREE_GPU_ONES)
