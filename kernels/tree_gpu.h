@@ -71,6 +71,41 @@ int tree_gpu_fold(const uint32_t *vecs, uint64_t n, uint32_t words, const struct
 
 void tree_gpu_tables_free(struct tree_gpu_tables *t);
 
+/* A store that lives across calls, as an explorer needs: device tables of
+ * at least node_slots and root_slots slots (rounded as tree_gpu_fold's),
+ * filled batch by batch. */
+struct tree_gpu;
+
+/* WX_EINPUT on bad arguments (shape NULL: balanced), WX_ELIMIT when the
+ * device has not the memory, WX_ESYSTEM without a device. */
+int tree_gpu_new(struct tree_gpu **out, uint32_t words, const struct tree_shape *shape, uint64_t node_slots,
+                 uint64_t root_slots, struct wx_error *err);
+void tree_gpu_free(struct tree_gpu *t);
+
+/* Puts the n vectors vecs: root[i] their root indices, fresh[i] 1 for
+ * exactly one vector of each value absent before the call.  The _dev form
+ * takes device arrays, the other host ones.  WX_ELIMIT when a table filled
+ * up (the message names it): the pairs put stay valid, the outputs of the
+ * call are undefined. */
+int tree_gpu_put(struct tree_gpu *t, const uint32_t *vecs, uint64_t n, uint64_t *root, uint8_t *fresh,
+                 struct wx_error *err);
+int tree_gpu_put_dev(struct tree_gpu *t, const uint32_t *d_vecs, uint64_t n, uint64_t *d_root, uint8_t *d_fresh,
+                     struct wx_error *err);
+
+/* Dense numbers of the roots stored so far, in slot order: the n root
+ * indices root[i] become their ranks in [0, *count), *count the number of
+ * distinct vectors stored (the all-ones vector's root, if stored, ranks
+ * last).  Host arrays, or device ones with _dev.  No put may run at the
+ * same time. */
+int tree_gpu_ranks(struct tree_gpu *t, uint64_t *root, uint64_t n, uint64_t *count, struct wx_error *err);
+int tree_gpu_ranks_dev(struct tree_gpu *t, uint64_t *d_root, uint64_t n, uint64_t *count, struct wx_error *err);
+
+/* Device bytes of the tables. */
+uint64_t tree_gpu_bytes(const struct tree_gpu *t);
+
+/* Host copies of the tables (free with tree_gpu_tables_free). */
+int tree_gpu_download(const struct tree_gpu *t, struct tree_gpu_tables *out, struct wx_error *err);
+
 /* Unfolds the value v of leaves [lo, lo + cnt) of t's shape into vec
  * (words in their own places); *pos walks the shape's inner nodes in
  * preorder (the root is 0); vals (not NULL) gets the value of inner node p

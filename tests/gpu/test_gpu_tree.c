@@ -14,6 +14,10 @@
  * the inner nodes must stand for the CPU twin's (position, sub-vector)s:
  * as many distinct (position, value) below the roots on both sides, with
  * no more nodes stored than those.
+ * The store that lives across calls (tree_gpu_new/put/ranks, as an
+ * explorer uses it): vectors put in batches are fresh once over all
+ * batches, keep their roots, and tree_gpu_ranks numbers the distinct ones
+ * densely (0 .. distinct - 1, equal ranks exactly for equal vectors).
  * Tiny tables must give WX_ELIMIT, and a shape of other words WX_EINPUT.
  * Seeds are printed; --seed replays.
  */
@@ -192,6 +196,60 @@ static void test_fold(uint32_t words, uint64_t n, int kind, int ones_ok)
     free(vecs), free(root), free(cpu_id), free(fresh);
 }
 
+/* Batches into one store, then dense ranks. */
+static void test_batches(uint32_t words, uint64_t n, int nbatch)
+{
+    const unsigned long long seed = rng_state;
+    uint32_t *vecs = random_vectors(n, words, words % 2);
+    uint64_t *root = malloc(n * sizeof *root), *rank = malloc(n * sizeof *rank), *cpu_id = malloc(n * sizeof *cpu_id);
+    uint8_t *fresh = malloc(n);
+    struct tree_shape sh;
+    struct wx_error e;
+    struct tree_gpu *t;
+    check(tree_shape_pick(words, vecs, n < 4096 ? n : 4096, &sh, &e) == WX_OK, "pick a %u-word shape", words);
+    int rc = tree_gpu_new(&t, words, &sh, 4 * n * words + 64, 2 * n + 64, &e);
+    for (int b = 0; rc == WX_OK && b < nbatch; b++) {
+        const uint64_t lo = n * b / nbatch, hi = n * (b + 1) / nbatch;
+        rc = tree_gpu_put(t, vecs + lo * words, hi - lo, root + lo, fresh + lo, &e);
+    }
+    uint64_t count = 0;
+    memcpy(rank, root, n * sizeof *rank);
+    if (rc == WX_OK)
+        rc = tree_gpu_ranks(t, rank, n, &count, &e);
+    if (!check(rc == WX_OK, "%d batches of %u-word vectors: rc %d %s", nbatch, words, rc, rc ? e.msg : "")) {
+        tree_gpu_free(t);
+        free(vecs), free(root), free(rank), free(cpu_id), free(fresh);
+        return;
+    }
+    uint64_t distinct, cpu_pos, nfresh = 0, bad_map = 0, out_of_range = 0, hit = 0;
+    cpu_twin(vecs, n, words, &sh, cpu_id, &distinct, &cpu_pos);
+    uint64_t *rank_of = malloc(distinct * sizeof *rank_of);
+    uint8_t *seen = calloc(distinct ? distinct : 1, 1);
+    for (uint64_t k = 0; k < distinct; k++)
+        rank_of[k] = UINT64_MAX;
+    for (uint64_t i = 0; i < n; i++) {
+        nfresh += fresh[i];
+        if (rank_of[cpu_id[i]] == UINT64_MAX)
+            rank_of[cpu_id[i]] = rank[i];
+        bad_map += rank_of[cpu_id[i]] != rank[i];
+        if (rank[i] >= distinct) {
+            out_of_range++;
+            continue;
+        }
+        hit += !seen[rank[i]];
+        seen[rank[i]] = 1;
+    }
+    check(nfresh == distinct && count == distinct && bad_map == 0 && out_of_range == 0 && hit == distinct,
+          "%d batches of %llu %u-word vectors: %llu fresh, %llu ranked (CPU twin: %llu distinct), %llu split "
+          "vectors, %llu ranks out of range, %llu ranks used (seed %llu)",
+          nbatch, (unsigned long long)n, words, (unsigned long long)nfresh, (unsigned long long)count,
+          (unsigned long long)distinct, (unsigned long long)bad_map, (unsigned long long)out_of_range,
+          (unsigned long long)hit, seed);
+    tree_gpu_free(t);
+    free(rank_of), free(seen);
+    free(vecs), free(root), free(rank), free(cpu_id), free(fresh);
+}
+
 static void test_full(void)
 {
     const uint64_t n = 5000;
@@ -236,6 +294,9 @@ int main(int argc, char **argv)
         for (int kind = SHAPE_BALANCED; kind <= SHAPE_RANDOM; kind++)
             for (int ones_ok = 1; ones_ok >= 0; ones_ok--)
                 test_fold(widths[k], quick ? 2000 : widths[k] <= 8 ? 200000 : 30000, kind, ones_ok);
+    static const uint32_t bw[] = { 2, 3, 7, 33 };
+    for (size_t k = 0; k < sizeof bw / sizeof *bw; k++)
+        test_batches(bw[k], quick ? 3000 : 100000, 1 + (int)k * 3);
     test_full();
     return check_exit();
 }
