@@ -2,7 +2,8 @@
  * tree_gpu.h -- the tree store's fold on the GPU (kernels/explore/tree.cu):
  * the building block of a tree-compressed GPU explorer, tested against the
  * CPU twin (hash/treestore.h) by tests/gpu/test_gpu_tree.c.  Not yet used
- * by the GPU explorer (docs/storage.md).
+ * by the GPU explorer (docs/storage.md, "On the GPU", lists what that
+ * needs).  The device side is kernels/explore/gpu_tree.cuh.
  *
  * Shape: the CPU twin's (hash/treeshape.h, treestore.h), so that a host
  * that picks a shape from a sample folds alike on both sides -- leaves
