@@ -26,6 +26,10 @@
 
 #include "../util/error.h"
 
+#ifdef __cplusplus
+extern "C" { /* the GPU tree store (kernels/explore/tree.cu) calls these */
+#endif
+
 #define TREE_SHAPE_MAX_WORDS 64
 
 struct tree_shape {
@@ -60,5 +64,9 @@ struct tree_shape_order {
 };
 
 void tree_shape_postorder(const struct tree_shape *sh, struct tree_shape_order *o);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
