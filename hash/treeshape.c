@@ -52,6 +52,28 @@ bool tree_shape_valid(const struct tree_shape *sh)
     return valid_sub(sh, sh->words, &pos) && pos == sh->words - 1;
 }
 
+/* The operand that leaves [lo, lo + n) fold to, their inner nodes
+ * appended to o in postorder; *pos walks sh->left in preorder. */
+static uint8_t postorder(const struct tree_shape *sh, uint32_t lo, uint32_t n, uint32_t *pos,
+                         struct tree_shape_order *o)
+{
+    if (n == 1)
+        return sh->perm[lo];
+    const uint32_t nl = sh->left[(*pos)++];
+    const uint8_t a = postorder(sh, lo, nl, pos, o);
+    const uint8_t b = postorder(sh, lo + nl, n - nl, pos, o);
+    o->a[o->inner] = a;
+    o->b[o->inner] = b;
+    return (uint8_t)(TREE_SHAPE_NODE + o->inner++);
+}
+
+void tree_shape_postorder(const struct tree_shape *sh, struct tree_shape_order *o)
+{
+    memset(o, 0, sizeof *o);
+    uint32_t pos = 0;
+    (void)postorder(sh, 0, sh->words, &pos, o);
+}
+
 /* ---- the greedy choice ---- */
 
 static inline uint64_t mix(uint64_t x)

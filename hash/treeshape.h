@@ -26,6 +26,10 @@
 
 #include "../util/error.h"
 
+#ifdef __cplusplus
+extern "C" { /* the GPU tree store (kernels/explore/tree.cu) calls these */
+#endif
+
 #define TREE_SHAPE_MAX_WORDS 64
 
 struct tree_shape {
@@ -45,5 +49,24 @@ int tree_shape_pick(uint32_t words, const uint32_t *sample, size_t n, struct tre
 /* True when sh is a shape of its words: perm a permutation, every left
  * count between 1 and its node's leaves - 1. */
 bool tree_shape_valid(const struct tree_shape *sh);
+
+/* A shape's inner nodes in postorder, each given by its two operands, so
+ * that a fold needs no recursion (the GPU fold, kernels/tree_gpu.h): an
+ * operand below TREE_SHAPE_NODE is a word of the vector (the leaf's word,
+ * perm applied), TREE_SHAPE_NODE + k the value of the k-th inner node of
+ * this order.  Children come before their parent; the last inner node
+ * (inner - 1) is the root.  words >= 2. */
+#define TREE_SHAPE_NODE 0x80u
+struct tree_shape_order {
+    uint32_t inner;                      /* words - 1 */
+    uint8_t a[TREE_SHAPE_MAX_WORDS - 1]; /* left operands */
+    uint8_t b[TREE_SHAPE_MAX_WORDS - 1]; /* right operands */
+};
+
+void tree_shape_postorder(const struct tree_shape *sh, struct tree_shape_order *o);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -21,6 +21,7 @@
 #include "hash/treeshape.h"
 #include "hash/treestore.h"
 #include "hash/vecset.h"
+#include "kernels/tree_gpu.h"
 #include "util/pool.h"
 
 /* n random vectors of `words` words: each word from a few values (so
@@ -492,6 +493,145 @@ static void test_full(uint32_t words, uint64_t max_states, uint64_t max_nodes, c
     free(vecs);
 }
 
+/* ---- the GPU fold's host model ---- */
+
+/* Find-or-put of a pair in a host table of kernels/tree_gpu.h's layout
+ * (64-bit slots, EMPTY all ones), probing linearly from an independent
+ * hash: the slot. */
+static uint64_t model_put(uint64_t *tab, uint64_t slots, uint64_t key)
+{
+    uint64_t i = (key * 0x9e3779b97f4a7c15ull >> 17) % slots;
+    while (tab[i] != TREE_GPU_EMPTY && tab[i] != key)
+        i = i + 1 == slots ? 0 : i + 1;
+    tab[i] = key;
+    return i;
+}
+
+/* v folded as the GPU folds it (tree_shape_postorder's order, subtrees of
+ * all-ones words standing for TREE_GPU_ONES) into t: its root index.
+ * keys (not NULL) gets position << 32 | value of each inner node below the
+ * root. */
+static uint64_t model_fold(struct tree_gpu_tables *t, const struct tree_shape_order *o, const uint32_t *v,
+                           uint64_t *keys)
+{
+    uint32_t val[TREE_SHAPE_MAX_WORDS - 1];
+    uint64_t pair = 0;
+    for (uint32_t j = 0; j < o->inner; j++) {
+        const uint32_t x = o->a[j] < TREE_SHAPE_NODE ? v[o->a[j]] : val[o->a[j] - TREE_SHAPE_NODE];
+        const uint32_t y = o->b[j] < TREE_SHAPE_NODE ? v[o->b[j]] : val[o->b[j] - TREE_SHAPE_NODE];
+        pair = (uint64_t)x | (uint64_t)y << 32;
+        if (j + 1 < o->inner) {
+            val[j] = pair == TREE_GPU_EMPTY ? TREE_GPU_ONES : (uint32_t)model_put(t->nodes, t->node_slots, pair);
+            keys[j] = (uint64_t)j << 32 | val[j];
+        }
+    }
+    return pair == TREE_GPU_EMPTY ? t->root_slots : model_put(t->roots, t->root_slots, pair);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Distinct values among n keys (sorted in place). */
+static uint64_t distinct_keys(uint64_t *k, uint64_t n)
+{
+    qsort(k, n, sizeof *k, cmp_key);
+    uint64_t d = n > 0;
+    for (uint64_t i = 1; i < n; i++)
+        d += k[i] != k[i - 1];
+    return d;
+}
+
+/* Distinct (position, value) of the store's inner nodes below the roots:
+ * as many as distinct (position, sub-vector), whatever the numbering. */
+static uint64_t store_positions(const struct treestore *s, uint32_t words)
+{
+    const uint64_t n = treestore_count(s), per = words > 2 ? words - 2 : 0;
+    uint64_t *k = malloc((n * per + 1) * sizeof *k);
+    uint32_t vec[TREE_SHAPE_MAX_WORDS], vals[TREE_SHAPE_MAX_WORDS];
+    for (uint64_t id = 0; id < n; id++) {
+        treestore_get_tree(s, id, vec, vals);
+        for (uint64_t p = 0; p < per; p++)
+            k[id * per + p] = p << 32 | vals[p];
+    }
+    const uint64_t d = distinct_keys(k, n * per);
+    free(k);
+    return d;
+}
+
+/* tree_shape_postorder and tree_gpu_unfold, through the host model of the
+ * GPU fold, against the CPU store on the same shape: every root unfolds to
+ * its vector, equal vectors share a root and only they, and the inner
+ * nodes stand for as many (position, sub-vector) as the store's. */
+static void test_gpu_model(uint32_t words, uint64_t n, int ones)
+{
+    struct tree_shape sh;
+    struct tree_shape_order o;
+    struct wx_error e;
+    random_shape(words, &sh);
+    tree_shape_postorder(&sh, &o);
+    uint32_t *vecs = random_vectors(n, words);
+    for (uint64_t i = 0; ones && i < n * words; i++)
+        if (rnd_below(8) == 0)
+            vecs[i] = 0xffffffffu;
+    struct tree_gpu_tables t = { .shape = sh, .node_slots = 2 * n * words + 64, .root_slots = 2 * n + 64 };
+    t.nodes = malloc(t.node_slots * 8);
+    t.roots = malloc(t.root_slots * 8);
+    memset(t.nodes, 0xff, t.node_slots * 8);
+    memset(t.roots, 0xff, t.root_slots * 8);
+    struct treestore *s;
+    uint64_t ms, mn;
+    treestore_plan(1ull << 28, words, 0, &ms, &mn);
+    treestore_new(&s, words, ms, mn, &e);
+    treestore_set_shape(s, &sh, &e);
+    uint64_t *root_of = malloc(n * sizeof *root_of), bad = 0, roots = 0;
+    const uint64_t per = words > 2 ? words - 2 : 0;
+    uint64_t *keys = malloc((n * per + 1) * sizeof *keys), *ukeys = malloc((n * per + 1) * sizeof *ukeys);
+    for (uint64_t i = 0; i < n; i++)
+        root_of[i] = UINT64_MAX;
+    uint32_t buf[TREE_SHAPE_MAX_WORDS];
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t id;
+        const uint64_t r = model_fold(&t, &o, vecs + i * words, keys + i * per);
+        treestore_put(s, vecs + i * words, &id, &e);
+        uint32_t vals[TREE_SHAPE_MAX_WORDS];
+        tree_gpu_unfold_tree(&t, r, buf, vals);
+        bad += memcmp(buf, vecs + i * words, words * 4u) != 0;
+        for (uint64_t p = 0; p < per; p++)
+            ukeys[i * per + p] = p << 32 | vals[p];
+        roots += root_of[id] == UINT64_MAX;
+        bad += root_of[id] != UINT64_MAX && root_of[id] != r;
+        root_of[id] = r;
+    }
+    uint64_t nodes = 0, used_roots = 0;
+    for (uint64_t i = 0; i < t.node_slots; i++)
+        nodes += t.nodes[i] != TREE_GPU_EMPTY;
+    for (uint64_t i = 0; i < t.root_slots; i++)
+        used_roots += t.roots[i] != TREE_GPU_EMPTY;
+    const uint64_t cpu_pos = store_positions(s, words), pos = distinct_keys(keys, n * per);
+    const uint64_t upos = distinct_keys(ukeys, n * per);
+    const uint64_t cpu_nodes = words > 2 ? treestore_nodes(s) : 0;
+    uint64_t any_ones_root = 0; /* the all-ones vector's root is not a slot */
+    for (uint64_t k = 0; k < treestore_count(s); k++)
+        any_ones_root += root_of[k] == t.root_slots;
+    check(bad == 0 && roots == treestore_count(s) && used_roots + any_ones_root == roots &&
+              pos == cpu_pos && upos == pos && nodes <= pos && cpu_nodes <= cpu_pos && o.inner == words - 1,
+          "GPU fold model, %u words, random shape%s: %llu wrong, %llu roots (%llu slots, store %llu), "
+          "%llu nodes for %llu positional values (store %llu for %llu) (seed %llu)",
+          words, ones ? ", all-ones words" : "", (unsigned long long)bad, (unsigned long long)roots,
+          (unsigned long long)used_roots, (unsigned long long)treestore_count(s), (unsigned long long)nodes,
+          (unsigned long long)pos, (unsigned long long)cpu_nodes, (unsigned long long)cpu_pos,
+          (unsigned long long)rng_state);
+    treestore_free(s);
+    tree_gpu_tables_free(&t);
+    free(root_of);
+    free(keys);
+    free(ukeys);
+    free(vecs);
+}
+
 int main(void)
 {
     const char *env = getenv("WX_SEED");
@@ -507,6 +647,11 @@ int main(void)
         test_sequential(widths[k], widths[k] <= 8 ? 50000 : 10000, &sh);
     }
     test_shapes();
+    static const uint32_t gw[] = { 2, 3, 6, 17, 40, 64 };
+    for (size_t k = 0; k < sizeof gw / sizeof *gw; k++) {
+        test_gpu_model(gw[k], 20000, 0);
+        test_gpu_model(gw[k], 20000, 1);
+    }
     static const uint32_t cw[] = { 2, 3, 5, 9, 33 };
     for (size_t k = 0; k < sizeof cw / sizeof *cw; k++)
         test_concurrent(cw[k], 1u << 16, 4);

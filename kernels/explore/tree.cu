@@ -1,149 +1,97 @@
 /*
  * tree.cu -- the tree store's fold on the GPU: pair tables with find-or-put
  * by whole warps (kernels/tree_gpu.h describes the layout, the insert and
- * why it is exact).
+ * why it is exact; the device code is gpu_tree.cuh).
  *
  * Determinism: which vector of a duplicate group gets fresh = 1 and which
  * slot a pair lands in vary from run to run; the set of stored pairs, the
  * number of fresh vectors and the vector each root unfolds to do not.
  */
-#include <cuda_runtime.h>
+#include <cub/device/device_scan.cuh>
 
 #include "../cuda_check.cuh"
 #include "../tree_gpu.h"
+#include "gpu_tree.cuh"
 
 #include <stdlib.h>
 #include <string.h>
 
-namespace {
-
-constexpr unsigned WARP = 32;
-constexpr unsigned FOLD_THREADS = 256;
-constexpr uint32_t PUT_FULL = 0xfffffffeu;     /* fold_value: the node table is full */
-constexpr uint64_t NO_SLOT = 0xffffffffffffffffull; /* pair_put: the table is full */
-
-__device__ __forceinline__ unsigned long long tree_mix(unsigned long long x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
-}
-
-__device__ __forceinline__ unsigned long long ld_relaxed64(const unsigned long long *p)
-{
-    unsigned long long v;
-    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-}
-
-/* Find-or-put of the pair key in a table of nwin windows of 32 slots, by
- * the whole warp (every lane passes the same key; the result is the same
- * in every lane).  Returns the slot, or NO_SLOT after every window was
- * probed; *fresh: this call's CAS stored the key.  key != TREE_GPU_EMPTY. */
-__device__ uint64_t pair_put(unsigned long long *tab, uint64_t nwin, unsigned long long key, bool *fresh)
-{
-    const unsigned lane = threadIdx.x % WARP;
-    uint64_t win = tree_mix(key) % nwin;
-    *fresh = false;
-    for (uint64_t probes = 0; probes < nwin; probes++) {
-        unsigned long long *w = tab + win * WARP;
-        const unsigned long long v = ld_relaxed64(w + lane);
-        const unsigned match = __ballot_sync(0xffffffffu, v == key);
-        if (match)
-            return win * WARP + __ffs(match) - 1;
-        unsigned empty = __ballot_sync(0xffffffffu, v == TREE_GPU_EMPTY);
-        while (empty) {
-            /* The first empty slot in probe order: every slot before it was
-             * seen holding another pair, and slots never change again. */
-            const unsigned leader = __ffs(empty) - 1;
-            unsigned long long old = 0;
-            if (lane == leader)
-                old = atomicCAS(w + leader, TREE_GPU_EMPTY, key);
-            old = __shfl_sync(0xffffffffu, old, leader);
-            if (old == TREE_GPU_EMPTY) {
-                *fresh = true;
-                return win * WARP + leader;
-            }
-            if (old == key)
-                return win * WARP + leader;
-            empty &= ~(1u << leader); /* another pair took it: the next one */
-        }
-        win = win + 1 == nwin ? 0 : win + 1;
-    }
-    return NO_SLOT;
-}
-
-struct fold_args {
-    const uint32_t *vecs;
-    uint64_t n;
+struct tree_gpu {
     uint32_t words;
-    unsigned long long *nodes, *roots;
-    uint64_t node_win, root_win;
-    uint64_t *root_out;
-    uint8_t *fresh_out;
-    unsigned *ones_claimed; /* the all-ones vector's root (tree_gpu.h) */
-    int *full;
+    struct tree_shape shape;
+    uint64_t node_slots, root_slots;
+    gpu_tree_dev dev;
+    int *d_full;          /* 1: the node table filled up, 2: the root table */
+    unsigned *d_ones;     /* the all-ones vector's root is taken (tree_gpu.h) */
 };
 
-/* The value of words [lo, lo + cnt) of v (tree_gpu.h's shape); PUT_FULL
- * when the node table is full.  Recursion depth <= log2(64) + 1. */
-__device__ uint32_t fold_value(const fold_args &a, const uint32_t *v, uint32_t lo, uint32_t cnt)
-{
-    if (cnt == 1)
-        return v[lo];
-    const uint32_t nl = (cnt + 1) / 2;
-    const uint32_t x = fold_value(a, v, lo, nl);
-    if (x == PUT_FULL && nl > 1)
-        return PUT_FULL;
-    const uint32_t y = fold_value(a, v, lo + nl, cnt - nl);
-    if (y == PUT_FULL && cnt - nl > 1)
-        return PUT_FULL;
-    if (x == TREE_GPU_ONES && y == TREE_GPU_ONES)
-        return TREE_GPU_ONES;
-    bool fresh;
-    const uint64_t s = pair_put(a.nodes, a.node_win, (unsigned long long)x | (unsigned long long)y << 32, &fresh);
-    return s == NO_SLOT ? PUT_FULL : (uint32_t)s;
-}
+namespace {
+
+constexpr unsigned WARP = GPU_TREE_WARP;
+constexpr unsigned FOLD_THREADS = 256;
 
 /* One warp per vector, grid-stride. */
-__global__ void tree_fold_kernel(fold_args a)
+__global__ void tree_put_kernel(gpu_tree_dev t, const uint32_t *vecs, uint64_t n, uint32_t words, uint64_t *root_out,
+                                uint8_t *fresh_out, unsigned *ones_claimed, int *full)
 {
     const uint64_t warps = (uint64_t)gridDim.x * blockDim.x / WARP;
     const unsigned lane = threadIdx.x % WARP;
-    for (uint64_t i = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / WARP; i < a.n; i += warps) {
-        const uint32_t *v = a.vecs + i * a.words;
-        const uint32_t nl = (a.words + 1) / 2;
-        const uint32_t x = fold_value(a, v, 0, nl);
-        const uint32_t y = fold_value(a, v, nl, a.words - nl);
-        if ((x == PUT_FULL && nl > 1) || (y == PUT_FULL && a.words - nl > 1)) {
+    for (uint64_t i = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / WARP; i < n; i += warps) {
+        unsigned long long pair;
+        if (!gpu_tree_fold(t, vecs + i * words, &pair)) {
             if (lane == 0)
-                atomicExch(a.full, 1);
+                atomicMax(full, 1);
             continue;
         }
         uint64_t r;
         bool fresh = false;
-        if (x == TREE_GPU_ONES && y == TREE_GPU_ONES) {
+        if (pair == TREE_GPU_EMPTY) {
             unsigned won = 0;
             if (lane == 0)
-                won = atomicExch(a.ones_claimed, 1u) == 0;
+                won = atomicExch(ones_claimed, 1u) == 0;
             fresh = __shfl_sync(0xffffffffu, won, 0) != 0;
-            r = a.root_win * WARP;
+            r = t.root_win * WARP;
         } else {
-            r = pair_put(a.roots, a.root_win, (unsigned long long)x | (unsigned long long)y << 32, &fresh);
-            if (r == NO_SLOT) {
+            r = gpu_tree_pair_put(t.roots, t.root_win, pair, &fresh);
+            if (r == GPU_TREE_NO_SLOT) {
                 if (lane == 0)
-                    atomicExch(a.full, 1);
+                    atomicMax(full, 2);
                 continue;
             }
         }
         if (lane == 0) {
-            a.root_out[i] = r;
-            a.fresh_out[i] = fresh;
+            root_out[i] = r;
+            fresh_out[i] = fresh;
         }
     }
+}
+
+/* Taken slots of each window of the root table (a prefix of it). */
+__global__ void tree_count_windows(const unsigned long long *roots, uint64_t nwin, unsigned long long *cnt)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t w = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; w < nwin; w += stride) {
+        unsigned k = 0;
+        while (k < WARP && roots[w * WARP + k] != TREE_GPU_EMPTY)
+            k++;
+        cnt[w] = k;
+    }
+}
+
+/* Root index -> rank: the window's prefix plus the place in it; the
+ * all-ones vector's root (index nwin * 32) ranks after every slot. */
+__global__ void tree_map_ranks(const unsigned long long *pre, uint64_t nwin, unsigned long long taken, uint64_t *r,
+                               uint64_t n)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        r[i] = r[i] >= nwin * WARP ? taken : pre[r[i] / WARP] + r[i] % WARP;
+}
+
+unsigned grid_for(uint64_t threads)
+{
+    const uint64_t b = (threads + FOLD_THREADS - 1) / FOLD_THREADS;
+    return (unsigned)(b == 0 ? 1 : b < 65536 ? b : 65536);
 }
 
 } // namespace
@@ -165,71 +113,188 @@ extern "C" void tree_gpu_tables_free(struct tree_gpu_tables *t)
     t->nodes = t->roots = NULL;
 }
 
-extern "C" int tree_gpu_fold(const uint32_t *vecs, uint64_t n, uint32_t words, uint64_t node_slots,
-                             uint64_t root_slots, uint64_t *root, uint8_t *fresh, struct tree_gpu_tables *out,
-                             struct wx_error *err)
+extern "C" void tree_gpu_free(struct tree_gpu *t)
+{
+    if (!t)
+        return;
+    cudaFree(t->dev.nodes);
+    cudaFree(t->dev.roots);
+    cudaFree(t->d_full);
+    cudaFree(t->d_ones);
+    free(t);
+}
+
+extern "C" int tree_gpu_new(struct tree_gpu **out, uint32_t words, const struct tree_shape *shape,
+                            uint64_t node_slots, uint64_t root_slots, struct wx_error *err)
 {
     int rc = WX_OK;
-    fold_args a;
-    memset(&a, 0, sizeof a);
-    int *d_full = NULL;
-    unsigned *d_ones = NULL;
-    uint32_t *d_vecs = NULL;
-    int full = 0;
-    memset(out, 0, sizeof *out);
+    struct tree_gpu *t = NULL;
+    *out = NULL;
     if (words < 2 || words > 64 || node_slots == 0 || root_slots == 0)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "tree_gpu_fold: %u words, %llu / %llu slots", words,
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "tree_gpu: %u words, %llu / %llu slots", words,
                        (unsigned long long)node_slots, (unsigned long long)root_slots);
-    out->node_slots = (node_slots + WARP - 1) / WARP * WARP;
-    out->root_slots = (root_slots + WARP - 1) / WARP * WARP;
-    if (out->node_slots >= TREE_GPU_ONES)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "tree_gpu_fold: %llu node slots (at most 2^32 - 33)",
+    if (shape && (shape->words != words || !tree_shape_valid(shape)))
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "tree_gpu: not a shape of %u words", words);
+    if ((node_slots + WARP - 1) / WARP * WARP >= TREE_GPU_ONES)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "tree_gpu: %llu node slots (at most 2^32 - 33)",
                        (unsigned long long)node_slots);
-    a.n = n, a.words = words;
-    a.node_win = out->node_slots / WARP, a.root_win = out->root_slots / WARP;
-    CUDA_CHECK(cudaMalloc(&a.nodes, out->node_slots * 8));
-    CUDA_CHECK(cudaMalloc(&a.roots, out->root_slots * 8));
-    CUDA_CHECK(cudaMalloc(&d_vecs, (n ? n : 1) * words * 4));
-    CUDA_CHECK(cudaMalloc(&a.root_out, (n ? n : 1) * 8));
-    CUDA_CHECK(cudaMalloc(&a.fresh_out, n ? n : 1));
-    CUDA_CHECK(cudaMalloc(&d_full, sizeof *d_full));
-    CUDA_CHECK(cudaMalloc(&d_ones, sizeof *d_ones));
-    CUDA_CHECK(cudaMemset(a.nodes, 0xff, out->node_slots * 8));
-    CUDA_CHECK(cudaMemset(a.roots, 0xff, out->root_slots * 8));
-    CUDA_CHECK(cudaMemset(d_full, 0, sizeof *d_full));
-    CUDA_CHECK(cudaMemset(d_ones, 0, sizeof *d_ones));
-    CUDA_CHECK(cudaMemcpy(d_vecs, vecs, n * words * 4, cudaMemcpyHostToDevice));
-    a.vecs = d_vecs, a.full = d_full, a.ones_claimed = d_ones;
-    if (n) {
-        uint64_t blocks = (n * WARP + FOLD_THREADS - 1) / FOLD_THREADS;
-        tree_fold_kernel<<<(unsigned)(blocks < 65536 ? blocks : 65536), FOLD_THREADS>>>(a);
-        CUDA_CHECK_LAUNCH("tree_fold_kernel");
-    }
-    CUDA_CHECK(cudaMemcpy(&full, d_full, sizeof full, cudaMemcpyDeviceToHost));
+    if (!tree_gpu_available())
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "tree_gpu: no CUDA device");
+    t = (struct tree_gpu *)calloc(1, sizeof *t);
+    if (!t)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "tree_gpu: out of host memory");
+    t->words = words;
+    if (shape)
+        t->shape = *shape;
+    else
+        tree_shape_balanced(words, &t->shape);
+    tree_shape_postorder(&t->shape, &t->dev.order);
+    t->node_slots = (node_slots + WARP - 1) / WARP * WARP;
+    t->root_slots = (root_slots + WARP - 1) / WARP * WARP;
+    t->dev.node_win = t->node_slots / WARP;
+    t->dev.root_win = t->root_slots / WARP;
+    CUDA_CHECK(cudaMalloc(&t->dev.nodes, t->node_slots * 8));
+    CUDA_CHECK(cudaMalloc(&t->dev.roots, t->root_slots * 8));
+    CUDA_CHECK(cudaMalloc(&t->d_full, sizeof *t->d_full));
+    CUDA_CHECK(cudaMalloc(&t->d_ones, sizeof *t->d_ones));
+    CUDA_CHECK(cudaMemset(t->dev.nodes, 0xff, t->node_slots * 8));
+    CUDA_CHECK(cudaMemset(t->dev.roots, 0xff, t->root_slots * 8));
+    CUDA_CHECK(cudaMemset(t->d_full, 0, sizeof *t->d_full));
+    CUDA_CHECK(cudaMemset(t->d_ones, 0, sizeof *t->d_ones));
+out:
+    if (rc)
+        tree_gpu_free(t);
+    else
+        *out = t;
+    return rc;
+}
+
+extern "C" uint64_t tree_gpu_bytes(const struct tree_gpu *t) { return (t->node_slots + t->root_slots) * 8; }
+
+extern "C" int tree_gpu_put_dev(struct tree_gpu *t, const uint32_t *d_vecs, uint64_t n, uint64_t *d_root,
+                                uint8_t *d_fresh, struct wx_error *err)
+{
+    int rc = WX_OK;
+    int full = 0;
+    if (n == 0)
+        return WX_OK;
+    tree_put_kernel<<<grid_for(n * WARP), FOLD_THREADS>>>(t->dev, d_vecs, n, t->words, d_root, d_fresh, t->d_ones,
+                                                          t->d_full);
+    CUDA_CHECK_LAUNCH("tree_put_kernel");
+    CUDA_CHECK_NAMED(cudaDeviceSynchronize(), "tree_put_kernel");
+    CUDA_CHECK(cudaMemcpy(&full, t->d_full, sizeof full, cudaMemcpyDeviceToHost));
     if (full) {
-        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "tree_gpu_fold: a table of %llu node / %llu root slots is full",
-                     (unsigned long long)out->node_slots, (unsigned long long)out->root_slots);
-        goto out;
+        CUDA_CHECK(cudaMemset(t->d_full, 0, sizeof *t->d_full));
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "the GPU tree store's %s table is full (%llu slots)",
+                       full == 1 ? "node" : "root",
+                       (unsigned long long)(full == 1 ? t->node_slots : t->root_slots));
     }
-    out->nodes = (uint64_t *)malloc(out->node_slots * 8);
-    out->roots = (uint64_t *)malloc(out->root_slots * 8);
+out:
+    return rc;
+}
+
+extern "C" int tree_gpu_put(struct tree_gpu *t, const uint32_t *vecs, uint64_t n, uint64_t *root, uint8_t *fresh,
+                            struct wx_error *err)
+{
+    int rc = WX_OK;
+    uint32_t *d_vecs = NULL;
+    uint64_t *d_root = NULL;
+    uint8_t *d_fresh = NULL;
+    if (n == 0)
+        return WX_OK;
+    CUDA_CHECK(cudaMalloc(&d_vecs, n * t->words * 4));
+    CUDA_CHECK(cudaMalloc(&d_root, n * 8));
+    CUDA_CHECK(cudaMalloc(&d_fresh, n));
+    CUDA_CHECK(cudaMemcpy(d_vecs, vecs, n * t->words * 4, cudaMemcpyHostToDevice));
+    if ((rc = tree_gpu_put_dev(t, d_vecs, n, d_root, d_fresh, err)))
+        goto out;
+    CUDA_CHECK(cudaMemcpy(root, d_root, n * 8, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(fresh, d_fresh, n, cudaMemcpyDeviceToHost));
+out:
+    cudaFree(d_vecs);
+    cudaFree(d_root);
+    cudaFree(d_fresh);
+    return rc;
+}
+
+extern "C" int tree_gpu_ranks_dev(struct tree_gpu *t, uint64_t *d_root, uint64_t n, uint64_t *count,
+                                  struct wx_error *err)
+{
+    int rc = WX_OK;
+    const uint64_t nwin = t->dev.root_win;
+    unsigned long long *d_cnt = NULL, *d_pre = NULL, last[2] = {0, 0};
+    void *tmp = NULL;
+    size_t tb = 0;
+    unsigned ones = 0;
+    CUDA_CHECK(cudaMalloc(&d_cnt, nwin * 8));
+    CUDA_CHECK(cudaMalloc(&d_pre, nwin * 8));
+    tree_count_windows<<<grid_for(nwin), FOLD_THREADS>>>(t->dev.roots, nwin, d_cnt);
+    CUDA_CHECK_LAUNCH("tree_count_windows");
+    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(NULL, tb, d_cnt, d_pre, (int64_t)nwin));
+    CUDA_CHECK(cudaMalloc(&tmp, tb ? tb : 1));
+    CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp, tb, d_cnt, d_pre, (int64_t)nwin));
+    CUDA_CHECK(cudaMemcpy(&last[0], d_pre + nwin - 1, 8, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(&last[1], d_cnt + nwin - 1, 8, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(&ones, t->d_ones, sizeof ones, cudaMemcpyDeviceToHost));
+    if (n) {
+        tree_map_ranks<<<grid_for(n), FOLD_THREADS>>>(d_pre, nwin, last[0] + last[1], d_root, n);
+        CUDA_CHECK_LAUNCH("tree_map_ranks");
+    }
+    CUDA_CHECK_NAMED(cudaDeviceSynchronize(), "tree ranks");
+    *count = last[0] + last[1] + ones;
+out:
+    cudaFree(d_cnt);
+    cudaFree(d_pre);
+    cudaFree(tmp);
+    return rc;
+}
+
+extern "C" int tree_gpu_ranks(struct tree_gpu *t, uint64_t *root, uint64_t n, uint64_t *count, struct wx_error *err)
+{
+    int rc = WX_OK;
+    uint64_t *d_root = NULL;
+    CUDA_CHECK(cudaMalloc(&d_root, (n ? n : 1) * 8));
+    CUDA_CHECK(cudaMemcpy(d_root, root, n * 8, cudaMemcpyHostToDevice));
+    if ((rc = tree_gpu_ranks_dev(t, d_root, n, count, err)))
+        goto out;
+    CUDA_CHECK(cudaMemcpy(root, d_root, n * 8, cudaMemcpyDeviceToHost));
+out:
+    cudaFree(d_root);
+    return rc;
+}
+
+extern "C" int tree_gpu_download(const struct tree_gpu *t, struct tree_gpu_tables *out, struct wx_error *err)
+{
+    int rc = WX_OK;
+    memset(out, 0, sizeof *out);
+    out->shape = t->shape;
+    out->node_slots = t->node_slots;
+    out->root_slots = t->root_slots;
+    out->nodes = (uint64_t *)malloc(t->node_slots * 8);
+    out->roots = (uint64_t *)malloc(t->root_slots * 8);
     if (!out->nodes || !out->roots) {
-        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "tree_gpu_fold: out of host memory");
-        goto out;
+        tree_gpu_tables_free(out);
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "tree_gpu: out of host memory");
     }
-    CUDA_CHECK(cudaMemcpy(out->nodes, a.nodes, out->node_slots * 8, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(out->roots, a.roots, out->root_slots * 8, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(root, a.root_out, n * 8, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(fresh, a.fresh_out, n, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(out->nodes, t->dev.nodes, t->node_slots * 8, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(out->roots, t->dev.roots, t->root_slots * 8, cudaMemcpyDeviceToHost));
 out:
     if (rc)
         tree_gpu_tables_free(out);
-    cudaFree(a.nodes);
-    cudaFree(a.roots);
-    cudaFree(d_vecs);
-    cudaFree(a.root_out);
-    cudaFree(a.fresh_out);
-    cudaFree(d_full);
-    cudaFree(d_ones);
+    return rc;
+}
+
+extern "C" int tree_gpu_fold(const uint32_t *vecs, uint64_t n, uint32_t words, const struct tree_shape *shape,
+                             uint64_t node_slots, uint64_t root_slots, uint64_t *root, uint8_t *fresh,
+                             struct tree_gpu_tables *out, struct wx_error *err)
+{
+    struct tree_gpu *t;
+    memset(out, 0, sizeof *out);
+    int rc = tree_gpu_new(&t, words, shape, node_slots, root_slots, err);
+    if (rc)
+        return rc;
+    if ((rc = tree_gpu_put(t, vecs, n, root, fresh, err)) == WX_OK)
+        rc = tree_gpu_download(t, out, err);
+    tree_gpu_free(t);
     return rc;
 }
