@@ -20,7 +20,6 @@
  *    Storm's (never undecided: the bounds are at least 1e-4 from the value,
  *    or exactly a value that precomputation finds).
  */
-#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,108 +30,16 @@
 #include "graph/mdp.h"
 #include "graph/mdp_lab.h"
 #include "tests/check.h"
+#include "tests/mdp_instance.h"
 
 #define REF "tests/data/props_ref/storm.tsv"
 
-struct instance {
-    char name[128];
-    struct mdp m;
-    struct mdp_labels labels;
-    struct mdp_reward_models rew;
-    uint8_t *initial;
-    int loaded;
-};
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The reward files of the instance (.srew first, then .trew, sorted). */
-static int load_rewards(struct instance *in, const char *dir, const char *stem,
-                        struct wx_error *err)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return wx_fail(err, WX_EINPUT, dir, 0, 0, "cannot open the folder");
-    char *files[64];
-    int nf = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && nf < 64) {
-        size_t l = strlen(e->d_name);
-        if (!strncmp(e->d_name, stem, strlen(stem)) && l > 5 &&
-            (!strcmp(e->d_name + l - 5, ".srew") || !strcmp(e->d_name + l - 5, ".trew")))
-            files[nf++] = strdup(e->d_name);
-    }
-    closedir(d);
-    qsort(files, (size_t)nf, sizeof *files, cmp_str);
-    int rc = WX_OK;
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < nf && rc == WX_OK; i++) {
-            int trew = !strcmp(files[i] + strlen(files[i]) - 5, ".trew");
-            if (trew != pass)
-                continue;
-            char path[600];
-            snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-            struct mdp_rewards t = {0};
-            rc = trew ? mdp_trew_read(path, &in->m, &t, err) : mdp_srew_read(path, &in->m, &t, err);
-            if (rc != WX_OK)
-                break;
-            int j = -1;
-            for (size_t k = 0; k < in->rew.n && j < 0; k++) {
-                const char *nm = in->rew.models[k].name;
-                if (t.name ? nm && !strcmp(nm, t.name) : !nm)
-                    j = (int)k;
-            }
-            if (j < 0)
-                j = mdp_reward_models_add(&in->rew);
-            struct mdp_rewards *r = &in->rew.models[j];
-            if (!r->name)
-                r->name = t.name, t.name = NULL;
-            if (trew)
-                r->choice = t.choice, t.choice = NULL;
-            else
-                r->state = t.state, t.state = NULL;
-            mdp_rewards_free(&t);
-        }
-    for (int i = 0; i < nf; i++)
-        free(files[i]);
-    return rc;
-}
-
-static int load(struct instance *in, const char *name)
+/* An instance of tests/data, read once for its consecutive rows. */
+static int load(struct mdp_instance *in, const char *name)
 {
     struct wx_error err;
-    memset(in, 0, sizeof *in);
-    snprintf(in->name, sizeof in->name, "%s", name);
-    const char *stem = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
-    char dir[300], path[700];
-    snprintf(dir, sizeof dir, "tests/data/%s", name);
-    snprintf(path, sizeof path, "%s/%s.tra", dir, stem);
-    int rc = mdp_read(path, &in->m, &err);
-    if (rc == WX_OK) {
-        snprintf(path, sizeof path, "%s/%s.lab", dir, stem);
-        rc = mdp_labels_read(path, in->m.n_states, &in->labels, &err);
-    }
-    if (rc == WX_OK)
-        rc = load_rewards(in, dir, stem, &err);
-    if (!check(rc == WX_OK, "%s: read (%s)", name, rc ? err.msg : "ok"))
-        return 0;
-    in->initial = calloc(in->m.n_states, 1);
-    int id = mdp_labels_find(&in->labels, "init");
-    for (uint64_t s = 0; s < in->m.n_states; s++)
-        in->initial[s] = (uint8_t)mdp_labels_has(&in->labels, id, s);
-    in->loaded = 1;
-    return 1;
-}
-
-static void unload(struct instance *in)
-{
-    mdp_free(&in->m);
-    mdp_labels_free(&in->labels);
-    mdp_reward_models_free(&in->rew);
-    free(in->initial);
-    memset(in, 0, sizeof *in);
+    int rc = mdp_instance_load(in, name, &err);
+    return check(rc == WX_OK, "%s: read (%s)", name, rc ? err.msg : "ok");
 }
 
 /* method 0: interval iteration (Jacobi); 1: optimistic value iteration
@@ -140,7 +47,7 @@ static void unload(struct instance *in)
  * iteration (Jacobi); 4: sound value iteration (Gauss-Seidel). */
 static const char *const method_name[] = {"ii", "ovi", "ovi gs", "svi", "svi gs"};
 
-static int run(struct instance *in, const struct property *p, int threads, int method,
+static int run(struct mdp_instance *in, const struct property *p, int threads, int method,
                struct mdpcheck_result *r, struct propcheck_info *info, struct wx_error *err)
 {
     int ri = 0;
@@ -157,7 +64,7 @@ static int run(struct instance *in, const struct property *p, int threads, int m
 }
 
 /* Storm's value at each initial state against [lo, hi]. */
-static void compare_values(struct instance *in, const struct property *p, const char *expected,
+static void compare_values(struct mdp_instance *in, const struct property *p, const char *expected,
                            const struct mdpcheck_result *r, const struct propcheck_info *info,
                            int method)
 {
@@ -190,7 +97,7 @@ static void compare_values(struct instance *in, const struct property *p, const 
 }
 
 /* The bounds of a step-bounded property do not depend on the threads. */
-static void compare_threads(struct instance *in, const struct property *p,
+static void compare_threads(struct mdp_instance *in, const struct property *p,
                             const struct mdpcheck_result *r2)
 {
     struct mdpcheck_result r1;
@@ -208,7 +115,7 @@ static void compare_threads(struct instance *in, const struct property *p,
 
 /* One row with one method (0 when the property is step-bounded: the
  * others do not apply); 0 when the property was not solved. */
-static int row_method(struct instance *in, struct property *p, const char *expected, int method,
+static int row_method(struct mdp_instance *in, struct property *p, const char *expected, int method,
                       int *bounded)
 {
     struct mdpcheck_result r;
@@ -234,7 +141,7 @@ static int row_method(struct instance *in, struct property *p, const char *expec
     return 1;
 }
 
-static void row(struct instance *in, const char *text, const char *expected)
+static void row(struct mdp_instance *in, const char *text, const char *expected)
 {
     struct property p;
     struct wx_error err;
@@ -254,7 +161,7 @@ int main(void)
     if (!check(f != NULL, "reference file %s", REF))
         return check_exit();
     char line[4096];
-    struct instance in = {0};
+    struct mdp_instance in = {0};
     int rows = 0;
     while (fgets(line, sizeof line, f)) {
         if (line[0] == '#' || line[0] == '\n')
@@ -264,7 +171,7 @@ int main(void)
         if (!check(inst && text && exp, "row %d has instance, property and value", rows + 1))
             continue;
         if (!in.loaded || strcmp(in.name, inst)) {
-            unload(&in);
+            mdp_instance_free(&in);
             if (!load(&in, inst))
                 continue;
         }
@@ -272,7 +179,7 @@ int main(void)
         rows++;
     }
     fclose(f);
-    unload(&in);
+    mdp_instance_free(&in);
     check(rows >= 200, "%d reference rows checked", rows);
     return check_exit();
 }

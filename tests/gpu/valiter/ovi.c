@@ -32,11 +32,11 @@
  *
  * Part of test_gpu_valiter.c's translation unit (after solve.c).
  */
-#include <dirent.h>
 
 #include "analysis/mec.h"
 #include "analysis/propcheck.h"
 #include "graph/mdp_lab.h"
+#include "tests/mdp_instance.h"
 #include "util/config.h"
 
 static uint64_t n_ovi_bitwise, n_ovi_compared, n_ovi_guessed, n_ovi_solves;
@@ -334,99 +334,17 @@ static void ovi_instance(uint64_t seed, int k)
 
 /* ---- the repository's MDPs against Storm (tests/data/props_ref) ---- */
 
-struct ovi_inst {
-    char name[128];
-    struct mdp m;
-    struct mdp_labels labels;
-    struct mdp_reward_models rew;
-    uint8_t *initial;
-    int loaded;
-};
-
-static int ovi_cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* NAME.tra, NAME.lab and the reward files (NAME*.srew, then NAME*.trew,
- * by name), as test_props_ref.c reads them. */
-static int ovi_load(struct ovi_inst *in, const char *name)
-{
-    struct wx_error err;
-    memset(in, 0, sizeof *in);
-    snprintf(in->name, sizeof in->name, "%s", name);
-    const char *stem = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
-    char dir[300], path[800];
-    snprintf(dir, sizeof dir, "tests/data/%s", name);
-    snprintf(path, sizeof path, "%s/%s.tra", dir, stem);
-    int rc = mdp_read(path, &in->m, &err);
-    if (rc == WX_OK) {
-        snprintf(path, sizeof path, "%s/%s.lab", dir, stem);
-        rc = mdp_labels_read(path, in->m.n_states, &in->labels, &err);
-    }
-    char *files[64];
-    int nf = 0;
-    DIR *d = rc == WX_OK ? opendir(dir) : NULL;
-    for (struct dirent *de; d && (de = readdir(d)) && nf < 64;) {
-        const size_t l = strlen(de->d_name);
-        if (!strncmp(de->d_name, stem, strlen(stem)) && l > 5 &&
-            (!strcmp(de->d_name + l - 5, ".srew") || !strcmp(de->d_name + l - 5, ".trew")))
-            files[nf++] = strdup(de->d_name);
-    }
-    if (d)
-        closedir(d);
-    qsort(files, (size_t)nf, sizeof *files, ovi_cmp_str);
-    for (int pass = 0; pass < 2 && rc == WX_OK; pass++)
-        for (int i = 0; i < nf && rc == WX_OK; i++) {
-            if ((strcmp(files[i] + strlen(files[i]) - 5, ".trew") == 0) != pass)
-                continue;
-            snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-            struct mdp_rewards t = {0};
-            rc = pass ? mdp_trew_read(path, &in->m, &t, &err) : mdp_srew_read(path, &in->m, &t, &err);
-            if (rc != WX_OK)
-                break;
-            int j = -1;
-            for (size_t q = 0; q < in->rew.n && j < 0; q++) {
-                const char *nm = in->rew.models[q].name;
-                if (t.name ? nm && !strcmp(nm, t.name) : !nm)
-                    j = (int)q;
-            }
-            if (j < 0)
-                j = mdp_reward_models_add(&in->rew);
-            struct mdp_rewards *rr = &in->rew.models[j];
-            if (!rr->name)
-                rr->name = t.name, t.name = NULL;
-            if (pass)
-                rr->choice = t.choice, t.choice = NULL;
-            else
-                rr->state = t.state, t.state = NULL;
-            mdp_rewards_free(&t);
-        }
-    for (int i = 0; i < nf; i++)
-        free(files[i]);
-    if (!check(rc == WX_OK, "ovi %s: read (%s)", name, rc ? err.msg : "ok"))
-        return 0;
-    in->initial = calloc(in->m.n_states, 1);
-    const int id = mdp_labels_find(&in->labels, "init");
-    for (uint64_t s = 0; s < in->m.n_states; s++)
-        in->initial[s] = (uint8_t)mdp_labels_has(&in->labels, id, s);
-    in->loaded = 1;
-    return 1;
-}
-
-static void ovi_unload(struct ovi_inst *in)
-{
-    mdp_free(&in->m);
-    mdp_labels_free(&in->labels);
-    mdp_reward_models_free(&in->rew);
-    free(in->initial);
-    memset(in, 0, sizeof *in);
-}
-
 static uint64_t n_storm_rows, n_storm_bitwise;
 
-/* One "=?" row: GPU OVI and CPU OVI (Jacobi) against Storm's values. */
-static void ovi_storm_row(struct ovi_inst *in, const char *text, const char *expected)
+/* An instance of tests/data, read once for its consecutive rows. */
+static int ovi_load(struct mdp_instance *in, const char *name)
+{
+    struct wx_error err;
+    int rc = mdp_instance_load(in, name, &err);
+    return check(rc == WX_OK, "ovi %s: read (%s)", name, rc ? err.msg : "ok");
+}
+
+static void ovi_storm_row(struct mdp_instance *in, const char *text, const char *expected)
 {
     struct property p;
     struct wx_error err;
@@ -491,7 +409,7 @@ static void ovi_storm(void)
     if (!check(f != NULL, "ovi: tests/data/props_ref/storm.tsv (run from the repository root)"))
         return;
     char line[4096];
-    struct ovi_inst in = {0};
+    struct mdp_instance in = {0};
     while (fgets(line, sizeof line, f)) {
         if (line[0] == '#' || line[0] == '\n')
             continue;
@@ -502,14 +420,14 @@ static void ovi_storm(void)
         if (!strstr(text, "=?"))
             continue;
         if (!in.loaded || strcmp(in.name, inst)) {
-            ovi_unload(&in);
+            mdp_instance_free(&in);
             if (!ovi_load(&in, inst))
                 continue;
         }
         ovi_storm_row(&in, text, exp);
     }
     fclose(f);
-    ovi_unload(&in);
+    mdp_instance_free(&in);
     check(n_storm_rows >= 20, "ovi: %llu unbounded Storm rows checked on the GPU (%llu bit-identical to the CPU's OVI)",
           (unsigned long long)n_storm_rows, (unsigned long long)n_storm_bitwise);
 }
