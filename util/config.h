@@ -109,6 +109,9 @@
 #define GX_EDGE_SHARE 50u
 /* seconds between progress callbacks */
 #define GX_PROGRESS_SECONDS 1.0
+/* GPU tree run (--store tree): 1/GX_TREE_QUEUE_SHARE of the budget holds the two level queues
+   (root slot + vector per entry), the rest the node and root tables, which cannot grow */
+#define GX_TREE_QUEUE_SHARE 4u
 /* fast generator: a run of local moves this long is shared with the warp's idle lanes (fx_share) */
 #ifndef GPU_SHARE_MIN
 #define GPU_SHARE_MIN 16u

@@ -115,4 +115,37 @@ static __device__ bool gpu_tree_fold(const gpu_tree_dev &t, const uint32_t *v, u
     return true;
 }
 
+/* The vector of root index r (r >= root_win * 32: the all-ones vector)
+ * into v (words words), by one thread: the shape's postorder walked
+ * backwards, so a node's value is known before its operands are set. */
+static __device__ void gpu_tree_unfold(const gpu_tree_dev &t, uint64_t r, uint32_t *v)
+{
+    uint32_t val[TREE_SHAPE_MAX_WORDS - 1];
+    const uint32_t last = t.order.inner - 1;
+    for (uint32_t j = last + 1; j-- > 0;) {
+        unsigned long long pair = TREE_GPU_EMPTY;
+        if (j == last) {
+            if (r < t.root_win * GPU_TREE_WARP)
+                pair = t.roots[r];
+        } else if (val[j] != TREE_GPU_ONES) {
+            pair = t.nodes[val[j]];
+        }
+        const uint32_t x = (uint32_t)pair, y = (uint32_t)(pair >> 32);
+        const uint8_t a = t.order.a[j], b = t.order.b[j];
+        if (a < TREE_SHAPE_NODE)
+            v[a] = x;
+        else
+            val[a - TREE_SHAPE_NODE] = x;
+        if (b < TREE_SHAPE_NODE)
+            v[b] = y;
+        else
+            val[b - TREE_SHAPE_NODE] = y;
+    }
+}
+
+/* The device view of a store (tree.cu): its tables, and the flag of the
+ * all-ones vector's root (tree_gpu.h). */
+struct tree_gpu;
+void tree_gpu_view(const struct tree_gpu *t, gpu_tree_dev *dev, unsigned **ones);
+
 #endif
