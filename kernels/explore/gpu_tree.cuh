@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include "../../hash/treeshape.h"
+#include "../../util/config.h"
 #include "../tree_gpu.h"
 
 #define GPU_TREE_WARP 32u
@@ -44,7 +45,9 @@ static __device__ __forceinline__ unsigned long long gpu_tree_ld(const unsigned 
 /* Find-or-put of the pair key in a table of nwin windows of 32 slots, by
  * the whole warp (converged; every lane passes the same key; the result is
  * the same in every lane).  Returns the slot, or GPU_TREE_NO_SLOT after
- * every window was probed; *fresh: this call's CAS stored the key.
+ * every window, or TREE_GPU_MAX_WINDOWS of them, was probed without a
+ * free slot (a full table; exact: a key is only ever stored within the
+ * windows its puts probe); *fresh: this call's CAS stored the key.
  * key != TREE_GPU_EMPTY.  A window's taken slots are always a prefix of it
  * (a slot is claimed only when every slot before it was seen taken, and
  * slots are never freed): tree_gpu_ranks numbers roots by it. */
@@ -54,7 +57,7 @@ static __device__ uint64_t gpu_tree_pair_put(unsigned long long *tab, uint64_t n
     const unsigned lane = threadIdx.x % GPU_TREE_WARP;
     uint64_t win = gpu_tree_mix(key) % nwin;
     *fresh = false;
-    for (uint64_t probes = 0; probes < nwin; probes++) {
+    for (uint64_t probes = 0; probes < nwin && probes < TREE_GPU_MAX_WINDOWS; probes++) {
         unsigned long long *w = tab + win * GPU_TREE_WARP;
         const unsigned long long v = gpu_tree_ld(w + lane);
         const unsigned match = __ballot_sync(0xffffffffu, v == key);

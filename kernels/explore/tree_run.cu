@@ -356,8 +356,6 @@ static int tr_plan_tables(struct tree_run *r, const struct tree_shape *sh, uint6
             if (qbytes > avail / GX_TREE_QUEUE_SHARE && !opt->memory_bytes)
                 qbytes = avail / GX_TREE_QUEUE_SHARE;
         }
-        if (g->tun->edge_cap) /* tuning: a test's tiny queues */
-            qbytes = g->tun->edge_cap * 2 * entry;
         /* nodes per state in the sample, at least 1/16 and at most 15/16
          * of the table bytes for the nodes */
         const uint64_t nsum = nodes + (sample ? sample : 1);
@@ -372,7 +370,7 @@ static int tr_plan_tables(struct tree_run *r, const struct tree_shape *sh, uint6
             r->root_slots = 32;
         r->node_slots = (r->node_slots + 31) / 32 * 32;
         r->root_slots = (r->root_slots + 31) / 32 * 32;
-        r->tp.q_cap = qbytes / 2 / entry;
+        r->tp.q_cap = g->tun->queue_cap ? g->tun->queue_cap : qbytes / 2 / entry; /* tuning: tests' tiny queues */
         if (r->tp.q_cap < 1)
             r->tp.q_cap = 1;
         r->queue_bytes = 2 * r->tp.q_cap * entry;
