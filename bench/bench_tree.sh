@@ -4,12 +4,17 @@
 # (the JSON "bytes": all memory of the state storage, tables included, plus
 # nothing else) of each store, run back to back on the same machine.
 #
-#   bench/bench_tree.sh [--threads T] [--reps N] [MODEL.exp ...]
+#   bench/bench_tree.sh [--threads T] [--reps N] [--backend cpu|gpu] [--memory SIZE] [MODEL.exp ...]
 #       runs `bin/warpex explore MODEL --backend cpu --threads T --store S
 #       --json` for S = flat and tree, N times each (default 1; the fastest
 #       run counts), and prints a markdown table.  Stops with exit 1 when
 #       the two stores disagree on states, transitions or deadlocks.
-#       T defaults to all online cores.
+#       T defaults to all online cores.  --backend gpu: the GPU explorer
+#       (kernels/explore/tree_run.cu for the tree), where both stores take
+#       fixed-size tables from --memory SIZE (default: the free device
+#       memory), so their bytes/state is that budget over the states: give
+#       the same --memory to both and lower it until one stops (exit 3) to
+#       compare how many states a budget holds.
 #   Without models: from examples/gen.py --large (written once to
 #   $WARPEX_LARGE, default /tmp/warpex-large) the 3-word tokenring with 18
 #   stations (1.2 * 10^7 states) and, to show that --store tree stores
@@ -22,10 +27,14 @@ set -u
 cd "$(dirname "$0")/.." || exit 2
 threads=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 reps=1
+backend=cpu
+memory=""
 while [ $# -gt 0 ]; do
     case $1 in
     --threads) threads=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
+    --backend) backend=$2; shift 2 ;;
+    --memory) memory="--memory $2"; shift 2 ;;
     *) break ;;
     esac
 done
@@ -59,7 +68,12 @@ num() { sed -n "s/.*\"$1\": \([0-9.e+-]*\).*/\1/p" "$2"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 status=0
-echo "CPU explorer, $threads threads, best of $reps; $(uname -n), $(date -u '+%Y-%m-%d %H:%M UTC')"
+case $backend in
+cpu) run_opts="--backend cpu --threads $threads $memory"; what="CPU explorer, $threads threads" ;;
+gpu) run_opts="--backend gpu $memory"; what="GPU explorer${memory:+, $memory}" ;;
+*) echo "bench_tree: --backend cpu or gpu, not $backend" >&2; exit 2 ;;
+esac
+echo "$what, best of $reps; $(uname -n), $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo ""
 echo "| model | words | states | store | seconds | M states/s | bytes/state | tree/flat speed | tree/flat bytes |"
 echo "|---|---|---|---|---|---|---|---|---|"
@@ -68,7 +82,7 @@ for m in "$@"; do
         best=""
         r=0
         while [ $r -lt "$reps" ]; do
-            if ! "$W" explore "$m" --backend cpu --threads "$threads" --store $st --json -q > "$tmp/$st.j" 2> "$tmp/err"; then
+            if ! "$W" explore "$m" $run_opts --store $st --json -q > "$tmp/$st.j" 2> "$tmp/err"; then
                 echo "bench_tree: $m --store $st failed: $(head -c 300 "$tmp/err")" >&2
                 status=1
             fi

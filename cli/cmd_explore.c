@@ -530,11 +530,8 @@ static int choose_backend(struct explore_run *x, struct wx_error *err)
                        "or seq): the GPU explorer has no cycle proviso for visible labels yet");
     if (o->por && o->action && x->backend == EXPLORE_AUTO)
         x->backend = EXPLORE_CPU; /* the CPU backends apply the proviso; no notice needed */
-    if (x->backend == EXPLORE_GPU && o->store == STORE_TREE)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--store tree: the GPU explorer stores states flat only; "
-                       "use --backend cpu or seq (docs/storage.md)");
     if (x->backend == EXPLORE_AUTO && o->store == STORE_TREE) {
-        x->backend = EXPLORE_CPU; /* the tree store is on the CPU only */
+        x->backend = EXPLORE_CPU; /* the GPU's tree run records no edges: asked for only (--backend gpu) */
     } else if (x->backend == EXPLORE_AUTO) {
         if (gpu_available(gpu_name, sizeof gpu_name)) {
             x->backend = EXPLORE_GPU;

@@ -55,9 +55,6 @@ int explore_run(enum explore_backend backend, const struct image *img,
     if (opt && opt->por && backend == EXPLORE_AUTO && explore_por_visible(img, opt))
         return explore_cpu(img, opt, res, err); /* the proviso runs on the CPU only */
     const bool tree = opt && opt->store == STORE_TREE;
-    if (tree && backend == EXPLORE_GPU)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--store tree: the GPU explorer stores states flat only; "
-                       "use --backend cpu or seq (docs/storage.md)");
     switch (backend) {
     case EXPLORE_SEQ:
     case EXPLORE_CPU:
@@ -144,12 +141,13 @@ static int sample_states(const struct image *img, struct succ_gen *g, struct vec
     return WX_OK;
 }
 
-int explore_tree_shape(const struct image *img, struct treestore *tree, struct wx_error *err)
+int explore_tree_sample(const struct image *img, struct tree_shape *sh, uint64_t *states, uint64_t *nodes,
+                        struct wx_error *err)
 {
-    if (img->words <= 2)
-        return WX_OK;
     struct succ_gen g;
     struct vecset q;
+    struct treestore *t = NULL;
+    *states = *nodes = 0;
     int rc = succ_init(&g, img, err);
     if (rc)
         return rc;
@@ -157,12 +155,30 @@ int explore_tree_shape(const struct image *img, struct treestore *tree, struct w
         succ_free(&g);
         return WX_ELIMIT;
     }
-    struct tree_shape sh;
-    if (!(rc = sample_states(img, &g, &q, err)) && !(rc = tree_shape_pick(img->words, q.vec, q.count, &sh, err)))
-        rc = treestore_set_shape(tree, &sh, err);
+    if (!(rc = sample_states(img, &g, &q, err)) && !(rc = tree_shape_pick(img->words, q.vec, q.count, sh, err)) &&
+        !(rc = treestore_new(&t, img->words, q.count, q.count * img->words, err)) &&
+        !(rc = treestore_set_shape(t, sh, err))) {
+        for (uint64_t i = 0; i < q.count && !rc; i++) {
+            uint64_t id;
+            rc = treestore_put(t, q.vec + i * img->words, &id, err) < 0 ? WX_ELIMIT : WX_OK;
+        }
+        *states = q.count;
+        *nodes = treestore_nodes(t);
+    }
+    treestore_free(t);
     vecset_free(&q);
     succ_free(&g);
     return rc;
+}
+
+int explore_tree_shape(const struct image *img, struct treestore *tree, struct wx_error *err)
+{
+    if (img->words <= 2)
+        return WX_OK;
+    struct tree_shape sh;
+    uint64_t states, nodes;
+    int rc = explore_tree_sample(img, &sh, &states, &nodes, err);
+    return rc ? rc : treestore_set_shape(tree, &sh, err);
 }
 
 void explore_vector(const struct explore_vectors *v, uint64_t id, uint32_t *out)

@@ -50,7 +50,8 @@ enum explore_violation { VIOLATION_NONE = 0, VIOLATION_DEADLOCK, VIOLATION_ACTIO
  * (hash/vtable.h, hash/vecset.h), or tree-compressed (hash/treestore.h:
  * fewer bytes per state on wide vectors, slower).  AUTO is flat
  * (explore_store_pick), and through explore_run the tree when flat fills
- * up.  The GPU backend stores flat only: TREE there is WX_EINPUT. */
+ * up.  The GPU backend takes TREE as it is (kernels/explore/tree_run.cu);
+ * AUTO is flat there. */
 enum explore_store { STORE_AUTO, STORE_FLAT, STORE_TREE };
 
 /* One distinct product transition. */
@@ -209,6 +210,14 @@ void explore_result_free(struct explore_result *res);
  * tree of one pair is the flat table; the result's store then says
  * "flat"). */
 enum explore_store explore_store_pick(const struct explore_options *opt, const struct image *img);
+
+/* The tree store's shape for img (words >= 3) from a sample, the first
+ * TREE_SHAPE_SAMPLE states in BFS order (docs/storage.md), as the CPU
+ * explorers pick it; *states: the sample's size, *nodes: the inner nodes
+ * the sample's vectors take in a tree of that shape (for sizing). */
+struct tree_shape;
+int explore_tree_sample(const struct image *img, struct tree_shape *sh, uint64_t *states, uint64_t *nodes,
+                        struct wx_error *err);
 
 /* Default memory budget: half of physical RAM (bytes). */
 uint64_t explore_default_memory(void);

@@ -70,3 +70,23 @@ int tree_gpu_download(const struct tree_gpu *t, struct tree_gpu_tables *out, str
     out->nodes = out->roots = NULL;
     return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "tree_gpu: this build has no CUDA");
 }
+
+uint64_t tree_gpu_root_slots(const struct tree_gpu *t)
+{
+    (void)t;
+    return 0;
+}
+
+int tree_gpu_unfold_dev(const struct tree_gpu *t, const uint64_t *d_root, uint64_t n, uint32_t *d_vecs,
+                        struct wx_error *err)
+{
+    (void)t, (void)d_root, (void)n, (void)d_vecs;
+    return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "tree_gpu: this build has no CUDA");
+}
+
+int tree_gpu_unfold_ranked_dev(struct tree_gpu *t, uint64_t r0, uint32_t *d_vecs, uint64_t count,
+                               struct wx_error *err)
+{
+    (void)t, (void)r0, (void)d_vecs, (void)count;
+    return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "tree_gpu: this build has no CUDA");
+}

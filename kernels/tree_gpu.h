@@ -101,8 +101,22 @@ int tree_gpu_put_dev(struct tree_gpu *t, const uint32_t *d_vecs, uint64_t n, uin
 int tree_gpu_ranks(struct tree_gpu *t, uint64_t *root, uint64_t n, uint64_t *count, struct wx_error *err);
 int tree_gpu_ranks_dev(struct tree_gpu *t, uint64_t *d_root, uint64_t n, uint64_t *count, struct wx_error *err);
 
-/* Device bytes of the tables. */
+/* Device bytes of the tables; slots of the root table (the all-ones
+ * vector's root index is this number). */
 uint64_t tree_gpu_bytes(const struct tree_gpu *t);
+uint64_t tree_gpu_root_slots(const struct tree_gpu *t);
+
+/* The vectors of the n root indices d_root into d_vecs (n * words words),
+ * device arrays. */
+int tree_gpu_unfold_dev(const struct tree_gpu *t, const uint64_t *d_root, uint64_t n, uint32_t *d_vecs,
+                        struct wx_error *err);
+
+/* Every stored vector by id into the device array d_vecs (count * words
+ * words, count the stored vectors): a root's id is its rank
+ * (tree_gpu_ranks) with ranks 0 and r0 swapped, so the root of rank r0
+ * comes first.  No put may run at the same time. */
+int tree_gpu_unfold_ranked_dev(struct tree_gpu *t, uint64_t r0, uint32_t *d_vecs, uint64_t count,
+                               struct wx_error *err);
 
 /* Host copies of the tables (free with tree_gpu_tables_free). */
 int tree_gpu_download(const struct tree_gpu *t, struct tree_gpu_tables *out, struct wx_error *err);

@@ -109,6 +109,12 @@
 #define GX_EDGE_SHARE 50u
 /* seconds between progress callbacks */
 #define GX_PROGRESS_SECONDS 1.0
+/* GPU tree run (--store tree): 1/GX_TREE_QUEUE_SHARE of the budget holds the two level queues
+   (root slot + vector per entry), the rest the node and root tables, which cannot grow */
+#define GX_TREE_QUEUE_SHARE 4u
+/* GPU tree store: a put probes at most this many windows of 32 slots before it calls the table full,
+   so that a nearly full table fails in bounded time instead of scanning every window */
+#define TREE_GPU_MAX_WINDOWS 4096u
 /* fast generator: a run of local moves this long is shared with the warp's idle lanes (fx_share) */
 #ifndef GPU_SHARE_MIN
 #define GPU_SHARE_MIN 16u

@@ -516,9 +516,14 @@ extern "C" int explore_gpu_tuned(const struct image *img, const struct explore_o
     g->timeline = g->opt->gpu.timeline;
     gx_mark0(g, "start");
     int rc = gx_check_input(g, err);
+    const int tree = g->opt->store == STORE_TREE && img->words > 2;
+    if (rc == WX_OK && tree)
+        rc = gx_tree_check(g, err);
     if (rc == WX_OK)
         rc = gx_open(g, err);
-    if (rc == WX_OK) {
+    if (rc == WX_OK && tree) {
+        rc = gx_tree_run(g, err);
+    } else if (rc == WX_OK) {
         if ((rc = gx_setup(g, err)) == WX_OK)
             rc = gx_explore(g, err);
         if (rc == WX_OK) {

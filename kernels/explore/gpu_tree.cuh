@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include "../../hash/treeshape.h"
+#include "../../util/config.h"
 #include "../tree_gpu.h"
 
 #define GPU_TREE_WARP 32u
@@ -44,7 +45,9 @@ static __device__ __forceinline__ unsigned long long gpu_tree_ld(const unsigned 
 /* Find-or-put of the pair key in a table of nwin windows of 32 slots, by
  * the whole warp (converged; every lane passes the same key; the result is
  * the same in every lane).  Returns the slot, or GPU_TREE_NO_SLOT after
- * every window was probed; *fresh: this call's CAS stored the key.
+ * every window, or TREE_GPU_MAX_WINDOWS of them, was probed without a
+ * free slot (a full table; exact: a key is only ever stored within the
+ * windows its puts probe); *fresh: this call's CAS stored the key.
  * key != TREE_GPU_EMPTY.  A window's taken slots are always a prefix of it
  * (a slot is claimed only when every slot before it was seen taken, and
  * slots are never freed): tree_gpu_ranks numbers roots by it. */
@@ -54,7 +57,7 @@ static __device__ uint64_t gpu_tree_pair_put(unsigned long long *tab, uint64_t n
     const unsigned lane = threadIdx.x % GPU_TREE_WARP;
     uint64_t win = gpu_tree_mix(key) % nwin;
     *fresh = false;
-    for (uint64_t probes = 0; probes < nwin; probes++) {
+    for (uint64_t probes = 0; probes < nwin && probes < TREE_GPU_MAX_WINDOWS; probes++) {
         unsigned long long *w = tab + win * GPU_TREE_WARP;
         const unsigned long long v = gpu_tree_ld(w + lane);
         const unsigned match = __ballot_sync(0xffffffffu, v == key);
@@ -114,5 +117,38 @@ static __device__ bool gpu_tree_fold(const gpu_tree_dev &t, const uint32_t *v, u
             (unsigned long long)gpu_tree_operand(v, val, t.order.b[last]) << 32;
     return true;
 }
+
+/* The vector of root index r (r >= root_win * 32: the all-ones vector)
+ * into v (words words), by one thread: the shape's postorder walked
+ * backwards, so a node's value is known before its operands are set. */
+static __device__ void gpu_tree_unfold(const gpu_tree_dev &t, uint64_t r, uint32_t *v)
+{
+    uint32_t val[TREE_SHAPE_MAX_WORDS - 1];
+    const uint32_t last = t.order.inner - 1;
+    for (uint32_t j = last + 1; j-- > 0;) {
+        unsigned long long pair = TREE_GPU_EMPTY;
+        if (j == last) {
+            if (r < t.root_win * GPU_TREE_WARP)
+                pair = t.roots[r];
+        } else if (val[j] != TREE_GPU_ONES) {
+            pair = t.nodes[val[j]];
+        }
+        const uint32_t x = (uint32_t)pair, y = (uint32_t)(pair >> 32);
+        const uint8_t a = t.order.a[j], b = t.order.b[j];
+        if (a < TREE_SHAPE_NODE)
+            v[a] = x;
+        else
+            val[a - TREE_SHAPE_NODE] = x;
+        if (b < TREE_SHAPE_NODE)
+            v[b] = y;
+        else
+            val[b - TREE_SHAPE_NODE] = y;
+    }
+}
+
+/* The device view of a store (tree.cu): its tables, and the flag of the
+ * all-ones vector's root (tree_gpu.h). */
+struct tree_gpu;
+void tree_gpu_view(const struct tree_gpu *t, gpu_tree_dev *dev, unsigned **ones);
 
 #endif

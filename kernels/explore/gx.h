@@ -13,6 +13,7 @@
  *   ids.cu       dense ids, the violation's trace, the state vectors
  *   graph.cu     recorded edges: staging, ids, CSR sort, device graph
  *   timeline.cu  the timeline (gpu_options.timeline) and the clock
+ *   tree_run.cu  --store tree: its own level kernel on the GPU tree store
  * The device side is in gpu_int.cuh (types), gpu_table.cuh (global table),
  * gpu_cache.cuh (block cache), gpu_expand.cuh (successor generators) and
  * tile_parts.cuh (the pieces of explore_tile).
@@ -170,6 +171,10 @@ int gx_trace(struct gx *g, uint64_t vslot, uint64_t r0, struct wx_error *err);
 int gx_vectors(struct gx *g, uint64_t r0, struct wx_error *err);
 int gx_map_edges(struct gx *g, unsigned long long *d_src, unsigned long long *d_dst, uint64_t n, uint64_t r0,
                  struct wx_error *err);
+
+/* tree_run.cu: --store tree (level-synchronous, on the GPU tree store) */
+int gx_tree_check(const struct gx *g, struct wx_error *err);
+int gx_tree_run(struct gx *g, struct wx_error *err);
 
 /* graph.cu */
 int gx_stage_edges(struct gx *g, unsigned long long cnt, struct wx_error *err);

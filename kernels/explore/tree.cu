@@ -88,6 +88,36 @@ __global__ void tree_map_ranks(const unsigned long long *pre, uint64_t nwin, uns
         r[i] = r[i] >= nwin * WARP ? taken : pre[r[i] / WARP] + r[i] % WARP;
 }
 
+/* Unfolds root index r[i] into v + i * words, one thread each. */
+__global__ void tree_unfold_kernel(gpu_tree_dev t, const uint64_t *r, uint64_t n, uint32_t words, uint32_t *v)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
+    for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        gpu_tree_unfold(t, r[i], v + i * words);
+}
+
+/* Every taken root slot unfolded at its id (rank, ranks 0 and r0
+ * swapped); the all-ones vector's root (ones != 0) ranks taken. */
+__global__ void tree_unfold_ranked(gpu_tree_dev t, const unsigned long long *pre, unsigned long long taken,
+                                   unsigned ones, unsigned long long r0, uint32_t words, uint32_t *v)
+{
+    const uint64_t stride = (uint64_t)gridDim.x * blockDim.x, slots = t.root_win * WARP;
+    for (uint64_t s = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; s <= slots; s += stride) {
+        unsigned long long rank;
+        if (s == slots) {
+            if (!ones)
+                continue;
+            rank = taken;
+        } else {
+            if (t.roots[s] == TREE_GPU_EMPTY)
+                continue;
+            rank = pre[s / WARP] + s % WARP;
+        }
+        const unsigned long long id = rank == r0 ? 0 : rank == 0 ? r0 : rank;
+        gpu_tree_unfold(t, s, v + id * words);
+    }
+}
+
 unsigned grid_for(uint64_t threads)
 {
     const uint64_t b = (threads + FOLD_THREADS - 1) / FOLD_THREADS;
@@ -217,15 +247,17 @@ out:
     return rc;
 }
 
-extern "C" int tree_gpu_ranks_dev(struct tree_gpu *t, uint64_t *d_root, uint64_t n, uint64_t *count,
-                                  struct wx_error *err)
+/* The exclusive prefix of the windows' taken slots (*d_pre, device; free
+ * with cudaFree), the slots taken in all (*taken) and the all-ones flag. */
+static int tree_prefix(struct tree_gpu *t, unsigned long long **d_pre_out, unsigned long long *taken,
+                       unsigned *ones, struct wx_error *err)
 {
     int rc = WX_OK;
     const uint64_t nwin = t->dev.root_win;
     unsigned long long *d_cnt = NULL, *d_pre = NULL, last[2] = {0, 0};
     void *tmp = NULL;
     size_t tb = 0;
-    unsigned ones = 0;
+    *d_pre_out = NULL;
     CUDA_CHECK(cudaMalloc(&d_cnt, nwin * 8));
     CUDA_CHECK(cudaMalloc(&d_pre, nwin * 8));
     tree_count_windows<<<grid_for(nwin), FOLD_THREADS>>>(t->dev.roots, nwin, d_cnt);
@@ -235,18 +267,78 @@ extern "C" int tree_gpu_ranks_dev(struct tree_gpu *t, uint64_t *d_root, uint64_t
     CUDA_CHECK(cub::DeviceScan::ExclusiveSum(tmp, tb, d_cnt, d_pre, (int64_t)nwin));
     CUDA_CHECK(cudaMemcpy(&last[0], d_pre + nwin - 1, 8, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(&last[1], d_cnt + nwin - 1, 8, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(&ones, t->d_ones, sizeof ones, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(ones, t->d_ones, sizeof *ones, cudaMemcpyDeviceToHost));
+    *taken = last[0] + last[1];
+out:
+    cudaFree(d_cnt);
+    cudaFree(tmp);
+    if (rc)
+        cudaFree(d_pre);
+    else
+        *d_pre_out = d_pre;
+    return rc;
+}
+
+extern "C" int tree_gpu_ranks_dev(struct tree_gpu *t, uint64_t *d_root, uint64_t n, uint64_t *count,
+                                  struct wx_error *err)
+{
+    unsigned long long *d_pre = NULL, taken = 0;
+    unsigned ones = 0;
+    int rc = tree_prefix(t, &d_pre, &taken, &ones, err);
+    if (rc)
+        return rc;
     if (n) {
-        tree_map_ranks<<<grid_for(n), FOLD_THREADS>>>(d_pre, nwin, last[0] + last[1], d_root, n);
+        tree_map_ranks<<<grid_for(n), FOLD_THREADS>>>(d_pre, t->dev.root_win, taken, d_root, n);
         CUDA_CHECK_LAUNCH("tree_map_ranks");
     }
     CUDA_CHECK_NAMED(cudaDeviceSynchronize(), "tree ranks");
-    *count = last[0] + last[1] + ones;
+    *count = taken + ones;
 out:
-    cudaFree(d_cnt);
     cudaFree(d_pre);
-    cudaFree(tmp);
     return rc;
+}
+
+extern "C" int tree_gpu_unfold_ranked_dev(struct tree_gpu *t, uint64_t r0, uint32_t *d_vecs, uint64_t count,
+                                          struct wx_error *err)
+{
+    unsigned long long *d_pre = NULL, taken = 0;
+    unsigned ones = 0;
+    int rc = tree_prefix(t, &d_pre, &taken, &ones, err);
+    if (rc)
+        return rc;
+    if (taken + ones != count || r0 >= count) {
+        rc = wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "GPU tree store holds %llu vectors, not %llu (first rank %llu)",
+                     taken + ones, (unsigned long long)count, (unsigned long long)r0);
+        goto out;
+    }
+    tree_unfold_ranked<<<grid_for(t->root_slots + 1), FOLD_THREADS>>>(t->dev, d_pre, taken, ones, r0, t->words,
+                                                                       d_vecs);
+    CUDA_CHECK_LAUNCH("tree_unfold_ranked");
+    CUDA_CHECK_NAMED(cudaDeviceSynchronize(), "tree_unfold_ranked");
+out:
+    cudaFree(d_pre);
+    return rc;
+}
+
+extern "C" int tree_gpu_unfold_dev(const struct tree_gpu *t, const uint64_t *d_root, uint64_t n, uint32_t *d_vecs,
+                                   struct wx_error *err)
+{
+    int rc = WX_OK;
+    if (n == 0)
+        return WX_OK;
+    tree_unfold_kernel<<<grid_for(n), FOLD_THREADS>>>(t->dev, d_root, n, t->words, d_vecs);
+    CUDA_CHECK_LAUNCH("tree_unfold_kernel");
+    CUDA_CHECK_NAMED(cudaDeviceSynchronize(), "tree_unfold_kernel");
+out:
+    return rc;
+}
+
+extern "C" uint64_t tree_gpu_root_slots(const struct tree_gpu *t) { return t->root_slots; }
+
+void tree_gpu_view(const struct tree_gpu *t, gpu_tree_dev *dev, unsigned **ones)
+{
+    *dev = t->dev;
+    *ones = t->d_ones;
 }
 
 extern "C" int tree_gpu_ranks(struct tree_gpu *t, uint64_t *root, uint64_t n, uint64_t *count, struct wx_error *err)
