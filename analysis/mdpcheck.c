@@ -107,10 +107,29 @@ static int precompute_sets(struct mdpcheck_job *j, struct wx_error *err)
     return rc;
 }
 
+/* Whether step 2a applies: the cut to the states the initial ones need. */
+static int wants_cut(const struct ctx *x)
+{
+    return x->o->initial_only && x->initial && !x->o->scheduler;
+}
+
+/* Step 2a on the host (when it applies). */
+static int initial_cut(struct ctx *x, struct mdpcheck_result *r, struct wx_error *err)
+{
+    if (!wants_cut(x))
+        return WX_OK;
+    int rc = relevant_restrict(x->m, x->ok, x->initial, x->cls, CLS_MAYBE, CLS_SKIP, x->loc,
+                               x->back, &x->n_maybe, err);
+    if (rc != WX_OK)
+        return rc;
+    r->initial_only = 1;
+    r->n_relevant = x->n_maybe;
+    return WX_OK;
+}
+
 /* Steps 2 and 2a: every state's class and the counts, the maybe states'
- * ranks, Rmin's usable choices, and with initial_only the cut to the
- * states the initial ones need. */
-static int classify(struct ctx *x, const uint8_t *yes, const uint8_t *no,
+ * ranks, Rmin's usable choices, and with cut set step 2a. */
+static int classify(struct ctx *x, const uint8_t *yes, const uint8_t *no, int cut,
                     struct mdpcheck_result *r, struct wx_error *err)
 {
     const struct mdp *m = x->m;
@@ -140,15 +159,15 @@ static int classify(struct ctx *x, const uint8_t *yes, const uint8_t *no,
                 ok = x->cls[m->targets[e]] != CLS_INF;
             x->ok[c] = ok;
         }
-    if (o->initial_only && x->initial && !o->scheduler) {
-        int rc = relevant_restrict(m, x->ok, x->initial, x->cls, CLS_MAYBE, CLS_SKIP, x->loc,
-                                   x->back, &x->n_maybe, err);
-        if (rc != WX_OK)
-            return rc;
-        r->initial_only = 1;
-    }
     r->n_relevant = x->n_maybe;
-    return WX_OK;
+    return cut ? initial_cut(x, r, err) : WX_OK;
+}
+
+/* The backend builds the system of Pmin and Rmax, step 2a's cut included
+ * (options.build_system; it may decline). */
+static int backend_builds(const struct ctx *x)
+{
+    return x->o->build_system && (x->p->kind == PROP_PMIN || x->p->kind == PROP_RMAX);
 }
 
 /* Step 6's scheduler, from the midpoints of the values. */
@@ -183,8 +202,9 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
         x->unpin = o->unpin;
         wx_task_start(&pin_task, pin_main, x);
     }
+    int backend = backend_builds(x), built = 0;
     int rc = precompute_sets(j, err);
-    if (rc != WX_OK || (rc = classify(x, j->yes, j->no, r, err)) != WX_OK)
+    if (rc != WX_OK || (rc = classify(x, j->yes, j->no, !backend, r, err)) != WX_OK)
         goto done;
     r->precomp_seconds = j->label_seconds + (wx_now() - t0);
     trace(o, "precomputation: classes done");
@@ -195,7 +215,10 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
     }
 
     t0 = wx_now();
-    if ((rc = mdpc_build_system(x, r, err)) != WX_OK)
+    if (backend && ((rc = mdpc_build_system_dev(x, wants_cut(x), r, &built, err)) != WX_OK ||
+                    (!built && (rc = initial_cut(x, r, err)) != WX_OK)))
+        goto done;
+    if (!built && (rc = mdpc_build_system(x, r, err)) != WX_OK)
         goto done;
     if ((o->topological ||
          (o->solver == VI_GAUSS_SEIDEL && (!o->solve || (o->optimistic && !o->solve_ovi) || o->svi))) &&

@@ -77,6 +77,7 @@
 #include "mec.h"
 #include "prop.h"
 #include "scc.h"
+#include "sysbuild.h"
 #include "valiter.h"
 
 typedef int (*mdpcheck_precompute_fn)(const struct mdp *m, const uint8_t *allowed,
@@ -105,6 +106,8 @@ typedef int (*mdpcheck_levels_fn)(const struct vi_system *sys, const struct vi_p
 typedef int (*mdpcheck_scc_fn)(const struct csr *g, struct scc_result *out, struct wx_error *err);
 typedef int (*mdpcheck_mec_fn)(const struct mdp *m, struct mec_result *out,
                                struct wx_error *err);
+
+typedef int (*mdpcheck_system_fn)(struct mdpcheck_sysbuild *q, struct wx_error *err);
 
 struct mdpcheck_options {
     int sound;               /* 1: interval iteration; 0: plain VI (unsound) */
@@ -146,6 +149,9 @@ struct mdpcheck_options {
     mdpcheck_solve_fn solve_ovi;       /* optimistic: NULL: valiter_solve_ovi_cpu */
     mdpcheck_mec_fn mec;               /* NULL: mec_cpu                      */
     mdpcheck_scc_fn scc;               /* NULL: scc_cpu                      */
+    mdpcheck_system_fn build_system;   /* NULL: the system built on the host;
+                                          used for Pmin and Rmax, and for Pmax
+                                          and Rmin when no MEC is found      */
     bounded_solve_fn bounded;          /* step bounds (propcheck.h); NULL:
                                           bounded_solve                      */
     /* Tracing (off when NULL): called at each phase boundary of
@@ -175,6 +181,7 @@ struct mdpcheck_result {
     uint64_t n_relevant;     /* maybe states solved: n_maybe, or with
                                 initial_only those the initial states reach */
     uint64_t sys_states, sys_choices, sys_entries, mecs_collapsed;
+    int system_backend;      /* 1: the system was built by options.build_system */
     uint64_t blocks;         /* SCCs of the system when ordered (GS, topological) */
     uint64_t levels;         /* topological levels of those SCCs (valiter.h)  */
     uint64_t iterations;     /* sweeps, upper-bound phase included          */

@@ -149,6 +149,11 @@ void mdpc_par_for(int threads, uint64_t n, par_fn fn, void *arg);
 /* Step 3 (mdpcheck_system.c): x->sys from the maybe states (x->loc,
  * x->back, x->n_maybe), MECs collapsed for Pmax and Rmin; sets x->sid. */
 int mdpc_build_system(struct ctx *x, struct mdpcheck_result *r, struct wx_error *err);
+/* Step 3 (and 2a when cut) through options.build_system (mdpcheck_system.c):
+ * x->sys, x->sid and the ranks as the host passes would give them; *built 0
+ * when the backend declined (x's classes and ranks untouched then). */
+int mdpc_build_system_dev(struct ctx *x, int cut, struct mdpcheck_result *r, int *built,
+                          struct wx_error *err);
 /* Step 3 (mdpcheck_order.c): x->sys renumbered in topological order of its
  * SCCs (x->block_start, x->level_start, x->level_acyclic). */
 int mdpc_order_topologically(struct ctx *x, int bfs_inside, struct wx_error *err);

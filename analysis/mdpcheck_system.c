@@ -248,6 +248,67 @@ static int sys_passes(struct ctx *x, struct sys_pass *sp, uint64_t ns, struct md
     return WX_OK;
 }
 
+/* The system's arrays in x at their upper-bound sizes (x->n_maybe + 1
+ * states, the model's choices and entries). */
+static int sys_alloc(struct ctx *x, struct wx_error *err)
+{
+    const struct mdp *m = x->m;
+    x->state_start = mdpc_pool_take(x, POOL_STATE_START, (x->n_maybe + 1) * sizeof *x->state_start, 0);
+    x->choice_start = mdpc_pool_take(x, POOL_CHOICE_START, (m->n_choices + 1) * sizeof *x->choice_start, 0);
+    x->targets = mdpc_pool_take(x, POOL_TARGETS, (m->n_entries ? m->n_entries : 1) * sizeof *x->targets, 0);
+    x->probs = mdpc_pool_take(x, POOL_PROBS, (m->n_entries ? m->n_entries : 1) * sizeof *x->probs, 0);
+    x->b = mdpc_pool_take(x, POOL_B, (m->n_choices ? m->n_choices : 1) * sizeof *x->b, 0);
+    if (!x->state_start || !x->choice_start || !x->targets || !x->probs || !x->b)
+        return oom(err);
+    return WX_OK;
+}
+
+/* Step 3 through options.build_system (mdpcheck.h), with step 2a's cut
+ * when cut is set: the system into x's arrays (upper-bound sizes), the
+ * ranks into x->loc and x->back; *built 0 when the backend declined. */
+int mdpc_build_system_dev(struct ctx *x, int cut, struct mdpcheck_result *r, int *built,
+                          struct wx_error *err)
+{
+    const struct mdp *m = x->m;
+    *built = 0;
+    if (!x->o->build_system)
+        return WX_OK;
+    int rc = x->state_start ? WX_OK : sys_alloc(x, err);
+    if (rc != WX_OK)
+        return rc;
+    struct mdpcheck_sysbuild q = {
+        .m = m, .ok = x->p->kind == PROP_RMIN ? x->ok : NULL, .initial = cut ? x->initial : NULL,
+        .rew = x->is_reward ? x->rew : NULL, .is_reward = x->is_reward, .cls_maybe = CLS_MAYBE,
+        .cls_yes = CLS_YES, .cls_skip = CLS_SKIP, .cls = x->cls, .loc = x->loc, .back = x->back,
+        .sys = {.state_start = x->state_start, .choice_start = x->choice_start,
+                .targets = x->targets, .probs = x->probs, .b = x->b},
+        .no_choice = UINT64_MAX};
+    trace(x->o, "system: handed to the backend");
+    rc = x->o->build_system(&q, err);
+    if (rc != WX_OK || !q.built)
+        return rc;
+    *built = 1;
+    if (q.no_choice != UINT64_MAX)
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0,
+                       "internal error: system state %llu (model state %u) has no choice",
+                       (unsigned long long)q.no_choice, x->back[q.no_choice]);
+    x->n_maybe = q.n_maybe;
+    x->sys = (struct vi_system){.n_states = q.sys.n_states, .n_choices = q.sys.n_choices,
+                                .n_entries = q.sys.n_entries, .state_start = x->state_start,
+                                .choice_start = x->choice_start, .targets = x->targets,
+                                .probs = x->probs, .b = x->b};
+    x->sid = x->loc, x->loc = NULL;
+    r->sys_states = q.sys.n_states;
+    r->sys_choices = q.sys.n_choices;
+    r->sys_entries = q.sys.n_entries;
+    r->system_backend = 1;
+    if (cut)
+        r->initial_only = 1;
+    r->n_relevant = x->n_maybe;
+    trace(x->o, "system: built by the backend");
+    return WX_OK;
+}
+
 /* The system's numbering with the MECs collapsed: sid (n_states) the
  * system state of each maybe state, a MEC's at its smallest member, the
  * others in state order; mstart/members (*ns + 1, n_maybe) the members of
@@ -304,7 +365,6 @@ static int mec_numbering(const struct ctx *x, uint64_t n_mecs, const uint32_t *m
  * if there are MECs. */
 int mdpc_build_system(struct ctx *x, struct mdpcheck_result *r, struct wx_error *err)
 {
-    const struct mdp *m = x->m;
     uint64_t n_maybe = x->n_maybe;
     int collapse = ((x->p->kind == PROP_PMAX) || (x->p->kind == PROP_RMIN)) && n_maybe;
     int zero_reward_only = x->p->kind == PROP_RMIN;
@@ -324,14 +384,26 @@ int mdpc_build_system(struct ctx *x, struct mdpcheck_result *r, struct wx_error 
         wx_task_start(&mec_task, mec_main, &mj);
         mec_done = !mec_task.started; /* no thread: it has decomposed first */
     }
+    if (x->o->build_system) {
+        /* the backend builds the system when there is no MEC: wait for the
+         * decomposition instead of building on the host meanwhile */
+        wx_task_join(&mec_task);
+        mec_done = 1;
+        int built = 0;
+        if ((!collapse || (mj.rc == WX_OK && !mj.mr.n_mecs)) &&
+            (rc = mdpc_build_system_dev(x, 0, r, &built, err)) != WX_OK)
+            goto done;
+        if (built) {
+            x->mec_seconds = mj.seconds;
+            r->mecs_collapsed = 0;
+            goto done;
+        }
+    }
     /* the system without collapse: every maybe state a system state of its
      * own, numbered in state order (x->loc) */
-    x->state_start = mdpc_pool_take(x, POOL_STATE_START, (n_maybe + 1) * sizeof *x->state_start, 0);
-    x->choice_start = mdpc_pool_take(x, POOL_CHOICE_START, (m->n_choices + 1) * sizeof *x->choice_start, 0);
-    x->targets = mdpc_pool_take(x, POOL_TARGETS, (m->n_entries ? m->n_entries : 1) * sizeof *x->targets, 0);
+    if (!x->state_start && (rc = sys_alloc(x, err)) != WX_OK) /* else the backend's try allocated */
+        goto done;
     ecount = mdpc_pool_take(x, POOL_ECOUNT, (n_maybe + 1) * sizeof *ecount, 0);
-    x->probs = mdpc_pool_take(x, POOL_PROBS, (m->n_entries ? m->n_entries : 1) * sizeof *x->probs, 0);
-    x->b = mdpc_pool_take(x, POOL_B, (m->n_choices ? m->n_choices : 1) * sizeof *x->b, 0);
     if (!x->state_start || !x->choice_start || !x->targets || !ecount || !x->probs || !x->b) {
         rc = oom(err);
         goto done;

@@ -600,6 +600,14 @@ static int dev_precompute2(const struct mdp *m, const uint8_t *allowed, const ui
     return valiter_precompute2_gpu(m, allowed, target, a, out_a, b, out_b, err);
 }
 
+static int dev_build_system(struct mdpcheck_sysbuild *q, struct wx_error *err)
+{
+    if (dev_bound.dev && q->m == dev_bound.host)
+        return valiter_system_dev(dev_bound.dev, q, err);
+    q->built = 0;
+    return WX_OK;
+}
+
 /* --backend gpu with properties keeps the explored MDP on the device for
  * the precomputation; WARPEX_MDP_DEVICE=0 (docs/tuning.md) downloads it
  * only, as before (the tests compare both ways). */
@@ -717,8 +725,10 @@ static void json_header(const struct mdp_run *x)
            x->r.seconds, (unsigned long long)x->r.bytes, x->checks.violated ? "violation" : "ok");
     mdp_checks_json(o, img, x->net, &x->r, &x->checks);
     if (x->n_props)
-        printf(", \"check_backend\": \"%s\", \"epsilon\": %g, \"properties\": [",
-               x->gpu_vi ? "gpu" : "cpu", o->epsilon > 0 ? o->epsilon : 1e-6);
+        printf(", \"check_backend\": \"%s\", \"mdp_device\": %s, \"epsilon\": %g, "
+               "\"properties\": [",
+               x->gpu_vi ? "gpu" : "cpu", x->dev.owned ? "true" : "false",
+               o->epsilon > 0 ? o->epsilon : 1e-6);
 }
 
 static void text_header(const struct mdp_run *x)
@@ -775,8 +785,9 @@ static void print_property(const struct mdp_run *x, size_t i, const struct mdp_r
         json_double(hi);
         check_report_json_state(stdout, p, lo, hi);
         check_report_json(stdout, p, cr, x->initial, info);
-        printf(", \"iterations\": %llu, \"maybe_states\": %llu", (unsigned long long)cr->iterations,
-               (unsigned long long)cr->n_maybe);
+        printf(", \"iterations\": %llu, \"maybe_states\": %llu, \"system_device\": %s",
+               (unsigned long long)cr->iterations, (unsigned long long)cr->n_maybe,
+               cr->system_backend ? "true" : "false");
         putchar('}');
         return;
     }
@@ -795,6 +806,8 @@ static void print_property(const struct mdp_run *x, size_t i, const struct mdp_r
                (unsigned long long)cr->n_no, (unsigned long long)cr->n_maybe,
                (unsigned long long)cr->iterations, x->gpu_vi ? "gpu" : "cpu",
                "optimistic value iteration", epsilon);
+    if (cr->system_backend)
+        printf("  system: built on the GPU from the explored MDP in GPU memory\n");
     if (pr)
         printf("  rewards: structure %d%s%s%s (action rewards); %llu state%s of infinite "
                "expected reward\n",
@@ -820,6 +833,7 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
         if (x->dev.owned) { /* check's GPU backend: the MEC collapse on the GPU too */
             mo.precompute = dev_precompute, mo.precompute2 = dev_precompute2;
             mo.mec = mec_gpu;
+            mo.build_system = dev_build_system;
             dev_bound.host = &x->r.mdp, dev_bound.dev = &x->dev;
         }
     } else { /* check's --method auto on the CPU (cmd_check.c, docs/valiter.md) */

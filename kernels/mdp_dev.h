@@ -26,6 +26,7 @@
 
 #include <stdint.h>
 
+#include "../analysis/sysbuild.h"
 #include "../analysis/valiter.h"
 #include "../graph/mdp.h"
 #include "../util/error.h"
@@ -62,6 +63,14 @@ int valiter_precompute_dev(const struct mdp_dev *d, const uint8_t *allowed, cons
 int valiter_precompute2_dev(const struct mdp_dev *d, const uint8_t *allowed,
                             const uint8_t *target, enum vi_precomp a, uint8_t *out_a,
                             enum vi_precomp b, uint8_t *out_b, struct wx_error *err);
+
+/* mdpcheck.h's build_system on the device MDP (kernels/vi/sysbuild.cu):
+ * q->m must be d's host twin (same counts; WX_EINPUT otherwise).  The
+ * classes, usable choices, initial states and rewards go up; the system,
+ * the ranks and (with q->initial) the classes after the cut come down into
+ * q's host arrays.  An empty MDP is left to the host (q->built 0).
+ * WX_ELIMIT when device memory is short. */
+int valiter_system_dev(const struct mdp_dev *d, struct mdpcheck_sysbuild *q, struct wx_error *err);
 
 #ifdef __cplusplus
 }

@@ -42,6 +42,13 @@ int valiter_precompute2_dev(const struct mdp_dev *d, const uint8_t *allowed,
     return no_cuda(err);
 }
 
+int valiter_system_dev(const struct mdp_dev *d, struct mdpcheck_sysbuild *q, struct wx_error *err)
+{
+    (void)d;
+    q->built = 0;
+    return no_cuda(err);
+}
+
 int valiter_solve_gpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
                       double *hi, struct vi_stats *stats, struct wx_error *err)
 {

@@ -26,6 +26,7 @@
 #include "check.h"
 #include "random_mdp.h"
 #include "rng.h"
+#include "sysbuild_ref.h"
 
 static int same(const struct mdpcheck_result *a, const struct mdpcheck_result *b)
 {
@@ -89,6 +90,57 @@ static int split_run(struct inst *x, const struct property *p, struct mdpcheck_o
 }
 
 static uint64_t with_mecs; /* Pmax/Rmin checks whose system collapsed MECs */
+
+/* options.build_system on the host (sysbuild_ref.h), or declining */
+static int hook_declines;
+static uint64_t hook_builds;
+
+static int host_build(struct mdpcheck_sysbuild *q, struct wx_error *err)
+{
+    (void)err;
+    q->built = 0;
+    if (!hook_declines)
+        ref_system(q->m, q);
+    return WX_OK;
+}
+
+/* The build_system hook (built by the reference, or declined) against the
+ * host passes, with and without step 2a's cut from random initial states:
+ * the same result bit for bit; built exactly for Pmin, Rmax and for Pmax,
+ * Rmin without MECs. */
+static void check_hook(uint64_t seed, struct inst *x, const struct property *p, const char *text)
+{
+    uint64_t n = x->m.n_states;
+    uint8_t *initial = calloc(n ? n : 1, 1);
+    struct wx_error err;
+    for (uint64_t s = 0; s < n; s++)
+        initial[s] = s == 0 || rnd_below(50) == 0;
+    for (int v = 0; v < 4; v++) {
+        struct mdpcheck_options o = {.sound = 1, .epsilon = 1e-4, .max_iterations = 1000000,
+                                     .threads = 1 + 3 * (v & 1), .initial_only = 1};
+        const uint8_t *init = v & 2 ? initial : NULL;
+        struct mdpcheck_result ref, r;
+        int rc0 = mdpcheck_run(&x->m, &x->lab, NULL, init, p, &o, &ref, &err);
+        for (hook_declines = 0; hook_declines < 2; hook_declines++) {
+            o.build_system = host_build;
+            int rc = mdpcheck_run(&x->m, &x->lab, NULL, init, p, &o, &r, &err);
+            int want = !hook_declines && (p->kind == PROP_PMIN || p->kind == PROP_RMAX ||
+                                          (rc0 == WX_OK && !ref.mecs_collapsed));
+            int ok = rc == rc0 && (rc != WX_OK || (same(&ref, &r) && r.n_relevant == ref.n_relevant &&
+                                                   r.initial_only == ref.initial_only &&
+                                                   r.system_backend == want && !ref.system_backend));
+            check(ok, "seed %llu %s: build_system hook (declining %d, variant %d): rc %d vs %d, %s",
+                  (unsigned long long)seed, text, hook_declines, v, rc, rc0,
+                  rc == WX_OK && rc0 == WX_OK ? (same(&ref, &r) ? "same values" : "DIFFERENT values") : "");
+            hook_builds += rc == WX_OK && r.system_backend;
+            if (rc == WX_OK)
+                mdpcheck_result_free(&r);
+        }
+        if (rc0 == WX_OK)
+            mdpcheck_result_free(&ref);
+    }
+    free(initial);
+}
 
 static const char *texts[] = {"Pmax=? [ F \"t\" ]", "Pmin=? [ F \"t\" ]", "Rmin=? [ F \"t\" ]",
                               "Rmax=? [ F \"t\" ]", "Pmax=? [ \"a\" U \"t\" ]",
@@ -170,6 +222,7 @@ static void check_instance(uint64_t seed, uint64_t n, int shape, int probs_only)
                           (unsigned long long)seed, texts[k], n_locked, lock_errors);
             }
         mdpcheck_result_free(&ref);
+        check_hook(seed, &x, &p, texts[k]);
         prop_free(&p);
     }
     inst_free(&x);
@@ -212,6 +265,7 @@ int main(int argc, char **argv)
         mdpcheck_job_free(NULL); /* a no-op */
         inst_free(&x);
     }
+    check(hook_builds > 0, "the build_system hook built %llu systems", (unsigned long long)hook_builds);
     printf("# test_mdpcheck: %d passed, %d failed (seed %llu)\n", check_passes, check_failures,
            (unsigned long long)seed);
     return check_exit();

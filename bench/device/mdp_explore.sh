@@ -1,7 +1,8 @@
 #!/bin/bash
 # bench/device/mdp_explore.sh -- the GPU MDP explorer against the CPU one on
 # the consensus family (examples/gen_consensus.sh), and `explore --prop`
-# end to end on both (issue: probabilistic networks on the GPU).
+# end to end on both (issue: probabilistic networks on the GPU), Pmax and
+# Pmin, the GPU's also with WARPEX_MDP_DEVICE=0 (the host round trip).
 #
 #   bench/device/mdp_explore.sh [N K ...]      default: 6 2  8 2  8 4
 #   REPEAT=3 (GPU rounds), CPU_MAX=2e8 (skip the CPU run above this many states)
@@ -12,7 +13,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 WORK=${WORK:-/tmp/mdp_explore}
 REPEAT=${REPEAT:-3}
-PROP='Pmax=? [ F "disagree" ]'
+PROPS='Pmax=? [ F "disagree" ]|Pmin=? [ F "disagree" ]'
 mkdir -p "$WORK"
 [ $# -gt 0 ] || set -- 6 2 8 2 8 4
 field() { sed -n "s/.*\"$1\": \([0-9.e+-]*\).*/\1/p"; }
@@ -31,10 +32,20 @@ while [ $# -ge 2 ]; do
                  "seconds $s rate $(awk -v a="$st" -v b="$s" 'BEGIN{if (b > 0) printf "%.1f", a / b / 1e6}') M/s" \
                  "status $(echo "$j" | sed -n 's/.*"status": "\([a-z]*\)".*/\1/p')"
         done
-        t0=$(now)
-        out=$(bin/warpex explore "$exp" --backend $b --prop "$PROP" 2>&1)
-        rc=$?
-        echo "prop N=$n K=$k $b: exit $rc wall $(awk -v a="$t0" -v b="$(now)" 'BEGIN{printf "%.3f", b - a}') s;" \
-             "$(echo "$out" | grep -m1 'result:')"
+        # --prop end to end; on the GPU also with the host round trip
+        # (WARPEX_MDP_DEVICE=0: the explored MDP downloaded, the system
+        # built on the host) beside the default (MDP and system on the device)
+        modes=default; [ $b = gpu ] && modes="default host"
+        echo "$PROPS" | tr '|' '\n' | while IFS= read -r prop; do
+            for mode in $modes; do
+                dev=1; [ $mode = host ] && dev=0
+                t0=$(now)
+                out=$(WARPEX_MDP_DEVICE=$dev bin/warpex explore "$exp" --backend $b --prop "$prop" 2>&1)
+                rc=$?
+                echo "prop N=$n K=$k $b $mode ${prop%%=*}: exit $rc wall" \
+                     "$(awk -v a="$t0" -v b="$(now)" 'BEGIN{printf "%.3f", b - a}') s;" \
+                     "$(echo "$out" | grep -m1 'result:')$(echo "$out" | grep -m1 -o ' system: built on the GPU')"
+            done
+        done
     done
 done

@@ -15,7 +15,7 @@ TAG=gpu-mdp
 # the property results: the GPU solves by interval iteration, the CPU by
 # optimistic value iteration (check's --method auto), so their sound
 # intervals overlap but are not the same numbers (compared by props_agree)
-strip() { sed 's/, "properties": \[.*\]}$/}/; s/"check_backend": "[a-z]*", //; s/"backend": "[a-z]*", //; s/"threads": [0-9]*, //; s/"seconds": [0-9.e-]*, //; s/"bytes": [0-9]*, //; s/"scc_backend": "[a-z]*", "scc_seconds": [0-9.e-]*//; s/"mec_backend": "[a-z]*", "mec_seconds": [0-9.e-]*//' "$1"; }
+strip() { sed 's/, "properties": \[.*\]}$/}/; s/"check_backend": "[a-z]*", //; s/"mdp_device": [a-z]*, //; s/"backend": "[a-z]*", //; s/"threads": [0-9]*, //; s/"seconds": [0-9.e-]*, //; s/"bytes": [0-9]*, //; s/"scc_backend": "[a-z]*", "scc_seconds": [0-9.e-]*//; s/"mec_backend": "[a-z]*", "mec_seconds": [0-9.e-]*//' "$1"; }
 
 # compare NAME FILE [OPTIONS]: gpu == cpu; prints the reason or nothing
 compare() {

@@ -10,7 +10,10 @@
  * downloaded handle equal to the CPU MDP, and the precomputation's sets on
  * it (valiter_precompute_dev, one and two at a time) equal to those of the
  * host round trip (valiter_precompute_gpu) and of the CPU
- * (valiter_precompute_cpu), for random target and allowed sets.
+ * (valiter_precompute_cpu), for random target and allowed sets; the
+ * maybe-state system built on it (valiter_system_dev) equal bit for bit to
+ * a sequential reference of the host's cut and passes, for random classes,
+ * usable choices, initial states and rewards.
  * Options: --seed N (first seed, printed on failure), --quick (fewer
  * networks, for the sanitizers), --probe (exit 0 when a GPU is usable).
  */
@@ -30,6 +33,7 @@
 #include "../check.h"
 #include "../random_prob_net.h"
 #include "../rng.h"
+#include "../sysbuild_ref.h"
 
 #define MAXC 4
 
@@ -114,6 +118,98 @@ static const char *differ_sets(const struct mdp_dev *d, const struct mdp *m)
     return why;
 }
 
+/* A request on m with its arrays (one block: free(q->sys.state_start)) for the given
+ * classes and options. */
+static int sys_request(const struct mdp *m, const uint8_t *cls, const uint8_t *ok,
+                       const uint8_t *initial, const struct mdp_rewards *rew,
+                       struct mdpcheck_sysbuild *q)
+{
+    const uint64_t n = m->n_states, nc = m->n_choices, ne = m->n_entries;
+    size_t bytes = n + 8 * n + 8 * (n + 1) + 8 * (nc + 1) + 12 * ne + 8 * nc + 64;
+    char *p = calloc(1, bytes);
+    memset(q, 0, sizeof *q);
+    if (!p)
+        return -1;
+    q->m = m, q->ok = ok, q->initial = initial, q->rew = rew, q->is_reward = rew != NULL;
+    q->cls_maybe = 2, q->cls_yes = 1, q->cls_skip = 4, q->no_choice = UINT64_MAX;
+    q->sys.state_start = (uint64_t *)p, p += 8 * (n + 1);
+    q->sys.choice_start = (uint64_t *)p, p += 8 * (nc + 1);
+    q->sys.probs = (double *)p, p += 8 * ne;
+    q->sys.b = (double *)p, p += 8 * nc;
+    q->loc = (uint32_t *)p, p += 4 * n;
+    q->back = (uint32_t *)p, p += 4 * n;
+    q->sys.targets = (uint32_t *)p, p += 4 * ne;
+    q->cls = (uint8_t *)p;
+    memcpy(q->cls, cls, n);
+    return 0;
+}
+
+/* valiter_system_dev on the device MDP against ref_system for random
+ * classes (no, yes, maybe), usable choices, initial states and rewards,
+ * with and without the cut; where they first differ, or NULL. */
+static const char *differ_system(const struct mdp_dev *d, const struct mdp *m)
+{
+    const uint64_t n = m->n_states, nc = m->n_choices;
+    uint8_t *cls = malloc(n + n + nc + 1), *initial = cls + n, *ok = initial + n;
+    double *sr = malloc(8 * (n + nc + 1)), *cr = sr + n;
+    const char *why = NULL;
+    struct wx_error e;
+    if (!cls || !sr) {
+        free(cls), free(sr);
+        return "out of memory";
+    }
+    for (int round = 0; round < 4 && !why; round++) {
+        uint64_t pm = 1 + rnd_below(4);
+        for (uint64_t s = 0; s < n; s++)
+            cls[s] = rnd_below(pm + 1) ? 2 : (uint8_t)rnd_below(2), initial[s] = rnd_below(5) == 0;
+        initial[0] = 1;
+        for (uint64_t c = 0; c < nc; c++)
+            ok[c] = rnd_below(5) != 0, cr[c] = (double)rnd_below(1000) / 7.0;
+        for (uint64_t s = 0; s < n; s++)
+            sr[s] = (double)rnd_below(1000) / 3.0;
+        struct mdp_rewards rew = {.state = round & 2 ? sr : NULL, .choice = cr};
+        struct mdpcheck_sysbuild qd, qr;
+        const uint8_t *use_ok = round & 1 ? ok : NULL, *use_init = round < 2 ? initial : NULL;
+        const struct mdp_rewards *use_rew = round == 1 || round == 2 ? &rew : NULL;
+        for (uint64_t s = 0; s < n; s++) { /* a maybe state has a usable choice */
+            uint64_t k = 0;
+            for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++)
+                k += !use_ok || use_ok[c];
+            if (!k && cls[s] == 2 && rnd_below(8))
+                cls[s] = 0;
+        }
+        int bad = sys_request(m, cls, use_ok, use_init, use_rew, &qd);
+        bad |= sys_request(m, cls, use_ok, use_init, use_rew, &qr);
+        if (bad) {
+            free(qd.sys.state_start), free(qr.sys.state_start);
+            why = "out of memory";
+            break;
+        }
+        int rc = valiter_system_dev(d, &qd, &e);
+        ref_system(m, &qr);
+        if (rc != WX_OK || !qd.built)
+            why = rc != WX_OK ? "valiter_system_dev failed" : "valiter_system_dev declined";
+        else if (qd.no_choice != qr.no_choice)
+            why = "the state without a choice";
+        else if (qd.no_choice != UINT64_MAX)
+            ; /* an internal error both report: nothing more to compare */
+        else if (qd.n_maybe != qr.n_maybe || memcmp(qd.cls, qr.cls, n) ||
+                 memcmp(qd.loc, qr.loc, 4 * n) || !same(qd.back, qr.back, 4 * qd.n_maybe))
+            why = "the cut, classes or ranks";
+        else if (qd.sys.n_states != qr.sys.n_states || qd.sys.n_choices != qr.sys.n_choices ||
+                 qd.sys.n_entries != qr.sys.n_entries ||
+                 !same(qd.sys.state_start, qr.sys.state_start, 8 * (qd.sys.n_states + 1)) ||
+                 !same(qd.sys.choice_start, qr.sys.choice_start, 8 * (qd.sys.n_choices + 1)) ||
+                 !same(qd.sys.targets, qr.sys.targets, 4 * qd.sys.n_entries) ||
+                 !same(qd.sys.probs, qr.sys.probs, 8 * qd.sys.n_entries) ||
+                 !same(qd.sys.b, qr.sys.b, 8 * qd.sys.n_choices))
+            why = "the system";
+        free(qd.sys.state_start), free(qr.sys.state_start);
+    }
+    free(cls), free(sr);
+    return why;
+}
+
 /* explore_mdp_gpu_dev (host download or not) against the CPU result c; the
  * precomputations on its device MDP.  Where they first differ, or NULL. */
 static const char *differ_dev(const struct image *img, const struct explore_options *xo, bool exact,
@@ -152,6 +248,8 @@ static const char *differ_dev(const struct image *img, const struct explore_opti
         why = "the device MDP's arrays";
     if (!why)
         why = differ_sets(&d, &c->mdp);
+    if (!why && c->mdp.n_states)
+        why = differ_system(&d, &c->mdp);
     free(dl);
     mdp_free(&dm);
     mdp_dev_free(&d);
@@ -236,7 +334,8 @@ int main(int argc, char **argv)
           (unsigned long long)grown);
     check(dev_agree == tried,
           "device-resident MDP = CPU MDP, its Prob0/Prob1 sets = the host round trip's and the "
-          "CPU's, on %llu of %llu networks",
+          "CPU's, its maybe-state systems (cut, ranks, rows, constants) = the host's, on %llu of "
+          "%llu networks",
           (unsigned long long)dev_agree, (unsigned long long)tried);
     return check_exit();
 }
