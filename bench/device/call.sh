@@ -3,7 +3,7 @@
 # order, on the lent GPU machine.  Every number in bench/RESULTS.md from this
 # session came from this script (the call's stages are named there).
 #
-#   bench/device/call.sh [--old OLD_TREE] [--seed N] STAGE...
+#   bench/device/call.sh [--old OLD_TREE] [--seed N] [--prebuilt] STAGE...
 #
 # Build: the current tree with its GPU test programs (bench/gpu_test.sh
 # --build-only) and, with --old, OLD_TREE's bin/warpex (a source tree of the
@@ -12,6 +12,8 @@
 # build/gen/exp_lex.c`: the device has no flex or bison, and the current
 # tree's generated parser does not fit an older grammar), both with all
 # cores, in parallel.
+# --prebuilt: no build; the binaries come from the carried .pre/bin.tar.xz
+# (bench/device/prebuilt.sh pack, here).
 # Stages:
 #   tests        bench/gpu_test.sh --prebuilt --no-sanitizer (every GPU test program and CLI script)
 #   tests:LIST   the same with --only LIST
@@ -31,11 +33,12 @@ unset NVARCH # some device hosts export it with another meaning
 export PATH=$PATH:/usr/local/cuda/bin
 LOG=${OUT:-bench/out/call}
 mkdir -p "$LOG"
-old=""; seed=$(date +%s); stages=()
+old=""; seed=$(date +%s); stages=(); prebuilt=0
 while [ $# -gt 0 ]; do
     case $1 in
     --old) old=$2; shift ;;
     --seed) seed=$2; shift ;;
+    --prebuilt) prebuilt=1 ;;
     *) stages+=("$1") ;;
     esac
     shift
@@ -45,7 +48,11 @@ t0=$(date +%s)
 if [ -n "$old" ]; then
     (make -C "$old" -j"$(nproc)" bin/warpex >"$LOG/build_old.log" 2>&1; echo $? >"$LOG/build_old.rc") &
 fi
-OUT=$LOG/build bash bench/gpu_test.sh --build-only >"$LOG/build_new.log" 2>&1 || { tail -30 "$LOG/build_new.log"; exit 1; }
+if [ $prebuilt = 1 ]; then
+    bash bench/device/prebuilt.sh unpack >"$LOG/build_new.log" 2>&1 || { tail -30 "$LOG/build_new.log"; exit 1; }
+else
+    OUT=$LOG/build bash bench/gpu_test.sh --build-only >"$LOG/build_new.log" 2>&1 || { tail -30 "$LOG/build_new.log"; exit 1; }
+fi
 wait
 if [ -n "$old" ] && [ "$(cat "$LOG/build_old.rc")" != 0 ]; then tail -20 "$LOG/build_old.log"; exit 1; fi
 summary+=("build: $(( $(date +%s) - t0 )) s")

@@ -1,0 +1,33 @@
+#!/bin/bash
+# bench/device/prebuilt.sh -- carry binaries built here instead of building
+# on the device (a device call's build takes minutes of its time; the GPU
+# code is compiled for sm_90 by the same nvcc either way).
+#
+#   bench/device/prebuilt.sh pack [PROGRAM ...]   here, after
+#        `bash bench/gpu_test.sh --build-only`: strips bin/warpex,
+#        bin/tests/test_random_networks and bin/gpu/PROGRAM (default: all
+#        of bin/gpu) into .pre/bin.tar.xz (git-ignored; carry ".pre")
+#   bench/device/prebuilt.sh unpack               on the device, before
+#        `bash bench/gpu_test.sh --prebuilt ...`
+set -eu
+cd "$(dirname "$0")/../.."
+case ${1:-} in
+pack)
+    shift
+    files=(bin/warpex bin/tests/test_random_networks)
+    if [ $# -gt 0 ]; then for p in "$@"; do files+=("bin/gpu/$p"); done
+    else files+=(bin/gpu/test_*); fi
+    tmp=$(mktemp -d)
+    for f in "${files[@]}"; do
+        mkdir -p "$tmp/$(dirname "$f")"
+        strip --strip-debug -o "$tmp/$f" "$f"
+    done
+    mkdir -p .pre
+    tar -C "$tmp" -cf - bin | xz -6 -T2 > .pre/bin.tar.xz
+    rm -rf "$tmp"
+    ls -l .pre/bin.tar.xz ;;
+unpack)
+    tar xJf .pre/bin.tar.xz
+    touch bin/warpex bin/gpu/* bin/tests/* ;;
+*) echo "usage: $0 pack [PROGRAM ...] | unpack" >&2; exit 2 ;;
+esac
