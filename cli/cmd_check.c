@@ -29,6 +29,7 @@
 #include "../graph/drn.h"
 #include "../kernels/hostpin.h"
 #include "../util/timer.h"
+#include "../util/config.h"
 #include "check.h"
 
 /* Each --srew / --trew file joins the structure of its name (PRISM's
@@ -269,12 +270,12 @@ static int prepare(struct check_run *c, struct wx_error *err)
  * rule): without --solver, optimistic value iteration (no upper bound
  * converging slowly from its trivial start, no upper-bound phase for
  * rewards): on the CPU with Gauss-Seidel sweeps in the topological order
- * (fewest sweeps), on the GPU with its Jacobi sweeps; with a --solver
- * named, interval iteration. */
+ * (fewest sweeps), on the GPU with its Jacobi sweeps when VI_GPU_AUTO_OVI
+ * (util/config.h) allows it; with a --solver named, interval iteration. */
 static void check_auto_method(struct check_run *c)
 {
     struct check_options *o = &c->o;
-    if (!o->auto_method || o->solver_given)
+    if (!o->auto_method || o->solver_given || (c->bk == CLI_BACKEND_GPU && !VI_GPU_AUTO_OVI))
         return;
     o->optimistic = c->mo.optimistic = 1;
     if (c->bk == CLI_BACKEND_CPU)

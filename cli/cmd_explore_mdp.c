@@ -46,6 +46,7 @@
 #include "../util/arith.h"
 #include "../util/strtab.h"
 #include "../util/outfile.h"
+#include "../util/config.h"
 #include "cli.h"
 #include "mdp_checks.h"
 #include "prop_report.h"
@@ -805,7 +806,7 @@ static void print_property(const struct mdp_run *x, size_t i, const struct mdp_r
                (unsigned long long)cr->n_target, (unsigned long long)cr->n_yes,
                (unsigned long long)cr->n_no, (unsigned long long)cr->n_maybe,
                (unsigned long long)cr->iterations, x->gpu_vi ? "gpu" : "cpu",
-               "optimistic value iteration", epsilon);
+               x->gpu_vi && !VI_GPU_AUTO_OVI ? "interval iteration" : "optimistic value iteration", epsilon);
     if (cr->system_backend)
         printf("  system: built on the GPU from the explored MDP in GPU memory\n");
     if (pr)
@@ -828,7 +829,7 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
     if (x->gpu_vi) {
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
-        mo.optimistic = 1, mo.solve_ovi = valiter_solve_ovi_gpu; /* check's --method auto on the GPU */
+        mo.optimistic = VI_GPU_AUTO_OVI, mo.solve_ovi = valiter_solve_ovi_gpu; /* check's --method auto */
         mo.bounded = bounded_solve_gpu;
         if (x->dev.owned) { /* check's GPU backend: the MEC collapse on the GPU too */
             mo.precompute = dev_precompute, mo.precompute2 = dev_precompute2;

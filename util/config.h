@@ -137,6 +137,12 @@
 
 /* ---- value iteration (kernels/vi, analysis/valiter) --------------------- */
 
+/* --method auto on the GPU: 1 = optimistic value iteration, 0 = interval iteration; 0 until the GPU OVI
+ * (kernels/vi/ovi.cu) has passed its device tests (bench/RESULTS.md lists the runs) */
+#define VI_GPU_AUTO_OVI 0
+/* --backend auto with --por: 1 = the GPU explorer's reduction, 0 = the CPU's; 0 until the GPU reduction
+ * has passed its device tests (tests/gpu/t_gpu_por.sh) */
+#define GX_AUTO_POR 0
 /* threads per block of every VI kernel but the policy steps' (8 warps: 4 tile blocks fill an SM) */
 #define VI_GPU_THREADS 256u
 /* sweeps (and search levels) in the first batch between host looks at the device */
