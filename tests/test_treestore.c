@@ -18,6 +18,7 @@
 
 #include "check.h"
 #include "rng.h"
+#include "tree_shape_rand.h"
 #include "hash/treeshape.h"
 #include "hash/treestore.h"
 #include "hash/vecset.h"
@@ -41,30 +42,6 @@ static uint32_t *random_vectors(uint64_t n, uint32_t words)
         v[words - 1] &= 0x7fffffffu; /* image.h: bit 31 of the last word is never a field */
     }
     return p;
-}
-
-/* Internal nodes of a random subtree of n leaves, from *pos on. */
-static void random_splits(struct tree_shape *sh, uint32_t n, uint32_t *pos)
-{
-    if (n < 2)
-        return;
-    const uint32_t nl = 1 + (uint32_t)rnd_below(n - 1);
-    sh->left[(*pos)++] = (uint8_t)nl;
-    random_splits(sh, nl, pos);
-    random_splits(sh, n - nl, pos);
-}
-
-/* A random shape of `words` words: any leaf order, any splits. */
-static void random_shape(uint32_t words, struct tree_shape *sh)
-{
-    tree_shape_balanced(words, sh);
-    for (uint32_t i = words; i > 1; i--) {
-        const uint32_t j = (uint32_t)rnd_below(i);
-        const uint8_t t = sh->perm[i - 1];
-        sh->perm[i - 1] = sh->perm[j], sh->perm[j] = t;
-    }
-    uint32_t pos = 0;
-    random_splits(sh, words, &pos);
 }
 
 static const char *shape_name(const struct tree_shape *sh) { return sh ? "random shape" : "balanced"; }

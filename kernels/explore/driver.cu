@@ -438,23 +438,10 @@ static int gx_results(struct gx *g, struct wx_error *err)
         res->complete = false;
         return wx_fail(err, WX_EINTERRUPT, NULL, 0, 0, "exploration interrupted");
     }
-    int violation = 0;
-    uint64_t vslot = 0;
-    if (ctl.viol_dead_claim) {
-        res->violation = VIOLATION_DEADLOCK;
-        vslot = ctl.viol_dead_slot;
-        violation = 1;
-    } else if (ctl.viol_act_claim) {
-        res->violation = VIOLATION_ACTION;
-        vslot = ctl.viol_act_slot;
-        violation = 1;
-    }
-    res->complete = !violation || g->p.record_only;
-    if (res->complete && ctl.n_expanded != ctl.n_states) {
-        res->complete = false;
-        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "GPU explorer lost work: %llu states stored, %llu expanded",
-                       ctl.n_states, ctl.n_expanded);
-    }
+    int violation;
+    uint64_t vslot;
+    if ((rc = gx_verdict(ctl, g->p.record_only, res, &vslot, &violation, "GPU explorer", err)))
+        return rc;
     uint64_t r0 = 0;
     const double tids = gx_now();
     if (g->need_ids && (rc = gx_dense_ids(g, &r0, err)))

@@ -180,4 +180,29 @@ int gx_tree_run(struct gx *g, struct wx_error *err);
 int gx_stage_edges(struct gx *g, unsigned long long cnt, struct wx_error *err);
 int gx_graph(struct gx *g, uint64_t r0, struct wx_error *err);
 
+/* The run's verdict from its control block (struct gpu_ctl or tree_ctl):
+ * *violation and res->violation, *vslot (the violating state's slot, 0
+ * when none) and res->complete.  A complete run whose stored and expanded
+ * counts differ is an internal error (`who` names the explorer). */
+template <class CTL>
+static int gx_verdict(const CTL &ctl, bool record_only, struct explore_result *res, uint64_t *vslot,
+                      int *violation, const char *who, struct wx_error *err)
+{
+    *violation = 0, *vslot = 0;
+    if (ctl.viol_dead_claim) {
+        res->violation = VIOLATION_DEADLOCK;
+        *vslot = ctl.viol_dead_slot, *violation = 1;
+    } else if (ctl.viol_act_claim) {
+        res->violation = VIOLATION_ACTION;
+        *vslot = ctl.viol_act_slot, *violation = 1;
+    }
+    res->complete = !*violation || record_only;
+    if (res->complete && ctl.n_expanded != ctl.n_states) {
+        res->complete = false;
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "%s lost work: %llu states stored, %llu expanded", who,
+                       (unsigned long long)ctl.n_states, (unsigned long long)ctl.n_expanded);
+    }
+    return WX_OK;
+}
+
 #endif

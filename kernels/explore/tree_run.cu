@@ -738,23 +738,10 @@ static int tr_results(struct tree_run *r, struct wx_error *err)
         res->complete = false;
         return wx_fail(err, WX_EINTERRUPT, NULL, 0, 0, "exploration interrupted");
     }
-    uint64_t vslot = 0, count = 0, r0 = 0;
-    int violation = 0;
-    if (ctl.viol_dead_claim) {
-        res->violation = VIOLATION_DEADLOCK;
-        vslot = ctl.viol_dead_slot;
-        violation = 1;
-    } else if (ctl.viol_act_claim) {
-        res->violation = VIOLATION_ACTION;
-        vslot = ctl.viol_act_slot;
-        violation = 1;
-    }
-    res->complete = !violation || g->p.record_only;
-    if (res->complete && ctl.n_expanded != ctl.n_states) {
-        res->complete = false;
-        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "GPU tree explorer lost work: %llu states stored, %llu expanded",
-                       ctl.n_states, ctl.n_expanded);
-    }
+    uint64_t vslot, count = 0, r0 = 0;
+    int violation;
+    if ((rc = gx_verdict(ctl, g->p.record_only, res, &vslot, &violation, "GPU tree explorer", err)))
+        return rc;
     if (violation) {
         const unsigned long long vs = vslot;
         if ((rc = tr_ids(r, &vs, 1, &res->violation_state, NULL, &count, &r0, err)))

@@ -32,6 +32,7 @@
 #include "../../kernels/tree_gpu.h"
 #include "../check.h"
 #include "../rng.h"
+#include "../tree_shape_rand.h"
 
 static uint32_t *random_vectors(uint64_t n, uint32_t words, int ones_ok)
 {
@@ -58,30 +59,6 @@ static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
-}
-
-/* Internal nodes of a random subtree of n leaves, from *pos on. */
-static void random_splits(struct tree_shape *sh, uint32_t n, uint32_t *pos)
-{
-    if (n < 2)
-        return;
-    const uint32_t nl = 1 + (uint32_t)rnd_below(n - 1);
-    sh->left[(*pos)++] = (uint8_t)nl;
-    random_splits(sh, nl, pos);
-    random_splits(sh, n - nl, pos);
-}
-
-/* A random shape of `words` words: any leaf order, any splits. */
-static void random_shape(uint32_t words, struct tree_shape *sh)
-{
-    tree_shape_balanced(words, sh);
-    for (uint32_t i = words; i > 1; i--) {
-        const uint32_t j = (uint32_t)rnd_below(i);
-        const uint8_t t = sh->perm[i - 1];
-        sh->perm[i - 1] = sh->perm[j], sh->perm[j] = t;
-    }
-    uint32_t pos = 0;
-    random_splits(sh, words, &pos);
 }
 
 enum { SHAPE_BALANCED, SHAPE_PICKED, SHAPE_RANDOM };
