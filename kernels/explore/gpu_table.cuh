@@ -68,6 +68,7 @@
 #define WX_GPU_TABLE_CUH
 
 #include "gpu_int.cuh"
+#include "gpu_mix.cuh"
 
 enum { TBL_FOUND = 0, TBL_RESERVED = 1, TBL_FULL = 2, TBL_SPIN = 3 };
 
@@ -81,16 +82,6 @@ __device__ __forceinline__ uint32_t ld_relaxed(const uint32_t *p)
 __device__ __forceinline__ void st_relaxed(uint32_t *p, uint32_t v)
 {
     asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
-__device__ __forceinline__ unsigned long long gpu_mix64(unsigned long long x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
 }
 
 /* Hash of a key (sw words, flag clear); any pointer (shared or global). */

@@ -14,6 +14,7 @@
 #include "../../hash/treeshape.h"
 #include "../../util/config.h"
 #include "../tree_gpu.h"
+#include "gpu_mix.cuh"
 
 #define GPU_TREE_WARP 32u
 #define GPU_TREE_NO_SLOT 0xffffffffffffffffull /* gpu_tree_pair_put: the table is full */
@@ -24,16 +25,6 @@ struct gpu_tree_dev {
     uint64_t node_win, root_win;
     struct tree_shape_order order;
 };
-
-static __device__ __forceinline__ unsigned long long gpu_tree_mix(unsigned long long x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdull;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ull;
-    x ^= x >> 33;
-    return x;
-}
 
 static __device__ __forceinline__ unsigned long long gpu_tree_ld(const unsigned long long *p)
 {
@@ -55,7 +46,7 @@ static __device__ uint64_t gpu_tree_pair_put(unsigned long long *tab, uint64_t n
                                              bool *fresh)
 {
     const unsigned lane = threadIdx.x % GPU_TREE_WARP;
-    uint64_t win = gpu_tree_mix(key) % nwin;
+    uint64_t win = gpu_mix64(key) % nwin;
     *fresh = false;
     for (uint64_t probes = 0; probes < nwin && probes < TREE_GPU_MAX_WINDOWS; probes++) {
         unsigned long long *w = tab + win * GPU_TREE_WARP;
