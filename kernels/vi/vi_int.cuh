@@ -17,6 +17,10 @@
  *   policy.cu          certified policy iteration (VI_POLICY)
  *   solve.cu           valiter_solve_gpu: kind choice, uploads, the solve
  *   levels.cu          valiter_solve_levels_gpu: topological levels
+ *   ovi.cu             valiter_solve_ovi_gpu: optimistic value iteration
+ *                      on the solve's kinds
+ *   sysbuild.cu        valiter_system_dev: the maybe-state system built
+ *                      from an explored MDP in device memory
  */
 #ifndef WX_VI_INT_CUH
 #define WX_VI_INT_CUH
