@@ -78,6 +78,10 @@ struct gx {
     int level;               /* level-synchronous mode (traces, properties) */
     int want_graph;          /* edges are recorded (sink or device graph) */
     int need_ids;            /* dense ids are computed after exploring */
+    int por_proviso;         /* --por with visible labels: the cycle
+                                proviso's passes (driver.cu) */
+    uint8_t *por_fresh;      /* its marks, one byte per slot (tile.cu) */
+    unsigned long long *por_q; /* its queue for pass 2 */
     uint64_t bound;          /* successors of one state at most */
     uint32_t threads, blocks, T, D;
     int use_tex, occ2;
@@ -161,6 +165,8 @@ cudaError_t gx_launch_count_buckets(const gpu_params &p, unsigned long long *cou
 cudaError_t gx_launch_gather_vectors(const gpu_params &p, const unsigned long long *prefix, unsigned long long r0,
                                      unsigned long long lo, unsigned long long hi, uint32_t words, uint32_t *out,
                                      int grid);
+cudaError_t gx_launch_por_mark(const unsigned long long *q, unsigned long long n, uint8_t *fresh, uint8_t v, int grid);
+cudaError_t gx_por_symbols(uint8_t *fresh, unsigned long long *q);
 cudaError_t gx_launch_map_slots(const unsigned long long *prefix, uint32_t spb, unsigned long long r0,
                                 unsigned long long *a, unsigned long long n);
 
