@@ -178,6 +178,8 @@ static int gx_begin(struct gx *g, struct gx_loop *lp, struct wx_error *err)
     lp->stalls = 0;
     lp->next_progress = gx_now() + GX_PROGRESS_SECONDS;
     g->depth = 0;
+    g->por_again = 0;
+    p.por_pass = 0;
     ctl.q_in_len = ctl.q_out_len;
     ctl.q_out_len = 0;
     ctl.q_in_head = 0;
@@ -316,6 +318,7 @@ static int gx_por_level(struct gx *g, struct gx_loop *lp, int *again, struct wx_
     CUDA_CHECK(cudaMemcpy((void *)p.q_in, g->por_q, ctl.por_q_len * 8, cudaMemcpyDeviceToDevice));
     ctl.q_in_len = ctl.por_q_len;
     ctl.q_in_head = 0;
+    g->por_again += ctl.por_q_len;
     p.por_pass = 2;
     *again = 1;
 out:
@@ -492,7 +495,7 @@ static int gx_results(struct gx *g, struct wx_error *err)
     }
     int violation;
     uint64_t vslot;
-    if ((rc = gx_verdict(ctl, g->p.record_only, res, &vslot, &violation, "GPU explorer", err)))
+    if ((rc = gx_verdict(ctl, g->por_again, g->p.record_only, res, &vslot, &violation, "GPU explorer", err)))
         return rc;
     uint64_t r0 = 0;
     const double tids = gx_now();

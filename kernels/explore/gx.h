@@ -82,6 +82,7 @@ struct gx {
                                 proviso's passes (driver.cu) */
     uint8_t *por_fresh;      /* its marks, one byte per slot (tile.cu) */
     unsigned long long *por_q; /* its queue for pass 2 */
+    uint64_t por_again;      /* states expanded a second time (pass 2) */
     uint64_t bound;          /* successors of one state at most */
     uint32_t threads, blocks, T, D;
     int use_tex, occ2;
@@ -188,11 +189,12 @@ int gx_graph(struct gx *g, uint64_t r0, struct wx_error *err);
 
 /* The run's verdict from its control block (struct gpu_ctl or tree_ctl):
  * *violation and res->violation, *vslot (the violating state's slot, 0
- * when none) and res->complete.  A complete run whose stored and expanded
- * counts differ is an internal error (`who` names the explorer). */
+ * when none) and res->complete.  A complete run whose expansions are not
+ * one per stored state, plus `again` expanded a second time (the POR
+ * proviso's pass 2), is an internal error (`who` names the explorer). */
 template <class CTL>
-static int gx_verdict(const CTL &ctl, bool record_only, struct explore_result *res, uint64_t *vslot,
-                      int *violation, const char *who, struct wx_error *err)
+static int gx_verdict(const CTL &ctl, uint64_t again, bool record_only, struct explore_result *res,
+                      uint64_t *vslot, int *violation, const char *who, struct wx_error *err)
 {
     *violation = 0, *vslot = 0;
     if (ctl.viol_dead_claim) {
@@ -203,10 +205,10 @@ static int gx_verdict(const CTL &ctl, bool record_only, struct explore_result *r
         *vslot = ctl.viol_act_slot, *violation = 1;
     }
     res->complete = !*violation || record_only;
-    if (res->complete && ctl.n_expanded != ctl.n_states) {
+    if (res->complete && ctl.n_expanded != ctl.n_states + again) {
         res->complete = false;
         return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "%s lost work: %llu states stored, %llu expanded", who,
-                       (unsigned long long)ctl.n_states, (unsigned long long)ctl.n_expanded);
+                       (unsigned long long)ctl.n_states, (unsigned long long)(ctl.n_expanded - again));
     }
     return WX_OK;
 }
