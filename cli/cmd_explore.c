@@ -526,11 +526,8 @@ static int choose_backend(struct explore_run *x, struct wx_error *err)
         x->backend = EXPLORE_CPU; /* cli_dist_begin refused the others */
         return WX_OK;
     }
-    if (o->por && o->action && x->backend == EXPLORE_GPU)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por with --action runs on the CPU backends (--backend cpu "
-                       "or seq): the GPU explorer has no cycle proviso for visible labels yet");
-    if (o->por && (o->action || !GX_AUTO_POR) && x->backend == EXPLORE_AUTO)
-        x->backend = EXPLORE_CPU; /* the CPU backends apply the proviso (util/config.h GX_AUTO_POR) */
+    if (o->por && !GX_AUTO_POR && x->backend == EXPLORE_AUTO)
+        x->backend = EXPLORE_CPU; /* the CPU's reduction until the GPU's has run on a device (util/config.h) */
     if (x->backend == EXPLORE_AUTO && o->store == STORE_TREE) {
         x->backend = EXPLORE_CPU; /* the GPU's tree run records no edges: asked for only (--backend gpu) */
     } else if (x->backend == EXPLORE_AUTO) {

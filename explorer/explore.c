@@ -52,8 +52,8 @@ int explore_run(enum explore_backend backend, const struct image *img,
     if (opt && opt->por && opt->store == STORE_TREE)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "partial-order reduction with the tree store is not "
                        "supported yet: the reduction's proviso reads the flat table");
-    if (opt && opt->por && backend == EXPLORE_AUTO && (!GX_AUTO_POR || explore_por_visible(img, opt)))
-        return explore_cpu(img, opt, res, err); /* the proviso runs on the CPU only (and GX_AUTO_POR) */
+    if (opt && opt->por && backend == EXPLORE_AUTO && !GX_AUTO_POR)
+        return explore_cpu(img, opt, res, err); /* the CPU's reduction (util/config.h GX_AUTO_POR) */
     const bool tree = opt && opt->store == STORE_TREE;
     switch (backend) {
     case EXPLORE_SEQ:

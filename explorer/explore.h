@@ -196,9 +196,8 @@ int explore_run(enum explore_backend backend, const struct image *img,
                 struct wx_error *err);
 
 /* Whether options.action_match flags some label of img: with options.por
- * the reduction then needs the cycle proviso (explorer/por.h), which the
- * CPU backends apply and the GPU explorer refuses; EXPLORE_AUTO then runs
- * on the CPU. */
+ * the reduction then needs the cycle proviso (explorer/por.h), which every
+ * backend applies. */
 bool explore_por_visible(const struct image *img, const struct explore_options *opt);
 
 void explore_result_free(struct explore_result *res);

@@ -78,8 +78,11 @@
  *
  * One struct por per thread (scratch); the image is only read.  The
  * construction is por_core.h's, which the GPU explorer's general generator
- * runs too (kernels/explore/tile.cu, without visible labels: it has no
- * proviso), on tables that por_pack copies to the device.
+ * runs too (kernels/explore/tile.cu), on tables that por_pack copies to
+ * the device; with visible labels it applies the proviso above level by
+ * level (kernels/explore/driver.cu, gx_por_level): reduced sets first,
+ * then the states that the proviso or a visible label expands in full get
+ * the rest of their records.
  */
 #ifndef WX_POR_H
 #define WX_POR_H

@@ -87,19 +87,14 @@ static int gx_check_input(const struct gx *g, struct wx_error *err)
 }
 
 /* --por: what the GPU's reduction does not do is refused here, before
- * exploring -- visible labels (the proviso needs a second expansion of a
- * state after its targets are inserted: the CPU backends do it), a prio,
- * and networks whose per-state scratch passes GX_POR_SCRATCH_BYTES. */
+ * exploring -- a prio, and networks whose per-state scratch passes
+ * GX_POR_SCRATCH_BYTES. */
 static int gx_check_por(const struct gx *g, struct wx_error *err)
 {
     const struct image *img = g->img;
     const struct explore_options *opt = g->opt;
     if (!opt->por)
         return WX_OK;
-    for (uint32_t l = 0; opt->action_match && l < img->n_labels; l++)
-        if (opt->action_match[l])
-            return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por with --action runs on the CPU backends (--backend cpu "
-                           "or seq): the GPU explorer has no cycle proviso for visible labels yet");
     if (img->prio_n)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por with a prio is not supported");
     uint64_t parts = 0;
@@ -183,6 +178,8 @@ static int gx_begin(struct gx *g, struct gx_loop *lp, struct wx_error *err)
     lp->stalls = 0;
     lp->next_progress = gx_now() + GX_PROGRESS_SECONDS;
     g->depth = 0;
+    g->por_again = 0;
+    p.por_pass = 0;
     ctl.q_in_len = ctl.q_out_len;
     ctl.q_out_len = 0;
     ctl.q_in_head = 0;
@@ -281,6 +278,53 @@ out:
     return rc;
 }
 
+/* --por with visible labels, at the end of a pass over level d's states
+ * (the input queue drained): the cycle proviso of explorer/por.h.  After
+ * pass 0 (each state's reduced set expanded; the output queue holds
+ * exactly the states first reached in level d + 1) the states of the
+ * output queue are marked fresh and pass 1 goes over level d again,
+ * queueing every reduced state with an enabled visible transition or
+ * without a fresh reduced target; the marks are cleared, and those states
+ * become the input of pass 2, which adds the records outside their reduced
+ * sets: together, the full expansion the CPU explorers give them, counted
+ * as they count it.  *again = 1 when pass 2 is to run; else the level is
+ * complete.  A kernel error is left in g->ctl.error. */
+static int gx_por_level(struct gx *g, struct gx_loop *lp, int *again, struct wx_error *err)
+{
+    int rc = WX_OK;
+    struct gpu_params &p = g->p;
+    struct gpu_ctl &ctl = g->ctl;
+    const int grid = 4 * g->prop.multiProcessorCount;
+    *again = 0;
+    if (p.por_pass == 2) {
+        p.por_pass = 0;
+        return WX_OK;
+    }
+    const unsigned long long outn = ctl.q_out_len < p.q_cap ? ctl.q_out_len : p.q_cap;
+    if (outn)
+        CUDA_CHECK_NAMED(gx_launch_por_mark(p.q_out, outn, g->por_fresh, 1, grid), "launch of por_mark");
+    p.por_pass = 1;
+    ctl.q_in_head = 0;
+    ctl.por_q_len = 0;
+    while (ctl.q_in_head < ctl.q_in_len && !ctl.error && !ctl.stop)
+        if ((rc = gx_launch(g, lp, err)))
+            return rc;
+    if (outn)
+        CUDA_CHECK_NAMED(gx_launch_por_mark(p.q_out, outn, g->por_fresh, 0, grid), "launch of por_mark");
+    CUDA_CHECK_NAMED(cudaDeviceSynchronize(), "por_mark");
+    p.por_pass = 0;
+    if (ctl.error || ctl.por_q_len == 0)
+        return WX_OK;
+    CUDA_CHECK(cudaMemcpy((void *)p.q_in, g->por_q, ctl.por_q_len * 8, cudaMemcpyDeviceToDevice));
+    ctl.q_in_len = ctl.por_q_len;
+    ctl.q_in_head = 0;
+    g->por_again += ctl.por_q_len;
+    p.por_pass = 2;
+    *again = 1;
+out:
+    return rc;
+}
+
 /* After a launch that found no error and no violation to stop at: stages
  * the edge buffer when it passed its guard, swaps the queues when the input
  * is drained, and decides whether work is left (*done = 1 when not).  A
@@ -309,6 +353,17 @@ static int gx_next(struct gx *g, struct gx_loop *lp, int *done, struct wx_error 
         }
         if (g->level && ctl.viol_act_claim && !ctl.viol_dead_claim)
             p.stop_on_deadlock = 0; /* record_only: a deeper deadlock must not replace it */
+        if (g->por_proviso) {
+            int again;
+            if ((rc = gx_por_level(g, lp, &again, err)))
+                return rc;
+            if (ctl.error) {
+                *done = 1; /* gx_results reports it */
+                return WX_OK;
+            }
+            if (again)
+                return WX_OK;
+        }
         const uint64_t outlen = ctl.q_out_len < p.q_cap ? ctl.q_out_len : p.q_cap;
         if (g->level && outlen)
             g->depth++;
@@ -440,7 +495,7 @@ static int gx_results(struct gx *g, struct wx_error *err)
     }
     int violation;
     uint64_t vslot;
-    if ((rc = gx_verdict(ctl, g->p.record_only, res, &vslot, &violation, "GPU explorer", err)))
+    if ((rc = gx_verdict(ctl, g->por_again, g->p.record_only, res, &vslot, &violation, "GPU explorer", err)))
         return rc;
     uint64_t r0 = 0;
     const double tids = gx_now();

@@ -221,6 +221,7 @@ struct gpu_ctl {
                                         iteration loop (p.end_blocks) */
     unsigned int viol_vec[GPU_MAX_SW]; /* action target vector */
     unsigned long long prof[GPU_PROF_N]; /* p.prof: cycles, GPU_PROF_* */
+    unsigned long long por_q_len;    /* --por proviso: entries of p.por_q */
 };
 
 /* Launch parameters, passed by value. */
@@ -293,6 +294,17 @@ struct gpu_params {
      * of them) one scratch of por_words words; por_on == 0: none.  Last in
      * the struct, so that the fields before keep their offsets. */
     uint32_t por_on, por_words, por_parts;
+    /* --por with visible labels: the pass of the cycle proviso
+     * (explorer/por.h) over a level's states (driver.cu, gx_por_level):
+     * 0 expands each state's reduced set; 1 inserts nothing and queues
+     * (tile.cu's gx_por_q) each reduced state that has an enabled visible
+     * transition or whose reduced targets are all old (gx_por_fresh: one
+     * byte per table slot, 1 while its state was first reached in the
+     * level's pass 0); 2 expands the records outside the reduced sets of
+     * the queued states.  In the padding before por_scratch, so that the
+     * struct keeps its size (the kernels with more parameters after it
+     * keep their code). */
+    uint32_t por_pass;
     uint32_t *por_scratch;
     struct por_tables por;
 };

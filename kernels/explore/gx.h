@@ -78,6 +78,11 @@ struct gx {
     int level;               /* level-synchronous mode (traces, properties) */
     int want_graph;          /* edges are recorded (sink or device graph) */
     int need_ids;            /* dense ids are computed after exploring */
+    int por_proviso;         /* --por with visible labels: the cycle
+                                proviso's passes (driver.cu) */
+    uint8_t *por_fresh;      /* its marks, one byte per slot (tile.cu) */
+    unsigned long long *por_q; /* its queue for pass 2 */
+    uint64_t por_again;      /* states expanded a second time (pass 2) */
     uint64_t bound;          /* successors of one state at most */
     uint32_t threads, blocks, T, D;
     int use_tex, occ2;
@@ -161,6 +166,8 @@ cudaError_t gx_launch_count_buckets(const gpu_params &p, unsigned long long *cou
 cudaError_t gx_launch_gather_vectors(const gpu_params &p, const unsigned long long *prefix, unsigned long long r0,
                                      unsigned long long lo, unsigned long long hi, uint32_t words, uint32_t *out,
                                      int grid);
+cudaError_t gx_launch_por_mark(const unsigned long long *q, unsigned long long n, uint8_t *fresh, uint8_t v, int grid);
+cudaError_t gx_por_symbols(uint8_t *fresh, unsigned long long *q);
 cudaError_t gx_launch_map_slots(const unsigned long long *prefix, uint32_t spb, unsigned long long r0,
                                 unsigned long long *a, unsigned long long n);
 
@@ -182,11 +189,12 @@ int gx_graph(struct gx *g, uint64_t r0, struct wx_error *err);
 
 /* The run's verdict from its control block (struct gpu_ctl or tree_ctl):
  * *violation and res->violation, *vslot (the violating state's slot, 0
- * when none) and res->complete.  A complete run whose stored and expanded
- * counts differ is an internal error (`who` names the explorer). */
+ * when none) and res->complete.  A complete run whose expansions are not
+ * one per stored state, plus `again` expanded a second time (the POR
+ * proviso's pass 2), is an internal error (`who` names the explorer). */
 template <class CTL>
-static int gx_verdict(const CTL &ctl, bool record_only, struct explore_result *res, uint64_t *vslot,
-                      int *violation, const char *who, struct wx_error *err)
+static int gx_verdict(const CTL &ctl, uint64_t again, bool record_only, struct explore_result *res,
+                      uint64_t *vslot, int *violation, const char *who, struct wx_error *err)
 {
     *violation = 0, *vslot = 0;
     if (ctl.viol_dead_claim) {
@@ -197,10 +205,10 @@ static int gx_verdict(const CTL &ctl, bool record_only, struct explore_result *r
         *vslot = ctl.viol_act_slot, *violation = 1;
     }
     res->complete = !*violation || record_only;
-    if (res->complete && ctl.n_expanded != ctl.n_states) {
+    if (res->complete && ctl.n_expanded != ctl.n_states + again) {
         res->complete = false;
         return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "%s lost work: %llu states stored, %llu expanded", who,
-                       (unsigned long long)ctl.n_states, (unsigned long long)ctl.n_expanded);
+                       (unsigned long long)ctl.n_states, (unsigned long long)(ctl.n_expanded - again));
     }
     return WX_OK;
 }

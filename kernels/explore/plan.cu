@@ -146,6 +146,7 @@ int gx_plan_layout(struct gx *g, struct wx_error *err)
         g->level = level;
         g->want_graph = want_graph;
         g->need_ids = need_ids;
+        g->por_proviso = opt->por && explore_por_visible(img, opt);
         g->bound = bound;
         g->threads = threads;
         g->T = T;
@@ -357,7 +358,7 @@ int gx_plan_table(struct gx *g, size_t freeb, struct wx_error *err)
     {
         const uint64_t bucket_bytes = (uint64_t)p.bw * 4;
         const uint64_t per_bucket = bucket_bytes + p.spb * ((opt->trace ? 12 : 0) + (level ? 16 : 2)) +
-                                    (need_ids ? 8 : 0);
+                                    (need_ids ? 8 : 0) + (g->por_proviso ? p.spb * 9 : 0);
         uint64_t nbuckets;
         if (opt->gpu.hash_bytes) {
             nbuckets = opt->gpu.hash_bytes / bucket_bytes;
@@ -430,6 +431,16 @@ int gx_plan_table(struct gx *g, size_t freeb, struct wx_error *err)
             if ((rc = gx_malloc(g, &d, nb_max * p.spb * 4, "parent labels", err)))
                 goto out;
             p.parent_label = (uint32_t *)d;
+        }
+        if (g->por_proviso) { /* level mode: the table has nb_max buckets from the start */
+            if ((rc = gx_malloc(g, &d, nb_max * p.spb * 8, "partial-order reduction proviso queue", err)))
+                goto out;
+            g->por_q = (unsigned long long *)d;
+            if ((rc = gx_malloc(g, &d, nb_max * p.spb, "partial-order reduction proviso marks", err)))
+                goto out;
+            g->por_fresh = (uint8_t *)d;
+            CUDA_CHECK(cudaMemset(g->por_fresh, 0, nb_max * p.spb));
+            CUDA_CHECK(gx_por_symbols(g->por_fresh, g->por_q));
         }
 
         uint32_t iters = opt->gpu.iterations ? opt->gpu.iterations : (level ? 0 : GX_ITERATIONS);

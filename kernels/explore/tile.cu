@@ -51,6 +51,13 @@
 #include "gx.h"
 #include "tile_parts.cuh"
 
+/* --por proviso (gpu_params.por_pass): one byte per table slot, 1 while
+ * its state was first reached in the current level's pass 0; the states
+ * that pass 1 queues for pass 2.  Set by gx_por_symbols, not parameters:
+ * gpu_params keeps its size. */
+static __device__ const uint8_t *gx_por_fresh;
+static __device__ unsigned long long *gx_por_q;
+
 /* The per-state successor set and its entry list of tile place grp:
  * global (p.dedupe_global) or in shared memory. */
 __device__ __forceinline__ gpu_pair *tile_set(const gpu_params &p, unsigned char *smem, uint32_t grp)
@@ -433,8 +440,9 @@ __device__ __forceinline__ void record_action(const gpu_params &p, blk &b, unsig
  * where some component state has GPU_SHARE_MIN local moves or more): idle
  * lanes take slices of long runs of local moves (fx_share); without it the
  * kernel keeps the registers that costs.  POR (general generator, p.por_on):
- * each state's records outside its stubborn set are dropped (por_begin);
- * the kernels without it are the ones --por never runs. */
+ * each state's records outside its stubborn set are dropped (por_begin),
+ * or, with visible labels, the passes of the cycle proviso (p.por_pass,
+ * gpu_int.cuh); the kernels without it are the ones --por never runs. */
 template <bool TEX, bool OCC2, bool PROF, bool FAST, bool SHARE = false, bool POR = false>
 __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(const __grid_constant__ gpu_params p)
 {
@@ -537,6 +545,9 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
             /* --por: the records outside the state's reduced set are
              * dropped as they are generated (por_begin) */
             const uint32_t *por_mask = POR ? por_begin(p, grp, gl, active, src) : nullptr;
+            /* --por proviso pass 1 (p.por_pass): a reduced target first
+             * reached in this level, an enabled visible transition */
+            bool por_fresh = false, por_vis = false;
             for (uint32_t pass = prio ? 0u : 1u; pass < 2; pass++) {
             if (prio && pass == 1)
                 prio_restart(st, prio_on, G, active, gl);
@@ -560,8 +571,19 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 }
                 if (prio && prio_step(p.img, pass, prio_on, has, lab))
                     continue;
-                if (POR && por_mask && has && !por_core_keep(por_mask, p.img.words, src, scr))
+                if (POR && p.por_pass == 1) {
+                    if (has && por_mask && p.img.action && lab < p.img.n_labels && p.img.action[lab])
+                        por_vis = true;
+                    if (!por_mask || por_fresh)
+                        has = false; /* nothing left to learn */
+                }
+                /* pass 2 expands the records that passes 0 and 1 drop */
+                if (POR && por_mask && has && por_core_keep(por_mask, p.img.words, src, scr) == (p.por_pass == 2))
                     has = false;
+                if (POR && p.por_pass == 1) {
+                    por_fresh |= por_probe(p, gx_por_fresh, has, scr, scratch, tid, lane, sw);
+                    continue;
+                }
                 if (PROF && lane == 0)
                     prof_lap(prof, GPU_PROF_GEN, &wt);
                 /* the state this record belongs to (a loan's: the lender's) */
@@ -606,9 +628,14 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
             }
             if (__any_sync(GPU_FULL, ovf) && lane == 0)
                 gpu_set_error(p, GPU_ERR_COMBOS);
-            if (POR)
-                por_end(p, G, gl, por_mask, ngen);
-            expand_count(p, b, G, gl, active, src_slot, ngen, nedge);
+            if (POR && p.por_pass == 1) {
+                por_check_end(p, gx_por_q, G, gl, por_mask, src_slot, por_fresh, por_vis);
+            } else {
+                if (POR && p.por_pass == 0)
+                    por_end(p, G, gl, por_mask, ngen);
+                /* pass 2: the state has successors (pass 0 kept some) */
+                expand_count(p, b, G, gl, active, src_slot, POR && p.por_pass == 2 ? ngen + 1 : ngen, nedge);
+            }
         }
         __syncthreads();
         if (PROF && tid == 0)
@@ -684,6 +711,26 @@ int gx_insert_initial(struct gx *g, struct wx_error *err)
     CUDA_CHECK(cudaMemcpy(&g->ctl, g->d_ctl, sizeof g->ctl, cudaMemcpyDeviceToHost));
 out:
     return rc;
+}
+
+/* --por proviso: fresh[q[i]] = v for the n slots of q. */
+__global__ void por_mark(const unsigned long long *q, unsigned long long n, uint8_t *fresh, uint8_t v)
+{
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x)
+        fresh[q[i]] = v;
+}
+
+cudaError_t gx_launch_por_mark(const unsigned long long *q, unsigned long long n, uint8_t *fresh, uint8_t v, int grid)
+{
+    por_mark<<<grid, 256>>>(q, n, fresh, v);
+    return cudaGetLastError();
+}
+
+cudaError_t gx_por_symbols(uint8_t *fresh, unsigned long long *q)
+{
+    cudaError_t e = cudaMemcpyToSymbol(gx_por_fresh, &fresh, sizeof fresh);
+    return e != cudaSuccess ? e : cudaMemcpyToSymbol(gx_por_q, &q, sizeof q);
 }
 
 /* The explore_tile variant for the plan.  The fast generator reads its own

@@ -55,6 +55,67 @@ __device__ __forceinline__ void por_end(const gpu_params &p, uint32_t G, uint32_
         gpu_set_error(p, GPU_ERR_POR);
 }
 
+/* --por proviso, pass 1 (gpu_params.por_pass): whether this thread's
+ * record (has: it holds one in scr) leads to a state first reached in this
+ * level.  Every target is in the table (pass 0 inserted it), so the
+ * lookups find it and change nothing; one that does not is an error.
+ * scratch: the block's rows (the warp-wide lookups read a lane's row).
+ * Every lane of the warp calls it. */
+__device__ __forceinline__ bool por_probe(const gpu_params &p, const uint8_t *fresh_marks, bool has, const uint32_t *scr,
+                                          const uint32_t *scratch, uint32_t tid, uint32_t lane, uint32_t sw)
+{
+    bool fresh = false;
+    const unsigned long long h = has ? gpu_hash(scr, sw) : 0;
+    if (p.oneshot || p.thread_rwp) {
+        if (has) {
+            unsigned long long slot = 0;
+            const int r = p.oneshot ? tbl_find_or_install_thread(p, scr, h, gpu_hash2(h), &slot)
+                                    : tbl_find_or_reserve_thread(p, scr, h, gpu_hash2(h), &slot);
+            if (r == TBL_FOUND)
+                fresh = fresh_marks[slot] != 0;
+            else
+                gpu_set_error(p, GPU_ERR_POR);
+        }
+        return fresh;
+    }
+    uint32_t need = __ballot_sync(GPU_FULL, has);
+    if (need)
+        __syncwarp();
+    while (need) {
+        const uint32_t ld = __ffs(need) - 1;
+        need &= need - 1;
+        const unsigned long long hl = __shfl_sync(GPU_FULL, h, ld);
+        const uint32_t *vl = scratch + (size_t)((tid & ~31u) + ld) * sw;
+        unsigned long long slot = 0;
+        const int r = tbl_find_or_reserve(p, vl, hl, gpu_hash2(hl), &slot);
+        __syncwarp();
+        if (lane == ld) {
+            if (r == TBL_FOUND)
+                fresh = fresh_marks[slot] != 0;
+            else
+                gpu_set_error(p, GPU_ERR_POR);
+        }
+    }
+    return fresh;
+}
+
+/* --por proviso, pass 1: a reduced state (mask) is queued (q, its length
+ * in p.ctl->por_q_len) for pass 2 when it has an enabled visible
+ * transition (vis) or none of its reduced targets is new (fresh): the CPU
+ * explorers expand it in full (explorer/por.h).  Every lane of the warp
+ * calls it. */
+__device__ __forceinline__ void por_check_end(const gpu_params &p, unsigned long long *q, uint32_t G, uint32_t gl,
+                                              const uint32_t *mask, unsigned long long src_slot, bool fresh, bool vis)
+{
+    uint32_t f = fresh, v = vis;
+    for (uint32_t o = 1; o < G; o <<= 1) {
+        f |= __shfl_xor_sync(GPU_FULL, f, o);
+        v |= __shfl_xor_sync(GPU_FULL, v, o);
+    }
+    if (gl == 0 && mask && (v || !f))
+        q[atomicAdd(&p.ctl->por_q_len, 1ull)] = src_slot;
+}
+
 /* Per-block bookkeeping in static shared memory. */
 struct blk {
     unsigned int cur_n, next_n, pos, stop, qgot, edges_full, ended;

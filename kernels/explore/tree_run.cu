@@ -740,7 +740,7 @@ static int tr_results(struct tree_run *r, struct wx_error *err)
     }
     uint64_t vslot, count = 0, r0 = 0;
     int violation;
-    if ((rc = gx_verdict(ctl, g->p.record_only, res, &vslot, &violation, "GPU tree explorer", err)))
+    if ((rc = gx_verdict(ctl, 0, g->p.record_only, res, &vslot, &violation, "GPU tree explorer", err)))
         return rc;
     if (violation) {
         const unsigned long long vs = vslot;

@@ -11,8 +11,14 @@
 #   - --deadlock --trace (random networks: those with a deadlock): the same
 #     verdict and the same trace length (a shortest path in the same
 #     reduced graph);
-# then what the GPU refuses: --por --action (exit 2, says why), and
-# --backend auto with --por --action runs on the CPU.
+#   - --action (visible labels: the cycle proviso of explorer/por.h): each
+#     model beside an idle component whose label zz_never is never enabled,
+#     --action '^zz_never$' (the proviso applies, no violation: exit 0 and
+#     the same counts), and, on the examples, --action on a label deep in
+#     the product (the last transition of its --aut) and, on the random
+#     networks, --action '^b' and '^c': the same exit status, and on a
+#     violation the same verdict and trace length;
+# then --backend auto with --por: util/config.h's GX_AUTO_POR.
 cd "$(dirname "$0")/../.." || exit 2
 TAG=gpu-por
 . tests/lib.sh
@@ -36,6 +42,42 @@ same() {
     done
     echo "$why"
 }
+# visible FILE REGEX [OPTS...]: --por --action REGEX --trace, gpu == cpu:
+# the counts without a violation, the verdict and trace length with one;
+# prints the reason or nothing
+visible() {
+    f=$1; re=$2; shift 2
+    why=""
+    "$W" explore "$f" "$@" --por --action "$re" --trace --json --quiet --backend gpu > "$T/g.json" 2> "$T/g.err"; rg=$?
+    "$W" explore "$f" "$@" --por --action "$re" --trace --json --quiet --backend cpu --threads 3 > "$T/c.json" \
+        2> "$T/c.err"; rc=$?
+    [ $rg -eq $rc ] || why="exit gpu $rg cpu $rc: $(head -c 200 "$T/g.err");"
+    if [ $rc -eq 0 ]; then
+        grep -q '"backend": "gpu' "$T/g.json" || why="$why not the GPU backend;"
+        for k in states transitions deadlocks depth; do
+            [ "$(field $k "$T/g.json")" = "$(field $k "$T/c.json")" ] \
+                || why="$why $k gpu $(field $k "$T/g.json") cpu $(field $k "$T/c.json");"
+        done
+    elif [ $rc -eq 1 ]; then
+        [ "$(field violation "$T/g.json")" = "$(field violation "$T/c.json")" ] \
+            || why="$why violation gpu $(field violation "$T/g.json") cpu $(field violation "$T/c.json");"
+        [ "$(steps "$T/g.json")" = "$(steps "$T/c.json")" ] \
+            || why="$why trace length gpu $(steps "$T/g.json") cpu $(steps "$T/c.json");"
+    fi
+    echo "$why"
+}
+# idle FILE: FILE beside a component that never moves and has the label
+# zz_never (never enabled): a visible label for --action that never fires
+printf 'des (0, 1, 2)\n(1, "zz_never", 0)\n' > "$T/zz.aut"
+idle() { printf '"%s" ||| "%s"\n' "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" "$T/zz.aut" > "$T/idle.exp"; }
+# deep FILE: a regex for the label of the last transition of FILE's
+# product (--aut), or nothing
+deep() {
+    "$W" explore "$1" --backend cpu --threads 3 --quiet --aut "$T/full.aut" > /dev/null 2>&1 || return 0
+    l=$(tail -n 1 "$T/full.aut" | sed -n 's/^([0-9]*, *"\{0,1\}\(.*[^"]\)"\{0,1\}, *[0-9]*)$/\1/p')
+    [ -n "$l" ] && printf '^%s$' "$(printf '%s' "$l" | sed 's/[][\\.*^$(){}+?|]/\\&/g')"
+}
+
 # verdict FILE [OPTS...]: --deadlock --trace, gpu == cpu; prints the reason or nothing
 verdict() {
     f=$1; shift
@@ -59,6 +101,15 @@ for f in examples/*/*.exp; do
         || fail "$f:$why"
     why=$(verdict "$f")
     [ -z "$why" ] && pass "$f: --por --deadlock gpu == cpu" || fail "$f --deadlock:$why"
+    idle "$f"
+    why=$(visible "$T/idle.exp" '^zz_never$')
+    [ -z "$why" ] && pass "$f: --por --action (proviso, no violation) gpu == cpu ($(field states "$T/c.json") states)" \
+        || fail "$f --action zz_never:$why"
+    if [ "$(field states "$T/c.json")" -le 20000 ] 2>/dev/null && re=$(deep "$f") && [ -n "$re" ]; then
+        why=$(visible "$f" "$re")
+        [ -z "$why" ] && pass "$f: --por --action '$re' gpu == cpu (violation: $(field violation "$T/c.json"))" \
+            || fail "$f --action '$re':$why"
+    fi
     n=$((n + 1))
 done
 [ $n -gt 10 ] && pass "$n examples compared" || fail "only $n examples compared"
@@ -66,7 +117,8 @@ done
 SEEDS=${WARPEX_GPU_POR_SEEDS:-300}
 seed0=${WARPEX_GPU_POR_SEED0:-$(date +%s)}
 echo "random networks: seeds $seed0 .. $((seed0 + SEEDS - 1))"
-bad=0; ran=0
+ASEEDS=${WARPEX_GPU_POR_ACTION_SEEDS:-100} # of these, with --action too
+bad=0; ran=0; acted=0
 for i in $(seq 0 $((SEEDS - 1))); do
     s=$((seed0 + i))
     set -- $(WARPEX_RANDNET_EMIT=1 WARPEX_RANDNET_SEED=$s "$gen")
@@ -81,19 +133,30 @@ for i in $(seq 0 $((SEEDS - 1))); do
     # (without a deadlock, equal deadlock counts already say the verdicts agree)
     # shellcheck disable=SC2086
     [ -n "$why" ] || [ "$(field deadlocks "$T/c.json")" = 0 ] || why=$(verdict "$2" $opts)
+    if [ -z "$why" ] && [ $i -lt "$ASEEDS" ]; then
+        idle "$2"
+        # shellcheck disable=SC2086
+        why=$(visible "$T/idle.exp" '^zz_never$' $opts)
+        for re in '^b' '^c'; do
+            # shellcheck disable=SC2086
+            [ -n "$why" ] || why=$(visible "$2" "$re" $opts)
+        done
+        acted=$((acted + 1))
+    fi
     [ -z "$why" ] || { fail "seed $s ($2):$why"; bad=1; }
     [ -n "$why" ] || rm -rf "$3"
     ran=$((ran + 1))
 done
-[ $bad = 0 ] && pass "$ran random networks: --por gpu == cpu (counts, depth, --deadlock verdicts and trace lengths)"
+[ $bad = 0 ] && pass "$ran random networks: --por gpu == cpu (counts, depth, --deadlock verdicts and trace lengths;" \
+    "$acted of them with --action: proviso counts, verdicts and trace lengths)"
 
 printf 'des (0, 2, 3)\n(0, "a", 1)\n(1, "b", 2)\n' > "$T/c.aut"
 printf '"c.aut" ||| "c.aut" ||| "c.aut"\n' > "$T/three.exp"
-expect_rc "--por --action --backend gpu" 2 "$W" explore "$T/three.exp" --por --action '^b$' --backend gpu
-grep -q 'CPU' "$T/err" && pass "the refusal says why" || fail "refusal: $(cat "$T/err")"
-expect_rc "--por --action --backend auto" 1 "$W" explore "$T/three.exp" --por --action '^b$' --json
-expect_json "--por --action --backend auto: the CPU" backend='"cpu"' violation='"action"'
-expect_rc "--por --backend auto" 0 "$W" explore "$T/three.exp" --por --json
+expect_rc "--por --action --backend gpu" 1 "$W" explore "$T/three.exp" --por --action '^b$' --backend gpu --json --trace
+expect_json "--por --action --backend gpu: the GPU" backend='"gpu"' violation='"action"'
 # auto's backend with --por is util/config.h's GX_AUTO_POR
 ab=cpu; grep -q '^#define GX_AUTO_POR 1' util/config.h && ab=gpu
+expect_rc "--por --action --backend auto" 1 "$W" explore "$T/three.exp" --por --action '^b$' --json
+expect_json "--por --action --backend auto: the $ab" backend="\"$ab\"" violation='"action"'
+expect_rc "--por --backend auto" 0 "$W" explore "$T/three.exp" --por --json
 expect_json "--por --backend auto: the $ab" backend="\"$ab\"" states=7 transitions=6 deadlocks=1 depth=6
