@@ -9,6 +9,35 @@
 
 /* ---- stress ---- */
 
+/* What a drawn image must have (0: no bound). */
+struct draw_want {
+    uint64_t min_states, max_states, min_trans;
+    uint32_t min_words, min_rules, max_rules, min_comps;
+};
+
+static int draw_ok(const struct image *img, const struct ref_result *ref, const struct draw_want *w)
+{
+    return !ref->too_big && ref->states >= w->min_states && (!w->max_states || ref->states <= w->max_states) &&
+           ref->transitions >= w->min_trans && img->words >= w->min_words && img->n_rules >= w->min_rules &&
+           (!w->max_rules || img->n_rules <= w->max_rules) && img->n_comps >= w->min_comps;
+}
+
+/* Draws images from gp until the reference explorer (with edges when
+ * `edges`, at most cap states) finds one that meets w, or `tries` draws
+ * are spent (the last one is kept). */
+static void draw_image(struct image *img, struct ref_result *ref, struct rng *r, const struct gen_params *gp,
+                       int edges, uint64_t cap, const struct draw_want *w, int tries)
+{
+    for (int t = 0;; t++) {
+        if (t)
+            ref_free(ref), image_free(img);
+        img_random(img, r, gp);
+        ref_explore(img, NULL, edges, cap, ref);
+        if (draw_ok(img, ref, w) || t + 1 >= tries)
+            return;
+    }
+}
+
 /* The growing table on one instance: many growths (one block, one
  * iteration per launch: few states per launch, so the growth rule keeps
  * ahead of the launches), the same through host memory and with the one-thread
@@ -74,13 +103,8 @@ static void growth_quick(uint64_t seed)
     struct gen_params gp = {4, 6, 6, 0, 3, 2, 2, 2, 40, 0, 10, 0, 0, 0, 40000, 1};
     struct image img;
     struct ref_result ref;
-    int tries = 0;
-    do {
-        if (tries++)
-            ref_free(&ref), image_free(&img);
-        img_random(&img, &r, &gp);
-        ref_explore(&img, NULL, 0, 100000, &ref);
-    } while ((ref.too_big || ref.states < 2000 || ref.states > 6000) && tries < 200);
+    const struct draw_want w = {.min_states = 2000, .max_states = 6000};
+    draw_image(&img, &ref, &r, &gp, 0, 100000, &w, 200);
     char tag[160];
     snprintf(tag, sizeof tag, "quick growth seed=%llu states=%llu", (unsigned long long)seed,
              (unsigned long long)ref.states);
@@ -97,13 +121,8 @@ static void stress(uint64_t seed, int big)
     struct gen_params gp = {6, 8, 6, 0, 3, 2, 2, 2, 40, 0, 10, 0, 0, 0, big ? 3000000 : 300000, 1};
     struct image img;
     struct ref_result ref;
-    int tries = 0;
-    do {
-        if (tries++)
-            ref_free(&ref), image_free(&img);
-        img_random(&img, &r, &gp);
-        ref_explore(&img, NULL, 0, big ? 4000000 : 500000, &ref);
-    } while ((ref.too_big || ref.states < (big ? 200000u : 20000u)) && tries < 50);
+    const struct draw_want wi = {.min_states = big ? 200000u : 20000u};
+    draw_image(&img, &ref, &r, &gp, 0, big ? 4000000 : 500000, &wi, 50);
     char tag[160];
     snprintf(tag, sizeof tag, "stress interleaving seed=%llu words=%u", (unsigned long long)seed, img.words);
     const uint32_t sw = slot_words_of(&img, 0);
@@ -150,13 +169,8 @@ static void stress(uint64_t seed, int big)
 
     /* many multi-word vectors racing for few buckets */
     struct gen_params gw = {4, 6, 5, 0, 3, 2, 2, 2, 40, 0, 10, 30, 0, 0, 200000, 1};
-    tries = 0;
-    do {
-        if (tries++)
-            ref_free(&ref), image_free(&img);
-        img_random(&img, &r, &gw);
-        ref_explore(&img, NULL, 1, 500000, &ref);
-    } while ((ref.too_big || ref.states < 5000 || img.words < 4) && tries < 100);
+    const struct draw_want ww = {.min_states = 5000, .min_words = 4};
+    draw_image(&img, &ref, &r, &gw, 1, 500000, &ww, 100);
     snprintf(tag, sizeof tag, "stress multi-word race seed=%llu words=%u", (unsigned long long)seed, img.words);
     {
         const uint32_t sw2 = slot_words_of(&img, 0);
@@ -178,13 +192,8 @@ static void stress(uint64_t seed, int big)
 
     /* heavy nondeterminism: >= 3 targets per class per state */
     struct gen_params gn = {3, 5, 6, 0, 2, 3, 0, 8, 90, 5, 60, 0, 0, 0, 100000, 0};
-    tries = 0;
-    do {
-        if (tries++)
-            ref_free(&ref), image_free(&img);
-        img_random(&img, &r, &gn);
-        ref_explore(&img, NULL, 1, 500000, &ref);
-    } while ((ref.too_big || ref.transitions < 10000) && tries < 100);
+    const struct draw_want wn = {.min_trans = 10000};
+    draw_image(&img, &ref, &r, &gn, 1, 500000, &wn, 100);
     snprintf(tag, sizeof tag, "stress nondeterminism seed=%llu", (unsigned long long)seed);
     cfg_default(&c);
     c.go.hash_bytes = 64 << 20;
@@ -196,13 +205,8 @@ static void stress(uint64_t seed, int big)
 
     /* more than 32 components, several per thread */
     struct gen_params gm = {20, 30, 3, 40, 4, 6, 1, 2, 40, 5, 20, 0, 0, 0, 100000, 0};
-    tries = 0;
-    do {
-        if (tries++)
-            ref_free(&ref), image_free(&img);
-        img_random(&img, &r, &gm);
-        ref_explore(&img, NULL, 0, 500000, &ref);
-    } while ((ref.too_big || ref.states < 1000) && tries < 100);
+    const struct draw_want wm = {.min_states = 1000};
+    draw_image(&img, &ref, &r, &gm, 0, 500000, &wm, 100);
     snprintf(tag, sizeof tag, "stress %u components seed=%llu", img.n_comps, (unsigned long long)seed);
     cfg_default(&c);
     c.go.hash_bytes = 64 << 20;
@@ -231,15 +235,9 @@ static void stress(uint64_t seed, int big)
         {"> 64 components", {30, 34, 3, 40, 4, 6, 1, 2, 40, 5, 20, 0, 0, 0, 100000, 0}, 0, UINT32_MAX, 65},
     };
     for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++) {
-        tries = 0;
-        do {
-            if (tries++)
-                ref_free(&ref), image_free(&img);
-            img_random(&img, &r, &lim[i].gp);
-            ref_explore(&img, NULL, 1, 500000, &ref);
-        } while ((ref.too_big || ref.states < 500 || img.n_rules < lim[i].min_rules || img.n_rules > lim[i].max_rules ||
-                  img.n_comps < lim[i].min_comps) &&
-                 tries < 200);
+        const struct draw_want wl = {.min_states = 500, .min_rules = lim[i].min_rules,
+                                     .max_rules = lim[i].max_rules, .min_comps = lim[i].min_comps};
+        draw_image(&img, &ref, &r, &lim[i].gp, 1, 500000, &wl, 200);
         snprintf(tag, sizeof tag, "stress %s: comps=%u rules=%u seed=%llu", lim[i].what, img.n_comps, img.n_rules,
                  (unsigned long long)seed);
         for (int gen = 1; gen <= 3; gen++) {
