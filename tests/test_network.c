@@ -355,6 +355,18 @@ static int cmp_triple(const void *a, const void *b)
     return x->dst < y->dst ? -1 : x->dst > y->dst;
 }
 
+/* Sorts tr[0..n) and drops repeated triples; returns how many are left. */
+static size_t triples_unique(struct triple *tr, size_t n)
+{
+    if (n)
+        qsort(tr, n, sizeof *tr, cmp_triple);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || cmp_triple(&tr[m - 1], &tr[i]) != 0)
+            tr[m++] = tr[i];
+    return m;
+}
+
 struct lab_count {
     const char *text;
     uint64_t n;
@@ -446,12 +458,7 @@ static struct xres explore(const struct network *net)
         if (ntr == before)
             r.deadlocks++;
     }
-    if (ntr)
-        qsort(tr, ntr, sizeof *tr, cmp_triple);
-    size_t m = 0;
-    for (size_t i = 0; i < ntr; i++)
-        if (m == 0 || cmp_triple(&tr[m - 1], &tr[i]) != 0)
-            tr[m++] = tr[i];
+    const size_t m = triples_unique(tr, ntr);
     r.states = set.n;
     r.trans = m;
     render_labels(net->labels, tr, m, r.labels, sizeof r.labels);

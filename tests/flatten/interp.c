@@ -405,12 +405,7 @@ static struct xres iexplore(struct ictx *c, const struct exp_node *root)
         im_free(&ms);
         free(cur);
     }
-    if (ntr)
-        qsort(tr, ntr, sizeof *tr, cmp_triple);
-    size_t m = 0;
-    for (size_t i = 0; i < ntr; i++)
-        if (m == 0 || cmp_triple(&tr[m - 1], &tr[i]) != 0)
-            tr[m++] = tr[i];
+    const size_t m = triples_unique(tr, ntr);
     r.states = set.n;
     r.trans = m;
     render_labels(labels, tr, m, r.labels, sizeof r.labels);
