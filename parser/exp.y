@@ -110,7 +110,6 @@ static void exp_yyerror(YYLTYPE *loc, struct exp_pstate *ps, const char *msg)
         exp_perr(ps, (loc).first_line, (loc).first_column, __VA_ARGS__);     \
         YYABORT;                                                              \
     } while (0)
-#define UNSUPPORTED(loc, what) FAIL(loc, "not supported yet: %s", what)
 #define OOM(loc)                                                              \
     do {                                                                      \
         exp_poom(ps, (loc).first_line, (loc).first_column);                  \

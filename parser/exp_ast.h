@@ -15,12 +15,13 @@
 #include "../util/error.h"
 
 /* Parses an EXP file / string into a tree.  Errors: WX_EINPUT with
- * file:line:col; unsupported constructs (prio, CCS/CSP/mCRL operators,
- * "using FILE" forms, comm declarations, SEQ/FC2 leaves) are rejected as
- * "not supported yet: CONSTRUCT".  Never crashes on any input. */
+ * file:line:col, also for the constructs refused with a reason
+ * (docs/formats.md).  Never crashes on any input. */
 int exp_parse_file(const char *path, struct exp_file **out, struct wx_error *err);
 int exp_parse_string(const char *text, size_t len, const char *name,
                      struct exp_file **out, struct wx_error *err);
 void exp_file_free(struct exp_file *f);
+/* Frees a node and everything below it (trees built by hand included). */
+void exp_node_free(struct exp_node *n);
 
 #endif

@@ -74,7 +74,6 @@ struct exp_oplist {
 
 /* Allocates a zeroed node of the given kind (mode GATE); NULL on OOM. */
 struct exp_node *exp_node_new(enum exp_kind kind, int line, int col);
-void exp_node_free(struct exp_node *n);
 
 /* Heap-allocated empty lists; NULL on OOM. */
 struct exp_strlist *exp_strlist_new(void);

@@ -95,7 +95,7 @@ static void expect(const char *name, struct exp_node *n, uint64_t states, uint64
     struct wx_error err;
     int rc = naive_explore(n, &o, &r, &err);
     if (!check(rc == WX_OK, "%s: explores (%s)", name, rc ? err.msg : "ok")) {
-        rn_free(n);
+        exp_node_free(n);
         return;
     }
     CHECK_EQ_U64(r.states, states, "%s: states", name);
@@ -112,7 +112,7 @@ static void expect(const char *name, struct exp_node *n, uint64_t states, uint64
     if (labels)
         check(strcmp(L.text, labels) == 0, "%s: labels: expected \"%s\", found \"%s\"", name,
               labels, L.text);
-    rn_free(n);
+    exp_node_free(n);
 }
 
 static void expect_error(const char *name, struct exp_node *n, int code)
@@ -123,7 +123,7 @@ static void expect_error(const char *name, struct exp_node *n, int code)
     struct wx_error err;
     int rc = naive_explore(n, &o, &r, &err);
     check(rc == code, "%s: expected error %d, found %d (%s)", name, code, rc, err.msg);
-    rn_free(n);
+    exp_node_free(n);
 }
 
 #define L(x) rn_leaf(x)

@@ -27,6 +27,7 @@
 #include "../network/label_match.h"
 #include "../network/network_transform.h"
 #include "../parser/network_build.h"
+#include "../parser/exp_ast.h"
 #include "check.h"
 
 /* ------------------------------------------------------------------ */
@@ -215,41 +216,6 @@ static struct exp_node *GPAR(bool label_mode, const char *global,
     return n;
 }
 #define LOCALS(...) ((const char *const[]){__VA_ARGS__})
-
-static void iface_free(struct exp_iface *f)
-{
-    for (size_t i = 0; i < f->n; i++)
-        free(f->el[i].label);
-    free(f->el);
-}
-
-static void tree_free(struct exp_node *n)
-{
-    if (!n)
-        return;
-    free(n->path);
-    for (size_t i = 0; i < n->n_pats; i++) {
-        free(n->pats[i]);
-        if (n->repls)
-            free(n->repls[i]);
-    }
-    free(n->pats), free(n->repls);
-    tree_free(n->body);
-    for (size_t v = 0; v < n->n_vecs; v++) {
-        for (size_t i = 0; i < n->vecs[v].n; i++)
-            free(n->vecs[v].comp[i]);
-        free(n->vecs[v].comp), free(n->vecs[v].result);
-    }
-    free(n->vecs);
-    iface_free(&n->global);
-    for (size_t i = 0; i < n->n_ops; i++) {
-        tree_free(n->ops[i]);
-        if (n->locals)
-            iface_free(&n->locals[i]);
-    }
-    free(n->ops), free(n->locals), free(n->has_local);
-    free(n);
-}
 
 /* ------------------------------------------------------------------ */
 /* In-memory leaves: "NSTATES|src:label:dst|...", initial state given    */
@@ -505,7 +471,7 @@ static void expect(const char *name, struct exp_node *root, const struct bopt *o
     struct network net;
     struct wx_error err;
     int rc = build(root, o, &net, &err);
-    tree_free(root);
+    exp_node_free(root);
     if (!check(rc == WX_OK, "%s: builds (%s)", name, rc ? err.msg : "ok"))
         return;
     struct xres r = explore(&net);
@@ -523,7 +489,7 @@ static void expect_error(const char *name, struct exp_node *root, const struct b
     struct network net;
     struct wx_error err;
     int rc = build(root, o, &net, &err);
-    tree_free(root);
+    exp_node_free(root);
     if (rc == WX_OK) {
         network_free(&net);
         check(0, "%s: expected error %d, built fine", name, code);

@@ -566,7 +566,7 @@ static void test_random(uint64_t seed, int cases)
             check(0, "random seed %llu case %d: build failed: %s",
                   (unsigned long long)seed, t, err.msg);
             bad++;
-            tree_free(root);
+            exp_node_free(root);
             continue;
         }
         built++;
@@ -588,7 +588,7 @@ static void test_random(uint64_t seed, int cases)
         network_free(&net);
         for (size_t i = 0; i < c.ncache; i++)
             label_match_free(&c.cache[i].m);
-        tree_free(root);
+        exp_node_free(root);
     }
     check(bad == 0, "random differential test, seed %llu: %d trees agree", (unsigned long long)seed,
           built);

@@ -144,7 +144,7 @@ static int write_comp(struct rng *st, const char *path, const struct naive_lts *
 
 static void rn_clear(struct randnet *rn)
 {
-    rn_free(rn->root);
+    exp_node_free(rn->root);
     rn->root = NULL;
     for (size_t c = 0; c < rn->n_comps; c++) {
         naive_lts_free(&rn->comps[c]);

@@ -4,7 +4,7 @@
  *
  * 1. Tree construction (rn_leaf, rn_hide, ...): builds parser/exp_ast.h trees
  *    in memory, with the same layout the parser produces (all strings
- *    heap-allocated), freed with rn_free.  Hand tests use these too.
+ *    heap-allocated), freed with exp_node_free (parser/exp_ast.h).  Hand tests use these too.
  * 2. rn_print: EXP 2.0 text for a tree.  Where several spellings have one
  *    meaning (LOTOS ||, |||, |[G]| vs. generalised par; LOTOS hide vs. gate
  *    hide; "*" vs. "||" in vectors; IDF vs. quoted labels; escaped vs. raw
@@ -68,7 +68,6 @@ struct exp_node *rn_lotos_par(size_t n, const char *const *gates, struct exp_nod
 struct exp_node *rn_prio(enum exp_mode mode, struct exp_node *body);
 void rn_add_prio_rule(struct exp_node *prio);
 void rn_add_prio_set(struct exp_node *prio, bool all_but, size_t n, const char *const *pats);
-void rn_free(struct exp_node *n);
 
 /* EXP text of a tree (malloc'd, NUL-terminated). */
 char *rn_print(const struct exp_node *n, uint64_t style_seed);

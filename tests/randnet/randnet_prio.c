@@ -73,7 +73,7 @@ static struct exp_node *random_prio(struct gen *g, struct exp_node *body, const 
         if (ok)
             return p;
         p->body = NULL;
-        rn_free(p);
+        exp_node_free(p);
     }
     return NULL;
 }
