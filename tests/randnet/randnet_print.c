@@ -133,6 +133,16 @@ static const char *mode_word(enum exp_mode m)
     }
 }
 
+/* The mode word of hide, cut, rename or prio: always when it is not the
+ * default (gate), else sometimes ("gate" written out). */
+static void print_mode(struct sb *b, struct pctx *st, const struct exp_node *n)
+{
+    if (n->mode != EXP_MODE_GATE || rng_pct(&st->r, 30)) {
+        sb_str(b, mode_word(n->mode));
+        sb_str(b, " ");
+    }
+}
+
 static void print_node(struct sb *b, struct pctx *st, const struct exp_node *n, int indent);
 static bool print_sugar(struct sb *b, struct pctx *st, const struct exp_node *n, int indent);
 
@@ -171,10 +181,7 @@ static void print_node(struct sb *b, struct pctx *st, const struct exp_node *n, 
     case EXP_PAR_COMM: /* only with a form (randsugar.c) */
         return;
     case EXP_PRIO:
-        if (n->mode != EXP_MODE_GATE || rng_pct(&st->r, 30)) {
-            sb_str(b, mode_word(n->mode));
-            sb_str(b, " ");
-        }
+        print_mode(b, st, n);
         sb_str(b, "prio");
         for (size_t r = 0; r < n->n_prio; r++) {
             nl(b, indent + 1);
@@ -224,10 +231,7 @@ static void print_node(struct sb *b, struct pctx *st, const struct exp_node *n, 
             sb_str(b, rng_pct(&st->r, 30) ? " end hide)" : ")");
             return;
         }
-        if (n->mode != EXP_MODE_GATE || rng_pct(&st->r, 30)) {
-            sb_str(b, mode_word(n->mode));
-            sb_str(b, " ");
-        }
+        print_mode(b, st, n);
         sb_str(b, n->kind == EXP_HIDE ? "hide " : "cut ");
         if (n->all_but)
             sb_str(b, "all but ");
@@ -239,10 +243,7 @@ static void print_node(struct sb *b, struct pctx *st, const struct exp_node *n, 
         sb_str(b, n->kind == EXP_HIDE ? "end hide" : "end cut");
         return;
     case EXP_RENAME:
-        if (n->mode != EXP_MODE_GATE || rng_pct(&st->r, 30)) {
-            sb_str(b, mode_word(n->mode));
-            sb_str(b, " ");
-        }
+        print_mode(b, st, n);
         sb_str(b, "rename ");
         for (size_t i = 0; i < n->n_pats; i++) {
             if (i)
