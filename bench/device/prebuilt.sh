@@ -3,8 +3,11 @@
 # on the device (a device call's build takes minutes of its time; the GPU
 # code is compiled for sm_90 by the same nvcc either way).
 #
-#   bench/device/prebuilt.sh pack [PROGRAM ...]   here, after
-#        `bash bench/gpu_test.sh --build-only`: strips bin/warpex,
+#   bench/device/prebuilt.sh pack [PROGRAM ...]   here: builds (bash
+#        bench/gpu_test.sh --build-only, after deleting every object
+#        without its .d file: make cannot know what such an object was
+#        compiled from, and an object built against an older struct
+#        layout links without complaint and fails on the device), strips bin/warpex,
 #        bin/tests/test_random_networks and bin/gpu/PROGRAM (default: all
 #        of bin/gpu) into .pre/bin.tar.xz (git-ignored; carry ".pre")
 #   bench/device/prebuilt.sh unpack               on the device, before
@@ -14,6 +17,10 @@ cd "$(dirname "$0")/../.."
 case ${1:-} in
 pack)
     shift
+    find build -name '*.o' 2>/dev/null | while read -r o; do
+        [ -f "${o%.o}.d" ] || { echo "prebuilt: $o has no dependency file; rebuilt"; rm -f "$o"; }
+    done
+    bash bench/gpu_test.sh --build-only >/dev/null || { echo "prebuilt: the build failed"; exit 1; }
     files=(bin/warpex bin/tests/test_random_networks)
     if [ $# -gt 0 ]; then for p in "$@"; do files+=("bin/gpu/$p"); done
     else files+=(bin/gpu/test_*); fi

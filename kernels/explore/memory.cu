@@ -16,6 +16,11 @@ int gx_malloc(struct gx *g, void **ptr, size_t bytes, const char *what, struct w
 {
     if (bytes == 0)
         bytes = 16;
+    if (g->ndev == (int)(sizeof g->dev / sizeof g->dev[0])) {
+        *ptr = NULL;
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "internal error: more than %d device allocations (%s)",
+                       g->ndev, what);
+    }
     cudaError_t e = cudaMalloc(ptr, bytes);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
@@ -56,6 +61,8 @@ static int gx_texture(struct gx *g, cudaTextureObject_t *t, const void *dptr, si
     memset(&td, 0, sizeof td);
     td.readMode = cudaReadModeElementType;
     int rc = WX_OK;
+    if (g->ntex == (int)(sizeof g->tex / sizeof g->tex[0]))
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "internal error: more than %d texture objects", g->ntex);
     CUDA_CHECK(cudaCreateTextureObject(t, &rd, &td, NULL));
     g->tex[g->ntex++] = *t;
 out:

@@ -188,7 +188,11 @@ static const char *differ_system(const struct mdp_dev *d, const struct mdp *m)
         int rc = valiter_system_dev(d, &qd, &e);
         ref_system(m, &qr);
         if (rc != WX_OK || !qd.built)
-            why = rc != WX_OK ? "valiter_system_dev failed" : "valiter_system_dev declined";
+        {
+            static char msg[900];
+            snprintf(msg, sizeof msg, "valiter_system_dev failed: %s", e.msg);
+            why = rc != WX_OK ? msg : "valiter_system_dev declined";
+        }
         else if (qd.no_choice != qr.no_choice)
             why = "the state without a choice";
         else if (qd.no_choice != UINT64_MAX)
