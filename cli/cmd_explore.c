@@ -513,9 +513,8 @@ static int choose_backend(struct explore_run *x, struct wx_error *err)
     if (x->img.prio_n && o->por)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por with a prio is not supported: a priority "
                        "makes a transition depend on every other one leaving the state");
-    if (x->img.prio_n && x->backend == EXPLORE_AUTO)
-        x->backend = EXPLORE_CPU; /* the GPU's priority filter is only taken when asked for
-                                     (--backend gpu) until it has run on a device */
+    if (x->img.prio_n && x->backend == EXPLORE_AUTO && image_prio_above_labels(&x->img) > GX_PRIO_MAX_ABOVE)
+        x->backend = EXPLORE_CPU; /* past the GPU filter's bit mask (util/config.h) */
     if (o->por && o->store == STORE_TREE)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por with --store tree is not supported yet: "
                        "the reduction's proviso reads the flat table (use --store flat)");
@@ -527,7 +526,7 @@ static int choose_backend(struct explore_run *x, struct wx_error *err)
         return WX_OK;
     }
     if (o->por && !GX_AUTO_POR && x->backend == EXPLORE_AUTO)
-        x->backend = EXPLORE_CPU; /* the CPU's reduction until the GPU's has run on a device (util/config.h) */
+        x->backend = EXPLORE_CPU; /* the CPU's reduction until the GPU's speed is measured (util/config.h) */
     if (x->backend == EXPLORE_AUTO && o->store == STORE_TREE) {
         x->backend = EXPLORE_CPU; /* the GPU's tree run records no edges: asked for only (--backend gpu) */
     } else if (x->backend == EXPLORE_AUTO) {

@@ -987,3 +987,19 @@ void image_print_info(const struct image *img, FILE *out)
                  "hash tables' flag)\n",
             fb_end, img->words, img->words == 1 ? "" : "s");
 }
+
+uint32_t image_prio_above_labels(const struct image *img)
+{
+    const uint32_t n = img->prio_n;
+    if (n == 0)
+        return 0;
+    uint8_t *seen = calloc(n, 1);
+    uint32_t k = 0;
+    if (!seen)
+        return UINT32_MAX; /* as many as can be: the caller takes the general path */
+    for (uint32_t i = 0; i < img->prio_above_start[n]; i++)
+        if (!seen[img->prio_above[i]])
+            seen[img->prio_above[i]] = 1, k++;
+    free(seen);
+    return k;
+}

@@ -186,6 +186,10 @@ int image_compile_limited(const struct network *net, const struct image_limits *
  * partially built image. */
 void image_free(struct image *img);
 
+/* How many distinct labels the priority puts above some other label (0
+ * without a priority). */
+uint32_t image_prio_above_labels(const struct image *img);
+
 /* Checks that img is safe to read: every offset, id and target in range,
  * fields inside the vector, entry segments ordered (local entries first,
  * sync entries sorted by class, filled slots first).  WX_EINPUT when not.

@@ -423,6 +423,17 @@ static int run_seed(uint64_t seed, bool verbose)
         explore_network(&net, 1000000, &netc);
         struct image img;
         int rc = image_compile(&net, &img, &err);
+        if (rc == WX_OK && img.prio_n) { /* the labels above others, one label at a time */
+            uint32_t want = 0;
+            for (uint32_t a = 0; a < img.prio_n; a++)
+                for (uint32_t j = 0; j < img.prio_above_start[img.prio_n]; j++)
+                    if (img.prio_above[j] == a) {
+                        want++;
+                        break;
+                    }
+            check(image_prio_above_labels(&img) == want, "seed %llu: image_prio_above_labels %u, %u labels above",
+                  (unsigned long long)seed, image_prio_above_labels(&img), want);
+        }
         if (rc == WX_OK) {
             for (int k = 0; k < nb; k++) {
                 struct counts *c = &be[k];

@@ -137,11 +137,11 @@
 
 /* ---- value iteration (kernels/vi, analysis/valiter) --------------------- */
 
-/* --method auto on the GPU: 1 = optimistic value iteration, 0 = interval iteration; 0 until the GPU OVI
- * (kernels/vi/ovi.cu) has passed its device tests (bench/RESULTS.md lists the runs) */
-#define VI_GPU_AUTO_OVI 0
-/* --backend auto with --por: 1 = the GPU explorer's reduction, 0 = the CPU's; 0 until the GPU reduction
- * has passed its device tests (tests/gpu/t_gpu_por.sh) */
+/* --method auto on the GPU: 1 = optimistic value iteration, 0 = interval iteration; OVI's plain sweeps
+ * (one vector) beat interval iteration's on the large instances (bench/bench_ovi_gpu.sh, RESULTS) */
+#define VI_GPU_AUTO_OVI 1
+/* --backend auto with --por: 1 = the GPU explorer's reduction, 0 = the CPU's; 0 while the GPU
+ * reduction's speed against the CPU's is unmeasured (bench/bench_por.sh's gpu column) */
 #define GX_AUTO_POR 0
 /* threads per block of every VI kernel but the policy steps' (8 warps: 4 tile blocks fill an SM) */
 #define VI_GPU_THREADS 256u
@@ -222,6 +222,10 @@
  * its sets): its transitive closure is a bit matrix of this size squared
  * (2 MiB at 4096) built in O(n^3 / 64) word operations. */
 #define WX_PRIO_MAX_LABELS 4096
+
+/* Most labels above others in a prio on the GPU explorer: each has one bit of a 64-bit mask per state
+ * (gpu_int.cuh's prio_mark); --backend auto explores a network past it on the CPU */
+#define GX_PRIO_MAX_ABOVE 64
 
 /* Largest file an EXP "using FILE" form reads (vectors, patterns, rules):
  * such files are hand-written lists; a bigger one is almost surely a wrong

@@ -1,6 +1,6 @@
 #!/bin/bash
-# bench/device/pending.sh -- one device call for the GPU paths that have not
-# yet run on a GPU (docs/gpu.md, "Not yet run on a device"), most important
+# bench/device/pending.sh -- one device call for the newest GPU paths
+# (docs/gpu.md, "Device status of the newest GPU paths"), most important
 # first, so that a call cut short by its time limit still answers the first
 # ones.  Each stage's log is under $OUT (call.sh).
 #

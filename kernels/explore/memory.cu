@@ -102,7 +102,7 @@ void gx_free(struct gx *g)
  * g->p.img / g->p.fx, with texture objects over the image's arrays when
  * g->use_tex. */
 /* The priority's tables (gpu_int.cuh): one bit for each label above some
- * other, at most 64 of them on the GPU. */
+ * other, at most GX_PRIO_MAX_ABOVE of them on the GPU. */
 static int gx_upload_prio(struct gx *g, const struct image *img, struct gpu_image &gi, struct wx_error *err)
 {
     const uint32_t n = img->prio_n;
@@ -117,9 +117,9 @@ static int gx_upload_prio(struct gx *g, const struct image *img, struct gpu_imag
         const uint32_t a = img->prio_above[i];
         if (bit[a] != UINT32_MAX)
             continue;
-        if (bits == 64) {
-            rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "not supported yet: a prio with more than 64 labels "
-                         "above others on the GPU (use --backend cpu)");
+        if (bits == GX_PRIO_MAX_ABOVE) {
+            rc = wx_fail(err, WX_EINPUT, NULL, 0, 0, "not supported yet: a prio with more than %d labels "
+                         "above others on the GPU (use --backend cpu)", GX_PRIO_MAX_ABOVE);
             break;
         }
         bit[a] = bits++;

@@ -311,7 +311,7 @@ extern "C" int valiter_system_dev(const struct mdp_dev *d, struct mdpcheck_sysbu
     q->built = 0;
     q->no_choice = ~0ull;
     if (!q->m || q->m->n_states != n || q->m->n_choices != d->n_choices || q->m->n_entries != d->n_entries ||
-        !d->d_probs)
+        (d->n_entries && !d->d_probs)) /* NULL where there is no entry (mdp_dev.h) */
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "system on the device: the device MDP is not the model");
     if (n == 0 || n > 0xffffffffull)
         return WX_OK; /* nothing to build, or beyond the ranks: the host's */

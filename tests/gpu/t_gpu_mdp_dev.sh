@@ -7,7 +7,8 @@
 # property's value, bounds, iterations and state counts, must be the same
 # but for the timings; against --backend cpu (optimistic value iteration:
 # other sound numbers) the maybe-state counts must be equal and the bounds
-# overlap.  On the consensus examples, an initial distribution and random
+# overlap.  On the consensus examples, an initial distribution, a model
+# without entries and random
 # probabilistic networks (tests/prob_gen.sh; seeds printed,
 # WARPEX_GPU_MDP_SEEDS=N sets how many).  Run by bench/gpu_test.sh.
 cd "$(dirname "$0")/../.." || exit 2
@@ -62,6 +63,14 @@ done
 printf 'des (0 1/4 1, 2, 3)\n(0, a, 2)\n(1, b, 1 1/2 2)\n' > "$T/init.aut"
 why=$(compare 1 "$T/init.aut" --prop 'Pmax=? [ F "b" ]' --prop 'Pmin=? [ F "deadlock" ]')
 [ -z "$why" ] && pass "initial distribution: device == host round trip" || fail "initial distribution:$why"
+
+# The product blocks the only distribution: one state, no choice, no entry
+# (the device MDP's entry arrays are NULL then, mdp_dev.h).
+printf 'des (0, 1, 2)\n(0, a, 0 1/2 1)\n' > "$T/pa.aut"; printf 'des (0, 1, 2)\n(1, a, 0)\n' > "$T/pb.aut"
+printf '"pa.aut" |[a]| "pb.aut"\n' > "$T/blocked.exp"
+why=$(compare 0 "$T/blocked.exp" --reward 'a=1' --prop 'Pmin=? [ F "a" ]' --prop 'Rmax=? [ F "a" ]' \
+      --prop 'Pmax=? [ F "deadlock" ]')
+[ -z "$why" ] && pass "a model without entries: device == host round trip" || fail "a model without entries:$why"
 
 SEEDS=${WARPEX_GPU_MDP_SEEDS:-60}
 seed0=${WARPEX_GPU_MDP_SEED0:-$(date +%s)}
