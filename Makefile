@@ -92,6 +92,20 @@ $(B)/c-config: FORCE
 	@mkdir -p $(B)
 	@echo '$(C_CONFIG)' | cmp -s - $@ || echo '$(C_CONFIG)' > $@
 
+# The same for the CUDA objects (another nvcc, NVFLAGS or target).
+CU_CONFIG := $(NVCC) $(NVFLAGS)
+$(B)/cu-config: FORCE
+	@mkdir -p $(B)
+	@echo '$(CU_CONFIG)' | cmp -s - $@ || echo '$(CU_CONFIG)' > $@
+
+# An object without its dependency file (one left from a build that wrote
+# none, or whose .d was removed) cannot tell which headers it was compiled
+# from, so it is compiled again: the empty rule "makes" the missing .d, which
+# makes the object out of date.  An object built against an older struct
+# layout would otherwise link without complaint and fail at run time.
+$(B)/obj/%.d: ;
+.PRECIOUS: $(B)/obj/%.d
+
 $(B)/mpi-config: FORCE
 	@mkdir -p $(B)
 	@m='$(MPICC)'; c=; l=; \
@@ -137,17 +151,17 @@ $(B)/obj/gen/%.o: $(B)/gen/%.c $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h $(B)/c-co
 	@mkdir -p $(dir $@)
 	$(call step,CC,$@)$(CC) $(CSTD) $(CFLAGS) $(DEPS) $(INC) -w -c $< -o $@
 
-$(B)/obj/%.o: %.c $(B)/c-config | $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
+$(B)/obj/%.o: %.c $(B)/obj/%.d $(B)/c-config | $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
 	@mkdir -p $(dir $@)
 	$(call step,CC,$@)$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(GPU_DEF) $(DEPS) $(INC) -c $< -o $@
 
 # The MPI transport is the one object compiled with MPI's headers.
-$(B)/obj/explorer/dist_mpi.o: explorer/dist_mpi.c $(B)/mpi-config $(B)/c-config | $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
+$(B)/obj/explorer/dist_mpi.o: explorer/dist_mpi.c $(B)/obj/explorer/dist_mpi.d $(B)/mpi-config $(B)/c-config | $(B)/gen/exp_parse.h $(B)/gen/exp_lex.h
 	@mkdir -p $(dir $@)
 	$(call step,CC,$@)$(CC) $(CSTD) $(CFLAGS) $(WARN) $(THREADS) $(GPU_DEF) $(DEPS) $(INC) $$(sed -n 1p $(B)/mpi-config) -c $< -o $@
 
 # nvcc writes each object's header dependencies (-MMD -MP) like cc does.
-$(B)/obj/kernels/%.o: kernels/%.cu
+$(B)/obj/kernels/%.o: kernels/%.cu $(B)/obj/kernels/%.d $(B)/cu-config
 	@mkdir -p $(dir $@)
 	$(call step,NVCC,$@)$(NVCC) $(NVFLAGS) $(DEPS) $(INC) -c $< -o $@
 

@@ -5,6 +5,8 @@
 #
 #   bench/device/parity.sh OLD_TREE [--build] [--rounds N] [--only explore,scc,mec,vi,cm]
 #
+# --only may be repeated (--only mec --only vi), which call.sh's sh: stages
+# need (their commas become spaces).
 # OLD_TREE is a source tree of the old version (e.g. `git archive fe333fa`
 # unpacked, with build/gen/ carried when the machine has no flex/bison).
 # --build builds both trees with all cores first.  Every measurement runs the
@@ -24,12 +26,12 @@ cd "$(dirname "$0")/../.." || exit 2
 OLD=$1; shift
 LOG=${OUT:-bench/out/parity}; WORK=${WORK:-/tmp/parity}
 mkdir -p "$LOG" "$WORK"
-build=0; rounds=3; only=",explore,scc,mec,vi,cm,"
+build=0; rounds=3; only=",explore,scc,mec,vi,cm,"; only_given=0
 while [ $# -gt 0 ]; do
     case $1 in
     --build) build=1 ;;
     --rounds) rounds=$2; shift ;;
-    --only) only=",$2,"; shift ;;
+    --only) [ $only_given = 1 ] || only=","; only="$only$2,"; only_given=1; shift ;;
     *) echo "usage: $0 OLD_TREE [--build] [--rounds N] [--only LIST]"; exit 2 ;;
     esac
     shift

@@ -10,6 +10,11 @@
 #        layout links without complaint and fails on the device), strips bin/warpex,
 #        bin/tests/test_random_networks and bin/gpu/PROGRAM (default: all
 #        of bin/gpu) into .pre/bin.tar.xz (git-ignored; carry ".pre")
+#   bench/device/prebuilt.sh old OLD_TREE          here: OLD_TREE's bin/warpex
+#        (a source tree of an older version, e.g. `git archive fe333fa`
+#        unpacked, with its build/gen) built, stripped and compressed into
+#        .pre/old_warpex.xz, for bench/device/parity.sh (pending.sh unpacks it
+#        into .pre/old/bin/warpex)
 #   bench/device/prebuilt.sh unpack               on the device, before
 #        `bash bench/gpu_test.sh --prebuilt ...`
 set -eu
@@ -33,8 +38,15 @@ pack)
     tar -C "$tmp" -cf - bin | xz -6 -T2 > .pre/bin.tar.xz
     rm -rf "$tmp"
     ls -l .pre/bin.tar.xz ;;
+old)
+    [ -d "${2:-}" ] || { echo "usage: $0 old OLD_TREE" >&2; exit 2; }
+    make -C "$2" -j"$(nproc)" bin/warpex >/dev/null || { echo "prebuilt: the old tree's build failed"; exit 1; }
+    mkdir -p .pre
+    strip --strip-debug -o .pre/old_warpex "$2/bin/warpex"
+    xz -6 -T2 -f .pre/old_warpex
+    ls -l .pre/old_warpex.xz ;;
 unpack)
     tar xJf .pre/bin.tar.xz
     touch bin/warpex bin/gpu/* bin/tests/* ;;
-*) echo "usage: $0 pack [PROGRAM ...] | unpack" >&2; exit 2 ;;
+*) echo "usage: $0 pack [PROGRAM ...] | old OLD_TREE | unpack" >&2; exit 2 ;;
 esac
