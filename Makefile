@@ -102,9 +102,11 @@ $(B)/cu-config: FORCE
 # none, or whose .d was removed) cannot tell which headers it was compiled
 # from, so it is compiled again: the empty rule "makes" the missing .d, which
 # makes the object out of date.  An object built against an older struct
-# layout would otherwise link without complaint and fail at run time.
-$(B)/obj/%.d: ;
-.PRECIOUS: $(B)/obj/%.d
+# layout would otherwise link without complaint and fail at run time.  The
+# .d files are named explicitly: a pattern rule's missing prerequisite would
+# be an intermediate file, which does not make its target out of date.
+OBJ_DEPS := $(patsubst %.o,%.d,$(filter $(B)/obj/%,$(LIB_OBJ) $(GPU_OBJ) $(CLI_OBJ)))
+$(OBJ_DEPS): ;
 
 $(B)/mpi-config: FORCE
 	@mkdir -p $(B)
