@@ -528,7 +528,7 @@ static int choose_backend(struct explore_run *x, struct wx_error *err)
     if (o->por && !GX_AUTO_POR && x->backend == EXPLORE_AUTO)
         x->backend = EXPLORE_CPU; /* the CPU's reduction until the GPU's speed is measured (util/config.h) */
     if (x->backend == EXPLORE_AUTO && o->store == STORE_TREE) {
-        x->backend = EXPLORE_CPU; /* the GPU's tree run records no edges: asked for only (--backend gpu) */
+        x->backend = EXPLORE_CPU; /* the GPU's tree run: asked for only (--backend gpu) until measured */
     } else if (x->backend == EXPLORE_AUTO) {
         if (gpu_available(gpu_name, sizeof gpu_name)) {
             x->backend = EXPLORE_GPU;

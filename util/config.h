@@ -112,6 +112,9 @@
 /* GPU tree run (--store tree): 1/GX_TREE_QUEUE_SHARE of the budget holds the two level queues
    (root slot + vector per entry), the rest the node and root tables, which cannot grow */
 #define GX_TREE_QUEUE_SHARE 4u
+/* GPU tree run with edges (--aut, --csr, --scc, ...): 1/GX_TREE_EDGE_SHARE of the budget holds one
+   level's edges (20 bytes each), staged to host memory after every level */
+#define GX_TREE_EDGE_SHARE 4u
 /* GPU tree store: a put probes at most this many windows of 32 slots before it calls the table full,
    so that a nearly full table fails in bounded time instead of scanning every window */
 #define TREE_GPU_MAX_WINDOWS 4096u

@@ -213,6 +213,36 @@ out:
     return rc;
 }
 
+/* No edge: the device graph (keep_device_graph) is its offsets, all zero. */
+static int gx_empty_graph(uint64_t n_states, struct explore_result *res, struct wx_error *err)
+{
+    int rc = WX_OK;
+    struct dgraph *dg = &res->device_graph;
+    dg->owned = 1;
+    if (cudaMalloc(&dg->d_offsets, (n_states + 1) * 8) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "no device memory to keep the graph on the GPU");
+    }
+    CUDA_CHECK(cudaMemset(dg->d_offsets, 0, (n_states + 1) * 8));
+    dg->n_vertices = n_states;
+out:
+    return rc;
+}
+
+int gx_graph_ids(struct gx *g, uint64_t n, uint64_t n_states, struct wx_error *err)
+{
+    const struct explore_options *opt = g->opt;
+    if (n == 0)
+        return opt->keep_device_graph ? gx_empty_graph(n_states, g->res, err) : WX_OK;
+    int r = gx_emit_csr(g, opt, n, n_states, g->res, err);
+    if (r == 1 && opt->keep_device_graph)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "no device memory to sort the %llu edges into a graph kept on the GPU",
+                       (unsigned long long)n);
+    if (r == 1) /* no room to sort: in the order found */
+        r = gx_emit_device(opt, g->p.e_src, g->p.e_dst, g->p.e_lab, n, err);
+    return r;
+}
+
 /* The recorded edges after the exploration (ids: prefix sums computed,
  * r0 the initial state's rank): all on the device in CSR order when they
  * fit (emitted and/or kept as the device graph), else emitted in the order
@@ -254,16 +284,8 @@ int gx_graph(struct gx *g, uint64_t r0, struct wx_error *err)
             p.e_cap = total_e;
         }
         if (total_e == 0 && opt->keep_device_graph) {
-            /* no edges: the graph is its offsets, all zero */
-            struct dgraph *dg = &res->device_graph;
-            dg->owned = 1;
-            if (cudaMalloc(&dg->d_offsets, (ctl.n_states + 1) * 8) != cudaSuccess) {
-                (void)cudaGetLastError();
-                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "no device memory to keep the graph on the GPU");
+            if ((rc = gx_empty_graph(ctl.n_states, res, err)))
                 goto out;
-            }
-            CUDA_CHECK(cudaMemset(dg->d_offsets, 0, (ctl.n_states + 1) * 8));
-            dg->n_vertices = ctl.n_states;
             done = 1;
         }
         if (total_e && total_e <= p.e_cap && total_e < 0x7fffffffull) {
@@ -282,16 +304,7 @@ int gx_graph(struct gx *g, uint64_t r0, struct wx_error *err)
             gx_release(g, g->q[0]);
             gx_release(g, g->q[1]);
             g->q[0] = g->q[1] = NULL;
-            int r = gx_emit_csr(g, opt, total_e, ctl.n_states, res, err);
-            if (r == 1 && opt->keep_device_graph) {
-                rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
-                             "no device memory to sort the %llu edges into a graph kept on the GPU",
-                             (unsigned long long)total_e);
-                goto out;
-            }
-            if (r == 1) /* no room to sort: in the order found */
-                r = gx_emit_device(opt, p.e_src, p.e_dst, p.e_lab, total_e, err);
-            if ((rc = r))
+            if ((rc = gx_graph_ids(g, total_e, ctl.n_states, err)))
                 goto out;
             done = 1;
         }

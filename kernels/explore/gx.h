@@ -186,6 +186,11 @@ int gx_tree_run(struct gx *g, struct wx_error *err);
 /* graph.cu */
 int gx_stage_edges(struct gx *g, unsigned long long cnt, struct wx_error *err);
 int gx_graph(struct gx *g, uint64_t r0, struct wx_error *err);
+/* The n edges in g->p.e_src, e_dst (dense ids) and e_lab (gx_malloc'ed, n
+ * entries): CSR order by source with CUB, emitted to the sink and/or kept
+ * as the device graph (n == 0: an empty one); without room to sort, emitted
+ * in the order given. */
+int gx_graph_ids(struct gx *g, uint64_t n, uint64_t n_states, struct wx_error *err);
 
 /* The run's verdict from its control block (struct gpu_ctl or tree_ctl):
  * *violation and res->violation, *vslot (the violating state's slot, 0

@@ -18,7 +18,12 @@
  * exactly, so the per-state successor set (pair_insert) counts distinct
  * (label, target) pairs as the flat explorer does.
  *
- * No block cache, no table scan, no edges (the caller refuses them).
+ * Edges (an edge sink or keep_device_graph): each distinct (label, target)
+ * of a state is appended to an edge buffer as (source root slot, target
+ * root slot, label); the host stages the buffer after every level, and
+ * after the run maps the slots to ids and hands the edges to graph.cu
+ * (gx_graph_ids: CSR order, the sink, the device graph).
+ * No block cache, no table scan.
  * Limits are exact: a full node or root table, or an output queue that
  * overflows, stops the run with WX_ELIMIT and the counts reached.
  * Ids are ranks of root slots (tree_gpu_ranks) with the initial state's
@@ -33,13 +38,15 @@
 #include "gpu_tree.cuh"
 #include "gx.h"
 
-enum { TREE_ERR_NONE = 0, TREE_ERR_NODES, TREE_ERR_ROOTS, TREE_ERR_QUEUE, TREE_ERR_DEDUPE, TREE_ERR_COMBOS };
+enum { TREE_ERR_NONE = 0, TREE_ERR_NODES, TREE_ERR_ROOTS, TREE_ERR_QUEUE, TREE_ERR_DEDUPE, TREE_ERR_COMBOS,
+       TREE_ERR_EDGES };
 
 /* Counters and flags of one level's launch (device; the host reads it
  * after each launch). */
 struct tree_ctl {
     unsigned long long n_states, n_trans, n_dead, n_expanded;
     unsigned long long out_len;         /* entries appended to the output queue */
+    unsigned long long e_fill;          /* edges in the edge buffer (this level) */
     unsigned long long viol_dead_slot;  /* first deadlock (stop_on_deadlock) */
     unsigned long long viol_act_slot;   /* source of the first action violation */
     unsigned long long viol_act_dst;    /* its target's root slot */
@@ -56,6 +63,9 @@ struct tree_params {
     unsigned long long *out_slot;       /* output queue: q_cap entries */
     uint32_t *out_vec;
     unsigned long long q_cap;
+    unsigned long long *e_src, *e_dst;  /* edge buffer (root slots), e_cap entries, or NULL */
+    uint32_t *e_lab;
+    unsigned long long e_cap;
     unsigned long long *parent;         /* trace: per root index (root_slots + 1), or NULL */
     uint32_t *parent_label;
     struct tree_ctl *ctl;
@@ -123,6 +133,22 @@ static __device__ unsigned long long tree_insert(const tree_params &tp, const ui
     if (lane == 0)
         tp.out_slot[pos] = r;
     return r;
+}
+
+/* One distinct edge into the edge buffer (when edges are recorded). */
+static __device__ __forceinline__ void tree_record_edge(const tree_params &tp, unsigned long long src,
+                                                        unsigned long long dst, uint32_t lab)
+{
+    if (!tp.e_src)
+        return;
+    const unsigned long long e = atomicAdd(&tp.ctl->e_fill, 1ull);
+    if (e >= tp.e_cap) {
+        tree_error(tp, TREE_ERR_EDGES);
+        return;
+    }
+    tp.e_src[e] = src;
+    tp.e_dst[e] = dst;
+    tp.e_lab[e] = lab;
 }
 
 /* The first transition with a --action label (one claim in the grid). */
@@ -244,6 +270,7 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, 1) tree_level(const __grid_co
                     const int pr = use_set ? pair_insert(ded, D, loc, lab, &at) : 2;
                     if (pr > 0) {
                         nedge++;
+                        tree_record_edge(tp, src_slot, loc, lab);
                         if (pr == 1)
                             dl[atomicAdd(&tp.grp_n[group], 1u)] = at; /* < D: the set holds D */
                     } else if (pr < 0) {
@@ -273,16 +300,21 @@ struct tree_run {
     struct tree_ctl ctl;
     unsigned long long *q_slot[2];
     uint32_t *q_vec[2];
-    uint64_t root_slots, node_slots, groups, fixed_bytes, queue_bytes, parent_bytes;
+    uint64_t root_slots, node_slots, groups, fixed_bytes, queue_bytes, parent_bytes, edge_bytes;
     uint32_t blocks, threads;
     unsigned long long init_slot;
     uint32_t depth;
-    void *mem[16];
+    void *mem[24];
     int nmem;
 };
 
 static int tr_malloc(struct tree_run *r, void **ptr, size_t bytes, const char *what, struct wx_error *err)
 {
+    if (r->nmem == (int)(sizeof r->mem / sizeof r->mem[0])) {
+        *ptr = NULL;
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "internal error: more than %d tree run allocations (%s)",
+                       r->nmem, what);
+    }
     cudaError_t e = cudaMalloc(ptr, bytes ? bytes : 16);
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
@@ -341,6 +373,7 @@ static int tr_plan_tables(struct tree_run *r, const struct tree_shape *sh, uint6
     struct gx *g = r->g;
     const struct explore_options *opt = g->opt;
     const uint64_t entry = 8 + 4ull * g->p.sw, per_root = 8 + (opt->trace ? 12 : 0);
+    const int edges = opt->sink || opt->keep_device_graph;
     size_t freeb = 0, totalb = 0;
     (void)sh;
     CUDA_CHECK(cudaMemGetInfo(&freeb, &totalb));
@@ -349,6 +382,11 @@ static int tr_plan_tables(struct tree_run *r, const struct tree_shape *sh, uint6
         avail = avail > r->fixed_bytes ? avail - r->fixed_bytes : 0;
         if (opt->memory_bytes && opt->memory_bytes < avail)
             avail = opt->memory_bytes;
+        if (edges) { /* one level's edges; the host holds the rest */
+            r->tp.e_cap = avail / GX_TREE_EDGE_SHARE / 20 > 1 ? avail / GX_TREE_EDGE_SHARE / 20 : 1;
+            r->edge_bytes = r->tp.e_cap * 20;
+            avail -= avail > r->edge_bytes ? r->edge_bytes : avail;
+        }
         uint64_t qbytes = avail / GX_TREE_QUEUE_SHARE, tbytes = avail - qbytes;
         if (opt->gpu.hash_bytes) {
             tbytes = opt->gpu.hash_bytes;
@@ -434,6 +472,17 @@ static int tr_allocate(struct tree_run *r, const struct tree_shape *sh, struct w
             return rc;
         tp.parent_label = (uint32_t *)d;
     }
+    if (tp.e_cap && (g->opt->sink || g->opt->keep_device_graph)) {
+        if ((rc = tr_malloc(r, &d, tp.e_cap * 8, "tree edge sources", err)))
+            return rc;
+        tp.e_src = (unsigned long long *)d;
+        if ((rc = tr_malloc(r, &d, tp.e_cap * 8, "tree edge targets", err)))
+            return rc;
+        tp.e_dst = (unsigned long long *)d;
+        if ((rc = tr_malloc(r, &d, tp.e_cap * 4, "tree edge labels", err)))
+            return rc;
+        tp.e_lab = (uint32_t *)d;
+    }
     CUDA_CHECK(cudaMemset(tp.ctl, 0, sizeof(struct tree_ctl)));
 out:
     return rc;
@@ -508,6 +557,22 @@ out:
     return rc;
 }
 
+/* The level's edges (the buffer's) appended to the host's staging arrays
+ * (gx_stage_edges), and the buffer emptied for the next level. */
+static int tr_stage_edges(struct tree_run *r, struct wx_error *err)
+{
+    struct gx *g = r->g;
+    const unsigned long long n = r->ctl.e_fill < r->tp.e_cap ? r->ctl.e_fill : r->tp.e_cap;
+    if (!r->tp.e_src || n == 0)
+        return WX_OK;
+    g->p.e_src = r->tp.e_src, g->p.e_dst = r->tp.e_dst, g->p.e_lab = r->tp.e_lab;
+    const int rc = gx_stage_edges(g, n, err);
+    g->p.e_src = g->p.e_dst = NULL;
+    g->p.e_lab = NULL;
+    r->ctl.e_fill = 0;
+    return rc;
+}
+
 /* Levels until none is left, a violation, an error or a cancel; the
  * violation rules of plan.cu's level mode. */
 static int tr_explore(struct tree_run *r, struct wx_error *err)
@@ -521,7 +586,7 @@ static int tr_explore(struct tree_run *r, struct wx_error *err)
     int cur = 0;
     r->depth = 0;
     while (n_in) {
-        if ((rc = tr_launch(r, cur, n_in, err)))
+        if ((rc = tr_launch(r, cur, n_in, err)) || (rc = tr_stage_edges(r, err)))
             return rc;
         if (opt->cancel && *opt->cancel) {
             g->interrupted = 1;
@@ -709,6 +774,9 @@ static int tr_kernel_error(const struct tree_run *r, struct wx_error *err)
     else if (e == TREE_ERR_QUEUE)
         snprintf(why, sizeof why, "a BFS level has more than %llu new states (the GPU tree run's queue)",
                  r->tp.q_cap);
+    else if (e == TREE_ERR_EDGES)
+        snprintf(why, sizeof why, "a BFS level has more than %llu edges (the GPU tree run's edge buffer)",
+                 r->tp.e_cap);
     else if (e == TREE_ERR_DEDUPE)
         snprintf(why, sizeof why, "a state has more distinct successors than the per-state set holds (%u)",
                  r->g->p.D);
@@ -719,7 +787,67 @@ static int tr_kernel_error(const struct tree_run *r, struct wx_error *err)
                    (unsigned long long)tree_gpu_bytes(r->store));
 }
 
-/* Counts, the violation, its trace, the vectors. */
+/* Ranks into ids in place: the initial state's rank r0 and rank 0 swap
+ * (tr_id_of_rank). */
+__global__ void tree_ids_of_ranks(unsigned long long *a, unsigned long long n, unsigned long long r0)
+{
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+         i += (unsigned long long)gridDim.x * blockDim.x) {
+        const unsigned long long k = a[i];
+        a[i] = k == r0 ? 0 : (k == 0 ? r0 : k);
+    }
+}
+
+/* The n root slots in host array h into ids in the device array d (n
+ * entries). */
+static int tr_slots_to_ids(struct tree_run *r, const unsigned long long *h, unsigned long long *d, uint64_t n,
+                           uint64_t r0, struct wx_error *err)
+{
+    int rc = WX_OK;
+    uint64_t count = 0;
+    if (n == 0)
+        return WX_OK;
+    CUDA_CHECK(cudaMemcpy(d, h, n * 8, cudaMemcpyHostToDevice));
+    if ((rc = tree_gpu_ranks_dev(r->store, (uint64_t *)d, n, &count, err)))
+        return rc;
+    tree_ids_of_ranks<<<256, 256>>>(d, n, r0);
+    CUDA_CHECK_LAUNCH("tree_ids_of_ranks");
+out:
+    return rc;
+}
+
+/* The recorded edges (staged on the host, endpoints root slots) as ids on
+ * the device; the tree store and the run's buffers then make room for
+ * graph.cu's sort (gx_graph_ids). */
+static int tr_graph(struct tree_run *r, struct wx_error *err)
+{
+    int rc = WX_OK;
+    struct gx *g = r->g;
+    const uint64_t n = g->h_n, ns = r->ctl.n_states;
+    uint64_t r0 = r->init_slot, count = 0;
+    void *s = NULL, *d = NULL, *l = NULL;
+    if (n != r->ctl.n_trans)
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "GPU tree explorer: %llu edges recorded, %llu transitions "
+                       "counted", (unsigned long long)n, r->ctl.n_trans);
+    if ((rc = tree_gpu_ranks(r->store, &r0, 1, &count, err)) ||
+        (rc = gx_malloc(g, &s, n * 8, "all edge sources", err)) ||
+        (rc = gx_malloc(g, &d, n * 8, "all edge targets", err)) ||
+        (rc = gx_malloc(g, &l, n * 4, "all edge labels", err)) ||
+        (rc = tr_slots_to_ids(r, g->h_src, (unsigned long long *)s, n, r0, err)) ||
+        (rc = tr_slots_to_ids(r, g->h_dst, (unsigned long long *)d, n, r0, err)))
+        return rc;
+    if (n)
+        CUDA_CHECK(cudaMemcpy(l, g->h_lab, n * 4, cudaMemcpyHostToDevice));
+    CUDA_CHECK_NAMED(cudaDeviceSynchronize(), "edge ids");
+    tr_free(r);
+    g->p.e_src = (unsigned long long *)s, g->p.e_dst = (unsigned long long *)d, g->p.e_lab = (uint32_t *)l;
+    g->p.e_cap = n;
+    rc = gx_graph_ids(g, n, ns, err);
+out:
+    return rc;
+}
+
+/* Counts, the violation, its trace, the vectors, the edges. */
 static int tr_results(struct tree_run *r, struct wx_error *err)
 {
     int rc = WX_OK;
@@ -754,6 +882,12 @@ static int tr_results(struct tree_run *r, struct wx_error *err)
     }
     if (g->opt->keep_vectors && (rc = tr_vectors(r, err)))
         return rc;
+    if (r->tp.e_src) {
+        const double tg = gx_now();
+        if ((rc = tr_graph(r, err)))
+            return rc;
+        g->st.graph_seconds = gx_now() - tg;
+    }
     return WX_OK;
 }
 
@@ -761,9 +895,6 @@ static int tr_results(struct tree_run *r, struct wx_error *err)
 int gx_tree_check(const struct gx *g, struct wx_error *err)
 {
     const struct explore_options *opt = g->opt;
-    if (opt->sink || opt->keep_device_graph)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--store tree on the GPU records no edges yet (--aut, --csr, "
-                       "--scc and the analyses): use --store flat, or --backend cpu with --store tree");
     if (opt->por)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "partial-order reduction with the tree store is not supported "
                        "yet: the reduction's proviso reads the flat table");

@@ -6,7 +6,10 @@
  * none twice, the initial state at id 0; --deadlock / --action verdicts
  * and shortest trace lengths, each trace step a transition of the image;
  * every generator (general with random group sizes, fast, fast anchored);
- * tiny tables and tiny queues stop with WX_ELIMIT and partial counts.
+ * tiny tables and tiny queues stop with WX_ELIMIT and partial counts;
+ * the recorded edges (an edge sink, the device graph): as many as the
+ * reference's transitions, none twice, each a step of the image between
+ * the kept vectors of its ids.
  *
  *   test_gpu_treerun [--seed N] [--quick] [--probe]
  */
@@ -18,6 +21,7 @@
 #include <time.h>
 
 #include "../../explorer/explore.h"
+#include "../../graph/dgraph.h"
 #include "../../kernels/explore_gpu.h"
 #include "../check.h"
 #include "gpu_ref.h"
@@ -59,6 +63,109 @@ static void check_trace(const char *tag, const struct image *img, const struct e
     for (uint32_t i = 0; i < tr->len && ok; i++)
         ok = is_step(img, tr->vectors + (size_t)i * W, tr->labels[i], tr->vectors + (size_t)(i + 1) * W);
     check(ok, "%s: trace of %u steps (want %u), a path of the image from the initial state", tag, tr->len, want_len);
+}
+
+/* The edges an edge sink receives (one run at a time; the tree run emits
+ * from one thread). */
+struct edges {
+    struct product_edge *e;
+    size_t n, cap;
+};
+
+static int collect(void *ctx, const struct product_edge *e, size_t n, struct wx_error *err)
+{
+    struct edges *x = (struct edges *)ctx;
+    if (x->n + n > x->cap) {
+        size_t cap = x->cap ? x->cap : 1024;
+        while (cap < x->n + n)
+            cap *= 2;
+        struct product_edge *p = (struct product_edge *)realloc(x->e, cap * sizeof *p);
+        if (!p)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory collecting edges");
+        x->e = p, x->cap = cap;
+    }
+    memcpy(x->e + x->n, e, n * sizeof *e);
+    x->n += n;
+    return WX_OK;
+}
+
+static int pedge_cmp(const void *a, const void *b)
+{
+    const struct product_edge *x = (const struct product_edge *)a, *y = (const struct product_edge *)b;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    if (x->label != y->label)
+        return x->label < y->label ? -1 : 1;
+    return x->dst < y->dst ? -1 : x->dst > y->dst;
+}
+
+/* n edges (ids) of a run with kept vectors: the reference's count, none
+ * twice, each a step of the image.  Sorts e. */
+static void check_edges(const char *tag, const struct image *img, const struct explore_result *res,
+                        const struct ref_result *ref, struct product_edge *e, uint64_t n)
+{
+    const uint32_t W = img->words;
+    CHECK_EQ_U64(n, ref->transitions, "%s: edges recorded", tag);
+    qsort(e, n, sizeof *e, pedge_cmp);
+    int ok = 1;
+    for (uint64_t i = 0; i < n && ok; i++)
+        ok = e[i].src < res->states && e[i].dst < res->states && (i == 0 || pedge_cmp(&e[i - 1], &e[i]) != 0) &&
+             is_step(img, res->vectors + e[i].src * W, e[i].label, res->vectors + e[i].dst * W);
+    check(ok, "%s: %llu edges, distinct, each a step of the image between kept vectors", tag, (unsigned long long)n);
+}
+
+/* The edges of a complete tree run, through a sink and as the device
+ * graph, against the reference. */
+static void run_edges(const char *tag, const struct image *img, const struct ref_result *ref,
+                      const struct gpu_tuning *tun)
+{
+    for (int dev = 0; dev < 2; dev++) {
+        struct explore_options opt;
+        struct explore_result res;
+        struct wx_error err;
+        struct edges x = {NULL, 0, 0};
+        struct edge_sink sink = {collect, &x};
+        memset(&opt, 0, sizeof opt);
+        opt.store = STORE_TREE;
+        opt.keep_vectors = true;
+        if (dev)
+            opt.keep_device_graph = true;
+        else
+            opt.sink = &sink;
+        if (quick)
+            opt.gpu.blocks = 8;
+        wx_error_clear(&err);
+        char t2[300];
+        snprintf(t2, sizeof t2, "%s gen=%d %s", tag, tun->generator, dev ? "device graph" : "edge sink");
+        const int rc = explore_gpu_tuned(img, &opt, tun, &res, NULL, &err);
+        if (check(rc == WX_OK && res.complete && res.states == ref->states && res.vectors, "%s: rc %d (%s)", t2, rc,
+                  err.msg)) {
+            if (!dev) {
+                check_edges(t2, img, &res, ref, x.e, x.n);
+            } else {
+                const struct dgraph *dg = &res.device_graph;
+                const uint64_t m = dg->n_edges;
+                uint64_t *off = (uint64_t *)malloc((dg->n_vertices + 1) * 8);
+                uint32_t *tg = (uint32_t *)malloc((m ? m : 1) * 4), *lb = (uint32_t *)malloc((m ? m : 1) * 4);
+                struct product_edge *e = (struct product_edge *)malloc((m ? m : 1) * sizeof *e);
+                if (check(dg->n_vertices == res.states && off && tg && lb && e &&
+                              dgraph_download(dg, off, tg, lb, &err) == WX_OK,
+                          "%s: %llu vertices, download (%s)", t2, (unsigned long long)dg->n_vertices, err.msg)) {
+                    int ok = off[0] == 0 && off[dg->n_vertices] == m;
+                    for (uint64_t v = 0; v < dg->n_vertices && ok; v++) {
+                        ok = off[v] <= off[v + 1];
+                        for (uint64_t k = off[v]; k < off[v + 1] && ok; k++)
+                            e[k] = (struct product_edge){v, tg[k], lb[k]};
+                    }
+                    if (check(ok, "%s: CSR offsets", t2))
+                        check_edges(t2, img, &res, ref, e, m);
+                }
+                free(off), free(tg), free(lb), free(e);
+            }
+        }
+        free(x.e);
+        explore_result_free(&res);
+    }
 }
 
 /* One run: counts (and vectors) against the reference, or the violation. */
@@ -180,6 +287,8 @@ static void random_images(uint64_t seed, uint32_t count)
                 run_tree(tag, &img, &ref, act, 0, 0, &tun);
                 run_tree(tag, &img, &ref, act, 1, rndu(&r, 2), &tun);
                 run_tree(tag, &img, &ref, act, 0, 1, &tun);
+                if (gen == 1 || !quick)
+                    run_edges(tag, &img, &ref, &tun);
             }
             run_limits(tag, &img, &ref);
             done++;
