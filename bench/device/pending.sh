@@ -13,9 +13,9 @@
 # value iteration runs too; without it that stage is skipped.
 #
 # Stages, most important first: the tests that have not passed in full on a
-# device (test_gpu_mdp since its fix; t_gpu_check, t_gpu_por and
-# t_gpu_pipeline were cut by their time limit), then the measurements the
-# open issues wait for: POR's GPU column, the GPU tree run, the GPU MDP
+# device (test_gpu_mdp since its fix; the GPU tree run's edges; t_gpu_check,
+# t_gpu_por and t_gpu_pipeline were cut by their time limit), then the
+# measurements the open issues wait for: POR's GPU column, the GPU tree run, the GPU MDP
 # explorer against the CPU, and the MEC and VI parity.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -28,7 +28,7 @@ parity=()
 [ -x .pre/old/bin/warpex ] && parity=(sh:bench/device/parity.sh,.pre/old,--rounds,3,--only,mec,--only,vi)
 exec bash bench/device/call.sh "$@" \
     tests:test_gpu_mdp,t_gpu_mdp_dev,t_gpu_check \
-    tests:t_gpu_por,t_gpu_pipeline \
+    tests:t_gpu_tree,test_gpu_treerun,t_gpu_por,t_gpu_pipeline \
     sh:bench/bench_por.sh,--reps,3 \
     sh:bench/bench_tree.sh,--backend,gpu \
     sh:bench/device/mdp_explore.sh,6,2,8,2 \
