@@ -32,6 +32,24 @@ static int explore_host(enum explore_backend backend, const struct image *img,
     return rc;
 }
 
+/* explore_gpu; store AUTO: flat, and the tree when the flat table fills
+ * up (explore.h; the GPU emits edges only after a complete run). */
+static int explore_device(const struct image *img, const struct explore_options *opt, struct explore_result *res,
+                          struct wx_error *err)
+{
+    int rc = explore_gpu(img, opt, res, err);
+    if (rc != WX_ELIMIT || !res->store_full || !opt || opt->store != STORE_AUTO || img->words <= 2 || opt->por ||
+        !res->states)
+        return rc;
+    const uint64_t flat = res->states;
+    struct explore_options tree = *opt;
+    tree.store = STORE_TREE;
+    explore_result_free(res);
+    rc = explore_gpu(img, &tree, res, err);
+    res->flat_full = flat;
+    return rc;
+}
+
 bool explore_por_visible(const struct image *img, const struct explore_options *opt)
 {
     for (uint32_t l = 0; opt->action_match && l < img->n_labels; l++)
@@ -60,11 +78,11 @@ int explore_run(enum explore_backend backend, const struct image *img,
     case EXPLORE_CPU:
         return explore_host(backend, img, opt, res, err);
     case EXPLORE_GPU:
-        return explore_gpu(img, opt, res, err);
+        return explore_device(img, opt, res, err);
     case EXPLORE_AUTO: {
         char name[128];
         if (!tree && gpu_available(name, sizeof name))
-            return explore_gpu(img, opt, res, err);
+            return explore_device(img, opt, res, err);
         return explore_host(EXPLORE_CPU, img, opt, res, err);
     }
     }

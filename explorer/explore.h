@@ -159,6 +159,8 @@ struct explore_result {
     uint64_t flat_full;       /* store AUTO (explore_run): the flat store
                                  filled up after this many states and the
                                  run was repeated with the tree; 0: not */
+    bool store_full;          /* WX_ELIMIT because the state store filled
+                                 up (the GPU explorers say so) */
     char device[128];         /* GPU name or "" */
     unsigned threads;         /* CPU threads used */
     struct dgraph device_graph; /* keep_device_graph: the product graph on
@@ -186,9 +188,11 @@ int gpu_available(char *name, size_t size);
 int gpu_start(void);
 
 /* Dispatches on backend; EXPLORE_AUTO = GPU when available, else CPU.
- * With options.store AUTO, a CPU run on vectors of 3 or more words whose
- * flat store fills up (WX_ELIMIT) is repeated with the tree store, unless
- * an edge sink already received its edges (result.flat_full says so).
+ * With options.store AUTO, a run on vectors of 3 or more words whose flat
+ * store fills up (WX_ELIMIT; on the GPU result.store_full) is repeated with
+ * the tree store (result.flat_full says so), unless an edge sink already
+ * received edges (the CPU explorers stream them; the GPU's leave the device
+ * only after a complete run).
  * A probabilistic image (img->probabilistic) is WX_EINPUT here and in
  * explore_seq: its product is an MDP (explorer/explore_mdp.h). */
 int explore_run(enum explore_backend backend, const struct image *img,

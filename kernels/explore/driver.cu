@@ -171,8 +171,10 @@ static int gx_begin(struct gx *g, struct gx_loop *lp, struct wx_error *err)
     if ((rc = gx_insert_initial(g, err)))
         return rc;
     gx_mark(g, "initial state");
-    if (ctl.error)
+    if (ctl.error) {
+        g->res->store_full = true;
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "GPU hash table too small for the initial state");
+    }
     lp->last_key[0] = lp->last_key[1] = ~0ull;
     lp->last_states = 0;
     lp->stalls = 0;
@@ -448,6 +450,7 @@ static int gx_explore(struct gx *g, struct wx_error *err)
 static int gx_kernel_error(const struct gx *g, struct wx_error *err)
 {
     const struct gpu_ctl &ctl = g->ctl;
+    g->res->store_full = ctl.error == GPU_ERR_TABLE_FULL;
     const struct gpu_params &p = g->p;
     const char *why = ctl.error == GPU_ERR_TABLE_FULL ? "the GPU hash table is full (probe bound exhausted)"
                       : ctl.error == GPU_ERR_DEDUPE  ? "a state has more distinct successors than the "

@@ -165,5 +165,27 @@ grep -q "tree store's \(node\|root\) table is full\|new states (the GPU tree run
 "$W" explore "$T/w8/wide.exp" --json --backend gpu --store tree --hash-memory 8K > "$T/out" 2>/dev/null
 grep -q '"complete": false' "$T/out" && [ "$(field states "$T/out")" -gt 0 ] \
     && pass "tiny tables: json partial ($(field states "$T/out") states)" || fail "tiny tables json: $(cat "$T/out")"
+# --store auto: a budget where the flat table fills up and the tree fits;
+# the run is repeated with the tree (flat_full_after), with seq's counts and
+# the --aut it writes complete.  The budgets tried must contain one.
+sep=""
+for hm in 256K 384K 512K 768K 1M 1536K 2M; do
+    "$W" explore "$T/w8/wide.exp" --backend gpu --store flat --hash-memory $hm --quiet > /dev/null 2>&1; rf=$?
+    "$W" explore "$T/w8/wide.exp" --backend gpu --store tree --hash-memory $hm --quiet > /dev/null 2>&1; rt=$?
+    [ $rf -eq 3 ] && [ $rt -eq 0 ] && { sep=$hm; break; }
+done
+if [ -z "$sep" ]; then
+    fail "--store auto: no --hash-memory from 256K to 2M where flat fills up and the tree fits"
+else
+    "$W" explore "$T/w8/wide.exp" --backend gpu --hash-memory $sep --json --quiet --aut "$T/auto.aut" > "$T/a.json" 2> "$T/a.err"; ra=$?
+    "$W" explore "$T/w8/wide.exp" --backend seq --json --quiet --aut "$T/seq.aut" > "$T/s.json" 2> /dev/null
+    if [ $ra -eq 0 ] && grep -q '"flat_full_after": [1-9]' "$T/a.json" && grep -q '"store": "tree"' "$T/a.json" &&
+       [ "$(counts "$T/a.json")" = "$(counts "$T/s.json")" ] &&
+       [ "$(head -1 "$T/auto.aut" | tr -d ' ')" = "$(head -1 "$T/seq.aut" | tr -d ' ')" ]; then
+        pass "--store auto --hash-memory $sep: flat full after $(field flat_full_after "$T/a.json") states, repeated with the tree, seq's counts and .aut header"
+    else
+        fail "--store auto --hash-memory $sep: exit $ra $(head -c 400 "$T/a.json") $(head -c 200 "$T/a.err")"
+    fi
+fi
 expect_rc "--store tree --backend gpu --por" 2 "$W" explore "$T/w3/wide.exp" --backend gpu --store tree --por
 
