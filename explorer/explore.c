@@ -14,38 +14,30 @@
 #include <time.h>
 #include <unistd.h>
 
-/* explore_seq or explore_cpu; store AUTO: flat, and the tree when flat
- * fills up (explore.h). */
-static int explore_host(enum explore_backend backend, const struct image *img,
-                        const struct explore_options *opt, struct explore_result *res, struct wx_error *err)
+/* One run on backend SEQ, CPU or GPU. */
+static int explore_on(enum explore_backend backend, const struct image *img, const struct explore_options *opt,
+                      struct explore_result *res, struct wx_error *err)
 {
-    int rc = backend == EXPLORE_SEQ ? explore_seq(img, opt, res, err) : explore_cpu(img, opt, res, err);
-    if (rc != WX_ELIMIT || !opt || opt->store != STORE_AUTO || img->words <= 2 || opt->sink || opt->por ||
-        !res->states)
-        return rc;
-    const uint64_t flat = res->states;
-    struct explore_options tree = *opt;
-    tree.store = STORE_TREE;
-    explore_result_free(res);
-    rc = backend == EXPLORE_SEQ ? explore_seq(img, &tree, res, err) : explore_cpu(img, &tree, res, err);
-    res->flat_full = flat;
-    return rc;
+    return backend == EXPLORE_SEQ   ? explore_seq(img, opt, res, err)
+           : backend == EXPLORE_GPU ? explore_gpu(img, opt, res, err)
+                                    : explore_cpu(img, opt, res, err);
 }
 
-/* explore_gpu; store AUTO: flat, and the tree when the flat table fills
- * up (explore.h; the GPU emits edges only after a complete run). */
-static int explore_device(const struct image *img, const struct explore_options *opt, struct explore_result *res,
-                          struct wx_error *err)
+/* explore_on; store AUTO: flat, and the tree when the flat store fills up
+ * (explore.h): a CPU run that has streamed no edge yet, a GPU run whose
+ * table filled (it hands edges over only after a complete run). */
+static int explore_store_auto(enum explore_backend backend, const struct image *img,
+                              const struct explore_options *opt, struct explore_result *res, struct wx_error *err)
 {
-    int rc = explore_gpu(img, opt, res, err);
-    if (rc != WX_ELIMIT || !res->store_full || !opt || opt->store != STORE_AUTO || img->words <= 2 || opt->por ||
-        !res->states)
+    int rc = explore_on(backend, img, opt, res, err);
+    const bool full = backend == EXPLORE_GPU ? res->store_full : !opt || !opt->sink;
+    if (rc != WX_ELIMIT || !full || !opt || opt->store != STORE_AUTO || img->words <= 2 || opt->por || !res->states)
         return rc;
     const uint64_t flat = res->states;
     struct explore_options tree = *opt;
     tree.store = STORE_TREE;
     explore_result_free(res);
-    rc = explore_gpu(img, &tree, res, err);
+    rc = explore_on(backend, img, &tree, res, err);
     res->flat_full = flat;
     return rc;
 }
@@ -76,14 +68,13 @@ int explore_run(enum explore_backend backend, const struct image *img,
     switch (backend) {
     case EXPLORE_SEQ:
     case EXPLORE_CPU:
-        return explore_host(backend, img, opt, res, err);
     case EXPLORE_GPU:
-        return explore_device(img, opt, res, err);
+        return explore_store_auto(backend, img, opt, res, err);
     case EXPLORE_AUTO: {
         char name[128];
         if (!tree && gpu_available(name, sizeof name))
-            return explore_device(img, opt, res, err);
-        return explore_host(EXPLORE_CPU, img, opt, res, err);
+            return explore_store_auto(EXPLORE_GPU, img, opt, res, err);
+        return explore_store_auto(EXPLORE_CPU, img, opt, res, err);
     }
     }
     return wx_fail(err, WX_EINPUT, NULL, 0, 0, "unknown explorer backend %d", (int)backend);

@@ -68,7 +68,7 @@ static void check_trace(const char *tag, const struct image *img, const struct e
 /* The edges an edge sink receives (one run at a time; the tree run emits
  * from one thread). */
 struct edges {
-    struct product_edge *e;
+    struct ref_edge *e;
     size_t n, cap;
 };
 
@@ -79,37 +79,27 @@ static int collect(void *ctx, const struct product_edge *e, size_t n, struct wx_
         size_t cap = x->cap ? x->cap : 1024;
         while (cap < x->n + n)
             cap *= 2;
-        struct product_edge *p = (struct product_edge *)realloc(x->e, cap * sizeof *p);
+        struct ref_edge *p = (struct ref_edge *)realloc(x->e, cap * sizeof *p);
         if (!p)
             return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory collecting edges");
         x->e = p, x->cap = cap;
     }
-    memcpy(x->e + x->n, e, n * sizeof *e);
-    x->n += n;
+    for (size_t i = 0; i < n; i++)
+        x->e[x->n++] = (struct ref_edge){e[i].src, e[i].dst, e[i].label};
     return WX_OK;
-}
-
-static int pedge_cmp(const void *a, const void *b)
-{
-    const struct product_edge *x = (const struct product_edge *)a, *y = (const struct product_edge *)b;
-    if (x->src != y->src)
-        return x->src < y->src ? -1 : 1;
-    if (x->label != y->label)
-        return x->label < y->label ? -1 : 1;
-    return x->dst < y->dst ? -1 : x->dst > y->dst;
 }
 
 /* n edges (ids) of a run with kept vectors: the reference's count, none
  * twice, each a step of the image.  Sorts e. */
 static void check_edges(const char *tag, const struct image *img, const struct explore_result *res,
-                        const struct ref_result *ref, struct product_edge *e, uint64_t n)
+                        const struct ref_result *ref, struct ref_edge *e, uint64_t n)
 {
     const uint32_t W = img->words;
     CHECK_EQ_U64(n, ref->transitions, "%s: edges recorded", tag);
-    qsort(e, n, sizeof *e, pedge_cmp);
+    qsort(e, n, sizeof *e, edge_cmp);
     int ok = 1;
     for (uint64_t i = 0; i < n && ok; i++)
-        ok = e[i].src < res->states && e[i].dst < res->states && (i == 0 || pedge_cmp(&e[i - 1], &e[i]) != 0) &&
+        ok = e[i].src < res->states && e[i].dst < res->states && (i == 0 || edge_cmp(&e[i - 1], &e[i]) != 0) &&
              is_step(img, res->vectors + e[i].src * W, e[i].label, res->vectors + e[i].dst * W);
     check(ok, "%s: %llu edges, distinct, each a step of the image between kept vectors", tag, (unsigned long long)n);
 }
@@ -147,7 +137,7 @@ static void run_edges(const char *tag, const struct image *img, const struct ref
                 const uint64_t m = dg->n_edges;
                 uint64_t *off = (uint64_t *)malloc((dg->n_vertices + 1) * 8);
                 uint32_t *tg = (uint32_t *)malloc((m ? m : 1) * 4), *lb = (uint32_t *)malloc((m ? m : 1) * 4);
-                struct product_edge *e = (struct product_edge *)malloc((m ? m : 1) * sizeof *e);
+                struct ref_edge *e = (struct ref_edge *)malloc((m ? m : 1) * sizeof *e);
                 if (check(dg->n_vertices == res.states && off && tg && lb && e &&
                               dgraph_download(dg, off, tg, lb, &err) == WX_OK,
                           "%s: %llu vertices, download (%s)", t2, (unsigned long long)dg->n_vertices, err.msg)) {
@@ -155,7 +145,7 @@ static void run_edges(const char *tag, const struct image *img, const struct ref
                     for (uint64_t v = 0; v < dg->n_vertices && ok; v++) {
                         ok = off[v] <= off[v + 1];
                         for (uint64_t k = off[v]; k < off[v + 1] && ok; k++)
-                            e[k] = (struct product_edge){v, tg[k], lb[k]};
+                            e[k] = (struct ref_edge){v, tg[k], lb[k]};
                     }
                     if (check(ok, "%s: CSR offsets", t2))
                         check_edges(t2, img, &res, ref, e, m);
