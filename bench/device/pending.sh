@@ -7,10 +7,12 @@
 #   bench/device/pending.sh [--prebuilt] [--seed N]
 #
 # --prebuilt: the binaries from .pre/bin.tar.xz (bench/device/prebuilt.sh
-# pack, here; carry ".pre"), so the call spends no time building.  With
-# .pre/old/bin/warpex (the pre-redesign binary, fe333fa: `xz -dc
-# .pre/old_warpex.xz`, which prebuilt.sh old makes) the parity of MEC and
-# value iteration runs too; without it that stage is skipped.
+# pack, here; carry ".pre"), so the call spends no time building.  Older
+# binaries packed by `prebuilt.sh old TREE NAME` (.pre/NAME_warpex.xz) are
+# unpacked into .pre/NAME/bin/warpex: with NAME old (the pre-redesign
+# binary, fe333fa) the parity of MEC and value iteration runs, with NAME
+# prio_before (7126fe2^, before the GPU priorities) the explorer's parity
+# against it; without them those stages are skipped.
 #
 # Stages, most important first: the tests that have not passed in full on a
 # device (test_gpu_mdp since its fix; the GPU tree run's edges; t_gpu_check,
@@ -22,10 +24,16 @@ cd "$(dirname "$0")/../.." || exit 2
 export WARPEX_GPU_MDP_SEEDS=${WARPEX_GPU_MDP_SEEDS:-20} WARPEX_GPU_PRIO_SEEDS=${WARPEX_GPU_PRIO_SEEDS:-40}
 export WARPEX_GPU_POR_SEEDS=${WARPEX_GPU_POR_SEEDS:-40} GPU_TEST_TIMEOUT=${GPU_TEST_TIMEOUT:-90}
 export GPU_SAN_TIMEOUT=${GPU_SAN_TIMEOUT:-60}
-[ -x .pre/old/bin/warpex ] || { [ -f .pre/old_warpex.xz ] && mkdir -p .pre/old/bin &&
-    xz -dc .pre/old_warpex.xz > .pre/old/bin/warpex && chmod +x .pre/old/bin/warpex; }
+for f in .pre/*_warpex.xz; do
+    [ -f "$f" ] || continue
+    n=${f#.pre/}; n=${n%_warpex.xz}
+    [ -x ".pre/$n/bin/warpex" ] || { mkdir -p ".pre/$n/bin" && xz -dc "$f" > ".pre/$n/bin/warpex" &&
+        chmod +x ".pre/$n/bin/warpex"; }
+done
 parity=()
 [ -x .pre/old/bin/warpex ] && parity=(sh:bench/device/parity.sh,.pre/old,--rounds,3,--only,mec,--only,vi)
+[ -x .pre/prio_before/bin/warpex ] &&
+    parity+=(sh:bench/device/parity.sh,.pre/prio_before,--rounds,5,--only,explore)
 exec bash bench/device/call.sh "$@" \
     tests:test_gpu_mdp,t_gpu_mdp_dev,t_gpu_check \
     tests:t_gpu_tree,test_gpu_treerun,t_gpu_por,t_gpu_pipeline \

@@ -10,11 +10,12 @@
 #        layout links without complaint and fails on the device), strips bin/warpex,
 #        bin/tests/test_random_networks and bin/gpu/PROGRAM (default: all
 #        of bin/gpu) into .pre/bin.tar.xz (git-ignored; carry ".pre")
-#   bench/device/prebuilt.sh old OLD_TREE          here: OLD_TREE's bin/warpex
+#   bench/device/prebuilt.sh old OLD_TREE [NAME]   here: OLD_TREE's bin/warpex
 #        (a source tree of an older version, e.g. `git archive fe333fa`
 #        unpacked, with its build/gen) built, stripped and compressed into
-#        .pre/old_warpex.xz, for bench/device/parity.sh (pending.sh unpacks it
-#        into .pre/old/bin/warpex)
+#        .pre/NAME_warpex.xz (NAME: old), for bench/device/parity.sh; on the
+#        device `xz -dc .pre/NAME_warpex.xz > .pre/NAME/bin/warpex` (pending.sh
+#        does it for old)
 #   bench/device/prebuilt.sh unpack               on the device, before
 #        `bash bench/gpu_test.sh --prebuilt ...`
 set -eu
@@ -39,14 +40,15 @@ pack)
     rm -rf "$tmp"
     ls -l .pre/bin.tar.xz ;;
 old)
-    [ -d "${2:-}" ] || { echo "usage: $0 old OLD_TREE" >&2; exit 2; }
+    [ -d "${2:-}" ] || { echo "usage: $0 old OLD_TREE [NAME]" >&2; exit 2; }
+    name=${3:-old}
     make -C "$2" -j"$(nproc)" bin/warpex >/dev/null || { echo "prebuilt: the old tree's build failed"; exit 1; }
     mkdir -p .pre
-    strip --strip-debug -o .pre/old_warpex "$2/bin/warpex"
-    xz -6 -T2 -f .pre/old_warpex
-    ls -l .pre/old_warpex.xz ;;
+    strip --strip-debug -o ".pre/${name}_warpex" "$2/bin/warpex"
+    xz -6 -T2 -f ".pre/${name}_warpex"
+    ls -l ".pre/${name}_warpex.xz" ;;
 unpack)
     tar xJf .pre/bin.tar.xz
     touch bin/warpex bin/gpu/* bin/tests/* ;;
-*) echo "usage: $0 pack [PROGRAM ...] | old OLD_TREE | unpack" >&2; exit 2 ;;
+*) echo "usage: $0 pack [PROGRAM ...] | old OLD_TREE [NAME] | unpack" >&2; exit 2 ;;
 esac
