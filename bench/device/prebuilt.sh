@@ -23,7 +23,7 @@ cd "$(dirname "$0")/../.."
 case ${1:-} in
 pack)
     shift
-    find build -name '*.o' 2>/dev/null | while read -r o; do
+    find build/obj -name '*.o' 2>/dev/null | while read -r o; do
         [ -f "${o%.o}.d" ] || { echo "prebuilt: $o has no dependency file; rebuilt"; rm -f "$o"; }
     done
     bash bench/gpu_test.sh --build-only >/dev/null || { echo "prebuilt: the build failed"; exit 1; }
