@@ -4,7 +4,10 @@
 # first, so that a call cut short by its time limit still answers the first
 # ones.  Each stage's log is under $OUT (call.sh).
 #
-#   bench/device/pending.sh [--prebuilt] [--seed N]
+#   bench/device/pending.sh [tests|measure] [--prebuilt] [--seed N]
+#
+# tests: the test stages only, measure: the measurements only (each fits
+# one call of 600 s); neither: both, in one call.
 #
 # --prebuilt: the binaries from .pre/bin.tar.xz (bench/device/prebuilt.sh
 # pack, here; carry ".pre"), so the call spends no time building.  Older
@@ -21,6 +24,8 @@
 # explorer against the CPU, and the MEC and VI parity.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
+part=both
+case ${1:-} in tests | measure) part=$1; shift ;; esac
 export WARPEX_GPU_MDP_SEEDS=${WARPEX_GPU_MDP_SEEDS:-20} WARPEX_GPU_PRIO_SEEDS=${WARPEX_GPU_PRIO_SEEDS:-40}
 export WARPEX_GPU_POR_SEEDS=${WARPEX_GPU_POR_SEEDS:-40} GPU_TEST_TIMEOUT=${GPU_TEST_TIMEOUT:-90}
 export GPU_SAN_TIMEOUT=${GPU_SAN_TIMEOUT:-60}
@@ -34,11 +39,12 @@ parity=()
 [ -x .pre/old/bin/warpex ] && parity=(sh:bench/device/parity.sh,.pre/old,--rounds,3,--only,mec,--only,vi)
 [ -x .pre/prio_before/bin/warpex ] &&
     parity+=(sh:bench/device/parity.sh,.pre/prio_before,--rounds,5,--only,explore)
-exec bash bench/device/call.sh "$@" \
-    tests:test_gpu_mdp,t_gpu_mdp_dev,t_gpu_check \
-    tests:t_gpu_tree,test_gpu_treerun,t_gpu_por,t_gpu_pipeline \
-    sh:bench/bench_por.sh,--reps,3 \
-    sh:bench/bench_tree.sh,--backend,gpu \
-    sh:bench/device/mdp_explore.sh,6,2,8,2 \
-    "${parity[@]}" \
-    san:test_gpu_mdp,test_gpu_tree,test_gpu_treerun,test_gpu_valiter
+tests=(tests:test_gpu_mdp,t_gpu_mdp_dev,t_gpu_check
+       tests:t_gpu_tree,test_gpu_treerun,t_gpu_por,t_gpu_pipeline
+       san:test_gpu_mdp,test_gpu_tree,test_gpu_treerun,test_gpu_valiter)
+measure=(sh:bench/bench_por.sh,--reps,3 sh:bench/bench_tree.sh,--backend,gpu
+         sh:bench/device/mdp_explore.sh,6,2,8,2 "${parity[@]}")
+stages=()
+[ $part = measure ] || stages+=("${tests[@]}")
+[ $part = tests ] || stages+=("${measure[@]}")
+exec bash bench/device/call.sh "$@" "${stages[@]}"
