@@ -518,9 +518,6 @@ static int choose_backend(struct explore_run *x, struct wx_error *err)
     if (o->por && o->store == STORE_TREE)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por with --store tree is not supported yet: "
                        "the reduction's proviso reads the flat table (use --store flat)");
-    if (x->dist && o->store == STORE_TREE)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--store tree is not supported under mpirun yet: "
-                       "the distributed explorer's ranks store states flat");
     if (x->dist) {
         x->backend = EXPLORE_CPU; /* cli_dist_begin refused the others */
         return WX_OK;

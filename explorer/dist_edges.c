@@ -208,7 +208,8 @@ static void place_edge(struct dist *x, struct gathered *g, int r, const uint32_t
 /* Vectors in local order, placed at explore_seq's ids (keep_vectors). */
 static void fill_vector(struct dist *x, uint64_t start, uint64_t n, uint32_t *out)
 {
-    memcpy(out, x->q.vec + start * x->words, n * x->words * sizeof *out);
+    for (uint64_t i = 0; i < n; i++)
+        memcpy(out + i * x->words, dist_vec(x, start + i, 0), x->words * sizeof *out);
 }
 
 static void place_vector(struct dist *x, struct gathered *g, int r, const uint32_t *rec, uint64_t n)
@@ -340,11 +341,12 @@ int dist_edges_emit(struct dist *x, struct wx_error *err)
     const struct dist_transport *t = x->t;
     const int R = x->ranks;
     struct gathered g = { .n = x->res->states, .m = x->res->transitions };
-    uint64_t cnt[3 * R], mine[3] = { x->q.count, x->e_n, 0 };
-    if (grow((void **)&x->e_first, &x->e_first_cap, x->q.count + 1, sizeof *x->e_first))
+    const uint64_t count = dist_count(x);
+    uint64_t cnt[3 * R], mine[3] = { count, x->e_n, 0 };
+    if (grow((void **)&x->e_first, &x->e_first_cap, count + 1, sizeof *x->e_first))
         mine[2] = 1;
     else
-        x->e_first[x->q.count] = x->e_n;
+        x->e_first[count] = x->e_n;
     for (uint64_t k = 0; k < x->e_n; k++)
         x->e_dst[k] = dist_global_id(x, (int)x->e_owner[k], x->e_dst[k]);
     uint32_t *buf = NULL, *room = NULL;

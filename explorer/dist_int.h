@@ -10,6 +10,7 @@
 #include "explore_int.h"
 #include "por.h"
 #include "successors.h"
+#include "../hash/treestore.h"
 #include "../hash/vecset.h"
 
 /* Records bound for one rank during a round: stride words each. */
@@ -54,6 +55,8 @@ struct dist {
                                   (2 words, low first) and the label */
     bool trace, finish, settled;
     struct vecset q;           /* the states this rank owns, by local id */
+    struct treestore *tree;    /* --store tree: they are here instead */
+    uint32_t *vbuf;            /* tree: two unfolded vectors (dist_vec) */
     uint64_t links_cap;        /* trace: parent links parallel to q */
     uint32_t *prank, *plabel;
     uint64_t *pid;
@@ -109,6 +112,13 @@ struct dist {
 /* The status every rank returns once a collective said that some rank
  * failed with `code` (explore_dist.c). */
 int dist_failed(struct dist *x, int code, struct wx_error *err);
+
+/* The owned states, in either store: their number, the vector of local id
+ * (in the store, or unfolded into x->vbuf + slot * words, slot 0 or 1),
+ * and the local id of a vector (1 found, 0 absent). */
+uint64_t dist_count(const struct dist *x);
+const uint32_t *dist_vec(struct dist *x, uint64_t id, int slot);
+int dist_find(struct dist *x, const uint32_t *v, uint64_t *id);
 
 /* The global id of local id i of rank r (in a recorded level). */
 uint64_t dist_global_id(const struct dist *x, int r, uint64_t i);

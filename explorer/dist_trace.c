@@ -85,7 +85,7 @@ static int trace_action_step(struct dist *x, uint32_t *msg, uint64_t len, struct
     int o = dist_owner(msg + 1, W, x->ranks);
     uint64_t id = 0;
     if (x->me == o) {
-        msg[0] = (uint32_t)vecset_find(&x->q, msg + 1, &id);
+        msg[0] = (uint32_t)dist_find(x, msg + 1, &id);
         msg[1] = (uint32_t)id, msg[2] = (uint32_t)(id >> 32);
     }
     if ((rc = t->bcast(t->ctx, msg, 3, o, err)))
@@ -120,7 +120,7 @@ int dist_build_trace(struct dist *x, struct wx_error *err)
         if (x->me == r) {
             msg[0] = x->prank[i], msg[1] = (uint32_t)x->pid[i], msg[2] = (uint32_t)(x->pid[i] >> 32);
             msg[3] = x->plabel[i];
-            memcpy(msg + 4, x->q.vec + i * W, W * sizeof *msg);
+            memcpy(msg + 4, dist_vec(x, i, 0), W * sizeof *msg);
         }
         if ((rc = t->bcast(t->ctx, msg, 4 + W, r, err)))
             goto out;

@@ -54,19 +54,39 @@ int dist_failed(struct dist *x, int code, struct wx_error *err)
     return wx_fail(err, code, NULL, 0, 0, "another rank failed (its message is on its standard error)");
 }
 
+uint64_t dist_count(const struct dist *x)
+{
+    return x->tree ? treestore_count(x->tree) : x->q.count;
+}
+
+const uint32_t *dist_vec(struct dist *x, uint64_t id, int slot)
+{
+    if (!x->tree)
+        return x->q.vec + id * x->words;
+    uint32_t *v = x->vbuf + (size_t)slot * x->words;
+    treestore_get(x->tree, id, v);
+    return v;
+}
+
+int dist_find(struct dist *x, const uint32_t *v, uint64_t *id)
+{
+    return x->tree ? treestore_find(x->tree, v, id) == VTABLE_FOUND : vecset_find(&x->q, v, id);
+}
+
 /* Finds or adds v (its local id in *id); a new state gets the parent link
- * (prank, pid, label) when tracing.  vecset_put's 1 / 0 / -1 (x->err_local
- * filled). */
+ * (prank, pid, label) when tracing.  vecset_put's (treestore_put's) 1 / 0 /
+ * -1 (x->err_local filled). */
 static int dist_put(struct dist *x, const uint32_t *v, uint32_t prank, uint64_t pid, uint32_t label,
                     uint64_t *idp)
 {
     uint64_t id;
-    int put = vecset_put(&x->q, v, &id, &x->err_local);
+    int put = x->tree ? treestore_put(x->tree, v, &id, &x->err_local) : vecset_put(&x->q, v, &id, &x->err_local);
     *idp = id;
     if (put <= 0 || !x->trace)
         return put;
-    if (x->q.cap > x->links_cap) {
-        uint64_t n = x->q.cap;
+    const uint64_t cap = x->tree ? (id < x->links_cap ? x->links_cap : 2 * id + 64) : x->q.cap;
+    if (cap > x->links_cap) {
+        uint64_t n = cap;
         void **const arrays[] = {(void **)&x->prank, (void **)&x->pid, (void **)&x->plabel};
         const size_t sizes[] = {sizeof *x->prank, sizeof *x->pid, sizeof *x->plabel};
         if (wx_resize_all(n, 3, arrays, sizes) != 0) {
@@ -138,10 +158,10 @@ static int dist_state(struct dist *x, uint64_t s)
 {
     int rc = x->edges ? dist_edge_state(x, s) : WX_OK;
     if (rc == WX_OK)
-        rc = succ_expand(&x->g, x->q.vec + s * x->words, &x->err_local);
+        rc = succ_expand(&x->g, dist_vec(x, s, 0), &x->err_local);
     size_t r = x->g.n;
     if (rc == WX_OK && x->por)
-        rc = por_reduce(&x->p, &x->g, x->q.vec + s * x->words, &r, &x->err_local);
+        rc = por_reduce(&x->p, &x->g, dist_vec(x, s, 0), &r, &x->err_local);
     if (rc)
         return rc;
     x->g.n = r;
@@ -326,9 +346,10 @@ static int dist_level_end(struct dist *x, uint64_t *next, struct wx_error *err)
     struct explore_result *res = x->res;
     uint64_t extra = x->trace ? 16 : 0;
     uint64_t mine[DG_FIELDS] = {
-        [DG_NEXT] = x->q.count - x->le, [DG_DEAD] = x->dead1, [DG_ACT] = x->act1,
+        [DG_NEXT] = dist_count(x) - x->le, [DG_DEAD] = x->dead1, [DG_ACT] = x->act1,
         [DG_TRANS] = x->transitions, [DG_DEADLOCKS] = x->deadlocks,
-        [DG_BYTES] = x->q.n_index * 8 + x->q.count * (x->words * 4ull + extra),
+        [DG_BYTES] = x->tree ? treestore_bytes(x->tree) + dist_count(x) * extra
+                             : x->q.n_index * 8 + x->q.count * (x->words * 4ull + extra),
         [DG_SENT] = x->sent_bytes, [DG_ERROR] = (uint64_t)x->local_rc,
     };
     int rc = t->allgather(t->ctx, mine, x->gathered, DG_FIELDS, err);
@@ -401,7 +422,7 @@ static int dist_levels(struct dist *x, struct wx_error *err)
             res->complete = true;
             break;
         }
-        x->lb = x->le, x->le = x->q.count;
+        x->lb = x->le, x->le = dist_count(x);
         res->depth++;
         dist_progress(x);
     }
@@ -412,20 +433,37 @@ static int dist_levels(struct dist *x, struct wx_error *err)
 
 /* Local set-up; failures are local (x->err_local) and agreed on by the
  * caller. */
+/* The owned states' store: flat (a vecset) or, with --store tree on
+ * vectors of 3 or more words, a tree store with explore_seq's shape; each
+ * rank takes 1/R of the memory budget. */
+static int dist_store_init(struct dist *x, const struct image *img)
+{
+    const struct explore_options *opt = x->opt;
+    const uint64_t extra = x->trace ? 16 : 0, budget = explore_budget(opt) / (uint64_t)x->ranks;
+    x->res->store = explore_store_pick(opt, img) == STORE_TREE ? "tree" : "flat";
+    if (explore_store_pick(opt, img) != STORE_TREE)
+        return vecset_init(&x->q, img->words, vtable_states_for_budget(budget, img->words, extra), &x->err_local);
+    uint64_t max_states, max_nodes;
+    treestore_plan(budget, img->words, extra, &max_states, &max_nodes);
+    if (!(x->vbuf = malloc(2 * (size_t)img->words * sizeof *x->vbuf)))
+        return oom(&x->err_local);
+    int rc = treestore_new(&x->tree, img->words, max_states, max_nodes, &x->err_local);
+    if (rc == WX_OK)
+        treestore_set_budget(x->tree, budget, extra);
+    return rc ? rc : explore_tree_shape(img, x->tree, &x->err_local);
+}
+
 static int dist_alloc(struct dist *x, const struct image *img)
 {
     const struct explore_options *opt = x->opt;
     int R = x->ranks;
-    uint64_t extra = x->trace ? 16 : 0;
     int rc = succ_init(&x->g, img, &x->err_local);
     if (rc)
         return rc;
     if (opt->por && (rc = por_init(&x->p, img, NULL, &x->err_local)))
         return rc;
     x->por = opt->por;
-    rc = vecset_init(&x->q, img->words,
-                     vtable_states_for_budget(explore_budget(opt) / R, img->words, extra), &x->err_local);
-    if (rc)
+    if ((rc = dist_store_init(x, img)))
         return rc;
     x->out = calloc(R, sizeof *x->out);
     x->scount = calloc(4 * (size_t)R, sizeof *x->scount);
@@ -457,6 +495,8 @@ static int dist_alloc(struct dist *x, const struct image *img)
 static void dist_free(struct dist *x)
 {
     vecset_free(&x->q);
+    treestore_free(x->tree);
+    free(x->vbuf);
     free(x->prank), free(x->pid), free(x->plabel);
     succ_free(&x->g);
     if (x->por)

@@ -6,8 +6,9 @@
  * the packed vector (hash/vtable.h's vtable_hash, a different function from
  * the one the local table indexes with, so one rank's states still spread
  * over its whole table).  A rank stores and expands only the states it
- * owns, in a local vector set (hash/vecset.h) with local ids in insertion
- * order.
+ * owns, in a local vector set (hash/vecset.h; with options.store TREE on
+ * vectors of 3 or more words a tree store, hash/treestore.h) with local ids
+ * in insertion order.
  *
  * Levels.  The exploration is a BFS, level by level.  A level is expanded
  * in rounds: each rank expands up to DIST_ROUND_STATES (util/config.h) of

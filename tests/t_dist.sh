@@ -13,6 +13,8 @@
 #     and a missing file exit 2 with one error line;
 #   - --por (no visible label) on 2 and 3 ranks: seq --por's counts and
 #     depth on examples and random networks, and its deadlock trace length;
+#   - --store tree (each rank's store a tree store) on a network of 3 words:
+#     the same files and JSON as seq --store tree's, a full store exit 3;
 #   - --aut and --csr byte-identical to --backend seq's (explore_dist
 #     renumbers the states as explore_seq does), and the analyses (--scc,
 #     --scc-out, --mec, --cycle-mean, --livelock, --reversible) answering
@@ -171,6 +173,34 @@ for np in 2 3; do
     same_as_seq abp_d2 $np examples/abp/abp_d2.exp --livelock --trace-states --reversible --mec
 done
 same_as_seq abp_d1 3 examples/abp/abp_d1.exp --deadlock --action 'RL' --trace --scc --reversible
+# --store tree: each rank's store a tree store, on a network of 3 words a
+# state (9 lockstep cycles beside two free components, as t_store.sh's)
+mkdir -p "$T/w"
+for i in 0 1 2 3 4 5 6 7 8; do
+    { echo "des (0, 100, 100)"; j=0
+      while [ $j -lt 100 ]; do echo "($j, \"tick$((j % 3))\", $(((j + 1) % 100)))"; j=$((j + 1)); done; } > "$T/w/l$i.aut"
+done
+for i in 0 1; do
+    { echo "des (0, 13, 13)"; j=0
+      while [ $j -lt 12 ]; do echo "($j, \"f${i}x$((j % 4))\", $(((j + 1) % 12)))"; j=$((j + 1)); done
+      echo "(5, \"stop$i\", 12)"; } > "$T/w/f$i.aut"
+done
+{ echo 'par tick0, tick1, tick2 in'
+  for i in 0 1 2 3 4 5 6 7 8; do [ $i -gt 0 ] && echo '||'; echo "\"l$i.aut\""; done
+  echo 'end par'; } > "$T/w/lock.exp"
+printf '"lock.exp"\n|||\n"f0.aut"\n|||\n"f1.aut"\n' > "$T/w/wide.exp"
+for np in 2 3; do
+    same_as_seq "wide --store tree" $np "$T/w/wide.exp" --store tree --scc --mec
+done
+grep -q '"store": "tree"' "$T/out" && pass "wide --store tree: the ranks' store is the tree" ||
+    fail "wide --store tree: $(head -c 300 "$T/out")"
+same_as_seq "wide --store tree" 3 "$T/w/wide.exp" --store tree --action stop1 --trace-states
+same_as_seq "wide --store tree" 2 "$T/w/wide.exp" --store tree --cycle-mean max --weight 'x([0-9]+)' \
+    --default-weight 1
+$MPI -np 3 "$W" explore "$T/w/wide.exp" --store tree --memory 200K > "$T/out" 2> "$T/err"; rc=$?
+[ $rc -eq 3 ] && grep -q "memory budget exhausted after [0-9]* states (tree store" "$T/err" &&
+    pass "wide --store tree --memory 200K on 3 ranks: exit 3, the tree store's counts" ||
+    fail "wide --store tree --memory 200K: exit $rc: $(head -c 300 "$T/err")"
 same_as_seq milner_n3 2 examples/milner/milner_n3.exp --cycle-mean min --weight '!([0-9]+)' --default-weight 1 \
     --trace-states
 k=0
