@@ -34,3 +34,25 @@ near() {
 # no_temps DIR: true when DIR holds no temporary output file (util/outfile.h
 # names them .NAME.wx-XXXXXX next to NAME) and no old-style NAME.tmp.
 no_temps() { [ -z "$(find "$1" -maxdepth 1 \( -name '.*.wx-*' -o -name '*.tmp' \) | head -1)" ]; }
+
+# lockstep_net DIR CYCLES: DIR/wide.exp, CYCLES lockstep cycles of 100 states
+# (DIR/l*.aut, synchronised on tick0..2) beside two free components of 13
+# (DIR/f0.aut, f1.aut, each with a "stopI" move): vectors of 3 words at 9
+# cycles, 8 at 30, for the tree store's tests.
+lockstep_net() {
+    _d=$1 _n=$2 _i=0
+    while [ $_i -lt "$_n" ]; do
+        { echo "des (0, 100, 100)"; _j=0
+          while [ $_j -lt 100 ]; do echo "($_j, \"tick$((_j % 3))\", $(((_j + 1) % 100)))"; _j=$((_j + 1)); done; } > "$_d/l$_i.aut"
+        _i=$((_i + 1))
+    done
+    for _i in 0 1; do
+        { echo "des (0, 13, 13)"; _j=0
+          while [ $_j -lt 12 ]; do echo "($_j, \"f${_i}x$((_j % 4))\", $(((_j + 1) % 12)))"; _j=$((_j + 1)); done
+          echo "(5, \"stop$_i\", 12)"; } > "$_d/f$_i.aut"
+    done
+    { echo 'par tick0, tick1, tick2 in'; _i=0
+      while [ $_i -lt "$_n" ]; do [ $_i -gt 0 ] && echo '||'; echo "\"l$_i.aut\""; _i=$((_i + 1)); done
+      echo 'end par'; } > "$_d/lock.exp"
+    printf '"lock.exp"\n|||\n"f0.aut"\n|||\n"f1.aut"\n' > "$_d/wide.exp"
+}

@@ -174,21 +174,9 @@ for np in 2 3; do
 done
 same_as_seq abp_d1 3 examples/abp/abp_d1.exp --deadlock --action 'RL' --trace --scc --reversible
 # --store tree: each rank's store a tree store, on a network of 3 words a
-# state (9 lockstep cycles beside two free components, as t_store.sh's)
+# state (lockstep_net, tests/lib.sh)
 mkdir -p "$T/w"
-for i in 0 1 2 3 4 5 6 7 8; do
-    { echo "des (0, 100, 100)"; j=0
-      while [ $j -lt 100 ]; do echo "($j, \"tick$((j % 3))\", $(((j + 1) % 100)))"; j=$((j + 1)); done; } > "$T/w/l$i.aut"
-done
-for i in 0 1; do
-    { echo "des (0, 13, 13)"; j=0
-      while [ $j -lt 12 ]; do echo "($j, \"f${i}x$((j % 4))\", $(((j + 1) % 12)))"; j=$((j + 1)); done
-      echo "(5, \"stop$i\", 12)"; } > "$T/w/f$i.aut"
-done
-{ echo 'par tick0, tick1, tick2 in'
-  for i in 0 1 2 3 4 5 6 7 8; do [ $i -gt 0 ] && echo '||'; echo "\"l$i.aut\""; done
-  echo 'end par'; } > "$T/w/lock.exp"
-printf '"lock.exp"\n|||\n"f0.aut"\n|||\n"f1.aut"\n' > "$T/w/wide.exp"
+lockstep_net "$T/w" 9
 for np in 2 3; do
     same_as_seq "wide --store tree" $np "$T/w/wide.exp" --store tree --scc --mec
 done

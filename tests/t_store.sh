@@ -66,19 +66,7 @@ same_cpu "philosophers_n5 --deadlock --trace" examples/philosophers/philosophers
 
 # ---- 3 words per state ----
 mkdir -p "$T/w"
-for i in 0 1 2 3 4 5 6 7 8; do
-    { echo "des (0, 100, 100)"; j=0
-      while [ $j -lt 100 ]; do echo "($j, \"tick$((j % 3))\", $(((j + 1) % 100)))"; j=$((j + 1)); done; } > "$T/w/l$i.aut"
-done
-for i in 0 1; do
-    { echo "des (0, 13, 13)"; j=0
-      while [ $j -lt 12 ]; do echo "($j, \"f${i}x$((j % 4))\", $(((j + 1) % 12)))"; j=$((j + 1)); done
-      echo "(5, \"stop$i\", 12)"; } > "$T/w/f$i.aut"
-done
-{ echo 'par tick0, tick1, tick2 in'
-  for i in 0 1 2 3 4 5 6 7 8; do [ $i -gt 0 ] && echo '||'; echo "\"l$i.aut\""; done
-  echo 'end par'; } > "$T/w/lock.exp"
-printf '"lock.exp"\n|||\n"f0.aut"\n|||\n"f1.aut"\n' > "$T/w/wide.exp"
+lockstep_net "$T/w" 9
 wide=$T/w/wide.exp
 "$W" explore "$wide" --backend seq --json > "$T/out" 2>&1
 expect_json "wide network" words_per_state=3 states=16900 transitions=50700

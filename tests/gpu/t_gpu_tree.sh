@@ -87,27 +87,9 @@ verdict() {
 }
 
 # ---- networks of 3 and 8 words ----
-mkdir -p "$T/w"
-lockstep() { # DIR CYCLES: CYCLES lockstep cycles of 100 beside two free ones
-    d=$1 n=$2 i=0
-    while [ $i -lt "$n" ]; do
-        { echo "des (0, 100, 100)"; j=0
-          while [ $j -lt 100 ]; do echo "($j, \"tick$((j % 3))\", $(((j + 1) % 100)))"; j=$((j + 1)); done; } > "$d/l$i.aut"
-        i=$((i + 1))
-    done
-    for i in 0 1; do
-        { echo "des (0, 13, 13)"; j=0
-          while [ $j -lt 12 ]; do echo "($j, \"f${i}x$((j % 4))\", $(((j + 1) % 12)))"; j=$((j + 1)); done
-          echo "(5, \"stop$i\", 12)"; } > "$d/f$i.aut"
-    done
-    { echo 'par tick0, tick1, tick2 in'; i=0
-      while [ $i -lt "$n" ]; do [ $i -gt 0 ] && echo '||'; echo "\"l$i.aut\""; i=$((i + 1)); done
-      echo 'end par'; } > "$d/lock.exp"
-    printf '"lock.exp"\n|||\n"f0.aut"\n|||\n"f1.aut"\n' > "$d/wide.exp"
-}
 mkdir -p "$T/w3" "$T/w8"
-lockstep "$T/w3" 9
-lockstep "$T/w8" 30
+lockstep_net "$T/w3" 9
+lockstep_net "$T/w8" 30
 for w in w3 w8; do
     f=$T/$w/wide.exp
     same "$w" "$f"
