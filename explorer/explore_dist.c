@@ -545,9 +545,9 @@ static int dist_refuse(const struct image *img, const struct explore_options *op
     return image_check(img, err);
 }
 
-int explore_dist(const struct image *img, const struct explore_options *opt_in,
-                 const struct dist_transport *t, uint64_t round_states, struct explore_result *res,
-                 struct dist_stats *st, struct wx_error *err)
+static int dist_run(const struct image *img, const struct explore_options *opt_in,
+                    const struct dist_transport *t, uint64_t round_states, struct explore_result *res,
+                    struct dist_stats *st, struct wx_error *err)
 {
     struct dist x;
     memset(&x, 0, sizeof x);
@@ -582,6 +582,28 @@ int explore_dist(const struct image *img, const struct explore_options *opt_in,
         rc = rc2;
     dist_free(&x);
     res->seconds = wx_now() - x.t0;
+    return rc;
+}
+
+/* Store AUTO: flat, and the tree when a run ends in WX_ELIMIT on vectors of
+ * 3 or more words (every rank returns the run's status and knows its
+ * states, so all of them repeat it together); edges leave the ranks only
+ * after a complete run. */
+int explore_dist(const struct image *img, const struct explore_options *opt_in,
+                 const struct dist_transport *t, uint64_t round_states, struct explore_result *res,
+                 struct dist_stats *st, struct wx_error *err)
+{
+    const struct explore_options *opt = explore_opts(opt_in);
+    int rc = dist_run(img, opt, t, round_states, res, st, err);
+    if (rc != WX_ELIMIT || opt->store != STORE_AUTO || img->words <= 2 || opt->por || !res->states)
+        return rc;
+    const uint64_t flat = res->states;
+    struct explore_options tree = *opt;
+    tree.store = STORE_TREE;
+    explore_result_free(res);
+    dist_stats_free(st);
+    rc = dist_run(img, &tree, t, round_states, res, st, err);
+    res->flat_full = flat;
     return rc;
 }
 

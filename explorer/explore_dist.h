@@ -124,7 +124,9 @@ int dist_owner(const uint32_t *vec, uint32_t words, int ranks);
  * rank expands between two exchanges (0: DIST_ROUND_STATES, util/config.h;
  * the same on every rank).  res as in explore.h (backend "cpu", threads 1;
  * bytes summed over ranks), st gets the rest (free with dist_stats_free).
- * With t->size == 1 this is an ordinary one-process BFS. */
+ * With t->size == 1 this is an ordinary one-process BFS.  options.store
+ * AUTO: a run that ends in WX_ELIMIT on vectors of 3 or more words is
+ * repeated with the tree store by every rank (result.flat_full). */
 int explore_dist(const struct image *img, const struct explore_options *opt,
                  const struct dist_transport *t, uint64_t round_states, struct explore_result *res,
                  struct dist_stats *st, struct wx_error *err);

@@ -185,6 +185,25 @@ grep -q '"store": "tree"' "$T/out" && pass "wide --store tree: the ranks' store 
 same_as_seq "wide --store tree" 3 "$T/w/wide.exp" --store tree --action stop1 --trace-states
 same_as_seq "wide --store tree" 2 "$T/w/wide.exp" --store tree --cycle-mean max --weight 'x([0-9]+)' \
     --default-weight 1
+# --store auto (the default): a budget where the ranks' flat stores fill up
+# and tree stores fit (one of those tried must be); the run is repeated
+# with the tree, every rank together, and writes seq's .aut
+sep=""
+for m in 300K 400K 500K 600K 800K; do
+    $MPI -np 3 "$W" explore "$T/w/wide.exp" --store flat --memory $m -q > /dev/null 2>&1; rf=$?
+    $MPI -np 3 "$W" explore "$T/w/wide.exp" --store tree --memory $m -q > /dev/null 2>&1; rt=$?
+    [ $rf -eq 3 ] && [ $rt -eq 0 ] && { sep=$m; break; }
+done
+if [ -z "$sep" ]; then
+    fail "--store auto on 3 ranks: no --memory from 300K to 800K where flat fills up and the tree fits"
+else
+    $MPI -np 3 "$W" explore "$T/w/wide.exp" --memory $sep --json --aut "$T/d.aut" > "$T/out" 2> "$T/err"; rc=$?
+    "$W" explore "$T/w/wide.exp" --backend seq --aut "$T/s.aut" -q > /dev/null 2>&1
+    [ $rc -eq 0 ] && grep -q '"flat_full_after": [1-9]' "$T/out" && grep -q '"store": "tree"' "$T/out" &&
+        cmp -s "$T/d.aut" "$T/s.aut" &&
+        pass "--store auto --memory $sep on 3 ranks: repeated with the tree after $(sed -n 's/.*"flat_full_after": \([0-9]*\).*/\1/p' "$T/out") states, seq's .aut" ||
+        fail "--store auto --memory $sep on 3 ranks: exit $rc $(head -c 300 "$T/out") $(head -c 300 "$T/err")"
+fi
 $MPI -np 3 "$W" explore "$T/w/wide.exp" --store tree --memory 200K > "$T/out" 2> "$T/err"; rc=$?
 [ $rc -eq 3 ] && grep -q "memory budget exhausted after [0-9]* states (tree store" "$T/err" &&
     pass "wide --store tree --memory 200K on 3 ranks: exit 3, the tree store's counts" ||
