@@ -505,21 +505,6 @@ static uint64_t model_fold(struct tree_gpu_tables *t, const struct tree_shape_or
     return pair == TREE_GPU_EMPTY ? t->root_slots : model_put(t->roots, t->root_slots, pair);
 }
 
-static int cmp_key(const void *a, const void *b)
-{
-    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Distinct values among n keys (sorted in place). */
-static uint64_t distinct_keys(uint64_t *k, uint64_t n)
-{
-    qsort(k, n, sizeof *k, cmp_key);
-    uint64_t d = n > 0;
-    for (uint64_t i = 1; i < n; i++)
-        d += k[i] != k[i - 1];
-    return d;
-}
 
 /* Distinct (position, value) of the store's inner nodes below the roots:
  * as many as distinct (position, sub-vector), whatever the numbering. */

@@ -239,21 +239,10 @@ static int gx_launch(struct gx *g, struct gx_loop *lp, struct wx_error *err)
     if (ctl.scan_enabled)
         g->st.scans++;
     CUDA_CHECK(cudaMemcpy(g->d_ctl, &ctl, sizeof ctl, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaEventRecord(g->ev0));
-    {
-        void *args[] = {&p};
-        CUDA_CHECK_NAMED(cudaLaunchKernel(g->kern, dim3(g->blocks), dim3(g->threads), args, g->smem, 0),
-                         "cudaLaunchKernel(explore_tile)");
-    }
-    CUDA_CHECK_LAUNCH("explore_tile");
-    CUDA_CHECK(cudaEventRecord(g->ev1));
-    CUDA_CHECK(cudaEventSynchronize(g->ev1));
-    CUDA_CHECK_NAMED(cudaDeviceSynchronize(), "explore_tile");
     {
         float ms = 0;
-        CUDA_CHECK(cudaEventElapsedTime(&ms, g->ev0, g->ev1));
-        g->st.kernel_seconds += ms * 1e-3;
-        g->st.launches++;
+        if ((rc = gx_timed_launch(g, g->kern, g->blocks, g->threads, &p, g->smem, "explore_tile", &ms, err)))
+            return rc;
         CUDA_CHECK(cudaMemcpy(&ctl, g->d_ctl, sizeof ctl, cudaMemcpyDeviceToHost));
         gx_mark(g, "launch %llu: kernel %.3f ms, states %llu, claimed %llu, expanded %llu", g->st.launches, ms,
                 ctl.n_states, ctl.n_claimed, ctl.n_expanded);

@@ -124,6 +124,11 @@ struct gx {
 double gx_now(void);
 void gx_mark0(const struct gx *g, const char *fmt, ...);
 void gx_mark(const struct gx *g, const char *fmt, ...);
+/* One launch of kern (one parameter struct at args) on blocks x threads
+ * with smem bytes of dynamic shared memory, waited for; its time goes to
+ * g->st (kernel_seconds, launches) and *ms.  what names it in errors. */
+int gx_timed_launch(struct gx *g, const void *kern, uint32_t blocks, uint32_t threads, void *args, size_t smem,
+                    const char *what, float *ms, struct wx_error *err);
 void gx_finish_stats(struct gx *g, struct gpu_run_stats *stats);
 
 /* fastgen.cu */

@@ -24,6 +24,25 @@ double gx_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+int gx_timed_launch(struct gx *g, const void *kern, uint32_t blocks, uint32_t threads, void *args, size_t smem,
+                    const char *what, float *ms, struct wx_error *err)
+{
+    int rc = WX_OK;
+    void *argv[] = {args};
+    *ms = 0;
+    CUDA_CHECK(cudaEventRecord(g->ev0));
+    CUDA_CHECK_NAMED(cudaLaunchKernel(kern, dim3(blocks), dim3(threads), argv, smem, 0), what);
+    CUDA_CHECK_NAMED(cudaGetLastError(), what);
+    CUDA_CHECK(cudaEventRecord(g->ev1));
+    CUDA_CHECK(cudaEventSynchronize(g->ev1));
+    CUDA_CHECK_NAMED(cudaDeviceSynchronize(), what);
+    CUDA_CHECK(cudaEventElapsedTime(ms, g->ev0, g->ev1));
+    g->st.kernel_seconds += *ms * 1e-3;
+    g->st.launches++;
+out:
+    return rc;
+}
+
 static void gx_mark_v(const struct gx *g, int sync, const char *fmt, va_list ap)
 {
     if (sync) {

@@ -534,21 +534,10 @@ static int tr_launch(struct tree_run *r, int cur, uint64_t n_in, struct wx_error
     tp.out_vec = r->q_vec[cur ^ 1];
     r->ctl.out_len = 0;
     CUDA_CHECK(cudaMemcpy(tp.ctl, &r->ctl, sizeof r->ctl, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaEventRecord(g->ev0));
-    {
-        void *args[] = {&tp};
-        CUDA_CHECK_NAMED(cudaLaunchKernel(tr_kernel(g), dim3(r->blocks), dim3(r->threads), args, 0, 0),
-                         "cudaLaunchKernel(tree_level)");
-    }
-    CUDA_CHECK_LAUNCH("tree_level");
-    CUDA_CHECK(cudaEventRecord(g->ev1));
-    CUDA_CHECK(cudaEventSynchronize(g->ev1));
-    CUDA_CHECK_NAMED(cudaDeviceSynchronize(), "tree_level");
     {
         float ms = 0;
-        CUDA_CHECK(cudaEventElapsedTime(&ms, g->ev0, g->ev1));
-        g->st.kernel_seconds += ms * 1e-3;
-        g->st.launches++;
+        if ((rc = gx_timed_launch(g, tr_kernel(g), r->blocks, r->threads, &tp, 0, "tree_level", &ms, err)))
+            return rc;
         CUDA_CHECK(cudaMemcpy(&r->ctl, tp.ctl, sizeof r->ctl, cudaMemcpyDeviceToHost));
         gx_mark(g, "tree level %u: %.3f ms, %llu in, %llu out, states %llu", r->depth, ms,
                 (unsigned long long)n_in, r->ctl.out_len, r->ctl.n_states);

@@ -55,24 +55,10 @@ static uint32_t *random_vectors(uint64_t n, uint32_t words, int ones_ok)
     return p;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
 
 enum { SHAPE_BALANCED, SHAPE_PICKED, SHAPE_RANDOM };
 static const char *const shape_names[] = { "balanced", "picked", "random" };
 
-/* Distinct values among n keys (sorted in place). */
-static uint64_t distinct_keys(uint64_t *k, uint64_t n)
-{
-    qsort(k, n, sizeof *k, cmp_u64);
-    uint64_t d = n > 0;
-    for (uint64_t i = 1; i < n; i++)
-        d += k[i] != k[i - 1];
-    return d;
-}
 
 /* Occupied slots of a host table. */
 static uint64_t used_slots(const uint64_t *tab, uint64_t slots)
