@@ -61,6 +61,10 @@ struct gpu_tuning {
     int grow_via_host;       /* 1: every growth stages the vectors through
                                 host memory (the path of a last growth
                                 that does not fit beside them; tests) */
+    int edges_found_order;   /* 1: an edge sink without a graph kept on the
+                                device gets the edges in the order found,
+                                the path of edges that do not fit on the
+                                device at once (tests) */
     int generator;           /* successor generator: 0 default (the fast
                                 one where the image allows it and
                                 group_size is 0 or 1), 1: the fast one where

@@ -12,6 +12,7 @@
  *   tile.cu      the exploration kernel explore_tile and insert_initial
  *   ids.cu       dense ids, the violation's trace, the state vectors
  *   graph.cu     recorded edges: staging, ids, CSR sort, device graph
+ *                (gx_edges_out, also for the tree run)
  *   timeline.cu  the timeline (gpu_options.timeline) and the clock
  *   tree_run.cu  --store tree: its own level kernel on the GPU tree store
  * The device side is in gpu_int.cuh (types), gpu_table.cuh (global table),
@@ -191,11 +192,45 @@ int gx_tree_run(struct gx *g, struct wx_error *err);
 /* graph.cu */
 int gx_stage_edges(struct gx *g, unsigned long long cnt, struct wx_error *err);
 int gx_graph(struct gx *g, uint64_t r0, struct wx_error *err);
-/* The n edges in g->p.e_src, e_dst (dense ids) and e_lab (gx_malloc'ed, n
- * entries): CSR order by source with CUB, emitted to the sink and/or kept
- * as the device graph (n == 0: an empty one); without room to sort, emitted
- * in the order given. */
-int gx_graph_ids(struct gx *g, uint64_t n, uint64_t n_states, struct wx_error *err);
+
+/* Where an exploration's recorded edges are: the first on_dev in the
+ * device buffer (d_src, d_dst: slots; d_lab; cap entries), then g->h_n
+ * staged on the host (g->h_src, h_dst, h_lab).  map turns a batch's slots
+ * into dense ids in place; done is called once they are all collected,
+ * before the sort, to free what only the mapping needed. */
+struct gx_edge_source {
+    unsigned long long *d_src, *d_dst;
+    uint32_t *d_lab;
+    uint64_t cap, on_dev;
+    int (*map)(struct gx *g, void *ctx, unsigned long long *src, unsigned long long *dst, uint64_t m,
+               struct wx_error *err);
+    void (*done)(struct gx *g, void *ctx);
+    void *ctx;
+};
+
+/* n edges with 32-bit dense ids in device arrays (gx_malloc'ed), fill of
+ * them collected. */
+struct gx_edges {
+    uint32_t *src, *dst, *lab;
+    uint64_t n, fill;
+};
+
+/* All of s's n edges of a run with n_states states to the sink and/or the
+ * device graph (n == 0: an empty one): collected as 32-bit ids, then in
+ * CSR order (gx_edges_csr).  Where they cannot be held (or ids need 64
+ * bits) a sink gets them in the order found, and a graph kept on the
+ * device is a WX_ELIMIT error. */
+int gx_edges_out(struct gx *g, const struct gx_edge_source *s, uint64_t n, uint64_t n_states,
+                 struct wx_error *err);
+/* The steps of gx_edges_out: e's arrays for n edges (WX_ELIMIT when they
+ * do not fit); s's edges into them; sorted, emitted and/or kept (e closed
+ * whatever happens); e's arrays released. */
+int gx_edges_open(struct gx *g, struct gx_edges *e, uint64_t n, struct wx_error *err);
+int gx_edges_fill(struct gx *g, struct gx_edges *e, const struct gx_edge_source *s, struct wx_error *err);
+int gx_edges_csr(struct gx *g, struct gx_edges *e, uint64_t n_states, struct wx_error *err);
+void gx_edges_close(struct gx *g, struct gx_edges *e);
+/* s's edges to the sink in the order found, through s's buffer. */
+int gx_emit_found(struct gx *g, const struct gx_edge_source *s, struct wx_error *err);
 
 /* The run's verdict from its control block (struct gpu_ctl or tree_ctl):
  * *violation and res->violation, *vslot (the violating state's slot, 0

@@ -21,8 +21,9 @@
  * Edges (an edge sink or keep_device_graph): each distinct (label, target)
  * of a state is appended to an edge buffer as (source root slot, target
  * root slot, label); the host stages the buffer after every level, and
- * after the run maps the slots to ids and hands the edges to graph.cu
- * (gx_graph_ids: CSR order, the sink, the device graph).
+ * after the run maps the slots to ids through the same buffer and hands
+ * the edges to graph.cu (gx_edges_out: CSR order, the sink, the device
+ * graph).
  * No block cache, no table scan.
  * Limits are exact: a full node or root table, or an output queue that
  * overflows, stops the run with WX_ELIMIT and the counts reached.
@@ -787,53 +788,57 @@ __global__ void tree_ids_of_ranks(unsigned long long *a, unsigned long long n, u
     }
 }
 
-/* The n root slots in host array h into ids in the device array d (n
- * entries). */
-static int tr_slots_to_ids(struct tree_run *r, const unsigned long long *h, unsigned long long *d, uint64_t n,
-                           uint64_t r0, struct wx_error *err)
+struct tr_map_ctx {
+    struct tree_run *r;
+    uint64_t r0; /* the initial state's rank */
+};
+
+/* gx_edge_source's map for the tree run: root slots to ranks, then to ids. */
+static int tr_map_slots(struct gx *g, void *ctx, unsigned long long *src, unsigned long long *dst, uint64_t m,
+                        struct wx_error *err)
 {
+    (void)g;
     int rc = WX_OK;
+    struct tr_map_ctx *x = (struct tr_map_ctx *)ctx;
     uint64_t count = 0;
-    if (n == 0)
-        return WX_OK;
-    CUDA_CHECK(cudaMemcpy(d, h, n * 8, cudaMemcpyHostToDevice));
-    if ((rc = tree_gpu_ranks_dev(r->store, (uint64_t *)d, n, &count, err)))
-        return rc;
-    tree_ids_of_ranks<<<256, 256>>>(d, n, r0);
-    CUDA_CHECK_LAUNCH("tree_ids_of_ranks");
+    unsigned long long *a[2] = {src, dst};
+    for (int k = 0; k < 2; k++) {
+        if ((rc = tree_gpu_ranks_dev(x->r->store, (uint64_t *)a[k], m, &count, err)))
+            return rc;
+        tree_ids_of_ranks<<<256, 256>>>(a[k], m, x->r0);
+        CUDA_CHECK_LAUNCH("tree_ids_of_ranks");
+    }
+    CUDA_CHECK_NAMED(cudaDeviceSynchronize(), "edge ids");
 out:
     return rc;
 }
 
-/* The recorded edges (staged on the host, endpoints root slots) as ids on
- * the device; the tree store and the run's buffers then make room for
- * graph.cu's sort (gx_graph_ids). */
+/* gx_edge_source's done: the tree store and the run's buffers make room
+ * for the sort. */
+static void tr_map_done(struct gx *g, void *ctx)
+{
+    (void)g;
+    tr_free(((struct tr_map_ctx *)ctx)->r);
+}
+
+/* The recorded edges (staged on the host, endpoints root slots) through
+ * the level's edge buffer into ids, then graph.cu's CSR sort, sink and
+ * device graph (gx_edges_out). */
 static int tr_graph(struct tree_run *r, struct wx_error *err)
 {
     int rc = WX_OK;
     struct gx *g = r->g;
-    const uint64_t n = g->h_n, ns = r->ctl.n_states;
-    uint64_t r0 = r->init_slot, count = 0;
-    void *s = NULL, *d = NULL, *l = NULL;
+    const uint64_t n = g->h_n;
+    uint64_t count = 0;
+    struct tr_map_ctx x = {r, r->init_slot};
+    const struct gx_edge_source s = {r->tp.e_src, r->tp.e_dst, r->tp.e_lab, r->tp.e_cap, 0,
+                                     tr_map_slots, tr_map_done, &x};
     if (n != r->ctl.n_trans)
         return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "GPU tree explorer: %llu edges recorded, %llu transitions "
                        "counted", (unsigned long long)n, r->ctl.n_trans);
-    if ((rc = tree_gpu_ranks(r->store, &r0, 1, &count, err)) ||
-        (rc = gx_malloc(g, &s, n * 8, "all edge sources", err)) ||
-        (rc = gx_malloc(g, &d, n * 8, "all edge targets", err)) ||
-        (rc = gx_malloc(g, &l, n * 4, "all edge labels", err)) ||
-        (rc = tr_slots_to_ids(r, g->h_src, (unsigned long long *)s, n, r0, err)) ||
-        (rc = tr_slots_to_ids(r, g->h_dst, (unsigned long long *)d, n, r0, err)))
+    if ((rc = tree_gpu_ranks(r->store, &x.r0, 1, &count, err)))
         return rc;
-    if (n)
-        CUDA_CHECK(cudaMemcpy(l, g->h_lab, n * 4, cudaMemcpyHostToDevice));
-    CUDA_CHECK_NAMED(cudaDeviceSynchronize(), "edge ids");
-    tr_free(r);
-    g->p.e_src = (unsigned long long *)s, g->p.e_dst = (unsigned long long *)d, g->p.e_lab = (uint32_t *)l;
-    g->p.e_cap = n;
-    rc = gx_graph_ids(g, n, ns, err);
-out:
-    return rc;
+    return gx_edges_out(g, &s, n, r->ctl.n_states, err);
 }
 
 /* Counts, the violation, its trace, the vectors, the edges. */
