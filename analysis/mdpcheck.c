@@ -118,7 +118,7 @@ static int initial_cut(struct ctx *x, struct mdpcheck_result *r, struct wx_error
 {
     if (!wants_cut(x))
         return WX_OK;
-    int rc = relevant_restrict(x->m, x->ok, x->initial, x->cls, CLS_MAYBE, CLS_SKIP, x->loc,
+    int rc = relevant_restrict(x->m, x->ok, x->initial, x->cls, CLS_MAYBE, CLS_SKIP, x->o->threads, x->loc,
                                x->back, &x->n_maybe, err);
     if (rc != WX_OK)
         return rc;

@@ -35,10 +35,12 @@
  * bytes) the initial states.  Then renumbers the remaining maybe states in
  * state order: loc[s] = rank of maybe state s, UINT32_MAX for every other
  * state; back[k] = the k-th maybe state; *n_maybe = |R|.  Returns WX_OK or
- * WX_ELIMIT (out of memory: cls, loc, back unchanged). */
+ * WX_ELIMIT (out of memory: cls, loc, back unchanged).  The search runs on
+ * wx_pool_threads(threads) threads (util/pool.h); the result does not
+ * depend on their number. */
 int relevant_restrict(const struct mdp *m, const uint8_t *ok, const uint8_t *initial,
-                      uint8_t *cls, uint8_t maybe, uint8_t skip, uint32_t *loc, uint32_t *back,
-                      uint64_t *n_maybe, struct wx_error *err);
+                      uint8_t *cls, uint8_t maybe, uint8_t skip, int threads, uint32_t *loc,
+                      uint32_t *back, uint64_t *n_maybe, struct wx_error *err);
 
 /* The system states (sid[s] for every initial state s with sid[s] !=
  * UINT32_MAX, s < n_states) in increasing order without repeats: the

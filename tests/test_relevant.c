@@ -15,6 +15,9 @@
  *   - probabilities with Jacobi: never more sweeps than the all-states
  *     run (the solved part's Jacobi iterates are the same numbers);
  *   - 1, 2 and 3 threads give bit-identical values and sweep counts;
+ *   - relevant_restrict itself on random graphs of 10^4 to 2*10^5 states
+ *     (frontiers wide enough for its parallel search): on 1, 2, 3 and 4
+ *     threads the same classes, ranks and count as a sequential search;
  * with Jacobi, Gauss-Seidel and policy iteration (from its first sweep).
  * PRISM's reference instances (tests/data/mdp): every reference value lies
  * in the initial state's interval (at most 1e-6 wide), with Gauss-Seidel on
@@ -30,6 +33,7 @@
 #include <time.h>
 
 #include "../analysis/mdpcheck.h"
+#include "../analysis/relevant.h"
 #include "../analysis/prop.h"
 #include "../graph/mdp_lab.h"
 #include "check.h"
@@ -101,6 +105,68 @@ static uint64_t count_relevant(const struct mdp *m, const uint8_t *maybe, const 
         k += in[s];
     free(in);
     return k;
+}
+
+/* relevant_restrict on a random graph (out-degree 1..4 over 1..3 choices,
+ * a fifth of the states decided, a tenth of the choices unusable, `n_init`
+ * initial states) against a plain queue search, for 1 to 4 threads. */
+static void check_restrict(uint64_t seed, uint64_t n, uint64_t n_init)
+{
+    enum { MAYBE = 1, SKIP = 2, DECIDED = 0 };
+    rng_state = seed | 1;
+    struct mdp m = {.n_states = n};
+    m.state_start = malloc((n + 1) * 8);
+    uint64_t cap = n * 3;
+    m.choice_start = malloc((cap + 1) * 8);
+    m.targets = malloc(cap * 4 * 4);
+    uint8_t *cls0 = malloc(n), *initial = calloc(n, 1), *ok = malloc(cap);
+    for (uint64_t s = 0; s < n; s++) {
+        m.state_start[s] = m.n_choices;
+        cls0[s] = rnd_below(5) ? MAYBE : DECIDED;
+        for (uint64_t c = 1 + rnd_below(3); c; c--) {
+            ok[m.n_choices] = rnd_below(10) != 0;
+            m.choice_start[m.n_choices++] = m.n_entries;
+            for (uint64_t e = 1 + rnd_below(4); e; e--)
+                m.targets[m.n_entries++] = (uint32_t)(rnd_below(8) ? rnd_below(n) : (s + 1) % n);
+        }
+    }
+    m.state_start[n] = m.n_choices, m.choice_start[m.n_choices] = m.n_entries;
+    for (uint64_t i = 0; i < n_init; i++)
+        initial[rnd_below(n)] = 1;
+    /* the reference: a queue search from the initial maybe states */
+    uint8_t *want = calloc(n, 1);
+    uint32_t *q = malloc(n * 4);
+    uint64_t head = 0, tail = 0, k_want = 0;
+    for (uint64_t s = 0; s < n; s++)
+        if (initial[s] && cls0[s] == MAYBE)
+            want[s] = 1, q[tail++] = (uint32_t)s;
+    while (head < tail)
+        for (uint64_t s = q[head++], c = m.state_start[s]; c < m.state_start[s + 1]; c++)
+            for (uint64_t e = m.choice_start[c]; ok[c] && e < m.choice_start[c + 1]; e++)
+                if (cls0[m.targets[e]] == MAYBE && !want[m.targets[e]])
+                    want[m.targets[e]] = 1, q[tail++] = m.targets[e];
+    k_want = tail;
+    uint8_t *cls = malloc(n);
+    uint32_t *loc = malloc(n * 4), *back = malloc(n * 4);
+    for (int t = 1; t <= 4; t++) {
+        memcpy(cls, cls0, n);
+        uint64_t k = 0, bad = UINT64_MAX;
+        struct wx_error err;
+        int rc = relevant_restrict(&m, ok, initial, cls, MAYBE, SKIP, t, loc, back, &k, &err);
+        for (uint64_t s = 0, r = 0; s < n && bad == UINT64_MAX; s++) {
+            uint8_t c = want[s] ? MAYBE : cls0[s] == MAYBE ? SKIP : DECIDED;
+            if (cls[s] != c || loc[s] != (want[s] ? r : UINT32_MAX) || (want[s] && back[r] != s))
+                bad = s;
+            r += want[s];
+        }
+        check(rc == WX_OK && k == k_want && bad == UINT64_MAX,
+              "relevant_restrict seed %llu, %llu states, %llu initial, %d threads: %llu relevant "
+              "(expected %llu)%s", (unsigned long long)seed, (unsigned long long)n,
+              (unsigned long long)n_init, t, (unsigned long long)k, (unsigned long long)k_want,
+              bad == UINT64_MAX ? "" : ", a state's class or rank differs");
+    }
+    free(cls), free(loc), free(back), free(want), free(q), free(cls0), free(initial), free(ok);
+    free(m.state_start), free(m.choice_start), free(m.targets);
 }
 
 static int overlaps(double lo, double hi, double rlo, double rhi)
@@ -326,6 +392,8 @@ int main(int argc, char **argv)
     printf("# test_relevant seed %llu\n", (unsigned long long)seed);
     for (int i = 0; i < 24; i++)
         check_instance(seed * 1000003u + (uint64_t)i, 2 + (seed + (uint64_t)i * 7919u) % 400, i % 3);
+    for (int i = 0; i < 6; i++)
+        check_restrict(seed * 7919u + (uint64_t)i, 10000u << (i % 5), i % 2 ? 1 : 5000);
     check(n_early > 0 && n_solved > 0,
           "random MDPs: %llu initial sets decided by the precomputation, %llu solved (want both)",
           (unsigned long long)n_early, (unsigned long long)n_solved);
