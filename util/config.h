@@ -162,6 +162,9 @@
 #define VI_GPU_PCHUNK_MIN 64u
 /* ... at most: a launch after convergence returns at once, so long chunks cost nothing */
 #define VI_GPU_PCHUNK_MAX 4096u
+/* watched states a persistent launch checks itself after each sweep (every block reads them all);
+   longer watch lists take the launched sweeps and a one-block check between them */
+#define VI_GPU_PERSIST_WATCH_MAX 256u
 /* tiles3 sweeps: choices per tile at most (4 rounds of 32 held in registers) */
 #define VI_GPU_T3_CHOICES 128u
 /* tiles3 sweeps: blocks per SM (<= 80 registers: a whole tile's loads in flight) */

@@ -274,7 +274,8 @@ int vx_grid_of(struct vx_solve *S, struct vx_sweeper *sw, int iv, struct wx_erro
     int per_sm = 0, dev = 0, sms = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    if (S->pers && S->par->n_watch && iv && !S->ovi) /* the watch check runs between launches */
+    if (S->pers && S->par->n_watch > VI_GPU_PERSIST_WATCH_MAX && iv && !S->ovi)
+        /* a long watch list is checked between launched sweeps */
         S->kind = vx_kind_of(S->kind)->launched, S->pers = 0;
     if (S->pers) {
         int coop = 0;

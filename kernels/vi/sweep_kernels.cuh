@@ -503,7 +503,8 @@ static __global__ void __launch_bounds__(VI_GPU_THREADS, 4)
  * x[1] of the host's double buffer: sweep it reads x[(it-1) & 1]). */
 template <bool IV, bool MX, bool ST>
 static __global__ void __launch_bounds__(VI_GPU_THREADS, 4)
-    vi_sweep_persist(vx_sys sy, double *xa, double *xb, vx_ctl *ctl, ull it0, ull it1, double eps, int rel)
+    vi_sweep_persist(vx_sys sy, double *xa, double *xb, vx_ctl *ctl, ull it0, ull it1, double eps, int rel,
+                     const uint32_t *watch, ull n_watch)
 {
     __shared__ double sb[VI_GPU_THREADS / 32][VI_GPU_TILE_ENTRIES * (IV ? 2 : 1)];
     __shared__ double pd[VX_DICT], bd[VX_DICT];
@@ -538,14 +539,7 @@ static __global__ void __launch_bounds__(VI_GPU_THREADS, 4)
          * (last read after sweep it - 2's barrier) is cleared for the next */
         vx_sweep_done(ctl, it, bad);
         grid.sync(); /* this sweep's values and flag are visible to the grid */
-        if (vx_halt(*(volatile unsigned *)&ctl->viol[it % 3])) {
-            if (blockIdx.x == 0 && threadIdx.x == 0) {
-                ctl->done = 1;
-                ctl->done_iter = it;
-            }
-            return;
-        }
-        if (it >= it1)
+        if (vx_persist_stop<IV>(ctl, it, nx, watch, n_watch, eps, rel) || it >= it1)
             return;
     }
 }

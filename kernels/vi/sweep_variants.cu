@@ -128,7 +128,8 @@ static __global__ void __launch_bounds__(VI_GPU_THREADS)
  * they are loaded through L2 (__ldcg), as in vi_sweep_persist. */
 template <bool IV, bool MX>
 static __global__ void __launch_bounds__(VI_GPU_THREADS, VI_GPU_T3_BLOCKS)
-    vi_sweep_persist3(vx_sys sy, double *xa, double *xb, vx_ctl *ctl, ull it0, ull it1, double eps, int rel)
+    vi_sweep_persist3(vx_sys sy, double *xa, double *xb, vx_ctl *ctl, ull it0, ull it1, double eps, int rel,
+                      const uint32_t *watch, ull n_watch)
 {
     __shared__ __align__(16) double sb[VI_GPU_THREADS / 32][VI_GPU_TILE_ENTRIES * (IV ? 2 : 1)];
     if (vx_stopped(ctl, it0)) /* the same answer in every thread of the grid */
@@ -143,14 +144,7 @@ static __global__ void __launch_bounds__(VI_GPU_THREADS, VI_GPU_T3_BLOCKS)
         const int bad = vx_sweep3<IV, MX, VX_X_L2>(sy, x, nx, eps, rel, sb[w], lane, warp, nwarps);
         vx_sweep_done(ctl, it, bad); /* as in vi_sweep_persist */
         grid.sync();
-        if (vx_halt(*(volatile unsigned *)&ctl->viol[it % 3])) {
-            if (blockIdx.x == 0 && threadIdx.x == 0) {
-                ctl->done = 1;
-                ctl->done_iter = it;
-            }
-            return;
-        }
-        if (it >= it1)
+        if (vx_persist_stop<IV>(ctl, it, nx, watch, n_watch, eps, rel) || it >= it1)
             return;
     }
 }

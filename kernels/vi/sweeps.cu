@@ -38,7 +38,9 @@
  * converged, exactly as if every state had met the rule.  The CPU twin
  * stops after the same sweep, so Jacobi kinds stay bit-identical to it.
  * Persistent kinds decide between sweeps inside one launch: with a watch
- * list their launched twins run (solve.cu, vx_grid_of).
+ * list of at most VI_GPU_PERSIST_WATCH_MAX states every block of the launch
+ * checks it after the barrier (vx_persist_stop), otherwise their launched
+ * twins run (solve.cu, vx_grid_of).
  *
  * Determinism: Jacobi kinds give the same values and sweep counts on every
  * run (and as the CPU twin); in-place kinds do not (sweep_kernels.cuh).
@@ -170,7 +172,10 @@ int vx_sweeps(struct vx_sweeper *sw, ull max_it, ull *done, int *converged, floa
                     ull it0 = launched + 1, it1 = launched + k;
                     double eps = sw->eps;
                     int rel = sw->rel;
-                    void *args[] = {&sw->sy, &xa, &xb, &ctl, &it0, &it1, &eps, &rel};
+                    /* interval iteration's watch list: checked by the launch itself */
+                    const uint32_t *watch = iv && x2[0] ? sw->watch : NULL;
+                    ull n_watch = watch ? sw->n_watch : 0;
+                    void *args[] = {&sw->sy, &xa, &xb, &ctl, &it0, &it1, &eps, &rel, &watch, &n_watch};
                     CUDA_CHECK(cudaLaunchCooperativeKernel((const void *)sw->pfn, dim3(blocks), dim3(VI_GPU_THREADS), args, 0, 0));
                     CUDA_CHECK_LAUNCH("vi_sweep_persist");
                     launched += k;

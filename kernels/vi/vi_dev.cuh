@@ -37,6 +37,39 @@ static __device__ __forceinline__ int vx_stopped(vx_ctl *ctl, ull it)
     return 0;
 }
 
+/* After sweep it's grid barrier in a persistent launch (every thread):
+ * whether the sweeps end with sweep it.  They do when it met the stopping
+ * rule, or, for interval iteration with a watch list (n_watch watched
+ * states, their (lo, hi) pairs in nx as sweep it wrote them), when every
+ * watched state meets it: what vx_watch_check decides between launched
+ * sweeps, so the sweep count stays the CPU twin's.  Every block reads only
+ * what the barrier made visible and agrees; block 0 records done and
+ * done_iter (and in the watch case clears the sweep's flag, as
+ * vx_watch_check does; a block that reads the cleared flag stops too). */
+template <bool IV>
+static __device__ __forceinline__ int vx_persist_stop(vx_ctl *ctl, ull it, const double *nx,
+                                                     const uint32_t *watch, ull n_watch, double eps, int rel)
+{
+    const int halted = __syncthreads_or(vx_halt(*(volatile unsigned *)&ctl->viol[it % 3]));
+    int watched = 0;
+    if (IV && !halted && n_watch) {
+        int bad = 0;
+        for (ull i = threadIdx.x; i < n_watch; i += blockDim.x) {
+            const double2 v = __ldcg((const double2 *)nx + watch[i]);
+            const double g = v.y - v.x;
+            bad |= (rel && v.x > 0) ? !(g <= eps * v.x) : !(g <= eps);
+        }
+        watched = !__syncthreads_or(bad);
+    }
+    if ((halted || watched) && blockIdx.x == 0 && threadIdx.x == 0) {
+        if (watched)
+            ctl->viol[it % 3] = 0;
+        ctl->done = 1;
+        ctl->done_iter = it;
+    }
+    return halted || watched;
+}
+
 /* The end of sweep it, in every thread of the block: records whether any
  * thread violated the stopping rule (VX_VIOL in bad) or saw a guess cross
  * the lower bound (VX_CROSS: one atomic per warp that did), and block 0

@@ -156,7 +156,7 @@ static __host__ __device__ __forceinline__ int vx_halt(unsigned v)
 }
 
 typedef void (*vx_sweep_fn)(vx_sys, const double *, const double *, double *, double *, vx_ctl *, ull, double, int);
-typedef void (*vx_persist_fn)(vx_sys, double *, double *, vx_ctl *, ull, ull, double, int);
+typedef void (*vx_persist_fn)(vx_sys, double *, double *, vx_ctl *, ull, ull, double, int, const uint32_t *, ull);
 
 /* ---- sweeps.cu ---- */
 
