@@ -15,6 +15,7 @@ struct por_build {
     uint32_t *rule_class, *part_start, *part, *crule_start, *crule, *seg_sync, *seg_local;
     uint64_t *offer_bits, *blk;
     uint32_t *seg_rule_start, *seg_rule;
+    uint32_t *seg_anch_start, *seg_anch, *seg_peer_start, *seg_peer, *seg_multi_start, *seg_multi;
     uint32_t class_words, rule_words;
 };
 
@@ -151,6 +152,94 @@ static void por_seg_rules(struct por *p, struct por_build *b, const struct image
     b->seg_rule_start = b->seg_rule = NULL;
 }
 
+/* Each rule's anchor (into anchor, n_rules): the participant with the
+ * fewest local states offering the rule's class (ties: the lowest); false
+ * when out of memory. */
+static bool por_anchors(const struct por *p, const struct por_build *b, const struct image *img, uint32_t *anchor)
+{
+    const uint32_t nr = img->n_rules, nk = img->n_classes;
+    uint32_t *cnt = calloc((size_t)nk + 1, sizeof *cnt), *fewest = malloc(((size_t)nr + 1) * sizeof *fewest);
+    if (!cnt || !fewest) {
+        free(cnt), free(fewest);
+        return false;
+    }
+    for (uint32_t r = 0; r < nr; r++)
+        fewest[r] = UINT32_MAX;
+    for (uint32_t c = 0; c < p->n; c++) {
+        memset(cnt, 0, (size_t)nk * sizeof *cnt);
+        for (uint32_t seg = img->proc_offsets[c]; seg < img->proc_offsets[c] + img->comp_states[c]; seg++)
+            for (uint32_t i = b->seg_sync[seg], prev = UINT32_MAX; i < img->state_offsets[seg + 1]; i++) {
+                const uint32_t k = image_entry_label(img->trans[i], img->act_bits);
+                cnt[k] += k != prev;
+                prev = k;
+            }
+        for (uint32_t i = b->crule_start[c]; i < b->crule_start[c + 1]; i++) {
+            const uint32_t r = b->crule[i];
+            if (cnt[b->rule_class[r]] < fewest[r])
+                fewest[r] = cnt[b->rule_class[r]], anchor[r] = c;
+        }
+    }
+    free(cnt), free(fewest);
+    return true;
+}
+
+/* Component c's segment seg's share of the split lists (por_split): its
+ * listed rules it anchors, its peers (seen: n stamps, stamp this
+ * segment's), its rules of three or more participants. */
+static void por_split_seg(struct por_build *b, uint32_t c, uint32_t seg, const uint32_t *anchor, uint32_t *seen,
+                          uint32_t stamp, size_t *qa, size_t *qp, size_t *qm)
+{
+    b->seg_anch_start[seg] = (uint32_t)*qa, b->seg_peer_start[seg] = (uint32_t)*qp;
+    b->seg_multi_start[seg] = (uint32_t)*qm;
+    const size_t p0 = *qp;
+    for (uint32_t q = b->seg_rule_start[seg]; q < b->seg_rule_start[seg + 1]; q++) {
+        const uint32_t r = b->seg_rule[q], pb = b->part_start[r], np = b->part_start[r + 1] - pb;
+        if (anchor[r] == c)
+            b->seg_anch[(*qa)++] = r;
+        if (np >= 3)
+            b->seg_multi[(*qm)++] = r;
+        const uint32_t o = np == 2 ? b->part[b->part[pb] == c ? pb + 1 : pb] : UINT32_MAX;
+        if (o != UINT32_MAX && seen[o] != stamp) {
+            seen[o] = stamp;
+            size_t k = (*qp)++; /* insertion into the segment's ascending peers */
+            while (k > p0 && b->seg_peer[k - 1] > o)
+                b->seg_peer[k] = b->seg_peer[k - 1], k--;
+            b->seg_peer[k] = o;
+        }
+    }
+}
+
+/* With the per-segment rule lists: their split (por_tables: seg_anch,
+ * seg_peer, seg_multi), each list at most as long as seg_rule; without
+ * memory for it, none. */
+static void por_split(struct por *p, struct por_build *b, const struct image *img)
+{
+    const size_t nseg = img->proc_offsets[p->n];
+    if (!b->seg_rule)
+        return;
+    const size_t len = (size_t)b->seg_rule_start[nseg] + 1;
+    uint32_t *anchor = malloc(((size_t)img->n_rules + 1) * sizeof *anchor);
+    uint32_t *seen = calloc((size_t)p->n + 1, sizeof *seen);
+    uint32_t **lists[] = {&b->seg_anch_start, &b->seg_anch, &b->seg_peer_start, &b->seg_peer,
+                          &b->seg_multi_start, &b->seg_multi};
+    bool ok = anchor && seen && por_anchors(p, b, img, anchor);
+    for (int i = 0; i < 6; i++)
+        *lists[i] = ok ? malloc((i % 2 ? len : nseg + 1) * sizeof **lists[i]) : NULL, ok = ok && *lists[i];
+    if (ok) {
+        size_t qa = 0, qp = 0, qm = 0;
+        uint32_t stamp = 0;
+        for (uint32_t c = 0; c < p->n; c++)
+            for (uint32_t seg = img->proc_offsets[c]; seg < img->proc_offsets[c + 1]; seg++)
+                por_split_seg(b, c, seg, anchor, seen, ++stamp, &qa, &qp, &qm);
+        b->seg_anch_start[nseg] = (uint32_t)qa, b->seg_peer_start[nseg] = (uint32_t)qp;
+        b->seg_multi_start[nseg] = (uint32_t)qm;
+    } else {
+        for (int i = 0; i < 6; i++)
+            free(*lists[i]), *lists[i] = NULL;
+    }
+    free(anchor), free(seen);
+}
+
 /* p->t from b and the image's arrays. */
 static void por_tables_of(struct por *p, const struct por_build *b, const struct image *img)
 {
@@ -164,6 +253,9 @@ static void por_tables_of(struct por *p, const struct por_build *b, const struct
     t->seg_sync = b->seg_sync, t->seg_local = b->seg_local;
     t->offer_bits = b->offer_bits, t->blk = b->blk;
     t->seg_rule_start = b->seg_rule_start, t->seg_rule = b->seg_rule;
+    t->seg_anch_start = b->seg_anch_start, t->seg_anch = b->seg_anch;
+    t->seg_peer_start = b->seg_peer_start, t->seg_peer = b->seg_peer;
+    t->seg_multi_start = b->seg_multi_start, t->seg_multi = b->seg_multi;
 }
 
 /* The per-state scratch (p->s; adj comes with por_rules); false when out
@@ -184,11 +276,11 @@ static bool por_scratch_alloc(struct por *p, uint32_t n, uint32_t nr, uint32_t r
     s->call = malloc(((size_t)n + 1) * sizeof *s->call);
     s->iter = malloc(((size_t)n + 1) * sizeof *s->iter);
     s->scc_cost = malloc(((size_t)n + 1) * sizeof *s->scc_cost);
-    s->scc_root = malloc(((size_t)n + 1) * sizeof *s->scc_root);
+    s->scc_low = malloc(((size_t)n + 1) * sizeof *s->scc_low);
     s->scc_live = malloc(((size_t)n + 1) * sizeof *s->scc_live);
     s->en = calloc((size_t)rule_words + 1, sizeof *s->en);
     return s->seg && s->rule_state && s->rule_low && s->best && s->own && s->adj_start && s->index && s->lowlink
-           && s->scc && s->stack && s->call && s->iter && s->scc_cost && s->scc_root && s->scc_live && s->en;
+           && s->scc && s->stack && s->call && s->iter && s->scc_cost && s->scc_low && s->scc_live && s->en;
 }
 
 int por_init(struct por *p, const struct image *img, const uint8_t *visible, struct wx_error *err)
@@ -219,6 +311,7 @@ int por_init(struct por *p, const struct image *img, const uint8_t *visible, str
     por_tables_of(p, &b, img);
     por_blocked(p, &b, img);
     por_seg_rules(p, &b, img);
+    por_split(p, &b, img);
     por_tables_of(p, &b, img);
     return WX_OK;
 }
@@ -238,6 +331,9 @@ void por_free(struct por *p)
     free((void *)t->blk);
     free((void *)t->seg_rule_start);
     free((void *)t->seg_rule);
+    free((void *)t->seg_anch_start), free((void *)t->seg_anch);
+    free((void *)t->seg_peer_start), free((void *)t->seg_peer);
+    free((void *)t->seg_multi_start), free((void *)t->seg_multi);
     free(s->en);
     free(s->seg);
     free(s->rule_state);
@@ -253,12 +349,25 @@ void por_free(struct por *p)
     free(s->call);
     free(s->iter);
     free(s->scc_cost);
-    free(s->scc_root);
+    free(s->scc_low);
     free(s->scc_live);
     free(p->mask);
     free(p->tmp);
     free(p->tmph);
     memset(p, 0, sizeof *p);
+}
+
+void por_drop_sets(struct por *p, int all)
+{
+    struct por_tables *t = &p->t;
+    free((void *)t->offer_bits), free((void *)t->blk);
+    t->offer_bits = NULL, t->blk = NULL;
+    if (!all)
+        return;
+    const uint32_t **a[] = {&t->seg_rule_start, &t->seg_rule, &t->seg_anch_start, &t->seg_anch,
+                            &t->seg_peer_start, &t->seg_peer, &t->seg_multi_start, &t->seg_multi};
+    for (size_t i = 0; i < sizeof a / sizeof a[0]; i++)
+        free((void *)*a[i]), *a[i] = NULL;
 }
 
 /* One table into buf at *q (8-byte words), its address as seen from base;
@@ -294,6 +403,13 @@ size_t por_pack(const struct por *p, uint64_t *buf, uint64_t *base, struct por_t
     dt->seg_rule_start = pack_one(buf, base, &q, t->seg_rule_start, (nseg + 1) * 4);
     dt->seg_rule = pack_one(buf, base, &q, t->seg_rule,
                             t->seg_rule ? ((size_t)t->seg_rule_start[nseg] + 1) * 4 : 0);
+    const size_t len = t->seg_rule ? ((size_t)t->seg_rule_start[nseg] + 1) * 4 : 0;
+    dt->seg_anch_start = pack_one(buf, base, &q, t->seg_anch_start, (nseg + 1) * 4);
+    dt->seg_anch = pack_one(buf, base, &q, t->seg_anch, len);
+    dt->seg_peer_start = pack_one(buf, base, &q, t->seg_peer_start, (nseg + 1) * 4);
+    dt->seg_peer = pack_one(buf, base, &q, t->seg_peer, len);
+    dt->seg_multi_start = pack_one(buf, base, &q, t->seg_multi_start, (nseg + 1) * 4);
+    dt->seg_multi = pack_one(buf, base, &q, t->seg_multi, len);
     return q;
 }
 

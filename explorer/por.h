@@ -30,8 +30,9 @@
  * por_reduce builds, per state, a graph on the components whose reachable
  * sets are closed under (a) and (b) (por_core.h), and takes the closed set with
  * the fewest enabled moves that has any: the set reachable from an SCC
- * that has enabled moves and reaches no other SCC with enabled moves.  The
- * choice depends on the state alone.
+ * that has enabled moves and reaches no other SCC with enabled moves (ties:
+ * the SCC with the lowest component).  The choice depends on the state
+ * alone, not on the order in which the graph's edges are found.
  *
  * What is preserved.  Deadlocks: a path from s to a deadlock contains a
  * transition of T(C) (an enabled key transition cannot stay enabled up to a
@@ -121,6 +122,11 @@ extern "C" {
  * flags (the --action labels).  WX_ELIMIT when out of memory. */
 int por_init(struct por *p, const struct image *img, const uint8_t *visible, struct wx_error *err);
 void por_free(struct por *p);
+
+/* Tests: drops p's class sets and blocked rules (all == 0: the anchored
+ * lists answer which rules are enabled), or every per-segment set (all ==
+ * 1): the paths of images whose sets pass POR_OFFER_BYTES. */
+void por_drop_sets(struct por *p, int all);
 
 /* g holds the distinct successors of vec (succ_expand, either mode).
  * Reorders them so that the reduced set comes first, each part keeping its

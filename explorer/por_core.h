@@ -48,6 +48,14 @@ struct por_tables {
                                        rule_words each; NULL: too large */
     const uint32_t *seg_rule_start, *seg_rule; /* per segment: rules taken
                                        part in and not blocked; NULL: too large */
+    /* per segment, from its seg_rule list (NULL with it): */
+    const uint32_t *seg_anch_start, *seg_anch;   /* the rules its component anchors
+                                       (the participant with the fewest local
+                                       states offering the rule's class) */
+    const uint32_t *seg_peer_start, *seg_peer;   /* the other participants of its
+                                       two-participant rules, ascending, once */
+    const uint32_t *seg_multi_start, *seg_multi; /* its rules of three or more
+                                       participants */
 };
 
 struct por_scratch {
@@ -55,7 +63,7 @@ struct por_scratch {
     uint32_t *own;                  /* n: enabled moves of each component */
     uint32_t *adj_start, *adj;      /* n + 1, parts + 1: the dependency graph */
     uint32_t *index, *lowlink, *scc, *stack, *call, *iter; /* n: Tarjan */
-    uint32_t *scc_cost, *scc_root;  /* n: per SCC */
+    uint32_t *scc_cost, *scc_low;   /* n: per SCC (its lowest component) */
     uint8_t *scc_live;              /* n: per SCC: it or an SCC it reaches has moves */
     uint32_t *best;                 /* n: the chosen components */
     uint64_t *en;                   /* rule_words: the rules enabled here */
@@ -114,7 +122,13 @@ WX_HD bool por_core_rule_enabled(const struct por_scratch *s, uint32_t r)
 
 /* The rules enabled in this state (those that no component blocks) into
  * s->en; then each component's enabled moves: its local targets plus,
- * attributed to r's lowest participant, every enabled rule r. */
+ * attributed to r's lowest participant, every enabled rule r.  With the
+ * blocked sets (blk): the complement of their union.  Else, with the
+ * anchored lists: a rule can be enabled only where its anchor offers its
+ * class, so each component's segment lists the offered rules it anchors
+ * and only their other participants are asked -- a state costs the rules
+ * its components anchor and offer, not all rules.  Else every rule is
+ * asked. */
 WX_HD void por_core_enabled_rules(const struct por_tables *t, struct por_scratch *s)
 {
     const uint32_t rw = t->rule_words, nr = t->n_rules;
@@ -122,7 +136,18 @@ WX_HD void por_core_enabled_rules(const struct por_tables *t, struct por_scratch
         s->en[w] = 0;
     for (uint32_t c = 0; c < t->n; c++)
         s->own[c] = t->seg_local[s->seg[c]];
-    if (!t->blk) {
+    if (!t->blk && t->seg_anch) {
+        for (uint32_t c = 0; c < t->n; c++) {
+            const uint32_t seg = s->seg[c];
+            for (uint32_t q = t->seg_anch_start[seg]; q < t->seg_anch_start[seg + 1]; q++) {
+                const uint32_t r = t->seg_anch[q];
+                bool on = true;
+                for (uint32_t i = t->part_start[r]; i < t->part_start[r + 1] && on; i++)
+                    on = t->part[i] == c || !por_core_blocks(t, s, t->part[i], r);
+                s->en[r >> 6] |= (uint64_t)on << (r & 63);
+            }
+        }
+    } else if (!t->blk) {
         for (uint32_t r = 0; r < nr; r++) {
             bool on = true;
             for (uint32_t i = t->part_start[r]; i < t->part_start[r + 1] && on; i++)
@@ -152,10 +177,39 @@ WX_HD void por_core_enabled_rules(const struct por_tables *t, struct por_scratch
  * participant of r after c, cyclically (so all of P(r) is reachable from
  * each of them, and they share an SCC); r disabled and c not blocking it:
  * its chosen blocker (por_core_blocker); c blocking r: none.  The set
- * reachable from a component is then closed under (a) and (b). */
+ * reachable from a component is then closed under (a) and (b).  Only the
+ * set of edges matters (por_core_choose does not depend on their order or
+ * repeats), so a run of edges to one target is kept once, and with the
+ * per-segment lists the edges of two-participant rules come precomputed. */
 WX_HD void por_core_build_graph(const struct por_tables *t, struct por_scratch *s)
 {
     uint32_t e = 0;
+    if (t->seg_peer) {
+        /* A rule of two participants gives c an edge to the other one
+         * whether it is enabled (its next participant) or not (c offers
+         * its class, so the other one blocks it): per segment, those
+         * targets are listed once.  A rule of one participant gives only a
+         * self-loop, which changes no SCC. */
+        for (uint32_t c = 0; c < t->n; c++) {
+            const uint32_t seg = s->seg[c];
+            s->adj_start[c] = e;
+            for (uint32_t q = t->seg_peer_start[seg]; q < t->seg_peer_start[seg + 1]; q++)
+                s->adj[e++] = t->seg_peer[q];
+            for (uint32_t q = t->seg_multi_start[seg]; q < t->seg_multi_start[seg + 1]; q++) {
+                const uint32_t r = t->seg_multi[q], b = t->part_start[r], end = t->part_start[r + 1];
+                uint32_t i = b;
+                if (!por_core_rule_enabled(s, r)) {
+                    s->adj[e++] = por_core_blocker(t, s, r);
+                    continue;
+                }
+                while (t->part[i] != c)
+                    i++;
+                s->adj[e++] = t->part[i + 1 < end ? i + 1 : b];
+            }
+        }
+        s->adj_start[t->n] = e;
+        return;
+    }
     for (uint32_t c = 0; c < t->n; c++) {
         s->adj_start[c] = e;
         /* The rules of c in ascending order: those it does not block (from
@@ -165,14 +219,20 @@ WX_HD void por_core_build_graph(const struct por_tables *t, struct por_scratch *
                                          : t->crule_start[c + 1] - t->crule_start[c];
         for (uint32_t q = 0; q < len; q++) {
             const uint32_t r = list[q], b = t->part_start[r], end = t->part_start[r + 1];
+            uint32_t to;
             if (por_core_rule_enabled(s, r)) {
                 uint32_t i = b;
                 while (t->part[i] != c)
                     i++;
-                s->adj[e++] = t->part[i + 1 < end ? i + 1 : b];
-            } else if (!por_core_blocks(t, s, c, r)) {
-                s->adj[e++] = por_core_blocker(t, s, r);
+                to = t->part[i + 1 < end ? i + 1 : b];
+            } else if (t->seg_rule || !por_core_blocks(t, s, c, r)) { /* a listed rule: c offers its class */
+                /* of two participants, the other one is the only blocker */
+                to = end - b == 2 ? t->part[t->part[b] == c ? b + 1 : b] : por_core_blocker(t, s, r);
+            } else {
+                continue;
             }
+            if (e == s->adj_start[c] || s->adj[e - 1] != to) /* runs of one target: one edge */
+                s->adj[e++] = to;
         }
     }
     s->adj_start[t->n] = e;
@@ -196,9 +256,12 @@ WX_HD void por_core_pop_scc(struct por_scratch *s, uint32_t u, uint32_t id, uint
         for (uint32_t j = s->adj_start[c]; j < s->adj_start[c + 1]; j++)
             reaches |= s->scc[s->adj[j]] != id && s->scc_live[s->scc[s->adj[j]]];
     }
+    uint32_t low = u;
+    for (uint32_t i = first; i < *sp; i++)
+        low = s->stack[i] < low ? s->stack[i] : low;
     s->scc_live[id] = reaches || cost > 0;
     s->scc_cost[id] = reaches ? 0 : cost;
-    s->scc_root[id] = u;
+    s->scc_low[id] = low;
     *sp = first;
 }
 
@@ -239,8 +302,10 @@ WX_HD void por_core_tarjan(struct por_scratch *s, uint32_t v, uint32_t *counter,
     }
 }
 
-/* The candidate SCC of fewest enabled moves (ties: the first completed);
- * its components into s->best.  False when it holds every component. */
+/* The candidate SCC of fewest enabled moves (ties: the one with the lowest
+ * component, so that the choice depends on the graph's edges only, not on
+ * their order); its components into s->best.  False when it holds every
+ * component. */
 WX_HD bool por_core_choose(const struct por_tables *t, struct por_scratch *s)
 {
     por_core_build_graph(t, s);
@@ -252,7 +317,9 @@ WX_HD bool por_core_choose(const struct por_tables *t, struct por_scratch *s)
             por_core_tarjan(s, c, &counter, &nscc, &sp);
     uint32_t best = UINT32_MAX;
     for (uint32_t k = 0; k < nscc; k++)
-        if (s->scc_cost[k] > 0 && (best == UINT32_MAX || s->scc_cost[k] < s->scc_cost[best]))
+        if (s->scc_cost[k] > 0 &&
+            (best == UINT32_MAX || s->scc_cost[k] < s->scc_cost[best] ||
+             (s->scc_cost[k] == s->scc_cost[best] && s->scc_low[k] < s->scc_low[best])))
             best = k;
     s->nbest = 0;
     if (best == UINT32_MAX)
@@ -326,7 +393,7 @@ WX_HD uint32_t *por_core_carve(struct por_scratch *s, uint32_t *base, uint32_t n
     s->call = q, q += n;
     s->iter = q, q += n;
     s->scc_cost = q, q += n;
-    s->scc_root = q, q += n;
+    s->scc_low = q, q += n;
     s->best = q, q += n;
     s->scc_live = (uint8_t *)q, q += (n + 3) / 4;
     s->rule_state = s->rule_low = 0;

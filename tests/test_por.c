@@ -26,9 +26,11 @@
  * The reduction preserves deadlocks and the reachability of visible
  * actions only (por.h), not stutter traces, so no trace property is
  * checked beyond those.
- * por_reduce gives the same reduced set in every reachable state with and
- * without its per-segment sets (class sets, blocked rules, rule lists), which images
- * beyond POR_OFFER_BYTES go without.
+ * por_reduce gives the same reduced set in every reachable state with all
+ * its per-segment sets, without the class sets and blocked rules (the
+ * anchored rule lists then find the enabled rules) and without any (class
+ * sets, blocked rules, rule lists and their split), which images beyond
+ * POR_OFFER_BYTES go without.
  * Every trace is replayed on the full semantics: it starts in the initial
  * state, each step is a transition that succ_expand gives (the generator
  * the differential tests check against the independent oracle), and it
@@ -219,26 +221,26 @@ static void check_verdict(const struct image *img, bool cpu, bool deadlock, cons
     explore_result_free(&res);
 }
 
-/* por_reduce with its per-segment sets (class sets, blocked rules) and
- * without them (binary searches), on every reachable state: the same
- * reduced set, record for record. */
+/* por_reduce with all its per-segment sets, without the class sets and
+ * blocked rules (the anchored lists find the enabled rules) and without
+ * any (binary searches), on every reachable state: the same reduced set,
+ * record for record. */
 static void check_paths(const struct image *img, const char *what)
 {
     struct explore_options o = { .memory_bytes = FULL_MEMORY, .keep_vectors = true };
     struct explore_result res;
     struct wx_error err;
-    struct succ_gen g[2];
-    struct por p[2];
+    struct succ_gen g[3];
+    struct por p[3];
     if (explore_seq(img, &o, &res, &err) || !res.complete) {
         explore_result_free(&res);
         return;
     }
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 3; k++)
         if (succ_init(&g[k], img, &err) || por_init(&p[k], img, NULL, &err))
             abort();
-    struct por_tables *t1 = &p[1].t;
-    free((void *)t1->offer_bits), free((void *)t1->blk), free((void *)t1->seg_rule_start), free((void *)t1->seg_rule);
-    t1->offer_bits = NULL, t1->blk = NULL, t1->seg_rule_start = t1->seg_rule = NULL;
+    por_drop_sets(&p[1], 0);
+    por_drop_sets(&p[2], 1);
     /* the GPU's configuration (kernels/explore/tile.cu): one carved
      * scratch, no blocker cache, the packed tables */
     const uint32_t rw = p[0].t.rule_words, n = img->n_comps, parts = (uint32_t)p[0].parts;
@@ -254,11 +256,12 @@ static void check_paths(const struct image *img, const char *what)
     uint64_t s = 0;
     for (; s < res.states && same && dsame; s++) {
         const uint32_t *v = res.vectors + s * img->words;
-        size_t r[2];
-        for (int k = 0; k < 2; k++)
+        size_t r[3];
+        for (int k = 0; k < 3; k++)
             if (succ_expand(&g[k], v, &err) || por_reduce(&p[k], &g[k], v, &r[k], &err))
                 abort();
-        same = r[0] == r[1] && g[0].n == g[1].n && !memcmp(g[0].rec, g[1].rec, g[0].n * g[0].stride * 4);
+        for (int k = 1; k < 3; k++)
+            same &= r[0] == r[k] && g[0].n == g[k].n && !memcmp(g[0].rec, g[k].rec, g[0].n * g[0].stride * 4);
         /* the device's filter keeps exactly por_reduce's first r records
          * (reordered to the front): it has no fallback to the full set */
         const bool red = por_core_state(&dt, &ds, v);
@@ -270,7 +273,7 @@ static void check_paths(const struct image *img, const char *what)
     QCHECK(dsame, "%s: the device's configuration (carved scratch, packed tables) differs in state %llu", what,
            (unsigned long long)s - 1);
     free(dev), free(packed);
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 3; k++)
         succ_free(&g[k]), por_free(&p[k]);
     explore_result_free(&res);
 }
