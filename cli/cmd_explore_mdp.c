@@ -49,6 +49,7 @@
 #include "../util/config.h"
 #include "cli.h"
 #include "mdp_checks.h"
+#include "check.h"
 #include "prop_report.h"
 #include "signals.h"
 
@@ -657,10 +658,12 @@ static int run_explorer(struct mdp_run *x, struct wx_error *err)
     eo.keep_vectors = o->trace_states;
     eo.cancel = cli_signals_flag();
     cli_signals_cooperate(true);
+    struct mdp_gpu_tuning tu = {.timeline = o->gpu.timeline};
     int rc = keep_on_device(x)
-                 ? explore_mdp_gpu_dev(x->img, &eo, o->aut_out != NULL, NULL, 1, &x->r, &x->dev, err)
-             : o->backend == EXPLORE_GPU ? explore_mdp_gpu(x->img, &eo, o->aut_out != NULL, &x->r, err)
-                                         : explore_mdp(x->img, &eo, o->aut_out != NULL, &x->r, err);
+                 ? explore_mdp_gpu_dev(x->img, &eo, o->aut_out != NULL, &tu, 1, &x->r, &x->dev, err)
+             : o->backend == EXPLORE_GPU
+                 ? explore_mdp_gpu_tuned(x->img, &eo, o->aut_out != NULL, &tu, &x->r, err)
+                 : explore_mdp(x->img, &eo, o->aut_out != NULL, &x->r, err);
     rc = cli_signals_end(rc, err);
     if (rc == WX_OK)
         return rc;
@@ -841,6 +844,8 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
         mo.optimistic = 1;
         mo.solver = VI_GAUSS_SEIDEL;
     }
+    check_tl_hook(&mo);
+    check_tl_wrap(&mo);
     size_t n_false = 0, n_undecided = 0;
     for (size_t i = 0; i < x->n_props; i++) {
         struct property *p = &x->props[i];
@@ -882,9 +887,16 @@ static int explore_and_check(struct mdp_run *x, struct wx_error *err)
 {
     const struct cli_options *o = x->o;
     int rc;
-    if ((rc = read_properties(x, err)) != WX_OK || (rc = run_explorer(x, err)) != WX_OK ||
-        (rc = label_mdp(x, err)) != WX_OK)
+    check_tl_start();
+    if ((rc = read_properties(x, err)) != WX_OK)
         return rc;
+    check_tl_mark("explore: start");
+    if ((rc = run_explorer(x, err)) != WX_OK)
+        return rc;
+    check_tl_mark("explore: done (%llu states)", (unsigned long long)x->r.mdp.n_states);
+    if ((rc = label_mdp(x, err)) != WX_OK)
+        return rc;
+    check_tl_mark("labels: done");
     if (o->mdp_out &&
         (rc = write_mdp_files(o->mdp_out, x->img, &x->r, &x->labels, &x->ri.rm, err)) != WX_OK)
         return rc;
@@ -899,7 +911,9 @@ static int explore_and_check(struct mdp_run *x, struct wx_error *err)
     else
         text_header(x);
     fflush(stdout);
+    check_tl_mark("checks: done");
     rc = check_properties(x, err);
+    check_tl_mark("properties: done");
     return rc == WX_OK && x->checks.violated ? WX_EVIOLATION : rc;
 }
 

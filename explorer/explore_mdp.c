@@ -31,6 +31,7 @@
 #include "../util/arith.h"
 #include "../util/pool.h"
 #include "explore_int.h"
+#include "mdp_rules.h"
 
 /* The choices of one state, before they are made distinct. */
 struct gen {
@@ -215,7 +216,7 @@ struct expander {
     const struct image *img;
     uint32_t words;
     uint32_t *local;          /* n_comps: decoded local states */
-    uint32_t *rule_part_start, *rule_part; /* participants of each rule */
+    const struct mdp_rules *rules; /* the rules by anchor */
     uint32_t *lo, *hi, *odo;  /* per participant: choice range and cursor */
     uint32_t *todo;           /* per participant: target cursor */
     uint32_t *cur;            /* words */
@@ -305,6 +306,35 @@ static int emit_product(struct expander *x, struct gen *g, const uint32_t *vec, 
     }
 }
 
+/* The choices of rule r (class k) in the state vec: the products of the
+ * participants' class-k choices, none when one has none. */
+static int fire_rule(struct expander *x, struct gen *g, const uint32_t *vec, uint32_t k, uint32_t r)
+{
+    const struct image *img = x->img;
+    const uint32_t key = IMAGE_PCHOICE_SYNC | k;
+    const uint32_t *parts = x->rules->part + x->rules->part_start[r];
+    const uint32_t n = x->rules->part_start[r + 1] - x->rules->part_start[r];
+    for (uint32_t j = 0; j < n; j++) {
+        key_range(img, parts[j], x->local[parts[j]], key, &x->lo[j], &x->hi[j]);
+        if (x->lo[j] == x->hi[j])
+            return 0;
+        x->odo[j] = x->lo[j];
+    }
+    for (;;) {
+        if (emit_product(x, g, vec, img->class_result[k], parts, n) != 0)
+            return -1;
+        uint32_t j = n;
+        while (j > 0) {
+            j--;
+            if (++x->odo[j] < x->hi[j])
+                break;
+            x->odo[j] = x->lo[j];
+            if (j == 0)
+                return 0;
+        }
+    }
+}
+
 /* All choices of the state vec into g (not yet distinct). */
 static int expand(struct expander *x, struct gen *g, const uint32_t *vec)
 {
@@ -324,34 +354,21 @@ static int expand(struct expander *x, struct gen *g, const uint32_t *vec)
                 return -1;
         }
     }
-    /* synchronising rules, class by class */
-    for (uint32_t k = 0; k < img->n_classes; k++) {
-        uint32_t key = IMAGE_PCHOICE_SYNC | k;
-        for (uint32_t r = img->class_rule_start[k]; r < img->class_rule_start[k + 1]; r++) {
-            const uint32_t *parts = x->rule_part + x->rule_part_start[r];
-            uint32_t n = x->rule_part_start[r + 1] - x->rule_part_start[r], j;
-            for (j = 0; j < n; j++) {
-                key_range(img, parts[j], x->local[parts[j]], key, &x->lo[j], &x->hi[j]);
-                if (x->lo[j] == x->hi[j])
-                    break;
-                x->odo[j] = x->lo[j];
-            }
-            if (j < n || n == 0)
-                continue;
-            for (;;) {
-                if (emit_product(x, g, vec, img->class_result[k], parts, n) != 0)
+    /* synchronising rules: per component, the rules anchored at the
+     * classes it offers (mdp_rules.h) */
+    for (uint32_t c = 0; c < img->n_comps; c++) {
+        const uint32_t s = x->local[c];
+        const uint32_t b = img->pchoice_offsets[img->proc_offsets[c] + s + 1];
+        uint32_t cur = x->rules->anch_start[c];
+        for (uint32_t i = img->pchoice_offsets[img->proc_offsets[c] + s]; i < b; i++) {
+            const uint32_t key = img->pchoice_key[i];
+            if (!(key & IMAGE_PCHOICE_SYNC) || (i + 1 < b && img->pchoice_key[i + 1] == key))
+                continue; /* each class once, at its last choice */
+            const uint32_t k = key & ~IMAGE_PCHOICE_SYNC, p = mdp_rules_find(x->rules, c, &cur, k);
+            for (uint32_t j = p == UINT32_MAX ? 0 : x->rules->rule_start[p];
+                 p != UINT32_MAX && j < x->rules->rule_start[p + 1]; j++)
+                if (fire_rule(x, g, vec, k, x->rules->rule[j]) != 0)
                     return -1;
-                j = n;
-                while (j > 0) {
-                    j--;
-                    if (++x->odo[j] < x->hi[j])
-                        break;
-                    x->odo[j] = x->lo[j];
-                    if (j == 0)
-                        goto next_rule;
-                }
-            }
-        next_rule:;
         }
     }
     if (img->prio_n)
@@ -383,16 +400,15 @@ static void worker_free(struct worker *w)
     gen_free(&w->g);
 }
 
-/* rule_part_start / rule_part are shared (read only) by all workers. */
-static int worker_init(struct worker *w, const struct image *img, uint32_t *rps, uint32_t *rp)
+/* The rules are shared (read only) by all workers. */
+static int worker_init(struct worker *w, const struct image *img, const struct mdp_rules *rules)
 {
     uint32_t nc = img->n_comps ? img->n_comps : 1;
     memset(w, 0, sizeof *w);
     w->g.words = img->words;
     w->x.img = img;
     w->x.words = img->words;
-    w->x.rule_part_start = rps;
-    w->x.rule_part = rp;
+    w->x.rules = rules;
     w->x.local = malloc(nc * sizeof *w->x.local);
     w->x.lo = malloc(nc * sizeof *w->x.lo);
     w->x.hi = malloc(nc * sizeof *w->x.hi);
@@ -565,32 +581,8 @@ struct run {
     struct vecset q;            /* zeroed until run_init: vecset_free is safe */
     struct build b;
     struct team team;
-    uint32_t *rule_part_start, *rule_part; /* participants of each rule */
+    struct mdp_rules rules;
 };
-
-/* The participants of each rule, as lists: rule r's are
- * rule_part[rule_part_start[r] .. rule_part_start[r + 1]).  Allocates. */
-static int rule_parts(struct run *r)
-{
-    const struct image *img = r->img;
-    uint64_t n_parts = 0;
-    for (uint64_t w = 0; w < (uint64_t)img->n_rules * img->mask_words; w++)
-        n_parts += (uint64_t)__builtin_popcount(img->rule_mask[w]);
-    r->rule_part_start = malloc(((size_t)img->n_rules + 1) * sizeof *r->rule_part_start);
-    r->rule_part = malloc((n_parts ? n_parts : 1) * sizeof *r->rule_part);
-    if (!r->rule_part_start || !r->rule_part)
-        return -1;
-    n_parts = 0;
-    for (uint32_t k = 0; k < img->n_rules; k++) {
-        r->rule_part_start[k] = (uint32_t)n_parts;
-        const uint32_t *m = img->rule_mask + (size_t)k * img->mask_words;
-        for (uint32_t c = 0; c < img->n_comps; c++)
-            if (m[c / 32] >> (c % 32) & 1)
-                r->rule_part[n_parts++] = c;
-    }
-    r->rule_part_start[img->n_rules] = (uint32_t)n_parts;
-    return 0;
-}
 
 /* The state set, the first blocks of the MDP, the team and its scratch. */
 static int run_init(struct run *r, struct wx_error *err)
@@ -613,10 +605,12 @@ static int run_init(struct run *r, struct wx_error *err)
     t->chunks = calloc(t->max_chunks, sizeof *t->chunks);
     r->b.m.state_start = malloc(1024 * sizeof *r->b.m.state_start);
     r->b.cap_states = 1024;
-    if (rule_parts(r) != 0 || !t->w || !t->chunks || !r->b.m.state_start)
+    if ((rc = mdp_rules_build(img, &r->rules, err)) != WX_OK)
+        return rc;
+    if (!t->w || !t->chunks || !r->b.m.state_start)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     for (unsigned i = 0; i < t->n; i++)
-        if (worker_init(&t->w[i], img, r->rule_part_start, r->rule_part) != 0)
+        if (worker_init(&t->w[i], img, &r->rules) != 0)
             return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     return WX_OK;
 }
@@ -796,7 +790,7 @@ static int run_finish(struct run *r, int rc, struct wx_error *err)
         for (size_t k = 0; k < t->max_chunks; k++)
             chunk_free(&t->chunks[k]);
     free(t->w), free(t->chunks);
-    free(r->rule_part_start), free(r->rule_part);
+    mdp_rules_free(&r->rules);
     res->threads = t->n;
     return rc;
 }

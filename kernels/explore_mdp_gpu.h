@@ -56,6 +56,9 @@ struct mdp_gpu_tuning {
     uint64_t table_slots;    /* first hash-table size (rounded up to a power
                                 of two); 0 = default.  Tests force tiny ones
                                 to exercise growth */
+    bool timeline;           /* print the seconds of each step of the
+                                batches, summed, on stderr (each step first
+                                waits for the device: not a benchmark) */
 };
 
 /* Explores img on the current CUDA device (img must be probabilistic:

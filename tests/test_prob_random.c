@@ -26,6 +26,7 @@
 #include "../util/strtab.h"
 #include "check.h"
 #include "random_prob_net.h"
+#include "../explorer/mdp_rules.h"
 #include "rng.h"
 
 #define MAXC 3
@@ -365,6 +366,66 @@ static void ref_free(struct ref *r)
     mdp_free(&r->m);
 }
 
+/* explorer/mdp_rules.h on img: every rule whose participants all offer
+ * its class somewhere is filed exactly once, under the participant
+ * offering it in the fewest local states (ties: the lowest), and nothing
+ * else is filed; 0 when it holds. */
+static int rules_ok(const struct image *img, uint64_t seed)
+{
+    struct mdp_rules r;
+    struct wx_error e;
+    if (mdp_rules_build(img, &r, &e) != WX_OK)
+        return check(0, "seed %llu: mdp_rules_build: %s", (unsigned long long)seed, e.msg), 1;
+    int bad = 0;
+    uint32_t *seen = calloc(img->n_rules + 1, sizeof *seen);
+    for (uint32_t c = 0; c < img->n_comps && seen; c++)
+        for (uint32_t p = r.anch_start[c]; p < r.anch_start[c + 1]; p++) {
+            bad |= p > r.anch_start[c] && r.anch_class[p - 1] >= r.anch_class[p];
+            for (uint32_t j = r.rule_start[p]; j < r.rule_start[p + 1]; j++) {
+                const uint32_t rr = r.rule[j], k = r.anch_class[p];
+                seen[rr]++;
+                bad |= rr < img->class_rule_start[k] || rr >= img->class_rule_start[k + 1];
+                uint32_t best = UINT32_MAX, best_n = UINT32_MAX;
+                for (uint32_t q = r.part_start[rr]; q < r.part_start[rr + 1]; q++) {
+                    const uint32_t pc = r.part[q];
+                    uint32_t n = 0;
+                    for (uint32_t s = 0; s + 1 < img->proc_offsets[pc + 1] - img->proc_offsets[pc]; s++) {
+                        const uint32_t o = img->proc_offsets[pc] + s;
+                        for (uint32_t i = img->pchoice_offsets[o]; i < img->pchoice_offsets[o + 1]; i++)
+                            if (img->pchoice_key[i] == (IMAGE_PCHOICE_SYNC | k)) {
+                                n++;
+                                break;
+                            }
+                    }
+                    bad |= n == 0; /* filed, so every participant offers it */
+                    if (n < best_n)
+                        best = pc, best_n = n;
+                }
+                bad |= best != c;
+            }
+        }
+    uint32_t filed = 0;
+    for (uint32_t k = 0; k < img->n_classes && seen; k++)
+        for (uint32_t rr = img->class_rule_start[k]; rr < img->class_rule_start[k + 1]; rr++) {
+            bad |= seen[rr] > 1, filed += seen[rr];
+            int fires = r.part_start[rr + 1] > r.part_start[rr]; /* some state could fire it */
+            for (uint32_t q = r.part_start[rr]; q < r.part_start[rr + 1] && fires; q++) {
+                const uint32_t pc = r.part[q], o0 = img->proc_offsets[pc];
+                fires = 0;
+                for (uint32_t i = img->pchoice_offsets[o0];
+                     i < img->pchoice_offsets[img->proc_offsets[pc + 1] - 1] && !fires; i++)
+                    fires = img->pchoice_key[i] == (IMAGE_PCHOICE_SYNC | k);
+            }
+            bad |= fires != (seen[rr] == 1);
+        }
+    bad |= !seen || filed != r.rule_start[r.n_anch];
+    free(seen);
+    mdp_rules_free(&r);
+    if (bad)
+        check(0, "seed %llu: the rules by anchor are wrong", (unsigned long long)seed);
+    return bad;
+}
+
 int main(void)
 {
     const char *env = getenv("WX_SEED");
@@ -398,6 +459,8 @@ int main(void)
             continue;
         }
         probabilistic++;
+        if (rules_ok(&img, seed))
+            bad++;
         struct mdp_explore_result x;
         struct ref r;
         struct explore_options xo;

@@ -5,7 +5,8 @@
 # Pmin, the GPU's also with WARPEX_MDP_DEVICE=0 (the host round trip).
 #
 #   bench/device/mdp_explore.sh [N K ...]      default: 6 2  8 2  8 4
-#   REPEAT=3 (GPU rounds), CPU_MAX=7e7 (no CPU runs where the GPU found more
+#   REPEAT=3 (GPU rounds), TIMELINE=1 (one more GPU run with
+#   WARPEX_GPU_TIMELINE=1: the seconds of each batch step; 0: none), CPU_MAX=7e7 (no CPU runs where the GPU found more
 #   states: N=8 K=4, 114 757 632 states, takes 590 s to explore on 2 cores)
 #
 # Prints one line per run: instance, backend, states, choices, seconds,
@@ -14,7 +15,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 WORK=${WORK:-/tmp/mdp_explore}
 REPEAT=${REPEAT:-3}
-PROPS='Pmax=? [ F "disagree" ]|Pmin=? [ F "disagree" ]'
+PROPS=${PROPS:-'Pmax=? [ F "disagree" ]|Pmin=? [ F "disagree" ]'}
 mkdir -p "$WORK"
 [ $# -gt 0 ] || set -- 6 2 8 2 8 4
 field() { sed -n "s/.*\"$1\": \([0-9.e+-]*\).*/\1/p"; }
@@ -37,6 +38,10 @@ while [ $# -ge 2 ]; do
                  "seconds $s rate $(awk -v a="$st" -v b="$s" 'BEGIN{if (b > 0) printf "%.1f", a / b / 1e6}') M/s" \
                  "status $(echo "$j" | sed -n 's/.*"status": "\([a-z]*\)".*/\1/p')"
         done
+        if [ $b = gpu ] && [ "${TIMELINE:-1}" = 1 ]; then
+            echo "timeline N=$n K=$k: $(WARPEX_GPU_TIMELINE=1 bin/warpex explore "$exp" --backend gpu -q 2>&1 |
+                grep -m1 'mdp-gpu timeline')"
+        fi
         # --prop end to end; on the GPU also with the host round trip
         # (WARPEX_MDP_DEVICE=0: the explored MDP downloaded, the system
         # built on the host) beside the default (MDP and system on the device)
@@ -50,6 +55,10 @@ while [ $# -ge 2 ]; do
                 echo "prop N=$n K=$k $b $mode ${prop%%=*}: exit $rc wall" \
                      "$(awk -v a="$t0" -v b="$(now)" 'BEGIN{printf "%.3f", b - a}') s;" \
                      "$(echo "$out" | grep -m1 'result:')$(echo "$out" | grep -m1 -o ' system: built on the GPU')"
+                if [ "${TIMELINE:-1}" = 1 ] && [ $mode = default ]; then
+                    WARPEX_TIMELINE=1 WARPEX_MDP_DEVICE=$dev bin/warpex explore "$exp" --backend $b \
+                        --prop "$prop" 2>&1 | grep '^timeline' | sed 's/  wall [0-9]*//'
+                fi
             done
         done
     done

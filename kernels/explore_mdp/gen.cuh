@@ -31,7 +31,9 @@ struct mdpx_img {
     const uint32_t *pinit_start, *pinit_state;
     const double *pinit_prob;
     const uint64_t *pinit_num, *pinit_den;
-    const uint32_t *class_rule_start, *class_result, *rule_part_start, *rule_part;
+    const uint32_t *class_result, *rule_part_start, *rule_part;
+    /* the rules by anchor (explorer/mdp_rules.h) */
+    const uint32_t *anch_start, *anch_class, *anch_rule_start, *anch_rule;
     uint32_t prio_n;          /* the priority (image.h); 0: none */
     const uint32_t *prio_above_start, *prio_above, *prio_out;
 };
@@ -111,6 +113,39 @@ __device__ void mdpx_frac_mul(uint64_t *n, uint64_t *d, uint64_t n2, uint64_t d2
     *n = a * b, *d = c * e;
 }
 
+/* explorer/mdp_rules.h's mdp_rules_find on the device. */
+__device__ __forceinline__ uint32_t mdpx_anchored(const mdpx_img &m, uint32_t c, uint32_t *i, uint32_t k)
+{
+    const uint32_t end = m.anch_start[c + 1];
+    while (*i < end && m.anch_class[*i] < k)
+        (*i)++;
+    return *i < end && m.anch_class[*i] == k ? *i : 0xffffffffu;
+}
+
+/* Calls f(k, rule) for every rule anchored at a class that some component
+ * offers in state vec (each class of a segment once), as explore_mdp.c's
+ * expand meets them. */
+template <typename F>
+__device__ __forceinline__ void mdpx_each_rule(const mdpx_img &m, const uint32_t *vec, F f)
+{
+    for (uint32_t c = 0; c < m.n_comps; c++) {
+        uint32_t a, b;
+        mdpx_choices(m, c, mdpx_local(m, vec, c), &a, &b);
+        uint32_t cur = m.anch_start[c];
+        for (uint32_t i = a; i < b; i++) {
+            const uint32_t key = m.pchoice_key[i];
+            if (!(key & IMAGE_PCHOICE_SYNC) || (i + 1 < b && m.pchoice_key[i + 1] == key))
+                continue;
+            const uint32_t k = key & ~IMAGE_PCHOICE_SYNC, p = mdpx_anchored(m, c, &cur, k);
+            if (p == 0xffffffffu)
+                continue;
+            for (uint32_t j = m.anch_rule_start[p]; j < m.anch_rule_start[p + 1]; j++)
+                if (!f(k, m.anch_rule[j]))
+                    return;
+        }
+    }
+}
+
 /* Per-thread cursors of one rule's participants. */
 struct mdpx_odo {
     uint32_t lo[MDPX_GPU_MAX_PARTS], hi[MDPX_GPU_MAX_PARTS], odo[MDPX_GPU_MAX_PARTS];
@@ -135,22 +170,24 @@ __device__ bool mdpx_count(const mdpx_img &m, const uint32_t *vec, bool fresh, u
         for (uint32_t i = a; i < b && !(m.pchoice_key[i] & IMAGE_PCHOICE_SYNC); i++)
             ch++, out += m.pchoice_start[i + 1] - m.pchoice_start[i];
     }
-    for (uint32_t k = 0; k < m.n_classes; k++)
-        for (uint32_t r = m.class_rule_start[k]; r < m.class_rule_start[k + 1]; r++) {
-            uint32_t n = m.rule_part_start[r + 1] - m.rule_part_start[r];
-            uint64_t rc = 1, ro = 1;
-            for (uint32_t j = 0; j < n && rc; j++) {
-                uint32_t c = m.rule_part[m.rule_part_start[r] + j], a, b;
-                mdpx_key_range(m, c, mdpx_local(m, vec, c), IMAGE_PCHOICE_SYNC | k, &a, &b);
-                uint64_t sz = m.pchoice_start[b] - m.pchoice_start[a];
-                rc = rc * (b - a) < (1ull << 31) ? rc * (b - a) : 1ull << 31;
-                ro = ro * sz < (1ull << 31) ? ro * sz : 1ull << 31;
-            }
-            if (n && rc) /* a rule without participants gives nothing (explore_mdp.c) */
-                ch += rc, out += ro;
-            if (ch >= (1ull << 31) || out >= (1ull << 31))
-                return false;
+    bool ok = true;
+    mdpx_each_rule(m, vec, [&](uint32_t k, uint32_t r) {
+        uint32_t n = m.rule_part_start[r + 1] - m.rule_part_start[r];
+        uint64_t rc = 1, ro = 1;
+        for (uint32_t j = 0; j < n && rc; j++) {
+            uint32_t c = m.rule_part[m.rule_part_start[r] + j], a, b;
+            mdpx_key_range(m, c, mdpx_local(m, vec, c), IMAGE_PCHOICE_SYNC | k, &a, &b);
+            uint64_t sz = m.pchoice_start[b] - m.pchoice_start[a];
+            rc = rc * (b - a) < (1ull << 31) ? rc * (b - a) : 1ull << 31;
+            ro = ro * sz < (1ull << 31) ? ro * sz : 1ull << 31;
         }
+        if (rc) /* anchored rules have participants */
+            ch += rc, out += ro;
+        ok = ch < (1ull << 31) && out < (1ull << 31);
+        return ok;
+    });
+    if (!ok)
+        return false;
     *n_ch = (uint32_t)ch, *n_out = (uint32_t)out;
     return ch < (1ull << 31) && out < (1ull << 31);
 }
@@ -260,32 +297,30 @@ __device__ void mdpx_generate(const mdpx_img &m, const mdpx_raw &r, const uint32
         for (uint32_t i = a; i < b && !(m.pchoice_key[i] & IMAGE_PCHOICE_SYNC); i++)
             mdpx_emit(m, r, vec, m.pchoice_key[i], &c, &i, 1, ci++, &o);
     }
-    for (uint32_t k = 0; k < m.n_classes; k++)
-        for (uint32_t rr = m.class_rule_start[k]; rr < m.class_rule_start[k + 1]; rr++) {
-            const uint32_t *parts = m.rule_part + m.rule_part_start[rr];
-            uint32_t n = m.rule_part_start[rr + 1] - m.rule_part_start[rr], j;
-            for (j = 0; j < n; j++) {
-                mdpx_key_range(m, parts[j], mdpx_local(m, vec, parts[j]), IMAGE_PCHOICE_SYNC | k,
-                               &x.lo[j], &x.hi[j]);
-                if (x.lo[j] == x.hi[j])
+    mdpx_each_rule(m, vec, [&](uint32_t k, uint32_t rr) {
+        const uint32_t *parts = m.rule_part + m.rule_part_start[rr];
+        uint32_t n = m.rule_part_start[rr + 1] - m.rule_part_start[rr], j;
+        for (j = 0; j < n; j++) {
+            mdpx_key_range(m, parts[j], mdpx_local(m, vec, parts[j]), IMAGE_PCHOICE_SYNC | k, &x.lo[j],
+                           &x.hi[j]);
+            if (x.lo[j] == x.hi[j])
+                return true;
+            x.odo[j] = x.lo[j];
+        }
+        for (bool more = true; more;) {
+            mdpx_emit(m, r, vec, m.class_result[k], parts, x.odo, n, ci++, &o);
+            more = false;
+            for (j = n; j > 0;) {
+                j--;
+                if (++x.odo[j] < x.hi[j]) {
+                    more = true;
                     break;
+                }
                 x.odo[j] = x.lo[j];
             }
-            if (j < n || n == 0)
-                continue;
-            for (bool more = true; more;) {
-                mdpx_emit(m, r, vec, m.class_result[k], parts, x.odo, n, ci++, &o);
-                more = false;
-                for (j = n; j > 0;) {
-                    j--;
-                    if (++x.odo[j] < x.hi[j]) {
-                        more = true;
-                        break;
-                    }
-                    x.odo[j] = x.lo[j];
-                }
-            }
         }
+        return true;
+    });
 }
 
 /* Is label a above label b (the image's lists are ascending)? */

@@ -5,11 +5,13 @@
  */
 #include <cuda_runtime.h>
 #include <cub/cub.cuh>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 extern "C" {
 #include "../../explorer/explore_mdp.h"
+#include "../../explorer/mdp_rules.h"
 #include "../../util/config.h"
 #include "../../graph/mdp.h"
 #include "../../util/timer.h"
@@ -21,7 +23,11 @@ extern "C" {
 #define MDPX_THREADS 256u
 #define MDPX_BATCH_DEFAULT (1ull << 20)
 #define MDPX_TABLE_DEFAULT (1ull << 20)
-#define MDPX_MAX_UPLOADS 24
+#define MDPX_MAX_UPLOADS 28
+/* The steps of a batch the timeline sums: count (with its scans),
+ * generate (with its scans), room, compact, insert, number (flag, scan,
+ * number, target). */
+#define MDPX_STEPS 6
 
 /* A device buffer that grows, keeping its first `used` bytes. */
 struct dbuf {
@@ -68,7 +74,33 @@ struct mdpx_run {
     struct dbuf evec, eslot, is_new, new_off, cub_tmp;
     uint32_t *d_error;
     uint64_t count, n_choices, n_entries, batch, blocks;
+    bool timeline;            /* mdp_gpu_tuning.timeline */
+    double t_mark, step[MDPX_STEPS];
+    uint64_t n_batches;
 };
+
+/* With the timeline: the time since the last mark, once the device is
+ * done, added to step s. */
+static void mark(struct mdpx_run *x, int s)
+{
+    if (!x->timeline)
+        return;
+    cudaDeviceSynchronize();
+    const double t = wx_now();
+    if (s >= 0)
+        x->step[s] += t - x->t_mark;
+    x->t_mark = t;
+}
+
+static void print_timeline(const struct mdpx_run *x)
+{
+    static const char *names[MDPX_STEPS] = {"count", "generate", "room", "compact", "insert", "number"};
+    fprintf(stderr, "mdp-gpu timeline: %llu states, %llu batches, depth %u;",
+            (unsigned long long)x->count, (unsigned long long)x->n_batches, x->res->depth);
+    for (int s = 0; s < MDPX_STEPS; s++)
+        fprintf(stderr, " %s %.3f s", names[s], x->step[s]);
+    fprintf(stderr, "\n");
+}
 
 static int upload(struct mdpx_run *x, const void *h, size_t bytes, const void **d,
                   struct wx_error *err)
@@ -84,31 +116,17 @@ out:
     return rc;
 }
 
-/* The rules' participants as lists (explore_mdp.c's rule_parts); each
- * rule has at most MDPX_GPU_MAX_PARTS. */
-static int rule_parts(const struct image *img, uint32_t **start, uint32_t **part, struct wx_error *err)
+/* The rules by anchor (explorer/mdp_rules.h); each rule has at most
+ * MDPX_GPU_MAX_PARTS participants. */
+static int build_rules(const struct image *img, struct mdp_rules *r, struct wx_error *err)
 {
-    uint64_t n = 0;
-    for (uint64_t w = 0; w < (uint64_t)img->n_rules * img->mask_words; w++)
-        n += (uint64_t)__builtin_popcount(img->rule_mask[w]);
-    *start = (uint32_t *)malloc(((size_t)img->n_rules + 1) * sizeof **start);
-    *part = (uint32_t *)malloc((n ? n : 1) * sizeof **part);
-    if (!*start || !*part)
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-    n = 0;
-    for (uint32_t k = 0; k < img->n_rules; k++) {
-        (*start)[k] = (uint32_t)n;
-        const uint32_t *m = img->rule_mask + (size_t)k * img->mask_words;
-        for (uint32_t c = 0; c < img->n_comps; c++)
-            if (m[c / 32] >> (c % 32) & 1)
-                (*part)[n++] = c;
-        if (n - (*start)[k] > MDPX_GPU_MAX_PARTS)
-            return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
-                           "GPU MDP explorer: a synchronisation with %llu participants (at most %u)",
-                           (unsigned long long)(n - (*start)[k]), MDPX_GPU_MAX_PARTS);
-    }
-    (*start)[img->n_rules] = (uint32_t)n;
-    return WX_OK;
+    int rc = mdp_rules_build(img, r, err);
+    for (uint32_t k = 0; rc == WX_OK && k < r->n_rules; k++)
+        if (r->part_start[k + 1] - r->part_start[k] > MDPX_GPU_MAX_PARTS)
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                         "GPU MDP explorer: a synchronisation with %u participants (at most %u)",
+                         r->part_start[k + 1] - r->part_start[k], MDPX_GPU_MAX_PARTS);
+    return rc;
 }
 
 static int upload_image(struct mdpx_run *x, struct wx_error *err)
@@ -116,8 +134,8 @@ static int upload_image(struct mdpx_run *x, struct wx_error *err)
     const struct image *img = x->img;
     mdpx_img *m = &x->dimg;
     const uint32_t nc = img->n_comps;
-    uint32_t *rps = NULL, *rp = NULL;
-    int rc = rule_parts(img, &rps, &rp, err);
+    struct mdp_rules rl;
+    int rc = build_rules(img, &rl, err);
     m->n_comps = nc, m->words = img->words, m->n_classes = img->n_classes, m->hidden = img->hidden;
     const uint32_t npc = img->n_pchoices, ntg = img->n_ptargets, ni = img->pinit_start[nc];
     const uint32_t nps = img->proc_offsets[nc];
@@ -138,10 +156,15 @@ static int upload_image(struct mdpx_run *x, struct wx_error *err)
     UP(pinit_prob, img->pinit_prob, ni);
     UP(pinit_num, img->pinit_num, ni);
     UP(pinit_den, img->pinit_den, ni);
-    UP(class_rule_start, img->class_rule_start, img->n_classes + 1);
     UP(class_result, img->class_result, img->n_classes);
-    UP(rule_part_start, rps, img->n_rules + 1);
-    UP(rule_part, rp, rps ? rps[img->n_rules] : 0);
+    if (rc == WX_OK) {
+        UP(rule_part_start, rl.part_start, rl.n_rules + 1);
+        UP(rule_part, rl.part, rl.part_start[rl.n_rules]);
+        UP(anch_start, rl.anch_start, nc + 1);
+        UP(anch_class, rl.anch_class, rl.n_anch);
+        UP(anch_rule_start, rl.rule_start, rl.n_anch + 1);
+        UP(anch_rule, rl.rule, rl.rule_start[rl.n_anch]);
+    }
     m->prio_n = img->prio_n;
     if (img->prio_n) {
         UP(prio_above_start, img->prio_above_start, img->prio_n + 1);
@@ -149,7 +172,7 @@ static int upload_image(struct mdpx_run *x, struct wx_error *err)
         UP(prio_out, img->prio_out, img->prio_n);
     }
 #undef UP
-    free(rps), free(rp);
+    mdp_rules_free(&rl);
     return rc;
 }
 
@@ -266,6 +289,7 @@ static int batch_expand(struct mdpx_run *x, uint64_t lb, uint64_t n, uint64_t *n
         (rc = scan(x, rout, rout_off, n, &raw_out, err)) != WX_OK ||
         (rc = raw_room(x, raw_ch, raw_out, err)) != WX_OK)
         goto out;
+    mark(x, 0);
     r.lab = (uint32_t *)x->raw_lab.p, r.n = (uint32_t *)x->raw_n.p, r.start = (uint64_t *)x->raw_start.p;
     r.perm = (uint32_t *)x->raw_perm.p, r.vec = (uint32_t *)x->raw_vec.p, r.prob = (double *)x->raw_prob.p;
     r.num = (uint64_t *)x->raw_num.p, r.den = (uint64_t *)x->raw_den.p, r.exact = x->exact;
@@ -275,6 +299,7 @@ static int batch_expand(struct mdpx_run *x, uint64_t lb, uint64_t n, uint64_t *n
     if ((rc = scan(x, dch, (uint64_t *)x->dch_off.p, n, n_dch, err)) != WX_OK)
         goto out;
     rc = scan(x, dout, (uint64_t *)x->dout_off.p, n, n_ent, err);
+    mark(x, 1);
 out:
     return rc;
 }
@@ -313,9 +338,12 @@ static int mdp_room(struct mdpx_run *x, uint64_t end, uint64_t n_dch, uint64_t n
 static int batch(struct mdpx_run *x, uint64_t lb, uint64_t n, struct wx_error *err)
 {
     uint64_t n_dch = 0, n_ent = 0, n_new = 0;
+    mark(x, -1);
+    x->n_batches++;
     int rc = batch_expand(x, lb, n, &n_dch, &n_ent, err);
     if (rc != WX_OK || (rc = mdp_room(x, lb + n, n_dch, n_ent, err)) != WX_OK)
         return rc;
+    mark(x, 2);
     mdpx_raw r = {(uint32_t *)x->raw_lab.p, (uint32_t *)x->raw_n.p, (uint64_t *)x->raw_start.p,
                   (uint32_t *)x->raw_perm.p, (uint32_t *)x->raw_vec.p, (double *)x->raw_prob.p,
                   (uint64_t *)x->raw_num.p, (uint64_t *)x->raw_den.p, x->exact};
@@ -327,9 +355,11 @@ static int batch(struct mdpx_run *x, uint64_t lb, uint64_t n, struct wx_error *e
                                                (const uint64_t *)x->dch_off.p,
                                                (const uint64_t *)x->dout_off.p, d);
     CUDA_CHECK_LAUNCH("mdpx_k_compact");
+    mark(x, 3);
     if (n_ent) {
         mdpx_k_insert<<<grid(n_ent), MDPX_THREADS>>>(x->t, d.evec, n_ent, eslot, x->d_error);
         CUDA_CHECK_LAUNCH("mdpx_k_insert");
+        mark(x, 4);
         CUDA_CHECK(cudaMemset(is_new + n_ent, 0, 8));
         mdpx_k_flag<<<grid(n_ent), MDPX_THREADS>>>(x->t, eslot, n_ent, is_new);
         CUDA_CHECK_LAUNCH("mdpx_k_flag");
@@ -344,6 +374,7 @@ static int batch(struct mdpx_run *x, uint64_t lb, uint64_t n, struct wx_error *e
         CUDA_CHECK_LAUNCH("mdpx_k_target");
     }
     CUDA_CHECK(cudaDeviceSynchronize());
+    mark(x, 5);
     x->count += n_new, x->n_choices += n_dch, x->n_entries += n_ent;
 out:
     return rc;
@@ -526,6 +557,7 @@ static int run_init(struct mdpx_run *x, const struct mdp_gpu_tuning *tu, struct 
     while (cap < want)
         cap *= 2;
     x->batch = tu && tu->batch_states ? tu->batch_states : MDPX_BATCH_DEFAULT;
+    x->timeline = tu && tu->timeline;
     x->t.cap = cap, x->t.words = x->words;
     CUDA_CHECK(cudaMalloc(&x->d_error, 4));
     CUDA_CHECK(cudaMemset(x->d_error, 0, 4));
@@ -581,6 +613,8 @@ static int explore(const struct image *img, const struct explore_options *opt_in
         rc = levels(x, err);
     if (rc == WX_OK)
         rc = finish(x, err);
+    if (x->timeline)
+        print_timeline(x);
     if (rc != WX_OK) {
         mdp_explore_result_free(res);
         res->complete = false;
