@@ -619,6 +619,18 @@ static bool keep_on_device(const struct mdp_run *x)
     return x->o->backend == EXPLORE_GPU && x->n_props && !(e && strcmp(e, "0") == 0);
 }
 
+/* --backend gpu asked for nothing that reads the MDP (no property, output
+ * file, check or state vectors): it stays on the device and only its counts
+ * come back (the download of a 10^8-state MDP costs more than exploring
+ * it). */
+static bool counts_only(const struct mdp_run *x)
+{
+    const struct cli_options *o = x->o;
+    return o->backend == EXPLORE_GPU && !x->n_props && !o->mdp_out && !o->aut_out && !o->deadlock &&
+           !o->action && !o->trace && !o->scc && !o->scc_out && !o->mec && !o->mec_out &&
+           !o->trace_states;
+}
+
 /* The properties and the --reward items, before the exploration (a typo
  * should not wait for it); every reward property names a structure. */
 static int read_properties(struct mdp_run *x, struct wx_error *err)
@@ -659,8 +671,9 @@ static int run_explorer(struct mdp_run *x, struct wx_error *err)
     eo.cancel = cli_signals_flag();
     cli_signals_cooperate(true);
     struct mdp_gpu_tuning tu = {.timeline = o->gpu.timeline};
-    int rc = keep_on_device(x)
-                 ? explore_mdp_gpu_dev(x->img, &eo, o->aut_out != NULL, &tu, 1, &x->r, &x->dev, err)
+    int rc = keep_on_device(x) || counts_only(x)
+                 ? explore_mdp_gpu_dev(x->img, &eo, o->aut_out != NULL, &tu, !counts_only(x), &x->r,
+                                       &x->dev, err)
              : o->backend == EXPLORE_GPU
                  ? explore_mdp_gpu_tuned(x->img, &eo, o->aut_out != NULL, &tu, &x->r, err)
                  : explore_mdp(x->img, &eo, o->aut_out != NULL, &x->r, err);
@@ -894,7 +907,9 @@ static int explore_and_check(struct mdp_run *x, struct wx_error *err)
     if ((rc = run_explorer(x, err)) != WX_OK)
         return rc;
     check_tl_mark("explore: done (%llu states)", (unsigned long long)x->r.mdp.n_states);
-    if ((rc = label_mdp(x, err)) != WX_OK)
+    if (counts_only(x))
+        mdp_dev_free(&x->dev); /* nothing reads it: the report needs the counts only */
+    else if ((rc = label_mdp(x, err)) != WX_OK)
         return rc;
     check_tl_mark("labels: done");
     if (o->mdp_out &&

@@ -24,10 +24,11 @@ extern "C" {
 #define MDPX_BATCH_DEFAULT (1ull << 20)
 #define MDPX_TABLE_DEFAULT (1ull << 20)
 #define MDPX_MAX_UPLOADS 28
-/* The steps of a batch the timeline sums: count (with its scans),
- * generate (with its scans), room, compact, insert, number (flag, scan,
- * number, target). */
-#define MDPX_STEPS 6
+/* The steps the timeline sums: per batch count (with its scans), generate
+ * (with its scans), room, compact, insert, number (flag, scan, number,
+ * target); once: setup (the image uploaded, the table, the initial state)
+ * and finish (the counts, and the download of what the caller asked for). */
+#define MDPX_STEPS 8
 
 /* A device buffer that grows, keeping its first `used` bytes. */
 struct dbuf {
@@ -94,7 +95,8 @@ static void mark(struct mdpx_run *x, int s)
 
 static void print_timeline(const struct mdpx_run *x)
 {
-    static const char *names[MDPX_STEPS] = {"count", "generate", "room", "compact", "insert", "number"};
+    static const char *names[MDPX_STEPS] = {"count", "generate", "room", "compact",
+                                            "insert", "number", "setup", "finish"};
     fprintf(stderr, "mdp-gpu timeline: %llu states, %llu batches, depth %u;",
             (unsigned long long)x->count, (unsigned long long)x->n_batches, x->res->depth);
     for (int s = 0; s < MDPX_STEPS; s++)
@@ -604,15 +606,20 @@ static int explore(const struct image *img, const struct explore_options *opt_in
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     x->img = img, x->opt = opt, x->res = res, x->exact = exact, x->words = img->words;
     x->host = host_mdp || !dev;
+    x->timeline = tuning && tuning->timeline;
+    mark(x, -1);
     int rc = upload_image(x, err);
     if (rc == WX_OK)
         rc = run_init(x, tuning, err);
     if (rc == WX_OK)
         rc = seed(x, err);
+    mark(x, 6);
     if (rc == WX_OK)
         rc = levels(x, err);
+    mark(x, -1);
     if (rc == WX_OK)
         rc = finish(x, err);
+    mark(x, 7);
     if (x->timeline)
         print_timeline(x);
     if (rc != WX_OK) {
