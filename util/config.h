@@ -129,6 +129,20 @@
 /* re-reads of a one-CAS insert loop (each failed CAS means a slot was filled) before it reports a bug */
 #define GPU_SPIN_LIMIT (1u << 22)
 
+/* ---- GPU MDP explorer (kernels/explore_mdp) ----------------------------- */
+
+/* Threads per block of its kernels (one thread per state or entry). */
+#define MDPX_THREADS 256u
+/* States expanded per batch: a level larger than this is cut; halved
+ * while the batch's scratch does not fit the device. */
+#define MDPX_BATCH_DEFAULT (1ull << 20)
+/* First hash-table size in slots (grows by doubling, kept half full). */
+#define MDPX_TABLE_DEFAULT (1ull << 20)
+/* Smallest size of a growing device buffer, bytes: buffers at least double,
+ * so a run of 10^8 states allocates each a few dozen times, not hundreds
+ * (every cudaFree waits for the device). */
+#define MDPX_DBUF_MIN (1ull << 20)
+
 /* ---- GPU SCC (kernels/scc) ---------------------------------------------- */
 
 /* ---- MEC (kernels/mec, analysis/mec) ------------------------------------ */

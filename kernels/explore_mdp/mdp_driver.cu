@@ -20,9 +20,6 @@ extern "C" {
 #include "../cuda_check.cuh"
 #include "kernels.cuh"
 
-#define MDPX_THREADS 256u
-#define MDPX_BATCH_DEFAULT (1ull << 20)
-#define MDPX_TABLE_DEFAULT (1ull << 20)
 #define MDPX_MAX_UPLOADS 28
 /* The steps the timeline sums: per batch count (with its scans), generate
  * (with its scans), room, compact, insert, number (flag, scan, number,
@@ -30,7 +27,9 @@ extern "C" {
  * and finish (the counts, and the download of what the caller asked for). */
 #define MDPX_STEPS 8
 
-/* A device buffer that grows, keeping its first `used` bytes. */
+/* A device buffer that grows, keeping its first `used` bytes: to twice its
+ * size (MDPX_DBUF_MIN at first), or to exactly the need when that does not
+ * fit. */
 struct dbuf {
     void *p;
     size_t cap;
@@ -44,10 +43,15 @@ static int dbuf_need(struct dbuf *b, size_t need, size_t used, struct wx_error *
         return WX_OK;
     if (used > b->cap)
         used = b->cap;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < need)
-        cap += cap / 2 + 4096;
-    CUDA_CHECK(cudaMalloc(&q, cap));
+    size_t cap = 2 * b->cap > need ? 2 * b->cap : need;
+    if (cap < MDPX_DBUF_MIN)
+        cap = MDPX_DBUF_MIN;
+    if (cudaMalloc(&q, cap) != cudaSuccess) {
+        (void)cudaGetLastError(); /* out of memory is not sticky: try the need alone */
+        q = NULL;
+        cap = need;
+        CUDA_CHECK(cudaMalloc(&q, cap));
+    }
     if (used)
         CUDA_CHECK(cudaMemcpy(q, b->p, used, cudaMemcpyDeviceToDevice));
     cudaFree(b->p);
