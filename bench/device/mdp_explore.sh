@@ -5,7 +5,8 @@
 # Pmin, the GPU's also with WARPEX_MDP_DEVICE=0 (the host round trip).
 #
 #   bench/device/mdp_explore.sh [N K ...]      default: 6 2  8 2  8 4
-#   REPEAT=3 (GPU rounds), TIMELINE=1 (one more GPU run with
+#   REPEAT=3 (GPU rounds), HOST=1 (0: no --prop run with the host round
+#   trip), PROPS='P1|P2' (the --prop runs), TIMELINE=1 (one more GPU run with
 #   WARPEX_GPU_TIMELINE=1: the seconds of each batch step; 0: none), CPU_MAX=7e7 (no CPU runs where the GPU found more
 #   states: N=8 K=4, 114 757 632 states, takes 590 s to explore on 2 cores)
 #
@@ -45,7 +46,7 @@ while [ $# -ge 2 ]; do
         # --prop end to end; on the GPU also with the host round trip
         # (WARPEX_MDP_DEVICE=0: the explored MDP downloaded, the system
         # built on the host) beside the default (MDP and system on the device)
-        modes=default; [ $b = gpu ] && modes="default host"
+        modes=default; [ $b = gpu ] && [ "${HOST:-1}" = 1 ] && modes="default host"
         echo "$PROPS" | tr '|' '\n' | while IFS= read -r prop; do
             for mode in $modes; do
                 dev=1; [ $mode = host ] && dev=0
