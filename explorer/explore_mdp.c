@@ -522,13 +522,13 @@ static int chunk_fill(struct chunk *c, struct worker *w, const struct vecset *q,
                 c->prob[k] = g->prob[o];
                 c->num[k] = g->num[o];
                 c->den[k] = g->den[o];
-                if (!vecset_find(q, g->vec + o * words, &c->id[k]))
-                    c->id[k] = UINT64_MAX;
             }
             distinct++;
         }
         c->n_choices[s - c->first] = distinct;
     }
+    /* the chunk's outcomes looked up together: their cache misses overlap */
+    vecset_find_many(q, c->vec, c->n_out_all, c->id);
     return 0;
 }
 

@@ -42,6 +42,28 @@ int vecset_find(const struct vecset *s, const uint32_t *v, uint64_t *id)
     return 1;
 }
 
+/* How far ahead vecset_find_many prefetches: the index slot of lookup
+ * k + VECSET_AHEAD_SLOT, the vector that slot names for k + VECSET_AHEAD_VEC. */
+#define VECSET_AHEAD_SLOT 16
+#define VECSET_AHEAD_VEC 8
+
+void vecset_find_many(const struct vecset *s, const uint32_t *v, size_t n, uint64_t *id)
+{
+    const uint32_t w = s->words;
+    const uint64_t mask = s->n_index - 1;
+    for (size_t k = 0; k < n; k++) {
+        if (k + VECSET_AHEAD_SLOT < n)
+            __builtin_prefetch(&s->index[hash_vec(v + (k + VECSET_AHEAD_SLOT) * w, w) & mask]);
+        if (k + VECSET_AHEAD_VEC < n) {
+            const uint64_t x = s->index[hash_vec(v + (k + VECSET_AHEAD_VEC) * w, w) & mask];
+            if (x)
+                __builtin_prefetch(s->vec + (x - 1) * w);
+        }
+        const uint64_t slot = *slot_of(s, v + k * w);
+        id[k] = slot ? slot - 1 : UINT64_MAX;
+    }
+}
+
 static int grow_index(struct vecset *s, struct wx_error *err)
 {
     uint64_t *old = s->index, n = s->n_index;

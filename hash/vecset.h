@@ -17,6 +17,7 @@
 #ifndef WX_VECSET_H
 #define WX_VECSET_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../util/error.h"
@@ -43,6 +44,12 @@ int vecset_put(struct vecset *s, const uint32_t *v, uint64_t *id, struct wx_erro
 /* Looks v up without adding it: 1 and *id when present, else 0.  Only
  * reads, so several threads may call it at once while nobody adds. */
 int vecset_find(const struct vecset *s, const uint32_t *v, uint64_t *id);
+
+/* vecset_find of the n vectors v[k * words ..]: id[k] = the id, or
+ * UINT64_MAX when absent.  Prefetches the index and the vectors a few
+ * lookups ahead, so the misses of a batch overlap (a large set's lookups
+ * are bound by memory latency).  Read-only, as vecset_find. */
+void vecset_find_many(const struct vecset *s, const uint32_t *v, size_t n, uint64_t *id);
 
 /* Appends v without looking for it and without indexing it (a vector that
  * must not be found, e.g. a fresh initial state): WX_OK or -1 as above. */

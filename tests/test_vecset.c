@@ -55,6 +55,15 @@ static void random_case(uint32_t words, uint64_t pool, uint64_t n)
     for (uint64_t i = 0; i < pool; i++)
         if (first_id[i] != UINT64_MAX)
             bad_store += memcmp(s.vec + first_id[i] * words, p + i * words, words * 4u) != 0;
+    /* vecset_find_many over the whole pool, present and absent vectors:
+     * the ids vecset_put gave, UINT64_MAX for the others */
+    uint64_t *many = malloc(pool * sizeof *many);
+    vecset_find_many(&s, p, pool, many);
+    for (uint64_t i = 0; i < pool; i++) {
+        uint64_t one = UINT64_MAX;
+        wrong += many[i] != first_id[i] || (vecset_find(&s, p + i * words, &one) ? one : UINT64_MAX) != many[i];
+    }
+    free(many);
     check(wrong == 0 && bad_store == 0 && s.count == next,
           "words=%u pool=%llu draws=%llu: %llu ids, %llu wrong answers, %llu wrong stored vectors "
           "(seed %llu)", words, (unsigned long long)pool, (unsigned long long)n,
