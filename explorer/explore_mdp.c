@@ -307,15 +307,20 @@ static int emit_product(struct expander *x, struct gen *g, const uint32_t *vec, 
 }
 
 /* The choices of rule r (class k) in the state vec: the products of the
- * participants' class-k choices, none when one has none. */
-static int fire_rule(struct expander *x, struct gen *g, const uint32_t *vec, uint32_t k, uint32_t r)
+ * participants' class-k choices, none when one has none.  The anchor's
+ * class-k choices are [alo, ahi) (known from the walk). */
+static int fire_rule(struct expander *x, struct gen *g, const uint32_t *vec, uint32_t k, uint32_t r,
+                     uint32_t anchor, uint32_t alo, uint32_t ahi)
 {
     const struct image *img = x->img;
     const uint32_t key = IMAGE_PCHOICE_SYNC | k;
     const uint32_t *parts = x->rules->part + x->rules->part_start[r];
     const uint32_t n = x->rules->part_start[r + 1] - x->rules->part_start[r];
     for (uint32_t j = 0; j < n; j++) {
-        key_range(img, parts[j], x->local[parts[j]], key, &x->lo[j], &x->hi[j]);
+        if (parts[j] == anchor)
+            x->lo[j] = alo, x->hi[j] = ahi;
+        else
+            key_range(img, parts[j], x->local[parts[j]], key, &x->lo[j], &x->hi[j]);
         if (x->lo[j] == x->hi[j])
             return 0;
         x->odo[j] = x->lo[j];
@@ -359,15 +364,18 @@ static int expand(struct expander *x, struct gen *g, const uint32_t *vec)
     for (uint32_t c = 0; c < img->n_comps; c++) {
         const uint32_t s = x->local[c];
         const uint32_t b = img->pchoice_offsets[img->proc_offsets[c] + s + 1];
-        uint32_t cur = x->rules->anch_start[c];
-        for (uint32_t i = img->pchoice_offsets[img->proc_offsets[c] + s]; i < b; i++) {
+        const uint32_t a = img->pchoice_offsets[img->proc_offsets[c] + s];
+        uint32_t cur = x->rules->anch_start[c], run = a;
+        for (uint32_t i = a; i < b; i++) {
             const uint32_t key = img->pchoice_key[i];
+            if (i == a || img->pchoice_key[i - 1] != key)
+                run = i; /* the first choice with this key */
             if (!(key & IMAGE_PCHOICE_SYNC) || (i + 1 < b && img->pchoice_key[i + 1] == key))
                 continue; /* each class once, at its last choice */
             const uint32_t k = key & ~IMAGE_PCHOICE_SYNC, p = mdp_rules_find(x->rules, c, &cur, k);
             for (uint32_t j = p == UINT32_MAX ? 0 : x->rules->rule_start[p];
                  p != UINT32_MAX && j < x->rules->rule_start[p + 1]; j++)
-                if (fire_rule(x, g, vec, k, x->rules->rule[j]) != 0)
+                if (fire_rule(x, g, vec, k, x->rules->rule[j], c, run, i + 1) != 0)
                     return -1;
         }
     }

@@ -122,28 +122,41 @@ __device__ __forceinline__ uint32_t mdpx_anchored(const mdpx_img &m, uint32_t c,
     return *i < end && m.anch_class[*i] == k ? *i : 0xffffffffu;
 }
 
-/* Calls f(k, rule) for every rule anchored at a class that some component
- * offers in state vec (each class of a segment once), as explore_mdp.c's
- * expand meets them. */
+/* Calls f(k, rule, c, lo, hi) for every rule anchored at a class that some
+ * component c offers in state vec (each class of a segment once; [lo, hi):
+ * c's class-k choices), as explore_mdp.c's expand meets them. */
 template <typename F>
 __device__ __forceinline__ void mdpx_each_rule(const mdpx_img &m, const uint32_t *vec, F f)
 {
     for (uint32_t c = 0; c < m.n_comps; c++) {
         uint32_t a, b;
         mdpx_choices(m, c, mdpx_local(m, vec, c), &a, &b);
-        uint32_t cur = m.anch_start[c];
+        uint32_t cur = m.anch_start[c], run = a;
         for (uint32_t i = a; i < b; i++) {
             const uint32_t key = m.pchoice_key[i];
+            if (i == a || m.pchoice_key[i - 1] != key)
+                run = i;
             if (!(key & IMAGE_PCHOICE_SYNC) || (i + 1 < b && m.pchoice_key[i + 1] == key))
                 continue;
             const uint32_t k = key & ~IMAGE_PCHOICE_SYNC, p = mdpx_anchored(m, c, &cur, k);
             if (p == 0xffffffffu)
                 continue;
             for (uint32_t j = m.anch_rule_start[p]; j < m.anch_rule_start[p + 1]; j++)
-                if (!f(k, m.anch_rule[j]))
+                if (!f(k, m.anch_rule[j], c, run, i + 1))
                     return;
         }
     }
+}
+
+/* Participant c's class-k choices: [lo, hi) of the anchor, or searched. */
+__device__ __forceinline__ void mdpx_part_range(const mdpx_img &m, const uint32_t *vec, uint32_t c, uint32_t k,
+                                                uint32_t anchor, uint32_t alo, uint32_t ahi, uint32_t *lo,
+                                                uint32_t *hi)
+{
+    if (c == anchor)
+        *lo = alo, *hi = ahi;
+    else
+        mdpx_key_range(m, c, mdpx_local(m, vec, c), IMAGE_PCHOICE_SYNC | k, lo, hi);
 }
 
 /* Per-thread cursors of one rule's participants. */
@@ -171,12 +184,12 @@ __device__ bool mdpx_count(const mdpx_img &m, const uint32_t *vec, bool fresh, u
             ch++, out += m.pchoice_start[i + 1] - m.pchoice_start[i];
     }
     bool ok = true;
-    mdpx_each_rule(m, vec, [&](uint32_t k, uint32_t r) {
+    mdpx_each_rule(m, vec, [&](uint32_t k, uint32_t r, uint32_t an, uint32_t alo, uint32_t ahi) {
         uint32_t n = m.rule_part_start[r + 1] - m.rule_part_start[r];
         uint64_t rc = 1, ro = 1;
         for (uint32_t j = 0; j < n && rc; j++) {
             uint32_t c = m.rule_part[m.rule_part_start[r] + j], a, b;
-            mdpx_key_range(m, c, mdpx_local(m, vec, c), IMAGE_PCHOICE_SYNC | k, &a, &b);
+            mdpx_part_range(m, vec, c, k, an, alo, ahi, &a, &b);
             uint64_t sz = m.pchoice_start[b] - m.pchoice_start[a];
             rc = rc * (b - a) < (1ull << 31) ? rc * (b - a) : 1ull << 31;
             ro = ro * sz < (1ull << 31) ? ro * sz : 1ull << 31;
@@ -297,12 +310,11 @@ __device__ void mdpx_generate(const mdpx_img &m, const mdpx_raw &r, const uint32
         for (uint32_t i = a; i < b && !(m.pchoice_key[i] & IMAGE_PCHOICE_SYNC); i++)
             mdpx_emit(m, r, vec, m.pchoice_key[i], &c, &i, 1, ci++, &o);
     }
-    mdpx_each_rule(m, vec, [&](uint32_t k, uint32_t rr) {
+    mdpx_each_rule(m, vec, [&](uint32_t k, uint32_t rr, uint32_t an, uint32_t alo, uint32_t ahi) {
         const uint32_t *parts = m.rule_part + m.rule_part_start[rr];
         uint32_t n = m.rule_part_start[rr + 1] - m.rule_part_start[rr], j;
         for (j = 0; j < n; j++) {
-            mdpx_key_range(m, parts[j], mdpx_local(m, vec, parts[j]), IMAGE_PCHOICE_SYNC | k, &x.lo[j],
-                           &x.hi[j]);
+            mdpx_part_range(m, vec, parts[j], k, an, alo, ahi, &x.lo[j], &x.hi[j]);
             if (x.lo[j] == x.hi[j])
                 return true;
             x.odo[j] = x.lo[j];
