@@ -17,11 +17,14 @@
 # prio_before (7126fe2^, before the GPU priorities) the explorer's parity
 # against it; without them those stages are skipped.
 #
-# Stages, most important first: the tests that have not passed in full on a
-# device (test_gpu_mdp since its fix; the GPU tree run's edges; t_gpu_check,
-# t_gpu_por and t_gpu_pipeline were cut by their time limit), then the
-# measurements the open issues wait for: POR's GPU column, the GPU tree run, the GPU MDP
-# explorer against the CPU, and the MEC and VI parity.
+# Stages, most important first: the tests of the paths that have not run
+# on a device (the MDP explorers' rules by anchor and the counts-only run:
+# test_gpu_mdp, t_gpu_mdp, t_gpu_mdp_dev; the persistent sweeps' watch
+# check: test_gpu_valiter, t_gpu_check; POR's split lists: t_gpu_por) and
+# memcheck of the changed kernels, then the measurements the open issues
+# wait for: the GPU MDP explorer with its timeline (mdp_explore.sh), the
+# MEC and VI parity, POR's throughput (por_large.sh: mutex n=5), the GPU
+# tree run.  Storm needs its own call (storm_gpu.sh, carry .storm).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 part=both
@@ -39,11 +42,11 @@ parity=()
 [ -x .pre/old/bin/warpex ] && parity=(sh:bench/device/parity.sh,.pre/old,--rounds,3,--only,mec,--only,vi)
 [ -x .pre/prio_before/bin/warpex ] &&
     parity+=(sh:bench/device/parity.sh,.pre/prio_before,--rounds,5,--only,explore)
-tests=(tests:test_gpu_mdp,t_gpu_mdp_dev,t_gpu_check
-       tests:t_gpu_tree,test_gpu_treerun,t_gpu_por,t_gpu_pipeline
-       san:test_gpu_mdp,test_gpu_tree,test_gpu_treerun,test_gpu_valiter)
-measure=(sh:bench/bench_por.sh,--reps,3 sh:bench/bench_tree.sh,--backend,gpu
-         sh:bench/device/mdp_explore.sh,6,2,8,2 "${parity[@]}")
+tests=(tests:test_gpu_mdp,t_gpu_mdp,t_gpu_mdp_dev,test_gpu_valiter,t_gpu_por
+       san:test_gpu_mdp,test_gpu_valiter
+       tests:t_gpu_check)
+measure=(sh:bench/device/mdp_explore.sh,6,2,8,2 "${parity[@]}" sh:bench/device/por_large.sh,--reps,1
+         sh:bench/bench_tree.sh,--backend,gpu)
 stages=()
 [ $part = measure ] || stages+=("${tests[@]}")
 [ $part = tests ] || stages+=("${measure[@]}")
