@@ -37,6 +37,17 @@ for f in "$T"/c/consensus_N2_K2.exp "$T"/c/consensus_N4_K2.exp "$T"/c/consensus_
     why=$(compare x "$f" --scc --mec --deadlock --trace)
     [ -z "$why" ] && pass "$(basename "$f"): gpu == cpu (files, counts, scc, mec, deadlock)" || fail "$(basename "$f"):$why"
 done
+# asked for nothing that reads the MDP, the GPU run keeps it on the device
+# and reports its counts only: the same counts, deadlocks and depth
+for f in "$T"/c/consensus_N4_K4.exp "$T"/c/consensus_N6_K2.exp "$T/init.aut"; do
+    "$W" explore "$f" --quiet --json --backend gpu > "$T/g.json" 2> "$T/g.err"; rg=$?
+    "$W" explore "$f" --quiet --json --backend cpu > "$T/c.json" 2> "$T/c.err"; rc=$?
+    if [ $rg -eq 0 ] && [ $rc -eq 0 ] && [ "$(strip "$T/g.json")" = "$(strip "$T/c.json")" ]; then
+        pass "$(basename "$f"): counts only: gpu == cpu"
+    else
+        fail "$(basename "$f"): counts only: exit $rg/$rc: $(strip "$T/g.json" | head -c 300) vs $(strip "$T/c.json" | head -c 300)"
+    fi
+done
 # props_agree: every property's [lo, hi] of the GPU run overlaps the CPU run's
 # and is at most epsilon (1e-6) wide; prints the reason or nothing
 props_agree() {
