@@ -671,9 +671,9 @@ static int run_explorer(struct mdp_run *x, struct wx_error *err)
     eo.cancel = cli_signals_flag();
     cli_signals_cooperate(true);
     struct mdp_gpu_tuning tu = {.timeline = o->gpu.timeline};
-    int rc = keep_on_device(x) || counts_only(x)
-                 ? explore_mdp_gpu_dev(x->img, &eo, o->aut_out != NULL, &tu, !counts_only(x), &x->r,
-                                       &x->dev, err)
+    const bool counts = counts_only(x);
+    int rc = keep_on_device(x) || counts
+                 ? explore_mdp_gpu_dev(x->img, &eo, o->aut_out != NULL, &tu, !counts, &x->r, &x->dev, err)
              : o->backend == EXPLORE_GPU
                  ? explore_mdp_gpu_tuned(x->img, &eo, o->aut_out != NULL, &tu, &x->r, err)
                  : explore_mdp(x->img, &eo, o->aut_out != NULL, &x->r, err);

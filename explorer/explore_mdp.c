@@ -372,7 +372,8 @@ static int expand(struct expander *x, struct gen *g, const uint32_t *vec)
                 run = i; /* the first choice with this key */
             if (!(key & IMAGE_PCHOICE_SYNC) || (i + 1 < b && img->pchoice_key[i + 1] == key))
                 continue; /* each class once, at its last choice */
-            const uint32_t k = key & ~IMAGE_PCHOICE_SYNC, p = mdp_rules_find(x->rules, c, &cur, k);
+            const uint32_t k = key & ~IMAGE_PCHOICE_SYNC;
+            const uint32_t p = mdp_rules_find(x->rules->anch_start, x->rules->anch_class, c, &cur, k);
             for (uint32_t j = p == UINT32_MAX ? 0 : x->rules->rule_start[p];
                  p != UINT32_MAX && j < x->rules->rule_start[p + 1]; j++)
                 if (fire_rule(x, g, vec, k, x->rules->rule[j], c, run, i + 1) != 0)

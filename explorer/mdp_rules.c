@@ -59,10 +59,7 @@ struct offers {
 static int count_offers(const struct image *img, struct offers *o)
 {
     const uint32_t nc = img->n_comps;
-    size_t cap = 0;
-    for (uint32_t c = 0; c < nc; c++)
-        for (uint32_t s = img->proc_offsets[c]; s + 1 < img->proc_offsets[c + 1]; s++)
-            cap += img->pchoice_offsets[s + 1] - img->pchoice_offsets[s];
+    const size_t cap = img->n_pchoices; /* at most one class per choice */
     o->start = malloc(((size_t)nc + 1) * sizeof *o->start);
     o->cls = malloc((cap ? cap : 1) * sizeof *o->cls);
     o->n = malloc((cap ? cap : 1) * sizeof *o->n);

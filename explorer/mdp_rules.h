@@ -44,17 +44,19 @@ int mdp_rules_build(const struct image *img, struct mdp_rules *r, struct wx_erro
 
 void mdp_rules_free(struct mdp_rules *r);
 
-/* The anchored pairs of component c from index *i on whose class is k:
- * advances *i past the classes below k (classes are met in ascending order
- * in a segment, so one cursor per component walks its list once per
- * state); returns the pair's index or UINT32_MAX when c anchors no rule of
- * class k. */
-static inline uint32_t mdp_rules_find(const struct mdp_rules *r, uint32_t c, uint32_t *i, uint32_t k)
+/* The anchored pair of component c whose class is k, searched from index
+ * *i on (anch_start / anch_class as in struct mdp_rules): advances *i past
+ * the classes below k (a segment meets its classes in ascending order, so
+ * one cursor per component walks its list once per state); returns the
+ * pair's index or UINT32_MAX when c anchors no rule of class k.  Host and
+ * device (the GPU generator keeps the same arrays). */
+WX_HD uint32_t mdp_rules_find(const uint32_t *anch_start, const uint32_t *anch_class, uint32_t c, uint32_t *i,
+                              uint32_t k)
 {
-    const uint32_t end = r->anch_start[c + 1];
-    while (*i < end && r->anch_class[*i] < k)
+    const uint32_t end = anch_start[c + 1];
+    while (*i < end && anch_class[*i] < k)
         (*i)++;
-    return *i < end && r->anch_class[*i] == k ? *i : UINT32_MAX;
+    return *i < end && anch_class[*i] == k ? *i : UINT32_MAX;
 }
 
 #endif

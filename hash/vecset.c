@@ -25,12 +25,19 @@ static inline int same_vec(const uint32_t *a, const uint32_t *b, uint32_t words)
     return 1;
 }
 
-static uint64_t *slot_of(const struct vecset *s, const uint32_t *v)
+/* The slot holding v, or the empty one ending its probe from `home`. */
+static uint64_t *probe_from(const struct vecset *s, const uint32_t *v, uint64_t home)
 {
-    uint64_t mask = s->n_index - 1, i = hash_vec(v, s->words) & mask;
+    const uint64_t mask = s->n_index - 1;
+    uint64_t i = home;
     while (s->index[i] && !same_vec(s->vec + (s->index[i] - 1) * s->words, v, s->words))
         i = (i + 1) & mask;
     return &s->index[i];
+}
+
+static uint64_t *slot_of(const struct vecset *s, const uint32_t *v)
+{
+    return probe_from(s, v, hash_vec(v, s->words) & (s->n_index - 1));
 }
 
 int vecset_find(const struct vecset *s, const uint32_t *v, uint64_t *id)
@@ -43,7 +50,8 @@ int vecset_find(const struct vecset *s, const uint32_t *v, uint64_t *id)
 }
 
 /* How far ahead vecset_find_many prefetches: the index slot of lookup
- * k + VECSET_AHEAD_SLOT, the vector that slot names for k + VECSET_AHEAD_VEC. */
+ * k + VECSET_AHEAD_SLOT, the vector that slot names for k + VECSET_AHEAD_VEC
+ * (the home slots in between wait in a ring of VECSET_AHEAD_SLOT). */
 #define VECSET_AHEAD_SLOT 16
 #define VECSET_AHEAD_VEC 8
 
@@ -51,15 +59,22 @@ void vecset_find_many(const struct vecset *s, const uint32_t *v, size_t n, uint6
 {
     const uint32_t w = s->words;
     const uint64_t mask = s->n_index - 1;
+    uint64_t home[VECSET_AHEAD_SLOT];
+    for (size_t k = 0; k < n && k < VECSET_AHEAD_SLOT; k++)
+        home[k] = hash_vec(v + k * w, w) & mask;
     for (size_t k = 0; k < n; k++) {
-        if (k + VECSET_AHEAD_SLOT < n)
-            __builtin_prefetch(&s->index[hash_vec(v + (k + VECSET_AHEAD_SLOT) * w, w) & mask]);
+        const uint64_t h = home[k % VECSET_AHEAD_SLOT];
+        if (k + VECSET_AHEAD_SLOT < n) {
+            const uint64_t f = hash_vec(v + (k + VECSET_AHEAD_SLOT) * w, w) & mask;
+            home[k % VECSET_AHEAD_SLOT] = f;
+            __builtin_prefetch(&s->index[f]);
+        }
         if (k + VECSET_AHEAD_VEC < n) {
-            const uint64_t x = s->index[hash_vec(v + (k + VECSET_AHEAD_VEC) * w, w) & mask];
+            const uint64_t x = s->index[home[(k + VECSET_AHEAD_VEC) % VECSET_AHEAD_SLOT]];
             if (x)
                 __builtin_prefetch(s->vec + (x - 1) * w);
         }
-        const uint64_t slot = *slot_of(s, v + k * w);
+        const uint64_t slot = *probe_from(s, v + k * w, h);
         id[k] = slot ? slot - 1 : UINT64_MAX;
     }
 }

@@ -18,6 +18,7 @@
 
 extern "C" {
 #include "../../network/image.h"
+#include "../../explorer/mdp_rules.h"
 }
 #include "../explore_mdp_gpu.h"
 
@@ -113,15 +114,6 @@ __device__ void mdpx_frac_mul(uint64_t *n, uint64_t *d, uint64_t n2, uint64_t d2
     *n = a * b, *d = c * e;
 }
 
-/* explorer/mdp_rules.h's mdp_rules_find on the device. */
-__device__ __forceinline__ uint32_t mdpx_anchored(const mdpx_img &m, uint32_t c, uint32_t *i, uint32_t k)
-{
-    const uint32_t end = m.anch_start[c + 1];
-    while (*i < end && m.anch_class[*i] < k)
-        (*i)++;
-    return *i < end && m.anch_class[*i] == k ? *i : 0xffffffffu;
-}
-
 /* Calls f(k, rule, c, lo, hi) for every rule anchored at a class that some
  * component c offers in state vec (each class of a segment once; [lo, hi):
  * c's class-k choices), as explore_mdp.c's expand meets them. */
@@ -138,8 +130,8 @@ __device__ __forceinline__ void mdpx_each_rule(const mdpx_img &m, const uint32_t
                 run = i;
             if (!(key & IMAGE_PCHOICE_SYNC) || (i + 1 < b && m.pchoice_key[i + 1] == key))
                 continue;
-            const uint32_t k = key & ~IMAGE_PCHOICE_SYNC, p = mdpx_anchored(m, c, &cur, k);
-            if (p == 0xffffffffu)
+            const uint32_t k = key & ~IMAGE_PCHOICE_SYNC, p = mdp_rules_find(m.anch_start, m.anch_class, c, &cur, k);
+            if (p == UINT32_MAX)
                 continue;
             for (uint32_t j = m.anch_rule_start[p]; j < m.anch_rule_start[p + 1]; j++)
                 if (!f(k, m.anch_rule[j], c, run, i + 1))
