@@ -117,7 +117,7 @@ for dir in "$@"; do
             t1=$(now)
             v=$(sed -n 's/.*"initial": \[{[^}]*"value": \([^,}]*\).*/\1/p' "$tmp/w" | head -1 | tr -d '"')
             [ $rc -eq 0 ] || v="exit $rc"
-            echo "$i $(echo "$t1 - $t0" | bc) $v" >> "$tmp/warpex.$r"
+            echo "$i $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }') $v" >> "$tmp/warpex.$r"
             i=$((i + 1))
         done < "$tmp/f"
     done

@@ -21,6 +21,9 @@
 # .storm/, made by
 #   mkdir w && cd w && unzip -q ../.whl/stormpy-*.whl && tar cf - . | xz -9e > ../.storm/storm.tar.xz
 #   cp .whl/deprecated-*.whl .storm/
+#   python3 -m pip download --no-deps --only-binary=:all: --python-version 3.12 \
+#     --implementation cp --platform manylinux2014_x86_64 -d .storm 'wrapt>=1.16,<3'
+# (`deprecated` needs `wrapt`; without it stormpy does not import).
 # and carried as .storm (the archive is the site-packages tree itself).
 # Two calls on the same warm machine: the wheel split (`split -b 25M` into
 # .whlA/stormpy.part.aa and .whlB/stormpy.part.ab, `deprecated` in .whlB),
