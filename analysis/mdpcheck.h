@@ -126,6 +126,9 @@ struct mdpcheck_options {
                                 whatever solve says; solver Jacobi or
                                 Gauss-Seidel); rewards need no step-4 upper
                                 bound then                                  */
+    int ovi_blocks;          /* optimistic with Gauss-Seidel on the CPU (no
+                                solve_ovi): SCC by SCC
+                                (valiter_solve_ovi_blocks_cpu)             */
     int svi;                 /* sound only: sound value iteration
                                 (valiter_solve_svi_cpu), as optimistic      */
     int topological;         /* solve SCC by SCC: valiter_solve_blocks_cpu, or

@@ -70,6 +70,9 @@ int mdpc_run_solve(const struct ctx *x, const struct vi_system *sys, const struc
         struct vi_levels lv = {x->n_levels, x->level_start, x->level_acyclic};
         return x->o->solve_levels(sys, par, &lv, lo, hi, st, err);
     }
+    if (x->o->optimistic && hi && x->o->ovi_blocks && !x->o->solve_ovi &&
+        x->o->solver == VI_GAUSS_SEIDEL && x->block_start)
+        return valiter_solve_ovi_blocks_cpu(sys, par, x->block_start, x->n_blocks, lo, hi, st, err);
     if (x->o->optimistic && hi)
         return (x->o->solve_ovi ? x->o->solve_ovi : valiter_solve_ovi_cpu)(sys, par, lo, hi, st, err);
     if (x->o->svi && hi)

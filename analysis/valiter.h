@@ -341,6 +341,21 @@ int valiter_solve_ovi_cpu(const struct vi_system *sys, const struct vi_params *p
 int valiter_solve_ovi_gpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
                           double *hi, struct vi_stats *stats, struct wx_error *err);
 
+/* Optimistic value iteration with the iteration phase block by block
+ * (Gauss-Seidel, CPU): the blocks of valiter_solve_blocks_cpu (SCCs in
+ * topological order, each reading only itself and the blocks before it)
+ * have their lower bounds swept one block after the other, each until its
+ * own sweep moves it by err at most (a block of one state without a
+ * self-loop: one sweep), so settled blocks are not swept again; the
+ * verification phase then sweeps all states, as above, and so do the
+ * stopping rule and the soundness argument (only the order of the
+ * lower-bound updates differs, and every one of them is F applied to lower
+ * bounds).  stats->iterations counts state updates over the number of
+ * states, rounded up.  Not bit-identical to valiter_solve_ovi_cpu. */
+int valiter_solve_ovi_blocks_cpu(const struct vi_system *sys, const struct vi_params *par,
+                                 const uint64_t *block_start, uint64_t n_blocks, double *lo,
+                                 double *hi, struct vi_stats *stats, struct wx_error *err);
+
 /* SOUND VALUE ITERATION (Quatmann and Katoen, "Sound Value Iteration",
  * CAV 2018; CPU only, an addition to the twin contract).  No upper-bound
  * phase and no guess: from x = 0, y = 1 every sweep computes per state the

@@ -26,10 +26,16 @@ struct ovi {
     double *lo[2], *u[2];  /* current = [cur]; Gauss-Seidel uses [0] only   */
     int cur;
     int verify;            /* 0: lower bound only; 1: lower bound and guess */
+    uint64_t a, z;         /* the states swept: all, or one block (Gauss-Seidel) */
+    uint64_t updates;      /* state updates so far (sweeps of blocks count their share) */
+    const uint64_t *block_start; /* NULL, or the lower bound block by block */
+    uint64_t n_blocks;
     struct wx_pool *pool;
     int chunks;
     uint64_t *range;       /* chunks + 1 state boundaries                  */
     uint8_t *ok, *down, *cross; /* per chunk, of the last sweep             */
+    double dmax;           /* Gauss-Seidel: the largest change of the last
+                              lower-bound sweep (relative where rel)        */
 };
 
 /* States [a, z) of one sweep.  Lower bound: l = max(lo, F(lo)), ok while
@@ -43,6 +49,7 @@ static void ovi_range(struct ovi *o, uint64_t a, uint64_t z, int chunk)
     const double *lo = o->lo[o->cur], *u = o->u[o->cur];
     double *nlo = o->lo[nxt], *nu = o->u[nxt];
     int ok = 1, down = 1, cross = 0;
+    double dmax = 0;
     for (uint64_t s = a; s < z; s++) {
         double l, h;
         if (o->verify) {
@@ -55,9 +62,13 @@ static void ovi_range(struct ovi *o, uint64_t a, uint64_t z, int chunk)
             l = state_update(sys, s, lo, o->mx);
             l = l > lo[s] ? l : lo[s];
             ok &= change_ok(lo[s], l, o->err, o->rel);
+            double d = o->rel && l > 0 ? (l - lo[s]) / l : l - lo[s];
+            dmax = d > dmax ? d : dmax;
         }
         nlo[s] = l;
     }
+    if (!o->jacobi)
+        o->dmax = dmax;
     o->ok[chunk] = (uint8_t)ok;
     o->down[chunk] = (uint8_t)down;
     o->cross[chunk] = (uint8_t)cross;
@@ -79,8 +90,9 @@ static void ovi_sweep(struct ovi *o, int verify, int *ok, int *down, int *cross)
         wx_pool_for(o->pool, (uint64_t)o->chunks, o->chunks, ovi_chunk, o);
         o->cur ^= 1;
     } else {
-        ovi_range(o, 0, o->sys->n_states, 0);
+        ovi_range(o, o->a, o->z, 0);
     }
+    o->updates += o->z - o->a;
     *ok = *down = 1;
     *cross = 0;
     for (int i = 0; i < (o->jacobi ? o->chunks : 1); i++) {
@@ -158,30 +170,79 @@ static void ovi_free(struct ovi *o)
     wx_pool_free(o->pool);
 }
 
+/* A block of one state without a self-loop: one update settles it. */
+static int acyclic_single(const struct vi_system *sys, uint64_t s)
+{
+    for (uint64_t c = sys->state_start[s]; c < sys->state_start[s + 1]; c++)
+        for (uint64_t e = sys->choice_start[c]; e < sys->choice_start[c + 1]; e++)
+            if (sys->targets[e] == s)
+                return 0;
+    return 1;
+}
+
+/* Has a block's lower bound settled: changes d after prev, within err, and
+ * the distance left to the fixpoint, estimated from the contraction rho =
+ * d / prev as d rho / (1 - rho), within err too (a block that converges
+ * slowly moves little per sweep while still far from its values, and a
+ * guess above such a lower bound fails)?  Only a heuristic for when to
+ * guess: soundness rests on the verification. */
+static int settled_est(double d, double prev, double err)
+{
+    if (d <= err * VI_OVI_SETTLED_FLOOR)
+        return 1;
+    double rho = prev > 0 ? d / prev : 1;
+    return rho < 1 && d * rho <= err * (1 - rho);
+}
+
+/* The iteration phase: sweeps of the lower bound alone until none moves it
+ * by more than err -- over all states, or block by block in the
+ * topological order (each block until its own sweeps settle: the blocks
+ * below it are settled already).  1 when it settled within the budget. */
+static int ovi_lower(struct ovi *o, uint64_t max)
+{
+    const uint64_t n = o->sys->n_states;
+    int ok, down, cross;
+    if (!o->block_start) {
+        do
+            ovi_sweep(o, 0, &ok, &down, &cross);
+        while (!ok && o->updates / n < max);
+        return ok;
+    }
+    for (uint64_t k = 0; k < o->n_blocks; k++) {
+        o->a = o->block_start[k], o->z = o->block_start[k + 1];
+        const int single = o->z - o->a == 1 && acyclic_single(o->sys, o->a);
+        double prev = HUGE_VAL;
+        int settled = single;
+        do {
+            ovi_sweep(o, 0, &ok, &down, &cross);
+            settled = single || (ok && settled_est(o->dmax, prev, o->err));
+            prev = o->dmax;
+        } while (!settled && o->updates / n < max);
+        if (!settled)
+            return 0;
+    }
+    o->a = 0, o->z = n;
+    return 1;
+}
+
 /* The rounds of iteration and verification until the rule holds; returns
- * 1 when it does, 0 when the sweep budget ran out.  *sweeps counts. */
-static int ovi_rounds(struct ovi *o, const struct vi_params *par, double *hi, uint64_t *sweeps,
-                      uint64_t *guesses)
+ * 1 when it does, 0 when the sweep budget ran out.  *guesses counts;
+ * sweeps are counted as o->updates over the number of states. */
+static int ovi_rounds(struct ovi *o, const struct vi_params *par, double *hi, uint64_t *guesses)
 {
     const uint64_t n = o->sys->n_states, max = par->max_iterations;
     int ok, down, cross;
     o->err = par->epsilon;
-    while (*sweeps < max) {
-        /* iteration phase: the lower bound alone until it moves by err at most */
-        do {
-            ovi_sweep(o, 0, &ok, &down, &cross);
-            ++*sweeps;
-        } while (!ok && *sweeps < max);
-        if (!ok)
+    while (o->updates / n < max) {
+        if (!ovi_lower(o, max))
             return 0;
-        /* verification phase */
+        /* verification phase, over all states */
         ovi_guess(par, n, o->lo[o->cur], hi, o->u[o->cur]);
         ++*guesses;
-        uint64_t budget = *sweeps * VI_OVI_VERIFY_FACTOR;
+        uint64_t budget = o->updates / n * VI_OVI_VERIFY_FACTOR;
         budget = budget > VI_OVI_VERIFY_MIN ? budget : VI_OVI_VERIFY_MIN;
-        for (uint64_t j = 0; j < budget && *sweeps < max; j++) {
+        for (uint64_t j = 0; j < budget && o->updates / n < max; j++) {
             ovi_sweep(o, 1, &ok, &down, &cross);
-            ++*sweeps;
             if (down) { /* F(u) <= u: u and F(u) are upper bounds */
                 const double *u = o->u[o->cur];
                 for (uint64_t s = 0; s < n; s++)
@@ -198,8 +259,9 @@ static int ovi_rounds(struct ovi *o, const struct vi_params *par, double *hi, ui
     return 0;
 }
 
-int valiter_solve_ovi_cpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
-                          double *hi, struct vi_stats *stats, struct wx_error *err)
+static int solve_ovi(const struct vi_system *sys, const struct vi_params *par,
+                     const uint64_t *block_start, uint64_t n_blocks, double *lo, double *hi,
+                     struct vi_stats *stats, struct wx_error *err)
 {
     double t0 = wx_now();
     const uint64_t n = sys->n_states;
@@ -211,15 +273,30 @@ int valiter_solve_ovi_cpu(const struct vi_system *sys, const struct vi_params *p
     int converged = 1;
     if (n && !ovi_done(par, n, lo, hi)) {
         struct ovi o = {.sys = sys, .mx = par->maximize, .rel = par->relative,
-                        .jacobi = par->method != VI_GAUSS_SEIDEL};
+                        .jacobi = par->method != VI_GAUSS_SEIDEL && !block_start, .z = n,
+                        .block_start = block_start, .n_blocks = n_blocks};
         if (!ovi_alloc(&o, par, lo)) {
             ovi_free(&o);
             return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory (value iteration)");
         }
-        converged = ovi_rounds(&o, par, hi, &st.iterations, &st.guesses);
+        converged = ovi_rounds(&o, par, hi, &st.guesses);
+        st.iterations = (o.updates + n - 1) / n;
         if (o.cur) /* the last sweep wrote buffer 1 */
             memcpy(lo, o.lo[1], n * sizeof(double));
         ovi_free(&o);
     }
     return vi_finish(&st, t0, converged, par, stats, err);
+}
+
+int valiter_solve_ovi_cpu(const struct vi_system *sys, const struct vi_params *par, double *lo,
+                          double *hi, struct vi_stats *stats, struct wx_error *err)
+{
+    return solve_ovi(sys, par, NULL, 0, lo, hi, stats, err);
+}
+
+int valiter_solve_ovi_blocks_cpu(const struct vi_system *sys, const struct vi_params *par,
+                                 const uint64_t *block_start, uint64_t n_blocks, double *lo,
+                                 double *hi, struct vi_stats *stats, struct wx_error *err)
+{
+    return solve_ovi(sys, par, block_start, n_blocks, lo, hi, stats, err);
 }

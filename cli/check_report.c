@@ -64,6 +64,7 @@ static void text_header(const struct check_run *c)
            c->levels       ? "interval iteration, level by level of the SCC graph (sound)"
            : o->topological ? "interval iteration, SCC by SCC (sound)"
            : o->policy    ? "policy iteration with certified bounds (sound)"
+           : o->optimistic && c->mo.ovi_blocks ? "optimistic value iteration, SCC by SCC (sound)"
            : o->optimistic ? "optimistic value iteration (sound)"
            : o->svi       ? "sound value iteration (sound)"
            : o->sound     ? "interval iteration (sound)"

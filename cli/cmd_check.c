@@ -269,8 +269,8 @@ static int prepare(struct check_run *c, struct wx_error *err)
 /* --method auto, now that the backend is known (docs/valiter.md, the
  * rule): without --solver, optimistic value iteration (no upper bound
  * converging slowly from its trivial start, no upper-bound phase for
- * rewards): on the CPU with Gauss-Seidel sweeps in the topological order
- * (fewest sweeps), on the GPU with its Jacobi sweeps when VI_GPU_AUTO_OVI
+ * rewards): on the CPU with Gauss-Seidel sweeps SCC by SCC in the
+ * topological order (fewest sweeps), on the GPU with its Jacobi sweeps when VI_GPU_AUTO_OVI
  * (util/config.h) allows it; with a --solver named, interval iteration. */
 static void check_auto_method(struct check_run *c)
 {
@@ -279,7 +279,7 @@ static void check_auto_method(struct check_run *c)
         return;
     o->optimistic = c->mo.optimistic = 1;
     if (c->bk == CLI_BACKEND_CPU)
-        o->solver = c->mo.solver = VI_GAUSS_SEIDEL;
+        o->solver = c->mo.solver = VI_GAUSS_SEIDEL, c->mo.ovi_blocks = 1;
 }
 
 /* The backend, now that the probe has had the read's time. */

@@ -854,7 +854,7 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
             dev_bound.host = &x->r.mdp, dev_bound.dev = &x->dev;
         }
     } else { /* check's --method auto on the CPU (cmd_check.c, docs/valiter.md) */
-        mo.optimistic = 1;
+        mo.optimistic = mo.ovi_blocks = 1;
         mo.solver = VI_GAUSS_SEIDEL;
     }
     check_tl_hook(&mo);

@@ -280,29 +280,32 @@ static int n_fail_inst;
  * with svi sound value iteration (valiter_solve_svi_cpu): Jacobi with 1
  * and 4 threads (bit-identical), Gauss-Seidel, the relative rule 1e-4, and
  * initial_only from state 0 (its interval within epsilon, every state's
- * sound): every state brackets the exact value. */
-static int n_ovi_runs, n_ovi_guessed, n_svi_runs;
+ * sound); OVI also block by block (valiter_solve_ovi_blocks_cpu), for all
+ * states and for state 0 only: every state brackets the exact value. */
+static int n_ovi_runs, n_ovi_guessed, n_svi_runs, n_ovi_block_runs, n_ovi_block_swept,
+    n_ovi_gs_swept;
 static int check_ovi_svi(const struct mdp *m, const struct mdp_labels *lab, const struct mdp_rewards *rew,
                      const struct property *p, const long double *ref, uint64_t n, uint64_t seed,
                      const char *text, int svi)
 {
-    static const char *what[2][5] = {
+    static const char *what[2][7] = {
         {"OVI Jacobi", "OVI Jacobi 4 threads", "OVI Gauss-Seidel", "OVI relative 1e-4",
-         "OVI initial state 0"},
+         "OVI initial state 0", "OVI by blocks", "OVI by blocks, initial state 0"},
         {"SVI Jacobi", "SVI Jacobi 4 threads", "SVI Gauss-Seidel", "SVI relative 1e-4",
-         "SVI initial state 0"}};
+         "SVI initial state 0", "", ""}};
     uint8_t init[MAXN] = {1};
-    struct mdpcheck_result r[5];
+    struct mdpcheck_result r[7];
     struct wx_error err;
     int ok = 1, done = 0;
-    for (int k = 0; k < 5 && ok; k++) {
+    for (int k = 0; k < (svi ? 5 : 7) && ok; k++) {
         struct mdpcheck_options o = {.sound = 1, .optimistic = !svi, .svi = svi,
                                      .epsilon = k == 3 ? 1e-4 : EPS,
                                      .relative = k == 3, .max_iterations = 10000000,
                                      .threads = k == 1 ? 4 : 1,
-                                     .solver = k == 2 ? VI_GAUSS_SEIDEL : VI_JACOBI,
-                                     .initial_only = k == 4};
-        if (mdpcheck_run(m, lab, rew, k == 4 ? init : NULL, p, &o, &r[k], &err) != WX_OK) {
+                                     .solver = k == 2 || k >= 5 ? VI_GAUSS_SEIDEL : VI_JACOBI,
+                                     .ovi_blocks = k >= 5,
+                                     .initial_only = k == 4 || k == 6};
+        if (mdpcheck_run(m, lab, rew, k == 4 || k == 6 ? init : NULL, p, &o, &r[k], &err) != WX_OK) {
             ok = check(0, "seed %llu %s: %s: %s", (unsigned long long)seed, text, what[svi][k],
                        err.msg);
             break;
@@ -310,11 +313,15 @@ static int check_ovi_svi(const struct mdp *m, const struct mdp_labels *lab, cons
         done = k + 1;
         if (svi) {
             n_svi_runs++;
+        } else if (k >= 5) {
+            n_ovi_block_runs++;
+            n_ovi_block_swept += r[k].blocks > 0 && r[k].iterations > 0;
         } else {
             n_ovi_runs++;
+            n_ovi_gs_swept += k == 2 && r[k].iterations > 0;
             n_ovi_guessed += r[k].stats.guesses > 0;
         }
-        if (k == 4) {
+        if (k == 4 || k == 6) {
             ok = brackets(r[k].lo[0], r[k].hi[0], ref[0], EPS);
             for (uint64_t s = 0; s < n && ok; s++)
                 ok = brackets(r[k].lo[s], r[k].hi[s], ref[s], INFINITY);
@@ -771,6 +778,11 @@ int main(int argc, char **argv)
           "upper bound", n_ovi_runs, n_ovi_guessed);
     check(n_svi_runs > 0 && n_svi_runs == n_ovi_runs,
           "sound value iteration: %d runs bracket the exact values", n_svi_runs);
+    check(n_ovi_block_runs * 5 == n_ovi_runs * 2 && n_ovi_block_swept >= n_ovi_gs_swept &&
+              n_ovi_gs_swept > 100,
+          "optimistic value iteration by blocks: %d runs bracket the exact values, %d of them "
+          "swept blocks (Gauss-Seidel over all states swept in %d)", n_ovi_block_runs,
+          n_ovi_block_swept, n_ovi_gs_swept);
     slow_chain();
     threads_agree(42);
     return check_exit();

@@ -195,6 +195,9 @@
  * so a guess that needs long to settle (values leak out slowly) is verified in the end, and a
  * wrong one costs at most that share more (its sweeps move the lower bound on too) */
 #define VI_OVI_VERIFY_FACTOR 1u
+/* OVI block by block: a block whose lower bound moves by at most this share of err in a sweep
+ * counts as settled whatever its estimated contraction (rounding noise stops no block) */
+#define VI_OVI_SETTLED_FLOOR 1e-3
 
 /* ---- cycle mean (kernels/cyclemean, analysis/cyclemean) ----------------- */
 
