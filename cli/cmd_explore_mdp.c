@@ -41,6 +41,7 @@
 #include "../analysis/valiter.h"
 #include "../explorer/explore_mdp.h"
 #include "../graph/mdp_lab.h"
+#include "../explorer/mdp_rules.h"
 #include "../kernels/explore_mdp_gpu.h"
 #include "../parser/aut.h"
 #include "../util/arith.h"
@@ -655,6 +656,17 @@ static int read_properties(struct mdp_run *x, struct wx_error *err)
     return mdp_checks_prepare(o, x->img, &x->checks, err);
 }
 
+/* WARPEX_MDP_RULES=anchors|masks (docs/tuning.md): how the explorers find
+ * a state's rules; anything else, or unset, lets them choose. */
+static int rule_walk_env(void)
+{
+    const char *e = getenv("WARPEX_MDP_RULES");
+    return !e ? MDP_WALK_AUTO
+           : !strcmp(e, "anchors") ? MDP_WALK_ANCHORS
+           : !strcmp(e, "masks")   ? MDP_WALK_MASKS
+                                   : MDP_WALK_AUTO;
+}
+
 /* The exploration; after a failure the partial counts (JSON, or a note on
  * stderr for a limit or an interrupt). */
 static int run_explorer(struct mdp_run *x, struct wx_error *err)
@@ -668,6 +680,7 @@ static int run_explorer(struct mdp_run *x, struct wx_error *err)
     if (!o->quiet && !o->json)
         eo.progress = progress;
     eo.keep_vectors = o->trace_states;
+    eo.mdp_rule_walk = rule_walk_env();
     eo.cancel = cli_signals_flag();
     cli_signals_cooperate(true);
     struct mdp_gpu_tuning tu = {.timeline = o->gpu.timeline};

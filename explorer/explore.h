@@ -111,6 +111,9 @@ struct explore_options {
                                   the whole state space (explore_int.h);
                                   false: stop at it, counts partial */
     bool keep_vectors;        /* result.vectors gets every state's vector */
+    int mdp_rule_walk;        /* probabilistic networks: how a state's rules
+                                 are found, enum mdp_rule_walk
+                                 (explorer/mdp_rules.h); 0 = automatic     */
     bool por;                 /* partial-order reduction (explorer/por.h):
                                  explore_seq and explore_cpu explore a
                                  reduced graph that keeps deadlocks and the

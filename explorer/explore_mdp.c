@@ -340,27 +340,32 @@ static int fire_rule(struct expander *x, struct gen *g, const uint32_t *vec, uin
     }
 }
 
-/* All choices of the state vec into g (not yet distinct). */
-static int expand(struct expander *x, struct gen *g, const uint32_t *vec)
+/* The synchronising rules of the state (x->local) by masks (mdp_rules.h):
+ * the valid rules no component blocks, in ascending order. */
+static int masked_rules(struct expander *x, struct gen *g, const uint32_t *vec)
 {
     const struct image *img = x->img;
-    g->n = 0;
-    g->n_out = 0;
-    for (uint32_t c = 0; c < img->n_comps; c++)
-        x->local[c] = image_get_field(vec, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c]);
-    /* interleaved choices */
-    for (uint32_t c = 0; c < img->n_comps; c++) {
-        uint32_t s = x->local[c];
-        uint32_t a = img->pchoice_offsets[img->proc_offsets[c] + s];
-        uint32_t b = img->pchoice_offsets[img->proc_offsets[c] + s + 1];
-        for (uint32_t i = a; i < b && !(img->pchoice_key[i] & IMAGE_PCHOICE_SYNC); i++) {
-            x->odo[0] = i;
-            if (emit_product(x, g, vec, img->pchoice_key[i], &c, 1) != 0)
+    const struct mdp_rules *r = x->rules;
+    const uint32_t words = r->mask_words;
+    for (uint32_t w = 0; w < words; w++) {
+        uint64_t open = r->valid[w];
+        for (uint32_t c = 0; c < img->n_comps && open; c++)
+            open &= ~r->blocked[(size_t)(img->proc_offsets[c] + x->local[c]) * words + w];
+        while (open) {
+            const uint32_t rr = w * 64 + (uint32_t)__builtin_ctzll(open);
+            open &= open - 1;
+            if (fire_rule(x, g, vec, r->rule_class[rr], rr, UINT32_MAX, 0, 0) != 0)
                 return -1;
         }
     }
-    /* synchronising rules: per component, the rules anchored at the
-     * classes it offers (mdp_rules.h) */
+    return 0;
+}
+
+/* The synchronising rules of the state (x->local) by anchor: per
+ * component, the rules anchored at the classes it offers (mdp_rules.h). */
+static int anchored_rules(struct expander *x, struct gen *g, const uint32_t *vec)
+{
+    const struct image *img = x->img;
     for (uint32_t c = 0; c < img->n_comps; c++) {
         const uint32_t s = x->local[c];
         const uint32_t b = img->pchoice_offsets[img->proc_offsets[c] + s + 1];
@@ -380,6 +385,30 @@ static int expand(struct expander *x, struct gen *g, const uint32_t *vec)
                     return -1;
         }
     }
+    return 0;
+}
+
+/* All choices of the state vec into g (not yet distinct). */
+static int expand(struct expander *x, struct gen *g, const uint32_t *vec)
+{
+    const struct image *img = x->img;
+    g->n = 0;
+    g->n_out = 0;
+    for (uint32_t c = 0; c < img->n_comps; c++)
+        x->local[c] = image_get_field(vec, img->first_bit[c], img->first_bit[c + 1] - img->first_bit[c]);
+    /* interleaved choices */
+    for (uint32_t c = 0; c < img->n_comps; c++) {
+        uint32_t s = x->local[c];
+        uint32_t a = img->pchoice_offsets[img->proc_offsets[c] + s];
+        uint32_t b = img->pchoice_offsets[img->proc_offsets[c] + s + 1];
+        for (uint32_t i = a; i < b && !(img->pchoice_key[i] & IMAGE_PCHOICE_SYNC); i++) {
+            x->odo[0] = i;
+            if (emit_product(x, g, vec, img->pchoice_key[i], &c, 1) != 0)
+                return -1;
+        }
+    }
+    if (x->rules->mask_words ? masked_rules(x, g, vec) != 0 : anchored_rules(x, g, vec) != 0)
+        return -1;
     if (img->prio_n)
         prio_choices(x, g);
     return 0;
@@ -614,7 +643,7 @@ static int run_init(struct run *r, struct wx_error *err)
     t->chunks = calloc(t->max_chunks, sizeof *t->chunks);
     r->b.m.state_start = malloc(1024 * sizeof *r->b.m.state_start);
     r->b.cap_states = 1024;
-    if ((rc = mdp_rules_build(img, &r->rules, err)) != WX_OK)
+    if ((rc = mdp_rules_build(img, (enum mdp_rule_walk)r->opt->mdp_rule_walk, &r->rules, err)) != WX_OK)
         return rc;
     if (!t->w || !t->chunks || !r->b.m.state_start)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/config.h"
+
 /* (component, class) pairs: offers counted per pair, rules filed per pair. */
 struct triple {
     uint32_t c, k, r;
@@ -162,7 +164,88 @@ static int file_rules(const struct image *img, struct mdp_rules *r, const struct
     return 0;
 }
 
-int mdp_rules_build(const struct image *img, struct mdp_rules *r, struct wx_error *err)
+/* Does local state ls (an index into pchoice_offsets) offer class k? */
+static int offers_class(const struct image *img, uint32_t ls, uint32_t k)
+{
+    const uint32_t key = IMAGE_PCHOICE_SYNC | k;
+    uint32_t lo = img->pchoice_offsets[ls], hi = img->pchoice_offsets[ls + 1];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (img->pchoice_key[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < img->pchoice_offsets[ls + 1] && img->pchoice_key[lo] == key;
+}
+
+/* The anchors' rules tried per state: per component the mean over its
+ * local states of the rules anchored at the classes offered there. */
+static double anchor_tries(const struct image *img, const struct mdp_rules *r)
+{
+    double sum = 0;
+    for (uint32_t c = 0; c < img->n_comps; c++) {
+        const uint32_t first = img->proc_offsets[c], end = img->proc_offsets[c + 1] - 1;
+        uint64_t tries = 0;
+        for (uint32_t ls = first; ls < end; ls++) {
+            uint32_t cur = r->anch_start[c];
+            for (uint32_t i = img->pchoice_offsets[ls]; i < img->pchoice_offsets[ls + 1]; i++) {
+                const uint32_t key = img->pchoice_key[i];
+                if (!(key & IMAGE_PCHOICE_SYNC) ||
+                    (i + 1 < img->pchoice_offsets[ls + 1] && img->pchoice_key[i + 1] == key))
+                    continue;
+                const uint32_t p = mdp_rules_find(r->anch_start, r->anch_class, c, &cur, key & ~IMAGE_PCHOICE_SYNC);
+                if (p != UINT32_MAX)
+                    tries += r->rule_start[p + 1] - r->rule_start[p];
+            }
+        }
+        sum += end > first ? (double)tries / (end - first) : 0;
+    }
+    return sum;
+}
+
+/* The masks (mdp_rules.h); -1 when out of memory. */
+static int build_masks(const struct image *img, struct mdp_rules *r, uint32_t words)
+{
+    const uint32_t n_ls = img->proc_offsets[img->n_comps];
+    r->blocked = calloc((size_t)n_ls * words, sizeof *r->blocked);
+    r->valid = calloc(words, sizeof *r->valid);
+    r->rule_class = malloc(((size_t)img->n_rules + 1) * sizeof *r->rule_class);
+    if (!r->blocked || !r->valid || !r->rule_class)
+        return -1;
+    for (uint32_t k = 0; k < img->n_classes; k++)
+        for (uint32_t rr = img->class_rule_start[k]; rr < img->class_rule_start[k + 1]; rr++) {
+            r->rule_class[rr] = k;
+            if (r->part_start[rr] < r->part_start[rr + 1])
+                r->valid[rr / 64] |= 1ull << (rr % 64);
+            for (uint32_t j = r->part_start[rr]; j < r->part_start[rr + 1]; j++) {
+                const uint32_t c = r->part[j];
+                for (uint32_t ls = img->proc_offsets[c]; ls + 1 < img->proc_offsets[c + 1]; ls++)
+                    if (!offers_class(img, ls, k))
+                        r->blocked[(size_t)ls * words + rr / 64] |= 1ull << (rr % 64);
+            }
+        }
+    r->mask_words = words;
+    return 0;
+}
+
+/* The masks when `walk` wants them (mdp_rules.h); -1 when out of memory. */
+static int pick_walk(const struct image *img, enum mdp_rule_walk walk, struct mdp_rules *r)
+{
+    const uint64_t words = ((uint64_t)img->n_rules + 63) / 64;
+    const uint64_t bytes = (uint64_t)img->proc_offsets[img->n_comps] * words * 8;
+    r->anchor_tries = anchor_tries(img, r);
+    if (walk == MDP_WALK_ANCHORS || words == 0 || bytes > MDP_MASK_MAX_BYTES)
+        return 0;
+    if (walk == MDP_WALK_AUTO && (words > MDP_MASK_MAX_WORDS ||
+                                  (double)img->n_comps * (double)words >
+                                      MDP_MASK_COST_RATIO * r->anchor_tries))
+        return 0;
+    return build_masks(img, r, (uint32_t)words);
+}
+
+int mdp_rules_build(const struct image *img, enum mdp_rule_walk walk, struct mdp_rules *r,
+                    struct wx_error *err)
 {
     struct offers o = {0};
     struct triple *t = NULL;
@@ -170,7 +253,8 @@ int mdp_rules_build(const struct image *img, struct mdp_rules *r, struct wx_erro
     memset(r, 0, sizeof *r);
     r->n_rules = img->n_rules;
     int bad = participants(img, r) != 0 || count_offers(img, &o) != 0 ||
-              !(t = anchor_rules(img, r, &o, &n)) || file_rules(img, r, t, n) != 0;
+              !(t = anchor_rules(img, r, &o, &n)) || file_rules(img, r, t, n) != 0 ||
+              pick_walk(img, walk, r) != 0;
     free(o.start), free(o.cls), free(o.n), free(t);
     if (bad) {
         mdp_rules_free(r);
@@ -183,5 +267,6 @@ void mdp_rules_free(struct mdp_rules *r)
 {
     free(r->part_start), free(r->part), free(r->anch_start), free(r->anch_class);
     free(r->rule_start), free(r->rule);
+    free(r->blocked), free(r->valid), free(r->rule_class);
     memset(r, 0, sizeof *r);
 }

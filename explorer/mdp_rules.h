@@ -14,6 +14,19 @@
  * the fewest local states offering the class (ties: the lowest component),
  * so the walk meets the rule as rarely as possible.
  *
+ * Where the rules are many for few components (consensus: 2^N rules of one
+ * class each, all among the same N processes), walking the anchors tries
+ * many rules per state that a participant then refuses.  There the rules
+ * are found by masks instead (struct mdp_rules.mask_words > 0), as the LTS
+ * explorer's fast generator does: per local state of each component, the
+ * bits of the rules it takes part in but cannot join there (it offers no
+ * choice of the rule's class); a state's rules are the valid ones that no
+ * component's mask blocks.  mdp_rules_build picks the masks when they are
+ * small (MDP_MASK_MAX_BYTES, MDP_MASK_MAX_WORDS) and their cost per state
+ * (one word per component and 64 rules) is below MDP_MASK_COST_RATIO times
+ * the anchors' expected tries per state (averaged over each component's
+ * local states); tests and benchmarks can force either walk.
+ *
  * The order in which rules are met differs from the class order; the
  * explorers sort each state's choices canonically afterwards, so the MDP
  * does not depend on it.
@@ -26,6 +39,9 @@
 #include "../network/image.h"
 #include "../util/error.h"
 
+/* How a state's rules are found (mdp_rules_build). */
+enum mdp_rule_walk { MDP_WALK_AUTO = 0, MDP_WALK_ANCHORS, MDP_WALK_MASKS };
+
 struct mdp_rules {
     uint32_t n_rules;
     uint32_t *part_start;   /* n_rules + 1: rule r's participants are */
@@ -35,12 +51,22 @@ struct mdp_rules {
     uint32_t *anch_class;   /* n_anch: the class, ascending within a component */
     uint32_t *rule_start;   /* n_anch + 1: pair i's rules are */
     uint32_t *rule;         /* rule[rule_start[i] .. rule_start[i + 1]), ascending */
+    double anchor_tries;    /* the anchors' rules tried per state, expected */
+    uint32_t mask_words;    /* 0: walk the anchors; else words per mask      */
+    uint64_t *blocked;      /* per local state (the image's proc_offsets[c] + s):
+                               mask_words words, bit r: c takes part in rule r
+                               but offers no choice of its class there      */
+    uint64_t *valid;        /* mask_words: the rules with participants      */
+    uint32_t *rule_class;   /* n_rules: each rule's class                   */
 };
 
-/* Builds the lists of a probabilistic image (pchoice tables present).
- * Rules without participants are filed nowhere (they give nothing).
+/* Builds the lists of a probabilistic image (pchoice tables present), and
+ * the masks when `walk` asks for them (MDP_WALK_MASKS: whenever they fit
+ * MDP_MASK_MAX_BYTES) or AUTO finds them cheaper.  Rules without
+ * participants are filed nowhere and never valid (they give nothing).
  * WX_ELIMIT when out of memory. */
-int mdp_rules_build(const struct image *img, struct mdp_rules *r, struct wx_error *err);
+int mdp_rules_build(const struct image *img, enum mdp_rule_walk walk, struct mdp_rules *r,
+                    struct wx_error *err);
 
 void mdp_rules_free(struct mdp_rules *r);
 

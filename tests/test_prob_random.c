@@ -366,6 +366,42 @@ static void ref_free(struct ref *r)
     mdp_free(&r->m);
 }
 
+/* The masks of explorer/mdp_rules.h (forced) on img: rule rr is valid
+ * iff it has participants, and blocked in component c's local state s iff
+ * c takes part and offers no choice of rr's class there (searched here
+ * linearly); 0 when it holds. */
+static uint64_t n_masked;
+static int masks_ok(const struct image *img, uint64_t seed)
+{
+    struct mdp_rules r;
+    struct wx_error e;
+    if (mdp_rules_build(img, MDP_WALK_MASKS, &r, &e) != WX_OK)
+        return check(0, "seed %llu: mdp_rules_build (masks): %s", (unsigned long long)seed, e.msg), 1;
+    int bad = img->n_rules > 0 && r.mask_words != (img->n_rules + 63) / 64;
+    n_masked += r.mask_words > 0;
+    for (uint32_t k = 0; k < img->n_classes && r.mask_words && !bad; k++)
+        for (uint32_t rr = img->class_rule_start[k]; rr < img->class_rule_start[k + 1]; rr++) {
+            const uint64_t bit = 1ull << (rr % 64);
+            bad |= r.rule_class[rr] != k;
+            bad |= !(r.valid[rr / 64] & bit) != (r.part_start[rr] == r.part_start[rr + 1]);
+            for (uint32_t c = 0; c < img->n_comps; c++) {
+                int takes_part = 0;
+                for (uint32_t q = r.part_start[rr]; q < r.part_start[rr + 1]; q++)
+                    takes_part |= r.part[q] == c;
+                for (uint32_t o = img->proc_offsets[c]; o + 1 < img->proc_offsets[c + 1]; o++) {
+                    int offers = 0;
+                    for (uint32_t i = img->pchoice_offsets[o]; i < img->pchoice_offsets[o + 1]; i++)
+                        offers |= img->pchoice_key[i] == (IMAGE_PCHOICE_SYNC | k);
+                    bad |= !(r.blocked[(size_t)o * r.mask_words + rr / 64] & bit) != !(takes_part && !offers);
+                }
+            }
+        }
+    mdp_rules_free(&r);
+    if (bad)
+        check(0, "seed %llu: the rule masks are wrong", (unsigned long long)seed);
+    return bad;
+}
+
 /* explorer/mdp_rules.h on img: every rule whose participants all offer
  * its class somewhere is filed exactly once, under the participant
  * offering it in the fewest local states (ties: the lowest), and nothing
@@ -374,7 +410,7 @@ static int rules_ok(const struct image *img, uint64_t seed)
 {
     struct mdp_rules r;
     struct wx_error e;
-    if (mdp_rules_build(img, &r, &e) != WX_OK)
+    if (mdp_rules_build(img, MDP_WALK_ANCHORS, &r, &e) != WX_OK)
         return check(0, "seed %llu: mdp_rules_build: %s", (unsigned long long)seed, e.msg), 1;
     int bad = 0;
     uint32_t *seen = calloc(img->n_rules + 1, sizeof *seen);
@@ -423,7 +459,7 @@ static int rules_ok(const struct image *img, uint64_t seed)
     mdp_rules_free(&r);
     if (bad)
         check(0, "seed %llu: the rules by anchor are wrong", (unsigned long long)seed);
-    return bad;
+    return bad || masks_ok(img, seed);
 }
 
 int main(void)
@@ -467,6 +503,7 @@ int main(void)
         memset(&xo, 0, sizeof xo);
         static const unsigned team[] = {2, 3, 7};
         xo.threads = team[seed % 3]; /* checked against one thread below */
+        xo.mdp_rule_walk = (int)(seed / 3 % 3); /* automatic, anchors, masks */
         rc = explore_mdp(&img, &xo, seed % 2 == 0, &x, &e);
         ref_explore(&r, &net);
         int ok = rc == WX_OK && x.complete && x.mdp.n_states == r.m.n_states &&
@@ -538,15 +575,15 @@ int main(void)
         image_free(&img);
         network_free(&net);
     }
-    check(bad == 0 && probabilistic >= (env ? 0 : 100),
+    check(bad == 0 && probabilistic >= (env ? 0 : 100) && n_masked >= (env ? 0 : 50),
           "%llu random probabilistic networks (seeds %llu..%llu, %llu with an initial "
-          "distribution, %llu with exact fractions checked): the explorer's MDP (2, 3 or 7 threads, "
-          "identical to one thread's) has the brute-force product's states, choices, entries, "
-          "deadlocks and %llu Pmin/Pmax values; "
-          "%llu disagree",
+          "distribution, %llu with exact fractions checked; rules found by anchor, by masks (%llu "
+          "with rules) or as chosen): the explorer's MDP (2, 3 or 7 threads, identical to one "
+          "thread's) has the brute-force product's states, choices, entries, deadlocks and %llu "
+          "Pmin/Pmax values; %llu disagree",
           (unsigned long long)probabilistic, (unsigned long long)first,
           (unsigned long long)(first + n_nets - 1), (unsigned long long)fresh,
-          (unsigned long long)exact,
+          (unsigned long long)exact, (unsigned long long)n_masked,
           (unsigned long long)values, (unsigned long long)bad);
     (void)agree;
     check(bad == 0 && round_trips >= (env ? 0 : 50) && plain > 0,

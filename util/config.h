@@ -131,6 +131,16 @@
 
 /* ---- GPU MDP explorer (kernels/explore_mdp) ----------------------------- */
 
+/* MDP explorers' rule masks (explorer/mdp_rules.h): at most this many bytes of masks (one
+ * word per 64 rules per local state; small enough to stay in the caches) */
+#define MDP_MASK_MAX_BYTES (1u << 20)
+/* ... and at most this many words per mask under the automatic choice (a state ORs one per
+ * component) */
+#define MDP_MASK_MAX_WORDS 32u
+/* ... chosen when a state's mask words (components x words) are below this many times the
+ * anchors' expected tries (a try is a search in a participant's choices, several loads) */
+#define MDP_MASK_COST_RATIO 4.0
+
 /* Threads per block of its kernels (one thread per state or entry). */
 #define MDPX_THREADS 256u
 /* States expanded per batch: a level larger than this is cut; halved

@@ -6,7 +6,7 @@
 #
 #   bench/device/mdp_explore.sh [N K ...]      default: 6 2  8 2  8 4
 #   REPEAT=3 (GPU rounds), HOST=1 (0: no --prop run with the host round
-#   trip), PROPS='P1|P2' (the --prop runs), TIMELINE=1 (one more GPU run with
+#   trip), PROPS='P1|P2' (the --prop runs; empty: none), TIMELINE=1 (one more GPU run with
 #   WARPEX_GPU_TIMELINE=1: the seconds of each batch step; 0: none), CPU_MAX=7e7 (no CPU runs where the GPU found more
 #   states: N=8 K=4, 114 757 632 states, takes 590 s to explore on 2 cores)
 #
@@ -16,7 +16,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 WORK=${WORK:-/tmp/mdp_explore}
 REPEAT=${REPEAT:-3}
-PROPS=${PROPS:-'Pmax=? [ F "disagree" ]|Pmin=? [ F "disagree" ]'}
+PROPS=${PROPS-'Pmax=? [ F "disagree" ]|Pmin=? [ F "disagree" ]'}
 mkdir -p "$WORK"
 [ $# -gt 0 ] || set -- 6 2 8 2 8 4
 field() { sed -n "s/.*\"$1\": \([0-9.e+-]*\).*/\1/p"; }
@@ -47,7 +47,7 @@ while [ $# -ge 2 ]; do
         # (WARPEX_MDP_DEVICE=0: the explored MDP downloaded, the system
         # built on the host) beside the default (MDP and system on the device)
         modes=default; [ $b = gpu ] && [ "${HOST:-1}" = 1 ] && modes="default host"
-        echo "$PROPS" | tr '|' '\n' | while IFS= read -r prop; do
+        [ -z "$PROPS" ] || echo "$PROPS" | tr '|' '\n' | while IFS= read -r prop; do
             for mode in $modes; do
                 dev=1; [ $mode = host ] && dev=0
                 t0=$(now)

@@ -35,6 +35,10 @@ struct mdpx_img {
     const uint32_t *class_result, *rule_part_start, *rule_part;
     /* the rules by anchor (explorer/mdp_rules.h) */
     const uint32_t *anch_start, *anch_class, *anch_rule_start, *anch_rule;
+    /* or by masks (mask_words > 0; explorer/mdp_rules.h) */
+    uint32_t mask_words;
+    const unsigned long long *mask_blocked, *mask_valid;
+    const uint32_t *rule_class;
     uint32_t prio_n;          /* the priority (image.h); 0: none */
     const uint32_t *prio_above_start, *prio_above, *prio_out;
 };
@@ -114,12 +118,35 @@ __device__ void mdpx_frac_mul(uint64_t *n, uint64_t *d, uint64_t n2, uint64_t d2
     *n = a * b, *d = c * e;
 }
 
-/* Calls f(k, rule, c, lo, hi) for every rule anchored at a class that some
- * component c offers in state vec (each class of a segment once; [lo, hi):
- * c's class-k choices), as explore_mdp.c's expand meets them. */
+/* Calls f(k, rule, UINT32_MAX, 0, 0) for every valid rule that no
+ * component's mask blocks in state vec, in ascending order. */
+template <typename F>
+__device__ __forceinline__ void mdpx_each_masked(const mdpx_img &m, const uint32_t *vec, F f)
+{
+    for (uint32_t w = 0; w < m.mask_words; w++) {
+        unsigned long long open = m.mask_valid[w];
+        for (uint32_t c = 0; c < m.n_comps && open; c++)
+            open &= ~m.mask_blocked[(size_t)(m.proc_offsets[c] + mdpx_local(m, vec, c)) * m.mask_words + w];
+        while (open) {
+            const uint32_t r = w * 64 + (uint32_t)(__ffsll((long long)open) - 1);
+            open &= open - 1;
+            if (!f(m.rule_class[r], r, UINT32_MAX, 0u, 0u))
+                return;
+        }
+    }
+}
+
+/* Calls f(k, rule, c, lo, hi) for every rule of state vec, as explore_mdp.c
+ * meets them: by masks, or by anchor -- every rule anchored at a class that
+ * some component c offers (each class of a segment once; [lo, hi): c's
+ * class-k choices). */
 template <typename F>
 __device__ __forceinline__ void mdpx_each_rule(const mdpx_img &m, const uint32_t *vec, F f)
 {
+    if (m.mask_words) {
+        mdpx_each_masked(m, vec, f);
+        return;
+    }
     for (uint32_t c = 0; c < m.n_comps; c++) {
         uint32_t a, b;
         mdpx_choices(m, c, mdpx_local(m, vec, c), &a, &b);

@@ -122,11 +122,11 @@ out:
     return rc;
 }
 
-/* The rules by anchor (explorer/mdp_rules.h); each rule has at most
- * MDPX_GPU_MAX_PARTS participants. */
-static int build_rules(const struct image *img, struct mdp_rules *r, struct wx_error *err)
+/* The rules by anchor or by masks (explorer/mdp_rules.h); each rule has
+ * at most MDPX_GPU_MAX_PARTS participants. */
+static int build_rules(const struct image *img, int walk, struct mdp_rules *r, struct wx_error *err)
 {
-    int rc = mdp_rules_build(img, r, err);
+    int rc = mdp_rules_build(img, (enum mdp_rule_walk)walk, r, err);
     for (uint32_t k = 0; rc == WX_OK && k < r->n_rules; k++)
         if (r->part_start[k + 1] - r->part_start[k] > MDPX_GPU_MAX_PARTS)
             rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0,
@@ -141,7 +141,7 @@ static int upload_image(struct mdpx_run *x, struct wx_error *err)
     mdpx_img *m = &x->dimg;
     const uint32_t nc = img->n_comps;
     struct mdp_rules rl;
-    int rc = build_rules(img, &rl, err);
+    int rc = build_rules(img, x->opt->mdp_rule_walk, &rl, err);
     m->n_comps = nc, m->words = img->words, m->n_classes = img->n_classes, m->hidden = img->hidden;
     const uint32_t npc = img->n_pchoices, ntg = img->n_ptargets, ni = img->pinit_start[nc];
     const uint32_t nps = img->proc_offsets[nc];
@@ -170,6 +170,12 @@ static int upload_image(struct mdpx_run *x, struct wx_error *err)
         UP(anch_class, rl.anch_class, rl.n_anch);
         UP(anch_rule_start, rl.rule_start, rl.n_anch + 1);
         UP(anch_rule, rl.rule, rl.rule_start[rl.n_anch]);
+        m->mask_words = rl.mask_words;
+        if (rl.mask_words) {
+            UP(mask_blocked, (const unsigned long long *)rl.blocked, (size_t)nps * rl.mask_words);
+            UP(mask_valid, (const unsigned long long *)rl.valid, rl.mask_words);
+            UP(rule_class, rl.rule_class, rl.n_rules);
+        }
     }
     m->prio_n = img->prio_n;
     if (img->prio_n) {

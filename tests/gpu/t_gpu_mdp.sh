@@ -37,6 +37,15 @@ for f in "$T"/c/consensus_N2_K2.exp "$T"/c/consensus_N4_K2.exp "$T"/c/consensus_
     why=$(compare x "$f" --scc --mec --deadlock --trace)
     [ -z "$why" ] && pass "$(basename "$f"): gpu == cpu (files, counts, scc, mec, deadlock)" || fail "$(basename "$f"):$why"
 done
+# the rules found by anchor and by masks (explorer/mdp_rules.h), forced on
+# both backends: the same files
+for walk in anchors masks; do
+    export WARPEX_MDP_RULES=$walk
+    why=$(compare x "$T"/c/consensus_N6_K2.exp --deadlock)
+    unset WARPEX_MDP_RULES
+    [ -z "$why" ] && pass "consensus_N6_K2.exp, rules by $walk: gpu == cpu (files, counts)" ||
+        fail "consensus_N6_K2.exp, rules by $walk:$why"
+done
 # asked for nothing that reads the MDP, the GPU run keeps it on the device
 # and reports its counts only: the same counts, deadlocks and depth
 for f in "$T"/c/consensus_N4_K4.exp "$T"/c/consensus_N6_K2.exp "$T/init.aut"; do

@@ -309,6 +309,7 @@ int main(int argc, char **argv)
                                     .table_slots = s % 4 == 0 ? 64 : 0};
         struct mdp_explore_result c, g;
         int rc_c = explore_mdp(&img, &xo, exact, &c, &e);
+        xo.mdp_rule_walk = (int)(s / 2 % 3); /* the GPU: automatic, anchors, masks */
         int rc_g = explore_mdp_gpu_tuned(&img, &xo, exact, &tu, &g, &e);
         const char *why = rc_c != rc_g ? "status" : rc_c == WX_OK ? differ(&c, &g, img.words) : NULL;
         if (why)
@@ -332,8 +333,9 @@ int main(int argc, char **argv)
         network_free(&net);
     }
     check(agree == tried && tried > n_nets / 4,
-          "GPU MDP = CPU MDP on %llu of %llu random probabilistic networks (%llu with an initial "
-          "distribution, %llu past a 64-slot table's half)",
+          "GPU MDP = CPU MDP on %llu of %llu random probabilistic networks (the GPU's rules by "
+          "anchor, by masks or as chosen; %llu with an initial distribution, %llu past a 64-slot "
+          "table's half)",
           (unsigned long long)agree, (unsigned long long)tried, (unsigned long long)fresh,
           (unsigned long long)grown);
     check(dev_agree == tried,
