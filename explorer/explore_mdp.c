@@ -38,7 +38,7 @@ struct gen {
     uint32_t words;
     size_t n, cap;            /* choices */
     uint32_t *label;          /* cap */
-    size_t *start;            /* cap + 1: outcomes [start[i], start[i+1]) */
+    size_t *start;            /* cap (> n): outcomes [start[i], start[i+1]) */
     size_t n_out, cap_out;    /* outcomes */
     uint32_t *vec;            /* cap_out * words */
     double *prob;             /* cap_out */
@@ -55,12 +55,10 @@ struct gen {
 
 static int gen_choice_begin(struct gen *g, uint32_t label)
 {
-    if (wx_reserve((void **)&g->label, &g->cap, g->n + 1, sizeof *g->label, 64) != 0)
+    void **const arrays[] = {(void **)&g->label, (void **)&g->start};
+    const size_t sizes[] = {sizeof *g->label, sizeof *g->start};
+    if (wx_reserve_all(&g->cap, g->n + 2, 64, 2, arrays, sizes) != 0)
         return -1;
-    size_t *s = realloc(g->start, (g->cap + 1) * sizeof *s);
-    if (!s)
-        return -1;
-    g->start = s;
     g->label[g->n] = label;
     g->start[g->n] = g->n_out;
     g->n++;
@@ -177,38 +175,20 @@ struct build {
     size_t cap_states, cap_choices, cap_entries;
 };
 
-static int build_choice(struct build *b, uint32_t label)
+/* Room for states up to `end`, `more_ch` more choices and `more_en` more
+ * entries (capacities double); -1 when out of memory. */
+static int build_reserve(struct build *b, uint64_t end, size_t more_ch, size_t more_en)
 {
-    if (wx_reserve((void **)&b->label, &b->cap_choices, b->m.n_choices + 2, sizeof *b->label, 1024) != 0)
+    if (wx_reserve((void **)&b->m.state_start, &b->cap_states, end + 1, sizeof *b->m.state_start, 1024) != 0)
         return -1;
-    uint64_t *cs = realloc(b->m.choice_start, b->cap_choices * sizeof *cs);
-    if (!cs)
+    void **const ch[] = {(void **)&b->label, (void **)&b->m.choice_start};
+    const size_t ch_sizes[] = {sizeof *b->label, sizeof *b->m.choice_start};
+    if (wx_reserve_all(&b->cap_choices, b->m.n_choices + more_ch + 2, 1024, 2, ch, ch_sizes) != 0)
         return -1;
-    b->m.choice_start = cs;
-    b->label[b->m.n_choices] = label;
-    b->m.choice_start[b->m.n_choices] = b->m.n_entries;
-    b->m.n_choices++;
-    return 0;
-}
-
-static int build_entry(struct build *b, uint32_t target, double p, uint64_t num, uint64_t den)
-{
-    if (b->m.n_entries == b->cap_entries) {
-        size_t cap = b->cap_entries ? 2 * b->cap_entries : 4096;
-        void **const arrays[] = {(void **)&b->m.targets, (void **)&b->m.probs,
-                                 b->exact ? (void **)&b->num : NULL,
-                                 b->exact ? (void **)&b->den : NULL};
-        const size_t sizes[] = {sizeof *b->m.targets, sizeof *b->m.probs, sizeof *b->num,
-                                sizeof *b->den};
-        if (wx_resize_all(cap, 4, arrays, sizes) != 0)
-            return -1;
-        b->cap_entries = cap;
-    }
-    if (b->exact)
-        b->num[b->m.n_entries] = num, b->den[b->m.n_entries] = den;
-    b->m.targets[b->m.n_entries] = target;
-    b->m.probs[b->m.n_entries++] = p;
-    return 0;
+    void **const en[] = {(void **)&b->m.targets, (void **)&b->m.probs, b->exact ? (void **)&b->num : NULL,
+                         b->exact ? (void **)&b->den : NULL};
+    const size_t en_sizes[] = {sizeof *b->m.targets, sizeof *b->m.probs, sizeof *b->num, sizeof *b->den};
+    return wx_reserve_all(&b->cap_entries, b->m.n_entries + more_en, 4096, 4, en, en_sizes);
 }
 
 /* Per-run context of the expansion. */
@@ -511,6 +491,8 @@ struct chunk {
     double *prob;
     uint64_t *num, *den, *id;   /* id: UINT64_MAX when not found */
     int failed;                 /* out of memory */
+    uint64_t ch_base, en_base;  /* where its choices and entries go in the MDP */
+    uint64_t deadlocks;         /* its states without a choice */
 };
 
 static void chunk_free(struct chunk *c)
@@ -582,6 +564,7 @@ struct team {
     size_t n_chunks;            /* of the current window */
     atomic_size_t next;
     const struct vecset *q;
+    struct build *b;            /* the MDP the commit phase writes */
     bool fresh_initial;
 };
 
@@ -714,42 +697,71 @@ static void report_progress(struct run *r)
     r->next_progress = wx_now() + 1.0;
 }
 
-/* Appends a filled chunk's states to the MDP, in state order; the outcomes
- * the parallel phase did not find get the next fresh ids. */
-static int commit_chunk(struct run *r, const struct chunk *c, struct wx_error *err)
+/* Writes a committed chunk's states, choices and entries into the MDP at
+ * its bases (every outcome has its id by now). */
+static void chunk_write(struct chunk *c, struct build *b)
 {
-    struct build *b = &r->b;
-    if (c->failed)
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory expanding a state");
-    report_progress(r);
-    if (c->end + 1 > b->cap_states) {
-        size_t cap = b->cap_states;
-        while (cap < c->end + 1)
-            cap *= 2;
-        uint64_t *ns = realloc(b->m.state_start, cap * sizeof *ns);
-        if (!ns)
-            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-        b->m.state_start = ns;
-        b->cap_states = cap;
-    }
-    size_t ch = 0, o = 0;
+    uint64_t ch = c->ch_base, e = c->en_base;
+    size_t i = 0, o = 0;
+    c->deadlocks = 0;
     for (uint64_t st = c->first; st < c->end; st++) {
-        b->m.state_start[st] = b->m.n_choices;
-        uint32_t n = c->n_choices[st - c->first];
-        if (n == 0)
-            r->res->deadlocks++;
-        for (uint32_t i = 0; i < n; i++, ch++) {
-            if (build_choice(b, c->label[ch]) != 0)
-                return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing the MDP");
-            for (uint32_t e = 0; e < c->n_out[ch]; e++, o++) {
-                uint64_t id = c->id[o];
-                if (id == UINT64_MAX && vecset_put(&r->q, c->vec + o * r->words, &id, err) < 0)
-                    return err->code;
-                if (build_entry(b, (uint32_t)id, c->prob[o], c->num[o], c->den[o]) != 0)
-                    return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing the MDP");
+        b->m.state_start[st] = ch;
+        const uint32_t n = c->n_choices[st - c->first];
+        c->deadlocks += n == 0;
+        for (uint32_t j = 0; j < n; j++, i++, ch++) {
+            b->label[ch] = c->label[i];
+            b->m.choice_start[ch] = e;
+            for (uint32_t x = 0; x < c->n_out[i]; x++, o++, e++) {
+                b->m.targets[e] = (uint32_t)c->id[o];
+                b->m.probs[e] = c->prob[o];
+                if (b->exact)
+                    b->num[e] = c->num[o], b->den[e] = c->den[o];
             }
         }
     }
+}
+
+static void write_job(void *arg, int member, int size)
+{
+    struct team *t = arg;
+    (void)member, (void)size;
+    for (;;) {
+        size_t i = atomic_fetch_add(&t->next, 1);
+        if (i >= t->n_chunks)
+            return;
+        chunk_write(&t->chunks[i], t->b);
+    }
+}
+
+/* Appends the window's filled chunks to the MDP, in state order: first,
+ * in order, the outcomes the parallel phase did not find get their ids
+ * (new states are numbered as they are first met) and each chunk its
+ * bases; then the team writes the chunks in parallel. */
+static int commit_window(struct run *r, size_t nch, struct wx_error *err)
+{
+    struct team *t = &r->team;
+    struct build *b = &r->b;
+    size_t more_ch = 0, more_en = 0;
+    report_progress(r);
+    for (size_t k = 0; k < nch; k++) {
+        struct chunk *c = &t->chunks[k];
+        if (c->failed)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory expanding a state");
+        for (size_t o = 0; o < c->n_out_all; o++)
+            if (c->id[o] == UINT64_MAX && vecset_put(&r->q, c->vec + o * r->words, &c->id[o], err) < 0)
+                return err->code;
+        c->ch_base = b->m.n_choices + more_ch, c->en_base = b->m.n_entries + more_en;
+        more_ch += c->n_ch, more_en += c->n_out_all;
+    }
+    if (nch && build_reserve(b, t->chunks[nch - 1].end, more_ch, more_en) != 0)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing the MDP");
+    t->b = b;
+    t->n_chunks = nch;
+    atomic_store(&t->next, 0);
+    wx_pool_run(t->pool, write_job, t);
+    for (size_t k = 0; k < nch; k++)
+        r->res->deadlocks += t->chunks[k].deadlocks;
+    b->m.n_choices += more_ch, b->m.n_entries += more_en;
     return WX_OK;
 }
 
@@ -765,11 +777,9 @@ static int explore_levels(struct run *r, struct wx_error *err)
                 return explore_interrupted(err);
             size_t nch = window_cut(t, wb, le, &wb);
             team_fill(t, nch);
-            for (size_t k = 0; k < nch; k++) {
-                int rc = commit_chunk(r, &t->chunks[k], err);
-                if (rc)
-                    return rc;
-            }
+            int rc = commit_window(r, nch, err);
+            if (rc)
+                return rc;
         }
         if (r->q.count == le) {
             r->res->complete = true;
