@@ -182,7 +182,7 @@ static int acyclic_single(const struct vi_system *sys, uint64_t s)
 
 /* Has a block's lower bound settled: changes d after prev, within err, and
  * the distance left to the fixpoint, estimated from the contraction rho =
- * d / prev as d rho / (1 - rho), within err too (a block that converges
+ * d / prev as d rho / (1 - rho), within VI_OVI_SETTLED_MARGIN err (a block that converges
  * slowly moves little per sweep while still far from its values, and a
  * guess above such a lower bound fails)?  Only a heuristic for when to
  * guess: soundness rests on the verification. */
@@ -191,7 +191,7 @@ static int settled_est(double d, double prev, double err)
     if (d <= err * VI_OVI_SETTLED_FLOOR)
         return 1;
     double rho = prev > 0 ? d / prev : 1;
-    return rho < 1 && d * rho <= err * (1 - rho);
+    return rho < 1 && d * rho <= VI_OVI_SETTLED_MARGIN * err * (1 - rho);
 }
 
 /* The iteration phase: sweeps of the lower bound alone until none moves it
