@@ -233,17 +233,9 @@ static void prio_choices(struct expander *x, struct gen *g)
 static void key_range(const struct image *img, uint32_t c, uint32_t s, uint32_t key, uint32_t *a,
                       uint32_t *b)
 {
-    uint32_t lo = img->pchoice_offsets[img->proc_offsets[c] + s];
-    uint32_t hi = img->pchoice_offsets[img->proc_offsets[c] + s + 1];
-    while (lo < hi) {
-        uint32_t m = lo + (hi - lo) / 2;
-        if (img->pchoice_key[m] < key)
-            lo = m + 1;
-        else
-            hi = m;
-    }
+    const uint32_t hi = img->pchoice_offsets[img->proc_offsets[c] + s + 1];
+    uint32_t lo = wx_lower_bound_u32(img->pchoice_key, img->pchoice_offsets[img->proc_offsets[c] + s], hi, key);
     *a = lo;
-    hi = img->pchoice_offsets[img->proc_offsets[c] + s + 1];
     while (lo < hi && img->pchoice_key[lo] == key)
         lo++;
     *b = lo;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/arith.h"
 #include "../util/config.h"
 
 /* (component, class) pairs: offers counted per pair, rules filed per pair. */
@@ -101,15 +102,8 @@ static int count_offers(const struct image *img, struct offers *o)
 /* The number of component c's local states offering class k. */
 static uint32_t offered(const struct offers *o, uint32_t c, uint32_t k)
 {
-    uint32_t lo = o->start[c], hi = o->start[c + 1];
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (o->cls[mid] < k)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < o->start[c + 1] && o->cls[lo] == k ? o->n[lo] : 0;
+    const uint32_t i = wx_lower_bound_u32(o->cls, o->start[c], o->start[c + 1], k);
+    return i < o->start[c + 1] && o->cls[i] == k ? o->n[i] : 0;
 }
 
 /* The triples (anchor, class, rule) of the rules that can fire, sorted. */
@@ -167,16 +161,9 @@ static int file_rules(const struct image *img, struct mdp_rules *r, const struct
 /* Does local state ls (an index into pchoice_offsets) offer class k? */
 static int offers_class(const struct image *img, uint32_t ls, uint32_t k)
 {
-    const uint32_t key = IMAGE_PCHOICE_SYNC | k;
-    uint32_t lo = img->pchoice_offsets[ls], hi = img->pchoice_offsets[ls + 1];
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (img->pchoice_key[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < img->pchoice_offsets[ls + 1] && img->pchoice_key[lo] == key;
+    const uint32_t key = IMAGE_PCHOICE_SYNC | k, end = img->pchoice_offsets[ls + 1];
+    const uint32_t i = wx_lower_bound_u32(img->pchoice_key, img->pchoice_offsets[ls], end, key);
+    return i < end && img->pchoice_key[i] == key;
 }
 
 /* The anchors' rules tried per state: per component the mean over its

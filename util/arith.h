@@ -46,6 +46,20 @@ static inline int wx_cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The first index in [lo, hi) of the ascending array a whose value is at
+ * least key; hi when there is none. */
+static inline uint32_t wx_lower_bound_u32(const uint32_t *a, uint32_t lo, uint32_t hi, uint32_t key)
+{
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Makes the array *p (of *cap elements of elem bytes) hold at least need
  * elements, doubling from min_cap so that n appends cost O(n).  On failure
  * (-1) the array is unchanged. */
