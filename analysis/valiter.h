@@ -344,9 +344,11 @@ int valiter_solve_ovi_gpu(const struct vi_system *sys, const struct vi_params *p
 /* Optimistic value iteration with the iteration phase block by block
  * (Gauss-Seidel, CPU): the blocks of valiter_solve_blocks_cpu (SCCs in
  * topological order, each reading only itself and the blocks before it)
- * have their lower bounds swept one block after the other, each until its
- * own sweep moves it by err at most (a block of one state without a
- * self-loop: one sweep), so settled blocks are not swept again; the
+ * have their lower bounds swept one block after the other, each until it
+ * settles (its sweep moves it by err at most, and the distance left,
+ * estimated from the contraction between sweeps, is within
+ * VI_OVI_SETTLED_MARGIN err; a block of one state without a self-loop: one
+ * sweep), so settled blocks are not swept again; the
  * verification phase then sweeps all states, as above, and so do the
  * stopping rule and the soundness argument (only the order of the
  * lower-bound updates differs, and every one of them is F applied to lower
