@@ -17,14 +17,13 @@
 # prio_before (7126fe2^, before the GPU priorities) the explorer's parity
 # against it; without them those stages are skipped.
 #
-# Stages, most important first: the tests of the paths that have not run
-# on a device (the MDP explorers' rules by anchor and the counts-only run:
-# test_gpu_mdp, t_gpu_mdp, t_gpu_mdp_dev; the persistent sweeps' watch
-# check: test_gpu_valiter, t_gpu_check; POR's split lists: t_gpu_por) and
-# memcheck of the changed kernels, then the measurements the open issues
-# wait for: the GPU MDP explorer with its timeline (mdp_explore.sh), the
-# MEC and VI parity, POR's throughput (por_large.sh: mutex n=5), the GPU
-# tree run.  Storm needs its own call (storm_gpu.sh, carry .storm).
+# Stages, most important first: the GPU MDP tests against the CPU twin,
+# whose commit now runs in parallel (test_gpu_mdp, t_gpu_mdp), then the
+# measurements the open issues wait for: the CPU MDP explorer's scaling on
+# the host's 16 cores and `explore --prop` end to end (mdp_explore.sh 8 2,
+# with the CPU run), the MEC and VI parity, POR's throughput
+# (por_large.sh: mutex n=5), the GPU tree run.  Storm needs its own call
+# (storm_gpu.sh, carry .storm).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 part=both
@@ -42,10 +41,8 @@ parity=()
 [ -x .pre/old/bin/warpex ] && parity=(sh:bench/device/parity.sh,.pre/old,--rounds,3,--only,mec,--only,vi)
 [ -x .pre/prio_before/bin/warpex ] &&
     parity+=(sh:bench/device/parity.sh,.pre/prio_before,--rounds,5,--only,explore)
-tests=(tests:test_gpu_mdp,t_gpu_mdp,t_gpu_mdp_dev,test_gpu_valiter,t_gpu_por
-       san:test_gpu_mdp,test_gpu_valiter
-       tests:t_gpu_check)
-measure=(sh:bench/device/mdp_explore.sh,6,2,8,2 "${parity[@]}" sh:bench/device/por_large.sh,--reps,1
+tests=(tests:test_gpu_mdp,t_gpu_mdp,t_gpu_mdp_dev)
+measure=(sh:bench/device/mdp_explore.sh,8,2 "${parity[@]}" sh:bench/device/por_large.sh,--reps,1
          sh:bench/bench_tree.sh,--backend,gpu)
 stages=()
 [ $part = measure ] || stages+=("${tests[@]}")
