@@ -34,7 +34,7 @@ struct ovi {
     int chunks;
     uint64_t *range;       /* chunks + 1 state boundaries                  */
     uint8_t *ok, *down, *cross; /* per chunk, of the last sweep             */
-    double dmax;           /* Gauss-Seidel: the largest change of the last
+    double dmax;           /* by blocks: the largest change of the last
                               lower-bound sweep (relative where rel)        */
 };
 
@@ -62,12 +62,14 @@ static void ovi_range(struct ovi *o, uint64_t a, uint64_t z, int chunk)
             l = state_update(sys, s, lo, o->mx);
             l = l > lo[s] ? l : lo[s];
             ok &= change_ok(lo[s], l, o->err, o->rel);
-            double d = o->rel && l > 0 ? (l - lo[s]) / l : l - lo[s];
-            dmax = d > dmax ? d : dmax;
+            if (o->block_start) {
+                const double d = o->rel && l > 0 ? (l - lo[s]) / l : l - lo[s];
+                dmax = d > dmax ? d : dmax;
+            }
         }
         nlo[s] = l;
     }
-    if (!o->jacobi)
+    if (o->block_start)
         o->dmax = dmax;
     o->ok[chunk] = (uint8_t)ok;
     o->down[chunk] = (uint8_t)down;

@@ -351,8 +351,9 @@ static int anchored_rules(struct expander *x, struct gen *g, const uint32_t *vec
                 continue; /* each class once, at its last choice */
             const uint32_t k = key & ~IMAGE_PCHOICE_SYNC;
             const uint32_t p = mdp_rules_find(x->rules->anch_start, x->rules->anch_class, c, &cur, k);
-            for (uint32_t j = p == UINT32_MAX ? 0 : x->rules->rule_start[p];
-                 p != UINT32_MAX && j < x->rules->rule_start[p + 1]; j++)
+            if (p == UINT32_MAX)
+                continue;
+            for (uint32_t j = x->rules->rule_start[p]; j < x->rules->rule_start[p + 1]; j++)
                 if (fire_rule(x, g, vec, k, x->rules->rule[j], c, run, i + 1) != 0)
                     return -1;
         }
@@ -544,9 +545,14 @@ static int chunk_fill(struct chunk *c, struct worker *w, const struct vecset *q,
     return 0;
 }
 
-/* The threads of a run (a util/pool team) and the window they expand: in a
- * parallel phase each member claims whole chunks from `next` and fills them
- * with its own scratch (w[member]). */
+/* What a parallel phase does with each chunk of the window. */
+enum team_phase {
+    TEAM_FILL,  /* expand its states with the member's scratch (chunk_fill) */
+    TEAM_WRITE  /* write it into the MDP at its bases (chunk_write)        */
+};
+
+/* The threads of a run (a util/pool team) and the window they work on: in
+ * a parallel phase each member claims whole chunks from `next`. */
 struct team {
     struct wx_pool *pool;
     unsigned n;                 /* members: wx_pool_size(pool) */
@@ -556,25 +562,32 @@ struct team {
     size_t n_chunks;            /* of the current window */
     atomic_size_t next;
     const struct vecset *q;
-    struct build *b;            /* the MDP the commit phase writes */
+    struct build *b;            /* the MDP TEAM_WRITE writes */
     bool fresh_initial;
+    enum team_phase phase;
 };
+
+static void chunk_write(struct chunk *c, struct build *b);
 
 static void team_job(void *arg, int member, int size)
 {
     struct team *t = arg;
+    (void)size;
     for (;;) {
         size_t i = atomic_fetch_add(&t->next, 1);
         if (i >= t->n_chunks)
             return;
-        if (chunk_fill(&t->chunks[i], &t->w[member], t->q, t->fresh_initial) != 0)
+        if (t->phase == TEAM_WRITE)
+            chunk_write(&t->chunks[i], t->b);
+        else if (chunk_fill(&t->chunks[i], &t->w[member], t->q, t->fresh_initial) != 0)
             t->chunks[i].failed = 1;
     }
 }
 
 /* One parallel phase over chunks[0, n_chunks). */
-static void team_fill(struct team *t, size_t n_chunks)
+static void team_run(struct team *t, enum team_phase phase, size_t n_chunks)
 {
+    t->phase = phase;
     t->n_chunks = n_chunks;
     atomic_store(&t->next, 0);
     wx_pool_run(t->pool, team_job, t);
@@ -613,6 +626,7 @@ static int run_init(struct run *r, struct wx_error *err)
     t->pool = wx_pool_new(r->opt->threads > WX_POOL_MAX ? WX_POOL_MAX : (int)r->opt->threads);
     t->n = (unsigned)wx_pool_size(t->pool);
     t->q = &r->q;
+    t->b = &r->b;
     t->max_chunks = (size_t)t->n * MDPX_WINDOW;
     t->w = calloc(t->n, sizeof *t->w);
     t->chunks = calloc(t->max_chunks, sizeof *t->chunks);
@@ -713,18 +727,6 @@ static void chunk_write(struct chunk *c, struct build *b)
     }
 }
 
-static void write_job(void *arg, int member, int size)
-{
-    struct team *t = arg;
-    (void)member, (void)size;
-    for (;;) {
-        size_t i = atomic_fetch_add(&t->next, 1);
-        if (i >= t->n_chunks)
-            return;
-        chunk_write(&t->chunks[i], t->b);
-    }
-}
-
 /* Appends the window's filled chunks to the MDP, in state order: first,
  * in order, the outcomes the parallel phase did not find get their ids
  * (new states are numbered as they are first met) and each chunk its
@@ -747,10 +749,7 @@ static int commit_window(struct run *r, size_t nch, struct wx_error *err)
     }
     if (nch && build_reserve(b, t->chunks[nch - 1].end, more_ch, more_en) != 0)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory storing the MDP");
-    t->b = b;
-    t->n_chunks = nch;
-    atomic_store(&t->next, 0);
-    wx_pool_run(t->pool, write_job, t);
+    team_run(t, TEAM_WRITE, nch);
     for (size_t k = 0; k < nch; k++)
         r->res->deadlocks += t->chunks[k].deadlocks;
     b->m.n_choices += more_ch, b->m.n_entries += more_en;
@@ -768,7 +767,7 @@ static int explore_levels(struct run *r, struct wx_error *err)
             if (explore_cancelled(r->opt))
                 return explore_interrupted(err);
             size_t nch = window_cut(t, wb, le, &wb);
-            team_fill(t, nch);
+            team_run(t, TEAM_FILL, nch);
             int rc = commit_window(r, nch, err);
             if (rc)
                 return rc;

@@ -221,12 +221,11 @@ static int pick_walk(const struct image *img, enum mdp_rule_walk walk, struct md
 {
     const uint64_t words = ((uint64_t)img->n_rules + 63) / 64;
     const uint64_t bytes = (uint64_t)img->proc_offsets[img->n_comps] * words * 8;
-    r->anchor_tries = anchor_tries(img, r);
     if (walk == MDP_WALK_ANCHORS || words == 0 || bytes > MDP_MASK_MAX_BYTES)
         return 0;
     if (walk == MDP_WALK_AUTO && (words > MDP_MASK_MAX_WORDS ||
                                   (double)img->n_comps * (double)words >
-                                      MDP_MASK_COST_RATIO * r->anchor_tries))
+                                      MDP_MASK_COST_RATIO * anchor_tries(img, r)))
         return 0;
     return build_masks(img, r, (uint32_t)words);
 }

@@ -51,7 +51,6 @@ struct mdp_rules {
     uint32_t *anch_class;   /* n_anch: the class, ascending within a component */
     uint32_t *rule_start;   /* n_anch + 1: pair i's rules are */
     uint32_t *rule;         /* rule[rule_start[i] .. rule_start[i + 1]), ascending */
-    double anchor_tries;    /* the anchors' rules tried per state, expected */
     uint32_t mask_words;    /* 0: walk the anchors; else words per mask      */
     uint64_t *blocked;      /* per local state (the image's proc_offsets[c] + s):
                                mask_words words, bit r: c takes part in rule r
