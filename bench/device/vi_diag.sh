@@ -7,6 +7,9 @@
 #
 #   bench/device/vi_diag.sh OLD_BIN
 #
+# TIMELINE=1: then the current binary's default method once more for Pmax
+# and Pmin with WARPEX_TIMELINE=1 (the host's step marks, check.h).
+#
 # Inputs as parity.sh's (bench/consensus_gen.c under $WORK, default
 # /tmp/parity).
 set -u
@@ -25,3 +28,10 @@ for m in "" "--method ii" "--method ovi" "--method pi"; do
         echo
     done
 done
+if [ "${TIMELINE:-0}" = 1 ]; then
+    for p in 'Pmax=? [ F "finished"&!"agree" ]' 'Pmin=? [ F "finished"&"all_coins_equal_1" ]'; do
+        echo "== timeline $p"
+        WARPEX_TIMELINE=1 bin/warpex check "$WORK/c62.tra" --lab "$WORK/c62.lab" --prop "$p" --backend gpu \
+            --json 2>&1 | grep '^timeline' | awk '{print $2, $6, $7, $8, $9, $10, $11, $12}'
+    done
+fi
