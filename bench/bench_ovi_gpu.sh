@@ -1,10 +1,13 @@
 #!/bin/bash
-# bench/bench_ovi_gpu.sh -- interval iteration against optimistic value
-# iteration on the GPU (`warpex check --backend gpu --method ii` and
-# `--method ovi`, Jacobi sweeps, epsilon 1e-6, solved for the initial
-# states), per property: sweeps, guesses and the solve's seconds (JSON
-# iterations, guesses, solve_seconds), and whether the two intervals
-# overlap.
+# bench/bench_ovi_gpu.sh -- the sound methods on the GPU side by side:
+# interval iteration, optimistic value iteration and certified policy
+# iteration (`warpex check --backend gpu --method ii|ovi|pi`, Jacobi sweeps,
+# epsilon 1e-6, solved for the initial states), per property: sweeps, the
+# solve's seconds and the whole run's (JSON iterations, solve_seconds,
+# seconds), and whether every method's interval overlaps interval
+# iteration's.  These rows choose the GPU's `--method auto`.
+#
+#   METHODS="ii ovi pi" (default; ii first: the others are compared with it)
 #
 #   bench/bench_ovi_gpu.sh [--warpex PATH] [--cgen PATH] [--no-consensus]
 #
@@ -37,34 +40,39 @@ status=0
 # field NAME FILE: the first JSON value of NAME
 field() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p" "$2" | head -1; }
 
-# row MODEL PROPERTY FILE OPTIONS...: one table row, ii then ovi
+METHODS=${METHODS:-ii ovi pi}
+read -r -a methods <<<"$METHODS"
+
+# row MODEL PROPERTY FILE OPTIONS...: one table row, a cell group per method
 row() {
     local model=$1 prop=$2 tra=$3; shift 3
-    local m out cells="" lo=() hi=()
-    for m in ii ovi; do
+    local m out cells="" lo=() hi=() agree=yes i
+    for m in "${methods[@]}"; do
         out="$LOG/run_$m.json"
-        if ! "$warpex" check "$tra" "$@" --prop "$prop" --backend gpu --method $m --json >"$out" 2>"$LOG/run_$m.err"; then
+        if ! "$warpex" check "$tra" "$@" --prop "$prop" --backend gpu --method "$m" --json >"$out" 2>"$LOG/run_$m.err"; then
             cells="$cells | FAILED: $(head -c 100 "$LOG/run_$m.err") | |"
-            [ $m = ovi ] && cells="$cells |"
             status=1
             lo+=(x); hi+=(x)
             continue
         fi
         lo+=("$(field lo "$out")"); hi+=("$(field hi "$out")")
-        cells="$cells | $(field iterations "$out") | $(field solve_seconds "$out")"
-        [ $m = ovi ] && cells="$cells | $(field guesses "$out")"
+        cells="$cells | $(field iterations "$out") | $(field solve_seconds "$out") | $(field seconds "$out" | tail -1)"
     done
-    local agree=no
-    if [ "${lo[0]}" != x ] && [ "${lo[1]}" != x ]; then
-        agree=$(awk -v a="${lo[0]}" -v b="${hi[0]}" -v c="${lo[1]}" -v d="${hi[1]}" \
-            'BEGIN { print (a <= d + 1e-12 && c <= b + 1e-12) ? "yes" : "NO" }')
-    fi
+    for i in "${!methods[@]}"; do
+        [ "$i" = 0 ] && continue
+        if [ "${lo[0]}" = x ] || [ "${lo[$i]}" = x ] || [ "$(awk -v a="${lo[0]}" -v b="${hi[0]}" \
+            -v c="${lo[$i]}" -v d="${hi[$i]}" 'BEGIN { print (a <= d + 1e-12 && c <= b + 1e-12) }')" != 1 ]; then
+            agree="NO (${methods[$i]})"
+        fi
+    done
     [ "$agree" = yes ] || status=1
-    echo "| $model | \`$prop\`$cells | ${lo[1]} .. ${hi[1]} | $agree |"
+    echo "| $model | \`$prop\`$cells | ${lo[0]} .. ${hi[0]} | $agree |"
 }
 
-echo "| model | property | ii sweeps | ii solve s | ovi sweeps | ovi solve s | ovi guesses | ovi interval | overlaps ii |"
-echo "|---|---|---|---|---|---|---|---|---|"
+head="| model | property"; rule="|---|---"
+for m in "${methods[@]}"; do head="$head | $m sweeps | $m solve s | $m total s"; rule="$rule|---|---|---"; done
+echo "$head | ${methods[0]} interval | all overlap |"
+echo "$rule|---|---|"
 while IFS=$'\t' read -r inst prop _exp _origin; do
     case $prop in *'=?'*) ;; *) continue ;; esac
     case $prop in *'<'*) continue ;; esac # step bounds: exact on every method
