@@ -118,7 +118,16 @@ static int initial_cut(struct ctx *x, struct mdpcheck_result *r, struct wx_error
 {
     if (!wants_cut(x))
         return WX_OK;
-    int rc = relevant_restrict(x->m, x->ok, x->initial, x->cls, CLS_MAYBE, CLS_SKIP, x->o->threads, x->loc,
+    struct mdpcheck_cut q = {.m = x->m, .ok = x->p->kind == PROP_RMIN ? x->ok : NULL,
+                             .initial = x->initial, .cls_maybe = CLS_MAYBE, .cls_skip = CLS_SKIP,
+                             .cls = x->cls, .loc = x->loc, .back = x->back};
+    int rc = x->o->cut ? x->o->cut(&q, err) : WX_OK;
+    if (rc == WX_OK && q.done) {
+        x->n_maybe = q.n_maybe;
+        r->cut_backend = 1;
+        trace(x->o, "step 2a: cut by the backend");
+    } else if (rc == WX_OK)
+        rc = relevant_restrict(x->m, x->ok, x->initial, x->cls, CLS_MAYBE, CLS_SKIP, x->o->threads, x->loc,
                                x->back, &x->n_maybe, err);
     if (rc != WX_OK)
         return rc;

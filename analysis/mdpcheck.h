@@ -87,6 +87,8 @@ typedef int (*mdpcheck_precompute_fn)(const struct mdp *m, const uint8_t *allowe
  * (out_a, out_b as two precompute calls would fill them): the GPU uploads
  * the MDP and builds its predecessor index once, and a Prob1E after a
  * Prob0A starts from the Prob0A search's reachable set. */
+/* Step 2a by the backend (sysbuild.h; may decline, q->done 0). */
+typedef int (*mdpcheck_cut_fn)(struct mdpcheck_cut *q, struct wx_error *err);
 typedef int (*mdpcheck_precompute2_fn)(const struct mdp *m, const uint8_t *allowed,
                                        const uint8_t *target, enum vi_precomp a, uint8_t *out_a,
                                        enum vi_precomp b, uint8_t *out_b, struct wx_error *err);
@@ -155,6 +157,9 @@ struct mdpcheck_options {
     mdpcheck_system_fn build_system;   /* NULL: the system built on the host;
                                           used for Pmin and Rmax, and for Pmax
                                           and Rmin when no MEC is found      */
+    mdpcheck_cut_fn cut;               /* NULL: step 2a on the host
+                                          (relevant_restrict); used where
+                                          build_system is not             */
     bounded_solve_fn bounded;          /* step bounds (propcheck.h); NULL:
                                           bounded_solve                      */
     /* Tracing (off when NULL): called at each phase boundary of
@@ -185,6 +190,8 @@ struct mdpcheck_result {
                                 initial_only those the initial states reach */
     uint64_t sys_states, sys_choices, sys_entries, mecs_collapsed;
     int system_backend;      /* 1: the system was built by options.build_system */
+    int cut_backend;         /* 1: step 2a ran in the backend (options.cut, or
+                                build_system with the cut)                  */
     uint64_t blocks;         /* SCCs of the system when ordered (GS, topological) */
     uint64_t levels;         /* topological levels of those SCCs (valiter.h)  */
     uint64_t iterations;     /* sweeps, upper-bound phase included          */

@@ -303,7 +303,7 @@ int mdpc_build_system_dev(struct ctx *x, int cut, struct mdpcheck_result *r, int
     r->sys_entries = q.sys.n_entries;
     r->system_backend = 1;
     if (cut)
-        r->initial_only = 1;
+        r->initial_only = r->cut_backend = 1;
     r->n_relevant = x->n_maybe;
     trace(x->o, "system: built by the backend");
     return WX_OK;

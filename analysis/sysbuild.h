@@ -48,4 +48,21 @@ struct mdpcheck_sysbuild {
     int built;                      /* 1: done by the backend                 */
 };
 
+/* Step 2a alone (analysis/relevant.h's relevant_restrict), by a backend
+ * that holds its own copy of the model: the maybe states the initial ones
+ * reach through maybe states over usable choices; the others become skip;
+ * loc and back numbered as relevant_restrict numbers them.  The function
+ * leaves done 0 and touches nothing when it has no copy of m (then the
+ * host cuts). */
+struct mdpcheck_cut {
+    const struct mdp *m;            /* the model                              */
+    const uint8_t *ok;              /* n_choices usable choices; NULL: all    */
+    const uint8_t *initial;         /* n_states                               */
+    uint8_t cls_maybe, cls_skip;
+    uint8_t *cls;                   /* n_states classes, updated              */
+    uint32_t *loc, *back;           /* out: n_states each (host arrays)       */
+    uint64_t n_maybe;               /* out                                    */
+    int done;                       /* 1: done by the backend                 */
+};
+
 #endif

@@ -12,6 +12,7 @@
 #include "../analysis/prop.h"
 #include "../graph/mdp.h"
 #include "../graph/mdp_lab.h"
+#include "../kernels/mdp_dev.h"
 #include "cli.h"
 #include "gpu_probe.h"
 #include "prop_report.h"
@@ -67,6 +68,7 @@ struct check_run {
     enum cli_backend bk;         /* settled once the probe is joined        */
     int levels;                  /* topological, level by level             */
     const char *hp_knob;         /* WARPEX_CHECK_HUGEPAGES                  */
+    struct mdp_dev dev;          /* the model on the GPU (mdp_dev_bind.h)   */
     struct mdpcheck_options mo;
     struct mdpcheck_job *job0;   /* property 1, prepared during the probe   */
     /* comparisons (P>=p ...): how many were false / undecided, the first */

@@ -38,7 +38,7 @@ static void json_header(const struct check_run *c)
            "\"transitions\": %llu, \"initial_states\": %llu, \"read_seconds\": %.6f}, "
            "\"backend\": \"%s\", \"method\": \"%s\",%s \"solver\": \"%s\", \"sound\": %s, \"epsilon\": %g, "
            "\"relative\": %s, \"gpu_init_seconds\": %.6f, \"gpu_wait_seconds\": %.6f, "
-           "\"properties\": [",
+           "\"model_device\": %s, \"properties\": [",
            m->is_dtmc ? "dtmc" : "mdp", (unsigned long long)m->n_states,
            (unsigned long long)m->n_choices, (unsigned long long)m->n_entries,
            (unsigned long long)c->n_init, c->read_s, backend_name(c->bk),
@@ -47,7 +47,7 @@ static void json_header(const struct check_run *c)
            o->auto_method ? " \"method_auto\": true," : "",
            solver_name,
            o->sound ? "true" : "false", o->epsilon, o->relative ? "true" : "false",
-           c->probe.seconds, c->probe.wait_seconds);
+           c->probe.seconds, c->probe.wait_seconds, c->dev.owned ? "true" : "false");
 }
 
 static void text_header(const struct check_run *c)
@@ -120,8 +120,9 @@ static void json_property(const struct check_run *c, size_t i, const struct mdp_
     json_initial(c, &c->props[i], r);
     printf("]");
     check_report_json(stdout, &c->props[i], r, c->initial, info);
-    printf(", \"solved_for\": \"%s\", \"relevant_states\": %llu",
-           r->initial_only ? "initial" : "all", (unsigned long long)r->n_relevant);
+    printf(", \"solved_for\": \"%s\", \"relevant_states\": %llu, \"cut_device\": %s, \"system_device\": %s",
+           r->initial_only ? "initial" : "all", (unsigned long long)r->n_relevant,
+           r->cut_backend ? "true" : "false", r->system_backend ? "true" : "false");
     printf(", \"target_states\": %llu, \"yes_states\": %llu, \"no_states\": %llu, "
            "\"maybe_states\": %llu, \"infinite_states\": %llu, \"system_states\": %llu, "
            "\"system_choices\": %llu, \"system_transitions\": %llu, "

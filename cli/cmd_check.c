@@ -31,6 +31,7 @@
 #include "../util/timer.h"
 #include "../util/config.h"
 #include "check.h"
+#include "mdp_dev_bind.h"
 
 /* Each --srew / --trew file joins the structure of its name (PRISM's
  * '# Reward structure "NAME"' header; unnamed files form one unnamed
@@ -301,8 +302,31 @@ static int settle_backend(struct check_run *c, struct wx_error *err)
     return WX_OK;
 }
 
+/* --backend gpu: the model uploaded once for every property's
+ * precomputation, cut and system build (mdp_dev_bind.h).  Where device
+ * memory is short, or with WARPEX_CHECK_DEVICE=0, each step uploads what it
+ * reads. */
+static int bind_device(struct check_run *c, struct wx_error *err)
+{
+    const char *knob = getenv("WARPEX_CHECK_DEVICE");
+    if (c->bk != CLI_BACKEND_GPU || (knob && *knob == '0'))
+        return WX_OK;
+    struct wx_error e = {0};
+    int rc = mdp_dev_upload(&c->m, &c->dev, &e);
+    if (rc == WX_ELIMIT)
+        return WX_OK;
+    if (rc != WX_OK) {
+        *err = e;
+        return rc;
+    }
+    cli_dev_bind_options(&c->mo);
+    cli_dev_bind(&c->m, &c->dev);
+    check_tl_mark("model uploaded to the GPU");
+    return WX_OK;
+}
+
 /* The backend's functions in c->mo. */
-static void set_backend_functions(struct check_run *c)
+static int set_backend_functions(struct check_run *c, struct wx_error *err)
 {
     struct mdpcheck_options *mo = &c->mo;
     const int gpu = c->bk == CLI_BACKEND_GPU;
@@ -328,7 +352,9 @@ static void set_backend_functions(struct check_run *c)
     }
     if (c->levels)
         mo->solve_levels = gpu ? valiter_solve_levels_gpu : valiter_solve_levels_cpu;
+    int rc = bind_device(c, err);
     check_tl_wrap(mo);
+    return rc;
 }
 
 /* Checks property i and reports it (and its --values / --scheduler). */
@@ -384,6 +410,8 @@ static int comparisons_verdict(const struct check_run *c, struct wx_error *err)
 static void check_run_free(struct check_run *c)
 {
     mdpcheck_job_free(c->job0);
+    cli_dev_bind(NULL, NULL);
+    mdp_dev_free(&c->dev);
     gpu_probe_join(&c->probe);
     check_options_free(&c->o);
     free(c->reward_of);
@@ -420,10 +448,11 @@ int cmd_check(int argc, char **argv, int first, struct wx_error *err)
     check_tl_start();
     check_tl_mark("check: start");
     int rc = check_setup(&c, argc, argv, first, err);
+    if (rc == WX_OK)
+        rc = set_backend_functions(&c, err);
     if (rc == WX_OK) {
         check_print_header(&c);
         check_tl_mark("initial states, labels checked, header printed");
-        set_backend_functions(&c);
         for (size_t i = 0; i < c.n_props && rc == WX_OK; i++)
             rc = check_property(&c, i, err);
         check_print_end(&c, rc);

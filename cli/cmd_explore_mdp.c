@@ -50,6 +50,7 @@
 #include "../util/config.h"
 #include "cli.h"
 #include "mdp_checks.h"
+#include "mdp_dev_bind.h"
 #include "check.h"
 #include "prop_report.h"
 #include "signals.h"
@@ -578,39 +579,6 @@ struct mdp_run {
     struct mdp_checks checks;      /* --deadlock, --action, --scc, --mec      */
 };
 
-/* The device MDP that the GPU precomputation reads instead of uploading
- * `host` (the same MDP) again; set while check_properties runs.  Any other
- * MDP handed to the precomputation is uploaded as before. */
-static struct {
-    const struct mdp *host;
-    const struct mdp_dev *dev;
-} dev_bound;
-
-static int dev_precompute(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
-                          enum vi_precomp which, uint8_t *out, struct wx_error *err)
-{
-    if (dev_bound.dev && m == dev_bound.host)
-        return valiter_precompute_dev(dev_bound.dev, allowed, target, which, out, err);
-    return valiter_precompute_gpu(m, allowed, target, which, out, err);
-}
-
-static int dev_precompute2(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
-                           enum vi_precomp a, uint8_t *out_a, enum vi_precomp b, uint8_t *out_b,
-                           struct wx_error *err)
-{
-    if (dev_bound.dev && m == dev_bound.host)
-        return valiter_precompute2_dev(dev_bound.dev, allowed, target, a, out_a, b, out_b, err);
-    return valiter_precompute2_gpu(m, allowed, target, a, out_a, b, out_b, err);
-}
-
-static int dev_build_system(struct mdpcheck_sysbuild *q, struct wx_error *err)
-{
-    if (dev_bound.dev && q->m == dev_bound.host)
-        return valiter_system_dev(dev_bound.dev, q, err);
-    q->built = 0;
-    return WX_OK;
-}
-
 /* --backend gpu with properties keeps the explored MDP on the device for
  * the precomputation; WARPEX_MDP_DEVICE=0 (docs/tuning.md) downloads it
  * only, as before (the tests compare both ways). */
@@ -815,9 +783,9 @@ static void print_property(const struct mdp_run *x, size_t i, const struct mdp_r
         json_double(hi);
         check_report_json_state(stdout, p, lo, hi);
         check_report_json(stdout, p, cr, x->initial, info);
-        printf(", \"iterations\": %llu, \"maybe_states\": %llu, \"system_device\": %s",
+        printf(", \"iterations\": %llu, \"maybe_states\": %llu, \"cut_device\": %s, \"system_device\": %s",
                (unsigned long long)cr->iterations, (unsigned long long)cr->n_maybe,
-               cr->system_backend ? "true" : "false");
+               cr->cut_backend ? "true" : "false", cr->system_backend ? "true" : "false");
         putchar('}');
         return;
     }
@@ -861,10 +829,9 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
         mo.optimistic = VI_GPU_AUTO_OVI, mo.solve_ovi = valiter_solve_ovi_gpu; /* check's --method auto */
         mo.bounded = bounded_solve_gpu;
         if (x->dev.owned) { /* check's GPU backend: the MEC collapse on the GPU too */
-            mo.precompute = dev_precompute, mo.precompute2 = dev_precompute2;
+            cli_dev_bind_options(&mo);
             mo.mec = mec_gpu;
-            mo.build_system = dev_build_system;
-            dev_bound.host = &x->r.mdp, dev_bound.dev = &x->dev;
+            cli_dev_bind(&x->r.mdp, &x->dev);
         }
     } else { /* check's --method auto on the CPU (cmd_check.c, docs/valiter.md) */
         mo.optimistic = mo.ovi_blocks = 1;
@@ -879,13 +846,13 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
         struct propcheck_info info;
         const struct mdp_rewards *pr = p->kind >= PROP_RMIN ? &x->ri.rm.models[x->reward_of[i]] : NULL;
         int rc = propcheck_run(&x->r.mdp, &x->labels, pr, x->initial, p, &mo, &cr, &info, err);
-        if (rc == WX_ELIMIT && dev_bound.dev) { /* maybe the device memory the MDP holds */
-            dev_bound.dev = NULL;
+        if (rc == WX_ELIMIT && x->dev.owned) { /* maybe the device memory the MDP holds */
+            cli_dev_bind(NULL, NULL);
             mdp_dev_free(&x->dev);
             rc = propcheck_run(&x->r.mdp, &x->labels, pr, x->initial, p, &mo, &cr, &info, err);
         }
         if (rc != WX_OK) {
-            dev_bound.dev = NULL;
+            cli_dev_bind(NULL, NULL);
             if (o->json)
                 printf("]}\n");
             return rc;
@@ -895,7 +862,7 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
         print_property(x, i, pr, &cr, &info, mo.epsilon);
         mdpcheck_result_free(&cr);
     }
-    dev_bound.dev = NULL;
+    cli_dev_bind(NULL, NULL);
     if (o->json)
         printf("%s}\n", x->n_props ? "]" : "");
     if (n_undecided) /* as check: undecided exit 3, false exit 1 */

@@ -472,9 +472,11 @@ static int gen_initial(struct expander *x, struct gen *g)
 }
 
 /* The expanded choices of states [first, end): filled by one worker in a
- * parallel phase, committed by the main thread in the sequential one. */
+ * parallel phase, committed by the main thread in the sequential one.
+ * Aligned to a cache line: neighbouring chunks are filled by different
+ * threads. */
 struct chunk {
-    uint64_t first, end;
+    _Alignas(64) uint64_t first, end;
     uint32_t *n_choices;        /* per state: its distinct choices */
     size_t cap_states;
     size_t n_ch, cap_ch;        /* choices */

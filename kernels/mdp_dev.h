@@ -51,6 +51,9 @@ struct mdp_dev {
 int mdp_dev_download(const struct mdp_dev *d, struct mdp *m, uint32_t **labels,
                      struct wx_error *err);
 
+/* Copies the host MDP m into a new owned handle *d (no choice labels).
+ * WX_ELIMIT when device memory is short; *d zeroed on failure. */
+int mdp_dev_upload(const struct mdp *m, struct mdp_dev *d, struct wx_error *err);
 /* Releases an owned handle's device memory, and zeroes *d either way. */
 void mdp_dev_free(struct mdp_dev *d);
 
@@ -71,6 +74,13 @@ int valiter_precompute2_dev(const struct mdp_dev *d, const uint8_t *allowed,
  * q's host arrays.  An empty MDP is left to the host (q->built 0).
  * WX_ELIMIT when device memory is short. */
 int valiter_system_dev(const struct mdp_dev *d, struct mdpcheck_sysbuild *q, struct wx_error *err);
+/* mdpcheck.h's cut (step 2a alone) on the device MDP, the same search and
+ * numbering as valiter_system_dev's: q->m must be d's host twin
+ * (WX_EINPUT otherwise).  The classes, usable choices and initial states
+ * go up; the classes after the cut and the ranks come down into q's host
+ * arrays.  An empty MDP is left to the host (q->done 0).  WX_ELIMIT when
+ * device memory is short. */
+int valiter_cut_dev(const struct mdp_dev *d, struct mdpcheck_cut *q, struct wx_error *err);
 
 #ifdef __cplusplus
 }

@@ -49,6 +49,13 @@ int mdp_dev_download(const struct mdp_dev *d, struct mdp *m, uint32_t **labels,
     return wx_fail(err, WX_EINPUT, NULL, 0, 0, NO_CUDA);
 }
 
+int mdp_dev_upload(const struct mdp *m, struct mdp_dev *d, struct wx_error *err)
+{
+    (void)m;
+    memset(d, 0, sizeof *d);
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0, NO_CUDA);
+}
+
 void mdp_dev_free(struct mdp_dev *d)
 {
     memset(d, 0, sizeof *d);

@@ -702,6 +702,31 @@ out:
     return rc;
 }
 
+extern "C" int mdp_dev_upload(const struct mdp *m, struct mdp_dev *d, struct wx_error *err)
+{
+    int rc = WX_OK;
+    const uint64_t ns = m->n_states, nch = m->n_choices, ne = m->n_entries;
+    memset(d, 0, sizeof *d);
+    d->owned = 1;
+    d->n_states = ns, d->n_choices = nch, d->n_entries = ne;
+    CUDA_CHECK_NAMED(cudaMalloc((void **)&d->d_state_start, (ns + 1) * 8), "cudaMalloc (MDP state offsets)");
+    CUDA_CHECK_NAMED(cudaMalloc((void **)&d->d_choice_start, (nch + 1) * 8), "cudaMalloc (MDP choice offsets)");
+    if (ne) {
+        CUDA_CHECK_NAMED(cudaMalloc((void **)&d->d_targets, ne * 4), "cudaMalloc (MDP targets)");
+        CUDA_CHECK_NAMED(cudaMalloc((void **)&d->d_probs, ne * 8), "cudaMalloc (MDP probabilities)");
+    }
+    CUDA_CHECK(cudaMemcpy(d->d_state_start, m->state_start, (ns + 1) * 8, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d->d_choice_start, m->choice_start, (nch + 1) * 8, cudaMemcpyHostToDevice));
+    if (ne) {
+        CUDA_CHECK(cudaMemcpy(d->d_targets, m->targets, ne * 4, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(d->d_probs, m->probs, ne * 8, cudaMemcpyHostToDevice));
+    }
+out:
+    if (rc != WX_OK)
+        mdp_dev_free(d);
+    return rc;
+}
+
 extern "C" void mdp_dev_free(struct mdp_dev *d)
 {
     if (d->owned) {

@@ -3,7 +3,8 @@
  * (valiter_system_dev, kernels/mdp_dev.h): the maybe-state system without
  * MEC collapse built from the MDP in GPU memory, with step 2a's cut, the
  * twin of analysis/mdpcheck_system.c's sys_passes and
- * analysis/relevant.c's relevant_restrict.
+ * analysis/relevant.c's relevant_restrict; valiter_cut_dev runs the cut
+ * and the ranks alone (mdpcheck.h's cut, where the host builds the system).
  *
  *   cut     a forward search from the initial maybe states over the usable
  *           choices into maybe states (one launch per BFS level); the
@@ -337,6 +338,41 @@ extern "C" int valiter_system_dev(const struct mdp_dev *d, struct mdpcheck_sysbu
         CUDA_CHECK(cudaMemcpy(q->back, back, ns * sizeof(uint32_t), cudaMemcpyDeviceToHost));
     q->n_maybe = ns;
     q->built = 1;
+out:
+    vx_free_all(&mem);
+    return rc;
+}
+
+extern "C" int valiter_cut_dev(const struct mdp_dev *d, struct mdpcheck_cut *q, struct wx_error *err)
+{
+    int rc = WX_OK;
+    const ull n = d->n_states;
+    struct vx_mem mem = {{0}, 0};
+    uint8_t *dcls = NULL, *dok = NULL;
+    uint32_t *vis = NULL, *loc = NULL, *back = NULL;
+    ull ns = 0;
+    q->done = 0;
+    if (!q->m || q->m->n_states != n || q->m->n_choices != d->n_choices || q->m->n_entries != d->n_entries)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "cut on the device: the device MDP is not the model");
+    if (n == 0 || n > 0xffffffffull)
+        return WX_OK; /* nothing to search, or beyond the ranks: the host's */
+    if (!valiter_gpu_available())
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "no usable CUDA device (sm_90 or newer) for the cut");
+    VX_UP(&mem, dcls, q->cls, n, "classes");
+    if (q->ok)
+        VX_UP(&mem, dok, q->ok, d->n_choices, "usable choices");
+    VX_AL(&mem, loc, (n + 1) * sizeof(uint32_t), "ranks");
+    VX_AL(&mem, back, n * sizeof(uint32_t), "maybe states");
+    VX_AL(&mem, vis, n * sizeof(uint32_t), "cut marks");
+    if ((rc = vs_cut(d, dcls, dok, q->initial, q->cls_maybe, vis, &mem, err)) != WX_OK ||
+        (rc = vs_rank(d, dcls, vis, q->cls_maybe, q->cls_skip, loc, back, &ns, &mem, err)) != WX_OK)
+        goto out;
+    CUDA_CHECK(cudaMemcpy(q->cls, dcls, n, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(q->loc, loc, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    if (ns)
+        CUDA_CHECK(cudaMemcpy(q->back, back, ns * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    q->n_maybe = ns;
+    q->done = 1;
 out:
     vx_free_all(&mem);
     return rc;

@@ -21,10 +21,10 @@ TAG=gpu-check
 # key fields of every property, one line each
 digest() {
     sed 's/{"property"/\n{"property"/g' "$1" | grep '^{"property"' |
-        sed 's/.*"name": \("[^"]*"\).*\("initial": \[[^]]*\]\).*\("yes_states": [0-9]*\), \("no_states": [0-9]*\), \("maybe_states": [0-9]*\).*\("iterations": [0-9]*\).*/\1 \2 \3 \4 \5 \6/'
+        sed 's/.*"name": \("[^"]*"\).*\("initial": \[[^]]*\]\).*\("relevant_states": [0-9]*\).*\("yes_states": [0-9]*\), \("no_states": [0-9]*\), \("maybe_states": [0-9]*\).*\("iterations": [0-9]*\).*/\1 \2 \3 \4 \5 \6 \7/'
 }
 S=tests/data/mdp
-n=0
+n=0 ndev=0
 for d in "$S"/*/; do
     b=$(basename "$d")
     [ -f "$d$b.tra" ] && ls "$d"*.props >/dev/null 2>&1 || continue
@@ -43,15 +43,21 @@ for d in "$S"/*/; do
         n=$((n + 1))
         # solving for the initial states (the default): the GPU stops after
         # the same sweep as the CPU (valiter.h WATCHED STATES), so Jacobi is
-        # bit-identical here too
+        # bit-identical here too; the model on the device (its cut and
+        # system there) and each step uploading its own (WARPEX_CHECK_DEVICE=0)
         "$W" check "$d$b.tra" $opts --props "$p" --json --method ii --backend gpu >"$T/g" 2>"$T/ge"; rg=$?
+        WARPEX_CHECK_DEVICE=0 "$W" check "$d$b.tra" $opts --props "$p" --json --method ii --backend gpu \
+            >"$T/h" 2>"$T/he"; rh=$?
         "$W" check "$d$b.tra" $opts --props "$p" --json --method ii --backend cpu >"$T/c" 2>"$T/ce"; rc=$?
-        digest "$T/g" >"$T/gd"; digest "$T/c" >"$T/cd"
-        if [ $rg -eq $rc ] && [ -s "$T/cd" ] && cmp -s "$T/gd" "$T/cd" &&
-            grep -q '"backend": "gpu"' "$T/g" && ! grep -q '"solved_for": "all"' "$T/g"; then
-            pass "$b $(basename "$p"): initial states only: gpu == cpu ($(wc -l < "$T/cd") properties, exit $rc)"
+        digest "$T/g" >"$T/gd"; digest "$T/h" >"$T/hd"; digest "$T/c" >"$T/cd"
+        if [ $rg -eq $rc ] && [ $rh -eq $rc ] && [ -s "$T/cd" ] && cmp -s "$T/gd" "$T/cd" && cmp -s "$T/hd" "$T/cd" &&
+            grep -q '"backend": "gpu"' "$T/g" && ! grep -q '"solved_for": "all"' "$T/g" &&
+            grep -q '"model_device": true' "$T/g" && grep -q '"model_device": false' "$T/h" &&
+            ! grep -q '"cut_device": true' "$T/h"; then
+            pass "$b $(basename "$p"): initial states only: gpu (model on the device, and not) == cpu ($(wc -l < "$T/cd") properties, exit $rc)"
+            ndev=$((ndev + $(grep -o '"cut_device": true' "$T/g" | wc -l)))
         else
-            fail "$b $(basename "$p"): initial only: exit gpu $rg cpu $rc; $(diff "$T/gd" "$T/cd" | head -4) $(head -c 200 "$T/ge")"
+            fail "$b $(basename "$p"): initial only: exit gpu $rg host $rh cpu $rc; $(diff "$T/gd" "$T/cd" | head -4) $(diff "$T/hd" "$T/cd" | head -4) $(head -c 200 "$T/ge")"
         fi
         "$W" check "$d$b.tra" $opts --props "$p" --json --backend gpu --solver inplace >"$T/i" 2>"$T/ie"; ri=$?
         "$W" check "$d$b.tra" $opts --props "$p" --json --method ii --backend cpu >"$T/c" 2>"$T/ce"; rc=$?
@@ -72,6 +78,7 @@ for d in "$S"/*/; do
     done
 done
 [ $n -gt 0 ] || fail "no PRISM exports under $S"
+[ $ndev -gt 0 ] && pass "the cut ran on the device for $ndev properties" || fail "no cut ran on the device"
 
 # cycle-mean: random graphs with negative weights and several SCCs
 for seed in 1 2 3 4 5 6 7 8; do

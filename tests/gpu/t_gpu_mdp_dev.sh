@@ -16,9 +16,10 @@ TAG=gpu-mdp-dev
 . tests/lib.sh
 . tests/prob_gen.sh
 
-untimed() { sed 's/"[a-z_]*seconds": [0-9.e+-]*, //g; s/, "[a-z_]*seconds": [0-9.e+-]*//g; s/"mdp_device": [a-z]*, //; s/, "system_device": [a-z]*//g' "$1"; }
+untimed() { sed 's/"[a-z_]*seconds": [0-9.e+-]*, //g; s/, "[a-z_]*seconds": [0-9.e+-]*//g; s/"mdp_device": [a-z]*, //; s/, "cut_device": [a-z]*//g; s/, "system_device": [a-z]*//g' "$1"; }
 # on_device FILE: how many properties had their system built on the device
 on_device() { grep -o '"system_device": true' "$1" | wc -l; }
+cuts() { grep -o '"cut_device": true' "$1" | wc -l; }
 maybe() { grep -o '"maybe_states": [0-9]*' "$1"; }
 # bounds_overlap: every property's [lo, hi] of the device run overlaps the CPU run's
 bounds_overlap() {
@@ -47,6 +48,9 @@ compare() {
     [ "$(on_device "$T/d.json")" -ge "$min" ] ||
         why="$why device run: $(on_device "$T/d.json") systems built on the device, expected >= $min;"
     [ "$(on_device "$T/h.json")" -eq 0 ] || why="$why host run: a system built on the device;"
+    [ "$(cuts "$T/d.json")" -ge "$(on_device "$T/d.json")" ] && [ "$(cuts "$T/d.json")" -ge "$min" ] ||
+        why="$why device run: $(cuts "$T/d.json") cuts on the device;"
+    [ "$(cuts "$T/h.json")" -eq 0 ] || why="$why host run: a cut on the device;"
     echo "$why$(bounds_overlap)"
 }
 
