@@ -92,6 +92,6 @@ if [ $cuda = 0 ]; then
     grep -qi "on the CPU\|gpu" "$T/err" && fail "CPU-only build, MDP: $(cat "$T/err")" \
         || pass "CPU-only build: the MDP explorer adds no CPU note"
 else
-    grep -q "exploring the MDP on the CPU" "$T/err" && pass "CUDA build: the MDP explorer says it runs on the CPU" \
+    grep -q "no GPU found; using the CPU backend" "$T/err" && pass "CUDA build: the MDP explorer says it runs on the CPU" \
         || fail "CUDA build, MDP: $(cat "$T/err")"
 fi

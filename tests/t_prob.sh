@@ -77,7 +77,7 @@ grep -q '^choices:      400' "$T/out" && grep -q 'result: 0.10833' "$T/out" && p
 if "$W" --version | grep -q "CPU only"; then
     ! grep -q 'on the CPU' "$T/err" && pass "auto, CPU-only build: no note" || fail "auto note: $(cat "$T/err")"
 else
-    grep -q 'exploring the MDP on the CPU' "$T/err" && pass "auto: one-line notice that the CPU explores" \
+    grep -q 'no GPU found; using the CPU backend' "$T/err" && pass "auto: one-line notice that the CPU explores" \
         || fail "auto notice: $(cat "$T/err")"
 fi
 if "$W" --version | grep -q "CPU only"; then
