@@ -541,7 +541,8 @@ static void json_double(double v)
 /* The options that do not apply to a probabilistic network; --backend
  * gpu without a usable device; auto: the GPU MDP explorer where a GPU is
  * usable (the same MDP as the CPU's, bench/RESULTS.md: 145x the 16-core
- * CPU), else the CPU with check's one-line notice. */
+ * CPU) and no --memory budget is given (the GPU's limit is its device
+ * memory), else the CPU, with the one-line notice where no GPU is found. */
 static int refuse_options(struct cli_options *o, struct wx_error *err)
 {
     if (o->stop_at_first)
@@ -555,8 +556,9 @@ static int refuse_options(struct cli_options *o, struct wx_error *err)
     if (o->backend == EXPLORE_GPU && !explore_mdp_gpu_available())
         return cli_no_gpu(err);
     if (o->backend == EXPLORE_AUTO) {
-        o->backend = explore_mdp_gpu_available() ? EXPLORE_GPU : EXPLORE_CPU;
-        if (o->backend == EXPLORE_CPU)
+        const int gpu = explore_mdp_gpu_available();
+        o->backend = gpu && !o->memory ? EXPLORE_GPU : EXPLORE_CPU;
+        if (!gpu)
             cli_cpu_notice(o->quiet);
     }
     return WX_OK;
