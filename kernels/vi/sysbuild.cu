@@ -301,79 +301,93 @@ out:
     return rc;
 }
 
-extern "C" int valiter_system_dev(const struct mdp_dev *d, struct mdpcheck_sysbuild *q, struct wx_error *err)
+/* The device side of step 2a and the ranks, shared by both entry points. */
+struct vs_ranked {
+    uint8_t *cls, *ok;    /* device: the classes (after the cut), the usable choices or NULL */
+    uint32_t *loc, *back; /* device: ranks (n + 1), maybe states (n) */
+    ull ns;               /* maybe states after the cut */
+};
+
+/* Checks that d is m's twin (WX_EINPUT otherwise; *host 1 where the host
+ * must do the work: no state, or beyond the ranks), uploads the classes
+ * and usable choices, runs the cut from initial (NULL: none) and ranks the
+ * maybe states into *v (its arrays join *mem). */
+static int vs_cut_rank(const struct mdp_dev *d, const struct mdp *m, const uint8_t *cls, const uint8_t *ok,
+                       const uint8_t *initial, uint8_t maybe, uint8_t skip, const char *what, struct vs_ranked *v,
+                       int *host, struct vx_mem *mem, struct wx_error *err)
 {
     int rc = WX_OK;
     const ull n = d->n_states;
-    struct vx_mem mem = {{0}, 0};
-    uint8_t *dcls = NULL, *dok = NULL;
-    uint32_t *vis = NULL, *loc = NULL, *back = NULL;
-    ull ns = 0;
-    q->built = 0;
-    q->no_choice = ~0ull;
-    if (!q->m || q->m->n_states != n || q->m->n_choices != d->n_choices || q->m->n_entries != d->n_entries ||
-        (d->n_entries && !d->d_probs)) /* NULL where there is no entry (mdp_dev.h) */
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "system on the device: the device MDP is not the model");
+    uint32_t *vis = NULL;
+    memset(v, 0, sizeof *v);
+    *host = 1;
+    if (!m || m->n_states != n || m->n_choices != d->n_choices || m->n_entries != d->n_entries)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "%s on the device: the device MDP is not the model", what);
     if (n == 0 || n > 0xffffffffull)
-        return WX_OK; /* nothing to build, or beyond the ranks: the host's */
+        return WX_OK;
     if (!valiter_gpu_available())
-        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "no usable CUDA device (sm_90 or newer) for the system");
-    VX_UP(&mem, dcls, q->cls, n, "classes");
-    if (q->ok)
-        VX_UP(&mem, dok, q->ok, d->n_choices, "usable choices");
-    VX_AL(&mem, loc, (n + 1) * sizeof(uint32_t), "ranks");
-    VX_AL(&mem, back, n * sizeof(uint32_t), "maybe states");
-    if (q->initial) {
-        VX_AL(&mem, vis, n * sizeof(uint32_t), "cut marks");
-        if ((rc = vs_cut(d, dcls, dok, q->initial, q->cls_maybe, vis, &mem, err)) != WX_OK)
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "no usable CUDA device (sm_90 or newer) for the %s", what);
+    *host = 0;
+    VX_UP(mem, v->cls, cls, n, "classes");
+    if (ok)
+        VX_UP(mem, v->ok, ok, d->n_choices, "usable choices");
+    VX_AL(mem, v->loc, (n + 1) * sizeof(uint32_t), "ranks");
+    VX_AL(mem, v->back, n * sizeof(uint32_t), "maybe states");
+    if (initial) {
+        VX_AL(mem, vis, n * sizeof(uint32_t), "cut marks");
+        if ((rc = vs_cut(d, v->cls, v->ok, initial, maybe, vis, mem, err)) != WX_OK)
             goto out;
     }
-    if ((rc = vs_rank(d, dcls, vis, q->cls_maybe, q->cls_skip, loc, back, &ns, &mem, err)) != WX_OK ||
-        (rc = vs_system(d, q, dcls, dok, loc, back, ns, &mem, err)) != WX_OK)
-        goto out;
-    if (q->initial)
-        CUDA_CHECK(cudaMemcpy(q->cls, dcls, n, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(q->loc, loc, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    if (ns)
-        CUDA_CHECK(cudaMemcpy(q->back, back, ns * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    q->n_maybe = ns;
-    q->built = 1;
+    rc = vs_rank(d, v->cls, vis, maybe, skip, v->loc, v->back, &v->ns, mem, err);
 out:
+    return rc;
+}
+
+/* The classes (when cls is not NULL) and the ranks of *v into host arrays. */
+static int vs_ranks_down(const struct vs_ranked *v, ull n, uint8_t *cls, uint32_t *loc, uint32_t *back,
+                         struct wx_error *err)
+{
+    int rc = WX_OK;
+    if (cls)
+        CUDA_CHECK(cudaMemcpy(cls, v->cls, n, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(loc, v->loc, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    if (v->ns)
+        CUDA_CHECK(cudaMemcpy(back, v->back, v->ns * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+out:
+    return rc;
+}
+
+extern "C" int valiter_system_dev(const struct mdp_dev *d, struct mdpcheck_sysbuild *q, struct wx_error *err)
+{
+    struct vx_mem mem = {{0}, 0};
+    struct vs_ranked v;
+    int host = 1;
+    q->built = 0;
+    q->no_choice = ~0ull;
+    if (d->n_entries && !d->d_probs) /* NULL where there is no entry (mdp_dev.h) */
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "system on the device: the device MDP has no probabilities");
+    int rc = vs_cut_rank(d, q->m, q->cls, q->ok, q->initial, q->cls_maybe, q->cls_skip, "system", &v, &host, &mem,
+                         err);
+    if (rc == WX_OK && !host && (rc = vs_system(d, q, v.cls, v.ok, v.loc, v.back, v.ns, &mem, err)) == WX_OK &&
+        (rc = vs_ranks_down(&v, d->n_states, q->initial ? q->cls : NULL, q->loc, q->back, err)) == WX_OK) {
+        q->n_maybe = v.ns;
+        q->built = 1;
+    }
     vx_free_all(&mem);
     return rc;
 }
 
 extern "C" int valiter_cut_dev(const struct mdp_dev *d, struct mdpcheck_cut *q, struct wx_error *err)
 {
-    int rc = WX_OK;
-    const ull n = d->n_states;
     struct vx_mem mem = {{0}, 0};
-    uint8_t *dcls = NULL, *dok = NULL;
-    uint32_t *vis = NULL, *loc = NULL, *back = NULL;
-    ull ns = 0;
+    struct vs_ranked v;
+    int host = 1;
     q->done = 0;
-    if (!q->m || q->m->n_states != n || q->m->n_choices != d->n_choices || q->m->n_entries != d->n_entries)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "cut on the device: the device MDP is not the model");
-    if (n == 0 || n > 0xffffffffull)
-        return WX_OK; /* nothing to search, or beyond the ranks: the host's */
-    if (!valiter_gpu_available())
-        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "no usable CUDA device (sm_90 or newer) for the cut");
-    VX_UP(&mem, dcls, q->cls, n, "classes");
-    if (q->ok)
-        VX_UP(&mem, dok, q->ok, d->n_choices, "usable choices");
-    VX_AL(&mem, loc, (n + 1) * sizeof(uint32_t), "ranks");
-    VX_AL(&mem, back, n * sizeof(uint32_t), "maybe states");
-    VX_AL(&mem, vis, n * sizeof(uint32_t), "cut marks");
-    if ((rc = vs_cut(d, dcls, dok, q->initial, q->cls_maybe, vis, &mem, err)) != WX_OK ||
-        (rc = vs_rank(d, dcls, vis, q->cls_maybe, q->cls_skip, loc, back, &ns, &mem, err)) != WX_OK)
-        goto out;
-    CUDA_CHECK(cudaMemcpy(q->cls, dcls, n, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(q->loc, loc, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    if (ns)
-        CUDA_CHECK(cudaMemcpy(q->back, back, ns * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    q->n_maybe = ns;
-    q->done = 1;
-out:
+    int rc = vs_cut_rank(d, q->m, q->cls, q->ok, q->initial, q->cls_maybe, q->cls_skip, "cut", &v, &host, &mem, err);
+    if (rc == WX_OK && !host && (rc = vs_ranks_down(&v, d->n_states, q->cls, q->loc, q->back, err)) == WX_OK) {
+        q->n_maybe = v.ns;
+        q->done = 1;
+    }
     vx_free_all(&mem);
     return rc;
 }
