@@ -89,10 +89,14 @@ fi
     --prop 'Pmax=? [ F "finished"&!"agree" ]' --backend gpu --json
 if [[ $only == *,cm,* ]]; then
     if [ ! -f "$WORK/sprand.dimacs" ]; then
-        cuda=$(dirname "$(dirname "$(command -v nvcc)")")
-        cc -std=c11 -D_GNU_SOURCE -O2 -I. bench/cm_gpu_gen.c -o "$WORK/cm_gpu_gen" build/libwarpex.a \
-            -L"$cuda/lib64" -L"$cuda/targets/x86_64-linux/lib" -lcudart_static -ldl -lrt -lstdc++ -lm -pthread &&
-        "$WORK/cm_gpu_gen" --n 1000000 --m 10000000 --seed 1 --no-cpu --reps 1 --write "$WORK/sprand.dimacs" >"$LOG/cm_gen.log" 2>&1
+        gen=bin/gpu/cm_gpu_gen # prebuilt.sh pack's; else built here from the library
+        if [ ! -x "$gen" ]; then
+            gen=$WORK/cm_gpu_gen
+            cuda=$(dirname "$(dirname "$(command -v nvcc)")")
+            cc -std=c11 -D_GNU_SOURCE -O2 -I. bench/cm_gpu_gen.c -o "$gen" build/libwarpex.a \
+                -L"$cuda/lib64" -L"$cuda/targets/x86_64-linux/lib" -lcudart_static -ldl -lrt -lstdc++ -lm -pthread
+        fi
+        "$gen" --n 1000000 --m 10000000 --seed 1 --no-cpu --reps 1 --write "$WORK/sprand.dimacs" >"$LOG/cm_gen.log" 2>&1
     fi
     measure "cycle-mean sprand 1M/10M" solve_seconds cycle-mean "$WORK/sprand.dimacs" --backend gpu --json
 fi

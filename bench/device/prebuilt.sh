@@ -29,7 +29,15 @@ pack)
     bash bench/gpu_test.sh --build-only >/dev/null || { echo "prebuilt: the build failed"; exit 1; }
     files=(bin/warpex bin/tests/test_random_networks)
     if [ $# -gt 0 ]; then for p in "$@"; do files+=("bin/gpu/$p"); done
-    else files+=(bin/gpu/test_*); fi
+    else
+        files+=(bin/gpu/test_*)
+        # the cycle-mean graphs' generator of parity.sh (linked here: the
+        # device has the library's objects only in a full build)
+        cuda=$(dirname "$(dirname "$(command -v nvcc)")")
+        cc -std=c11 -D_GNU_SOURCE -O2 -I. bench/cm_gpu_gen.c -o bin/gpu/cm_gpu_gen build/libwarpex.a \
+            -L"$cuda/lib64" -L"$cuda/targets/x86_64-linux/lib" -lcudart_static -ldl -lrt -lstdc++ -lm -pthread
+        files+=(bin/gpu/cm_gpu_gen)
+    fi
     tmp=$(mktemp -d)
     for f in "${files[@]}"; do
         mkdir -p "$tmp/$(dirname "$f")"
