@@ -17,13 +17,15 @@
 # prio_before (7126fe2^, before the GPU priorities) the explorer's parity
 # against it; without them those stages are skipped.
 #
-# Stages, most important first: the GPU MDP tests against the CPU twin,
-# whose commit now runs in parallel (test_gpu_mdp, t_gpu_mdp), then the
-# measurements the open issues wait for: the CPU MDP explorer's scaling on
-# the host's 16 cores and `explore --prop` end to end (mdp_explore.sh 8 2,
-# with the CPU run), the MEC and VI parity, POR's throughput
-# (por_large.sh: mutex n=5), the GPU tree run.  Storm needs its own call
-# (storm_gpu.sh, carry .storm).
+# Stages, most important first: the GPU MDP tests against the CPU twin
+# with `--backend auto` now exploring MDP networks on the GPU (test_gpu_mdp,
+# t_gpu_mdp) and t_gpu_check uncut (its device-held model), then the
+# measurements the open issues wait for: the parity of every stage against
+# fe333fa with the cycle mean (its generator now packed) and the explorer
+# (abp d=4000's 7.7 %), `explore --prop` end to end (mdp_explore.sh 8 2,
+# GPU only), POR's throughput (por_large.sh: mutex n=5), the tree store's
+# capacity past milner n=27.  Storm needs its own call (storm_gpu.sh, carry
+# .storm).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 part=both
@@ -38,12 +40,12 @@ for f in .pre/*_warpex.xz; do
         chmod +x ".pre/$n/bin/warpex"; }
 done
 parity=()
-[ -x .pre/old/bin/warpex ] && parity=(sh:bench/device/parity.sh,.pre/old,--rounds,3,--only,mec,--only,vi)
+[ -x .pre/old/bin/warpex ] && parity=(sh:bench/device/parity.sh,.pre/old,--rounds,3)
 [ -x .pre/prio_before/bin/warpex ] &&
     parity+=(sh:bench/device/parity.sh,.pre/prio_before,--rounds,5,--only,explore)
-tests=(tests:test_gpu_mdp,t_gpu_mdp,t_gpu_mdp_dev)
-measure=(sh:bench/device/mdp_explore.sh,8,2 "${parity[@]}" sh:bench/device/por_large.sh,--reps,1
-         sh:bench/bench_tree.sh,--backend,gpu)
+tests=(tests:test_gpu_mdp,t_gpu_mdp,t_gpu_check)
+measure=("${parity[@]}" sh:bench/device/mdp_explore.sh,8,2 sh:bench/device/por_large.sh,--reps,1
+         sh:bench/device/tree_capacity.sh,milner/milner_n27)
 stages=()
 [ $part = measure ] || stages+=("${tests[@]}")
 [ $part = tests ] || stages+=("${measure[@]}")
