@@ -87,8 +87,6 @@ typedef int (*mdpcheck_precompute_fn)(const struct mdp *m, const uint8_t *allowe
  * (out_a, out_b as two precompute calls would fill them): the GPU uploads
  * the MDP and builds its predecessor index once, and a Prob1E after a
  * Prob0A starts from the Prob0A search's reachable set. */
-/* Step 2a by the backend (sysbuild.h; may decline, q->done 0). */
-typedef int (*mdpcheck_cut_fn)(struct mdpcheck_cut *q, struct wx_error *err);
 typedef int (*mdpcheck_precompute2_fn)(const struct mdp *m, const uint8_t *allowed,
                                        const uint8_t *target, enum vi_precomp a, uint8_t *out_a,
                                        enum vi_precomp b, uint8_t *out_b, struct wx_error *err);
@@ -110,6 +108,8 @@ typedef int (*mdpcheck_mec_fn)(const struct mdp *m, struct mec_result *out,
                                struct wx_error *err);
 
 typedef int (*mdpcheck_system_fn)(struct mdpcheck_sysbuild *q, struct wx_error *err);
+/* Step 2a by the backend (sysbuild.h; may decline, q->done 0). */
+typedef int (*mdpcheck_cut_fn)(struct mdpcheck_cut *q, struct wx_error *err);
 
 struct mdpcheck_options {
     int sound;               /* 1: interval iteration; 0: plain VI (unsound) */

@@ -377,6 +377,13 @@ static int check_property(struct check_run *c, size_t i, struct wx_error *err)
         rc = propcheck_run(&c->m, c->have_labels ? &c->labels : NULL, pr, c->initial, p, &c->mo,
                            &r, &info, err);
     }
+    if (rc == WX_ELIMIT && c->dev.owned) { /* maybe the device memory the model holds */
+        cli_dev_bind(NULL, NULL);
+        mdp_dev_free(&c->dev);
+        info = (struct propcheck_info){.result = PROP_TRUE, .epsilon = c->o.epsilon, .tries = 1};
+        rc = propcheck_run(&c->m, c->have_labels ? &c->labels : NULL, pr, c->initial, p, &c->mo,
+                           &r, &info, err);
+    }
     check_tl_mark("property %zu: checked", i + 1);
     if (rc != WX_OK)
         return rc;
