@@ -8,7 +8,9 @@
 # one Python process; warpex: one whole `warpex check --backend gpu` process
 # per property, reading the model included).
 #
-#   bench/device/storm_gpu.sh [N K ...]       (after bin/warpex is built with nvcc)
+#   bench/device/storm_gpu.sh [N K ...] [ij N ...]   (after bin/warpex is built with nvcc)
+#   ij N: the Israeli-Jalfon ring of examples/gen_ij.sh (4^N - 1 states; N=10:
+#   1 048 575), explored with bin/warpex, its Rmax and Rmin of steps
 #   BACKEND=cpu STORM_PYTHON=PY ... runs it elsewhere (PY imports stormpy)
 #
 # The machine has no network: Storm comes from wheels in .whl/ (carried),
@@ -52,6 +54,18 @@ cc -std=c11 -O2 bench/consensus_gen.c -o "$WORK/consensus_gen" || exit 4
 [ $# -gt 0 ] || set -- 6 2
 dirs=()
 while [ $# -ge 2 ]; do
+    if [ "$1" = ij ]; then # Israeli-Jalfon (examples/gen_ij.sh), explored here, its two reward properties
+        d=$WORK/ij-N$2; mkdir -p "$d"
+        if [ ! -s "$d/ij-N$2.tra" ]; then
+            sh examples/gen_ij.sh "$2" "$WORK/ij-net-N$2" >/dev/null &&
+                bin/warpex explore "$WORK/ij-net-N$2/ij_N$2.exp" --reward 'steps:^pass$=1' \
+                    --mdp-out "$d/ij-N$2" -q >/dev/null || exit 4
+        fi
+        printf '"rmax": R{"steps"}max=? [ F "stable" ];\n"rmin": R{"steps"}min=? [ F "stable" ];\n' >"$d/ij.props"
+        dirs+=("$d")
+        shift 2
+        continue
+    fi
     d=$WORK/consensus-N$1-K$2; mkdir -p "$d"
     [ -s "$d/consensus-N$1-K$2.tra" ] || "$WORK/consensus_gen" "$1" "$2" "$d/consensus-N$1-K$2" || exit 4
     # the two properties Storm takes longest on (value 0 and value 1 ones
