@@ -24,8 +24,9 @@
 # fe333fa with the cycle mean (its generator now packed) and the explorer
 # (abp d=4000's 7.7 %), `explore --prop` end to end (mdp_explore.sh 8 2,
 # GPU only), POR's throughput (por_large.sh: mutex n=5), the tree store's
-# capacity past milner n=27.  Storm needs its own call (storm_gpu.sh, carry
-# .storm).
+# capacity past milner n=27.  Storm needs its own call (`storm_gpu.sh 6 2 ij
+# 10`, carry .storm: the GPU path against Storm on both 10^6-state
+# families).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 part=both
