@@ -377,9 +377,7 @@ static int check_property(struct check_run *c, size_t i, struct wx_error *err)
         rc = propcheck_run(&c->m, c->have_labels ? &c->labels : NULL, pr, c->initial, p, &c->mo,
                            &r, &info, err);
     }
-    if (rc == WX_ELIMIT && c->dev.owned) { /* maybe the device memory the model holds */
-        cli_dev_bind(NULL, NULL);
-        mdp_dev_free(&c->dev);
+    if (rc == WX_ELIMIT && cli_dev_release(&c->dev)) { /* maybe the device memory the model holds */
         info = (struct propcheck_info){.result = PROP_TRUE, .epsilon = c->o.epsilon, .tries = 1};
         rc = propcheck_run(&c->m, c->have_labels ? &c->labels : NULL, pr, c->initial, p, &c->mo,
                            &r, &info, err);
@@ -417,8 +415,7 @@ static int comparisons_verdict(const struct check_run *c, struct wx_error *err)
 static void check_run_free(struct check_run *c)
 {
     mdpcheck_job_free(c->job0);
-    cli_dev_bind(NULL, NULL);
-    mdp_dev_free(&c->dev);
+    cli_dev_release(&c->dev);
     gpu_probe_join(&c->probe);
     check_options_free(&c->o);
     free(c->reward_of);

@@ -539,11 +539,8 @@ static void json_double(double v)
 }
 
 /* The options that do not apply to a probabilistic network; --backend
- * gpu without a usable device; auto: the GPU MDP explorer where a GPU is
- * usable (the same MDP as the CPU's, bench/RESULTS.md: 145x the 16-core
- * CPU) and no --memory budget is given (the GPU's limit is its device
- * memory), else the CPU, with the one-line notice where no GPU is found. */
-static int refuse_options(struct cli_options *o, struct wx_error *err)
+ * gpu without a usable device. */
+static int refuse_options(const struct cli_options *o, struct wx_error *err)
 {
     if (o->stop_at_first)
         return refuse("--stop-at-first (the MDP is explored whole, then checked)", err);
@@ -555,12 +552,6 @@ static int refuse_options(struct cli_options *o, struct wx_error *err)
         return refuse("--cycle-mean", err);
     if (o->backend == EXPLORE_GPU && !explore_mdp_gpu_available())
         return cli_no_gpu(err);
-    if (o->backend == EXPLORE_AUTO) {
-        const int gpu = explore_mdp_gpu_available();
-        o->backend = gpu && !o->memory ? EXPLORE_GPU : EXPLORE_CPU;
-        if (!gpu)
-            cli_cpu_notice(o->quiet);
-    }
     return WX_OK;
 }
 
@@ -570,7 +561,9 @@ struct mdp_run {
     const struct cli_options *o;
     const struct image *img;
     const struct network *net;
-    const char *bk;                /* the backend's name: "seq" or "cpu"      */
+    const char *bk;                /* the explorer's name: "seq", "cpu", "gpu" */
+    bool auto_backend;             /* --backend auto: the properties on the
+                                      GPU where one is usable                 */
     struct property *props;
     size_t n_props;
     int *reward_of;                /* per property: its reward structure      */
@@ -584,6 +577,21 @@ struct mdp_run {
                                       when not kept)                          */
     struct mdp_checks checks;      /* --deadlock, --action, --scc, --mec      */
 };
+
+/* --backend auto: the GPU MDP explorer where a GPU is usable (the same MDP
+ * as the CPU's, bench/RESULTS.md: 145x the 16-core CPU) and no --memory
+ * budget is given (the GPU's limit is its device memory), else the CPU,
+ * with the one-line notice where no GPU is found. */
+static void choose_backend(struct mdp_run *x, struct cli_options *o)
+{
+    x->auto_backend = o->backend == EXPLORE_AUTO;
+    if (!x->auto_backend)
+        return;
+    const int gpu = explore_mdp_gpu_available();
+    o->backend = gpu && !o->memory ? EXPLORE_GPU : EXPLORE_CPU;
+    if (!gpu)
+        cli_cpu_notice(o->quiet);
+}
 
 /* --backend gpu with properties keeps the explored MDP on the device for
  * the precomputation; WARPEX_MDP_DEVICE=0 (docs/tuning.md) downloads it
@@ -852,11 +860,8 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
         struct propcheck_info info;
         const struct mdp_rewards *pr = p->kind >= PROP_RMIN ? &x->ri.rm.models[x->reward_of[i]] : NULL;
         int rc = propcheck_run(&x->r.mdp, &x->labels, pr, x->initial, p, &mo, &cr, &info, err);
-        if (rc == WX_ELIMIT && x->dev.owned) { /* maybe the device memory the MDP holds */
-            cli_dev_bind(NULL, NULL);
-            mdp_dev_free(&x->dev);
+        if (rc == WX_ELIMIT && cli_dev_release(&x->dev)) /* maybe the device memory the MDP holds */
             rc = propcheck_run(&x->r.mdp, &x->labels, pr, x->initial, p, &mo, &cr, &info, err);
-        }
         if (rc != WX_OK) {
             cli_dev_bind(NULL, NULL);
             if (o->json)
@@ -905,7 +910,7 @@ static int explore_and_check(struct mdp_run *x, struct wx_error *err)
         return rc;
     if ((rc = mdp_checks_run(o, &x->r, o->backend == EXPLORE_GPU, &x->checks, err)) != WX_OK)
         return rc;
-    x->gpu_vi = (o->backend == EXPLORE_AUTO || o->backend == EXPLORE_GPU) && x->n_props &&
+    x->gpu_vi = (x->auto_backend || o->backend == EXPLORE_GPU) && x->n_props &&
                 valiter_gpu_available();
     if (o->json)
         json_header(x);
@@ -929,6 +934,7 @@ int cli_explore_mdp(struct cli_options *o, const struct image *img, const struct
     x.o = o;
     x.img = img;
     x.net = net;
+    choose_backend(&x, o);
     x.bk = o->backend == EXPLORE_SEQ ? "seq" : o->backend == EXPLORE_GPU ? "gpu" : "cpu";
     rc = explore_and_check(&x, err);
     free(x.initial), free(x.tmp), free(x.reward_of);

@@ -14,6 +14,14 @@ void cli_dev_bind(const struct mdp *host, const struct mdp_dev *dev)
     bound.host = host, bound.dev = dev;
 }
 
+int cli_dev_release(struct mdp_dev *dev)
+{
+    const int held = dev->owned;
+    cli_dev_bind(NULL, NULL);
+    mdp_dev_free(dev);
+    return held;
+}
+
 static int dev_precompute(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
                           enum vi_precomp which, uint8_t *out, struct wx_error *err)
 {

@@ -16,6 +16,10 @@
 /* Binds dev as the device copy of host (both NULL: unbinds). */
 void cli_dev_bind(const struct mdp *host, const struct mdp_dev *dev);
 
+/* Unbinds and frees *dev; returns whether it held a device MDP (a step
+ * that ran out of device memory may then be tried again without it). */
+int cli_dev_release(struct mdp_dev *dev);
+
 /* The backend functions of mo that read the bound copy: precompute,
  * precompute2, cut and build_system. */
 void cli_dev_bind_options(struct mdpcheck_options *mo);
