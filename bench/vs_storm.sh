@@ -28,8 +28,10 @@
 # measured inside one Python process (its start-up and the import of
 # stormpy are not counted).  warpex: `warpex check NAME.tra --lab ...
 # --prop P --backend cpu`, one whole process per property (its start-up
-# and the read of the model are counted).  ratio = warpex / Storm: below 1
-# warpex is faster.  The values are compared too: a difference above
+# and the read of the model are counted), and the same run's own
+# "seconds" from --json (read + check, measured inside the process as
+# Storm's load + check is).  ratio = warpex / Storm, for each of the two:
+# below 1 warpex is faster.  The values are compared too: a difference above
 # 2 EPSILON is flagged "DIFF".
 #
 # Needs python3 with venv and pip, and network access to PyPI for the first
@@ -81,8 +83,8 @@ cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')
 echo "# warpex $(git rev-parse --short HEAD 2>/dev/null || echo '?') (--backend $BACKEND) vs stormpy $storm_version;" \
      "epsilon $EPSILON (absolute); $cores cores ($(uname -m)); $(date -u +%Y-%m-%dT%H:%MZ)"
 echo
-echo "| instance | property | warpex s | Storm s (load + check) | ratio | warpex value | Storm value |"
-echo "|---|---|---:|---:|---:|---:|---:|"
+echo "| instance | property | warpex s (process) | warpex s (read + check) | Storm s (load + check) | ratio (process) | ratio (in-process) | warpex value | Storm value |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
 : > "$tmp/sum"
 for dir in "$@"; do
     dir=${dir%/}
@@ -116,8 +118,10 @@ for dir in "$@"; do
             rc=$?
             t1=$(now)
             v=$(sed -n 's/.*"initial": \[{[^}]*"value": \([^,}]*\).*/\1/p' "$tmp/w" | head -1 | tr -d '"')
+            # the command's own seconds (read + check, as Storm's load + check)
+            ins=$(sed -n 's/.*"seconds": \([0-9.e+-]*\)}$/\1/p' "$tmp/w" | tail -1)
             [ $rc -eq 0 ] || v="exit $rc"
-            echo "$i $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }') $v" >> "$tmp/warpex.$r"
+            echo "$i $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }') ${ins:-0} $v" >> "$tmp/warpex.$r"
             i=$((i + 1))
         done < "$tmp/f"
     done
@@ -125,7 +129,8 @@ for dir in "$@"; do
     while IFS= read -r p; do
         # the fastest run of each side
         ws=$(cat "$tmp"/warpex.* | awk -v i=$i '$1 == i { if (b == "" || $2 < b) b = $2 } END { print b }')
-        wv=$(awk -v i=$i '$1 == i { $1 = ""; $2 = ""; sub(/^  /, ""); print; exit }' "$tmp/warpex.1")
+        wi=$(cat "$tmp"/warpex.* | awk -v i=$i '$1 == i { if (b == "" || $3 < b) b = $3 } END { print b }')
+        wv=$(awk -v i=$i '$1 == i { $1 = ""; $2 = ""; $3 = ""; sub(/^   /, ""); print; exit }' "$tmp/warpex.1")
         load=$(awk '$1 == "load" { if (b == "" || $2 < b) b = $2 } END { print b }' "$tmp"/storm.*)
         line=$(grep -h "^prop $i " "$tmp/storm.1")
         case $line in
@@ -137,13 +142,14 @@ for dir in "$@"; do
         flag=$(awk -v a="$wv" -v b="$sv" -v e="$EPSILON" 'BEGIN {
             if (a == b) exit; if (a + 0 != a || b + 0 != b) { if (a != b) print " DIFF"; exit }
             d = a - b; if (d < 0) d = -d; if (d > 2 * e) print " DIFF" }')
-        printf '| %s | `%s` | %.3f | %s | %s | %s | %s%s |\n' "$name" "$p" "$ws" "$ss" "$ratio" "$wv" "$sv" "$flag"
-        echo "$ws $ss" >> "$tmp/sum"
+        iratio=$(awk -v w="$wi" -v s="$ss" 'BEGIN { if (s == "-" || s + 0 <= 0) print "-"; else printf "%.2f", w / s }')
+        printf '| %s | `%s` | %.3f | %.4f | %s | %s | %s | %s | %s%s |\n' "$name" "$p" "$ws" "$wi" "$ss" "$ratio" "$iratio" "$wv" "$sv" "$flag"
+        echo "$ws $ss $wi" >> "$tmp/sum"
         i=$((i + 1))
     done < "$tmp/f"
     rm -f "$tmp"/warpex.* "$tmp"/storm.*
 done
 echo
-awk '$2 != "-" { n++; w += $1; s += $2; lr += log($1 / $2); if ($1 <= $2) k++ }
-     END { if (n) printf "%d properties: warpex %.3f s, Storm %.3f s in all (ratio %.2f); geometric mean of the ratios %.2f; warpex at most Storm'"'"'s time on %d of %d\n",
-           n, w, s, w / s, exp(lr / n), k, n }' "$tmp/sum"
+awk '$2 != "-" { n++; w += $1; s += $2; lr += log($1 / $2); if ($1 <= $2) k++; if ($3 <= $2) ki++ }
+     END { if (n) printf "%d properties: warpex %.3f s, Storm %.3f s in all (ratio %.2f); geometric mean of the ratios %.2f; warpex at most Storm'"'"'s time on %d of %d (whole process), on %d of %d (read + check, as Storm'"'"'s load + check)\n",
+           n, w, s, w / s, exp(lr / n), k, n, ki, n }' "$tmp/sum"
