@@ -153,6 +153,15 @@
  * (every cudaFree waits for the device). */
 #define MDPX_DBUF_MIN (1ull << 20)
 
+/* ---- copies from the device into large host arrays (kernels/hostcopy) ---- */
+
+/* Below this many bytes a copy into pageable host memory is one cudaMemcpy: the staged copy's
+ * set-up (two pinned buffers, a team of threads) costs more than it saves */
+#define HOSTCOPY_STAGED_MIN (64ull << 20)
+/* Bytes per staging buffer: large enough that each DMA and each parallel host copy amortise
+ * their start, small enough that pinning two of them takes milliseconds */
+#define HOSTCOPY_CHUNK (64ull << 20)
+
 /* ---- GPU SCC (kernels/scc) ---------------------------------------------- */
 
 /* ---- MEC (kernels/mec, analysis/mec) ------------------------------------ */

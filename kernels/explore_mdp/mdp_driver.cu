@@ -16,6 +16,7 @@ extern "C" {
 #include "../../graph/mdp.h"
 #include "../../util/timer.h"
 #include "../explore_mdp_gpu.h"
+#include "../hostcopy.h"
 }
 #include "../cuda_check.cuh"
 #include "kernels.cuh"
@@ -450,12 +451,11 @@ static int levels(struct mdpx_run *x, struct wx_error *err)
 static int download(void **h, const struct dbuf *d, uint64_t n, size_t sz, struct wx_error *err)
 {
     int rc = WX_OK;
-    *h = malloc(n ? n * sz : sz);
+    *h = hostcopy_alloc(n * sz);
     if (!*h)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory for the explored MDP");
     if (n)
-        CUDA_CHECK(cudaMemcpy(*h, d->p, n * sz, cudaMemcpyDeviceToHost));
-out:
+        rc = hostcopy_down(*h, d->p, n * sz, err);
     return rc;
 }
 
@@ -672,25 +672,24 @@ extern "C" int mdp_dev_download(const struct mdp_dev *d, struct mdp *m, uint32_t
         *labels = NULL;
     if (labels && !d->d_choice_label && nch)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "mdp_dev_download: the device MDP has no choice labels");
-    m->state_start = (uint64_t *)malloc((ns + 1) * 8);
-    m->choice_start = (uint64_t *)malloc((nch + 1) * 8);
-    m->targets = (uint32_t *)malloc(ne ? ne * 4 : 4);
-    m->probs = (double *)malloc(ne ? ne * 8 : 8);
+    m->state_start = (uint64_t *)hostcopy_alloc((ns + 1) * 8);
+    m->choice_start = (uint64_t *)hostcopy_alloc((nch + 1) * 8);
+    m->targets = (uint32_t *)hostcopy_alloc(ne * 4);
+    m->probs = (double *)hostcopy_alloc(ne * 8);
     if (labels)
-        *labels = (uint32_t *)malloc(nch ? nch * 4 : 4);
+        *labels = (uint32_t *)hostcopy_alloc(nch * 4);
     if (!m->state_start || !m->choice_start || !m->targets || !m->probs || (labels && !*labels)) {
         rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory for the downloaded MDP");
         goto out;
     }
     m->n_states = ns, m->n_choices = nch, m->n_entries = ne;
-    CUDA_CHECK(cudaMemcpy(m->state_start, d->d_state_start, (ns + 1) * 8, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(m->choice_start, d->d_choice_start, (nch + 1) * 8, cudaMemcpyDeviceToHost));
-    if (ne) {
-        CUDA_CHECK(cudaMemcpy(m->targets, d->d_targets, ne * 4, cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaMemcpy(m->probs, d->d_probs, ne * 8, cudaMemcpyDeviceToHost));
-    }
-    if (labels && nch)
-        CUDA_CHECK(cudaMemcpy(*labels, d->d_choice_label, nch * 4, cudaMemcpyDeviceToHost));
+    if ((rc = hostcopy_down(m->state_start, d->d_state_start, (ns + 1) * 8, err)) != WX_OK ||
+        (rc = hostcopy_down(m->choice_start, d->d_choice_start, (nch + 1) * 8, err)) != WX_OK ||
+        (rc = hostcopy_down(m->targets, d->d_targets, ne * 4, err)) != WX_OK ||
+        (rc = hostcopy_down(m->probs, d->d_probs, ne * 8, err)) != WX_OK)
+        goto out;
+    if (labels)
+        rc = hostcopy_down(*labels, d->d_choice_label, nch * 4, err);
 out:
     if (rc != WX_OK) {
         mdp_free(m);

@@ -20,13 +20,15 @@
  *           one after the other), so the system is the host's bit for bit
  *
  * The classes (n bytes) and the usable choices go up; the system, the
- * classes after the cut and the ranks come down into the caller's arrays.
+ * classes after the cut and the ranks come down into the caller's arrays
+ * (staged through pinned buffers: kernels/hostcopy.h).
  */
 #include <cub/cub.cuh>
 
 #include "vi_int.cuh"
 
 extern "C" {
+#include "../hostcopy.h"
 #include "../mdp_dev.h"
 }
 
@@ -288,14 +290,12 @@ static int vs_system(const struct mdp_dev *d, struct mdpcheck_sysbuild *q, const
         vs_fill<<<vx_blocks(ns), VI_GPU_THREADS>>>(a);
         CUDA_CHECK_LAUNCH("vs_fill");
     }
-    CUDA_CHECK(cudaMemcpy(q->sys.state_start, ccount, (ns + 1) * sizeof(ull), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(q->sys.choice_start, a.ocs, (h[1] + 1) * sizeof(ull), cudaMemcpyDeviceToHost));
-    if (h[2]) {
-        CUDA_CHECK(cudaMemcpy(q->sys.targets, a.otg, h[2] * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-        CUDA_CHECK(cudaMemcpy(q->sys.probs, a.opr, h[2] * sizeof(double), cudaMemcpyDeviceToHost));
-    }
-    if (h[1])
-        CUDA_CHECK(cudaMemcpy(q->sys.b, a.ob, h[1] * sizeof(double), cudaMemcpyDeviceToHost));
+    if ((rc = hostcopy_down(q->sys.state_start, ccount, (ns + 1) * sizeof(ull), err)) != WX_OK ||
+        (rc = hostcopy_down(q->sys.choice_start, a.ocs, (h[1] + 1) * sizeof(ull), err)) != WX_OK ||
+        (rc = hostcopy_down(q->sys.targets, a.otg, h[2] * sizeof(uint32_t), err)) != WX_OK ||
+        (rc = hostcopy_down(q->sys.probs, a.opr, h[2] * sizeof(double), err)) != WX_OK ||
+        (rc = hostcopy_down(q->sys.b, a.ob, h[1] * sizeof(double), err)) != WX_OK)
+        goto out;
     q->sys.n_states = ns, q->sys.n_choices = h[1], q->sys.n_entries = h[2];
 out:
     return rc;
@@ -348,13 +348,11 @@ static int vs_ranks_down(const struct vs_ranked *v, ull n, uint8_t *cls, uint32_
                          struct wx_error *err)
 {
     int rc = WX_OK;
-    if (cls)
-        CUDA_CHECK(cudaMemcpy(cls, v->cls, n, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(loc, v->loc, n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    if (v->ns)
-        CUDA_CHECK(cudaMemcpy(back, v->back, v->ns * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-out:
-    return rc;
+    if (cls && (rc = hostcopy_down(cls, v->cls, n, err)) != WX_OK)
+        return rc;
+    if ((rc = hostcopy_down(loc, v->loc, n * sizeof(uint32_t), err)) != WX_OK)
+        return rc;
+    return hostcopy_down(back, v->back, v->ns * sizeof(uint32_t), err);
 }
 
 extern "C" int valiter_system_dev(const struct mdp_dev *d, struct mdpcheck_sysbuild *q, struct wx_error *err)

@@ -1,0 +1,41 @@
+/*
+ * hostcopy.h -- copies of large device arrays into pageable host memory.
+ *
+ * Why: cudaMemcpy into pageable memory goes through the driver's own small
+ * pinned buffers on one host thread, and a fresh destination takes a page
+ * fault (and the zeroing of a page) per 4 KiB at first touch, all on that
+ * thread.  An explored MDP of 10^8 states is tens of gigabytes; copied that
+ * way it runs at about 1.5 GB/s.  Here the device copies into two pinned
+ * staging buffers in turn while a team of host threads (util/pool.h)
+ * copies the previous one into the destination, so the DMA engine, the
+ * page faults and the host copies of many cores overlap.
+ *
+ * hostcopy_down(dst, src, bytes, err): dst (host, pageable or not) receives
+ * bytes from src (device).  Waits for the device's earlier work first, as
+ * cudaMemcpy does.  Copies below HOSTCOPY_STAGED_MIN (util/config.h), into
+ * page-locked memory (the DMA writes it directly), or when no staging
+ * buffer can be pinned, are one cudaMemcpy.  Returns WX_OK,
+ * or the CUDA failure as cuda_check.cuh maps it.
+ *
+ * hostcopy_alloc(bytes): a host block for such a copy (malloc'ed, advised
+ * to use transparent huge pages: util/hugealloc.h); released with free().
+ */
+#ifndef WX_HOSTCOPY_H
+#define WX_HOSTCOPY_H
+
+#include <stddef.h>
+
+#include "../util/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int hostcopy_down(void *dst, const void *src, size_t bytes, struct wx_error *err);
+void *hostcopy_alloc(size_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
