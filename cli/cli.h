@@ -48,6 +48,8 @@ struct cli_options {
     const char **rewards;    /* explore --reward [NAME:]REGEX=VALUE (repeatable), argv-owned */
     int n_rewards;
     double epsilon;          /* explore --epsilon (0: the default 1e-6) */
+    enum cli_prop_method { CLI_PM_AUTO, CLI_PM_II, CLI_PM_OVI, CLI_PM_PI } prop_method; /* explore --method */
+    int prop_method_given;
     struct net_options net;
     struct gpu_options gpu;
     const char *input;       /* the model file */

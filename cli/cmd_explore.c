@@ -459,7 +459,7 @@ static bool needs_whole_product(const struct cli_options *o)
  * distribution. */
 static int refuse_mdp_options(const struct cli_options *o, struct wx_error *err)
 {
-    if (!(o->mdp_out || o->n_props || o->props_file || o->n_rewards))
+    if (!(o->mdp_out || o->n_props || o->props_file || o->n_rewards || o->prop_method_given))
         return WX_OK;
     return wx_fail(err, WX_EINPUT, NULL, 0, 0,
                    "%s applies to probabilistic networks, and no component of %s has a "
@@ -467,7 +467,8 @@ static int refuse_mdp_options(const struct cli_options *o, struct wx_error *err)
                    o->mdp_out     ? "--mdp-out"
                    : o->props_file ? "--props"
                    : o->n_props    ? "--prop"
-                                   : "--reward",
+                   : o->n_rewards  ? "--reward"
+                                   : "--method",
                    o->input);
 }
 

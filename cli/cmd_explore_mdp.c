@@ -40,6 +40,7 @@
 #include "../analysis/propcheck.h"
 #include "../analysis/valiter.h"
 #include "../explorer/explore_mdp.h"
+#include "../explorer/mdp_aps.h"
 #include "../graph/mdp_lab.h"
 #include "../explorer/mdp_rules.h"
 #include "../kernels/explore_mdp_gpu.h"
@@ -68,77 +69,7 @@ static const char *choice_name(const struct image *img, uint32_t l)
     return l < img->n_labels ? strtab_str(img->labels, l) : "tau";
 }
 
-/* A label PRISM's .lab files and the property syntax can carry. */
-static int nameable(const char *s)
-{
-    if (!*s)
-        return 0;
-    for (; *s; s++)
-        if (*s == '"' || (unsigned char)*s < 0x20 || *s == 0x7f)
-            return 0;
-    return 1;
-}
-
-/* Label l as an atomic proposition: its id in lab (added on first use),
- * or -2 for a name that cannot be one (counted in *skipped); -1 when out of
- * memory.  id[l] == -1 means not yet seen. */
-static int label_id(const struct image *img, uint32_t l, int *id, struct mdp_labels *lab,
-                    uint32_t *skipped)
-{
-    if (id[l] != -1)
-        return id[l];
-    const char *name = strtab_str(img->labels, l);
-    if (!nameable(name) || !strcmp(name, "init") || !strcmp(name, "deadlock")) {
-        (*skipped)++;
-        return id[l] = -2;
-    }
-    return id[l] = mdp_labels_add(lab, name);
-}
-
-/* The atomic propositions of the explored MDP (header comment): the
- * enabled actions in order of first appearance, then the network's other
- * label names in label order. */
-static int build_labels(const struct image *img, const struct mdp_explore_result *r,
-                        struct mdp_labels *lab, uint32_t *skipped, struct wx_error *err)
-{
-    const struct mdp *m = &r->mdp;
-    *skipped = 0;
-    mdp_labels_init(lab, m->n_states);
-    int *id = malloc(((size_t)img->n_labels + 1) * sizeof *id);
-    if (!id || mdp_labels_add(lab, "init") != 0 || mdp_labels_add(lab, "deadlock") != 1) {
-        free(id);
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-    }
-    for (uint32_t l = 0; l < img->n_labels; l++)
-        id[l] = -1;
-    if (m->n_states)
-        mdp_labels_set(lab, 0, 0);
-    for (uint64_t s = 0; s < m->n_states; s++) {
-        if (m->state_start[s] == m->state_start[s + 1])
-            mdp_labels_set(lab, 1, s);
-        for (uint64_t c = m->state_start[s]; c < m->state_start[s + 1]; c++) {
-            uint32_t l = r->choice_label[c];
-            if (l >= img->n_labels)
-                continue;
-            int k = label_id(img, l, id, lab, skipped);
-            if (k == -1)
-                goto oom;
-            if (k >= 0)
-                mdp_labels_set(lab, k, s);
-        }
-    }
-    uint32_t unused = 0; /* the note counts enabled actions only */
-    for (uint32_t l = 0; l < img->n_labels; l++)
-        if (label_id(img, l, id, lab, &unused) == -1)
-            goto oom;
-    free(id);
-    return WX_OK;
-oom:
-    free(id);
-    return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-}
-
-/* Every label a property names exists: build_labels declares every name
+/* Every label a property names exists: mdp_aps_build declares every name
  * of the network, so this is known before the exploration (a typo must
  * not wait for it).  The formulas are evaluated on one state. */
 static int check_names(const struct image *img, const struct property *props, size_t n,
@@ -153,7 +84,7 @@ static int check_names(const struct image *img, const struct property *props, si
                  : WX_ELIMIT;
     for (uint32_t l = 0; l < img->n_labels && rc == WX_OK; l++) {
         id[l] = -1;
-        if (label_id(img, l, id, &lab, &skipped) == -1)
+        if (mdp_aps_id(img, l, id, &lab, &skipped) == -1)
             rc = WX_ELIMIT;
     }
     if (rc != WX_OK)
@@ -303,7 +234,7 @@ static int reward_item_model(struct reward_items *ri, const char *spec, const ch
         *rx = colon + 1;
         if (colon > spec && !(name = strndup(spec, (size_t)(colon - spec))))
             return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
-        if (name && !nameable(name)) {
+        if (name && !mdp_aps_nameable(name)) {
             free(name);
             return wx_fail(err, WX_EINPUT, "--reward", line, 1,
                            "a reward structure's name cannot hold '\"' or control bytes");
@@ -635,6 +566,8 @@ static int read_properties(struct mdp_run *x, struct wx_error *err)
     }
     if ((rc = check_names(x->img, x->props, x->n_props, err)) != WX_OK)
         return rc;
+    if (o->prop_method_given && !x->n_props)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--method says how --prop is solved: give --prop or --props");
     return mdp_checks_prepare(o, x->img, &x->checks, err);
 }
 
@@ -698,7 +631,7 @@ static int label_mdp(struct mdp_run *x, struct wx_error *err)
     const struct mdp *m = &x->r.mdp;
     uint32_t skipped = 0;
     int rc = reward_fill(x->img, &x->r, &x->ri, err);
-    if (rc != WX_OK || (rc = build_labels(x->img, &x->r, &x->labels, &skipped, err)) != WX_OK)
+    if (rc != WX_OK || (rc = mdp_aps_build(x->img, &x->r.mdp, x->r.choice_label, (int)x->o->threads, &x->labels, &skipped, err)) != WX_OK)
         return rc;
     if (skipped && !x->o->quiet)
         fprintf(stderr, "warpex: note: %u action name%s cannot be atomic propositions (a '\"' or "
@@ -720,6 +653,28 @@ static int label_mdp(struct mdp_run *x, struct wx_error *err)
     return rc;
 }
 
+/* The method --prop runs: its --method name (auto: the one auto picks). */
+static const char *method_name(const struct mdp_run *x)
+{
+    switch (x->o->prop_method) {
+    case CLI_PM_II:
+        return "ii";
+    case CLI_PM_OVI:
+        return "ovi";
+    case CLI_PM_PI:
+        return "pi";
+    default:
+        return x->gpu_vi && !VI_GPU_AUTO_OVI ? "ii" : "ovi";
+    }
+}
+
+static const char *method_text(const struct mdp_run *x)
+{
+    const char *m = method_name(x);
+    return !strcmp(m, "ii") ? "interval iteration" : !strcmp(m, "pi") ? "certified policy iteration"
+                                                                       : "optimistic value iteration";
+}
+
 static void json_header(const struct mdp_run *x)
 {
     const struct cli_options *o = x->o;
@@ -737,10 +692,10 @@ static void json_header(const struct mdp_run *x)
            x->r.seconds, (unsigned long long)x->r.bytes, x->checks.violated ? "violation" : "ok");
     mdp_checks_json(o, img, x->net, &x->r, &x->checks);
     if (x->n_props)
-        printf(", \"check_backend\": \"%s\", \"mdp_device\": %s, \"epsilon\": %g, "
-               "\"properties\": [",
+        printf(", \"check_backend\": \"%s\", \"mdp_device\": %s, \"epsilon\": %g, \"method\": \"%s\", "
+               "\"method_auto\": %s, \"properties\": [",
                x->gpu_vi ? "gpu" : "cpu", x->dev.owned ? "true" : "false",
-               o->epsilon > 0 ? o->epsilon : 1e-6);
+               o->epsilon > 0 ? o->epsilon : 1e-6, method_name(x), o->prop_method == CLI_PM_AUTO ? "true" : "false");
 }
 
 static void text_header(const struct mdp_run *x)
@@ -816,8 +771,7 @@ static void print_property(const struct mdp_run *x, size_t i, const struct mdp_r
                "%s, epsilon %g)\n",
                (unsigned long long)cr->n_target, (unsigned long long)cr->n_yes,
                (unsigned long long)cr->n_no, (unsigned long long)cr->n_maybe,
-               (unsigned long long)cr->iterations, x->gpu_vi ? "gpu" : "cpu",
-               x->gpu_vi && !VI_GPU_AUTO_OVI ? "interval iteration" : "optimistic value iteration", epsilon);
+               (unsigned long long)cr->iterations, x->gpu_vi ? "gpu" : "cpu", method_text(x), epsilon);
     if (cr->system_backend)
         printf("  system: built on the GPU from the explored MDP in GPU memory\n");
     if (pr)
@@ -828,7 +782,31 @@ static void print_property(const struct mdp_run *x, size_t i, const struct mdp_r
                cr->n_infinite == 1 ? "" : "s");
 }
 
-/* Every property checked on the MDP in memory (check's --method auto), and
+/* --method as mdpcheck options: auto as check's --method auto (OVI: on the
+ * GPU Jacobi sweeps when VI_GPU_AUTO_OVI, on the CPU Gauss-Seidel SCC by
+ * SCC), ii and ovi with Jacobi sweeps, pi check's certified policy
+ * iteration. */
+static void method_options(const struct mdp_run *x, struct mdpcheck_options *mo)
+{
+    switch (x->o->prop_method) {
+    case CLI_PM_AUTO:
+        if (x->gpu_vi)
+            mo->optimistic = VI_GPU_AUTO_OVI;
+        else
+            mo->optimistic = mo->ovi_blocks = 1, mo->solver = VI_GAUSS_SEIDEL;
+        break;
+    case CLI_PM_II:
+        break;
+    case CLI_PM_OVI:
+        mo->optimistic = 1;
+        break;
+    case CLI_PM_PI:
+        mo->solver = VI_POLICY;
+        break;
+    }
+}
+
+/* Every property checked on the MDP in memory (method_options), and
  * printed; the JSON object closed. */
 static int check_properties(struct mdp_run *x, struct wx_error *err)
 {
@@ -837,19 +815,18 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
                                   .epsilon = o->epsilon > 0 ? o->epsilon : 1e-6,
                                   .max_iterations = 1000000, .initial_only = 1};
     cli_vi_gpu_env(&mo.vi_gpu);
+    method_options(x, &mo);
     if (x->gpu_vi) {
         mo.precompute = valiter_precompute_gpu;
         mo.solve = valiter_solve_gpu;
-        mo.optimistic = VI_GPU_AUTO_OVI, mo.solve_ovi = valiter_solve_ovi_gpu; /* check's --method auto */
+        mo.solve_ovi = valiter_solve_ovi_gpu;
         mo.bounded = bounded_solve_gpu;
+        mo.huge_pages = 1; /* as check's GPU backend: the work arrays run to gigabytes */
         if (x->dev.owned) { /* check's GPU backend: the MEC collapse on the GPU too */
             cli_dev_bind_options(&mo);
             mo.mec = mec_gpu;
             cli_dev_bind(&x->r.mdp, &x->dev);
         }
-    } else { /* check's --method auto on the CPU (cmd_check.c, docs/valiter.md) */
-        mo.optimistic = mo.ovi_blocks = 1;
-        mo.solver = VI_GAUSS_SEIDEL;
     }
     check_tl_hook(&mo);
     check_tl_wrap(&mo);

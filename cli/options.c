@@ -266,16 +266,34 @@ static int opt_io(struct cli_options *o, const char *a, struct args *x, struct w
     return WX_OK;
 }
 
-/* Probabilistic networks: --mdp-out, --prop, --reward, --props, --epsilon. */
+/* explore --method auto | ii | ovi | pi: how --prop's values are solved. */
+static int parse_prop_method(struct cli_options *o, const char *val, struct wx_error *err)
+{
+    static const char *const names[] = {"auto", "ii", "ovi", "pi"};
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(val, names[i])) {
+            o->prop_method = (enum cli_prop_method)i;
+            o->prop_method_given = 1;
+            return WX_OK;
+        }
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                   "explore --method takes auto, ii (interval iteration), ovi (optimistic value "
+                   "iteration) or pi (certified policy iteration), not '%s'; for the other methods "
+                   "write the MDP with --mdp-out and use 'warpex check'", val);
+}
+
+/* Probabilistic networks: --mdp-out, --prop, --reward, --props, --epsilon, --method. */
 static int opt_mdp(struct cli_options *o, const char *a, struct args *x, struct wx_error *err)
 {
     const char *val = NULL;
     int rc;
     if (strcmp(a, "--mdp-out") && strcmp(a, "--prop") && strcmp(a, "--reward") && strcmp(a, "--props") &&
-        strcmp(a, "--epsilon"))
+        strcmp(a, "--epsilon") && strcmp(a, "--method"))
         return NOT_MINE;
     if ((rc = need_value(x, a, &val, err)) != WX_OK)
         return rc;
+    if (!strcmp(a, "--method"))
+        return parse_prop_method(o, val, err);
     if (!strcmp(a, "--mdp-out")) {
         if (!*val)
             return bad_value(val, a, err);

@@ -81,6 +81,7 @@ static const char explore_text[] =
     "  --mdp-out BASE           write BASE.tra / BASE.lab (/ .trew)\n"
     "  --prop P, --props FILE   check Pmin/Pmax/Rmin/Rmax on the explored MDP\n"
     "  --epsilon E              precision of the bounds (default 1e-6)\n"
+    "  --method auto|ii|ovi|pi  how --prop is solved (default auto, as check)\n"
     "  --reward [NAME:]REGEX=VALUE  action rewards (repeatable)\n"
     "GPU options:\n"
     "  -b N, --blocks N         blocks;  -t N, --gpu-threads N  threads per block\n"

@@ -35,6 +35,18 @@ printf '// consensus properties over the network'"'"'s actions\n"disagree": Pmax
 expect_rc "consensus N=4 K=2" 0 "$W" explore "$C4" --json --quiet --props "$T/c.props" --backend cpu
 expect_json "consensus N=4 K=2 counts (PRISM's)" states=22656 choices=60544 transitions=75232 deadlocks=0
 near "N=4 Pmax=? [ F \"disagree\" ] = 170112531/577765376" "$(prop_value 1)" 0.294431854289586
+# --method: every sound method within epsilon of PRISM's exact value, and it
+# says which ran; the other check methods, and --method without a property,
+# are refused
+for m in auto ii ovi pi; do
+    expect_rc "N=4 K=2 --method $m" 0 "$W" explore "$C4" --json --quiet --props "$T/c.props" --backend cpu --method $m
+    want=$m; [ $m = auto ] && want=ovi
+    expect_json "--method $m runs $want" method="\"$want\""
+    near "N=4 --method $m: Pmax=? [ F \"disagree\" ]" "$(prop_value 1)" 0.294431854289586
+done
+expect_rc "--method svi refused" 2 "$W" explore "$C4" --quiet --props "$T/c.props" --method svi
+expect_rc "--method without --prop refused" 2 "$W" explore "$C4" --quiet --method pi
+expect_rc "--method on an LTS network refused" 2 "$W" explore examples/abp/abp_d1.exp --quiet --method ii
 # threads: the same MDP, byte for byte (.tra, .lab and the probabilistic
 # .aut), for 1, 2, 3 and 7 threads and --backend seq
 for t in 1 2 3 7; do

@@ -68,6 +68,13 @@ props_agree() {
 why=$(compare x "$T/c/consensus_N4_K2.exp" --action disagree --trace --prop 'Pmax=? [ F "disagree" ]')
 why="$why$(props_agree)"
 [ -z "$why" ] && pass "consensus N=4: --action the same, --prop's bounds overlap" || fail "consensus N=4 --action/--prop:$why"
+# --method: each sound method on the GPU overlaps the CPU's bounds and says so
+for m in ii ovi pi; do
+    why=$(compare x "$T/c/consensus_N4_K4.exp" --method $m --prop 'Pmax=? [ F "disagree" ]' --prop 'Pmin=? [ F "agree_heads" ]')
+    why="$why$(props_agree)"
+    grep -q "\"method\": \"$m\"" "$T/g.json" || why="$why no \"method\": \"$m\" in the GPU run's JSON;"
+    [ -z "$why" ] && pass "consensus N=4 K=4 --method $m: gpu bounds overlap the cpu's" || fail "consensus N=4 K=4 --method $m:$why"
+done
 
 SEEDS=${WARPEX_GPU_MDP_SEEDS:-150}
 seed0=${WARPEX_GPU_MDP_SEED0:-$(date +%s)}
