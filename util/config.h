@@ -72,9 +72,10 @@
 #ifndef GX_END_SHARE
 #define GX_END_SHARE 2u
 #endif
-/* --por on the GPU: the most scratch one state's reduction may take (bytes; per tile place, in global
- * memory); larger networks are refused before exploring (use --backend cpu) */
-#define GX_POR_SCRATCH_BYTES (16u << 10)
+/* --por on the GPU: the reduction's scratch (one state's work arrays per thread, in global memory) takes
+ * at most 1/GX_POR_SCRATCH_SHARE of device memory; a full grid that would take more launches fewer
+ * blocks (networks of thousands of rules need tens of KB a state) */
+#define GX_POR_SCRATCH_SHARE 8u
 /* threads per state of the general generator, at most: more states in flight per block measured faster */
 #define GX_MAX_GROUP 8u
 /* fast generator: fewer threads per block once its successor sets pass 1/GX_FAST_SET_SHARE of device memory */

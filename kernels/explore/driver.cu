@@ -87,27 +87,11 @@ static int gx_check_input(const struct gx *g, struct wx_error *err)
 }
 
 /* --por: what the GPU's reduction does not do is refused here, before
- * exploring -- a prio, and networks whose per-state scratch passes
- * GX_POR_SCRATCH_BYTES. */
+ * exploring (a prio); the scratch's size limits the grid (plan.cu). */
 static int gx_check_por(const struct gx *g, struct wx_error *err)
 {
-    const struct image *img = g->img;
-    const struct explore_options *opt = g->opt;
-    if (!opt->por)
-        return WX_OK;
-    if (img->prio_n)
+    if (g->opt->por && g->img->prio_n)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "--por with a prio is not supported");
-    uint64_t parts = 0;
-    for (size_t i = 0; i < (size_t)img->n_rules * img->mask_words; i++)
-        parts += (uint64_t)__builtin_popcount(img->rule_mask[i]);
-    const uint64_t words = parts < UINT32_MAX / 2 ? por_core_scratch_words(img->n_comps, (uint32_t)parts,
-                                                                           (img->n_rules + 63) / 64, img->words)
-                                                  : UINT64_MAX / 8;
-    if (words * 4 > GX_POR_SCRATCH_BYTES)
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "--por on the GPU: a state's reduction needs %llu bytes of scratch "
-                       "(%u components, %u rules), more than the GPU explorer's bound of %u bytes "
-                       "(GX_POR_SCRATCH_BYTES); use --backend cpu", (unsigned long long)words * 4, img->n_comps,
-                       img->n_rules, GX_POR_SCRATCH_BYTES);
     return WX_OK;
 }
 

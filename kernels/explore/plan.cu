@@ -156,6 +156,40 @@ out:
     return rc;
 }
 
+
+/* One state's reduction scratch in 32-bit words (por_core_scratch_words;
+ * UINT64_MAX / 8 where the rules' parts overflow its arithmetic). */
+static uint64_t gx_por_scratch_words(const struct image *img)
+{
+    uint64_t parts = 0;
+    for (size_t i = 0; i < (size_t)img->n_rules * img->mask_words; i++)
+        parts += (uint64_t)__builtin_popcount(img->rule_mask[i]);
+    return parts < UINT32_MAX / 2
+               ? por_core_scratch_words(img->n_comps, (uint32_t)parts, (img->n_rules + 63) / 64, img->words)
+               : UINT64_MAX / 8;
+}
+
+/* --por: the reduction's scratch (one state's per thread, in global memory)
+ * within 1/GX_POR_SCRATCH_SHARE of device memory: a grid that would take
+ * more launches fewer blocks (unless --blocks named it: its allocation
+ * then says whether it fits); refused (exit 3) where one block's does not
+ * fit. */
+static int gx_por_blocks(const struct gx *g, uint32_t threads, int may_shrink, uint32_t *blocks,
+                         struct wx_error *err)
+{
+    const struct image *img = g->img;
+    const uint64_t words = gx_por_scratch_words(img);
+    const uint64_t per_block = (uint64_t)threads * words * 4, cap = g->prop.totalGlobalMem / GX_POR_SCRATCH_SHARE;
+    if (words >= UINT64_MAX / 8 / threads || per_block > cap)
+        return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
+                       "--por on the GPU: one block's reduction scratch (%u threads, %llu bytes a state for %u "
+                       "components and %u rules) is more than 1/%u of device memory; use --backend cpu",
+                       threads, (unsigned long long)words * 4, img->n_comps, img->n_rules, GX_POR_SCRATCH_SHARE);
+    if (may_shrink && (uint64_t)*blocks * per_block > cap)
+        *blocks = (uint32_t)(cap / per_block);
+    return WX_OK;
+}
+
 /* The block's shared memory: tiles, scratch, group buffers and successor
  * sets where they fit, the block cache with the rest; the kernel variant,
  * its occupancy and the grid. */
@@ -262,7 +296,9 @@ int gx_plan_shared(struct gx *g, struct wx_error *err)
         }
         if (tun->blocks_per_sm && (uint32_t)nb > tun->blocks_per_sm)
             nb = (int)tun->blocks_per_sm;
-        const uint32_t blocks = opt->gpu.blocks ? opt->gpu.blocks : (uint32_t)nb * g->prop.multiProcessorCount;
+        uint32_t blocks = opt->gpu.blocks ? opt->gpu.blocks : (uint32_t)nb * g->prop.multiProcessorCount;
+        if (opt->por && (rc = gx_por_blocks(g, threads, !opt->gpu.blocks, &blocks, err)) != WX_OK)
+            goto out;
         st.blocks = blocks;
         st.threads = threads;
         st.smem_bytes = (uint32_t)smem;
