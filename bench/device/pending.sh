@@ -17,16 +17,18 @@
 # prio_before (7126fe2^, before the GPU priorities) the explorer's parity
 # against it; without them those stages are skipped.
 #
-# Stages, most important first: the GPU MDP tests against the CPU twin
-# with `--backend auto` now exploring MDP networks on the GPU (test_gpu_mdp,
-# t_gpu_mdp) and t_gpu_check uncut (its device-held model), then the
-# measurements the open issues wait for: the parity of every stage against
-# fe333fa with the cycle mean (its generator now packed) and the explorer
-# (abp d=4000's 7.7 %), `explore --prop` end to end (mdp_explore.sh 8 2,
-# GPU only), POR's throughput (por_large.sh: mutex n=5), the tree store's
-# capacity past milner n=27.  Storm needs its own call (`storm_gpu.sh 6 2 ij
-# 10`, carry .storm: the GPU path against Storm on both 10^6-state
-# families).
+# Stages, most important first: the GPU MDP tests against the CPU twin,
+# now with the explored MDP and the maybe-state system copied into host
+# memory through pinned staging buffers (kernels/hostcopy.cu: test_gpu_mdp,
+# t_gpu_mdp, t_gpu_mdp_dev, t_gpu_check uncut), then `explore --prop` end to
+# end on consensus N=8 K=2 with this binary (explore --method auto and pi:
+# policy iteration solved consensus 2.5x faster at N=6) and, where packed as
+# .pre/prev_warpex.xz (`prebuilt.sh old TREE prev`, TREE = the commit
+# before the staged copies, d9e33b2), with that one in the same call (GPU
+# only: the CPU explorations took the last call's time), the CPU MDP
+# explorer's branch against main where packed (.pre/branch_warpex.xz), then the parity
+# of every stage against fe333fa, POR's throughput (por_large.sh: mutex
+# n=5), the tree store's capacity past milner n=27.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 part=both
@@ -41,11 +43,19 @@ for f in .pre/*_warpex.xz; do
         chmod +x ".pre/$n/bin/warpex"; }
 done
 parity=()
-[ -x .pre/old/bin/warpex ] && parity=(sh:bench/device/parity.sh,.pre/old,--rounds,3)
+[ -x .pre/old/bin/warpex ] && parity=(sh:bench/device/parity.sh,.pre/old,--rounds,5)
 [ -x .pre/prio_before/bin/warpex ] &&
     parity+=(sh:bench/device/parity.sh,.pre/prio_before,--rounds,5,--only,explore)
-tests=(tests:test_gpu_mdp,t_gpu_mdp,t_gpu_check)
-measure=("${parity[@]}" sh:bench/device/mdp_explore.sh,8,2 sh:bench/device/por_large.sh,--reps,1
+export CPU=0 HOST=0 REPEAT=1
+prop=(sh:bench/device/mdp_explore.sh,--methods,auto+pi,8,2)
+[ -x .pre/prev/bin/warpex ] && prop+=(sh:bench/device/mdp_explore.sh,--bin,.pre/prev/bin/warpex,8,2)
+tests=(tests:test_gpu_mdp,t_gpu_mdp,t_gpu_mdp_dev,t_gpu_check)
+# the CPU MDP explorer's parallel numbering (branch cpu-mdp-parallel-numbering,
+# packed as .pre/branch_warpex.xz) against this binary, 1 and 16 threads
+branch=()
+[ -x .pre/branch/bin/warpex ] && branch=(sh:bench/device/mdp_cpu_threads.sh,7,2,1,16
+    sh:bench/device/mdp_cpu_threads.sh,--bin,.pre/branch/bin/warpex,7,2,1,16)
+measure=("${prop[@]}" "${branch[@]}" "${parity[@]}" sh:bench/device/por_large.sh,--reps,1
          sh:bench/device/tree_capacity.sh,milner/milner_n27)
 stages=()
 [ $part = measure ] || stages+=("${tests[@]}")
