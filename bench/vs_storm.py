@@ -14,6 +14,12 @@
       only_initial_states).  Prints one line "load SECONDS", then per
       formula "prop INDEX SECONDS VALUE" (VALUE at the first initial
       state; "error: ..." instead of SECONDS VALUE when Storm fails).
+
+  vs_storm.py prism MODEL.prism CONSTANTS EPSILON FORMULA...
+      Builds the PRISM program (CONSTANTS: "K=2" or "A=1,B=2") with Storm's
+      sparse engine, keeping what the formulas need, and checks them as
+      above.  Prints "build SECONDS STATES CHOICES" (parse and build), then
+      per formula "prop INDEX SECONDS VALUE".
 """
 import fractions
 import glob
@@ -145,11 +151,40 @@ def check(model, eps, formulas):
                   flush=True)
 
 
+def prism(path, consts, eps, formulas):
+    """Builds the PRISM program at path (constants "NAME=INT,...") with Storm's
+    sparse engine and checks each formula soundly; prints "build SECONDS
+    STATES CHOICES", then per formula "prop INDEX SECONDS VALUE"."""
+    import stormpy
+    t0 = time.perf_counter()
+    prog = stormpy.parse_prism_program(path)
+    em = prog.expression_manager
+    values = dict(kv.split('=') for kv in consts.split(',') if kv)
+    defs = {c.expression_variable: em.integer(int(values[c.name]))
+            for c in prog.constants if c.name in values}
+    prog = prog.define_undefined_constants(defs)
+    props = stormpy.parse_properties(';'.join(formulas), prog)
+    m = stormpy.build_model(prog, props)
+    print('build %.6f %d %d' % (time.perf_counter() - t0, m.nr_states, m.nr_choices), flush=True)
+    env = stormpy.Environment()
+    env.solver().force_soundness = True
+    q = fractions.Fraction(eps)
+    env.solver().min_max().precision = stormpy.Rational('%d/%d' % (q.numerator, q.denominator))
+    env.solver().min_max().relative_termination_criterion = False
+    init = m.initial_states[0]
+    for i, p in enumerate(props):
+        t0 = time.perf_counter()
+        r = stormpy.model_checking(m, p, only_initial_states=True, environment=env)
+        print('prop %d %.6f %.17g' % (i, time.perf_counter() - t0, float(r.get_value(init))), flush=True)
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == 'drn':
         to_drn(argv[2], argv[3])
     elif len(argv) >= 4 and argv[1] == 'check':
         check(argv[2], argv[3], argv[4:])
+    elif len(argv) >= 6 and argv[1] == 'prism':
+        prism(argv[2], argv[3], argv[4], argv[5:])
     else:
         sys.exit(__doc__)
 

@@ -35,6 +35,18 @@ states=1258240\ *) pass "N6 K2: $(cat "$T/out")" ;;
 *) fail "N6 K2: '$(cat "$T/out")', expected 1258240 states" ;;
 esac
 
+# bench/consensus_prism.sh (PRISM's model for N processes, for Storm's side
+# of bench/device/storm_prism.sh) gives QVBS's own N=2 and N=4 files back
+for n in 2 4; do
+    if sh bench/consensus_prism.sh $n > "$T/consensus.$n.prism" 2> "$T/cp.err" &&
+        cmp -s "$T/consensus.$n.prism" tests/data/mdp/consensus-N$n-K2/consensus.$n.prism; then
+        pass "consensus_prism.sh $n == QVBS consensus.$n.prism"
+    else
+        fail "consensus_prism.sh $n differs from QVBS consensus.$n.prism: $(head -c 200 "$T/cp.err")"
+    fi
+done
+expect_rc "consensus_prism.sh 1 refused" 2 sh bench/consensus_prism.sh 1
+
 # exact values (QVBS references) through warpex check
 P="$T/c22"
 expect_rc "N2 K2 c2" 0 "$W" check "$P.tra" --lab "$P.lab" --prop 'Pmin=? [ F "finished"&"all_coins_equal_1" ]' --json

@@ -28,7 +28,12 @@
 # only: the CPU explorations took the last call's time), the CPU MDP
 # explorer's branch against main where packed (.pre/branch_warpex.xz), then the parity
 # of every stage against fe333fa, POR's throughput (por_large.sh: mutex
-# n=5), the tree store's capacity past milner n=27.
+# n=5, and abp d=4000 now that the reduction's scratch shrinks the grid
+# instead of refusing), the tree store's capacity past milner n=27.
+# Storm needs its own call on the same warm machine (carry .storm and
+# build/gen; bin/ stays): `bash bench/device/storm_prism.sh 6 2 >
+# $OUT/storm_prism.log` (explore + check of the network against Storm
+# building and checking the PRISM model).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 part=both

@@ -34,22 +34,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 2
 WORK=${WORK:-/tmp/storm_gpu}
 mkdir -p "$WORK"
-WHL=.whl
-if [ ! -d "$WHL" ] && [ -d .whlA ] && [ -d .whlB ]; then
-    WHL=$WORK/whl; mkdir -p "$WHL"
-    cat .whlA/stormpy.part.* .whlB/stormpy.part.* > "$WHL/stormpy-2.0.0-cp312-cp312-manylinux_2_34_x86_64.whl"
-    cp .whlB/*.whl "$WHL/"
-fi
-if [ -z "${STORM_PYTHON:-}" ] && [ -f .storm/storm.tar.xz ]; then
-    mkdir -p /tmp/site && tar xJf .storm/storm.tar.xz -C /tmp/site &&
-        python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-            --target /tmp/site .storm/*.whl || { echo "storm_gpu.sh: .storm does not install"; exit 3; }
-    export PYTHONPATH=/tmp/site
-elif [ -z "${STORM_PYTHON:-}" ]; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-        --target /tmp/site "$WHL"/*.whl || { echo "storm_gpu.sh: the carried wheels do not install"; exit 3; }
-    export PYTHONPATH=/tmp/site
-fi
+. bench/device/storm_env.sh
 cc -std=c11 -O2 bench/consensus_gen.c -o "$WORK/consensus_gen" || exit 4
 [ $# -gt 0 ] || set -- 6 2
 dirs=()
