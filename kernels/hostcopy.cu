@@ -36,7 +36,6 @@ static int hc_staged(char *dst, const char *src, size_t bytes, char *const buf[2
     int rc = WX_OK;
     const size_t chunk = HOSTCOPY_CHUNK, n = (bytes + chunk - 1) / chunk;
     const int parts = wx_pool_size(pool);
-    CUDA_CHECK(cudaDeviceSynchronize()); /* the stream does not wait for the legacy default stream */
     CUDA_CHECK(cudaMemcpyAsync(buf[0], src, bytes < chunk ? bytes : chunk, cudaMemcpyDeviceToHost, st));
     CUDA_CHECK(cudaEventRecord(ev[0], st));
     for (size_t i = 0; i < n; i++) {
@@ -68,39 +67,83 @@ static int hc_pinned(const void *p)
     return a.type == cudaMemoryTypeHost;
 }
 
-extern "C" int hostcopy_down(void *dst, const void *src, size_t bytes, struct wx_error *err)
+/* The staging set-up, made once for a batch of copies. */
+struct hc_stage {
+    char *buf[2];
+    cudaStream_t st;
+    cudaEvent_t ev[2];
+    struct wx_pool *pool;
+};
+
+/* *ready 1 when the buffers, the stream and the team are there, 0 where no
+ * pinned buffer could be had (the copies are then plain); a failing stream
+ * or event call is an error. */
+static int hc_stage_open(struct hc_stage *s, int *ready, struct wx_error *err)
 {
     int rc = WX_OK;
-    char *buf[2] = {NULL, NULL};
-    cudaStream_t st = NULL;
-    cudaEvent_t ev[2] = {NULL, NULL};
-    struct wx_pool *pool = NULL;
-    if (bytes < HOSTCOPY_STAGED_MIN || hc_pinned(dst) ||
-        cudaMallocHost((void **)&buf[0], HOSTCOPY_CHUNK) != cudaSuccess ||
-        cudaMallocHost((void **)&buf[1], HOSTCOPY_CHUNK) != cudaSuccess) {
-        (void)cudaGetLastError(); /* no pinned memory: the plain copy */
-        if (bytes)
-            CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
-        goto out;
+    memset(s, 0, sizeof *s);
+    *ready = 0;
+    if (cudaMallocHost((void **)&s->buf[0], HOSTCOPY_CHUNK) != cudaSuccess ||
+        cudaMallocHost((void **)&s->buf[1], HOSTCOPY_CHUNK) != cudaSuccess) {
+        (void)cudaGetLastError(); /* no pinned memory: the plain copies */
+        return WX_OK;
     }
-    CUDA_CHECK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-    CUDA_CHECK(cudaEventCreateWithFlags(&ev[0], cudaEventDisableTiming));
-    CUDA_CHECK(cudaEventCreateWithFlags(&ev[1], cudaEventDisableTiming));
-    pool = wx_pool_new(0);
-    rc = hc_staged((char *)dst, (const char *)src, bytes, buf, st, ev, pool, err);
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreateWithFlags(&s->ev[0], cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventCreateWithFlags(&s->ev[1], cudaEventDisableTiming));
+    s->pool = wx_pool_new(0);
+    *ready = 1;
 out:
-    wx_pool_free(pool);
-    if (ev[0])
-        cudaEventDestroy(ev[0]);
-    if (ev[1])
-        cudaEventDestroy(ev[1]);
-    if (st)
-        cudaStreamDestroy(st);
-    if (buf[0])
-        cudaFreeHost(buf[0]);
-    if (buf[1])
-        cudaFreeHost(buf[1]);
     return rc;
+}
+
+static void hc_stage_close(struct hc_stage *s)
+{
+    wx_pool_free(s->pool);
+    for (int i = 0; i < 2; i++) {
+        if (s->ev[i])
+            cudaEventDestroy(s->ev[i]);
+        if (s->buf[i])
+            cudaFreeHost(s->buf[i]);
+    }
+    if (s->st)
+        cudaStreamDestroy(s->st);
+    memset(s, 0, sizeof *s);
+}
+
+/* Whether part i goes through the staging buffers. */
+static int hc_staged_part(const struct hostcopy_part *p)
+{
+    return p->bytes >= HOSTCOPY_STAGED_MIN && !hc_pinned(p->dst);
+}
+
+extern "C" int hostcopy_down_parts(const struct hostcopy_part *parts, int n, struct wx_error *err)
+{
+    int rc = WX_OK, want = 0, ready = 0;
+    struct hc_stage s;
+    memset(&s, 0, sizeof s);
+    for (int i = 0; i < n && !want; i++)
+        want = hc_staged_part(&parts[i]);
+    if (want && (rc = hc_stage_open(&s, &ready, err)) != WX_OK)
+        goto out;
+    if (ready)
+        CUDA_CHECK(cudaDeviceSynchronize()); /* the stream does not wait for the legacy default stream */
+    for (int i = 0; i < n && rc == WX_OK; i++) {
+        const struct hostcopy_part *p = &parts[i];
+        if (ready && hc_staged_part(p))
+            rc = hc_staged((char *)p->dst, (const char *)p->src, p->bytes, s.buf, s.st, s.ev, s.pool, err);
+        else if (p->bytes)
+            CUDA_CHECK(cudaMemcpy(p->dst, p->src, p->bytes, cudaMemcpyDeviceToHost));
+    }
+out:
+    hc_stage_close(&s);
+    return rc;
+}
+
+extern "C" int hostcopy_down(void *dst, const void *src, size_t bytes, struct wx_error *err)
+{
+    const struct hostcopy_part p = {dst, src, bytes};
+    return hostcopy_down_parts(&p, 1, err);
 }
 
 extern "C" void *hostcopy_alloc(size_t bytes)

@@ -17,6 +17,9 @@
  * buffer can be pinned, are one cudaMemcpy.  Returns WX_OK,
  * or the CUDA failure as cuda_check.cuh maps it.
  *
+ * hostcopy_down_parts(parts, n, err): the same for several copies, with
+ * one staging set-up.
+ *
  * hostcopy_alloc(bytes): a host block for such a copy (malloc'ed, advised
  * to use transparent huge pages: util/hugealloc.h); released with free().
  */
@@ -32,6 +35,15 @@ extern "C" {
 #endif
 
 int hostcopy_down(void *dst, const void *src, size_t bytes, struct wx_error *err);
+
+/* Several such copies, in order, with one staging set-up (pinning the two
+ * buffers and starting the team cost milliseconds). */
+struct hostcopy_part {
+    void *dst;
+    const void *src;
+    size_t bytes;
+};
+int hostcopy_down_parts(const struct hostcopy_part *parts, int n, struct wx_error *err);
 void *hostcopy_alloc(size_t bytes);
 
 #ifdef __cplusplus

@@ -446,17 +446,26 @@ static int levels(struct mdpx_run *x, struct wx_error *err)
     }
 }
 
-/* A device array into a new host array (n elements of size sz; at least
- * one element allocated). */
-static int download(void **h, const struct dbuf *d, uint64_t n, size_t sz, struct wx_error *err)
+/* One device array to bring into a new host array: n elements of size sz. */
+struct download {
+    void **h;
+    const struct dbuf *d;
+    uint64_t n;
+    size_t sz;
+};
+
+/* The arrays of dl[0..k) into new host arrays (at least one element
+ * allocated each), copied in one staged batch (kernels/hostcopy.h). */
+static int download(const struct download *dl, int k, struct wx_error *err)
 {
-    int rc = WX_OK;
-    *h = hostcopy_alloc(n * sz);
-    if (!*h)
-        return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory for the explored MDP");
-    if (n)
-        rc = hostcopy_down(*h, d->p, n * sz, err);
-    return rc;
+    struct hostcopy_part parts[8];
+    for (int i = 0; i < k; i++) {
+        *dl[i].h = hostcopy_alloc(dl[i].n * dl[i].sz);
+        if (!*dl[i].h)
+            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory for the explored MDP");
+        parts[i] = (struct hostcopy_part){*dl[i].h, dl[i].d->p, dl[i].n * dl[i].sz};
+    }
+    return hostcopy_down_parts(parts, k, err);
 }
 
 /* deadlocks += the states without a choice. */
@@ -502,19 +511,25 @@ static int finish(struct mdpx_run *x, struct wx_error *err)
     CUDA_CHECK(cudaMemcpy((uint64_t *)x->state_start.p + ns, &nch, 8, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy((uint64_t *)x->choice_start.p + nch, &ne, 8, cudaMemcpyHostToDevice));
     m->n_states = ns, m->n_choices = nch, m->n_entries = ne;
-    if (x->host &&
-        ((rc = download((void **)&m->state_start, &x->state_start, ns + 1, 8, err)) != WX_OK ||
-         (rc = download((void **)&m->choice_start, &x->choice_start, nch + 1, 8, err)) != WX_OK ||
-         (rc = download((void **)&m->targets, &x->targets, ne, 4, err)) != WX_OK ||
-         (rc = download((void **)&m->probs, &x->probs, ne, 8, err)) != WX_OK ||
-         (rc = download((void **)&res->choice_label, &x->label, nch, 4, err)) != WX_OK))
-        goto out;
-    if (x->exact && ((rc = download((void **)&res->entry_num, &x->num, ne, 8, err)) != WX_OK ||
-                     (rc = download((void **)&res->entry_den, &x->den, ne, 8, err)) != WX_OK))
-        goto out;
-    if (x->opt->keep_vectors &&
-        (rc = download((void **)&res->vectors, &x->vecs, ns * x->words, 4, err)) != WX_OK)
-        goto out;
+    {
+        struct download dl[8];
+        int k = 0;
+        if (x->host) {
+            dl[k++] = {(void **)&m->state_start, &x->state_start, ns + 1, 8};
+            dl[k++] = {(void **)&m->choice_start, &x->choice_start, nch + 1, 8};
+            dl[k++] = {(void **)&m->targets, &x->targets, ne, 4};
+            dl[k++] = {(void **)&m->probs, &x->probs, ne, 8};
+            dl[k++] = {(void **)&res->choice_label, &x->label, nch, 4};
+        }
+        if (x->exact) {
+            dl[k++] = {(void **)&res->entry_num, &x->num, ne, 8};
+            dl[k++] = {(void **)&res->entry_den, &x->den, ne, 8};
+        }
+        if (x->opt->keep_vectors)
+            dl[k++] = {(void **)&res->vectors, &x->vecs, ns * x->words, 4};
+        if ((rc = download(dl, k, err)) != WX_OK)
+            goto out;
+    }
     if (!x->host)
         rc = count_deadlocks(x, ns, err);
     else
@@ -683,13 +698,14 @@ extern "C" int mdp_dev_download(const struct mdp_dev *d, struct mdp *m, uint32_t
         goto out;
     }
     m->n_states = ns, m->n_choices = nch, m->n_entries = ne;
-    if ((rc = hostcopy_down(m->state_start, d->d_state_start, (ns + 1) * 8, err)) != WX_OK ||
-        (rc = hostcopy_down(m->choice_start, d->d_choice_start, (nch + 1) * 8, err)) != WX_OK ||
-        (rc = hostcopy_down(m->targets, d->d_targets, ne * 4, err)) != WX_OK ||
-        (rc = hostcopy_down(m->probs, d->d_probs, ne * 8, err)) != WX_OK)
-        goto out;
-    if (labels)
-        rc = hostcopy_down(*labels, d->d_choice_label, nch * 4, err);
+    {
+        const struct hostcopy_part parts[5] = {{m->state_start, d->d_state_start, (ns + 1) * 8},
+                                               {m->choice_start, d->d_choice_start, (nch + 1) * 8},
+                                               {m->targets, d->d_targets, ne * 4},
+                                               {m->probs, d->d_probs, ne * 8},
+                                               {labels ? *labels : NULL, d->d_choice_label, labels ? nch * 4 : 0}};
+        rc = hostcopy_down_parts(parts, 5, err);
+    }
 out:
     if (rc != WX_OK) {
         mdp_free(m);

@@ -290,12 +290,15 @@ static int vs_system(const struct mdp_dev *d, struct mdpcheck_sysbuild *q, const
         vs_fill<<<vx_blocks(ns), VI_GPU_THREADS>>>(a);
         CUDA_CHECK_LAUNCH("vs_fill");
     }
-    if ((rc = hostcopy_down(q->sys.state_start, ccount, (ns + 1) * sizeof(ull), err)) != WX_OK ||
-        (rc = hostcopy_down(q->sys.choice_start, a.ocs, (h[1] + 1) * sizeof(ull), err)) != WX_OK ||
-        (rc = hostcopy_down(q->sys.targets, a.otg, h[2] * sizeof(uint32_t), err)) != WX_OK ||
-        (rc = hostcopy_down(q->sys.probs, a.opr, h[2] * sizeof(double), err)) != WX_OK ||
-        (rc = hostcopy_down(q->sys.b, a.ob, h[1] * sizeof(double), err)) != WX_OK)
-        goto out;
+    {
+        const struct hostcopy_part parts[5] = {{q->sys.state_start, ccount, (ns + 1) * sizeof(ull)},
+                                               {q->sys.choice_start, a.ocs, (h[1] + 1) * sizeof(ull)},
+                                               {q->sys.targets, a.otg, h[2] * sizeof(uint32_t)},
+                                               {q->sys.probs, a.opr, h[2] * sizeof(double)},
+                                               {q->sys.b, a.ob, h[1] * sizeof(double)}};
+        if ((rc = hostcopy_down_parts(parts, 5, err)) != WX_OK)
+            goto out;
+    }
     q->sys.n_states = ns, q->sys.n_choices = h[1], q->sys.n_entries = h[2];
 out:
     return rc;
@@ -347,12 +350,10 @@ out:
 static int vs_ranks_down(const struct vs_ranked *v, ull n, uint8_t *cls, uint32_t *loc, uint32_t *back,
                          struct wx_error *err)
 {
-    int rc = WX_OK;
-    if (cls && (rc = hostcopy_down(cls, v->cls, n, err)) != WX_OK)
-        return rc;
-    if ((rc = hostcopy_down(loc, v->loc, n * sizeof(uint32_t), err)) != WX_OK)
-        return rc;
-    return hostcopy_down(back, v->back, v->ns * sizeof(uint32_t), err);
+    const struct hostcopy_part parts[3] = {{cls, v->cls, cls ? n : 0},
+                                           {loc, v->loc, n * sizeof(uint32_t)},
+                                           {back, v->back, v->ns * sizeof(uint32_t)}};
+    return hostcopy_down_parts(parts, 3, err);
 }
 
 extern "C" int valiter_system_dev(const struct mdp_dev *d, struct mdpcheck_sysbuild *q, struct wx_error *err)

@@ -13,7 +13,8 @@
  * (valiter_precompute_cpu), for random target and allowed sets; the
  * maybe-state system built on it (valiter_system_dev) equal bit for bit to
  * a sequential reference of the host's cut and passes, for random classes,
- * usable choices, initial states and rewards.
+ * usable choices, initial states and rewards.  A synthetic MDP of 13 million
+ * entries goes up and back through the staged copies (kernels/hostcopy.h).
  * Options: --seed N (first seed, printed on failure), --quick (fewer
  * networks, for the sanitizers), --probe (exit 0 when a GPU is usable).
  */
@@ -261,6 +262,51 @@ static const char *differ_dev(const struct image *img, const struct explore_opti
     return why;
 }
 
+/* A synthetic MDP past kernels/hostcopy.h's staged size through
+ * mdp_dev_upload and mdp_dev_download: every array the same, byte for byte,
+ * for lengths that end inside a staging chunk.  NULL when equal. */
+static const char *staged_round_trip(uint64_t seed)
+{
+    rng_state = seed * 0x9e3779b97f4a7c15ull + 7;
+    struct mdp m, back;
+    memset(&m, 0, sizeof m);
+    memset(&back, 0, sizeof back);
+    /* ~13 M entries: the probabilities pass HOSTCOPY_STAGED_MIN (64 MiB) by a part chunk */
+    const uint64_t ns = 3000001 + rnd_below(1000), nch = 2 * ns + 17, ne = 13000007 + rnd_below(4096);
+    m.n_states = ns, m.n_choices = nch, m.n_entries = ne;
+    m.state_start = malloc((ns + 1) * 8);
+    m.choice_start = malloc((nch + 1) * 8);
+    m.targets = malloc(ne * 4);
+    m.probs = malloc(ne * 8);
+    const char *why = NULL;
+    if (!m.state_start || !m.choice_start || !m.targets || !m.probs)
+        why = "out of host memory";
+    for (uint64_t i = 0; !why && i <= ns; i++)
+        m.state_start[i] = i * nch / ns;
+    for (uint64_t i = 0; !why && i <= nch; i++)
+        m.choice_start[i] = i * ne / nch;
+    for (uint64_t i = 0; !why && i < ne; i++) {
+        m.targets[i] = (uint32_t)rnd_below(ns);
+        m.probs[i] = (double)(rnd() >> 11) * 0x1.0p-53;
+    }
+    struct mdp_dev d;
+    struct wx_error e;
+    memset(&d, 0, sizeof d);
+    if (!why && mdp_dev_upload(&m, &d, &e) != WX_OK)
+        why = "mdp_dev_upload failed";
+    if (!why && mdp_dev_download(&d, &back, NULL, &e) != WX_OK)
+        why = "mdp_dev_download failed";
+    if (!why && (back.n_states != ns || back.n_choices != nch || back.n_entries != ne ||
+                 !same(back.state_start, m.state_start, (ns + 1) * 8) ||
+                 !same(back.choice_start, m.choice_start, (nch + 1) * 8) ||
+                 !same(back.targets, m.targets, ne * 4) || !same(back.probs, m.probs, ne * 8)))
+        why = "the arrays differ";
+    mdp_dev_free(&d);
+    mdp_free(&back);
+    mdp_free(&m);
+    return why;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = (uint64_t)time(NULL);
@@ -277,6 +323,9 @@ int main(int argc, char **argv)
         check(0, "no usable GPU");
         return check_exit();
     }
+    const char *staged = staged_round_trip(seed);
+    check(!staged, "a 13-million-entry MDP through the device and back (staged copies, seed %llu)%s%s",
+          (unsigned long long)seed, staged ? ": " : "", staged ? staged : "");
     const uint64_t n_nets = quick ? 20 : 600;
     uint64_t agree = 0, dev_agree = 0, tried = 0, fresh = 0, grown = 0;
     printf("test_gpu_mdp: seeds %llu .. %llu\n", (unsigned long long)seed,
