@@ -128,16 +128,22 @@ def to_drn(directory, out):
     os.replace(out + '.tmp', out)
 
 
-def check(model, eps, formulas):
-    import stormpy
-    t0 = time.perf_counter()
-    m = stormpy.build_model_from_drn(model)
-    print('load %.6f' % (time.perf_counter() - t0), flush=True)
+def sound_env(stormpy, eps):
+    """Storm's sound engine with absolute precision eps."""
     env = stormpy.Environment()
     env.solver().force_soundness = True
     q = fractions.Fraction(eps)
     env.solver().min_max().precision = stormpy.Rational('%d/%d' % (q.numerator, q.denominator))
     env.solver().min_max().relative_termination_criterion = False
+    return env
+
+
+def check(model, eps, formulas):
+    import stormpy
+    t0 = time.perf_counter()
+    m = stormpy.build_model_from_drn(model)
+    print('load %.6f' % (time.perf_counter() - t0), flush=True)
+    env = sound_env(stormpy, eps)
     init = m.initial_states[0]
     for i, f in enumerate(formulas):
         try:
@@ -166,11 +172,7 @@ def prism(path, consts, eps, formulas):
     props = stormpy.parse_properties(';'.join(formulas), prog)
     m = stormpy.build_model(prog, props)
     print('build %.6f %d %d' % (time.perf_counter() - t0, m.nr_states, m.nr_choices), flush=True)
-    env = stormpy.Environment()
-    env.solver().force_soundness = True
-    q = fractions.Fraction(eps)
-    env.solver().min_max().precision = stormpy.Rational('%d/%d' % (q.numerator, q.denominator))
-    env.solver().min_max().relative_termination_criterion = False
+    env = sound_env(stormpy, eps)
     init = m.initial_states[0]
     for i, p in enumerate(props):
         t0 = time.perf_counter()
