@@ -7,7 +7,8 @@
 #   bench/device/pending.sh [tests|measure] [--prebuilt] [--seed N]
 #
 # tests: the test stages only, measure: the measurements only (each fits
-# one call of 600 s); neither: both, in one call.
+# one call of 600 s; run them as two calls: t_gpu_check needs minutes
+# uncut, GPU_TEST_TIMEOUT=240 a program); neither: both, in one call.
 #
 # --prebuilt: the binaries from .pre/bin.tar.xz (bench/device/prebuilt.sh
 # pack, here; carry ".pre"), so the call spends no time building.  Older
@@ -39,7 +40,7 @@ cd "$(dirname "$0")/../.." || exit 2
 part=both
 case ${1:-} in tests | measure) part=$1; shift ;; esac
 export WARPEX_GPU_MDP_SEEDS=${WARPEX_GPU_MDP_SEEDS:-20} WARPEX_GPU_PRIO_SEEDS=${WARPEX_GPU_PRIO_SEEDS:-40}
-export WARPEX_GPU_POR_SEEDS=${WARPEX_GPU_POR_SEEDS:-40} GPU_TEST_TIMEOUT=${GPU_TEST_TIMEOUT:-90}
+export WARPEX_GPU_POR_SEEDS=${WARPEX_GPU_POR_SEEDS:-40} GPU_TEST_TIMEOUT=${GPU_TEST_TIMEOUT:-240}
 export GPU_SAN_TIMEOUT=${GPU_SAN_TIMEOUT:-60}
 for f in .pre/*_warpex.xz; do
     [ -f "$f" ] || continue
