@@ -631,7 +631,8 @@ static int label_mdp(struct mdp_run *x, struct wx_error *err)
     const struct mdp *m = &x->r.mdp;
     uint32_t skipped = 0;
     int rc = reward_fill(x->img, &x->r, &x->ri, err);
-    if (rc != WX_OK || (rc = mdp_aps_build(x->img, &x->r.mdp, x->r.choice_label, (int)x->o->threads, &x->labels, &skipped, err)) != WX_OK)
+    if (rc != WX_OK || (rc = mdp_aps_build(x->img, &x->r.mdp, x->r.choice_label, (int)x->o->threads, &x->labels,
+                                           &skipped, err)) != WX_OK)
         return rc;
     if (skipped && !x->o->quiet)
         fprintf(stderr, "warpex: note: %u action name%s cannot be atomic propositions (a '\"' or "
