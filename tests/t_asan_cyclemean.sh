@@ -12,7 +12,7 @@ mkdir -p "$out"
 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:exitcode=86"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-src="util/*.c parser/aut.c network/lts.c graph/*.c analysis/scc.c analysis/cyclemean.c"
+src="util/*.c parser/aut_read.c parser/aut_write.c network/lts.c graph/*.c analysis/scc.c analysis/cyclemean.c"
 for t in test_cyclemean test_cyclemean_read; do
     # shellcheck disable=SC2086
     if ! $CC -std=c11 -D_GNU_SOURCE -g -O1 -I. -pthread $SAN tests/$t.c $src -o "$out/$t" -lm \

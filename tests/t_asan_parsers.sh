@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs the input readers under AddressSanitizer (leaks included) and UBSan:
 #  - builds tests/asan/parse_driver.c with util/*.c, the EXP parser (bison and
-#    flex output regenerated into tests/out/asan/gen) and, when parser/aut.c
+#    flex output regenerated into tests/out/asan/gen) and, when parser/aut_read.c
 #    exists, the AUT reader with network/lts.c;
 #  - runs the driver on every file of tests/{bad,good}/{aut,exp} (manifests
 #    named EXPECT* or README* excepted): one PASS/FAIL line per file.  FAIL on
@@ -51,7 +51,7 @@ else
     done
 fi
 
-src="util/*.c parser/exp_ast.c parser/exp_sugar.c parser/exp_using.c parser/exp_build.c parser/exp_prio.c $out/gen/exp_parse.c $out/gen/exp_lex.c parser/aut.c network/lts.c"
+src="util/*.c parser/exp_ast.c parser/exp_sugar.c parser/exp_using.c parser/exp_build.c parser/exp_prio.c $out/gen/exp_parse.c $out/gen/exp_lex.c parser/aut_read.c parser/aut_write.c network/lts.c"
 def="-DWX_HAVE_AUT=1"
 # shellcheck disable=SC2086
 if ! $CC $CFL $SAN $def tests/asan/parse_driver.c $src -o "$out/parse_driver" -lm >> "$out/build.log" 2>&1; then

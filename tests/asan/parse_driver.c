@@ -4,7 +4,7 @@
  *
  *   parse_driver exp FILE     EXP parser (exp_parse_file)
  *   parse_driver aut FILE     AUT reader (aut_read; only when built with
- *                             WX_HAVE_AUT, i.e. parser/aut.c exists)
+ *                             WX_HAVE_AUT, i.e. parser/aut_read.c exists)
  *   parse_driver oom FILE...  allocation-failure injection for the EXP
  *                             parser (built with WX_OOM_HARNESS, the parser
  *                             sources compiled with -Dmalloc=wx_oom_malloc
