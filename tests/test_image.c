@@ -1,5 +1,5 @@
 /*
- * test_image.c -- the image compiler (network/image.c) and the GPUexplore
+ * test_image.c -- the image compiler (network/image.c, image_info.c) and the GPUexplore
  * .gpf reader/writer (parser/gpf.c).
  *
  *  (a) decode: every image is decoded back, through the image.h accessors
