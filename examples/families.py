@@ -48,7 +48,7 @@ class Milner(Family):
 
     name = "milner"
     small = [dict(n=2), dict(n=3), dict(n=5), dict(n=8), dict(n=12)]
-    large = [dict(n=16), dict(n=19), dict(n=22), dict(n=25), dict(n=27)]
+    large = [dict(n=16), dict(n=19), dict(n=22), dict(n=25), dict(n=27), dict(n=28)]
     check_sizes = [dict(n=k) for k in range(2, 12)]
 
     W, A, B, C, D = range(5)

@@ -30,7 +30,8 @@
 # explorer's branch against main where packed (.pre/branch_warpex.xz), then the parity
 # of every stage against fe333fa, POR's throughput (por_large.sh: mutex
 # n=5, and abp d=4000 now that the reduction's scratch shrinks the grid
-# instead of refusing), the tree store's capacity past milner n=27.
+# instead of refusing), the tree store's capacity: milner n=28 (1.13*10^10
+# states, tree only: the flat table fills at 4.1*10^9), where it fills.
 # Storm needs its own call on the same warm machine (carry .storm and
 # build/gen; bin/ stays): `bash bench/device/storm_prism.sh 6 2 >
 # $OUT/storm_prism.log` (explore + check of the network against Storm
@@ -62,7 +63,7 @@ branch=()
 [ -x .pre/branch/bin/warpex ] && branch=(sh:bench/device/mdp_cpu_threads.sh,7,2,1,16
     sh:bench/device/mdp_cpu_threads.sh,--bin,.pre/branch/bin/warpex,7,2,1,16)
 measure=("${prop[@]}" "${branch[@]}" "${parity[@]}" sh:bench/device/por_large.sh,--reps,1
-         sh:bench/device/tree_capacity.sh,milner/milner_n27)
+         sh:bench/device/tree_capacity.sh,--stores,tree,--limit,400,milner/milner_n28)
 stages=()
 [ $part = measure ] || stages+=("${tests[@]}")
 [ $part = tests ] || stages+=("${measure[@]}")

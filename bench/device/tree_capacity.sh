@@ -7,19 +7,28 @@
 # all memory of the state storage), seconds, status and exit code (3: the
 # store filled up, with the counts reached).
 #
-#   bench/device/tree_capacity.sh INSTANCE ...     e.g. milner/milner_n27
-#   LIMIT=300 (seconds per run), STORES="tree flat"
+#   bench/device/tree_capacity.sh [--stores S1+S2] [--limit SECONDS] INSTANCE ...
+#       e.g. milner/milner_n27; LIMIT=300 or --limit (seconds per run),
+#       STORES="tree flat" or --stores tree+flat
 #
 # The instances are written once under $WARPEX_LARGE (default
 # /tmp/warpex-large).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 L=${WARPEX_LARGE:-/tmp/warpex-large}
-[ -f "$L/counts.tsv" ] || python3 examples/gen.py --large "$L" >/dev/null || exit 2
+STORES=${STORES:-tree flat} LIMIT=${LIMIT:-300}
+while [ $# -ge 2 ]; do
+    case $1 in
+    --stores) STORES=${2//+/ }; shift 2 ;;
+    --limit) LIMIT=$2; shift 2 ;;
+    *) break ;;
+    esac
+done
 field() { sed -n "s/.*\"$1\": \([^,}]*\).*/\1/p"; }
 for inst in "$@"; do
-    for s in ${STORES:-tree flat}; do
-        j=$(timeout "${LIMIT:-300}" bin/warpex explore "$L/$inst.exp" --backend gpu --store "$s" --json -q 2>"/tmp/cap.err")
+    [ -f "$L/$inst.exp" ] || python3 examples/gen.py --large "$L" >/dev/null || exit 2
+    for s in $STORES; do
+        j=$(timeout "$LIMIT" bin/warpex explore "$L/$inst.exp" --backend gpu --store "$s" --json -q 2>"/tmp/cap.err")
         rc=$?
         echo "$inst $s: exit $rc states $(echo "$j" | field states) words $(echo "$j" | field words_per_state)" \
              "bytes $(echo "$j" | field bytes) B/state $(echo "$j" | field bytes_per_state)" \
