@@ -4,8 +4,9 @@
  * Why: cudaMemcpy into pageable memory goes through the driver's own small
  * pinned buffers on one host thread, and a fresh destination takes a page
  * fault (and the zeroing of a page) per 4 KiB at first touch, all on that
- * thread.  An explored MDP of 10^8 states is tens of gigabytes; copied that
- * way it runs at about 1.5 GB/s.  Here the device copies into two pinned
+ * thread.  An explored MDP of 10^8 states is tens of gigabytes, and such a
+ * copy of it took longer than its exploration (bench/RESULTS.md, explore
+ * --prop's timeline).  Here the device copies into two pinned
  * staging buffers in turn while a team of host threads (util/pool.h)
  * copies the previous one into the destination, so the DMA engine, the
  * page faults and the host copies of many cores overlap.
