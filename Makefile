@@ -61,7 +61,11 @@ CU_SRC := $(if $(NVCC),$(shell find kernels -name '*.cu' -exec ls -S {} +))
 CU_HDR := $(shell find kernels -name '*.cuh' -o -name '*.h' | sort)
 ifneq ($(CU_SRC),)
   GPU_OBJ := $(CU_SRC:%.cu=$(B)/obj/%.o)
-  GPU_LIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static -ldl -lrt -lstdc++
+  # The C++ runtime that CUDA's runtime and CUB need is linked statically:
+  # the binary then runs where the build machine's libstdc++ is not
+  # installed (a lent GPU host), and a process starts without loading it.
+  GPU_LIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcudart_static -ldl -lrt \
+              -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic -static-libgcc
   GPU_DEF := -DWX_HAVE_CUDA=1
 else
   # Without nvcc every GPU module is replaced by its stub kernels/nogpu*.c.
