@@ -95,6 +95,10 @@ struct gpu_options {
                                  (kernels/explore/timeline.cu); each mark
                                  waits for the device, so a timed run is
                                  not a benchmark */
+    uint64_t por_scratch;     /* --por: bytes the reduction's scratch may
+                                 take (fewer blocks where a full grid's
+                                 would take more); 0 = 1/GX_POR_SCRATCH_SHARE
+                                 of device memory (util/config.h) */
 };
 
 struct explore_options {

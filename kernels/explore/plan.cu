@@ -170,21 +170,23 @@ static uint64_t gx_por_scratch_words(const struct image *img)
 }
 
 /* --por: the reduction's scratch (one state's per thread, in global memory)
- * within 1/GX_POR_SCRATCH_SHARE of device memory: a grid that would take
- * more launches fewer blocks (unless --blocks named it: its allocation
- * then says whether it fits); refused (exit 3) where one block's does not
- * fit. */
+ * within gpu_options.por_scratch bytes (default 1/GX_POR_SCRATCH_SHARE of
+ * device memory): a grid that would take more launches fewer blocks
+ * (unless --blocks named it: its allocation then says whether it fits);
+ * refused (exit 3) where one block's does not fit. */
 static int gx_por_blocks(const struct gx *g, uint32_t threads, int may_shrink, uint32_t *blocks,
                          struct wx_error *err)
 {
     const struct image *img = g->img;
     const uint64_t words = gx_por_scratch_words(img);
-    const uint64_t per_block = (uint64_t)threads * words * 4, cap = g->prop.totalGlobalMem / GX_POR_SCRATCH_SHARE;
+    const uint64_t per_block = (uint64_t)threads * words * 4;
+    const uint64_t cap = g->opt->gpu.por_scratch ? g->opt->gpu.por_scratch
+                                                 : g->prop.totalGlobalMem / GX_POR_SCRATCH_SHARE;
     if (words >= UINT64_MAX / 8 / threads || per_block > cap)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0,
                        "--por on the GPU: one block's reduction scratch (%u threads, %llu bytes a state for %u "
-                       "components and %u rules) is more than 1/%u of device memory; use --backend cpu",
-                       threads, (unsigned long long)words * 4, img->n_comps, img->n_rules, GX_POR_SCRATCH_SHARE);
+                       "components and %u rules) is more than the %llu bytes it may take; use --backend cpu",
+                       threads, (unsigned long long)words * 4, img->n_comps, img->n_rules, (unsigned long long)cap);
     if (may_shrink && (uint64_t)*blocks * per_block > cap)
         *blocks = (uint32_t)(cap / per_block);
     return WX_OK;
@@ -297,8 +299,11 @@ int gx_plan_shared(struct gx *g, struct wx_error *err)
         if (tun->blocks_per_sm && (uint32_t)nb > tun->blocks_per_sm)
             nb = (int)tun->blocks_per_sm;
         uint32_t blocks = opt->gpu.blocks ? opt->gpu.blocks : (uint32_t)nb * g->prop.multiProcessorCount;
-        if (opt->por && (rc = gx_por_blocks(g, threads, !opt->gpu.blocks, &blocks, err)) != WX_OK)
-            goto out;
+        if (opt->por) {
+            if ((rc = gx_por_blocks(g, threads, !opt->gpu.blocks, &blocks, err)) != WX_OK)
+                goto out;
+            gx_mark(g, "--por grid: %u blocks of %u threads", blocks, threads);
+        }
         st.blocks = blocks;
         st.threads = threads;
         st.smem_bytes = (uint32_t)smem;

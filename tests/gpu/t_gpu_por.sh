@@ -18,7 +18,8 @@
 #     the product (the last transition of its --aut) and, on the random
 #     networks, --action '^b' and '^c': the same exit status, and on a
 #     violation the same verdict and trace length;
-# then --backend auto with --por: util/config.h's GX_AUTO_POR.
+# then --backend auto with --por: util/config.h's GX_AUTO_POR; and the
+# scratch bound's smaller grid (WARPEX_GPU_POR_SCRATCH) and its refusal.
 cd "$(dirname "$0")/../.." || exit 2
 TAG=gpu-por
 . tests/lib.sh
@@ -160,3 +161,26 @@ expect_rc "--por --action --backend auto" 1 "$W" explore "$T/three.exp" --por --
 expect_json "--por --action --backend auto: the $ab" backend="\"$ab\"" violation='"action"'
 expect_rc "--por --backend auto" 0 "$W" explore "$T/three.exp" --por --json
 expect_json "--por --backend auto: the $ab" backend="\"$ab\"" states=7 transitions=6 deadlocks=1 depth=6
+
+# the reduction's scratch bound (WARPEX_GPU_POR_SCRATCH, kernels/explore/plan.cu
+# gx_por_blocks): a bound below the full grid's launches fewer blocks and
+# keeps the reduced graph; a bound below one block's scratch is refused
+for f in examples/mutex/mutex_n4.exp examples/abp/abp_d16.exp; do
+    WARPEX_GPU_POR_SCRATCH=4M WARPEX_GPU_TIMELINE=1 "$W" explore "$f" --por --json --quiet --backend gpu \
+        > "$T/g.json" 2> "$T/g.err"; rg=$?
+    "$W" explore "$f" --por --json --quiet --backend cpu --threads 3 > "$T/c.json" 2> /dev/null
+    nb=$(sed -n 's/.*--por grid: \([0-9]*\) blocks.*/\1/p' "$T/g.err" | head -1)
+    if [ $rg -eq 0 ] && [ -n "$nb" ] && [ "$nb" -ge 1 ] && [ "$nb" -lt 64 ] &&
+        [ "$(field states "$T/g.json")" = "$(field states "$T/c.json")" ] &&
+        [ "$(field transitions "$T/g.json")" = "$(field transitions "$T/c.json")" ]; then
+        pass "$f: --por within 4 MB of scratch: $nb blocks, gpu == cpu ($(field states "$T/c.json") states)"
+    else
+        fail "$f: --por within 4 MB of scratch: exit $rg, '$nb' blocks, states gpu $(field states "$T/g.json")" \
+            "cpu $(field states "$T/c.json"): $(head -c 300 "$T/g.err")"
+    fi
+done
+expect_rc "--por with less scratch than one block's refused" 3 env WARPEX_GPU_POR_SCRATCH=1K "$W" explore \
+    examples/mutex/mutex_n4.exp --por --backend gpu
+grep -q "may take" "$T/err" && pass "the refusal names the bound" || fail "refusal: $(head -c 300 "$T/err")"
+expect_rc "WARPEX_GPU_POR_SCRATCH=junk refused" 2 env WARPEX_GPU_POR_SCRATCH=junk "$W" explore \
+    examples/mutex/mutex_n4.exp --por --backend gpu
