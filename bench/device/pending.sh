@@ -21,7 +21,8 @@
 # Stages, most important first: the GPU MDP tests against the CPU twin,
 # now with the explored MDP and the maybe-state system copied into host
 # memory through pinned staging buffers (kernels/hostcopy.cu: test_gpu_mdp,
-# t_gpu_mdp, t_gpu_mdp_dev, t_gpu_check uncut), then `explore --prop` end to
+# t_gpu_mdp, t_gpu_mdp_dev), the POR scratch bound's smaller grid
+# (t_gpu_por, its last checks), t_gpu_check uncut; then `explore --prop` end to
 # end on consensus N=8 K=2 with this binary (explore --method auto and pi:
 # policy iteration solved consensus 2.5x faster at N=6) and, where packed as
 # .pre/prev_warpex.xz (`prebuilt.sh old TREE prev`, TREE = the commit
@@ -41,7 +42,7 @@ cd "$(dirname "$0")/../.." || exit 2
 part=both
 case ${1:-} in tests | measure) part=$1; shift ;; esac
 export WARPEX_GPU_MDP_SEEDS=${WARPEX_GPU_MDP_SEEDS:-20} WARPEX_GPU_PRIO_SEEDS=${WARPEX_GPU_PRIO_SEEDS:-40}
-export WARPEX_GPU_POR_SEEDS=${WARPEX_GPU_POR_SEEDS:-40} GPU_TEST_TIMEOUT=${GPU_TEST_TIMEOUT:-240}
+export WARPEX_GPU_POR_SEEDS=${WARPEX_GPU_POR_SEEDS:-20} GPU_TEST_TIMEOUT=${GPU_TEST_TIMEOUT:-240}
 export GPU_SAN_TIMEOUT=${GPU_SAN_TIMEOUT:-60}
 for f in .pre/*_warpex.xz; do
     [ -f "$f" ] || continue
@@ -56,7 +57,7 @@ parity=()
 export CPU=0 HOST=0 REPEAT=1
 prop=(sh:bench/device/mdp_explore.sh,--methods,auto+pi,8,2)
 [ -x .pre/prev/bin/warpex ] && prop+=(sh:bench/device/mdp_explore.sh,--bin,.pre/prev/bin/warpex,8,2)
-tests=(tests:test_gpu_mdp,t_gpu_mdp,t_gpu_mdp_dev,t_gpu_check)
+tests=(tests:test_gpu_mdp,t_gpu_mdp,t_gpu_mdp_dev,t_gpu_por,t_gpu_check)
 # the CPU MDP explorer's parallel numbering (branch cpu-mdp-parallel-numbering,
 # packed as .pre/branch_warpex.xz) against this binary, 1 and 16 threads
 branch=()
