@@ -654,26 +654,25 @@ static int label_mdp(struct mdp_run *x, struct wx_error *err)
     return rc;
 }
 
-/* The method --prop runs: its --method name (auto: the one auto picks). */
+/* The method --prop runs (auto: the one auto picks). */
+static enum cli_prop_method method_run(const struct mdp_run *x)
+{
+    if (x->o->prop_method != CLI_PM_AUTO)
+        return x->o->prop_method;
+    return x->gpu_vi && !VI_GPU_AUTO_OVI ? CLI_PM_II : CLI_PM_OVI;
+}
+
 static const char *method_name(const struct mdp_run *x)
 {
-    switch (x->o->prop_method) {
-    case CLI_PM_II:
-        return "ii";
-    case CLI_PM_OVI:
-        return "ovi";
-    case CLI_PM_PI:
-        return "pi";
-    default:
-        return x->gpu_vi && !VI_GPU_AUTO_OVI ? "ii" : "ovi";
-    }
+    static const char *const name[] = {"auto", "ii", "ovi", "pi"};
+    return name[method_run(x)];
 }
 
 static const char *method_text(const struct mdp_run *x)
 {
-    const char *m = method_name(x);
-    return !strcmp(m, "ii") ? "interval iteration" : !strcmp(m, "pi") ? "certified policy iteration"
-                                                                       : "optimistic value iteration";
+    static const char *const text[] = {"auto", "interval iteration", "optimistic value iteration",
+                                       "certified policy iteration"};
+    return text[method_run(x)];
 }
 
 static void json_header(const struct mdp_run *x)

@@ -111,26 +111,22 @@ static void hc_stage_close(struct hc_stage *s)
     memset(s, 0, sizeof *s);
 }
 
-/* Whether part i goes through the staging buffers. */
-static int hc_staged_part(const struct hostcopy_part *p)
-{
-    return p->bytes >= HOSTCOPY_STAGED_MIN && !hc_pinned(p->dst);
-}
-
 extern "C" int hostcopy_down_parts(const struct hostcopy_part *parts, int n, struct wx_error *err)
 {
-    int rc = WX_OK, want = 0, ready = 0;
+    int rc = WX_OK, opened = 0, ready = 0;
     struct hc_stage s;
     memset(&s, 0, sizeof s);
-    for (int i = 0; i < n && !want; i++)
-        want = hc_staged_part(&parts[i]);
-    if (want && (rc = hc_stage_open(&s, &ready, err)) != WX_OK)
-        goto out;
-    if (ready)
-        CUDA_CHECK(cudaDeviceSynchronize()); /* the stream does not wait for the legacy default stream */
     for (int i = 0; i < n && rc == WX_OK; i++) {
         const struct hostcopy_part *p = &parts[i];
-        if (ready && hc_staged_part(p))
+        const int staged = p->bytes >= HOSTCOPY_STAGED_MIN && !hc_pinned(p->dst);
+        if (staged && !opened) { /* the set-up once, at the first part that needs it */
+            opened = 1;
+            if ((rc = hc_stage_open(&s, &ready, err)) != WX_OK)
+                break;
+            if (ready) /* the stream does not wait for the legacy default stream */
+                CUDA_CHECK(cudaDeviceSynchronize());
+        }
+        if (staged && ready)
             rc = hc_staged((char *)p->dst, (const char *)p->src, p->bytes, s.buf, s.st, s.ev, s.pool, err);
         else if (p->bytes)
             CUDA_CHECK(cudaMemcpy(p->dst, p->src, p->bytes, cudaMemcpyDeviceToHost));
@@ -138,12 +134,6 @@ extern "C" int hostcopy_down_parts(const struct hostcopy_part *parts, int n, str
 out:
     hc_stage_close(&s);
     return rc;
-}
-
-extern "C" int hostcopy_down(void *dst, const void *src, size_t bytes, struct wx_error *err)
-{
-    const struct hostcopy_part p = {dst, src, bytes};
-    return hostcopy_down_parts(&p, 1, err);
 }
 
 extern "C" void *hostcopy_alloc(size_t bytes)

@@ -11,15 +11,14 @@
  * copies the previous one into the destination, so the DMA engine, the
  * page faults and the host copies of many cores overlap.
  *
- * hostcopy_down(dst, src, bytes, err): dst (host, pageable or not) receives
- * bytes from src (device).  Waits for the device's earlier work first, as
- * cudaMemcpy does.  Copies below HOSTCOPY_STAGED_MIN (util/config.h), into
- * page-locked memory (the DMA writes it directly), or when no staging
- * buffer can be pinned, are one cudaMemcpy.  Returns WX_OK,
- * or the CUDA failure as cuda_check.cuh maps it.
- *
- * hostcopy_down_parts(parts, n, err): the same for several copies, with
- * one staging set-up.
+ * hostcopy_down_parts(parts, n, err): each part's dst (host, pageable or
+ * not) receives bytes from its src (device), in order, with one staging
+ * set-up for all (pinning the two buffers and starting the team cost
+ * milliseconds).  Waits for the device's earlier work first, as cudaMemcpy
+ * does.  Parts below HOSTCOPY_STAGED_MIN (util/config.h), into page-locked
+ * memory (the DMA writes it directly), or when no staging buffer can be
+ * pinned, are one cudaMemcpy each.  Returns WX_OK, or the CUDA failure as
+ * cuda_check.cuh maps it.
  *
  * hostcopy_alloc(bytes): a host block for such a copy (malloc'ed, advised
  * to use transparent huge pages: util/hugealloc.h); released with free().
@@ -35,10 +34,6 @@
 extern "C" {
 #endif
 
-int hostcopy_down(void *dst, const void *src, size_t bytes, struct wx_error *err);
-
-/* Several such copies, in order, with one staging set-up (pinning the two
- * buffers and starting the team cost milliseconds). */
 struct hostcopy_part {
     void *dst;
     const void *src;

@@ -18,7 +18,9 @@
 # prio_before (7126fe2^, before the GPU priorities) the explorer's parity
 # against it; without them those stages are skipped.
 #
-# Stages, most important first: the GPU MDP tests against the CPU twin,
+# Stages, most important first: test_gpu (explore_tile's launch start and
+# successor-set pointers moved into helpers, the twenty-first session's
+# review; and compute-sanitizer on it at the end), the GPU MDP tests against the CPU twin,
 # now with the explored MDP and the maybe-state system copied into host
 # memory through pinned staging buffers (kernels/hostcopy.cu: test_gpu_mdp,
 # t_gpu_mdp, t_gpu_mdp_dev), the POR scratch bound's smaller grid
@@ -57,7 +59,7 @@ parity=()
 export CPU=0 HOST=0 REPEAT=1
 prop=(sh:bench/device/mdp_explore.sh,--methods,auto+pi,8,2)
 [ -x .pre/prev/bin/warpex ] && prop+=(sh:bench/device/mdp_explore.sh,--bin,.pre/prev/bin/warpex,8,2)
-tests=(tests:test_gpu_mdp,t_gpu_mdp,t_gpu_mdp_dev,t_gpu_por,t_gpu_check)
+tests=(tests:test_gpu,test_gpu_mdp,t_gpu_mdp,t_gpu_mdp_dev,t_gpu_por,t_gpu_check san:test_gpu)
 # the CPU MDP explorer's parallel numbering (branch cpu-mdp-parallel-numbering,
 # packed as .pre/branch_warpex.xz) against this binary, 1 and 16 threads
 branch=()

@@ -430,6 +430,32 @@ __device__ __forceinline__ void record_action(const gpu_params &p, blk &b, unsig
         atomicExch(&p.ctl->stop, 1u);
 }
 
+
+/* A launch's start, every thread of the block: the block's counters zero,
+ * the block cache and the successor-set counts emptied; shared successor
+ * sets start as garbage and are cleared, global ones were left empty by the
+ * previous launch (or the allocation's memset). */
+template <bool PROF>
+__device__ __forceinline__ void tile_start(const gpu_params &p, blk &b, unsigned long long *prof, uint32_t *cache,
+                                           uint32_t *grp_n, unsigned char *smem, uint32_t tid)
+{
+    if (tid == 0) {
+        b.cur_n = b.next_n = b.pos = b.stop = b.qgot = b.edges_full = b.ended = 0;
+        b.viol_row = -1;
+        b.qh = 0;
+        b.states = b.claimed = b.expanded = b.trans = b.dead = b.direct = b.cached = b.scan_claims = b.iters = 0;
+    }
+    if (PROF && tid < GPU_PROF_N)
+        prof[tid] = 0;
+    cache_clear(p, cache);
+    for (uint32_t i = tid; i < p.T; i += blockDim.x)
+        grp_n[i] = 0;
+    if (!p.dedupe_global) {
+        gpu_pair *all = (gpu_pair *)(smem + p.off_dedupe);
+        for (uint32_t i = tid; i < p.T * p.D; i += blockDim.x)
+            all[i] = gpu_pair{~0ull, ~0ull};
+    }
+}
 /* TEX: image reads through textures.  OCC2: compiled for two blocks of
  * GPU_MAX_THREADS per SM (at most 64 registers, some spilled) instead of
  * one (no spills); which is faster is measured (bench/GPU_NOTES.md).
@@ -462,25 +488,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
     uint32_t *c_lab = (uint32_t *)(smem + p.off_cache_lab);
     int cur = 0;
 
-    if (tid == 0) {
-        b.cur_n = b.next_n = b.pos = b.stop = b.qgot = b.edges_full = b.ended = 0;
-        b.viol_row = -1;
-        b.qh = 0;
-        b.states = b.claimed = b.expanded = b.trans = b.dead = b.direct = b.cached = b.scan_claims = b.iters = 0;
-    }
-    if (PROF && tid < GPU_PROF_N)
-        prof[tid] = 0;
-    cache_clear(p, cache);
-    /* successor sets: shared ones start as garbage; global ones were left
-     * empty by the previous launch (or the allocation's memset) */
     uint32_t *grp_n = (uint32_t *)(smem + p.off_grp_n);
-    for (uint32_t i = tid; i < T; i += blockDim.x)
-        grp_n[i] = 0;
-    if (!p.dedupe_global) {
-        gpu_pair *all = (gpu_pair *)(smem + p.off_dedupe);
-        for (uint32_t i = tid; i < T * p.D; i += blockDim.x)
-            all[i] = gpu_pair{~0ull, ~0ull};
-    }
+    tile_start<PROF>(p, b, prof, cache, grp_n, smem, tid);
     __syncthreads();
 
     if (p.saved)
@@ -516,10 +525,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
             uint32_t *scr = scratch + (size_t)tid * sw;
             uint32_t *gb = p.grpbuf_global ? p.grpbuf_g + ((size_t)blockIdx.x * T + grp) * n * 4
                                            : (uint32_t *)(smem + p.off_grpbuf) + (size_t)grp * n * 4;
-            gpu_pair *ded = p.dedupe_global ? (gpu_pair *)p.dedupe_g + ((size_t)blockIdx.x * T + grp) * p.D
-                                            : (gpu_pair *)(smem + p.off_dedupe) + (size_t)grp * p.D;
-            uint32_t *dl = p.dedupe_global ? p.dedlist_g + ((size_t)blockIdx.x * T + grp) * p.D
-                                           : (uint32_t *)(smem + p.off_dedlist) + (size_t)grp * p.D;
+            gpu_pair *ded = tile_set(p, smem, grp);
+            uint32_t *dl = tile_set_list(p, smem, grp);
 
             gen_state st;
             fast_state fs;
@@ -597,14 +604,8 @@ __global__ void __launch_bounds__(GPU_MAX_THREADS, OCC2 ? 2 : 1) explore_tile(co
                 if (PROF && lane == 0)
                     prof_lap(prof, GPU_PROF_GLOBAL, &wt);
                 if (has) {
-                    gpu_pair *e_ded = ded;
-                    uint32_t *e_dl = dl;
-                    if (FAST && borrowed) {
-                        e_ded = p.dedupe_global ? (gpu_pair *)p.dedupe_g + ((size_t)blockIdx.x * T + e_grp) * p.D
-                                                : (gpu_pair *)(smem + p.off_dedupe) + (size_t)e_grp * p.D;
-                        e_dl = p.dedupe_global ? p.dedlist_g + ((size_t)blockIdx.x * T + e_grp) * p.D
-                                               : (uint32_t *)(smem + p.off_dedlist) + (size_t)e_grp * p.D;
-                    }
+                    gpu_pair *e_ded = FAST && borrowed ? tile_set(p, smem, e_grp) : ded;
+                    uint32_t *e_dl = FAST && borrowed ? tile_set_list(p, smem, e_grp) : dl;
                     uint32_t at = 0;
                     const bool e_set = borrowed ? (fs.r & FX_LOAN_SET) != 0 : use_set;
                     const int pr = e_set ? pair_insert(e_ded, p.D, loc, lab, &at) : 2;
