@@ -245,10 +245,10 @@ static int prepare(struct check_run *c, struct wx_error *err)
                                                     !o->all_states};
     cli_vi_gpu_env(&mo->vi_gpu);
     check_tl_hook(mo);
-    /* Huge pages for the large work arrays when a GPU may be used: then
-     * they are warmed while the context is created, and on the H100's host
-     * (THP "madvise") the warming then finished inside that wait, where
-     * with 4 KiB pages it was cut short (2026-11-22, bench/RESULTS.md).
+    /* Huge pages for the large work arrays when a GPU may be used: they
+     * are warmed while the context is created, and on a host with THP
+     * "madvise" huge pages let the warming finish inside that wait, where
+     * 4 KiB pages cut it short (bench/history/results-2026-11.md).
      * Diagnostic knobs (bench/bench_check_e2e.sh --var): WARPEX_CHECK_WARM=0
      * skips the warming, WARPEX_CHECK_HUGEPAGES=0 or 1 overrides the advice. */
     c->hp_knob = getenv("WARPEX_CHECK_HUGEPAGES");
@@ -333,11 +333,11 @@ static int set_backend_functions(struct check_run *c, struct wx_error *err)
     if (!(c->hp_knob && *c->hp_knob))
         mo->huge_pages = gpu;
     /* The arrays copied to the GPU are page-locked during the
-     * precomputation (mdpcheck.h).  Measured on the H100 (2026-11-22):
-     * the MEC upload and the solve's got ~5 and ~10 ms faster, the
-     * precomputation about as much slower (both use the driver at once), so
-     * the whole stayed the same; kept for the solve, which gains more on
-     * larger systems.  WARPEX_CHECK_PIN=0 leaves them pageable. */
+     * precomputation (mdpcheck.h): the MEC upload and the solve's get
+     * faster, the precomputation (the driver busy with both) about as much
+     * slower, and the solve's gain grows with the system
+     * (bench/history/results-2026-11.md).  WARPEX_CHECK_PIN=0 leaves them
+     * pageable. */
     const char *knob = getenv("WARPEX_CHECK_PIN");
     if (gpu && !(knob && *knob == '0'))
         mo->pin = hostpin_register, mo->unpin = hostpin_unregister;

@@ -106,9 +106,8 @@ int main(int argc, char **argv)
     /* One hardware work queue instead of the default 8, before anything
      * touches CUDA: every GPU stage of warpex runs on the default stream,
      * so nothing loses concurrency, and context creation -- a short run's
-     * critical path -- took 0.150-0.159 s instead of 0.208-0.211 s on the
-     * H100 (bench/cuda_exit_probe.cu, 2026-11-22).  A value the user set
-     * is kept. */
+     * critical path -- is shorter (measured by bench/cuda_exit_probe.cu).
+     * A value the user set is kept. */
     setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 0);
     cli_signals_install();
     int rc = close_stdout(run_command(argc, argv));

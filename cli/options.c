@@ -318,9 +318,48 @@ static int opt_mdp(struct cli_options *o, const char *a, struct args *x, struct 
     return WX_OK;
 }
 
+/* Which commands an option belongs to: the network's reading and the
+ * messages are everyone's, --to is convert's, the rest explore's (convert
+ * --to aut explores, so it takes them too, but for --aut: OUT is its
+ * output). */
+enum opt_owner { OWN_NETWORK, OWN_CONVERT, OWN_EXPLORE };
+
+static enum opt_owner io_owner(const char *a)
+{
+    if (!strcmp(a, "--to"))
+        return OWN_CONVERT;
+    if (!strcmp(a, "--aut") || !strcmp(a, "--csr") || !strcmp(a, "--json"))
+        return OWN_EXPLORE;
+    return OWN_NETWORK;
+}
+
+/* The options given are the command's (first_explore: the first explore
+ * option given, or NULL). */
+static int check_owners(const char *command, const struct cli_options *o, const char *first_explore,
+                        struct wx_error *err)
+{
+    if (!strcmp(command, "explore")) {
+        if (o->to)
+            return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                           "--to is convert's option; explore writes files with --aut, --csr or "
+                           "--mdp-out");
+        return WX_OK;
+    }
+    bool to_aut = !strcmp(command, "convert") && o->to && !strcmp(o->to, "aut");
+    if (first_explore && !to_aut)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "%s%s does not take '%s': it does not explore "
+                       "(try 'warpex %s --help')", command, strcmp(command, "convert") ? "" : " --to gpf",
+                       first_explore, command);
+    if (to_aut && o->aut_out)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "convert --to aut writes OUT: leave out --aut (or use 'warpex explore')");
+    return WX_OK;
+}
+
 int cli_parse(int argc, char **argv, int first, const char *command,
               struct cli_options *o, struct wx_error *err)
 {
+    const char *first_explore = NULL;
     const char *positional[2] = {NULL, NULL};
     int npos = 0;
 
@@ -336,16 +375,19 @@ int cli_parse(int argc, char **argv, int first, const char *command,
         const char *a = argv[x.i];
         if (cli_is_help(a))
             return cli_usage(command, stdout), CLI_HELP;
+        enum opt_owner owner = OWN_EXPLORE;
         int rc = opt_backend(o, a, &x, err);
         if (rc == NOT_MINE)
             rc = opt_checks(o, a, &x, err);
-        if (rc == NOT_MINE)
-            rc = opt_io(o, a, &x, err);
+        if (rc == NOT_MINE && (rc = opt_io(o, a, &x, err)) != NOT_MINE)
+            owner = io_owner(a);
         if (rc == NOT_MINE)
             rc = opt_mdp(o, a, &x, err);
         if (rc != NOT_MINE) {
             if (rc != WX_OK)
                 return rc;
+            if (owner == OWN_EXPLORE && !first_explore)
+                first_explore = a;
         } else if (a[0] == '-' && a[1]) {
             return wx_fail(err, WX_EINPUT, NULL, 0, 0, "unknown option '%s' (try 'warpex help')", a);
         } else {
@@ -371,7 +413,7 @@ int cli_parse(int argc, char **argv, int first, const char *command,
                        ".gpf)");
     o->input = positional[0];
     o->output = positional[1];
-    return WX_OK;
+    return check_owners(command, o, first_explore, err);
 }
 
 void cli_options_free(struct cli_options *o)

@@ -11,6 +11,22 @@ expect_rc "no arguments is a usage error" 2 "$W"
 expect_rc "unknown command" 2 "$W" frobnicate x
 expect_rc "unknown option" 2 "$W" explore "$EX" --frob
 grep -q "unknown option '--frob'" "$T/err" && pass "unknown option named" || fail "unknown option not named: $(cat "$T/err")"
+# Each command takes its own options: an explore option given to info or
+# convert --to gpf, or --to given to explore, is refused, not ignored.
+for opt in --backend=gpu --json --deadlock --por --scc --prop=x --mdp-out=o --hash-memory=1M; do
+    expect_rc "info refuses ${opt%%=*}" 2 "$W" info "$EX" $(echo "$opt" | tr = ' ')
+    grep -q "info does not take '${opt%%=*}'" "$T/err" && pass "info: ${opt%%=*} named" ||
+        fail "info ${opt%%=*}: $(cat "$T/err")"
+    expect_rc "convert --to gpf refuses ${opt%%=*}" 2 "$W" convert "$EX" "$T/o.gpf" $(echo "$opt" | tr = ' ')
+    [ ! -e "$T/o.gpf" ] && pass "convert ${opt%%=*}: nothing written" || fail "convert ${opt%%=*} wrote $T/o.gpf"
+done
+expect_rc "info takes the network options" 0 "$W" info "$EX" -q -v --hidden i --case
+expect_rc "convert --to aut refuses --aut" 2 "$W" convert "$EX" "$T/o.aut" --aut "$T/p.aut"
+[ ! -e "$T/o.aut" ] && [ ! -e "$T/p.aut" ] && pass "convert --aut: nothing written" || fail "convert --aut wrote"
+expect_rc "convert --to aut takes explore options" 0 "$W" convert "$EX" "$T/o.aut" --backend seq -q
+head -1 "$T/o.aut" | grep -q '^des (0, 8770, 2163) *$' && pass "convert --backend seq: the LTS" ||
+    fail "convert --backend seq: $(head -1 "$T/o.aut")"
+expect_rc "explore refuses --to" 2 "$W" explore "$EX" --to aut
 expect_rc "bad --threads value" 2 "$W" explore "$EX" --threads zero
 # --threads: 0 (all cores) to 256 (WX_POOL_MAX), the same range for explore and check
 expect_rc "--threads 257" 2 "$W" explore "$EX" --threads 257
