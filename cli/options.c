@@ -49,12 +49,20 @@ static int parse_uint(const char *s, unsigned long long max, unsigned long long 
 
 /* The GPU explorer's environment knobs (docs/tuning.md, "GPU explorer"):
  * WARPEX_GPU_TIMELINE (1: print where the time goes),
- * WARPEX_GPU_POR_SCRATCH (SIZE: the bound of --por's scratch) and
+ * WARPEX_GPU_POR_SCRATCH (SIZE: the bound of --por's scratch),
+ * WARPEX_GPU_GENERATOR (auto, fast or general: the successor generator) and
  * WARPEX_GPU_GROW_FROM (SIZE or none: the first size of a growing table). */
 static int cli_gpu_env(struct gpu_options *g, struct wx_error *err)
 {
     const char *tl = getenv("WARPEX_GPU_TIMELINE");
     g->timeline = tl && *tl && strcmp(tl, "0") != 0;
+    const char *gen = getenv("WARPEX_GPU_GENERATOR");
+    if (gen && *gen) {
+        if (!strcmp(gen, "auto")) g->generator = 0;
+        else if (!strcmp(gen, "fast")) g->generator = 1;
+        else if (!strcmp(gen, "general")) g->generator = 2;
+        else return wx_fail(err, WX_EINPUT, NULL, 0, 0, "WARPEX_GPU_GENERATOR must be auto, fast or general, not '%s'", gen);
+    }
     const char *ps = getenv("WARPEX_GPU_POR_SCRATCH");
     if (ps && *ps && (wx_parse_size(ps, &g->por_scratch) || g->por_scratch == 0))
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "WARPEX_GPU_POR_SCRATCH must be a size (e.g. 2G), not '%s'", ps);

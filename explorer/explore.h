@@ -99,6 +99,10 @@ struct gpu_options {
                                  take (fewer blocks where a full grid's
                                  would take more); 0 = 1/GX_POR_SCRATCH_SHARE
                                  of device memory (util/config.h) */
+    int generator;            /* successor generator: 0 default, 1 the fast
+                                 one where the image allows it, 2 the
+                                 general one; gpu_tuning.generator
+                                 overrides it */
 };
 
 struct explore_options {

@@ -180,6 +180,15 @@
 /* --backend auto with --por: 1 = the GPU explorer's reduction, 0 = the CPU's; 0 while the GPU
  * reduction's speed against the CPU's is unmeasured (bench/bench_por.sh's gpu column) */
 #define GX_AUTO_POR 0
+/* --por on the GPU: 1 = the fast generator where the image allows it (each thread computes its own
+ * state's reduced set; 13 % less kernel time on mutex n=5), 0 = always the general one (lane 0 of a
+ * state's group computes it while the group waits).  0: its 4 kernel variants grow the explorer's
+ * module by a fifth, and the parity run beside them was slower on every family (bench/RESULTS.md) */
+#define GX_POR_FAST 0
+/* explore --prop on the GPU with nothing else that reads the MDP: 1 = only its skeleton (state
+ * offsets, choice labels) comes to the host, the choices on demand (mdpcheck.h host_model); 0 = the
+ * whole MDP comes down after the exploration.  0 until the skeleton's path has run on a device */
+#define MDP_GPU_SKELETON 0
 /* threads per block of every VI kernel but the policy steps' (8 warps: 4 tile blocks fill an SM) */
 #define VI_GPU_THREADS 256u
 /* sweeps (and search levels) in the first batch between host looks at the device */

@@ -37,6 +37,11 @@ pack)
         cc -std=c11 -D_GNU_SOURCE -O2 -I. bench/cm_gpu_gen.c -o bin/gpu/cm_gpu_gen build/libwarpex.a \
             -L"$cuda/lib64" -L"$cuda/targets/x86_64-linux/lib" -lcudart_static -ldl -lrt -lstdc++ -lm -pthread
         files+=(bin/gpu/cm_gpu_gen)
+        # bench_gpu, the explorer's tuning driver (bench_gpu.sh, por_breakdown.sh)
+        cc -std=c11 -D_GNU_SOURCE -O2 -DHAVE_EXPLORE_CPU -I. tests/gpu/bench_gpu.c -o bin/gpu/bench_gpu \
+            build/libwarpex.a -L"$cuda/lib64" -L"$cuda/targets/x86_64-linux/lib" -lcudart_static -ldl -lrt \
+            -lstdc++ -lm -pthread
+        files+=(bin/gpu/bench_gpu)
     fi
     tmp=$(mktemp -d)
     for f in "${files[@]}"; do

@@ -109,9 +109,10 @@ static int gx_open(struct gx *g, struct wx_error *err)
     /* the fast generator (one thread per state) unless a group size or the
      * general generator is asked for */
     g->fast_eligible = gx_fast_eligible(img);
-    g->fast_built = g->fast_eligible && !g->opt->por && /* --por: the general generator reduces */
-                    (tun->generator == 1 || tun->generator == 3 || (tun->generator == 0 && tun->group_size <= 1)) &&
-                    gx_fast_build(img, &g->fh, tun->generator == 3) == WX_OK;
+    const int gen = tun->generator ? tun->generator : g->opt->gpu.generator;
+    g->fast_built = g->fast_eligible && (!g->opt->por || GX_POR_FAST) &&
+                    (gen == 1 || gen == 3 || (gen == 0 && tun->group_size <= 1)) &&
+                    gx_fast_build(img, &g->fh, gen == 3) == WX_OK;
     gx_mark0(g, "successor bound, fast generator tables");
     CUDA_CHECK(cudaSetDevice(0));
     gx_mark0(g, "cudaSetDevice (waits for the context)");

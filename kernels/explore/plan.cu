@@ -222,7 +222,7 @@ int gx_plan_shared(struct gx *g, struct wx_error *err)
         const int occ2 = tun->occupancy2 == 1 || (tun->occupancy2 < 0 && GX_OCC2);
         st.occupancy2 = occ2;
         gx_mark(g, "layout");
-        CUDA_CHECK(cudaFuncGetAttributes(&fa, gx_kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast, (int)fh.share, (int)opt->por)));
+        CUDA_CHECK(cudaFuncGetAttributes(&fa, gx_kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast, (int)fh.share && !opt->por, (int)opt->por)));
         gx_mark(g, "cudaFuncGetAttributes (module load)");
         const uint32_t bps = tun->blocks_per_sm ? tun->blocks_per_sm : 2;
         size_t budget = g->prop.sharedMemPerMultiprocessor / bps;
@@ -285,7 +285,7 @@ int gx_plan_shared(struct gx *g, struct wx_error *err)
         SEG(p.off_cache_lab, opt->trace ? C * 4 : 0);
 #undef SEG
         const size_t smem = off;
-        void *kern = gx_kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast, (int)fh.share, (int)opt->por);
+        void *kern = gx_kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast, (int)fh.share && !opt->por, (int)opt->por);
         CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         int nb = 0;
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kern, (int)threads, smem));
@@ -302,7 +302,7 @@ int gx_plan_shared(struct gx *g, struct wx_error *err)
         if (opt->por) {
             if ((rc = gx_por_blocks(g, threads, !opt->gpu.blocks, &blocks, err)) != WX_OK)
                 goto out;
-            gx_mark(g, "--por grid: %u blocks of %u threads", blocks, threads);
+            gx_mark(g, "--por grid: %u blocks of %u threads, %s generator", blocks, threads, p.fast ? "fast" : "general");
         }
         st.blocks = blocks;
         st.threads = threads;

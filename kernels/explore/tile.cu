@@ -737,10 +737,22 @@ cudaError_t gx_por_symbols(uint8_t *fresh, unsigned long long *q)
 /* The explore_tile variant for the plan.  The fast generator reads its own
  * tables with plain loads: no texture variant; lane sharing only where
  * some run of local moves is long (its registers cost the other images a
- * few per cent); the reducing variant with --por (general generator). */
+ * few per cent) and never with --por (a loaned record is another state's,
+ * outside this state's reduced set); the reducing variants with --por (on
+ * the fast generator only where util/config.h's GX_POR_FAST compiles
+ * them). */
 void *gx_kernel_ptr(int tex, int occ2, int prof, int fast, int share, int por)
 {
-    if (por && !fast) {
+#if GX_POR_FAST
+    if (por && fast) {
+        if (prof)
+            return occ2 ? (void *)explore_tile<false, true, true, true, false, true>
+                        : (void *)explore_tile<false, false, true, true, false, true>;
+        return occ2 ? (void *)explore_tile<false, true, false, true, false, true>
+                    : (void *)explore_tile<false, false, false, true, false, true>;
+    }
+#endif
+    if (por) {
         if (prof)
             return tex ? (occ2 ? (void *)explore_tile<true, true, true, false, false, true>
                                : (void *)explore_tile<true, false, true, false, false, true>)

@@ -37,6 +37,7 @@ struct knobs {
     int profile;        /* gpu_tuning.profile: a "prof" line per run */
     int proto;          /* gpu_tuning.insert_protocol */
     int gen;            /* gpu_tuning.generator */
+    int por;            /* explore_options.por, GPU and CPU */
 };
 
 static int run_gpu(const char *name, const struct image *img, const struct knobs *kn, struct explore_result *out)
@@ -48,6 +49,7 @@ static int run_gpu(const char *name, const struct image *img, const struct knobs
     opt.gpu.threads = kn->threads;
     opt.gpu.use_textures = kn->tex;
     opt.gpu.hash_bytes = kn->hash;
+    opt.por = kn->por != 0;
     struct gpu_tuning tun;
     memset(&tun, 0, sizeof tun);
     tun.level_sync = kn->level ? 1 : -1;
@@ -80,13 +82,13 @@ static int run_gpu(const char *name, const struct image *img, const struct knobs
     }
     out->seconds = best; /* the GPU/CPU ratio compares best with best */
     printf("%-44s gpu  states %12llu trans %13llu  %8.3f s (kernels %8.3f s)  %8.2f Mstates/s  %8.2f Mtrans/s  "
-           "%6.1f B/state  [%s gen=%s occ2=%d blocks=%u threads=%u G=%u k=%u level=%d tex=%d smem=%u cache=%u "
+           "%6.1f B/state  [%s gen=%s occ2=%d blocks=%u threads=%u G=%u k=%u level=%d por=%d tex=%d smem=%u cache=%u "
            "launches=%llu direct=%llu cached=%llu iters=%llu slotw=%u slotB=%.1f table=%llu peak=%llu grows=%u restarts=%u setup=%.3f "
            "grow=%.3f]\n",
            name, (unsigned long long)out->states, (unsigned long long)out->transitions, best, bestk,
            out->states / bestk / 1e6, out->transitions / bestk / 1e6,
            out->states ? (double)st.device_bytes / out->states : 0.0, out->device, st.fast_gen ? (st.fast_anchored ? "fast-anchored" : "fast") : "general", st.occupancy2, st.blocks, st.threads,
-           st.group_size, st.iters_per_launch, st.level_sync, st.textures,
+           st.group_size, st.iters_per_launch, st.level_sync, kn->por, st.textures,
            st.smem_bytes, st.cache_slots, (unsigned long long)st.launches, (unsigned long long)st.direct_inserts,
            (unsigned long long)st.cache_inserts, (unsigned long long)st.iterations,
            st.slot_words, (double)st.table_bytes / st.table_slots, (unsigned long long)st.table_bytes,
@@ -117,6 +119,7 @@ static int run_cpu(const char *name, const struct image *img, const struct knobs
 {
     struct explore_options opt;
     memset(&opt, 0, sizeof opt);
+    opt.por = kn->por != 0;
     double best = 1e30;
     struct explore_result res;
     for (int r = 0; r < kn->reps; r++) {
@@ -152,7 +155,7 @@ static int run_cpu(const char *name, const struct image *img, const struct knobs
 
 int main(int argc, char **argv)
 {
-    struct knobs kn = {0, 1, 0, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    struct knobs kn = {0, 1, 0, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
     int status = 0, synthetic = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -191,6 +194,8 @@ int main(int argc, char **argv)
             kn.gen = !strcmp(v, "fast") ? 1 : !strcmp(v, "general") ? 2 : !strcmp(v, "anchored") ? 3 : atoi(v), i++;
         else if (!strcmp(a, "--profile"))
             kn.profile = 1;
+        else if (!strcmp(a, "--por"))
+            kn.por = 1;
         else if (!strcmp(a, "--grow-from")) {
             uint64_t gb = 0;
             if (strcmp(v, "none") && (wx_parse_size(v, &gb) || gb == 0)) {

@@ -20,6 +20,9 @@
 #     violation the same verdict and trace length;
 # then --backend auto with --por: util/config.h's GX_AUTO_POR; and the
 # scratch bound's smaller grid (WARPEX_GPU_POR_SCRATCH) and its refusal.
+# The fast generator (where GX_POR_FAST compiles it) and the general one
+# (WARPEX_GPU_GENERATOR) both reduce: checked on two examples, auto's
+# choice, and the random networks alternate between them.
 cd "$(dirname "$0")/../.." || exit 2
 TAG=gpu-por
 . tests/lib.sh
@@ -93,6 +96,36 @@ verdict() {
     echo "$why"
 }
 
+# The generators: with --por, the fast one (each thread its own state's
+# reduced set) where util/config.h's GX_POR_FAST compiles it, and the
+# general one (a group per state, lane 0 reducing), chosen by
+# WARPEX_GPU_GENERATOR (auto and fast: the fast one where the image allows
+# it and GX_POR_FAST is 1).  Both build the same reduced graph.
+# gen_check FILE SETTING WANT: --por with WARPEX_GPU_GENERATOR=SETTING runs
+# the WANT generator and gives the CPU's counts
+gen_check() {
+    WARPEX_GPU_GENERATOR=$2 WARPEX_GPU_TIMELINE=1 "$W" explore "$1" --por --json --quiet --backend gpu \
+        > "$T/g.json" 2> "$T/g.err"
+    "$W" explore "$1" --por --json --quiet --backend cpu --threads 3 > "$T/c.json" 2> /dev/null
+    if grep -q -- "--por grid: .*, $3 generator" "$T/g.err" &&
+        [ "$(field states "$T/g.json")" = "$(field states "$T/c.json")" ] &&
+        [ "$(field transitions "$T/g.json")" = "$(field transitions "$T/c.json")" ] &&
+        [ "$(field depth "$T/g.json")" = "$(field depth "$T/c.json")" ]; then
+        pass "$1: --por, WARPEX_GPU_GENERATOR=$2: the $3 generator, gpu == cpu ($(field states "$T/c.json") states)"
+    else
+        fail "$1: --por, WARPEX_GPU_GENERATOR=$2 (want $3): states gpu $(field states "$T/g.json") cpu" \
+            "$(field states "$T/c.json"): $(grep -- '--por grid' "$T/g.err" | head -1) $(head -c 200 "$T/g.err")"
+    fi
+}
+fast_gen=general; grep -q '^#define GX_POR_FAST 1' util/config.h && fast_gen=fast
+for f in examples/mutex/mutex_n4.exp examples/philosophers/philosophers_n5.exp; do
+    gen_check "$f" fast $fast_gen
+    gen_check "$f" general general
+done
+gen_check examples/mutex/mutex_n4.exp auto $fast_gen
+expect_rc "WARPEX_GPU_GENERATOR=junk refused" 2 env WARPEX_GPU_GENERATOR=junk "$W" explore \
+    examples/mutex/mutex_n4.exp --por --backend gpu
+
 n=0
 for f in examples/*/*.exp; do
     "$W" explore "$f" --por --backend cpu --quiet > /dev/null 2>&1
@@ -122,6 +155,10 @@ ASEEDS=${WARPEX_GPU_POR_ACTION_SEEDS:-100} # of these, with --action too
 bad=0; ran=0; acted=0
 for i in $(seq 0 $((SEEDS - 1))); do
     s=$((seed0 + i))
+    # odd seeds on the general generator, even ones on the fast one (where
+    # the network allows it)
+    WARPEX_GPU_GENERATOR=fast; [ $((i % 2)) = 1 ] && WARPEX_GPU_GENERATOR=general
+    export WARPEX_GPU_GENERATOR
     set -- $(WARPEX_RANDNET_EMIT=1 WARPEX_RANDNET_SEED=$s "$gen")
     # EXPECT exp_path dir hidden rate states transitions deadlocks
     if [ "${1:-}" != EXPECT ]; then
@@ -148,7 +185,8 @@ for i in $(seq 0 $((SEEDS - 1))); do
     [ -n "$why" ] || rm -rf "$3"
     ran=$((ran + 1))
 done
-[ $bad = 0 ] && pass "$ran random networks: --por gpu == cpu (counts, depth, --deadlock verdicts and trace lengths;" \
+unset WARPEX_GPU_GENERATOR
+[ $bad = 0 ] && pass "$ran random networks (odd seeds on the general generator): --por gpu == cpu (counts, depth, --deadlock verdicts and trace lengths;" \
     "$acted of them with --action: proviso counts, verdicts and trace lengths)"
 
 printf 'des (0, 2, 3)\n(0, "a", 1)\n(1, "b", 2)\n' > "$T/c.aut"
