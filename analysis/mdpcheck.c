@@ -179,6 +179,16 @@ static int backend_builds(const struct ctx *x)
     return x->o->build_system && (x->p->kind == PROP_PMIN || x->p->kind == PROP_RMAX);
 }
 
+int mdpcheck_need_model(const struct mdpcheck_options *o, const struct mdp *m, struct wx_error *err)
+{
+    if (m->choice_start || !o->host_model)
+        return WX_OK;
+    int rc = o->host_model(o->host_model_ctx, err);
+    if (rc == WX_OK && (!m->choice_start || !m->targets || !m->probs))
+        return wx_fail(err, WX_ESYSTEM, NULL, 0, 0, "internal error: the model's choices did not arrive");
+    return rc;
+}
+
 /* Step 6's scheduler, from the midpoints of the values. */
 static int scheduler(struct ctx *x, struct mdpcheck_result *r, struct wx_error *err)
 {
@@ -212,7 +222,11 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
         wx_task_start(&pin_task, pin_main, x);
     }
     int backend = backend_builds(x), built = 0;
-    int rc = precompute_sets(j, err);
+    /* the host steps read the model's choices but where the hooks take over
+     * (precomputation, Pmin's and Rmax's system and cut) */
+    int rc = !o->precompute || !backend || o->scheduler ? mdpcheck_need_model(o, x->m, err) : WX_OK;
+    if (rc == WX_OK)
+        rc = precompute_sets(j, err);
     if (rc != WX_OK || (rc = classify(x, j->yes, j->no, !backend, r, err)) != WX_OK)
         goto done;
     r->precomp_seconds = j->label_seconds + (wx_now() - t0);
@@ -225,6 +239,7 @@ int mdpcheck_finish(struct mdpcheck_job *j, const struct mdpcheck_options *o,
 
     t0 = wx_now();
     if (backend && ((rc = mdpc_build_system_dev(x, wants_cut(x), r, &built, err)) != WX_OK ||
+                    (!built && (rc = mdpcheck_need_model(o, x->m, err)) != WX_OK) ||
                     (!built && (rc = initial_cut(x, r, err)) != WX_OK)))
         goto done;
     if (!built && (rc = mdpc_build_system(x, r, err)) != WX_OK)

@@ -162,6 +162,16 @@ struct mdpcheck_options {
                                           build_system is not             */
     bounded_solve_fn bounded;          /* step bounds (propcheck.h); NULL:
                                           bounded_solve                      */
+    /* The model's choices and entries on demand.  With host_model set, the
+     * model may come as a skeleton: n_states, n_choices, n_entries and
+     * state_start, with choice_start, targets and probs NULL (the whole
+     * model held elsewhere, e.g. in GPU memory, where the hooks above read
+     * it).  Before a step on the host first reads those arrays,
+     * host_model(host_model_ctx) is called once to fill them in; the steps
+     * that the hooks take over (Pmin and Rmax with build_system) never need
+     * them.  NULL: the model is whole. */
+    int (*host_model)(void *ctx, struct wx_error *err);
+    void *host_model_ctx;
     /* Tracing (off when NULL): called at each phase boundary of
      * mdpcheck_run with a short constant event name, on the calling thread;
      * the CLI prints a timeline from it. */
@@ -202,6 +212,11 @@ struct mdpcheck_result {
     double solve_seconds;    /* numeric solution incl. the bound phase      */
     struct vi_stats stats;   /* of the final solve call                     */
 };
+
+/* The whole model m on the host: o->host_model when m is a skeleton
+ * (choice_start NULL), else nothing.  WX_ESYSTEM when the hook left it a
+ * skeleton; the hook's status otherwise. */
+int mdpcheck_need_model(const struct mdpcheck_options *o, const struct mdp *m, struct wx_error *err);
 
 /* Checks p on m.  labels may be NULL (then only true/false/"deadlock"/
  * "init" through initial); rew may be NULL (all rewards 0); initial

@@ -44,6 +44,9 @@ static int run_bounded(const struct mdp *m, const struct mdp_labels *labels,
         return wx_fail(err, WX_EINPUT, p->file, p->line, 1,
                        "%s: a step-bounded property has no memoryless optimal scheduler "
                        "(--scheduler is for unbounded properties)", p->text);
+    int rc = mdpcheck_need_model(o, m, err); /* the backups read every choice */
+    if (rc != WX_OK)
+        return rc;
     uint64_t n = m->n_states;
     size_t nb = n ? n : 1;
     uint8_t *set1 = p->phi1 || p->path == PATH_GLOBALLY ? malloc(nb) : NULL;
@@ -51,7 +54,6 @@ static int run_bounded(const struct mdp *m, const struct mdp_labels *labels,
     r->n_states = n;
     r->lo = malloc(nb * sizeof *r->lo);
     r->hi = malloc(nb * sizeof *r->hi);
-    int rc = WX_OK;
     if (!r->lo || !r->hi || ((p->phi1 || p->path == PATH_GLOBALLY) && !set1) ||
         (p->path == PATH_UNTIL && !set2)) {
         rc = oom(err);

@@ -545,6 +545,29 @@ static bool counts_only(const struct mdp_run *x)
            !o->trace_states;
 }
 
+/* The MDP kept on the device with properties and nothing else that reads
+ * its choices (no output file or check): the host gets its skeleton (state
+ * offsets and choice labels: the propositions and rewards), and the rest
+ * comes down only where a host step of the check asks for it
+ * (fetch_model): Pmin and Rmax never do. */
+static bool skeleton_only(const struct mdp_run *x)
+{
+    const struct cli_options *o = x->o;
+    return MDP_GPU_SKELETON && keep_on_device(x) && !o->mdp_out && !o->aut_out && !o->deadlock && !o->action && !o->trace &&
+           !o->scc && !o->scc_out && !o->mec && !o->mec_out && !o->trace_states;
+}
+
+/* mdpcheck_options.host_model: the explored MDP's choices, targets and
+ * probabilities from the device into the skeleton. */
+static int fetch_model(void *ctx, struct wx_error *err)
+{
+    struct mdp_run *x = ctx;
+    check_tl_mark("the MDP's choices: to the host");
+    int rc = mdp_dev_download_rest(&x->dev, &x->r.mdp, err);
+    check_tl_mark("the MDP's choices: on the host");
+    return rc;
+}
+
 /* The properties and the --reward items, before the exploration (a typo
  * should not wait for it); every reward property names a structure. */
 static int read_properties(struct mdp_run *x, struct wx_error *err)
@@ -600,8 +623,9 @@ static int run_explorer(struct mdp_run *x, struct wx_error *err)
     cli_signals_cooperate(true);
     struct mdp_gpu_tuning tu = {.timeline = o->gpu.timeline};
     const bool counts = counts_only(x);
+    const int host = counts ? 0 : skeleton_only(x) ? 2 : 1;
     int rc = keep_on_device(x) || counts
-                 ? explore_mdp_gpu_dev(x->img, &eo, o->aut_out != NULL, &tu, !counts, &x->r, &x->dev, err)
+                 ? explore_mdp_gpu_dev(x->img, &eo, o->aut_out != NULL, &tu, host, &x->r, &x->dev, err)
              : o->backend == EXPLORE_GPU
                  ? explore_mdp_gpu_tuned(x->img, &eo, o->aut_out != NULL, &tu, &x->r, err)
                  : explore_mdp(x->img, &eo, o->aut_out != NULL, &x->r, err);
@@ -826,6 +850,7 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
             cli_dev_bind_options(&mo);
             mo.mec = mec_gpu;
             cli_dev_bind(&x->r.mdp, &x->dev);
+            mo.host_model = fetch_model, mo.host_model_ctx = x; /* a skeleton's rest on demand */
         }
     }
     check_tl_hook(&mo);
@@ -837,8 +862,13 @@ static int check_properties(struct mdp_run *x, struct wx_error *err)
         struct propcheck_info info;
         const struct mdp_rewards *pr = p->kind >= PROP_RMIN ? &x->ri.rm.models[x->reward_of[i]] : NULL;
         int rc = propcheck_run(&x->r.mdp, &x->labels, pr, x->initial, p, &mo, &cr, &info, err);
-        if (rc == WX_ELIMIT && cli_dev_release(&x->dev)) /* maybe the device memory the MDP holds */
+        /* maybe the device memory the MDP holds: the check again on the
+         * host's copy (a skeleton completed first) */
+        if (rc == WX_ELIMIT && x->dev.owned && (rc = mdpcheck_need_model(&mo, &x->r.mdp, err)) == WX_OK &&
+            cli_dev_release(&x->dev)) {
+            mo.host_model = NULL;
             rc = propcheck_run(&x->r.mdp, &x->labels, pr, x->initial, p, &mo, &cr, &info, err);
+        }
         if (rc != WX_OK) {
             cli_dev_bind(NULL, NULL);
             if (o->json)

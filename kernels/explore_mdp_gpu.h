@@ -76,9 +76,11 @@ int explore_mdp_gpu_tuned(const struct image *img, const struct explore_options 
                           struct wx_error *err);
 
 /* explore_mdp_gpu_tuned that keeps the MDP on the device: on WX_OK *dev
- * owns its arrays and choice labels (mdp_dev_free).  With host_mdp,
+ * owns its arrays and choice labels (mdp_dev_free).  host_mdp 1:
  * res->mdp and res->choice_label are downloaded as explore_mdp_gpu fills
- * them; without, res->mdp holds the counts only (NULL arrays) and
+ * them; 2: res->choice_label and of res->mdp the counts and state_start
+ * only (choice_start, targets, probs NULL: mdp_dev_download_rest completes
+ * it); 0: res->mdp holds the counts only (NULL arrays) and
  * res->choice_label is NULL; res->deadlocks, depth, fresh_initial,
  * complete, and with exact or opt->keep_vectors the fractions and vectors,
  * are filled either way.  On failure *dev is zeroed and *res holds the

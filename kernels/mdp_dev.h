@@ -51,6 +51,13 @@ struct mdp_dev {
 int mdp_dev_download(const struct mdp_dev *d, struct mdp *m, uint32_t **labels,
                      struct wx_error *err);
 
+/* Completes a skeleton *m of d (the counts and state_start, as
+ * explore_mdp_gpu_dev's host_mdp 2 leaves it; choice_start, targets and
+ * probs NULL) with d's choice offsets, targets and probabilities: what
+ * mdpcheck.h's host_model asks for.  WX_EINPUT when *m is not such a
+ * skeleton of d; WX_ELIMIT when host memory is short (*m unchanged). */
+int mdp_dev_download_rest(const struct mdp_dev *d, struct mdp *m, struct wx_error *err);
+
 /* Copies the host MDP m into a new owned handle *d (no choice labels).
  * WX_ELIMIT when device memory is short; *d zeroed on failure. */
 int mdp_dev_upload(const struct mdp *m, struct mdp_dev *d, struct wx_error *err);

@@ -49,6 +49,12 @@ int mdp_dev_download(const struct mdp_dev *d, struct mdp *m, uint32_t **labels,
     return wx_fail(err, WX_EINPUT, NULL, 0, 0, NO_CUDA);
 }
 
+int mdp_dev_download_rest(const struct mdp_dev *d, struct mdp *m, struct wx_error *err)
+{
+    (void)d, (void)m;
+    return wx_fail(err, WX_EINPUT, NULL, 0, 0, NO_CUDA);
+}
+
 int mdp_dev_upload(const struct mdp *m, struct mdp_dev *d, struct wx_error *err)
 {
     (void)m;

@@ -142,6 +142,83 @@ static void check_hook(uint64_t seed, struct inst *x, const struct property *p, 
     free(initial);
 }
 
+/* A model held elsewhere (options.host_model): the check sees a skeleton
+ * (state_start only) and hooks that read the whole model, as the CLI's
+ * GPU hooks read the explored MDP in device memory. */
+static const struct mdp *whole;  /* what the hooks read               */
+static struct mdp skeleton;      /* what mdpcheck is given            */
+static int fetches;              /* host_model calls                  */
+static uint64_t skeleton_runs, skeleton_fetchless;
+
+static int whole_precompute(const struct mdp *m, const uint8_t *allowed, const uint8_t *target,
+                            enum vi_precomp which, uint8_t *out, struct wx_error *err)
+{
+    return valiter_precompute_cpu(m == &skeleton ? whole : m, allowed, target, which, out, err);
+}
+
+static int whole_build(struct mdpcheck_sysbuild *q, struct wx_error *err)
+{
+    (void)err;
+    q->built = 0;
+    if (!hook_declines)
+        ref_system(q->m == &skeleton ? whole : q->m, q);
+    return WX_OK;
+}
+
+static int fetch_whole(void *ctx, struct wx_error *err)
+{
+    (void)ctx, (void)err;
+    fetches++;
+    skeleton.choice_start = whole->choice_start;
+    skeleton.targets = whole->targets;
+    skeleton.probs = whole->probs;
+    return WX_OK;
+}
+
+/* The same values from the skeleton as from the whole model, with the
+ * model fetched at most once, and never for Pmin and Rmax whose system the
+ * hook builds (with and without step 2a's cut, with and without a
+ * declining hook, and with a scheduler, which needs the model). */
+static void check_skeleton(uint64_t seed, struct inst *x, const struct property *p, const char *text)
+{
+    uint64_t n = x->m.n_states;
+    uint8_t *initial = calloc(n ? n : 1, 1);
+    struct wx_error err;
+    for (uint64_t s = 0; s < n; s++)
+        initial[s] = s == 0 || rnd_below(40) == 0;
+    whole = &x->m;
+    for (int v = 0; v < 8; v++) {
+        struct mdpcheck_options o = {.sound = 1, .epsilon = 1e-4, .max_iterations = 1000000,
+                                     .threads = 1 + (v & 1), .initial_only = 1, .scheduler = (v & 4) != 0,
+                                     .precompute = whole_precompute, .build_system = whole_build};
+        const uint8_t *init = v & 2 ? initial : NULL;
+        for (hook_declines = 0; hook_declines < 2; hook_declines++) {
+            struct mdpcheck_result ref, r;
+            int rc0 = mdpcheck_run(&x->m, &x->lab, NULL, init, p, &o, &ref, &err);
+            skeleton = (struct mdp){.n_states = x->m.n_states, .n_choices = x->m.n_choices,
+                                    .n_entries = x->m.n_entries, .state_start = x->m.state_start};
+            fetches = 0;
+            struct mdpcheck_options os = o;
+            os.host_model = fetch_whole;
+            int rc = mdpcheck_run(&skeleton, &x->lab, NULL, init, p, &os, &r, &err);
+            const int backend = !hook_declines && !o.scheduler && (p->kind == PROP_PMIN || p->kind == PROP_RMAX);
+            check(rc == rc0 && (rc != WX_OK || same(&ref, &r)) && fetches == !backend,
+                  "seed %llu %s: skeleton (variant %d, declining %d): rc %d vs %d, %s, %d fetches (want %d)",
+                  (unsigned long long)seed, text, v, hook_declines, rc, rc0,
+                  rc == WX_OK && rc0 == WX_OK ? (same(&ref, &r) ? "same values" : "DIFFERENT values") : "",
+                  fetches, !backend);
+            skeleton_runs++;
+            skeleton_fetchless += fetches == 0;
+            if (rc == WX_OK)
+                mdpcheck_result_free(&r);
+            if (rc0 == WX_OK)
+                mdpcheck_result_free(&ref);
+        }
+    }
+    hook_declines = 0;
+    free(initial);
+}
+
 static const char *texts[] = {"Pmax=? [ F \"t\" ]", "Pmin=? [ F \"t\" ]", "Rmin=? [ F \"t\" ]",
                               "Rmax=? [ F \"t\" ]", "Pmax=? [ \"a\" U \"t\" ]",
                               "Pmin=? [ \"a\" U \"t\" ]"};
@@ -223,6 +300,8 @@ static void check_instance(uint64_t seed, uint64_t n, int shape, int probs_only)
             }
         mdpcheck_result_free(&ref);
         check_hook(seed, &x, &p, texts[k]);
+        if (n <= 1000) /* the small instances: every path is there */
+            check_skeleton(seed, &x, &p, texts[k]);
         prop_free(&p);
     }
     inst_free(&x);
@@ -266,6 +345,9 @@ int main(int argc, char **argv)
         inst_free(&x);
     }
     check(hook_builds > 0, "the build_system hook built %llu systems", (unsigned long long)hook_builds);
+    check(skeleton_fetchless > 0 && skeleton_fetchless < skeleton_runs,
+          "skeleton runs: %llu of %llu without fetching the model (want some, not all)",
+          (unsigned long long)skeleton_fetchless, (unsigned long long)skeleton_runs);
     printf("# test_mdpcheck: %d passed, %d failed (seed %llu)\n", check_passes, check_failures,
            (unsigned long long)seed);
     return check_exit();

@@ -68,7 +68,8 @@ struct mdpx_run {
     const struct explore_options *opt;
     struct mdp_explore_result *res;
     bool exact, fresh;
-    bool host;  /* download the MDP into res->mdp and res->choice_label */
+    int host;   /* 1: download the MDP into res->mdp and res->choice_label;
+                   2: its skeleton (state offsets, choice labels); 0: neither */
     uint32_t words;
     mdpx_img dimg;
     void *uploads[MDPX_MAX_UPLOADS];
@@ -496,8 +497,9 @@ out:
     return rc;
 }
 
-/* The MDP into res (explore_mdp's result layout; with !x->host only the
- * counts, the fractions and vectors asked for), the deadlocks counted. */
+/* The MDP into res (explore_mdp's result layout; x->host 0: only the
+ * counts, the fractions and vectors asked for; 2: the skeleton, state
+ * offsets and choice labels), the deadlocks counted. */
 static int finish(struct mdpx_run *x, struct wx_error *err)
 {
     struct mdp_explore_result *res = x->res;
@@ -516,10 +518,12 @@ static int finish(struct mdpx_run *x, struct wx_error *err)
         int k = 0;
         if (x->host) {
             dl[k++] = {(void **)&m->state_start, &x->state_start, ns + 1, 8};
+            dl[k++] = {(void **)&res->choice_label, &x->label, nch, 4};
+        }
+        if (x->host == 1) {
             dl[k++] = {(void **)&m->choice_start, &x->choice_start, nch + 1, 8};
             dl[k++] = {(void **)&m->targets, &x->targets, ne, 4};
             dl[k++] = {(void **)&m->probs, &x->probs, ne, 8};
-            dl[k++] = {(void **)&res->choice_label, &x->label, nch, 4};
         }
         if (x->exact) {
             dl[k++] = {(void **)&res->entry_num, &x->num, ne, 8};
@@ -630,7 +634,7 @@ static int explore(const struct image *img, const struct explore_options *opt_in
     if (!x)
         return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory");
     x->img = img, x->opt = opt, x->res = res, x->exact = exact, x->words = img->words;
-    x->host = host_mdp || !dev;
+    x->host = dev ? host_mdp : 1;
     x->timeline = tuning && tuning->timeline;
     mark(x, -1);
     int rc = upload_image(x, err);
@@ -715,6 +719,31 @@ out:
         }
     }
     return rc;
+}
+
+extern "C" int mdp_dev_download_rest(const struct mdp_dev *d, struct mdp *m, struct wx_error *err)
+{
+    const uint64_t nch = d->n_choices, ne = d->n_entries;
+    if (m->n_states != d->n_states || nch != m->n_choices || ne != m->n_entries || m->choice_start ||
+        m->targets || m->probs)
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "mdp_dev_download_rest: the host MDP is not the device MDP's skeleton");
+    uint64_t *cs = (uint64_t *)hostcopy_alloc((nch + 1) * 8);
+    uint32_t *tg = (uint32_t *)hostcopy_alloc((ne ? ne : 1) * 4);
+    double *pr = (double *)hostcopy_alloc((ne ? ne : 1) * 8);
+    int rc = WX_OK;
+    if (!cs || !tg || !pr) {
+        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory for the explored MDP's choices");
+    } else {
+        const struct hostcopy_part parts[3] = {
+            {cs, d->d_choice_start, (nch + 1) * 8}, {tg, d->d_targets, ne * 4}, {pr, d->d_probs, ne * 8}};
+        rc = hostcopy_down_parts(parts, 3, err);
+    }
+    if (rc != WX_OK) {
+        free(cs), free(tg), free(pr);
+        return rc;
+    }
+    m->choice_start = cs, m->targets = tg, m->probs = pr;
+    return WX_OK;
 }
 
 extern "C" int mdp_dev_upload(const struct mdp *m, struct mdp_dev *d, struct wx_error *err)

@@ -76,6 +76,31 @@ for m in ii ovi pi; do
     [ -z "$why" ] && pass "consensus N=4 K=4 --method $m: gpu bounds overlap the cpu's" || fail "consensus N=4 K=4 --method $m:$why"
 done
 
+# Properties and nothing else that reads the MDP: with util/config.h's
+# MDP_GPU_SKELETON 1 the host gets its skeleton (state offsets, choice
+# labels) and the choices come down only where a host step asks for them
+# (cli/cmd_explore_mdp.c fetch_model): never for Pmin and Rmax (the device
+# builds their system), for the others at their first host step; with 0 the
+# whole MDP comes down at once and nothing is fetched.  The bounds overlap
+# the CPU's either way.
+skel=0; grep -q '^#define MDP_GPU_SKELETON 1' util/config.h && skel=1
+C42=$T/c/consensus_N4_K2.exp
+DONE='"done_heads" | "done_tails"'
+for case in "Pmin=? [ F \"agree_heads\" ]:0" "Rmax=? [ F $DONE ]:0" "Pmax=? [ F \"disagree\" ]:1" \
+            "Rmin=? [ F $DONE ]:1" "Pmax=? [ F<=20 \"disagree\" ]:1" "Pmin=? [ G !\"disagree\" ]:1"; do
+    prop=${case%:*}; want=$((${case##*:} * skel))
+    WARPEX_TIMELINE=1 "$W" explore "$C42" --quiet --json --backend gpu --prop "$prop" --reward 'flip=1' \
+        > "$T/g.json" 2> "$T/g.err"; rg=$?
+    "$W" explore "$C42" --quiet --json --backend cpu --prop "$prop" --reward 'flip=1' > "$T/c.json" 2> /dev/null; rc=$?
+    got=0; grep -q "the MDP's choices: to the host" "$T/g.err" && got=1
+    why=""
+    [ $rg -eq $rc ] || why="exit gpu $rg cpu $rc: $(head -c 200 "$T/g.err");"
+    [ $got = "$want" ] || why="$why choices fetched: $got (want $want);"
+    why="$why$(props_agree)"
+    [ -z "$why" ] && pass "consensus N=4 K=2 '$prop' on the skeleton: bounds overlap the cpu's, choices fetched: $want" ||
+        fail "consensus N=4 K=2 '$prop' on the skeleton:$why"
+done
+
 SEEDS=${WARPEX_GPU_MDP_SEEDS:-150}
 seed0=${WARPEX_GPU_MDP_SEED0:-$(date +%s)}
 echo "random probabilistic networks: seeds $seed0 .. $((seed0 + SEEDS - 1))"
