@@ -104,17 +104,23 @@ static int host_build(struct mdpcheck_sysbuild *q, struct wx_error *err)
     return WX_OK;
 }
 
+/* Random initial states: state 0 and each other one in about one_in. */
+static uint8_t *random_initial(uint64_t n, uint64_t one_in)
+{
+    uint8_t *initial = calloc(n ? n : 1, 1);
+    for (uint64_t s = 0; initial && s < n; s++)
+        initial[s] = s == 0 || rnd_below(one_in) == 0;
+    return initial;
+}
+
 /* The build_system hook (built by the reference, or declined) against the
  * host passes, with and without step 2a's cut from random initial states:
  * the same result bit for bit; built exactly for Pmin, Rmax and for Pmax,
  * Rmin without MECs. */
 static void check_hook(uint64_t seed, struct inst *x, const struct property *p, const char *text)
 {
-    uint64_t n = x->m.n_states;
-    uint8_t *initial = calloc(n ? n : 1, 1);
+    uint8_t *initial = random_initial(x->m.n_states, 50);
     struct wx_error err;
-    for (uint64_t s = 0; s < n; s++)
-        initial[s] = s == 0 || rnd_below(50) == 0;
     for (int v = 0; v < 4; v++) {
         struct mdpcheck_options o = {.sound = 1, .epsilon = 1e-4, .max_iterations = 1000000,
                                      .threads = 1 + 3 * (v & 1), .initial_only = 1};
@@ -181,11 +187,8 @@ static int fetch_whole(void *ctx, struct wx_error *err)
  * declining hook, and with a scheduler, which needs the model). */
 static void check_skeleton(uint64_t seed, struct inst *x, const struct property *p, const char *text)
 {
-    uint64_t n = x->m.n_states;
-    uint8_t *initial = calloc(n ? n : 1, 1);
+    uint8_t *initial = random_initial(x->m.n_states, 40);
     struct wx_error err;
-    for (uint64_t s = 0; s < n; s++)
-        initial[s] = s == 0 || rnd_below(40) == 0;
     whole = &x->m;
     for (int v = 0; v < 8; v++) {
         struct mdpcheck_options o = {.sound = 1, .epsilon = 1e-4, .max_iterations = 1000000,
