@@ -12,7 +12,8 @@
 #   5. --por on the fast generator (each thread reduces its own state; only
 #      where util/config.h's GX_POR_FAST is 1 and compiles its kernels,
 #      else the general one again: the line's gen= says which ran)
-# so that the steps from 1 to 5 tell what each costs.  The CPU's counts are
+# so that the steps from 1 to 5 tell what each costs; then --por on grids of
+# 132, 66 and 33 blocks (fewer states' scratch in flight at once).  The CPU's counts are
 # compared on each (MISMATCH fails the run).
 #
 #   bench/device/por_breakdown.sh [--reps N]
@@ -38,6 +39,12 @@ for v in "" "--level" "--level --gen general" "--por --gen general" "--por --gen
     echo "== bench_gpu ${v:-(default)}"
     # shellcheck disable=SC2086
     $B --reps "$reps" --profile $v "$f" || status=1
+done
+# fewer blocks: fewer states' scratch in flight at once (does the
+# reduction's global-memory scratch, one state's per thread, miss L2?)
+for b in 132 66 33; do
+    echo "== bench_gpu --por --gen general --blocks $b"
+    $B --reps "$reps" --por --gen general --blocks $b "$f" || status=1
 done
 echo "== cpu, for the counts"
 $B --reps 1 --cpu "$f" | grep " cpu " || status=1
