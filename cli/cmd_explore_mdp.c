@@ -553,8 +553,8 @@ static bool counts_only(const struct mdp_run *x)
 static bool skeleton_only(const struct mdp_run *x)
 {
     const struct cli_options *o = x->o;
-    return MDP_GPU_SKELETON && keep_on_device(x) && !o->mdp_out && !o->aut_out && !o->deadlock && !o->action && !o->trace &&
-           !o->scc && !o->scc_out && !o->mec && !o->mec_out && !o->trace_states;
+    return MDP_GPU_SKELETON && keep_on_device(x) && !o->mdp_out && !o->aut_out && !o->deadlock &&
+           !o->action && !o->trace && !o->scc && !o->scc_out && !o->mec && !o->mec_out && !o->trace_states;
 }
 
 /* mdpcheck_options.host_model: the explored MDP's choices, targets and

@@ -61,7 +61,8 @@ static int cli_gpu_env(struct gpu_options *g, struct wx_error *err)
         if (!strcmp(gen, "auto")) g->generator = 0;
         else if (!strcmp(gen, "fast")) g->generator = 1;
         else if (!strcmp(gen, "general")) g->generator = 2;
-        else return wx_fail(err, WX_EINPUT, NULL, 0, 0, "WARPEX_GPU_GENERATOR must be auto, fast or general, not '%s'", gen);
+        else return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                            "WARPEX_GPU_GENERATOR must be auto, fast or general, not '%s'", gen);
     }
     const char *ps = getenv("WARPEX_GPU_POR_SCRATCH");
     if (ps && *ps && (wx_parse_size(ps, &g->por_scratch) || g->por_scratch == 0))
