@@ -3,8 +3,11 @@
 # on one GPU machine, in one call: explorer, SCC, MEC, value iteration and
 # cycle mean (issue "one house", item 10: every stage within 3 %).
 #
-#   bench/device/parity.sh OLD_TREE [--build] [--rounds N] [--only explore,scc,mec,vi,cm]
+#   bench/device/parity.sh OLD_TREE [--build] [--rounds N] [--only explore,scc,mec,vi,cm] [--new BIN]
 #
+# --new BIN: the binary measured against OLD_TREE's (default bin/warpex),
+# e.g. one built as OLD_TREE's was (prebuilt.sh old: the Makefile's
+# NVFLAGS, no -lineinfo), where bin/warpex came from prebuilt.sh pack.
 # --only may be repeated (--only mec --only vi), which call.sh's sh: stages
 # need (their commas become spaces).
 # OLD_TREE is a source tree of the old version (e.g. `git archive fe333fa`
@@ -26,13 +29,14 @@ cd "$(dirname "$0")/../.." || exit 2
 OLD=$1; shift
 LOG=${OUT:-bench/out/parity}; WORK=${WORK:-/tmp/parity}
 mkdir -p "$LOG" "$WORK"
-build=0; rounds=3; only=",explore,scc,mec,vi,cm,"; only_given=0
+build=0; rounds=3; only=",explore,scc,mec,vi,cm,"; only_given=0; new_bin=""
 while [ $# -gt 0 ]; do
     case $1 in
     --build) build=1 ;;
+    --new) new_bin=$2; shift ;;
     --rounds) rounds=$2; shift ;;
     --only) [ $only_given = 1 ] || only=","; only="$only$2,"; only_given=1; shift ;;
-    *) echo "usage: $0 OLD_TREE [--build] [--rounds N] [--only LIST]"; exit 2 ;;
+    *) echo "usage: $0 OLD_TREE [--build] [--rounds N] [--only LIST] [--new BIN]"; exit 2 ;;
     esac
     shift
 done
@@ -43,6 +47,7 @@ if [ $build = 1 ]; then
     wait $! || { tail -20 "$LOG/build_old.log"; exit 1; }
 fi
 NEW_W=$PWD/bin/warpex; OLD_W=$(cd "$OLD" && pwd)/bin/warpex
+[ -n "$new_bin" ] && NEW_W=$(cd "$(dirname "$new_bin")" && pwd)/$(basename "$new_bin")
 rows=()
 
 # med FILE: the median of the numbers in FILE, one per line

@@ -28,8 +28,9 @@
 # on test_gpu and on --por (san_por.sh), t_gpu_check uncut.  measure: the
 # parity of every stage against fe333fa (.pre/old) and, where packed, the
 # explorer's against .pre/prio_before (next: a3c76f2, before the
-# twenty-second session's GPU changes) and .pre/porfast (main built with
-# GX_POR_FAST 1: its four more explorer kernels), POR's cost per state split into its steps
+# twenty-second session's GPU changes), .pre/porfast (main built with
+# GX_POR_FAST 1: its four more explorer kernels) and .pre/mainplain (main
+# built without -lineinfo, as the others are), POR's cost per state split into its steps
 # (por_breakdown.sh) and its throughput (por_large.sh), explore --prop end
 # to end on consensus N=8 K=2 (mdp_explore.sh; beside .pre/prev where
 # packed), the tree store's capacity on milner n=28 (1.13*10^10 states),
@@ -59,6 +60,14 @@ parity=()
 # does the fast generator's --por kernels' module cost the explorer?
 [ -x .pre/porfast/bin/warpex ] &&
     parity+=(sh:bench/device/parity.sh,.pre/porfast,--rounds,5,--only,explore)
+# main built as the old binaries are (`prebuilt.sh old TREE mainplain`: no
+# -lineinfo) against fe333fa and against the GX_POR_FAST 1 build: do the
+# packed binary's line tables weigh on the explorer's parity?
+if [ -x .pre/mainplain/bin/warpex ]; then
+    parity+=(sh:bench/device/parity.sh,.pre/old,--rounds,5,--only,explore,--new,.pre/mainplain/bin/warpex)
+    [ -x .pre/porfast/bin/warpex ] &&
+        parity+=(sh:bench/device/parity.sh,.pre/porfast,--rounds,5,--only,explore,--new,.pre/mainplain/bin/warpex)
+fi
 export CPU=0 HOST=0 REPEAT=1
 prop=(sh:bench/device/mdp_explore.sh,--methods,auto+pi,8,2)
 [ -x .pre/prev/bin/warpex ] && prop+=(sh:bench/device/mdp_explore.sh,--bin,.pre/prev/bin/warpex,8,2)
