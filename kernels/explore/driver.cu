@@ -107,7 +107,9 @@ static int gx_open(struct gx *g, struct wx_error *err)
     const struct gpu_tuning *tun = g->tun;
     g->bound0 = gx_successor_bound(img);
     /* the fast generator (one thread per state) unless a group size or the
-     * general generator is asked for */
+     * general generator is asked for (gpu_tuning.generator, else
+     * gpu_options.generator), or --por where GX_POR_FAST leaves its
+     * reducing kernels out */
     g->fast_eligible = gx_fast_eligible(img);
     const int gen = tun->generator ? tun->generator : g->opt->gpu.generator;
     g->fast_built = g->fast_eligible && (!g->opt->por || GX_POR_FAST) &&
