@@ -56,6 +56,9 @@ struct cli_options {
     const char *output;      /* convert: the output file */
 };
 
+/* explore --method's names, indexed by enum cli_prop_method (cli/options.c). */
+extern const char *const cli_prop_method_names[4];
+
 /* The GPU value-iteration knobs from the environment (cli/env_vi.c,
  * docs/tuning.md); all zero when none is set. */
 struct vi_gpu_tuning;

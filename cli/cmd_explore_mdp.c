@@ -688,8 +688,7 @@ static enum cli_prop_method method_run(const struct mdp_run *x)
 
 static const char *method_name(const struct mdp_run *x)
 {
-    static const char *const name[] = {"auto", "ii", "ovi", "pi"};
-    return name[method_run(x)];
+    return cli_prop_method_names[method_run(x)];
 }
 
 static const char *method_text(const struct mdp_run *x)

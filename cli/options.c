@@ -279,12 +279,13 @@ static int opt_io(struct cli_options *o, const char *a, struct args *x, struct w
     return WX_OK;
 }
 
+const char *const cli_prop_method_names[4] = {"auto", "ii", "ovi", "pi"};
+
 /* explore --method auto | ii | ovi | pi: how --prop's values are solved. */
 static int parse_prop_method(struct cli_options *o, const char *val, struct wx_error *err)
 {
-    static const char *const names[] = {"auto", "ii", "ovi", "pi"};
     for (int i = 0; i < 4; i++)
-        if (!strcmp(val, names[i])) {
+        if (!strcmp(val, cli_prop_method_names[i])) {
             o->prop_method = (enum cli_prop_method)i;
             o->prop_method_given = 1;
             return WX_OK;

@@ -447,26 +447,33 @@ static int levels(struct mdpx_run *x, struct wx_error *err)
     }
 }
 
-/* One device array to bring into a new host array: n elements of size sz. */
+/* One device array to bring into a new host array *h. */
 struct download {
     void **h;
-    const struct dbuf *d;
-    uint64_t n;
-    size_t sz;
+    const void *src;
+    size_t bytes;
 };
 
-/* The arrays of dl[0..k) into new host arrays (at least one element
- * allocated each), copied in one staged batch (kernels/hostcopy.h). */
+/* The arrays of dl[0..k) (k <= 8) into new host arrays (hostcopy_alloc:
+ * at least one byte each), copied in one staged batch (kernels/hostcopy.h);
+ * on failure none is left allocated (each *h NULL). */
 static int download(const struct download *dl, int k, struct wx_error *err)
 {
     struct hostcopy_part parts[8];
+    int rc = WX_OK;
     for (int i = 0; i < k; i++) {
-        *dl[i].h = hostcopy_alloc(dl[i].n * dl[i].sz);
-        if (!*dl[i].h)
-            return wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory for the explored MDP");
-        parts[i] = (struct hostcopy_part){*dl[i].h, dl[i].d->p, dl[i].n * dl[i].sz};
+        *dl[i].h = hostcopy_alloc(dl[i].bytes);
+        parts[i] = (struct hostcopy_part){*dl[i].h, dl[i].src, dl[i].bytes};
+        if (!*dl[i].h && rc == WX_OK)
+            rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory for the explored MDP");
     }
-    return hostcopy_down_parts(parts, k, err);
+    if (rc == WX_OK)
+        rc = hostcopy_down_parts(parts, k, err);
+    for (int i = 0; i < k && rc != WX_OK; i++) {
+        free(*dl[i].h);
+        *dl[i].h = NULL;
+    }
+    return rc;
 }
 
 /* deadlocks += the states without a choice. */
@@ -517,20 +524,20 @@ static int finish(struct mdpx_run *x, struct wx_error *err)
         struct download dl[8];
         int k = 0;
         if (x->host) {
-            dl[k++] = {(void **)&m->state_start, &x->state_start, ns + 1, 8};
-            dl[k++] = {(void **)&res->choice_label, &x->label, nch, 4};
+            dl[k++] = {(void **)&m->state_start, x->state_start.p, (ns + 1) * 8};
+            dl[k++] = {(void **)&res->choice_label, x->label.p, nch * 4};
         }
         if (x->host == 1) {
-            dl[k++] = {(void **)&m->choice_start, &x->choice_start, nch + 1, 8};
-            dl[k++] = {(void **)&m->targets, &x->targets, ne, 4};
-            dl[k++] = {(void **)&m->probs, &x->probs, ne, 8};
+            dl[k++] = {(void **)&m->choice_start, x->choice_start.p, (nch + 1) * 8};
+            dl[k++] = {(void **)&m->targets, x->targets.p, ne * 4};
+            dl[k++] = {(void **)&m->probs, x->probs.p, ne * 8};
         }
         if (x->exact) {
-            dl[k++] = {(void **)&res->entry_num, &x->num, ne, 8};
-            dl[k++] = {(void **)&res->entry_den, &x->den, ne, 8};
+            dl[k++] = {(void **)&res->entry_num, x->num.p, ne * 8};
+            dl[k++] = {(void **)&res->entry_den, x->den.p, ne * 8};
         }
         if (x->opt->keep_vectors)
-            dl[k++] = {(void **)&res->vectors, &x->vecs, ns * x->words, 4};
+            dl[k++] = {(void **)&res->vectors, x->vecs.p, (size_t)ns * x->words * 4};
         if ((rc = download(dl, k, err)) != WX_OK)
             goto out;
     }
@@ -684,40 +691,21 @@ extern "C" int explore_mdp_gpu_dev(const struct image *img, const struct explore
 extern "C" int mdp_dev_download(const struct mdp_dev *d, struct mdp *m, uint32_t **labels,
                                 struct wx_error *err)
 {
-    int rc = WX_OK;
-    const uint64_t ns = d->n_states, nch = d->n_choices, ne = d->n_entries;
     memset(m, 0, sizeof *m);
     if (labels)
         *labels = NULL;
-    if (labels && !d->d_choice_label && nch)
+    if (labels && !d->d_choice_label && d->n_choices)
         return wx_fail(err, WX_EINPUT, NULL, 0, 0, "mdp_dev_download: the device MDP has no choice labels");
-    m->state_start = (uint64_t *)hostcopy_alloc((ns + 1) * 8);
-    m->choice_start = (uint64_t *)hostcopy_alloc((nch + 1) * 8);
-    m->targets = (uint32_t *)hostcopy_alloc(ne * 4);
-    m->probs = (double *)hostcopy_alloc(ne * 8);
-    if (labels)
-        *labels = (uint32_t *)hostcopy_alloc(nch * 4);
-    if (!m->state_start || !m->choice_start || !m->targets || !m->probs || (labels && !*labels)) {
-        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory for the downloaded MDP");
-        goto out;
+    const struct download dl[2] = {{(void **)&m->state_start, d->d_state_start, (d->n_states + 1) * 8},
+                                   {(void **)labels, d->d_choice_label, d->n_choices * 4}};
+    m->n_states = d->n_states, m->n_choices = d->n_choices, m->n_entries = d->n_entries;
+    int rc = download(dl, labels ? 2 : 1, err); /* the skeleton, then the rest */
+    if (rc == WX_OK && (rc = mdp_dev_download_rest(d, m, err)) != WX_OK && labels) {
+        free(*labels);
+        *labels = NULL;
     }
-    m->n_states = ns, m->n_choices = nch, m->n_entries = ne;
-    {
-        const struct hostcopy_part parts[5] = {{m->state_start, d->d_state_start, (ns + 1) * 8},
-                                               {m->choice_start, d->d_choice_start, (nch + 1) * 8},
-                                               {m->targets, d->d_targets, ne * 4},
-                                               {m->probs, d->d_probs, ne * 8},
-                                               {labels ? *labels : NULL, d->d_choice_label, labels ? nch * 4 : 0}};
-        rc = hostcopy_down_parts(parts, 5, err);
-    }
-out:
-    if (rc != WX_OK) {
+    if (rc != WX_OK)
         mdp_free(m);
-        if (labels) {
-            free(*labels);
-            *labels = NULL;
-        }
-    }
     return rc;
 }
 
@@ -726,24 +714,12 @@ extern "C" int mdp_dev_download_rest(const struct mdp_dev *d, struct mdp *m, str
     const uint64_t nch = d->n_choices, ne = d->n_entries;
     if (m->n_states != d->n_states || nch != m->n_choices || ne != m->n_entries || m->choice_start ||
         m->targets || m->probs)
-        return wx_fail(err, WX_EINPUT, NULL, 0, 0, "mdp_dev_download_rest: the host MDP is not the device MDP's skeleton");
-    uint64_t *cs = (uint64_t *)hostcopy_alloc((nch + 1) * 8);
-    uint32_t *tg = (uint32_t *)hostcopy_alloc((ne ? ne : 1) * 4);
-    double *pr = (double *)hostcopy_alloc((ne ? ne : 1) * 8);
-    int rc = WX_OK;
-    if (!cs || !tg || !pr) {
-        rc = wx_fail(err, WX_ELIMIT, NULL, 0, 0, "out of memory for the explored MDP's choices");
-    } else {
-        const struct hostcopy_part parts[3] = {
-            {cs, d->d_choice_start, (nch + 1) * 8}, {tg, d->d_targets, ne * 4}, {pr, d->d_probs, ne * 8}};
-        rc = hostcopy_down_parts(parts, 3, err);
-    }
-    if (rc != WX_OK) {
-        free(cs), free(tg), free(pr);
-        return rc;
-    }
-    m->choice_start = cs, m->targets = tg, m->probs = pr;
-    return WX_OK;
+        return wx_fail(err, WX_EINPUT, NULL, 0, 0,
+                       "mdp_dev_download_rest: the host MDP is not the device MDP's skeleton");
+    const struct download dl[3] = {{(void **)&m->choice_start, d->d_choice_start, (nch + 1) * 8},
+                                   {(void **)&m->targets, d->d_targets, ne * 4},
+                                   {(void **)&m->probs, d->d_probs, ne * 8}};
+    return download(dl, 3, err);
 }
 
 extern "C" int mdp_dev_upload(const struct mdp *m, struct mdp_dev *d, struct wx_error *err)
