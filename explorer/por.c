@@ -279,6 +279,12 @@ static bool por_scratch_alloc(struct por *p, uint32_t n, uint32_t nr, uint32_t r
     s->scc_low = malloc(((size_t)n + 1) * sizeof *s->scc_low);
     s->scc_live = malloc(((size_t)n + 1) * sizeof *s->scc_live);
     s->en = calloc((size_t)rule_words + 1, sizeof *s->en);
+    if (n <= POR_BITS_MAX) {
+        s->succ = malloc(((size_t)n + 1) * sizeof *s->succ);
+        s->pred = malloc(((size_t)n + 1) * sizeof *s->pred);
+        if (!s->succ || !s->pred)
+            return false;
+    }
     return s->seg && s->rule_state && s->rule_low && s->best && s->own && s->adj_start && s->index && s->lowlink
            && s->scc && s->stack && s->call && s->iter && s->scc_cost && s->scc_low && s->scc_live && s->en;
 }
@@ -351,6 +357,8 @@ void por_free(struct por *p)
     free(s->scc_cost);
     free(s->scc_low);
     free(s->scc_live);
+    free(s->succ);
+    free(s->pred);
     free(p->mask);
     free(p->tmp);
     free(p->tmph);

@@ -18,6 +18,12 @@
  * returns whether they reduce (some, not all); por_core_mask and
  * por_core_keep then tell which successor records stay in the reduced set
  * (they move a chosen component, or are self-loops).
+ *
+ * The choice depends only on the dependency graph's SCCs, so it has two
+ * implementations with one answer: with at most POR_BITS_MAX components
+ * (s->succ set) the graph is two bit sets per component and the candidate
+ * SCCs are found by forward and backward closures over them, without edge
+ * lists or a stack; above, Tarjan's algorithm on edge lists.
  */
 #ifndef WX_POR_CORE_H
 #define WX_POR_CORE_H
@@ -32,6 +38,10 @@
 #else
 #define POR_CTZ64(x) ((uint32_t)__builtin_ctzll(x))
 #endif
+
+/* Components up to which the dependency graph is kept as bit sets (one
+ * 64-bit word per component and direction). */
+#define POR_BITS_MAX 64u
 
 struct por_tables {
     uint32_t n, n_rules, rule_words, class_words, act_bits;
@@ -66,6 +76,9 @@ struct por_scratch {
     uint32_t *scc_cost, *scc_low;   /* n: per SCC (its lowest component) */
     uint8_t *scc_live;              /* n: per SCC: it or an SCC it reaches has moves */
     uint32_t *best;                 /* n: the chosen components */
+    uint64_t *succ, *pred;          /* n each, or NULL (more than POR_BITS_MAX
+                                       components): each component's successors
+                                       and predecessors in the dependency graph */
     uint64_t *en;                   /* rule_words: the rules enabled here */
     uint32_t *rule_state, *rule_low;/* n_rules each, or NULL: no blocker cache */
     uint32_t sstamp, nbest;
@@ -181,6 +194,19 @@ WX_HD void por_core_enabled_rules(const struct por_tables *t, struct por_scratch
  * set of edges matters (por_core_choose does not depend on their order or
  * repeats), so a run of edges to one target is kept once, and with the
  * per-segment lists the edges of two-participant rules come precomputed. */
+/* The edge c -> to of the dependency graph: into the bit sets, or
+ * appended to the edge list at e; returns the list's new end. */
+WX_HD uint32_t por_core_edge(struct por_scratch *s, uint32_t c, uint32_t to, uint32_t e)
+{
+    if (s->succ) {
+        s->succ[c] |= 1ull << to;
+        s->pred[to] |= 1ull << c;
+        return e;
+    }
+    s->adj[e] = to;
+    return e + 1;
+}
+
 WX_HD void por_core_build_graph(const struct por_tables *t, struct por_scratch *s)
 {
     uint32_t e = 0;
@@ -194,17 +220,17 @@ WX_HD void por_core_build_graph(const struct por_tables *t, struct por_scratch *
             const uint32_t seg = s->seg[c];
             s->adj_start[c] = e;
             for (uint32_t q = t->seg_peer_start[seg]; q < t->seg_peer_start[seg + 1]; q++)
-                s->adj[e++] = t->seg_peer[q];
+                e = por_core_edge(s, c, t->seg_peer[q], e);
             for (uint32_t q = t->seg_multi_start[seg]; q < t->seg_multi_start[seg + 1]; q++) {
                 const uint32_t r = t->seg_multi[q], b = t->part_start[r], end = t->part_start[r + 1];
                 uint32_t i = b;
                 if (!por_core_rule_enabled(s, r)) {
-                    s->adj[e++] = por_core_blocker(t, s, r);
+                    e = por_core_edge(s, c, por_core_blocker(t, s, r), e);
                     continue;
                 }
                 while (t->part[i] != c)
                     i++;
-                s->adj[e++] = t->part[i + 1 < end ? i + 1 : b];
+                e = por_core_edge(s, c, t->part[i + 1 < end ? i + 1 : b], e);
             }
         }
         s->adj_start[t->n] = e;
@@ -231,8 +257,8 @@ WX_HD void por_core_build_graph(const struct por_tables *t, struct por_scratch *
             } else {
                 continue;
             }
-            if (e == s->adj_start[c] || s->adj[e - 1] != to) /* runs of one target: one edge */
-                s->adj[e++] = to;
+            if (s->succ || e == s->adj_start[c] || s->adj[e - 1] != to) /* runs of one target: one edge */
+                e = por_core_edge(s, c, to, e);
         }
     }
     s->adj_start[t->n] = e;
@@ -306,8 +332,12 @@ WX_HD void por_core_tarjan(struct por_scratch *s, uint32_t v, uint32_t *counter,
  * component, so that the choice depends on the graph's edges only, not on
  * their order); its components into s->best.  False when it holds every
  * component. */
+WX_HD bool por_core_choose_bits(const struct por_tables *t, struct por_scratch *s);
+
 WX_HD bool por_core_choose(const struct por_tables *t, struct por_scratch *s)
 {
+    if (s->succ)
+        return por_core_choose_bits(t, s);
     por_core_build_graph(t, s);
     for (uint32_t c = 0; c < t->n; c++)
         s->index[c] = 0;
@@ -330,6 +360,64 @@ WX_HD bool por_core_choose(const struct por_tables *t, struct por_scratch *s)
     return s->nbest < t->n;
 }
 
+/* por_core_choose on bit sets (at most POR_BITS_MAX components).  The
+ * live components L (those that reach enabled moves: the backward closure
+ * of the movers over the predecessor sets) hold every component that
+ * reaches moves, so a candidate SCC -- moves, and no component outside it
+ * that it reaches has any -- is exactly a sink SCC of the graph restricted
+ * to L.  From each mover c not yet in an SCC, its forward closure F within
+ * L and, within F, the components that reach c give c's SCC; it is a
+ * candidate when it is all of F.  Ties go to the SCC with the lowest
+ * component, as in Tarjan's version.  A graph of one SCC costs three
+ * passes over its sets. */
+WX_HD bool por_core_choose_bits(const struct por_tables *t, struct por_scratch *s)
+{
+    const uint32_t n = t->n;
+    uint64_t movers = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        s->succ[c] = s->pred[c] = 0;
+        movers |= (uint64_t)(s->own[c] > 0) << c;
+    }
+    por_core_build_graph(t, s);
+    uint64_t live = movers;
+    for (uint64_t fr = movers; fr;) { /* the frontier: reached, not yet expanded */
+        const uint32_t d = POR_CTZ64(fr);
+        fr &= fr - 1;
+        const uint64_t nw = s->pred[d] & ~live;
+        live |= nw, fr |= nw;
+    }
+    uint64_t done = 0, best = 0;
+    uint32_t best_cost = 0;
+    while (movers & ~done) {
+        const uint32_t c = POR_CTZ64(movers & ~done);
+        uint64_t f = 1ull << c, scc = f;
+        for (uint64_t fr = f; fr;) {
+            const uint32_t d = POR_CTZ64(fr);
+            fr &= fr - 1;
+            const uint64_t nw = s->succ[d] & live & ~f;
+            f |= nw, fr |= nw;
+        }
+        for (uint64_t fr = scc; fr;) {
+            const uint32_t d = POR_CTZ64(fr);
+            fr &= fr - 1;
+            const uint64_t nw = s->pred[d] & f & ~scc;
+            scc |= nw, fr |= nw;
+        }
+        done |= scc;
+        if (scc != f)
+            continue;
+        uint32_t cost = 0;
+        for (uint64_t m = scc; m; m &= m - 1)
+            cost += s->own[POR_CTZ64(m)];
+        if (!best || cost < best_cost || (cost == best_cost && POR_CTZ64(scc) < POR_CTZ64(best)))
+            best = scc, best_cost = cost;
+    }
+    s->nbest = 0;
+    for (uint64_t m = best; m; m &= m - 1)
+        s->best[s->nbest++] = POR_CTZ64(m);
+    return s->nbest > 0 && s->nbest < n;
+}
+
 /* State vec's chosen components into s->best; true when they reduce.
  * With the blocker cache, s->sstamp must differ from every stamp in
  * s->rule_state (the caller starts a state with ++sstamp, clearing the
@@ -348,9 +436,11 @@ WX_HD void por_core_mask(const struct por_tables *t, const struct por_scratch *s
     for (uint32_t w = 0; w < words; w++)
         mask[w] = 0;
     for (uint32_t i = 0; i < s->nbest; i++) {
-        const uint32_t c = s->best[i];
-        for (uint32_t b = t->first_bit[c]; b < t->first_bit[c + 1]; b++)
-            mask[b >> 5] |= 1u << (b & 31);
+        const uint32_t c = s->best[i], lo = t->first_bit[c], hi = t->first_bit[c + 1];
+        for (uint32_t b = lo; b < hi; b = (b | 31) + 1) { /* bits [b, min(hi, next word)) */
+            const uint32_t end = hi < (b | 31) + 1 ? hi : (b | 31) + 1, len = end - b;
+            mask[b >> 5] |= (len == 32 ? ~0u : (1u << len) - 1) << (b & 31);
+        }
     }
 }
 
@@ -367,11 +457,12 @@ WX_HD bool por_core_keep(const uint32_t *mask, uint32_t words, const uint32_t *v
 }
 
 /* The device's scratch of one state, in 32-bit words (an even number):
- * por_core_carve's arrays, the mask (words) and a flag word, without the
- * blocker cache. */
+ * por_core_carve's arrays (the bit sets where n <= POR_BITS_MAX), the mask
+ * (words) and a flag word, without the blocker cache. */
 WX_HD uint32_t por_core_scratch_words(uint32_t n, uint32_t parts, uint32_t rule_words, uint32_t words)
 {
-    const uint32_t w = 2 * rule_words + 12 * n + 1 + parts + 1 + (n + 3) / 4 + words + 1;
+    const uint32_t w = 2 * rule_words + (n <= POR_BITS_MAX ? 4 * n : 0) + 12 * n + 1 + parts + 1 + (n + 3) / 4 +
+                       words + 1;
     return (w + 1) & ~1u;
 }
 
@@ -382,6 +473,11 @@ WX_HD uint32_t *por_core_carve(struct por_scratch *s, uint32_t *base, uint32_t n
 {
     s->en = (uint64_t *)base;
     uint32_t *q = base + 2 * rule_words;
+    s->succ = s->pred = 0;
+    if (n <= POR_BITS_MAX) {
+        s->succ = (uint64_t *)q, q += 2 * n;
+        s->pred = (uint64_t *)q, q += 2 * n;
+    }
     s->seg = q, q += n;
     s->own = q, q += n;
     s->adj_start = q, q += n + 1;

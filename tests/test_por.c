@@ -222,25 +222,30 @@ static void check_verdict(const struct image *img, bool cpu, bool deadlock, cons
 }
 
 /* por_reduce with all its per-segment sets, without the class sets and
- * blocked rules (the anchored lists find the enabled rules) and without
- * any (binary searches), on every reachable state: the same reduced set,
- * record for record. */
+ * blocked rules (the anchored lists find the enabled rules), without any
+ * (binary searches) and with Tarjan's algorithm instead of the bit sets
+ * (por_core.h: the two choices must agree), on every reachable state: the
+ * same reduced set, record for record. */
 static void check_paths(const struct image *img, const char *what)
 {
     struct explore_options o = { .memory_bytes = FULL_MEMORY, .keep_vectors = true };
     struct explore_result res;
     struct wx_error err;
-    struct succ_gen g[3];
-    struct por p[3];
+    struct succ_gen g[4];
+    struct por p[4];
     if (explore_seq(img, &o, &res, &err) || !res.complete) {
         explore_result_free(&res);
         return;
     }
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         if (succ_init(&g[k], img, &err) || por_init(&p[k], img, NULL, &err))
             abort();
     por_drop_sets(&p[1], 0);
     por_drop_sets(&p[2], 1);
+    QCHECK(!p[3].s.succ == (img->n_comps > POR_BITS_MAX), "%s: %u components, bit sets %s", what, img->n_comps,
+           p[3].s.succ ? "kept" : "missing");
+    free(p[3].s.succ), free(p[3].s.pred);
+    p[3].s.succ = p[3].s.pred = NULL;
     /* the GPU's configuration (kernels/explore/tile.cu): one carved
      * scratch, no blocker cache, the packed tables */
     const uint32_t rw = p[0].t.rule_words, n = img->n_comps, parts = (uint32_t)p[0].parts;
@@ -256,11 +261,11 @@ static void check_paths(const struct image *img, const char *what)
     uint64_t s = 0;
     for (; s < res.states && same && dsame; s++) {
         const uint32_t *v = res.vectors + s * img->words;
-        size_t r[3];
-        for (int k = 0; k < 3; k++)
+        size_t r[4];
+        for (int k = 0; k < 4; k++)
             if (succ_expand(&g[k], v, &err) || por_reduce(&p[k], &g[k], v, &r[k], &err))
                 abort();
-        for (int k = 1; k < 3; k++)
+        for (int k = 1; k < 4; k++)
             same &= r[0] == r[k] && g[0].n == g[k].n && !memcmp(g[0].rec, g[k].rec, g[0].n * g[0].stride * 4);
         /* the device's filter keeps exactly por_reduce's first r records
          * (reordered to the front): it has no fallback to the full set */
@@ -269,11 +274,12 @@ static void check_paths(const struct image *img, const char *what)
         for (size_t i = 0; i < g[0].n; i++)
             dsame &= (!red || por_core_keep(dmask, img->words, v, g[0].rec + i * g[0].stride + 1)) == (i < r[0]);
     }
-    QCHECK(same, "%s: por_reduce with and without its sets differ in state %llu", what, (unsigned long long)s - 1);
+    QCHECK(same, "%s: por_reduce with and without its sets (or with Tarjan's algorithm) differ in state %llu", what,
+           (unsigned long long)s - 1);
     QCHECK(dsame, "%s: the device's configuration (carved scratch, packed tables) differs in state %llu", what,
            (unsigned long long)s - 1);
     free(dev), free(packed);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         succ_free(&g[k]), por_free(&p[k]);
     explore_result_free(&res);
 }

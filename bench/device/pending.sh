@@ -5,12 +5,14 @@
 # ones.  Each stage's log is under $OUT (call.sh).
 #
 #   bench/device/pending.sh [tests|measure|first] [--prebuilt] [--seed N]
+#   bench/device/pending.sh stages [--prebuilt] [--seed N] STAGE...
 #
 # first: the newest kernels' tests, POR's breakdown, the parity and the MDP
 # tests in one call (when device time is short);
 # tests: the test stages only, measure: the measurements only (each fits
 # one call of 600 s; run them as two calls: t_gpu_check needs minutes
-# uncut, GPU_TEST_TIMEOUT=240 a program); neither: both, in one call.
+# uncut, GPU_TEST_TIMEOUT=240 a program); neither: both, in one call;
+# stages: the older binaries unpacked as below, then call.sh's STAGEs.
 #
 # --prebuilt: the binaries from .pre/bin.tar.xz (bench/device/prebuilt.sh
 # pack, here; carry ".pre"), so the call spends no time building.  Older
@@ -42,7 +44,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 part=both
-case ${1:-} in tests | measure | first) part=$1; shift ;; esac
+case ${1:-} in tests | measure | first | stages) part=$1; shift ;; esac
 export WARPEX_GPU_MDP_SEEDS=${WARPEX_GPU_MDP_SEEDS:-20} WARPEX_GPU_PRIO_SEEDS=${WARPEX_GPU_PRIO_SEEDS:-40}
 export WARPEX_GPU_POR_SEEDS=${WARPEX_GPU_POR_SEEDS:-20} GPU_TEST_TIMEOUT=${GPU_TEST_TIMEOUT:-240}
 export GPU_SAN_TIMEOUT=${GPU_SAN_TIMEOUT:-60}
@@ -84,6 +86,7 @@ measure=("${parity[@]}" sh:bench/device/por_breakdown.sh sh:bench/device/por_lar
 # of the newest kernels and paths, POR's breakdown, the parity
 first=(tests:test_gpu,t_gpu_por,test_gpu_mdp,t_gpu_mdp,t_gpu_mdp_dev sh:bench/device/san_por.sh
        sh:bench/device/por_breakdown.sh,--reps,2 "${parity[@]}" san:test_gpu)
+[ $part = stages ] && exec bash bench/device/call.sh "$@"
 stages=()
 case $part in
 first) stages=("${first[@]}") ;;

@@ -16,23 +16,30 @@
 # 132, 66 and 33 blocks (fewer states' scratch in flight at once).  The CPU's counts are
 # compared on each (MISMATCH fails the run).
 #
-#   bench/device/por_breakdown.sh [--reps N]
+#   bench/device/por_breakdown.sh [--reps N] [--bench BIN]
 #
-# bin/gpu/bench_gpu comes from `bench/gpu_test.sh --build-only` (or
+# --bench: another build of bench_gpu (e.g. an older one unpacked from
+# .pre, for a before/after in one call); default bin/gpu/bench_gpu, which comes from `bench/gpu_test.sh --build-only` (or
 # prebuilt.sh pack); the instance is generated under $WORK (default
 # /tmp/por_large, shared with por_large.sh).
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 WORK=${WORK:-/tmp/por_large}
-reps=3
-[ "${1:-}" = --reps ] && reps=$2
+reps=3 B=bin/gpu/bench_gpu
+while [ $# -ge 2 ]; do
+    case $1 in
+    --reps) reps=$2 ;;
+    --bench) B=$2 ;;
+    *) echo "usage: $0 [--reps N] [--bench BIN]" >&2; exit 2 ;;
+    esac
+    shift 2
+done
 f=$WORK/mutex/mutex_n5.exp
 [ -f "$f" ] || (mkdir -p "$WORK/mutex" && cd examples && python3 -c "
 import families, os, sys
 for name, text in families.Mutex().files({'n': 5}).items():
     open(os.path.join(sys.argv[1], name), 'w').write(text)
 " "$WORK/mutex") || exit 2
-B=bin/gpu/bench_gpu
 [ -x $B ] || { echo "por_breakdown: $B is not built"; exit 2; }
 status=0
 for v in "" "--level" "--level --gen general" "--por --gen general" "--por --gen fast"; do
