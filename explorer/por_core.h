@@ -457,11 +457,12 @@ WX_HD bool por_core_keep(const uint32_t *mask, uint32_t words, const uint32_t *v
 }
 
 /* The device's scratch of one state, in 32-bit words (an even number):
- * por_core_carve's arrays (the bit sets where n <= POR_BITS_MAX), the mask
- * (words) and a flag word, without the blocker cache. */
-WX_HD uint32_t por_core_scratch_words(uint32_t n, uint32_t parts, uint32_t rule_words, uint32_t words)
+ * por_core_carve's arrays (with bits, the bit sets where n <=
+ * POR_BITS_MAX), the mask (words) and a flag word, without the blocker
+ * cache. */
+WX_HD uint32_t por_core_scratch_words(uint32_t n, uint32_t parts, uint32_t rule_words, uint32_t words, bool bits)
 {
-    const uint32_t w = 2 * rule_words + (n <= POR_BITS_MAX ? 4 * n : 0) + 12 * n + 1 + parts + 1 + (n + 3) / 4 +
+    const uint32_t w = 2 * rule_words + (bits && n <= POR_BITS_MAX ? 4 * n : 0) + 12 * n + 1 + parts + 1 + (n + 3) / 4 +
                        words + 1;
     return (w + 1) & ~1u;
 }
@@ -469,12 +470,12 @@ WX_HD uint32_t por_core_scratch_words(uint32_t n, uint32_t parts, uint32_t rule_
 /* Carves s's arrays out of base (8-byte aligned, por_core_scratch_words
  * words); returns the mask's words, followed by the flag word. */
 WX_HD uint32_t *por_core_carve(struct por_scratch *s, uint32_t *base, uint32_t n, uint32_t parts,
-                               uint32_t rule_words)
+                               uint32_t rule_words, bool bits)
 {
     s->en = (uint64_t *)base;
     uint32_t *q = base + 2 * rule_words;
     s->succ = s->pred = 0;
-    if (n <= POR_BITS_MAX) {
+    if (bits && n <= POR_BITS_MAX) {
         s->succ = (uint64_t *)q, q += 2 * n;
         s->pred = (uint64_t *)q, q += 2 * n;
     }

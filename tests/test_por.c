@@ -247,16 +247,20 @@ static void check_paths(const struct image *img, const char *what)
     free(p[3].s.succ), free(p[3].s.pred);
     p[3].s.succ = p[3].s.pred = NULL;
     /* the GPU's configuration (kernels/explore/tile.cu): one carved
-     * scratch, no blocker cache, the packed tables */
+     * scratch, no blocker cache, the packed tables; with and without the
+     * bit sets (util/config.h GX_POR_BITS) */
     const uint32_t rw = p[0].t.rule_words, n = img->n_comps, parts = (uint32_t)p[0].parts;
-    uint64_t *dev = calloc(por_core_scratch_words(n, parts, rw, img->words) / 2 + 1, 8);
+    const uint32_t dw = por_core_scratch_words(n, parts, rw, img->words, true);
+    uint64_t *dev = calloc(dw + 1, 8);
     uint64_t *packed = malloc(por_pack(&p[0], NULL, NULL, &(struct por_tables){0}) * 8 + 8);
     struct por_tables dt;
     por_pack(&p[0], packed, packed, &dt);
     dt.proc_offsets = img->proc_offsets, dt.state_offsets = img->state_offsets, dt.first_bit = img->first_bit;
     dt.trans = img->trans;
-    struct por_scratch ds;
-    uint32_t *dmask = por_core_carve(&ds, (uint32_t *)dev, n, parts, rw);
+    struct por_scratch ds[2];
+    uint32_t *dmask[2];
+    for (int b = 0; b < 2; b++)
+        dmask[b] = por_core_carve(&ds[b], (uint32_t *)dev + b * dw, n, parts, rw, b);
     bool same = true, dsame = true;
     uint64_t s = 0;
     for (; s < res.states && same && dsame; s++) {
@@ -269,10 +273,12 @@ static void check_paths(const struct image *img, const char *what)
             same &= r[0] == r[k] && g[0].n == g[k].n && !memcmp(g[0].rec, g[k].rec, g[0].n * g[0].stride * 4);
         /* the device's filter keeps exactly por_reduce's first r records
          * (reordered to the front): it has no fallback to the full set */
-        const bool red = por_core_state(&dt, &ds, v);
-        por_core_mask(&dt, &ds, img->words, dmask);
-        for (size_t i = 0; i < g[0].n; i++)
-            dsame &= (!red || por_core_keep(dmask, img->words, v, g[0].rec + i * g[0].stride + 1)) == (i < r[0]);
+        for (int b = 0; b < 2; b++) {
+            const bool red = por_core_state(&dt, &ds[b], v);
+            por_core_mask(&dt, &ds[b], img->words, dmask[b]);
+            for (size_t i = 0; i < g[0].n; i++)
+                dsame &= (!red || por_core_keep(dmask[b], img->words, v, g[0].rec + i * g[0].stride + 1)) == (i < r[0]);
+        }
     }
     QCHECK(same, "%s: por_reduce with and without its sets (or with Tarjan's algorithm) differ in state %llu", what,
            (unsigned long long)s - 1);

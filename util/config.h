@@ -181,10 +181,15 @@
  * reduction's speed against the CPU's is unmeasured (bench/bench_por.sh's gpu column) */
 #define GX_AUTO_POR 0
 /* --por on the GPU: 1 = the fast generator where the image allows it (each thread computes its own
- * state's reduced set; 13 % less kernel time on mutex n=5), 0 = always the general one (lane 0 of a
- * state's group computes it while the group waits).  0: its 4 kernel variants grow the explorer's
- * module by a fifth, and the parity run beside them was slower on every family (bench/RESULTS.md) */
-#define GX_POR_FAST 0
+ * state's reduced set, where the general one's lane 0 computes it while its group waits), 0 = always
+ * the general one.  1: less kernel time on mutex n=5, and its 4 kernel variants leave the plain
+ * explorer's times within noise of the build without them (bench/RESULTS.md) */
+#define GX_POR_FAST 1
+/* --por on the GPU: 1 = the stubborn-set choice on bit sets where the network has at most 64
+ * components (explorer/por_core.h; the CPU explorers' way, fewer scratch accesses than Tarjan's),
+ * 0 = Tarjan's algorithm on edge lists.  Both choose the same set (tests/test_por.c); 0 until the
+ * bit sets have run on a device */
+#define GX_POR_BITS 0
 /* explore --prop on the GPU with nothing else that reads the MDP: 1 = only its skeleton (state
  * offsets, choice labels) comes to the host, the choices on demand (mdpcheck.h host_model); 0 = the
  * whole MDP comes down after the exploration.  0 until the skeleton's path has run on a device */

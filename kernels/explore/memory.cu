@@ -167,7 +167,7 @@ static int gx_upload_por(struct gx *g, struct wx_error *err)
         dt.trans = (const uint64_t *)p.img.trans;
         p.por = dt;
         p.por_parts = (uint32_t)hp.parts;
-        p.por_words = por_core_scratch_words(img->n_comps, (uint32_t)hp.parts, dt.rule_words, img->words);
+        p.por_words = por_core_scratch_words(img->n_comps, (uint32_t)hp.parts, dt.rule_words, img->words, GX_POR_BITS);
         p.por_on = 1;
     }
 out:

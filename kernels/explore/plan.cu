@@ -165,7 +165,8 @@ static uint64_t gx_por_scratch_words(const struct image *img)
     for (size_t i = 0; i < (size_t)img->n_rules * img->mask_words; i++)
         parts += (uint64_t)__builtin_popcount(img->rule_mask[i]);
     return parts < UINT32_MAX / 2
-               ? por_core_scratch_words(img->n_comps, (uint32_t)parts, (img->n_rules + 63) / 64, img->words)
+               ? por_core_scratch_words(img->n_comps, (uint32_t)parts, (img->n_rules + 63) / 64, img->words,
+                                        GX_POR_BITS)
                : UINT64_MAX / 8;
 }
 

@@ -33,7 +33,7 @@ __device__ __forceinline__ const uint32_t *por_begin(const gpu_params &p, uint32
 {
     uint32_t *base = p.por_scratch + ((size_t)blockIdx.x * p.T + grp) * p.por_words;
     struct por_scratch s;
-    uint32_t *mask = por_core_carve(&s, base, p.por.n, p.por_parts, p.por.rule_words);
+    uint32_t *mask = por_core_carve(&s, base, p.por.n, p.por_parts, p.por.rule_words, GX_POR_BITS);
     if (gl == 0 && active) {
         const bool red = por_core_state(&p.por, &s, src);
         por_core_mask(&p.por, &s, p.img.words, mask);
