@@ -55,7 +55,7 @@ else
 fi
 wait
 if [ -n "$old" ] && [ "$(cat "$LOG/build_old.rc")" != 0 ]; then tail -20 "$LOG/build_old.log"; exit 1; fi
-summary+=("build: $(( $(date +%s) - t0 )) s")
+summary+=("build: $(( $(date +%s) - t0 )) s$(sed -n 's/^prebuilt: packed /; /p' "$LOG/build_new.log" | tr -d '\n')")
 k=0
 for st in "${stages[@]}"; do
     name=${st%%:*}; arg=""; [ "$name" != "$st" ] && arg=${st#*:}

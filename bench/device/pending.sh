@@ -4,7 +4,7 @@
 # first, so that a call cut short by its time limit still answers the first
 # ones.  Each stage's log is under $OUT (call.sh).
 #
-#   bench/device/pending.sh [tests|measure|first] [--prebuilt] [--seed N]
+#   bench/device/pending.sh [tests|measure|first|next] [--prebuilt] [--seed N]
 #   bench/device/pending.sh stages [--prebuilt] [--seed N] STAGE...
 #
 # first: the newest kernels' tests, POR's breakdown, the parity and the MDP
@@ -12,7 +12,16 @@
 # tests: the test stages only, measure: the measurements only (each fits
 # one call of 600 s; run them as two calls: t_gpu_check needs minutes
 # uncut, GPU_TEST_TIMEOUT=240 a program); neither: both, in one call;
-# stages: the older binaries unpacked as below, then call.sh's STAGEs.
+# stages: the older binaries unpacked as below, then call.sh's STAGEs;
+# next: the paths whose defaults wait on a device run, in one call, with
+# binaries packed by `bench/device/prebuilt.sh pack --define GX_POR_BITS=1
+# --define MDP_GPU_SKELETON=1`: t_gpu_por and san_por.sh on the bit sets,
+# the GPU MDP tests on the skeleton (t_gpu_mdp's skeleton section checks
+# what is fetched), POR's breakdown beside the bench_gpu of before the bit
+# sets (.pre/porbefore_bench_gpu.xz, where packed), explore --prop on
+# consensus N=8 K=2 with auto and policy iteration.  Then, a call of its
+# own on the same machine: `GPU_SAN_TIMEOUT=170 bash bench/device/call.sh
+# --prebuilt san:test_gpu` (racecheck's verdict: 60 s gave none).
 #
 # --prebuilt: the binaries from .pre/bin.tar.xz (bench/device/prebuilt.sh
 # pack, here; carry ".pre"), so the call spends no time building.  Older
@@ -44,7 +53,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 part=both
-case ${1:-} in tests | measure | first | stages) part=$1; shift ;; esac
+case ${1:-} in tests | measure | first | next | stages) part=$1; shift ;; esac
 export WARPEX_GPU_MDP_SEEDS=${WARPEX_GPU_MDP_SEEDS:-20} WARPEX_GPU_PRIO_SEEDS=${WARPEX_GPU_PRIO_SEEDS:-40}
 export WARPEX_GPU_POR_SEEDS=${WARPEX_GPU_POR_SEEDS:-20} GPU_TEST_TIMEOUT=${GPU_TEST_TIMEOUT:-240}
 export GPU_SAN_TIMEOUT=${GPU_SAN_TIMEOUT:-60}
@@ -53,6 +62,12 @@ for f in .pre/*_warpex.xz; do
     n=${f#.pre/}; n=${n%_warpex.xz}
     [ -x ".pre/$n/bin/warpex" ] || { mkdir -p ".pre/$n/bin" && xz -dc "$f" > ".pre/$n/bin/warpex" &&
         chmod +x ".pre/$n/bin/warpex"; }
+done
+# older bench_gpu builds (.pre/NAME_bench_gpu.xz) into .pre/NAME/bench_gpu
+for f in .pre/*_bench_gpu.xz; do
+    [ -f "$f" ] || continue
+    n=${f#.pre/}; n=${n%_bench_gpu.xz}
+    [ -x ".pre/$n/bench_gpu" ] || { mkdir -p ".pre/$n" && xz -dc "$f" > ".pre/$n/bench_gpu" && chmod +x ".pre/$n/bench_gpu"; }
 done
 parity=()
 [ -x .pre/old/bin/warpex ] && parity=(sh:bench/device/parity.sh,.pre/old,--rounds,5)
@@ -87,9 +102,14 @@ measure=("${parity[@]}" sh:bench/device/por_breakdown.sh sh:bench/device/por_lar
 first=(tests:test_gpu,t_gpu_por,test_gpu_mdp,t_gpu_mdp,t_gpu_mdp_dev sh:bench/device/san_por.sh
        sh:bench/device/por_breakdown.sh,--reps,2 "${parity[@]}" san:test_gpu)
 [ $part = stages ] && exec bash bench/device/call.sh "$@"
+next=(tests:t_gpu_por,test_gpu_mdp,t_gpu_mdp,t_gpu_mdp_dev sh:bench/device/san_por.sh
+      sh:bench/device/por_breakdown.sh,--reps,2)
+[ -x .pre/porbefore/bench_gpu ] && next+=(sh:bench/device/por_breakdown.sh,--reps,2,--bench,.pre/porbefore/bench_gpu)
+next+=(sh:bench/device/por_large.sh,--reps,1 sh:bench/device/mdp_explore.sh,--methods,auto+pi,8,2)
 stages=()
 case $part in
 first) stages=("${first[@]}") ;;
+next) stages=("${next[@]}") ;;
 *) [ $part = measure ] || stages+=("${tests[@]}")
    [ $part = tests ] || stages+=("${measure[@]}") ;;
 esac

@@ -3,13 +3,16 @@
 # on the device (a device call's build takes minutes of its time; the GPU
 # code is compiled for sm_90 by the same nvcc either way).
 #
-#   bench/device/prebuilt.sh pack [PROGRAM ...]   here: builds (bash
+#   bench/device/prebuilt.sh pack [--define NAME=VALUE ...] [PROGRAM ...]   here: builds (bash
 #        bench/gpu_test.sh --build-only, after deleting every object
 #        without its .d file: make cannot know what such an object was
 #        compiled from, and an object built against an older struct
 #        layout links without complaint and fails on the device), strips bin/warpex,
 #        bin/tests/test_random_networks and bin/gpu/PROGRAM (default: all
-#        of bin/gpu) into .pre/bin.tar.xz (git-ignored; carry ".pre")
+#        of bin/gpu) into .pre/bin.tar.xz (git-ignored; carry ".pre").
+#        --define: util/config.h's `#define NAME ...` set to VALUE for this
+#        build only (a path a device call must run before its default
+#        changes, e.g. --define GX_POR_BITS=1); the file is restored after
 #   bench/device/prebuilt.sh old OLD_TREE [NAME]   here: OLD_TREE's bin/warpex
 #        (a source tree of an older version, e.g. `git archive fe333fa`
 #        unpacked, with its build/gen) built, stripped and compressed into
@@ -23,6 +26,19 @@ cd "$(dirname "$0")/../.."
 case ${1:-} in
 pack)
     shift
+    defs=()
+    while [ "${1:-}" = --define ]; do defs+=("$2"); shift 2; done
+    if [ ${#defs[@]} -gt 0 ]; then
+        cp util/config.h .pre_config.h.orig
+        # restored with a fresh time, so that the next build compiles its dependents again
+        trap 'mv -f .pre_config.h.orig util/config.h && touch util/config.h' EXIT
+        for d in "${defs[@]}"; do
+            n=${d%%=*} v=${d#*=}
+            grep -q "^#define $n " util/config.h || { echo "prebuilt: util/config.h has no #define $n" >&2; exit 2; }
+            sed -i "s|^#define $n .*|#define $n $v|" util/config.h
+            echo "prebuilt: $n = $v for this build"
+        done
+    fi
     find build/obj -name '*.o' 2>/dev/null | while read -r o; do
         [ -f "${o%.o}.d" ] || { echo "prebuilt: $o has no dependency file; rebuilt"; rm -f "$o"; }
     done
@@ -48,6 +64,9 @@ pack)
         mkdir -p "$tmp/$(dirname "$f")"
         strip --strip-debug -o "$tmp/$f" "$f"
     done
+    # what was packed: the commit, uncommitted changes, the defines
+    { echo "commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!util/config.h' || echo ' (with uncommitted changes)')"
+      for d in ${defs[@]+"${defs[@]}"}; do echo "define $d"; done; } >"$tmp/bin/packed.txt"
     mkdir -p .pre
     tar -C "$tmp" -cf - bin | xz -6 -T2 > .pre/bin.tar.xz
     rm -rf "$tmp"
@@ -62,6 +81,7 @@ old)
     ls -l ".pre/${name}_warpex.xz" ;;
 unpack)
     tar xJf .pre/bin.tar.xz
+    [ -f bin/packed.txt ] && sed 's/^/prebuilt: packed /' bin/packed.txt
     touch bin/warpex bin/gpu/* bin/tests/* ;;
 *) echo "usage: $0 pack [PROGRAM ...] | old OLD_TREE [NAME] | unpack" >&2; exit 2 ;;
 esac
