@@ -19,7 +19,9 @@
 # the GPU MDP tests on the skeleton (t_gpu_mdp's skeleton section checks
 # what is fetched), POR's breakdown beside the bench_gpu of before the bit
 # sets (.pre/porbefore_bench_gpu.xz, where packed), explore --prop on
-# consensus N=8 K=2 with auto and policy iteration.  Then, a call of its
+# consensus N=8 K=2 with auto and policy iteration, GPUexplore 2.0's
+# partial-order reductions beside warpex's where .peers holds its build
+# (bench/peers/gpuexplore.sh; carry .peers too).  Then, a call of its
 # own on the same machine: `GPU_SAN_TIMEOUT=170 bash bench/device/call.sh
 # --prebuilt san:test_gpu` (racecheck's verdict: 60 s gave none).
 #
@@ -106,6 +108,8 @@ next=(tests:t_gpu_por,test_gpu_mdp,t_gpu_mdp,t_gpu_mdp_dev sh:bench/device/san_p
       sh:bench/device/por_breakdown.sh,--reps,2)
 [ -x .pre/porbefore/bench_gpu ] && next+=(sh:bench/device/por_breakdown.sh,--reps,2,--bench,.pre/porbefore/bench_gpu)
 next+=(sh:bench/device/por_large.sh,--reps,1 sh:bench/device/mdp_explore.sh,--methods,auto+pi,8,2)
+# GPUexplore 2.0's reductions beside warpex's (bench/peers/gpuexplore.sh build, here; carry .peers)
+[ -x .peers/gpuexplore/master ] && next+=(sh:bench/peers/gpuexplore.sh,run)
 stages=()
 case $part in
 first) stages=("${first[@]}") ;;
