@@ -185,15 +185,6 @@ WX_HD void por_core_enabled_rules(const struct por_tables *t, struct por_scratch
         }
 }
 
-/* The dependency graph of this state: an edge c -> c' for each rule r of c
- * that (a) or (b) of por.h asks to follow from c -- r enabled: the next
- * participant of r after c, cyclically (so all of P(r) is reachable from
- * each of them, and they share an SCC); r disabled and c not blocking it:
- * its chosen blocker (por_core_blocker); c blocking r: none.  The set
- * reachable from a component is then closed under (a) and (b).  Only the
- * set of edges matters (por_core_choose does not depend on their order or
- * repeats), so a run of edges to one target is kept once, and with the
- * per-segment lists the edges of two-participant rules come precomputed. */
 /* The edge c -> to of the dependency graph: into the bit sets, or
  * appended to the edge list at e; returns the list's new end. */
 WX_HD uint32_t por_core_edge(struct por_scratch *s, uint32_t c, uint32_t to, uint32_t e)
@@ -207,6 +198,15 @@ WX_HD uint32_t por_core_edge(struct por_scratch *s, uint32_t c, uint32_t to, uin
     return e + 1;
 }
 
+/* The dependency graph of this state: an edge c -> c' for each rule r of c
+ * that (a) or (b) of por.h asks to follow from c -- r enabled: the next
+ * participant of r after c, cyclically (so all of P(r) is reachable from
+ * each of them, and they share an SCC); r disabled and c not blocking it:
+ * its chosen blocker (por_core_blocker); c blocking r: none.  The set
+ * reachable from a component is then closed under (a) and (b).  Only the
+ * set of edges matters (por_core_choose does not depend on their order or
+ * repeats), so a run of edges to one target is kept once, and with the
+ * per-segment lists the edges of two-participant rules come precomputed. */
 WX_HD void por_core_build_graph(const struct por_tables *t, struct por_scratch *s)
 {
     uint32_t e = 0;
