@@ -15,7 +15,8 @@
 # stages: the older binaries unpacked as below, then call.sh's STAGEs;
 # next: the paths whose defaults wait on a device run, in one call, with
 # binaries packed by `bench/device/prebuilt.sh pack --define GX_POR_BITS=1
-# --define MDP_GPU_SKELETON=1`: t_gpu_por and san_por.sh on the bit sets,
+# --define MDP_GPU_SKELETON=1 --define GX_LEVEL_GROW=1`: t_gpu_por (its
+# tiny-table cases grow between levels) and san_por.sh on the bit sets,
 # the GPU MDP tests on the skeleton (t_gpu_mdp's skeleton section checks
 # what is fetched), POR's breakdown beside the bench_gpu of before the bit
 # sets (.pre/porbefore_bench_gpu.xz, where packed), explore --prop on

@@ -392,7 +392,10 @@ static int gx_explore(struct gx *g, struct wx_error *err)
         if ((rc = gx_begin(g, &lp, err)))
             return rc;
         for (;;) {
-            if (g->growing) {
+            /* level by level only between levels: the input queue whole,
+             * nothing of the next level found yet (gx_grow re-queues the
+             * pending states of both queues as one) */
+            if (g->growing && (!g->level || (ctl.q_in_head == 0 && ctl.q_out_len == 0))) {
                 if ((rc = gx_grow_ahead(g, &lp, err)))
                     return rc;
                 if (ctl.error)

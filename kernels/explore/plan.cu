@@ -448,7 +448,14 @@ int gx_plan_table(struct gx *g, size_t freeb, struct wx_error *err)
             if (by_slots > grow_from)
                 grow_from = by_slots;
         }
-        if (!level && !want_graph && !opt->gpu.hash_bytes && grow_from != ~0ull) {
+        /* Level by level (--por without visible labels, the level_sync
+         * tuning), the table may grow at the start of a level as between
+         * asynchronous launches (gx_explore): not where a slot must keep
+         * naming its state (parent links of traces and properties, the
+         * proviso's queue and marks). */
+        const int props = opt->trace || opt->stop_on_deadlock || opt->action_match;
+        const int may_grow = !level || (GX_LEVEL_GROW && !props && !g->por_proviso);
+        if (may_grow && !want_graph && !opt->gpu.hash_bytes && grow_from != ~0ull) {
             uint64_t nb0 = grow_from / bucket_bytes;
             /* the default at most a quarter of the limit, so that it still
              * grows where less memory is free (a MIG slice, a shared card)

@@ -22,7 +22,9 @@
 # scratch bound's smaller grid (WARPEX_GPU_POR_SCRATCH) and its refusal.
 # The fast generator (where GX_POR_FAST compiles it) and the general one
 # (WARPEX_GPU_GENERATOR) both reduce: checked on two examples, auto's
-# choice, and the random networks alternate between them.
+# choice, and the random networks alternate between them.  The table's
+# growth between levels (GX_LEVEL_GROW): two examples and every third
+# random network start from a 4 KB table.
 cd "$(dirname "$0")/../.." || exit 2
 TAG=gpu-por
 . tests/lib.sh
@@ -159,6 +161,8 @@ for i in $(seq 0 $((SEEDS - 1))); do
     # the network allows it)
     WARPEX_GPU_GENERATOR=fast; [ $((i % 2)) = 1 ] && WARPEX_GPU_GENERATOR=general
     export WARPEX_GPU_GENERATOR
+    # every third seed from a tiny table (growth between levels where GX_LEVEL_GROW is 1)
+    unset WARPEX_GPU_GROW_FROM; [ $((i % 3)) = 2 ] && export WARPEX_GPU_GROW_FROM=4K
     set -- $(WARPEX_RANDNET_EMIT=1 WARPEX_RANDNET_SEED=$s "$gen")
     # EXPECT exp_path dir hidden rate states transitions deadlocks
     if [ "${1:-}" != EXPECT ]; then
@@ -185,8 +189,8 @@ for i in $(seq 0 $((SEEDS - 1))); do
     [ -n "$why" ] || rm -rf "$3"
     ran=$((ran + 1))
 done
-unset WARPEX_GPU_GENERATOR
-[ $bad = 0 ] && pass "$ran random networks (odd seeds on the general generator): --por gpu == cpu (counts, depth, --deadlock verdicts and trace lengths;" \
+unset WARPEX_GPU_GENERATOR WARPEX_GPU_GROW_FROM
+[ $bad = 0 ] && pass "$ran random networks (odd seeds on the general generator, every third from a 4 KB table): --por gpu == cpu (counts, depth, --deadlock verdicts and trace lengths;" \
     "$acted of them with --action: proviso counts, verdicts and trace lengths)"
 
 printf 'des (0, 2, 3)\n(0, "a", 1)\n(1, "b", 2)\n' > "$T/c.aut"
@@ -217,6 +221,27 @@ for f in examples/mutex/mutex_n4.exp examples/abp/abp_d16.exp; do
             "cpu $(field states "$T/c.json"): $(head -c 300 "$T/g.err")"
     fi
 done
+# the table's growth between levels (util/config.h GX_LEVEL_GROW): from a
+# tiny first table (WARPEX_GPU_GROW_FROM) --por grows it (the timeline's
+# "grow to" marks) and keeps the CPU's reduced graph; at 0 a level-by-level
+# run never grows
+grows=0; grep -q '^#define GX_LEVEL_GROW 1' util/config.h && grows=1
+for f in examples/mutex/mutex_n4.exp examples/philosophers/philosophers_n7.exp; do
+    WARPEX_GPU_GROW_FROM=4K WARPEX_GPU_TIMELINE=1 "$W" explore "$f" --por --json --quiet --backend gpu \
+        > "$T/g.json" 2> "$T/g.err"; rg=$?
+    "$W" explore "$f" --por --json --quiet --backend cpu --threads 3 > "$T/c.json" 2> /dev/null
+    ng=$(grep -c "grow to" "$T/g.err")
+    why=""
+    [ $rg -eq 0 ] || why="exit $rg: $(head -c 200 "$T/g.err");"
+    for k in states transitions deadlocks depth; do
+        [ "$(field $k "$T/g.json")" = "$(field $k "$T/c.json")" ] \
+            || why="$why $k gpu $(field $k "$T/g.json") cpu $(field $k "$T/c.json");"
+    done
+    if [ $grows = 1 ]; then [ "$ng" -ge 1 ] || why="$why no growth;"; else [ "$ng" = 0 ] || why="$why $ng growths;"; fi
+    [ -z "$why" ] && pass "$f: --por from a 4 KB table: $ng growths (GX_LEVEL_GROW $grows), gpu == cpu" \
+        || fail "$f: --por from a 4 KB table:$why"
+done
+
 expect_rc "--por with less scratch than one block's refused" 3 env WARPEX_GPU_POR_SCRATCH=1K "$W" explore \
     examples/mutex/mutex_n4.exp --por --backend gpu
 grep -q "may take" "$T/err" && pass "the refusal names the bound" || fail "refusal: $(head -c 300 "$T/err")"
