@@ -12,7 +12,8 @@
 #        of bin/gpu) into .pre/bin.tar.xz (git-ignored; carry ".pre").
 #        --define: util/config.h's `#define NAME ...` set to VALUE for this
 #        build only (a path a device call must run before its default
-#        changes, e.g. --define GX_POR_BITS=1); the file is restored after
+#        changes, e.g. --define GX_POR_BITS=1), restored afterwards; the
+#        commit and the defines go into bin/packed.txt, which unpack shows
 #   bench/device/prebuilt.sh old OLD_TREE [NAME]   here: OLD_TREE's bin/warpex
 #        (a source tree of an older version, e.g. `git archive fe333fa`
 #        unpacked, with its build/gen) built, stripped and compressed into
@@ -83,5 +84,5 @@ unpack)
     tar xJf .pre/bin.tar.xz
     [ -f bin/packed.txt ] && sed 's/^/prebuilt: packed /' bin/packed.txt
     touch bin/warpex bin/gpu/* bin/tests/* ;;
-*) echo "usage: $0 pack [PROGRAM ...] | old OLD_TREE [NAME] | unpack" >&2; exit 2 ;;
+*) echo "usage: $0 pack [--define NAME=VALUE ...] [PROGRAM ...] | old OLD_TREE [NAME] | unpack" >&2; exit 2 ;;
 esac
