@@ -113,6 +113,14 @@ static uint8_t *random_initial(uint64_t n, uint64_t one_in)
     return initial;
 }
 
+/* Sweeps at most in every run here.  Each property runs 10 to 32 times:
+ * the checks compare two paths (the same exit status and the same values),
+ * which runs that stop at the bound compare as well, and a property that
+ * does not converge (an infinite Rmax, say) would otherwise cost each of
+ * those runs a million sweeps, with a barrier between the sweeps of the
+ * threads (minutes for one seed on two cores). */
+#define PATH_CHECK_SWEEPS 20000
+
 /* The build_system hook (built by the reference, or declined) against the
  * host passes, with and without step 2a's cut from random initial states:
  * the same result bit for bit; built exactly for Pmin, Rmax and for Pmax,
@@ -122,7 +130,7 @@ static void check_hook(uint64_t seed, struct inst *x, const struct property *p, 
     uint8_t *initial = random_initial(x->m.n_states, 50);
     struct wx_error err;
     for (int v = 0; v < 4; v++) {
-        struct mdpcheck_options o = {.sound = 1, .epsilon = 1e-4, .max_iterations = 1000000,
+        struct mdpcheck_options o = {.sound = 1, .epsilon = 1e-4, .max_iterations = PATH_CHECK_SWEEPS,
                                      .threads = 1 + 3 * (v & 1), .initial_only = 1};
         const uint8_t *init = v & 2 ? initial : NULL;
         struct mdpcheck_result ref, r;
@@ -191,7 +199,7 @@ static void check_skeleton(uint64_t seed, struct inst *x, const struct property 
     struct wx_error err;
     whole = &x->m;
     for (int v = 0; v < 8; v++) {
-        struct mdpcheck_options o = {.sound = 1, .epsilon = 1e-4, .max_iterations = 1000000,
+        struct mdpcheck_options o = {.sound = 1, .epsilon = 1e-4, .max_iterations = PATH_CHECK_SWEEPS,
                                      .threads = 1 + (v & 1), .initial_only = 1, .scheduler = (v & 4) != 0,
                                      .precompute = whole_precompute, .build_system = whole_build};
         const uint8_t *init = v & 2 ? initial : NULL;
@@ -240,7 +248,7 @@ static void check_instance(uint64_t seed, uint64_t n, int shape, int probs_only)
             check(0, "parse %s: %s", texts[k], err.msg);
             continue;
         }
-        struct mdpcheck_options o = {.sound = 1, .epsilon = 1e-4, .max_iterations = 1000000,
+        struct mdpcheck_options o = {.sound = 1, .epsilon = 1e-4, .max_iterations = PATH_CHECK_SWEEPS,
                                      .threads = 1, .scheduler = 1};
         struct mdpcheck_result ref;
         int rc0 = mdpcheck_run(&x.m, &x.lab, NULL, NULL, &p, &o, &ref, &err);
