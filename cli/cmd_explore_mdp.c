@@ -533,28 +533,31 @@ static bool keep_on_device(const struct mdp_run *x)
     return x->o->backend == EXPLORE_GPU && x->n_props && !(e && strcmp(e, "0") == 0);
 }
 
+/* Whether something other than the properties reads the explored MDP on
+ * the host: an output file, a check, a decomposition or state vectors. */
+static bool host_reads_mdp(const struct cli_options *o)
+{
+    return o->mdp_out || o->aut_out || o->deadlock || o->action || o->trace || o->scc || o->scc_out || o->mec ||
+           o->mec_out || o->trace_states;
+}
+
 /* --backend gpu asked for nothing that reads the MDP (no property, output
  * file, check or state vectors): it stays on the device and only its counts
  * come back (the download of a 10^8-state MDP costs more than exploring
  * it). */
 static bool counts_only(const struct mdp_run *x)
 {
-    const struct cli_options *o = x->o;
-    return o->backend == EXPLORE_GPU && !x->n_props && !o->mdp_out && !o->aut_out && !o->deadlock &&
-           !o->action && !o->trace && !o->scc && !o->scc_out && !o->mec && !o->mec_out &&
-           !o->trace_states;
+    return x->o->backend == EXPLORE_GPU && !x->n_props && !host_reads_mdp(x->o);
 }
 
 /* The MDP kept on the device with properties and nothing else that reads
- * its choices (no output file or check): the host gets its skeleton (state
- * offsets and choice labels: the propositions and rewards), and the rest
- * comes down only where a host step of the check asks for it
- * (fetch_model): Pmin and Rmax never do. */
+ * its choices: the host gets its skeleton (state offsets and choice
+ * labels: the propositions and rewards), and the rest comes down only
+ * where a host step of the check asks for it (fetch_model): Pmin and Rmax
+ * never do. */
 static bool skeleton_only(const struct mdp_run *x)
 {
-    const struct cli_options *o = x->o;
-    return MDP_GPU_SKELETON && keep_on_device(x) && !o->mdp_out && !o->aut_out && !o->deadlock &&
-           !o->action && !o->trace && !o->scc && !o->scc_out && !o->mec && !o->mec_out && !o->trace_states;
+    return MDP_GPU_SKELETON && keep_on_device(x) && !host_reads_mdp(x->o);
 }
 
 /* mdpcheck_options.host_model: the explored MDP's choices, targets and

@@ -328,38 +328,6 @@ WX_HD void por_core_tarjan(struct por_scratch *s, uint32_t v, uint32_t *counter,
     }
 }
 
-/* The candidate SCC of fewest enabled moves (ties: the one with the lowest
- * component, so that the choice depends on the graph's edges only, not on
- * their order); its components into s->best.  False when it holds every
- * component. */
-WX_HD bool por_core_choose_bits(const struct por_tables *t, struct por_scratch *s);
-
-WX_HD bool por_core_choose(const struct por_tables *t, struct por_scratch *s)
-{
-    if (s->succ)
-        return por_core_choose_bits(t, s);
-    por_core_build_graph(t, s);
-    for (uint32_t c = 0; c < t->n; c++)
-        s->index[c] = 0;
-    uint32_t counter = 0, nscc = 0, sp = 0;
-    for (uint32_t c = 0; c < t->n; c++)
-        if (s->index[c] == 0)
-            por_core_tarjan(s, c, &counter, &nscc, &sp);
-    uint32_t best = UINT32_MAX;
-    for (uint32_t k = 0; k < nscc; k++)
-        if (s->scc_cost[k] > 0 &&
-            (best == UINT32_MAX || s->scc_cost[k] < s->scc_cost[best] ||
-             (s->scc_cost[k] == s->scc_cost[best] && s->scc_low[k] < s->scc_low[best])))
-            best = k;
-    s->nbest = 0;
-    if (best == UINT32_MAX)
-        return false;
-    for (uint32_t c = 0; c < t->n; c++)
-        if (s->scc[c] == best)
-            s->best[s->nbest++] = c;
-    return s->nbest < t->n;
-}
-
 /* por_core_choose on bit sets (at most POR_BITS_MAX components).  The
  * live components L (those that reach enabled moves: the backward closure
  * of the movers over the predecessor sets) hold every component that
@@ -416,6 +384,36 @@ WX_HD bool por_core_choose_bits(const struct por_tables *t, struct por_scratch *
     for (uint64_t m = best; m; m &= m - 1)
         s->best[s->nbest++] = POR_CTZ64(m);
     return s->nbest > 0 && s->nbest < n;
+}
+
+/* The candidate SCC of fewest enabled moves (ties: the one with the lowest
+ * component, so that the choice depends on the graph's edges only, not on
+ * their order); its components into s->best.  False when it holds every
+ * component. */
+WX_HD bool por_core_choose(const struct por_tables *t, struct por_scratch *s)
+{
+    if (s->succ)
+        return por_core_choose_bits(t, s);
+    por_core_build_graph(t, s);
+    for (uint32_t c = 0; c < t->n; c++)
+        s->index[c] = 0;
+    uint32_t counter = 0, nscc = 0, sp = 0;
+    for (uint32_t c = 0; c < t->n; c++)
+        if (s->index[c] == 0)
+            por_core_tarjan(s, c, &counter, &nscc, &sp);
+    uint32_t best = UINT32_MAX;
+    for (uint32_t k = 0; k < nscc; k++)
+        if (s->scc_cost[k] > 0 &&
+            (best == UINT32_MAX || s->scc_cost[k] < s->scc_cost[best] ||
+             (s->scc_cost[k] == s->scc_cost[best] && s->scc_low[k] < s->scc_low[best])))
+            best = k;
+    s->nbest = 0;
+    if (best == UINT32_MAX)
+        return false;
+    for (uint32_t c = 0; c < t->n; c++)
+        if (s->scc[c] == best)
+            s->best[s->nbest++] = c;
+    return s->nbest < t->n;
 }
 
 /* State vec's chosen components into s->best; true when they reduce.

@@ -79,6 +79,7 @@ struct gx {
     int level;               /* level-synchronous mode (traces, properties) */
     int want_graph;          /* edges are recorded (sink or device graph) */
     int need_ids;            /* dense ids are computed after exploring */
+    int props;               /* a trace, --deadlock or --action: slots name states for good */
     int por_proviso;         /* --por with visible labels: the cycle
                                 proviso's passes (driver.cu) */
     uint8_t *por_fresh;      /* its marks, one byte per slot (tile.cu) */

@@ -146,6 +146,7 @@ int gx_plan_layout(struct gx *g, struct wx_error *err)
         g->level = level;
         g->want_graph = want_graph;
         g->need_ids = need_ids;
+        g->props = props;
         g->por_proviso = opt->por && explore_por_visible(img, opt);
         g->bound = bound;
         g->threads = threads;
@@ -223,7 +224,8 @@ int gx_plan_shared(struct gx *g, struct wx_error *err)
         const int occ2 = tun->occupancy2 == 1 || (tun->occupancy2 < 0 && GX_OCC2);
         st.occupancy2 = occ2;
         gx_mark(g, "layout");
-        CUDA_CHECK(cudaFuncGetAttributes(&fa, gx_kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast, (int)fh.share && !opt->por, (int)opt->por)));
+        const int share = fh.share && !opt->por; /* a loaned record is outside the reduced set */
+        CUDA_CHECK(cudaFuncGetAttributes(&fa, gx_kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast, share, (int)opt->por)));
         gx_mark(g, "cudaFuncGetAttributes (module load)");
         const uint32_t bps = tun->blocks_per_sm ? tun->blocks_per_sm : 2;
         size_t budget = g->prop.sharedMemPerMultiprocessor / bps;
@@ -286,7 +288,7 @@ int gx_plan_shared(struct gx *g, struct wx_error *err)
         SEG(p.off_cache_lab, opt->trace ? C * 4 : 0);
 #undef SEG
         const size_t smem = off;
-        void *kern = gx_kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast, (int)fh.share && !opt->por, (int)opt->por);
+        void *kern = gx_kernel_ptr(use_tex, occ2, (int)p.prof, (int)p.fast, share, (int)opt->por);
         CUDA_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
         int nb = 0;
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kern, (int)threads, smem));
@@ -453,8 +455,7 @@ int gx_plan_table(struct gx *g, size_t freeb, struct wx_error *err)
          * asynchronous launches (gx_explore): not where a slot must keep
          * naming its state (parent links of traces and properties, the
          * proviso's queue and marks). */
-        const int props = opt->trace || opt->stop_on_deadlock || opt->action_match;
-        const int may_grow = !level || (GX_LEVEL_GROW && !props && !g->por_proviso);
+        const int may_grow = !level || (GX_LEVEL_GROW && !g->props && !g->por_proviso);
         if (may_grow && !want_graph && !opt->gpu.hash_bytes && grow_from != ~0ull) {
             uint64_t nb0 = grow_from / bucket_bytes;
             /* the default at most a quarter of the limit, so that it still
